@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# setup.sh - the two set-up commands of the README, for a fresh Debian machine.
+#
+#   scripts/setup.sh demo   install what is missing, build, run flyprof on the shipped example
+#   scripts/setup.sh test   install what is missing, build, run the whole suite, then again
+#                           under AddressSanitizer + UndefinedBehaviorSanitizer
+#
+# Packages come from Debian only (no network at run time, no vendored libraries).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-demo}
+case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; exit 64 ;; esac
+
+PKGS="gcc make cmake pkg-config git python3 libcjson-dev libyaml-dev libsqlite3-dev libgit2-dev libcmocka-dev"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "setup: installing:$missing" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j "$jobs"
+
+if [ "$mode" = demo ]; then
+  ./build/flyprof hotspots examples/synthetic_gemm/att/ui_output_agent_4242_dispatch_3 --topk 10 --detail -f table
+  exit $?
+fi
+
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+echo "setup: the suite again under ASan + UBSan" >&2
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFLYPROF_SANITIZE=ON >/dev/null
+cmake --build build-asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs"

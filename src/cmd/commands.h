@@ -1,0 +1,18 @@
+/*
+ * commands.h - the command table as an X-macro: adding a command is adding
+ * one line here and one file src/cmd/cmd_<name>.c defining `fp_cmd_<name>`.
+ * Order here is the order `flyprof help` lists them.
+ */
+#ifndef FLYPROF_COMMANDS_H
+#define FLYPROF_COMMANDS_H
+
+#include "flyprof/cli.h"
+
+#define FP_COMMANDS(X)
+
+
+#define FP_DECLARE_COMMAND(name) extern const fp_command fp_cmd_##name;
+FP_COMMANDS(FP_DECLARE_COMMAND)
+#undef FP_DECLARE_COMMAND
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * error.c - the code -> exit-status table (sysexits.h numbers) and fp_err helpers.
+ * This table is the single source of truth; `flyprof help` prints it and a test
+ * checks that README.md and docs/exit-codes.md print the same rows.
+ */
+#include "flyprof/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const fp_errcode_info fp_code_table[FP_CODE_COUNT] = {
+    {FP_OK, "OK", 0, "success"},
+    {FP_USAGE, "USAGE", 64, "unknown command or flag, missing or malformed argument"},
+    {FP_BAD_INPUT, "BAD_INPUT", 65, "an input file exists but is malformed (truncated JSON, wrong types)"},
+    {FP_NO_ARTIFACT, "NO_ARTIFACT", 66, "the directory or artifact the command needs is not there"},
+    {FP_EMPTY_ATT, "EMPTY_ATT", 66, "every traced dispatch is an empty shell"},
+    {FP_KERNEL_NOT_FOUND, "KERNEL_NOT_FOUND", 66, "no kernel matches the name given"},
+    {FP_NO_KERNEL_DISCOVERED, "NO_KERNEL_DISCOVERED", 66, "the discovery pass saw no kernel dispatch"},
+    {FP_DISPATCH_OUT_OF_RANGE, "DISPATCH_OUT_OF_RANGE", 66, "the dispatch asked for does not exist"},
+    {FP_NO_RECOMMENDATION, "NO_RECOMMENDATION", 66, "no rule fired: nothing to recommend"},
+    {FP_ROCPROFV3_MISSING, "ROCPROFV3_MISSING", 69, "rocprofv3 is not installed or not executable"},
+    {FP_NO_GPU, "NO_GPU", 69, "no AMD GPU is visible"},
+    {FP_TRACE_DECODER_MISSING, "TRACE_DECODER_MISSING", 69, "librocprof-trace-decoder.so cannot be found"},
+    {FP_INTERNAL, "INTERNAL", 70, "a bug in flyprof"},
+    {FP_IO_ERROR, "IO_ERROR", 74, "a file cannot be read or written"},
+    {FP_CAPTURE_TIMEOUT, "CAPTURE_TIMEOUT", 75, "rocprofv3 did not finish in time (retry)"},
+    {FP_BAD_ARGS, "BAD_ARGS", 78, "arguments are well-formed but inconsistent"},
+    {FP_BUILD_TREE_MISSING, "BUILD_TREE_MISSING", 78, "the FlyDSL worktree or its build tree is missing"},
+    {FP_MISSING_PREREQ, "MISSING_PREREQ", 78, "an artifact an earlier step should have written is missing"},
+    {FP_INTERRUPTED, "INTERRUPTED", 130, "interrupted by SIGINT/SIGTERM"},
+};
+
+const char *fp_code_name(fp_errcode code)
+{
+    if ((int)code < 0 || code >= FP_CODE_COUNT)
+        return "INTERNAL";
+    return fp_code_table[code].name;
+}
+
+int fp_code_exit(fp_errcode code)
+{
+    if ((int)code < 0 || code >= FP_CODE_COUNT)
+        return 70;
+    return fp_code_table[code].exit_status;
+}
+
+int fp_err_vset(fp_err *err, fp_errcode code, const char *fmt, va_list ap)
+{
+    if (!err)
+        return -1;
+    err->code = code;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    err->help[0] = '\0';
+    if (err->extra) {
+        cJSON_Delete(err->extra);
+        err->extra = NULL;
+    }
+    return -1;
+}
+
+int fp_err_set(fp_err *err, fp_errcode code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fp_err_vset(err, code, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int fp_err_help(fp_err *err, const char *fmt, ...)
+{
+    if (!err)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->help, sizeof err->help, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void fp_err_extra(fp_err *err, const char *key, cJSON *item)
+{
+    if (!err || !item) {
+        cJSON_Delete(item);
+        return;
+    }
+    if (!err->extra)
+        err->extra = cJSON_CreateObject();
+    cJSON_DeleteItemFromObjectCaseSensitive(err->extra, key);
+    cJSON_AddItemToObject(err->extra, key, item);
+}
+
+void fp_err_clear(fp_err *err)
+{
+    if (!err)
+        return;
+    cJSON_Delete(err->extra);
+    memset(err, 0, sizeof *err);
+}

@@ -1,0 +1,342 @@
+/*
+ * main.c - the command table, the global flags, and the ONLY place that prints
+ * the envelope and chooses the exit status.
+ *
+ * Contract: stdout carries exactly one JSON document per invocation (or, with
+ * -f table, the human rendering); the exit status is the one bound to the
+ * envelope's error code in fp_code_table.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "flyprof/cli.h"
+#include "flyprof/error.h"
+#include "flyprof/fs.h"
+#include "flyprof/json.h"
+
+/* The one piece of global mutable state: set by the signal handler, read by
+ * long-running commands (subprocess waits) through ctx->interrupted. */
+static volatile sig_atomic_t g_interrupted;
+
+static void on_signal(int sig) { g_interrupted = sig; }
+
+#define FP_TABLE_ENTRY(name) &fp_cmd_##name,
+static const fp_command *const commands[] = {FP_COMMANDS(FP_TABLE_ENTRY) NULL};
+#undef FP_TABLE_ENTRY
+
+static const fp_command *find_command(const char *name)
+{
+    for (const fp_command *const *c = commands; *c; c++)
+        if (!strcmp((*c)->name, name))
+            return *c;
+    return NULL;
+}
+
+static cJSON *command_list_json(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (const fp_command *const *c = commands; *c; c++) {
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_str(o, "name", (*c)->name);
+        fp_json_add_str(o, "summary", (*c)->summary);
+        fp_json_add_str(o, "usage", (*c)->usage);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static cJSON *exit_codes_json(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < FP_CODE_COUNT; i++) {
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_str(o, "code", fp_code_table[i].name);
+        fp_json_add_int(o, "exitCode", fp_code_table[i].exit_status);
+        fp_json_add_str(o, "meaning", fp_code_table[i].meaning);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static void exit_codes_text(fp_sb *out)
+{
+    fp_sb_adds(out, "| exit | code | meaning |\n|---:|---|---|\n");
+    for (int i = 0; i < FP_CODE_COUNT; i++)
+        fp_sb_addf(out, "| %d | `%s` | %s |\n", fp_code_table[i].exit_status, fp_code_table[i].name,
+                   fp_code_table[i].meaning);
+}
+
+static void top_help(fp_ctx *ctx)
+{
+    ctx->data = cJSON_CreateObject();
+    fp_json_add_str(ctx->data, "name", "flyprof");
+    fp_json_add_str(ctx->data, "version", FLYPROF_VERSION);
+    fp_json_add_str(ctx->data, "usage", "flyprof <command> [args] [options]");
+    cJSON_AddItemToObject(ctx->data, "commands", command_list_json());
+    cJSON *g = cJSON_AddArrayToObject(ctx->data, "globalOptions");
+    for (const fp_opt *o = fp_global_opts; o->lng; o++) {
+        cJSON *j = cJSON_CreateObject();
+        fp_sb f;
+        fp_sb_init(&f);
+        fp_sb_addf(&f, "--%s", o->lng);
+        fp_json_add_str(j, "flag", f.buf);
+        fp_sb_free(&f);
+        fp_json_add_str(j, "help", o->help);
+        cJSON_AddItemToArray(g, j);
+    }
+    cJSON_AddItemToObject(ctx->data, "exitCodes", exit_codes_json());
+
+    fp_sb *t = &ctx->table;
+    fp_sb_adds(t, "flyprof " FLYPROF_VERSION
+                  " - why is this GPU kernel slow? (AMD Instinct gfx942/gfx950, rocprofv3 ATT)\n\n"
+                  "usage: flyprof <command> [args] [options]\n\ncommands:\n");
+    for (const fp_command *const *c = commands; *c; c++) {
+        fp_sb_adds(t, "  ");
+        fp_sb_pad_left(t, (*c)->name, 10);
+        fp_sb_addf(t, " %s\n", (*c)->summary);
+    }
+    fp_sb_adds(t, "\nglobal options:\n");
+    for (const fp_opt *o = fp_global_opts; o->lng; o++) {
+        fp_sb_addf(t, "  %s%c%s--%s", o->shrt ? "-" : "", o->shrt ? o->shrt : ' ',
+                   o->shrt ? ", " : "   ", o->lng);
+        fp_sb_addf(t, "  %s\n", o->help);
+    }
+    fp_sb_adds(t, "\n`flyprof help <command>` for a command's options; `flyprof help exit-codes`.\n\n"
+                  "exit codes:\n");
+    exit_codes_text(t);
+}
+
+/* Print the one envelope; returns the exit status. */
+static int emit(fp_ctx *ctx, int rc, fp_err *err)
+{
+    if (rc != 0 && err->code == FP_OK)
+        fp_err_set(err, FP_INTERNAL, "command failed without an error code");
+
+    if (ctx->format == FP_FMT_TABLE) {
+        if (rc == 0) {
+            if (ctx->table.len) {
+                fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
+            } else {
+                char *s = ctx->data ? cJSON_Print(ctx->data) : NULL;
+                printf("%s\n", s ? s : "{}");
+                free(s);
+            }
+            int n = ctx->warnings ? cJSON_GetArraySize(ctx->warnings) : 0;
+            for (int i = 0; i < n; i++)
+                fprintf(stderr, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
+        } else {
+            fprintf(stderr, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
+                    fp_code_name(err->code), fp_code_exit(err->code), err->message);
+            if (err->help[0])
+                fprintf(stderr, "  help: %s\n", err->help);
+        }
+        fflush(stdout);
+        return rc == 0 ? 0 : fp_code_exit(err->code);
+    }
+
+    cJSON *env = cJSON_CreateObject();
+    cJSON_AddItemToObject(env, "ok", cJSON_CreateBool(rc == 0));
+    fp_json_add_str(env, "command", ctx->command);
+    if (rc == 0) {
+        if (ctx->bundle_abs)
+            fp_json_add_str(env, "bundle", ctx->bundle_abs);
+        cJSON_AddItemToObject(env, "data", ctx->data ? ctx->data : cJSON_CreateObject());
+        ctx->data = NULL;
+        cJSON_AddItemToObject(env, "warnings", ctx->warnings ? ctx->warnings : cJSON_CreateArray());
+        ctx->warnings = NULL;
+        if (ctx->truncated) {
+            cJSON_AddItemToObject(env, "truncated", ctx->truncated);
+            ctx->truncated = NULL;
+        }
+    } else {
+        cJSON *e = cJSON_CreateObject();
+        fp_json_add_str(e, "code", fp_code_name(err->code));
+        fp_json_add_int(e, "exitCode", fp_code_exit(err->code));
+        fp_json_add_str(e, "message", err->message);
+        fp_json_add_str(e, "help", err->help[0] ? err->help : "run `flyprof help` for usage");
+        if (err->extra) {
+            cJSON *it = err->extra->child;
+            while (it) {
+                cJSON *next = it->next;
+                cJSON *d = cJSON_DetachItemViaPointer(err->extra, it);
+                if (!cJSON_GetObjectItemCaseSensitive(e, d->string))
+                    cJSON_AddItemToObject(e, d->string, d);
+                else
+                    cJSON_Delete(d);
+                it = next;
+            }
+        }
+        cJSON_AddItemToObject(env, "error", e);
+    }
+    char *s = cJSON_PrintUnformatted(env);
+    if (s) {
+        fputs(s, stdout);
+        fputc('\n', stdout);
+        free(s);
+    }
+    cJSON_Delete(env);
+    fflush(stdout);
+    return rc == 0 ? 0 : fp_code_exit(err->code);
+}
+
+int main(int argc, char **argv)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    fp_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    fp_sb_init(&ctx.table);
+    ctx.interrupted = &g_interrupted;
+    ctx.argv0 = argv[0];
+    ctx.format = isatty(STDOUT_FILENO) ? FP_FMT_TABLE : FP_FMT_JSON;
+    fp_err err;
+    memset(&err, 0, sizeof err);
+
+    /* Pass 1: strip global flags wherever they appear (before a "--"). */
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    if (!rest)
+        abort();
+    int nrest = 0;
+    bool want_help = false, want_version = false, after_dd = false;
+    const char *format_arg = NULL;
+    int rc = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (after_dd) {
+            rest[nrest++] = argv[i];
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            after_dd = true;
+            rest[nrest++] = argv[i];
+            continue;
+        }
+        const char *val = NULL;
+        if (!strcmp(a, "-f") || !strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
+            if (a[1] == '-' && a[8] == '=') {
+                val = a + 9;
+            } else if (i + 1 < argc) {
+                val = argv[++i];
+            } else {
+                rc = fp_err_set(&err, FP_USAGE, "%s needs a value: json or table", a);
+                continue;
+            }
+            format_arg = val;
+        } else if (!strcmp(a, "--bundle") || !strncmp(a, "--bundle=", 9)) {
+            if (a[8] == '=')
+                val = a + 9;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            if (!val || !val[0]) {
+                rc = fp_err_set(&err, FP_USAGE, "--bundle needs a directory");
+                continue;
+            }
+            ctx.bundle = val;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            ctx.quiet = true;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            want_help = true;
+        } else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+            want_version = true;
+        } else {
+            rest[nrest++] = argv[i];
+        }
+    }
+    if (format_arg) {
+        if (!strcmp(format_arg, "json"))
+            ctx.format = FP_FMT_JSON;
+        else if (!strcmp(format_arg, "table"))
+            ctx.format = FP_FMT_TABLE;
+        else if (rc == 0)
+            rc = fp_err_set(&err, FP_USAGE, "--format must be json or table, got '%s'", format_arg);
+    }
+    if (ctx.bundle)
+        ctx.bundle_abs = fp_path_abs(ctx.bundle);
+
+    const char *name = nrest > 0 && rest[0][0] != '-' ? rest[0] : NULL;
+    ctx.command = name ? name : (want_version ? "version" : "help");
+    const fp_command *cmd = NULL;
+
+    if (rc != 0) {
+        /* a bad global flag: report it below */
+    } else if (!name && want_version) {
+        ctx.data = cJSON_CreateObject();
+        fp_json_add_str(ctx.data, "name", "flyprof");
+        fp_json_add_str(ctx.data, "version", FLYPROF_VERSION);
+        fp_sb_adds(&ctx.table, "flyprof " FLYPROF_VERSION "\n");
+    } else if (!name && nrest > 0) {
+        rc = fp_err_set(&err, FP_USAGE, "unknown option '%s' (expected a command first)", rest[0]);
+        fp_err_help(&err, "run `flyprof help` for the list of commands");
+    } else if (!name && !want_help) {
+        rc = fp_err_set(&err, FP_USAGE, "no command given");
+        fp_err_help(&err, "run `flyprof help` for the list of commands");
+        fp_err_extra(&err, "commands", command_list_json());
+    } else if (!name || !strcmp(name, "help")) {
+        ctx.command = "help";
+        const char *topic = name && nrest > 1 ? rest[1] : NULL;
+        if (name && nrest > 2) {
+            rc = fp_err_set(&err, FP_USAGE, "help takes at most one topic");
+        } else if (!topic) {
+            top_help(&ctx);
+        } else if (!strcmp(topic, "exit-codes")) {
+            ctx.data = cJSON_CreateObject();
+            cJSON_AddItemToObject(ctx.data, "exitCodes", exit_codes_json());
+            exit_codes_text(&ctx.table);
+        } else if ((cmd = find_command(topic)) != NULL) {
+            ctx.data = fp_command_help_json(cmd);
+            fp_command_help_text(cmd, &ctx.table);
+        } else {
+            rc = fp_err_set(&err, FP_USAGE, "no help topic '%s'", topic);
+            fp_err_help(&err, "topics: a command name or exit-codes");
+            fp_err_extra(&err, "commands", command_list_json());
+        }
+    } else if ((cmd = find_command(name)) == NULL) {
+        rc = fp_err_set(&err, FP_USAGE, "unknown command '%s'", name);
+        fp_err_help(&err, "run `flyprof help` for the list of commands");
+        fp_err_extra(&err, "commands", command_list_json());
+    } else if (want_help) {
+        ctx.data = fp_command_help_json(cmd);
+        fp_command_help_text(cmd, &ctx.table);
+    } else {
+        void *args = calloc(1, cmd->args_size ? cmd->args_size : 1);
+        char **pos = NULL;
+        int npos = 0;
+        if (!args)
+            abort();
+        rc = fp_parse_opts(cmd, args, nrest - 1, rest + 1, &pos, &npos, &err);
+        if (rc == 0) {
+            rc = cmd->run(&ctx, args, pos, npos, &err);
+            if (rc == 0 && g_interrupted)
+                rc = fp_err_set(&err, FP_INTERRUPTED, "interrupted by signal %d", (int)g_interrupted);
+        } else if (err.code == FP_USAGE) {
+            fp_err_help(&err, "usage: %s (see `flyprof help %s`)", cmd->usage, cmd->name);
+        }
+        /* Free the list options the parser grew. */
+        for (const fp_opt *o = cmd->opts; o && o->lng; o++)
+            if (o->kind == FP_OPT_LIST)
+                free(((fp_strlist *)((char *)args + o->off))->v);
+        free(pos);
+        free(args);
+    }
+
+    int status = emit(&ctx, rc, &err);
+    cJSON_Delete(ctx.data);
+    cJSON_Delete(ctx.warnings);
+    cJSON_Delete(ctx.truncated);
+    fp_sb_free(&ctx.table);
+    free(ctx.bundle_abs);
+    fp_err_clear(&err);
+    free(rest);
+    return status;
+}
