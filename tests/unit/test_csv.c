@@ -1,0 +1,208 @@
+/*
+ * test_csv.c - the rocprofv3 CSV reader: quoting without escapes, long cells,
+ * CRLF, ragged rows and empty files.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "flyprof/csv.h"
+
+static int parse(const char *text, fp_csv *csv, fp_err *err)
+{
+    memset(err, 0, sizeof *err);
+    return fp_csv_parse(text, strlen(text), "t.csv", csv, err);
+}
+
+/* The real kernel_trace.csv header and row of rocprof-formats.md §3.2. */
+static void test_real_row(void **state)
+{
+    (void)state;
+    const char *text =
+        "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Kernel_Name\",\"VGPR_Count\",\"Accum_VGPR_Count\"\n"
+        "\"KERNEL_DISPATCH\",\"Agent 2\",1,\"flash_attn_func_kernel_0\",124,0\n";
+    fp_csv csv;
+    fp_err err;
+    assert_int_equal(parse(text, &csv, &err), 0);
+    assert_int_equal(csv.ncols, 6);
+    assert_int_equal(csv.nrows, 1);
+    assert_int_equal(fp_csv_col(&csv, "Kernel_Name"), 3);
+    assert_int_equal(fp_csv_col(&csv, "Missing"), -1);
+    assert_string_equal(fp_csv_cell(&csv, 0, 3), "flash_attn_func_kernel_0");
+    assert_string_equal(fp_csv_cell(&csv, 0, fp_csv_col(&csv, "VGPR_Count")), "124");
+    assert_string_equal(fp_csv_cell(&csv, 0, 1), "Agent 2");
+    assert_null(fp_csv_cell(&csv, 0, -1));
+    assert_null(fp_csv_cell(&csv, 1, 0));
+    assert_int_equal(csv.line[0], 2);
+    fp_csv_free(&csv);
+}
+
+static void test_quoted_commas_and_unescaped_quotes(void **state)
+{
+    (void)state;
+    const char *text = "\"Name\",\"N\"\n"
+                       "\"void f<float, 4>(float*, int)\",1\n"
+                       "\"say \"hi\" there\",3\n"        /* embedded quote pair */
+                       "\"\",4\n"                         /* empty quoted cell */
+                       ",5\n";                            /* empty bare cell */
+    fp_csv csv;
+    fp_err err;
+    assert_int_equal(parse(text, &csv, &err), 0);
+    assert_int_equal(csv.nrows, 4);
+    assert_string_equal(csv.rows[0][0], "void f<float, 4>(float*, int)");
+    assert_string_equal(csv.rows[0][1], "1");
+    assert_string_equal(csv.rows[1][0], "say \"hi\" there");
+    assert_string_equal(csv.rows[2][0], "");
+    assert_string_equal(csv.rows[2][1], "4");
+    assert_string_equal(csv.rows[3][0], "");
+    assert_string_equal(csv.rows[3][1], "5");
+    fp_csv_free(&csv);
+}
+
+/* `g<"a","b">`: the quote after a is followed by a comma, so it closes the
+ * cell: the row has 3 cells and is reported as ragged with its line number.
+ * That is the documented limit of an unescaped format; a lone embedded quote
+ * not followed by a comma stays literal (previous test). */
+static void test_ambiguous_quote_is_ragged(void **state)
+{
+    (void)state;
+    const char *text = "\"Name\",\"N\"\n\"ok\",1\n\"g<\"a\",\"b\">\",2\n";
+    fp_csv csv;
+    fp_err err;
+    assert_int_equal(parse(text, &csv, &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    assert_non_null(strstr(err.message, "t.csv:3"));
+    assert_int_equal(csv.nrows, 0);
+    assert_null(csv.header);
+}
+
+static void test_long_name(void **state)
+{
+    (void)state;
+    size_t n = 6000;
+    char *name = malloc(n + 1);
+    for (size_t i = 0; i < n; i++)
+        name[i] = (char)('a' + (i % 26));
+    name[100] = ',';
+    name[200] = '"';
+    name[n] = '\0';
+    size_t tlen = n + 64;
+    char *text = malloc(tlen);
+    snprintf(text, tlen, "\"Kernel_Name\",\"X\"\n\"%s\",7\n", name);
+    fp_csv csv;
+    fp_err err;
+    assert_int_equal(parse(text, &csv, &err), 0);
+    assert_int_equal(csv.nrows, 1);
+    assert_int_equal(strlen(csv.rows[0][0]), n);
+    assert_string_equal(csv.rows[0][0], name);
+    assert_string_equal(csv.rows[0][1], "7");
+    fp_csv_free(&csv);
+    free(name);
+    free(text);
+}
+
+static void test_crlf_and_no_final_newline(void **state)
+{
+    (void)state;
+    const char *text = "\"A\",\"B\"\r\n\"x\",1\r\n\r\n\"y\",2";
+    fp_csv csv;
+    fp_err err;
+    assert_int_equal(parse(text, &csv, &err), 0);
+    assert_int_equal(csv.nrows, 2);
+    assert_string_equal(csv.header[1], "B");
+    assert_string_equal(csv.rows[0][1], "1");
+    assert_string_equal(csv.rows[1][0], "y");
+    assert_string_equal(csv.rows[1][1], "2");
+    assert_int_equal(csv.line[1], 4);
+    fp_csv_free(&csv);
+}
+
+static void test_trailing_comma(void **state)
+{
+    (void)state;
+    fp_csv csv;
+    fp_err err;
+    assert_int_equal(parse("a,b\n1,\n2,", &csv, &err), 0);
+    assert_int_equal(csv.nrows, 2);
+    assert_string_equal(csv.rows[0][1], "");
+    assert_string_equal(csv.rows[1][1], "");
+    fp_csv_free(&csv);
+}
+
+static void test_missing_columns(void **state)
+{
+    (void)state;
+    fp_csv csv;
+    fp_err err;
+    assert_int_equal(parse("\"A\",\"B\",\"C\"\n1,2,3\n4,5\n", &csv, &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    assert_non_null(strstr(err.message, "t.csv:3"));
+    assert_non_null(strstr(err.message, "2 cells"));
+    assert_int_equal(parse("\"A\",\"B\"\n1,2,3\n", &csv, &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    assert_non_null(strstr(err.message, "t.csv:2"));
+}
+
+static void test_empty_and_unterminated(void **state)
+{
+    (void)state;
+    fp_csv csv;
+    fp_err err;
+    assert_int_equal(parse("", &csv, &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    assert_int_equal(parse("\n\r\n", &csv, &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    assert_int_equal(parse("\"A\"\n\"never closed\n", &csv, &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    /* header only: valid, zero rows */
+    assert_int_equal(parse("\"A\",\"B\"\n", &csv, &err), 0);
+    assert_int_equal(csv.nrows, 0);
+    assert_int_equal(csv.ncols, 2);
+    fp_csv_free(&csv);
+    fp_csv_free(NULL);
+}
+
+static void test_load(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/fp_csv_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/kernel_trace.csv", dir);
+    fp_csv csv;
+    fp_err err = {0};
+    assert_int_equal(fp_csv_load(path, &csv, &err), -1);
+    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("\"X\"\n42\n", f);
+    fclose(f);
+    assert_int_equal(fp_csv_load(path, &csv, &err), 0);
+    assert_string_equal(csv.rows[0][0], "42");
+    fp_csv_free(&csv);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_real_row),
+        cmocka_unit_test(test_quoted_commas_and_unescaped_quotes),
+        cmocka_unit_test(test_ambiguous_quote_is_ragged),
+        cmocka_unit_test(test_long_name),
+        cmocka_unit_test(test_crlf_and_no_final_newline),
+        cmocka_unit_test(test_trailing_comma),
+        cmocka_unit_test(test_missing_columns),
+        cmocka_unit_test(test_empty_and_unterminated),
+        cmocka_unit_test(test_load),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
