@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# envelope.sh - the envelope contract of main.c: one JSON document on stdout, exit status bound
+# to error.code, usage errors as envelopes, help and version as data.
+set -u
+fail=0
+check() { # name expected_exit expected_code cmd...
+  local name=$1 want_exit=$2 want_code=$3; shift 3
+  local out rc
+  out=$("$@" 2>/dev/null); rc=$?
+  if [ "$rc" != "$want_exit" ]; then echo "FAIL $name: exit $rc, want $want_exit"; fail=1; return; fi
+  printf '%s' "$out" | python3 -c '
+import json,sys
+want=sys.argv[1]
+doc=sys.stdin.read()
+lines=[l for l in doc.split("\n") if l]
+assert len(lines)==1, "expected exactly one line on stdout, got %d" % len(lines)
+e=json.loads(lines[0])
+keys=list(e.keys())
+if want=="OK":
+    assert e["ok"] is True, e
+    assert keys[:2]==["ok","command"], keys
+    assert "data" in e and "warnings" in e, keys
+    assert keys.index("data") < keys.index("warnings")
+else:
+    assert e["ok"] is False, e
+    assert keys==["ok","command","error"], keys
+    err=e["error"]
+    assert list(err.keys())[:4]==["code","exitCode","message","help"], err
+    assert err["code"]==want, (err["code"], want)
+    assert err["message"] and err["help"]
+' "$want_code" || { echo "FAIL $name: bad envelope: $out"; fail=1; }
+}
+
+F=$FLYPROF
+check no-command 64 USAGE "$F"
+check unknown-command 64 USAGE "$F" frobnicate
+check unknown-global 64 USAGE "$F" --frob
+check bad-format 64 USAGE "$F" help -f yaml
+check format-missing-value 64 USAGE "$F" help -f
+check help-topic-unknown 64 USAGE "$F" help nosuch
+check version 0 OK "$F" --version
+check help 0 OK "$F" help
+check help-flag 0 OK "$F" --help
+check help-exit-codes 0 OK "$F" help exit-codes -f json
+
+# help lists only commands that exist, each of which answers -h with its own help envelope
+cmds=$("$F" help -f json | python3 -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["data"]["commands"]))')
+for c in $cmds; do
+  check "help-$c" 0 OK "$F" "$c" -h -f json
+  check "help-topic-$c" 0 OK "$F" help "$c"
+  check "unknown-flag-$c" 64 USAGE "$F" "$c" --no-such-flag-xyz
+done
+
+# the exit-code table in the envelope matches the one documented in the README and docs
+"$F" help exit-codes -f table > /tmp/fp_exit_codes.$$ || fail=1
+for doc in "$FP_SRC/README.md" "$FP_SRC/docs/exit-codes.md"; do
+  sed -n '/<!-- exit-codes:begin -->/,/<!-- exit-codes:end -->/p' "$doc" | sed '1d;$d' > /tmp/fp_doc_codes.$$
+  if ! diff -u /tmp/fp_exit_codes.$$ /tmp/fp_doc_codes.$$; then echo "FAIL exit-code table drifted in $doc"; fail=1; fi
+done
+rm -f /tmp/fp_exit_codes.$$ /tmp/fp_doc_codes.$$
+
+# table mode: an error is human text on stderr, nothing on stdout, same exit status
+out=$("$F" frobnicate -f table 2>/dev/null); rc=$?
+[ "$rc" = 64 ] && [ -z "$out" ] || { echo "FAIL table-mode error: rc=$rc out=$out"; fail=1; }
+
+[ $fail = 0 ] && echo "envelope: all checks passed"
+exit $fail
