@@ -1,0 +1,87 @@
+/*
+ * bound.h - THE bound classification (compute / memory / latency), shared by
+ * `counters` and `report`, and the "already optimal" (roof) check.
+ *
+ * One idea: every input is optional (an fp_optnum with a `have` flag), and the
+ * decision is an ordered table of rules (src/analysis/bound.c); the first rule
+ * whose inputs are present and whose condition holds decides, and its id, basis,
+ * confidence and a sentence with the numbers are returned as the evidence.
+ * Counter rules (measured saturation) come before trace rules (stall shares),
+ * and when any trace input is present the answer is never "unknown".
+ *
+ * Units: every *_pct / *_share input is a percentage in [0, 100]; over_fetch,
+ * ai and ridge_ai are plain ratios (FLOP/byte for ai and ridge_ai).
+ * See docs/bound.md for the rule table with its thresholds.
+ */
+#ifndef FLYPROF_BOUND_H
+#define FLYPROF_BOUND_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+/* An optional number: `have` false means "not measured" (never read v then). */
+typedef struct fp_optnum {
+    bool have;
+    double v;
+} fp_optnum;
+
+static inline fp_optnum fp_some(double v)
+{
+    fp_optnum o = {true, v};
+    return o;
+}
+
+typedef enum fp_bound {
+    FP_BOUND_UNKNOWN = 0, /* only when no input at all is present */
+    FP_BOUND_COMPUTE,
+    FP_BOUND_MEMORY,
+    FP_BOUND_LATENCY,
+} fp_bound;
+
+typedef struct fp_bound_in {
+    /* ---- from the ATT trace (bubbles), percentages ---- */
+    fp_optnum stall_pct;        /* stalled share of wave cycles */
+    fp_optnum vmem_stall_share; /* % of stall cycles on global memory: vmcnt waits + vmem load/store issue */
+    fp_optnum lds_stall_share;  /* % of stall cycles on LDS: lgkmcnt waits + ds issue */
+    fp_optnum mfma_stall_share; /* % of stall cycles on MFMA dependencies / pipe busy */
+    fp_optnum mfma_inst_pct;    /* % of executed instructions that are MFMA (inst mix) */
+    /* ---- from hardware counters ---- */
+    fp_optnum hbm_pct_of_peak;  /* achieved fabric/HBM bandwidth as % of the SoC peak */
+    fp_optnum mfma_util_pct;    /* SQ_VALU_MFMA_BUSY_CYCLES utilisation */
+    fp_optnum valu_util_pct;    /* SQ_ACTIVE_INST_VALU utilisation */
+    fp_optnum l2_hit_pct;       /* TCC hit rate (used only for the optimal check's evidence) */
+    fp_optnum partial_32b_pct;  /* % of fabric read requests that are 32 B */
+    fp_optnum over_fetch;       /* fetched bytes / ideal bytes */
+    /* ---- from the shape (tile / roofline) ---- */
+    fp_optnum ai;               /* arithmetic intensity, FLOP per HBM byte */
+    fp_optnum ridge_ai;         /* peak FLOP/s / peak bytes/s for the dtype */
+} fp_bound_in;
+
+#define FP_BOUND_EVIDENCE_MAX 320
+
+typedef struct fp_bound_result {
+    fp_bound bound;
+    const char *rule;       /* id of the rule that decided ("none" when unknown); static string */
+    const char *basis;      /* "counters" | "trace" | "shape" | "none"; static string */
+    const char *confidence; /* "high" | "medium" | "low"; static string */
+    char evidence[FP_BOUND_EVIDENCE_MAX]; /* one sentence with the numbers that decided */
+    /* the roof check: optimal == true means "no kernel-side change left at this level" */
+    bool optimal;
+    const char *optimal_rule; /* NULL when not optimal */
+    char optimal_evidence[FP_BOUND_EVIDENCE_MAX];
+} fp_bound_result;
+
+/* Zero every input (all `have` false). */
+void fp_bound_in_init(fp_bound_in *in);
+
+/* Classify. Never fails; out is fully written. */
+void fp_bound_classify(const fp_bound_in *in, fp_bound_result *out);
+
+/* "compute" | "memory" | "latency" | "unknown". */
+const char *fp_bound_name(fp_bound b);
+
+/* {"bound","rule","basis","confidence","evidence","optimal","optimal_rule","optimal_evidence"}
+ * in that order; caller owns the object. */
+cJSON *fp_bound_to_json(const fp_bound_result *r);
+
+#endif
