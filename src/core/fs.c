@@ -159,7 +159,7 @@ char *fp_path_join(const char *a, const char *b)
     fp_sb_adds(&sb, a);
     while (sb.len > 1 && sb.buf[sb.len - 1] == '/')
         sb.buf[--sb.len] = '\0';
-    if (sb.len && b[0])
+    if (sb.len && b[0] && sb.buf[sb.len - 1] != '/')
         fp_sb_addc(&sb, '/');
     while (*b == '/' && sb.len)
         b++;
