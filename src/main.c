@@ -158,7 +158,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
         fp_json_add_str(e, "code", fp_code_name(err->code));
         fp_json_add_int(e, "exitCode", fp_code_exit(err->code));
         fp_json_add_str(e, "message", err->message);
-        fp_json_add_str(e, "help", err->help[0] ? err->help : "run `flyprof help` for usage");
+        fp_json_add_str(e, "help", err->help[0] ? err->help : fp_code_help(err->code));
         if (err->extra) {
             cJSON *it = err->extra->child;
             while (it) {

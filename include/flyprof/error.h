@@ -41,6 +41,7 @@ typedef struct fp_errcode_info {
     const char *name;    /* "EMPTY_ATT" */
     int exit_status;     /* 66 */
     const char *meaning; /* one line for the exit-code table */
+    const char *default_help; /* what to do, when the raiser gave no specific help */
 } fp_errcode_info;
 
 /* The table itself; FP_CODE_COUNT entries, index == code. */
@@ -48,6 +49,7 @@ extern const fp_errcode_info fp_code_table[FP_CODE_COUNT];
 
 const char *fp_code_name(fp_errcode code);
 int fp_code_exit(fp_errcode code);
+const char *fp_code_help(fp_errcode code);
 
 #define FP_ERR_MSG_MAX 1024
 

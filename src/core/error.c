@@ -9,26 +9,33 @@
 #include <string.h>
 
 const fp_errcode_info fp_code_table[FP_CODE_COUNT] = {
-    {FP_OK, "OK", 0, "success"},
-    {FP_USAGE, "USAGE", 64, "unknown command or flag, missing or malformed argument"},
-    {FP_BAD_INPUT, "BAD_INPUT", 65, "an input file exists but is malformed (truncated JSON, wrong types)"},
-    {FP_NO_ARTIFACT, "NO_ARTIFACT", 66, "the directory or artifact the command needs is not there"},
-    {FP_EMPTY_ATT, "EMPTY_ATT", 66, "every traced dispatch is an empty shell"},
-    {FP_KERNEL_NOT_FOUND, "KERNEL_NOT_FOUND", 66, "no kernel matches the name given"},
-    {FP_NO_KERNEL_DISCOVERED, "NO_KERNEL_DISCOVERED", 66, "the discovery pass saw no kernel dispatch"},
-    {FP_DISPATCH_OUT_OF_RANGE, "DISPATCH_OUT_OF_RANGE", 66, "the dispatch asked for does not exist"},
-    {FP_NO_RECOMMENDATION, "NO_RECOMMENDATION", 66, "no rule fired: nothing to recommend"},
+    {FP_OK, "OK", 0, "success", ""},
+    {FP_USAGE, "USAGE", 64, "unknown command or flag, missing or malformed argument", "run `flyprof help <command>` for the command's usage"},
+    {FP_BAD_INPUT, "BAD_INPUT", 65, "an input file exists but is malformed (truncated JSON, wrong types)", "the file is damaged or not what flyprof expects; re-capture or fix the file named in the message"},
+    {FP_NO_ARTIFACT, "NO_ARTIFACT", 66, "the directory or artifact the command needs is not there", "check the path; `flyprof help <command>` says which artifacts the command reads"},
+    {FP_EMPTY_ATT, "EMPTY_ATT", 66, "every traced dispatch is an empty shell", "no wave reached the traced CU: enlarge the shape, trace another iteration (--iter-range) or another CU"},
+    {FP_KERNEL_NOT_FOUND, "KERNEL_NOT_FOUND", 66, "no kernel matches the name given", "run `flyprof list` for the kernels flyprof knows"},
+    {FP_NO_KERNEL_DISCOVERED, "NO_KERNEL_DISCOVERED", 66, "the discovery pass saw no kernel dispatch", "check that the invocation really launches a GPU kernel (see error.candidates)"},
+    {FP_DISPATCH_OUT_OF_RANGE, "DISPATCH_OUT_OF_RANGE", 66, "the dispatch asked for does not exist", "pick a dispatch from error.available"},
+    {FP_NO_RECOMMENDATION, "NO_RECOMMENDATION", 66, "no rule fired: nothing to recommend", "no stall class crossed a rule threshold; the evidence is in bubbles.json"},
     {FP_ROCPROFV3_MISSING, "ROCPROFV3_MISSING", 69, "rocprofv3 is not installed or not executable"},
-    {FP_NO_GPU, "NO_GPU", 69, "no AMD GPU is visible"},
-    {FP_TRACE_DECODER_MISSING, "TRACE_DECODER_MISSING", 69, "librocprof-trace-decoder.so cannot be found"},
-    {FP_INTERNAL, "INTERNAL", 70, "a bug in flyprof"},
-    {FP_IO_ERROR, "IO_ERROR", 74, "a file cannot be read or written"},
-    {FP_CAPTURE_TIMEOUT, "CAPTURE_TIMEOUT", 75, "rocprofv3 did not finish in time (retry)"},
-    {FP_BAD_ARGS, "BAD_ARGS", 78, "arguments are well-formed but inconsistent"},
-    {FP_BUILD_TREE_MISSING, "BUILD_TREE_MISSING", 78, "the FlyDSL worktree or its build tree is missing"},
-    {FP_MISSING_PREREQ, "MISSING_PREREQ", 78, "an artifact an earlier step should have written is missing"},
-    {FP_INTERRUPTED, "INTERRUPTED", 130, "interrupted by SIGINT/SIGTERM"},
+    {FP_NO_GPU, "NO_GPU", 69, "no AMD GPU is visible", "run on a machine with an AMD Instinct GPU visible (/dev/kfd); do not retry as is"},
+    {FP_TRACE_DECODER_MISSING, "TRACE_DECODER_MISSING", 69, "librocprof-trace-decoder.so cannot be found", "install librocprof-trace-decoder.so into <rocm>/lib or set ROCPROF_ATT_LIBRARY_PATH"},
+    {FP_INTERNAL, "INTERNAL", 70, "a bug in flyprof", "this is a flyprof bug; please report it with the command line"},
+    {FP_IO_ERROR, "IO_ERROR", 74, "a file cannot be read or written", "check permissions and free space for the path in the message"},
+    {FP_CAPTURE_TIMEOUT, "CAPTURE_TIMEOUT", 75, "rocprofv3 did not finish in time (retry)", "retry once with a larger --timeout or a smaller shape"},
+    {FP_BAD_ARGS, "BAD_ARGS", 78, "arguments are well-formed but inconsistent", "check the argument values against `flyprof help <command>`"},
+    {FP_BUILD_TREE_MISSING, "BUILD_TREE_MISSING", 78, "the FlyDSL worktree or its build tree is missing", "point --worktree (or FLYPROF_WORKTREE) at a built FlyDSL checkout"},
+    {FP_MISSING_PREREQ, "MISSING_PREREQ", 78, "an artifact an earlier step should have written is missing", "run the pipeline step that writes the missing artifact first"},
+    {FP_INTERRUPTED, "INTERRUPTED", 130, "interrupted by SIGINT/SIGTERM", "the run was interrupted; artifacts already written are valid, re-run to finish"},
 };
+
+const char *fp_code_help(fp_errcode code)
+{
+    if ((int)code < 0 || code >= FP_CODE_COUNT)
+        return fp_code_table[FP_INTERNAL].default_help;
+    return fp_code_table[code].default_help;
+}
 
 const char *fp_code_name(fp_errcode code)
 {
