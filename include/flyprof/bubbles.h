@@ -1,0 +1,149 @@
+/*
+ * bubbles.h - the whole-trace stall analysis behind `flyprof bubbles`
+ * (docs/commands/bubbles.md is the bubbles.json schema; docs/exposed-stall.md
+ * the exposed/hidden split and the gain bound).
+ *
+ * Inputs: code.json (the per-instruction aggregates), every wave file (streamed
+ * one at a time), occupancy.json and wstates*.json. Output: one plain struct,
+ * turned into bubbles.json by fp_bubbles_json(). Ownership: everything inside
+ * fp_bubbles is owned by it; free with fp_bubbles_free().
+ */
+#ifndef FLYPROF_BUBBLES_H
+#define FLYPROF_BUBBLES_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "flyprof/att.h"
+#include "flyprof/error.h"
+#include "flyprof/taxonomy.h"
+#include "flyprof/wave.h"
+
+/* bubbles.json "schema" value; bump on incompatible changes only. */
+#define FP_BUBBLES_SCHEMA 1
+
+typedef enum fp_rank_by { FP_RANK_EXPOSED = 0, FP_RANK_STALL, FP_RANK_LATENCY } fp_rank_by;
+
+/* Per code.json row (indexed like fp_code.rows). code_* are code.json's
+ * aggregates; w_* are recomputed from the wave files. */
+typedef struct fp_bub_inst {
+    fp_class cls;        /* static class, or the dominant dynamic class of a combined wait */
+    int64_t w_hit, w_stall, w_latency;
+    int64_t exposed;     /* stall cycles with no other wave of the SIMD issuing */
+    int64_t wall;        /* SIMD cycles lost to this instruction (no wave issuing), deduplicated */
+    int64_t class_cycles[FP_CL_COUNT]; /* wave stall split by dynamic class (combined waits) */
+    int line_id;         /* index into fp_bubbles.lines, -1 when unmapped */
+} fp_bub_inst;
+
+typedef struct fp_bub_class {
+    int64_t cycles;      /* code.json stall in this class (sums to totals.stall) */
+    int64_t exposed;     /* from the waves */
+    int64_t wave_stall;  /* from the waves */
+    int64_t wall;        /* deduplicated SIMD cycles lost (gain numerator) */
+    int64_t static_count, hit;
+} fp_bub_class;
+
+typedef struct fp_bub_line {
+    char *source;        /* full "file:line[ -> caller:line ...]" string */
+    char *file;          /* innermost file */
+    long line;           /* innermost line, -1 when unparsable */
+    int64_t stall, latency, hit, exposed, wave_stall, wall;
+    int64_t class_cycles[FP_CL_COUNT];
+    size_t n_insts;
+} fp_bub_line;
+
+/* waitcnt -> producer pair, aggregated over every execution of every wave. */
+typedef struct fp_bub_pair {
+    int64_t wait_line, prod_line; /* code.json LineNumbers */
+    int64_t count;                /* executions where this producer was named */
+    int64_t count_inferred;       /* ... of which by counter replay */
+    int64_t cycles_sum, cycles_min, cycles_max; /* producer issue -> wait release */
+    int64_t distance_sum;         /* instructions issued in between */
+    double stall_share;           /* the wait's stall apportioned to this producer */
+} fp_bub_pair;
+
+/* One (SE, CU, SIMD). */
+typedef struct fp_bub_simd {
+    int se, cu, simd;
+    size_t waves;
+    int64_t begin, end;  /* span of its traced waves */
+    int64_t issue;       /* cycles with at least one wave issuing (EXEC) */
+    int64_t stall, exposed, wall;
+} fp_bub_simd;
+
+typedef struct fp_bub_occ_se {
+    int se;
+    size_t events;
+    int peak;
+    double mean;         /* time-weighted over [first event, last event] */
+    int64_t t0, t1;
+    double buckets[16];  /* mean waves resident in 16 equal time buckets */
+    int n_buckets;
+} fp_bub_occ_se;
+
+typedef struct fp_bubbles {
+    /* what was analysed */
+    char *dispatch_dir, *dispatch_name, *symbol;
+    fp_rank_by rank_by;
+    /* the code and the per-row results */
+    fp_code code;
+    fp_bub_inst *insts;  /* code.n entries */
+    size_t n_rows_counted; /* rows with a valid index (kernel header rows excluded) */
+    /* totals from code.json */
+    int64_t t_latency, t_stall, t_idle, t_hit;
+    /* from the waves */
+    int64_t w_records, w_stall, w_latency, w_exposed, w_wall, w_span;
+    int64_t state_cycles[FP_WS_COUNT];
+    bool wstates_available;
+    int64_t wstates_cycles[FP_WS_COUNT];
+    fp_bub_class classes[FP_CL_COUNT];
+    fp_bub_line *lines;
+    size_t n_lines;
+    fp_bub_pair *pairs;
+    size_t n_pairs, cap_pairs;
+    int64_t waits_exec, waits_with_producers, waits_inferred, waits_unmatched_entries;
+    int64_t producer_missing; /* producer lines absent from code.json (ignored) */
+    int64_t producer_not_seen; /* named producer with no earlier execution in the wave */
+    fp_bub_simd *simds;
+    size_t n_simds;
+    /* occupancy */
+    bool occ_available;
+    fp_bub_occ_se *occ;
+    size_t n_occ;
+    /* capture quality */
+    size_t waves_listed, waves_read, waves_skipped, waves_truncated;
+    size_t listed_missing, unlisted;
+    bool filenames_json;
+    int64_t unknown_line_records; /* wave records whose line is not in code.json */
+    char **skipped_names;         /* first FP_BUB_MAX_NAMED skipped files, with why */
+    size_t n_skipped_names;
+    int ses[64];
+    size_t n_ses;
+    char *confidence;              /* "high" | "medium" | "low" */
+    char **reasons;                /* why the confidence is not high */
+    size_t n_reasons;
+} fp_bubbles;
+
+#define FP_BUB_MAX_NAMED 20
+
+typedef void (*fp_bub_warn_fn)(void *user, const char *msg);
+
+/* Analyse a dispatch dir. Warnings (skipped files, mismatches) go to warn().
+ * Errors: code.json missing -> NO_ARTIFACT; malformed -> BAD_INPUT; empty code -> EMPTY_ATT. */
+int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
+                       void *user, fp_err *err);
+void fp_bubbles_free(fp_bubbles *b);
+
+/* The bubbles.json document. limit bounds hotspots/lines/files/producers (0 = all);
+ * *cut receives {"hotspots": total, ...} for lists that were cut (may be NULL). */
+cJSON *fp_bubbles_json(const fp_bubbles *b, size_t limit, cJSON **cut);
+
+/* Order of hotspot rows (indices into code rows with stall > 0) for rank_by. */
+size_t *fp_bubbles_hotspot_order(const fp_bubbles *b, size_t *n);
+
+/* Gain upper bound in % for a "wall" numerator: 100 * wall / w_span. */
+double fp_bubbles_gain_pct(const fp_bubbles *b, int64_t wall);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * taxonomy.h - the stall taxonomy of `bubbles`: which class each instruction's
+ * stall belongs to, and whether that class is a bubble (the wave waits instead
+ * of working). The classification is ONE data table in taxonomy.c (opcode
+ * pattern -> class); adding a case is adding a row.
+ */
+#ifndef FLYPROF_TAXONOMY_H
+#define FLYPROF_TAXONOMY_H
+
+#include <stdbool.h>
+
+typedef enum fp_class {
+    FP_CL_VMCNT = 0, /* s_waitcnt waiting on vector memory (vmcnt / loadcnt / storecnt / vscnt) */
+    FP_CL_LGKMCNT,   /* s_waitcnt waiting on LDS / SMEM / messages (lgkmcnt / dscnt / kmcnt) */
+    FP_CL_EXPCNT,    /* s_waitcnt expcnt */
+    FP_CL_WAITCNT,   /* s_waitcnt whose counter could not be told */
+    FP_CL_BARRIER,   /* s_barrier, s_wait_idle */
+    FP_CL_NOP,       /* s_nop: hazard padding (MFMA / VALU read-after-write) */
+    FP_CL_MFMA,      /* v_mfma*, v_smfma* */
+    FP_CL_ACCVGPR,   /* v_accvgpr_read/write/mov: moves in/out of the accumulator file */
+    FP_CL_LDS_DMA,   /* buffer/global loads straight into LDS (`... lds`, *_lds_*) */
+    FP_CL_SCRATCH,   /* scratch_* : register spills */
+    FP_CL_ATOMIC,    /* buffer/global/flat atomics */
+    FP_CL_VMEM_LOAD,
+    FP_CL_VMEM_STORE,
+    FP_CL_LDS,
+    FP_CL_SMEM,
+    FP_CL_VALU,
+    FP_CL_BRANCH,
+    FP_CL_SALU,
+    FP_CL_OTHER,
+    FP_CL_COUNT
+} fp_class;
+
+typedef struct fp_class_info {
+    fp_class cls;
+    const char *name;  /* "vmcnt" */
+    bool is_bubble;    /* the wave is waiting, not working */
+    const char *what;  /* one line for docs / table output */
+} fp_class_info;
+
+/* Indexed by fp_class. */
+extern const fp_class_info fp_class_table[FP_CL_COUNT];
+
+const char *fp_class_name(fp_class c);
+bool fp_class_is_bubble(fp_class c);
+/* Class by name, or -1. */
+int fp_class_by_name(const char *name);
+
+/* Which counters an s_waitcnt names with a value below its maximum (i.e. that
+ * it actually waits for). */
+typedef struct fp_waitcnt_fields {
+    bool is_wait;      /* the instruction is an s_waitcnt / s_wait_* counter wait */
+    bool vm, lgkm, exp; /* named counters */
+    int vm_n, lgkm_n, exp_n; /* their values (-1 when not named) */
+} fp_waitcnt_fields;
+
+void fp_waitcnt_parse(const char *isa, fp_waitcnt_fields *out);
+
+/* Static class of an ISA line (case-insensitive, on the opcode and operands).
+ * A wait naming more than one counter is FP_CL_WAITCNT here: the trace decides
+ * (fp_class_is_combined_wait). */
+fp_class fp_classify(const char *isa);
+/* True for a counter wait that names more than one counter (vmcnt + lgkmcnt ...),
+ * whose class is decided per execution by what it waited on. */
+bool fp_class_is_combined_wait(const char *isa);
+
+/* Counter kind a producer instruction increments (for waitcnt attribution). */
+typedef enum fp_counter { FP_CNT_NONE = 0, FP_CNT_VM, FP_CNT_LGKM } fp_counter;
+/* From the decoder category when known (cat >= 0), else from the class. */
+fp_counter fp_counter_of(fp_class c, int cat);
+
+#endif

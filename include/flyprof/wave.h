@@ -1,0 +1,146 @@
+/*
+ * wave.h - the per-wave files of a decoded ATT dispatch dir, read one at a time.
+ *
+ * A dispatch dir holds one se<S>_sm<M>_sl<L>_wv<N>.json per traced wave (up to
+ * thousands, tens of MB). They are read with the fast tokenizer into ONE reusable
+ * fp_wave, and handed to a callback in a deterministic order, so that memory is
+ * bounded by the largest file plus what the caller accumulates
+ * (../shared/reference/rocprof-formats.md §5.8). Also here: the small side files
+ * that describe waves over time (occupancy.json, wstates<k>.json).
+ *
+ * This layer only reads: it reports malformed files, it never decides policy.
+ */
+#ifndef FLYPROF_WAVE_H
+#define FLYPROF_WAVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "flyprof/error.h"
+#include "flyprof/strbuf.h"
+
+/* Decoder instruction categories (rocprofiler_thread_trace_decoder_inst_category_t). */
+enum {
+    FP_CAT_NONE = 0,
+    FP_CAT_SMEM = 1,
+    FP_CAT_SALU = 2,
+    FP_CAT_VMEM = 3,
+    FP_CAT_FLAT = 4,
+    FP_CAT_LDS = 5,
+    FP_CAT_VALU = 6,
+    FP_CAT_JUMP = 7,
+    FP_CAT_NEXT = 8,
+    FP_CAT_IMMED = 9,
+    FP_CAT_CONTEXT = 10,
+    FP_CAT_MESSAGE = 11, /* s_endpgm: once per complete wave */
+    FP_CAT_BVH = 12,
+};
+
+/* Wave states of the timeline (rocprofiler_thread_trace_decoder_wstate_type_t). */
+enum { FP_WS_EMPTY = 0, FP_WS_IDLE = 1, FP_WS_EXEC = 2, FP_WS_WAIT = 3, FP_WS_STALL = 4, FP_WS_COUNT = 5 };
+
+/* instructions[i] = [time, category, stall, duration, line] */
+typedef struct fp_wave_inst {
+    int64_t time;  /* cycle of the first issue attempt */
+    int64_t stall; /* cycles until issue succeeded */
+    int64_t dur;   /* total cycles (stall + issue on gfx9) */
+    int64_t line;  /* code.json LineNumber */
+    int32_t cat;   /* FP_CAT_* */
+} fp_wave_inst;
+
+typedef struct fp_wave_span {
+    int32_t state; /* FP_WS_* */
+    int64_t dur;
+} fp_wave_span;
+
+/* waitcnt[i] = [wait line, [[producer line, 0], ...]]; producers are
+ * prods[first .. first + n). One entry per s_waitcnt execution that had
+ * something outstanding, in execution order; a combined wait may have one
+ * entry per counter kind. */
+typedef struct fp_wave_wait {
+    int64_t line;
+    size_t first, n;
+} fp_wave_wait;
+
+typedef struct fp_wave {
+    /* identity: se/simd/slot/id from the file name, cu from the content */
+    int se, simd, slot, id, cu;
+    int64_t begin, end;
+    bool has_waitcnt; /* the "waitcnt" key was present (possibly empty) */
+    fp_wave_inst *insts;
+    size_t n_insts, cap_insts;
+    fp_wave_span *spans;
+    size_t n_spans, cap_spans;
+    fp_wave_wait *waits;
+    size_t n_waits, cap_waits;
+    int64_t *prods;
+    size_t n_prods, cap_prods;
+} fp_wave;
+
+void fp_wave_init(fp_wave *w);
+void fp_wave_free(fp_wave *w);
+/* Parse one wave file's bytes into w (its arrays are reused). Malformed,
+ * truncated or wrongly typed -> BAD_INPUT naming `name`. */
+int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err);
+
+/* One wave file name, parsed. */
+typedef struct fp_wave_file {
+    char *name; /* se0_sm1_sl2_wv3.json */
+    int se, simd, slot, id;
+} fp_wave_file;
+
+/* Parse "se<S>_sm<M>_sl<L>_wv<N>.json" strictly (decimal, no extra text). */
+bool fp_wave_name_parse(const char *name, int *se, int *simd, int *slot, int *id);
+
+typedef struct fp_wave_list {
+    fp_wave_file *files; /* ordered by (se, simd, slot, id) numerically */
+    size_t n;
+    /* cross-check with filenames.json */
+    bool filenames_json;   /* present and readable */
+    size_t listed;         /* entries in filenames.json wave_filenames */
+    size_t listed_missing; /* listed there but absent from the dir */
+    size_t unlisted;       /* on disk but not listed there */
+} fp_wave_list;
+
+/* List the wave files of dir in deterministic numeric order and cross-check
+ * filenames.json (absent or malformed filenames.json is not an error here). */
+int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err);
+void fp_wave_list_free(fp_wave_list *l);
+
+/* Called once per readable wave; return non-zero to stop the walk (that value
+ * is returned by fp_wave_walk). */
+typedef int (*fp_wave_cb)(void *user, const fp_wave_file *f, const fp_wave *w);
+/* Called once per unreadable wave file (skipped); err holds why. */
+typedef void (*fp_wave_skip_cb)(void *user, const fp_wave_file *f, const fp_err *err);
+
+/* Read every file of `list` in order, one at a time into one reusable buffer. */
+int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wave_skip_cb skip,
+                 void *user);
+
+/* ---- occupancy.json: per SE, [time, cu, simd, slot, start, kernel_idx] events ---- */
+typedef struct fp_occ_event {
+    int64_t time;
+    int32_t cu, simd, slot, start;
+} fp_occ_event;
+
+typedef struct fp_occ_se {
+    int se;
+    fp_occ_event *ev; /* sorted by time (stable) */
+    size_t n;
+} fp_occ_se;
+
+typedef struct fp_occupancy {
+    fp_occ_se *ses; /* ordered by SE number */
+    size_t n;
+} fp_occupancy;
+
+/* Absent file -> NO_ARTIFACT; malformed -> BAD_INPUT. */
+int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err);
+void fp_occupancy_free(fp_occupancy *o);
+
+/* ---- wstates<k>.json: a step function of the number of traced waves in state k ---- */
+/* Integral of the step function (wave-cycles in that state). Absent -> NO_ARTIFACT. */
+int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err);
+
+#endif
