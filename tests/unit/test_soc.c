@@ -1,0 +1,166 @@
+/*
+ * test_soc.c - the SoC table: published peaks reproduced (MI300X bf16 1307 TF,
+ * not the prototype's 2x), fp4 only on gfx950, product resolution from every
+ * source, overrides, and contradictions refused.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "flyprof/soc.h"
+
+static fp_soc_sel resolve_ok(const fp_soc_query *q)
+{
+    fp_soc_sel s;
+    fp_err err = {0};
+    assert_int_equal(fp_soc_resolve(q, &s, &err), 0);
+    return s;
+}
+
+static void test_peaks(void **state)
+{
+    (void)state;
+    fp_soc_query q = {.gpu_name = "MI300X"};
+    fp_soc_sel s = resolve_ok(&q);
+    /* 2048 FLOP/clk/CU x 304 CUs x 2100 MHz = 1,307,443.2 GFLOP/s */
+    assert_float_equal(fp_soc_peak_gflops(&s, FP_DT_BF16), 1307443.2, 0.05);
+    assert_float_equal(fp_soc_peak_gflops(&s, FP_DT_FP8), 2614886.4, 0.05);
+    assert_float_equal(fp_soc_peak_gflops(&s, FP_DT_FP4), 0.0, 0.0); /* no fp4 on gfx942 */
+    assert_float_equal(fp_soc_peak_gflops(&s, FP_DT_FP64), 163430.4, 0.05);
+    /* ridge = 1,307,443.2 / 5300 */
+    assert_float_equal(fp_soc_ridge(&s, FP_DT_BF16), 246.687, 0.001);
+
+    q.gpu_name = "mi350x";
+    s = resolve_ok(&q);
+    assert_float_equal(fp_soc_peak_gflops(&s, FP_DT_BF16), 2306867.2, 0.05);
+    assert_float_equal(fp_soc_peak_gflops(&s, FP_DT_FP4), 9227468.8, 0.05);
+    assert_float_equal(fp_soc_peak_gflops(&s, FP_DT_FP64), 72089.6, 0.05);
+    assert_float_equal(fp_soc_peak_vector_gflops(&s), 144179.2, 0.05);
+    assert_float_equal(fp_soc_ridge(&s, FP_DT_BF16), 288.358, 0.001);
+
+    q.gpu_name = "AMD Instinct MI355X";
+    s = resolve_ok(&q);
+    assert_float_equal(fp_soc_peak_gflops(&s, FP_DT_FP6), 10066329.6, 0.05);
+    assert_int_equal(s.limits->lds_per_cu, 163840);
+}
+
+static void test_resolution_sources(void **state)
+{
+    (void)state;
+    fp_soc_query q = {.product_name = "AMD Instinct MI350X", .device_id = 30115};
+    fp_soc_sel s = resolve_ok(&q);
+    assert_string_equal(s.product->product, "MI350X"); /* Product_Name before Device_Id */
+    assert_string_equal(s.product_source, "agent Product_Name");
+    assert_string_equal(s.arch, "gfx950");
+    assert_string_equal(s.arch_source, "product");
+
+    q = (fp_soc_query){.product_name = "AMD Instinct MI999", .device_id = 29861};
+    s = resolve_ok(&q);
+    assert_string_equal(s.product->product, "MI325X");
+    assert_float_equal(s.hbm_gbs, 6000.0, 0.0);
+
+    /* only the arch is known: no product, no peaks, never an assumed product */
+    q = (fp_soc_query){.gfx_target_version = 90402};
+    s = resolve_ok(&q);
+    assert_null(s.product);
+    assert_string_equal(s.arch, "gfx942");
+    assert_string_equal(s.arch_source, "agent");
+    assert_int_equal(s.limits->lds_per_cu, 65536);
+    assert_float_equal(fp_soc_peak_gflops(&s, FP_DT_BF16), 0.0, 0.0);
+
+    q = (fp_soc_query){.arch = "gfx950"};
+    s = resolve_ok(&q);
+    assert_null(s.product);
+    assert_string_equal(s.arch_source, "--arch");
+
+    /* --gpu-name beats the agent */
+    q = (fp_soc_query){.gpu_name = "MI300X", .product_name = "AMD Instinct MI355X"};
+    s = resolve_ok(&q);
+    assert_string_equal(s.product->product, "MI300X");
+
+    /* nothing known */
+    q = (fp_soc_query){0};
+    s = resolve_ok(&q);
+    assert_null(s.product);
+    assert_null(s.arch);
+}
+
+static void test_overrides(void **state)
+{
+    (void)state;
+    fp_soc_query q = {.gpu_name = "MI350X", .sclk_mhz = 2100, .hbm_gbs = 7000};
+    fp_soc_sel s = resolve_ok(&q);
+    assert_true(s.sclk_overridden);
+    assert_true(s.hbm_overridden);
+    /* 4096 x 256 x 2100 / 1000 */
+    assert_float_equal(fp_soc_peak_gflops(&s, FP_DT_BF16), 2202009.6, 0.05);
+    assert_float_equal(fp_soc_ridge(&s, FP_DT_BF16), 2202009.6 / 7000.0, 1e-6);
+}
+
+static void test_refused(void **state)
+{
+    (void)state;
+    fp_soc_sel s;
+    fp_err err = {0};
+    fp_soc_query q = {.gpu_name = "MI250X"};
+    assert_int_equal(fp_soc_resolve(&q, &s, &err), -1);
+    assert_int_equal(err.code, FP_BAD_ARGS);
+    q = (fp_soc_query){.gpu_name = "MI300"}; /* no partial-word match */
+    assert_int_equal(fp_soc_resolve(&q, &s, &err), -1);
+    q = (fp_soc_query){.gpu_name = "MI350X", .arch = "gfx942"};
+    assert_int_equal(fp_soc_resolve(&q, &s, &err), -1);
+    assert_non_null(strstr(err.message, "contradicts"));
+    q = (fp_soc_query){.arch = "gfx1100"};
+    assert_int_equal(fp_soc_resolve(&q, &s, &err), -1);
+}
+
+static void test_dtypes(void **state)
+{
+    (void)state;
+    fp_dtype t;
+    fp_err err = {0};
+    assert_int_equal(fp_dtype_parse("BF16", &t, &err), 0);
+    assert_int_equal(t, FP_DT_BF16);
+    assert_int_equal(fp_dtype_parse("e4m3fn", &t, &err), 0);
+    assert_int_equal(t, FP_DT_FP8);
+    assert_int_equal(fp_dtype_parse("e2m1", &t, &err), 0);
+    assert_float_equal(fp_dtype_bytes(t), 0.5, 0.0);
+    assert_int_equal(fp_dtype_parse("f64", &t, &err), 0);
+    assert_float_equal(fp_dtype_bytes(t), 8.0, 0.0);
+    assert_int_equal(fp_dtype_parse("fp7", &t, &err), -1);
+    assert_int_equal(err.code, FP_BAD_ARGS);
+    assert_int_equal(fp_dtype_parse("", &t, &err), -1);
+    assert_int_equal(fp_dtype_parse("bf", &t, &err), -1); /* a prefix is not a match */
+}
+
+static void test_json(void **state)
+{
+    (void)state;
+    fp_soc_query q = {.gpu_name = "MI300X"};
+    fp_soc_sel s = resolve_ok(&q);
+    cJSON *j = fp_soc_to_json(&s);
+    assert_int_equal(cJSON_GetObjectItem(j, "cus")->valueint, 304);
+    assert_int_equal(cJSON_GetObjectItem(j, "l2_channels")->valueint, 128);
+    cJSON *p = cJSON_GetObjectItem(j, "peaks_gflops");
+    assert_null(cJSON_GetObjectItem(p, "fp4"));
+    assert_float_equal(cJSON_GetObjectItem(p, "bf16")->valuedouble, 1307443.2, 0.05);
+    cJSON_Delete(j);
+    size_t n;
+    const fp_soc *t = fp_soc_table(&n);
+    assert_int_equal(n, 4);
+    assert_string_equal(t[3].product, "MI355X");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_peaks),        cmocka_unit_test(test_resolution_sources),
+        cmocka_unit_test(test_overrides),    cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_dtypes),       cmocka_unit_test(test_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
