@@ -20,7 +20,10 @@ int fp_json_parse_file(const char *path, cJSON **out, fp_err *err)
         return -1;
     }
     const char *end = NULL;
-    cJSON *j = cJSON_ParseWithLengthOpts(sb.buf, sb.len, &end, 1);
+    /* The length includes the terminating NUL (fp_sb guarantees it): with
+     * require_null_terminated, cJSON 1.7.15 fails any buffer whose length stops
+     * right after the value, i.e. every well-formed file. */
+    cJSON *j = cJSON_ParseWithLengthOpts(sb.buf, sb.len + 1, &end, 1);
     if (!j) {
         size_t off = end ? (size_t)(end - sb.buf) : 0;
         fp_err_set(err, FP_BAD_INPUT, "%s: invalid JSON near byte %zu%s", path, off,
