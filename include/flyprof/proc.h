@@ -35,6 +35,8 @@ typedef struct fp_proc_opts {
     const char *stderr_path; /* likewise for stderr */
     fp_sb *stdout_buf;       /* if set (and no path), stdout is captured here (appended) */
     fp_sb *stderr_buf;       /* likewise; when neither is set the stream goes to /dev/null */
+    bool inherit_stdio;      /* streams with neither a path nor a buffer are inherited
+                                instead of going to /dev/null (test doubles running an app) */
     double timeout_s;        /* > 0: kill the group after this many seconds */
     const volatile sig_atomic_t *interrupted; /* when it becomes non-zero: kill the group */
 } fp_proc_opts;

@@ -213,6 +213,12 @@ int fp_proc_run(const fp_proc_opts *o, fp_proc_result *r, fp_err *err)
             read_fd[i] = p[0];
             child_fd[i] = p[1];
             fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+        } else if (o->inherit_stdio) {
+            child_fd[i] = fcntl(i + 1, F_DUPFD_CLOEXEC, 3);
+            if (child_fd[i] < 0) {
+                fp_err_set(err, FP_IO_ERROR, "dup: %s", strerror(errno));
+                goto out;
+            }
         } else if ((child_fd[i] = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
             fp_err_set(err, FP_IO_ERROR, "/dev/null: %s", strerror(errno));
             goto out;
