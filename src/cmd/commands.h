@@ -8,7 +8,8 @@
 
 #include "flyprof/cli.h"
 
-#define FP_COMMANDS(X)
+#define FP_COMMANDS(X) \
+    X(doctor)
 
 
 #define FP_DECLARE_COMMAND(name) extern const fp_command fp_cmd_##name;
