@@ -1,0 +1,155 @@
+/*
+ * counters.h - hardware counters (PMC) per dispatch, read from rocprofv3's
+ * counter_collection.csv files or a rocpd results.db, and the formulas that
+ * turn them into metrics (L2 hit, 32 B partial fraction, fetch bytes,
+ * over-fetch, achieved HBM bandwidth, MFMA utilisation and FLOP/s, LDS bank
+ * conflicts, occupancy) with each formula named in the output.
+ *
+ * One idea: a "pass" is one application run (one CSV file, one rocpd guid).
+ * Counters that do not fit one pass are collected in several passes, and the
+ * same dispatch has a different Dispatch_Id in each; the k-th selected dispatch
+ * of the kernel in every pass is the same iteration, so records are merged by
+ * that ordinal. Every counter value remembers its pass, and a metric whose
+ * inputs come from more than one pass is flagged (each pass replays the
+ * kernel, so such ratios can exceed 100 %: rocprof-formats.md §6.3).
+ *
+ * Layers: the readers live in src/rocprof (counters_csv.c, counters_rocpd.c),
+ * the formulas in src/analysis/counters.c.
+ */
+#ifndef FLYPROF_COUNTERS_H
+#define FLYPROF_COUNTERS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "flyprof/bound.h"
+#include "flyprof/error.h"
+#include "flyprof/soc.h"
+
+/* Largest counter value accepted (a 2.4 GHz clock summed over 10^5 instances
+ * for an hour is ~10^18): anything bigger is a corrupt file, not a count. */
+#define FP_PMC_MAX_VALUE 1e18
+/* Most rows / dispatches one input may carry before it is refused. */
+#define FP_PMC_MAX_ROWS 50000000
+
+typedef struct fp_pmc_counter {
+    char *name; /* as written (TCC_HIT or TCC_HIT_sum) */
+    double value;
+} fp_pmc_counter;
+
+/* One dispatch in one pass. Integers are -1 when unknown. */
+typedef struct fp_pmc_dispatch {
+    size_t pass;            /* index into fp_pmc_set.passes */
+    char *agent;            /* Agent_Id text or "" */
+    long long dispatch_id;
+    char *kernel;
+    long long start_ns, end_ns;
+    long long grid_size, wg_size, lds_bytes, vgpr, accum_vgpr, sgpr;
+    fp_pmc_counter *c;
+    size_t n, cap;
+} fp_pmc_dispatch;
+
+/* GPU agent facts that came with the counters (CSV sibling agent_info.csv or
+ * rocpd_info_agent); NULL / -1 when unknown. */
+typedef struct fp_pmc_agent {
+    char *product_name;
+    char *name; /* "gfx950" */
+    long long device_id, gfx_target_version, cu_count, num_xcc;
+} fp_pmc_agent;
+
+typedef struct fp_pmc_set {
+    char **passes; /* source of each pass: file path or "db#guid" */
+    size_t npasses;
+    fp_pmc_dispatch *d;
+    size_t nd, cap;
+    fp_pmc_agent agent;
+} fp_pmc_set;
+
+void fp_pmc_set_init(fp_pmc_set *s);
+void fp_pmc_set_free(fp_pmc_set *s);
+/* Add a pass, returns its index. */
+size_t fp_pmc_add_pass(fp_pmc_set *s, const char *source);
+/* Find or create the dispatch (pass, agent, dispatch_id). */
+fp_pmc_dispatch *fp_pmc_dispatch_get(fp_pmc_set *s, size_t pass, const char *agent, long long id,
+                                     const char *kernel);
+/* Add (or sum into) a counter of a dispatch. */
+void fp_pmc_add(fp_pmc_dispatch *d, const char *name, double value);
+
+/* Readers (src/rocprof). Errors: missing file NO_ARTIFACT; malformed content
+ * (missing columns, non-numeric or huge values, not a SQLite db, no rocpd
+ * views, no counter rows) BAD_INPUT. Each CSV is one pass; each guid of a db
+ * is one pass. A CSV's sibling <prefix>_agent_info.csv fills s->agent. */
+int fp_pmc_load_csv(fp_pmc_set *s, const char *path, fp_err *err);
+int fp_pmc_load_rocpd(fp_pmc_set *s, const char *path, fp_err *err);
+/* Read the GPU row of an agent_info.csv into a (fields it lacks stay unknown). */
+int fp_pmc_load_agent_info(fp_pmc_agent *a, const char *path, fp_err *err);
+
+/* Strict number parse for counter cells: the whole cell, finite, in
+ * [0, FP_PMC_MAX_VALUE]. */
+int fp_pmc_parse_value(const char *s, double *out);
+
+/* ---- merged records and metrics ---- */
+
+typedef struct fp_pmc_value {
+    bool have;
+    double v;
+    int pass; /* pass index, -1 when summed over several */
+} fp_pmc_value;
+
+/* The k-th selected dispatch of the kernel, merged over passes. Counter
+ * values are looked up by name (X and X_sum are the same counter). */
+typedef struct fp_pmc_record {
+    size_t ordinal;
+    const fp_pmc_dispatch **per_pass; /* npasses entries, NULL where the pass has no k-th dispatch */
+    size_t npasses;
+    double duration_ns; /* chosen duration, 0 when unknown */
+    const char *duration_source;
+} fp_pmc_record;
+
+/* Selection: the distinct kernel names in the set (malloc'd array of borrowed
+ * strings, in first-seen order). */
+const char **fp_pmc_kernels(const fp_pmc_set *s, size_t *n);
+
+/* Build the merged records of dispatches whose kernel name contains `kernel`
+ * (NULL = all; then the set must hold one kernel name). KERNEL_NOT_FOUND when
+ * nothing matches; BAD_ARGS when kernel is NULL and several kernels are present.
+ * *out is a malloc'd array; free with fp_pmc_records_free. When passes hold
+ * different numbers of dispatches, only the common ordinals are kept and
+ * *uneven is set. */
+int fp_pmc_records(const fp_pmc_set *s, const char *kernel, fp_pmc_record **out, size_t *n, bool *uneven,
+                   fp_err *err);
+void fp_pmc_records_free(fp_pmc_record *r, size_t n);
+
+/* Value of a counter in a record: exact name, or with/without the _sum suffix. */
+fp_pmc_value fp_pmc_get(const fp_pmc_record *r, const char *name);
+
+/* Inputs that are not counters. */
+typedef struct fp_counters_opts {
+    const fp_soc_sel *soc;  /* may have no product: then no %-of-peak / utilisation */
+    double ideal_bytes;     /* bytes the kernel must move per dispatch, 0 = unknown */
+    double ea_channels;     /* multiplier on EA request counts, default 1 */
+    fp_dtype dtype;         /* for the MFMA % of peak; FP_DT_COUNT = pick the type with most MOPS */
+} fp_counters_opts;
+
+/* Compute every metric for one record (or the mean record when `records` has
+ * n > 1: counters averaged, durations averaged) into a JSON object
+ * {"metrics": {id: {value, unit, formula, inputs, passes, cross_pass}}, "missing": {id: [counters]}}.
+ * Also fills bin (when not NULL) with the counter-derived bound inputs. */
+cJSON *fp_counters_metrics(const fp_pmc_record *records, size_t n, const fp_counters_opts *o,
+                           fp_bound_in *bin);
+
+/* The seed's decision tree for a memory-bound kernel, as sentences (array of
+ * strings) from a metrics object made by fp_counters_metrics. */
+cJSON *fp_counters_interpret(const cJSON *metrics_obj);
+
+/* The counter groups a live run collects for arch ("gfx942"/"gfx950"), each
+ * fitting one pass (TCC <= 4, SQ <= 8, GRBM <= 2). Returns a NULL-terminated
+ * array of NULL-terminated name arrays (static); NULL for an unknown arch. */
+const char *const *const *fp_counters_groups(const char *arch, size_t *ngroups);
+/* Block of a counter name ("TCC", "SQ", "GRBM") for the pass limits. */
+const char *fp_counter_block(const char *name);
+/* Hardware counter slots per block per pass (rocprof-formats.md §6.3). */
+int fp_counter_block_limit(const char *block);
+
+#endif

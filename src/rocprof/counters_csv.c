@@ -1,0 +1,160 @@
+/*
+ * counters_csv.c - read rocprofv3's counter_collection.csv (long format: one
+ * row per dispatch x counter, rocprof-formats.md §3.6) into an fp_pmc_set,
+ * one file = one pass, and the GPU row of a sibling agent_info.csv (§3.4).
+ *
+ * Columns are found by header name (rocpd convert adds a leading "Pid"
+ * column, §3.7). Every numeric cell is parsed strictly: a non-numeric,
+ * negative, non-finite or absurdly large value makes the whole file BAD_INPUT
+ * rather than a silently wrong metric.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/cli.h"
+#include "flyprof/counters.h"
+#include "flyprof/csv.h"
+#include "flyprof/fs.h"
+
+static const char *const required_cols[] = {"Dispatch_Id", "Kernel_Name", "Counter_Name", "Counter_Value"};
+
+static int parse_int_cell(const char *cell, long long *out)
+{
+    long long v;
+    if (!cell || fp_parse_ll(cell, &v) || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Optional integer column: -1 when the column is absent or the cell empty. */
+static int opt_int(const fp_csv *csv, size_t row, int col, long long *out)
+{
+    *out = -1;
+    if (col < 0)
+        return 0;
+    const char *c = fp_csv_cell(csv, row, col);
+    if (!c || !*c)
+        return 0;
+    return parse_int_cell(c, out);
+}
+
+static void agent_sibling(fp_pmc_set *s, const char *path)
+{
+    static const char suffix[] = "counter_collection.csv";
+    size_t n = strlen(path), ls = sizeof suffix - 1;
+    if (n < ls || strcmp(path + n - ls, suffix) || s->agent.product_name || s->agent.device_id >= 0)
+        return;
+    char *sib = malloc(n + 16);
+    if (!sib)
+        abort();
+    memcpy(sib, path, n - ls);
+    strcpy(sib + n - ls, "agent_info.csv");
+    if (fp_is_file(sib)) {
+        fp_err ignored = {0};
+        /* a broken agent_info.csv only loses the product, never the counters */
+        fp_pmc_load_agent_info(&s->agent, sib, &ignored);
+        fp_err_clear(&ignored);
+    }
+    free(sib);
+}
+
+int fp_pmc_load_csv(fp_pmc_set *s, const char *path, fp_err *err)
+{
+    fp_csv csv = {0};
+    if (fp_csv_load(path, &csv, err))
+        return -1;
+    int col[4];
+    for (size_t i = 0; i < 4; i++) {
+        col[i] = fp_csv_col(&csv, required_cols[i]);
+        if (col[i] < 0) {
+            fp_csv_free(&csv);
+            fp_err_set(err, FP_BAD_INPUT, "%s: no \"%s\" column: not a rocprofv3 counter_collection.csv", path,
+                       required_cols[i]);
+            return fp_err_help(err, "pass the *_counter_collection.csv files written by rocprofv3 --pmc -f csv");
+        }
+    }
+    if (csv.nrows > FP_PMC_MAX_ROWS) {
+        fp_csv_free(&csv);
+        return fp_err_set(err, FP_BAD_INPUT, "%s: more than %d rows", path, FP_PMC_MAX_ROWS);
+    }
+    int c_agent = fp_csv_col(&csv, "Agent_Id"), c_start = fp_csv_col(&csv, "Start_Timestamp"),
+        c_end = fp_csv_col(&csv, "End_Timestamp"), c_grid = fp_csv_col(&csv, "Grid_Size"),
+        c_wg = fp_csv_col(&csv, "Workgroup_Size"), c_lds = fp_csv_col(&csv, "LDS_Block_Size"),
+        c_vgpr = fp_csv_col(&csv, "VGPR_Count"), c_acc = fp_csv_col(&csv, "Accum_VGPR_Count"),
+        c_sgpr = fp_csv_col(&csv, "SGPR_Count");
+    size_t pass = fp_pmc_add_pass(s, path);
+    for (size_t r = 0; r < csv.nrows; r++) {
+        long long id;
+        double v;
+        const char *name = fp_csv_cell(&csv, r, col[2]);
+        const char *val = fp_csv_cell(&csv, r, col[3]);
+        long long st, en, grid, wg, lds, vg, acc, sg;
+        if (parse_int_cell(fp_csv_cell(&csv, r, col[0]), &id) || !name || !*name ||
+            fp_pmc_parse_value(val, &v) || opt_int(&csv, r, c_start, &st) || opt_int(&csv, r, c_end, &en) ||
+            opt_int(&csv, r, c_grid, &grid) || opt_int(&csv, r, c_wg, &wg) || opt_int(&csv, r, c_lds, &lds) ||
+            opt_int(&csv, r, c_vgpr, &vg) || opt_int(&csv, r, c_acc, &acc) || opt_int(&csv, r, c_sgpr, &sg)) {
+            fp_err_set(err, FP_BAD_INPUT,
+                       "%s line %zu: bad value (Dispatch_Id and the size/timestamp columns must be integers, "
+                       "Counter_Value a number in [0, 1e18], Counter_Name non-empty)",
+                       path, csv.line[r]);
+            fp_csv_free(&csv);
+            return -1;
+        }
+        fp_pmc_dispatch *d =
+            fp_pmc_dispatch_get(s, pass, c_agent >= 0 ? fp_csv_cell(&csv, r, c_agent) : "", id,
+                                fp_csv_cell(&csv, r, col[1]));
+        if (st >= 0)
+            d->start_ns = st;
+        if (en >= 0)
+            d->end_ns = en;
+        if (grid >= 0)
+            d->grid_size = grid;
+        if (wg >= 0)
+            d->wg_size = wg;
+        if (lds >= 0)
+            d->lds_bytes = lds;
+        if (vg >= 0)
+            d->vgpr = vg;
+        if (acc >= 0)
+            d->accum_vgpr = acc;
+        if (sg >= 0)
+            d->sgpr = sg;
+        fp_pmc_add(d, name, v);
+    }
+    fp_csv_free(&csv);
+    agent_sibling(s, path);
+    return 0;
+}
+
+int fp_pmc_load_agent_info(fp_pmc_agent *a, const char *path, fp_err *err)
+{
+    fp_csv csv = {0};
+    if (fp_csv_load(path, &csv, err))
+        return -1;
+    int c_type = fp_csv_col(&csv, "Agent_Type");
+    if (c_type < 0) {
+        fp_csv_free(&csv);
+        return fp_err_set(err, FP_BAD_INPUT, "%s: no Agent_Type column: not an agent_info.csv", path);
+    }
+    for (size_t r = 0; r < csv.nrows; r++) {
+        if (strcmp(fp_csv_cell(&csv, r, c_type), "GPU"))
+            continue;
+        const char *pn = fp_csv_cell(&csv, r, fp_csv_col(&csv, "Product_Name"));
+        const char *nm = fp_csv_cell(&csv, r, fp_csv_col(&csv, "Name"));
+        if (pn && *pn && !a->product_name)
+            a->product_name = strdup(pn);
+        if (nm && *nm && !a->name)
+            a->name = strdup(nm);
+        static const char *const ints[] = {"Device_Id", "Gfx_Target_Version", "Cu_Count", "Num_Xcc"};
+        long long *dst[] = {&a->device_id, &a->gfx_target_version, &a->cu_count, &a->num_xcc};
+        for (size_t i = 0; i < 4; i++) {
+            long long v;
+            if (*dst[i] < 0 && !parse_int_cell(fp_csv_cell(&csv, r, fp_csv_col(&csv, ints[i])), &v))
+                *dst[i] = v;
+        }
+        break;
+    }
+    fp_csv_free(&csv);
+    return 0;
+}
