@@ -1,0 +1,125 @@
+/*
+ * discovery.h - what the discovery pass (`rocprofv3 --stats --kernel-trace`)
+ * tells capture: the kernels that ran with their call counts and durations,
+ * read from the CSVs (kernel_stats.csv + kernel_trace.csv) or from a rocpd
+ * results.db with SQLite; which one is THE kernel (recipe hint, then name,
+ * then heaviest non-library kernel) and with what confidence; and the
+ * register counts of the kernel trace (with the gfx950 under-count fixed).
+ *
+ * Also: the rocprofv3 version probe and the trace-decoder library search of
+ * rocprofv3 itself (rocprof-formats.md §1.6, §8.3), shared by doctor and capture.
+ */
+#ifndef FLYPROF_DISCOVERY_H
+#define FLYPROF_DISCOVERY_H
+
+#include <cjson/cJSON.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "flyprof/error.h"
+#include "flyprof/strbuf.h"
+
+typedef struct fp_kcand {
+    char *name;          /* formatted kernel name (owned) */
+    long long calls;
+    long long total_ns;
+    double avg_ns;
+    long long min_ns, max_ns;
+    bool noise;          /* a library kernel (fp_kernel_is_noise) */
+    /* from the kernel trace (-1 = unknown) */
+    int vgpr_count, accum_vgpr_count, sgpr_count;
+    long long lds_bytes, scratch_bytes;
+    int wg_x, wg_y, wg_z;
+    long long grid_x, grid_y, grid_z;
+    char *agent;         /* Agent_Id text / rocpd agent name (owned, may be NULL) */
+} fp_kcand;
+
+typedef struct fp_kcands {
+    fp_kcand *v;
+    size_t n;
+    const char *source;  /* "csv" | "rocpd" */
+    char *arch;          /* GPU agent name from agent_info.csv / rocpd ("gfx950"), may be NULL */
+    char *product;       /* Product_Name, may be NULL */
+    long long device_id; /* -1 when unknown */
+    long long total_dispatches;
+} fp_kcands;
+
+void fp_kcands_free(fp_kcands *k);
+
+/* Read the discovery outputs of prefix (e.g. "<dir>/discover"): prefers
+ * <prefix>_results.db when present, else <prefix>_kernel_stats.csv (+ the
+ * _kernel_trace.csv and _agent_info.csv next to it). Candidates are sorted by
+ * total time, descending (ties keep first-seen order). Missing outputs ->
+ * NO_ARTIFACT; malformed -> BAD_INPUT. */
+int fp_discovery_load(const char *prefix, fp_kcands *out, fp_err *err);
+int fp_discovery_load_csv(const char *stats_csv, const char *trace_csv, const char *agent_csv, fp_kcands *out,
+                          fp_err *err);
+int fp_discovery_load_rocpd(const char *db_path, fp_kcands *out, fp_err *err);
+
+/* A kernel of a vendor library (PyTorch/ATen, rocPRIM, rocBLAS/hipBLASLt
+ * Tensile "Cijk_", CK, RCCL, the HIP runtime's blit kernels, Triton). Matches
+ * namespaces and prefixes, never bare words, so FlyDSL kernels called
+ * "sort_kernel_0" or "reduce_kernel_0" are NOT noise. */
+bool fp_kernel_is_noise(const char *name);
+
+typedef enum fp_match_conf {
+    FP_MATCH_NONE,
+    FP_MATCH_EXACT,     /* a candidate equals the requested/hinted name */
+    FP_MATCH_HINT,      /* a candidate contains the recipe's kernel_name_hint */
+    FP_MATCH_NAME,      /* a candidate contains the kernel name / a recipe function name */
+    FP_MATCH_HEAVIEST,  /* nothing matched: the heaviest non-library kernel */
+} fp_match_conf;
+
+const char *fp_match_conf_name(fp_match_conf c); /* "exact", "hint", "name", "heaviest" */
+
+/* Pick the kernel. `names` are tried in order for exact and substring match
+ * (hint first, then the user's name, then recipe function names); among
+ * several substring hits the one with the largest total time wins.
+ * Returns the index or -1 (no candidate at all). */
+long fp_match_kernel(const fp_kcands *k, const char *hint, const char *const *names, size_t n_names,
+                     fp_match_conf *conf);
+
+/* Escape a name for rocprofv3's ECMAScript regex (also valid POSIX ERE):
+ * every one of .^$*+?()[]{}|\ gets a backslash, then anchor nothing (the
+ * filter is a search). Returns malloc'd. */
+char *fp_regex_escape(const char *name);
+
+/* ---- rocprofv3 itself ---- */
+
+typedef struct fp_rocprof_info {
+    char *path;          /* resolved executable (owned), NULL when not found */
+    char *version;       /* "1.1.0" (owned) or NULL */
+    char *rocm_version;  /* from --version, may be NULL */
+    bool version_flag;   /* --version exists (ROCm >= 7.0) */
+    const char *default_format; /* "rocpd" (>= 1.0.0) or "csv" */
+    char *rocm_root;     /* parent of the dir holding the executable (owned) */
+    char probe_error[256];
+} fp_rocprof_info;
+
+/* Locate `exe` (name or path) and run `--version` (bounded by timeout_s). */
+int fp_rocprof_probe(const char *exe, double timeout_s, const volatile sig_atomic_t *interrupted, fp_rocprof_info *info,
+                     fp_err *err);
+void fp_rocprof_info_free(fp_rocprof_info *info);
+/* Compare dotted versions: <0, 0, >0. */
+int fp_version_cmp(const char *a, const char *b);
+
+/* The trace decoder search rocprofv3 performs (§8.3): att_library_path dirs,
+ * else ROCPROF_ATT_LIBRARY_PATH, else LD_LIBRARY_PATH entries, then
+ * <rocm>/lib; each walked recursively (depth-bounded) for a file whose name
+ * contains librocprof-trace-decoder.so. *found = malloc'd path or NULL;
+ * searched = JSON array of the directories tried. */
+#define FP_DECODER_LIB "librocprof-trace-decoder.so"
+void fp_decoder_search(const char *const *lib_dirs, size_t n_dirs, const char *rocm_root, char **found,
+                       cJSON *searched);
+
+/* Scan rocprofv3's stderr for the messages capture reacts to. */
+typedef struct fp_stderr_scan {
+    bool decoder_missing; /* "rocprof-trace-decoder library path not found" / "Decoder library not found" */
+    bool data_lost;       /* decoder info "data lost" / "stitch incomplete" / buffer full */
+    bool fatal;           /* "[rocprofv3] Fatal error:" */
+    char first_fatal[512];
+} fp_stderr_scan;
+void fp_scan_stderr(const char *text, fp_stderr_scan *s);
+
+#endif

@@ -1,0 +1,649 @@
+/*
+ * discovery.c - the discovery pass outputs (CSV or rocpd), kernel matching,
+ * the library-kernel filter, the rocprofv3 version probe, the trace decoder
+ * search and the stderr scanner. See discovery.h.
+ */
+#include "flyprof/discovery.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <regex.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "flyprof/cli.h"
+#include "flyprof/csv.h"
+#include "flyprof/fs.h"
+#include "flyprof/proc.h"
+
+/* Depth of the recursive decoder walk: rocprofv3 walks without a bound, but
+ * flyprof must not walk "/" when ROCPROF_ATT_LIBRARY_PATH is mis-set (§8.3). */
+#define FP_DECODER_WALK_DEPTH 4
+#define FP_DECODER_WALK_ENTRIES 20000
+
+void fp_kcands_free(fp_kcands *k)
+{
+    if (!k)
+        return;
+    for (size_t i = 0; i < k->n; i++) {
+        free(k->v[i].name);
+        free(k->v[i].agent);
+    }
+    free(k->v);
+    free(k->arch);
+    free(k->product);
+    memset(k, 0, sizeof *k);
+}
+
+/* ---------- noise ---------- */
+
+/* Library kernels, as prefixes of the formatted name or namespace markers.
+ * Each row names the library so the table can be audited. Bare words such as
+ * "sort", "scan", "reduce_kernel", "elementwise" are deliberately absent: the
+ * prototype's substring regex dropped real FlyDSL kernels with them
+ * (flyprof-spec.md §11.2 [BUG]). */
+static const struct {
+    const char *pattern;
+    bool anywhere; /* substring (namespaces) vs prefix */
+} NOISE[] = {
+    {"at::native::", true},       /* PyTorch ATen */
+    {"at::cuda::", true},         /* PyTorch */
+    {"c10::", true},              /* PyTorch */
+    {"rocprim::", true},          /* rocPRIM */
+    {"hipcub::", true},           /* hipCUB */
+    {"cub::", true},              /* CUB */
+    {"thrust::", true},           /* Thrust */
+    {"rocblas_", false},          /* rocBLAS */
+    {"hipblaslt", false},         /* hipBLASLt */
+    {"Cijk_", false},             /* Tensile (rocBLAS/hipBLASLt) */
+    {"ck::", true},               /* Composable Kernel */
+    {"ncclDevKernel", false},     /* RCCL */
+    {"ncclKernel", false},        /* RCCL */
+    {"__amd_rocclr_", false},     /* HIP runtime blit/fill kernels */
+    {"triton_", false},           /* torch.compile/Triton generated */
+    {"aiter::", true},            /* AITER reference kernels */
+};
+
+bool fp_kernel_is_noise(const char *name)
+{
+    if (!name)
+        return false;
+    /* the formatted name may start with a return type: "void at::native::..." */
+    const char *base = name;
+    if (!strncmp(base, "void ", 5))
+        base += 5;
+    for (size_t i = 0; i < sizeof NOISE / sizeof NOISE[0]; i++) {
+        if (NOISE[i].anywhere ? strstr(name, NOISE[i].pattern) != NULL
+                              : strncmp(base, NOISE[i].pattern, strlen(NOISE[i].pattern)) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* ---------- loading ---------- */
+
+static void cand_init(fp_kcand *c, const char *name)
+{
+    memset(c, 0, sizeof *c);
+    c->name = strdup(name);
+    c->vgpr_count = c->accum_vgpr_count = c->sgpr_count = -1;
+    c->lds_bytes = c->scratch_bytes = -1;
+    c->noise = fp_kernel_is_noise(name);
+}
+
+static fp_kcand *cand_find(fp_kcands *k, const char *name)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (!strcmp(k->v[i].name, name))
+            return &k->v[i];
+    return NULL;
+}
+
+static fp_kcand *cand_add(fp_kcands *k, const char *name, size_t *cap)
+{
+    if (k->n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        fp_kcand *nv = realloc(k->v, *cap * sizeof *nv);
+        if (!nv)
+            abort();
+        k->v = nv;
+    }
+    cand_init(&k->v[k->n], name);
+    return &k->v[k->n++];
+}
+
+static long long cell_ll(const fp_csv *c, size_t r, int col, long long dflt)
+{
+    const char *s = fp_csv_cell(c, r, col);
+    long long v;
+    if (!s || fp_parse_ll(s, &v) != 0)
+        return dflt;
+    return v;
+}
+
+static double cell_d(const fp_csv *c, size_t r, int col, double dflt)
+{
+    const char *s = fp_csv_cell(c, r, col);
+    if (!s || !s[0])
+        return dflt;
+    char *end;
+    double v = strtod(s, &end);
+    return *end ? dflt : v;
+}
+
+/* stable sort by total_ns descending */
+static void sort_cands(fp_kcands *k)
+{
+    for (size_t a = 1; a < k->n; a++) {
+        fp_kcand t = k->v[a];
+        size_t b = a;
+        while (b > 0 && k->v[b - 1].total_ns < t.total_ns) {
+            k->v[b] = k->v[b - 1];
+            b--;
+        }
+        k->v[b] = t;
+    }
+}
+
+static void read_agent_csv(const char *path, fp_kcands *out)
+{
+    fp_csv a = {0};
+    fp_err e = {0};
+    if (!path || fp_csv_load(path, &a, &e) != 0) {
+        fp_csv_free(&a);
+        return;
+    }
+    int ct = fp_csv_col(&a, "Agent_Type"), cn = fp_csv_col(&a, "Name"), cp = fp_csv_col(&a, "Product_Name"),
+        cd = fp_csv_col(&a, "Device_Id");
+    for (size_t r = 0; r < a.nrows; r++) {
+        const char *t = fp_csv_cell(&a, r, ct);
+        if (t && !strcmp(t, "GPU")) {
+            const char *n = fp_csv_cell(&a, r, cn), *p = fp_csv_cell(&a, r, cp);
+            out->arch = n ? strdup(n) : NULL;
+            out->product = p ? strdup(p) : NULL;
+            out->device_id = cell_ll(&a, r, cd, -1);
+            break; /* the first GPU; capture pins one with HIP_VISIBLE_DEVICES */
+        }
+    }
+    fp_csv_free(&a);
+}
+
+int fp_discovery_load_csv(const char *stats_csv, const char *trace_csv, const char *agent_csv, fp_kcands *out,
+                          fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->source = "csv";
+    out->device_id = -1;
+    size_t cap = 0;
+    fp_csv t = {0};
+    bool have_trace = trace_csv && fp_is_file(trace_csv);
+    if (have_trace && fp_csv_load(trace_csv, &t, err) != 0)
+        return -1;
+    if (stats_csv && fp_is_file(stats_csv)) {
+        fp_csv s = {0};
+        if (fp_csv_load(stats_csv, &s, err) != 0) {
+            fp_csv_free(&t);
+            return -1;
+        }
+        int cn = fp_csv_col(&s, "Name"), cc = fp_csv_col(&s, "Calls"), ct = fp_csv_col(&s, "TotalDurationNs"),
+            ca = fp_csv_col(&s, "AverageNs"), cmin = fp_csv_col(&s, "MinNs"), cmax = fp_csv_col(&s, "MaxNs");
+        if (cn < 0 || cc < 0 || ct < 0) {
+            fp_csv_free(&s);
+            fp_csv_free(&t);
+            return fp_err_set(err, FP_BAD_INPUT, "%s: missing Name/Calls/TotalDurationNs columns", stats_csv);
+        }
+        for (size_t r = 0; r < s.nrows; r++) {
+            const char *n = fp_csv_cell(&s, r, cn);
+            if (!n || !n[0])
+                continue;
+            fp_kcand *c = cand_find(out, n);
+            if (!c)
+                c = cand_add(out, n, &cap);
+            c->calls = cell_ll(&s, r, cc, 0);
+            c->total_ns = cell_ll(&s, r, ct, 0);
+            c->avg_ns = cell_d(&s, r, ca, c->calls ? (double)c->total_ns / (double)c->calls : 0);
+            c->min_ns = cell_ll(&s, r, cmin, 0);
+            c->max_ns = cell_ll(&s, r, cmax, 0);
+        }
+        fp_csv_free(&s);
+    } else if (!have_trace) {
+        return fp_err_set(err, FP_NO_ARTIFACT, "no discovery output: neither %s nor %s exists",
+                          stats_csv ? stats_csv : "(stats)", trace_csv ? trace_csv : "(trace)");
+    }
+    if (have_trace) {
+        int cn = fp_csv_col(&t, "Kernel_Name"), cs = fp_csv_col(&t, "Start_Timestamp"),
+            ce = fp_csv_col(&t, "End_Timestamp"), cv = fp_csv_col(&t, "VGPR_Count"),
+            cav = fp_csv_col(&t, "Accum_VGPR_Count"), csg = fp_csv_col(&t, "SGPR_Count"),
+            cl = fp_csv_col(&t, "LDS_Block_Size"), csc = fp_csv_col(&t, "Scratch_Size"),
+            cag = fp_csv_col(&t, "Agent_Id"), wx = fp_csv_col(&t, "Workgroup_Size_X"),
+            wy = fp_csv_col(&t, "Workgroup_Size_Y"), wz = fp_csv_col(&t, "Workgroup_Size_Z"),
+            gx = fp_csv_col(&t, "Grid_Size_X"), gy = fp_csv_col(&t, "Grid_Size_Y"),
+            gz = fp_csv_col(&t, "Grid_Size_Z");
+        if (cn < 0) {
+            fp_csv_free(&t);
+            fp_kcands_free(out);
+            return fp_err_set(err, FP_BAD_INPUT, "%s: no Kernel_Name column", trace_csv);
+        }
+        bool from_stats = out->n > 0;
+        out->total_dispatches = (long long)t.nrows;
+        for (size_t r = 0; r < t.nrows; r++) {
+            const char *n = fp_csv_cell(&t, r, cn);
+            if (!n || !n[0])
+                continue;
+            fp_kcand *c = cand_find(out, n);
+            if (!c)
+                c = cand_add(out, n, &cap);
+            if (!from_stats) {
+                /* no stats file: aggregate the trace ourselves */
+                long long d = cell_ll(&t, r, ce, 0) - cell_ll(&t, r, cs, 0);
+                if (d < 0)
+                    d = 0;
+                if (c->calls == 0 || d < c->min_ns)
+                    c->min_ns = d;
+                if (d > c->max_ns)
+                    c->max_ns = d;
+                c->calls++;
+                c->total_ns += d;
+                c->avg_ns = (double)c->total_ns / (double)c->calls;
+            }
+            if (c->vgpr_count < 0) {
+                c->vgpr_count = (int)cell_ll(&t, r, cv, -1);
+                c->accum_vgpr_count = (int)cell_ll(&t, r, cav, -1);
+                c->sgpr_count = (int)cell_ll(&t, r, csg, -1);
+                c->lds_bytes = cell_ll(&t, r, cl, -1);
+                c->scratch_bytes = cell_ll(&t, r, csc, -1);
+                c->wg_x = (int)cell_ll(&t, r, wx, 0);
+                c->wg_y = (int)cell_ll(&t, r, wy, 0);
+                c->wg_z = (int)cell_ll(&t, r, wz, 0);
+                c->grid_x = cell_ll(&t, r, gx, 0);
+                c->grid_y = cell_ll(&t, r, gy, 0);
+                c->grid_z = cell_ll(&t, r, gz, 0);
+                const char *ag = fp_csv_cell(&t, r, cag);
+                c->agent = ag ? strdup(ag) : NULL;
+            }
+        }
+        fp_csv_free(&t);
+    }
+    read_agent_csv(agent_csv, out);
+    sort_cands(out);
+    return 0;
+}
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return t ? strdup((const char *)t) : NULL;
+}
+
+int fp_discovery_load_rocpd(const char *db_path, fp_kcands *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->source = "rocpd";
+    out->device_id = -1;
+    if (!fp_is_file(db_path))
+        return fp_err_set(err, FP_NO_ARTIFACT, "%s: no such file", db_path);
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        fp_err_set(err, FP_BAD_INPUT, "%s: cannot open as SQLite: %s", db_path, db ? sqlite3_errmsg(db) : "?");
+        sqlite3_close(db);
+        return -1;
+    }
+    /* Always the views, never the suffixed tables; guid joins so merged
+     * databases stay correct (rocprof-formats.md §4.1, §4.4). */
+    static const char *Q =
+        "SELECT S.display_name, COUNT(*), SUM(K.\"end\" - K.\"start\"), MIN(K.\"end\" - K.\"start\"), "
+        "MAX(K.\"end\" - K.\"start\"), MAX(S.arch_vgpr_count), MAX(S.accum_vgpr_count), MAX(S.sgpr_count), "
+        "MAX(S.group_segment_size), MAX(S.private_segment_size), MIN(K.id), MAX(K.workgroup_size_x), "
+        "MAX(K.workgroup_size_y), MAX(K.workgroup_size_z), MAX(K.grid_size_x), MAX(K.grid_size_y), "
+        "MAX(K.grid_size_z) "
+        "FROM rocpd_kernel_dispatch K JOIN rocpd_info_kernel_symbol S ON S.id = K.kernel_id AND S.guid = K.guid "
+        "GROUP BY S.display_name ORDER BY 3 DESC, MIN(K.id)";
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, Q, -1, &st, NULL) != SQLITE_OK) {
+        fp_err_set(err, FP_BAD_INPUT, "%s: not a rocpd database (%s)", db_path, sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return -1;
+    }
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *n = sqlite3_column_text(st, 0);
+        if (!n || !n[0])
+            continue;
+        fp_kcand *c = cand_add(out, (const char *)n, &cap);
+        c->calls = sqlite3_column_int64(st, 1);
+        c->total_ns = sqlite3_column_int64(st, 2);
+        c->min_ns = sqlite3_column_int64(st, 3);
+        c->max_ns = sqlite3_column_int64(st, 4);
+        c->avg_ns = c->calls ? (double)c->total_ns / (double)c->calls : 0;
+        c->vgpr_count = sqlite3_column_int(st, 5);
+        c->accum_vgpr_count = sqlite3_column_int(st, 6);
+        c->sgpr_count = sqlite3_column_int(st, 7);
+        c->lds_bytes = sqlite3_column_int64(st, 8);
+        c->scratch_bytes = sqlite3_column_int64(st, 9);
+        c->wg_x = sqlite3_column_int(st, 11);
+        c->wg_y = sqlite3_column_int(st, 12);
+        c->wg_z = sqlite3_column_int(st, 13);
+        c->grid_x = sqlite3_column_int64(st, 14);
+        c->grid_y = sqlite3_column_int64(st, 15);
+        c->grid_z = sqlite3_column_int64(st, 16);
+        out->total_dispatches += c->calls;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        fp_err_set(err, FP_BAD_INPUT, "%s: query failed: %s", db_path, sqlite3_errmsg(db));
+        sqlite3_close(db);
+        fp_kcands_free(out);
+        return -1;
+    }
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name, product_name, json_extract(extdata, '$.gfx_target_version') FROM "
+                           "rocpd_info_agent WHERE type = 'GPU' ORDER BY id LIMIT 1",
+                           -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            out->arch = col_text(st, 0);
+            out->product = col_text(st, 1);
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    sort_cands(out);
+    return 0;
+}
+
+int fp_discovery_load(const char *prefix, fp_kcands *out, fp_err *err)
+{
+    fp_sb p;
+    fp_sb_init(&p);
+    fp_sb_addf(&p, "%s_results.db", prefix);
+    if (fp_is_file(p.buf)) {
+        int rc = fp_discovery_load_rocpd(p.buf, out, err);
+        fp_sb_free(&p);
+        return rc;
+    }
+    fp_sb s, t, a;
+    fp_sb_init(&s);
+    fp_sb_init(&t);
+    fp_sb_init(&a);
+    fp_sb_addf(&s, "%s_kernel_stats.csv", prefix);
+    fp_sb_addf(&t, "%s_kernel_trace.csv", prefix);
+    fp_sb_addf(&a, "%s_agent_info.csv", prefix);
+    int rc = fp_discovery_load_csv(s.buf, t.buf, a.buf, out, err);
+    fp_sb_free(&p);
+    fp_sb_free(&s);
+    fp_sb_free(&t);
+    fp_sb_free(&a);
+    return rc;
+}
+
+/* ---------- matching ---------- */
+
+const char *fp_match_conf_name(fp_match_conf c)
+{
+    static const char *const names[] = {"none", "exact", "hint", "name", "heaviest"};
+    return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "none";
+}
+
+long fp_match_kernel(const fp_kcands *k, const char *hint, const char *const *names, size_t n_names,
+                     fp_match_conf *conf)
+{
+    *conf = FP_MATCH_NONE;
+    if (!k->n)
+        return -1;
+    /* 1. exact name equality, hint first */
+    const char *all[34];
+    size_t na = 0;
+    if (hint && hint[0])
+        all[na++] = hint;
+    for (size_t i = 0; i < n_names && na < 33; i++)
+        if (names[i] && names[i][0])
+            all[na++] = names[i];
+    for (size_t j = 0; j < na; j++)
+        for (size_t i = 0; i < k->n; i++)
+            if (!strcmp(k->v[i].name, all[j])) {
+                *conf = FP_MATCH_EXACT;
+                return (long)i;
+            }
+    /* 2. substring: hint, then names; the heaviest hit (candidates are sorted) */
+    for (size_t j = 0; j < na; j++)
+        for (size_t i = 0; i < k->n; i++)
+            if (strstr(k->v[i].name, all[j])) {
+                *conf = (j == 0 && hint && hint[0]) ? FP_MATCH_HINT : FP_MATCH_NAME;
+                return (long)i;
+            }
+    /* 3. the heaviest kernel that is not a library kernel */
+    for (size_t i = 0; i < k->n; i++)
+        if (!k->v[i].noise) {
+            *conf = FP_MATCH_HEAVIEST;
+            return (long)i;
+        }
+    return -1;
+}
+
+char *fp_regex_escape(const char *name)
+{
+    fp_sb s;
+    fp_sb_init(&s);
+    for (const char *p = name; *p; p++) {
+        if (strchr(".^$*+?()[]{}|\\", *p))
+            fp_sb_addc(&s, '\\');
+        fp_sb_addc(&s, *p);
+    }
+    return fp_sb_detach(&s);
+}
+
+/* ---------- rocprofv3 ---------- */
+
+int fp_version_cmp(const char *a, const char *b)
+{
+    while ((a && *a) || (b && *b)) {
+        long x = a && *a ? strtol(a, (char **)&a, 10) : 0;
+        long y = b && *b ? strtol(b, (char **)&b, 10) : 0;
+        if (x != y)
+            return x < y ? -1 : 1;
+        if (a && *a == '.')
+            a++;
+        else if (a && *a)
+            a = NULL; /* trailing junk: stop comparing this side */
+        if (b && *b == '.')
+            b++;
+        else if (b && *b)
+            b = NULL;
+    }
+    return 0;
+}
+
+/* Value of "   key: value" lines of --version (§1.6). */
+static char *version_field(const char *text, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *l = text; l && *l;) {
+        const char *s = l;
+        while (*s == ' ')
+            s++;
+        if (!strncmp(s, key, kl) && s[kl] == ':') {
+            s += kl + 1;
+            while (*s == ' ')
+                s++;
+            size_t n = strcspn(s, "\r\n");
+            return n ? strndup(s, n) : NULL;
+        }
+        l = strchr(l, '\n');
+        if (l)
+            l++;
+    }
+    return NULL;
+}
+
+int fp_rocprof_probe(const char *exe, double timeout_s, const volatile sig_atomic_t *interrupted, fp_rocprof_info *info,
+                     fp_err *err)
+{
+    memset(info, 0, sizeof *info);
+    info->path = fp_proc_which(exe, NULL);
+    if (!info->path) {
+        fp_err_set(err, FP_ROCPROFV3_MISSING, "rocprofv3 '%s' not found (PATH or given path)", exe);
+        return fp_err_help(err, "install ROCm >= 7.0 (rocprofiler-sdk) or pass --rocprofv3 PATH / "
+                                "FLYPROF_ROCPROFV3");
+    }
+    char *real = realpath(info->path, NULL);
+    if (real) {
+        /* <rocm> = parent of the directory holding the script (§1.1) */
+        char *slash = strrchr(real, '/');
+        if (slash) {
+            *slash = '\0';
+            slash = strrchr(real, '/');
+            if (slash && slash != real)
+                *slash = '\0';
+        }
+        info->rocm_root = real;
+    }
+    const char *argv[] = {info->path, "--version", NULL};
+    fp_sb out, errb;
+    fp_sb_init(&out);
+    fp_sb_init(&errb);
+    fp_proc_opts o = {.argv = argv, .stdout_buf = &out, .stderr_buf = &errb, .timeout_s = timeout_s,
+                      .interrupted = interrupted};
+    fp_proc_result r;
+    int rc = fp_proc_run(&o, &r, err);
+    if (rc == 0) {
+        if (r.exited && r.exit_code == 0 && (info->version = version_field(out.buf, "version")) != NULL) {
+            info->version_flag = true;
+            info->rocm_version = version_field(out.buf, "rocm_version");
+        } else {
+            /* --version rejected: a release before ROCm 7.0 (§1.6) */
+            snprintf(info->probe_error, sizeof info->probe_error, "`--version` exited %d: %.200s",
+                     r.exited ? r.exit_code : 128 + r.term_signal, errb.buf);
+        }
+    } else if (err && err->code == FP_MISSING_PREREQ) {
+        snprintf(info->probe_error, sizeof info->probe_error, "%.250s", err->message);
+        fp_err_set(err, FP_ROCPROFV3_MISSING, "%s", info->probe_error);
+        fp_err_help(err, "check that rocprofv3 is executable (it is a Python script: python3 must be on PATH)");
+    } else if (err) {
+        snprintf(info->probe_error, sizeof info->probe_error, "%.250s", err->message);
+    }
+    info->default_format = info->version && fp_version_cmp(info->version, "1.0.0") >= 0 ? "rocpd" : "csv";
+    fp_sb_free(&out);
+    fp_sb_free(&errb);
+    return rc;
+}
+
+void fp_rocprof_info_free(fp_rocprof_info *info)
+{
+    if (!info)
+        return;
+    free(info->path);
+    free(info->version);
+    free(info->rocm_version);
+    free(info->rocm_root);
+    memset(info, 0, sizeof *info);
+}
+
+/* ---------- decoder search ---------- */
+
+static bool walk(const char *dir, int depth, size_t *budget, char **found)
+{
+    if (depth > FP_DECODER_WALK_DEPTH || *budget == 0)
+        return false;
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct dirent *e;
+    bool hit = false;
+    /* files first (rocprofv3's os.walk sees a directory's files before descending) */
+    char **subs = NULL;
+    size_t ns = 0, cap = 0;
+    while (!hit && (e = readdir(d)) != NULL && *budget > 0) {
+        (*budget)--;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char *p = fp_path_join(dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (ns == cap) {
+                cap = cap ? 2 * cap : 8;
+                char **nv = realloc(subs, cap * sizeof *nv);
+                if (!nv)
+                    abort();
+                subs = nv;
+            }
+            subs[ns++] = p;
+            continue;
+        }
+        if (strstr(e->d_name, FP_DECODER_LIB)) {
+            *found = p;
+            hit = true;
+            continue;
+        }
+        free(p);
+    }
+    closedir(d);
+    for (size_t i = 0; i < ns; i++) {
+        if (!hit)
+            hit = walk(subs[i], depth + 1, budget, found);
+        free(subs[i]);
+    }
+    free(subs);
+    return hit;
+}
+
+void fp_decoder_search(const char *const *lib_dirs, size_t n_dirs, const char *rocm_root, char **found,
+                       cJSON *searched)
+{
+    *found = NULL;
+    size_t budget = FP_DECODER_WALK_ENTRIES;
+    char *list = NULL;
+    const char *dirs[64];
+    size_t nd = 0;
+    for (size_t i = 0; i < n_dirs && nd < 63; i++)
+        dirs[nd++] = lib_dirs[i];
+    if (nd == 0) {
+        const char *env = getenv("ROCPROF_ATT_LIBRARY_PATH");
+        const char *ld = getenv("LD_LIBRARY_PATH");
+        fp_sb s;
+        fp_sb_init(&s);
+        if (env && env[0])
+            fp_sb_addf(&s, "%s:", env);
+        if (ld && ld[0])
+            fp_sb_addf(&s, "%s:", ld);
+        list = fp_sb_detach(&s);
+        for (char *save = NULL, *tok = strtok_r(list, ":", &save); tok && nd < 62; tok = strtok_r(NULL, ":", &save))
+            dirs[nd++] = tok;
+    }
+    char *rocm_lib = fp_path_join(rocm_root && rocm_root[0] ? rocm_root : "/opt/rocm", "lib");
+    if (n_dirs == 0)
+        dirs[nd++] = rocm_lib;
+    for (size_t i = 0; i < nd && !*found; i++) {
+        if (searched)
+            cJSON_AddItemToArray(searched, cJSON_CreateString(dirs[i]));
+        walk(dirs[i], 0, &budget, found);
+    }
+    free(rocm_lib);
+    free(list);
+}
+
+/* ---------- stderr ---------- */
+
+static bool has_ci(const char *hay, const char *needle) { return strcasestr(hay, needle) != NULL; }
+
+void fp_scan_stderr(const char *text, fp_stderr_scan *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!text)
+        return;
+    /* §8.4: the Python-layer fatal error and the tool's load failures */
+    s->decoder_missing = has_ci(text, "rocprof-trace-decoder library path not found") ||
+                         has_ci(text, "Decoder library not found") || has_ci(text, "Error loading decoder");
+    /* §5.1: decoder info records about lost data (buffer too small) */
+    s->data_lost = has_ci(text, "data lost") || has_ci(text, "stitch incomplete") ||
+                   has_ci(text, "buffer full") || has_ci(text, "buffer overflow");
+    const char *f = strstr(text, "[rocprofv3] Fatal error:");
+    if (f) {
+        s->fatal = true;
+        size_t n = strcspn(f, "\r\n");
+        snprintf(s->first_fatal, sizeof s->first_fatal, "%.*s", (int)(n < 500 ? n : 500), f);
+    }
+}
