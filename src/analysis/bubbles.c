@@ -1,0 +1,506 @@
+/*
+ * bubbles.c - the whole-trace stall analysis (see bubbles.h and
+ * docs/commands/bubbles.md).
+ *
+ * One pass over the wave files, in (SE, SIMD, slot, wave) order. Per wave:
+ * per-instruction sums, the waitcnt -> producer attribution (waitcnt.c), the
+ * dynamic class of combined waits; the wave's issue (EXEC) intervals and its
+ * stall intervals are buffered for its SIMD only. When the walk leaves a SIMD
+ * the buffered intervals are swept (exposed.c) and dropped, so memory stays at
+ * one file + one SIMD's intervals + the per-instruction results.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bubbles_internal.h"
+#include "flyprof/fs.h"
+#include "flyprof/json.h"
+
+/* ---- per-row setup ---- */
+
+typedef struct src_idx {
+    const char *s;
+    size_t row;
+} src_idx;
+
+static int cmp_src_idx(const void *a, const void *b)
+{
+    const src_idx *x = a, *y = b;
+    int c = strcmp(x->s, y->s);
+    if (c)
+        return c;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* Innermost "file:line" of a source string "a.py:3 -> b.py:9". */
+void fp_bub_split_source(const char *src, char **file, long *line)
+{
+    const char *arrow = strstr(src, " -> ");
+    size_t n = arrow ? (size_t)(arrow - src) : strlen(src);
+    const char *colon = NULL;
+    for (size_t i = n; i-- > 0;)
+        if (src[i] == ':') {
+            colon = src + i;
+            break;
+        }
+    *line = -1;
+    if (colon && colon + 1 < src + n) {
+        char *end = NULL;
+        long v = strtol(colon + 1, &end, 10);
+        if (end == src + n && v >= 0)
+            *line = v;
+    }
+    size_t fl = (*line >= 0 && colon) ? (size_t)(colon - src) : n;
+    *file = malloc(fl + 1);
+    if (!*file)
+        abort();
+    memcpy(*file, src, fl);
+    (*file)[fl] = '\0';
+}
+
+static void build_lines(fp_bubbles *b)
+{
+    size_t n = b->code.n;
+    src_idx *v = malloc((n + 1) * sizeof *v);
+    if (!v)
+        abort();
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        b->insts[i].line_id = -1;
+        if (b->code.rows[i].source[0] && b->code.rows[i].index_ok)
+            v[k++] = (src_idx){b->code.rows[i].source, i};
+    }
+    qsort(v, k, sizeof *v, cmp_src_idx);
+    /* ids in order of first appearance in code order, for determinism independent of sort */
+    size_t *first = malloc((k + 1) * sizeof *first);
+    size_t nl = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (i == 0 || strcmp(v[i].s, v[i - 1].s))
+            first[nl++] = v[i].row;
+    }
+    /* order groups by their first row */
+    size_t *order = malloc((nl + 1) * sizeof *order);
+    for (size_t i = 0; i < nl; i++)
+        order[i] = first[i];
+    /* simple insertion into id by sorting first rows */
+    for (size_t i = 1; i < nl; i++) {
+        size_t x = order[i], j = i;
+        while (j > 0 && order[j - 1] > x) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = x;
+    }
+    b->lines = calloc(nl + 1, sizeof *b->lines);
+    if (!b->lines || !first || !order)
+        abort();
+    b->n_lines = nl;
+    for (size_t i = 0; i < nl; i++) {
+        fp_bub_line *L = &b->lines[i];
+        L->source = strdup(b->code.rows[order[i]].source);
+        fp_bub_split_source(L->source, &L->file, &L->line);
+        b->insts[order[i]].line_id = (int)i;
+    }
+    /* propagate ids to every row with the same string */
+    size_t g = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (i == 0 || strcmp(v[i].s, v[i - 1].s))
+            g = v[i].row;
+        b->insts[v[i].row].line_id = b->insts[g].line_id;
+    }
+    free(order);
+    free(first);
+    free(v);
+}
+
+/* ---- the walk ---- */
+
+static void group_reset(bub_ctx *c, int se, int simd)
+{
+    c->g_se = se;
+    c->g_simd = simd;
+    c->g_active = true;
+    c->n_st = c->n_ex = c->n_gw = 0;
+}
+
+static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    bub_ctx *c = user;
+    fp_bubbles *b = c->b;
+    if (!c->g_active || c->g_se != w->se || c->g_simd != w->simd) {
+        if (c->g_active)
+            fp_bub_sweep_group(c);
+        group_reset(c, w->se, w->simd);
+    }
+    b->waves_read++;
+    bool seen = false;
+    for (size_t i = 0; i < b->n_ses; i++)
+        seen |= b->ses[i] == w->se;
+    if (!seen && b->n_ses < sizeof b->ses / sizeof *b->ses)
+        b->ses[b->n_ses++] = w->se;
+    if (w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE)
+        b->waves_truncated++;
+
+    BUB_GROW(c->gw, c->n_gw, c->cap_gw);
+    int gi = (int)c->n_gw++;
+    c->gw[gi] = (bub_gwave){w->cu, w->begin, w->end};
+
+    /* timeline: state sums and EXEC intervals */
+    int64_t t = w->begin;
+    for (size_t i = 0; i < w->n_spans; i++) {
+        const fp_wave_span *s = &w->spans[i];
+        int64_t d = s->dur < 0 ? 0 : s->dur;
+        b->state_cycles[s->state] += d;
+        if (s->state == FP_WS_EXEC && d > 0) {
+            BUB_GROW(c->ex, c->n_ex, c->cap_ex);
+            c->ex[c->n_ex++] = (bub_iv){t, t + d, gi, 0, 0};
+        }
+        t += d;
+    }
+    fp_bub_wave_insts(c, w, gi);
+    (void)f;
+    return 0;
+}
+
+static void on_skip(void *user, const fp_wave_file *f, const fp_err *err)
+{
+    bub_ctx *c = user;
+    fp_bubbles *b = c->b;
+    b->waves_skipped++;
+    if (b->n_skipped_names < FP_BUB_MAX_NAMED) {
+        char *m = malloc(strlen(err->message) + 1);
+        if (!m)
+            abort();
+        strcpy(m, err->message);
+        b->skipped_names = realloc(b->skipped_names, (b->n_skipped_names + 1) * sizeof *b->skipped_names);
+        if (!b->skipped_names)
+            abort();
+        b->skipped_names[b->n_skipped_names++] = m;
+    }
+    if (c->warn) {
+        char msg[FP_ERR_MSG_MAX + 64];
+        snprintf(msg, sizeof msg, "skipped wave file %s: %s", f->name, err->message);
+        c->warn(c->user, msg);
+    }
+}
+
+/* ---- after the walk ---- */
+
+/* Split `total` in the proportions of w[] (Σ w = wsum > 0) exactly (largest remainder). */
+static void split_exact(int64_t total, const int64_t *w, int64_t wsum, int64_t *out)
+{
+    int64_t given = 0;
+    double rem[FP_CL_COUNT];
+    for (int k = 0; k < FP_CL_COUNT; k++) {
+        double exact = (double)total * (double)w[k] / (double)wsum;
+        out[k] = (int64_t)exact;
+        rem[k] = exact - (double)out[k];
+        given += out[k];
+    }
+    while (given < total) {
+        int best = -1;
+        for (int k = 0; k < FP_CL_COUNT; k++)
+            if (w[k] > 0 && (best < 0 || rem[k] > rem[best]))
+                best = k;
+        if (best < 0)
+            break;
+        out[best]++;
+        rem[best] = -1;
+        given++;
+    }
+}
+
+static fp_class dominant(const int64_t *cc, fp_class fallback)
+{
+    int best = -1;
+    for (int k = 0; k < FP_CL_COUNT; k++)
+        if (cc[k] > 0 && (best < 0 || cc[k] > cc[best]))
+            best = k;
+    return best < 0 ? fallback : (fp_class)best;
+}
+
+static void finish_rows(fp_bubbles *b, bub_ctx *c)
+{
+    for (size_t i = 0; i < b->code.n; i++) {
+        const fp_inst *r = &b->code.rows[i];
+        fp_bub_inst *x = &b->insts[i];
+        if (!r->index_ok || r->isa[0] == ';')
+            continue;
+        b->n_rows_counted++;
+        fp_class st = c->row_static[i];
+        int64_t part[FP_CL_COUNT] = {0};
+        if (st == FP_CL_WAITCNT && x->w_stall > 0) {
+            split_exact(r->stall, x->class_cycles, x->w_stall, part);
+            x->cls = dominant(x->class_cycles, FP_CL_WAITCNT);
+        } else {
+            part[st] = r->stall;
+            x->cls = st;
+        }
+        fp_bub_class *k = &b->classes[x->cls];
+        k->static_count++;
+        k->hit += r->hit;
+        for (int q = 0; q < FP_CL_COUNT; q++) {
+            b->classes[q].cycles += part[q];
+            b->classes[q].wave_stall += x->class_cycles[q];
+        }
+        b->t_latency += r->latency;
+        b->t_stall += r->stall;
+        b->t_idle += r->idle;
+        b->t_hit += r->hit;
+        if (x->line_id >= 0) {
+            fp_bub_line *L = &b->lines[x->line_id];
+            L->stall += r->stall;
+            L->latency += r->latency;
+            L->hit += r->hit;
+            L->exposed += x->exposed;
+            L->wave_stall += x->w_stall;
+            L->n_insts++;
+            for (int q = 0; q < FP_CL_COUNT; q++)
+                L->class_cycles[q] += part[q];
+        }
+        b->w_stall += x->w_stall;
+        b->w_latency += x->w_latency;
+        b->w_exposed += x->exposed;
+    }
+}
+
+static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c)
+{
+    fp_occupancy occ;
+    fp_err e = {0};
+    if (fp_occupancy_load(dir, &occ, &e) != 0) {
+        if (e.code != FP_NO_ARTIFACT && c->warn) {
+            char msg[FP_ERR_MSG_MAX + 32];
+            snprintf(msg, sizeof msg, "occupancy ignored: %s", e.message);
+            c->warn(c->user, msg);
+        }
+        fp_err_clear(&e);
+        return;
+    }
+    b->occ_available = true;
+    b->occ = calloc(occ.n + 1, sizeof *b->occ);
+    if (!b->occ)
+        abort();
+    b->n_occ = occ.n;
+    for (size_t s = 0; s < occ.n; s++) {
+        const fp_occ_se *S = &occ.ses[s];
+        fp_bub_occ_se *o = &b->occ[s];
+        o->se = S->se;
+        o->events = S->n;
+        if (S->n == 0)
+            continue;
+        /* waves already resident before the first event would drive the level
+         * negative: shift by the lowest prefix so the level never goes below 0 */
+        long lvl = 0, low = 0;
+        for (size_t i = 0; i < S->n; i++) {
+            lvl += S->ev[i].start ? 1 : -1;
+            if (lvl < low)
+                low = lvl;
+        }
+        o->t0 = S->ev[0].time;
+        o->t1 = S->ev[S->n - 1].time;
+        int64_t span = o->t1 - o->t0;
+        o->n_buckets = span > 0 ? 16 : 0;
+        double area = 0, bucket_area[16] = {0};
+        lvl = -low;
+        long peak = lvl;
+        for (size_t i = 0; i < S->n; i++) {
+            lvl += S->ev[i].start ? 1 : -1;
+            if (lvl > peak)
+                peak = lvl;
+            if (i + 1 < S->n && span > 0) {
+                int64_t a = S->ev[i].time, z = S->ev[i + 1].time;
+                area += (double)lvl * (double)(z - a);
+                /* spread [a, z) over the buckets it covers */
+                while (a < z) {
+                    int bi = (int)((a - o->t0) * 16 / span);
+                    if (bi > 15)
+                        bi = 15;
+                    int64_t bend = o->t0 + (int64_t)(((double)span * (bi + 1)) / 16.0);
+                    if (bend <= a)
+                        bend = a + 1;
+                    int64_t seg_end = z < bend ? z : bend;
+                    bucket_area[bi] += (double)lvl * (double)(seg_end - a);
+                    a = seg_end;
+                }
+            }
+        }
+        o->peak = (int)peak;
+        o->mean = span > 0 ? area / (double)span : (double)peak;
+        for (int i = 0; i < o->n_buckets; i++)
+            o->buckets[i] = bucket_area[i] / ((double)span / 16.0);
+    }
+    fp_occupancy_free(&occ);
+}
+
+static void add_reason(fp_bubbles *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_reason(fp_bubbles *b, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    b->reasons = realloc(b->reasons, (b->n_reasons + 1) * sizeof *b->reasons);
+    if (!b->reasons)
+        abort();
+    b->reasons[b->n_reasons++] = strdup(msg);
+}
+
+static void finish_quality(fp_bubbles *b)
+{
+    int level = 0; /* 0 high, 1 medium, 2 low */
+#define LOWER(to) level = level < (to) ? (to) : level
+    size_t total = b->waves_read + b->waves_skipped;
+    if (b->waves_skipped) {
+        add_reason(b, "%zu of %zu wave files skipped (unreadable or malformed)", b->waves_skipped, total);
+        LOWER(b->waves_skipped * 10 > total ? 2 : 1);
+    }
+    if (b->waves_read == 0) {
+        add_reason(b, "no wave file could be read: exposed/hidden and waitcnt attribution are empty");
+        LOWER(2);
+    }
+    if (b->waves_truncated) {
+        add_reason(b, "%zu waves end without s_endpgm (trace truncated?)", b->waves_truncated);
+        LOWER(1);
+    }
+    if (b->t_latency > 0) {
+        int64_t mapped = 0;
+        for (size_t i = 0; i < b->n_lines; i++)
+            mapped += b->lines[i].latency;
+        if (mapped * 2 < b->t_latency) {
+            add_reason(b, "only %.1f%% of latency maps to a source line", 100.0 * (double)mapped / (double)b->t_latency);
+            LOWER(1);
+        }
+    }
+    if (b->waves_skipped == 0 && b->waves_read > 0 && (b->w_records != b->t_hit || b->w_stall != b->t_stall)) {
+        add_reason(b, "code.json and the wave files disagree (hit %lld vs %lld, stall %lld vs %lld)",
+                   (long long)b->t_hit, (long long)b->w_records, (long long)b->t_stall, (long long)b->w_stall);
+        LOWER(1);
+    }
+    if (b->unknown_line_records) {
+        add_reason(b, "%lld wave records name lines absent from code.json", (long long)b->unknown_line_records);
+        LOWER(1);
+    }
+    if (b->listed_missing) {
+        add_reason(b, "%zu wave files listed in filenames.json are missing", b->listed_missing);
+        LOWER(1);
+    }
+#undef LOWER
+    static const char *const names[] = {"high", "medium", "low"};
+    b->confidence = strdup(names[level]);
+}
+
+int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
+                       void *user, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->rank_by = rank_by;
+    if (fp_code_load(dir, &out->code, err) != 0) {
+        fp_bubbles_free(out);
+        return -1;
+    }
+    if (out->code.null_code || out->code.n == 0) {
+        fp_err_set(err, FP_EMPTY_ATT, "%s: code.json has no instructions (an empty shell)", dir);
+        fp_err_help(err, "this dispatch produced no waves on the traced CU; pick another with --dispatch N");
+        fp_bubbles_free(out);
+        return -1;
+    }
+    out->dispatch_dir = strdup(dir);
+    char *abs = fp_path_abs(dir);
+    out->dispatch_name = strdup(fp_path_base(abs));
+    free(abs);
+    out->symbol = out->code.symbol ? strdup(out->code.symbol) : NULL;
+    out->insts = calloc(out->code.n + 1, sizeof *out->insts);
+    if (!out->insts)
+        abort();
+    build_lines(out);
+
+    bub_ctx c;
+    fp_bub_ctx_init(&c, out, warn, user);
+
+    fp_wave_list list;
+    if (fp_wave_list_dir(dir, &list, err) != 0) {
+        fp_bub_ctx_free(&c);
+        fp_bubbles_free(out);
+        return -1;
+    }
+    out->waves_listed = list.n;
+    out->filenames_json = list.filenames_json;
+    out->listed_missing = list.listed_missing;
+    out->unlisted = list.unlisted;
+    if (warn && list.filenames_json && (list.listed_missing || list.unlisted)) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "filenames.json lists %zu wave files; %zu of them are missing, %zu on disk are unlisted",
+                 list.listed, list.listed_missing, list.unlisted);
+        warn(user, msg);
+    }
+    fp_wave_walk(dir, &list, on_wave, on_skip, &c);
+    if (c.g_active)
+        fp_bub_sweep_group(&c);
+    fp_wave_list_free(&list);
+
+    finish_rows(out, &c);
+    for (size_t i = 0; i < out->n_simds; i++)
+        out->w_span += out->simds[i].end - out->simds[i].begin;
+    fp_bub_ctx_free(&c);
+
+    static const char *const state_names[FP_WS_COUNT] = {"empty", "idle", "exec", "wait", "stall"};
+    out->wstates_available = true;
+    for (int s = FP_WS_IDLE; s < FP_WS_COUNT; s++) {
+        fp_err e = {0};
+        int64_t v = 0;
+        if (fp_wstates_integral(dir, s, &v, &e) != 0) {
+            /* a state that never occurred has no file: 0, not unavailable */
+            if (e.code != FP_NO_ARTIFACT) {
+                out->wstates_available = false;
+                if (warn) {
+                    char msg[FP_ERR_MSG_MAX + 64];
+                    snprintf(msg, sizeof msg, "wstates cross-check (%s) skipped: %s", state_names[s], e.message);
+                    warn(user, msg);
+                }
+            }
+            fp_err_clear(&e);
+        }
+        out->wstates_cycles[s] = v;
+    }
+    finish_occupancy(out, dir, &c);
+    finish_quality(out);
+    return 0;
+}
+
+void fp_bubbles_free(fp_bubbles *b)
+{
+    if (!b)
+        return;
+    free(b->dispatch_dir);
+    free(b->dispatch_name);
+    free(b->symbol);
+    fp_code_free(&b->code);
+    free(b->insts);
+    for (size_t i = 0; i < b->n_lines; i++) {
+        free(b->lines[i].source);
+        free(b->lines[i].file);
+    }
+    free(b->lines);
+    free(b->pairs);
+    free(b->simds);
+    free(b->occ);
+    for (size_t i = 0; i < b->n_skipped_names; i++)
+        free(b->skipped_names[i]);
+    free(b->skipped_names);
+    free(b->confidence);
+    for (size_t i = 0; i < b->n_reasons; i++)
+        free(b->reasons[i]);
+    free(b->reasons);
+    memset(b, 0, sizeof *b);
+}
+
+double fp_bubbles_gain_pct(const fp_bubbles *b, int64_t wall)
+{
+    if (b->w_span <= 0)
+        return 0.0;
+    return fp_round(100.0 * (double)wall / (double)b->w_span, 2);
+}

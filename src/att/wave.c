@@ -1,0 +1,666 @@
+/*
+ * wave.c - streaming reader of the per-wave files of an ATT dispatch dir, plus
+ * occupancy.json and wstates<k>.json.
+ *
+ * The one idea: never hold more than one wave file. fp_wave_walk() reads each
+ * file into the same buffer and tokenizes it with jscan into the same fp_wave
+ * (arrays grow once, then are reused), so 4,000 files cost one allocation each
+ * for the path and nothing else.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "flyprof/fs.h"
+#include "flyprof/jscan.h"
+#include "flyprof/json.h"
+#include "flyprof/wave.h"
+
+#define GROW(arr, n, cap)                                                                          \
+    do {                                                                                           \
+        if ((n) >= (cap)) {                                                                        \
+            size_t nc_ = (cap) ? (cap) * 2 : 256;                                                  \
+            void *np_ = realloc((arr), nc_ * sizeof *(arr));                                       \
+            if (!np_)                                                                              \
+                abort();                                                                           \
+            (arr) = np_;                                                                           \
+            (cap) = nc_;                                                                           \
+        }                                                                                          \
+    } while (0)
+
+void fp_wave_init(fp_wave *w) { memset(w, 0, sizeof *w); }
+
+void fp_wave_free(fp_wave *w)
+{
+    if (!w)
+        return;
+    free(w->insts);
+    free(w->spans);
+    free(w->waits);
+    free(w->prods);
+    memset(w, 0, sizeof *w);
+}
+
+static int wbad(fp_err *err, const char *name, fp_jscan *js, const char *what)
+{
+    if (js->tok == FP_JT_ERROR && js->error[0])
+        return fp_err_set(err, FP_BAD_INPUT, "%s: invalid JSON: %s", name, js->error);
+    return fp_err_set(err, FP_BAD_INPUT, "%s: %s at byte %zu", name, what, fp_js_offset(js));
+}
+
+/* Next token must be an integer. */
+static bool next_int(fp_jscan *js, int64_t *v)
+{
+    if (fp_js_next(js) != FP_JT_NUMBER || !js->num_is_int)
+        return false;
+    *v = js->inum;
+    return true;
+}
+
+/* Read an array of small int arrays: each row's first `want` ints go to out,
+ * extra cells are skipped. Returns rows read or -1. The opening '[' has been read. */
+typedef bool (*row_fn)(fp_wave *w, const int64_t *v, int nv);
+
+static bool put_inst(fp_wave *w, const int64_t *v, int nv)
+{
+    if (nv < 5)
+        return false;
+    GROW(w->insts, w->n_insts, w->cap_insts);
+    fp_wave_inst *r = &w->insts[w->n_insts++];
+    r->time = v[0];
+    r->cat = (int32_t)(v[1] < 0 || v[1] > 1000 ? 0 : v[1]);
+    r->stall = v[2];
+    r->dur = v[3];
+    r->line = v[4];
+    return true;
+}
+
+static bool put_span(fp_wave *w, const int64_t *v, int nv)
+{
+    if (nv < 2)
+        return false;
+    GROW(w->spans, w->n_spans, w->cap_spans);
+    fp_wave_span *s = &w->spans[w->n_spans++];
+    s->state = (int32_t)(v[0] < 0 || v[0] >= FP_WS_COUNT ? FP_WS_EMPTY : v[0]);
+    s->dur = v[1];
+    return true;
+}
+
+static int read_rows(fp_jscan *js, fp_wave *w, row_fn put, int want)
+{
+    int64_t v[8];
+    for (;;) {
+        fp_jtok t = fp_js_next(js);
+        if (t == FP_JT_ARR_END)
+            return 0;
+        if (t != FP_JT_ARR_BEGIN)
+            return -1;
+        int nv = 0;
+        for (;;) {
+            t = fp_js_next(js);
+            if (t == FP_JT_ARR_END)
+                break;
+            if (t != FP_JT_NUMBER || !js->num_is_int)
+                return -1;
+            if (nv < want)
+                v[nv] = js->inum;
+            nv++;
+        }
+        if (!put(w, v, nv < want ? nv : want))
+            return -1;
+    }
+}
+
+/* waitcnt: [[line, [[prod, count], ...]], ...] */
+static int read_waits(fp_jscan *js, fp_wave *w)
+{
+    for (;;) {
+        fp_jtok t = fp_js_next(js);
+        if (t == FP_JT_ARR_END)
+            return 0;
+        if (t != FP_JT_ARR_BEGIN)
+            return -1;
+        int64_t line;
+        if (!next_int(js, &line))
+            return -1;
+        if (fp_js_next(js) != FP_JT_ARR_BEGIN)
+            return -1;
+        GROW(w->waits, w->n_waits, w->cap_waits);
+        fp_wave_wait *e = &w->waits[w->n_waits++];
+        e->line = line;
+        e->first = w->n_prods;
+        e->n = 0;
+        for (;;) {
+            t = fp_js_next(js);
+            if (t == FP_JT_ARR_END)
+                break;
+            if (t != FP_JT_ARR_BEGIN)
+                return -1;
+            int64_t p;
+            if (!next_int(js, &p))
+                return -1;
+            /* the second element (a count the tool always writes as 0) and any extras */
+            for (;;) {
+                t = fp_js_next(js);
+                if (t == FP_JT_ARR_END)
+                    break;
+                if (t == FP_JT_ERROR || !fp_js_skip(js))
+                    return -1;
+            }
+            GROW(w->prods, w->n_prods, w->cap_prods);
+            w->prods[w->n_prods++] = p;
+            e->n++;
+        }
+        if (fp_js_next(js) != FP_JT_ARR_END) /* extra cells after the producer list */
+            return -1;
+    }
+}
+
+static int parse_wave_obj(fp_jscan *js, fp_wave *w, const char *name, fp_err *err)
+{
+    bool seen_insts = false;
+    for (;;) {
+        fp_jtok t = fp_js_next(js);
+        if (t == FP_JT_OBJ_END)
+            break;
+        if (t != FP_JT_STRING)
+            return wbad(err, name, js, "expected a key in \"wave\"");
+        int64_t v;
+        if (fp_js_str_eq(js, "instructions")) {
+            if (fp_js_next(js) != FP_JT_ARR_BEGIN || read_rows(js, w, put_inst, 5) != 0)
+                return wbad(err, name, js, "\"instructions\" is not an array of 5-integer rows");
+            seen_insts = true;
+        } else if (fp_js_str_eq(js, "timeline")) {
+            if (fp_js_next(js) != FP_JT_ARR_BEGIN || read_rows(js, w, put_span, 2) != 0)
+                return wbad(err, name, js, "\"timeline\" is not an array of [state, duration] rows");
+        } else if (fp_js_str_eq(js, "waitcnt")) {
+            fp_jtok t2 = fp_js_next(js);
+            if (t2 == FP_JT_NULL)
+                continue;
+            if (t2 != FP_JT_ARR_BEGIN || read_waits(js, w) != 0)
+                return wbad(err, name, js, "\"waitcnt\" is not an array of [line, [[producer, n]...]]");
+            w->has_waitcnt = true;
+        } else if (fp_js_str_eq(js, "begin") || fp_js_str_eq(js, "end") || fp_js_str_eq(js, "cu")) {
+            char k = js->str[0];
+            if (!next_int(js, &v))
+                return wbad(err, name, js, "wave begin/end/cu is not an integer");
+            if (k == 'b')
+                w->begin = v;
+            else if (k == 'e')
+                w->end = v;
+            else
+                w->cu = (int)(v < 0 || v > 1 << 20 ? -1 : v);
+        } else {
+            fp_js_next(js);
+            if (!fp_js_skip(js))
+                return wbad(err, name, js, "bad value");
+        }
+    }
+    if (!seen_insts)
+        return fp_err_set(err, FP_BAD_INPUT, "%s: \"wave\" has no \"instructions\"", name);
+    return 0;
+}
+
+int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
+{
+    w->n_insts = w->n_spans = w->n_waits = w->n_prods = 0;
+    w->begin = w->end = 0;
+    w->cu = 0;
+    w->has_waitcnt = false;
+    fp_jscan js;
+    fp_js_init(&js, buf, len);
+    int rc = -1;
+    bool seen_wave = false;
+    if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
+        wbad(err, name, &js, "top level is not an object");
+        goto done;
+    }
+    for (;;) {
+        fp_jtok t = fp_js_next(&js);
+        if (t == FP_JT_OBJ_END)
+            break;
+        if (t != FP_JT_STRING) {
+            wbad(err, name, &js, "expected a key");
+            goto done;
+        }
+        if (fp_js_str_eq(&js, "wave")) {
+            if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
+                wbad(err, name, &js, "\"wave\" is not an object");
+                goto done;
+            }
+            if (parse_wave_obj(&js, w, name, err) != 0)
+                goto done;
+            seen_wave = true;
+        } else {
+            fp_js_next(&js);
+            if (!fp_js_skip(&js)) {
+                wbad(err, name, &js, "bad value");
+                goto done;
+            }
+        }
+    }
+    if (fp_js_next(&js) != FP_JT_END) {
+        wbad(err, name, &js, "trailing data");
+        goto done;
+    }
+    if (!seen_wave) {
+        fp_err_set(err, FP_BAD_INPUT, "%s: no \"wave\" object", name);
+        goto done;
+    }
+    rc = 0;
+done:
+    fp_js_free(&js);
+    return rc;
+}
+
+/* ---- file names and the walk ---- */
+
+static bool read_uint(const char **p, int *out)
+{
+    const char *s = *p;
+    long v = 0;
+    if (*s < '0' || *s > '9')
+        return false;
+    while (*s >= '0' && *s <= '9') {
+        v = v * 10 + (*s - '0');
+        if (v > 1000000)
+            return false;
+        s++;
+    }
+    *out = (int)v;
+    *p = s;
+    return true;
+}
+
+static bool eat(const char **p, const char *lit)
+{
+    size_t n = strlen(lit);
+    if (strncmp(*p, lit, n))
+        return false;
+    *p += n;
+    return true;
+}
+
+bool fp_wave_name_parse(const char *name, int *se, int *simd, int *slot, int *id)
+{
+    const char *p = name;
+    return eat(&p, "se") && read_uint(&p, se) && eat(&p, "_sm") && read_uint(&p, simd) &&
+           eat(&p, "_sl") && read_uint(&p, slot) && eat(&p, "_wv") && read_uint(&p, id) &&
+           eat(&p, ".json") && *p == '\0';
+}
+
+static int cmp_wave_file(const void *a, const void *b)
+{
+    const fp_wave_file *x = a, *y = b;
+    if (x->se != y->se)
+        return x->se < y->se ? -1 : 1;
+    if (x->simd != y->simd)
+        return x->simd < y->simd ? -1 : 1;
+    if (x->slot != y->slot)
+        return x->slot < y->slot ? -1 : 1;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Collect wave file names listed in filenames.json (wave_filenames[se][simd][slot][n] = [file, b, e]). */
+static void collect_listed(const cJSON *node, int depth, char ***names, size_t *n, size_t *cap)
+{
+    if (!cJSON_IsObject(node))
+        return;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, node)
+    {
+        if (depth < 3) {
+            collect_listed(c, depth + 1, names, n, cap);
+            continue;
+        }
+        const cJSON *f = cJSON_IsArray(c) ? cJSON_GetArrayItem(c, 0) : NULL;
+        if (!cJSON_IsString(f))
+            continue;
+        GROW(*names, *n, *cap);
+        (*names)[(*n)++] = f->valuestring;
+    }
+}
+
+static void cross_check(const char *dir, fp_wave_list *out)
+{
+    char *path = fp_path_join(dir, "filenames.json");
+    cJSON *j = NULL;
+    fp_err e = {0};
+    if (fp_json_parse_file(path, &j, &e) != 0) {
+        fp_err_clear(&e);
+        free(path);
+        return;
+    }
+    free(path);
+    const cJSON *wf = cJSON_GetObjectItemCaseSensitive(j, "wave_filenames");
+    out->filenames_json = true;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    collect_listed(wf, 0, &names, &n, &cap);
+    out->listed = n;
+    if (n)
+        qsort(names, n, sizeof *names, cmp_cstr);
+    /* on-disk names, sorted by strcmp for a merge */
+    char **disk = malloc((out->n + 1) * sizeof *disk);
+    if (!disk)
+        abort();
+    for (size_t i = 0; i < out->n; i++)
+        disk[i] = out->files[i].name;
+    if (out->n)
+        qsort(disk, out->n, sizeof *disk, cmp_cstr);
+    size_t i = 0, k = 0;
+    while (i < n || k < out->n) {
+        int c = i >= n ? 1 : k >= out->n ? -1 : strcmp(names[i], disk[k]);
+        if (c == 0) {
+            i++;
+            k++;
+        } else if (c < 0) {
+            out->listed_missing++;
+            i++;
+        } else {
+            out->unlisted++;
+            k++;
+        }
+    }
+    free(disk);
+    free(names);
+    cJSON_Delete(j);
+}
+
+int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    char **names = NULL;
+    size_t count = 0;
+    if (fp_list_dir(dir, &names, &count, err) != 0)
+        return -1;
+    size_t cap = 0;
+    for (size_t i = 0; i < count; i++) {
+        fp_wave_file f;
+        if (!fp_wave_name_parse(names[i], &f.se, &f.simd, &f.slot, &f.id))
+            continue;
+        f.name = names[i];
+        names[i] = NULL;
+        GROW(out->files, out->n, cap);
+        out->files[out->n++] = f;
+    }
+    fp_strv_free(names, count);
+    if (out->n)
+        qsort(out->files, out->n, sizeof *out->files, cmp_wave_file);
+    cross_check(dir, out);
+    return 0;
+}
+
+void fp_wave_list_free(fp_wave_list *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        free(l->files[i].name);
+    free(l->files);
+    memset(l, 0, sizeof *l);
+}
+
+int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wave_skip_cb skip,
+                 void *user)
+{
+    fp_sb buf, path;
+    fp_sb_init(&buf);
+    fp_sb_init(&path);
+    fp_wave w;
+    fp_wave_init(&w);
+    int rc = 0;
+    for (size_t i = 0; i < list->n && rc == 0; i++) {
+        const fp_wave_file *f = &list->files[i];
+        fp_sb_reset(&path);
+        fp_sb_adds(&path, dir);
+        fp_sb_addc(&path, '/');
+        fp_sb_adds(&path, f->name);
+        fp_sb_reset(&buf);
+        fp_err e = {0};
+        if (fp_read_file(path.buf, &buf, &e) != 0 ||
+            fp_wave_parse(&w, buf.buf, buf.len, f->name, &e) != 0) {
+            if (skip)
+                skip(user, f, &e);
+            fp_err_clear(&e);
+            continue;
+        }
+        w.se = f->se;
+        w.simd = f->simd;
+        w.slot = f->slot;
+        w.id = f->id;
+        rc = cb(user, f, &w);
+    }
+    fp_wave_free(&w);
+    fp_sb_free(&buf);
+    fp_sb_free(&path);
+    return rc;
+}
+
+/* ---- occupancy.json ---- */
+
+static int cmp_occ_time(const void *a, const void *b)
+{
+    const fp_occ_event *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    /* ends before starts at the same cycle, so a slot reused at t never counts twice */
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return 0;
+}
+
+static int cmp_occ_se(const void *a, const void *b)
+{
+    const fp_occ_se *x = a, *y = b;
+    return (x->se > y->se) - (x->se < y->se);
+}
+
+static bool se_key(const char *s, size_t len, int *se)
+{
+    if (len == 0 || len > 6)
+        return false;
+    int v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *se = v;
+    return true;
+}
+
+int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    char *path = fp_path_join(dir, "occupancy.json");
+    fp_sb sb;
+    fp_sb_init(&sb);
+    int rc = fp_read_file(path, &sb, err);
+    free(path);
+    if (rc != 0) {
+        fp_sb_free(&sb);
+        return -1;
+    }
+    fp_jscan js;
+    fp_js_init(&js, sb.buf, sb.len);
+    size_t cap = 0;
+    rc = -1;
+    if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
+        wbad(err, "occupancy.json", &js, "top level is not an object");
+        goto done;
+    }
+    for (;;) {
+        fp_jtok t = fp_js_next(&js);
+        if (t == FP_JT_OBJ_END)
+            break;
+        if (t != FP_JT_STRING) {
+            wbad(err, "occupancy.json", &js, "expected a key");
+            goto done;
+        }
+        int se;
+        if (!se_key(js.str, js.str_len, &se)) {
+            fp_js_next(&js);
+            if (!fp_js_skip(&js)) {
+                wbad(err, "occupancy.json", &js, "bad value");
+                goto done;
+            }
+            continue;
+        }
+        if (fp_js_next(&js) != FP_JT_ARR_BEGIN) {
+            wbad(err, "occupancy.json", &js, "an SE entry is not an array");
+            goto done;
+        }
+        GROW(out->ses, out->n, cap);
+        fp_occ_se *s = &out->ses[out->n++];
+        memset(s, 0, sizeof *s);
+        s->se = se;
+        size_t ecap = 0;
+        for (;;) {
+            t = fp_js_next(&js);
+            if (t == FP_JT_ARR_END)
+                break;
+            if (t != FP_JT_ARR_BEGIN) {
+                wbad(err, "occupancy.json", &js, "an event is not an array");
+                goto done;
+            }
+            int64_t v[6] = {0};
+            int nv = 0;
+            for (;;) {
+                t = fp_js_next(&js);
+                if (t == FP_JT_ARR_END)
+                    break;
+                if (t != FP_JT_NUMBER || !js.num_is_int) {
+                    wbad(err, "occupancy.json", &js, "an event cell is not an integer");
+                    goto done;
+                }
+                if (nv < 6)
+                    v[nv] = js.inum;
+                nv++;
+            }
+            if (nv < 5) {
+                wbad(err, "occupancy.json", &js, "an event has fewer than 5 cells");
+                goto done;
+            }
+            GROW(s->ev, s->n, ecap);
+            fp_occ_event *ev = &s->ev[s->n++];
+            ev->time = v[0];
+            ev->cu = (int32_t)v[1];
+            ev->simd = (int32_t)v[2];
+            ev->slot = (int32_t)v[3];
+            ev->start = v[4] ? 1 : 0;
+        }
+        if (s->n)
+            qsort(s->ev, s->n, sizeof *s->ev, cmp_occ_time);
+    }
+    if (fp_js_next(&js) != FP_JT_END) {
+        wbad(err, "occupancy.json", &js, "trailing data");
+        goto done;
+    }
+    if (out->n)
+        qsort(out->ses, out->n, sizeof *out->ses, cmp_occ_se);
+    rc = 0;
+done:
+    fp_js_free(&js);
+    fp_sb_free(&sb);
+    if (rc != 0)
+        fp_occupancy_free(out);
+    return rc;
+}
+
+void fp_occupancy_free(fp_occupancy *o)
+{
+    if (!o)
+        return;
+    for (size_t i = 0; i < o->n; i++)
+        free(o->ses[i].ev);
+    free(o->ses);
+    memset(o, 0, sizeof *o);
+}
+
+/* ---- wstates<k>.json ---- */
+
+static int read_int_array(fp_jscan *js, int64_t **v, size_t *n)
+{
+    size_t cap = 0;
+    if (fp_js_next(js) != FP_JT_ARR_BEGIN)
+        return -1;
+    for (;;) {
+        fp_jtok t = fp_js_next(js);
+        if (t == FP_JT_ARR_END)
+            return 0;
+        if (t != FP_JT_NUMBER || !js->num_is_int)
+            return -1;
+        GROW(*v, *n, cap);
+        (*v)[(*n)++] = js->inum;
+    }
+}
+
+int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err)
+{
+    *out = 0;
+    char name[32];
+    snprintf(name, sizeof name, "wstates%d.json", state);
+    char *path = fp_path_join(dir, name);
+    fp_sb sb;
+    fp_sb_init(&sb);
+    int rc = fp_read_file(path, &sb, err);
+    free(path);
+    if (rc != 0) {
+        fp_sb_free(&sb);
+        return -1;
+    }
+    fp_jscan js;
+    fp_js_init(&js, sb.buf, sb.len);
+    int64_t *st = NULL, *tm = NULL;
+    size_t ns = 0, nt = 0;
+    rc = -1;
+    if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
+        wbad(err, name, &js, "top level is not an object");
+        goto done;
+    }
+    for (;;) {
+        fp_jtok t = fp_js_next(&js);
+        if (t == FP_JT_OBJ_END)
+            break;
+        if (t != FP_JT_STRING) {
+            wbad(err, name, &js, "expected a key");
+            goto done;
+        }
+        if (fp_js_str_eq(&js, "state") || fp_js_str_eq(&js, "time")) {
+            bool is_state = js.str[0] == 's';
+            if ((is_state ? read_int_array(&js, &st, &ns) : read_int_array(&js, &tm, &nt)) != 0) {
+                wbad(err, name, &js, "\"state\"/\"time\" is not an integer array");
+                goto done;
+            }
+        } else {
+            fp_js_next(&js);
+            if (!fp_js_skip(&js)) {
+                wbad(err, name, &js, "bad value");
+                goto done;
+            }
+        }
+    }
+    if (ns != nt) {
+        fp_err_set(err, FP_BAD_INPUT, "%s: \"state\" has %zu entries but \"time\" %zu", name, ns, nt);
+        goto done;
+    }
+    for (size_t i = 0; i + 1 < ns; i++)
+        *out += st[i] * (tm[i + 1] - tm[i]);
+    rc = 0;
+done:
+    free(st);
+    free(tm);
+    fp_js_free(&js);
+    fp_sb_free(&sb);
+    return rc;
+}
