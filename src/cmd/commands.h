@@ -9,7 +9,8 @@
 #include "flyprof/cli.h"
 
 #define FP_COMMANDS(X) \
-    X(doctor)
+    X(doctor) \
+    X(bubbles)
 
 
 #define FP_DECLARE_COMMAND(name) extern const fp_command fp_cmd_##name;
