@@ -36,6 +36,10 @@
 #define GEN_QUANTUM 4
 /* Reference clock of realtime.json pairs (§5.6). */
 #define GEN_REALTIME_HZ 100000000LL
+/* Largest integer a spec may give (2^53: exact in a double). */
+#define GEN_MAX_INT 9007199254740992.0
+/* Cap on the records of one simulated wave (a runaway repeat nest would exhaust memory). */
+#define GEN_MAX_RECORDS 10000000
 #define GEN_CODE_HEADER "ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle"
 /* Wave timeline states (§5.8). */
 enum { WS_EMPTY = 0, WS_IDLE = 1, WS_EXEC = 2, WS_WAIT = 3, WS_STALL = 4, WS_COUNT = 5 };
@@ -182,7 +186,8 @@ static int64_t round_up_q(int64_t v)
 static bool get_int(const cJSON *o, const char *key, int64_t *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsNumber(v))
+    /* beyond 2^53 a double is not an exact integer (and the cast could overflow) */
+    if (!cJSON_IsNumber(v) || !(fabs(v->valuedouble) <= GEN_MAX_INT))
         return false;
     *out = (int64_t)v->valuedouble;
     return true;
@@ -342,6 +347,8 @@ static int load_explicit(gen *g, wave *w, size_t wi, const cJSON *insts)
             const cJSON *c = cJSON_GetArrayItem(it, j);
             if (!cJSON_IsNumber(c))
                 return bad(g, "waves[%zu].instructions[%zu][%d] must be a number", wi, k, j);
+            if (!(fabs(c->valuedouble) <= GEN_MAX_INT))
+                return bad(g, "waves[%zu].instructions[%zu][%d] is out of range", wi, k, j);
             f[j] = (int64_t)c->valuedouble;
         }
         add_rec(w, f[0], cat, f[2], f[3], f[4]);
@@ -358,6 +365,8 @@ static int expand_path(gen *g, const cJSON *path, int64_t **out, size_t *n, size
     const cJSON *it;
     cJSON_ArrayForEach(it, path) {
         if (cJSON_IsNumber(it)) {
+            if (*n >= GEN_MAX_RECORDS)
+                return bad(g, "path: more than %d records in one wave", GEN_MAX_RECORDS);
             if (*n == *cap) {
                 *cap = *cap ? *cap * 2 : 256;
                 *out = xrealloc(*out, *cap * sizeof **out);
@@ -1500,6 +1509,13 @@ static int run(gen *g)
         return -1;
     if (!shell && g->nw == 0)
         return bad(g, "spec: no waves (use \"empty_shell\": true for an empty dispatch)");
+    const cJSON *src;
+    cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(g->spec, "sources")) {
+        if (!src->string || src->string[0] != '/')
+            return bad(g, "sources: \"%s\" is not an absolute path", src->string ? src->string : "");
+        if (!cJSON_IsString(src) && !cJSON_IsArray(src))
+            return bad(g, "sources[\"%s\"]: text or array of lines", src->string);
+    }
     const cJSON *ses = cJSON_GetObjectItemCaseSensitive(g->spec, "traced_ses");
     const cJSON *it;
     cJSON_ArrayForEach(it, ses)
