@@ -9,14 +9,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 
-#ifndef FLYPROF_SHARE_DIR
-#define FLYPROF_SHARE_DIR NULL
-#endif
+/* The registry shipped with the project, found next to the binary:
+ * <prefix>/bin/flyprof -> <prefix>/share/flyprof/recipes.yaml when installed,
+ * <src>/build-x/flyprof -> <src>/share/recipes.yaml in a build tree. */
+static char *shipped_recipes(void)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return NULL;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    static const char *const rel[] = {"../share/flyprof/recipes.yaml", "../share/recipes.yaml"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        char *p = fp_path_join(self, rel[i]);
+        char *real = realpath(p, NULL);
+        free(p);
+        if (real && fp_is_file(real))
+            return real;
+        free(real);
+    }
+    return NULL;
+}
 
 typedef struct setting {
     const char *key;   /* config-file key and JSON key */
@@ -158,16 +181,9 @@ int fp_config_load(fp_config *c, const fp_config_args *a, fp_err *err)
             v = file_vals[i], dst->source = "config";
         } else if ((v = default_of(s->key)) != NULL) {
             dst->source = "default";
-        } else if (!strcmp(s->key, "recipes") && FLYPROF_SHARE_DIR) {
-            /* the registry shipped with the project */
-            char *p = fp_path_join(FLYPROF_SHARE_DIR ? FLYPROF_SHARE_DIR : "", "recipes.yaml");
-            if (fp_is_file(p)) {
-                dst->value = p;
-                dst->source = "default";
-                continue;
-            }
-            free(p);
-            dst->source = "unset";
+        } else if (!strcmp(s->key, "recipes") && (dst->value = shipped_recipes()) != NULL) {
+            dst->source = "shipped";
+            continue;
         } else {
             dst->source = "unset";
         }
