@@ -11,7 +11,10 @@
 #define FP_COMMANDS(X) \
     X(list) \
     X(doctor) \
-    X(bubbles)
+    X(bubbles) \
+    X(report) \
+    X(diff) \
+    X(rules)
 
 
 #define FP_DECLARE_COMMAND(name) extern const fp_command fp_cmd_##name;

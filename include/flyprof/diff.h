@@ -1,0 +1,41 @@
+/*
+ * diff.h - before/after comparison of two report.json documents.
+ *
+ * Per stall class and per source line: stall, exposed stall and share, before
+ * -> after; instructions matched across recompiles by (innermost source line,
+ * opcode, occurrence) - never by pc index; the before report's acceptance
+ * tests checked against the after report (met / not_met / unknown); and an
+ * overall verdict (improved / regressed / neutral) that treats changes within
+ * the noise floor as neutral. docs/commands/diff.md documents the floor and
+ * how it was measured.
+ *
+ * Cycle counts of two captures are compared per traced wave (cycles / waves)
+ * so that captures with different numbers of traced waves stay comparable.
+ */
+#ifndef FLYPROF_DIFF_H
+#define FLYPROF_DIFF_H
+
+#include <cjson/cJSON.h>
+
+#include "flyprof/strbuf.h"
+
+/* Noise floor of the overall verdict, in percentage points of the stalled
+ * share of latency (totals.stall_pct). Measured on two captures of the same
+ * code (corpus flash_attn_func-small vs -small-after_loc_fix): see diff.md. */
+#define FP_DIFF_NOISE_STALL_PTS 2.0
+/* With a measured duration per call on both sides, the verdict uses it:
+ * changes within 2 % are neutral (the seed's "no config regresses > 2 %"). */
+#define FP_DIFF_NOISE_TIME_PCT 2.0
+/* A class / line delta is "significant" above this share change (points of
+ * total stall) - the same floor, applied per row. */
+#define FP_DIFF_NOISE_SHARE_PTS 2.0
+/* Rows listed per section of diff.json (largest |delta| first). */
+#define FP_DIFF_MAX_ROWS 50
+
+/* diff.json (caller owns). `before`/`after` are report.json documents. */
+cJSON *fp_diff_reports(const cJSON *before, const cJSON *after);
+
+/* Human rendering of a diff.json. */
+void fp_diff_table(const cJSON *diff, fp_sb *out);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * rules.h - the knob rules engine: ONE data table (fp_rules) mapping a bubble
+ * class and a diagnostic signal to a FlyDSL knob, evaluated over fp_signals.
+ *
+ * A rule fires when all its conditions hold (a condition whose signal is not
+ * measured either fails, passes, or is replaced by a fallback condition, as
+ * the row says) and the kernel's bound is in the rule's gate. A fired rule
+ * becomes a recommendation with an estimated upper-bound gain, a confidence
+ * lowered by capture quality, evidence pointing at the hottest instruction of
+ * its class, and an acceptance test a re-capture must pass. Recommendations
+ * are ranked by estimated gain (ties: priority, then table order).
+ *
+ * `flyprof rules` prints the table; skills/references/bubble-knob-table.md is
+ * generated from it (fp_rules_markdown).
+ */
+#ifndef FLYPROF_RULES_H
+#define FLYPROF_RULES_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#include "flyprof/signals.h"
+#include "flyprof/strbuf.h"
+
+/* The signals a condition can read. CLASS_* take the condition's class name. */
+typedef enum fp_sig_kind {
+    FP_SIG_NONE = 0,
+    FP_SIG_CLASS_STALL_PCT,   /* % of total stall in the class */
+    FP_SIG_CLASS_GAIN_PCT,    /* upper-bound kernel gain of the class, % */
+    FP_SIG_CLASS_MIX,         /* hit-weighted instruction fraction, 0..1 */
+    FP_SIG_SCRATCH_INSTS,     /* executed scratch_* instructions */
+    FP_SIG_NOP_MFMA_PCT,      /* s_nop hazard padding between MFMAs, % of latency */
+    FP_SIG_LOAD_USE_EXPOSED,  /* hottest vmcnt wait: exposed fraction of load latency */
+    FP_SIG_WAVES_PER_CU,      /* resident waves per CU (occupancy model) */
+    FP_SIG_VGPR_LIMITED,      /* 1 when VGPRs bind the occupancy, 0 when another limit does */
+    FP_SIG_PARTIAL_32B,       /* 32B-partial HBM request fraction, 0..1 */
+    FP_SIG_L2_HIT,            /* L2 hit rate, % */
+    FP_SIG_LDS_CONFLICT_PCT,  /* LDS bank-conflict cycles, % */
+    FP_SIG_MFMA_FRAC,         /* MFMA / (VALU + MFMA) instructions, 0..1 */
+    FP_SIG_PCT_HBM_ROOF,      /* achieved HBM bandwidth / peak, % */
+    FP_SIG_KIND_COUNT
+} fp_sig_kind;
+
+/* Name of a signal kind as printed ("class.pct", "counters.l2_hit_rate"). */
+const char *fp_sig_kind_name(fp_sig_kind k);
+/* Current value; returns false when not measured. */
+bool fp_sig_value(const fp_signals *s, fp_sig_kind k, const char *cls, double *out);
+
+typedef enum fp_cmp { FP_GT, FP_LT } fp_cmp;
+/* What a condition does when its signal is not measured. */
+typedef enum fp_missing { FP_MISS_FAIL, FP_MISS_PASS, FP_MISS_FALLBACK } fp_missing;
+
+typedef struct fp_rule_cond {
+    fp_sig_kind sig; /* FP_SIG_NONE ends the list */
+    const char *cls; /* for CLASS_* signals */
+    fp_cmp cmp;
+    double thr;
+    fp_missing missing;
+    /* FP_MISS_FALLBACK: this condition instead */
+    fp_sig_kind fb_sig;
+    const char *fb_cls;
+    fp_cmp fb_cmp;
+    double fb_thr;
+} fp_rule_cond;
+
+/* Bound gate bits; FP_GATE_ANY = no gate. */
+enum { FP_GATE_MEMORY = 1, FP_GATE_COMPUTE = 2, FP_GATE_LATENCY = 4, FP_GATE_ANY = 7 };
+
+/* How a rule's payoff is estimated (docs/rules.md "Estimated gain"). */
+typedef enum fp_gain_model {
+    FP_GAIN_CLASS,        /* the class's upper-bound gain */
+    FP_GAIN_CLASS_X_SIG,  /* the class's gain x the primary signal (a 0..1 fraction) */
+    FP_GAIN_HOT_LINE,     /* the gain of the hottest instruction of the class only */
+    FP_GAIN_OCCUPANCY,    /* all bubble gain x (1 - waves / next waves) */
+} fp_gain_model;
+
+/* The acceptance test a re-capture must pass (checked by `flyprof diff`). */
+typedef enum fp_accept_kind {
+    FP_ACC_CLASS_EXPOSED_DROP, /* class exposed stall drops by >= pct % */
+    FP_ACC_LINE_STALL_DROP,    /* stall at the hottest .py:line of the class drops by >= pct % */
+    FP_ACC_SIGNAL_BELOW,       /* the primary signal falls below `target` */
+    FP_ACC_SIGNAL_ABOVE,       /* the primary signal rises above `target` */
+} fp_accept_kind;
+
+#define FP_RULE_MAX_CONDS 3
+
+typedef struct fp_rule {
+    const char *id;
+    const char *bubble_class;
+    fp_rule_cond conds[FP_RULE_MAX_CONDS]; /* all must hold; conds[0] is the primary signal */
+    unsigned gate;
+    double priority;      /* tie-break between rules of equal gain (higher first) */
+    const char *base_conf; /* "high" | "medium" | "low" */
+    fp_gain_model gain;
+    fp_accept_kind accept;
+    double accept_value;  /* pct for *_DROP, target for SIGNAL_* */
+    const char *knob;
+    const char *api;      /* FlyDSL API */
+    const char *change;   /* concrete change */
+    const char *expected; /* expected effect */
+} fp_rule;
+
+extern const fp_rule fp_rules[];
+extern const size_t fp_rules_count;
+
+/* One fired rule. */
+typedef struct fp_rec {
+    const fp_rule *rule;
+    double value;         /* primary signal value */
+    bool value_fallback;  /* the primary came from the fallback condition */
+    double gain_pct;      /* estimated upper-bound kernel gain, % */
+    double confidence;    /* 0..1 after capture-quality lowering */
+    const fp_sig_class *cls; /* the targeted class entry, or NULL */
+    int rank;             /* 1-based */
+} fp_rec;
+
+/* Evaluate every rule; *recs (malloc'd) gets the fired ones, ranked. */
+void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n);
+
+/* "high" | "medium" | "low" for a 0..1 confidence. */
+const char *fp_conf_label(double c);
+
+/* The recommendation as report.json data: rule, bubble_class, rank, knob, api,
+ * change, expected, gain, confidence, evidence {...}, acceptance {...}. */
+cJSON *fp_rec_json(const fp_signals *s, const fp_rec *r);
+
+/* Gate as text: "any" or "memory|latency". */
+void fp_gate_text(unsigned gate, fp_sb *out);
+/* A rule's firing condition as text ("class.vmcnt.stall_pct > 10 AND ..."). */
+void fp_rule_cond_text(const fp_rule *r, fp_sb *out);
+/* The whole table as markdown (bubble-knob-table.md) and as JSON. */
+void fp_rules_markdown(fp_sb *out);
+cJSON *fp_rules_json(void);
+
+#endif

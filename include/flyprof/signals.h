@@ -1,0 +1,163 @@
+/*
+ * signals.h - the evidence the knob rules read, gathered in one struct from
+ * whatever the bundle holds: bubbles.json (stall classes, exposed stall,
+ * upper-bound gains, hotspots with .py:line and waitcnt producers), map.json,
+ * counters.json, tile.json and capture.json.
+ *
+ * Every optional number is an fp_optd (known + value) so that a rule can tell
+ * "zero" from "not measured", and the report can say which evidence was
+ * missing. The struct owns all its strings; free with fp_signals_free.
+ */
+#ifndef FLYPROF_SIGNALS_H
+#define FLYPROF_SIGNALS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "flyprof/att.h"
+#include "flyprof/bound.h"
+#include "flyprof/error.h"
+#include "flyprof/soc.h"
+
+/* An optional number. */
+typedef struct fp_optd {
+    bool known;
+    double v;
+} fp_optd;
+
+#define FP_SIG_MAX_PRODUCERS 3
+
+/* A memory instruction an s_waitcnt waits on (decoder waitcnt edge). */
+typedef struct fp_sig_producer {
+    int64_t code_line;
+    char *isa;
+    char *source;        /* "file.py:line" or "" */
+    fp_optd load_to_use; /* measured cycles from the load's issue to the wait's release */
+    fp_optd share;       /* fraction of the wait's stall attributed to this producer */
+} fp_sig_producer;
+
+/* The hottest instruction of one stall class. */
+typedef struct fp_sig_hot {
+    bool present;
+    int64_t code_line;
+    char *isa;
+    char *source;    /* "file.py:line" or "" when unmapped */
+    char *snippet;   /* text of the source line, or NULL when no source copy */
+    int64_t hit;
+    int64_t stall;
+    fp_optd exposed; /* exposed (not hidden by other waves) stall cycles */
+    fp_sig_producer producers[FP_SIG_MAX_PRODUCERS];
+    size_t nproducers;
+} fp_sig_hot;
+
+/* One stall class of the taxonomy, with its share and payoff. */
+typedef struct fp_sig_class {
+    char *name;
+    bool is_bubble;
+    int64_t stall;     /* cycles */
+    double stall_pct;  /* % of total stall */
+    fp_optd exposed;   /* exposed stall cycles */
+    fp_optd gain_pct;  /* upper-bound kernel gain if the exposed stall were hidden, % */
+    fp_optd mix;       /* hit-weighted fraction of executed instructions, 0..1 */
+    int64_t static_count; /* instructions of this class in the listing */
+    fp_sig_hot hot;
+} fp_sig_class;
+
+typedef struct fp_signals {
+    /* identity / provenance */
+    char *kernel;
+    char *arch;        /* "gfx950" or NULL when unknown */
+    char *product;     /* "AMD Instinct MI350X" or NULL */
+    char *dispatch_dir;
+    /* totals */
+    int64_t instructions;
+    int64_t total_latency;
+    int64_t total_stall;
+    double stall_pct;
+    fp_optd waves;
+    /* taxonomy, in rank order (stall desc) */
+    fp_sig_class *classes;
+    size_t nclasses;
+    /* trace-derived specials */
+    fp_optd scratch_insts;     /* executed scratch_* instructions (register spills) */
+    fp_optd nop_mfma_pct;      /* s_nop cycles between dependent MFMAs, % of total latency */
+    fp_optd load_use_exposed;  /* hottest vmcnt wait: stall / load-to-use cycles, 0..1 */
+    /* counters.json */
+    fp_optd partial_32b;       /* 0..1 */
+    fp_optd l2_hit;            /* % */
+    fp_optd lds_conflict_pct;  /* % */
+    fp_optd mfma_frac;         /* 0..1 */
+    fp_optd achieved_gbs;
+    fp_optd peak_gbs;
+    fp_optd pct_hbm_roof;      /* achieved / peak, % */
+    fp_optd time_ns;           /* per call */
+    /* occupancy (capture.json / occupancy model) */
+    fp_optd waves_per_cu;
+    fp_optd waves_per_simd;
+    fp_optd next_waves_per_cu; /* the next occupancy step */
+    fp_optd vgpr_to_next;      /* registers to free to reach it */
+    fp_optd arch_vgpr;
+    fp_optd accum_vgpr;
+    fp_optd lds_bytes;         /* per workgroup */
+    fp_optd sgpr;
+    fp_optd wg_size;
+    fp_optd scratch_size;      /* bytes per work-item (kernel_trace.csv Scratch_Size) */
+    char *occ_source;          /* where the register counts came from */
+    char *occ_limiter;         /* "VGPR", "LDS", ... or NULL */
+    /* the bound: bound.h's shared classification over the inputs gathered here */
+    fp_bound_in bound_in;
+    fp_bound_result bound_res;
+    const char *bound;         /* fp_bound_name(bound_res.bound), or NULL when unknown */
+    /* timing / provenance extras */
+    char *shape;
+    char *invocation;
+    char *recipe_kernel;
+    char *tile_text;           /* "BM=128 BN=128 BK=64" when the kernel's real tile is known */
+    /* capture quality: 0..1 multiplier on recommendation confidence, and why */
+    double capture_confidence;
+    cJSON *quality_issues;     /* array of strings (owned) */
+    /* what the bundle held */
+    bool have_capture, have_counters, have_tile, have_bubbles_json, have_map_json;
+} fp_signals;
+
+void fp_signals_init(fp_signals *s);
+void fp_signals_free(fp_signals *s);
+
+/* The class entry by name, or NULL. */
+const fp_sig_class *fp_signals_class(const fp_signals *s, const char *name);
+/* Add (or get) a class entry by name; the returned pointer is valid until the next add. */
+fp_sig_class *fp_signals_class_add(fp_signals *s, const char *name);
+/* Keep the class array in rank order: stall desc, ties by name. */
+void fp_signals_sort_classes(fp_signals *s);
+
+/* Fill from the artifacts (each may be NULL = absent). bubbles is required:
+ * without a taxonomy there is nothing to reason about (BAD_INPUT when its
+ * shape is wrong). The others only add signals; a wrong type in them is
+ * BAD_INPUT naming the artifact and key. */
+int fp_signals_from_bubbles(fp_signals *s, const cJSON *bubbles, fp_err *err);
+int fp_signals_from_counters(fp_signals *s, const cJSON *counters, fp_err *err);
+int fp_signals_from_capture(fp_signals *s, const cJSON *capture, const char *tag, fp_err *err);
+int fp_signals_from_tile(fp_signals *s, const cJSON *tile, fp_err *err);
+/* Facts only the instruction listing shows: s_nop padding between MFMAs. */
+void fp_signals_from_code(fp_signals *s, const fp_code *code);
+
+/* What rocprofv3's agent_info.csv says about the GPU (arch, product, HBM
+ * peak through the SoC table). */
+void fp_signals_from_agent(fp_signals *s, const fp_soc_query *q);
+
+/* The kernel's rows of kernel_trace.csv, reduced (read by the command layer). */
+typedef struct fp_kernel_row {
+    size_t dispatches;       /* rows of this kernel with a valid duration */
+    double avg_ns;           /* mean End - Start */
+    bool have_regs;          /* the register columns below were read */
+    int vgpr, accum, sgpr, lds, wg, scratch; /* -1 when the column is missing */
+} fp_kernel_row;
+void fp_signals_from_kernel_row(fp_signals *s, const fp_kernel_row *k);
+
+/* After the adapters: derived numbers (pct of HBM roof, the occupancy model,
+ * the bound classification and its roof check, missing class gains). */
+void fp_signals_derive(fp_signals *s);
+
+#endif

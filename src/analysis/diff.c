@@ -1,0 +1,511 @@
+/*
+ * diff.c - report.json x 2 -> diff.json (see diff.h).
+ *
+ * The one idea: compare shares and per-wave cycles, never raw totals, and
+ * never pc indices: instructions are keyed by (innermost source line, opcode,
+ * occurrence of that pair in code order), which survives recompiles that
+ * shift addresses.
+ */
+#include "flyprof/diff.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/json.h"
+
+static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+static const char *gstr(const cJSON *o, const char *k)
+{
+    const cJSON *v = get(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+static bool gnum(const cJSON *o, const char *k, double *out)
+{
+    const cJSON *v = get(o, k);
+    if (!cJSON_IsNumber(v))
+        return false;
+    *out = v->valuedouble;
+    return true;
+}
+static double gnum0(const cJSON *o, const char *k)
+{
+    double v = 0;
+    gnum(o, k, &v);
+    return v;
+}
+
+/* Traced waves of a report (cycle counts are compared per wave). */
+static double waves_of(const cJSON *r)
+{
+    double w = gnum0(get(r, "totals"), "waves");
+    return w > 0 ? w : 1.0;
+}
+
+static cJSON *bad(const cJSON *a, const cJSON *b, const char *k, int dp)
+{
+    /* {before, after, delta} of a numeric field, nulls when absent */
+    cJSON *o = cJSON_CreateObject();
+    double x, y;
+    bool hx = gnum(a, k, &x), hy = gnum(b, k, &y);
+    if (hx)
+        fp_json_add_num(o, "before", x, dp);
+    else
+        cJSON_AddNullToObject(o, "before");
+    if (hy)
+        fp_json_add_num(o, "after", y, dp);
+    else
+        cJSON_AddNullToObject(o, "after");
+    if (hx && hy)
+        fp_json_add_num(o, "delta", y - x, dp);
+    else
+        cJSON_AddNullToObject(o, "delta");
+    return o;
+}
+
+/* ---- classes and lines: union by key ---- */
+
+static const cJSON *find_by(const cJSON *arr, const char *key, const char *val)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr)
+    {
+        const char *v = gstr(it, key);
+        if (v && !strcmp(v, val))
+            return it;
+    }
+    return NULL;
+}
+
+typedef struct row {
+    cJSON *obj;
+    double mag; /* |delta share| for ordering */
+    size_t order;
+} row;
+
+static int row_cmp(const void *a, const void *b)
+{
+    const row *x = a, *y = b;
+    if (x->mag != y->mag)
+        return x->mag > y->mag ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* One side of a class/line row: {stall, exposed, pct, stall_per_wave, exposed_per_wave}. */
+static cJSON *side(const cJSON *e, const char *stall_key, double waves)
+{
+    if (!e)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    double st = gnum0(e, stall_key), ex = gnum0(e, "exposed");
+    fp_json_add_num(o, "stall", st, 0);
+    fp_json_add_num(o, "exposed", ex, 0);
+    fp_json_add_num(o, "pct", gnum0(e, "pct"), 2);
+    fp_json_add_num(o, "stall_per_wave", st / waves, 1);
+    fp_json_add_num(o, "exposed_per_wave", ex / waves, 1);
+    return o;
+}
+
+static void add_union_row(row **rows, size_t *n, const char *keyname, const char *key, const cJSON *b,
+                          const cJSON *a, const char *stall_key, double wb, double wa)
+{
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_str(o, keyname, key);
+    cJSON_AddItemToObject(o, "before", side(b, stall_key, wb));
+    cJSON_AddItemToObject(o, "after", side(a, stall_key, wa));
+    double pb = b ? gnum0(b, "pct") : 0, pa = a ? gnum0(a, "pct") : 0;
+    double sb = b ? gnum0(b, stall_key) / wb : 0, sa = a ? gnum0(a, stall_key) / wa : 0;
+    double eb = b ? gnum0(b, "exposed") / wb : 0, ea = a ? gnum0(a, "exposed") / wa : 0;
+    cJSON *d = cJSON_AddObjectToObject(o, "delta");
+    fp_json_add_num(d, "pct", pa - pb, 2);
+    fp_json_add_num(d, "stall_per_wave", sa - sb, 1);
+    fp_json_add_num(d, "exposed_per_wave", ea - eb, 1);
+    fp_json_add_bool(o, "significant", fabs(pa - pb) >= FP_DIFF_NOISE_SHARE_PTS);
+    row *nr = realloc(*rows, (*n + 1) * sizeof *nr);
+    if (!nr)
+        abort();
+    *rows = nr;
+    nr[*n].obj = o;
+    nr[*n].mag = fp_round(fabs(pa - pb), 2);
+    nr[*n].order = *n;
+    (*n)++;
+}
+
+/* Union of two arrays keyed by `keyname`; before's order first, then after-only rows. */
+static cJSON *union_rows(const cJSON *ab, const cJSON *aa, const char *keyname, const char *stall_key, double wb,
+                         double wa, bool sort, size_t cap, size_t *total)
+{
+    row *rows = NULL;
+    size_t n = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, ab)
+    {
+        const char *k = gstr(it, keyname);
+        if (k)
+            add_union_row(&rows, &n, keyname, k, it, find_by(aa, keyname, k), stall_key, wb, wa);
+    }
+    cJSON_ArrayForEach(it, aa)
+    {
+        const char *k = gstr(it, keyname);
+        if (k && !find_by(ab, keyname, k))
+            add_union_row(&rows, &n, keyname, k, NULL, it, stall_key, wb, wa);
+    }
+    if (sort && n > 1)
+        qsort(rows, n, sizeof *rows, row_cmp);
+    cJSON *out = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++) {
+        if (cap && i >= cap)
+            cJSON_Delete(rows[i].obj);
+        else
+            cJSON_AddItemToArray(out, rows[i].obj);
+    }
+    *total = n;
+    free(rows);
+    return out;
+}
+
+/* ---- instructions keyed by (source, opcode, occurrence) ---- */
+
+typedef struct ikey {
+    char *key;
+    const cJSON *inst;
+    size_t order;
+} ikey;
+
+static int ikey_cmp(const void *a, const void *b)
+{
+    const ikey *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The innermost "file:line" of a source string (text before " -> "). */
+static void innermost(const char *src, char *buf, size_t cap)
+{
+    src = src ? src : "";
+    const char *arrow = strstr(src, " -> ");
+    size_t n = arrow ? (size_t)(arrow - src) : strlen(src);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(buf, src, n);
+    buf[n] = 0;
+}
+
+static void opcode(const char *isa, char *buf, size_t cap)
+{
+    isa = isa ? isa : "";
+    size_t n = strcspn(isa, " \t");
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(buf, isa, n);
+    buf[n] = 0;
+}
+
+/* Keys in code order: occurrence = how many earlier instructions share (source, opcode). */
+static ikey *make_keys(const cJSON *insts, size_t *n)
+{
+    size_t cnt = (size_t)cJSON_GetArraySize(insts);
+    ikey *k = calloc(cnt ? cnt : 1, sizeof *k);
+    if (!k)
+        abort();
+    size_t i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, insts)
+    {
+        char src[1024], op[128];
+        innermost(gstr(it, "source"), src, sizeof src);
+        opcode(gstr(it, "inst"), op, sizeof op);
+        size_t len = strlen(src) + strlen(op) + 3;
+        k[i].key = malloc(len);
+        if (!k[i].key)
+            abort();
+        snprintf(k[i].key, len, "%s\x1f%s", src, op);
+        k[i].inst = it;
+        k[i].order = i;
+        i++;
+    }
+    *n = i;
+    /* sort by (src, opcode, code order); the occurrence is the rank within equal keys */
+    qsort(k, *n, sizeof *k, ikey_cmp);
+    size_t occ = 0;
+    for (size_t j = 0; j < *n; j++) {
+        occ = (j > 0 && !strcmp(k[j].key, k[j - 1].key)) ? occ + 1 : 0;
+        size_t len = strlen(k[j].key) + 24;
+        char *nk = malloc(len);
+        if (!nk)
+            abort();
+        snprintf(nk, len, "%s\x1f%zu", k[j].key, occ);
+        free(k[j].key);
+        k[j].key = nk;
+    }
+    qsort(k, *n, sizeof *k, ikey_cmp);
+    return k;
+}
+
+static void free_keys(ikey *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(k[i].key);
+    free(k);
+}
+
+static cJSON *inst_side(const cJSON *i, double waves)
+{
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_num(o, "code_line", gnum0(i, "code_line"), 0);
+    fp_json_add_num(o, "stall", gnum0(i, "stall"), 0);
+    fp_json_add_num(o, "exposed", gnum0(i, "exposed"), 0);
+    fp_json_add_num(o, "stall_per_wave", gnum0(i, "stall") / waves, 1);
+    return o;
+}
+
+static cJSON *match_insts(const cJSON *rb, const cJSON *ra, double wb, double wa)
+{
+    size_t nb, na;
+    ikey *kb = make_keys(get(rb, "instructions"), &nb), *ka = make_keys(get(ra, "instructions"), &na);
+    row *rows = NULL;
+    size_t n = 0, matched = 0, moved = 0;
+    size_t i = 0, j = 0;
+    while (i < nb && j < na) {
+        int c = strcmp(kb[i].key, ka[j].key);
+        if (c < 0) {
+            i++;
+            continue;
+        }
+        if (c > 0) {
+            j++;
+            continue;
+        }
+        matched++;
+        const cJSON *b = kb[i].inst, *a = ka[j].inst;
+        if (gnum0(b, "code_line") != gnum0(a, "code_line"))
+            moved++;
+        double d = gnum0(a, "stall") / wa - gnum0(b, "stall") / wb;
+        if (d != 0) {
+            cJSON *o = cJSON_CreateObject();
+            char src[1024], op[128];
+            innermost(gstr(b, "source"), src, sizeof src);
+            opcode(gstr(b, "inst"), op, sizeof op);
+            fp_json_add_str(o, "source", src);
+            fp_json_add_str(o, "opcode", op);
+            const char *occ = strrchr(kb[i].key, '\x1f');
+            fp_json_add_int(o, "occurrence", occ ? atoll(occ + 1) : 0);
+            fp_json_add_str(o, "inst", gstr(b, "inst"));
+            cJSON_AddItemToObject(o, "before", inst_side(b, wb));
+            cJSON_AddItemToObject(o, "after", inst_side(a, wa));
+            fp_json_add_num(o, "delta_stall_per_wave", d, 1);
+            row *nr = realloc(rows, (n + 1) * sizeof *nr);
+            if (!nr)
+                abort();
+            rows = nr;
+            rows[n].obj = o;
+            rows[n].mag = fp_round(fabs(d), 1);
+            rows[n].order = n;
+            n++;
+        }
+        i++;
+        j++;
+    }
+    if (n > 1)
+        qsort(rows, n, sizeof *rows, row_cmp);
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_int(o, "before", (int64_t)nb);
+    fp_json_add_int(o, "after", (int64_t)na);
+    fp_json_add_int(o, "matched", (int64_t)matched);
+    fp_json_add_int(o, "moved", (int64_t)moved);
+    fp_json_add_int(o, "unmatched_before", (int64_t)(nb - matched));
+    fp_json_add_int(o, "unmatched_after", (int64_t)(na - matched));
+    fp_json_add_int(o, "changed", (int64_t)n);
+    cJSON *ch = cJSON_AddArrayToObject(o, "top_changes");
+    for (size_t k = 0; k < n; k++) {
+        if (k < FP_DIFF_MAX_ROWS)
+            cJSON_AddItemToArray(ch, rows[k].obj);
+        else
+            cJSON_Delete(rows[k].obj);
+    }
+    free(rows);
+    free_keys(kb, nb);
+    free_keys(ka, na);
+    return o;
+}
+
+/* ---- acceptance tests of the before report ---- */
+
+static cJSON *check_acceptance(const cJSON *rec, const cJSON *rb, const cJSON *ra, double wb, double wa)
+{
+    const cJSON *acc = get(rec, "acceptance");
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_str(o, "rule", gstr(rec, "rule"));
+    fp_json_add_num(o, "rank", gnum0(rec, "rank"), 0);
+    fp_json_add_str(o, "test", gstr(acc, "text"));
+    const char *kind = gstr(acc, "kind");
+    fp_json_add_str(o, "kind", kind);
+    const char *verdict = "unknown";
+    char note[256] = "";
+    double before = gnum0(acc, "before"), target = gnum0(acc, "target"), after = NAN;
+    if (kind && !strcmp(kind, "class_exposed_drop")) {
+        const char *cls = gstr(acc, "class"), *metric = gstr(acc, "metric");
+        const cJSON *ca = cls ? find_by(get(ra, "classes"), "class", cls) : NULL;
+        double v = ca ? gnum0(ca, metric && !strcmp(metric, "exposed") ? "exposed" : "cycles") : 0.0;
+        before /= wb;
+        target /= wb;
+        after = v / wa;
+        verdict = after <= target ? "met" : "not_met";
+        snprintf(note, sizeof note, "per traced wave");
+    } else if (kind && !strcmp(kind, "line_stall_drop")) {
+        const char *src = gstr(acc, "source");
+        const cJSON *la = src ? find_by(get(ra, "lines"), "source", src) : NULL;
+        before /= wb;
+        target /= wb;
+        after = la ? gnum0(la, "stall") / wa : 0.0;
+        verdict = after <= target ? "met" : "not_met";
+        snprintf(note, sizeof note, "%s", la ? "per traced wave" : "the line no longer stalls (or moved)");
+    } else if (kind && (!strcmp(kind, "signal_below") || !strcmp(kind, "signal_above"))) {
+        const char *sig = gstr(acc, "signal");
+        double v;
+        if (sig && gnum(get(ra, "signals"), sig, &v)) {
+            after = v;
+            bool below = !strcmp(kind, "signal_below");
+            verdict = (below ? v < target : v >= target) ? "met" : "not_met";
+        } else {
+            snprintf(note, sizeof note, "the after report has no value for %s", sig ? sig : "?");
+        }
+    } else {
+        snprintf(note, sizeof note, "unknown acceptance kind");
+    }
+    fp_json_add_num(o, "before", before, 2);
+    if (isnan(after))
+        cJSON_AddNullToObject(o, "after");
+    else
+        fp_json_add_num(o, "after", after, 2);
+    fp_json_add_num(o, "target", target, 2);
+    fp_json_add_str(o, "verdict", verdict);
+    fp_json_add_str(o, "note", note[0] ? note : NULL);
+    return o;
+}
+
+static cJSON *who(const cJSON *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_str(o, "kernel", gstr(r, "kernel"));
+    fp_json_add_str(o, "arch", gstr(r, "arch"));
+    fp_json_add_str(o, "dispatch", gstr(get(r, "dispatch"), "name"));
+    fp_json_add_str(o, "bound_type", gstr(r, "bound_type"));
+    fp_json_add_str(o, "headline", gstr(r, "headline"));
+    return o;
+}
+
+cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
+{
+    double wb = waves_of(rb), wa = waves_of(ra);
+    cJSON *d = cJSON_CreateObject();
+    fp_json_add_int(d, "schema", 1);
+    cJSON_AddItemToObject(d, "before", who(rb));
+    cJSON_AddItemToObject(d, "after", who(ra));
+    cJSON *notes = cJSON_CreateArray();
+    const char *kb = gstr(rb, "kernel"), *ka = gstr(ra, "kernel");
+    if (kb && ka && strcmp(kb, ka))
+        cJSON_AddItemToArray(notes, cJSON_CreateString("different kernels: the comparison may be meaningless"));
+    const char *ab = gstr(rb, "arch"), *aa = gstr(ra, "arch");
+    if (ab && aa && strcmp(ab, aa))
+        cJSON_AddItemToArray(notes, cJSON_CreateString("different architectures"));
+
+    cJSON *floor = cJSON_AddObjectToObject(d, "noise_floor");
+    fp_json_add_num(floor, "stall_pct_points", FP_DIFF_NOISE_STALL_PTS, 2);
+    fp_json_add_num(floor, "share_points", FP_DIFF_NOISE_SHARE_PTS, 2);
+    fp_json_add_num(floor, "time_pct", FP_DIFF_NOISE_TIME_PCT, 2);
+    fp_json_add_str(floor, "source", "docs/commands/diff.md: corpus flash_attn_func-small vs -small-after_loc_fix");
+
+    const cJSON *tb = get(rb, "totals"), *ta = get(ra, "totals");
+    cJSON *tot = cJSON_AddObjectToObject(d, "totals");
+    cJSON_AddItemToObject(tot, "stall_pct", bad(tb, ta, "stall_pct", 2));
+    cJSON_AddItemToObject(tot, "exposed_pct", bad(tb, ta, "exposed_pct", 2));
+    cJSON_AddItemToObject(tot, "waves", bad(tb, ta, "waves", 0));
+    cJSON *lpw = cJSON_AddObjectToObject(tot, "latency_per_wave");
+    double lb = gnum0(tb, "latency") / wb, la = gnum0(ta, "latency") / wa;
+    fp_json_add_num(lpw, "before", lb, 1);
+    fp_json_add_num(lpw, "after", la, 1);
+    fp_json_add_num(lpw, "delta", la - lb, 1);
+    cJSON_AddItemToObject(tot, "time_ns_per_call", bad(get(rb, "workload"), get(ra, "workload"), "time_ns_per_call", 1));
+
+    size_t total;
+    cJSON_AddItemToObject(d, "classes",
+                          union_rows(get(rb, "classes"), get(ra, "classes"), "class", "cycles", wb, wa, false, 0, &total));
+    cJSON *lines = union_rows(get(rb, "lines"), get(ra, "lines"), "source", "stall", wb, wa, true, FP_DIFF_MAX_ROWS,
+                              &total);
+    cJSON *ls = cJSON_AddObjectToObject(d, "lines");
+    fp_json_add_int(ls, "total", (int64_t)total);
+    cJSON_AddItemToObject(ls, "rows", lines);
+    cJSON_AddItemToObject(d, "instructions", match_insts(rb, ra, wb, wa));
+
+    cJSON *acc = cJSON_AddArrayToObject(d, "acceptance");
+    const cJSON *rec;
+    size_t met = 0, nacc = 0;
+    cJSON_ArrayForEach(rec, get(rb, "recommendations"))
+    {
+        cJSON *c = check_acceptance(rec, rb, ra, wb, wa);
+        nacc++;
+        if (!strcmp(gstr(c, "verdict"), "met"))
+            met++;
+        cJSON_AddItemToArray(acc, c);
+    }
+
+    /* overall verdict: duration when both sides measured it, else the stalled share */
+    double x, y;
+    const char *verdict = "neutral", *basis;
+    double delta;
+    char why[256];
+    if (gnum(get(rb, "workload"), "time_ns_per_call", &x) && gnum(get(ra, "workload"), "time_ns_per_call", &y) &&
+        x > 0) {
+        basis = "time_ns_per_call";
+        delta = 100.0 * (y - x) / x;
+        if (delta <= -FP_DIFF_NOISE_TIME_PCT)
+            verdict = "improved";
+        else if (delta >= FP_DIFF_NOISE_TIME_PCT)
+            verdict = "regressed";
+        snprintf(why, sizeof why, "duration per call %+.2f%% (noise floor +-%.1f%%)", fp_round(delta, 2),
+                 FP_DIFF_NOISE_TIME_PCT);
+    } else {
+        basis = "stall_pct";
+        delta = gnum0(ta, "stall_pct") - gnum0(tb, "stall_pct");
+        if (delta <= -FP_DIFF_NOISE_STALL_PTS)
+            verdict = "improved";
+        else if (delta >= FP_DIFF_NOISE_STALL_PTS)
+            verdict = "regressed";
+        snprintf(why, sizeof why, "stalled share of latency %+.2f points (noise floor +-%.1f)", fp_round(delta, 2),
+                 FP_DIFF_NOISE_STALL_PTS);
+    }
+    cJSON *v = cJSON_AddObjectToObject(d, "verdict");
+    fp_json_add_str(v, "overall", verdict);
+    fp_json_add_str(v, "basis", basis);
+    fp_json_add_num(v, "delta", delta, 2);
+    fp_json_add_str(v, "why", why);
+    fp_json_add_int(v, "acceptance_met", (int64_t)met);
+    fp_json_add_int(v, "acceptance_total", (int64_t)nacc);
+    cJSON_AddItemToObject(d, "notes", notes);
+    return d;
+}
+
+void fp_diff_table(const cJSON *d, fp_sb *out)
+{
+    const cJSON *v = get(d, "verdict"), *it;
+    fp_sb_addf(out, "verdict: %s (%s)\n", gstr(v, "overall") ? gstr(v, "overall") : "?", gstr(v, "why") ? gstr(v, "why") : "");
+    fp_sb_addf(out, "acceptance tests met: %.0f / %.0f\n\n", gnum0(v, "acceptance_met"), gnum0(v, "acceptance_total"));
+    fp_sb_adds(out, "class            share before -> after (points)\n");
+    cJSON_ArrayForEach(it, get(d, "classes"))
+    {
+        const cJSON *b = get(it, "before"), *a = get(it, "after");
+        fp_sb_pad_left(out, gstr(it, "class") ? gstr(it, "class") : "?", 17);
+        fp_sb_addf(out, "%6.2f -> %6.2f (%+.2f)%s\n", cJSON_IsObject(b) ? gnum0(b, "pct") : 0.0,
+                   cJSON_IsObject(a) ? gnum0(a, "pct") : 0.0, gnum0(get(it, "delta"), "pct"),
+                   cJSON_IsTrue(get(it, "significant")) ? "  *" : "");
+    }
+    fp_sb_adds(out, "\nacceptance:\n");
+    cJSON_ArrayForEach(it, get(d, "acceptance"))
+        fp_sb_addf(out, "  [%s] %s: %s\n", gstr(it, "verdict") ? gstr(it, "verdict") : "?",
+                   gstr(it, "rule") ? gstr(it, "rule") : "?", gstr(it, "test") ? gstr(it, "test") : "");
+}

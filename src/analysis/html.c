@@ -1,0 +1,152 @@
+/*
+ * html.c - report.html: one self-contained file (inline CSS, no scripts, no
+ * external resources) for people who would rather look than read: the
+ * headline, stall bars per class, the flamegraph SVG `map` wrote (inlined
+ * when present), the ranked plan and the hot source lines.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "flyprof/json.h"
+#include "flyprof/report.h"
+
+static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+static const char *gstr(const cJSON *o, const char *k)
+{
+    const cJSON *v = get(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+static double gnum0(const cJSON *o, const char *k)
+{
+    const cJSON *v = get(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
+}
+
+/* Text into HTML: the five special characters escaped. */
+static void esc(fp_sb *out, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '<': fp_sb_adds(out, "&lt;"); break;
+        case '>': fp_sb_adds(out, "&gt;"); break;
+        case '&': fp_sb_adds(out, "&amp;"); break;
+        case '"': fp_sb_adds(out, "&quot;"); break;
+        case '\'': fp_sb_adds(out, "&#39;"); break;
+        default: fp_sb_addc(out, *s);
+        }
+    }
+}
+
+/* An <svg> document is inlined only from its "<svg" tag on, and only when it
+ * carries no script: the report must stay inert. */
+static void inline_svg(fp_sb *out, const char *svg)
+{
+    const char *start = svg ? strstr(svg, "<svg") : NULL;
+    if (!start || strstr(start, "<script") || strstr(start, "javascript:")) {
+        fp_sb_adds(out, "<p class=\"muted\">No flamegraph (run <code>flyprof map</code> to produce "
+                        "flamegraph.svg).</p>\n");
+        return;
+    }
+    fp_sb_adds(out, "<div class=\"flame\">");
+    fp_sb_adds(out, start);
+    fp_sb_adds(out, "</div>\n");
+}
+
+void fp_report_html(const cJSON *r, const char *svg, fp_sb *out)
+{
+    const char *kernel = gstr(r, "kernel") ? gstr(r, "kernel") : "kernel";
+    fp_sb_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
+    esc(out, kernel);
+    fp_sb_adds(out, " - flyprof report</title>\n<style>\n"
+                    "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222}\n"
+                    "h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;margin-top:1.6em}\n"
+                    ".muted{color:#777}.bar{background:#e8e8e8;height:1em;width:30em;display:inline-block}\n"
+                    ".fill{height:1em;display:block}.bub{background:#d9534f}.work{background:#5b8def}\n"
+                    "table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;vertical-align:top}\n"
+                    "tr:nth-child(even){background:#f6f6f6}code{background:#f2f2f2;padding:0 .2em}\n"
+                    ".rec{border:1px solid #ddd;border-radius:4px;padding:.6em 1em;margin:.8em 0}\n"
+                    ".flame svg{max-width:100%;height:auto}\n"
+                    "</style></head><body>\n<h1>");
+    esc(out, kernel);
+    fp_sb_adds(out, " <span class=\"muted\">");
+    esc(out, gstr(r, "arch") ? gstr(r, "arch") : "arch unknown");
+    fp_sb_adds(out, " / ");
+    esc(out, gstr(r, "product") ? gstr(r, "product") : "product unknown");
+    fp_sb_adds(out, "</span></h1>\n<p><b>");
+    esc(out, gstr(r, "headline"));
+    fp_sb_adds(out, "</b></p>\n");
+
+    const cJSON *t = get(r, "totals"), *it;
+    fp_sb_addf(out, "<h2>Stall by class</h2>\n<p class=\"muted\">%.2f%% of %.0f latency cycles stalled; "
+                    "red = bubble (waiting), blue = working</p>\n<table>\n",
+               gnum0(t, "stall_pct"), gnum0(t, "latency"));
+    cJSON_ArrayForEach(it, get(r, "classes"))
+    {
+        double pct = gnum0(it, "pct");
+        fp_sb_adds(out, "<tr><td>");
+        esc(out, gstr(it, "class"));
+        fp_sb_addf(out, "</td><td><span class=\"bar\"><span class=\"fill %s\" style=\"width:%.2f%%\"></span></span>"
+                        "</td><td>%.2f%%</td><td>gain &le; %.2f%%</td></tr>\n",
+                   cJSON_IsTrue(get(it, "is_bubble")) ? "bub" : "work", pct > 100 ? 100 : pct, pct,
+                   gnum0(it, "gain_upper_pct"));
+    }
+    fp_sb_adds(out, "</table>\n<h2>Flamegraph</h2>\n");
+    inline_svg(out, svg);
+
+    fp_sb_adds(out, "<h2>Ranked plan</h2>\n");
+    if (cJSON_IsTrue(get(r, "optimal"))) {
+        fp_sb_adds(out, "<p><b>Already optimal.</b> ");
+        esc(out, gstr(get(r, "bound"), "optimal_evidence"));
+        fp_sb_adds(out, "</p>\n");
+    } else if (!cJSON_GetArraySize(get(r, "recommendations"))) {
+        fp_sb_adds(out, "<p>No rule fired.</p>\n");
+    }
+    cJSON_ArrayForEach(it, get(r, "recommendations"))
+    {
+        const cJSON *ev = get(it, "evidence"), *hot = get(ev, "hottest");
+        fp_sb_addf(out, "<div class=\"rec\"><b>#%.0f ", gnum0(it, "rank"));
+        esc(out, gstr(it, "knob"));
+        fp_sb_adds(out, "</b> <span class=\"muted\">(<code>");
+        esc(out, gstr(it, "rule"));
+        fp_sb_addf(out, "</code>, est. gain &le; %.2f%%, confidence ", gnum0(it, "est_gain_pct"));
+        esc(out, gstr(it, "confidence_label"));
+        fp_sb_adds(out, ")</span><br>\nEvidence: <code>");
+        esc(out, gstr(ev, "signal"));
+        fp_sb_addf(out, "</code> = %.4g", gnum0(ev, "value"));
+        if (cJSON_IsObject(hot)) {
+            fp_sb_adds(out, " at ");
+            esc(out, gstr(hot, "source") ? gstr(hot, "source") : "<unmapped>");
+            fp_sb_adds(out, " <code>");
+            esc(out, gstr(hot, "inst"));
+            fp_sb_adds(out, "</code>");
+            if (gstr(hot, "snippet")) {
+                fp_sb_adds(out, "<br>\n<code>");
+                esc(out, gstr(hot, "snippet"));
+                fp_sb_adds(out, "</code>");
+            }
+        }
+        fp_sb_adds(out, "<br>\nChange: ");
+        esc(out, gstr(it, "change"));
+        fp_sb_adds(out, "<br>\nAPI: ");
+        esc(out, gstr(it, "api"));
+        fp_sb_adds(out, "<br>\nAcceptance: ");
+        esc(out, gstr(get(it, "acceptance"), "text"));
+        fp_sb_adds(out, "</div>\n");
+    }
+
+    fp_sb_adds(out, "<h2>Hot source lines</h2>\n<table><tr><th>source</th><th>stall %</th><th>exposed</th>"
+                    "<th>class</th><th>text</th></tr>\n");
+    cJSON_ArrayForEach(it, get(r, "hot_lines"))
+    {
+        fp_sb_adds(out, "<tr><td>");
+        esc(out, gstr(it, "source") ? gstr(it, "source") : "<unmapped>");
+        fp_sb_addf(out, "</td><td>%.2f</td><td>%.0f</td><td>", gnum0(it, "pct"), gnum0(it, "exposed"));
+        esc(out, gstr(it, "dom_class"));
+        fp_sb_adds(out, "</td><td><code>");
+        esc(out, gstr(it, "text"));
+        fp_sb_adds(out, "</code></td></tr>\n");
+    }
+    fp_sb_adds(out, "</table>\n<p class=\"muted\">Repro: <code>");
+    esc(out, gstr(r, "repro"));
+    fp_sb_adds(out, "</code></p>\n</body></html>\n");
+}

@@ -1,0 +1,697 @@
+/*
+ * report.c - report.json from the evidence, and its text renderings
+ * (REPORT.md, the terminal table, headlines.json). See report.h.
+ *
+ * The plan format follows what engineers expect (seed 000 "Optimization
+ * Plan"): stall summary, hotspot analysis with root cause, fix, estimated
+ * gain, then a priority order.
+ */
+#include "flyprof/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/json.h"
+#include "flyprof/rules.h"
+
+/* Priority labels of the plan by estimated upper-bound gain (% of kernel time). */
+#define FP_PRIO_HIGH_GAIN 10.0
+#define FP_PRIO_MED_GAIN 3.0
+
+static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+static const char *gstr(const cJSON *o, const char *k)
+{
+    const cJSON *v = get(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+static bool gnum(const cJSON *o, const char *k, double *out)
+{
+    const cJSON *v = get(o, k);
+    if (!cJSON_IsNumber(v))
+        return false;
+    *out = v->valuedouble;
+    return true;
+}
+static double gnum0(const cJSON *o, const char *k)
+{
+    double v = 0;
+    gnum(o, k, &v);
+    return v;
+}
+
+static void add_optd(cJSON *o, const char *k, fp_optd v, int dp)
+{
+    if (v.known)
+        fp_json_add_num(o, k, v.v, dp);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+/* ---- source text ---- */
+
+const char *fp_report_source_text(const fp_snapshots *snaps, const char *source)
+{
+    if (!snaps || !source || !*source)
+        return NULL;
+    /* innermost location: the text before the first " -> " */
+    const char *arrow = strstr(source, " -> ");
+    size_t n = arrow ? (size_t)(arrow - source) : strlen(source);
+    char buf[4096];
+    if (n >= sizeof buf)
+        return NULL;
+    memcpy(buf, source, n);
+    buf[n] = 0;
+    char *colon = strrchr(buf, ':');
+    if (!colon)
+        return NULL;
+    *colon = 0;
+    char *end;
+    long line = strtol(colon + 1, &end, 10);
+    if (*end || line <= 0)
+        return NULL;
+    const fp_source_file *f = fp_snapshots_find(snaps, buf);
+    if (!f) {
+        /* suffix match, as the seed analyzer does */
+        for (size_t i = 0; i < snaps->n && !f; i++) {
+            size_t lv = strlen(snaps->files[i].vpath), lb = strlen(buf);
+            if ((lv >= lb && !strcmp(snaps->files[i].vpath + lv - lb, buf)) ||
+                (lb >= lv && !strcmp(buf + lb - lv, snaps->files[i].vpath)))
+                f = &snaps->files[i];
+        }
+    }
+    if (!f || (size_t)line > f->nlines)
+        return NULL;
+    return f->lines[line - 1];
+}
+
+static char *trimmed(const char *s)
+{
+    if (!s)
+        return NULL;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *d = strdup(s);
+    if (!d)
+        abort();
+    size_t n = strlen(d);
+    while (n && (d[n - 1] == ' ' || d[n - 1] == '\t' || d[n - 1] == '\r' || d[n - 1] == '\n'))
+        d[--n] = 0;
+    return d;
+}
+
+static void add_snippet(cJSON *o, const char *key, const fp_snapshots *snaps, const char *source)
+{
+    char *t = trimmed(fp_report_source_text(snaps, source));
+    fp_json_add_str(o, key, t);
+    free(t);
+}
+
+/* ---- build ---- */
+
+static cJSON *classes_json(const fp_signals *s)
+{
+    cJSON *a = cJSON_CreateArray();
+    int rank = 0;
+    for (size_t i = 0; i < s->nclasses; i++) {
+        const fp_sig_class *c = &s->classes[i];
+        if (c->stall <= 0)
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_str(o, "class", c->name);
+        fp_json_add_int(o, "rank", ++rank);
+        fp_json_add_int(o, "cycles", c->stall);
+        fp_json_add_num(o, "pct", c->stall_pct, 2);
+        fp_json_add_bool(o, "is_bubble", c->is_bubble);
+        add_optd(o, "exposed", c->exposed, 0);
+        add_optd(o, "gain_upper_pct", c->gain_pct, 2);
+        add_optd(o, "mix", c->mix, 4);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static cJSON *signals_json(const fp_signals *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int k = FP_SIG_SCRATCH_INSTS; k < FP_SIG_KIND_COUNT; k++) {
+        double v;
+        if (fp_sig_value(s, (fp_sig_kind)k, NULL, &v))
+            fp_json_add_num(o, fp_sig_kind_name((fp_sig_kind)k), v, 4);
+        else
+            cJSON_AddNullToObject(o, fp_sig_kind_name((fp_sig_kind)k));
+    }
+    return o;
+}
+
+static cJSON *occupancy_json(const fp_signals *s)
+{
+    if (!s->waves_per_cu.known && !s->arch_vgpr.known)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    add_optd(o, "waves_per_cu", s->waves_per_cu, 0);
+    add_optd(o, "waves_per_simd", s->waves_per_simd, 0);
+    fp_json_add_str(o, "limiter", s->occ_limiter);
+    add_optd(o, "next_waves_per_cu", s->next_waves_per_cu, 0);
+    add_optd(o, "vgprs_to_free", s->vgpr_to_next, 0);
+    add_optd(o, "arch_vgpr", s->arch_vgpr, 0);
+    add_optd(o, "accum_vgpr", s->accum_vgpr, 0);
+    add_optd(o, "lds_bytes", s->lds_bytes, 0);
+    add_optd(o, "sgpr", s->sgpr, 0);
+    add_optd(o, "wg_size", s->wg_size, 0);
+    add_optd(o, "scratch_bytes", s->scratch_size, 0);
+    fp_json_add_str(o, "source", s->occ_source);
+    fp_json_add_str(o, "model", "unified 512-entry VGPR pool (occupancy.h)");
+    return o;
+}
+
+static cJSON *counters_json(const fp_signals *s)
+{
+    if (!s->have_counters)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    add_optd(o, "l2_hit_rate", s->l2_hit, 2);
+    add_optd(o, "partial_32b_frac", s->partial_32b, 4);
+    add_optd(o, "lds_bank_conflict_pct", s->lds_conflict_pct, 2);
+    add_optd(o, "mfma_inst_frac", s->mfma_frac, 4);
+    add_optd(o, "achieved_hbm_gbs", s->achieved_gbs, 1);
+    add_optd(o, "peak_hbm_gbs", s->peak_gbs, 1);
+    add_optd(o, "pct_of_hbm_roof", s->pct_hbm_roof, 2);
+    return o;
+}
+
+/* Compact per-line and per-instruction stall lists: what `diff` matches. */
+static cJSON *lines_json(const cJSON *bubbles)
+{
+    cJSON *a = cJSON_CreateArray();
+    const cJSON *l;
+    cJSON_ArrayForEach(l, get(bubbles, "lines"))
+    {
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_str(o, "source", gstr(l, "source"));
+        fp_json_add_num(o, "stall", gnum0(l, "stall"), 0);
+        fp_json_add_num(o, "exposed", gnum0(l, "exposed"), 0);
+        fp_json_add_num(o, "pct", gnum0(l, "pct"), 2);
+        fp_json_add_str(o, "dom_class", gstr(l, "dom_class"));
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+/* Every executed instruction (hit > 0) in code order with its stall and
+ * exposed stall: `diff` matches them by source line + opcode + occurrence. */
+static cJSON *insts_json(const fp_code *code, const cJSON *bubbles)
+{
+    cJSON *a = cJSON_CreateArray();
+    if (!code)
+        return a;
+    /* exposed and class per code_line, from the hotspots */
+    size_t n = code->max_index > 0 ? (size_t)code->max_index + 1 : 1;
+    const cJSON **by_line = calloc(n, sizeof *by_line);
+    if (!by_line)
+        abort();
+    const cJSON *h;
+    cJSON_ArrayForEach(h, get(bubbles, "hotspots"))
+    {
+        double l;
+        if (gnum(h, "code_line", &l) && l >= 0 && l < (double)n)
+            by_line[(size_t)l] = h;
+    }
+    for (size_t i = 0; i < code->n; i++) {
+        const fp_inst *r = &code->rows[i];
+        if (!r->index_ok || r->index <= 0 || r->hit <= 0)
+            continue;
+        const cJSON *hs = r->index < (int64_t)n ? by_line[r->index] : NULL;
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_int(o, "code_line", r->index);
+        fp_json_add_str(o, "inst", r->isa);
+        fp_json_add_str(o, "source", r->source);
+        fp_json_add_int(o, "hit", r->hit);
+        fp_json_add_int(o, "stall", r->stall);
+        fp_json_add_num(o, "exposed", hs ? gnum0(hs, "exposed") : 0.0, 0);
+        cJSON_AddItemToArray(a, o);
+    }
+    free(by_line);
+    return a;
+}
+
+static cJSON *hot_lines_json(const cJSON *bubbles, const fp_snapshots *snaps)
+{
+    cJSON *a = cJSON_CreateArray();
+    const cJSON *l;
+    int n = 0;
+    cJSON_ArrayForEach(l, get(bubbles, "lines"))
+    {
+        if (n++ >= FP_REPORT_HOT_LINES)
+            break;
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_str(o, "source", gstr(l, "source"));
+        fp_json_add_num(o, "stall", gnum0(l, "stall"), 0);
+        fp_json_add_num(o, "pct", gnum0(l, "pct"), 2);
+        fp_json_add_num(o, "exposed", gnum0(l, "exposed"), 0);
+        fp_json_add_num(o, "gain_upper_pct", gnum0(l, "gain_upper_pct"), 2);
+        fp_json_add_str(o, "dom_class", gstr(l, "dom_class"));
+        add_snippet(o, "text", snaps, gstr(l, "source"));
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static cJSON *evidence_hotspots_json(const cJSON *bubbles)
+{
+    cJSON *a = cJSON_CreateArray();
+    const cJSON *h;
+    int n = 0;
+    cJSON_ArrayForEach(h, get(bubbles, "hotspots"))
+    {
+        if (n++ >= FP_REPORT_EVIDENCE_HOTSPOTS)
+            break;
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_num(o, "code_line", gnum0(h, "code_line"), 0);
+        fp_json_add_str(o, "addr", gstr(h, "addr"));
+        fp_json_add_str(o, "inst", gstr(h, "inst"));
+        fp_json_add_str(o, "class", gstr(h, "class"));
+        fp_json_add_str(o, "source", gstr(h, "source"));
+        fp_json_add_num(o, "stall", gnum0(h, "stall"), 0);
+        fp_json_add_num(o, "exposed", gnum0(h, "exposed"), 0);
+        fp_json_add_num(o, "gain_upper_pct", gnum0(h, "gain_upper_pct"), 2);
+        cJSON *w = cJSON_AddArrayToObject(o, "waits_on");
+        const cJSON *p;
+        int k = 0;
+        cJSON_ArrayForEach(p, get(h, "waits_on"))
+        {
+            if (k++ >= FP_SIG_MAX_PRODUCERS)
+                break;
+            cJSON *po = cJSON_CreateObject();
+            fp_json_add_num(po, "code_line", gnum0(p, "code_line"), 0);
+            fp_json_add_str(po, "inst", gstr(p, "inst"));
+            fp_json_add_str(po, "source", gstr(p, "source"));
+            const cJSON *l2u = get(p, "load_to_use_cycles");
+            double m;
+            if (gnum(l2u, "mean", &m))
+                fp_json_add_num(po, "load_to_use_cycles", m, 1);
+            else
+                cJSON_AddNullToObject(po, "load_to_use_cycles");
+            cJSON_AddItemToArray(w, po);
+        }
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+/* The repro command: faithful when capture.json recorded the workload. */
+static char *repro_text(const fp_signals *s)
+{
+    fp_sb sb;
+    fp_sb_init(&sb);
+    const char *k = s->recipe_kernel ? s->recipe_kernel : s->kernel;
+    if (s->have_capture && k) {
+        fp_sb_addf(&sb, "flyprof run %s", k);
+        if (s->shape)
+            fp_sb_addf(&sb, " --shape %s", s->shape);
+        if (s->invocation) {
+            /* single-quote for a POSIX shell */
+            fp_sb_adds(&sb, " --invocation '");
+            for (const char *p = s->invocation; *p; p++) {
+                if (*p == '\'')
+                    fp_sb_adds(&sb, "'\\''");
+                else
+                    fp_sb_addc(&sb, *p);
+            }
+            fp_sb_adds(&sb, "'");
+        }
+    } else {
+        fp_sb_adds(&sb, "flyprof report --bundle <this bundle>   (no capture.json: the workload command was not "
+                        "recorded)");
+    }
+    return fp_sb_detach(&sb);
+}
+
+static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
+{
+    fp_sb sb;
+    fp_sb_init(&sb);
+    const char *k = s->kernel ? s->kernel : "kernel";
+    const char *bound = s->bound ? s->bound : "unknown";
+    if (optimal) {
+        fp_sb_addf(&sb, "%s: %s-bound and at its roof (%s) - no change recommended.", k, bound,
+                   s->bound_res.optimal_rule ? s->bound_res.optimal_rule : "roof");
+        return fp_sb_detach(&sb);
+    }
+    const fp_sig_class *top_c = NULL;
+    for (size_t i = 0; i < s->nclasses; i++)
+        if (s->classes[i].stall > 0) {
+            top_c = &s->classes[i];
+            break;
+        }
+    fp_sb_addf(&sb, "%s: %s-bound (%s)", k, bound, s->bound_res.rule ? s->bound_res.rule : "none");
+    if (top_c)
+        fp_sb_addf(&sb, ", %s-dominated (%.2f%% of stall; %.1f%% of cycles stalled)", top_c->name, top_c->stall_pct,
+                   s->stall_pct);
+    if (top)
+        fp_sb_addf(&sb, " -> %s (est. gain <= %.2f%%)", top->rule->knob, top->gain_pct);
+    else
+        fp_sb_adds(&sb, " -> no rule fired");
+    return fp_sb_detach(&sb);
+}
+
+cJSON *fp_report_build(const fp_report_in *in)
+{
+    const fp_signals *s = in->sig;
+    fp_rec *recs = NULL;
+    size_t n = 0;
+    bool optimal = s->bound_res.optimal;
+    if (!optimal)
+        fp_rules_eval(s, &recs, &n);
+
+    cJSON *r = cJSON_CreateObject();
+    fp_json_add_int(r, "schema", FP_REPORT_SCHEMA);
+    fp_json_add_str(r, "kernel", s->kernel);
+    fp_json_add_str(r, "recipe_kernel", s->recipe_kernel);
+    fp_json_add_str(r, "arch", s->arch);
+    fp_json_add_str(r, "product", s->product);
+    cJSON *d = cJSON_AddObjectToObject(r, "dispatch");
+    fp_json_add_str(d, "name", in->dispatch_name);
+    fp_json_add_str(d, "tag", in->tag);
+    fp_json_add_str(r, "bound_type", s->bound);
+    cJSON_AddItemToObject(r, "bound", fp_bound_to_json(&s->bound_res));
+    fp_json_add_bool(r, "optimal", optimal);
+    char *h = headline_text(s, n ? &recs[0] : NULL, optimal);
+    fp_json_add_str(r, "headline", h);
+    free(h);
+
+    cJSON *t = cJSON_AddObjectToObject(r, "totals");
+    const cJSON *bt = get(in->bubbles, "totals");
+    fp_json_add_int(t, "instructions", s->instructions);
+    fp_json_add_int(t, "latency", s->total_latency);
+    fp_json_add_int(t, "stall", s->total_stall);
+    fp_json_add_num(t, "stall_pct", s->stall_pct, 2);
+    add_optd(t, "waves", s->waves, 0);
+    fp_json_add_num(t, "exposed", gnum0(bt, "exposed"), 0);
+    fp_json_add_num(t, "exposed_pct", gnum0(bt, "exposed_pct"), 2);
+    cJSON_AddItemToObject(r, "classes", classes_json(s));
+    cJSON_AddItemToObject(r, "occupancy", occupancy_json(s));
+    cJSON_AddItemToObject(r, "counters", counters_json(s));
+    cJSON *w = cJSON_AddObjectToObject(r, "workload");
+    fp_json_add_str(w, "shape", s->shape);
+    fp_json_add_str(w, "invocation", s->invocation);
+    fp_json_add_str(w, "tile", s->tile_text);
+    add_optd(w, "time_ns_per_call", s->time_ns, 1);
+    cJSON_AddItemToObject(r, "signals", signals_json(s));
+
+    cJSON *ra = cJSON_AddArrayToObject(r, "recommendations");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(ra, fp_rec_json(s, &recs[i]));
+    /* snippets of the evidence lines */
+    cJSON *rec;
+    cJSON_ArrayForEach(rec, ra)
+    {
+        cJSON *hot = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, "evidence"), "hottest");
+        if (cJSON_IsObject(hot) && cJSON_IsNull(get(hot, "snippet"))) {
+            char *txt = trimmed(fp_report_source_text(in->snaps, gstr(hot, "source")));
+            if (txt)
+                cJSON_ReplaceItemInObjectCaseSensitive(hot, "snippet", cJSON_CreateString(txt));
+            free(txt);
+        }
+    }
+    free(recs);
+
+    cJSON_AddItemToObject(r, "hot_lines", hot_lines_json(in->bubbles, in->snaps));
+    cJSON_AddItemToObject(r, "evidence_hotspots", evidence_hotspots_json(in->bubbles));
+    cJSON *ev = cJSON_AddObjectToObject(r, "evidence");
+    cJSON_AddItemToObject(ev, "available", in->available ? cJSON_Duplicate(in->available, 1) : cJSON_CreateArray());
+    cJSON_AddItemToObject(ev, "missing", in->missing ? cJSON_Duplicate(in->missing, 1) : cJSON_CreateArray());
+    cJSON *q = cJSON_AddObjectToObject(r, "capture_quality");
+    const char *conf = NULL;
+    const cJSON *qual = get(in->bubbles, "quality");
+    conf = gstr(qual, "confidence");
+    fp_json_add_str(q, "confidence", conf ? conf : "unknown");
+    fp_json_add_num(q, "confidence_multiplier", s->capture_confidence, 2);
+    cJSON_AddItemToObject(q, "reasons", cJSON_Duplicate(s->quality_issues, 1));
+    char *rp = repro_text(s);
+    fp_json_add_str(r, "repro", rp);
+    free(rp);
+    cJSON_AddItemToObject(r, "lines", lines_json(in->bubbles));
+    cJSON_AddItemToObject(r, "instructions", insts_json(in->code, in->bubbles));
+    return r;
+}
+
+int fp_report_nrecs(const cJSON *report)
+{
+    const cJSON *a = get(report, "recommendations");
+    return cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+}
+
+cJSON *fp_report_headlines(const cJSON *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_str(o, "kernel", gstr(r, "kernel"));
+    fp_json_add_str(o, "arch", gstr(r, "arch"));
+    fp_json_add_str(o, "product", gstr(r, "product"));
+    fp_json_add_str(o, "bound_type", gstr(r, "bound_type"));
+    fp_json_add_str(o, "headline", gstr(r, "headline"));
+    fp_json_add_bool(o, "optimal", cJSON_IsTrue(get(r, "optimal")));
+    const cJSON *recs = get(r, "recommendations");
+    const cJSON *top = cJSON_IsArray(recs) ? cJSON_GetArrayItem(recs, 0) : NULL;
+    cJSON_AddItemToObject(o, "top_recommendation", top ? cJSON_Duplicate(top, 1) : cJSON_CreateNull());
+    return o;
+}
+
+/* ---- markdown ---- */
+
+static const char *or_(const char *s, const char *d) { return s && *s ? s : d; }
+
+static const char *prio_label(double gain)
+{
+    return gain >= FP_PRIO_HIGH_GAIN ? "HIGH" : gain >= FP_PRIO_MED_GAIN ? "MED" : "LOW";
+}
+
+static void md_producers(const cJSON *waits, const char *indent, fp_sb *out)
+{
+    const cJSON *p;
+    cJSON_ArrayForEach(p, waits)
+    {
+        double l2u;
+        fp_sb_addf(out, "%swaits on `%s` (code_line %.0f) -> %s", indent, or_(gstr(p, "inst"), "?"),
+                   gnum0(p, "code_line"), or_(gstr(p, "source"), "<unmapped>"));
+        if (gnum(p, "load_to_use_cycles", &l2u))
+            fp_sb_addf(out, "; load-to-use %.0f cycles", l2u);
+        fp_sb_adds(out, "\n");
+    }
+}
+
+static void md_rec(const cJSON *rec, fp_sb *out)
+{
+    const cJSON *ev = get(rec, "evidence"), *hot = get(ev, "hottest"), *acc = get(rec, "acceptance");
+    fp_sb_addf(out, "### #%.0f - `%s` (%s) - est. gain <= %.2f%%, confidence %s (%.2f)\n\n", gnum0(rec, "rank"),
+               or_(gstr(rec, "rule"), "?"), or_(gstr(rec, "bubble_class"), "?"), gnum0(rec, "est_gain_pct"),
+               or_(gstr(rec, "confidence_label"), "?"), gnum0(rec, "confidence"));
+    fp_sb_addf(out, "- **Evidence:** `%s` = %.4g (fired because %s); class stall %.2f%%", or_(gstr(ev, "signal"), "?"),
+               gnum0(ev, "value"), or_(gstr(ev, "fired_because"), "?"), gnum0(ev, "class_stall_pct"));
+    double x;
+    if (gnum(ev, "exposed_stall", &x))
+        fp_sb_addf(out, ", exposed %.0f cycles", x);
+    fp_sb_adds(out, "\n");
+    if (cJSON_IsObject(hot)) {
+        fp_sb_addf(out, "- **Root cause:** `%s` (code_line %.0f, stall %.0f", or_(gstr(hot, "inst"), "?"),
+                   gnum0(hot, "code_line"), gnum0(hot, "stall"));
+        if (gnum(hot, "exposed", &x))
+            fp_sb_addf(out, ", exposed %.0f", x);
+        fp_sb_addf(out, ") at %s\n", or_(gstr(hot, "source"), "<unmapped>"));
+        if (gstr(hot, "snippet"))
+            fp_sb_addf(out, "  `%s`\n", gstr(hot, "snippet"));
+        md_producers(get(hot, "waits_on"), "  - ", out);
+    }
+    const cJSON *occ = get(ev, "occupancy");
+    if (cJSON_IsObject(occ)) {
+        fp_sb_addf(out, "- **Occupancy:** %.0f waves/CU (limiter %s)", gnum0(occ, "waves_per_cu"),
+                   or_(gstr(occ, "limiter"), "?"));
+        if (gnum(occ, "next_waves_per_cu", &x))
+            fp_sb_addf(out, "; next step %.0f waves/CU", x);
+        if (gnum(occ, "vgprs_to_free", &x))
+            fp_sb_addf(out, " needs %.0f fewer VGPRs", x);
+        fp_sb_adds(out, "\n");
+    }
+    fp_sb_addf(out, "- **Knob:** %s\n", or_(gstr(rec, "knob"), ""));
+    fp_sb_addf(out, "- **FlyDSL API:** %s\n", or_(gstr(rec, "api"), ""));
+    fp_sb_addf(out, "- **Change:** %s\n", or_(gstr(rec, "change"), ""));
+    fp_sb_addf(out, "- **Expected:** %s\n", or_(gstr(rec, "expected"), ""));
+    fp_sb_addf(out, "- **Acceptance test:** %s\n\n", or_(gstr(acc, "text"), ""));
+}
+
+void fp_report_markdown(const cJSON *r, fp_sb *out)
+{
+    const char *kernel = or_(gstr(r, "kernel"), "kernel");
+    const char *arch = or_(gstr(r, "arch"), "arch unknown");
+    const char *product = or_(gstr(r, "product"), "product unknown");
+    const cJSON *w = get(r, "workload"), *b = get(r, "bound"), *t = get(r, "totals");
+    double x;
+    fp_sb_addf(out, "# %s - %s / %s profiling report\n\n", kernel, arch, product);
+    fp_sb_addf(out, "_Provenance: FlyDSL · rocprofv3 ATT · %s (%s) · dispatch %s", product, arch,
+               or_(gstr(get(r, "dispatch"), "name"), "?"));
+    if (gstr(get(r, "dispatch"), "tag"))
+        fp_sb_addf(out, " (tag %s)", gstr(get(r, "dispatch"), "tag"));
+    if (gnum(w, "time_ns_per_call", &x))
+        fp_sb_addf(out, " · avg %.1f ns/call", x);
+    fp_sb_adds(out, "_\n\n");
+
+    fp_sb_addf(out, "## 1. Headline\n\n%s\n\n", or_(gstr(r, "headline"), ""));
+
+    fp_sb_adds(out, "## 2. Workload & Tile\n\n");
+    fp_sb_addf(out, "- shape: %s\n", or_(gstr(w, "shape"), "(not recorded: no capture.json)"));
+    if (gstr(w, "invocation"))
+        fp_sb_addf(out, "- invocation: `%s`\n", gstr(w, "invocation"));
+    fp_sb_addf(out, "- kernel tile: %s\n\n",
+               or_(gstr(w, "tile"), "unknown (no tile.json evaluating the kernel's own BM/BN/BK)"));
+
+    fp_sb_adds(out, "## 3. Roofline & Occupancy\n\n");
+    fp_sb_addf(out, "- bound: **%s** (rule `%s`, basis %s, confidence %s): %s\n", or_(gstr(r, "bound_type"), "unknown"),
+               or_(gstr(b, "rule"), "none"), or_(gstr(b, "basis"), "none"), or_(gstr(b, "confidence"), "-"),
+               or_(gstr(b, "evidence"), ""));
+    if (cJSON_IsTrue(get(r, "optimal")))
+        fp_sb_addf(out, "- roof: %s\n", or_(gstr(b, "optimal_evidence"), ""));
+    const cJSON *c = get(r, "counters");
+    if (cJSON_IsObject(c) && gnum(c, "pct_of_hbm_roof", &x))
+        fp_sb_addf(out, "- achieved HBM bandwidth: %.1f GB/s = %.2f%% of the %.0f GB/s peak\n",
+                   gnum0(c, "achieved_hbm_gbs"), x, gnum0(c, "peak_hbm_gbs"));
+    const cJSON *o = get(r, "occupancy");
+    if (cJSON_IsObject(o)) {
+        fp_sb_addf(out, "- occupancy: %.0f waves/CU (%.0f/SIMD), limiter %s; arch_vgpr %.0f, accum_vgpr %.0f (%s)",
+                   gnum0(o, "waves_per_cu"), gnum0(o, "waves_per_simd"), or_(gstr(o, "limiter"), "?"),
+                   gnum0(o, "arch_vgpr"), gnum0(o, "accum_vgpr"), or_(gstr(o, "source"), "?"));
+        if (gnum(o, "next_waves_per_cu", &x))
+            fp_sb_addf(out, "; next step %.0f waves/CU", x);
+        if (gnum(o, "vgprs_to_free", &x))
+            fp_sb_addf(out, " needs %.0f fewer VGPRs", x);
+        fp_sb_adds(out, "\n\n");
+    } else {
+        fp_sb_adds(out, "- occupancy: unknown (no register counts: no capture.json or kernel_trace.csv row)\n\n");
+    }
+
+    fp_sb_adds(out, "## 4. Bubble / Stall Taxonomy\n\n");
+    fp_sb_addf(out, "- total stall: %.0f cycles = %.2f%% of %.0f latency cycles; exposed %.0f (%.2f%%)\n\n",
+               gnum0(t, "stall"), gnum0(t, "stall_pct"), gnum0(t, "latency"), gnum0(t, "exposed"),
+               gnum0(t, "exposed_pct"));
+    fp_sb_adds(out, "| rank | class | stall % | cycles | exposed | gain <= % | bubble? |\n|---:|---|---:|---:|---:|---:|---|\n");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, get(r, "classes"))
+    {
+        fp_sb_addf(out, "| %.0f | %s | %.2f | %.0f | %.0f | %.2f | %s |\n", gnum0(it, "rank"),
+                   or_(gstr(it, "class"), "?"), gnum0(it, "pct"), gnum0(it, "cycles"), gnum0(it, "exposed"),
+                   gnum0(it, "gain_upper_pct"), cJSON_IsTrue(get(it, "is_bubble")) ? "yes" : "");
+    }
+    fp_sb_adds(out, "\n");
+
+    fp_sb_adds(out, "## 5. ISA <-> Python Evidence\n\nHot source lines:\n\n");
+    cJSON_ArrayForEach(it, get(r, "hot_lines"))
+    {
+        fp_sb_addf(out, "- %s - stall %.0f (%.2f%%), exposed %.0f, %s", or_(gstr(it, "source"), "<unmapped>"),
+                   gnum0(it, "stall"), gnum0(it, "pct"), gnum0(it, "exposed"), or_(gstr(it, "dom_class"), "?"));
+        if (gstr(it, "text"))
+            fp_sb_addf(out, ": `%s`", gstr(it, "text"));
+        fp_sb_adds(out, "\n");
+    }
+    fp_sb_adds(out, "\nHottest instructions:\n\n");
+    cJSON_ArrayForEach(it, get(r, "evidence_hotspots"))
+    {
+        fp_sb_addf(out, "- `%s` @%s (code_line %.0f, %s, stall %.0f, exposed %.0f) -> %s\n", or_(gstr(it, "inst"), "?"),
+                   or_(gstr(it, "addr"), "?"), gnum0(it, "code_line"), or_(gstr(it, "class"), "?"), gnum0(it, "stall"),
+                   gnum0(it, "exposed"), or_(gstr(it, "source"), "<unmapped>"));
+        md_producers(get(it, "waits_on"), "    ", out);
+    }
+    fp_sb_adds(out, "\n");
+
+    fp_sb_adds(out, "## 6. Ranked Optimization Opportunities\n\n");
+    const cJSON *recs = get(r, "recommendations");
+    if (cJSON_IsTrue(get(r, "optimal"))) {
+        fp_sb_addf(out, "**Already optimal.** %s No change is recommended at this level.\n\n",
+                   or_(gstr(b, "optimal_evidence"), ""));
+    } else if (!cJSON_GetArraySize(recs)) {
+        fp_sb_adds(out, "_No rule fired: no bubble crossed its threshold._\n\n");
+    } else {
+        cJSON_ArrayForEach(it, recs)
+            md_rec(it, out);
+        fp_sb_adds(out, "### Priority order\n\n");
+        cJSON_ArrayForEach(it, recs)
+            fp_sb_addf(out, "%.0f. [%s] %s - `%s`, est. gain <= %.2f%% (%s %.2f%% of stall)\n", gnum0(it, "rank"),
+                       prio_label(gnum0(it, "est_gain_pct")), or_(gstr(it, "knob"), ""), or_(gstr(it, "rule"), ""),
+                       gnum0(it, "est_gain_pct"), or_(gstr(it, "bubble_class"), ""),
+                       gnum0(get(it, "evidence"), "class_stall_pct"));
+        fp_sb_adds(out, "\nGains are upper bounds (the exposed stall a change could hide at most); verify by "
+                        "re-capturing.\n\n");
+    }
+
+    fp_sb_adds(out, "## 7. Verification Plan\n\n");
+    fp_sb_adds(out, "1. Apply ONE change, rebuild with `FLYDSL_DUMP_IR=1` and check `final_isa.s` (scratch == 0, the "
+                    "intended instruction counts).\n");
+    fp_sb_adds(out, "2. Re-capture into a NEW bundle and run `flyprof report`, then `flyprof diff --before <this bundle> "
+                    "--after <new bundle>`.\n");
+    fp_sb_adds(out, "3. Acceptance tests (checked by `diff`):\n");
+    cJSON_ArrayForEach(it, recs)
+        fp_sb_addf(out, "   - `%s`: %s\n", or_(gstr(it, "rule"), ""), or_(gstr(get(it, "acceptance"), "text"), ""));
+    fp_sb_adds(out, "\n");
+
+    fp_sb_adds(out, "## 8. Counters\n\n");
+    if (cJSON_IsObject(c)) {
+        const cJSON *kv;
+        cJSON_ArrayForEach(kv, c)
+        {
+            if (cJSON_IsNumber(kv))
+                fp_sb_addf(out, "- %s: %.4g\n", kv->string, kv->valuedouble);
+            else
+                fp_sb_addf(out, "- %s: (not measured)\n", kv->string);
+        }
+    } else {
+        fp_sb_adds(out, "- (no counters.json: run `flyprof counters`)\n");
+    }
+    fp_sb_adds(out, "\n## 9. Evidence & Capture Quality\n\n");
+    const cJSON *ev = get(r, "evidence"), *q = get(r, "capture_quality");
+    fp_sb_adds(out, "- used:");
+    cJSON_ArrayForEach(it, get(ev, "available"))
+        if (cJSON_IsString(it))
+            fp_sb_addf(out, " %s", it->valuestring);
+    fp_sb_adds(out, "\n");
+    cJSON_ArrayForEach(it, get(ev, "missing"))
+        fp_sb_addf(out, "- missing %s: %s\n", or_(gstr(it, "artifact"), "?"), or_(gstr(it, "effect"), ""));
+    fp_sb_addf(out, "- capture quality: %s (recommendation confidence x %.2f)\n", or_(gstr(q, "confidence"), "?"),
+               gnum0(q, "confidence_multiplier"));
+    cJSON_ArrayForEach(it, get(q, "reasons"))
+        if (cJSON_IsString(it))
+            fp_sb_addf(out, "  - %s\n", it->valuestring);
+    fp_sb_addf(out, "\n## 10. Repro\n\n```\n%s\n```\n", or_(gstr(r, "repro"), ""));
+}
+
+/* ---- terminal table ---- */
+
+void fp_report_table(const cJSON *r, fp_sb *out)
+{
+    fp_sb_addf(out, "%s\n\n", or_(gstr(r, "headline"), ""));
+    const cJSON *recs = get(r, "recommendations"), *it;
+    if (cJSON_IsTrue(get(r, "optimal"))) {
+        fp_sb_adds(out, "Already optimal: no change recommended.\n");
+        return;
+    }
+    if (!cJSON_GetArraySize(recs)) {
+        fp_sb_adds(out, "No rule fired.\n");
+        return;
+    }
+    fp_sb_adds(out, "rank  prio  gain<=%  conf    rule                     class      evidence\n");
+    cJSON_ArrayForEach(it, recs)
+    {
+        char gain[32];
+        snprintf(gain, sizeof gain, "%.2f", gnum0(it, "est_gain_pct"));
+        char rank[16];
+        snprintf(rank, sizeof rank, "%.0f", gnum0(it, "rank"));
+        fp_sb_pad_left(out, rank, 6);
+        fp_sb_pad_left(out, prio_label(gnum0(it, "est_gain_pct")), 6);
+        fp_sb_pad_left(out, gain, 8);
+        fp_sb_pad_left(out, or_(gstr(it, "confidence_label"), "?"), 8);
+        fp_sb_pad_left(out, or_(gstr(it, "rule"), "?"), 25);
+        fp_sb_pad_left(out, or_(gstr(it, "bubble_class"), "?"), 11);
+        const cJSON *hot = get(get(it, "evidence"), "hottest");
+        fp_sb_addf(out, "%s", cJSON_IsObject(hot) ? or_(gstr(hot, "source"), "<unmapped>") : "-");
+        fp_sb_addf(out, "\n%*s-> %s\n%*s   accept: %s\n", 6, "", or_(gstr(it, "knob"), ""), 6, "",
+                   or_(gstr(get(it, "acceptance"), "text"), ""));
+    }
+}

@@ -1,0 +1,726 @@
+/*
+ * rules.c - the knob rules table and its evaluation (see rules.h).
+ *
+ * The one idea: every rule is a row. Thresholds, gates, the FlyDSL API, the
+ * expected effect and the acceptance test live in the row, so adding a rule is
+ * adding a row, and `flyprof rules` / bubble-knob-table.md print the same rows
+ * the engine evaluates. The prototype's ten rules keep their ids and
+ * thresholds (flyprof-spec.md §8.2), with its bugs fixed: inst_mix is
+ * hit-weighted, occupancy comes from the 512-entry unified VGPR pool model,
+ * and the gain is an upper-bound estimate from exposed stall, not stall % x
+ * a weight.
+ */
+#include "flyprof/rules.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/json.h"
+
+/* Confidence of a rule before capture quality lowers it. */
+#define FP_CONF_HIGH 0.9
+#define FP_CONF_MEDIUM 0.7
+#define FP_CONF_LOW 0.5
+/* A primary signal read through its fallback condition is weaker evidence. */
+#define FP_CONF_FALLBACK_FACTOR 0.8
+/* Labels: >= 0.75 high, >= 0.5 medium, else low. */
+#define FP_CONF_HIGH_MIN 0.75
+#define FP_CONF_MEDIUM_MIN 0.5
+
+#define C_(sig, cls, cmp, thr) {sig, cls, cmp, thr, FP_MISS_FAIL, FP_SIG_NONE, NULL, FP_GT, 0}
+#define C_PASS(sig, cls, cmp, thr) {sig, cls, cmp, thr, FP_MISS_PASS, FP_SIG_NONE, NULL, FP_GT, 0}
+#define C_FB(sig, cls, cmp, thr, fsig, fcls, fcmp, fthr) {sig, cls, cmp, thr, FP_MISS_FALLBACK, fsig, fcls, fcmp, fthr}
+
+const fp_rule fp_rules[] = {
+    {"vmem_prefetch", "vmcnt",
+     {C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10), C_PASS(FP_SIG_PCT_HBM_ROOF, NULL, FP_LT, 70)},
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.2, "high", FP_GAIN_CLASS, FP_ACC_LINE_STALL_DROP, 30,
+     "Software-prefetch / double-buffer the global loads (loop-carried SSA)",
+     "`for i in range(fx.Index(lo), fx.Index(hi), init=[...])` + `buffer_ops.buffer_load(...)` issued one iteration ahead",
+     "Issue the next iteration's buffer_load at the loop top and consume the previous iteration's data "
+     "(loop-carried through init=[...]); loop bounds MUST be fx.Index or the rewriter unrolls and drops init=",
+     "VMEM latency overlaps the loop body; the s_waitcnt vmcnt stall at the hot line drains"},
+    {"vmem_queue_depth", "vmcnt",
+     {C_(FP_SIG_CLASS_MIX, "vmem_load", FP_GT, 0.20), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10)},
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 0.8, "medium", FP_GAIN_CLASS, FP_ACC_CLASS_EXPOSED_DROP, 20,
+     "Tune VMEM issue grouping / use a vmcnt-only fence",
+     "`rocdl.sched_vmem(N)`; `rocdl.s_wait_loadcnt(0)` (gfx950) or an inline `s_waitcnt vmcnt(N)` instead of a full barrier",
+     "Group N loads and fence once with vmcnt(0) instead of interleaving fences; replace full barriers that only "
+     "order global loads with a vmcnt-only wait",
+     "More loads in flight (memory-level parallelism), fewer and later vmcnt drains"},
+    {"lds_write_read_distance", "lgkmcnt",
+     {C_(FP_SIG_CLASS_STALL_PCT, "lgkmcnt", FP_GT, 15)},
+     FP_GATE_ANY, 1.1, "high", FP_GAIN_CLASS, FP_ACC_LINE_STALL_DROP, 30,
+     "Increase LDS write->read distance / prefetch the LDS read",
+     "place independent `buffer_ops.buffer_load`/SALU work between `lds_ptr.store(...)` and the dependent "
+     "`gpu.barrier()`; A0-prefetch with `lds_load_pack_k32(...)` after the barrier",
+     "Hoist the next tile's LDS read across the barrier and batch all LDS reads before the MFMAs that consume them "
+     "(seed pattern 3)",
+     "The write->read latency exposed by s_waitcnt lgkmcnt(0) is hidden behind independent work"},
+    {"lds_bank_conflict", "lds",
+     {C_FB(FP_SIG_LDS_CONFLICT_PCT, NULL, FP_GT, 5, FP_SIG_CLASS_STALL_PCT, "lds", FP_GT, 8)},
+     FP_GATE_ANY, 1.0, "high", FP_GAIN_CLASS, FP_ACC_CLASS_EXPOSED_DROP, 50,
+     "Remove LDS bank conflicts (XOR swizzle preferred)",
+     "`swizzle_xor16(row, col, k_blocks16)` on store AND load; or `+PADDING` in the `make_layout` stride; "
+     "or `rocdl.cdna4.LDSReadTrans8_64b()` (gfx950)",
+     "Swizzle the LDS tile layout identically on the write and the read side (or pad the row stride)",
+     "No serialized bank-conflict replays; the LDS instruction stall shrinks"},
+    {"mfma_raw", "mfma",
+     {C_(FP_SIG_CLASS_STALL_PCT, "mfma", FP_GT, 5), C_PASS(FP_SIG_MFMA_FRAC, NULL, FP_GT, 0.30)},
+     FP_GATE_COMPUTE | FP_GATE_LATENCY, 0.9, "medium", FP_GAIN_CLASS, FP_ACC_CLASS_EXPOSED_DROP, 30,
+     "Fill the MFMA pipeline / break the accumulator RAW chain",
+     "interleave `rocdl.sched_mfma(N)` with `rocdl.sched_dsrd(N)`/`rocdl.sched_vmem(N)`; tune `dsrd_preload`/"
+     "`dvmem_preload`; `rocdl.s_setprio(...)`",
+     "Interleave MFMAs of independent accumulators with the LDS/VMEM work of the next step",
+     "Fewer idle cycles between dependent v_mfma; the MFMA pipe stays full"},
+    {"barrier_relax", "barrier",
+     {C_(FP_SIG_CLASS_STALL_PCT, "barrier", FP_GT, 5)},
+     FP_GATE_ANY, 0.8, "medium", FP_GAIN_CLASS, FP_ACC_LINE_STALL_DROP, 30,
+     "Relax / remove redundant synchronization",
+     "drop redundant `gpu.barrier()`; `rocdl.s_wait_dscnt(0)` (gfx950); cross-wave reduce with "
+     "`gpu.ShuffleOp(v, off, 64, mode='xor')` over [32,16,8,4,2,1]",
+     "Barrier only the swapped LDS region in ping-pong buffering; replace an LDS cross-wave reduction by a "
+     "wave-level shuffle reduction",
+     "Less s_barrier stall: waves stop waiting for the slowest wave of the workgroup"},
+    {"occupancy_vgpr", "occupancy",
+     {C_(FP_SIG_WAVES_PER_CU, NULL, FP_LT, 8), C_PASS(FP_SIG_VGPR_LIMITED, NULL, FP_GT, 0.5)},
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.0, "high", FP_GAIN_OCCUPANCY, FP_ACC_SIGNAL_ABOVE, 0,
+     "Raise occupancy by cutting register footprint",
+     "`use_async_copy=True` -> `rocdl.buffer_load_to_lds(...)`; smaller `tile_m`/`tile_k`; "
+     "`@autotune Config(waves_per_eu=N)`",
+     "Free VGPRs until the unified 512-entry pool fits one more wave per SIMD (the evidence gives the register "
+     "budget); do NOT force maxnreg to push accum_vgpr to 0 (spills through v_accvgpr_read, measured 4.5x slower)",
+     "More resident waves per CU to hide the exposed latency of the bubble classes"},
+    {"vectorize_copy", "vmem_load",
+     {C_(FP_SIG_PARTIAL_32B, NULL, FP_GT, 0.15)},
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.0, "high", FP_GAIN_CLASS_X_SIG, FP_ACC_SIGNAL_BELOW, 0.05,
+     "Widen the copy / load width to full cache lines",
+     "`buffer_ops.buffer_load(..., vec_width=4)`; 128-bit atom `fx.UniversalCopy(128)` / `rocdl.BufferCopy128b()`",
+     "Load full 64B lines per lane group: vec_width = 128 // elem_bits and VEC_WIDTH*sizeof(elem) <= atom bits",
+     "No 32B-partial HBM requests; the same bytes move in fewer, fuller transactions"},
+    {"mma_select", "mfma",
+     {C_(FP_SIG_MFMA_FRAC, NULL, FP_GT, 0.30)},
+     FP_GATE_COMPUTE, 0.9, "medium", FP_GAIN_CLASS, FP_ACC_CLASS_EXPOSED_DROP, 20,
+     "Pick the widest-K MMA atom for the dtype",
+     "`fx.make_mma_atom(fx.rocdl.MFMA(m, n, k, dtype))` at max K; fp4: `rocdl.cdna4.MFMA_Scale(16, 16, 128, ...)`",
+     "Use the widest K the dtype allows: fp8 mfma_f32_16x16x32_fp8_fp8 (K32), bf16 K16 (K32 on gfx950), "
+     "fp4 K128",
+     "Fewer MFMA issues for the same FLOPs; less issue overhead per tile"},
+    {"layout_l2", "vmcnt",
+     {C_(FP_SIG_L2_HIT, NULL, FP_LT, 70), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10)},
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 0.7, "medium", FP_GAIN_CLASS, FP_ACC_SIGNAL_ABOVE, 0,
+     "Improve coalescing / L2 reuse via layout + XCD remap",
+     "`fx.make_layout`/`zipped_divide`/`slice` for contiguous per-lane addresses; "
+     "`fx.make_tiled_mma(atom, make_layout((M_rep, N_rep, K_rep), ...))`; `xcd_remap_bx_by(..., xcd_swizzle=N)`",
+     "Make per-lane addresses contiguous and remap workgroups so tiles sharing data run on the same XCD",
+     "Higher L2 hit rate, fewer HBM round trips behind the vmcnt waits"},
+    {"scratch_spill", "scratch",
+     {C_(FP_SIG_SCRATCH_INSTS, NULL, FP_GT, 0)},
+     FP_GATE_ANY, 1.5, "high", FP_GAIN_CLASS, FP_ACC_SIGNAL_BELOW, 1,
+     "Eliminate register spills to scratch",
+     "smaller `tile_m`/`tile_n` or fewer live accumulators; relax `@autotune Config(waves_per_eu=N)`; "
+     "check `.private_segment_fixed_size` in final_isa.s (FLYDSL_DUMP_IR=1)",
+     "Lower the register footprint until the compiler stops spilling (a higher waves_per_eu forces a smaller "
+     "VGPR budget); never force maxnreg",
+     "scratch_* loads/stores disappear, and the VMEM waits they cause go with them"},
+    {"mfma_hazard_nop", "nop",
+     {C_(FP_SIG_NOP_MFMA_PCT, NULL, FP_GT, 3)},
+     FP_GATE_COMPUTE | FP_GATE_LATENCY, 0.9, "medium", FP_GAIN_CLASS, FP_ACC_SIGNAL_BELOW, 0,
+     "Hide MFMA dependency hazards instead of padding them with s_nop",
+     "`rocdl.sched_mfma(N)` interleaved with `rocdl.sched_dsrd(N)`/`rocdl.sched_vmem(N)`; more independent "
+     "accumulators via `fx.make_tiled_mma(atom, make_layout((M_rep, N_rep, K_rep), ...))`",
+     "Put independent MFMAs (another accumulator tile) or LDS/VMEM work between an MFMA and the MFMA that reads its "
+     "result, so the compiler need not insert s_nop (5/8/12/20 passes by MFMA variant, CDNA4 ISA table 38)",
+     "The s_nop cycles between dependent MFMAs disappear; the MFMA pipe stays busy"},
+    {"load_use_distance", "vmcnt",
+     {C_(FP_SIG_LOAD_USE_EXPOSED, NULL, FP_GT, 0.5), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 5)},
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.15, "high", FP_GAIN_HOT_LINE, FP_ACC_LINE_STALL_DROP, 30,
+     "Issue the load earlier: it is consumed too close to its use",
+     "hoist the `buffer_ops.buffer_load(...)` / `fx.copy(...)` named in the evidence to the top of the block "
+     "(or into the previous iteration)",
+     "Move the producer load earlier so independent work (for example a whole MFMA block) separates it from its "
+     "first use; issue scale/index loads before the bulk loads (seed pattern 4)",
+     "The measured load-to-use distance grows past the memory latency; the wait at the hot line stops stalling"},
+};
+const size_t fp_rules_count = sizeof fp_rules / sizeof fp_rules[0];
+
+static const char *const sig_names[FP_SIG_KIND_COUNT] = {
+    [FP_SIG_NONE] = "none",
+    [FP_SIG_CLASS_STALL_PCT] = "stall_pct",
+    [FP_SIG_CLASS_GAIN_PCT] = "gain_pct",
+    [FP_SIG_CLASS_MIX] = "inst_mix",
+    [FP_SIG_SCRATCH_INSTS] = "trace.scratch_insts",
+    [FP_SIG_NOP_MFMA_PCT] = "trace.nop_between_mfma_pct",
+    [FP_SIG_LOAD_USE_EXPOSED] = "trace.load_use_exposed_frac",
+    [FP_SIG_WAVES_PER_CU] = "occupancy.waves_per_cu",
+    [FP_SIG_VGPR_LIMITED] = "occupancy.vgpr_limited",
+    [FP_SIG_PARTIAL_32B] = "counters.partial_32b_frac",
+    [FP_SIG_L2_HIT] = "counters.l2_hit_rate",
+    [FP_SIG_LDS_CONFLICT_PCT] = "counters.lds_bank_conflict_pct",
+    [FP_SIG_MFMA_FRAC] = "counters.mfma_inst_frac",
+    [FP_SIG_PCT_HBM_ROOF] = "counters.pct_of_hbm_roof",
+};
+
+const char *fp_sig_kind_name(fp_sig_kind k)
+{
+    return k >= 0 && k < FP_SIG_KIND_COUNT && sig_names[k] ? sig_names[k] : "?";
+}
+
+static void sig_text(fp_sig_kind k, const char *cls, fp_sb *out)
+{
+    if (cls && (k == FP_SIG_CLASS_STALL_PCT || k == FP_SIG_CLASS_GAIN_PCT))
+        fp_sb_addf(out, "%s.%s", cls, fp_sig_kind_name(k));
+    else if (cls && k == FP_SIG_CLASS_MIX)
+        fp_sb_addf(out, "inst_mix.%s", cls);
+    else
+        fp_sb_adds(out, fp_sig_kind_name(k));
+}
+
+static bool optd(fp_optd o, double *out)
+{
+    if (o.known)
+        *out = o.v;
+    return o.known;
+}
+
+bool fp_sig_value(const fp_signals *s, fp_sig_kind k, const char *cls, double *out)
+{
+    const fp_sig_class *c = cls ? fp_signals_class(s, cls) : NULL;
+    switch (k) {
+    case FP_SIG_CLASS_STALL_PCT:
+        /* a class absent from the taxonomy had no stall: a measured 0 */
+        *out = c ? c->stall_pct : 0.0;
+        return true;
+    case FP_SIG_CLASS_GAIN_PCT:
+        if (!c) {
+            *out = 0.0;
+            return true;
+        }
+        return optd(c->gain_pct, out);
+    case FP_SIG_CLASS_MIX:
+        if (!c) {
+            *out = 0.0;
+            return true;
+        }
+        return optd(c->mix, out);
+    case FP_SIG_SCRATCH_INSTS: return optd(s->scratch_insts, out);
+    case FP_SIG_NOP_MFMA_PCT: return optd(s->nop_mfma_pct, out);
+    case FP_SIG_LOAD_USE_EXPOSED: return optd(s->load_use_exposed, out);
+    case FP_SIG_WAVES_PER_CU: return optd(s->waves_per_cu, out);
+    case FP_SIG_VGPR_LIMITED:
+        if (!s->occ_limiter)
+            return false;
+        *out = !strcmp(s->occ_limiter, "VGPR") ? 1.0 : 0.0;
+        return true;
+    case FP_SIG_PARTIAL_32B: return optd(s->partial_32b, out);
+    case FP_SIG_L2_HIT: return optd(s->l2_hit, out);
+    case FP_SIG_LDS_CONFLICT_PCT: return optd(s->lds_conflict_pct, out);
+    case FP_SIG_MFMA_FRAC: return optd(s->mfma_frac, out);
+    case FP_SIG_PCT_HBM_ROOF: return optd(s->pct_hbm_roof, out);
+    default: return false;
+    }
+}
+
+static bool cmp_ok(fp_cmp c, double v, double thr) { return c == FP_GT ? v > thr : v < thr; }
+
+/* Evaluates one condition. *used_fb is set when the fallback decided;
+ * *val gets the value that was compared (NAN when the condition passed unmeasured). */
+static bool cond_holds(const fp_signals *s, const fp_rule_cond *c, double *val, bool *used_fb)
+{
+    double v;
+    *used_fb = false;
+    *val = NAN;
+    if (fp_sig_value(s, c->sig, c->cls, &v)) {
+        *val = v;
+        return cmp_ok(c->cmp, v, c->thr);
+    }
+    switch (c->missing) {
+    case FP_MISS_PASS: return true;
+    case FP_MISS_FALLBACK:
+        *used_fb = true;
+        if (!fp_sig_value(s, c->fb_sig, c->fb_cls, &v))
+            return false;
+        *val = v;
+        return cmp_ok(c->fb_cmp, v, c->fb_thr);
+    default: return false;
+    }
+}
+
+static unsigned bound_bit(const char *bound)
+{
+    if (!bound)
+        return 0;
+    if (!strcmp(bound, "memory"))
+        return FP_GATE_MEMORY;
+    if (!strcmp(bound, "compute"))
+        return FP_GATE_COMPUTE;
+    if (!strcmp(bound, "latency"))
+        return FP_GATE_LATENCY;
+    return 0;
+}
+
+static double conf_base(const char *label)
+{
+    if (!strcmp(label, "high"))
+        return FP_CONF_HIGH;
+    if (!strcmp(label, "medium"))
+        return FP_CONF_MEDIUM;
+    return FP_CONF_LOW;
+}
+
+const char *fp_conf_label(double c)
+{
+    return c >= FP_CONF_HIGH_MIN ? "high" : c >= FP_CONF_MEDIUM_MIN ? "medium" : "low";
+}
+
+static double class_gain(const fp_sig_class *c)
+{
+    return c && c->gain_pct.known ? c->gain_pct.v : 0.0;
+}
+
+/* Upper-bound gain of the hottest instruction of a class: its exposed (else
+ * raw) stall over the kernel's latency, never more than the class's gain. */
+static double hot_line_gain(const fp_signals *s, const fp_sig_class *c)
+{
+    if (!c || !c->hot.present || s->total_latency <= 0)
+        return 0.0;
+    double cyc = c->hot.exposed.known ? c->hot.exposed.v : (double)c->hot.stall;
+    double g = 100.0 * cyc / (double)s->total_latency;
+    double cg = class_gain(c);
+    return c->gain_pct.known && g > cg ? cg : g;
+}
+
+/* Occupancy payoff: with w resident waves and w' after the change, at most
+ * (1 - w/w') of the exposed bubble stall can be covered by the extra waves. */
+static double occupancy_gain(const fp_signals *s)
+{
+    if (!s->waves_per_cu.known || s->waves_per_cu.v <= 0)
+        return 0.0;
+    double next = s->next_waves_per_cu.known ? s->next_waves_per_cu.v : s->waves_per_cu.v * 2;
+    if (next <= s->waves_per_cu.v)
+        return 0.0;
+    double bubble = 0.0;
+    for (size_t i = 0; i < s->nclasses; i++)
+        if (s->classes[i].is_bubble)
+            bubble += class_gain(&s->classes[i]);
+    return bubble * (1.0 - s->waves_per_cu.v / next);
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+    const fp_rec *x = a, *y = b;
+    if (x->gain_pct != y->gain_pct)
+        return x->gain_pct > y->gain_pct ? -1 : 1;
+    if (x->rule->priority != y->rule->priority)
+        return x->rule->priority > y->rule->priority ? -1 : 1;
+    return x->rule < y->rule ? -1 : x->rule > y->rule; /* table order */
+}
+
+void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
+{
+    *recs = calloc(fp_rules_count ? fp_rules_count : 1, sizeof **recs);
+    if (!*recs)
+        abort();
+    *n = 0;
+    unsigned bb = bound_bit(s->bound);
+    for (size_t i = 0; i < fp_rules_count; i++) {
+        const fp_rule *r = &fp_rules[i];
+        if (bb && !(r->gate & bb))
+            continue;
+        bool ok = true, primary_fb = false;
+        double primary = NAN;
+        for (int k = 0; k < FP_RULE_MAX_CONDS && r->conds[k].sig != FP_SIG_NONE && ok; k++) {
+            double v;
+            bool fb;
+            ok = cond_holds(s, &r->conds[k], &v, &fb);
+            if (k == 0) {
+                primary = v;
+                primary_fb = fb;
+            }
+        }
+        if (!ok)
+            continue;
+        fp_rec *rec = &(*recs)[(*n)++];
+        rec->rule = r;
+        rec->value = isnan(primary) ? 0.0 : primary;
+        rec->value_fallback = primary_fb;
+        rec->cls = fp_signals_class(s, r->bubble_class);
+        switch (r->gain) {
+        case FP_GAIN_CLASS: rec->gain_pct = class_gain(rec->cls); break;
+        case FP_GAIN_CLASS_X_SIG: {
+            double f = rec->value < 0 ? 0 : rec->value > 1 ? 1 : rec->value;
+            rec->gain_pct = class_gain(rec->cls) * f;
+            break;
+        }
+        case FP_GAIN_HOT_LINE: rec->gain_pct = hot_line_gain(s, rec->cls); break;
+        case FP_GAIN_OCCUPANCY: rec->gain_pct = occupancy_gain(s); break;
+        }
+        rec->gain_pct = fp_round(rec->gain_pct, 2);
+        double c = conf_base(r->base_conf) * s->capture_confidence;
+        if (primary_fb)
+            c *= FP_CONF_FALLBACK_FACTOR;
+        rec->confidence = fp_round(c, 2);
+    }
+    qsort(*recs, *n, sizeof **recs, rec_cmp);
+    for (size_t i = 0; i < *n; i++)
+        (*recs)[i].rank = (int)i + 1;
+}
+
+/* ---- rendering ---- */
+
+void fp_gate_text(unsigned gate, fp_sb *out)
+{
+    if ((gate & FP_GATE_ANY) == FP_GATE_ANY) {
+        fp_sb_adds(out, "any");
+        return;
+    }
+    const char *sep = "";
+    if (gate & FP_GATE_MEMORY) {
+        fp_sb_addf(out, "%smemory", sep);
+        sep = "|";
+    }
+    if (gate & FP_GATE_COMPUTE) {
+        fp_sb_addf(out, "%scompute", sep);
+        sep = "|";
+    }
+    if (gate & FP_GATE_LATENCY)
+        fp_sb_addf(out, "%slatency", sep);
+}
+
+static void num_text(double v, fp_sb *out)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.4g", v);
+    fp_sb_adds(out, buf);
+}
+
+void fp_rule_cond_text(const fp_rule *r, fp_sb *out)
+{
+    for (int k = 0; k < FP_RULE_MAX_CONDS && r->conds[k].sig != FP_SIG_NONE; k++) {
+        const fp_rule_cond *c = &r->conds[k];
+        if (k)
+            fp_sb_adds(out, " AND ");
+        if (c->missing == FP_MISS_FALLBACK)
+            fp_sb_adds(out, "(");
+        sig_text(c->sig, c->cls, out);
+        fp_sb_adds(out, c->cmp == FP_GT ? " > " : " < ");
+        num_text(c->thr, out);
+        if (c->missing == FP_MISS_PASS)
+            fp_sb_adds(out, " (or unmeasured)");
+        if (c->missing == FP_MISS_FALLBACK) {
+            fp_sb_adds(out, "; if unmeasured: ");
+            sig_text(c->fb_sig, c->fb_cls, out);
+            fp_sb_adds(out, c->fb_cmp == FP_GT ? " > " : " < ");
+            num_text(c->fb_thr, out);
+            fp_sb_adds(out, ")");
+        }
+    }
+}
+
+static const char *gain_model_name(fp_gain_model g)
+{
+    switch (g) {
+    case FP_GAIN_CLASS: return "class exposed stall";
+    case FP_GAIN_CLASS_X_SIG: return "class exposed stall x signal";
+    case FP_GAIN_HOT_LINE: return "hottest line exposed stall";
+    case FP_GAIN_OCCUPANCY: return "bubble exposed stall x (1 - waves/next waves)";
+    }
+    return "?";
+}
+
+static void accept_rule_text(const fp_rule *r, fp_sb *out)
+{
+    switch (r->accept) {
+    case FP_ACC_CLASS_EXPOSED_DROP:
+        fp_sb_addf(out, "exposed %s stall drops by >= %.0f%%", r->bubble_class, r->accept_value);
+        break;
+    case FP_ACC_LINE_STALL_DROP:
+        fp_sb_addf(out, "stall at the hottest %s .py:line drops by >= %.0f%%", r->bubble_class, r->accept_value);
+        break;
+    case FP_ACC_SIGNAL_BELOW:
+        if (r->accept_value > 0) {
+            sig_text(r->conds[0].sig, r->conds[0].cls, out);
+            fp_sb_adds(out, " < ");
+            num_text(r->accept_value, out);
+        } else {
+            sig_text(r->conds[0].sig, r->conds[0].cls, out);
+            fp_sb_adds(out, " drops by >= 50%");
+        }
+        break;
+    case FP_ACC_SIGNAL_ABOVE:
+        sig_text(r->conds[0].sig, r->conds[0].cls, out);
+        if (r->conds[0].sig == FP_SIG_WAVES_PER_CU)
+            fp_sb_adds(out, " reaches the next occupancy step");
+        else {
+            fp_sb_adds(out, " >= ");
+            num_text(r->conds[0].thr, out);
+        }
+        break;
+    }
+}
+
+/* Markdown cells must not contain a bare '|'. */
+static void md_cell(fp_sb *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fp_sb_adds(out, "\\|");
+        else if (*s == '\n')
+            fp_sb_addc(out, ' ');
+        else
+            fp_sb_addc(out, *s);
+    }
+}
+
+void fp_rules_markdown(fp_sb *out)
+{
+    fp_sb_adds(out, "# Bubble -> knob table\n\n"
+                    "<!-- GENERATED by `flyprof rules -f table` from src/analysis/rules.c; do not edit by hand "
+                    "(tests/cli/rules.sh fails when they drift). -->\n\n"
+                    "Each rule fires when all its conditions hold and the kernel's bound (bound.h) is in its "
+                    "gate. Recommendations are ranked by estimated upper-bound gain (ties: priority, then this "
+                    "order). See docs/rules.md.\n\n"
+                    "| # | rule | bubble class | fires when | bound gate | priority | confidence | gain model | "
+                    "acceptance test |\n"
+                    "|---:|---|---|---|---|---:|---|---|---|\n");
+    fp_sb tmp;
+    fp_sb_init(&tmp);
+    for (size_t i = 0; i < fp_rules_count; i++) {
+        const fp_rule *r = &fp_rules[i];
+        fp_sb_addf(out, "| %zu | `%s` | `%s` | ", i + 1, r->id, r->bubble_class);
+        fp_sb_reset(&tmp);
+        fp_rule_cond_text(r, &tmp);
+        md_cell(out, tmp.buf);
+        fp_sb_adds(out, " | ");
+        fp_sb_reset(&tmp);
+        fp_gate_text(r->gate, &tmp);
+        md_cell(out, tmp.buf);
+        fp_sb_addf(out, " | %.2f | %s | %s | ", r->priority, r->base_conf, gain_model_name(r->gain));
+        fp_sb_reset(&tmp);
+        accept_rule_text(r, &tmp);
+        md_cell(out, tmp.buf);
+        fp_sb_adds(out, " |\n");
+    }
+    fp_sb_adds(out, "\n## Knobs\n");
+    for (size_t i = 0; i < fp_rules_count; i++) {
+        const fp_rule *r = &fp_rules[i];
+        fp_sb_addf(out, "\n### %zu. `%s` - %s\n\n", i + 1, r->id, r->knob);
+        fp_sb_addf(out, "- **FlyDSL API:** %s\n", r->api);
+        fp_sb_addf(out, "- **Change:** %s\n", r->change);
+        fp_sb_addf(out, "- **Expected:** %s\n", r->expected);
+    }
+    fp_sb_adds(out, "\n### Already optimal\n\nNo rule is proposed when the shared bound classification "
+                    "(docs/bound.md) finds a memory-bound kernel at its roof: achieved HBM bandwidth >= 85% of peak "
+                    "(`near_roof`), or >= 50% with a clean access pattern (`clean_stream`). This needs counters.json "
+                    "with timing.\n");
+    fp_sb_free(&tmp);
+}
+
+cJSON *fp_rules_json(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    fp_sb tmp;
+    fp_sb_init(&tmp);
+    for (size_t i = 0; i < fp_rules_count; i++) {
+        const fp_rule *r = &fp_rules[i];
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_str(o, "id", r->id);
+        fp_json_add_str(o, "bubble_class", r->bubble_class);
+        fp_sb_reset(&tmp);
+        fp_rule_cond_text(r, &tmp);
+        fp_json_add_str(o, "fires_when", tmp.buf);
+        fp_json_add_str(o, "signal", fp_sig_kind_name(r->conds[0].sig));
+        fp_sb_reset(&tmp);
+        fp_gate_text(r->gate, &tmp);
+        fp_json_add_str(o, "bound_gate", tmp.buf);
+        fp_json_add_num(o, "priority", r->priority, 2);
+        fp_json_add_str(o, "confidence", r->base_conf);
+        fp_json_add_str(o, "gain_model", gain_model_name(r->gain));
+        fp_sb_reset(&tmp);
+        accept_rule_text(r, &tmp);
+        fp_json_add_str(o, "acceptance", tmp.buf);
+        fp_json_add_str(o, "knob", r->knob);
+        fp_json_add_str(o, "api", r->api);
+        fp_json_add_str(o, "change", r->change);
+        fp_json_add_str(o, "expected", r->expected);
+        cJSON_AddItemToArray(a, o);
+    }
+    fp_sb_free(&tmp);
+    return a;
+}
+
+/* ---- one recommendation as data ---- */
+
+static cJSON *hot_json(const fp_sig_hot *h)
+{
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_int(o, "code_line", h->code_line);
+    fp_json_add_str(o, "inst", h->isa);
+    fp_json_add_str(o, "source", h->source && h->source[0] ? h->source : NULL);
+    fp_json_add_str(o, "snippet", h->snippet);
+    fp_json_add_int(o, "hit", h->hit);
+    fp_json_add_int(o, "stall", h->stall);
+    if (h->exposed.known)
+        fp_json_add_num(o, "exposed", h->exposed.v, 0);
+    else
+        cJSON_AddNullToObject(o, "exposed");
+    cJSON *w = cJSON_AddArrayToObject(o, "waits_on");
+    for (size_t i = 0; i < h->nproducers; i++) {
+        const fp_sig_producer *p = &h->producers[i];
+        cJSON *po = cJSON_CreateObject();
+        fp_json_add_int(po, "code_line", p->code_line);
+        fp_json_add_str(po, "inst", p->isa);
+        fp_json_add_str(po, "source", p->source && p->source[0] ? p->source : NULL);
+        if (p->load_to_use.known)
+            fp_json_add_num(po, "load_to_use_cycles", p->load_to_use.v, 1);
+        else
+            cJSON_AddNullToObject(po, "load_to_use_cycles");
+        if (p->share.known)
+            fp_json_add_num(po, "share", p->share.v, 3);
+        cJSON_AddItemToArray(w, po);
+    }
+    return o;
+}
+
+/* The acceptance test, concrete for this kernel: names the line, the
+ * baseline and the target so that `diff` can check it mechanically. */
+static cJSON *accept_json(const fp_signals *s, const fp_rec *r)
+{
+    const fp_rule *ru = r->rule;
+    cJSON *o = cJSON_CreateObject();
+    fp_sb t;
+    fp_sb_init(&t);
+    const fp_sig_class *c = r->cls;
+    switch (ru->accept) {
+    case FP_ACC_CLASS_EXPOSED_DROP: {
+        double base = c ? (c->exposed.known ? c->exposed.v : (double)c->stall) : 0;
+        fp_json_add_str(o, "kind", "class_exposed_drop");
+        fp_json_add_str(o, "class", ru->bubble_class);
+        fp_json_add_str(o, "metric", c && c->exposed.known ? "exposed" : "stall");
+        fp_json_add_num(o, "before", base, 0);
+        fp_json_add_num(o, "drop_pct", ru->accept_value, 1);
+        fp_json_add_num(o, "target", base * (1 - ru->accept_value / 100.0), 0);
+        fp_sb_addf(&t, "exposed %s stall drops by >= %.0f%% (from %.0f to <= %.0f cycles)", ru->bubble_class,
+                   ru->accept_value, base, base * (1 - ru->accept_value / 100.0));
+        break;
+    }
+    case FP_ACC_LINE_STALL_DROP: {
+        const fp_sig_hot *h = c && c->hot.present ? &c->hot : NULL;
+        if (h && h->source && h->source[0]) {
+            fp_json_add_str(o, "kind", "line_stall_drop");
+            fp_json_add_str(o, "class", ru->bubble_class);
+            fp_json_add_str(o, "source", h->source);
+            fp_json_add_str(o, "inst", h->isa);
+            fp_json_add_num(o, "before", (double)h->stall, 0);
+            fp_json_add_num(o, "drop_pct", ru->accept_value, 1);
+            fp_json_add_num(o, "target", h->stall * (1 - ru->accept_value / 100.0), 0);
+            fp_sb_addf(&t, "%s stall at %s drops by >= %.0f%% (from %lld to <= %.0f cycles)", ru->bubble_class,
+                       h->source, ru->accept_value, (long long)h->stall, h->stall * (1 - ru->accept_value / 100.0));
+        } else {
+            /* no source line to pin: fall back to the class */
+            double base = c ? (c->exposed.known ? c->exposed.v : (double)c->stall) : 0;
+            fp_json_add_str(o, "kind", "class_exposed_drop");
+            fp_json_add_str(o, "class", ru->bubble_class);
+            fp_json_add_str(o, "metric", c && c->exposed.known ? "exposed" : "stall");
+            fp_json_add_num(o, "before", base, 0);
+            fp_json_add_num(o, "drop_pct", ru->accept_value, 1);
+            fp_json_add_num(o, "target", base * (1 - ru->accept_value / 100.0), 0);
+            fp_sb_addf(&t, "exposed %s stall drops by >= %.0f%% (no source line to pin)", ru->bubble_class,
+                       ru->accept_value);
+        }
+        break;
+    }
+    case FP_ACC_SIGNAL_BELOW: {
+        double target = ru->accept_value > 0 ? ru->accept_value : r->value * 0.5;
+        fp_json_add_str(o, "kind", "signal_below");
+        fp_sb_reset(&t);
+        sig_text(ru->conds[0].sig, ru->conds[0].cls, &t);
+        fp_json_add_str(o, "signal", t.buf);
+        fp_json_add_num(o, "before", r->value, 4);
+        fp_json_add_num(o, "target", target, 4);
+        fp_sb_addf(&t, " falls below %.4g (now %.4g)", target, r->value);
+        break;
+    }
+    case FP_ACC_SIGNAL_ABOVE: {
+        double target = ru->conds[0].thr;
+        if (ru->conds[0].sig == FP_SIG_WAVES_PER_CU)
+            target = s->next_waves_per_cu.known ? s->next_waves_per_cu.v : r->value * 2;
+        else if (ru->conds[0].cmp == FP_LT)
+            target = ru->conds[0].thr; /* e.g. l2 hit rate rises to the threshold */
+        fp_json_add_str(o, "kind", "signal_above");
+        sig_text(ru->conds[0].sig, ru->conds[0].cls, &t);
+        fp_json_add_str(o, "signal", t.buf);
+        fp_json_add_num(o, "before", r->value, 4);
+        fp_json_add_num(o, "target", target, 4);
+        fp_sb_addf(&t, " reaches >= %.4g (now %.4g)", target, r->value);
+        break;
+    }
+    }
+    fp_json_add_str(o, "text", t.buf);
+    fp_sb_free(&t);
+    return o;
+}
+
+cJSON *fp_rec_json(const fp_signals *s, const fp_rec *r)
+{
+    const fp_rule *ru = r->rule;
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_int(o, "rank", r->rank);
+    fp_json_add_str(o, "rule", ru->id);
+    fp_json_add_str(o, "bubble_class", ru->bubble_class);
+    fp_json_add_num(o, "est_gain_pct", r->gain_pct, 2);
+    fp_json_add_num(o, "confidence", r->confidence, 2);
+    fp_json_add_str(o, "confidence_label", fp_conf_label(r->confidence));
+    fp_json_add_num(o, "priority", ru->priority, 2);
+    fp_json_add_str(o, "knob", ru->knob);
+    fp_json_add_str(o, "api", ru->api);
+    fp_json_add_str(o, "change", ru->change);
+    fp_json_add_str(o, "expected", ru->expected);
+
+    cJSON *ev = cJSON_AddObjectToObject(o, "evidence");
+    fp_sb t;
+    fp_sb_init(&t);
+    const fp_rule_cond *c0 = &ru->conds[0];
+    if (r->value_fallback)
+        sig_text(c0->fb_sig, c0->fb_cls, &t);
+    else
+        sig_text(c0->sig, c0->cls, &t);
+    fp_json_add_str(ev, "signal", t.buf);
+    fp_json_add_num(ev, "value", r->value, 4);
+    fp_sb_reset(&t);
+    fp_rule_cond_text(ru, &t);
+    fp_json_add_str(ev, "fired_because", t.buf);
+    fp_sb_free(&t);
+    const fp_sig_class *c = r->cls;
+    fp_json_add_num(ev, "class_stall_pct", c ? c->stall_pct : 0.0, 2);
+    if (c && c->exposed.known)
+        fp_json_add_num(ev, "exposed_stall", c->exposed.v, 0);
+    else
+        cJSON_AddNullToObject(ev, "exposed_stall");
+    if (c && c->gain_pct.known)
+        fp_json_add_num(ev, "class_gain_pct", c->gain_pct.v, 2);
+    else
+        cJSON_AddNullToObject(ev, "class_gain_pct");
+    if (ru->gain == FP_GAIN_OCCUPANCY) {
+        cJSON *oc = cJSON_AddObjectToObject(ev, "occupancy");
+        if (s->waves_per_cu.known)
+            fp_json_add_num(oc, "waves_per_cu", s->waves_per_cu.v, 2);
+        if (s->next_waves_per_cu.known)
+            fp_json_add_num(oc, "next_waves_per_cu", s->next_waves_per_cu.v, 2);
+        if (s->vgpr_to_next.known)
+            fp_json_add_num(oc, "vgprs_to_free", s->vgpr_to_next.v, 0);
+        if (s->arch_vgpr.known)
+            fp_json_add_num(oc, "arch_vgpr", s->arch_vgpr.v, 0);
+        if (s->accum_vgpr.known)
+            fp_json_add_num(oc, "accum_vgpr", s->accum_vgpr.v, 0);
+        fp_json_add_str(oc, "limiter", s->occ_limiter);
+    }
+    if (c && c->hot.present)
+        cJSON_AddItemToObject(ev, "hottest", hot_json(&c->hot));
+    else
+        cJSON_AddNullToObject(ev, "hottest");
+    cJSON_AddItemToObject(o, "acceptance", accept_json(s, r));
+    return o;
+}

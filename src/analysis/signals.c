@@ -1,0 +1,611 @@
+/*
+ * signals.c - gathering the rules' evidence from the bundle's artifacts
+ * (see signals.h). Each adapter reads one artifact's schema (bubbles.json:
+ * docs/commands/bubbles.md; counters.json / tile.json: docs/commands/counters.md,
+ * tile.md; capture.json: docs/bundle.md) and nothing else, so a schema change
+ * touches one function. Absent keys stay unknown; present keys of the wrong
+ * type are BAD_INPUT naming the artifact and the key.
+ */
+#include "flyprof/signals.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/json.h"
+#include "flyprof/occupancy.h"
+#include "flyprof/soc.h"
+#include "flyprof/taxonomy.h"
+
+/* Capture quality -> confidence multiplier (bubbles.json quality.confidence). */
+#define FP_QUALITY_HIGH 1.0
+#define FP_QUALITY_MEDIUM 0.8
+#define FP_QUALITY_LOW 0.6
+
+static char *xstrdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    if (!d)
+        abort();
+    return d;
+}
+
+static void set_str(char **dst, const char *s)
+{
+    free(*dst);
+    *dst = xstrdup(s);
+}
+
+static fp_optd some(double v)
+{
+    fp_optd o = {true, v};
+    return o;
+}
+
+void fp_signals_init(fp_signals *s)
+{
+    memset(s, 0, sizeof *s);
+    s->capture_confidence = 1.0;
+    s->quality_issues = cJSON_CreateArray();
+    fp_bound_in_init(&s->bound_in);
+}
+
+static void hot_free(fp_sig_hot *h)
+{
+    free(h->isa);
+    free(h->source);
+    free(h->snippet);
+    for (size_t i = 0; i < h->nproducers; i++) {
+        free(h->producers[i].isa);
+        free(h->producers[i].source);
+    }
+}
+
+void fp_signals_free(fp_signals *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nclasses; i++) {
+        free(s->classes[i].name);
+        hot_free(&s->classes[i].hot);
+    }
+    free(s->classes);
+    free(s->kernel);
+    free(s->arch);
+    free(s->product);
+    free(s->dispatch_dir);
+    free(s->occ_limiter);
+    free(s->occ_source);
+    free(s->shape);
+    free(s->invocation);
+    free(s->recipe_kernel);
+    free(s->tile_text);
+    cJSON_Delete(s->quality_issues);
+    memset(s, 0, sizeof *s);
+}
+
+const fp_sig_class *fp_signals_class(const fp_signals *s, const char *name)
+{
+    for (size_t i = 0; name && i < s->nclasses; i++)
+        if (!strcmp(s->classes[i].name, name))
+            return &s->classes[i];
+    return NULL;
+}
+
+fp_sig_class *fp_signals_class_add(fp_signals *s, const char *name)
+{
+    fp_sig_class *c = (fp_sig_class *)fp_signals_class(s, name);
+    if (c)
+        return c;
+    fp_sig_class *n = realloc(s->classes, (s->nclasses + 1) * sizeof *n);
+    if (!n)
+        abort();
+    s->classes = n;
+    c = &s->classes[s->nclasses++];
+    memset(c, 0, sizeof *c);
+    c->name = xstrdup(name);
+    c->is_bubble = fp_class_by_name(name) >= 0 && fp_class_is_bubble((fp_class)fp_class_by_name(name));
+    return c;
+}
+
+static int class_cmp(const void *a, const void *b)
+{
+    const fp_sig_class *x = a, *y = b;
+    if (x->stall != y->stall)
+        return x->stall > y->stall ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+void fp_signals_sort_classes(fp_signals *s)
+{
+    if (s->nclasses > 1)
+        qsort(s->classes, s->nclasses, sizeof *s->classes, class_cmp);
+}
+
+/* ---- typed JSON access ---- */
+
+/* Value at a dotted path, NULL when any part is absent. */
+static const cJSON *at(const cJSON *o, const char *path)
+{
+    char key[64];
+    while (o && *path) {
+        const char *dot = strchr(path, '.');
+        size_t n = dot ? (size_t)(dot - path) : strlen(path);
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, path, n);
+        key[n] = 0;
+        o = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+        path += n + (dot ? 1 : 0);
+    }
+    return o;
+}
+
+/* A number at path: absent or null -> unknown (0); a number -> known; any
+ * other type -> BAD_INPUT. Non-finite numbers cannot come out of cJSON. */
+static int num_at(const cJSON *o, const char *path, fp_optd *out, const char *art, fp_err *err)
+{
+    const cJSON *v = at(o, path);
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsNumber(v))
+        return fp_err_set(err, FP_BAD_INPUT, "%s: '%s' must be a number", art, path);
+    *out = some(v->valuedouble);
+    return 0;
+}
+
+static int str_at(const cJSON *o, const char *path, const char **out, const char *art, fp_err *err)
+{
+    const cJSON *v = at(o, path);
+    *out = NULL;
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsString(v))
+        return fp_err_set(err, FP_BAD_INPUT, "%s: '%s' must be a string", art, path);
+    *out = v->valuestring;
+    return 0;
+}
+
+static int arr_at(const cJSON *o, const char *path, const cJSON **out, const char *art, fp_err *err)
+{
+    const cJSON *v = at(o, path);
+    *out = NULL;
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsArray(v))
+        return fp_err_set(err, FP_BAD_INPUT, "%s: '%s' must be an array", art, path);
+    *out = v;
+    return 0;
+}
+
+static int64_t i64(fp_optd o) { return o.known && o.v > -9.2e18 && o.v < 9.2e18 ? (int64_t)o.v : 0; }
+
+/* ---- bubbles.json ---- */
+
+static int read_hot(fp_sig_hot *h, const cJSON *hs, fp_err *err)
+{
+    const char *A = "bubbles.json";
+    fp_optd line = {0}, hit = {0}, stall = {0}, exposed = {0};
+    const char *inst, *src;
+    if (num_at(hs, "code_line", &line, A, err) || num_at(hs, "hit", &hit, A, err) ||
+        num_at(hs, "stall", &stall, A, err) || num_at(hs, "exposed", &exposed, A, err) ||
+        str_at(hs, "inst", &inst, A, err) || str_at(hs, "source", &src, A, err))
+        return -1;
+    h->present = true;
+    h->code_line = i64(line);
+    h->hit = i64(hit);
+    h->stall = i64(stall);
+    h->exposed = exposed;
+    h->isa = xstrdup(inst ? inst : "");
+    h->source = xstrdup(src ? src : "");
+    const cJSON *w;
+    if (arr_at(hs, "waits_on", &w, A, err))
+        return -1;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, w)
+    {
+        if (h->nproducers >= FP_SIG_MAX_PRODUCERS)
+            break;
+        if (!cJSON_IsObject(p))
+            return fp_err_set(err, FP_BAD_INPUT, "%s: hotspots[].waits_on[] must be objects", A);
+        fp_sig_producer *pr = &h->producers[h->nproducers];
+        fp_optd pl = {0};
+        const char *pi, *ps;
+        if (num_at(p, "code_line", &pl, A, err) || str_at(p, "inst", &pi, A, err) ||
+            str_at(p, "source", &ps, A, err) || num_at(p, "load_to_use_cycles.mean", &pr->load_to_use, A, err) ||
+            num_at(p, "stall_share", &pr->share, A, err))
+            return -1;
+        pr->code_line = i64(pl);
+        pr->isa = xstrdup(pi ? pi : "");
+        pr->source = xstrdup(ps ? ps : "");
+        h->nproducers++;
+    }
+    return 0;
+}
+
+int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
+{
+    const char *A = "bubbles.json";
+    if (!cJSON_IsObject(b))
+        return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", A);
+    const cJSON *totals = at(b, "totals"), *classes;
+    if (!cJSON_IsObject(totals))
+        return fp_err_set(err, FP_BAD_INPUT, "%s: 'totals' object missing", A);
+    if (arr_at(b, "classes", &classes, A, err))
+        return -1;
+    if (!classes)
+        return fp_err_set(err, FP_BAD_INPUT, "%s: 'classes' array missing", A);
+    s->have_bubbles_json = true;
+    fp_optd ins = {0}, lat = {0}, st = {0}, sp = {0};
+    if (num_at(totals, "instructions", &ins, A, err) || num_at(totals, "latency", &lat, A, err) ||
+        num_at(totals, "stall", &st, A, err) || num_at(totals, "stall_pct", &sp, A, err) ||
+        num_at(totals, "waves", &s->waves, A, err))
+        return -1;
+    s->instructions = i64(ins);
+    s->total_latency = i64(lat);
+    s->total_stall = i64(st);
+    s->stall_pct = sp.known ? sp.v : 0.0;
+    const char *dir, *sym;
+    if (str_at(b, "dispatch.dir", &dir, A, err) || str_at(b, "dispatch.symbol", &sym, A, err))
+        return -1;
+    if (dir)
+        set_str(&s->dispatch_dir, dir);
+    if (sym && !s->kernel)
+        set_str(&s->kernel, sym);
+
+    const cJSON *c;
+    cJSON_ArrayForEach(c, classes)
+    {
+        const char *name;
+        if (!cJSON_IsObject(c) || str_at(c, "class", &name, A, err) || !name)
+            return fp_err_set(err, FP_BAD_INPUT, "%s: classes[] entries need a string 'class'", A);
+        fp_sig_class *sc = fp_signals_class_add(s, name);
+        fp_optd cyc = {0}, pct = {0}, cnt = {0};
+        if (num_at(c, "cycles", &cyc, A, err) || num_at(c, "pct", &pct, A, err) ||
+            num_at(c, "exposed", &sc->exposed, A, err) || num_at(c, "gain_upper_pct", &sc->gain_pct, A, err) ||
+            num_at(c, "instructions", &cnt, A, err))
+            return -1;
+        sc->stall = i64(cyc);
+        sc->stall_pct = pct.known ? pct.v : 0.0;
+        sc->static_count = i64(cnt);
+        const cJSON *bub = at(c, "is_bubble");
+        if (cJSON_IsBool(bub))
+            sc->is_bubble = cJSON_IsTrue(bub);
+    }
+    /* hit-weighted mix: every class that executed, stalled or not */
+    const cJSON *mix;
+    if (arr_at(b, "inst_mix.dynamic", &mix, A, err))
+        return -1;
+    cJSON_ArrayForEach(c, mix)
+    {
+        const char *name;
+        fp_optd frac = {0};
+        if (!cJSON_IsObject(c) || str_at(c, "class", &name, A, err) || !name || num_at(c, "frac", &frac, A, err))
+            return fp_err_set(err, FP_BAD_INPUT, "%s: inst_mix.dynamic[] entries need 'class' and 'frac'", A);
+        fp_sig_class *sc = fp_signals_class_add(s, name);
+        sc->mix = frac;
+        if (!strcmp(name, "scratch")) {
+            fp_optd hit = {0};
+            if (num_at(c, "hit", &hit, A, err))
+                return -1;
+            s->scratch_insts = hit;
+        }
+    }
+    if (mix && !s->scratch_insts.known)
+        s->scratch_insts = some(0); /* the mix is complete: no scratch executed */
+
+    /* hottest instruction of each class: the first hotspot of that class in
+     * the artifact's order (rank_by, exposed by default) */
+    const cJSON *hots;
+    if (arr_at(b, "hotspots", &hots, A, err))
+        return -1;
+    cJSON_ArrayForEach(c, hots)
+    {
+        const char *name;
+        if (!cJSON_IsObject(c) || str_at(c, "class", &name, A, err) || !name)
+            return fp_err_set(err, FP_BAD_INPUT, "%s: hotspots[] entries need a string 'class'", A);
+        fp_sig_class *sc = (fp_sig_class *)fp_signals_class(s, name);
+        if (!sc || sc->hot.present)
+            continue;
+        if (read_hot(&sc->hot, c, err))
+            return -1;
+    }
+
+    /* a load too close to its use: at the hottest vmcnt wait, the share of the
+     * producer's measured load-to-use time the wave spent stalled */
+    const fp_sig_class *vm = fp_signals_class(s, "vmcnt");
+    if (vm && vm->hot.present && vm->hot.hit > 0 && vm->hot.nproducers > 0 && vm->hot.producers[0].load_to_use.known &&
+        vm->hot.producers[0].load_to_use.v > 0) {
+        double per_exec = (double)vm->hot.stall / (double)vm->hot.hit;
+        double f = per_exec / vm->hot.producers[0].load_to_use.v;
+        s->load_use_exposed = some(f > 1 ? 1 : f);
+    }
+
+    const char *conf;
+    if (str_at(b, "quality.confidence", &conf, A, err))
+        return -1;
+    if (conf)
+        s->capture_confidence = !strcmp(conf, "high") ? FP_QUALITY_HIGH
+                                : !strcmp(conf, "medium") ? FP_QUALITY_MEDIUM
+                                                          : FP_QUALITY_LOW;
+    const cJSON *reasons;
+    if (arr_at(b, "quality.reasons", &reasons, A, err))
+        return -1;
+    cJSON_ArrayForEach(c, reasons)
+        if (cJSON_IsString(c))
+            cJSON_AddItemToArray(s->quality_issues, cJSON_CreateString(c->valuestring));
+    fp_signals_sort_classes(s);
+    return 0;
+}
+
+/* ---- code.json: s_nop padding between MFMAs ---- */
+
+static bool is_mfma(const char *isa) { return fp_classify(isa) == FP_CL_MFMA; }
+
+void fp_signals_from_code(fp_signals *s, const fp_code *code)
+{
+    if (!code || code->n == 0)
+        return;
+    int64_t nop_lat = 0, total = 0;
+    for (size_t i = 0; i < code->n; i++) {
+        const fp_inst *r = &code->rows[i];
+        if (!r->index_ok || r->index == 0)
+            continue;
+        total += r->latency;
+        if (fp_classify(r->isa) != FP_CL_NOP)
+            continue;
+        /* the padding sits between an MFMA and the next one (a run of s_nop counts whole) */
+        size_t a = i, z = i;
+        while (a > 0 && fp_classify(code->rows[a - 1].isa) == FP_CL_NOP)
+            a--;
+        while (z + 1 < code->n && fp_classify(code->rows[z + 1].isa) == FP_CL_NOP)
+            z++;
+        if (a > 0 && z + 1 < code->n && is_mfma(code->rows[a - 1].isa) && is_mfma(code->rows[z + 1].isa))
+            nop_lat += r->latency;
+    }
+    s->nop_mfma_pct = some(total > 0 ? fp_round(100.0 * (double)nop_lat / (double)total, 2) : 0.0);
+}
+
+/* ---- counters.json ---- */
+
+int fp_signals_from_counters(fp_signals *s, const cJSON *c, fp_err *err)
+{
+    const char *A = "counters.json";
+    if (!cJSON_IsObject(c))
+        return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", A);
+    s->have_counters = true;
+    fp_optd l2 = {0}, p32 = {0}, conf = {0}, mfma = {0}, ach = {0}, peak = {0}, roof = {0}, t = {0}, of = {0},
+            mu = {0}, vu = {0};
+    if (num_at(c, "memory.l2_hit_rate", &l2, A, err) || num_at(c, "memory.partial_32b_frac", &p32, A, err) ||
+        num_at(c, "lds.bank_conflict_pct", &conf, A, err) || num_at(c, "compute.mfma_inst_frac", &mfma, A, err) ||
+        num_at(c, "memory.achieved_hbm_gbs", &ach, A, err) || num_at(c, "memory.peak_hbm_gbs", &peak, A, err) ||
+        num_at(c, "memory.pct_of_hbm_roof", &roof, A, err) || num_at(c, "time_s_per_call", &t, A, err) ||
+        num_at(c, "memory.over_fetch", &of, A, err) || num_at(c, "compute.mfma_util_pct", &mu, A, err) ||
+        num_at(c, "compute.valu_util_pct", &vu, A, err))
+        return -1;
+    if (!ach.known && num_at(c, "memory.achieved_hbm_gbs_rough", &ach, A, err))
+        return -1;
+    s->l2_hit = l2;
+    s->partial_32b = p32;
+    s->lds_conflict_pct = conf;
+    s->mfma_frac = mfma;
+    s->achieved_gbs = ach;
+    s->peak_gbs = peak;
+    s->pct_hbm_roof = roof;
+    if (t.known && t.v > 0)
+        s->time_ns = some(t.v * 1e9);
+    if (l2.known)
+        s->bound_in.l2_hit_pct = fp_some(l2.v);
+    if (p32.known)
+        s->bound_in.partial_32b_pct = fp_some(100.0 * p32.v);
+    if (of.known)
+        s->bound_in.over_fetch = fp_some(of.v);
+    if (mu.known)
+        s->bound_in.mfma_util_pct = fp_some(mu.v);
+    if (vu.known)
+        s->bound_in.valu_util_pct = fp_some(vu.v);
+    return 0;
+}
+
+/* ---- capture.json ---- */
+
+int fp_signals_from_capture(fp_signals *s, const cJSON *c, const char *tag, fp_err *err)
+{
+    const char *A = "capture.json";
+    if (!cJSON_IsObject(c))
+        return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", A);
+    s->have_capture = true;
+    const char *kernel, *recipe, *arch, *inv, *shape, *product;
+    fp_optd avg = {0};
+    if (str_at(c, "kernel", &kernel, A, err) || str_at(c, "recipe_kernel", &recipe, A, err) ||
+        str_at(c, "arch", &arch, A, err) || str_at(c, "invocation", &inv, A, err) ||
+        str_at(c, "shape", &shape, A, err) || str_at(c, "product", &product, A, err) ||
+        num_at(c, "avg_ns", &avg, A, err))
+        return -1;
+    if (kernel)
+        set_str(&s->kernel, kernel);
+    if (recipe)
+        set_str(&s->recipe_kernel, recipe);
+    if (arch)
+        set_str(&s->arch, arch);
+    if (product)
+        set_str(&s->product, product);
+    if (inv)
+        set_str(&s->invocation, inv);
+    if (shape)
+        set_str(&s->shape, shape);
+    if (avg.known && avg.v > 0)
+        s->time_ns = avg;
+    const cJSON *tags = at(c, "tags");
+    const cJSON *t = NULL;
+    if (cJSON_IsObject(tags)) {
+        t = tag ? cJSON_GetObjectItemCaseSensitive(tags, tag) : NULL;
+        if (!t && cJSON_GetArraySize(tags) == 1)
+            t = tags->child;
+    }
+    if (cJSON_IsObject(t)) {
+        const char *tshape;
+        fp_optd av = {0}, acc = {0};
+        if (str_at(t, "shape", &tshape, A, err) || num_at(t, "arch_vgpr", &av, A, err) ||
+            num_at(t, "accum_vgpr", &acc, A, err))
+            return -1;
+        if (tshape)
+            set_str(&s->shape, tshape);
+        if (av.known) {
+            s->arch_vgpr = av;
+            s->accum_vgpr = acc.known ? acc : some(0);
+            set_str(&s->occ_source, "capture.json");
+        }
+    }
+    return 0;
+}
+
+/* ---- tile.json ---- */
+
+int fp_signals_from_tile(fp_signals *s, const cJSON *t, fp_err *err)
+{
+    const char *A = "tile.json";
+    if (!cJSON_IsObject(t))
+        return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", A);
+    s->have_tile = true;
+    /* only the kernel's own tile ("evaluated" with explicit BM/BN/BK) is a fact
+     * about this kernel; a recommendation is not */
+    const cJSON *ev = at(t, "evaluated.tile");
+    if (cJSON_IsObject(ev)) {
+        fp_optd bm = {0}, bn = {0}, bk = {0};
+        if (num_at(ev, "BM", &bm, A, err) || num_at(ev, "BN", &bn, A, err) || num_at(ev, "BK", &bk, A, err))
+            return -1;
+        if (bm.known && bn.known && bk.known) {
+            char buf[96];
+            snprintf(buf, sizeof buf, "BM=%.0f BN=%.0f BK=%.0f", bm.v, bn.v, bk.v);
+            set_str(&s->tile_text, buf);
+        }
+    }
+    fp_optd ai = {0}, ridge = {0};
+    if (num_at(t, "evaluated.ai_tile", &ai, A, err) || num_at(t, "evaluated.ridge_ai", &ridge, A, err))
+        return -1;
+    if (ai.known && ridge.known) {
+        s->bound_in.ai = fp_some(ai.v);
+        s->bound_in.ridge_ai = fp_some(ridge.v);
+    }
+    return 0;
+}
+
+/* ---- rocprofv3 agent info and kernel trace ---- */
+
+void fp_signals_from_agent(fp_signals *s, const fp_soc_query *q)
+{
+    /* the product and arch come from the SoC table (soc.h), never assumed */
+    fp_soc_sel sel;
+    fp_err e2;
+    memset(&e2, 0, sizeof e2);
+    if (fp_soc_resolve(q, &sel, &e2) == 0) {
+        if (sel.arch && !s->arch)
+            set_str(&s->arch, sel.arch);
+        if (sel.product && !s->product)
+            set_str(&s->product, sel.product->marketing);
+        if (sel.product && !s->peak_gbs.known && sel.hbm_gbs > 0)
+            s->peak_gbs = some(sel.hbm_gbs);
+    }
+    fp_err_clear(&e2);
+    if (!s->arch && q->agent_arch && !strncmp(q->agent_arch, "gfx", 3))
+        set_str(&s->arch, q->agent_arch);
+    if (!s->product && q->product_name && *q->product_name)
+        set_str(&s->product, q->product_name);
+}
+
+void fp_signals_from_kernel_row(fp_signals *s, const fp_kernel_row *k)
+{
+    if (k->dispatches > 0 && !s->time_ns.known)
+        s->time_ns = some(k->avg_ns);
+    if (!k->have_regs)
+        return;
+    if (!s->arch_vgpr.known) {
+        s->arch_vgpr = some(k->vgpr);
+        s->accum_vgpr = some(k->accum);
+        set_str(&s->occ_source, "kernel_trace.csv");
+    }
+    if (k->lds >= 0)
+        s->lds_bytes = some(k->lds);
+    if (k->sgpr >= 0)
+        s->sgpr = some(k->sgpr);
+    if (k->wg > 0)
+        s->wg_size = some(k->wg);
+    if (k->scratch >= 0)
+        s->scratch_size = some(k->scratch);
+}
+
+/* ---- derived ---- */
+
+static double class_pct(const fp_signals *s, const char *name)
+{
+    const fp_sig_class *c = fp_signals_class(s, name);
+    return c ? c->stall_pct : 0.0;
+}
+
+static void derive_occupancy(fp_signals *s)
+{
+    const fp_arch_limits *a = s->arch ? fp_arch_by_name(s->arch) : NULL;
+    if (!a || !s->arch_vgpr.known)
+        return;
+    fp_occ_in in = {0};
+    int arch_v = (int)s->arch_vgpr.v, acc = s->accum_vgpr.known ? (int)s->accum_vgpr.v : 0;
+    /* kernel_trace.csv on gfx950 under-counts (occupancy.h): believe the corrected combined count */
+    if (s->occ_source && !strcmp(s->occ_source, "kernel_trace.csv")) {
+        bool corrected = false;
+        int combined = fp_occ_csv_combined_vgpr(a, arch_v, acc, false, &corrected);
+        if (corrected) {
+            arch_v = combined;
+            acc = 0;
+            s->arch_vgpr = some(combined);
+            set_str(&s->occ_source, "kernel_trace.csv (x2 gfx950 under-count)");
+        }
+    }
+    in.arch_vgpr = arch_v;
+    in.accum_vgpr = acc;
+    in.lds_bytes = s->lds_bytes.known ? (int)s->lds_bytes.v : 0;
+    in.sgpr = s->sgpr.known ? (int)s->sgpr.v : 0;
+    in.wg_size = s->wg_size.known ? (int)s->wg_size.v : 0;
+    fp_occ_out o;
+    fp_occ_compute(a, &in, &o);
+    s->waves_per_simd = some(o.occupancy);
+    s->waves_per_cu = some((double)o.occupancy * a->simds_per_cu);
+    set_str(&s->occ_limiter, fp_occ_limiter_name(o.bound_by));
+    if (o.next_occ > 0) {
+        s->next_waves_per_cu = some((double)o.next_occ * a->simds_per_cu);
+        if (o.next_vgpr_target > 0 && o.total_vgpr > o.next_vgpr_target)
+            s->vgpr_to_next = some(o.total_vgpr - o.next_vgpr_target);
+    }
+}
+
+void fp_signals_derive(fp_signals *s)
+{
+    if (!s->pct_hbm_roof.known && s->achieved_gbs.known && s->peak_gbs.known && s->peak_gbs.v > 0)
+        s->pct_hbm_roof = some(fp_round(100.0 * s->achieved_gbs.v / s->peak_gbs.v, 2));
+    /* a class without a measured gain: its raw stall over the latency bounds it */
+    for (size_t i = 0; i < s->nclasses; i++) {
+        fp_sig_class *c = &s->classes[i];
+        if (!c->gain_pct.known && s->total_latency > 0 && c->stall > 0)
+            c->gain_pct = some(fp_round(100.0 * (double)c->stall / (double)s->total_latency, 2));
+    }
+    derive_occupancy(s);
+
+    fp_bound_in *in = &s->bound_in;
+    if (s->have_bubbles_json) {
+        in->stall_pct = fp_some(s->stall_pct);
+        in->vmem_stall_share = fp_some(class_pct(s, "vmcnt") + class_pct(s, "vmem_load") +
+                                       class_pct(s, "vmem_store") + class_pct(s, "scratch") +
+                                       class_pct(s, "atomic") + class_pct(s, "lds_dma"));
+        in->lds_stall_share = fp_some(class_pct(s, "lgkmcnt") + class_pct(s, "lds"));
+        in->mfma_stall_share = fp_some(class_pct(s, "mfma") + class_pct(s, "nop"));
+        const fp_sig_class *m = fp_signals_class(s, "mfma");
+        in->mfma_inst_pct = fp_some(m && m->mix.known ? 100.0 * m->mix.v : 0.0);
+    }
+    if (s->pct_hbm_roof.known)
+        in->hbm_pct_of_peak = fp_some(s->pct_hbm_roof.v);
+    fp_bound_classify(in, &s->bound_res);
+    s->bound = s->bound_res.bound == FP_BOUND_UNKNOWN ? NULL : fp_bound_name(s->bound_res.bound);
+}
