@@ -255,14 +255,13 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
                     nk[fp_counter_of(c->row_static[prow], p->cat)]++;
                 }
                 if (st == FP_CL_WAITCNT) {
-                    /* combined wait: the stall goes to the counters it really waited on */
-                    int64_t vm = stall * nk[FP_CNT_VM] / (int64_t)np;
-                    int64_t lg = stall * nk[FP_CNT_LGKM] / (int64_t)np;
-                    x->class_cycles[FP_CL_VMCNT] += vm;
-                    x->class_cycles[FP_CL_LGKMCNT] += lg;
-                    x->class_cycles[FP_CL_WAITCNT] += stall - vm - lg;
+                    /* combined wait: this execution's stall goes to the counter it really
+                     * waited on - the kind of most of its producers (ties: vector memory,
+                     * the longer latency) - so the class of every stalled cycle is one
+                     * class and exposed <= stall holds per class */
                     dyn = nk[FP_CNT_VM] >= nk[FP_CNT_LGKM] ? (nk[FP_CNT_VM] ? FP_CL_VMCNT : FP_CL_WAITCNT)
                                                            : FP_CL_LGKMCNT;
+                    x->class_cycles[dyn] += stall;
                 } else {
                     x->class_cycles[st] += stall;
                 }
