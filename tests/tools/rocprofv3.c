@@ -942,21 +942,73 @@ static char *find_generator(const char *argv0)
     return fp_proc_which(self, NULL);
 }
 
-static void write_att_dir(const char *argv0, const char *d, const char *kname, bool shell, bool lost, bool mapped)
+/* Through the project's generator: the spec of FAKE_ROCPROF_GEN_SPEC with
+ * pid/dispatch set to this dispatch, flat layout, no CSVs; a shell becomes
+ * "empty_shell", a lost trace drops every wave's s_endpgm, no line info
+ * blanks every source. */
+static void write_att_dir(const char *argv0, const char *outdir, int handle, int dispatch_id, const char *kname,
+                          bool shell, bool lost, bool mapped)
 {
     const char *spec = getenv("FAKE_ROCPROF_GEN_SPEC");
-    char *gen = spec && !shell ? find_generator(argv0) : NULL;
-    if (gen) {
-        const char *gargv[] = {gen, spec, d, NULL};
-        fp_proc_opts o = {.argv = gargv, .timeout_s = 120};
-        fp_proc_result r;
-        fp_err err = {0};
-        if (fp_proc_run(&o, &r, &err) != 0 || r.exit_code != 0)
-            fatal("ATT generator %s failed on %s", gen, spec);
-        free(gen);
+    char *gen = spec ? find_generator(argv0) : NULL;
+    if (!gen) {
+        char name[128];
+        snprintf(name, sizeof name, "ui_output_agent_%d_dispatch_%d", handle, dispatch_id);
+        char *ud = fp_path_join(outdir, name);
+        write_att_dir_native(ud, kname, shell, lost, mapped);
+        free(ud);
         return;
     }
-    write_att_dir_native(d, kname, shell, lost, mapped);
+    cJSON *j = NULL;
+    fp_err err = {0};
+    if (fp_json_parse_file(spec, &j, &err) != 0)
+        fatal("FAKE_ROCPROF_GEN_SPEC %s: %s", spec, err.message);
+    cJSON_DeleteItemFromObject(j, "pid");
+    cJSON_DeleteItemFromObject(j, "dispatch");
+    cJSON_DeleteItemFromObject(j, "layout");
+    cJSON_DeleteItemFromObject(j, "rocprof");
+    cJSON_DeleteItemFromObject(j, "arch");
+    fp_json_add_int(j, "pid", handle);
+    fp_json_add_int(j, "dispatch", dispatch_id);
+    fp_json_add_str(j, "arch", arch());
+    if (shell) {
+        cJSON_DeleteItemFromObject(j, "empty_shell");
+        fp_json_add_bool(j, "empty_shell", 1);
+    }
+    cJSON *w;
+    if (lost)
+        cJSON_ArrayForEach(w, cJSON_GetObjectItem(j, "waves"))
+        {
+            cJSON_DeleteItemFromObject(w, "drop_endpgm");
+            fp_json_add_bool(w, "drop_endpgm", 1);
+        }
+    if (!mapped) {
+        cJSON_DeleteItemFromObject(j, "sources");
+        cJSON *p;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItem(j, "program"))
+        {
+            if (cJSON_IsObject(p)) {
+                cJSON_DeleteItemFromObject(p, "source");
+                fp_json_add_str(p, "source", "");
+            } else if (cJSON_IsArray(p) && cJSON_GetArraySize(p) >= 2) {
+                cJSON_ReplaceItemInArray(p, 1, cJSON_CreateString(""));
+            }
+        }
+    }
+    fp_sb sp;
+    fp_sb_init(&sp);
+    fp_sb_addf(&sp, "%s/.fake_gen_spec_%d.json", outdir, dispatch_id);
+    if (fp_json_write_file(sp.buf, j, &err) != 0)
+        fatal("cannot write %s", sp.buf);
+    cJSON_Delete(j);
+    const char *gargv[] = {gen, sp.buf, outdir, NULL};
+    fp_proc_opts o = {.argv = gargv, .timeout_s = 120, .inherit_stdio = true};
+    fp_proc_result r;
+    if (fp_proc_run(&o, &r, &err) != 0 || r.exit_code != 0)
+        fatal("ATT generator %s failed on %s", gen, sp.buf);
+    unlink(sp.buf);
+    fp_sb_free(&sp);
+    free(gen);
 }
 
 /* Decoder search of rocprof-formats.md §8.3; returns true when found. Fills
@@ -1031,12 +1083,10 @@ static void do_att(const char *argv0, const job *j, const char *dir, const char 
         free(att);
         char name[128];
         snprintf(name, sizeof name, "ui_output_agent_%lld_dispatch_%d", handle, d->id);
-        char *ud = fp_path_join(dir, name);
         /* empty-shells: the target CU got no wave in any dispatch;
          * first-empty: only the first traced dispatch is a shell (the common case). */
         bool shell = mode_has("empty-shells") || (mode_has("first-empty") && t == 0);
-        write_att_dir(argv0, ud, g_k[d->k].name, shell, lost && !shell, mapped);
-        free(ud);
+        write_att_dir(argv0, dir, (int)handle, d->id, g_k[d->k].name, shell, lost && !shell, mapped);
         fp_sb stats;
         fp_sb_init(&stats);
         fp_sb_addf(&stats, "%s/stats_%s.csv", dir, name);
