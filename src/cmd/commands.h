@@ -11,6 +11,7 @@
 #define FP_COMMANDS(X) \
     X(list) \
     X(doctor) \
+    X(counters) \
     X(bubbles) \
     X(report) \
     X(diff) \
