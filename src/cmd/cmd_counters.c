@@ -1,0 +1,782 @@
+/*
+ * cmd_counters.c - `flyprof counters`: hardware counters that can be trusted
+ * (docs/commands/counters.md).
+ *
+ * Story: offline (--csv FILE..., --db FILE..., or the bundle's pmc/ dir) or
+ * live (`-- APP ARGS`: one rocprofv3 run per counter group, each group fitting
+ * one pass, each under a timeout that kills the process group) -> one
+ * fp_pmc_set -> the selected kernel's dispatches merged over passes -> the
+ * formula table (analysis/counters.c) -> the shared bound (analysis/bound.c)
+ * and the seed's decision tree -> counters.json in the bundle.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "flyprof/bound.h"
+#include "flyprof/counters.h"
+#include "flyprof/csv.h"
+#include "flyprof/fs.h"
+#include "flyprof/input_yaml.h"
+#include "flyprof/json.h"
+#include "flyprof/proc.h"
+#include "flyprof/soc.h"
+
+/* Bytes in a GB as the seed's --ideal-gb uses it (decimal, like GB/s). */
+#define BYTES_PER_GB 1e9
+/* Per-dispatch entries in the envelope and counters.json (the summary covers all). */
+#define MAX_LISTED_DISPATCHES 64
+/* `rocprofv3 --version` answers at once; a minute means it is broken. */
+#define VERSION_TIMEOUT_S 60.0
+/* SDK 1.0.0 = ROCm 7.0: --version exists and rocpd is the default output. */
+#define SDK_ROCPD_MIN 10000
+
+typedef struct counters_args {
+    fp_strlist csv;
+    fp_strlist db;
+    const char *kernel;
+    double ideal_gb;
+    double ea_channels;
+    double duration_ns;
+    const char *dtype;
+    const char *gpu_name;
+    const char *arch;
+    double sclk_mhz;
+    double hbm_gbs;
+    long long timeout;
+    const char *iterations;
+    const char *rocprofv3;
+    const char *output_format;
+    const char *tag;
+} counters_args;
+
+static const char *const fmt_choices[] = {"auto", "csv", "rocpd", NULL};
+
+static const fp_opt counters_opts[] = {
+    {"csv", 0, FP_OPT_LIST, offsetof(counters_args, csv), "FILE...",
+     "offline: rocprofv3 counter_collection.csv files, one per pass", NULL, NULL, 0, 0},
+    {"db", 0, FP_OPT_LIST, offsetof(counters_args, db), "FILE...",
+     "offline: rocpd results.db files (each run inside is one pass)", NULL, NULL, 0, 0},
+    {"kernel", 'k', FP_OPT_STR, offsetof(counters_args, kernel), "NAME",
+     "select dispatches whose kernel name contains NAME (default: capture.json's kernel)", NULL, NULL, 0, 0},
+    {"ideal-gb", 0, FP_OPT_DOUBLE, offsetof(counters_args, ideal_gb), "GB",
+     "bytes (10^9) the kernel must move per dispatch: enables over-fetch and the ideal bandwidth", "0", NULL, 0,
+     0},
+    {"ea-channels", 0, FP_OPT_DOUBLE, offsetof(counters_args, ea_channels), "N",
+     "multiplier on the EA request counts (the seed's --ea-channels; 1 = TCC_EA0 counts all traffic)", "1",
+     NULL, 0, 0},
+    {"duration-ns", 0, FP_OPT_DOUBLE, offsetof(counters_args, duration_ns), "NS",
+     "kernel duration per dispatch (default: the bundle's kernel trace, else the counter pass timestamps)", "0",
+     NULL, 0, 0},
+    {"dtype", 0, FP_OPT_STR, offsetof(counters_args, dtype), "T",
+     "data type for the MFMA %-of-peak (default: the type with most MFMA ops)", NULL, NULL, 0, 0},
+    {"gpu-name", 0, FP_OPT_STR, offsetof(counters_args, gpu_name), "NAME",
+     "GPU product (MI300X, MI325X, MI350X, MI355X); default: from the agent info", NULL, NULL, 0, 0},
+    {"arch", 0, FP_OPT_STR, offsetof(counters_args, arch), "GFX", "architecture (gfx942, gfx950)", NULL, NULL, 0,
+     0},
+    {"sclk-mhz", 0, FP_OPT_DOUBLE, offsetof(counters_args, sclk_mhz), "MHZ", "override the peak engine clock",
+     "0", NULL, 0, 0},
+    {"hbm-gbs", 0, FP_OPT_DOUBLE, offsetof(counters_args, hbm_gbs), "GBS", "override the peak HBM bandwidth",
+     "0", NULL, 0, 0},
+    {"timeout", 0, FP_OPT_INT, offsetof(counters_args, timeout), "S",
+     "live: seconds per rocprofv3 run before its process group is killed", "900", NULL, 1, 86400},
+    {"iterations", 0, FP_OPT_STR, offsetof(counters_args, iterations), "SET",
+     "live: 1-based per-kernel iterations to collect, e.g. 6,8 or 2-4", "1-3", NULL, 0, 0},
+    {"rocprofv3", 0, FP_OPT_STR, offsetof(counters_args, rocprofv3), "PATH",
+     "live: the profiler (default $FLYPROF_ROCPROFV3, else rocprofv3 on PATH)", NULL, NULL, 0, 0},
+    {"output-format", 0, FP_OPT_CHOICE, offsetof(counters_args, output_format), "FMT",
+     "live: rocprofv3 output; auto = rocpd for SDK >= 1.0 (ROCm 7.0), csv before", "auto", fmt_choices, 0, 0},
+    {"tag", 0, FP_OPT_STR, offsetof(counters_args, tag), "TAG",
+     "capture tag whose kernel trace gives the duration (default big, else the only tag)", NULL, NULL, 0, 0},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+/* ------------------------------------------------------------------ helpers */
+
+/* Files under dir (recursively, sorted) whose name ends with suffix. */
+static void find_files(const char *dir, const char *suffix, char ***out, size_t *n, int depth)
+{
+    char **names;
+    size_t cnt;
+    fp_err err = {0};
+    if (depth > 6 || fp_list_dir(dir, &names, &cnt, &err)) {
+        fp_err_clear(&err);
+        return;
+    }
+    size_t ls = strlen(suffix);
+    for (size_t i = 0; i < cnt; i++) {
+        char *p = fp_path_join(dir, names[i]);
+        size_t lp = strlen(p);
+        if (fp_is_dir(p)) {
+            find_files(p, suffix, out, n, depth + 1);
+            free(p);
+        } else if (lp >= ls && !strcmp(p + lp - ls, suffix)) {
+            *out = realloc(*out, (*n + 1) * sizeof **out);
+            if (!*out)
+                abort();
+            (*out)[(*n)++] = p;
+        } else {
+            free(p);
+        }
+    }
+    fp_strv_free(names, cnt);
+}
+
+/* capture.json of the bundle (NULL when absent or unreadable). */
+static cJSON *load_capture(fp_ctx *ctx)
+{
+    if (!ctx->bundle)
+        return NULL;
+    char *p = fp_path_join(ctx->bundle, "capture.json");
+    cJSON *j = NULL;
+    fp_err err = {0};
+    if (fp_is_file(p) && fp_json_parse_file(p, &j, &err)) {
+        fp_warn(ctx, "capture.json unreadable (%s); not used", err.message);
+        fp_err_clear(&err);
+        j = NULL;
+    }
+    free(p);
+    return j;
+}
+
+/* The capture tag to read: --tag, else "big", else the only tag. */
+static const cJSON *capture_tag(const cJSON *cap, const char *want)
+{
+    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(cap, "tags");
+    if (!cJSON_IsObject(tags))
+        return NULL;
+    if (want)
+        return cJSON_GetObjectItemCaseSensitive(tags, want);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(tags, "big");
+    if (t)
+        return t;
+    return cJSON_GetArraySize(tags) == 1 ? tags->child : NULL;
+}
+
+/* Mean End-Start of the kernel's rows in the capture's kernel_trace.csv. */
+static double trace_duration(fp_ctx *ctx, const cJSON *tag, const char *kernel, char **trace_path)
+{
+    const char *rel = fp_json_get_str(tag, "kernel_trace_csv");
+    if (!rel || !kernel || strstr(rel, "..") || rel[0] == '/')
+        return 0;
+    char *p = fp_path_join(ctx->bundle, rel);
+    fp_csv csv = {0};
+    fp_err err = {0};
+    double sum = 0;
+    size_t n = 0;
+    if (fp_csv_load(p, &csv, &err) == 0) {
+        int ck = fp_csv_col(&csv, "Kernel_Name"), cs = fp_csv_col(&csv, "Start_Timestamp"),
+            ce = fp_csv_col(&csv, "End_Timestamp");
+        for (size_t r = 0; ck >= 0 && cs >= 0 && ce >= 0 && r < csv.nrows; r++) {
+            if (!strstr(fp_csv_cell(&csv, r, ck), kernel))
+                continue;
+            double s, e;
+            if (fp_pmc_parse_value(fp_csv_cell(&csv, r, cs), &s) || fp_pmc_parse_value(fp_csv_cell(&csv, r, ce), &e) ||
+                e <= s)
+                continue;
+            sum += e - s;
+            n++;
+        }
+    } else {
+        fp_warn(ctx, "kernel trace %s not used: %s", rel, err.message);
+    }
+    fp_err_clear(&err);
+    fp_csv_free(&csv);
+    if (n)
+        *trace_path = p;
+    else
+        free(p);
+    return n ? sum / (double)n : 0;
+}
+
+/* "6,8" or "2-4" or "1-3,7" -> sorted set of 1-based iterations. */
+static int parse_iterations(const char *s, unsigned **out, size_t *n, fp_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        errno = 0;
+        unsigned long a = strtoul(p, &end, 10), b;
+        if (end == p || errno || a == 0 || a > 1000000)
+            goto bad;
+        b = a;
+        p = end;
+        if (*p == '-') {
+            b = strtoul(p + 1, &end, 10);
+            if (end == p + 1 || errno || b < a || b > 1000000 || b - a > 10000)
+                goto bad;
+            p = end;
+        }
+        for (unsigned long i = a; i <= b; i++) {
+            *out = realloc(*out, (*n + 1) * sizeof **out);
+            if (!*out)
+                abort();
+            (*out)[(*n)++] = (unsigned)i;
+        }
+        if (*p == ',')
+            p++;
+        else if (*p)
+            goto bad;
+    }
+    if (*n)
+        return 0;
+bad:
+    free(*out);
+    *out = NULL;
+    fp_err_set(err, FP_USAGE, "--iterations '%s': expected 1-based numbers and ranges like 6,8 or 2-4", s);
+    return -1;
+}
+
+/* Kernel name as an ECMAScript regex that matches it literally (search semantics). */
+static char *regex_escape(const char *s)
+{
+    fp_sb sb;
+    fp_sb_init(&sb);
+    for (; *s; s++) {
+        if (strchr("\\^$.|?*+()[]{}", *s))
+            fp_sb_addc(&sb, '\\');
+        fp_sb_addc(&sb, *s);
+    }
+    return fp_sb_detach(&sb);
+}
+
+/* "    version: 1.1.0" -> 10100; 0 when not found. */
+static int sdk_version(const char *text, char *ver, size_t vlen)
+{
+    const char *p = strstr(text, "version:");
+    if (!p)
+        return 0;
+    p += 8;
+    while (*p == ' ')
+        p++;
+    int a = 0, b = 0, c = 0;
+    if (sscanf(p, "%d.%d.%d", &a, &b, &c) < 2)
+        return 0;
+    size_t i = 0;
+    while (p[i] && !isspace((unsigned char)p[i]) && i + 1 < vlen) {
+        ver[i] = p[i];
+        i++;
+    }
+    ver[i] = '\0';
+    return a * 10000 + b * 100 + c;
+}
+
+/* ------------------------------------------------------------------ live */
+
+typedef struct live_state {
+    cJSON *info;      /* counters.json "live" block */
+    char **files;     /* outputs found */
+    size_t nfiles;
+    bool rocpd;
+    const char *const *const *groups;
+    size_t ngroups;
+} live_state;
+
+static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, char **app,
+                    int napp, live_state *ls, fp_err *err)
+{
+    const char *prof = a->rocprofv3 ? a->rocprofv3 : getenv("FLYPROF_ROCPROFV3");
+    if (!prof || !*prof)
+        prof = "rocprofv3";
+    char *exe = fp_proc_which(prof, NULL);
+    if (!exe) {
+        fp_err_set(err, FP_ROCPROFV3_MISSING, "rocprofv3 not found ('%s')", prof);
+        return fp_err_help(err, "install ROCm >= 6.2 or point --rocprofv3 / $FLYPROF_ROCPROFV3 at it; offline "
+                                "mode (--csv / --db) needs no profiler");
+    }
+    ls->info = cJSON_CreateObject();
+    fp_json_add_str(ls->info, "rocprofv3", exe);
+
+    /* version -> output format (rocprof-formats.md §1.6: --version absent => <= 6.4) */
+    fp_sb vout;
+    fp_sb_init(&vout);
+    const char *vargv[] = {exe, "--version", NULL};
+    fp_proc_opts vo = {.argv = vargv, .stdout_buf = &vout, .timeout_s = VERSION_TIMEOUT_S,
+                       .interrupted = ctx->interrupted};
+    fp_proc_result vr;
+    int rc = fp_proc_run(&vo, &vr, err);
+    char ver[32] = "";
+    int vn = rc == 0 && vr.exited && vr.exit_code == 0 ? sdk_version(vout.buf, ver, sizeof ver) : 0;
+    fp_sb_free(&vout);
+    if (rc) {
+        if (vr.exec_failed) {
+            fp_err_set(err, FP_ROCPROFV3_MISSING, "cannot run %s: %s", exe, strerror(vr.exec_errno));
+            fp_err_help(err, "check that rocprofv3 is executable");
+        }
+        free(exe);
+        return -1;
+    }
+    fp_json_add_str(ls->info, "version", vn ? ver : NULL);
+    ls->rocpd = !strcmp(a->output_format, "rocpd") || (!strcmp(a->output_format, "auto") && vn >= SDK_ROCPD_MIN);
+    fp_json_add_str(ls->info, "output_format", ls->rocpd ? "rocpd" : "csv");
+    fp_json_add_str(ls->info, "format_reason",
+                    strcmp(a->output_format, "auto") ? "--output-format"
+                    : vn >= SDK_ROCPD_MIN            ? "SDK >= 1.0 (ROCm 7.0): rocpd is the default"
+                                                     : "no --version (ROCm <= 6.4): csv");
+
+    unsigned *iters;
+    size_t nit;
+    if (parse_iterations(a->iterations, &iters, &nit, err)) {
+        free(exe);
+        return -1;
+    }
+    char *range = fp_iter_range_str(iters, nit, err);
+    free(iters);
+    if (!range) {
+        free(exe);
+        return -1;
+    }
+    fp_json_add_str(ls->info, "kernel_iteration_range", range);
+    char *regex = regex_escape(kernel);
+    fp_json_add_str(ls->info, "kernel_include_regex", regex);
+    char *pmcdir = fp_path_join(ctx->bundle, "pmc");
+    cJSON *groups = cJSON_AddArrayToObject(ls->info, "groups");
+    size_t ok_groups = 0;
+    rc = 0;
+    for (size_t g = 0; g < ls->ngroups && rc == 0; g++) {
+        char name[32];
+        snprintf(name, sizeof name, "group_%zu", g + 1);
+        char *gdir = fp_path_join(pmcdir, name);
+        char yname[48];
+        snprintf(yname, sizeof yname, "input_%s.yaml", name);
+        char *yaml = fp_path_join(pmcdir, yname);
+        char lname[48];
+        snprintf(lname, sizeof lname, "%s.stderr.log", name);
+        char *logp = fp_path_join(pmcdir, lname);
+        snprintf(lname, sizeof lname, "%s.stdout.log", name);
+        char *outp = fp_path_join(pmcdir, lname);
+
+        cJSON *jobs = cJSON_CreateArray();
+        cJSON *job = cJSON_CreateObject();
+        cJSON_AddItemToArray(jobs, job);
+        size_t nc = 0;
+        while (ls->groups[g][nc])
+            nc++;
+        cJSON_AddItemToObject(job, "pmc", cJSON_CreateStringArray(ls->groups[g], (int)nc));
+        fp_json_add_str(job, "kernel_include_regex", regex);
+        fp_json_add_str(job, "kernel_iteration_range", range);
+        fp_json_add_str(job, "output_directory", gdir);
+        fp_json_add_str(job, "output_file", "pmc");
+        cJSON *of = cJSON_AddArrayToObject(job, "output_format");
+        cJSON_AddItemToArray(of, cJSON_CreateString(ls->rocpd ? "rocpd" : "csv"));
+
+        cJSON *gi = cJSON_CreateObject();
+        cJSON_AddItemToArray(groups, gi);
+        cJSON_AddItemToObject(gi, "counters", cJSON_CreateStringArray(ls->groups[g], (int)nc));
+        fp_json_add_str(gi, "input_yaml", yaml);
+        fp_json_add_str(gi, "log", logp);
+        /* stale outputs of an earlier run must not pass for this one's */
+        char **old = NULL;
+        size_t nold = 0;
+        find_files(gdir, ls->rocpd ? "results.db" : "counter_collection.csv", &old, &nold, 0);
+        for (size_t i = 0; i < nold; i++)
+            unlink(old[i]);
+        fp_strv_free(old, nold);
+
+        if (fp_mkdir_p(pmcdir, err) || fp_input_yaml_write(yaml, jobs, err)) {
+            rc = -1;
+        } else {
+            const char **argv = calloc((size_t)napp + 5, sizeof *argv);
+            if (!argv)
+                abort();
+            argv[0] = exe;
+            argv[1] = "-i";
+            argv[2] = yaml;
+            argv[3] = "--";
+            for (int i = 0; i < napp; i++)
+                argv[4 + i] = app[i];
+            fp_progress(ctx, "counters: pass %zu/%zu (%zu counters) ...", g + 1, ls->ngroups, nc);
+            fp_proc_opts po = {.argv = argv, .stdout_path = outp, .stderr_path = logp,
+                               .timeout_s = (double)a->timeout, .interrupted = ctx->interrupted};
+            fp_proc_result pr;
+            rc = fp_proc_run(&po, &pr, err);
+            free(argv);
+            fp_json_add_num(gi, "elapsed_s", pr.elapsed_s, 2);
+            if (rc) {
+                fp_json_add_str(gi, "status", pr.timed_out ? "timeout" : pr.interrupted ? "interrupted" : "error");
+                if (pr.timed_out) {
+                    fp_err_set(err, FP_CAPTURE_TIMEOUT, "rocprofv3 counter pass %zu did not finish in %lld s",
+                               g + 1, a->timeout);
+                    fp_err_help(err, "its process group was killed; see %s. A counter set that does not fit one "
+                                     "pass can hang rocprofv3 (rocprof-formats.md §6.4); raise --timeout if the "
+                                     "workload is just slow",
+                                logp);
+                } else if (pr.exec_failed) {
+                    fp_err_set(err, FP_ROCPROFV3_MISSING, "cannot run %s: %s", exe, strerror(pr.exec_errno));
+                }
+            } else {
+                fp_json_add_int(gi, "exit_code", pr.exited ? pr.exit_code : 128 + pr.term_signal);
+                char **found = NULL;
+                size_t nf = 0;
+                find_files(gdir, ls->rocpd ? "results.db" : "counter_collection.csv", &found, &nf, 0);
+                if (pr.exited && pr.exit_code == 0 && nf) {
+                    fp_json_add_str(gi, "status", "ok");
+                    ok_groups++;
+                } else {
+                    fp_json_add_str(gi, "status", nf ? "nonzero_exit" : "no_output");
+                    fp_warn(ctx, "counter pass %zu: rocprofv3 %s (see %s)", g + 1,
+                            nf ? "exited non-zero; its outputs are used" : "wrote no counters", logp);
+                    if (nf)
+                        ok_groups++;
+                }
+                cJSON *fa = cJSON_AddArrayToObject(gi, "outputs");
+                for (size_t i = 0; i < nf; i++) {
+                    cJSON_AddItemToArray(fa, cJSON_CreateString(found[i]));
+                    ls->files = realloc(ls->files, (ls->nfiles + 1) * sizeof *ls->files);
+                    if (!ls->files)
+                        abort();
+                    ls->files[ls->nfiles++] = found[i];
+                }
+                free(found);
+            }
+        }
+        cJSON_Delete(jobs);
+        free(gdir);
+        free(yaml);
+        free(logp);
+        free(outp);
+    }
+    free(pmcdir);
+    free(regex);
+    free(range);
+    free(exe);
+    if (rc == 0 && ok_groups == 0) {
+        fp_err_set(err, FP_NO_ARTIFACT, "rocprofv3 wrote no counters for kernel '%s' in any pass", kernel);
+        return fp_err_help(err, "see the logs under <bundle>/pmc/; check the kernel name (it is matched as a "
+                                "substring) and --iterations");
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ output */
+
+static cJSON *raw_json(const fp_pmc_record *r, const fp_pmc_set *s)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t p = 0; p < r->npasses; p++) {
+        const fp_pmc_dispatch *d = r->per_pass[p];
+        if (!d)
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_int(o, "pass", (int64_t)p + 1);
+        fp_json_add_int(o, "dispatch_id", d->dispatch_id);
+        if (d->start_ns >= 0 && d->end_ns > d->start_ns)
+            fp_json_add_int(o, "duration_ns", d->end_ns - d->start_ns);
+        cJSON *c = cJSON_AddObjectToObject(o, "counters");
+        for (size_t i = 0; i < d->n; i++)
+            fp_json_add_num(c, d->c[i].name, d->c[i].value, 3);
+        cJSON_AddItemToArray(a, o);
+    }
+    (void)s;
+    return a;
+}
+
+static void render_table(fp_sb *t, const char *kernel, const cJSON *doc)
+{
+    fp_sb_addf(t, "counters: %s  (%d dispatch%s, %d pass%s)\n", kernel,
+               cJSON_GetObjectItem(doc, "dispatches")->valueint,
+               cJSON_GetObjectItem(doc, "dispatches")->valueint == 1 ? "" : "es",
+               cJSON_GetArraySize(cJSON_GetObjectItem(doc, "passes")),
+               cJSON_GetArraySize(cJSON_GetObjectItem(doc, "passes")) == 1 ? "" : "es");
+    const cJSON *soc = cJSON_GetObjectItem(doc, "soc");
+    const char *prod = fp_json_get_str(soc, "product");
+    const char *arch = fp_json_get_str(soc, "arch");
+    fp_sb_addf(t, "gpu: %s (%s)\n\n", prod ? prod : "unknown product", arch ? arch : "unknown arch");
+    const cJSON *m;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "metrics"))
+    {
+        char num[64];
+        snprintf(num, sizeof num, "%.6g", cJSON_GetObjectItem(m, "value")->valuedouble);
+        fp_sb_adds(t, "  ");
+        fp_sb_pad_left(t, m->string, 30);
+        fp_sb_pad_right(t, num, 14);
+        fp_sb_addf(t, " %-14s %s%s\n", fp_json_get_str(m, "unit"), fp_json_get_str(m, "formula"),
+                   cJSON_IsTrue(cJSON_GetObjectItem(m, "cross_pass")) ? "  [cross-pass]" : "");
+    }
+    const cJSON *b = cJSON_GetObjectItem(doc, "bound");
+    fp_sb_addf(t, "\nbound: %s (%s, %s confidence): %s\n", fp_json_get_str(b, "bound"), fp_json_get_str(b, "rule"),
+               fp_json_get_str(b, "confidence"), fp_json_get_str(b, "evidence"));
+    if (cJSON_IsTrue(cJSON_GetObjectItem(b, "optimal")))
+        fp_sb_addf(t, "optimal: %s\n", fp_json_get_str(b, "optimal_evidence"));
+    const cJSON *s;
+    const cJSON *interp = cJSON_GetObjectItem(doc, "interpretation");
+    if (cJSON_GetArraySize(interp))
+        fp_sb_adds(t, "\ninterpretation (seed decision tree):\n");
+    cJSON_ArrayForEach(s, interp) fp_sb_addf(t, "  - %s\n", s->valuestring);
+    const cJSON *miss = cJSON_GetObjectItem(doc, "missing");
+    if (cJSON_GetArraySize(miss)) {
+        fp_sb_adds(t, "\nnot computed (missing inputs):\n");
+        cJSON_ArrayForEach(m, miss)
+        {
+            fp_sb_addf(t, "  %s: ", m->string);
+            const cJSON *x;
+            bool first = true;
+            cJSON_ArrayForEach(x, m)
+            {
+                fp_sb_addf(t, "%s%s", first ? "" : ", ", x->valuestring);
+                first = false;
+            }
+            fp_sb_addc(t, '\n');
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ run */
+
+static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
+{
+    counters_args *a = argsp;
+    bool live = npos > 0;
+    int rc = -1;
+    fp_pmc_set set;
+    fp_pmc_set_init(&set);
+    cJSON *cap = load_capture(ctx);
+    fp_pmc_record *recs = NULL;
+    size_t nrec = 0;
+    live_state ls = {0};
+    char *trace_path = NULL;
+    const char *kernel = a->kernel ? a->kernel : fp_json_get_str(cap, "kernel");
+    fp_dtype dtype = FP_DT_COUNT;
+
+    if (a->dtype && fp_dtype_parse(a->dtype, &dtype, err))
+        goto out;
+    if (live && (a->csv.n || a->db.n)) {
+        fp_err_set(err, FP_USAGE, "live mode (an application after --) and --csv/--db are exclusive");
+        goto out;
+    }
+    if (live && !ctx->bundle) {
+        fp_err_set(err, FP_USAGE, "live mode needs --bundle DIR (rocprofv3 outputs go to DIR/pmc/)");
+        goto out;
+    }
+    if (live && !kernel) {
+        fp_err_set(err, FP_USAGE, "live mode needs --kernel NAME (or a bundle whose capture.json names it)");
+        goto out;
+    }
+    if (!live && !a->csv.n && !a->db.n && !ctx->bundle) {
+        fp_err_set(err, FP_USAGE, "nothing to read: give --csv FILE..., --db FILE..., --bundle DIR with pmc/, or "
+                                  "an application after -- for a live run");
+        goto out;
+    }
+
+    /* the SoC: flags, then what the bundle's capture says; agent info of the counters is added below */
+    fp_soc_query q = {.gpu_name = a->gpu_name, .arch = a->arch, .sclk_mhz = a->sclk_mhz, .hbm_gbs = a->hbm_gbs,
+                      .agent_arch = fp_json_get_str(cap, "arch")};
+    fp_soc_sel soc;
+    if (fp_soc_resolve(&q, &soc, err))
+        goto out;
+
+    if (live) {
+        ls.groups = fp_counters_groups(soc.arch, &ls.ngroups);
+        if (!ls.groups) {
+            fp_err_set(err, FP_BAD_ARGS, "live mode needs the architecture to pick counter names");
+            fp_err_help(err, "pass --gpu-name (%s) or --arch gfx942|gfx950, or a bundle whose capture.json has "
+                             "\"arch\"",
+                        fp_soc_product_list());
+            goto out;
+        }
+        if (live_run(ctx, a, kernel, pos, npos, &ls, err))
+            goto out;
+        for (size_t i = 0; i < ls.nfiles; i++)
+            if ((ls.rocpd ? fp_pmc_load_rocpd(&set, ls.files[i], err) : fp_pmc_load_csv(&set, ls.files[i], err)))
+                goto out;
+    } else if (a->csv.n || a->db.n) {
+        for (size_t i = 0; i < a->csv.n; i++)
+            if (fp_pmc_load_csv(&set, a->csv.v[i], err))
+                goto out;
+        for (size_t i = 0; i < a->db.n; i++)
+            if (fp_pmc_load_rocpd(&set, a->db.v[i], err))
+                goto out;
+    } else {
+        char *pmc = fp_path_join(ctx->bundle, "pmc");
+        char **files = NULL;
+        size_t nf = 0;
+        find_files(pmc, "counter_collection.csv", &files, &nf, 0);
+        bool csv = nf > 0;
+        if (!csv)
+            find_files(pmc, "results.db", &files, &nf, 0);
+        free(pmc);
+        int lrc = 0;
+        for (size_t i = 0; i < nf && !lrc; i++)
+            lrc = csv ? fp_pmc_load_csv(&set, files[i], err) : fp_pmc_load_rocpd(&set, files[i], err);
+        fp_strv_free(files, nf);
+        if (lrc)
+            goto out;
+        if (!nf) {
+            fp_err_set(err, FP_NO_ARTIFACT, "no counter_collection.csv or results.db under %s/pmc", ctx->bundle);
+            fp_err_help(err, "run `flyprof counters --bundle DIR --kernel K -- APP ARGS` (live) or pass --csv/--db");
+            goto out;
+        }
+    }
+
+    /* agent info that came with the counters completes the SoC (never overrides the flags) */
+    q.product_name = set.agent.product_name;
+    q.device_id = set.agent.device_id;
+    q.gfx_target_version = set.agent.gfx_target_version;
+    if (set.agent.name)
+        q.agent_arch = set.agent.name;
+    if (fp_soc_resolve(&q, &soc, err))
+        goto out;
+
+    bool uneven;
+    if (fp_pmc_records(&set, kernel, &recs, &nrec, &uneven, err))
+        goto out;
+    if (uneven)
+        fp_warn(ctx, "the passes hold different numbers of dispatches of the kernel; only the first %zu of each "
+                     "are merged",
+                nrec);
+    if (set.npasses > 1)
+        fp_warn(ctx, "%zu passes: ratios whose inputs come from different passes are flagged cross_pass (each pass "
+                     "replays the kernel; they can exceed 100%%)",
+                set.npasses);
+
+    /* duration: --duration-ns, else the capture's kernel trace, else each record's own pass timestamps */
+    const char *dur_src = nrec && recs[0].duration_source ? recs[0].duration_source : NULL;
+    double dur = 0;
+    if (a->duration_ns > 0) {
+        dur = a->duration_ns;
+        dur_src = "--duration-ns";
+    } else if (cap) {
+        dur = trace_duration(ctx, capture_tag(cap, a->tag), kernel ? kernel : recs[0].per_pass[0]->kernel,
+                             &trace_path);
+        if (dur > 0)
+            dur_src = "kernel trace (capture.json)";
+    }
+    if (dur > 0)
+        for (size_t i = 0; i < nrec; i++) {
+            recs[i].duration_ns = dur;
+            recs[i].duration_source = dur_src;
+        }
+    if (dur <= 0 && dur_src)
+        fp_warn(ctx, "duration taken from the counter passes' timestamps: counter collection serialises "
+                     "dispatches, so bandwidths are approximate; give --duration-ns or a bundle kernel trace");
+
+    fp_counters_opts co = {.soc = &soc, .ideal_bytes = a->ideal_gb * BYTES_PER_GB,
+                           .ea_channels = a->ea_channels > 0 ? a->ea_channels : 1.0, .dtype = dtype};
+    fp_bound_in bin;
+    fp_bound_in_init(&bin);
+    cJSON *summary = fp_counters_metrics(recs, nrec, &co, &bin);
+    fp_bound_result br;
+    fp_bound_classify(&bin, &br);
+
+    cJSON *doc = cJSON_CreateObject();
+    fp_json_add_int(doc, "schema", 1);
+    fp_json_add_str(doc, "kernel", kernel ? kernel : recs[0].per_pass[0]->kernel);
+    fp_json_add_str(doc, "mode", live ? "live" : "offline");
+    cJSON *passes = cJSON_AddArrayToObject(doc, "passes");
+    for (size_t p = 0; p < set.npasses; p++) {
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_int(o, "pass", (int64_t)p + 1);
+        fp_json_add_str(o, "source", set.passes[p]);
+        cJSON_AddItemToArray(passes, o);
+    }
+    cJSON_AddItemToObject(doc, "soc", fp_soc_to_json(&soc));
+    fp_json_add_int(doc, "dispatches", (int64_t)nrec);
+    fp_json_add_bool(doc, "uneven_passes", uneven);
+    if (nrec && recs[0].duration_ns > 0) {
+        double mean = 0;
+        for (size_t i = 0; i < nrec; i++)
+            mean += recs[i].duration_ns;
+        fp_json_add_num(doc, "duration_ns", mean / (double)nrec, 1);
+    } else {
+        cJSON_AddNullToObject(doc, "duration_ns");
+    }
+    fp_json_add_str(doc, "duration_source", nrec && recs[0].duration_ns > 0 ? recs[0].duration_source : NULL);
+    if (trace_path)
+        fp_json_add_str(doc, "kernel_trace", trace_path);
+    if (a->ideal_gb > 0)
+        fp_json_add_num(doc, "ideal_bytes", co.ideal_bytes, 0);
+    else
+        cJSON_AddNullToObject(doc, "ideal_bytes");
+    fp_json_add_num(doc, "ea_channels", co.ea_channels, 3);
+    cJSON_AddItemToObject(doc, "metrics", cJSON_DetachItemFromObject(summary, "metrics"));
+    cJSON_AddItemToObject(doc, "missing", cJSON_DetachItemFromObject(summary, "missing"));
+    cJSON_Delete(summary);
+    cJSON_AddItemToObject(doc, "bound", fp_bound_to_json(&br));
+    cJSON_AddItemToObject(doc, "interpretation", fp_counters_interpret(doc));
+
+    /* counters asked for but absent from every pass (dropped by rocprofv3 or unsupported) */
+    if (live) {
+        cJSON *mc = cJSON_AddArrayToObject(doc, "missing_counters");
+        for (size_t g = 0; g < ls.ngroups; g++)
+            for (const char *const *c = ls.groups[g]; *c; c++) {
+                bool seen = false;
+                for (size_t i = 0; i < nrec && !seen; i++)
+                    seen = fp_pmc_get(&recs[i], *c).have;
+                bool listed = false;
+                const cJSON *x;
+                cJSON_ArrayForEach(x, mc) listed |= !strcmp(x->valuestring, *c);
+                if (!seen && !listed)
+                    cJSON_AddItemToArray(mc, cJSON_CreateString(*c));
+            }
+        if (cJSON_GetArraySize(mc))
+            fp_warn(ctx, "%d requested counters are absent from the output (unsupported or dropped); the metrics "
+                         "that need them are listed under \"missing\"",
+                    cJSON_GetArraySize(mc));
+        cJSON_AddItemToObject(doc, "live", ls.info);
+        ls.info = NULL;
+    }
+
+    cJSON *per = cJSON_AddArrayToObject(doc, "per_dispatch");
+    size_t shown = nrec < MAX_LISTED_DISPATCHES ? nrec : MAX_LISTED_DISPATCHES;
+    for (size_t i = 0; i < shown; i++) {
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_int(o, "ordinal", (int64_t)i + 1);
+        if (recs[i].duration_ns > 0)
+            fp_json_add_num(o, "duration_ns", recs[i].duration_ns, 1);
+        cJSON *one = fp_counters_metrics(&recs[i], 1, &co, NULL);
+        cJSON *vals = cJSON_AddObjectToObject(o, "metrics");
+        const cJSON *m;
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(one, "metrics"))
+            cJSON_AddItemToObject(vals, m->string, cJSON_Duplicate(cJSON_GetObjectItem(m, "value"), 1));
+        cJSON_Delete(one);
+        cJSON_AddItemToObject(o, "raw", raw_json(&recs[i], &set));
+        cJSON_AddItemToArray(per, o);
+    }
+    fp_truncated(ctx, "per_dispatch", shown, nrec);
+
+    if (ctx->bundle) {
+        char *out = fp_path_join(ctx->bundle, "counters.json");
+        int wrc = fp_json_write_file(out, doc, err);
+        if (wrc == 0)
+            fp_json_add_str(doc, "artifact", out);
+        free(out);
+        if (wrc) {
+            cJSON_Delete(doc);
+            goto out;
+        }
+    }
+    render_table(&ctx->table, fp_json_get_str(doc, "kernel"), doc);
+    ctx->data = doc;
+    rc = 0;
+out:
+    cJSON_Delete(ls.info);
+    fp_strv_free(ls.files, ls.nfiles);
+    fp_pmc_records_free(recs, nrec);
+    fp_pmc_set_free(&set);
+    cJSON_Delete(cap);
+    free(trace_path);
+    return rc;
+}
+
+const fp_command fp_cmd_counters = {
+    .name = "counters",
+    .summary = "hardware counters per dispatch: L2 hit, 32B partial, over-fetch, HBM %, MFMA, LDS, occupancy, bound",
+    .usage = "flyprof counters [--csv FILE... | --db FILE...] [--kernel NAME] [--ideal-gb GB] [--bundle DIR] "
+             "[-- APP ARGS]",
+    .details = "Offline: reads rocprofv3 counter_collection.csv files (one per pass) or rocpd results.db files, "
+               "or the bundle's pmc/ dir. Live (an application after --): runs rocprofv3 once per counter group "
+               "that fits one hardware pass (TCC <= 4, SQ <= 8), each under --timeout with a process-group kill. "
+               "Every metric carries its formula; ratios across passes are flagged. Writes <bundle>/counters.json.",
+    .opts = counters_opts,
+    .args_size = sizeof(counters_args),
+    .min_pos = 0,
+    .max_pos = -1,
+    .run = counters_run,
+};
