@@ -63,6 +63,9 @@ typedef struct bub_ctx {
     /* scratch for one wait's producers */
     size_t *prod_i;
     size_t cap_prod;
+    /* scratch: executions a wait retires by counter replay */
+    size_t *ret_i;
+    size_t cap_ret;
     /* warnings already given */
     int warned_missing, warned_unknown;
 } bub_ctx;

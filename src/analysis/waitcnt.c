@@ -12,9 +12,12 @@
  *    counters are replayed in program order (gfx9: vector memory returns in
  *    order; LDS/SMEM are treated in order too, which is exact for LDS alone and
  *    approximate when SMEM is mixed in).
- * Each producer is resolved to its most recent execution before the wait in
- * the same wave, which is what makes a loop's wait on the previous iteration's
- * load come out right.
+ * A decoder edge names a producer LINE; the execution is found by replaying the
+ * counters: the most recent execution of that line among the ones this wait
+ * retires (so in a pipelined loop, `s_waitcnt vmcnt(1)` after this iteration's
+ * load is charged to the previous iteration's load, not the one just issued).
+ * When the replay does not retire that line (SMEM out of order, a queue
+ * deeper than the counter), its most recent execution is used.
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +59,8 @@ void fp_bub_ctx_free(bub_ctx *c)
     free(c->gw);
     free(c->ptab);
     free(c->prod_i);
+    free(c->ret_i);
+    c->ret_i = NULL;
     c->row_static = NULL;
     c->row_wait = NULL;
     c->row_wf = NULL;
@@ -123,7 +128,7 @@ static void add_prod(bub_ctx *c, size_t *np, size_t i)
 }
 
 /* A producer line named by the decoder -> its latest execution index in this wave. */
-static void named_producer(bub_ctx *c, int64_t line, size_t *np)
+static void named_producer(bub_ctx *c, const fp_wave *w, size_t nret, int64_t line, size_t *np)
 {
     fp_bubbles *b = c->b;
     size_t prow = row_of(&b->code, line);
@@ -142,7 +147,13 @@ static void named_producer(bub_ctx *c, int64_t line, size_t *np)
         b->producer_not_seen++;
         return;
     }
-    add_prod(c, np, c->last_i[prow]);
+    size_t best = SIZE_MAX;
+    for (size_t k = 0; k < nret; k++) {
+        size_t r = row_of(&b->code, w->insts[c->ret_i[k]].line);
+        if (r == prow && (best == SIZE_MAX || c->ret_i[k] > best))
+            best = c->ret_i[k];
+    }
+    add_prod(c, np, best != SIZE_MAX ? best : c->last_i[prow]);
 }
 
 typedef struct ring {
@@ -160,11 +171,12 @@ static void ring_push(ring *r, size_t x)
     r->n++;
 }
 
-/* Retire the oldest entries until at most `keep` are outstanding; they are the producers. */
-static void ring_wait(bub_ctx *c, ring *r, int keep, size_t *np)
+/* Retire the oldest entries until at most `keep` are outstanding; they go to ret_i. */
+static void ring_wait(bub_ctx *c, ring *r, int keep, size_t *nret)
 {
     while (keep >= 0 && r->n > (size_t)keep) {
-        add_prod(c, np, r->v[r->head]);
+        BUB_GROW(c->ret_i, *nret, c->cap_ret);
+        c->ret_i[(*nret)++] = r->v[r->head];
         r->head = (r->head + 1) % BUB_REPLAY_CAP;
         r->n--;
     }
@@ -207,6 +219,13 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
             b->waits_exec++;
             size_t np = 0;
             bool inferred = false;
+            /* counter replay runs always: it resolves decoder edges to executions */
+            size_t nret = 0;
+            const fp_waitcnt_fields *f = &c->row_wf[row];
+            if (f->vm)
+                ring_wait(c, &vmq, f->vm_n, &nret);
+            if (f->lgkm)
+                ring_wait(c, &lgq, f->lgkm_n, &nret);
             if (!replay) {
                 unsigned kinds = 0;
                 while (k < w->n_waits && w->waits[k].line == r->line) {
@@ -220,15 +239,12 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
                         break; /* same kind again: the next execution's entry */
                     kinds |= ek ? ek : 1u;
                     for (size_t q = 0; q < e->n; q++)
-                        named_producer(c, w->prods[e->first + q], &np);
+                        named_producer(c, w, nret, w->prods[e->first + q], &np);
                     k++;
                 }
             } else {
-                const fp_waitcnt_fields *f = &c->row_wf[row];
-                if (f->vm)
-                    ring_wait(c, &vmq, f->vm_n, &np);
-                if (f->lgkm)
-                    ring_wait(c, &lgq, f->lgkm_n, &np);
+                for (size_t q = 0; q < nret; q++)
+                    add_prod(c, &np, c->ret_i[q]);
                 inferred = np > 0;
             }
             if (np > 0) {
@@ -270,7 +286,7 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
             }
         } else {
             x->class_cycles[st] += stall;
-            if (replay) {
+            {
                 fp_counter kc = fp_counter_of(st, r->cat);
                 if (kc == FP_CNT_VM)
                     ring_push(&vmq, i);
