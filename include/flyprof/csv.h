@@ -14,6 +14,7 @@
 #ifndef FLYPROF_CSV_H
 #define FLYPROF_CSV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "flyprof/error.h"
@@ -37,6 +38,10 @@ int fp_csv_load(const char *path, fp_csv *out, fp_err *err);
 int fp_csv_col(const fp_csv *csv, const char *name);
 /* Cell (row, col) or NULL when out of range / col < 0. */
 const char *fp_csv_cell(const fp_csv *csv, size_t row, int col);
+/* Integer cell: 0 and *ok = true when it is a plain decimal integer (surrounding
+ * spaces allowed); otherwise returns `dflt` with *ok = false (a missing column,
+ * an empty cell, a float such as "1.5", text). */
+long long fp_csv_int(const fp_csv *csv, size_t row, int col, long long dflt, bool *ok);
 /* Frees everything; accepts NULL and a zeroed struct. */
 void fp_csv_free(fp_csv *csv);
 

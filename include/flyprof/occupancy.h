@@ -45,6 +45,8 @@ typedef struct fp_occ_in {
     int lds_bytes;  /* LDS per workgroup (LDS_Block_Size) */
     int sgpr;       /* SGPRs (SGPR_Count) */
     int wg_size;    /* work-items per workgroup */
+    int total_vgpr_floor; /* a known combined allocation (e.g. 2 x VGPR_Count on gfx950,
+                             whose arch/accum split is lost); 0 = none */
 } fp_occ_in;
 
 typedef enum fp_occ_limiter { FP_OCC_VGPR, FP_OCC_LDS, FP_OCC_SGPR, FP_OCC_HW } fp_occ_limiter;

@@ -76,10 +76,14 @@ void fp_occ_compute(const fp_arch_limits *a, const fp_occ_in *in_raw, fp_occ_out
 {
     memset(out, 0, sizeof *out);
     fp_occ_in cl = {clamp_in(in_raw->arch_vgpr), clamp_in(in_raw->accum_vgpr),
-                    clamp_in(in_raw->lds_bytes), clamp_in(in_raw->sgpr), clamp_in(in_raw->wg_size)};
+                    clamp_in(in_raw->lds_bytes), clamp_in(in_raw->sgpr), clamp_in(in_raw->wg_size),
+                    clamp_in(in_raw->total_vgpr_floor)};
     const fp_occ_in *in = &cl;
     const int hw = a->max_waves_per_simd;
     out->total_vgpr = fp_occ_total_vgpr(a, in->arch_vgpr, in->accum_vgpr);
+    int floor = ceil_to(in->total_vgpr_floor, a->vgpr_granule);
+    if (floor > out->total_vgpr)
+        out->total_vgpr = floor;
     out->vgpr_limit = out->total_vgpr > 0 ? a->vgpr_pool / out->total_vgpr : hw;
     if (out->vgpr_limit > hw)
         out->vgpr_limit = hw;

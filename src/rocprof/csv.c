@@ -9,6 +9,7 @@
  */
 #include "flyprof/csv.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,33 @@ const char *fp_csv_cell(const fp_csv *csv, size_t row, int col)
     if (!csv || col < 0 || (size_t)col >= csv->ncols || row >= csv->nrows)
         return NULL;
     return csv->rows[row][col];
+}
+
+long long fp_csv_int(const fp_csv *csv, size_t row, int col, long long dflt, bool *ok)
+{
+    const char *c = fp_csv_cell(csv, row, col);
+    if (ok)
+        *ok = false;
+    if (!c)
+        return dflt;
+    while (*c == ' ')
+        c++;
+    const char *e = c + strlen(c);
+    while (e > c && e[-1] == ' ')
+        e--;
+    if (e == c || (size_t)(e - c) > 20)
+        return dflt;
+    char tmp[24];
+    memcpy(tmp, c, (size_t)(e - c));
+    tmp[e - c] = '\0';
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(tmp, &end, 10);
+    if (errno == ERANGE || !end || *end)
+        return dflt;
+    if (ok)
+        *ok = true;
+    return v;
 }
 
 void fp_csv_free(fp_csv *csv)

@@ -130,6 +130,15 @@ static void test_lds_and_sgpr_bound(void **state)
                       .sgpr = 2147483647, .wg_size = 2147483647};
     fp_occ_compute(g950, &huge, &o);
     assert_int_equal(o.occupancy, 0);
+    /* a known combined allocation is a floor: ISA split 175 + 9 (-> 192) vs 2 x 96 */
+    fp_occ_in fl = {.arch_vgpr = 175, .accum_vgpr = 9, .total_vgpr_floor = 192};
+    fp_occ_compute(g950, &fl, &o);
+    assert_int_equal(o.total_vgpr, 192);
+    assert_int_equal(o.occupancy, 2);
+    fl.total_vgpr_floor = 250; /* rounded to the granule */
+    fp_occ_compute(g950, &fl, &o);
+    assert_int_equal(o.total_vgpr, 256);
+    assert_int_equal(o.occupancy, 2);
 }
 
 /* rocprof-formats.md §3.5: gfx950 CSV rows under-count by exactly half. */

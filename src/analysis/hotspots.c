@@ -1,0 +1,429 @@
+/*
+ * hotspots.c - the seed analyzer's computation (algorithm doc §3-§8) and the
+ * register/occupancy block of seed 000.
+ *
+ * The one idea: every ranking is a STABLE sort by a descending key, ties keep
+ * code order (Python's sorted(reverse=True) semantics); here that is qsort with
+ * the first-appearance index as the final tie-breaker.
+ */
+#include "flyprof/hotspots.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz ? sz : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+/* ---- taxonomy (algorithm §4) as data ---- */
+
+static const char *const type_names[FP_ST_COUNT] = {
+    "VMEM-wait", "LDS/SMEM-wait", "EXP-wait", "waitcnt", "barrier", "VMEM-load",
+    "VMEM-store", "LDS", "SMEM", "MFMA/FMA", "other",
+};
+
+const char *fp_stall_type_name(fp_stall_type t)
+{
+    return (unsigned)t < FP_ST_COUNT ? type_names[t] : "other";
+}
+
+typedef struct class_rule {
+    const char *needles[4]; /* any of them, NULL-terminated */
+    fp_stall_type type;
+} class_rule;
+
+/* Inside an s_waitcnt: the first counter named wins (vmcnt before lgkmcnt before
+ * expcnt), so a combined wait counts as VMEM-wait; none named -> "waitcnt"
+ * (e.g. s_waitcnt_vscnt). */
+static const class_rule waitcnt_rules[] = {
+    {{"vmcnt", NULL}, FP_ST_VMEM_WAIT},
+    {{"lgkmcnt", NULL}, FP_ST_LGKM_WAIT},
+    {{"expcnt", NULL}, FP_ST_EXP_WAIT},
+};
+
+/* Plain substring tests, not prefixes: s_buffer_load is VMEM-load, ds_load_* is
+ * SMEM (contains "s_load"), v_pk_fma is other. Copied on purpose (algorithm §4). */
+static const class_rule class_rules[] = {
+    {{"s_barrier", "s_wait_idle", NULL}, FP_ST_BARRIER},
+    {{"buffer_load", "global_load", "flat_load", NULL}, FP_ST_VMEM_LOAD},
+    {{"buffer_store", "global_store", NULL}, FP_ST_VMEM_STORE},
+    {{"ds_read", "ds_write", NULL}, FP_ST_LDS},
+    {{"s_load", "s_store", NULL}, FP_ST_SMEM},
+    {{"v_mfma", "v_fma", NULL}, FP_ST_MFMA},
+};
+
+static bool rule_hits(const class_rule *r, const char *low)
+{
+    for (int i = 0; r->needles[i]; i++)
+        if (strstr(low, r->needles[i]))
+            return true;
+    return false;
+}
+
+fp_stall_type fp_stall_classify(const char *isa)
+{
+    size_t n = strlen(isa);
+    char stackbuf[256];
+    char *low = n < sizeof stackbuf ? stackbuf : xcalloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)isa[i]);
+    low[n] = '\0';
+    fp_stall_type t = FP_ST_OTHER;
+    if (strstr(low, "s_waitcnt")) {
+        t = FP_ST_WAITCNT;
+        for (size_t i = 0; i < sizeof waitcnt_rules / sizeof *waitcnt_rules; i++)
+            if (rule_hits(&waitcnt_rules[i], low)) {
+                t = waitcnt_rules[i].type;
+                break;
+            }
+    } else {
+        for (size_t i = 0; i < sizeof class_rules / sizeof *class_rules; i++)
+            if (rule_hits(&class_rules[i], low)) {
+                t = class_rules[i].type;
+                break;
+            }
+    }
+    if (low != stackbuf)
+        free(low);
+    return t;
+}
+
+/* ---- ISA scan (algorithm §8) ---- */
+
+/* Opcodes that exist only on gfx950 (CDNA4): the analyzer's heuristic. */
+static const char *const gfx950_markers[] = {"v_mfma_scale_f32", "v_mfma_f32_16x16x128",
+                                             "v_mfma_f32_32x32x64"};
+
+
+/* Instruction mix: count of instructions containing any needle (original case). */
+typedef struct mix_rule {
+    const char *needles[3];
+    size_t off; /* offsetof(fp_isa_scan, counter) */
+} mix_rule;
+
+static const mix_rule mix_rules[] = {
+    {{"v_mfma_", NULL}, offsetof(fp_isa_scan, mfma)},
+    {{"buffer_load", NULL}, offsetof(fp_isa_scan, buffer_load)},
+    {{"buffer_store", NULL}, offsetof(fp_isa_scan, buffer_store)},
+    {{"ds_read", "ds_load", NULL}, offsetof(fp_isa_scan, ds_read)},
+    {{"ds_write", "ds_store", NULL}, offsetof(fp_isa_scan, ds_write)},
+};
+
+/* A register index beyond any register file; clamps absurd numbers. */
+#define ISA_REG_INDEX_CAP 1000000
+
+/* Python's \w for ASCII text: [A-Za-z0-9_]. */
+static bool word_char(unsigned char c) { return isalnum(c) || c == '_'; }
+
+/* Max over `\b<r>(\d+)\b` and `\b<r>\[(\d+)` (only the first index of a range). */
+static void scan_reg(const char *s, char r, int64_t *maxv)
+{
+    for (const char *p = s; *p; p++) {
+        if (*p != r || (p > s && word_char((unsigned char)p[-1])))
+            continue;
+        const char *d = p + 1;
+        bool bracket = *d == '[';
+        if (bracket)
+            d++;
+        if (!isdigit((unsigned char)*d))
+            continue;
+        int64_t v = 0;
+        const char *e = d;
+        while (isdigit((unsigned char)*e)) {
+            if (v <= ISA_REG_INDEX_CAP)
+                v = v * 10 + (*e - '0');
+            e++;
+        }
+        if (!bracket && word_char((unsigned char)*e))
+            continue; /* "v12abc": no word boundary after the digits */
+        if (v > ISA_REG_INDEX_CAP)
+            v = ISA_REG_INDEX_CAP;
+        if (v > *maxv)
+            *maxv = v;
+    }
+}
+
+static void isa_scan_one(fp_isa_scan *sc, const char *isa)
+{
+    scan_reg(isa, 'v', &sc->max_v);
+    scan_reg(isa, 'a', &sc->max_a);
+    for (size_t i = 0; i < sizeof gfx950_markers / sizeof *gfx950_markers; i++)
+        if (strstr(isa, gfx950_markers[i]))
+            sc->gfx950_opcodes = true;
+    for (size_t i = 0; i < sizeof mix_rules / sizeof *mix_rules; i++) {
+        const mix_rule *m = &mix_rules[i];
+        for (int k = 0; m->needles[k]; k++)
+            if (strstr(isa, m->needles[k])) {
+                (*(size_t *)((char *)sc + m->off))++;
+                break;
+            }
+    }
+}
+
+/* ---- aggregation ---- */
+
+/* Saturating add: hostile files may hold values near INT64_MAX. */
+static int64_t sat_add(int64_t a, int64_t b, bool *overflow)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) {
+        *overflow = true;
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    }
+    return r;
+}
+
+double fp_hs_pct(int64_t a, int64_t b)
+{
+    return b == 0 ? 0.0 : 100.0 * (double)a / (double)b;
+}
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+typedef struct sort_key {
+    int64_t key;
+    size_t idx;
+} sort_key;
+
+static int cmp_desc_stable(const void *a, const void *b)
+{
+    const sort_key *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key > y->key ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Stable descending order of keys[0..n): out[i] = ids[k] (or k) of the i-th. */
+static void rank_desc(const int64_t *keys, const size_t *ids, size_t n, size_t *out)
+{
+    sort_key *k = xcalloc(n, sizeof *k);
+    for (size_t i = 0; i < n; i++) {
+        k[i].key = keys[i];
+        k[i].idx = i;
+    }
+    qsort(k, n, sizeof *k, cmp_desc_stable);
+    for (size_t i = 0; i < n; i++)
+        out[i] = ids ? ids[k[i].idx] : k[i].idx;
+    free(k);
+}
+
+static void group_lines(fp_hotspots *out)
+{
+    size_t cap = 64;
+    while (cap < out->ninst * 2)
+        cap *= 2;
+    size_t *slot = xcalloc(cap, sizeof *slot); /* line index + 1, 0 = empty */
+    size_t *ncap = xcalloc(out->ninst, sizeof *ncap);
+    out->lines = xcalloc(out->ninst, sizeof *out->lines);
+    for (size_t i = 0; i < out->ninst; i++) {
+        fp_hs_inst *in = &out->inst[i];
+        size_t h = (size_t)hash_str(in->loc) & (cap - 1), li;
+        for (;;) {
+            if (!slot[h]) {
+                li = out->nlines++;
+                slot[h] = li + 1;
+                out->lines[li].loc = in->loc;
+                break;
+            }
+            if (!strcmp(out->lines[slot[h] - 1].loc, in->loc)) {
+                li = slot[h] - 1;
+                break;
+            }
+            h = (h + 1) & (cap - 1);
+        }
+        in->line = li;
+        fp_hs_line *L = &out->lines[li];
+        L->stall = sat_add(L->stall, in->row->stall, &out->overflow);
+        L->cycles = sat_add(L->cycles, in->row->latency, &out->overflow);
+        if (in->row->stall > 0) {
+            if (L->nstalling == ncap[li]) {
+                ncap[li] = ncap[li] ? ncap[li] * 2 : 4;
+                size_t *ns = realloc(L->stalling, ncap[li] * sizeof *ns);
+                if (!ns)
+                    abort();
+                L->stalling = ns;
+            }
+            L->stalling[L->nstalling++] = i;
+        }
+    }
+    free(ncap);
+    free(slot);
+}
+
+/* Dominant type: max per-type stall over the line's stalling instructions,
+ * ties to the type seen first; no stalling instruction -> other. */
+static fp_stall_type dominant_type(const fp_hotspots *hs, const fp_hs_line *L)
+{
+    int64_t sum[FP_ST_COUNT] = {0};
+    fp_stall_type seen[FP_ST_COUNT];
+    bool have[FP_ST_COUNT] = {false};
+    int ns = 0;
+    bool ovf = false;
+    for (size_t k = 0; k < L->nstalling; k++) {
+        const fp_hs_inst *in = &hs->inst[L->stalling[k]];
+        if (!have[in->type]) {
+            have[in->type] = true;
+            seen[ns++] = in->type;
+        }
+        sum[in->type] = sat_add(sum[in->type], in->row->stall, &ovf);
+    }
+    fp_stall_type dom = FP_ST_OTHER;
+    for (int k = 0; k < ns; k++)
+        if (k == 0 || sum[seen[k]] > sum[dom])
+            dom = seen[k];
+    return dom;
+}
+
+int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!code)
+        return fp_err_set(err, FP_INTERNAL, "hotspots: no code");
+    /* Row filter (§2): LineNumber must be an integer != 0; drops the "; sym" row. */
+    out->inst = xcalloc(code->n, sizeof *out->inst);
+    for (size_t i = 0; i < code->n; i++) {
+        const fp_inst *r = &code->rows[i];
+        if (!r->index_ok || r->index == 0)
+            continue;
+        fp_hs_inst *in = &out->inst[out->ninst++];
+        in->row = r;
+        in->loc = r->source && r->source[0] ? r->source : "<unknown>";
+        in->type = fp_stall_classify(r->isa);
+    }
+
+    /* Totals, per-type sums (types in first-appearance order), ISA scan. */
+    int64_t type_sum[FP_ST_COUNT] = {0};
+    bool type_seen[FP_ST_COUNT] = {false};
+    size_t n_types = 0;
+    size_t order[FP_ST_COUNT] = {0};
+    for (size_t i = 0; i < out->ninst; i++) {
+        const fp_hs_inst *in = &out->inst[i];
+        out->total_stall = sat_add(out->total_stall, in->row->stall, &out->overflow);
+        out->total_cycles = sat_add(out->total_cycles, in->row->latency, &out->overflow);
+        if (in->row->stall > 0) {
+            if (!type_seen[in->type]) {
+                type_seen[in->type] = true;
+                order[n_types++] = (size_t)in->type;
+            }
+            type_sum[in->type] = sat_add(type_sum[in->type], in->row->stall, &out->overflow);
+            out->n_stalling++;
+        }
+        isa_scan_one(&out->isa, in->row->isa);
+    }
+    out->isa.arch_vgpr = (int)out->isa.max_v + 1;
+    out->isa.accum_vgpr = out->isa.max_a > 0 ? (int)out->isa.max_a + 1 : 0;
+
+    int64_t tkeys[FP_ST_COUNT] = {0};
+    size_t tperm[FP_ST_COUNT];
+    for (size_t k = 0; k < n_types; k++)
+        tkeys[k] = type_sum[order[k]];
+    rank_desc(tkeys, order, n_types, tperm);
+    for (size_t k = 0; k < n_types; k++) {
+        out->by_type[k].type = (fp_stall_type)tperm[k];
+        out->by_type[k].stall = type_sum[tperm[k]];
+    }
+    out->n_types = n_types;
+
+    group_lines(out);
+    for (size_t li = 0; li < out->nlines; li++) {
+        out->lines[li].dominant = dominant_type(out, &out->lines[li]);
+        if (out->lines[li].stall > 0)
+            out->n_stalling_lines++;
+    }
+
+    /* Rankings. */
+    size_t nk = out->nlines > out->ninst ? out->nlines : out->ninst;
+    int64_t *keys = xcalloc(nk, sizeof *keys);
+    out->line_rank = xcalloc(out->nlines, sizeof *out->line_rank);
+    for (size_t li = 0; li < out->nlines; li++)
+        keys[li] = out->lines[li].stall;
+    rank_desc(keys, NULL, out->nlines, out->line_rank);
+    size_t *ids = xcalloc(out->n_stalling, sizeof *ids);
+    size_t m = 0;
+    for (size_t i = 0; i < out->ninst; i++)
+        if (out->inst[i].row->stall > 0) {
+            keys[m] = out->inst[i].row->stall;
+            ids[m++] = i;
+        }
+    out->inst_rank = xcalloc(out->n_stalling, sizeof *out->inst_rank);
+    rank_desc(keys, ids, m, out->inst_rank);
+    free(ids);
+    free(keys);
+    return 0;
+}
+
+void fp_hotspots_free(fp_hotspots *hs)
+{
+    if (!hs)
+        return;
+    for (size_t i = 0; i < hs->nlines; i++)
+        free(hs->lines[i].stalling);
+    free(hs->lines);
+    free(hs->inst);
+    free(hs->line_rank);
+    free(hs->inst_rank);
+    memset(hs, 0, sizeof *hs);
+}
+
+/* ---- register / occupancy block ---- */
+
+void fp_hs_regs_compute(const fp_hotspots *hs, const fp_arch_limits *arch, fp_arch_src arch_src,
+                        const char *arch_detail, const fp_hs_csv_regs *csv, fp_hs_regs *out)
+{
+    memset(out, 0, sizeof *out);
+    out->arch = arch;
+    out->arch_src = arch_src;
+    out->arch_detail = arch_detail;
+    out->heuristic = hs->isa.gfx950_opcodes ? "gfx950" : "gfx942";
+    out->csv = csv;
+    out->csv_arch_vgpr = -1;
+    out->arch_vgpr = hs->isa.arch_vgpr;
+    out->accum_vgpr = hs->isa.accum_vgpr;
+    out->arch_vgpr_src = "isa";
+    out->accum_vgpr_src = "isa";
+    if (csv && csv->have) {
+        int v = csv->vgpr > 0 ? csv->vgpr : 0;
+        int acc = csv->accum > 0 ? csv->accum : 0;
+        /* gfx950 on ROCm <= 7.2: VGPR_Count is half the unified allocation and the
+         * accum count is 0 (rocprof-formats.md §3.5); the doubled value is the whole
+         * allocation, of which the ISA-visible AGPRs are a part. */
+        int combined = fp_occ_csv_combined_vgpr(arch, v, acc, false, &out->gfx950_corrected);
+        int csv_arch = out->gfx950_corrected ? combined - hs->isa.accum_vgpr : v;
+        if (csv_arch < 0)
+            csv_arch = 0;
+        out->csv_arch_vgpr = csv_arch;
+        /* arch_vgpr = max(ISA scan, CSV): a low CSV field cannot under-report. */
+        if (csv_arch > out->arch_vgpr) {
+            out->arch_vgpr = csv_arch;
+            out->arch_vgpr_src = out->gfx950_corrected ? "kernel_trace_x2" : "kernel_trace";
+        }
+        if (acc > out->accum_vgpr) {
+            out->accum_vgpr = acc;
+            out->accum_vgpr_src = "kernel_trace";
+        }
+        out->in.lds_bytes = csv->lds > 0 ? csv->lds : 0;
+        out->in.sgpr = csv->sgpr > 0 ? csv->sgpr : 0;
+        out->in.wg_size = csv->wg > 0 ? csv->wg : 0;
+    }
+    out->in.arch_vgpr = out->arch_vgpr;
+    out->in.accum_vgpr = out->accum_vgpr;
+    if (out->gfx950_corrected) {
+        /* The doubled CSV value IS the combined allocation: the ISA-visible split
+         * plus that total, never arch(upper bound) + accum again. */
+        out->in.arch_vgpr = hs->isa.arch_vgpr;
+        out->in.accum_vgpr = hs->isa.accum_vgpr;
+        out->in.total_vgpr_floor = out->csv_arch_vgpr + hs->isa.accum_vgpr;
+    }
+    fp_occ_compute(arch, &out->in, &out->occ);
+}

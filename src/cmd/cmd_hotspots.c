@@ -1,0 +1,409 @@
+/*
+ * cmd_hotspots.c - `flyprof hotspots DIR`: the seed analyzer as a built-in.
+ *
+ * Story: load code.json (fast tokenizer) -> analyse (src/analysis/hotspots.c)
+ * -> find the kernel's row in a rocprofv3 kernel_trace.csv and the agent's
+ * architecture in agent_info.csv -> occupancy block (seed 000 model) -> the
+ * analyzer's text for -f table, the same numbers as data for -f json.
+ * Reads only; writes no artifact.
+ */
+#include <fnmatch.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "flyprof/att.h"
+#include "flyprof/csv.h"
+#include "flyprof/fs.h"
+#include "flyprof/hotspots.h"
+#include "flyprof/json.h"
+#include "flyprof/occupancy.h"
+
+typedef struct hotspots_args {
+    long long topk;
+    const char *mode;
+    bool detail;
+    long long context;
+    const char *kernel;
+    const char *kernel_trace;
+    const char *arch;
+} hotspots_args;
+
+static const char *const mode_choices[] = {"both", "asm", "src", NULL};
+static const char *const arch_choices[] = {"gfx942", "gfx950", NULL};
+
+/* Defaults are the analyzer's (algorithm doc §1). */
+static const fp_opt hotspots_opts[] = {
+    {"topk", 0, FP_OPT_INT, offsetof(hotspots_args, topk), "N", "rows in each ranked table", "15",
+     NULL, 1, 1000000},
+    {"mode", 0, FP_OPT_CHOICE, offsetof(hotspots_args, mode), "MODE",
+     "which ranked tables: both, asm (instructions) or src (source lines)", "both", mode_choices, 0, 0},
+    {"detail", 0, FP_OPT_FLAG, offsetof(hotspots_args, detail), NULL,
+     "source snippet and stalling instructions for the top (<= 5) source lines", NULL, NULL, 0, 0},
+    {"context", 0, FP_OPT_INT, offsetof(hotspots_args, context), "N",
+     "source lines shown on each side of a hot line", "3", NULL, 0, 100000},
+    {"kernel", 0, FP_OPT_STR, offsetof(hotspots_args, kernel), "NAME",
+     "kernel-trace row to use (exact Kernel_Name, else substring); default: code.json's symbol", NULL,
+     NULL, 0, 0},
+    {"kernel-trace", 0, FP_OPT_STR, offsetof(hotspots_args, kernel_trace), "CSV",
+     "rocprofv3 kernel_trace.csv with the kernel's register/LDS counts (default: searched)", NULL, NULL,
+     0, 0},
+    {"arch", 0, FP_OPT_CHOICE, offsetof(hotspots_args, arch), "ARCH",
+     "architecture (default: agent_info.csv, else the opcode heuristic)", NULL, arch_choices, 0, 0},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+/* ---- kernel-trace discovery ---- */
+
+typedef struct ktrace {
+    fp_hs_csv_regs regs;
+    char *path;        /* owned */
+    char *kernel_name; /* owned */
+    char *dir;         /* directory of the CSV (agent_info lives beside it), owned */
+    long long agent_node; /* N of "Agent N", -1 unknown */
+} ktrace;
+
+static void ktrace_free(ktrace *k)
+{
+    free(k->path);
+    free(k->kernel_name);
+    free(k->dir);
+    memset(k, 0, sizeof *k);
+}
+
+static int col_int(const fp_csv *c, size_t row, const char *name)
+{
+    int col = fp_csv_col(c, name);
+    if (col < 0)
+        return -1;
+    long long v = fp_csv_int(c, row, col, 0, NULL); /* non-integer -> 0, as the seed does */
+    return v < 0 ? 0 : v > (1 << 30) ? (1 << 30) : (int)v;
+}
+
+/* Row choice: exact Kernel_Name match first, else the first row containing the
+ * name. Returns the number of rows that matched the winning rule. */
+static size_t match_rows(const fp_csv *c, const char *name, size_t *first)
+{
+    int kc = fp_csv_col(c, "Kernel_Name");
+    if (kc < 0 || !name || !name[0])
+        return 0;
+    size_t n = 0;
+    for (int pass = 0; pass < 2 && n == 0; pass++)
+        for (size_t r = 0; r < c->nrows; r++) {
+            const char *k = c->rows[r][kc];
+            if (pass == 0 ? !strcmp(k, name) : strstr(k, name) != NULL) {
+                if (n++ == 0)
+                    *first = r;
+            }
+        }
+    return n;
+}
+
+/* Fill k from CSV file `path` if it has a row for `name`. 1 = used, 0 = no
+ * match/unusable, -1 = error (only reported for an explicit --kernel-trace). */
+static int try_csv(fp_ctx *ctx, const char *path, const char *name, bool explicit_, ktrace *k,
+                   fp_err *err)
+{
+    fp_csv c;
+    fp_err e = {0};
+    if (fp_csv_load(path, &c, &e) != 0) {
+        if (explicit_) {
+            *err = e;
+            return -1;
+        }
+        fp_warn(ctx, "ignoring %s: %s", path, e.message);
+        fp_err_clear(&e);
+        return 0;
+    }
+    if (fp_csv_col(&c, "Kernel_Name") < 0 || fp_csv_col(&c, "VGPR_Count") < 0) {
+        fp_csv_free(&c);
+        if (explicit_)
+            return fp_err_set(err, FP_BAD_INPUT, "%s: not a kernel-trace CSV (no Kernel_Name/VGPR_Count)",
+                              path);
+        return 0;
+    }
+    size_t row = 0, n = match_rows(&c, name, &row);
+    if (n == 0) {
+        fp_csv_free(&c);
+        return 0;
+    }
+    k->path = strdup(path);
+    k->kernel_name = strdup(c.rows[row][fp_csv_col(&c, "Kernel_Name")]);
+    char *slash = strrchr(k->path, '/');
+    k->dir = slash ? strndup(k->path, (size_t)(slash - k->path)) : strdup(".");
+    if (!k->path || !k->kernel_name || !k->dir)
+        abort();
+    fp_hs_csv_regs *r = &k->regs;
+    r->have = true;
+    r->path = k->path;
+    r->kernel_name = k->kernel_name;
+    r->line = c.line[row];
+    r->matches = n;
+    /* VGPR_Count is what rocprofv3 writes; rocpd's CSV calls it Arch_VGPR_Count. */
+    r->vgpr = col_int(&c, row, "Arch_VGPR_Count");
+    if (r->vgpr < 0)
+        r->vgpr = col_int(&c, row, "VGPR_Count");
+    r->accum = col_int(&c, row, "Accum_VGPR_Count");
+    r->sgpr = col_int(&c, row, "SGPR_Count");
+    r->lds = col_int(&c, row, "LDS_Block_Size");
+    int wx = col_int(&c, row, "Workgroup_Size_X"), wy = col_int(&c, row, "Workgroup_Size_Y"),
+        wz = col_int(&c, row, "Workgroup_Size_Z");
+    if (wx < 0) {
+        r->wg = col_int(&c, row, "Workgroup_Size"); /* counter_collection form: x*y*z */
+    } else {
+        long long wg = (long long)wx * (wy > 1 ? wy : 1) * (wz > 1 ? wz : 1);
+        r->wg = wg > (1 << 30) ? (1 << 30) : (int)wg;
+    }
+    k->agent_node = -1;
+    const char *agent = fp_csv_cell(&c, row, fp_csv_col(&c, "Agent_Id"));
+    if (agent && !strncmp(agent, "Agent ", 6))
+        fp_parse_ll(agent + 6, &k->agent_node);
+    if (n > 1) {
+        /* Several dispatches of one kernel: they must agree on the resources. */
+        for (size_t q = row + 1; q < c.nrows; q++) {
+            if (strcmp(c.rows[q][fp_csv_col(&c, "Kernel_Name")], k->kernel_name))
+                continue;
+            if (col_int(&c, q, "VGPR_Count") != col_int(&c, row, "VGPR_Count") ||
+                col_int(&c, q, "LDS_Block_Size") != r->lds || col_int(&c, q, "SGPR_Count") != r->sgpr) {
+                fp_warn(ctx, "%s: rows of '%s' disagree on VGPR/LDS/SGPR; using line %zu", path,
+                        k->kernel_name, r->line);
+                break;
+            }
+        }
+    }
+    fp_csv_free(&c);
+    return 1;
+}
+
+/* Candidate dirs: the dispatch dir, its parent, a sibling rocprof/, and the
+ * corpus/bundle layout <case>/rocprof next to <case>/att/<dispatch>. */
+static int find_ktrace(fp_ctx *ctx, const char *dir, const char *name, ktrace *k, fp_err *err)
+{
+    static const char *const rel[] = {"", "/..", "/../rocprof", "/../../rocprof"};
+    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+        fp_sb d;
+        fp_sb_init(&d);
+        fp_sb_addf(&d, "%s%s", dir, rel[i]);
+        char **names = NULL;
+        size_t n = 0;
+        fp_err e = {0};
+        if (fp_is_dir(d.buf) && fp_list_dir(d.buf, &names, &n, &e) == 0) {
+            for (size_t j = 0; j < n; j++) {
+                if (fnmatch("*kernel_trace*.csv", names[j], 0) != 0)
+                    continue;
+                char *p = fp_path_join(d.buf, names[j]);
+                int rc = fp_is_file(p) ? try_csv(ctx, p, name, false, k, err) : 0;
+                free(p);
+                if (rc == 1) {
+                    fp_strv_free(names, n);
+                    fp_sb_free(&d);
+                    return 1;
+                }
+            }
+            fp_strv_free(names, n);
+        }
+        fp_err_clear(&e);
+        fp_sb_free(&d);
+    }
+    return 0;
+}
+
+/* Architecture from agent_info.csv beside the kernel trace: the agent of the
+ * row (Node_Id = N of "Agent N"), else the first GPU agent. */
+static const fp_arch_limits *arch_from_agent_info(fp_ctx *ctx, const ktrace *k, fp_sb *detail)
+{
+    char **names = NULL;
+    size_t n = 0;
+    fp_err e = {0};
+    const fp_arch_limits *found = NULL;
+    if (fp_list_dir(k->dir, &names, &n, &e) != 0) {
+        fp_err_clear(&e);
+        return NULL;
+    }
+    for (size_t j = 0; j < n && !found; j++) {
+        if (fnmatch("*agent_info*.csv", names[j], 0) != 0)
+            continue;
+        char *p = fp_path_join(k->dir, names[j]);
+        fp_csv c;
+        if (fp_csv_load(p, &c, &e) != 0) {
+            fp_warn(ctx, "ignoring %s: %s", p, e.message);
+            fp_err_clear(&e);
+            free(p);
+            continue;
+        }
+        int gv = fp_csv_col(&c, "Gfx_Target_Version"), node = fp_csv_col(&c, "Node_Id"),
+            type = fp_csv_col(&c, "Agent_Type"), nm = fp_csv_col(&c, "Name");
+        for (int pass = 0; pass < 2 && !found; pass++)
+            for (size_t r = 0; r < c.nrows && !found; r++) {
+                const char *t = fp_csv_cell(&c, r, type);
+                if (t && strcmp(t, "GPU"))
+                    continue;
+                if (pass == 0 && (k->agent_node < 0 || fp_csv_int(&c, r, node, -2, NULL) != k->agent_node))
+                    continue;
+                long long v = fp_csv_int(&c, r, gv, 0, NULL);
+                const fp_arch_limits *a = fp_arch_by_target_version(v);
+                if (!a)
+                    a = fp_arch_by_name(fp_csv_cell(&c, r, nm));
+                if (a) {
+                    found = a;
+                    fp_sb_addf(detail, "%s Gfx_Target_Version %lld", names[j], v);
+                }
+            }
+        fp_csv_free(&c);
+        free(p);
+    }
+    fp_strv_free(names, n);
+    return found;
+}
+
+static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *err)
+{
+    (void)npos;
+    hotspots_args *a = argp;
+    const char *dir = pos[0];
+    if (!fp_is_dir(dir)) {
+        fp_err_set(err, FP_NO_ARTIFACT, "directory not found: %s", dir);
+        return fp_err_help(err, "pass a decoded ATT dispatch dir (ui_output_agent_<pid>_dispatch_<n>)");
+    }
+    fp_code code;
+    if (fp_code_load(dir, &code, err) != 0)
+        return -1;
+    if (code.null_code) {
+        fp_code_free(&code);
+        fp_err_set(err, FP_EMPTY_ATT, "%s/code.json has \"code\": null: the decoder wrote an empty shell "
+                                      "(this dispatch was not traced)", dir);
+        return fp_err_help(err, "pick the dispatch dir whose code.json has rows (see `flyprof help hotspots`)");
+    }
+    if (code.coerced_cells)
+        fp_warn(ctx, "code.json: %zu numeric cells were not integers and read as 0 (as the seed analyzer does)",
+                code.coerced_cells);
+
+    fp_hotspots hs;
+    if (fp_hotspots_compute(&code, &hs, err) != 0) {
+        fp_code_free(&code);
+        return -1;
+    }
+    if (hs.ninst == 0)
+        fp_warn(ctx, "code.json has no instruction rows: nothing to rank");
+    else if (hs.total_cycles == 0)
+        fp_warn(ctx, "total cycles are 0: the stall share is reported as n/a (null)");
+    if (hs.overflow)
+        fp_warn(ctx, "cycle sums exceed 64 bits and were saturated");
+
+    fp_hs_opts o = {.topk = a->topk,
+                    .show_src = strcmp(a->mode, "asm") != 0,
+                    .show_asm = strcmp(a->mode, "src") != 0,
+                    .detail = a->detail,
+                    .context = a->context,
+                    .loading_arg = dir};
+
+    /* Snapshots feed only the detail snippets. */
+    fp_snapshots snaps = {0};
+    if (o.detail && o.show_src) {
+        fp_err e = {0};
+        if (fp_snapshots_load(dir, &snaps, &e) != 0) {
+            fp_warn(ctx, "snapshots.json unusable, no source snippets: %s", e.message);
+            fp_err_clear(&e);
+            memset(&snaps, 0, sizeof snaps);
+        }
+        if (snaps.refused)
+            fp_warn(ctx, "snapshots.json: %zu leaves point outside the dispatch dir and were not read",
+                    snaps.refused);
+    }
+
+    /* Kernel-trace CSV. */
+    ktrace kt = {0};
+    kt.agent_node = -1;
+    char *sym = NULL;
+    if (code.symbol) {
+        sym = strdup(code.symbol);
+        if (!sym)
+            abort();
+        size_t sl = strlen(sym);
+        if (sl > 3 && !strcmp(sym + sl - 3, ".kd"))
+            sym[sl - 3] = '\0';
+    }
+    const char *want = a->kernel ? a->kernel : sym;
+    int rc = 0;
+    if (a->kernel_trace) {
+        if (!fp_is_file(a->kernel_trace)) {
+            rc = fp_err_set(err, FP_NO_ARTIFACT, "--kernel-trace %s: no such file", a->kernel_trace);
+        } else {
+            int r = try_csv(ctx, a->kernel_trace, want, true, &kt, err);
+            if (r < 0)
+                rc = -1;
+            else if (r == 0) {
+                rc = fp_err_set(err, FP_KERNEL_NOT_FOUND, "%s: no Kernel_Name row matches '%s'",
+                                a->kernel_trace, want ? want : "(no symbol in code.json)");
+                fp_err_help(err, "pass --kernel NAME with a name from the CSV's Kernel_Name column");
+            }
+        }
+    } else if (want) {
+        find_ktrace(ctx, dir, want, &kt, err);
+    }
+    if (rc == 0 && !kt.regs.have)
+        fp_warn(ctx, "no kernel_trace CSV row for '%s' (searched the dispatch dir, its parent, ../rocprof and "
+                "../../rocprof): registers from the ISA scan only; LDS and SGPR limits unknown",
+                want ? want : "?");
+
+    /* Architecture: --arch, else agent_info, else the opcode heuristic. */
+    const fp_arch_limits *arch = NULL;
+    fp_arch_src asrc = FP_ARCH_HEURISTIC;
+    fp_sb detail;
+    fp_sb_init(&detail);
+    if (rc == 0) {
+        if (a->arch) {
+            arch = fp_arch_by_name(a->arch);
+            asrc = FP_ARCH_FLAG;
+            fp_sb_adds(&detail, "--arch");
+        } else if (kt.regs.have && (arch = arch_from_agent_info(ctx, &kt, &detail)) != NULL) {
+            asrc = FP_ARCH_AGENT_INFO;
+        } else {
+            arch = fp_arch_by_name(hs.isa.gfx950_opcodes ? "gfx950" : "gfx942");
+            fp_warn(ctx, "architecture guessed from opcodes as %s (no --arch, no agent_info.csv); "
+                    "pass --arch if that is wrong", arch->name);
+        }
+        fp_hs_regs regs;
+        fp_hs_regs_compute(&hs, arch, asrc, detail.len ? detail.buf : NULL, &kt.regs, &regs);
+        if (regs.gfx950_corrected)
+            fp_warn(ctx, "gfx950 kernel_trace VGPR_Count %d doubled to %d (ROCm <= 7.2 under-count, "
+                    "rocprof-formats §3.5)", kt.regs.vgpr, 2 * kt.regs.vgpr);
+        if (ctx->format == FP_FMT_TABLE)
+            fp_hotspots_render_text(&hs, &regs, &snaps, &o, &ctx->table);
+        ctx->data = fp_hotspots_json(&hs, &regs, &snaps, &o);
+        cJSON_AddStringToObject(ctx->data, "dispatch_dir", dir);
+        cJSON_AddItemToObject(ctx->data, "symbol", code.symbol ? cJSON_CreateString(code.symbol)
+                                                               : cJSON_CreateNull());
+        if (o.show_src)
+            fp_truncated(ctx, "source_lines", (size_t)o.topk < hs.n_stalling_lines ? (size_t)o.topk
+                                                                                   : hs.n_stalling_lines,
+                         hs.n_stalling_lines);
+        if (o.show_asm)
+            fp_truncated(ctx, "instructions_ranked",
+                         (size_t)o.topk < hs.n_stalling ? (size_t)o.topk : hs.n_stalling, hs.n_stalling);
+    }
+    fp_sb_free(&detail);
+    free(sym);
+    ktrace_free(&kt);
+    fp_snapshots_free(&snaps);
+    fp_hotspots_free(&hs);
+    fp_code_free(&code);
+    return rc;
+}
+
+const fp_command fp_cmd_hotspots = {
+    .name = "hotspots",
+    .summary = "rank stall hotspots of one ATT dispatch dir (the seed analyzer, built in)",
+    .usage = "flyprof hotspots DIR [--topk N] [--mode asm|src|both] [--detail] [--context N] "
+             "[--kernel NAME] [--kernel-trace CSV] [--arch gfx942|gfx950]",
+    .details = "Reads DIR/code.json (and snapshots.json for --detail). -f table prints the text of "
+               "hotspot_analyzer.py byte for byte except the register block, which uses the seed's "
+               "unified-VGPR occupancy model with counts from a rocprofv3 kernel_trace.csv.",
+    .opts = hotspots_opts,
+    .args_size = sizeof(hotspots_args),
+    .min_pos = 1,
+    .max_pos = 1,
+    .run = run_hotspots,
+};
