@@ -1,0 +1,933 @@
+/*
+ * cmd_capture.c - `flyprof capture KERNEL`: find the kernel with a discovery
+ * pass (rocprofv3 --stats --kernel-trace), then trace it with ATT once per
+ * tag, and write capture.json.
+ *
+ * The story, in order: resolve config, rocprofv3, worktree and recipe ->
+ * build the workload's argv and env -> discovery run -> pick the kernel
+ * (recipe hint, then name, then heaviest non-library kernel) -> choose the
+ * iteration set (explicit, 1-based, existing) -> per tag: cold JIT cache,
+ * input YAML, ATT run, stderr scan, inventory, one retry with a bigger buffer
+ * if data was lost -> capture.json.
+ *
+ * Every rocprofv3 run is bounded by --timeout and killed (whole process
+ * group) on Ctrl-C. capture.json is written on every exit once the bundle
+ * exists, with "status" saying how it ended, so the bundle is never left in
+ * a state other commands would misread.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "flyprof/capture.h"
+#include "flyprof/cli.h"
+#include "flyprof/config.h"
+#include "flyprof/discovery.h"
+#include "flyprof/fs.h"
+#include "flyprof/input_yaml.h"
+#include "flyprof/json.h"
+#include "flyprof/occupancy.h"
+#include "flyprof/proc.h"
+#include "flyprof/recipes.h"
+#include "flyprof/worktree.h"
+
+/* ATT parameters of seed 000 Step 2: one target CU, SEs 0-3, all SIMDs,
+ * 96 MiB buffer; on truncation the seed advises 0xC000000 (192 MiB). */
+#define ATT_TARGET_CU 1
+#define ATT_SE_MASK "0xf"
+#define ATT_SIMD_SELECT "0xf"
+#define ATT_BUFFER "0x6000000"
+#define ATT_BUFFER_RETRY "0xC000000"
+/* Default bound of one rocprofv3 run (JIT compile + benchmark under ATT). */
+#define CAPTURE_DEFAULT_TIMEOUT "1200"
+/* Bound of `rocprofv3 --version`. */
+#define VERSION_TIMEOUT_S 20.0
+/* Discovery candidates recorded in capture.json. */
+#define MAX_CANDIDATES 8
+/* First SDK with the gfx950 register fix and csv deprecation (rocprof-formats.md §1.8, §3.5). */
+#define SDK_FIXED_VERSION "1.3.0"
+
+static const char *const tag_choices[] = {"small", "big", "both", NULL};
+
+typedef struct capture_args {
+    fp_config_args cfg;
+    const char *shape, *invocation, *tag, *iter_range;
+    double timeout;
+    bool with_pmc;
+} capture_args;
+
+static const fp_opt capture_opts[] = {
+    FP_CONFIG_OPTS(capture_args, cfg),
+    {"shape", 0, FP_OPT_STR, offsetof(capture_args, shape), "S",
+     "problem shape, e.g. 32768,8192,bf16 (goes to the recipe's shape_env)", NULL, NULL, 0, 0},
+    {"invocation", 0, FP_OPT_STR, offsetof(capture_args, invocation), "CMD",
+     "workload command (replaces the recipe's); leading VAR=value words become env", NULL, NULL, 0, 0},
+    {"tag", 0, FP_OPT_CHOICE, offsetof(capture_args, tag), "TAG", "small, big or both", "big", tag_choices, 0, 0},
+    {"iter-range", 0, FP_OPT_STR, offsetof(capture_args, iter_range), "R",
+     "1-based iterations of the kernel to trace, e.g. 8 or [6,8] (default: auto)", NULL, NULL, 0, 0},
+    {"timeout", 0, FP_OPT_DOUBLE, offsetof(capture_args, timeout), "S",
+     "seconds allowed for each rocprofv3 run (discovery included)", CAPTURE_DEFAULT_TIMEOUT, NULL, 0, 0},
+    {"with-pmc", 0, FP_OPT_FLAG, offsetof(capture_args, with_pmc), NULL,
+     "also collect PMC counters (runs `flyprof counters` on the bundle)", NULL, NULL, 0, 0},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+/* Everything the run accumulates; capture.json is built from it. */
+typedef struct cap {
+    fp_ctx *ctx;
+    const capture_args *a;
+    fp_config cfg;
+    fp_rocprof_info rp;
+    fp_worktree wt;
+    fp_recipes recipes;
+    const fp_recipe *recipe;
+    fp_invocation inv;
+    char *bundle;
+    cJSON *doc;       /* capture.json being built */
+    cJSON *commands;  /* array of runs */
+    cJSON *tags;      /* object */
+    double t0;
+} cap;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static char *bpath(const cap *c, const char *rel) { return fp_path_join(c->bundle, rel); }
+
+/* Write capture.json with the final status; errors here are reported only if
+ * nothing else failed. */
+static int write_capture_json(cap *c, const char *status, const fp_err *failure, fp_err *err)
+{
+    cJSON_DeleteItemFromObject(c->doc, "status");
+    cJSON_DeleteItemFromObject(c->doc, "error");
+    cJSON_DeleteItemFromObject(c->doc, "durations");
+    fp_json_add_str(c->doc, "status", status);
+    if (failure && failure->code != FP_OK) {
+        cJSON *e = cJSON_AddObjectToObject(c->doc, "error");
+        fp_json_add_str(e, "code", fp_code_name(failure->code));
+        fp_json_add_str(e, "message", failure->message);
+    }
+    cJSON *d = cJSON_AddObjectToObject(c->doc, "durations");
+    fp_json_add_num(d, "total_s", now_s() - c->t0, 2);
+    char *p = bpath(c, "capture.json");
+    int rc = fp_json_write_file(p, c->doc, err);
+    free(p);
+    return rc;
+}
+
+/* The environment every workload run gets (docs/commands/capture.md). */
+static void build_env(const cap *c, const char *cache_dir, const char *shape, fp_sb *store, const char ***envp)
+{
+    /* store holds the strings NUL-separated; envp points into it */
+    size_t offs[64];
+    size_t n = 0;
+#define ADDF(...)                                                                                                 \
+    do {                                                                                                          \
+        offs[n++] = store->len;                                                                                   \
+        fp_sb_addf(store, __VA_ARGS__);                                                                           \
+        fp_sb_addc(store, '\0');                                                                                  \
+    } while (0)
+    const char *pp = getenv("PYTHONPATH");
+    ADDF("PYTHONPATH=%s/%s:%s%s%s", c->wt.path, FP_FLYDSL_BUILD_TREE, c->wt.path, pp && pp[0] ? ":" : "",
+         pp && pp[0] ? pp : "");
+    ADDF("HIP_VISIBLE_DEVICES=%d", c->cfg.gpu);
+    /* DWARF line tables in the JIT output: without them code.json has no source column */
+    ADDF("FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1");
+    ADDF("FLYDSL_RUNTIME_CACHE_DIR=%s", cache_dir);
+    ADDF("FLYDSL_RUNTIME_ENABLE_CACHE=1");
+    if (shape && c->recipe && c->recipe->shape_env)
+        ADDF("%s=%s", c->recipe->shape_env, shape);
+    for (size_t i = 0; i < c->inv.nenv && n < 60; i++)
+        ADDF("%s", c->inv.env[i]); /* the user's inline assignments win */
+#undef ADDF
+    const char **e = calloc(n + 1, sizeof *e);
+    for (size_t i = 0; i < n; i++)
+        e[i] = store->buf + offs[i];
+    *envp = e;
+}
+
+/* Run rocprofv3 with argv (argv[0] replaced by the resolved path), logging
+ * the command into capture.json. Output goes to <dir>/rocprofv3.{stdout,stderr}.txt.
+ * Returns 0 when it ran (any exit status) and fills rcode and stderr_text. */
+static int run_rocprof(cap *c, const char *step, const char **argv, const char *out_dir, const char **env,
+                       int *rcode, fp_sb *stderr_text, fp_err *err)
+{
+    char *so = fp_path_join(out_dir, "rocprofv3.stdout.txt"), *se = fp_path_join(out_dir, "rocprofv3.stderr.txt");
+    fp_proc_opts o = {.argv = argv, .env = env, .cwd = c->wt.path, .stdout_path = so, .stderr_path = se,
+                      .timeout_s = c->a->timeout, .interrupted = c->ctx->interrupted};
+    fp_proc_result r;
+    fp_progress(c->ctx, "capture: %s (timeout %gs)", step, c->a->timeout);
+    int rc = fp_proc_run(&o, &r, err);
+    cJSON *cmd = cJSON_CreateObject();
+    fp_json_add_str(cmd, "step", step);
+    cJSON *av = cJSON_AddArrayToObject(cmd, "argv");
+    for (size_t i = 0; argv[i]; i++)
+        cJSON_AddItemToArray(av, cJSON_CreateString(argv[i]));
+    fp_sb line;
+    fp_sb_init(&line);
+    fp_proc_argv_str(argv, &line);
+    fp_json_add_str(cmd, "command", line.buf);
+    fp_sb_free(&line);
+    fp_json_add_str(cmd, "cwd", c->wt.path);
+    if (r.exited)
+        fp_json_add_int(cmd, "exit_code", r.exit_code);
+    else
+        cJSON_AddNullToObject(cmd, "exit_code");
+    if (r.term_signal)
+        fp_json_add_int(cmd, "signal", r.term_signal);
+    fp_json_add_bool(cmd, "timed_out", r.timed_out);
+    fp_json_add_bool(cmd, "interrupted", r.interrupted);
+    fp_json_add_num(cmd, "seconds", r.elapsed_s, 2);
+    char *rel = se + strlen(c->bundle) + 1;
+    fp_json_add_str(cmd, "stderr", rel);
+    cJSON_AddItemToArray(c->commands, cmd);
+    if (rc == 0 || r.timed_out || r.interrupted) {
+        fp_err e2 = {0};
+        fp_read_file(se, stderr_text, &e2);
+        fp_err_clear(&e2);
+    }
+    if (rc != 0) {
+        if (r.exec_failed) {
+            fp_err_set(err, FP_ROCPROFV3_MISSING, "cannot execute %s: %s", argv[0], strerror(r.exec_errno));
+            fp_err_help(err, "check --rocprofv3 / FLYPROF_ROCPROFV3 (and that python3 can run the script)");
+        } else if (r.timed_out) {
+            fp_err_set(err, FP_CAPTURE_TIMEOUT, "%s: rocprofv3 did not finish within %gs; its process group was "
+                                                "killed",
+                       step, c->a->timeout);
+            fp_err_help(err, "retry with a larger --timeout, or a smaller --shape; stderr is in %s", rel);
+        } else if (r.interrupted) {
+            fp_err_set(err, FP_INTERRUPTED, "%s: interrupted; rocprofv3's process group was killed", step);
+            fp_err_help(err, "capture.json records what finished before the signal");
+        }
+    }
+    *rcode = r.exited ? r.exit_code : 128 + r.term_signal;
+    free(so);
+    free(se);
+    return rc;
+}
+
+/* The workload argv: python/python3 -> --python; a bare .py -> python prepended. */
+static const char **workload_argv(const cap *c, size_t *n)
+{
+    const char **v = calloc(c->inv.argc + 2, sizeof *v);
+    size_t k = 0;
+    const char *a0 = c->inv.argv[0];
+    size_t l0 = strlen(a0);
+    if (!strcmp(a0, "python") || !strcmp(a0, "python3")) {
+        v[k++] = c->cfg.python.value;
+    } else {
+        if (l0 > 3 && !strcmp(a0 + l0 - 3, ".py"))
+            v[k++] = c->cfg.python.value;
+        v[k++] = a0;
+    }
+    for (size_t i = 1; i < c->inv.argc; i++)
+        v[k++] = c->inv.argv[i];
+    *n = k;
+    return v;
+}
+
+static const char **rocprof_argv(const cap *c, const char *const *pre, size_t npre, const char **wl, size_t nwl)
+{
+    const char **v = calloc(npre + nwl + 3, sizeof *v);
+    size_t k = 0;
+    v[k++] = c->rp.path;
+    for (size_t i = 0; i < npre; i++)
+        v[k++] = pre[i];
+    v[k++] = "--";
+    for (size_t i = 0; i < nwl; i++)
+        v[k++] = wl[i];
+    return v;
+}
+
+static cJSON *cands_json(const fp_kcands *k)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < k->n && i < MAX_CANDIDATES; i++) {
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_str(o, "name", k->v[i].name);
+        fp_json_add_int(o, "calls", k->v[i].calls);
+        fp_json_add_int(o, "total_ns", k->v[i].total_ns);
+        fp_json_add_num(o, "avg_ns", k->v[i].avg_ns, 1);
+        fp_json_add_bool(o, "library", k->v[i].noise);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+/* Registers from a kernel trace row, with the gfx950 under-count corrected. */
+static cJSON *registers_json(const cap *c, const fp_kcand *k, const char *arch, const char *source)
+{
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_str(o, "source", source);
+    fp_json_add_int(o, "vgpr_count", k->vgpr_count);
+    fp_json_add_int(o, "accum_vgpr_count", k->accum_vgpr_count);
+    fp_json_add_int(o, "sgpr_count", k->sgpr_count);
+    fp_json_add_int(o, "lds_bytes", k->lds_bytes);
+    fp_json_add_int(o, "scratch_bytes", k->scratch_bytes);
+    fp_json_add_int(o, "workgroup_size", (int64_t)k->wg_x * (k->wg_y ? k->wg_y : 1) * (k->wg_z ? k->wg_z : 1));
+    const fp_arch_limits *lim = arch ? fp_arch_by_name(arch) : NULL;
+    if (lim && k->vgpr_count >= 0) {
+        bool fixed = c->rp.version && fp_version_cmp(c->rp.version, SDK_FIXED_VERSION) >= 0;
+        bool corrected = false;
+        int total = fp_occ_csv_combined_vgpr(lim, k->vgpr_count, k->accum_vgpr_count < 0 ? 0 : k->accum_vgpr_count,
+                                             fixed, &corrected);
+        fp_json_add_int(o, "total_vgpr", total);
+        fp_json_add_bool(o, "gfx950_undercount_corrected", corrected);
+        fp_occ_in in = {.arch_vgpr = corrected ? 0 : k->vgpr_count,
+                        .accum_vgpr = corrected ? 0 : (k->accum_vgpr_count < 0 ? 0 : k->accum_vgpr_count),
+                        .lds_bytes = k->lds_bytes > 0 ? (int)k->lds_bytes : 0,
+                        .sgpr = k->sgpr_count > 0 ? k->sgpr_count : 0,
+                        .wg_size = k->wg_x * (k->wg_y ? k->wg_y : 1) * (k->wg_z ? k->wg_z : 1),
+                        .total_vgpr_floor = corrected ? total : 0};
+        fp_occ_out out;
+        fp_occ_compute(lim, &in, &out);
+        fp_json_add_int(o, "waves_per_simd", out.occupancy);
+        fp_json_add_str(o, "occupancy_limited_by", fp_occ_limiter_name(out.bound_by));
+    }
+    return o;
+}
+
+static const fp_kcand *find_cand(const fp_kcands *k, const char *name)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (!strcmp(k->v[i].name, name))
+            return &k->v[i];
+    return NULL;
+}
+
+/* One ATT pass for one tag, with one retry on lost data. Fills the tag's
+ * object; returns -1 only for errors that stop the whole capture (timeout,
+ * interrupt, decoder missing, I/O). An empty result is recorded in the tag
+ * (status "empty") and returns 0. */
+static int att_pass(cap *c, const char *tag, const char *shape, const char *kernel, const char *regex,
+                    const char *iters, const fp_kcand *disc, const char *arch, fp_err *err)
+{
+    cJSON *t = cJSON_AddObjectToObject(c->tags, tag);
+    fp_json_add_str(t, "status", "running");
+    fp_json_add_str(t, "shape", shape);
+    fp_json_add_str(t, "iter_range", iters);
+    fp_sb rel;
+    fp_sb_init(&rel);
+    fp_sb_addf(&rel, "att/%s", tag);
+    fp_json_add_str(t, "att_dir", rel.buf);
+    char *att_dir = bpath(c, rel.buf);
+    fp_sb_reset(&rel);
+    fp_sb_addf(&rel, "rocprof/%s", tag);
+    char *rp_dir = bpath(c, rel.buf);
+    fp_sb_reset(&rel);
+    fp_sb_addf(&rel, ".cache/%s", tag);
+    char *cache = bpath(c, rel.buf);
+    fp_sb_free(&rel);
+    cJSON *attempts = cJSON_AddArrayToObject(t, "attempts");
+    int rc = 0;
+    const char *buffers[] = {ATT_BUFFER, ATT_BUFFER_RETRY};
+    bool lost = false;
+    int exit_code = 0;
+    fp_sb stderr_text;
+    fp_sb_init(&stderr_text);
+    for (int attempt = 0; attempt < 2 && rc == 0; attempt++) {
+        /* a fresh output dir and a COLD JIT cache: a warm cache skips
+         * compilation and the code object then has no line table */
+        if (fp_rm_rf_contents(att_dir, err) != 0 || fp_rm_rf_contents(cache, err) != 0 ||
+            fp_mkdir_p(att_dir, err) != 0 || fp_mkdir_p(cache, err) != 0 || fp_mkdir_p(rp_dir, err) != 0) {
+            rc = -1;
+            break;
+        }
+        cJSON *jobs = cJSON_CreateArray();
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddItemToArray(jobs, j);
+        fp_json_add_str(j, "kernel_include_regex", regex);
+        fp_json_add_str(j, "kernel_iteration_range", iters);
+        fp_json_add_str(j, "output_directory", att_dir);
+        fp_json_add_str(j, "output_file", "out");
+        cJSON *fmt = cJSON_AddArrayToObject(j, "output_format");
+        cJSON_AddItemToArray(fmt, cJSON_CreateString("csv"));
+        fp_json_add_bool(j, "kernel_trace", 1);
+        fp_json_add_bool(j, "advanced_thread_trace", 1);
+        fp_json_add_int(j, "att_target_cu", ATT_TARGET_CU);
+        fp_json_add_str(j, "att_shader_engine_mask", ATT_SE_MASK);
+        fp_json_add_str(j, "att_simd_select", ATT_SIMD_SELECT);
+        fp_json_add_str(j, "att_buffer_size", buffers[attempt]);
+        char yaml_name[64];
+        snprintf(yaml_name, sizeof yaml_name, "input_att%s.yaml", attempt ? "_retry" : "");
+        char *yaml = fp_path_join(rp_dir, yaml_name);
+        rc = fp_input_yaml_write(yaml, jobs, err);
+        cJSON_Delete(jobs);
+        if (rc != 0) {
+            free(yaml);
+            break;
+        }
+        fp_sb envs;
+        fp_sb_init(&envs);
+        const char **env = NULL;
+        build_env(c, cache, shape, &envs, &env);
+        size_t nwl;
+        const char **wl = workload_argv(c, &nwl);
+        const char *pre[] = {"-i", yaml};
+        const char **argv = rocprof_argv(c, pre, 2, wl, nwl);
+        char step[64];
+        snprintf(step, sizeof step, "att:%s%s", tag, attempt ? ":retry" : "");
+        fp_sb_reset(&stderr_text);
+        rc = run_rocprof(c, step, argv, rp_dir, env, &exit_code, &stderr_text, err);
+        free(argv);
+        free(wl);
+        free(env);
+        fp_sb_free(&envs);
+        free(yaml);
+        fp_stderr_scan sc;
+        fp_scan_stderr(stderr_text.buf, &sc);
+        cJSON *at = cJSON_CreateObject();
+        fp_json_add_str(at, "att_buffer_size", buffers[attempt]);
+        fp_json_add_int(at, "exit_code", exit_code);
+        fp_json_add_bool(at, "data_lost", sc.data_lost);
+        cJSON_AddItemToArray(attempts, at);
+        if (rc != 0)
+            break;
+        if (sc.decoder_missing) {
+            fp_err_set(err, FP_TRACE_DECODER_MISSING, "rocprofv3 cannot find the trace decoder: %s",
+                       sc.first_fatal[0] ? sc.first_fatal : "librocprof-trace-decoder.so not loaded");
+            fp_err_help(err, "install rocprof-trace-decoder into <rocm>/lib or set ROCPROF_ATT_LIBRARY_PATH (see "
+                             "`flyprof doctor`)");
+            rc = -1;
+            break;
+        }
+        lost = sc.data_lost;
+        if (!lost)
+            break;
+        if (attempt == 0)
+            fp_progress(c->ctx, "capture: tag %s: trace data lost at att_buffer_size %s, retrying with %s", tag,
+                        ATT_BUFFER, ATT_BUFFER_RETRY);
+    }
+    fp_sb_free(&stderr_text);
+    if (rc != 0) {
+        cJSON_ReplaceItemInObject(t, "status", cJSON_CreateString(err->code == FP_INTERRUPTED ? "interrupted"
+                                                                                             : "failed"));
+        goto out;
+    }
+    fp_json_add_str(t, "att_buffer_size", cJSON_GetArraySize(attempts) > 1 ? ATT_BUFFER_RETRY : ATT_BUFFER);
+    fp_json_add_bool(t, "truncated", lost);
+    if (lost)
+        fp_warn(c->ctx, "tag %s: the trace is still truncated at att_buffer_size %s (decoder reported lost data); "
+                        "reduce the shape or the SE mask",
+                tag, ATT_BUFFER_RETRY);
+    if (exit_code != 0)
+        fp_warn(c->ctx, "tag %s: rocprofv3 exited %d (stderr kept in rocprof/%s/rocprofv3.stderr.txt)", tag,
+                exit_code, tag);
+    fp_json_add_int(t, "exit_code", exit_code);
+
+    /* copy the tag's kernel trace and agent info where docs/bundle.md says */
+    static const char *const copies[][2] = {{"out_kernel_trace.csv", "kernel_trace.csv"},
+                                            {"out_agent_info.csv", "agent_info.csv"}};
+    for (size_t i = 0; i < 2; i++) {
+        char *from = fp_path_join(att_dir, copies[i][0]);
+        if (fp_is_file(from)) {
+            char *to = fp_path_join(rp_dir, copies[i][1]);
+            fp_err e2 = {0};
+            fp_copy_file(from, to, &e2);
+            fp_err_clear(&e2);
+            free(to);
+            char relp[96];
+            snprintf(relp, sizeof relp, "rocprof/%s/%s", tag, copies[i][1]);
+            fp_json_add_str(t, i == 0 ? "kernel_trace_csv" : "agent_info_csv", relp);
+        }
+        free(from);
+    }
+
+    fp_att_dir *inv = NULL;
+    size_t ninv = 0;
+    if (fp_att_inventory(att_dir, &inv, &ninv, err) != 0) {
+        rc = -1;
+        goto out;
+    }
+    cJSON_AddItemToObject(t, "inventory", fp_att_inventory_json(inv, ninv));
+    long keep = fp_att_pick(inv, ninv);
+    if (keep < 0) {
+        cJSON_ReplaceItemInObject(t, "status", cJSON_CreateString("empty"));
+        fp_json_add_str(t, "reason", ninv ? "every traced dispatch is an empty shell"
+                                          : "no dispatch was traced (regex or iteration matched nothing, or the "
+                                            "workload failed)");
+        fp_warn(c->ctx, "tag %s: %s", tag,
+                ninv ? "all ATT dispatches were empty shells" : "rocprofv3 wrote no ATT dispatch dir");
+    } else {
+        const fp_att_dir *k = &inv[keep];
+        cJSON_ReplaceItemInObject(t, "status", cJSON_CreateString("ok"));
+        fp_json_add_str(t, "kept_dispatch", k->name);
+        fp_json_add_int(t, "dispatch", k->dispatch);
+        fp_json_add_int(t, "waves", k->waves);
+        fp_json_add_int(t, "instructions", k->instructions);
+        fp_json_add_int(t, "mapped", k->mapped);
+        double pct = k->instructions ? 100.0 * (double)k->mapped / (double)k->instructions : 0;
+        fp_json_add_num(t, "mapped_pct", pct, 1);
+        if (k->mapped == 0)
+            fp_warn(c->ctx, "tag %s: no instruction maps to a source line (warm JIT cache or no debug info: "
+                            "FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1 was set and the cache emptied)",
+                    tag);
+    }
+    /* registers: the tag's own kernel trace (its shape may JIT a different
+     * specialization), else discovery's */
+    fp_kcands kt = {0};
+    fp_sb ktp, agp;
+    fp_sb_init(&ktp);
+    fp_sb_init(&agp);
+    fp_sb_addf(&ktp, "%s/kernel_trace.csv", rp_dir);
+    fp_sb_addf(&agp, "%s/agent_info.csv", rp_dir);
+    fp_err e3 = {0};
+    const fp_kcand *reg = NULL;
+    const char *reg_src = NULL;
+    if (fp_is_file(ktp.buf) && fp_discovery_load_csv(NULL, ktp.buf, agp.buf, &kt, &e3) == 0 &&
+        (reg = find_cand(&kt, kernel)) != NULL)
+        reg_src = "att kernel trace";
+    if (!reg && disc) {
+        reg = disc;
+        reg_src = "discovery kernel trace";
+    }
+    if (reg && reg->vgpr_count >= 0)
+        cJSON_AddItemToObject(t, "registers", registers_json(c, reg, kt.arch ? kt.arch : arch, reg_src));
+    fp_err_clear(&e3);
+    fp_kcands_free(&kt);
+    fp_sb_free(&ktp);
+    fp_sb_free(&agp);
+    fp_att_inventory_free(inv, ninv);
+out:
+    free(att_dir);
+    free(rp_dir);
+    free(cache);
+    return rc;
+}
+
+static char *default_bundle(const char *kernel)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    fp_sb s;
+    fp_sb_init(&s);
+    fp_sb_adds(&s, "runs/");
+    for (const char *p = kernel; *p; p++)
+        fp_sb_addc(&s, (*p == '/' || *p == ' ') ? '_' : *p);
+    fp_sb_addf(&s, "-%s", stamp);
+    char *abs = fp_path_abs(s.buf);
+    fp_sb_free(&s);
+    return abs;
+}
+
+static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
+{
+    const capture_args *a = c->a;
+    fp_ctx *ctx = c->ctx;
+    cJSON *doc = c->doc;
+
+    /* --- the kernel's recipe and the invocation --- */
+    if (c->cfg.recipes.value && fp_recipes_load(c->cfg.recipes.value, &c->recipes, err) != 0)
+        return -1;
+    fp_err e2 = {0};
+    if (fp_recipes_scan_worktree(c->wt.path, &c->recipes, &e2) != 0)
+        fp_warn(ctx, "worktree: %s (only registry recipes are known)", e2.message);
+    fp_err_clear(&e2);
+    c->recipe = fp_recipes_find(&c->recipes, kernel_arg);
+    const char *recipe_source = c->recipe ? (c->recipe->has_recipe ? "registry" : "synthesized") : NULL;
+    if (!c->recipe && !a->invocation) {
+        fp_err_set(err, FP_KERNEL_NOT_FOUND, "no recipe and no test tests/kernels/test_%s.py for '%s'", kernel_arg,
+                   kernel_arg);
+        fp_err_help(err, "run `flyprof list` for the known kernels, or pass --invocation CMD to run any workload");
+        cJSON *av = cJSON_CreateArray();
+        for (size_t i = 0; i < c->recipes.n; i++)
+            cJSON_AddItemToArray(av, cJSON_CreateString(c->recipes.v[i].name));
+        fp_err_extra(err, "available", av);
+        return -1;
+    }
+    if (c->recipe && !a->invocation) {
+        char *tf = fp_path_join(c->wt.path, c->recipe->test_file);
+        bool ok = fp_is_file(tf);
+        free(tf);
+        if (!ok) {
+            fp_err_set(err, FP_KERNEL_NOT_FOUND, "recipe '%s' runs %s, which is not in the worktree %s",
+                       c->recipe->name, c->recipe->test_file, c->wt.path);
+            return fp_err_help(err, "update the recipe, check out the right FlyDSL branch, or pass --invocation");
+        }
+    }
+    if (a->invocation)
+        recipe_source = c->recipe ? "invocation-override" : "invocation";
+    fp_sb cmd;
+    fp_sb_init(&cmd);
+    if (a->invocation)
+        fp_sb_adds(&cmd, a->invocation);
+    else if (c->recipe->invocation)
+        fp_sb_adds(&cmd, c->recipe->invocation);
+    else
+        fp_sb_addf(&cmd, "python %s", c->recipe->test_file);
+    int rc = fp_invocation_parse(cmd.buf, &c->inv, err);
+    fp_sb_free(&cmd);
+    if (rc != 0)
+        return -1;
+    if (a->shape && (!c->recipe || !c->recipe->shape_env) && !a->invocation)
+        return fp_err_set(err, FP_BAD_ARGS,
+                          "--shape %s cannot reach the workload: recipe '%s' has no shape_env", a->shape,
+                          kernel_arg),
+               fp_err_help(err, "pin the shape in --invocation instead (e.g. an env var or argument of the test)");
+    if (a->shape && a->invocation && (!c->recipe || !c->recipe->shape_env))
+        fp_warn(ctx, "--shape %s is only recorded: no shape_env to pass it through; the --invocation must pin it",
+                a->shape);
+    bool want_small = !strcmp(a->tag, "small") || !strcmp(a->tag, "both");
+    char *small_shape = NULL;
+    if (want_small) {
+        if (!a->shape)
+            return fp_err_set(err, FP_BAD_ARGS, "--tag %s needs --shape (the small tag shrinks it)", a->tag),
+                   fp_err_help(err, "pass --shape, or use --tag big");
+        if ((small_shape = fp_shape_small(a->shape, err)) == NULL)
+            return -1;
+    }
+    cJSON *rj = cJSON_AddObjectToObject(doc, "recipe");
+    fp_json_add_str(rj, "name", c->recipe ? c->recipe->name : NULL);
+    fp_json_add_str(rj, "source", recipe_source);
+    fp_json_add_str(rj, "test_file", c->recipe ? c->recipe->test_file : NULL);
+    fp_json_add_str(rj, "kernel_name_hint", c->recipe ? c->recipe->hint : NULL);
+    fp_json_add_str(rj, "shape_env", c->recipe ? c->recipe->shape_env : NULL);
+    size_t nwl;
+    const char **wl = workload_argv(c, &nwl);
+    cJSON *ij = cJSON_AddObjectToObject(doc, "invocation");
+    cJSON *iav = cJSON_AddArrayToObject(ij, "argv");
+    for (size_t i = 0; i < nwl; i++)
+        cJSON_AddItemToArray(iav, cJSON_CreateString(wl[i]));
+    cJSON *iev = cJSON_AddArrayToObject(ij, "env");
+    for (size_t i = 0; i < c->inv.nenv; i++)
+        cJSON_AddItemToArray(iev, cJSON_CreateString(c->inv.env[i]));
+    fp_json_add_str(ij, "cwd", c->wt.path);
+    fp_sb line;
+    fp_sb_init(&line);
+    for (size_t i = 0; i < c->inv.nenv; i++) {
+        const char *one[] = {c->inv.env[i], NULL};
+        fp_proc_argv_str(one, &line);
+        fp_sb_addc(&line, ' ');
+    }
+    if (a->shape && c->recipe && c->recipe->shape_env)
+        fp_sb_addf(&line, "%s=%s ", c->recipe->shape_env, a->shape);
+    fp_proc_argv_str(wl, &line);
+    fp_json_add_str(ij, "command", line.buf);
+    fp_sb_free(&line);
+    fp_json_add_str(doc, "shape", a->shape);
+    free(wl);
+
+    /* --- discovery --- */
+    char *ddir = bpath(c, "rocprof/discovery");
+    char *dcache = bpath(c, ".cache/discovery");
+    if (fp_rm_rf_contents(ddir, err) != 0 || fp_mkdir_p(ddir, err) != 0 || fp_mkdir_p(dcache, err) != 0) {
+        free(ddir);
+        free(dcache);
+        free(small_shape);
+        return -1;
+    }
+    /* csv (with --stats) where the SDK still writes it plainly; rocpd on the
+     * SDK that deprecates direct csv (rocprof-formats.md §1.8) */
+    const char *dfmt = c->rp.version && fp_version_cmp(c->rp.version, SDK_FIXED_VERSION) >= 0 ? "rocpd" : "csv";
+    fp_sb envs;
+    fp_sb_init(&envs);
+    const char **env = NULL;
+    build_env(c, dcache, a->shape, &envs, &env);
+    wl = workload_argv(c, &nwl);
+    const char *pre[] = {"--stats", "--kernel-trace", "-f", dfmt, "-d", ddir, "-o", "discover"};
+    const char **argv = rocprof_argv(c, pre, 8, wl, nwl);
+    int exit_code = 0;
+    fp_sb errtext;
+    fp_sb_init(&errtext);
+    rc = run_rocprof(c, "discovery", argv, ddir, env, &exit_code, &errtext, err);
+    free(argv);
+    free(wl);
+    free(env);
+    fp_sb_free(&envs);
+    free(dcache);
+    cJSON *dj = cJSON_AddObjectToObject(doc, "discovery");
+    fp_json_add_str(dj, "format", dfmt);
+    fp_json_add_str(dj, "dir", "rocprof/discovery");
+    fp_json_add_int(dj, "exit_code", exit_code);
+    if (rc != 0) {
+        free(ddir);
+        free(small_shape);
+        fp_sb_free(&errtext);
+        return -1;
+    }
+    fp_kcands k = {0};
+    char *prefix = fp_path_join(ddir, "discover");
+    fp_err le = {0};
+    int lrc = fp_discovery_load(prefix, &k, &le);
+    free(prefix);
+    free(ddir);
+    if (lrc != 0 || k.n == 0) {
+        fp_stderr_scan sc;
+        fp_scan_stderr(errtext.buf, &sc);
+        if (lrc != 0 && le.code == FP_BAD_INPUT) {
+            *err = le;
+            memset(&le, 0, sizeof le);
+        } else if (exit_code != 0) {
+            fp_err_set(err, FP_NO_KERNEL_DISCOVERED,
+                       "the discovery run failed (rocprofv3 exited %d) and recorded no kernel dispatch%s%s",
+                       exit_code, sc.fatal ? ": " : "", sc.fatal ? sc.first_fatal : "");
+            fp_err_help(err, "read rocprof/discovery/rocprofv3.stderr.txt in the bundle; run the invocation by hand");
+        } else {
+            fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "the workload ran but dispatched no GPU kernel");
+            fp_err_help(err, "check the invocation runs the kernel on the GPU (HIP_VISIBLE_DEVICES=%d)", c->cfg.gpu);
+        }
+        fp_err_extra(err, "exit_code", fp_json_int(exit_code));
+        fp_err_clear(&le);
+        fp_kcands_free(&k);
+        fp_sb_free(&errtext);
+        free(small_shape);
+        return -1;
+    }
+    fp_sb_free(&errtext);
+    if (exit_code != 0)
+        fp_warn(ctx, "discovery: rocprofv3 exited %d but wrote a kernel trace; continuing", exit_code);
+    fp_json_add_int(dj, "dispatches", k.total_dispatches);
+    fp_json_add_int(dj, "kernels", (int64_t)k.n);
+    cJSON_AddItemToObject(dj, "candidates", cands_json(&k));
+    fp_truncated(ctx, "discovery.candidates", k.n < MAX_CANDIDATES ? k.n : MAX_CANDIDATES, k.n);
+
+    /* --- which kernel --- */
+    const char *names[34];
+    size_t nn = 0;
+    names[nn++] = kernel_arg;
+    for (size_t i = 0; c->recipe && i < c->recipe->n_kernels && nn < 33; i++)
+        names[nn++] = c->recipe->kernels[i];
+    fp_match_conf conf;
+    long ki = fp_match_kernel(&k, c->recipe ? c->recipe->hint : NULL, names, nn, &conf);
+    if (ki < 0) {
+        fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "no kernel to trace: the %zu discovered kernel(s) are all library "
+                                                 "kernels and none matches '%s'",
+                   k.n, kernel_arg);
+        fp_err_help(err, "pass the exact JIT kernel name (see candidates) as KERNEL with --invocation");
+        fp_err_extra(err, "candidates", cands_json(&k));
+        fp_kcands_free(&k);
+        free(small_shape);
+        return -1;
+    }
+    const fp_kcand *kc = &k.v[ki];
+    if (conf == FP_MATCH_HEAVIEST)
+        fp_warn(ctx, "no discovered kernel matches '%s'; tracing the heaviest non-library kernel '%s' "
+                     "(confidence: heaviest)",
+                kernel_arg, kc->name);
+    fp_json_add_str(doc, "kernel", kc->name);
+    fp_json_add_str(doc, "match_confidence", fp_match_conf_name(conf));
+    fp_json_add_int(doc, "calls", kc->calls);
+    fp_json_add_int(doc, "total_ns", kc->total_ns);
+    fp_json_add_num(doc, "avg_ns", kc->avg_ns, 1);
+    const char *arch = c->cfg.arch.value ? c->cfg.arch.value : k.arch;
+    fp_json_add_str(doc, "arch", arch);
+    cJSON *gj = cJSON_AddObjectToObject(doc, "gpu");
+    fp_json_add_int(gj, "index", c->cfg.gpu);
+    fp_json_add_str(gj, "arch", k.arch);
+    fp_json_add_str(gj, "product", k.product);
+    if (c->cfg.arch.value && k.arch && strcmp(c->cfg.arch.value, k.arch))
+        fp_warn(ctx, "--arch %s but rocprofv3 reports %s", c->cfg.arch.value, k.arch);
+
+    /* --- iterations: an explicit 1-based set that exists --- */
+    unsigned *iters = NULL;
+    size_t ni = 0;
+    unsigned autov[2];
+    if (a->iter_range) {
+        if (fp_iter_parse(a->iter_range, &iters, &ni, err) != 0) {
+            fp_kcands_free(&k);
+            free(small_shape);
+            return -1;
+        }
+        size_t exist = 0;
+        for (size_t i = 0; i < ni; i++)
+            exist += iters[i] <= (unsigned long long)kc->calls;
+        if (exist == 0) {
+            fp_err_set(err, FP_DISPATCH_OUT_OF_RANGE, "--iter-range %s selects no existing iteration: '%s' ran %lld "
+                                                      "time(s) in discovery",
+                       a->iter_range, kc->name, kc->calls);
+            fp_err_help(err, "iterations are 1-based per kernel; pick values in 1..%lld", kc->calls);
+            free(iters);
+            fp_kcands_free(&k);
+            free(small_shape);
+            return -1;
+        }
+        if (exist < ni)
+            fp_warn(ctx, "--iter-range %s: %zu of %zu iterations exceed the %lld discovered calls", a->iter_range,
+                    ni - exist, ni, kc->calls);
+    } else {
+        ni = fp_iter_auto(kc->calls, autov);
+    }
+    char *iter_str = fp_iter_range_str(iters ? iters : autov, ni, err);
+    free(iters);
+    if (!iter_str) {
+        fp_kcands_free(&k);
+        free(small_shape);
+        return -1;
+    }
+    fp_json_add_str(doc, "iter_range", iter_str);
+    fp_json_add_str(doc, "iter_range_source", a->iter_range ? "flag" : "auto");
+    char *regex = fp_regex_escape(kc->name);
+    fp_json_add_str(doc, "kernel_regex", regex);
+
+    /* --- ATT per tag --- */
+    const char *tags[2];
+    const char *shapes[2];
+    size_t nt = 0;
+    if (want_small) {
+        tags[nt] = "small";
+        shapes[nt++] = small_shape;
+    }
+    if (!strcmp(a->tag, "big") || !strcmp(a->tag, "both")) {
+        tags[nt] = "big";
+        shapes[nt++] = a->shape;
+    }
+    rc = 0;
+    size_t n_ok = 0;
+    for (size_t i = 0; i < nt && rc == 0; i++) {
+        rc = att_pass(c, tags[i], shapes[i], kc->name, regex, iter_str, kc, arch, err);
+        const char *st = fp_json_get_str(cJSON_GetObjectItem(c->tags, tags[i]), "status");
+        n_ok += st && !strcmp(st, "ok");
+    }
+    if (rc == 0 && n_ok == 0) {
+        fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)", kc->name, iter_str);
+        fp_err_help(err, "the target CU got no wave: retry (another iteration with --iter-range), or a larger "
+                         "shape; inventory lists every dispatch dir");
+        cJSON *invs = cJSON_CreateObject();
+        cJSON *tj;
+        cJSON_ArrayForEach(tj, c->tags)
+        {
+            cJSON *inv = cJSON_GetObjectItem(tj, "inventory");
+            cJSON_AddItemToObject(invs, tj->string, inv ? cJSON_Duplicate(inv, 1) : cJSON_CreateArray());
+        }
+        fp_err_extra(err, "inventory", invs);
+        rc = -1;
+    }
+    free(regex);
+    free(iter_str);
+    free(small_shape);
+    fp_kcands_free(&k);
+    if (rc != 0)
+        return -1;
+
+    /* --- optional PMC through the counters command --- */
+    if (a->with_pmc)
+        fp_warn(ctx, "--with-pmc: run `flyprof counters --bundle %s` (capture does not collect counters itself in "
+                     "this build)",
+                c->bundle);
+    return 0;
+}
+
+static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
+{
+    (void)npos;
+    capture_args *a = argsp;
+    const char *kernel = pos[0];
+    if (!kernel[0])
+        return fp_err_set(err, FP_USAGE, "KERNEL must not be empty");
+    if (!(a->timeout > 0))
+        return fp_err_set(err, FP_BAD_ARGS, "--timeout must be > 0 seconds");
+    cap c;
+    memset(&c, 0, sizeof c);
+    c.ctx = ctx;
+    c.a = a;
+    c.t0 = now_s();
+    if (fp_config_load(&c.cfg, &a->cfg, err) != 0)
+        return -1;
+    int rc = -1;
+
+    /* hard gates first: rocprofv3, then the worktree and its build tree */
+    if (fp_rocprof_probe(c.cfg.rocprofv3.value, VERSION_TIMEOUT_S, ctx->interrupted, &c.rp, err) != 0 &&
+        (!c.rp.path || err->code == FP_INTERRUPTED || err->code == FP_ROCPROFV3_MISSING))
+        goto out;
+    fp_err_clear(err);
+    if (!c.rp.version)
+        fp_warn(ctx, "rocprofv3 --version failed (%s): assuming a release before ROCm 7.0", c.rp.probe_error);
+    if (!c.cfg.worktree.value) {
+        fp_err_set(err, FP_BUILD_TREE_MISSING, "no FlyDSL worktree configured");
+        fp_err_help(err, "pass --worktree DIR or set FLYPROF_WORKTREE");
+        goto out;
+    }
+    fp_worktree_inspect(c.cfg.worktree.value, &c.wt, err);
+    if (!c.wt.exists || !c.wt.build_tree) {
+        fp_err_set(err, FP_BUILD_TREE_MISSING, "%s%s", c.wt.path,
+                   !c.wt.exists ? " does not exist" : ": no build-fly/python_packages build tree");
+        fp_err_help(err, "build FlyDSL in the worktree, or point --worktree at a built checkout");
+        goto out;
+    }
+    if (!c.wt.flydsl_pkg)
+        fp_warn(ctx, "%s/%s has no flydsl/ package", c.wt.path, FP_FLYDSL_BUILD_TREE);
+
+    /* the bundle */
+    c.bundle = ctx->bundle ? fp_path_abs(ctx->bundle) : default_bundle(kernel);
+    if (fp_mkdir_p(c.bundle, err) != 0)
+        goto out;
+    if (!ctx->bundle_abs)
+        ctx->bundle_abs = strdup(c.bundle);
+    c.doc = cJSON_CreateObject();
+    fp_json_add_int(c.doc, "schema", 1);
+    fp_json_add_str(c.doc, "status", "running");
+    fp_json_add_str(c.doc, "requested_kernel", kernel);
+    fp_json_add_str(c.doc, "tag", a->tag);
+    cJSON *rp = cJSON_AddObjectToObject(c.doc, "rocprofv3");
+    fp_json_add_str(rp, "path", c.rp.path);
+    fp_json_add_str(rp, "version", c.rp.version);
+    fp_json_add_str(rp, "rocm_version", c.rp.rocm_version);
+    fp_json_add_str(rp, "default_output_format", c.rp.default_format);
+    cJSON *w = fp_worktree_json(&c.wt);
+    cJSON_AddItemToObject(c.doc, "worktree", w);
+    cJSON_AddItemToObject(c.doc, "config", fp_config_json(&c.cfg));
+    fp_json_add_num(c.doc, "timeout_s", a->timeout, 3);
+    c.tags = cJSON_AddObjectToObject(c.doc, "tags");
+    c.commands = cJSON_AddArrayToObject(c.doc, "commands");
+    if (c.wt.dirty)
+        fp_warn(ctx, "worktree %s has uncommitted changes: the commit alone does not reproduce this capture",
+                c.wt.path);
+
+    rc = capture_body(&c, kernel, err);
+    if (rc == 0 && ctx->interrupted && *ctx->interrupted)
+        rc = fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d", (int)*ctx->interrupted);
+    fp_err werr = {0};
+    const char *status = rc == 0 ? "ok" : err->code == FP_INTERRUPTED ? "interrupted" : "failed";
+    if (write_capture_json(&c, status, rc == 0 ? NULL : err, &werr) != 0 && rc == 0) {
+        *err = werr;
+        memset(&werr, 0, sizeof werr);
+        rc = -1;
+    }
+    fp_err_clear(&werr);
+    if (rc == 0) {
+        ctx->data = cJSON_Duplicate(c.doc, 1);
+        fp_sb *t = &ctx->table;
+        fp_sb_addf(t, "captured %s (%s match) into %s\n", fp_json_get_str(c.doc, "kernel"),
+                   fp_json_get_str(c.doc, "match_confidence"), c.bundle);
+        cJSON *tj;
+        cJSON_ArrayForEach(tj, c.tags)
+        {
+            const char *kept = fp_json_get_str(tj, "kept_dispatch");
+            fp_sb_addf(t, "  %-5s %-6s %s\n", tj->string, fp_json_get_str(tj, "status"), kept ? kept : "-");
+        }
+    } else if (c.bundle) {
+        fp_err_extra(err, "capture_json", cJSON_CreateString("capture.json"));
+    }
+out:
+    cJSON_Delete(c.doc);
+    fp_invocation_free(&c.inv);
+    fp_recipes_free(&c.recipes);
+    fp_worktree_free(&c.wt);
+    fp_rocprof_info_free(&c.rp);
+    fp_config_free(&c.cfg);
+    free(c.bundle);
+    return rc;
+}
+
+const fp_command fp_cmd_capture = {
+    .name = "capture",
+    .summary = "discover a kernel with rocprofv3 and capture its ATT trace into the bundle",
+    .usage = "flyprof capture KERNEL [--shape S] [--invocation CMD] [--tag small|big|both] [--iter-range R] "
+             "[--timeout S] [--gpu N] [--bundle DIR]",
+    .details = "Runs `rocprofv3 --stats --kernel-trace` to find the kernel, then one ATT pass per tag with an "
+               "explicit 1-based kernel_iteration_range, a cold FlyDSL JIT cache and debug info. Writes "
+               "capture.json, att/<tag>/ and rocprof/<tag>/ in the bundle.",
+    .opts = capture_opts,
+    .args_size = sizeof(capture_args),
+    .min_pos = 1,
+    .max_pos = 1,
+    .run = capture_run,
+};
