@@ -22,13 +22,13 @@
 /* Noise floor of the overall verdict, in percentage points of the stalled
  * share of latency (totals.stall_pct). Measured on two captures of the same
  * code (corpus flash_attn_func-small vs -small-after_loc_fix): see diff.md. */
-#define FP_DIFF_NOISE_STALL_PTS 2.0
+#define FP_DIFF_NOISE_STALL_PTS 1.0
 /* With a measured duration per call on both sides, the verdict uses it:
  * changes within 2 % are neutral (the seed's "no config regresses > 2 %"). */
 #define FP_DIFF_NOISE_TIME_PCT 2.0
 /* A class / line delta is "significant" above this share change (points of
  * total stall) - the same floor, applied per row. */
-#define FP_DIFF_NOISE_SHARE_PTS 2.0
+#define FP_DIFF_NOISE_SHARE_PTS 2.5
 /* Rows listed per section of diff.json (largest |delta| first). */
 #define FP_DIFF_MAX_ROWS 50
 

@@ -36,7 +36,7 @@ typedef enum fp_sig_kind {
     FP_SIG_PARTIAL_32B,       /* 32B-partial HBM request fraction, 0..1 */
     FP_SIG_L2_HIT,            /* L2 hit rate, % */
     FP_SIG_LDS_CONFLICT_PCT,  /* LDS bank-conflict cycles, % */
-    FP_SIG_MFMA_FRAC,         /* MFMA / (VALU + MFMA) instructions, 0..1 */
+    FP_SIG_MFMA_FRAC,         /* MFMA pipe utilisation (counters mfma_util_pct / 100), 0..1 */
     FP_SIG_PCT_HBM_ROOF,      /* achieved HBM bandwidth / peak, % */
     FP_SIG_KIND_COUNT
 } fp_sig_kind;
@@ -72,6 +72,7 @@ typedef enum fp_gain_model {
     FP_GAIN_CLASS_X_SIG,  /* the class's gain x the primary signal (a 0..1 fraction) */
     FP_GAIN_HOT_LINE,     /* the gain of the hottest instruction of the class only */
     FP_GAIN_OCCUPANCY,    /* all bubble gain x (1 - waves / next waves) */
+    FP_GAIN_SIGNAL_PCT,   /* the primary signal itself (a % of kernel latency) */
 } fp_gain_model;
 
 /* The acceptance test a re-capture must pass (checked by `flyprof diff`). */
@@ -92,6 +93,7 @@ typedef struct fp_rule {
     double priority;      /* tie-break between rules of equal gain (higher first) */
     const char *base_conf; /* "high" | "medium" | "low" */
     fp_gain_model gain;
+    fp_prod_group prod;   /* FP_PROD_ANY, or evidence and gain from the class's waits on that producer group only */
     fp_accept_kind accept;
     double accept_value;  /* pct for *_DROP, target for SIGNAL_* */
     const char *knob;
@@ -111,6 +113,7 @@ typedef struct fp_rec {
     double gain_pct;      /* estimated upper-bound kernel gain, % */
     double confidence;    /* 0..1 after capture-quality lowering */
     const fp_sig_class *cls; /* the targeted class entry, or NULL */
+    const fp_sig_hot *hot;   /* the evidence instruction, or NULL */
     int rank;             /* 1-based */
 } fp_rec;
 

@@ -34,9 +34,13 @@ typedef struct fp_sig_producer {
     int64_t code_line;
     char *isa;
     char *source;        /* "file.py:line" or "" */
+    char *cls;           /* taxonomy class of the producer ("lds", "smem", "vmem_load", ...) */
     fp_optd load_to_use; /* measured cycles from the load's issue to the wait's release */
     fp_optd share;       /* fraction of the wait's stall attributed to this producer */
 } fp_sig_producer;
+
+/* Producer groups a wait can be narrowed to (see fp_sig_class.hot_prod). */
+typedef enum fp_prod_group { FP_PROD_ANY = 0, FP_PROD_LDS, FP_PROD_SCRATCH, FP_PROD_COUNT } fp_prod_group;
 
 /* The hottest instruction of one stall class. */
 typedef struct fp_sig_hot {
@@ -48,6 +52,7 @@ typedef struct fp_sig_hot {
     int64_t hit;
     int64_t stall;
     fp_optd exposed; /* exposed (not hidden by other waves) stall cycles */
+    int64_t line_class_stall; /* stall of every instruction of this class on the same source line */
     fp_sig_producer producers[FP_SIG_MAX_PRODUCERS];
     size_t nproducers;
 } fp_sig_hot;
@@ -63,6 +68,13 @@ typedef struct fp_sig_class {
     fp_optd mix;       /* hit-weighted fraction of executed instructions, 0..1 */
     int64_t static_count; /* instructions of this class in the listing */
     fp_sig_hot hot;
+    /* per producer group (FP_PROD_*): the hottest instruction of the class that
+     * waits on such a producer, and the summed upper-bound gain of all such
+     * instructions. lgkmcnt mixes LDS and scalar-memory waits and vmcnt mixes
+     * global loads and spill reloads: a rule about LDS (or spills) must point
+     * at the waits on LDS (or scratch) producers. */
+    fp_sig_hot hot_prod[FP_PROD_COUNT];
+    fp_optd gain_prod_pct[FP_PROD_COUNT];
 } fp_sig_class;
 
 typedef struct fp_signals {
@@ -88,7 +100,7 @@ typedef struct fp_signals {
     fp_optd partial_32b;       /* 0..1 */
     fp_optd l2_hit;            /* % */
     fp_optd lds_conflict_pct;  /* % */
-    fp_optd mfma_frac;         /* 0..1 */
+    fp_optd mfma_frac;         /* MFMA pipe utilisation, 0..1 */
     fp_optd achieved_gbs;
     fp_optd peak_gbs;
     fp_optd pct_hbm_roof;      /* achieved / peak, % */

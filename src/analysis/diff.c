@@ -205,19 +205,28 @@ static void opcode(const char *isa, char *buf, size_t cap)
     buf[n] = 0;
 }
 
-/* Keys in code order: occurrence = how many earlier instructions share (source, opcode). */
-static ikey *make_keys(const cJSON *insts, size_t *n)
+/* Keys in code order: occurrence = how many earlier instructions share (source, opcode).
+ * With use_source false the key is (opcode, occurrence) over the instructions
+ * given (the fallback for instructions whose source location changed); skip
+ * marks instructions already matched (may be NULL). */
+static ikey *make_keys_ex(const cJSON *insts, bool use_source, const bool *skip, size_t *n)
 {
     size_t cnt = (size_t)cJSON_GetArraySize(insts);
     ikey *k = calloc(cnt ? cnt : 1, sizeof *k);
     if (!k)
         abort();
-    size_t i = 0;
+    size_t i = 0, pos = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, insts)
     {
+        size_t here = pos++;
+        if (skip && skip[here])
+            continue;
         char src[1024], op[128];
-        innermost(gstr(it, "source"), src, sizeof src);
+        if (use_source)
+            innermost(gstr(it, "source"), src, sizeof src);
+        else
+            src[0] = 0;
         opcode(gstr(it, "inst"), op, sizeof op);
         size_t len = strlen(src) + strlen(op) + 3;
         k[i].key = malloc(len);
@@ -225,7 +234,7 @@ static ikey *make_keys(const cJSON *insts, size_t *n)
             abort();
         snprintf(k[i].key, len, "%s\x1f%s", src, op);
         k[i].inst = it;
-        k[i].order = i;
+        k[i].order = here;
         i++;
     }
     *n = i;
@@ -246,6 +255,8 @@ static ikey *make_keys(const cJSON *insts, size_t *n)
     return k;
 }
 
+static ikey *make_keys(const cJSON *insts, size_t *n) { return make_keys_ex(insts, true, NULL, n); }
+
 static void free_keys(ikey *k, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -263,12 +274,16 @@ static cJSON *inst_side(const cJSON *i, double waves)
     return o;
 }
 
-static cJSON *match_insts(const cJSON *rb, const cJSON *ra, double wb, double wa)
+typedef struct match_state {
+    row *rows;
+    size_t n, matched, moved;
+    bool *done_b, *done_a;
+} match_state;
+
+/* Merge two sorted key lists; record matches and their stall changes. */
+static void merge_keys(match_state *m, ikey *kb, size_t nb, ikey *ka, size_t na, double wb, double wa,
+                       const char *how)
 {
-    size_t nb, na;
-    ikey *kb = make_keys(get(rb, "instructions"), &nb), *ka = make_keys(get(ra, "instructions"), &na);
-    row *rows = NULL;
-    size_t n = 0, matched = 0, moved = 0;
     size_t i = 0, j = 0;
     while (i < nb && j < na) {
         int c = strcmp(kb[i].key, ka[j].key);
@@ -280,10 +295,12 @@ static cJSON *match_insts(const cJSON *rb, const cJSON *ra, double wb, double wa
             j++;
             continue;
         }
-        matched++;
+        m->matched++;
+        m->done_b[kb[i].order] = true;
+        m->done_a[ka[j].order] = true;
         const cJSON *b = kb[i].inst, *a = ka[j].inst;
         if (gnum0(b, "code_line") != gnum0(a, "code_line"))
-            moved++;
+            m->moved++;
         double d = gnum0(a, "stall") / wa - gnum0(b, "stall") / wb;
         if (d != 0) {
             cJSON *o = cJSON_CreateObject();
@@ -294,42 +311,68 @@ static cJSON *match_insts(const cJSON *rb, const cJSON *ra, double wb, double wa
             fp_json_add_str(o, "opcode", op);
             const char *occ = strrchr(kb[i].key, '\x1f');
             fp_json_add_int(o, "occurrence", occ ? atoll(occ + 1) : 0);
+            fp_json_add_str(o, "matched_by", how);
             fp_json_add_str(o, "inst", gstr(b, "inst"));
             cJSON_AddItemToObject(o, "before", inst_side(b, wb));
             cJSON_AddItemToObject(o, "after", inst_side(a, wa));
             fp_json_add_num(o, "delta_stall_per_wave", d, 1);
-            row *nr = realloc(rows, (n + 1) * sizeof *nr);
+            row *nr = realloc(m->rows, (m->n + 1) * sizeof *nr);
             if (!nr)
                 abort();
-            rows = nr;
-            rows[n].obj = o;
-            rows[n].mag = fp_round(fabs(d), 1);
-            rows[n].order = n;
-            n++;
+            m->rows = nr;
+            m->rows[m->n].obj = o;
+            m->rows[m->n].mag = fp_round(fabs(d), 1);
+            m->rows[m->n].order = m->n;
+            m->n++;
         }
         i++;
         j++;
     }
-    if (n > 1)
-        qsort(rows, n, sizeof *rows, row_cmp);
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_int(o, "before", (int64_t)nb);
-    fp_json_add_int(o, "after", (int64_t)na);
-    fp_json_add_int(o, "matched", (int64_t)matched);
-    fp_json_add_int(o, "moved", (int64_t)moved);
-    fp_json_add_int(o, "unmatched_before", (int64_t)(nb - matched));
-    fp_json_add_int(o, "unmatched_after", (int64_t)(na - matched));
-    fp_json_add_int(o, "changed", (int64_t)n);
-    cJSON *ch = cJSON_AddArrayToObject(o, "top_changes");
-    for (size_t k = 0; k < n; k++) {
-        if (k < FP_DIFF_MAX_ROWS)
-            cJSON_AddItemToArray(ch, rows[k].obj);
-        else
-            cJSON_Delete(rows[k].obj);
-    }
-    free(rows);
+}
+
+static cJSON *match_insts(const cJSON *rb, const cJSON *ra, double wb, double wa)
+{
+    const cJSON *ib = get(rb, "instructions"), *ia = get(ra, "instructions");
+    size_t cb = (size_t)cJSON_GetArraySize(ib), ca = (size_t)cJSON_GetArraySize(ia);
+    match_state m;
+    memset(&m, 0, sizeof m);
+    m.done_b = calloc(cb + 1, 1);
+    m.done_a = calloc(ca + 1, 1);
+    if (!m.done_b || !m.done_a)
+        abort();
+    size_t nb, na;
+    ikey *kb = make_keys(ib, &nb), *ka = make_keys(ia, &na);
+    merge_keys(&m, kb, nb, ka, na, wb, wa, "source+opcode+occurrence");
+    size_t by_source = m.matched;
     free_keys(kb, nb);
     free_keys(ka, na);
+    /* what is left had its source location changed: (opcode, occurrence) among the rest */
+    kb = make_keys_ex(ib, false, m.done_b, &nb);
+    ka = make_keys_ex(ia, false, m.done_a, &na);
+    merge_keys(&m, kb, nb, ka, na, wb, wa, "opcode+occurrence (source changed)");
+    free_keys(kb, nb);
+    free_keys(ka, na);
+    if (m.n > 1)
+        qsort(m.rows, m.n, sizeof *m.rows, row_cmp);
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_int(o, "before", (int64_t)cb);
+    fp_json_add_int(o, "after", (int64_t)ca);
+    fp_json_add_int(o, "matched", (int64_t)m.matched);
+    fp_json_add_int(o, "matched_by_source", (int64_t)by_source);
+    fp_json_add_int(o, "moved", (int64_t)m.moved);
+    fp_json_add_int(o, "unmatched_before", (int64_t)(cb - m.matched));
+    fp_json_add_int(o, "unmatched_after", (int64_t)(ca - m.matched));
+    fp_json_add_int(o, "changed", (int64_t)m.n);
+    cJSON *ch = cJSON_AddArrayToObject(o, "top_changes");
+    for (size_t k = 0; k < m.n; k++) {
+        if (k < FP_DIFF_MAX_ROWS)
+            cJSON_AddItemToArray(ch, m.rows[k].obj);
+        else
+            cJSON_Delete(m.rows[k].obj);
+    }
+    free(m.rows);
+    free(m.done_b);
+    free(m.done_a);
     return o;
 }
 
@@ -357,13 +400,30 @@ static cJSON *check_acceptance(const cJSON *rec, const cJSON *rb, const cJSON *r
         verdict = after <= target ? "met" : "not_met";
         snprintf(note, sizeof note, "per traced wave");
     } else if (kind && !strcmp(kind, "line_stall_drop")) {
-        const char *src = gstr(acc, "source");
-        const cJSON *la = src ? find_by(get(ra, "lines"), "source", src) : NULL;
+        /* the class's stall summed over the after report's instructions on that line */
+        const char *src = gstr(acc, "source"), *cls = gstr(acc, "class");
+        double sum = 0;
+        size_t seen = 0;
+        const cJSON *i;
+        cJSON_ArrayForEach(i, get(ra, "instructions"))
+        {
+            const char *s = gstr(i, "source"), *c = gstr(i, "class");
+            if (src && s && !strcmp(s, src)) {
+                seen++;
+                if (cls && c && !strcmp(c, cls))
+                    sum += gnum0(i, "stall");
+            }
+        }
         before /= wb;
         target /= wb;
-        after = la ? gnum0(la, "stall") / wa : 0.0;
-        verdict = after <= target ? "met" : "not_met";
-        snprintf(note, sizeof note, "%s", la ? "per traced wave" : "the line no longer stalls (or moved)");
+        if (seen) {
+            after = sum / wa;
+            verdict = after <= target ? "met" : "not_met";
+            snprintf(note, sizeof note, "per traced wave");
+        } else {
+            /* the line vanished (code moved or source locations changed): undecidable */
+            snprintf(note, sizeof note, "no instruction maps to %s in the after report", src ? src : "?");
+        }
     } else if (kind && (!strcmp(kind, "signal_below") || !strcmp(kind, "signal_above"))) {
         const char *sig = gstr(acc, "signal");
         double v;

@@ -15,6 +15,7 @@
 
 #include "flyprof/json.h"
 #include "flyprof/rules.h"
+#include "flyprof/taxonomy.h"
 
 /* Priority labels of the plan by estimated upper-bound gain (% of kernel time). */
 #define FP_PRIO_HIGH_GAIN 10.0
@@ -171,10 +172,10 @@ static cJSON *counters_json(const fp_signals *s)
     if (!s->have_counters)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
-    add_optd(o, "l2_hit_rate", s->l2_hit, 2);
+    add_optd(o, "l2_hit_pct", s->l2_hit, 2);
     add_optd(o, "partial_32b_frac", s->partial_32b, 4);
     add_optd(o, "lds_bank_conflict_pct", s->lds_conflict_pct, 2);
-    add_optd(o, "mfma_inst_frac", s->mfma_frac, 4);
+    add_optd(o, "mfma_util", s->mfma_frac, 4);
     add_optd(o, "achieved_hbm_gbs", s->achieved_gbs, 1);
     add_optd(o, "peak_hbm_gbs", s->peak_gbs, 1);
     add_optd(o, "pct_of_hbm_roof", s->pct_hbm_roof, 2);
@@ -226,6 +227,8 @@ static cJSON *insts_json(const fp_code *code, const cJSON *bubbles)
         cJSON *o = cJSON_CreateObject();
         fp_json_add_int(o, "code_line", r->index);
         fp_json_add_str(o, "inst", r->isa);
+        /* the dynamic class bubbles decided (combined waits), else the taxonomy's */
+        fp_json_add_str(o, "class", hs && gstr(hs, "class") ? gstr(hs, "class") : fp_class_name(fp_classify(r->isa)));
         fp_json_add_str(o, "source", r->source);
         fp_json_add_int(o, "hit", r->hit);
         fp_json_add_int(o, "stall", r->stall);

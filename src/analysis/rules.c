@@ -36,7 +36,7 @@
 const fp_rule fp_rules[] = {
     {"vmem_prefetch", "vmcnt",
      {C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10), C_PASS(FP_SIG_PCT_HBM_ROOF, NULL, FP_LT, 70)},
-     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.2, "high", FP_GAIN_CLASS, FP_ACC_LINE_STALL_DROP, 30,
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.2, "high", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_LINE_STALL_DROP, 30,
      "Software-prefetch / double-buffer the global loads (loop-carried SSA)",
      "`for i in range(fx.Index(lo), fx.Index(hi), init=[...])` + `buffer_ops.buffer_load(...)` issued one iteration ahead",
      "Issue the next iteration's buffer_load at the loop top and consume the previous iteration's data "
@@ -44,7 +44,7 @@ const fp_rule fp_rules[] = {
      "VMEM latency overlaps the loop body; the s_waitcnt vmcnt stall at the hot line drains"},
     {"vmem_queue_depth", "vmcnt",
      {C_(FP_SIG_CLASS_MIX, "vmem_load", FP_GT, 0.20), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10)},
-     FP_GATE_MEMORY | FP_GATE_LATENCY, 0.8, "medium", FP_GAIN_CLASS, FP_ACC_CLASS_EXPOSED_DROP, 20,
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 0.8, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 20,
      "Tune VMEM issue grouping / use a vmcnt-only fence",
      "`rocdl.sched_vmem(N)`; `rocdl.s_wait_loadcnt(0)` (gfx950) or an inline `s_waitcnt vmcnt(N)` instead of a full barrier",
      "Group N loads and fence once with vmcnt(0) instead of interleaving fences; replace full barriers that only "
@@ -52,7 +52,7 @@ const fp_rule fp_rules[] = {
      "More loads in flight (memory-level parallelism), fewer and later vmcnt drains"},
     {"lds_write_read_distance", "lgkmcnt",
      {C_(FP_SIG_CLASS_STALL_PCT, "lgkmcnt", FP_GT, 15)},
-     FP_GATE_ANY, 1.1, "high", FP_GAIN_CLASS, FP_ACC_LINE_STALL_DROP, 30,
+     FP_GATE_ANY, 1.1, "high", FP_GAIN_CLASS, FP_PROD_LDS, FP_ACC_LINE_STALL_DROP, 30,
      "Increase LDS write->read distance / prefetch the LDS read",
      "place independent `buffer_ops.buffer_load`/SALU work between `lds_ptr.store(...)` and the dependent "
      "`gpu.barrier()`; A0-prefetch with `lds_load_pack_k32(...)` after the barrier",
@@ -61,7 +61,7 @@ const fp_rule fp_rules[] = {
      "The write->read latency exposed by s_waitcnt lgkmcnt(0) is hidden behind independent work"},
     {"lds_bank_conflict", "lds",
      {C_FB(FP_SIG_LDS_CONFLICT_PCT, NULL, FP_GT, 5, FP_SIG_CLASS_STALL_PCT, "lds", FP_GT, 8)},
-     FP_GATE_ANY, 1.0, "high", FP_GAIN_CLASS, FP_ACC_CLASS_EXPOSED_DROP, 50,
+     FP_GATE_ANY, 1.0, "high", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 50,
      "Remove LDS bank conflicts (XOR swizzle preferred)",
      "`swizzle_xor16(row, col, k_blocks16)` on store AND load; or `+PADDING` in the `make_layout` stride; "
      "or `rocdl.cdna4.LDSReadTrans8_64b()` (gfx950)",
@@ -69,7 +69,7 @@ const fp_rule fp_rules[] = {
      "No serialized bank-conflict replays; the LDS instruction stall shrinks"},
     {"mfma_raw", "mfma",
      {C_(FP_SIG_CLASS_STALL_PCT, "mfma", FP_GT, 5), C_PASS(FP_SIG_MFMA_FRAC, NULL, FP_GT, 0.30)},
-     FP_GATE_COMPUTE | FP_GATE_LATENCY, 0.9, "medium", FP_GAIN_CLASS, FP_ACC_CLASS_EXPOSED_DROP, 30,
+     FP_GATE_COMPUTE | FP_GATE_LATENCY, 0.9, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 30,
      "Fill the MFMA pipeline / break the accumulator RAW chain",
      "interleave `rocdl.sched_mfma(N)` with `rocdl.sched_dsrd(N)`/`rocdl.sched_vmem(N)`; tune `dsrd_preload`/"
      "`dvmem_preload`; `rocdl.s_setprio(...)`",
@@ -77,7 +77,7 @@ const fp_rule fp_rules[] = {
      "Fewer idle cycles between dependent v_mfma; the MFMA pipe stays full"},
     {"barrier_relax", "barrier",
      {C_(FP_SIG_CLASS_STALL_PCT, "barrier", FP_GT, 5)},
-     FP_GATE_ANY, 0.8, "medium", FP_GAIN_CLASS, FP_ACC_LINE_STALL_DROP, 30,
+     FP_GATE_ANY, 0.8, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_LINE_STALL_DROP, 30,
      "Relax / remove redundant synchronization",
      "drop redundant `gpu.barrier()`; `rocdl.s_wait_dscnt(0)` (gfx950); cross-wave reduce with "
      "`gpu.ShuffleOp(v, off, 64, mode='xor')` over [32,16,8,4,2,1]",
@@ -86,7 +86,7 @@ const fp_rule fp_rules[] = {
      "Less s_barrier stall: waves stop waiting for the slowest wave of the workgroup"},
     {"occupancy_vgpr", "occupancy",
      {C_(FP_SIG_WAVES_PER_CU, NULL, FP_LT, 8), C_PASS(FP_SIG_VGPR_LIMITED, NULL, FP_GT, 0.5)},
-     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.0, "high", FP_GAIN_OCCUPANCY, FP_ACC_SIGNAL_ABOVE, 0,
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.0, "high", FP_GAIN_OCCUPANCY, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 0,
      "Raise occupancy by cutting register footprint",
      "`use_async_copy=True` -> `rocdl.buffer_load_to_lds(...)`; smaller `tile_m`/`tile_k`; "
      "`@autotune Config(waves_per_eu=N)`",
@@ -95,14 +95,14 @@ const fp_rule fp_rules[] = {
      "More resident waves per CU to hide the exposed latency of the bubble classes"},
     {"vectorize_copy", "vmem_load",
      {C_(FP_SIG_PARTIAL_32B, NULL, FP_GT, 0.15)},
-     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.0, "high", FP_GAIN_CLASS_X_SIG, FP_ACC_SIGNAL_BELOW, 0.05,
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.0, "high", FP_GAIN_CLASS_X_SIG, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 0.05,
      "Widen the copy / load width to full cache lines",
      "`buffer_ops.buffer_load(..., vec_width=4)`; 128-bit atom `fx.UniversalCopy(128)` / `rocdl.BufferCopy128b()`",
      "Load full 64B lines per lane group: vec_width = 128 // elem_bits and VEC_WIDTH*sizeof(elem) <= atom bits",
      "No 32B-partial HBM requests; the same bytes move in fewer, fuller transactions"},
     {"mma_select", "mfma",
      {C_(FP_SIG_MFMA_FRAC, NULL, FP_GT, 0.30)},
-     FP_GATE_COMPUTE, 0.9, "medium", FP_GAIN_CLASS, FP_ACC_CLASS_EXPOSED_DROP, 20,
+     FP_GATE_COMPUTE, 0.9, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 20,
      "Pick the widest-K MMA atom for the dtype",
      "`fx.make_mma_atom(fx.rocdl.MFMA(m, n, k, dtype))` at max K; fp4: `rocdl.cdna4.MFMA_Scale(16, 16, 128, ...)`",
      "Use the widest K the dtype allows: fp8 mfma_f32_16x16x32_fp8_fp8 (K32), bf16 K16 (K32 on gfx950), "
@@ -110,15 +110,15 @@ const fp_rule fp_rules[] = {
      "Fewer MFMA issues for the same FLOPs; less issue overhead per tile"},
     {"layout_l2", "vmcnt",
      {C_(FP_SIG_L2_HIT, NULL, FP_LT, 70), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10)},
-     FP_GATE_MEMORY | FP_GATE_LATENCY, 0.7, "medium", FP_GAIN_CLASS, FP_ACC_SIGNAL_ABOVE, 0,
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 0.7, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 0,
      "Improve coalescing / L2 reuse via layout + XCD remap",
      "`fx.make_layout`/`zipped_divide`/`slice` for contiguous per-lane addresses; "
      "`fx.make_tiled_mma(atom, make_layout((M_rep, N_rep, K_rep), ...))`; `xcd_remap_bx_by(..., xcd_swizzle=N)`",
      "Make per-lane addresses contiguous and remap workgroups so tiles sharing data run on the same XCD",
      "Higher L2 hit rate, fewer HBM round trips behind the vmcnt waits"},
-    {"scratch_spill", "scratch",
+    {"scratch_spill", "vmcnt",
      {C_(FP_SIG_SCRATCH_INSTS, NULL, FP_GT, 0)},
-     FP_GATE_ANY, 1.5, "high", FP_GAIN_CLASS, FP_ACC_SIGNAL_BELOW, 1,
+     FP_GATE_ANY, 1.5, "high", FP_GAIN_CLASS, FP_PROD_SCRATCH, FP_ACC_SIGNAL_BELOW, 1,
      "Eliminate register spills to scratch",
      "smaller `tile_m`/`tile_n` or fewer live accumulators; relax `@autotune Config(waves_per_eu=N)`; "
      "check `.private_segment_fixed_size` in final_isa.s (FLYDSL_DUMP_IR=1)",
@@ -127,16 +127,26 @@ const fp_rule fp_rules[] = {
      "scratch_* loads/stores disappear, and the VMEM waits they cause go with them"},
     {"mfma_hazard_nop", "nop",
      {C_(FP_SIG_NOP_MFMA_PCT, NULL, FP_GT, 3)},
-     FP_GATE_COMPUTE | FP_GATE_LATENCY, 0.9, "medium", FP_GAIN_CLASS, FP_ACC_SIGNAL_BELOW, 0,
+     FP_GATE_COMPUTE | FP_GATE_LATENCY, 0.9, "medium", FP_GAIN_SIGNAL_PCT, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 0,
      "Hide MFMA dependency hazards instead of padding them with s_nop",
      "`rocdl.sched_mfma(N)` interleaved with `rocdl.sched_dsrd(N)`/`rocdl.sched_vmem(N)`; more independent "
      "accumulators via `fx.make_tiled_mma(atom, make_layout((M_rep, N_rep, K_rep), ...))`",
      "Put independent MFMAs (another accumulator tile) or LDS/VMEM work between an MFMA and the MFMA that reads its "
      "result, so the compiler need not insert s_nop (5/8/12/20 passes by MFMA variant, CDNA4 ISA table 38)",
      "The s_nop cycles between dependent MFMAs disappear; the MFMA pipe stays busy"},
+    {"valu_hazard_nop", "nop",
+     {C_(FP_SIG_CLASS_STALL_PCT, "nop", FP_GT, 5)},
+     FP_GATE_ANY, 0.6, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 50,
+     "Fill VALU hazard windows instead of padding them with s_nop",
+     "compute masks/predicates early (hoist the `arith.cmpf`/`arith.cmpi` feeding an `arith.select` away from its "
+     "use); prefer select-free math (`arith.maximumf`, an additive -inf bias) for masking",
+     "The compiler pads VALU read-after-write hazards (v_cmp -> v_cndmask on VCC, v_readfirstlane, permlane) with "
+     "s_nop when no independent instruction is available: move independent work into the window or remove the "
+     "compare/select pair",
+     "The s_nop cycles shrink; the VALU pipe issues useful work instead"},
     {"load_use_distance", "vmcnt",
      {C_(FP_SIG_LOAD_USE_EXPOSED, NULL, FP_GT, 0.5), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 5)},
-     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.15, "high", FP_GAIN_HOT_LINE, FP_ACC_LINE_STALL_DROP, 30,
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.15, "high", FP_GAIN_HOT_LINE, FP_PROD_ANY, FP_ACC_LINE_STALL_DROP, 30,
      "Issue the load earlier: it is consumed too close to its use",
      "hoist the `buffer_ops.buffer_load(...)` / `fx.copy(...)` named in the evidence to the top of the block "
      "(or into the previous iteration)",
@@ -159,7 +169,7 @@ static const char *const sig_names[FP_SIG_KIND_COUNT] = {
     [FP_SIG_PARTIAL_32B] = "counters.partial_32b_frac",
     [FP_SIG_L2_HIT] = "counters.l2_hit_rate",
     [FP_SIG_LDS_CONFLICT_PCT] = "counters.lds_bank_conflict_pct",
-    [FP_SIG_MFMA_FRAC] = "counters.mfma_inst_frac",
+    [FP_SIG_MFMA_FRAC] = "counters.mfma_util",
     [FP_SIG_PCT_HBM_ROOF] = "counters.pct_of_hbm_roof",
 };
 
@@ -347,8 +357,16 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         rec->value = isnan(primary) ? 0.0 : primary;
         rec->value_fallback = primary_fb;
         rec->cls = fp_signals_class(s, r->bubble_class);
+        rec->hot = rec->cls && rec->cls->hot.present ? &rec->cls->hot : NULL;
+        if (r->prod != FP_PROD_ANY && rec->cls && rec->cls->hot_prod[r->prod].present)
+            rec->hot = &rec->cls->hot_prod[r->prod];
         switch (r->gain) {
-        case FP_GAIN_CLASS: rec->gain_pct = class_gain(rec->cls); break;
+        case FP_GAIN_CLASS:
+            rec->gain_pct = class_gain(rec->cls);
+            if (r->prod != FP_PROD_ANY && rec->cls)
+                rec->gain_pct = rec->cls->gain_prod_pct[r->prod].known ? rec->cls->gain_prod_pct[r->prod].v : 0.0;
+            break;
+        case FP_GAIN_SIGNAL_PCT: rec->gain_pct = rec->value; break;
         case FP_GAIN_CLASS_X_SIG: {
             double f = rec->value < 0 ? 0 : rec->value > 1 ? 1 : rec->value;
             rec->gain_pct = class_gain(rec->cls) * f;
@@ -426,6 +444,7 @@ static const char *gain_model_name(fp_gain_model g)
     case FP_GAIN_CLASS_X_SIG: return "class exposed stall x signal";
     case FP_GAIN_HOT_LINE: return "hottest line exposed stall";
     case FP_GAIN_OCCUPANCY: return "bubble exposed stall x (1 - waves/next waves)";
+    case FP_GAIN_SIGNAL_PCT: return "the signal (% of latency)";
     }
     return "?";
 }
@@ -573,6 +592,7 @@ static cJSON *hot_json(const fp_sig_hot *h)
         fp_json_add_int(po, "code_line", p->code_line);
         fp_json_add_str(po, "inst", p->isa);
         fp_json_add_str(po, "source", p->source && p->source[0] ? p->source : NULL);
+        fp_json_add_str(po, "class", p->cls && p->cls[0] ? p->cls : NULL);
         if (p->load_to_use.known)
             fp_json_add_num(po, "load_to_use_cycles", p->load_to_use.v, 1);
         else
@@ -607,17 +627,18 @@ static cJSON *accept_json(const fp_signals *s, const fp_rec *r)
         break;
     }
     case FP_ACC_LINE_STALL_DROP: {
-        const fp_sig_hot *h = c && c->hot.present ? &c->hot : NULL;
+        const fp_sig_hot *h = r->hot;
         if (h && h->source && h->source[0]) {
+            double base = (double)h->line_class_stall, tgt = base * (1 - ru->accept_value / 100.0);
             fp_json_add_str(o, "kind", "line_stall_drop");
             fp_json_add_str(o, "class", ru->bubble_class);
             fp_json_add_str(o, "source", h->source);
             fp_json_add_str(o, "inst", h->isa);
-            fp_json_add_num(o, "before", (double)h->stall, 0);
+            fp_json_add_num(o, "before", base, 0);
             fp_json_add_num(o, "drop_pct", ru->accept_value, 1);
-            fp_json_add_num(o, "target", h->stall * (1 - ru->accept_value / 100.0), 0);
-            fp_sb_addf(&t, "%s stall at %s drops by >= %.0f%% (from %lld to <= %.0f cycles)", ru->bubble_class,
-                       h->source, ru->accept_value, (long long)h->stall, h->stall * (1 - ru->accept_value / 100.0));
+            fp_json_add_num(o, "target", tgt, 0);
+            fp_sb_addf(&t, "%s stall at %s drops by >= %.0f%% (from %.0f to <= %.0f cycles)", ru->bubble_class,
+                       h->source, ru->accept_value, base, tgt);
         } else {
             /* no source line to pin: fall back to the class */
             double base = c ? (c->exposed.known ? c->exposed.v : (double)c->stall) : 0;
@@ -717,8 +738,13 @@ cJSON *fp_rec_json(const fp_signals *s, const fp_rec *r)
             fp_json_add_num(oc, "accum_vgpr", s->accum_vgpr.v, 0);
         fp_json_add_str(oc, "limiter", s->occ_limiter);
     }
-    if (c && c->hot.present)
-        cJSON_AddItemToObject(ev, "hottest", hot_json(&c->hot));
+    if (ru->prod != FP_PROD_ANY)
+        fp_json_add_str(ev, "selection", c && r->hot == &c->hot_prod[ru->prod]
+                                             ? (ru->prod == FP_PROD_LDS ? "waits on LDS producers"
+                                                                        : "waits on scratch (spill) producers")
+                                             : "no wait on such a producer: hottest of the class");
+    if (r->hot)
+        cJSON_AddItemToObject(ev, "hottest", hot_json(r->hot));
     else
         cJSON_AddNullToObject(ev, "hottest");
     cJSON_AddItemToObject(o, "acceptance", accept_json(s, r));

@@ -61,6 +61,7 @@ static void hot_free(fp_sig_hot *h)
     for (size_t i = 0; i < h->nproducers; i++) {
         free(h->producers[i].isa);
         free(h->producers[i].source);
+        free(h->producers[i].cls);
     }
 }
 
@@ -71,6 +72,8 @@ void fp_signals_free(fp_signals *s)
     for (size_t i = 0; i < s->nclasses; i++) {
         free(s->classes[i].name);
         hot_free(&s->classes[i].hot);
+        for (int g = 0; g < FP_PROD_COUNT; g++)
+            hot_free(&s->classes[i].hot_prod[g]);
     }
     free(s->classes);
     free(s->kernel);
@@ -213,17 +216,46 @@ static int read_hot(fp_sig_hot *h, const cJSON *hs, fp_err *err)
             return fp_err_set(err, FP_BAD_INPUT, "%s: hotspots[].waits_on[] must be objects", A);
         fp_sig_producer *pr = &h->producers[h->nproducers];
         fp_optd pl = {0};
-        const char *pi, *ps;
+        const char *pi, *ps, *pc;
         if (num_at(p, "code_line", &pl, A, err) || str_at(p, "inst", &pi, A, err) ||
-            str_at(p, "source", &ps, A, err) || num_at(p, "load_to_use_cycles.mean", &pr->load_to_use, A, err) ||
+            str_at(p, "source", &ps, A, err) || str_at(p, "class", &pc, A, err) || num_at(p, "load_to_use_cycles.mean", &pr->load_to_use, A, err) ||
             num_at(p, "stall_share", &pr->share, A, err))
             return -1;
         pr->code_line = i64(pl);
         pr->isa = xstrdup(pi ? pi : "");
         pr->source = xstrdup(ps ? ps : "");
+        pr->cls = xstrdup(pc ? pc : pi ? fp_class_name(fp_classify(pi)) : "");
         h->nproducers++;
     }
     return 0;
+}
+
+/* Whether a producer class belongs to a group. */
+static bool in_group(fp_prod_group g, fp_class k)
+{
+    switch (g) {
+    case FP_PROD_LDS: return k == FP_CL_LDS || k == FP_CL_LDS_DMA;
+    case FP_PROD_SCRATCH: return k == FP_CL_SCRATCH;
+    default: return false;
+    }
+}
+
+/* Whether a hotspot waits on a producer of group g. */
+static bool waits_on_group(const cJSON *hs, fp_prod_group g)
+{
+    const cJSON *p;
+    cJSON_ArrayForEach(p, at(hs, "waits_on"))
+    {
+        const cJSON *c = at(p, "class"), *i = at(p, "inst");
+        int k = -1;
+        if (cJSON_IsString(c))
+            k = fp_class_by_name(c->valuestring);
+        else if (cJSON_IsString(i))
+            k = (int)fp_classify(i->valuestring); /* waits_on may not carry the class */
+        if (k >= 0 && in_group(g, (fp_class)k))
+            return true;
+    }
+    return false;
 }
 
 int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
@@ -308,11 +340,43 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
         if (!cJSON_IsObject(c) || str_at(c, "class", &name, A, err) || !name)
             return fp_err_set(err, FP_BAD_INPUT, "%s: hotspots[] entries need a string 'class'", A);
         fp_sig_class *sc = (fp_sig_class *)fp_signals_class(s, name);
-        if (!sc || sc->hot.present)
+        if (!sc)
             continue;
-        if (read_hot(&sc->hot, c, err))
+        if (!sc->hot.present && read_hot(&sc->hot, c, err))
             return -1;
+        for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++) {
+            if (!waits_on_group(c, (fp_prod_group)g))
+                continue;
+            fp_optd gain = {0};
+            if (num_at(c, "gain_upper_pct", &gain, A, err))
+                return -1;
+            fp_optd *acc = &sc->gain_prod_pct[g];
+            *acc = some((acc->known ? acc->v : 0.0) + (gain.known ? gain.v : 0.0));
+            if (!sc->hot_prod[g].present && read_hot(&sc->hot_prod[g], c, err))
+                return -1;
+        }
     }
+    /* the class's stall on the hot instruction's whole source line (acceptance tests name the line) */
+    cJSON_ArrayForEach(c, hots)
+    {
+        const char *name = NULL, *src = NULL;
+        fp_optd hst = {0};
+        str_at(c, "class", &name, A, NULL);
+        str_at(c, "source", &src, A, NULL);
+        num_at(c, "stall", &hst, A, NULL);
+        fp_sig_class *sc = name && src ? (fp_sig_class *)fp_signals_class(s, name) : NULL;
+        if (!sc)
+            continue;
+        if (sc->hot.present && !strcmp(sc->hot.source, src))
+            sc->hot.line_class_stall += i64(hst);
+        for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++)
+            if (sc->hot_prod[g].present && !strcmp(sc->hot_prod[g].source, src))
+                sc->hot_prod[g].line_class_stall += i64(hst);
+    }
+    for (size_t i = 0; i < s->nclasses; i++)
+        for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++)
+            if (s->classes[i].gain_prod_pct[g].known)
+                s->classes[i].gain_prod_pct[g].v = fp_round(s->classes[i].gain_prod_pct[g].v, 2);
 
     /* a load too close to its use: at the hottest vmcnt wait, the share of the
      * producer's measured load-to-use time the wave spent stalled */
@@ -371,42 +435,53 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
 
 /* ---- counters.json ---- */
 
+/* counters.json "metrics" is {id: {value, unit, formula, ...}} (docs/commands/counters.md). */
+static int metric(const cJSON *c, const char *id, fp_optd *out, fp_err *err)
+{
+    char path[96];
+    snprintf(path, sizeof path, "metrics.%s.value", id);
+    return num_at(c, path, out, "counters.json", err);
+}
+
 int fp_signals_from_counters(fp_signals *s, const cJSON *c, fp_err *err)
 {
     const char *A = "counters.json";
     if (!cJSON_IsObject(c))
         return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", A);
+    const cJSON *m = at(c, "metrics");
+    if (m && !cJSON_IsObject(m))
+        return fp_err_set(err, FP_BAD_INPUT, "%s: 'metrics' must be an object", A);
     s->have_counters = true;
-    fp_optd l2 = {0}, p32 = {0}, conf = {0}, mfma = {0}, ach = {0}, peak = {0}, roof = {0}, t = {0}, of = {0},
-            mu = {0}, vu = {0};
-    if (num_at(c, "memory.l2_hit_rate", &l2, A, err) || num_at(c, "memory.partial_32b_frac", &p32, A, err) ||
-        num_at(c, "lds.bank_conflict_pct", &conf, A, err) || num_at(c, "compute.mfma_inst_frac", &mfma, A, err) ||
-        num_at(c, "memory.achieved_hbm_gbs", &ach, A, err) || num_at(c, "memory.peak_hbm_gbs", &peak, A, err) ||
-        num_at(c, "memory.pct_of_hbm_roof", &roof, A, err) || num_at(c, "time_s_per_call", &t, A, err) ||
-        num_at(c, "memory.over_fetch", &of, A, err) || num_at(c, "compute.mfma_util_pct", &mu, A, err) ||
-        num_at(c, "compute.valu_util_pct", &vu, A, err))
-        return -1;
-    if (!ach.known && num_at(c, "memory.achieved_hbm_gbs_rough", &ach, A, err))
+    fp_optd l2 = {0}, p32 = {0}, conf = {0}, mu = {0}, vu = {0}, gbs = {0}, roof = {0}, of = {0}, dur = {0};
+    if (metric(c, "l2_hit_pct", &l2, err) || metric(c, "partial_32b_pct", &p32, err) ||
+        metric(c, "lds_bank_conflict_pct", &conf, err) || metric(c, "mfma_util_pct", &mu, err) ||
+        metric(c, "valu_util_pct", &vu, err) || metric(c, "hbm_gbs", &gbs, err) ||
+        metric(c, "hbm_pct_of_peak", &roof, err) || metric(c, "over_fetch", &of, err) ||
+        num_at(c, "duration_ns", &dur, A, err) || num_at(c, "soc.hbm_gbs", &s->peak_gbs, A, err))
         return -1;
     s->l2_hit = l2;
-    s->partial_32b = p32;
-    s->lds_conflict_pct = conf;
-    s->mfma_frac = mfma;
-    s->achieved_gbs = ach;
-    s->peak_gbs = peak;
-    s->pct_hbm_roof = roof;
-    if (t.known && t.v > 0)
-        s->time_ns = some(t.v * 1e9);
-    if (l2.known)
-        s->bound_in.l2_hit_pct = fp_some(l2.v);
     if (p32.known)
-        s->bound_in.partial_32b_pct = fp_some(100.0 * p32.v);
-    if (of.known)
-        s->bound_in.over_fetch = fp_some(of.v);
+        s->partial_32b = some(p32.v / 100.0);
+    s->lds_conflict_pct = conf;
+    if (mu.known)
+        s->mfma_frac = some(mu.v / 100.0);
+    s->achieved_gbs = gbs;
+    s->pct_hbm_roof = roof;
+    if (dur.known && dur.v > 0)
+        s->time_ns = dur;
+    /* the same bound inputs `counters` gives the shared classification */
+    if (roof.known)
+        s->bound_in.hbm_pct_of_peak = fp_some(roof.v);
     if (mu.known)
         s->bound_in.mfma_util_pct = fp_some(mu.v);
     if (vu.known)
         s->bound_in.valu_util_pct = fp_some(vu.v);
+    if (l2.known)
+        s->bound_in.l2_hit_pct = fp_some(l2.v);
+    if (p32.known)
+        s->bound_in.partial_32b_pct = fp_some(p32.v);
+    if (of.known)
+        s->bound_in.over_fetch = fp_some(of.v);
     return 0;
 }
 
