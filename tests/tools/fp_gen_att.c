@@ -15,7 +15,6 @@
  *
  * Exit status: 0 ok, 1 bad spec or write failure (message on stderr), 2 usage.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -1382,7 +1381,6 @@ static int write_csvs(gen *g)
     double all = 0;
     for (size_t i = 0; i < n; i++)
         all += (double)(rows[i].end - rows[i].start);
-    bool *done = calloc(n, sizeof *done);
     size_t *order = xrealloc(NULL, n * sizeof *order);
     int64_t *tot = xrealloc(NULL, n * sizeof *tot);
     size_t ng = 0;
@@ -1446,7 +1444,6 @@ static int write_csvs(gen *g)
         rc = write_file(g, rdir, "agent_info.csv", &sb);
     fp_sb_free(&sb);
     free(rdir);
-    free(done);
     free(order);
     free(tot);
     free(rows);
