@@ -15,6 +15,7 @@
     X(doctor) \
     X(counters) \
     X(bubbles) \
+    X(map) \
     X(report) \
     X(diff) \
     X(rules)

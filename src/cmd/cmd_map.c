@@ -1,0 +1,545 @@
+/*
+ * cmd_map.c - `flyprof map --bundle DIR`: ISA <-> source both ways, snippets,
+ * and a flamegraph (docs/commands/map.md).
+ *
+ * Story: resolve the dispatch dir (dispatch.c) -> code.json + snapshots ->
+ * select (--code-line N | --source-line FILE:LINE exact | top by stall) ->
+ * mappings with snippets -> per-file rollup -> folded stacks + SVG ->
+ * map.json, flamegraph.folded, flamegraph.svg (atomic) in the bundle or --out-dir.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "flyprof/att.h"
+#include "flyprof/dispatch.h"
+#include "flyprof/flamegraph.h"
+#include "flyprof/fs.h"
+#include "flyprof/json.h"
+#include "flyprof/map.h"
+#include "flyprof/taxonomy.h"
+
+typedef struct map_args {
+    const char *tag;
+    long long dispatch;
+    long long code_line;
+    const char *source_line;
+    long long context;
+    long long limit;
+    const char *weight;
+    const char *out_dir;
+} map_args;
+
+static const char *const weight_choices[] = {"stall", "latency", NULL};
+
+static const fp_opt map_opts[] = {
+    {"tag", 0, FP_OPT_STR, offsetof(map_args, tag), "TAG", "capture tag under att/ (small, big)", NULL, NULL, 0, 0},
+    {"dispatch", 0, FP_OPT_INT, offsetof(map_args, dispatch), "N", "use ui_output_agent_*_dispatch_<N>", "-1",
+     NULL, -1, 100000000000LL},
+    {"code-line", 0, FP_OPT_INT, offsetof(map_args, code_line), "N",
+     "the instruction with code.json LineNumber N -> its source", "-1", NULL, -1, 100000000000LL},
+    {"source-line", 0, FP_OPT_STR, offsetof(map_args, source_line), "FILE:LINE",
+     "the instructions of exactly this source line (FILE: exact path, else a unique suffix)", NULL, NULL, 0, 0},
+    {"context", 0, FP_OPT_INT, offsetof(map_args, context), "N", "snippet lines on each side", "2", NULL, 0, 1000},
+    {"limit", 0, FP_OPT_INT, offsetof(map_args, limit), "N",
+     "mappings in the default selection (top by stall) and in the envelope (0 = all)", "25", NULL, 0, 100000000},
+    {"weight", 0, FP_OPT_CHOICE, offsetof(map_args, weight), "W", "flamegraph weight: stall or latency cycles",
+     "stall", weight_choices, 0, 0},
+    {"out-dir", 0, FP_OPT_STR, offsetof(map_args, out_dir), "DIR",
+     "write map.json, flamegraph.folded and flamegraph.svg here instead of the bundle", NULL, NULL, 0, 0},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+static bool counted(const fp_inst *r) { return r->index_ok && r->isa[0] != ';'; }
+
+typedef struct sel {
+    size_t *rows;
+    size_t n;
+    const char *kind;
+    const char *file_match; /* "exact" | "suffix" | NULL */
+    const char *matched_file;
+    int *frame; /* matched frame per selected row (-1 n/a) */
+} sel;
+
+static void sel_add(sel *s, size_t row, int frame)
+{
+    s->rows = realloc(s->rows, (s->n + 1) * sizeof *s->rows);
+    s->frame = realloc(s->frame, (s->n + 1) * sizeof *s->frame);
+    if (!s->rows || !s->frame)
+        abort();
+    s->rows[s->n] = row;
+    s->frame[s->n] = frame;
+    s->n++;
+}
+
+typedef struct skey {
+    int64_t stall;
+    size_t row;
+} skey;
+
+static int cmp_skey(const void *a, const void *b)
+{
+    const skey *x = a, *y = b;
+    if (x->stall != y->stall)
+        return x->stall > y->stall ? -1 : 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static int select_source_line(const fp_code *code, const char *spec, sel *s, char **want_file, fp_err *err)
+{
+    long line;
+    if (fp_parse_file_line(spec, want_file, &line, err) != 0)
+        return -1;
+    /* distinct files of every frame */
+    const char **files = NULL;
+    size_t nf = 0;
+    fp_frame **fr = calloc(code->n + 1, sizeof *fr);
+    size_t *nfr = calloc(code->n + 1, sizeof *nfr);
+    if (!fr || !nfr)
+        abort();
+    for (size_t i = 0; i < code->n; i++) {
+        nfr[i] = fp_source_frames(code->rows[i].source, &fr[i]);
+        for (size_t k = 0; k < nfr[i]; k++) {
+            files = realloc(files, (nf + 1) * sizeof *files);
+            if (!files)
+                abort();
+            files[nf++] = fr[i][k].file;
+        }
+    }
+    const char *which = NULL;
+    fp_file_match m = fp_match_file(*want_file, files, nf, &which);
+    int rc = -1;
+    if (m == FP_FM_NONE || m == FP_FM_AMBIGUOUS) {
+        cJSON *av = cJSON_CreateArray();
+        for (size_t i = 0; i < nf; i++) {
+            bool dup = false;
+            for (size_t j = 0; j < i && !dup; j++)
+                dup = !strcmp(files[i], files[j]);
+            if (!dup && (m == FP_FM_NONE || fp_path_suffix_match(files[i], *want_file)))
+                cJSON_AddItemToArray(av, cJSON_CreateString(files[i]));
+        }
+        if (m == FP_FM_NONE) {
+            fp_err_set(err, FP_NO_ARTIFACT, "no instruction maps to a file matching '%s'", *want_file);
+            fp_err_help(err, "use one of error.available (exact path or a unique suffix)");
+            fp_err_extra(err, "available", av);
+        } else {
+            fp_err_set(err, FP_BAD_ARGS, "'%s' matches several files", *want_file);
+            fp_err_help(err, "give a longer suffix: one of error.candidates");
+            fp_err_extra(err, "candidates", av);
+        }
+        goto done;
+    }
+    s->file_match = m == FP_FM_EXACT ? "exact" : "suffix";
+    for (size_t i = 0; i < code->n; i++) {
+        if (!counted(&code->rows[i]))
+            continue;
+        for (size_t k = 0; k < nfr[i]; k++)
+            if (fr[i][k].line == line && !strcmp(fr[i][k].file, which)) {
+                sel_add(s, i, (int)k);
+                break;
+            }
+    }
+    s->matched_file = NULL;
+    if (s->n == 0) {
+        long *lines = NULL;
+        size_t nl = 0;
+        for (size_t i = 0; i < code->n; i++)
+            for (size_t k = 0; k < nfr[i]; k++)
+                if (!strcmp(fr[i][k].file, which) && fr[i][k].line >= 0) {
+                    lines = realloc(lines, (nl + 1) * sizeof *lines);
+                    if (!lines)
+                        abort();
+                    lines[nl++] = fr[i][k].line;
+                }
+        qsort(lines, nl, sizeof *lines, cmp_long);
+        cJSON *av = cJSON_CreateArray();
+        for (size_t i = 0; i < nl; i++)
+            if (i == 0 || lines[i] != lines[i - 1])
+                cJSON_AddItemToArray(av, fp_json_int(lines[i]));
+        free(lines);
+        fp_err_set(err, FP_NO_ARTIFACT, "no instruction maps to %s:%ld", which, line);
+        fp_err_help(err, "lines of that file with instructions are in error.available");
+        fp_err_extra(err, "available", av);
+        goto done;
+    }
+    /* keep the matched path: it lives in fr, copy it */
+    *want_file = realloc(*want_file, strlen(which) + 1);
+    strcpy(*want_file, which);
+    s->matched_file = *want_file;
+    rc = 0;
+done:
+    for (size_t i = 0; i < code->n; i++)
+        fp_frames_free(fr[i], nfr[i]);
+    free(fr);
+    free(nfr);
+    free(files);
+    return rc;
+}
+
+static cJSON *mapping_json(const fp_code *code, size_t row, int frame, const fp_snapshots *snaps, long context,
+                           bool *unmapped)
+{
+    const fp_inst *r = &code->rows[row];
+    cJSON *o = cJSON_CreateObject();
+    char addr[32];
+    snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)r->vaddr);
+    fp_json_add_int(o, "code_line", r->index);
+    fp_json_add_str(o, "isa", r->isa);
+    fp_json_add_str(o, "addr", addr);
+    fp_json_add_str(o, "class", fp_class_name(fp_classify(r->isa)));
+    fp_json_add_str(o, "source", r->source[0] ? r->source : "<unmapped>");
+    fp_frame *fr;
+    size_t nf = fp_source_frames(r->source, &fr);
+    cJSON *fa = cJSON_AddArrayToObject(o, "frames");
+    for (size_t k = 0; k < nf; k++) {
+        cJSON *e = cJSON_CreateObject();
+        fp_json_add_str(e, "file", fr[k].file);
+        if (fr[k].line >= 0)
+            fp_json_add_int(e, "line", fr[k].line);
+        else
+            cJSON_AddNullToObject(e, "line");
+        cJSON_AddItemToArray(fa, e);
+    }
+    if (frame >= 0)
+        fp_json_add_int(o, "matched_frame", frame);
+    else
+        cJSON_AddNullToObject(o, "matched_frame");
+    fp_json_add_int(o, "hit", r->hit);
+    fp_json_add_int(o, "latency", r->latency);
+    fp_json_add_int(o, "stall", r->stall);
+    int f = frame >= 0 ? frame : 0;
+    cJSON *snip = nf ? fp_snippet(snaps, fr[f].file, fr[f].line, context) : NULL;
+    if (snip)
+        cJSON_AddItemToObject(o, "snippet", snip);
+    else
+        cJSON_AddNullToObject(o, "snippet");
+    const char *conf = !nf ? "none" : !snip ? "source_only"
+                       : !strcmp(fp_json_get_str(snip, "match"), "exact") ? "exact" : "suffix";
+    fp_json_add_str(o, "confidence", conf);
+    *unmapped = !snip;
+    fp_frames_free(fr, nf);
+    return o;
+}
+
+/* Folded stack of one row: outermost call site first, the instruction's own
+ * line, then its class as the leaf. */
+static void fold_row(fp_folded *fo, const fp_inst *r, int64_t w, fp_sb *tmp)
+{
+    fp_sb_reset(tmp);
+    fp_frame *fr;
+    size_t nf = fp_source_frames(r->source, &fr);
+    if (nf == 0)
+        fp_sb_adds(tmp, "<unmapped>;");
+    for (size_t k = nf; k-- > 0;) {
+        char *name;
+        char buf[64];
+        fp_sb frame;
+        fp_sb_init(&frame);
+        fp_sb_adds(&frame, fr[k].file);
+        if (fr[k].line >= 0) {
+            snprintf(buf, sizeof buf, ":%ld", fr[k].line);
+            fp_sb_adds(&frame, buf);
+        }
+        name = fp_flame_frame(frame.buf);
+        fp_sb_adds(tmp, name);
+        fp_sb_addc(tmp, ';');
+        free(name);
+        fp_sb_free(&frame);
+    }
+    fp_sb_adds(tmp, fp_class_name(fp_classify(r->isa)));
+    fp_folded_add(fo, tmp->buf, w);
+    fp_frames_free(fr, nf);
+}
+
+static int write_text(const char *dir, const char *name, const fp_sb *sb, fp_err *err)
+{
+    char *p = fp_path_join(dir, name);
+    int rc = fp_write_atomic(p, sb->buf, sb->len, err);
+    free(p);
+    return rc;
+}
+
+static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
+{
+    (void)pos;
+    (void)npos;
+    map_args *a = argsp;
+    if (!ctx->bundle) {
+        fp_err_set(err, FP_BAD_ARGS, "map needs --bundle DIR (a bundle or a ui_output_agent_* dispatch dir)");
+        return fp_err_help(err, "run `flyprof capture` first, or point --bundle at a decoded ATT dir");
+    }
+    if (a->code_line >= 0 && a->source_line)
+        return fp_err_set(err, FP_BAD_ARGS, "--code-line and --source-line are exclusive");
+    fp_dispatch_ref ref;
+    if (fp_dispatch_resolve(ctx->bundle, a->tag, a->dispatch, &ref, err) != 0) {
+        fp_dispatch_ref_free(&ref);
+        return -1;
+    }
+    const cJSON *note;
+    cJSON_ArrayForEach(note, ref.notes)
+        fp_warn(ctx, "%s", note->valuestring);
+
+    int rc = -1;
+    fp_code code = {0};
+    fp_snapshots snaps = {0};
+    sel s = {0};
+    char *want_file = NULL;
+    cJSON *doc = NULL;
+    fp_folded fo = {0};
+    fp_sb tmp, folded, svg;
+    fp_sb_init(&tmp);
+    fp_sb_init(&folded);
+    fp_sb_init(&svg);
+    const char *out_dir = a->out_dir ? a->out_dir : ref.bundle_is_dispatch ? NULL : ctx->bundle;
+
+    if (fp_code_load(ref.dir, &code, err) != 0)
+        goto done;
+    if (code.null_code || code.n == 0) {
+        fp_err_set(err, FP_EMPTY_ATT, "%s: code.json has no instructions (an empty shell)", ref.dir);
+        goto done;
+    }
+    fp_err se = {0};
+    if (fp_snapshots_load(ref.dir, &snaps, &se) != 0) {
+        fp_warn(ctx, "source snapshots unusable (%s): no snippets", se.message);
+        fp_err_clear(&se);
+        memset(&snaps, 0, sizeof snaps);
+    }
+    if (snaps.refused)
+        fp_warn(ctx, "%zu snapshots.json leaves point outside the dispatch dir (refused)", snaps.refused);
+
+    /* selection */
+    if (a->code_line >= 0) {
+        s.kind = "code-line";
+        for (size_t i = 0; i < code.n; i++)
+            if (counted(&code.rows[i]) && code.rows[i].index == a->code_line)
+                sel_add(&s, i, -1);
+        if (s.n == 0) {
+            fp_err_set(err, FP_NO_ARTIFACT, "no instruction with code line %lld", a->code_line);
+            cJSON *av = cJSON_CreateObject();
+            int64_t lo = INT64_MAX, hi = -1;
+            for (size_t i = 0; i < code.n; i++)
+                if (counted(&code.rows[i])) {
+                    lo = code.rows[i].index < lo ? code.rows[i].index : lo;
+                    hi = code.rows[i].index > hi ? code.rows[i].index : hi;
+                }
+            fp_json_add_int(av, "min", hi < 0 ? 0 : lo);
+            fp_json_add_int(av, "max", hi < 0 ? 0 : hi);
+            fp_err_help(err, "code lines run from error.available.min to error.available.max");
+            fp_err_extra(err, "available", av);
+            goto done;
+        }
+    } else if (a->source_line) {
+        s.kind = "source-line";
+        if (select_source_line(&code, a->source_line, &s, &want_file, err) != 0)
+            goto done;
+    } else {
+        s.kind = "top";
+        skey *k = malloc((code.n + 1) * sizeof *k);
+        if (!k)
+            abort();
+        size_t nk = 0;
+        for (size_t i = 0; i < code.n; i++)
+            if (counted(&code.rows[i]) && code.rows[i].stall > 0)
+                k[nk++] = (skey){code.rows[i].stall, i};
+        qsort(k, nk, sizeof *k, cmp_skey);
+        for (size_t i = 0; i < nk && (a->limit == 0 || i < (size_t)a->limit); i++)
+            sel_add(&s, k[i].row, -1);
+        if (nk > s.n)
+            fp_truncated(ctx, "mappings", s.n, nk);
+        free(k);
+    }
+
+    doc = cJSON_CreateObject();
+    fp_json_add_int(doc, "schema", 1);
+    cJSON *d = cJSON_AddObjectToObject(doc, "dispatch");
+    fp_json_add_str(d, "dir", ref.dir);
+    fp_json_add_str(d, "name", ref.name);
+    fp_json_add_str(d, "symbol", code.symbol);
+    fp_json_add_str(d, "tag", ref.tag);
+    if (ref.number >= 0)
+        fp_json_add_int(d, "dispatch", ref.number);
+    else
+        cJSON_AddNullToObject(d, "dispatch");
+    fp_json_add_str(d, "resolved_by", ref.how);
+    cJSON *sj = cJSON_AddObjectToObject(doc, "selection");
+    fp_json_add_str(sj, "kind", s.kind);
+    if (a->code_line >= 0)
+        fp_json_add_int(sj, "query", a->code_line);
+    else
+        fp_json_add_str(sj, "query", a->source_line);
+    fp_json_add_str(sj, "file_match", s.file_match);
+    fp_json_add_str(sj, "matched_file", s.matched_file);
+    fp_json_add_int(sj, "count", (int64_t)s.n);
+    cJSON *maps = cJSON_AddArrayToObject(doc, "mappings");
+    size_t unm = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        bool u;
+        cJSON_AddItemToArray(maps, mapping_json(&code, s.rows[i], s.frame[i], &snaps, (long)a->context, &u));
+        unm += u;
+    }
+    fp_json_add_num(doc, "unmapped_pct", s.n ? fp_round(100.0 * (double)unm / (double)s.n, 2) : 0.0, 2);
+
+    /* whole-kernel mapping coverage and the per-file rollup (innermost file) */
+    int64_t lat = 0, lat_mapped = 0;
+    cJSON *files = cJSON_CreateArray();
+    typedef struct fr_agg { char *file; int64_t latency, stall; size_t n; } fr_agg;
+    fr_agg *fa = NULL;
+    size_t nfa = 0;
+    for (size_t i = 0; i < code.n; i++) {
+        const fp_inst *r = &code.rows[i];
+        if (!counted(r))
+            continue;
+        lat += r->latency;
+        fp_frame *fr;
+        size_t nf = fp_source_frames(r->source, &fr);
+        const char *file = nf ? fr[0].file : "<unmapped>";
+        if (nf)
+            lat_mapped += r->latency;
+        size_t j = 0;
+        while (j < nfa && strcmp(fa[j].file, file))
+            j++;
+        if (j == nfa) {
+            fa = realloc(fa, (nfa + 1) * sizeof *fa);
+            if (!fa)
+                abort();
+            fa[nfa++] = (fr_agg){strdup(file), 0, 0, 0};
+        }
+        fa[j].latency += r->latency;
+        fa[j].stall += r->stall;
+        fa[j].n++;
+        fp_frames_free(fr, nf);
+        int64_t w = !strcmp(a->weight, "latency") ? r->latency : r->stall;
+        fold_row(&fo, r, w, &tmp);
+    }
+    fp_json_add_num(doc, "src_mapped_pct", lat ? fp_round(100.0 * (double)lat_mapped / (double)lat, 2) : 0.0, 2);
+    fp_json_add_num(doc, "unmapped_latency_pct",
+                    lat ? fp_round(100.0 * (double)(lat - lat_mapped) / (double)lat, 2) : 0.0, 2);
+    /* files by latency desc, ties first-seen */
+    for (size_t i = 1; i < nfa; i++)
+        for (size_t j = i; j > 0 && fa[j - 1].latency < fa[j].latency; j--) {
+            fr_agg t = fa[j];
+            fa[j] = fa[j - 1];
+            fa[j - 1] = t;
+        }
+    for (size_t i = 0; i < nfa; i++) {
+        cJSON *e = cJSON_CreateObject();
+        fp_json_add_str(e, "file", fa[i].file);
+        fp_json_add_int(e, "instructions", (int64_t)fa[i].n);
+        fp_json_add_int(e, "latency", fa[i].latency);
+        fp_json_add_int(e, "stall", fa[i].stall);
+        cJSON_AddItemToArray(files, e);
+        free(fa[i].file);
+    }
+    free(fa);
+    cJSON_AddItemToObject(doc, "files", files);
+
+    fp_folded_finish(&fo);
+    fp_folded_write(&fo, &folded);
+    const char *hot[FP_CL_COUNT + 1];
+    size_t nh = 0;
+    for (int c = 0; c < FP_CL_COUNT; c++)
+        if (fp_class_is_bubble((fp_class)c))
+            hot[nh++] = fp_class_name((fp_class)c);
+    hot[nh] = NULL;
+    char title[512];
+    snprintf(title, sizeof title, "%s - %s cycles by source line and class", code.symbol ? code.symbol : ref.name,
+             a->weight);
+    fp_flame_svg(&fo, title, "cycles", hot, 1200, &svg);
+    cJSON *fg = cJSON_AddObjectToObject(doc, "flamegraph");
+    fp_json_add_str(fg, "weight", a->weight);
+    fp_json_add_int(fg, "stacks", (int64_t)fo.n);
+    fp_json_add_str(fg, "order", "outermost call site first, then inlined frames, the instruction class as leaf");
+
+    if (out_dir) {
+        char *pf = fp_path_join(out_dir, "flamegraph.folded"), *ps = fp_path_join(out_dir, "flamegraph.svg"),
+             *pm = fp_path_join(out_dir, "map.json");
+        char *af = fp_path_abs(pf), *as = fp_path_abs(ps), *am = fp_path_abs(pm);
+        fp_json_add_str(fg, "folded", af);
+        fp_json_add_str(fg, "svg", as);
+        fp_json_add_str(doc, "artifact", am);
+        free(pf), free(ps), free(pm), free(af), free(as), free(am);
+        if (write_text(out_dir, "flamegraph.folded", &folded, err) != 0 ||
+            write_text(out_dir, "flamegraph.svg", &svg, err) != 0) {
+            fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");
+            goto done;
+        }
+        char *pmj = fp_path_join(out_dir, "map.json");
+        int wr = fp_json_write_file(pmj, doc, err);
+        free(pmj);
+        if (wr != 0) {
+            fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");
+            goto done;
+        }
+    } else {
+        cJSON_AddNullToObject(fg, "folded");
+        cJSON_AddNullToObject(fg, "svg");
+        cJSON_AddNullToObject(doc, "artifact");
+    }
+    /* the envelope bounds the mappings of an explicit selection too */
+    if (a->limit > 0 && s.n > (size_t)a->limit) {
+        while ((size_t)cJSON_GetArraySize(maps) > (size_t)a->limit)
+            cJSON_DeleteItemFromArray(maps, (int)a->limit);
+        fp_truncated(ctx, "mappings", (size_t)a->limit, s.n);
+    }
+    fp_sb_addf(&ctx->table, "map: %s  (%s, %zu instructions)  source-mapped %.2f%% of latency\n", ref.name, s.kind,
+               s.n, lat ? 100.0 * (double)lat_mapped / (double)lat : 0.0);
+    const cJSON *m;
+    cJSON_ArrayForEach(m, maps)
+    {
+        int64_t cl = 0, st = 0;
+        fp_json_get_i64(m, "code_line", &cl);
+        fp_json_get_i64(m, "stall", &st);
+        fp_sb_addf(&ctx->table, "  %6lld %10lld  %-40s %s\n", (long long)cl, (long long)st, fp_json_get_str(m, "isa"),
+                   fp_json_get_str(m, "source"));
+        const cJSON *sn = cJSON_GetObjectItemCaseSensitive(m, "snippet");
+        const cJSON *ln;
+        cJSON_ArrayForEach(ln, cJSON_GetObjectItemCaseSensitive(sn, "lines"))
+        {
+            int64_t n = 0;
+            fp_json_get_i64(ln, "n", &n);
+            fp_sb_addf(&ctx->table, "        %s%5lld | %s\n",
+                       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ln, "hot")) ? ">" : " ", (long long)n,
+                       fp_json_get_str(ln, "text"));
+        }
+    }
+    ctx->data = doc;
+    doc = NULL;
+    rc = 0;
+done:
+    cJSON_Delete(doc);
+    free(s.rows);
+    free(s.frame);
+    free(want_file);
+    fp_folded_free(&fo);
+    fp_sb_free(&tmp);
+    fp_sb_free(&folded);
+    fp_sb_free(&svg);
+    fp_snapshots_free(&snaps);
+    fp_code_free(&code);
+    fp_dispatch_ref_free(&ref);
+    return rc;
+}
+
+const fp_command fp_cmd_map = {
+    .name = "map",
+    .summary = "ISA <-> source both ways, snippets, folded stacks and an SVG flamegraph",
+    .usage = "flyprof map --bundle DIR [--code-line N | --source-line FILE:LINE] [--context N] [--limit N] "
+             "[--weight stall|latency] [--out-dir DIR]",
+    .details = "Default selection: the top --limit instructions by stall. --source-line matches a line exactly "
+               "(x.py:19 never selects x.py:190) on the instruction's own line or any inline call site; FILE is "
+               "an exact path, else a unique path suffix. Writes map.json, flamegraph.folded (flamegraph.pl / "
+               "speedscope) and flamegraph.svg into the bundle (not into a dispatch dir unless --out-dir).",
+    .opts = map_opts,
+    .args_size = sizeof(map_args),
+    .min_pos = 0,
+    .max_pos = 0,
+    .run = run_map,
+};
