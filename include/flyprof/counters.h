@@ -82,6 +82,9 @@ void fp_pmc_add(fp_pmc_dispatch *d, const char *name, double value);
  * is one pass. A CSV's sibling <prefix>_agent_info.csv fills s->agent. */
 int fp_pmc_load_csv(fp_pmc_set *s, const char *path, fp_err *err);
 int fp_pmc_load_rocpd(fp_pmc_set *s, const char *path, fp_err *err);
+/* Same, but a valid database without counter rows is not an error (live runs
+ * whose kernel filter matched nothing): nothing is added. */
+int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_err *err);
 /* Read the GPU row of an agent_info.csv into a (fields it lacks stay unknown). */
 int fp_pmc_load_agent_info(fp_pmc_agent *a, const char *path, fp_err *err);
 

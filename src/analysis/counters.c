@@ -210,9 +210,12 @@ int fp_pmc_records(const fp_pmc_set *s, const char *kernel, fp_pmc_record **out,
     int rc = 0;
     if (total == 0) {
         rc = fp_err_set(err, FP_KERNEL_NOT_FOUND, "no counter rows for kernel '%s'", kernel ? kernel : "");
-        fp_err_help(err, "the kernels present are listed in the error's \"kernels\" member");
         size_t nk;
         const char **ks = fp_pmc_kernels(s, &nk);
+        if (nk)
+            fp_err_help(err, "the kernels present are listed in the error's \"kernels\" member");
+        else
+            fp_err_help(err, "the inputs hold no counter rows at all: did the profiler's kernel filter match?");
         cJSON *list = cJSON_CreateArray();
         for (size_t i = 0; i < nk && i < 20; i++)
             cJSON_AddItemToArray(list, cJSON_CreateString(ks[i]));

@@ -336,7 +336,7 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
     fp_json_add_str(ls->info, "kernel_iteration_range", range);
     char *regex = regex_escape(kernel);
     fp_json_add_str(ls->info, "kernel_include_regex", regex);
-    char *pmcdir = fp_path_join(ctx->bundle, "pmc");
+    char *pmcdir = fp_path_join(ctx->bundle_abs ? ctx->bundle_abs : ctx->bundle, "pmc");
     cJSON *groups = cJSON_AddArrayToObject(ls->info, "groups");
     size_t ok_groups = 0;
     rc = 0;
@@ -584,7 +584,8 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
         if (live_run(ctx, a, kernel, pos, npos, &ls, err))
             goto out;
         for (size_t i = 0; i < ls.nfiles; i++)
-            if ((ls.rocpd ? fp_pmc_load_rocpd(&set, ls.files[i], err) : fp_pmc_load_csv(&set, ls.files[i], err)))
+            if ((ls.rocpd ? fp_pmc_load_rocpd_ex(&set, ls.files[i], true, err)
+                          : fp_pmc_load_csv(&set, ls.files[i], err)))
                 goto out;
     } else if (a->csv.n || a->db.n) {
         for (size_t i = 0; i < a->csv.n; i++)

@@ -22,7 +22,7 @@ static const char counters_sql[] =
     " K.grid_size_x * K.grid_size_y * K.grid_size_z,"
     " K.workgroup_size_x * K.workgroup_size_y * K.workgroup_size_z,"
     " K.group_segment_size, S.arch_vgpr_count, S.accum_vgpr_count, S.sgpr_count, K.agent_id,"
-    " P.name, SUM(E.value)"
+    " P.name, SUM(E.value), SUM(typeof(E.value) NOT IN ('integer', 'real'))"
     " FROM rocpd_pmc_event E"
     " JOIN rocpd_info_pmc P ON P.id = E.pmc_id AND P.guid = E.guid"
     " JOIN rocpd_kernel_dispatch K ON K.event_id = E.event_id AND K.guid = E.guid"
@@ -73,6 +73,11 @@ static void read_agent(sqlite3 *db, fp_pmc_agent *a)
 
 int fp_pmc_load_rocpd(fp_pmc_set *s, const char *path, fp_err *err)
 {
+    return fp_pmc_load_rocpd_ex(s, path, false, err);
+}
+
+int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_err *err)
+{
     if (!fp_is_file(path)) {
         fp_err_set(err, FP_NO_ARTIFACT, "%s: no such file", path);
         return fp_err_help(err, "pass the *_results.db written by rocprofv3 -f rocpd");
@@ -116,7 +121,9 @@ int fp_pmc_load_rocpd(fp_pmc_set *s, const char *path, fp_err *err)
         char vbuf[64];
         snprintf(vbuf, sizeof vbuf, "%.17g", v);
         double checked;
-        if (id < 0 || (vt != SQLITE_INTEGER && vt != SQLITE_FLOAT) || !*col_text(st, 12) ||
+        /* SUM() reads text as 0: count the non-numeric instance rows instead */
+        if (id < 0 || (vt != SQLITE_INTEGER && vt != SQLITE_FLOAT) || sqlite3_column_int64(st, 14) != 0 ||
+            !*col_text(st, 12) ||
             fp_pmc_parse_value(vbuf, &checked) || ++rows > FP_PMC_MAX_ROWS) {
             result = fp_err_set(err, FP_BAD_INPUT,
                                 "%s: bad counter row (dispatch %lld, counter '%s'): values must be numbers in "
@@ -139,7 +146,7 @@ int fp_pmc_load_rocpd(fp_pmc_set *s, const char *path, fp_err *err)
     }
     if (result == 0 && step != SQLITE_DONE)
         result = fp_err_set(err, FP_BAD_INPUT, "%s: corrupt database: %s", path, sqlite3_errmsg(db));
-    if (result == 0 && rows == 0) {
+    if (result == 0 && rows == 0 && !allow_empty) {
         result = fp_err_set(err, FP_BAD_INPUT, "%s: the database holds no counter rows", path);
         fp_err_help(err, "was rocprofv3 run with --pmc (or a pmc job)? A kernel-trace-only database has no "
                          "rocpd_pmc_event rows");
