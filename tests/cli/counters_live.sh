@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# counters_live.sh - `flyprof counters -- APP` against the fake rocprofv3
+# (docs/fake-rocprofv3.md): one input YAML per counter group with pmc inside the
+# job, the 1-based iteration set, csv vs rocpd by the installed version, and the
+# failure modes: hang -> CAPTURE_TIMEOUT 75 (process group killed), profiler
+# missing -> ROCPROFV3_MISSING 69, dropped counters recorded as missing,
+# non-zero exit kept as a warning.
+set -u
+F=$FLYPROF
+R="$FP_TOOLS/rocprofv3"
+[ -x "$R" ] || { echo "fake rocprofv3 not built"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+export FAKE_ROCPROF_KERNELS="pa_decode_kernel_0:8:100000,other_kernel:3"
+unset FAKE_ROCPROF_HANG FAKE_ROCPROF_EXIT FAKE_ROCPROF_DROP_COUNTERS FAKE_ROCPROF_VERSION FLYPROF_ROCPROFV3
+
+expect() { # NAME EXIT CODE -- cmd...
+  local name=$1 want_exit=$2 want_code=$3; shift 4
+  local rc
+  "$@" >"$T/out.json" 2>"$T/err.txt"; rc=$?
+  if [ "$rc" != "$want_exit" ]; then echo "FAIL $name: exit $rc, want $want_exit: $(head -c 500 "$T/out.json")"; fail=1; return 1; fi
+  if [ "$want_code" = OK ]; then
+    grep -q '^{"ok":true,"command":"counters"' "$T/out.json" || { echo "FAIL $name: $(head -c 400 "$T/out.json")"; fail=1; return 1; }
+  else
+    grep -q "^{\"ok\":false,\"command\":\"counters\",\"error\":{\"code\":\"$want_code\"" "$T/out.json" \
+      || { echo "FAIL $name: $(head -c 400 "$T/out.json")"; fail=1; return 1; }
+  fi
+}
+
+# 1. default fake = SDK 1.1.0 on gfx950: rocpd output, four groups, each fits one pass
+B="$T/b1"; mkdir -p "$B"
+expect live-rocpd 0 OK -- env FAKE_ROCPROF_LOG="$T/log.jsonl" "$F" counters -q --bundle "$B" --kernel pa_decode \
+  --gpu-name MI350X --rocprofv3 "$R" -- true
+python3 - "$T/out.json" "$B" "$T/log.jsonl" <<'PY' || { echo "FAIL live-rocpd content"; fail=1; }
+import json,sys
+d=json.load(open(sys.argv[1]))["data"]
+live=d["live"]
+assert live["output_format"]=="rocpd" and live["version"]=="1.1.0", live
+assert live["kernel_iteration_range"]=="[1-3]"
+assert [g["status"] for g in live["groups"]]==["ok"]*4, live["groups"]
+assert d["dispatches"]==3 and len(d["passes"])==4, (d["dispatches"], d["passes"])
+assert d["missing_counters"]==[], d["missing_counters"]
+for g in live["groups"]:
+    tcc=sum(c.startswith("TCC_") for c in g["counters"]); sq=sum(c.startswith("SQ_") for c in g["counters"])
+    assert tcc<=4 and sq<=8, g["counters"]
+    assert not any(c.startswith("TCC_EA_RDREQ") for c in g["counters"])
+    y=open(g["input_yaml"]).read()
+    assert y.startswith("jobs:\n- pmc: [") and 'kernel_iteration_range: "[1-3]"' in y and 'output_format: ["rocpd"]' in y, y
+allc=sum((g["counters"] for g in live["groups"]),[])
+assert "SQ_LDS_IDX_ACTIVE" in allc and "TCC_EA0_RDREQ_128B_sum" in allc  # gfx950: exact fetch bytes
+for k in ("l2_hit_pct","fetch_bytes","mfma_util_pct","occupancy_waves_per_cu","hbm_pct_of_peak"):
+    assert k in d["metrics"], (k, d["missing"])
+assert d["metrics"]["fetch_bytes"]["formula"].endswith("[gfx950]")
+assert d["metrics"]["mfma_util_pct"]["cross_pass"] is False
+log=[json.loads(l) for l in open(sys.argv[3])]
+runs=[l for l in log if l["jobs"] and l["jobs"][0]["pmc"]>0]
+assert len(runs)==4 and all(r["jobs"][0]["kernel_iteration_range"]=="[1-3]" for r in runs), runs
+assert all(r["argv"][1]=="-i" and r["argv"][3]=="--" and r["argv"][4]=="true" for r in runs)
+c=json.load(open(sys.argv[2]+"/counters.json"))
+assert c["mode"]=="live" and c["live"]["groups"][0]["status"]=="ok"
+PY
+
+# 2. an SDK without --version (ROCm <= 6.4): csv; counter values flow through; explicit iteration set
+B="$T/b2"; mkdir -p "$B"
+expect live-csv 0 OK -- env FAKE_ROCPROF_VERSION=0.6.0 FAKE_ROCPROF_ARCH=gfx942 \
+  FAKE_ROCPROF_COUNTER_VALUES=TCC_HIT_sum=17,TCC_MISS_sum=983 \
+  "$F" counters -q --bundle "$B" --kernel pa_decode --gpu-name MI300X --iterations 6,8 --rocprofv3 "$R" -- true
+python3 - "$T/out.json" <<'PY' || { echo "FAIL live-csv content"; fail=1; }
+import json,sys
+d=json.load(open(sys.argv[1]))["data"]
+assert d["live"]["output_format"]=="csv" and d["live"]["version"] is None, d["live"]
+assert d["live"]["kernel_iteration_range"]=="[6, 8]"
+assert d["dispatches"]==2, d["dispatches"]
+assert d["metrics"]["l2_hit_pct"]["value"]==1.7
+allc=sum((g["counters"] for g in d["live"]["groups"]),[])
+assert "TCC_BUBBLE_sum" in allc and "TCC_EA0_RDREQ_64B_sum" not in allc  # gfx942 counter names
+PY
+
+# 3. dropped counters are recorded, the metrics that need them are listed as missing
+B="$T/b3"; mkdir -p "$B"
+expect live-drop 0 OK -- env FAKE_ROCPROF_DROP_COUNTERS=TCC_HIT_sum,SQ_LDS_IDX_ACTIVE \
+  "$F" counters -q --bundle "$B" --kernel pa_decode --gpu-name MI350X --output-format csv --rocprofv3 "$R" -- true
+python3 - "$T/out.json" <<'PY' || { echo "FAIL live-drop content"; fail=1; }
+import json,sys
+e=json.load(open(sys.argv[1])); d=e["data"]
+assert d["missing_counters"]==["TCC_HIT_sum","SQ_LDS_IDX_ACTIVE"], d["missing_counters"]
+assert "TCC_HIT_sum" in d["missing"]["l2_hit_pct"] and "l2_hit_pct" not in d["metrics"]
+assert "SQ_LDS_IDX_ACTIVE" in d["missing"]["lds_bank_conflict_pct"]
+assert any("requested counters are absent" in w for w in e["warnings"])
+PY
+
+# 4. a hang: killed after --timeout, CAPTURE_TIMEOUT (75), well before the test's own limit
+B="$T/b4"; mkdir -p "$B"
+start=$(date +%s)
+expect live-hang 75 CAPTURE_TIMEOUT -- env FAKE_ROCPROF_HANG=pmc "$F" counters -q --bundle "$B" --kernel pa_decode \
+  --gpu-name MI350X --timeout 2 --rocprofv3 "$R" -- true
+[ $(( $(date +%s) - start )) -lt 30 ] || { echo "FAIL live-hang took too long"; fail=1; }
+grep -q 'hanging in the pmc pass' "$B/pmc/group_1.stderr.log" || { echo "FAIL hang log"; fail=1; }
+
+# 5. non-zero exit of rocprofv3: outputs kept, a warning per pass
+B="$T/b5"; mkdir -p "$B"
+expect live-exit 0 OK -- env FAKE_ROCPROF_EXIT=3 "$F" counters -q --bundle "$B" --kernel pa_decode --gpu-name MI350X \
+  --rocprofv3 "$R" -- true
+grep -q '"status":"nonzero_exit"' "$T/out.json" && grep -q 'exited non-zero' "$T/out.json" || { echo "FAIL live-exit"; fail=1; }
+
+# 6. the application itself cannot start: rocprofv3 fails and writes nothing -> NO_ARTIFACT
+B="$T/b6"; mkdir -p "$B"
+expect live-no-output 66 NO_ARTIFACT -- "$F" counters -q --bundle "$B" --kernel pa_decode --gpu-name MI350X \
+  --rocprofv3 "$R" -- /nonexistent/app
+
+# 7. errors before anything runs
+expect live-missing-profiler 69 ROCPROFV3_MISSING -- "$F" counters -q --bundle "$B" --kernel pa_decode --gpu-name MI350X \
+  --rocprofv3 "$T/nope/rocprofv3" -- true
+expect live-no-arch 78 BAD_ARGS -- "$F" counters -q --bundle "$B" --kernel pa_decode --rocprofv3 "$R" -- true
+expect live-no-bundle 64 USAGE -- "$F" counters -q --kernel pa_decode --gpu-name MI350X --rocprofv3 "$R" -- true
+expect live-no-kernel 64 USAGE -- "$F" counters -q --bundle "$B" --gpu-name MI350X --rocprofv3 "$R" -- true
+expect live-bad-iterations 64 USAGE -- "$F" counters -q --bundle "$B" --kernel k --gpu-name MI350X --iterations 0,2 \
+  --rocprofv3 "$R" -- true
+expect live-kernel-not-matched 66 KERNEL_NOT_FOUND -- "$F" counters -q --bundle "$B" --kernel nomatch --gpu-name MI350X \
+  --rocprofv3 "$R" -- true
+
+[ $fail = 0 ] && echo "counters_live.sh: all passed"
+exit $fail

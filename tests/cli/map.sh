@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# flyprof map: exact FILE:LINE selection, inline call sites, suffix matching, snippets,
+# folded stacks, the SVG, artifacts and errors.
+set -u
+GEN="$FP_TOOLS/fp_gen_att"
+[ -x "$GEN" ] || { echo "fp_gen_att not built: skip"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok   $1"; }
+no() { echo "FAIL $1"; fail=1; }
+"$GEN" "$FP_SRC/tests/data/gen/bub_two_waves.json" "$tmp/g" >/dev/null || { echo "FAIL generate"; exit 1; }
+d=$(ls -d "$tmp/g"/ui_output_agent_*)
+run() { "$FLYPROF" map -q "$@" > "$tmp/env" 2> "$tmp/err"; rc=$?; }
+py() { python3 - "$tmp/env" "$@"; }
+
+# the program: line 3 at x.py:19, line 4 at "x.py:190 -> y.py:5", line 5 at x.py:191
+run --bundle "$d" --source-line x.py:19
+[ $rc -eq 0 ] && py <<'PY' && ok "x.py:19 selects line 3 only (not x.py:190/191), suffix match reported" || { no "x.py:19"; cat "$tmp/env"; }
+import json, sys
+d = json.load(open(sys.argv[1]))["data"]
+assert [m["code_line"] for m in d["mappings"]] == [3], d["mappings"]
+s = d["selection"]
+assert s["file_match"] == "suffix" and s["matched_file"] == "/synthetic/kernels/x.py" and s["count"] == 1, s
+m = d["mappings"][0]
+assert m["snippet"]["line"] == 19 and [l["n"] for l in m["snippet"]["lines"]] == [17, 18, 19, 20], m["snippet"]
+assert [l["hot"] for l in m["snippet"]["lines"]] == [False, False, True, False]
+assert m["snippet"]["lines"][2]["text"] == "wait(b)  # 19" and m["confidence"] == "exact"
+assert d["artifact"] is None and d["flamegraph"]["svg"] is None
+PY
+run --bundle "$d" --source-line /synthetic/kernels/x.py:190 --context 0
+[ $rc -eq 0 ] && py <<'PY' && ok "exact path x.py:190 selects line 4 (frame 0)" || { no "x.py:190"; cat "$tmp/env"; }
+import json, sys
+d = json.load(open(sys.argv[1]))["data"]
+assert [m["code_line"] for m in d["mappings"]] == [4] and d["selection"]["file_match"] == "exact", d
+m = d["mappings"][0]
+assert m["matched_frame"] == 0 and m["frames"] == [{"file": "/synthetic/kernels/x.py", "line": 190}, {"file": "/synthetic/kernels/y.py", "line": 5}], m
+assert m["snippet"] is None and m["confidence"] == "source_only"  # x.py has 20 lines only
+PY
+run --bundle "$d" --source-line kernels/y.py:5 --context 1
+[ $rc -eq 0 ] && py <<'PY' && ok "an inline call site selects the inlined instruction (frame 1)" || { no "y.py:5"; cat "$tmp/env"; }
+import json, sys
+d = json.load(open(sys.argv[1]))["data"]
+m = d["mappings"]; assert [x["code_line"] for x in m] == [4] and m[0]["matched_frame"] == 1, m
+assert [l["n"] for l in m[0]["snippet"]["lines"]] == [4, 5, 6] and m[0]["snippet"]["file"] == "/synthetic/kernels/y.py"
+PY
+run --bundle "$d" --source-line x.py:18
+[ $rc -eq 66 ] && py <<'PY' && ok "a line without instructions -> NO_ARTIFACT with the file's lines" || { no "x.py:18 ($rc)"; cat "$tmp/env"; }
+import json, sys
+e = json.load(open(sys.argv[1]))["error"]
+assert e["code"] == "NO_ARTIFACT" and e["available"] == [10, 12, 19, 190, 191], e
+PY
+cp -r "$d" "$tmp/amb"
+python3 - "$tmp/amb/code.json" <<'PY'
+import json, sys
+p = sys.argv[1]; j = json.load(open(p))
+j["code"][5][3] = "/other/x.py:191"
+open(p, "w").write(json.dumps(j))
+PY
+run --bundle "$tmp/amb" --source-line x.py:19
+[ $rc -eq 78 ] && py <<'PY' && ok "an ambiguous suffix -> BAD_ARGS with candidates" || { no "ambiguous ($rc)"; cat "$tmp/env"; }
+import json, sys
+e = json.load(open(sys.argv[1]))["error"]
+assert e["code"] == "BAD_ARGS" and e["candidates"] == ["/synthetic/kernels/x.py", "/other/x.py"], e
+PY
+run --bundle "$tmp/amb" --source-line kernels/x.py:19
+[ $rc -eq 0 ] && ok "a longer suffix disambiguates" || no "longer suffix ($rc)"
+run --bundle "$d" --source-line .py:19
+[ $rc -eq 66 ] && ok "'.py' is not a path-component suffix" || no ".py ($rc)"
+run --bundle "$d" --source-line ynope.py:5
+[ $rc -eq 66 ] && ok "'ynope.py' does not suffix-match y.py" || no "suffix boundary ($rc)"
+run --bundle "$d" --source-line x.py
+[ $rc -eq 64 ] && ok "--source-line without a line -> USAGE" || no "no line ($rc)"
+run --bundle "$d" --code-line 4
+[ $rc -eq 0 ] && py <<'PY' && ok "--code-line 4 -> x.py:190 -> y.py:5" || { no "--code-line"; cat "$tmp/env"; }
+import json, sys
+m = json.load(open(sys.argv[1]))["data"]["mappings"]
+assert len(m) == 1 and m[0]["isa"].startswith("v_add_f32") and m[0]["source"] == "/synthetic/kernels/x.py:190 -> /synthetic/kernels/y.py:5", m
+PY
+run --bundle "$d" --code-line 77
+[ $rc -eq 66 ] && py <<'PY' && ok "--code-line unknown -> NO_ARTIFACT with the range" || no "--code-line 77 ($rc)"
+import json, sys
+e = json.load(open(sys.argv[1]))["error"]; assert e["available"] == {"min": 1, "max": 5}, e
+PY
+run --bundle "$d" --code-line 3 --source-line x.py:19
+[ $rc -eq 78 ] && ok "--code-line with --source-line -> BAD_ARGS" || no "exclusive ($rc)"
+
+# artifacts into a bundle: map.json, flamegraph.folded, flamegraph.svg
+b="$tmp/bundle"; mkdir -p "$b/att/big"; cp -r "$d" "$b/att/big/"
+run --bundle "$b" --weight latency
+if [ $rc -eq 0 ] && [ -f "$b/map.json" ] && [ -f "$b/flamegraph.folded" ] && [ -f "$b/flamegraph.svg" ] && python3 - "$b" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+b = sys.argv[1]
+lines = open(b + "/flamegraph.folded").read().splitlines()
+# latency per row: 1: 8 (2 x 4), 2: 16, 3: 600, 4: 8, 5: 8; the inlined row has its call site first
+want = {
+    "/synthetic/kernels/x.py:10;smem": 8,
+    "/synthetic/kernels/x.py:12;vmem_load": 16,
+    "/synthetic/kernels/x.py:19;vmcnt": 600,
+    "/synthetic/kernels/y.py:5;/synthetic/kernels/x.py:190;valu": 8,
+    "/synthetic/kernels/x.py:191;salu": 8,
+}
+got = {l.rsplit(" ", 1)[0]: int(l.rsplit(" ", 1)[1]) for l in lines}
+assert got == want, got
+assert lines == sorted(lines)
+svg = ET.parse(b + "/flamegraph.svg").getroot()
+assert svg.tag.endswith("svg")
+titles = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}title")]
+assert any(t.startswith("all (640 cycles") for t in titles), titles
+assert any(t.startswith("vmcnt (600 cycles, 93.75%)") for t in titles), titles
+m = json.load(open(b + "/map.json"))
+assert m["flamegraph"]["stacks"] == 5 and m["flamegraph"]["weight"] == "latency" and m["src_mapped_pct"] == 100
+assert m["selection"]["kind"] == "top" and [x["code_line"] for x in m["mappings"]] == [3]
+PY
+then ok "bundle gets map.json, flamegraph.folded (call site first) and a parseable SVG"; else no "bundle artifacts"; cat "$tmp/env"; fi
+
+# hostile names in frames: ';' and '<' must not break the folded format or the SVG
+python3 - "$d/code.json" <<'PY'
+import json, sys
+p = sys.argv[1]; j = json.load(open(p))
+j["code"][3][3] = "/k/a;b<&>.py:7"
+open(p, "w").write(json.dumps(j))
+PY
+run --bundle "$d" --out-dir "$tmp/o"
+if [ $rc -eq 0 ] && grep -q '^/k/a:b<&>.py:7;vmcnt 600$' "$tmp/o/flamegraph.folded" && python3 -c "import xml.etree.ElementTree as E,sys; E.parse(sys.argv[1])" "$tmp/o/flamegraph.svg"; then
+    ok "';' and XML specials in paths are escaped"; else no "escaping"; cat "$tmp/o/flamegraph.folded"; fi
+printf '{"code": 7}' > "$d/code.json"
+run --bundle "$d"
+[ $rc -eq 65 ] && ok "malformed code.json -> BAD_INPUT" || no "malformed ($rc)"
+exit $fail
