@@ -223,6 +223,21 @@ cats = [i[1] for i in w0["instructions"] if i[4] == 12]
 assert cats == [7, 7, 7, 8], cats  # taken 3 times, falls through on the last iteration
 EOF
 
+# contention_barrier: waves A, B share SE0/SIMD0 (VALU issues one at a time, A first
+# on ties), C on SIMD1 starts 100 cycles later; A, B, C form workgroup 1, so their
+# s_barrier (line 3) ends when C arrives at 216. D (no workgroup) runs freely.
+python3 - "$T/a/contention_barrier/ui_output_agent_400_dispatch_1" <<'EOF' || fail=1
+import json, sys
+d = sys.argv[1]
+ins = lambda f: json.load(open(d + "/" + f))["wave"]["instructions"]
+assert ins("se0_sm0_sl0_wv0.json") == [[108, 6, 0, 4, 1], [112, 6, 4, 8, 2], [120, 9, 96, 96, 3], [216, 11, 0, 4, 4]]
+assert ins("se0_sm0_sl1_wv0.json") == [[108, 6, 4, 8, 1], [116, 6, 4, 8, 2], [124, 9, 92, 92, 3], [216, 11, 0, 4, 4]]
+assert ins("se0_sm1_sl0_wv0.json") == [[208, 6, 0, 4, 1], [212, 6, 0, 4, 2], [216, 9, 0, 4, 3], [220, 11, 0, 4, 4]]
+assert ins("se0_sm2_sl0_wv0.json") == [[108, 6, 0, 4, 1], [112, 6, 0, 4, 2], [116, 9, 0, 4, 3], [120, 11, 0, 4, 4]]
+code = json.load(open(d + "/code.json"))["code"]
+assert code[3][6:9] == [4, 196, 188], code[3]  # barrier: Latency 96+92+4+4, Stall 96+92
+EOF
+
 # rocprof CSVs (synthetic_gemm, corpus layout): real headers, column counts, stats.
 python3 - "$T/a/synthetic_gemm" <<'EOF' || fail=1
 import csv, io, sys, statistics
@@ -282,6 +297,7 @@ bad no-symbol '{'"$P"',"waves":[{"path":[1,2]}]}' '"symbol"'
 bad arch '{"symbol":"k","arch":"gfx90a",'"$P"',"path":[1,2],"waves":[{}]}' "gfx942 or gfx950"
 bad path '{"symbol":"k",'"$P"',"waves":[{"path":[1,{"repeat":2}]}]}' "repeat"
 bad truncated-spec '{"symbol":"k",' "invalid JSON"
+bad barrier-deadlock '{"symbol":"k","program":[{"isa":"s_barrier"},{"isa":"s_endpgm"}],"waves":[{"slot":0,"wg":1,"path":[1,2]},{"slot":1,"wg":1,"path":[2]}]}' "never get there"
 "$GEN" 2>/dev/null; [ $? -eq 2 ] || { echo "FAIL: usage must exit 2"; fail=1; }
 
 [ $fail -eq 0 ] && echo "ok: generator output consistent"

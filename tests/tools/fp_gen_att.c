@@ -84,6 +84,7 @@ typedef struct model {
     int start_idle; /* begin -> first instruction attempt */
     int jump_gap;   /* fetch bubble after a taken branch */
     int jitter;     /* max extra memory latency, deterministic per (wave, record) */
+    bool simd_contention; /* VALU records of waves sharing a SIMD issue one at a time */
 } model;
 
 /* ---- in-memory spec ---- */
@@ -454,86 +455,155 @@ static bool is_mem_cat(int c)
     return c == CAT_SMEM || c == CAT_VMEM || c == CAT_FLAT || c == CAT_LDS;
 }
 
-static int simulate(gen *g, wave *w, size_t wi, const cJSON *path, bool edges)
+/* One simulated wave. All simulated waves advance together, earliest attempt
+ * first, so that SIMD issue contention and workgroup barriers can couple them. */
+typedef struct sim {
+    wave *w;
+    size_t wi;
+    int64_t *seq; /* expanded path */
+    size_t n, k;
+    mqueue vm, lgkm;
+    int64_t *lines; /* scratch for waitcnt producers */
+    size_t maxl;
+    int64_t t; /* next attempt time */
+    bool edges, first_edge, done, blocked;
+    int64_t wg; /* workgroup for s_barrier synchronisation, -1 = none */
+    /* the s_barrier record held while waiting for the workgroup */
+    int64_t b_line, b_issue, b_stall;
+    int b_cat;
+} sim;
+
+static void sim_emit(gen *g, sim *s, int cat, int64_t line, int64_t issue, int64_t stall, bool taken)
 {
-    int64_t *seq = NULL;
-    size_t n = 0, cap = 0;
-    if (expand_path(g, path, &seq, &n, &cap, 0) != 0) {
-        free(seq);
-        return -1;
+    const prog_inst *p = &g->prog[line];
+    /* An IMMED wait is all stall (§5.8: "their whole wait shows as stall"). */
+    int64_t dur = cat == CAT_IMMED ? (stall > issue ? stall : issue) : stall + issue;
+    add_rec(s->w, s->t, cat, stall, dur, line);
+    if (is_mem_cat(cat)) {
+        int64_t lat = p->latency >= 0 ? p->latency : g->m.latency[cat];
+        if (g->m.jitter > 0)
+            lat += (int64_t)(mix(((uint64_t)s->wi << 32) ^ s->k) % (uint64_t)(g->m.jitter + 1));
+        int64_t done = s->t + stall + round_up_q(lat);
+        mqueue *q = (cat == CAT_SMEM || cat == CAT_LDS) ? &s->lgkm : &s->vm;
+        /* vmcnt returns in order: an op is never done before an older one */
+        if (q == &s->vm && q->n && q->q[q->n - 1].done > done)
+            done = q->q[q->n - 1].done;
+        mq_push(q, done, line);
     }
-    mqueue vm = {0}, lgkm = {0};
-    int64_t *lines = NULL;
-    size_t maxl = 0;
-    int64_t t = w->begin + round_up_q(g->m.start_idle);
-    bool first_edge = true;
-    fp_sb_adds(&w->waitcnt, "[");
-    for (size_t k = 0; k < n; k++) {
-        int64_t line = seq[k];
-        if (line < 1 || (size_t)line >= g->nprog) {
-            free(seq);
-            free(vm.q);
-            free(lgkm.q);
-            free(lines);
-            return bad(g, "waves[%zu].path: line %" PRId64 " is not a program row (1..%zu)", wi, line,
-                       g->nprog - 1);
-        }
-        const prog_inst *p = &g->prog[line];
-        int cat = p->cat;
-        bool taken = false;
-        if (cat == CAT_JUMP || cat == CAT_NEXT) { /* the path decides taken / not taken */
-            taken = k + 1 < n && seq[k + 1] != line + 1;
-            cat = taken ? CAT_JUMP : CAT_NEXT;
-        }
-        int64_t issue = round_up_q(p->issue >= 0 ? p->issue : g->m.issue[cat]);
-        if (issue < GEN_QUANTUM)
-            issue = GEN_QUANTUM;
-        int64_t stall = round_up_q(p->stall);
-        if (!strncmp(p->isa, "s_waitcnt", 9)) {
-            size_t need = vm.n + lgkm.n;
-            if (need > maxl) {
-                maxl = need;
-                lines = xrealloc(lines, maxl * sizeof *lines);
-            }
-            size_t nl = 0;
-            int64_t r1 = mq_retire(&vm, waitcnt_arg(p->isa, "vmcnt"), lines, &nl);
-            int64_t r2 = mq_retire(&lgkm, waitcnt_arg(p->isa, "lgkmcnt"), lines, &nl);
-            int64_t ready = r1 > r2 ? r1 : r2;
-            if (ready > t + stall)
-                stall = round_up_q(ready - t);
-            if (edges && nl) {
-                fp_sb_addf(&w->waitcnt, "%s[%" PRId64 ",[", first_edge ? "" : ",", line);
-                for (size_t j = 0; j < nl; j++)
-                    fp_sb_addf(&w->waitcnt, "%s[%" PRId64 ",0]", j ? "," : "", lines[j]);
-                fp_sb_adds(&w->waitcnt, "]]");
-                first_edge = false;
-                w->has_edges = true;
-            }
-        }
-        /* An IMMED wait is all stall (§5.8: "their whole wait shows as stall"). */
-        int64_t dur = cat == CAT_IMMED ? (stall > issue ? stall : issue) : stall + issue;
-        add_rec(w, t, cat, stall, dur, line);
-        if (is_mem_cat(cat)) {
-            int64_t lat = p->latency >= 0 ? p->latency : g->m.latency[cat];
-            if (g->m.jitter > 0)
-                lat += (int64_t)(mix(((uint64_t)wi << 32) ^ k) % (uint64_t)(g->m.jitter + 1));
-            int64_t done = t + stall + round_up_q(lat);
-            mqueue *q = (cat == CAT_SMEM || cat == CAT_LDS) ? &lgkm : &vm;
-            /* vmcnt returns in order: an op is never done before an older one */
-            if (q == &vm && q->n && q->q[q->n - 1].done > done)
-                done = q->q[q->n - 1].done;
-            mq_push(q, done, line);
-        }
-        t += dur;
-        if (taken)
-            t += round_up_q(g->m.jump_gap);
+    s->t += dur;
+    if (taken)
+        s->t += round_up_q(g->m.jump_gap);
+    if (++s->k == s->n)
+        s->done = true;
+}
+
+/* Attempt the next record of s; valu_busy (NULL = no contention) is the time
+ * each (se, simd) VALU issue port is busy until. */
+static int sim_step(gen *g, sim *s, int64_t *valu_busy)
+{
+    int64_t line = s->seq[s->k];
+    if (line < 1 || (size_t)line >= g->nprog)
+        return bad(g, "waves[%zu].path: line %" PRId64 " is not a program row (1..%zu)", s->wi, line,
+                   g->nprog - 1);
+    const prog_inst *p = &g->prog[line];
+    int cat = p->cat;
+    bool taken = false;
+    if (cat == CAT_JUMP || cat == CAT_NEXT) { /* the path decides taken / not taken */
+        taken = s->k + 1 < s->n && s->seq[s->k + 1] != line + 1;
+        cat = taken ? CAT_JUMP : CAT_NEXT;
     }
-    fp_sb_adds(&w->waitcnt, "]");
-    free(seq);
-    free(vm.q);
-    free(lgkm.q);
-    free(lines);
+    int64_t issue = round_up_q(p->issue >= 0 ? p->issue : g->m.issue[cat]);
+    if (issue < GEN_QUANTUM)
+        issue = GEN_QUANTUM;
+    int64_t stall = round_up_q(p->stall);
+    if (!strncmp(p->isa, "s_waitcnt", 9)) {
+        size_t need = s->vm.n + s->lgkm.n;
+        if (need > s->maxl) {
+            s->maxl = need;
+            s->lines = xrealloc(s->lines, s->maxl * sizeof *s->lines);
+        }
+        size_t nl = 0;
+        int64_t r1 = mq_retire(&s->vm, waitcnt_arg(p->isa, "vmcnt"), s->lines, &nl);
+        int64_t r2 = mq_retire(&s->lgkm, waitcnt_arg(p->isa, "lgkmcnt"), s->lines, &nl);
+        int64_t ready = r1 > r2 ? r1 : r2;
+        if (ready > s->t + stall)
+            stall = round_up_q(ready - s->t);
+        if (s->edges && nl) {
+            fp_sb_addf(&s->w->waitcnt, "%s[%" PRId64 ",[", s->first_edge ? "" : ",", line);
+            for (size_t j = 0; j < nl; j++)
+                fp_sb_addf(&s->w->waitcnt, "%s[%" PRId64 ",0]", j ? "," : "", s->lines[j]);
+            fp_sb_adds(&s->w->waitcnt, "]]");
+            s->first_edge = false;
+            s->w->has_edges = true;
+        }
+    }
+    if (s->wg >= 0 && !strncmp(p->isa, "s_barrier", 9)) {
+        s->blocked = true; /* the record is emitted when the workgroup is complete */
+        s->b_line = line;
+        s->b_issue = issue;
+        s->b_stall = stall;
+        s->b_cat = cat;
+        return 0;
+    }
+    if (valu_busy && cat == CAT_VALU) {
+        int64_t *busy = &valu_busy[s->w->se * 4 + s->w->simd];
+        if (*busy > s->t + stall)
+            stall = round_up_q(*busy - s->t);
+        *busy = s->t + stall + issue;
+    }
+    sim_emit(g, s, cat, line, issue, stall, taken);
     return 0;
+}
+
+/* Release workgroup wg when every member waits at its barrier: each member's
+ * s_barrier stalls until the last arrival (plus the entry's fixed stall). */
+static void sim_barrier(gen *g, sim *ss, size_t ns, int64_t wg)
+{
+    int64_t last = 0;
+    for (size_t i = 0; i < ns; i++) {
+        if (ss[i].wg != wg)
+            continue;
+        if (!ss[i].blocked)
+            return;
+        if (ss[i].t > last)
+            last = ss[i].t;
+    }
+    for (size_t i = 0; i < ns; i++) {
+        sim *s = &ss[i];
+        if (s->wg != wg)
+            continue;
+        s->blocked = false;
+        sim_emit(g, s, s->b_cat, s->b_line, s->b_issue, round_up_q(last - s->t) + s->b_stall, false);
+    }
+}
+
+static int simulate_all(gen *g, sim *ss, size_t ns)
+{
+    int64_t *busy = NULL;
+    if (g->m.simd_contention) {
+        busy = calloc(64 * 4, sizeof *busy);
+        if (!busy)
+            abort();
+    }
+    int rc = 0;
+    for (;;) {
+        sim *next = NULL;
+        for (size_t i = 0; i < ns; i++)
+            if (!ss[i].done && !ss[i].blocked && (!next || ss[i].t < next->t))
+                next = &ss[i];
+        if (!next)
+            break;
+        if ((rc = sim_step(g, next, busy)) != 0)
+            break;
+        if (next->blocked)
+            sim_barrier(g, ss, ns, next->wg);
+    }
+    for (size_t i = 0; rc == 0 && i < ns; i++)
+        if (ss[i].blocked)
+            rc = bad(g, "waves[%zu]: waits at s_barrier (line %" PRId64 ") for workgroup %" PRId64
+                        " members that never get there", ss[i].wi, ss[i].b_line, ss[i].wg);
+    free(busy);
+    return rc;
 }
 
 static void tl_add(wave *w, int state, int64_t dur)
@@ -588,8 +658,11 @@ static int load_waves(gen *g)
     g->nw = cJSON_IsArray(waves) ? (size_t)cJSON_GetArraySize(waves) : 0;
     g->w = xrealloc(NULL, (g->nw ? g->nw : 1) * sizeof *g->w);
     memset(g->w, 0, (g->nw ? g->nw : 1) * sizeof *g->w);
-    size_t wi = 0;
+    sim *ss = xrealloc(NULL, (g->nw ? g->nw : 1) * sizeof *ss);
+    size_t ns = 0, wi = 0;
+    int rc = 0;
     const cJSON *it;
+    /* 1: placement, explicit records, simulator state */
     cJSON_ArrayForEach(it, waves) {
         wave *w = &g->w[wi];
         fp_sb_init(&w->waitcnt);
@@ -600,16 +673,18 @@ static int load_waves(gen *g)
         w->cu = (int)int_or(it, "cu", 1);
         w->begin = int_or(it, "begin", 1000);
         if (w->se < 0 || w->se > 63 || w->simd < 0 || w->simd > 3 || w->slot < 0 || w->id < 0 ||
-            w->cu < 0 || w->begin < 0)
-            return bad(g, "waves[%zu]: se 0..63, simd 0..3, slot/id/cu/begin >= 0", wi);
+            w->cu < 0 || w->begin < 0) {
+            rc = bad(g, "waves[%zu]: se 0..63, simd 0..3, slot/id/cu/begin >= 0", wi);
+            break;
+        }
         const cJSON *insts = cJSON_GetObjectItemCaseSensitive(it, "instructions");
         const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
         const cJSON *wait = cJSON_GetObjectItemCaseSensitive(it, "waitcnt");
         if (!wait)
             wait = dwait;
         if (cJSON_IsArray(insts)) {
-            if (load_explicit(g, w, wi, insts) != 0)
-                return -1;
+            if ((rc = load_explicit(g, w, wi, insts)) != 0)
+                break;
             if (cJSON_IsArray(wait)) {
                 char *txt = cJSON_PrintUnformatted(wait);
                 fp_sb_adds(&w->waitcnt, txt);
@@ -619,14 +694,47 @@ static int load_waves(gen *g)
         } else {
             if (!path)
                 path = dpath;
-            if (!cJSON_IsArray(path))
-                return bad(g, "waves[%zu]: needs \"instructions\" or a \"path\" (or a top-level path)", wi);
-            bool edges = !(cJSON_IsString(wait) && !strcmp(wait->valuestring, "none"));
-            if (simulate(g, w, wi, path, edges) != 0)
-                return -1;
-            if (!edges)
-                fp_sb_reset(&w->waitcnt);
+            if (!cJSON_IsArray(path)) {
+                rc = bad(g, "waves[%zu]: needs \"instructions\" or a \"path\" (or a top-level path)", wi);
+                break;
+            }
+            sim *s = &ss[ns++];
+            memset(s, 0, sizeof *s);
+            s->w = w;
+            s->wi = wi;
+            s->t = w->begin + round_up_q(g->m.start_idle);
+            s->edges = !(cJSON_IsString(wait) && !strcmp(wait->valuestring, "none"));
+            s->first_edge = true;
+            s->wg = int_or(it, "wg", -1);
+            size_t cap = 0;
+            if ((rc = expand_path(g, path, &s->seq, &s->n, &cap, 0)) != 0)
+                break;
+            s->done = s->n == 0;
         }
+        wi++;
+    }
+    /* 2: all simulated waves together */
+    for (size_t i = 0; rc == 0 && i < ns; i++)
+        if (ss[i].edges)
+            fp_sb_adds(&ss[i].w->waitcnt, "[");
+    if (rc == 0)
+        rc = simulate_all(g, ss, ns);
+    for (size_t i = 0; rc == 0 && i < ns; i++)
+        if (ss[i].edges)
+            fp_sb_adds(&ss[i].w->waitcnt, "]");
+    for (size_t i = 0; i < ns; i++) {
+        free(ss[i].seq);
+        free(ss[i].vm.q);
+        free(ss[i].lgkm.q);
+        free(ss[i].lines);
+    }
+    free(ss);
+    if (rc != 0)
+        return -1;
+    /* 3: knobs, derived fields */
+    wi = 0;
+    cJSON_ArrayForEach(it, waves) {
+        wave *w = &g->w[wi];
         if (bool_or(it, "drop_endpgm", false)) {
             while (w->n && w->r[w->n - 1].cat == CAT_MESSAGE)
                 w->n--;
@@ -637,7 +745,7 @@ static int load_waves(gen *g)
         if (cJSON_IsNumber(tr)) {
             if (tr->valuedouble > 0 && tr->valuedouble < 1)
                 w->truncate_frac = tr->valuedouble;
-            else if (tr->valuedouble >= 1)
+            else if (tr->valuedouble >= 1 && tr->valuedouble <= GEN_MAX_INT)
                 w->truncate_bytes = (int64_t)tr->valuedouble;
             else
                 return bad(g, "waves[%zu].truncate: a fraction in (0,1) or a byte count >= 1", wi);
@@ -1460,6 +1568,7 @@ static int load_model(gen *g)
     g->m.start_idle = (int)int_or(m, "start_idle", 32);
     g->m.jump_gap = (int)int_or(m, "jump_gap", 16);
     g->m.jitter = (int)int_or(m, "jitter", 0);
+    g->m.simd_contention = bool_or(m, "simd_contention", false);
     static const char *tables[2] = {"issue", "latency"};
     for (int t = 0; t < 2; t++) {
         const cJSON *tab = cJSON_GetObjectItemCaseSensitive(m, tables[t]);
