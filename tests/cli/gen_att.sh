@@ -297,6 +297,7 @@ bad no-symbol '{'"$P"',"waves":[{"path":[1,2]}]}' '"symbol"'
 bad arch '{"symbol":"k","arch":"gfx90a",'"$P"',"path":[1,2],"waves":[{}]}' "gfx942 or gfx950"
 bad path '{"symbol":"k",'"$P"',"waves":[{"path":[1,{"repeat":2}]}]}' "repeat"
 bad truncated-spec '{"symbol":"k",' "invalid JSON"
+bad shell-over-dispatch '{"symbol":"k","dispatch":4,"extra_empty_shells":[4],"program":[{"isa":"s_endpgm"}],"path":[1],"waves":[{}]}' "other than"
 bad barrier-deadlock '{"symbol":"k","program":[{"isa":"s_barrier"},{"isa":"s_endpgm"}],"waves":[{"slot":0,"wg":1,"path":[1,2]},{"slot":1,"wg":1,"path":[2]}]}' "never get there"
 "$GEN" 2>/dev/null; [ $? -eq 2 ] || { echo "FAIL: usage must exit 2"; fail=1; }
 

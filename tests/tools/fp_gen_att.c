@@ -1647,8 +1647,8 @@ static int run(gen *g)
         return -1;
     const cJSON *extra = cJSON_GetObjectItemCaseSensitive(g->spec, "extra_empty_shells");
     cJSON_ArrayForEach(it, extra) {
-        if (!cJSON_IsNumber(it))
-            return bad(g, "extra_empty_shells: dispatch numbers");
+        if (!cJSON_IsNumber(it) || (int64_t)it->valuedouble == g->dispatch)
+            return bad(g, "extra_empty_shells: dispatch numbers other than \"dispatch\"");
         size_t nw = g->nw;
         g->nw = 0; /* a shell has no waves, whatever the spec traced */
         int rc = write_dispatch(g, (int64_t)it->valuedouble, true);
