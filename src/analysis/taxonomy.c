@@ -143,10 +143,18 @@ static bool has_word(const char *isa, const char *word)
     return false;
 }
 
-void fp_waitcnt_parse(const char *isa, fp_waitcnt_fields *out)
+/* Wait operands are short; a longer line is cut (its fields are at the start). */
+#define WAIT_TEXT_MAX 256
+
+void fp_waitcnt_parse(const char *isa_in, fp_waitcnt_fields *out)
 {
     memset(out, 0, sizeof *out);
     out->vm_n = out->lgkm_n = out->exp_n = -1;
+    char isa[WAIT_TEXT_MAX];
+    size_t k = 0;
+    for (; isa_in[k] && k + 1 < sizeof isa; k++)
+        isa[k] = (char)tolower((unsigned char)isa_in[k]);
+    isa[k] = '\0';
     char op[64];
     opcode(isa, op, sizeof op);
     if (strncmp(op, "s_waitcnt", 9) != 0 && strncmp(op, "s_wait_", 7) != 0)

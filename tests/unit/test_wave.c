@@ -1,0 +1,203 @@
+/* test_wave.c - the wave file reader: fields, reuse, names and order, bad input;
+ * the dispatch-number parser; occupancy.json. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "flyprof/dispatch.h"
+#include "flyprof/fs.h"
+#include "flyprof/wave.h"
+
+static const char *WAVE =
+    "{\"duration\":100,\"name\":\"SE0\",\"num_insts\":3,\"num_stitched\":3,"
+    "\"wave\":{\"begin\":1000,\"cu\":1,\"end\":1100,\"id\":0,"
+    "\"instructions\":[[1032,1,0,4,1],[1036,4,0,8,2],[1044,9,40,40,3,99]],"
+    "\"simd\":0,\"slot\":0,\"timeline\":[[1,32],[2,12],[3,40],[2,20]],"
+    "\"waitcnt\":[[3,[[2,0]]],[3,[[1,0],[2,0]]]]}}";
+
+static void test_parse(void **state)
+{
+    (void)state;
+    fp_wave w;
+    fp_wave_init(&w);
+    fp_err e = {0};
+    assert_int_equal(fp_wave_parse(&w, WAVE, strlen(WAVE), "w.json", &e), 0);
+    assert_int_equal(w.begin, 1000);
+    assert_int_equal(w.end, 1100);
+    assert_int_equal(w.cu, 1);
+    assert_int_equal(w.n_insts, 3);
+    assert_int_equal(w.insts[2].time, 1044);
+    assert_int_equal(w.insts[2].cat, FP_CAT_IMMED);
+    assert_int_equal(w.insts[2].stall, 40);
+    assert_int_equal(w.insts[2].line, 3); /* extra cells ignored */
+    assert_int_equal(w.n_spans, 4);
+    assert_int_equal(w.spans[2].state, FP_WS_WAIT);
+    assert_true(w.has_waitcnt);
+    assert_int_equal(w.n_waits, 2);
+    assert_int_equal(w.waits[1].n, 2);
+    assert_int_equal(w.prods[w.waits[1].first + 1], 2);
+    /* reuse: a second parse resets the arrays */
+    const char *small = "{\"wave\":{\"begin\":5,\"end\":9,\"instructions\":[[5,11,0,4,7]]}}";
+    assert_int_equal(fp_wave_parse(&w, small, strlen(small), "s.json", &e), 0);
+    assert_int_equal(w.n_insts, 1);
+    assert_int_equal(w.n_spans, 0);
+    assert_int_equal(w.n_waits, 0);
+    assert_false(w.has_waitcnt);
+    fp_wave_free(&w);
+}
+
+static void test_bad(void **state)
+{
+    (void)state;
+    const char *bad[] = {
+        "",
+        "[]",
+        "{\"wave\":{\"begin\":1,\"instructions\":[[1,2,3]]}}",           /* short row */
+        "{\"wave\":{\"instructions\":[[1,2,3,4,\"x\"]]}}",              /* string cell */
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"waitcnt\":[[3]]}}", /* no producer list */
+        "{\"wave\":{\"begin\":1}}",                                       /* no instructions */
+        "{\"name\":\"SE0\"}",                                             /* no wave */
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]]}} x",                  /* trailing data */
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5],[6,7",                  /* truncated */
+        "{\"wave\":{\"instructions\":[[1,2,3,4,99999999999999999999]]}}", /* out of int64 */
+    };
+    fp_wave w;
+    fp_wave_init(&w);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        fp_err e = {0};
+        if (fp_wave_parse(&w, bad[i], strlen(bad[i]), "bad.json", &e) != -1) {
+            print_error("accepted: %s\n", bad[i]);
+            fail();
+        }
+        assert_int_equal(e.code, FP_BAD_INPUT);
+        assert_non_null(strstr(e.message, "bad.json"));
+    }
+    fp_wave_free(&w);
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    int se, simd, slot, id;
+    assert_true(fp_wave_name_parse("se12_sm3_sl1_wv47.json", &se, &simd, &slot, &id));
+    assert_int_equal(se, 12);
+    assert_int_equal(id, 47);
+    const char *no[] = {"se1_sm2_sl3.json", "se1_sm2_sl3_wv4.json.bak", "se_sm2_sl3_wv4.json", "xse1_sm2_sl3_wv4.json",
+                        "se1_sm2_sl3_wv4.JSON", "se1_sm2_sl3_wv-4.json", "../se1_sm2_sl3_wv4.json"};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        assert_false(fp_wave_name_parse(no[i], &se, &simd, &slot, &id));
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char *p = fp_path_join(dir, name);
+    fp_err e = {0};
+    assert_int_equal(fp_write_atomic(p, text, strlen(text), &e), 0);
+    free(p);
+}
+
+static int count_cb(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    char *log = user;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s:%zu ", f->name, w->n_insts);
+    strcat(log, buf);
+    return 0;
+}
+
+static void skip_cb(void *user, const fp_wave_file *f, const fp_err *err)
+{
+    char *log = user;
+    strcat(log, "SKIP:");
+    strcat(log, f->name);
+    strcat(log, " ");
+    assert_int_equal(err->code, FP_BAD_INPUT);
+}
+
+static void test_list_and_walk(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/fp_test_wave_XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    assert_non_null(dir);
+    const char *w = "{\"wave\":{\"begin\":0,\"end\":4,\"instructions\":[[0,11,0,4,1]]}}";
+    write_file(dir, "se0_sm0_sl0_wv10.json", w);
+    write_file(dir, "se0_sm0_sl0_wv9.json", w);
+    write_file(dir, "se10_sm0_sl0_wv0.json", w);
+    write_file(dir, "se2_sm1_sl0_wv0.json", "{\"wave\":{\"instru");
+    write_file(dir, "code.json", "{}");
+    write_file(dir, "filenames.json",
+               "{\"wave_filenames\":{\"0\":{\"0\":{\"0\":{\"9\":[\"se0_sm0_sl0_wv9.json\",0,4],"
+               "\"10\":[\"se0_sm0_sl0_wv10.json\",0,4],\"11\":[\"se0_sm0_sl0_wv11.json\",0,4]}}}}}");
+    fp_wave_list l;
+    fp_err e = {0};
+    assert_int_equal(fp_wave_list_dir(dir, &l, &e), 0);
+    assert_int_equal(l.n, 4);
+    /* numeric order: wv9 before wv10, se2 before se10 */
+    assert_string_equal(l.files[0].name, "se0_sm0_sl0_wv9.json");
+    assert_string_equal(l.files[1].name, "se0_sm0_sl0_wv10.json");
+    assert_string_equal(l.files[2].name, "se2_sm1_sl0_wv0.json");
+    assert_string_equal(l.files[3].name, "se10_sm0_sl0_wv0.json");
+    assert_true(l.filenames_json);
+    assert_int_equal(l.listed, 3);
+    assert_int_equal(l.listed_missing, 1);
+    assert_int_equal(l.unlisted, 2);
+    char log[512] = "";
+    assert_int_equal(fp_wave_walk(dir, &l, count_cb, skip_cb, log), 0);
+    assert_string_equal(log, "se0_sm0_sl0_wv9.json:1 se0_sm0_sl0_wv10.json:1 SKIP:se2_sm1_sl0_wv0.json "
+                             "se10_sm0_sl0_wv0.json:1 ");
+    fp_wave_list_free(&l);
+    /* occupancy.json: per SE, sorted, ends before starts at equal times */
+    write_file(dir, "occupancy.json",
+               "{\"1\":[[20,1,0,0,0,1],[10,1,0,0,1,1],[20,1,0,1,1,1]],\"0\":[],"
+               "\"dispatches\":{\"0\":\"x\"},\"version\":\"3.0.0\"}");
+    fp_occupancy o;
+    assert_int_equal(fp_occupancy_load(dir, &o, &e), 0);
+    assert_int_equal(o.n, 2);
+    assert_int_equal(o.ses[0].se, 0);
+    assert_int_equal(o.ses[1].n, 3);
+    assert_int_equal(o.ses[1].ev[0].time, 10);
+    assert_int_equal(o.ses[1].ev[1].start, 0);
+    assert_int_equal(o.ses[1].ev[2].start, 1);
+    fp_occupancy_free(&o);
+    write_file(dir, "occupancy.json", "{\"1\":[[20,1]]}");
+    assert_int_equal(fp_occupancy_load(dir, &o, &e), -1);
+    assert_int_equal(e.code, FP_BAD_INPUT);
+    fp_err_clear(&e);
+    write_file(dir, "wstates2.json", "{\"name\":\"wstates2.json\",\"state\":[1,2,0],\"time\":[10,14,20]}");
+    int64_t v = 0;
+    assert_int_equal(fp_wstates_integral(dir, 2, &v, &e), 0);
+    assert_int_equal(v, 1 * 4 + 2 * 6);
+    assert_int_equal(fp_wstates_integral(dir, 3, &v, &e), -1);
+    assert_int_equal(e.code, FP_NO_ARTIFACT);
+    fp_err_clear(&e);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_dispatch_number(void **state)
+{
+    (void)state;
+    assert_int_equal(fp_dispatch_number("ui_output_agent_42768_dispatch_39"), 39);
+    assert_int_equal(fp_dispatch_number("ui_output_agent_58550_dispatch_44_after_loc_fix"), 44);
+    assert_int_equal(fp_dispatch_number("ui_output_agent_1_dispatch_"), -1);
+    assert_int_equal(fp_dispatch_number("something"), -1);
+    assert_int_equal(fp_dispatch_number("x_dispatch_99999999999999999999"), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse),          cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_names),          cmocka_unit_test(test_list_and_walk),
+        cmocka_unit_test(test_dispatch_number),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
