@@ -516,7 +516,10 @@ void fp_rules_markdown(fp_sb *out)
         fp_sb_reset(&tmp);
         fp_gate_text(r->gate, &tmp);
         md_cell(out, tmp.buf);
-        fp_sb_addf(out, " | %.2f | %s | %s | ", r->priority, r->base_conf, gain_model_name(r->gain));
+        fp_sb_addf(out, " | %.2f | %s | %s%s | ", r->priority, r->base_conf, gain_model_name(r->gain),
+                   r->prod == FP_PROD_LDS       ? " (waits on LDS producers)"
+                   : r->prod == FP_PROD_SCRATCH ? " (waits on scratch producers)"
+                                                : "");
         fp_sb_reset(&tmp);
         accept_rule_text(r, &tmp);
         md_cell(out, tmp.buf);
@@ -557,6 +560,7 @@ cJSON *fp_rules_json(void)
         fp_json_add_num(o, "priority", r->priority, 2);
         fp_json_add_str(o, "confidence", r->base_conf);
         fp_json_add_str(o, "gain_model", gain_model_name(r->gain));
+        fp_json_add_str(o, "producers", r->prod == FP_PROD_LDS ? "lds" : r->prod == FP_PROD_SCRATCH ? "scratch" : "any");
         fp_sb_reset(&tmp);
         accept_rule_text(r, &tmp);
         fp_json_add_str(o, "acceptance", tmp.buf);

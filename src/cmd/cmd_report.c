@@ -255,6 +255,13 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
         note_missing(missing, "capture.json");
     }
     /* bubbles.json must describe the dispatch being reported, else recompute */
+    if (bubbles && (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(bubbles, "totals")) ||
+                    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(bubbles, "classes")))) {
+        fp_err_set(err, FP_BAD_INPUT, "%s/bubbles.json is not a bubbles document (no totals object / classes array)",
+                   bundle);
+        fp_err_help(err, "re-run `flyprof bubbles --bundle %s` or delete the file", bundle);
+        goto done;
+    }
     if (bubbles) {
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(bubbles, "dispatch");
         const char *bn = fp_json_get_str(d, "name");

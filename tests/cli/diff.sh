@@ -1,0 +1,67 @@
+#!/bin/bash
+# diff: a bundle against itself is neutral with zero deltas; a real fix
+# (prefetched loop) is "improved" with its acceptance tests met; report.json
+# files and bundles are both accepted; typed errors for missing / bad inputs.
+set -u
+: "${FLYPROF:?}" "${FP_TOOLS:?}" "${FP_SRC:?}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+gen() { "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/$1.json" "$T/$2" >/dev/null || fail "generator $1"; }
+py() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+gen rep_stream before
+gen rep_stream_fixed after
+"$FLYPROF" report --bundle "$T/before" -q -f json > /dev/null || fail "report before"
+
+# ---- self diff: neutral, every delta zero ----
+"$FLYPROF" diff --before "$T/before" --after "$T/before/report.json" --out "$T/self.json" -q -f json > "$T/env.json"
+rc=$?
+[ $rc -eq 0 ] || fail "self diff exit $rc"
+D="$T/self.json"
+[ "$(py "$D" "j['verdict']['overall']")" = neutral ] || fail "self verdict"
+[ "$(py "$D" "j['verdict']['delta']")" = 0 ] || fail "self delta"
+[ "$(py "$D" "all(c['delta'][k]==0 for c in j['classes'] for k in ('pct','stall_per_wave','exposed_per_wave'))")" = True ] || fail "class deltas"
+[ "$(py "$D" "len(j['classes']) > 0")" = True ] || fail "no classes"
+[ "$(py "$D" "all(l['delta']['pct']==0 and l['delta']['stall_per_wave']==0 for l in j['lines']['rows'])")" = True ] || fail "line deltas"
+[ "$(py "$D" "j['instructions']['changed']")" = 0 ] || fail "instruction deltas"
+[ "$(py "$D" "j['instructions']['matched'] == j['instructions']['before'] > 0")" = True ] || fail "instruction matching"
+[ "$(py "$D" "j['totals']['stall_pct']['delta']")" = 0 ] || fail "stall delta"
+[ "$(py "$D" "[a['verdict'] for a in j['acceptance']]")" = "['not_met', 'not_met']" ] || fail "self acceptance"
+[ "$(py "$T/env.json" "j['data']['artifact'] is not None")" = True ] || fail "artifact path"
+
+# ---- the fix: loads issued one iteration ahead, shorter dispatches ----
+"$FLYPROF" diff --before "$T/before" --after "$T/after" -q -f json > "$T/env.json"; rc=$?
+[ $rc -eq 0 ] || fail "fix diff exit $rc"
+[ -s "$T/after/diff.json" ] || fail "default artifact in the after bundle"
+D="$T/after/diff.json"
+[ "$(py "$D" "j['verdict']['overall']")" = improved ] || fail "fix verdict"
+[ "$(py "$D" "j['verdict']['basis']")" = time_ns_per_call ] || fail "fix basis"
+[ "$(py "$D" "j['verdict']['delta']")" = -40 ] || fail "fix delta"
+[ "$(py "$D" "[(a['rule'], a['verdict']) for a in j['acceptance']]")" = "[('vmem_prefetch', 'met'), ('load_use_distance', 'met')]" ] ||
+    fail "fix acceptance: $(py "$D" "[(a['rule'], a['verdict']) for a in j['acceptance']]")"
+[ "$(py "$D" "[c for c in j['classes'] if c['class']=='vmcnt'][0]['delta']['pct'] < -5")" = True ] || fail "vmcnt share"
+# instructions of the same line + opcode are matched although their pc moved
+[ "$(py "$D" "j['instructions']['matched_by_source'] > 0 and j['instructions']['moved'] > 0")" = True ] || fail "moved match"
+
+# the reverse is a regression (verdict is data: exit 0)
+"$FLYPROF" diff --before "$T/after" --after "$T/before" --no-write -q -f json > "$T/env.json"; rc=$?
+[ $rc -eq 0 ] || fail "reverse exit $rc"
+[ "$(py "$T/env.json" "j['data']['verdict']['overall']")" = regressed ] || fail "reverse verdict"
+
+# ---- errors ----
+"$FLYPROF" diff --before "$T/nope" --after "$T/before" -q -f json > "$T/env.json"; rc=$?
+[ $rc -eq 78 ] || fail "missing before exit $rc"
+[ "$(py "$T/env.json" "j['error']['code']")" = MISSING_PREREQ ] || fail "missing before code"
+mkdir -p "$T/empty"
+"$FLYPROF" diff --before "$T/empty" --after "$T/before" -q -f json > "$T/env.json"; rc=$?
+[ "$(py "$T/env.json" "j['error']['code']")" = MISSING_PREREQ ] || fail "empty bundle code"
+echo '{"kernel": "x"}' > "$T/bad.json"
+"$FLYPROF" diff --before "$T/bad.json" --after "$T/before" -q -f json > "$T/env.json"; rc=$?
+[ $rc -eq 65 ] || fail "not a report exit $rc"
+printf '{"totals": {' > "$T/trunc.json"
+"$FLYPROF" diff --before "$T/trunc.json" --after "$T/before" -q -f json > "$T/env.json"; rc=$?
+[ $rc -eq 65 ] || fail "truncated exit $rc"
+"$FLYPROF" diff --after "$T/before" -q -f json > "$T/env.json"; rc=$?
+[ $rc -eq 78 ] || fail "no --before exit $rc"
+echo ok

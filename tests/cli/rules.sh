@@ -1,0 +1,34 @@
+#!/bin/bash
+# rules: the table as data (the prototype's ten rules and the new ones), and
+# skills/references/bubble-knob-table.md is exactly `flyprof rules -f table`
+# (regenerate with: flyprof rules -f table > skills/references/bubble-knob-table.md).
+set -u
+: "${FLYPROF:?}" "${FP_SRC:?}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$FLYPROF" rules -f table > "$T/table.md" || fail "rules -f table"
+diff -u "$FP_SRC/skills/references/bubble-knob-table.md" "$T/table.md" > "$T/drift.txt" ||
+    { cat "$T/drift.txt" >&2; fail "bubble-knob-table.md drifted from the rules table: regenerate it"; }
+
+"$FLYPROF" rules -f json > "$T/env.json"; rc=$?
+[ $rc -eq 0 ] || fail "rules exit $rc"
+python3 - "$T/env.json" <<'PY' || fail "rules data"
+import json, sys
+d = json.load(open(sys.argv[1]))["data"]
+ids = [r["id"] for r in d["rules"]]
+need = ["vmem_prefetch", "vmem_queue_depth", "lds_write_read_distance", "lds_bank_conflict", "mfma_raw",
+        "barrier_relax", "occupancy_vgpr", "vectorize_copy", "mma_select", "layout_l2",
+        "scratch_spill", "mfma_hazard_nop", "valu_hazard_nop", "load_use_distance"]
+assert ids == need, ids
+assert d["count"] == len(ids)
+for r in d["rules"]:
+    for k in ("bubble_class", "fires_when", "bound_gate", "knob", "api", "change", "expected", "acceptance"):
+        assert r[k], (r["id"], k)
+gate = {r["id"]: r["bound_gate"] for r in d["rules"]}
+assert gate["vmem_prefetch"] == "memory|latency" and gate["mma_select"] == "compute" and gate["barrier_relax"] == "any"
+PY
+"$FLYPROF" rules extra -f json > /dev/null; rc=$?
+[ $rc -eq 64 ] || fail "positional exit $rc"
+echo ok
