@@ -69,7 +69,7 @@ static const fp_opt capture_opts[] = {
     {"timeout", 0, FP_OPT_DOUBLE, offsetof(capture_args, timeout), "S",
      "seconds allowed for each rocprofv3 run (discovery included)", CAPTURE_DEFAULT_TIMEOUT, NULL, 0, 0},
     {"with-pmc", 0, FP_OPT_FLAG, offsetof(capture_args, with_pmc), NULL,
-     "also collect PMC counters (runs `flyprof counters` on the bundle)", NULL, NULL, 0, 0},
+     "also collect PMC counters (runs `flyprof counters` live on the same workload)", NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -500,6 +500,89 @@ out:
     return rc;
 }
 
+/* --with-pmc: the PMC pass belongs to `counters`; run this binary's counters
+ * command live on the same workload, environment, kernel and iterations.
+ * A failure is a warning (the ATT capture stands); only an interrupt stops. */
+static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *arch, fp_err *err)
+{
+    char *cache = bpath(c, ".cache/pmc");
+    fp_err e2 = {0};
+    if (fp_rm_rf_contents(cache, &e2) != 0 || fp_mkdir_p(cache, &e2) != 0) {
+        fp_warn(c->ctx, "pmc pass skipped: %s", e2.message);
+        free(cache);
+        return 0;
+    }
+    fp_sb envs;
+    fp_sb_init(&envs);
+    const char **env = NULL;
+    build_env(c, cache, c->a->shape, &envs, &env);
+    size_t nwl;
+    const char **wl = workload_argv(c, &nwl);
+    char tmo[32];
+    snprintf(tmo, sizeof tmo, "%lld", (long long)(c->a->timeout + 0.999));
+    /* counters takes the set as "6,8" / "2-4": drop the brackets and blanks */
+    fp_sb set;
+    fp_sb_init(&set);
+    for (const char *p = iters; *p; p++)
+        if (!strchr("[] ", *p))
+            fp_sb_addc(&set, *p);
+    const char *pre[] = {c->ctx->argv0, "counters", "--bundle", c->bundle, "--kernel", kernel, "--iterations",
+                         set.buf, "--timeout", tmo, "--rocprofv3", c->rp.path, "-q", "-f", "json",
+                         arch ? "--arch" : "--", arch, "--"};
+    /* without a known arch the list ends at the first "--" */
+    size_t npre = sizeof pre / sizeof pre[0] - (arch ? 0 : 2);
+    const char **argv = calloc(npre + nwl + 1, sizeof *argv);
+    memcpy(argv, pre, sizeof pre);
+    memcpy(argv + npre, wl, nwl * sizeof *wl);
+    char *so = bpath(c, "pmc/counters.envelope.json"), *se = bpath(c, "pmc/counters.stderr.txt");
+    char *pdir = bpath(c, "pmc");
+    fp_mkdir_p(pdir, &e2);
+    free(pdir);
+    fp_proc_opts o = {.argv = argv, .env = env, .cwd = c->wt.path, .stdout_path = so, .stderr_path = se,
+                      .interrupted = c->ctx->interrupted};
+    fp_proc_result r;
+    fp_progress(c->ctx, "capture: pmc (flyprof counters)");
+    int rc = fp_proc_run(&o, &r, &e2);
+    cJSON *pj = cJSON_AddObjectToObject(c->doc, "pmc");
+    fp_sb line;
+    fp_sb_init(&line);
+    fp_proc_argv_str(argv, &line);
+    fp_json_add_str(pj, "command", line.buf);
+    fp_sb_free(&line);
+    fp_json_add_num(pj, "seconds", r.elapsed_s, 2);
+    if (rc != 0 && r.interrupted) {
+        fp_json_add_str(pj, "status", "interrupted");
+        fp_err_set(err, FP_INTERRUPTED, "pmc pass interrupted");
+    } else {
+        cJSON *env_doc = NULL;
+        fp_err e3 = {0};
+        const char *st = "failed";
+        if (rc == 0 && fp_json_parse_file(so, &env_doc, &e3) == 0 && cJSON_IsTrue(cJSON_GetObjectItem(env_doc, "ok"))) {
+            st = "ok";
+            fp_json_add_str(pj, "counters_json", "counters.json");
+        } else {
+            const cJSON *er = cJSON_GetObjectItem(env_doc, "error");
+            fp_warn(c->ctx, "pmc pass failed: [%s] %s", er ? fp_json_get_str(er, "code") : fp_code_name(e2.code),
+                    er ? fp_json_get_str(er, "message") : (e2.message[0] ? e2.message : "no envelope"));
+            fp_json_add_str(pj, "error_code", er ? fp_json_get_str(er, "code") : NULL);
+        }
+        fp_json_add_str(pj, "status", st);
+        cJSON_Delete(env_doc);
+        fp_err_clear(&e3);
+        rc = 0;
+    }
+    fp_err_clear(&e2);
+    free(so);
+    free(se);
+    free(argv);
+    free(wl);
+    free(env);
+    fp_sb_free(&envs);
+    free(cache);
+    fp_sb_free(&set);
+    return r.interrupted ? -1 : rc;
+}
+
 static char *default_bundle(const char *kernel)
 {
     time_t t = time(NULL);
@@ -800,19 +883,13 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
         fp_err_extra(err, "inventory", invs);
         rc = -1;
     }
+    if (rc == 0 && a->with_pmc)
+        rc = pmc_pass(c, kc->name, iter_str, arch, err);
     free(regex);
     free(iter_str);
     free(small_shape);
     fp_kcands_free(&k);
-    if (rc != 0)
-        return -1;
-
-    /* --- optional PMC through the counters command --- */
-    if (a->with_pmc)
-        fp_warn(ctx, "--with-pmc: run `flyprof counters --bundle %s` (capture does not collect counters itself in "
-                     "this build)",
-                c->bundle);
-    return 0;
+    return rc;
 }
 
 static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)

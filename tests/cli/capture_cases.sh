@@ -70,4 +70,16 @@ fp capture softmax_kernel_0 --invocation "MYVAR=1 sh -c 'echo \$MYVAR'" --bundle
 [ "$(jget $T/r10/capture.json 'd["match_confidence"]')" = exact ] || fail exact
 [ "$(jget $T/r10/capture.json 'd["invocation"]["env"]')" = "['MYVAR=1']" ] || fail "inline env"
 grep -qx 1 "$T/r10/rocprof/big/rocprofv3.stdout.txt" || fail "inline env reached the workload"
+# --with-pmc: counters runs live on the same workload; its failure would only warn
+fp capture softmax --with-pmc --bundle "$T/r11"
+[ "$RC" = 0 ] || fail "with-pmc run $RC"
+[ "$(jget $T/r11/capture.json 'd["pmc"]["status"]')" = ok ] || { cat "$T/r11/pmc/counters.envelope.json"; fail "pmc status"; }
+[ -f "$T/r11/counters.json" ] || fail "counters.json"
+ls "$T"/r11/pmc/group_1/pass_1/*counter_collection.csv "$T"/r11/pmc/group_1/pass_1/*results.db >/dev/null 2>&1 \
+  || ls -R "$T/r11/pmc" | grep -q -e counter_collection -e results.db || fail "pmc outputs"
+grep -q -- "--kernel softmax_kernel_0 --iterations 6,8" <<<"$(jget $T/r11/capture.json 'd["pmc"]["command"]')" || fail "pmc command"
+FAKE_ROCPROF_HANG=pmc fp capture softmax --with-pmc --timeout 1 --bundle "$T/r12"
+[ "$RC" = 0 ] || fail "pmc timeout must only warn: $RC"
+[ "$(jget $T/r12/capture.json 'd["pmc"]["status"]')" = failed ] || fail "pmc failed status"
+[ "$(jget $T/out.json 'any(w.startswith("pmc pass failed") for w in d["warnings"])')" = True ] || fail "pmc warning"
 echo ok
