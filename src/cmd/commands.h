@@ -18,7 +18,8 @@
     X(map) \
     X(report) \
     X(diff) \
-    X(rules)
+    X(rules) \
+    X(bundle)
 
 
 #define FP_DECLARE_COMMAND(name) extern const fp_command fp_cmd_##name;

@@ -1,0 +1,391 @@
+/*
+ * cmd_bundle.c - `flyprof bundle --bundle DIR`: publish a bundle as the
+ * canonical examples/<kernel>/ directory, complete enough to be re-reported.
+ *
+ * Story: build the report of the bundle (to learn the kernel and the
+ * dispatch) -> assemble <examples-dir>/.<kernel>.tmp-<pid>/ with the kept ATT
+ * dispatch (at the same relative path, so capture.json stays valid), the
+ * rocprofv3 CSVs, pmc/ counter CSVs, capture/counters/tile/bubbles/map JSON
+ * and the flamegraph -> report the assembled example itself (so the published
+ * report.json is exactly what `flyprof report` gives on it) -> README.md ->
+ * rename into place (replacing an older example whole, so no stale dispatch
+ * dir survives; --no-clobber refuses instead).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "flyprof/fs.h"
+#include "flyprof/json.h"
+#include "flyprof/report.h"
+
+typedef struct bundle_args {
+    const char *examples_dir;
+    const char *tag;
+    bool no_clobber;
+} bundle_args;
+
+static const fp_opt bundle_opts[] = {
+    {"examples-dir", 0, FP_OPT_STR, offsetof(bundle_args, examples_dir), "DIR",
+     "destination root (default $FLYPROF_EXAMPLES_DIR, else ./examples)", NULL, NULL, 0, 0},
+    {"tag", 0, FP_OPT_STR, offsetof(bundle_args, tag), "TAG", "capture tag whose dispatch is published", NULL, NULL,
+     0, 0},
+    {"no-clobber", 0, FP_OPT_FLAG, offsetof(bundle_args, no_clobber), NULL,
+     "fail (BAD_ARGS) instead of replacing an existing example", NULL, NULL, 0, 0},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+/* Bundle artifacts copied when present (docs/bundle.md). */
+static const char *const bundle_files[] = {"capture.json", "counters.json", "tile.json", "bubbles.json",
+                                           "map.json",     "flamegraph.svg", "flamegraph.folded"};
+/* Deepest directory nesting copied (pmc/pass_N/... is 2-3 levels). */
+#define FP_BUNDLE_MAX_DEPTH 8
+
+static int copy_file(const char *src, const char *dst, fp_err *err)
+{
+    fp_sb sb;
+    fp_sb_init(&sb);
+    int rc = fp_read_file(src, &sb, err);
+    if (rc == 0)
+        rc = fp_write_atomic(dst, sb.buf, sb.len, err);
+    fp_sb_free(&sb);
+    return rc;
+}
+
+/* Copy regular files and directories of src into dst (plain names only;
+ * symlinks and special files are skipped). */
+static int copy_tree(const char *src, const char *dst, int depth, size_t *nfiles, fp_err *err)
+{
+    if (depth > FP_BUNDLE_MAX_DEPTH)
+        return fp_err_set(err, FP_BAD_INPUT, "%s: directory nesting deeper than %d", src, FP_BUNDLE_MAX_DEPTH);
+    if (fp_mkdir_p(dst, err))
+        return -1;
+    char **names = NULL;
+    size_t n = 0;
+    if (fp_list_dir(src, &names, &n, err))
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (!fp_is_plain_name(names[i]))
+            continue;
+        char *s = fp_path_join(src, names[i]), *d = fp_path_join(dst, names[i]);
+        struct stat st;
+        if (lstat(s, &st) == 0) {
+            if (S_ISREG(st.st_mode)) {
+                rc = copy_file(s, d, err);
+                (*nfiles)++;
+            } else if (S_ISDIR(st.st_mode)) {
+                rc = copy_tree(s, d, depth + 1, nfiles, err);
+            }
+        }
+        free(s);
+        free(d);
+    }
+    fp_strv_free(names, n);
+    return rc;
+}
+
+static int remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path);
+    char **names = NULL;
+    size_t n = 0;
+    fp_err e;
+    memset(&e, 0, sizeof e);
+    if (fp_list_dir(path, &names, &n, &e) == 0) {
+        for (size_t i = 0; i < n; i++) {
+            char *p = fp_path_join(path, names[i]);
+            remove_tree(p);
+            free(p);
+        }
+        fp_strv_free(names, n);
+    }
+    fp_err_clear(&e);
+    return rmdir(path);
+}
+
+/* "a/b/c" of `path` below `root`, or NULL when path is not inside root. */
+static char *rel_below(const char *root, const char *path)
+{
+    char *ra = fp_path_abs(root), *pa = fp_path_abs(path), *out = NULL;
+    size_t n = strlen(ra);
+    if (!strncmp(pa, ra, n) && pa[n] == '/' && pa[n + 1])
+        out = strdup(pa + n + 1);
+    free(ra);
+    free(pa);
+    return out;
+}
+
+/* A directory name for the example: the kernel name with anything but
+ * [A-Za-z0-9._-] replaced, never "." or "..". */
+static char *example_name(const char *kernel)
+{
+    const char *k = kernel && *kernel ? kernel : "kernel";
+    char *s = strdup(k);
+    if (!s)
+        abort();
+    for (char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+              *p == '_' || *p == '-'))
+            *p = '_';
+    if (!strcmp(s, ".") || !strcmp(s, "..") || s[0] == '.')
+        s[0] = '_';
+    return s;
+}
+
+static void readme(const cJSON *r, const char *name, const char *disp_rel, fp_sb *out)
+{
+    const char *arch = fp_json_get_str(r, "arch"), *product = fp_json_get_str(r, "product");
+    fp_sb_addf(out, "# %s - %s / %s profiling example\n\n", name, arch ? arch : "arch unknown",
+               product ? product : "product unknown");
+    fp_sb_addf(out, "%s\n\n", fp_json_get_str(r, "headline") ? fp_json_get_str(r, "headline") : "");
+    fp_sb_adds(out, "Written by `flyprof bundle`. Layout:\n\n");
+    fp_sb_addf(out, "- `%s/` - the analysed ATT dispatch (code.json, wave files, source copies)\n", disp_rel);
+    fp_sb_adds(out, "- `rocprof/` - rocprofv3 kernel_trace.csv / agent_info.csv of the capture (arch, product, "
+                    "registers, duration), when the bundle had them\n"
+                    "- `pmc/` - counter CSVs, when collected\n"
+                    "- `capture.json`, `counters.json`, `tile.json`, `bubbles.json`, `map.json` - the bundle's "
+                    "artifacts (those that existed)\n"
+                    "- `report.json`, `headlines.json`, `REPORT.md`, `report.html` - the report of THIS directory\n\n");
+    fp_sb_adds(out, "Re-analyse without a GPU:\n\n```\n");
+    fp_sb_addf(out, "flyprof report --bundle examples/%s\nflyprof bubbles --bundle examples/%s\n", name, name);
+    fp_sb_adds(out, "```\n\nRepro on a GPU:\n\n```\n");
+    fp_sb_addf(out, "%s\n```\n", fp_json_get_str(r, "repro") ? fp_json_get_str(r, "repro") : "");
+}
+
+static int write_report_files(const char *dir, const cJSON *r, fp_err *err)
+{
+    char *p = fp_path_join(dir, "report.json");
+    int rc = fp_json_write_file(p, r, err);
+    free(p);
+    cJSON *hl = fp_report_headlines(r);
+    if (rc == 0) {
+        p = fp_path_join(dir, "headlines.json");
+        rc = fp_json_write_file(p, hl, err);
+        free(p);
+    }
+    cJSON_Delete(hl);
+    fp_sb md;
+    fp_sb_init(&md);
+    if (rc == 0) {
+        fp_report_markdown(r, &md);
+        p = fp_path_join(dir, "REPORT.md");
+        rc = fp_write_atomic(p, md.buf, md.len, err);
+        free(p);
+    }
+    if (rc == 0) {
+        fp_sb_reset(&md);
+        char *svgp = fp_path_join(dir, "flamegraph.svg");
+        fp_sb svg;
+        fp_sb_init(&svg);
+        fp_err e;
+        memset(&e, 0, sizeof e);
+        bool have = fp_is_file(svgp) && fp_read_file(svgp, &svg, &e) == 0;
+        fp_err_clear(&e);
+        fp_report_html(r, have ? svg.buf : NULL, &md);
+        fp_sb_free(&svg);
+        free(svgp);
+        p = fp_path_join(dir, "report.html");
+        rc = fp_write_atomic(p, md.buf, md.len, err);
+        free(p);
+    }
+    fp_sb_free(&md);
+    return rc;
+}
+
+static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
+{
+    (void)pos, (void)npos;
+    bundle_args *a = vargs;
+    if (!ctx->bundle) {
+        fp_err_set(err, FP_BAD_ARGS, "bundle needs --bundle DIR");
+        return fp_err_help(err, "point --bundle at a capture bundle (or a ui_output_agent_*_dispatch_* dir)");
+    }
+    if (a->tag && !fp_is_plain_name(a->tag))
+        return fp_err_set(err, FP_BAD_ARGS, "--tag '%s' is not a plain name", a->tag);
+    const char *root = a->examples_dir ? a->examples_dir : getenv("FLYPROF_EXAMPLES_DIR");
+    if (!root || !*root)
+        root = "examples";
+
+    fp_report_loaded l;
+    if (fp_report_from_bundle(ctx, ctx->bundle, a->tag, -1, &l, err))
+        return -1;
+    const cJSON *r0 = l.report;
+    const char *kernel = fp_json_get_str(r0, "recipe_kernel");
+    if (!kernel)
+        kernel = fp_json_get_str(r0, "kernel");
+    char *name = example_name(kernel);
+    char *dest = fp_path_join(root, name);
+    char tmpname[512];
+    snprintf(tmpname, sizeof tmpname, ".%s.tmp-%ld", name, (long)getpid());
+    char *tmp = fp_path_join(root, tmpname);
+    char *disp_rel = NULL, *old = NULL;
+    cJSON *copied = cJSON_CreateArray();
+    size_t nfiles = 0;
+    int rc = -1;
+
+    if (a->no_clobber && (fp_is_dir(dest) || fp_is_file(dest))) {
+        fp_err_set(err, FP_BAD_ARGS, "%s exists and --no-clobber was given", dest);
+        fp_err_help(err, "remove it, pick another --examples-dir, or drop --no-clobber");
+        goto done;
+    }
+    remove_tree(tmp);
+    if (fp_mkdir_p(tmp, err))
+        goto done;
+
+    /* the dispatch, at the same place relative to the bundle (capture.json stays valid) */
+    disp_rel = l.bundle_is_dispatch ? NULL : rel_below(l.root, l.dispatch_dir);
+    if (!disp_rel) {
+        const char *base = fp_path_base(l.dispatch_dir);
+        size_t n = strlen(base) + 5;
+        disp_rel = malloc(n);
+        if (!disp_rel)
+            abort();
+        snprintf(disp_rel, n, "att/%s", base);
+    }
+    {
+        char *d = fp_path_join(tmp, disp_rel);
+        rc = copy_tree(l.dispatch_dir, d, 0, &nfiles, err);
+        free(d);
+        if (rc)
+            goto done;
+        cJSON_AddItemToArray(copied, cJSON_CreateString(disp_rel));
+        rc = -1;
+    }
+    /* artifacts, rocprof CSVs and counter CSVs */
+    if (!l.bundle_is_dispatch) {
+        for (size_t i = 0; i < sizeof bundle_files / sizeof *bundle_files; i++) {
+            char *s = fp_path_join(l.root, bundle_files[i]), *d = fp_path_join(tmp, bundle_files[i]);
+            int c = fp_is_file(s) ? copy_file(s, d, err) : 0;
+            if (c == 0 && fp_is_file(s))
+                cJSON_AddItemToArray(copied, cJSON_CreateString(bundle_files[i]));
+            free(s);
+            free(d);
+            if (c)
+                goto done;
+        }
+        static const char *const dirs[] = {"rocprof", "pmc"};
+        for (size_t i = 0; i < 2; i++) {
+            char *s = fp_path_join(l.root, dirs[i]), *d = fp_path_join(tmp, dirs[i]);
+            int c = fp_is_dir(s) ? copy_tree(s, d, 0, &nfiles, err) : 0;
+            if (c == 0 && fp_is_dir(s))
+                cJSON_AddItemToArray(copied, cJSON_CreateString(dirs[i]));
+            free(s);
+            free(d);
+            if (c)
+                goto done;
+        }
+    } else {
+        /* a bare dispatch dir: its capture's CSVs live at <case>/rocprof/ */
+        char *s = fp_path_join(l.dispatch_dir, "../../rocprof"), *d = fp_path_join(tmp, "rocprof");
+        static const char *const csvs[] = {"kernel_trace.csv", "agent_info.csv"};
+        for (size_t i = 0; i < 2 && rc == -1; i++) {
+            char *sf = fp_path_join(s, csvs[i]), *df = fp_path_join(d, csvs[i]);
+            if (fp_is_file(sf)) {
+                if (copy_file(sf, df, err)) {
+                    free(sf);
+                    free(df);
+                    free(s);
+                    free(d);
+                    goto done;
+                }
+                cJSON_AddItemToArray(copied, cJSON_CreateString(csvs[i]));
+            }
+            free(sf);
+            free(df);
+        }
+        free(s);
+        free(d);
+    }
+    /* bubbles.json always ships (computed when the bundle had none) */
+    {
+        char *bp = fp_path_join(tmp, "bubbles.json");
+        int c = fp_is_file(bp) ? 0 : fp_json_write_file(bp, l.bubbles, err);
+        free(bp);
+        if (c)
+            goto done;
+    }
+    /* the example's own report: what `flyprof report` will say on it */
+    {
+        fp_report_loaded ex;
+        if (fp_report_from_bundle(ctx, tmp, a->tag, -1, &ex, err))
+            goto done;
+        int c = write_report_files(tmp, ex.report, err);
+        if (c == 0) {
+            fp_sb rd;
+            fp_sb_init(&rd);
+            readme(ex.report, name, disp_rel, &rd);
+            char *p = fp_path_join(tmp, "README.md");
+            c = fp_write_atomic(p, rd.buf, rd.len, err);
+            free(p);
+            fp_sb_free(&rd);
+        }
+        fp_report_loaded_free(&ex);
+        if (c)
+            goto done;
+    }
+    /* swap into place: the old example (if any) is removed whole */
+    if (fp_is_dir(dest)) {
+        char oldname[512];
+        snprintf(oldname, sizeof oldname, ".%s.old-%ld", name, (long)getpid());
+        old = fp_path_join(root, oldname);
+        if (rename(dest, old) != 0) {
+            fp_err_set(err, FP_IO_ERROR, "cannot move the old %s aside", dest);
+            goto done;
+        }
+    }
+    if (rename(tmp, dest) != 0) {
+        fp_err_set(err, FP_IO_ERROR, "cannot rename %s to %s", tmp, dest);
+        if (old)
+            rename(old, dest);
+        goto done;
+    }
+    if (old)
+        remove_tree(old);
+    rc = 0;
+
+    ctx->data = cJSON_CreateObject();
+    fp_json_add_str(ctx->data, "kernel", name);
+    char *abs = fp_path_abs(dest);
+    fp_json_add_str(ctx->data, "example_dir", abs);
+    free(abs);
+    fp_json_add_str(ctx->data, "dispatch", disp_rel);
+    cJSON_AddItemToObject(ctx->data, "copied", copied);
+    copied = NULL;
+    fp_json_add_int(ctx->data, "files", (int64_t)nfiles);
+    fp_json_add_str(ctx->data, "headline", fp_json_get_str(r0, "headline"));
+    fp_sb_addf(&ctx->table, "example written: %s\n%s\n", dest,
+               fp_json_get_str(r0, "headline") ? fp_json_get_str(r0, "headline") : "");
+done:
+    if (rc)
+        remove_tree(tmp);
+    cJSON_Delete(copied);
+    free(name);
+    free(dest);
+    free(tmp);
+    free(old);
+    free(disp_rel);
+    fp_report_loaded_free(&l);
+    return rc;
+}
+
+const fp_command fp_cmd_bundle = {
+    .name = "bundle",
+    .summary = "publish a bundle as examples/<kernel>/ (dispatch, CSVs, artifacts, report) - re-reportable",
+    .usage = "flyprof bundle --bundle DIR [--examples-dir DIR] [--tag TAG] [--no-clobber]",
+    .details = "The example carries everything `flyprof report` needs, and its report.json is the one `report` "
+               "gives on it. An existing example is replaced whole (no stale dispatch dirs) unless --no-clobber.",
+    .opts = bundle_opts,
+    .args_size = sizeof(bundle_args),
+    .min_pos = 0,
+    .max_pos = 0,
+    .run = run_bundle,
+};
