@@ -13,6 +13,7 @@
     X(hotspots) \
     X(list) \
     X(doctor) \
+    X(tile) \
     X(counters) \
     X(bubbles) \
     X(map) \

@@ -1,0 +1,449 @@
+/*
+ * cmd_tile.c - `flyprof tile`: the GEMM tile advisor (docs/commands/tile.md).
+ *
+ * Story: resolve the GPU (flags, else the bundle's agent info / capture arch)
+ * -> if --bm/--bn/--bk are given, evaluate that tile; otherwise search a small
+ * grid of tiles -> if the bundle holds the kernel's kernel trace, evaluate the
+ * real kernel's resources and grid as well -> tile.json in the bundle. Every
+ * answer is labelled a heuristic for GEMM-shaped kernels.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "flyprof/bound.h"
+#include "flyprof/cli.h"
+#include "flyprof/counters.h"
+#include "flyprof/csv.h"
+#include "flyprof/fs.h"
+#include "flyprof/json.h"
+#include "flyprof/occupancy.h"
+#include "flyprof/soc.h"
+#include "flyprof/tile.h"
+
+#define MAX_CANDIDATES 5
+
+typedef struct tile_args {
+    const char *shape;
+    const char *dtype;
+    const char *out_dtype;
+    long long bm, bn, bk, buffers, wg_size;
+    const char *gpu_name;
+    const char *arch;
+    double sclk_mhz;
+    double hbm_gbs;
+    const char *kernel;
+    const char *tag;
+} tile_args;
+
+static const fp_opt tile_opts[] = {
+    {"shape", 0, FP_OPT_STR, offsetof(tile_args, shape), "M,N,K",
+     "GEMM shape (also MxNxK; a trailing dtype token like ,bf16 sets --dtype)", NULL, NULL, 0, 0},
+    {"dtype", 0, FP_OPT_STR, offsetof(tile_args, dtype), "T", "input data type (fp4 fp6 fp8 int8 fp16 bf16 tf32 fp32 fp64)",
+     NULL, NULL, 0, 0},
+    {"out-dtype", 0, FP_OPT_STR, offsetof(tile_args, out_dtype), "T", "output data type (default: --dtype)", NULL,
+     NULL, 0, 0},
+    {"bm", 0, FP_OPT_INT, offsetof(tile_args, bm), "N", "tile rows (with --bn and --bk: evaluate this tile)", "0",
+     NULL, 0, 4096},
+    {"bn", 0, FP_OPT_INT, offsetof(tile_args, bn), "N", "tile columns", "0", NULL, 0, 4096},
+    {"bk", 0, FP_OPT_INT, offsetof(tile_args, bk), "N", "tile depth (K per step)", "0", NULL, 0, 4096},
+    {"buffers", 0, FP_OPT_INT, offsetof(tile_args, buffers), "N", "LDS buffers (2 = double buffering)", "2", NULL,
+     1, 8},
+    {"wg-size", 0, FP_OPT_INT, offsetof(tile_args, wg_size), "N", "work-items per workgroup", "256", NULL, 64,
+     1024},
+    {"gpu-name", 0, FP_OPT_STR, offsetof(tile_args, gpu_name), "NAME",
+     "GPU product (MI300X, MI325X, MI350X, MI355X); default: the bundle's agent info", NULL, NULL, 0, 0},
+    {"arch", 0, FP_OPT_STR, offsetof(tile_args, arch), "GFX", "architecture (gfx942, gfx950)", NULL, NULL, 0, 0},
+    {"sclk-mhz", 0, FP_OPT_DOUBLE, offsetof(tile_args, sclk_mhz), "MHZ", "override the peak engine clock", "0",
+     NULL, 0, 0},
+    {"hbm-gbs", 0, FP_OPT_DOUBLE, offsetof(tile_args, hbm_gbs), "GBS", "override the peak HBM bandwidth", "0",
+     NULL, 0, 0},
+    {"kernel", 'k', FP_OPT_STR, offsetof(tile_args, kernel), "NAME",
+     "kernel whose real resources to evaluate from the bundle's kernel trace (default: capture.json's)", NULL,
+     NULL, 0, 0},
+    {"tag", 0, FP_OPT_STR, offsetof(tile_args, tag), "TAG", "capture tag holding the kernel trace (default big)",
+     NULL, NULL, 0, 0},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+/* "M,N,K[,dtype]" or "MxNxK": integers in order, one optional dtype word. */
+static int parse_shape(const char *s, long long dims[3], const char **dtype_tok, char *tokbuf, size_t toklen,
+                       fp_err *err)
+{
+    int nd = 0;
+    *dtype_tok = NULL;
+    const char *p = s;
+    while (*p) {
+        size_t len = strcspn(p, ",xX");
+        /* 'x' separates numbers, but may also be part of a dtype (xf32): split only between digits */
+        if (p[len] && (p[len] == 'x' || p[len] == 'X') && !(len > 0 && isdigit((unsigned char)p[len - 1])))
+            len += strcspn(p + len, ",");
+        char tok[64];
+        if (len == 0 || len >= sizeof tok)
+            goto bad;
+        memcpy(tok, p, len);
+        tok[len] = '\0';
+        long long v;
+        if (fp_parse_ll(tok, &v) == 0) {
+            if (nd == 3 || v <= 0 || v > FP_TILE_MAX_DIM)
+                goto bad;
+            dims[nd++] = v;
+        } else if (!*dtype_tok && len < toklen) {
+            memcpy(tokbuf, tok, len + 1);
+            *dtype_tok = tokbuf;
+        } else {
+            goto bad;
+        }
+        p += len;
+        if (*p)
+            p++;
+    }
+    if (nd == 3)
+        return 0;
+bad:
+    fp_err_set(err, FP_USAGE, "--shape '%s': expected M,N,K (positive integers <= %lld), optionally ,DTYPE", s,
+               FP_TILE_MAX_DIM);
+    return -1;
+}
+
+/* The bundle's kernel trace CSV for the tag (path malloc'd) or NULL. */
+static char *trace_csv(fp_ctx *ctx, const cJSON *cap, const char *tag)
+{
+    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(cap, "tags");
+    const cJSON *t = tag ? cJSON_GetObjectItemCaseSensitive(tags, tag) : cJSON_GetObjectItemCaseSensitive(tags, "big");
+    if (!t && !tag && cJSON_GetArraySize(tags) == 1)
+        t = tags->child;
+    const char *rel = fp_json_get_str(t, "kernel_trace_csv");
+    if (!rel || rel[0] == '/' || strstr(rel, ".."))
+        return NULL;
+    return fp_path_join(ctx->bundle, rel);
+}
+
+static long long cell_ll(const fp_csv *c, size_t r, const char *col)
+{
+    long long v;
+    const char *s = fp_csv_cell(c, r, fp_csv_col(c, col));
+    return s && fp_parse_ll(s, &v) == 0 && v >= 0 ? v : -1;
+}
+
+/* Evaluate the real kernel from its first kernel-trace row. NULL when the
+ * trace has no row of the kernel. */
+static cJSON *real_kernel(fp_ctx *ctx, const char *path, const char *kernel, const fp_soc_sel *soc,
+                          const long long dims[3], bool have_shape)
+{
+    fp_csv c = {0};
+    fp_err err = {0};
+    if (fp_csv_load(path, &c, &err)) {
+        fp_warn(ctx, "kernel trace %s not used: %s", path, err.message);
+        fp_err_clear(&err);
+        return NULL;
+    }
+    int ck = fp_csv_col(&c, "Kernel_Name");
+    size_t row = c.nrows, count = 0;
+    for (size_t r = 0; ck >= 0 && r < c.nrows; r++)
+        if (strstr(fp_csv_cell(&c, r, ck), kernel)) {
+            if (row == c.nrows)
+                row = r;
+            count++;
+        }
+    if (row == c.nrows) {
+        fp_warn(ctx, "kernel '%s' is not in %s; only the generic tile model is shown", kernel, path);
+        fp_csv_free(&c);
+        return NULL;
+    }
+    long long vg = cell_ll(&c, row, "VGPR_Count"), ac = cell_ll(&c, row, "Accum_VGPR_Count"),
+              sg = cell_ll(&c, row, "SGPR_Count"), lds = cell_ll(&c, row, "LDS_Block_Size");
+    long long wg[3], gr[3];
+    const char *wn[] = {"Workgroup_Size_X", "Workgroup_Size_Y", "Workgroup_Size_Z"};
+    const char *gn[] = {"Grid_Size_X", "Grid_Size_Y", "Grid_Size_Z"};
+    long long wgs = 1, wgsize = 1;
+    bool geom = true;
+    for (int i = 0; i < 3; i++) {
+        wg[i] = cell_ll(&c, row, wn[i]);
+        gr[i] = cell_ll(&c, row, gn[i]);
+        if (wg[i] <= 0 || gr[i] <= 0 || wg[i] > 1024 || gr[i] > (1LL << 40)) {
+            geom = false;
+            continue;
+        }
+        wgsize *= wg[i];
+        wgs *= (gr[i] + wg[i] - 1) / wg[i];
+    }
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_str(o, "kernel", fp_csv_cell(&c, row, ck));
+    fp_json_add_str(o, "source", path);
+    fp_json_add_int(o, "dispatches_in_trace", (int64_t)count);
+    if (vg < 0 || sg < 0 || lds < 0 || vg > 512 || !geom) {
+        fp_warn(ctx, "the kernel trace row of '%s' lacks register, LDS or launch columns; real-kernel evaluation "
+                     "skipped",
+                kernel);
+        cJSON_Delete(o);
+        fp_csv_free(&c);
+        return NULL;
+    }
+    bool corrected = false;
+    int combined = fp_occ_csv_combined_vgpr(soc->limits, (int)vg, ac < 0 ? 0 : (int)ac, false, &corrected);
+    fp_occ_in oi = {.arch_vgpr = corrected ? combined : (int)vg, .accum_vgpr = corrected ? 0 : (int)(ac < 0 ? 0 : ac),
+                    .lds_bytes = (int)(lds > (1 << 24) ? (1 << 24) : lds), .sgpr = (int)(sg > 4096 ? 4096 : sg),
+                    .wg_size = (int)wgsize};
+    fp_occ_out oo;
+    fp_occ_compute(soc->limits, &oi, &oo);
+    cJSON *res = cJSON_AddObjectToObject(o, "resources");
+    fp_json_add_int(res, "vgpr_count", vg);
+    fp_json_add_int(res, "accum_vgpr_count", ac < 0 ? 0 : ac);
+    fp_json_add_int(res, "combined_vgpr", oo.total_vgpr);
+    fp_json_add_bool(res, "gfx950_undercount_corrected", corrected);
+    fp_json_add_int(res, "sgpr_count", sg);
+    fp_json_add_int(res, "lds_bytes_static", lds);
+    fp_json_add_int(res, "wg_size", wgsize);
+    fp_json_add_int(res, "workgroups", wgs);
+    cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
+    fp_json_add_int(oc, "waves_per_simd", oo.occupancy);
+    fp_json_add_int(oc, "waves_per_cu", (int64_t)oo.occupancy * soc->limits->simds_per_cu);
+    fp_json_add_str(oc, "limiter", fp_occ_limiter_name(oo.bound_by));
+    fp_json_add_int(oc, "vgpr_limit", oo.vgpr_limit);
+    fp_json_add_int(oc, "lds_limit", oo.lds_limit);
+    fp_json_add_int(oc, "sgpr_limit", oo.sgpr_limit);
+    if (oo.next_occ)
+        fp_json_add_int(oc, "next_vgpr_target", oo.next_vgpr_target);
+    if (soc->product) {
+        fp_grid g;
+        int per_cu = oo.waves_per_wg > 0 ? oo.occupancy * soc->limits->simds_per_cu / oo.waves_per_wg : 1;
+        fp_grid_fill(wgs, soc->product->cus, per_cu, &g);
+        cJSON_AddItemToObject(o, "grid", fp_grid_json(&g));
+    }
+    if (have_shape && wgs > 0) {
+        /* one workgroup per output tile: BM*BN = M*N / workgroups */
+        double area = (double)dims[0] * (double)dims[1] / (double)wgs;
+        fp_json_add_num(o, "implied_tile_area", area, 1);
+        fp_json_add_num(o, "implied_square_tile", sqrt(area), 1);
+    }
+    fp_json_add_str(o, "note", "LDS_Block_Size is the static LDS only; dynamic LDS is not in the kernel trace");
+    fp_csv_free(&c);
+    return o;
+}
+
+static void add_soc_summary(cJSON *doc, const fp_soc_sel *soc, fp_dtype t)
+{
+    cJSON *s = fp_soc_to_json(soc);
+    fp_json_add_str(s, "dtype", fp_dtype_name(t));
+    double p = fp_soc_peak_gflops(soc, t);
+    if (p > 0) {
+        fp_json_add_num(s, "peak_gflops_dtype", p, 1);
+        fp_json_add_num(s, "ridge_ai", fp_soc_ridge(soc, t), 2);
+    }
+    cJSON_AddItemToObject(doc, "soc", s);
+}
+
+static void table_eval(fp_sb *t, const char *title, const cJSON *e)
+{
+    const cJSON *tl = cJSON_GetObjectItem(e, "tile"), *l = cJSON_GetObjectItem(e, "lds"),
+                *v = cJSON_GetObjectItem(e, "vgpr_estimate"), *o = cJSON_GetObjectItem(e, "occupancy"),
+                *r = cJSON_GetObjectItem(e, "roofline"), *g = cJSON_GetObjectItem(e, "grid");
+    fp_sb_addf(t, "%s: %dx%dx%d, %d buffer(s), %d work-items\n", title, cJSON_GetObjectItem(tl, "BM")->valueint,
+               cJSON_GetObjectItem(tl, "BN")->valueint, cJSON_GetObjectItem(tl, "BK")->valueint,
+               cJSON_GetObjectItem(tl, "buffers")->valueint, cJSON_GetObjectItem(tl, "wg_size")->valueint);
+    fp_sb_addf(t, "  LDS        %d of %d bytes%s\n", cJSON_GetObjectItem(l, "bytes")->valueint,
+               cJSON_GetObjectItem(l, "limit")->valueint, cJSON_IsTrue(cJSON_GetObjectItem(l, "fits")) ? "" : "  OVERFLOW");
+    fp_sb_addf(t, "  VGPRs      ~%d arch + %d accum = %d allocated%s\n", cJSON_GetObjectItem(v, "arch")->valueint,
+               cJSON_GetObjectItem(v, "accum")->valueint, cJSON_GetObjectItem(v, "total_alloc")->valueint,
+               cJSON_IsTrue(cJSON_GetObjectItem(v, "fits")) ? "" : "  TOO MANY");
+    fp_sb_addf(t, "  occupancy  %d waves/SIMD, %d waves/CU (%s-limited)\n",
+               cJSON_GetObjectItem(o, "waves_per_simd")->valueint, cJSON_GetObjectItem(o, "waves_per_cu")->valueint,
+               fp_json_get_str(o, "limiter"));
+    const cJSON *ridge = cJSON_GetObjectItem(r, "ridge");
+    const cJSON *ait = cJSON_GetObjectItem(r, "ai_traffic");
+    fp_sb_addf(t, "  intensity  %.1f FLOP/B per K step", cJSON_GetObjectItem(r, "ai_tile")->valuedouble);
+    if (ait)
+        fp_sb_addf(t, ", %.1f FLOP/B whole GEMM without L2 reuse", ait->valuedouble);
+    if (cJSON_IsNumber(ridge))
+        fp_sb_addf(t, " vs ridge %.1f: %s", ridge->valuedouble, fp_json_get_str(r, "regime"));
+    fp_sb_addc(t, '\n');
+    if (g)
+        fp_sb_addf(t, "  grid       %s: %s\n", fp_json_get_str(g, "verdict"), fp_json_get_str(g, "detail"));
+}
+
+static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
+{
+    (void)pos;
+    (void)npos;
+    tile_args *a = argsp;
+    int rc = -1;
+    cJSON *cap = NULL, *doc = NULL;
+    char *trace = NULL;
+    fp_pmc_agent agent = {0};
+    agent.device_id = agent.gfx_target_version = agent.cu_count = agent.num_xcc = -1;
+
+    long long dims[3] = {0, 0, 0};
+    bool have_shape = false;
+    const char *shape_dtype = NULL;
+    char tokbuf[32];
+    if (a->shape) {
+        if (parse_shape(a->shape, dims, &shape_dtype, tokbuf, sizeof tokbuf, err))
+            goto out;
+        have_shape = true;
+    }
+    fp_dtype dt, odt;
+    const char *dts = a->dtype ? a->dtype : shape_dtype ? shape_dtype : "bf16";
+    if (fp_dtype_parse(dts, &dt, err) || fp_dtype_parse(a->out_dtype ? a->out_dtype : dts, &odt, err))
+        goto out;
+    int given = (a->bm > 0) + (a->bn > 0) + (a->bk > 0);
+    if (given != 0 && given != 3) {
+        fp_err_set(err, FP_USAGE, "--bm, --bn and --bk go together (all three to evaluate a tile, none to search)");
+        goto out;
+    }
+
+    /* the bundle: capture.json (arch, kernel, kernel trace) and the trace's agent_info.csv */
+    if (ctx->bundle) {
+        char *cp = fp_path_join(ctx->bundle, "capture.json");
+        if (fp_is_file(cp) && fp_json_parse_file(cp, &cap, err)) {
+            free(cp);
+            goto out;
+        }
+        free(cp);
+        trace = cap ? trace_csv(ctx, cap, a->tag) : NULL;
+        if (trace) {
+            size_t n = strlen(trace);
+            const char *suf = "kernel_trace.csv";
+            if (n >= strlen(suf) && !strcmp(trace + n - strlen(suf), suf)) {
+                char *ai = malloc(n + 8);
+                if (!ai)
+                    abort();
+                memcpy(ai, trace, n - strlen(suf));
+                strcpy(ai + n - strlen(suf), "agent_info.csv");
+                fp_err e2 = {0};
+                if (fp_is_file(ai))
+                    fp_pmc_load_agent_info(&agent, ai, &e2);
+                fp_err_clear(&e2);
+                free(ai);
+            }
+        }
+    }
+    fp_soc_query q = {.gpu_name = a->gpu_name, .arch = a->arch, .sclk_mhz = a->sclk_mhz, .hbm_gbs = a->hbm_gbs,
+                      .product_name = agent.product_name, .device_id = agent.device_id,
+                      .gfx_target_version = agent.gfx_target_version,
+                      .agent_arch = agent.name ? agent.name : fp_json_get_str(cap, "arch")};
+    fp_soc_sel soc;
+    if (fp_soc_resolve(&q, &soc, err))
+        goto out;
+    if (!soc.limits) {
+        fp_err_set(err, FP_BAD_ARGS, "the GPU is unknown: the tile model needs its LDS, registers and CU count");
+        fp_err_help(err, "pass --gpu-name (%s), or --arch gfx942|gfx950, or a bundle with agent info",
+                    fp_soc_product_list());
+        goto out;
+    }
+    if (!soc.product)
+        fp_warn(ctx, "GPU product unknown (only %s): no CU count or peaks, so no grid fill and no ridge; pass "
+                     "--gpu-name",
+                soc.arch);
+    if (soc.rates && soc.rates->matrix_flop_clk_cu[dt] == 0)
+        fp_warn(ctx, "%s has no %s matrix peak in the SoC table: the ridge is unknown", soc.arch, fp_dtype_name(dt));
+
+    doc = cJSON_CreateObject();
+    fp_json_add_int(doc, "schema", 1);
+    fp_json_add_str(doc, "confidence", "heuristic");
+    fp_json_add_str(doc, "note",
+                    "a model for GEMM-shaped kernels: one 32-bit accumulator per output element, one register "
+                    "stage of A/B, one workgroup per output tile, no L2 reuse between tiles; use it to compare "
+                    "tiles, not to predict time");
+    cJSON *sh = cJSON_AddObjectToObject(doc, "shape");
+    if (have_shape) {
+        fp_json_add_int(sh, "M", dims[0]);
+        fp_json_add_int(sh, "N", dims[1]);
+        fp_json_add_int(sh, "K", dims[2]);
+    }
+    fp_json_add_str(sh, "dtype", fp_dtype_name(dt));
+    fp_json_add_str(sh, "out_dtype", fp_dtype_name(odt));
+    add_soc_summary(doc, &soc, dt);
+
+    fp_tile_in in = {.m = dims[0], .n = dims[1], .k = dims[2], .dtype = dt, .out_dtype = odt, .bm = (int)a->bm,
+                     .bn = (int)a->bn, .bk = (int)a->bk, .buffers = (int)a->buffers, .wg_size = (int)a->wg_size};
+    if (given == 3) {
+        fp_tile_eval e;
+        fp_tile_evaluate(&soc, &in, &e);
+        cJSON *ej = fp_tile_eval_json(&e);
+        cJSON_AddItemToObject(doc, "evaluated", ej);
+        table_eval(&ctx->table, "tile", ej);
+        fp_bound_in bin;
+        fp_bound_in_init(&bin);
+        bin.ai = fp_some(e.ai_traffic > 0 ? e.ai_traffic : e.ai_tile);
+        if (e.ridge > 0)
+            bin.ridge_ai = fp_some(e.ridge);
+        fp_bound_result br;
+        fp_bound_classify(&bin, &br);
+        if (e.ridge > 0)
+            cJSON_AddItemToObject(doc, "bound", fp_bound_to_json(&br));
+    } else {
+        fp_tile_eval c[MAX_CANDIDATES];
+        size_t considered = 0;
+        size_t n = fp_tile_search(&soc, &in, c, MAX_CANDIDATES, &considered);
+        fp_json_add_int(doc, "tiles_considered", (int64_t)considered);
+        cJSON *cands = cJSON_AddArrayToObject(doc, "candidates");
+        for (size_t i = 0; i < n; i++)
+            cJSON_AddItemToArray(cands, fp_tile_eval_json(&c[i]));
+        if (n) {
+            cJSON_AddItemToObject(doc, "recommended", cJSON_Duplicate(cJSON_GetArrayItem(cands, 0), 1));
+            table_eval(&ctx->table, "recommended", cJSON_GetArrayItem(cands, 0));
+        } else {
+            cJSON_AddNullToObject(doc, "recommended");
+            fp_warn(ctx, "no tile of the search grid fits LDS and registers with one wave per SIMD");
+        }
+    }
+
+    const char *kernel = a->kernel ? a->kernel : fp_json_get_str(cap, "kernel");
+    if (trace && kernel) {
+        cJSON *rk = real_kernel(ctx, trace, kernel, &soc, dims, have_shape);
+        if (rk) {
+            cJSON_AddItemToObject(doc, "real_kernel", rk);
+            const cJSON *oc = cJSON_GetObjectItem(rk, "occupancy"), *g = cJSON_GetObjectItem(rk, "grid");
+            fp_sb_addf(&ctx->table, "real kernel %s: %d waves/SIMD (%s-limited)", fp_json_get_str(rk, "kernel"),
+                       cJSON_GetObjectItem(oc, "waves_per_simd")->valueint, fp_json_get_str(oc, "limiter"));
+            if (g)
+                fp_sb_addf(&ctx->table, ", grid %s: %s", fp_json_get_str(g, "verdict"), fp_json_get_str(g, "detail"));
+            fp_sb_addc(&ctx->table, '\n');
+        }
+    } else if (a->kernel && ctx->bundle) {
+        fp_warn(ctx, "no kernel trace in the bundle: the real kernel '%s' is not evaluated", a->kernel);
+    }
+    fp_sb_adds(&ctx->table, "(heuristic for GEMM-shaped kernels)\n");
+
+    if (ctx->bundle) {
+        char *out = fp_path_join(ctx->bundle, "tile.json");
+        int wrc = fp_json_write_file(out, doc, err);
+        if (!wrc)
+            fp_json_add_str(doc, "artifact", out);
+        free(out);
+        if (wrc)
+            goto out;
+    }
+    ctx->data = doc;
+    doc = NULL;
+    rc = 0;
+out:
+    cJSON_Delete(doc);
+    cJSON_Delete(cap);
+    free(trace);
+    free(agent.product_name);
+    free(agent.name);
+    return rc;
+}
+
+const fp_command fp_cmd_tile = {
+    .name = "tile",
+    .summary = "GEMM tile advisor: LDS, VGPR estimate and occupancy, intensity vs ridge, grid fill (a heuristic)",
+    .usage = "flyprof tile [--shape M,N,K] [--dtype T] [--bm N --bn N --bk N] [--buffers N] [--gpu-name NAME] "
+             "[--bundle DIR]",
+    .details = "Evaluates one BM x BN x BK tile (or searches a small grid of tiles) for a GEMM on the chosen GPU: "
+               "LDS bytes against the per-CU limit, an estimate of registers and the occupancy that follows from "
+               "the unified 512-entry VGPR pool, arithmetic intensity against the ridge, and how the tiles fill "
+               "the compute units. With a bundle whose kernel trace holds the kernel, the real kernel's registers, "
+               "LDS and grid are evaluated too. Writes <bundle>/tile.json.",
+    .opts = tile_opts,
+    .args_size = sizeof(tile_args),
+    .min_pos = 0,
+    .max_pos = 0,
+    .run = tile_run,
+};
