@@ -10,6 +10,7 @@
  * one file + one SIMD's intervals + the per-instruction results.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,10 +126,46 @@ static void group_reset(bub_ctx *c, int se, int simd)
     c->n_st = c->n_ex = c->n_gw = 0;
 }
 
+/* Cycle values beyond 2^50 (~6 days at 2 GHz) are not a kernel trace: a wave
+ * carrying one is skipped as malformed, which also keeps every sum below
+ * overflow (at most 2^20 records per file x 2^50 fits int64). */
+#define BUB_MAX_CYCLE ((int64_t)1 << 50)
+
+static bool in_range(int64_t v) { return v >= 0 && v <= BUB_MAX_CYCLE; }
+
+static const char *wave_insane(const fp_wave *w)
+{
+    if (!in_range(w->begin) || !in_range(w->end))
+        return "begin/end out of range";
+    int64_t t = w->begin;
+    for (size_t i = 0; i < w->n_spans; i++) {
+        if (!in_range(w->spans[i].dur))
+            return "a timeline duration is out of range";
+        t += w->spans[i].dur;
+        if (!in_range(t))
+            return "the timeline runs out of range";
+    }
+    for (size_t i = 0; i < w->n_insts; i++) {
+        const fp_wave_inst *r = &w->insts[i];
+        if (!in_range(r->time) || !in_range(r->stall) || !in_range(r->dur) || !in_range(r->time + r->stall))
+            return "an instruction record has a cycle value out of range";
+    }
+    return NULL;
+}
+
+static void on_skip(void *user, const fp_wave_file *f, const fp_err *err);
+
 static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
 {
     bub_ctx *c = user;
     fp_bubbles *b = c->b;
+    const char *why = wave_insane(w);
+    if (why) {
+        fp_err e = {0};
+        fp_err_set(&e, FP_BAD_INPUT, "%s: %s", f->name, why);
+        on_skip(user, f, &e);
+        return 0;
+    }
     if (!c->g_active || c->g_se != w->se || c->g_simd != w->simd) {
         if (c->g_active)
             fp_bub_sweep_group(c);
@@ -151,7 +188,7 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     int64_t t = w->begin;
     for (size_t i = 0; i < w->n_spans; i++) {
         const fp_wave_span *s = &w->spans[i];
-        int64_t d = s->dur < 0 ? 0 : s->dur;
+        int64_t d = s->dur;
         b->state_cycles[s->state] += d;
         if (s->state == FP_WS_EXEC && d > 0) {
             BUB_GROW(c->ex, c->n_ex, c->cap_ex);

@@ -9,7 +9,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 ok() { echo "ok   $1"; }
 no() { echo "FAIL $1"; fail=1; }
-gen() { "$GEN" "$SPECS/$1.json" "$tmp/$1" >/dev/null || { no "generate $1"; return 1; }; ls -d "$tmp/$1"/ui_output_agent_*; }
+gen() { rm -rf "$tmp/$1"; "$GEN" "$SPECS/$1.json" "$tmp/$1" >/dev/null || { no "generate $1"; return 1; }; ls -d "$tmp/$1"/ui_output_agent_*; }
 # run: prints envelope to $tmp/env, sets rc
 run() { "$FLYPROF" bubbles -q "$@" > "$tmp/env" 2> "$tmp/err"; rc=$?; }
 py() { python3 - "$tmp/env" "$@"; }
@@ -207,6 +207,19 @@ run --bundle "$d"
 import json, sys
 q = json.load(open(sys.argv[1]))["data"]["quality"]
 assert q["waves_skipped"] == 2 and q["waves_read"] == 2 and q["unlisted"] == 2, q
+PY
+d=$(gen bub_two_waves)
+python3 - "$d/se0_sm0_sl1_wv0.json" <<'PY'
+import json, sys
+p = sys.argv[1]; j = json.load(open(p))
+j["wave"]["instructions"][2] = [9223372036854775000, 9, 9223372036854775000, 4, 3]   # would overflow time + stall
+open(p, "w").write(json.dumps(j))
+PY
+run --bundle "$d"
+[ $rc -eq 0 ] && py <<'PY' && ok "absurd cycle values: wave skipped as malformed, no overflow" || no "huge numbers"
+import json, sys
+e = json.load(open(sys.argv[1])); q = e["data"]["quality"]
+assert q["waves_skipped"] == 1 and q["waves_read"] == 1 and "out of range" in q["skipped"][0], q
 PY
 # 6. --rank and --limit
 d=$(gen bub_loop)
