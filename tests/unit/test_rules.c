@@ -1,0 +1,258 @@
+/*
+ * test_rules.c - the knob rules engine over hand-built signals: firing,
+ * bound gates, unmeasured signals (pass / fail / fallback), ranking by gain
+ * with stable ties, confidence lowered by capture quality, the occupancy
+ * payoff, acceptance tests and the generated table.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/json.h"
+#include "flyprof/rules.h"
+#include "flyprof/signals.h"
+
+static fp_optd some(double v)
+{
+    fp_optd o = {true, v};
+    return o;
+}
+
+static fp_sig_class *add_class(fp_signals *s, const char *name, int64_t stall, double pct, double gain)
+{
+    fp_sig_class *c = fp_signals_class_add(s, name);
+    c->stall = stall;
+    c->stall_pct = pct;
+    c->gain_pct = some(gain);
+    c->exposed = some((double)stall);
+    return c;
+}
+
+/* A memory-bound kernel: vmcnt 50 % of stall, upper-bound gain 30 %. */
+static void base(fp_signals *s)
+{
+    fp_signals_init(s);
+    s->total_latency = 100000;
+    s->total_stall = 60000;
+    s->stall_pct = 60;
+    add_class(s, "vmcnt", 30000, 50.0, 30.0);
+    add_class(s, "valu", 30000, 50.0, 0.0);
+    s->bound = "memory";
+}
+
+static const fp_rec *find(const fp_rec *r, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(r[i].rule->id, id))
+            return &r[i];
+    return NULL;
+}
+
+static void test_fires_and_gate(void **state)
+{
+    (void)state;
+    fp_signals s;
+    base(&s);
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(r[0].rule->id, "vmem_prefetch");
+    assert_int_equal(r[0].rank, 1);
+    assert_true(r[0].gain_pct == 30.0);
+    assert_true(r[0].value == 50.0);
+    free(r);
+    /* compute-bound: the memory-gated rule is gated out */
+    s.bound = "compute";
+    fp_rules_eval(&s, &r, &n);
+    assert_null(find(r, n, "vmem_prefetch"));
+    free(r);
+    /* unknown bound: no gate */
+    s.bound = NULL;
+    fp_rules_eval(&s, &r, &n);
+    assert_non_null(find(r, n, "vmem_prefetch"));
+    free(r);
+    fp_signals_free(&s);
+}
+
+static void test_unmeasured_pass_and_fail(void **state)
+{
+    (void)state;
+    fp_signals s;
+    base(&s);
+    fp_rec *r;
+    size_t n;
+    /* pct_of_hbm_roof unmeasured passes; measured 80 % (>= 70) blocks the prefetch rule */
+    s.pct_hbm_roof = some(80);
+    fp_rules_eval(&s, &r, &n);
+    assert_null(find(r, n, "vmem_prefetch"));
+    free(r);
+    /* layout_l2 needs a measured L2 hit rate (unmeasured fails) */
+    s.pct_hbm_roof.known = false;
+    fp_rules_eval(&s, &r, &n);
+    assert_null(find(r, n, "layout_l2"));
+    free(r);
+    s.l2_hit = some(40);
+    fp_rules_eval(&s, &r, &n);
+    const fp_rec *l2 = find(r, n, "layout_l2");
+    assert_non_null(l2);
+    assert_true(l2->value == 40);
+    free(r);
+    fp_signals_free(&s);
+}
+
+static void test_fallback_lowers_confidence(void **state)
+{
+    (void)state;
+    fp_signals s;
+    base(&s);
+    add_class(&s, "lds", 9000, 9.0, 5.0);
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    const fp_rec *b = find(r, n, "lds_bank_conflict");
+    assert_non_null(b);
+    assert_true(b->value_fallback);
+    assert_true(b->value == 9.0);
+    assert_true(b->confidence == 0.72); /* 0.9 high x 0.8 fallback */
+    free(r);
+    /* a measured low conflict rate wins over the stall share */
+    s.lds_conflict_pct = some(2.0);
+    fp_rules_eval(&s, &r, &n);
+    assert_null(find(r, n, "lds_bank_conflict"));
+    free(r);
+    fp_signals_free(&s);
+}
+
+static void test_rank_ties_stable(void **state)
+{
+    (void)state;
+    fp_signals s;
+    base(&s);
+    /* vmem_queue_depth (0.8) and layout_l2 (0.7) share vmcnt's gain with vmem_prefetch (1.2) */
+    fp_signals_class_add(&s, "vmem_load")->mix = some(0.3);
+    s.l2_hit = some(50);
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    assert_int_equal(n, 3);
+    assert_string_equal(r[0].rule->id, "vmem_prefetch");
+    assert_string_equal(r[1].rule->id, "vmem_queue_depth");
+    assert_string_equal(r[2].rule->id, "layout_l2");
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(r[i].rank, (int)i + 1);
+    free(r);
+    /* a larger gain outranks priority */
+    add_class(&s, "barrier", 20000, 33.0, 45.0);
+    fp_rules_eval(&s, &r, &n);
+    assert_string_equal(r[0].rule->id, "barrier_relax");
+    free(r);
+    fp_signals_free(&s);
+}
+
+static void test_quality_and_occupancy(void **state)
+{
+    (void)state;
+    fp_signals s;
+    base(&s);
+    s.capture_confidence = 0.6;
+    s.waves_per_cu = some(4);
+    s.next_waves_per_cu = some(8);
+    s.occ_limiter = strdup("VGPR");
+    fp_sig_class *vm = (fp_sig_class *)fp_signals_class(&s, "vmcnt");
+    vm->is_bubble = true;
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    const fp_rec *o = find(r, n, "occupancy_vgpr");
+    assert_non_null(o);
+    assert_true(o->gain_pct == 15.0); /* 30 % bubble gain x (1 - 4/8) */
+    assert_true(o->confidence == 0.54); /* high 0.9 x capture 0.6 */
+    assert_string_equal(fp_conf_label(o->confidence), "medium");
+    free(r);
+    /* another limiter binds: cutting registers would not help */
+    free(s.occ_limiter);
+    s.occ_limiter = strdup("LDS");
+    fp_rules_eval(&s, &r, &n);
+    assert_null(find(r, n, "occupancy_vgpr"));
+    free(r);
+    fp_signals_free(&s);
+}
+
+static void test_evidence_and_acceptance(void **state)
+{
+    (void)state;
+    fp_signals s;
+    base(&s);
+    fp_sig_class *vm = (fp_sig_class *)fp_signals_class(&s, "vmcnt");
+    vm->hot.present = true;
+    vm->hot.code_line = 42;
+    vm->hot.isa = strdup("s_waitcnt vmcnt(0)");
+    vm->hot.source = strdup("/k/kernel.py:192");
+    vm->hot.stall = 20000;
+    vm->hot.hit = 10;
+    vm->hot.line_class_stall = 25000;
+    vm->hot.nproducers = 1;
+    vm->hot.producers[0].code_line = 40;
+    vm->hot.producers[0].isa = strdup("buffer_load_dwordx4 v[0:3], v1, s[0:3], 0 offen");
+    vm->hot.producers[0].source = strdup("/k/kernel.py:190");
+    vm->hot.producers[0].cls = strdup("vmem_load");
+    vm->hot.producers[0].load_to_use = some(2100.5);
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    cJSON *j = fp_rec_json(&s, &r[0]);
+    const cJSON *ev = cJSON_GetObjectItem(j, "evidence"), *hot = cJSON_GetObjectItem(ev, "hottest");
+    assert_string_equal(fp_json_get_str(hot, "source"), "/k/kernel.py:192");
+    const cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItem(hot, "waits_on"), 0);
+    assert_true(cJSON_GetObjectItem(p, "load_to_use_cycles")->valuedouble == 2100.5);
+    const cJSON *acc = cJSON_GetObjectItem(j, "acceptance");
+    assert_string_equal(fp_json_get_str(acc, "kind"), "line_stall_drop");
+    assert_string_equal(fp_json_get_str(acc, "text"),
+                        "vmcnt stall at /k/kernel.py:192 drops by >= 30% (from 25000 to <= 17500 cycles)");
+    assert_true(cJSON_GetObjectItem(acc, "target")->valuedouble == 17500);
+    cJSON_Delete(j);
+    free(r);
+    fp_signals_free(&s);
+}
+
+static void test_table(void **state)
+{
+    (void)state;
+    assert_true(fp_rules_count >= 14);
+    fp_sb sb;
+    fp_sb_init(&sb);
+    fp_rules_markdown(&sb);
+    for (size_t i = 0; i < fp_rules_count; i++) {
+        char id[80];
+        snprintf(id, sizeof id, "`%s`", fp_rules[i].id);
+        assert_non_null(strstr(sb.buf, id));
+        /* every row is complete */
+        assert_non_null(fp_rules[i].knob);
+        assert_non_null(fp_rules[i].api);
+        assert_non_null(fp_rules[i].change);
+        assert_non_null(fp_rules[i].expected);
+        assert_int_not_equal(fp_rules[i].conds[0].sig, FP_SIG_NONE);
+    }
+    fp_sb_free(&sb);
+    cJSON *j = fp_rules_json();
+    assert_int_equal(cJSON_GetArraySize(j), (int)fp_rules_count);
+    cJSON_Delete(j);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fires_and_gate),       cmocka_unit_test(test_unmeasured_pass_and_fail),
+        cmocka_unit_test(test_fallback_lowers_confidence), cmocka_unit_test(test_rank_ties_stable),
+        cmocka_unit_test(test_quality_and_occupancy), cmocka_unit_test(test_evidence_and_acceptance),
+        cmocka_unit_test(test_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
