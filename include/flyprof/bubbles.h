@@ -56,7 +56,7 @@ typedef struct fp_bub_line {
 
 /* waitcnt -> producer pair, aggregated over every execution of every wave. */
 typedef struct fp_bub_pair {
-    int64_t wait_line, prod_line; /* code.json LineNumbers */
+    int64_t wait_line, prod_line; /* code ROW positions (fp_code.rows); map with rows[i].index */
     int64_t count;                /* executions where this producer was named */
     int64_t count_inferred;       /* ... of which by counter replay */
     int64_t cycles_sum, cycles_min, cycles_max; /* producer issue -> wait release */

@@ -84,7 +84,7 @@ static void table(fp_sb *t, const cJSON *doc)
     fp_sb_addf(t, "  latency %lld  stall %lld  exposed %lld  hidden %lld  (%lld waves, %lld records)\n",
                (long long)v[0], (long long)v[1], (long long)v[2], (long long)v[3], (long long)v[4],
                (long long)v[5]);
-    fp_sb_adds(t, "\n  class          cycles     %stall   exposed    gain<=%\n");
+    fp_sb_adds(t, "\n  class            cycles    %stall    exposed   gain<=%\n");
     const cJSON *c;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "classes"))
     {
@@ -95,7 +95,7 @@ static void table(fp_sb *t, const cJSON *doc)
                    cJSON_GetObjectItemCaseSensitive(c, "pct")->valuedouble, (long long)ex,
                    cJSON_GetObjectItemCaseSensitive(c, "gain_upper_pct")->valuedouble);
     }
-    fp_sb_adds(t, "\n  #   exposed     stall  class      inst / source\n");
+    fp_sb_adds(t, "\n  #     exposed     stall  class      inst / source\n");
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "hotspots"))
     {
         int64_t rk = 0, ex = 0, st = 0;
