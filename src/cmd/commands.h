@@ -9,6 +9,7 @@
 #include "flyprof/cli.h"
 
 #define FP_COMMANDS(X) \
+    X(run) \
     X(capture) \
     X(hotspots) \
     X(list) \
