@@ -1,0 +1,73 @@
+#!/bin/bash
+# run end to end with the fake rocprofv3 (ATT dirs from the project's
+# generator), a scripted rocminfo and a decoder library: every step runs by
+# re-running the binary, run.json records them; then the failure paths.
+. "$(dirname "$0")/lib/capture_env.sh"
+mkdir -p "$T/bin" "$T/dec"
+: > "$T/dec/librocprof-trace-decoder.so"
+printf '#!/bin/sh\nprintf "Agent 2\\n  Name: gfx950\\n  Marketing Name: AMD Instinct MI350X\\n  Device Type: GPU\\n  Compute Unit: 256\\n"\n' \
+  > "$T/bin/rocminfo"
+chmod +x "$T/bin/rocminfo"
+export PATH="$T/bin:$PATH" ROCPROF_ATT_LIBRARY_PATH="$T/dec"
+export FAKE_ROCPROF_GEN_SPEC=$FP_SRC/tests/data/gen/synthetic_gemm.json
+export FAKE_ROCPROF_KERNELS="softmax_kernel_0:12:30000:96"
+
+B=$T/run1
+fp run softmax --bundle "$B" --shape 4096,8192,bf16 --examples-dir "$T/ex"
+[ "$RC" = 0 ] || { cat "$T/out.json"; fail "run exit $RC"; }
+R=$B/run.json
+st() { jget $R "[s['status'] for s in d['steps'] if s['name']=='$1'][0]"; }
+[ "$(jget $R 'd["status"]')" = ok ] || fail status
+[ "$(jget $R '[s["name"] for s in d["steps"]]')" = \
+  "['doctor', 'tile', 'capture', 'counters', 'bubbles', 'map', 'report', 'bundle']" ] || fail "step order"
+for s in doctor capture counters bubbles map report bundle; do [ "$(st $s)" = ok ] || fail "step $s: $(st $s)"; done
+[ "$(st tile)" = skipped ] || fail "tile skipped for a 2-d shape"
+for f in capture.json counters.json bubbles.json map.json report.json REPORT.md; do
+  [ -f "$B/$f" ] || fail "missing $f"
+  [ "$(jget $R "d['artifacts']['$f']")" = "$f" ] || fail "artifact $f not listed"
+done
+[ -f "$B/run/capture.json" ] && [ -f "$B/run/report.stderr.txt" ] || fail "step envelopes kept"
+[ -d "$T/ex/softmax" ] || [ -n "$(ls "$T/ex")" ] || fail "bundle step published nothing"
+[ "$(jget $T/out.json 'd["data"]["kernel"]')" = softmax ] || fail envelope
+grep -q '"report"' "$B/run.json" || fail "run.json"
+
+# a GEMM-like shape: tile runs (its failure would only warn)
+fp run softmax --bundle "$T/run2" --shape 4096,4096,4096,bf16 --skip-bundle --no-pmc
+[ "$RC" = 0 ] || fail "run2 exit $RC"
+[ "$(jget $T/run2/run.json "[s['status'] for s in d['steps'] if s['name']=='tile'][0]")" != skipped ] || fail "tile ran"
+[ "$(jget $T/run2/run.json "[s['status'] for s in d['steps'] if s['name']=='counters'][0]")" = skipped ] || fail no-pmc
+[ "$(jget $T/run2/run.json "[s['status'] for s in d['steps'] if s['name']=='bundle'][0]")" = skipped ] || fail skip-bundle
+[ ! -f "$T/run2/counters.json" ] || fail "no-pmc wrote counters"
+
+# doctor not ready -> the first blocker is the run's error, nothing else runs
+ROCPROF_ATT_LIBRARY_PATH="$T/none" LD_LIBRARY_PATH= fp run softmax --bundle "$T/run3"
+expect_error TRACE_DECODER_MISSING 69
+[ "$(jget $T/run3/run.json 'd["status"]')" = failed ] || fail "run3 status"
+[ "$(jget $T/run3/run.json "[s['status'] for s in d['steps'] if s['name']=='capture'][0]")" = not-run ] || fail not-run
+
+# capture fails -> its code, earlier steps ok, later not run
+FAKE_ROCPROF_MODE=empty-shells fp run softmax --bundle "$T/run4" --skip-bundle
+expect_error EMPTY_ATT 66
+[ "$(jget $T/run4/run.json "[s['status'] for s in d['steps'] if s['name']=='doctor'][0]")" = ok ] || fail "doctor ok"
+[ "$(jget $T/run4/run.json "[s['status'] for s in d['steps'] if s['name']=='bubbles'][0]")" = not-run ] || fail "bubbles not run"
+[ "$(jget $T/out.json 'd["error"]["run_json"]')" = run.json ] || fail "error points at run.json"
+
+# timeout inside capture -> CAPTURE_TIMEOUT for the run
+FAKE_ROCPROF_HANG=att fp run softmax --bundle "$T/run5" --timeout 1 --skip-bundle
+expect_error CAPTURE_TIMEOUT 75
+
+# Ctrl-C during capture -> INTERRUPTED envelope, run.json says so, no fake left
+FAKE_ROCPROF_HANG=att "$FLYPROF" run softmax --bundle "$T/run6" -f json > "$T/out.json" 2>/dev/null &
+pid=$!
+for i in $(seq 1 100); do [ -f "$T/run6/rocprof/big/input_att.yaml" ] && break; sleep 0.1; done
+sleep 0.5
+kill -INT $pid
+wait $pid; RC=$?
+expect_error INTERRUPTED 130
+[ "$(jget $T/run6/run.json 'd["status"]')" = interrupted ] || fail "run6 status"
+[ "$(jget $T/run6/capture.json 'd["status"]')" = interrupted ] || fail "capture interrupted"
+sleep 0.3
+pgrep -f "rocprofv3 -i $T/run6" >/dev/null && fail "fake rocprofv3 survived"
+# usage
+fp run; expect_error USAGE 64
+echo ok
