@@ -16,13 +16,24 @@ expect() {
     local want_rc=$1 want_code=$2; shift 2
     "$FLYPROF" "$@" -f json > "$t/out.json" 2> "$t/err.txt"
     local rc=$?
+    # the envelope is one unformatted line: read the code without a python start
     local code
-    code=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(e["error"]["code"] if not e["ok"] else "OK")' "$t/out.json" 2>/dev/null)
+    if grep -q '^{"ok":true' "$t/out.json"; then code=OK
+    else code=$(grep -o '"error":{"code":"[A-Z_]*"' "$t/out.json" | sed 's/.*"code":"//; s/"$//'); fi
     if [ "$rc" = "$want_rc" ] && [ "$code" = "$want_code" ]; then ok; else bad "$* -> rc $rc code '$code' (want $want_rc $want_code): $(head -c 300 "$t/out.json")"; fi
 }
-# jq-like check with python: jcheck 'expr' (evaluated with e = envelope, d = data)
+# jcheck 'expr' ...: python expressions on e = envelope, d = data (one python start)
 jcheck() {
-    if python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); d=e.get("data"); sys.exit(0 if eval(sys.argv[2]) else 1)' "$t/out.json" "$1"; then ok; else bad "check $1 on $(head -c 600 "$t/out.json")"; fi
+    local out
+    out=$(python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1])); d = e.get("data")
+for x in sys.argv[2:]:
+    print("ok" if eval(x) else "FAIL: check " + x)
+' "$t/out.json" "$@" 2>&1)
+    while IFS= read -r l; do
+        if [ "$l" = ok ]; then ok; else bad "$l on $(head -c 600 "$t/out.json")"; fi
+    done <<< "$out"
 }
 
 row() { # isa idx src lat stall
@@ -66,16 +77,16 @@ expect 64 USAGE hotspots "$D" "$D"
 
 # ---- no CSV anywhere: ISA only, heuristic arch, warnings ----
 expect 0 OK hotspots "$D"
-jcheck 'd["instructions"] == 4 and d["total_cycles"] == 180 and d["total_stall"] == 105'
-jcheck 'd["stall_by_type"][0] == {"type": "VMEM-wait", "stall": 90, "pct": 85.7143}'
-jcheck '[l["source_loc"] for l in d["source_lines"]] == ["/w/k.py:2", "/w/k.py:3"] and d["source_lines_total"] == 2'
-jcheck 'd["source_lines"][1]["dominant_type"] == "MFMA/FMA" and d["source_lines"][1]["stalling_pc_index"] == [2, 3]'
-jcheck '[i["pc_index"] for i in d["instructions_ranked"]] == [1, 2, 3]'
-jcheck 'd["registers"]["arch"] == "gfx942" and d["registers"]["arch_source"] == "heuristic"'
-jcheck 'd["registers"]["kernel_trace"] is None and d["registers"]["limits"]["lds"] is None'
-jcheck 'd["registers"]["isa_scan"]["arch_vgpr"] == 96 and d["registers"]["occupancy"] == 5'
-jcheck 'any("ISA scan only" in w for w in e["warnings"]) and any("guessed" in w for w in e["warnings"])'
-jcheck '"truncated" not in e'
+jcheck 'd["instructions"] == 4 and d["total_cycles"] == 180 and d["total_stall"] == 105' \
+    'd["stall_by_type"][0] == {"type": "VMEM-wait", "stall": 90, "pct": 85.7143}' \
+    '[l["source_loc"] for l in d["source_lines"]] == ["/w/k.py:2", "/w/k.py:3"] and d["source_lines_total"] == 2' \
+    'd["source_lines"][1]["dominant_type"] == "MFMA/FMA" and d["source_lines"][1]["stalling_pc_index"] == [2, 3]' \
+    '[i["pc_index"] for i in d["instructions_ranked"]] == [1, 2, 3]' \
+    'd["registers"]["arch"] == "gfx942" and d["registers"]["arch_source"] == "heuristic"' \
+    'd["registers"]["kernel_trace"] is None and d["registers"]["limits"]["lds"] is None' \
+    'd["registers"]["isa_scan"]["arch_vgpr"] == 96 and d["registers"]["occupancy"] == 5' \
+    'any("ISA scan only" in w for w in e["warnings"]) and any("guessed" in w for w in e["warnings"])' \
+    '"truncated" not in e'
 expect 0 OK hotspots "$D" --topk 1 --mode asm
 jcheck 'e["truncated"] == {"instructions_ranked": {"shown": 1, "total": 3}} and "source_lines" not in d'
 expect 0 OK hotspots "$D" --arch gfx950
@@ -94,16 +105,16 @@ mkdir -p "$t/k/rocprof"
     echo '2,"GPU",90500,"gfx950"'
 } > "$t/k/rocprof/agent_info.csv"
 expect 0 OK hotspots "$D"
-jcheck 'd["registers"]["arch"] == "gfx950" and d["registers"]["arch_source"] == "agent_info"'
-jcheck 'd["registers"]["kernel_trace"]["kernel_name"] == "my_kernel_0" and d["registers"]["kernel_trace"]["line"] == 3'
-jcheck 'd["registers"]["kernel_trace"]["gfx950_undercount_corrected"] is True and d["registers"]["total_vgpr"] == 248'
-jcheck 'd["registers"]["limits"] == {"vgpr": 2, "lds": 3, "sgpr": 7, "hardware": 8} and d["registers"]["occupancy"] == 2'
-jcheck 'd["registers"]["bound_by"] == "VGPR" and d["registers"]["next"] == {"waves": 3, "total_vgpr_at_most": 168, "other_limits_bind": False}'
-jcheck 'not any("ISA scan only" in w for w in e["warnings"])'
+jcheck 'd["registers"]["arch"] == "gfx950" and d["registers"]["arch_source"] == "agent_info"' \
+    'd["registers"]["kernel_trace"]["kernel_name"] == "my_kernel_0" and d["registers"]["kernel_trace"]["line"] == 3' \
+    'd["registers"]["kernel_trace"]["gfx950_undercount_corrected"] is True and d["registers"]["total_vgpr"] == 248' \
+    'd["registers"]["limits"] == {"vgpr": 2, "lds": 3, "sgpr": 7, "hardware": 8} and d["registers"]["occupancy"] == 2' \
+    'd["registers"]["bound_by"] == "VGPR" and d["registers"]["next"] == {"waves": 3, "total_vgpr_at_most": 168, "other_limits_bind": False}' \
+    'not any("ISA scan only" in w for w in e["warnings"])'
 # --kernel picks another row (substring of a name with a quoted comma); --arch overrides agent_info
 expect 0 OK hotspots "$D" --kernel other_kernel --arch gfx942
-jcheck 'd["registers"]["kernel_trace"]["kernel_name"] == "other_kernel(int, float)" and d["registers"]["arch_source"] == "flag"'
-jcheck 'd["registers"]["kernel_trace"]["gfx950_undercount_corrected"] is False and d["registers"]["sgpr"]["count"] == 16'
+jcheck 'd["registers"]["kernel_trace"]["kernel_name"] == "other_kernel(int, float)" and d["registers"]["arch_source"] == "flag"' \
+    'd["registers"]["kernel_trace"]["gfx950_undercount_corrected"] is False and d["registers"]["sgpr"]["count"] == 16'
 # explicit --kernel-trace: missing file, no matching row, malformed
 expect 66 NO_ARTIFACT hotspots "$D" --kernel-trace "$t/none.csv"
 expect 66 KERNEL_NOT_FOUND hotspots "$D" --kernel-trace "$t/k/rocprof/kernel_trace.csv" --kernel nothing_like_it
@@ -146,9 +157,9 @@ mkcode "$t/evil/d" "$(row 's_waitcnt vmcnt(0)' 1 /etc/passwd:1 10 9)" "$(row 's_
 printf 'a = 1\r\nb = 2   \r\nc = 3\r\n' > "$t/evil/d/source_0_k.py"
 echo '{"/":{"etc":{"passwd":"../../../../../../etc/passwd"},"w":{"k.py":"source_0_k.py"}}}' > "$t/evil/d/snapshots.json"
 expect 0 OK hotspots "$t/evil/d" --detail --context 1
-jcheck 'd["source_lines"][0]["snippet"] is None and "root:" not in json.dumps(e)'
-jcheck 'd["source_lines"][1]["snippet"]["lines"] == [{"line": 1, "text": "a = 1", "hot": False}, {"line": 2, "text": "b = 2", "hot": True}, {"line": 3, "text": "c = 3", "hot": False}]'
-jcheck 'any("outside the dispatch dir" in w for w in e["warnings"])'
+jcheck 'd["source_lines"][0]["snippet"] is None and "root:" not in json.dumps(e)' \
+    'd["source_lines"][1]["snippet"]["lines"] == [{"line": 1, "text": "a = 1", "hot": False}, {"line": 2, "text": "b = 2", "hot": True}, {"line": 3, "text": "c = 3", "hot": False}]' \
+    'any("outside the dispatch dir" in w for w in e["warnings"])'
 "$FLYPROF" hotspots "$t/evil/d" --detail --context 1 -f table > "$t/out.txt" 2>/dev/null
 if grep -q $'\r' "$t/out.txt" || grep -q 'root:' "$t/out.txt"; then bad "CR or passwd in text"; else ok; fi
 grep -q '      >>>    2 │ b = 2$' "$t/out.txt" && ok || bad "CRLF snippet line"
