@@ -32,6 +32,11 @@
 #define FP_PMC_MAX_VALUE 1e18
 /* Most rows / dispatches one input may carry before it is refused. */
 #define FP_PMC_MAX_ROWS 50000000
+/* Distinct counters per dispatch (a pass holds at most a few dozen) and passes
+ * per analysis (one per counter group): beyond these the input is not a
+ * profiler's, and quadratic lookups would only waste time. */
+#define FP_PMC_MAX_COUNTERS 4096
+#define FP_PMC_MAX_PASSES 1024
 
 typedef struct fp_pmc_counter {
     char *name; /* as written (TCC_HIT or TCC_HIT_sum) */
@@ -64,6 +69,8 @@ typedef struct fp_pmc_set {
     fp_pmc_dispatch *d;
     size_t nd, cap;
     fp_pmc_agent agent;
+    size_t *index;  /* open-addressing hash of (pass, agent, id) -> d index + 1; private */
+    size_t index_cap;
 } fp_pmc_set;
 
 void fp_pmc_set_init(fp_pmc_set *s);
@@ -73,8 +80,9 @@ size_t fp_pmc_add_pass(fp_pmc_set *s, const char *source);
 /* Find or create the dispatch (pass, agent, dispatch_id). */
 fp_pmc_dispatch *fp_pmc_dispatch_get(fp_pmc_set *s, size_t pass, const char *agent, long long id,
                                      const char *kernel);
-/* Add (or sum into) a counter of a dispatch. */
-void fp_pmc_add(fp_pmc_dispatch *d, const char *name, double value);
+/* Add (or sum into) a counter of a dispatch. -1 when the dispatch already has
+ * FP_PMC_MAX_COUNTERS distinct counters (the caller reports BAD_INPUT). */
+int fp_pmc_add(fp_pmc_dispatch *d, const char *name, double value);
 
 /* Readers (src/rocprof). Errors: missing file NO_ARTIFACT; malformed content
  * (missing columns, non-numeric or huge values, not a SQLite db, no rocpd

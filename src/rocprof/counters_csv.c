@@ -83,6 +83,10 @@ int fp_pmc_load_csv(fp_pmc_set *s, const char *path, fp_err *err)
         c_wg = fp_csv_col(&csv, "Workgroup_Size"), c_lds = fp_csv_col(&csv, "LDS_Block_Size"),
         c_vgpr = fp_csv_col(&csv, "VGPR_Count"), c_acc = fp_csv_col(&csv, "Accum_VGPR_Count"),
         c_sgpr = fp_csv_col(&csv, "SGPR_Count");
+    if (s->npasses >= FP_PMC_MAX_PASSES) {
+        fp_csv_free(&csv);
+        return fp_err_set(err, FP_BAD_INPUT, "%s: more than %d passes", path, FP_PMC_MAX_PASSES);
+    }
     size_t pass = fp_pmc_add_pass(s, path);
     for (size_t r = 0; r < csv.nrows; r++) {
         long long id;
@@ -120,7 +124,12 @@ int fp_pmc_load_csv(fp_pmc_set *s, const char *path, fp_err *err)
             d->accum_vgpr = acc;
         if (sg >= 0)
             d->sgpr = sg;
-        fp_pmc_add(d, name, v);
+        if (fp_pmc_add(d, name, v)) {
+            fp_err_set(err, FP_BAD_INPUT, "%s line %zu: more than %d distinct counters in one dispatch", path,
+                       csv.line[r], FP_PMC_MAX_COUNTERS);
+            fp_csv_free(&csv);
+            return -1;
+        }
     }
     fp_csv_free(&csv);
     agent_sibling(s, path);

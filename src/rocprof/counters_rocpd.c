@@ -109,6 +109,10 @@ int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_e
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *guid = col_text(st, 0);
         if (!last_guid || strcmp(last_guid, guid)) {
+            if (s->npasses >= FP_PMC_MAX_PASSES) {
+                result = fp_err_set(err, FP_BAD_INPUT, "%s: more than %d runs (passes)", path, FP_PMC_MAX_PASSES);
+                break;
+            }
             free(last_guid);
             last_guid = strdup(guid);
             char *src = sqlite3_mprintf("%s#%s", path, guid);
@@ -142,7 +146,11 @@ int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_e
         d->vgpr = col_int(st, 8);
         d->accum_vgpr = col_int(st, 9);
         d->sgpr = col_int(st, 10);
-        fp_pmc_add(d, col_text(st, 12), checked);
+        if (fp_pmc_add(d, col_text(st, 12), checked)) {
+            result = fp_err_set(err, FP_BAD_INPUT, "%s: more than %d distinct counters in dispatch %lld", path,
+                                FP_PMC_MAX_COUNTERS, id);
+            break;
+        }
     }
     if (result == 0 && step != SQLITE_DONE)
         result = fp_err_set(err, FP_BAD_INPUT, "%s: corrupt database: %s", path, sqlite3_errmsg(db));
