@@ -68,7 +68,8 @@ K=$(jget $T/r9/capture.json 'd["tags"]["big"]["kept_dispatch"]')
 fp capture softmax_kernel_0 --invocation "MYVAR=1 sh -c 'echo \$MYVAR'" --bundle "$T/r10"
 [ "$RC" = 0 ] || fail "invocation run $RC"
 [ "$(jget $T/r10/capture.json 'd["match_confidence"]')" = exact ] || fail exact
-[ "$(jget $T/r10/capture.json 'd["invocation"]["env"]')" = "['MYVAR=1']" ] || fail "inline env"
+[ "$(jget $T/r10/capture.json 'd["invocation_detail"]["env"]')" = "['MYVAR=1']" ] || fail "inline env"
+[ "$(jget $T/r10/capture.json 'd["invocation"]')" = "MYVAR=1 sh -c 'echo \$MYVAR'" ] || fail "invocation string"
 grep -qx 1 "$T/r10/rocprof/big/rocprofv3.stdout.txt" || fail "inline env reached the workload"
 # --with-pmc: counters runs live on the same workload; its failure would only warn
 fp capture softmax --with-pmc --bundle "$T/r11"
@@ -78,7 +79,7 @@ fp capture softmax --with-pmc --bundle "$T/r11"
 ls "$T"/r11/pmc/group_1/pass_1/*counter_collection.csv "$T"/r11/pmc/group_1/pass_1/*results.db >/dev/null 2>&1 \
   || ls -R "$T/r11/pmc" | grep -q -e counter_collection -e results.db || fail "pmc outputs"
 grep -q -- "--kernel softmax_kernel_0 --iterations 6,8" <<<"$(jget $T/r11/capture.json 'd["pmc"]["command"]')" || fail "pmc command"
-FAKE_ROCPROF_HANG=pmc fp capture softmax --with-pmc --timeout 1 --bundle "$T/r12"
+FAKE_ROCPROF_HANG=pmc fp capture softmax --with-pmc --timeout 4 --bundle "$T/r12"
 [ "$RC" = 0 ] || fail "pmc timeout must only warn: $RC"
 [ "$(jget $T/r12/capture.json 'd["pmc"]["status"]')" = failed ] || fail "pmc failed status"
 [ "$(jget $T/out.json 'any(w.startswith("pmc pass failed") for w in d["warnings"])')" = True ] || fail "pmc warning"

@@ -53,7 +53,7 @@ expect_error EMPTY_ATT 66
 [ "$(jget $T/out.json 'd["error"]["run_json"]')" = run.json ] || fail "error points at run.json"
 
 # timeout inside capture -> CAPTURE_TIMEOUT for the run
-FAKE_ROCPROF_HANG=att fp run softmax --bundle "$T/run5" --timeout 1 --skip-bundle
+FAKE_ROCPROF_HANG=att fp run softmax --bundle "$T/run5" --timeout 3 --skip-bundle
 expect_error CAPTURE_TIMEOUT 75
 
 # Ctrl-C during capture -> INTERRUPTED envelope, run.json says so, no fake left
