@@ -20,11 +20,13 @@
 #include "flyprof/error.h"
 
 typedef struct fp_csv {
-    char **header;  /* ncols header cells (quotes removed), owned */
+    char **header;  /* ncols header cells (quotes removed) */
     size_t ncols;
-    char ***rows;   /* nrows rows of ncols cells each (never NULL cells), owned */
+    char ***rows;   /* nrows rows of ncols cells each (never NULL cells) */
     size_t nrows;
     size_t *line;   /* 1-based line number where each row starts (for messages) */
+    char *arena_;   /* private: every cell's bytes, NUL-separated (one allocation) */
+    char **cells_;  /* private: every cell pointer, row-major (header first) */
 } fp_csv;
 
 /* Parse buf[0..len) (need not be NUL-terminated). `name` is used in messages.

@@ -1,11 +1,12 @@
 /*
  * csv.c - rocprofv3 CSV reader (see csv.h for the quoting rule it implements).
  *
- * One pass over the bytes: a small state machine builds the current cell in a
- * strbuf and pushes finished rows. The quote rule is the one idea: inside a
- * quoted field a '"' ends the field only when the next byte is ',', '\r', '\n'
- * or the end of input, because rocprofv3 writes kernel names such as
- * `foo<"x">` without doubling the quotes.
+ * One pass over the bytes: cells are copied into one arena (never larger than
+ * the input plus a byte) and indexed by offsets, so a 900-row kernel trace costs
+ * a handful of allocations instead of one per cell. The quote rule is the one
+ * idea: inside a quoted field a '"' ends the field only when the next byte is
+ * ',', '\r', '\n' or the end of input, because rocprofv3 writes kernel names
+ * such as `foo<"x">` without doubling the quotes.
  */
 #include "flyprof/csv.h"
 
@@ -25,25 +26,19 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
-typedef struct row_vec {
-    char **cells;
+/* Growable vector of size_t (cell offsets, row starts, line numbers). */
+typedef struct zvec {
+    size_t *v;
     size_t n, cap;
-} row_vec;
+} zvec;
 
-static void row_push(row_vec *r, fp_sb *cell)
+static void zpush(zvec *z, size_t x)
 {
-    if (r->n == r->cap) {
-        r->cap = r->cap ? r->cap * 2 : 32;
-        r->cells = xrealloc(r->cells, r->cap * sizeof *r->cells);
+    if (z->n == z->cap) {
+        z->cap = z->cap ? z->cap * 2 : 256;
+        z->v = xrealloc(z->v, z->cap * sizeof *z->v);
     }
-    r->cells[r->n++] = fp_sb_detach(cell);
-}
-
-static void row_clear(row_vec *r)
-{
-    for (size_t i = 0; i < r->n; i++)
-        free(r->cells[i]);
-    r->n = 0;
+    z->v[z->n++] = x;
 }
 
 static bool is_sep(const char *buf, size_t len, size_t i)
@@ -51,67 +46,44 @@ static bool is_sep(const char *buf, size_t len, size_t i)
     return i >= len || buf[i] == ',' || buf[i] == '\r' || buf[i] == '\n';
 }
 
-/* Store the finished row: the first one becomes the header. */
-static int finish_row(fp_csv *out, row_vec *r, size_t line, size_t *rows_cap, const char *name,
-                      fp_err *err)
-{
-    if (!out->header) {
-        out->ncols = r->n;
-        out->header = xrealloc(NULL, r->n * sizeof(char *));
-        memcpy(out->header, r->cells, r->n * sizeof(char *));
-        r->n = 0;
-        return 0;
-    }
-    if (r->n != out->ncols)
-        return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: row has %zu cells, the header has %zu", name,
-                          line, r->n, out->ncols);
-    if (out->nrows == *rows_cap) {
-        *rows_cap = *rows_cap ? *rows_cap * 2 : 64;
-        out->rows = xrealloc(out->rows, *rows_cap * sizeof *out->rows);
-        out->line = xrealloc(out->line, *rows_cap * sizeof *out->line);
-    }
-    char **cells = xrealloc(NULL, r->n * sizeof(char *));
-    memcpy(cells, r->cells, r->n * sizeof(char *));
-    out->rows[out->nrows] = cells;
-    out->line[out->nrows] = line;
-    out->nrows++;
-    r->n = 0;
-    return 0;
-}
-
 int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
     if (!name)
         name = "csv";
-    row_vec r = {0};
-    fp_sb cell;
-    fp_sb_init(&cell);
-    size_t rows_cap = 0, line = 1, row_line = 1;
-    size_t i = 0;
+    /* Every cell is at most its source bytes and is followed in the source by a
+     * separator or the end: len + 2 always holds all cells with their NULs. */
+    char *arena = malloc(len + 2);
+    if (!arena)
+        abort();
+    size_t alen = 0;
+    zvec cells = {0};     /* arena offset of each cell */
+    zvec row_first = {0}; /* index in cells of each row's first cell (header = row 0) */
+    zvec row_line = {0};
+    size_t ncols = 0, in_row = 0, line = 1, start_line = 1, i = 0;
     int rc = 0;
     /* Skip a UTF-8 BOM: harmless if absent, and spreadsheets add it. */
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
         i = 3;
     while (i < len) {
         /* Start of a line: skip blank lines (also CR-only endings). */
-        if (r.n == 0 && (buf[i] == '\n' || buf[i] == '\r')) {
+        if (in_row == 0 && (buf[i] == '\n' || buf[i] == '\r')) {
             if (buf[i] == '\n' || i + 1 >= len || buf[i + 1] != '\n')
                 line++;
             i++;
             continue;
         }
-        if (r.n == 0)
-            row_line = line;
+        if (in_row == 0)
+            start_line = line;
         /* One cell. */
-        fp_sb_reset(&cell);
+        size_t s, e;
         if (buf[i] == '"') {
-            size_t start = ++i;
+            s = ++i;
             for (;;) {
                 if (i >= len) {
                     rc = fp_err_set(err, FP_BAD_INPUT,
                                     "%s:%zu: quoted cell is not closed before the end of the file",
-                                    name, row_line);
+                                    name, start_line);
                     goto fail;
                 }
                 if (buf[i] == '"' && is_sep(buf, len, i + 1))
@@ -120,21 +92,29 @@ int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_
                     line++;
                 i++;
             }
-            fp_sb_add(&cell, buf + start, i - start);
-            i++; /* closing quote */
+            e = i++; /* skip the closing quote */
         } else {
-            size_t start = i;
+            s = i;
             while (!is_sep(buf, len, i))
                 i++;
-            fp_sb_add(&cell, buf + start, i - start);
+            e = i;
         }
-        row_push(&r, &cell);
+        zpush(&cells, alen);
+        memcpy(arena + alen, buf + s, e - s);
+        alen += e - s;
+        arena[alen++] = '\0';
+        in_row++;
+        bool trailing_empty = false;
         if (i < len && buf[i] == ',') {
             i++;
             if (i < len)
                 continue; /* next cell (an empty one when a line end follows) */
-            fp_sb_reset(&cell); /* a trailing comma at the end of input */
-            row_push(&r, &cell);
+            trailing_empty = true; /* a comma at the very end of the input */
+        }
+        if (trailing_empty) {
+            zpush(&cells, alen);
+            arena[alen++] = '\0';
+            in_row++;
         }
         /* End of row: CRLF, LF, CR or end of input. */
         if (i < len && buf[i] == '\r')
@@ -142,23 +122,45 @@ int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_
         if (i < len && buf[i] == '\n')
             i++;
         line++;
-        if (finish_row(out, &r, row_line, &rows_cap, name, err) != 0) {
-            rc = -1;
+        if (row_first.n == 0) {
+            ncols = in_row;
+        } else if (in_row != ncols) {
+            rc = fp_err_set(err, FP_BAD_INPUT, "%s:%zu: row has %zu cells, the header has %zu", name,
+                            start_line, in_row, ncols);
             goto fail;
         }
+        zpush(&row_first, cells.n - in_row);
+        zpush(&row_line, start_line);
+        in_row = 0;
     }
-    if (!out->header) {
+    if (row_first.n == 0) {
         rc = fp_err_set(err, FP_BAD_INPUT, "%s: empty CSV (no header row)", name);
         goto fail;
     }
-    fp_sb_free(&cell);
-    free(r.cells);
+    /* Offsets -> pointers (the arena no longer moves). */
+    out->arena_ = arena;
+    out->cells_ = xrealloc(NULL, cells.n * sizeof(char *));
+    for (size_t k = 0; k < cells.n; k++)
+        out->cells_[k] = arena + cells.v[k];
+    out->ncols = ncols;
+    out->header = out->cells_;
+    out->nrows = row_first.n - 1;
+    out->rows = xrealloc(NULL, out->nrows * sizeof *out->rows);
+    out->line = xrealloc(NULL, out->nrows * sizeof *out->line);
+    for (size_t r = 0; r < out->nrows; r++) {
+        out->rows[r] = out->cells_ + row_first.v[r + 1];
+        out->line[r] = row_line.v[r + 1];
+    }
+    free(cells.v);
+    free(row_first.v);
+    free(row_line.v);
     return 0;
 fail:
-    row_clear(&r);
-    free(r.cells);
-    fp_sb_free(&cell);
-    fp_csv_free(out);
+    free(arena);
+    free(cells.v);
+    free(row_first.v);
+    free(row_line.v);
+    memset(out, 0, sizeof *out);
     return rc ? rc : -1;
 }
 
@@ -224,16 +226,8 @@ void fp_csv_free(fp_csv *csv)
 {
     if (!csv)
         return;
-    if (csv->header) {
-        for (size_t c = 0; c < csv->ncols; c++)
-            free(csv->header[c]);
-        free(csv->header);
-    }
-    for (size_t r = 0; r < csv->nrows; r++) {
-        for (size_t c = 0; c < csv->ncols; c++)
-            free(csv->rows[r][c]);
-        free(csv->rows[r]);
-    }
+    free(csv->arena_);
+    free(csv->cells_);
     free(csv->rows);
     free(csv->line);
     memset(csv, 0, sizeof *csv);

@@ -169,6 +169,30 @@ static void test_empty_and_unterminated(void **state)
     fp_csv_free(NULL);
 }
 
+static void test_int_cells(void **state)
+{
+    (void)state;
+    fp_csv csv;
+    fp_err err;
+    assert_int_equal(parse("a,b,c,d,e\n 42 ,1.5,x,,-7\n", &csv, &err), 0);
+    bool ok = false;
+    assert_int_equal(fp_csv_int(&csv, 0, 0, -1, &ok), 42);
+    assert_true(ok);
+    assert_int_equal(fp_csv_int(&csv, 0, 1, -1, &ok), -1);
+    assert_false(ok);
+    assert_int_equal(fp_csv_int(&csv, 0, 2, 0, &ok), 0);
+    assert_false(ok);
+    assert_int_equal(fp_csv_int(&csv, 0, 3, 5, NULL), 5);
+    assert_int_equal(fp_csv_int(&csv, 0, 4, 0, NULL), -7);
+    assert_int_equal(fp_csv_int(&csv, 0, 9, 3, NULL), 3);
+    assert_int_equal(fp_csv_int(&csv, 1, 0, 3, NULL), 3);
+    fp_csv_free(&csv);
+    assert_int_equal(parse("a\n99999999999999999999999\n", &csv, &err), 0);
+    assert_int_equal(fp_csv_int(&csv, 0, 0, 0, &ok), 0);
+    assert_false(ok);
+    fp_csv_free(&csv);
+}
+
 static void test_load(void **state)
 {
     (void)state;
@@ -202,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_trailing_comma),
         cmocka_unit_test(test_missing_columns),
         cmocka_unit_test(test_empty_and_unterminated),
+        cmocka_unit_test(test_int_cells),
         cmocka_unit_test(test_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
