@@ -256,6 +256,10 @@ static cJSON *hot_lines_json(const cJSON *bubbles, const fp_snapshots *snaps)
         fp_json_add_num(o, "gain_upper_pct", gnum0(l, "gain_upper_pct"), 2);
         fp_json_add_str(o, "dom_class", gstr(l, "dom_class"));
         add_snippet(o, "text", snaps, gstr(l, "source"));
+        /* a decorator line collecting stall is the compiler's catch-all for
+         * prologue/address code (seed pattern 5): flag it, do not chase it */
+        const char *txt = gstr(o, "text");
+        fp_json_add_bool(o, "entry_line", txt && txt[0] == '@');
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -593,6 +597,9 @@ void fp_report_markdown(const cJSON *r, fp_sb *out)
                    gnum0(it, "stall"), gnum0(it, "pct"), gnum0(it, "exposed"), or_(gstr(it, "dom_class"), "?"));
         if (gstr(it, "text"))
             fp_sb_addf(out, ": `%s`", gstr(it, "text"));
+        if (cJSON_IsTrue(get(it, "entry_line")))
+            fp_sb_adds(out, " _(kernel entry/decorator line: debug-info aggregation of prologue and address code; "
+                            "look at the lines with explicit ops)_");
         fp_sb_adds(out, "\n");
     }
     fp_sb_adds(out, "\nHottest instructions:\n\n");

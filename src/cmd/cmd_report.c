@@ -216,8 +216,10 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
     }
     fp_dispatch_ref dref;
     memset(&dref, 0, sizeof dref);
-    if (fp_dispatch_resolve(bundle, tag, dispatch, &dref, err))
+    if (fp_dispatch_resolve(bundle, tag, dispatch, &dref, err)) {
+        fp_dispatch_ref_free(&dref); /* the inventory may be filled on failure */
         return -1;
+    }
     cJSON *it;
     cJSON_ArrayForEach(it, dref.notes)
         if (cJSON_IsString(it))
