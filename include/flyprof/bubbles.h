@@ -120,7 +120,10 @@ typedef struct fp_bubbles {
     char **skipped_names;         /* first FP_BUB_MAX_NAMED skipped files, with why */
     size_t n_skipped_names;
     int ses[64];
+    size_t ses_waves[64]; /* traced waves read per entry of ses */
     size_t n_ses;
+    char **decoder_warnings;       /* lines of rocprofv3's stderr about decoding (bundle only) */
+    size_t n_decoder_warnings;
     char *confidence;              /* "high" | "medium" | "low" */
     char **reasons;                /* why the confidence is not high */
     size_t n_reasons;
@@ -142,6 +145,10 @@ cJSON *fp_bubbles_json(const fp_bubbles *b, size_t limit, cJSON **cut);
 
 /* Order of hotspot rows (indices into code rows with stall > 0) for rank_by. */
 size_t *fp_bubbles_hotspot_order(const fp_bubbles *b, size_t *n);
+
+/* Record decoder warnings (e.g. from the bundle's rocprofv3 stderr) in the
+ * quality block; they lower the confidence ("data lost" / stitch problems to low). */
+void fp_bubbles_add_decoder_warnings(fp_bubbles *b, char *const *lines, size_t n, size_t total);
 
 /* Gain upper bound in % for a "wall" numerator: 100 * wall / w_span. */
 double fp_bubbles_gain_pct(const fp_bubbles *b, int64_t wall);

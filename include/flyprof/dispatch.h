@@ -39,6 +39,13 @@ void fp_dispatch_ref_free(fp_dispatch_ref *r);
 /* Number n of a "..._dispatch_<n>[_suffix]" name; -1 when absent. */
 long long fp_dispatch_number(const char *name);
 
+/* Decoder warnings rocprofv3 printed while writing the ATT dirs of `tag`:
+ * lines of <bundle>/rocprof/<tag>/rocprofv3.stderr.txt that mention data loss,
+ * incomplete stitching, unresolved instructions or unloaded code objects.
+ * Returns the count (0 when the file is absent); *lines (malloc'd strings, at
+ * most `max`) may be NULL. */
+size_t fp_dispatch_decoder_warnings(const char *bundle, const char *tag, char ***lines, size_t max);
+
 /* Whether a dispatch dir is an empty shell; *waves = its wave file count. */
 bool fp_dispatch_is_empty(const char *dir, long long *waves);
 

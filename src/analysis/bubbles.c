@@ -177,6 +177,9 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
         seen |= b->ses[i] == w->se;
     if (!seen && b->n_ses < sizeof b->ses / sizeof *b->ses)
         b->ses[b->n_ses++] = w->se;
+    for (size_t i = 0; i < b->n_ses; i++)
+        if (b->ses[i] == w->se)
+            b->ses_waves[i]++;
     if (w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE)
         b->waves_truncated++;
 
@@ -529,10 +532,32 @@ void fp_bubbles_free(fp_bubbles *b)
         free(b->skipped_names[i]);
     free(b->skipped_names);
     free(b->confidence);
+    for (size_t i = 0; i < b->n_decoder_warnings; i++)
+        free(b->decoder_warnings[i]);
+    free(b->decoder_warnings);
     for (size_t i = 0; i < b->n_reasons; i++)
         free(b->reasons[i]);
     free(b->reasons);
     memset(b, 0, sizeof *b);
+}
+
+void fp_bubbles_add_decoder_warnings(fp_bubbles *b, char *const *lines, size_t n, size_t total)
+{
+    if (total == 0)
+        return;
+    bool lost = false;
+    for (size_t i = 0; i < n; i++) {
+        b->decoder_warnings = realloc(b->decoder_warnings, (b->n_decoder_warnings + 1) * sizeof *b->decoder_warnings);
+        if (!b->decoder_warnings)
+            abort();
+        b->decoder_warnings[b->n_decoder_warnings++] = strdup(lines[i]);
+        lost |= strcasestr(lines[i], "data lost") != NULL || strcasestr(lines[i], "stitch") != NULL;
+    }
+    add_reason(b, "%zu decoder warnings%s", total, lost ? " (trace data lost: waves are missing)" : "");
+    const char *lvl = lost ? "low" : strcmp(b->confidence ? b->confidence : "high", "high") ? b->confidence : "medium";
+    char *nc = strdup(lvl);
+    free(b->confidence);
+    b->confidence = nc;
 }
 
 double fp_bubbles_gain_pct(const fp_bubbles *b, int64_t wall)

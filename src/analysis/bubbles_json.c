@@ -491,6 +491,11 @@ static cJSON *occupancy_json(const fp_bubbles *b)
         const fp_bub_occ_se *s = &b->occ[i];
         cJSON *e = cJSON_CreateObject();
         fp_json_add_int(e, "se", s->se);
+        size_t traced = 0;
+        for (size_t k = 0; k < b->n_ses; k++)
+            if (b->ses[k] == s->se)
+                traced = b->ses_waves[k];
+        fp_json_add_int(e, "traced_waves", (int64_t)traced);
         fp_json_add_int(e, "events", (int64_t)s->events);
         fp_json_add_int(e, "peak", s->peak);
         fp_json_add_num(e, "mean", s->mean, 2);
@@ -541,6 +546,9 @@ static cJSON *quality_json(const fp_bubbles *b)
     fp_json_add_int(cw, "stall_waves", b->w_stall);
     fp_json_add_bool(cw, "agree", b->t_hit == b->w_records && b->t_stall == b->w_stall);
     cJSON_AddArrayToObject(o, "empty_shells"); /* filled by the command from the dispatch inventory */
+    cJSON *dw = cJSON_AddArrayToObject(o, "decoder_warnings");
+    for (size_t i = 0; i < b->n_decoder_warnings; i++)
+        cJSON_AddItemToArray(dw, cJSON_CreateString(b->decoder_warnings[i]));
     fp_json_add_str(o, "confidence", b->confidence ? b->confidence : "low");
     cJSON *r = cJSON_AddArrayToObject(o, "reasons");
     for (size_t i = 0; i < b->n_reasons; i++)

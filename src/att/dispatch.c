@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
@@ -379,6 +380,65 @@ done:
     free(att_dir);
     free(kept);
     return rc;
+}
+
+/* Decoder messages worth a quality warning (rocprof-formats.md §5.1, §8.4). */
+static const char *const DECODER_WARNINGS[] = {
+    "data lost", "stitch", "could not fetch some instructions", "was not loaded", "invalid_shader_data",
+    "decoder library not found", "error loading decoder",
+};
+
+static bool line_has_ci(const char *line, size_t len, const char *pat)
+{
+    size_t pl = strlen(pat);
+    for (size_t i = 0; i + pl <= len; i++)
+        if (strncasecmp(line + i, pat, pl) == 0)
+            return true;
+    return false;
+}
+
+size_t fp_dispatch_decoder_warnings(const char *bundle, const char *tag, char ***lines, size_t max)
+{
+    if (lines)
+        *lines = NULL;
+    if (!bundle || !tag || !fp_is_plain_name(tag))
+        return 0;
+    fp_sb path, text;
+    fp_sb_init(&path);
+    fp_sb_init(&text);
+    fp_sb_addf(&path, "%s/rocprof/%s/rocprofv3.stderr.txt", bundle, tag);
+    fp_err e = {0};
+    size_t n = 0, kept = 0;
+    if (fp_is_file(path.buf) && fp_read_file(path.buf, &text, &e) == 0) {
+        const char *p = text.buf, *end = text.buf + text.len;
+        while (p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+            bool hit = false;
+            for (size_t k = 0; k < sizeof DECODER_WARNINGS / sizeof *DECODER_WARNINGS && !hit; k++)
+                hit = line_has_ci(p, len, DECODER_WARNINGS[k]);
+            if (hit) {
+                n++;
+                if (lines && kept < max) {
+                    size_t l = len > 300 ? 300 : len; /* keep the envelope small */
+                    *lines = realloc(*lines, (kept + 1) * sizeof **lines);
+                    if (!*lines)
+                        abort();
+                    (*lines)[kept] = malloc(l + 1);
+                    if (!(*lines)[kept])
+                        abort();
+                    memcpy((*lines)[kept], p, l);
+                    (*lines)[kept][l] = '\0';
+                    kept++;
+                }
+            }
+            p += len + 1;
+        }
+    }
+    fp_err_clear(&e);
+    fp_sb_free(&path);
+    fp_sb_free(&text);
+    return n;
 }
 
 void fp_dispatch_ref_free(fp_dispatch_ref *r)

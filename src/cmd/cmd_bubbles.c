@@ -137,6 +137,17 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     char *out = NULL;
     if (fp_bubbles_analyze(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, err) != 0)
         goto done;
+    if (!ref.bundle_is_dispatch) {
+        char **dl = NULL;
+        size_t nd = fp_dispatch_decoder_warnings(ctx->bundle, ref.tag, &dl, 10);
+        if (nd) {
+            fp_warn(ctx, "rocprofv3 reported %zu decoder warnings (rocprof/%s/rocprofv3.stderr.txt)", nd, ref.tag);
+            fp_bubbles_add_decoder_warnings(&b, dl, nd < 10 ? nd : 10, nd);
+        }
+        for (size_t i = 0; i < (nd < 10 ? nd : 10); i++)
+            free(dl[i]);
+        free(dl);
+    }
     doc = fp_bubbles_json(&b, 0, NULL);
     add_dispatch_info(doc, &ref);
     if (a->out)

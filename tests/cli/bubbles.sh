@@ -112,6 +112,17 @@ PY
 then ok "numeric dispatch order (10 > 9), empty shell skipped and reported"; else no "numeric order"; cat "$tmp/env"; fi
 [ -f "$b/bubbles.json" ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['schema']==1 and d['dispatch']['dispatch']==10" "$b/bubbles.json" \
     && ok "bundle gets bubbles.json" || no "bundle artifact"
+mkdir -p "$b/rocprof/big"
+printf 'W0 x.cpp:1] [rocprofv3] ok\nE0 att.cpp:9] Decoder: data lost on SE0, increase --att-buffer-size\nE0 code_object.cpp:3] Could not fetch some instructions!\n' > "$b/rocprof/big/rocprofv3.stderr.txt"
+run --bundle "$b"
+[ $rc -eq 0 ] && py <<'PY' && ok "decoder warnings from the bundle's rocprofv3 stderr lower the confidence" || { no "decoder warnings"; cat "$tmp/env"; }
+import json, sys
+e = json.load(open(sys.argv[1])); q = e["data"]["quality"]
+assert len(q["decoder_warnings"]) == 2 and "data lost" in q["decoder_warnings"][0], q
+assert q["confidence"] == "low" and any("2 decoder warnings" in r for r in q["reasons"]), q
+assert e["data"]["occupancy"]["per_se"][0]["traced_waves"] == 2
+PY
+rm -r "$b/rocprof"
 printf '{"schema":1,"tags":{"big":{"att_dir":"att/big","kept_dispatch":"ui_output_agent_700_dispatch_9"}}}' > "$b/capture.json"
 run --bundle "$b"
 [ $rc -eq 0 ] && py <<'PY' && ok "capture.json kept_dispatch honoured" || no "kept_dispatch"
