@@ -216,5 +216,13 @@ cJSON *fp_tile_eval_json(const fp_tile_eval *e)
     if (e->have_grid)
         cJSON_AddItemToObject(o, "grid", fp_grid_json(&e->grid));
     fp_json_add_num(o, "score", e->score, 2);
+    /* flat keys of the prototype's TILE_EVAL (flyprof-spec.md §3.1) that readers of
+     * tile.json rely on: the intensity the bound should use and the ridge */
+    fp_json_add_num(o, "ai_tile", e->ai_traffic > 0 ? e->ai_traffic : e->ai_tile, 2);
+    if (e->ridge > 0)
+        fp_json_add_num(o, "ridge_ai", e->ridge, 2);
+    else
+        cJSON_AddNullToObject(o, "ridge_ai");
+    fp_json_add_str(o, "regime", e->regime);
     return o;
 }
