@@ -98,6 +98,16 @@ expect live-hang 75 CAPTURE_TIMEOUT -- env FAKE_ROCPROF_HANG=pmc "$F" counters -
 [ $(( $(date +%s) - start )) -lt 30 ] || { echo "FAIL live-hang took too long"; fail=1; }
 grep -q 'hanging in the pmc pass' "$B/pmc/group_1.stderr.log" || { echo "FAIL hang log"; fail=1; }
 
+# 4b. Ctrl-C during a hung pass: INTERRUPTED (130), the envelope still printed
+B="$T/b4b"; mkdir -p "$B"
+FAKE_ROCPROF_HANG=pmc "$F" counters -q --bundle "$B" --kernel pa_decode --gpu-name MI350X --timeout 60 \
+  --rocprofv3 "$R" -- true >"$T/int.json" 2>/dev/null &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"; rc=$?
+[ "$rc" = 130 ] && grep -q '"code":"INTERRUPTED"' "$T/int.json" || { echo "FAIL live-interrupt: rc $rc $(head -c 300 "$T/int.json")"; fail=1; }
+
 # 5. non-zero exit of rocprofv3: outputs kept, a warning per pass
 B="$T/b5"; mkdir -p "$B"
 expect live-exit 0 OK -- env FAKE_ROCPROF_EXIT=3 "$F" counters -q --bundle "$B" --kernel pa_decode --gpu-name MI350X \
