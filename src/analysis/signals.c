@@ -391,10 +391,11 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
     const char *conf;
     if (str_at(b, "quality.confidence", &conf, A, err))
         return -1;
-    if (conf)
-        s->capture_confidence = !strcmp(conf, "high") ? FP_QUALITY_HIGH
-                                : !strcmp(conf, "medium") ? FP_QUALITY_MEDIUM
-                                                          : FP_QUALITY_LOW;
+    if (conf) {
+        double q = !strcmp(conf, "high") ? FP_QUALITY_HIGH : !strcmp(conf, "medium") ? FP_QUALITY_MEDIUM : FP_QUALITY_LOW;
+        if (q < s->capture_confidence) /* capture.json may already have lowered it */
+            s->capture_confidence = q;
+    }
     const cJSON *reasons;
     if (arr_at(b, "quality.reasons", &reasons, A, err))
         return -1;
@@ -487,23 +488,44 @@ int fp_signals_from_counters(fp_signals *s, const cJSON *c, fp_err *err)
 
 /* ---- capture.json ---- */
 
+/* A string at path, or the string member `sub` of an object at path
+ * (capture.json "invocation" is {argv, env, cwd, command}; older bundles
+ * wrote the command line as a plain string). */
+static int str_or_member(const cJSON *o, const char *path, const char *sub, const char **out, fp_err *err)
+{
+    const cJSON *v = at(o, path);
+    *out = NULL;
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (cJSON_IsString(v)) {
+        *out = v->valuestring;
+        return 0;
+    }
+    if (cJSON_IsObject(v))
+        return str_at(v, sub, out, "capture.json", err);
+    return fp_err_set(err, FP_BAD_INPUT, "capture.json: '%s' must be a string or an object", path);
+}
+
 int fp_signals_from_capture(fp_signals *s, const cJSON *c, const char *tag, fp_err *err)
 {
     const char *A = "capture.json";
     if (!cJSON_IsObject(c))
         return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", A);
     s->have_capture = true;
-    const char *kernel, *recipe, *arch, *inv, *shape, *product;
+    const char *kernel, *recipe, *requested, *arch, *inv, *shape, *product;
     fp_optd avg = {0};
-    if (str_at(c, "kernel", &kernel, A, err) || str_at(c, "recipe_kernel", &recipe, A, err) ||
-        str_at(c, "arch", &arch, A, err) || str_at(c, "invocation", &inv, A, err) ||
-        str_at(c, "shape", &shape, A, err) || str_at(c, "product", &product, A, err) ||
-        num_at(c, "avg_ns", &avg, A, err))
+    if (str_at(c, "kernel", &kernel, A, err) || str_or_member(c, "recipe", "name", &recipe, err) ||
+        str_at(c, "requested_kernel", &requested, A, err) || str_at(c, "arch", &arch, A, err) ||
+        str_or_member(c, "invocation", "command", &inv, err) || str_at(c, "shape", &shape, A, err) ||
+        str_at(c, "gpu.product", &product, A, err) || num_at(c, "avg_ns", &avg, A, err))
+        return -1;
+    if (!recipe && str_at(c, "recipe_kernel", &recipe, A, err))
         return -1;
     if (kernel)
         set_str(&s->kernel, kernel);
-    if (recipe)
-        set_str(&s->recipe_kernel, recipe);
+    /* the name a user re-runs: what was asked, else the recipe's */
+    if (requested || recipe)
+        set_str(&s->recipe_kernel, requested ? requested : recipe);
     if (arch)
         set_str(&s->arch, arch);
     if (product)
@@ -523,16 +545,44 @@ int fp_signals_from_capture(fp_signals *s, const cJSON *c, const char *tag, fp_e
     }
     if (cJSON_IsObject(t)) {
         const char *tshape;
-        fp_optd av = {0}, acc = {0};
+        fp_optd av = {0}, acc = {0}, total = {0}, lds = {0}, sgpr = {0}, wg = {0}, scr = {0}, mapped = {0};
         if (str_at(t, "shape", &tshape, A, err) || num_at(t, "arch_vgpr", &av, A, err) ||
-            num_at(t, "accum_vgpr", &acc, A, err))
+            num_at(t, "accum_vgpr", &acc, A, err) || num_at(t, "registers.total_vgpr", &total, A, err) ||
+            num_at(t, "registers.lds_bytes", &lds, A, err) || num_at(t, "registers.sgpr_count", &sgpr, A, err) ||
+            num_at(t, "registers.workgroup_size", &wg, A, err) ||
+            num_at(t, "registers.scratch_bytes", &scr, A, err) || num_at(t, "mapped_pct", &mapped, A, err))
             return -1;
         if (tshape)
             set_str(&s->shape, tshape);
-        if (av.known) {
+        if (total.known && total.v > 0) {
+            /* capture already combined (and gfx950-corrected) the allocation */
+            s->arch_vgpr = total;
+            s->accum_vgpr = some(0);
+            set_str(&s->occ_source, "capture.json registers.total_vgpr");
+        } else if (av.known) {
             s->arch_vgpr = av;
             s->accum_vgpr = acc.known ? acc : some(0);
             set_str(&s->occ_source, "capture.json");
+        }
+        if (lds.known)
+            s->lds_bytes = lds;
+        if (sgpr.known)
+            s->sgpr = sgpr;
+        if (wg.known && wg.v > 0)
+            s->wg_size = wg;
+        if (scr.known)
+            s->scratch_size = scr;
+        const cJSON *tr = at(t, "truncated");
+        if (cJSON_IsTrue(tr)) {
+            cJSON_AddItemToArray(s->quality_issues,
+                                 cJSON_CreateString("capture.json: the ATT buffer overflowed (trace truncated)"));
+            if (s->capture_confidence > 0.8)
+                s->capture_confidence = 0.8;
+        }
+        if (mapped.known && mapped.v < 50) {
+            char buf[128];
+            snprintf(buf, sizeof buf, "capture.json: only %.1f%% of instructions map to a source line", mapped.v);
+            cJSON_AddItemToArray(s->quality_issues, cJSON_CreateString(buf));
         }
     }
     return 0;

@@ -12,9 +12,12 @@ py() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "
 "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/rep_stream.json" "$T/b" > /dev/null || fail generator
 D=$(basename "$(ls -d "$T"/b/att/ui_output_agent_*)")
 cat > "$T/b/capture.json" <<JSON
-{"schema": 1, "kernel": "rep_stream_kernel_0", "recipe_kernel": "rep_stream", "arch": "gfx950",
- "shape": "65536,bf16", "invocation": "python tests/kernels/test_rep_stream.py",
- "tags": {"big": {"status": "ok", "att_dir": "att", "kept_dispatch": "$D"}}}
+{"schema": 1, "status": "ok", "requested_kernel": "rep_stream", "kernel": "rep_stream_kernel_0", "arch": "gfx950",
+ "shape": "65536,bf16", "recipe": {"name": "rep_stream", "source": "synthesized"},
+ "invocation": {"argv": ["python", "tests/kernels/test_rep_stream.py"], "command": "python tests/kernels/test_rep_stream.py"},
+ "gpu": {"index": 0, "arch": "gfx950", "product": "AMD Instinct MI350X"},
+ "tags": {"big": {"status": "ok", "att_dir": "att", "kept_dispatch": "$D", "truncated": true,
+                  "registers": {"total_vgpr": 256, "lds_bytes": 0, "sgpr_count": 32, "workgroup_size": 256}}}}
 JSON
 cat > "$T/b/counters.json" <<'JSON'
 {"schema": 1, "kernel": "rep_stream_kernel_0", "duration_ns": 20000,
@@ -37,6 +40,11 @@ grep -q 'flyprof report --bundle examples/rep_stream' "$E/README.md" || fail "RE
 cmp -s "$E/report.json" "$T/re/report.json" || fail "re-report differs"
 [ "$(py "$E/report.json" "j['repro']")" = "flyprof run rep_stream --shape 65536,bf16 --invocation 'python tests/kernels/test_rep_stream.py'" ] ||
     fail "example repro"
+# capture.json's combined registers drive the occupancy model: 512 / 256 = 2 waves per SIMD
+[ "$(py "$E/report.json" "j['occupancy']['waves_per_simd']")" = 2 ] || fail "capture registers"
+[ "$(py "$E/report.json" "j['occupancy']['source']")" = "capture.json registers.total_vgpr" ] || fail "register source"
+# a truncated trace lowers the confidence of every recommendation
+[ "$(py "$E/report.json" "j['capture_quality']['confidence_multiplier']")" = 0.8 ] || fail "truncation lowers confidence"
 # counters were used: layout_l2 fires on the 40 % L2 hit rate
 [ "$(py "$E/report.json" "'layout_l2' in [r['rule'] for r in j['recommendations']]")" = True ] || fail "counters in example"
 
