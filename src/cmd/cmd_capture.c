@@ -278,6 +278,11 @@ static cJSON *registers_json(const cap *c, const fp_kcand *k, const char *arch, 
                                              fixed, &corrected);
         fp_json_add_int(o, "total_vgpr", total);
         fp_json_add_bool(o, "gfx950_undercount_corrected", corrected);
+        /* what occupancy should believe: on a corrected gfx950 row the
+         * arch/accum split is unrecoverable, so the combined total is given
+         * as arch_vgpr with accum 0 (same unified-pool occupancy) */
+        fp_json_add_int(o, "arch_vgpr", corrected ? total : k->vgpr_count);
+        fp_json_add_int(o, "accum_vgpr", corrected ? 0 : (k->accum_vgpr_count < 0 ? 0 : k->accum_vgpr_count));
         fp_occ_in in = {.arch_vgpr = corrected ? 0 : k->vgpr_count,
                         .accum_vgpr = corrected ? 0 : (k->accum_vgpr_count < 0 ? 0 : k->accum_vgpr_count),
                         .lds_bytes = k->lds_bytes > 0 ? (int)k->lds_bytes : 0,
@@ -486,8 +491,15 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
         reg = disc;
         reg_src = "discovery kernel trace";
     }
-    if (reg && reg->vgpr_count >= 0)
-        cJSON_AddItemToObject(t, "registers", registers_json(c, reg, kt.arch ? kt.arch : arch, reg_src));
+    if (reg && reg->vgpr_count >= 0) {
+        cJSON *rj = registers_json(c, reg, kt.arch ? kt.arch : arch, reg_src);
+        cJSON_AddItemToObject(t, "registers", rj);
+        const cJSON *av = cJSON_GetObjectItem(rj, "arch_vgpr"), *cv = cJSON_GetObjectItem(rj, "accum_vgpr");
+        if (av && cv) {
+            fp_json_add_int(t, "arch_vgpr", (int64_t)av->valuedouble);
+            fp_json_add_int(t, "accum_vgpr", (int64_t)cv->valuedouble);
+        }
+    }
     fp_err_clear(&e3);
     fp_kcands_free(&kt);
     fp_sb_free(&ktp);
@@ -675,7 +687,8 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     fp_json_add_str(rj, "shape_env", c->recipe ? c->recipe->shape_env : NULL);
     size_t nwl;
     const char **wl = workload_argv(c, &nwl);
-    cJSON *ij = cJSON_AddObjectToObject(doc, "invocation");
+    fp_json_add_str(doc, "recipe_kernel", c->recipe ? c->recipe->name : kernel_arg);
+    cJSON *ij = cJSON_AddObjectToObject(doc, "invocation_detail");
     cJSON *iav = cJSON_AddArrayToObject(ij, "argv");
     for (size_t i = 0; i < nwl; i++)
         cJSON_AddItemToArray(iav, cJSON_CreateString(wl[i]));
@@ -694,6 +707,8 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
         fp_sb_addf(&line, "%s=%s ", c->recipe->shape_env, a->shape);
     fp_proc_argv_str(wl, &line);
     fp_json_add_str(ij, "command", line.buf);
+    /* the reproducible command line as one string (what report and bundle read) */
+    fp_json_add_str(doc, "invocation", line.buf);
     fp_sb_free(&line);
     fp_json_add_str(doc, "shape", a->shape);
     free(wl);
@@ -806,6 +821,7 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     fp_json_add_int(gj, "index", c->cfg.gpu);
     fp_json_add_str(gj, "arch", k.arch);
     fp_json_add_str(gj, "product", k.product);
+    fp_json_add_str(doc, "product", k.product);
     if (c->cfg.arch.value && k.arch && strcmp(c->cfg.arch.value, k.arch))
         fp_warn(ctx, "--arch %s but rocprofv3 reports %s", c->cfg.arch.value, k.arch);
 

@@ -32,8 +32,12 @@ done
 [ "$(jget $C 'd["worktree"]["dirty"]')" = False ] || fail dirty
 [ "$(jget $C 'd["rocprofv3"]["version"]')" = 1.1.0 ] || fail version
 [ "$(jget $C 'len(d["commands"])')" = 3 ] || fail "3 runs"
-[ "$(jget $C 'd["invocation"]["command"]')" = "ROCDSL_SOFTMAX_SHAPES=4096,8192,bf16 $FLYPROF_PYTHON tests/kernels/test_softmax.py" ] \
-  || [ -z "${FLYPROF_PYTHON:-}" ] || fail "invocation $(jget $C 'd["invocation"]["command"]')"
+[ "$(jget $C 'd["invocation"]')" = "ROCDSL_SOFTMAX_SHAPES=4096,8192,bf16 $FLYPROF_PYTHON tests/kernels/test_softmax.py" ] \
+  || [ -z "${FLYPROF_PYTHON:-}" ] || fail "invocation $(jget $C 'd["invocation"]')"
+[ "$(jget $C 'd["invocation_detail"]["argv"][1]')" = tests/kernels/test_softmax.py ] || fail "invocation argv"
+[ "$(jget $C 'd["recipe_kernel"]')" = softmax ] || fail recipe_kernel
+[ "$(jget $C 'd["product"]')" = "AMD Instinct MI350X" ] || fail product
+[ "$(jget $C 'd["tags"]["big"]["arch_vgpr"]')" = 96 ] || fail "arch_vgpr = combined on corrected gfx950"
 # the workload saw the shape; every run had the debug info, the GPU and a per-pass cache
 grep -q "softmax shapes 4096,8192,bf16" "$B/rocprof/big/rocprofv3.stdout.txt" || fail "shape env"
 grep -q "softmax shapes 512,8192,bf16" "$B/rocprof/small/rocprofv3.stdout.txt" || fail "small shape env"
