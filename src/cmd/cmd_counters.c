@@ -19,6 +19,7 @@
 
 #include "commands.h"
 #include "flyprof/bound.h"
+#include "flyprof/config.h"
 #include "flyprof/counters.h"
 #include "flyprof/csv.h"
 #include "flyprof/fs.h"
@@ -88,7 +89,7 @@ static const fp_opt counters_opts[] = {
     {"iterations", 0, FP_OPT_STR, offsetof(counters_args, iterations), "SET",
      "live: 1-based per-kernel iterations to collect, e.g. 6,8 or 2-4", "1-3", NULL, 0, 0},
     {"rocprofv3", 0, FP_OPT_STR, offsetof(counters_args, rocprofv3), "PATH",
-     "live: the profiler (default $FLYPROF_ROCPROFV3, else rocprofv3 on PATH)", NULL, NULL, 0, 0},
+     "live: the profiler (default $FLYPROF_ROCPROFV3, else the config file, else rocprofv3 on PATH)", NULL, NULL, 0, 0},
     {"output-format", 0, FP_OPT_CHOICE, offsetof(counters_args, output_format), "FMT",
      "live: rocprofv3 output; auto = rocpd for SDK >= 1.0 (ROCm 7.0), csv before", "auto", fmt_choices, 0, 0},
     {"tag", 0, FP_OPT_STR, offsetof(counters_args, tag), "TAG",
@@ -282,17 +283,23 @@ typedef struct live_state {
 static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, char **app,
                     int napp, live_state *ls, fp_err *err)
 {
-    const char *prof = a->rocprofv3 ? a->rocprofv3 : getenv("FLYPROF_ROCPROFV3");
-    if (!prof || !*prof)
-        prof = "rocprofv3";
+    /* the profiler as every configured command finds it: flag > $FLYPROF_ROCPROFV3 > config file > default */
+    fp_config cfg;
+    fp_config_args cargs = {.rocprofv3 = a->rocprofv3};
+    if (fp_config_load(&cfg, &cargs, err))
+        return -1;
+    const char *prof = cfg.rocprofv3.value && *cfg.rocprofv3.value ? cfg.rocprofv3.value : "rocprofv3";
     char *exe = fp_proc_which(prof, NULL);
     if (!exe) {
-        fp_err_set(err, FP_ROCPROFV3_MISSING, "rocprofv3 not found ('%s')", prof);
+        fp_err_set(err, FP_ROCPROFV3_MISSING, "rocprofv3 not found ('%s', from %s)", prof, cfg.rocprofv3.source);
+        fp_config_free(&cfg);
         return fp_err_help(err, "install ROCm >= 6.2 or point --rocprofv3 / $FLYPROF_ROCPROFV3 at it; offline "
                                 "mode (--csv / --db) needs no profiler");
     }
     ls->info = cJSON_CreateObject();
     fp_json_add_str(ls->info, "rocprofv3", exe);
+    fp_json_add_str(ls->info, "rocprofv3_source", cfg.rocprofv3.source);
+    fp_config_free(&cfg);
 
     /* version -> output format (rocprof-formats.md §1.6: --version absent => <= 6.4) */
     fp_sb vout;
