@@ -671,11 +671,27 @@ static double class_pct(const fp_signals *s, const char *name)
     return c ? c->stall_pct : 0.0;
 }
 
+/* Bounds of plausible resource counts (anything above is a corrupt input). */
+#define FP_SIG_MAX_REGS 4096
+#define FP_SIG_MAX_LDS (1 << 24)
+#define FP_SIG_MAX_WG 65536
+
+static bool in_range(fp_optd o, double max) { return !o.known || (o.v >= 0 && o.v <= max); }
+
 static void derive_occupancy(fp_signals *s)
 {
     const fp_arch_limits *a = s->arch ? fp_arch_by_name(s->arch) : NULL;
     if (!a || !s->arch_vgpr.known)
         return;
+    /* register/LDS counts beyond any real kernel are corrupt input: no model
+     * (and no int overflow) rather than a made-up occupancy */
+    if (!in_range(s->arch_vgpr, FP_SIG_MAX_REGS) || !in_range(s->accum_vgpr, FP_SIG_MAX_REGS) ||
+        !in_range(s->lds_bytes, FP_SIG_MAX_LDS) || !in_range(s->sgpr, FP_SIG_MAX_REGS) ||
+        !in_range(s->wg_size, FP_SIG_MAX_WG)) {
+        cJSON_AddItemToArray(s->quality_issues,
+                             cJSON_CreateString("register/LDS/workgroup counts out of range: occupancy not modelled"));
+        return;
+    }
     fp_occ_in in = {0};
     int arch_v = (int)s->arch_vgpr.v, acc = s->accum_vgpr.known ? (int)s->accum_vgpr.v : 0;
     /* kernel_trace.csv on gfx950 under-counts (occupancy.h): believe the corrected combined count */

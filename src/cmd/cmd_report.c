@@ -107,6 +107,9 @@ static char *find_csv(const char *const *dirs, size_t ndirs, const char *name)
     return NULL;
 }
 
+/* Largest register / LDS / workgroup count read from a CSV cell. */
+#define FP_CSV_MAX_COUNT 16777216.0
+
 static double cell_d(const fp_csv *c, size_t r, const char *col, bool *ok)
 {
     const char *v = fp_csv_cell(c, r, fp_csv_col(c, col));
@@ -177,16 +180,19 @@ static int read_kernel_trace(fp_signals *s, const char *path, fp_err *err)
         static const char *const cols[] = {"VGPR_Count", "Accum_VGPR_Count", "SGPR_Count", "LDS_Block_Size",
                                            "Scratch_Size"};
         int *dst[] = {&k.vgpr, &k.accum, &k.sgpr, &k.lds, &k.scratch};
+        /* counts outside [0, 2^24] are corrupt cells: left unknown (no int overflow) */
         for (size_t i = 0; i < 5; i++) {
             double v = cell_d(&c, r, cols[i], &ok);
-            if (ok)
+            if (ok && v >= 0 && v <= FP_CSV_MAX_COUNT)
                 *dst[i] = (int)v;
         }
         double x = cell_d(&c, r, "Workgroup_Size_X", &ok);
         if (ok) {
             bool oy, oz;
             double y = cell_d(&c, r, "Workgroup_Size_Y", &oy), z = cell_d(&c, r, "Workgroup_Size_Z", &oz);
-            k.wg = (int)(x * (oy && y > 0 ? y : 1) * (oz && z > 0 ? z : 1));
+            double w = x * (oy && y > 0 ? y : 1) * (oz && z > 0 ? z : 1);
+            if (w > 0 && w <= FP_CSV_MAX_COUNT)
+                k.wg = (int)w;
         }
         k.have_regs = k.vgpr >= 0;
     }
