@@ -4,8 +4,8 @@
  * rows of rocpd_pmc_event per (run, dispatch, counter), and take each guid
  * (one application run) as one pass.
  *
- * The database is opened read-only and immutable, so a corrupt file can only
- * produce an error, never a write; anything that is not a rocpd database
+ * The database is opened read-only, so a corrupt file can only produce an
+ * error, never a write; anything that is not a rocpd database
  * (not SQLite, no views, wrong columns, no counter rows) is BAD_INPUT.
  */
 #include <sqlite3.h>
@@ -78,12 +78,15 @@ int fp_pmc_load_rocpd(fp_pmc_set *s, const char *path, fp_err *err)
 
 int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_err *err)
 {
+    if (fp_is_dir(path))
+        return fp_err_set(err, FP_IO_ERROR, "%s: not a regular file", path);
     if (!fp_is_file(path)) {
         fp_err_set(err, FP_NO_ARTIFACT, "%s: no such file", path);
         return fp_err_help(err, "pass the *_results.db written by rocprofv3 -f rocpd");
     }
     sqlite3 *db = NULL;
-    char *uri = sqlite3_mprintf("file:%s?mode=ro&immutable=1", path);
+    /* read-only (never immutable: a WAL database keeps its last rows in the -wal file) */
+    char *uri = sqlite3_mprintf("file:%s?mode=ro", path);
     /* a path with '?' or '#' would be misread as URI syntax: fall back to a plain open */
     int rc = strpbrk(path, "?#%") ? sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL)
                                   : sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
