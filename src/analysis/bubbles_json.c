@@ -115,7 +115,7 @@ static void add_limited(cJSON *parent, const char *key, cJSON *arr, size_t limit
 {
     size_t total = (size_t)cJSON_GetArraySize(arr);
     if (limit && total > limit) {
-        while ((size_t)cJSON_GetArraySize(arr) > limit)
+        for (size_t i = limit; i < total; i++) /* O(total * limit), not O(total^2) */
             cJSON_DeleteItemFromArray(arr, (int)limit);
         if (cut) {
             if (!*cut)
