@@ -232,6 +232,18 @@ import json, sys
 e = json.load(open(sys.argv[1])); q = e["data"]["quality"]
 assert q["waves_skipped"] == 1 and q["waves_read"] == 1 and "out of range" in q["skipped"][0], q
 PY
+# the generator's edge specs (owned by the generator; read here)
+d=$(gen empty_shell)
+run --bundle "$d"
+[ $rc -eq 66 ] && grep -q '"EMPTY_ATT"' "$tmp/env" && ok "a dispatch dir that is an empty shell -> EMPTY_ATT" || no "empty shell dir ($rc)"
+d=$(gen missing_endpgm_no_snapshots)
+run --bundle "$d"
+[ $rc -eq 0 ] && py <<'PY' && ok "waves without s_endpgm counted as truncation signs" || { no "missing endpgm"; cat "$tmp/env"; }
+import json, sys
+q = json.load(open(sys.argv[1]))["data"]["quality"]
+assert q["waves_truncated"] >= 1 and q["confidence"] == "medium", q
+assert any("s_endpgm" in r for r in q["reasons"]), q
+PY
 # 6. --rank and --limit
 d=$(gen bub_loop)
 run --bundle "$d" --rank latency --limit 2
