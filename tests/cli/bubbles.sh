@@ -233,9 +233,15 @@ e = json.load(open(sys.argv[1])); q = e["data"]["quality"]
 assert q["waves_skipped"] == 1 and q["waves_read"] == 1 and "out of range" in q["skipped"][0], q
 PY
 # the generator's edge specs (owned by the generator; read here)
-d=$(gen empty_shell)
-run --bundle "$d"
+gen empty_shell > /dev/null
+run --bundle "$(ls -d "$tmp"/empty_shell/ui_output_agent_* | head -1)"
 [ $rc -eq 66 ] && grep -q '"EMPTY_ATT"' "$tmp/env" && ok "a dispatch dir that is an empty shell -> EMPTY_ATT" || no "empty shell dir ($rc)"
+run --bundle "$tmp/empty_shell"
+[ $rc -eq 66 ] && py <<'PY' && ok "a dir of empty shells -> EMPTY_ATT with the inventory" || { no "dir of shells ($rc)"; cat "$tmp/env"; }
+import json, sys
+e = json.load(open(sys.argv[1]))["error"]
+assert e["code"] == "EMPTY_ATT" and len(e["inventory"]) == 2 and all(x["empty"] for x in e["inventory"]), e
+PY
 d=$(gen missing_endpgm_no_snapshots)
 run --bundle "$d"
 [ $rc -eq 0 ] && py <<'PY' && ok "waves without s_endpgm counted as truncation signs" || { no "missing endpgm"; cat "$tmp/env"; }
