@@ -7,6 +7,7 @@
  * analyzer's text for -f table, the same numbers as data for -f json.
  * Reads only; writes no artifact.
  */
+#include <dirent.h>
 #include <fnmatch.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -177,6 +178,41 @@ static int try_csv(fp_ctx *ctx, const char *path, const char *name, bool explici
     return 1;
 }
 
+/* Sorted names in dir matching a glob. Unlike fp_list_dir this never copies the
+ * thousands of wave-file names a dispatch dir holds (moe_reduce: 4112). */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static size_t list_matching(const char *dir, const char *glob, char ***out)
+{
+    *out = NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t n = 0, cap = 0;
+    char **v = NULL;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (fnmatch(glob, e->d_name, 0) != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 4;
+            char **nv = realloc(v, cap * sizeof *nv);
+            if (!nv)
+                abort();
+            v = nv;
+        }
+        if (!(v[n++] = strdup(e->d_name)))
+            abort();
+    }
+    closedir(d);
+    if (n)
+        qsort(v, n, sizeof *v, cmp_str);
+    *out = v;
+    return n;
+}
+
 /* Candidate dirs: the dispatch dir, its parent, a sibling rocprof/, and the
  * corpus/bundle layout <case>/rocprof next to <case>/att/<dispatch>. */
 static int find_ktrace(fp_ctx *ctx, const char *dir, const char *name, ktrace *k, fp_err *err)
@@ -187,25 +223,17 @@ static int find_ktrace(fp_ctx *ctx, const char *dir, const char *name, ktrace *k
         fp_sb_init(&d);
         fp_sb_addf(&d, "%s%s", dir, rel[i]);
         char **names = NULL;
-        size_t n = 0;
-        fp_err e = {0};
-        if (fp_is_dir(d.buf) && fp_list_dir(d.buf, &names, &n, &e) == 0) {
-            for (size_t j = 0; j < n; j++) {
-                if (fnmatch("*kernel_trace*.csv", names[j], 0) != 0)
-                    continue;
-                char *p = fp_path_join(d.buf, names[j]);
-                int rc = fp_is_file(p) ? try_csv(ctx, p, name, false, k, err) : 0;
-                free(p);
-                if (rc == 1) {
-                    fp_strv_free(names, n);
-                    fp_sb_free(&d);
-                    return 1;
-                }
-            }
-            fp_strv_free(names, n);
+        size_t n = list_matching(d.buf, "*kernel_trace*.csv", &names);
+        int rc = 0;
+        for (size_t j = 0; j < n && rc != 1; j++) {
+            char *p = fp_path_join(d.buf, names[j]);
+            rc = fp_is_file(p) ? try_csv(ctx, p, name, false, k, err) : 0;
+            free(p);
         }
-        fp_err_clear(&e);
+        fp_strv_free(names, n);
         fp_sb_free(&d);
+        if (rc == 1)
+            return 1;
     }
     return 0;
 }
@@ -215,16 +243,10 @@ static int find_ktrace(fp_ctx *ctx, const char *dir, const char *name, ktrace *k
 static const fp_arch_limits *arch_from_agent_info(fp_ctx *ctx, const ktrace *k, fp_sb *detail)
 {
     char **names = NULL;
-    size_t n = 0;
+    size_t n = list_matching(k->dir, "*agent_info*.csv", &names);
     fp_err e = {0};
     const fp_arch_limits *found = NULL;
-    if (fp_list_dir(k->dir, &names, &n, &e) != 0) {
-        fp_err_clear(&e);
-        return NULL;
-    }
     for (size_t j = 0; j < n && !found; j++) {
-        if (fnmatch("*agent_info*.csv", names[j], 0) != 0)
-            continue;
         char *p = fp_path_join(k->dir, names[j]);
         fp_csv c;
         if (fp_csv_load(p, &c, &e) != 0) {
