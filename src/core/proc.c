@@ -31,6 +31,21 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* An absolute form without resolving symlinks: the child may chdir before
+ * exec, so a relative program path must not stay relative. */
+static char *absolute(const char *p)
+{
+    if (p[0] == '/')
+        return strdup(p);
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        return strdup(p);
+    fp_sb s;
+    fp_sb_init(&s);
+    fp_sb_addf(&s, "%s/%s", cwd, p[0] == '.' && p[1] == '/' ? p + 2 : p);
+    return fp_sb_detach(&s);
+}
+
 char *fp_proc_which(const char *name, const char *path_env)
 {
     if (!name || !name[0])
@@ -38,7 +53,7 @@ char *fp_proc_which(const char *name, const char *path_env)
     if (strchr(name, '/')) {
         struct stat st;
         if (stat(name, &st) == 0 && S_ISREG(st.st_mode) && access(name, X_OK) == 0)
-            return strdup(name);
+            return absolute(name);
         return NULL;
     }
     const char *path = path_env ? path_env : getenv("PATH");
@@ -56,8 +71,11 @@ char *fp_proc_which(const char *name, const char *path_env)
             fp_sb_add(&cand, p, n);
         fp_sb_addf(&cand, "/%s", name);
         struct stat st;
-        if (stat(cand.buf, &st) == 0 && S_ISREG(st.st_mode) && access(cand.buf, X_OK) == 0)
-            return fp_sb_detach(&cand);
+        if (stat(cand.buf, &st) == 0 && S_ISREG(st.st_mode) && access(cand.buf, X_OK) == 0) {
+            char *abs = absolute(cand.buf);
+            fp_sb_free(&cand);
+            return abs;
+        }
         fp_sb_free(&cand);
         if (!colon)
             break;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -174,6 +175,32 @@ static void test_which_and_argv_str(void **state)
     assert_true(strstr(p, "/sh") != NULL);
     free(p);
     assert_null(fp_proc_which("sh", "/nonexistent"));
+    /* a relative program path becomes absolute: the child may chdir before exec */
+    char dir[] = "/tmp/fp_proc_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *prog = fp_path_join(dir, "prog.sh");
+    fp_err err = {0};
+    assert_int_equal(fp_write_atomic(prog, "#!/bin/sh\necho ran\n", 19, &err), 0);
+    chmod(prog, 0755);
+    char old[4096];
+    assert_non_null(getcwd(old, sizeof old));
+    assert_int_equal(chdir(dir), 0);
+    p = fp_proc_which("./prog.sh", NULL);
+    assert_non_null(p);
+    assert_string_equal(p, prog);
+    const char *rargv[] = {"./prog.sh", NULL};
+    fp_sb out;
+    fp_sb_init(&out);
+    fp_proc_opts o = {.argv = rargv, .cwd = "/", .stdout_buf = &out};
+    fp_proc_result r;
+    assert_int_equal(fp_proc_run(&o, &r, &err), 0);
+    assert_string_equal(out.buf, "ran\n");
+    assert_int_equal(chdir(old), 0);
+    fp_sb_free(&out);
+    free(p);
+    unlink(prog);
+    rmdir(dir);
+    free(prog);
     assert_null(fp_proc_which("", NULL));
     const char *argv[] = {"rocprofv3", "-i", "a b.yaml", "--", "python", "it's.py", NULL};
     fp_sb s;
