@@ -988,13 +988,22 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     if (rc == 0) {
         ctx->data = cJSON_Duplicate(c.doc, 1);
         fp_sb *t = &ctx->table;
-        fp_sb_addf(t, "captured %s (%s match) into %s\n", fp_json_get_str(c.doc, "kernel"),
-                   fp_json_get_str(c.doc, "match_confidence"), c.bundle);
+        fp_sb_addf(t, "captured %s (%s match, %lld calls, iterations %s) into %s\n",
+                   fp_json_get_str(c.doc, "kernel"), fp_json_get_str(c.doc, "match_confidence"),
+                   (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(c.doc, "calls")),
+                   fp_json_get_str(c.doc, "iter_range"), c.bundle);
+        fp_sb_adds(t, "  tag    status  dispatch                                waves  mapped  VGPR  waves/SIMD\n");
         cJSON *tj;
         cJSON_ArrayForEach(tj, c.tags)
         {
             const char *kept = fp_json_get_str(tj, "kept_dispatch");
-            fp_sb_addf(t, "  %-5s %-6s %s\n", tj->string, fp_json_get_str(tj, "status"), kept ? kept : "-");
+            const cJSON *rg = cJSON_GetObjectItem(tj, "registers");
+            fp_sb_addf(t, "  %-6s %-7s %-39s %5lld  %5.1f%%  %4lld  %10lld\n", tj->string,
+                       fp_json_get_str(tj, "status"), kept ? kept : "-",
+                       (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(tj, "waves")),
+                       cJSON_GetNumberValue(cJSON_GetObjectItem(tj, "mapped_pct")),
+                       (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(rg, "total_vgpr")),
+                       (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(rg, "waves_per_simd")));
         }
     } else if (c.bundle) {
         fp_err_extra(err, "capture_json", cJSON_CreateString("capture.json"));
