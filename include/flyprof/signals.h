@@ -53,6 +53,7 @@ typedef struct fp_sig_hot {
     int64_t stall;
     fp_optd exposed; /* exposed (not hidden by other waves) stall cycles */
     int64_t line_class_stall; /* stall of every instruction of this class on the same source line */
+    bool entry_line;  /* its line is a kernel entry/decorator line (chosen only when nothing else stalls) */
     fp_sig_producer producers[FP_SIG_MAX_PRODUCERS];
     size_t nproducers;
 } fp_sig_hot;
@@ -130,6 +131,9 @@ typedef struct fp_signals {
     /* capture quality: 0..1 multiplier on recommendation confidence, and why */
     double capture_confidence;
     cJSON *quality_issues;     /* array of strings (owned) */
+    /* the dispatch's source copies (borrowed, may be NULL): set before
+     * fp_signals_from_bubbles so evidence skips decorator lines */
+    const fp_snapshots *snaps;
     /* what the bundle held */
     bool have_capture, have_counters, have_tile, have_bubbles_json, have_map_json;
 } fp_signals;
@@ -143,6 +147,13 @@ const fp_sig_class *fp_signals_class(const fp_signals *s, const char *name);
 fp_sig_class *fp_signals_class_add(fp_signals *s, const char *name);
 /* Keep the class array in rank order: stall desc, ties by name. */
 void fp_signals_sort_classes(fp_signals *s);
+
+/* Text of one source line ("file.py:LINE[ -> ...]") from the snapshots, or
+ * NULL (borrowed from snaps). */
+const char *fp_signals_source_text(const fp_snapshots *snaps, const char *source);
+/* The line is a decorator (`@flyc.kernel`): the compiler's catch-all for
+ * prologue and address code (seed pattern 5). */
+bool fp_signals_is_entry_line(const fp_snapshots *snaps, const char *source);
 
 /* Fill from the artifacts (each may be NULL = absent). bubbles is required:
  * without a taxonomy there is nothing to reason about (BAD_INPUT when its

@@ -54,37 +54,7 @@ static void add_optd(cJSON *o, const char *k, fp_optd v, int dp)
 
 const char *fp_report_source_text(const fp_snapshots *snaps, const char *source)
 {
-    if (!snaps || !source || !*source)
-        return NULL;
-    /* innermost location: the text before the first " -> " */
-    const char *arrow = strstr(source, " -> ");
-    size_t n = arrow ? (size_t)(arrow - source) : strlen(source);
-    char buf[4096];
-    if (n >= sizeof buf)
-        return NULL;
-    memcpy(buf, source, n);
-    buf[n] = 0;
-    char *colon = strrchr(buf, ':');
-    if (!colon)
-        return NULL;
-    *colon = 0;
-    char *end;
-    long line = strtol(colon + 1, &end, 10);
-    if (*end || line <= 0)
-        return NULL;
-    const fp_source_file *f = fp_snapshots_find(snaps, buf);
-    if (!f) {
-        /* suffix match, as the seed analyzer does */
-        for (size_t i = 0; i < snaps->n && !f; i++) {
-            size_t lv = strlen(snaps->files[i].vpath), lb = strlen(buf);
-            if ((lv >= lb && !strcmp(snaps->files[i].vpath + lv - lb, buf)) ||
-                (lb >= lv && !strcmp(buf + lb - lv, snaps->files[i].vpath)))
-                f = &snaps->files[i];
-        }
-    }
-    if (!f || (size_t)line > f->nlines)
-        return NULL;
-    return f->lines[line - 1];
+    return fp_signals_source_text(snaps, source);
 }
 
 static char *trimmed(const char *s)
@@ -508,6 +478,9 @@ static void md_rec(const cJSON *rec, fp_sb *out)
         fp_sb_addf(out, ") at %s\n", or_(gstr(hot, "source"), "<unmapped>"));
         if (gstr(hot, "snippet"))
             fp_sb_addf(out, "  `%s`\n", gstr(hot, "snippet"));
+        if (cJSON_IsTrue(get(hot, "entry_line")))
+            fp_sb_adds(out, "  _Every stall of this class is filed under the kernel entry/decorator line (debug-info "
+                            "aggregation): the producers below say which loads are involved._\n");
         md_producers(get(hot, "waits_on"), "  - ", out);
     }
     const cJSON *occ = get(ev, "occupancy");

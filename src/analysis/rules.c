@@ -585,6 +585,7 @@ static cJSON *hot_json(const fp_sig_hot *h)
     fp_json_add_str(o, "snippet", h->snippet);
     fp_json_add_int(o, "hit", h->hit);
     fp_json_add_int(o, "stall", h->stall);
+    fp_json_add_bool(o, "entry_line", h->entry_line);
     if (h->exposed.known)
         fp_json_add_num(o, "exposed", h->exposed.v, 0);
     else

@@ -128,6 +128,49 @@ void fp_signals_sort_classes(fp_signals *s)
         qsort(s->classes, s->nclasses, sizeof *s->classes, class_cmp);
 }
 
+/* ---- source text ---- */
+
+const char *fp_signals_source_text(const fp_snapshots *snaps, const char *source)
+{
+    if (!snaps || !source || !*source)
+        return NULL;
+    /* innermost location: the text before the first " -> " */
+    const char *arrow = strstr(source, " -> ");
+    size_t n = arrow ? (size_t)(arrow - source) : strlen(source);
+    char buf[4096];
+    if (n >= sizeof buf)
+        return NULL;
+    memcpy(buf, source, n);
+    buf[n] = 0;
+    char *colon = strrchr(buf, ':');
+    if (!colon)
+        return NULL;
+    *colon = 0;
+    char *end;
+    long line = strtol(colon + 1, &end, 10);
+    if (*end || line <= 0)
+        return NULL;
+    const fp_source_file *f = fp_snapshots_find(snaps, buf);
+    /* suffix match, as the seed analyzer does */
+    for (size_t i = 0; i < snaps->n && !f; i++) {
+        size_t lv = strlen(snaps->files[i].vpath), lb = strlen(buf);
+        if ((lv >= lb && !strcmp(snaps->files[i].vpath + lv - lb, buf)) ||
+            (lb >= lv && !strcmp(buf + lb - lv, snaps->files[i].vpath)))
+            f = &snaps->files[i];
+    }
+    if (!f || (size_t)line > f->nlines)
+        return NULL;
+    return f->lines[line - 1];
+}
+
+bool fp_signals_is_entry_line(const fp_snapshots *snaps, const char *source)
+{
+    const char *t = fp_signals_source_text(snaps, source);
+    while (t && (*t == ' ' || *t == '\t'))
+        t++;
+    return t && *t == '@';
+}
+
 /* ---- typed JSON access ---- */
 
 /* Value at a dotted path, NULL when any part is absent. */
@@ -330,7 +373,9 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
         s->scratch_insts = some(0); /* the mix is complete: no scratch executed */
 
     /* hottest instruction of each class: the first hotspot of that class in
-     * the artifact's order (rank_by, exposed by default) */
+     * the artifact's order (rank_by, exposed by default). Pass 0 skips hotspots
+     * on a kernel entry/decorator line (seed pattern 5: the compiler files
+     * prologue and address code there); pass 1 falls back to them. */
     const cJSON *hots;
     if (arr_at(b, "hotspots", &hots, A, err))
         return -1;
@@ -342,8 +387,6 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
         fp_sig_class *sc = (fp_sig_class *)fp_signals_class(s, name);
         if (!sc)
             continue;
-        if (!sc->hot.present && read_hot(&sc->hot, c, err))
-            return -1;
         for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++) {
             if (!waits_on_group(c, (fp_prod_group)g))
                 continue;
@@ -352,8 +395,32 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
                 return -1;
             fp_optd *acc = &sc->gain_prod_pct[g];
             *acc = some((acc->known ? acc->v : 0.0) + (gain.known ? gain.v : 0.0));
-            if (!sc->hot_prod[g].present && read_hot(&sc->hot_prod[g], c, err))
-                return -1;
+        }
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        cJSON_ArrayForEach(c, hots)
+        {
+            const char *name = NULL, *src = NULL;
+            str_at(c, "class", &name, A, NULL);
+            str_at(c, "source", &src, A, NULL);
+            fp_sig_class *sc = (fp_sig_class *)fp_signals_class(s, name);
+            if (!sc)
+                continue;
+            bool entry = fp_signals_is_entry_line(s->snaps, src);
+            if (pass == 0 && entry)
+                continue;
+            if (!sc->hot.present) {
+                if (read_hot(&sc->hot, c, err))
+                    return -1;
+                sc->hot.entry_line = entry;
+            }
+            for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++) {
+                if (sc->hot_prod[g].present || !waits_on_group(c, (fp_prod_group)g))
+                    continue;
+                if (read_hot(&sc->hot_prod[g], c, err))
+                    return -1;
+                sc->hot_prod[g].entry_line = entry;
+            }
         }
     }
     /* the class's stall on the hot instruction's whole source line (acceptance tests name the line) */

@@ -294,6 +294,13 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
         fp_bubbles_free(&b);
         note_missing(missing, "bubbles.json");
     }
+    if (fp_snapshots_load(dref.dir, &snaps, err)) {
+        /* snippets are a nicety: a broken snapshots.json only loses them */
+        fp_warn(ctx, "snapshots.json unreadable (%s): no source snippets", err->message);
+        fp_err_clear(err);
+        memset(&snaps, 0, sizeof snaps);
+    }
+    sig.snaps = &snaps;
     if (fp_signals_from_bubbles(&sig, bubbles, err))
         goto done;
     if (map)
@@ -317,12 +324,6 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
     if (fp_code_load(dref.dir, &code, err))
         goto done;
     fp_signals_from_code(&sig, &code);
-    if (fp_snapshots_load(dref.dir, &snaps, err)) {
-        /* snippets are a nicety: a broken snapshots.json only loses them */
-        fp_warn(ctx, "snapshots.json unreadable (%s): no source snippets", err->message);
-        fp_err_clear(err);
-        memset(&snaps, 0, sizeof snaps);
-    }
 
     /* rocprofv3 CSVs: rocprof/<tag>/, rocprof/, and beside a bare dispatch dir
      * (<case>/att/<dispatch> -> <case>/rocprof/) */
