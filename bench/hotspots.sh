@@ -65,6 +65,12 @@ cc -O2 -o "$tmp/runstat" "$tmp/runstat.c"
 printf 'flyprof hotspots (-f table, default flags) vs cat of the same bytes; median of %s runs\n(ms = wall, cpu = user+sys ms of the child; MiB = peak RSS; ref = 0.17 s / 17.5 MB)\n' "$N"
 uptime
 printf '%-36s %9s %8s %8s %8s %8s %8s %8s %7s %8s %8s\n' case bytes fp_ms fp_cpu fp_MiB cat_ms cat_cpu cat_MiB fp/cat ref/fp MBref/fp
+# Process start-up alone (dynamic linking of ~23 shared libraries, most of them
+# pulled in by libgit2), for reading the per-case figures.
+read -r vms vkb vcpu < <("$tmp/runstat" "$N" "$FLYPROF" --version)
+read -r tms tkb tcpu < <("$tmp/runstat" "$N" true)
+printf '%-36s %9s %8.2f %8.2f %8.2f   (true: %.2f ms wall, %.2f ms cpu)\n' "flyprof --version (start-up only)" - \
+    "$vms" "$vcpu" "$(awk -v k="$vkb" 'BEGIN { print k / 1024 }')" "$tms" "$tcpu"
 all=""
 while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     [ "$id" = id ] && continue
