@@ -613,10 +613,13 @@ cJSON *fp_hotspots_json(const fp_hotspots *hs, const fp_hs_regs *regs, const fp_
             fp_json_add_num(e, "pct_total", fp_hs_pct(L->stall, hs->total_stall), 4);
             fp_json_add_num(e, "stall_pct", fp_hs_pct(L->stall, L->cycles), 4);
             fp_json_add_str(e, "dominant_type", fp_stall_type_name(L->dominant));
-            size_t *top = malloc((L->nstalling ? L->nstalling : 1) * sizeof *top);
+            /* The line's stalling instructions, by stall: bounded by topk too. */
+            size_t cap = L->nstalling < topk ? L->nstalling : topk;
+            size_t *top = malloc((cap ? cap : 1) * sizeof *top);
             if (!top)
                 abort();
-            size_t n = line_top_insts(hs, L, top, L->nstalling);
+            size_t n = line_top_insts(hs, L, top, cap);
+            fp_json_add_int(e, "stalling_total", (int64_t)L->nstalling);
             cJSON *pcs = cJSON_AddArrayToObject(e, "stalling_pc_index");
             for (size_t k = 0; k < n; k++)
                 cJSON_AddItemToArray(pcs, fp_json_int(hs->inst[top[k]].row->index));

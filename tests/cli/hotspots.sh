@@ -140,6 +140,11 @@ PY
 then ok; else bad "table grep lines: $(cat "$t/out.txt")"; fi
 grep -q 'doubled' "$t/err.txt" && ok || bad "table mode warnings go to stderr"
 
+# the per-line stalling list is bounded by --topk too (stalling_total keeps the count)
+mkcode "$t/many" "$(row 's_nop 0' 1 /k.py:1 10 1)" "$(row 's_nop 1' 2 /k.py:1 10 3)" "$(row 's_nop 2' 3 /k.py:1 10 2)"
+expect 0 OK hotspots "$t/many" --topk 2 --mode src
+jcheck 'd["source_lines"][0]["stalling_total"] == 3 and d["source_lines"][0]["stalling_pc_index"] == [2, 3]'
+
 # ---- tolerant readings ----
 mkdir -p "$t/coerce"
 echo '{"code":[["s_nop 0",0,1,"/k.py:1",0,0,"many",12.5,null,0],["s_barrier",0,2,"/k.py:1",0,0,1,10,4,0]]}' > "$t/coerce/code.json"

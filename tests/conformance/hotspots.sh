@@ -33,7 +33,7 @@ while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
             > "$tmp/$id/$mode.txt" 2> "$tmp/$id/$mode.err"
         echo $? > "$tmp/$id/$mode.rc"
     done
-    (cd "$CORPUS/$id/att" && "$FLYPROF" hotspots "$dispatch" -f json --topk 1000) \
+    (cd "$CORPUS/$id/att" && "$FLYPROF" hotspots "$dispatch" -f json --topk 100000) \
         > "$tmp/$id/out.json" 2>/dev/null
     echo $? > "$tmp/$id/json.rc"
 done < "$CORPUS/cases.tsv"
@@ -69,6 +69,7 @@ def numbers(d, exp):
         for k in ("rank", "source_loc", "stall", "cycles", "dominant_type", "stalling_pc_index"):
             if g[k] != e[k]: errs.append(f"source line {e['rank']} {k}: {g[k]} != {e[k]}")
         if abs(g["stall_pct"] - e["stall_pct"]) > 5e-5: errs.append(f"source line {e['rank']} stall_pct")
+        if g["stalling_total"] != len(e["stalling_pc_index"]): errs.append(f"source line {e['rank']} stalling_total")
     if d["stalling_instructions_total"] != exp["stalling_instructions_total"]:
         errs.append("stalling_instructions_total")
     if len(d["instructions_ranked"]) < len(exp["asm_ranking"]): errs.append("asm ranking too short")
