@@ -130,6 +130,7 @@ typedef struct fp_signals {
     char *tile_text;           /* "BM=128 BN=128 BK=64" when the kernel's real tile is known */
     /* capture quality: 0..1 multiplier on recommendation confidence, and why */
     double capture_confidence;
+    fp_optd src_mapped_pct;    /* map.json: % of latency on instructions with a source line */
     cJSON *quality_issues;     /* array of strings (owned) */
     /* the dispatch's source copies (borrowed, may be NULL): set before
      * fp_signals_from_bubbles so evidence skips decorator lines */
@@ -163,6 +164,8 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *bubbles, fp_err *err);
 int fp_signals_from_counters(fp_signals *s, const cJSON *counters, fp_err *err);
 int fp_signals_from_capture(fp_signals *s, const cJSON *capture, const char *tag, fp_err *err);
 int fp_signals_from_tile(fp_signals *s, const cJSON *tile, fp_err *err);
+/* map.json: source-mapping coverage (a BAD_INPUT on wrong types). */
+int fp_signals_from_map(fp_signals *s, const cJSON *map, fp_err *err);
 /* Facts only the instruction listing shows: s_nop padding between MFMAs. */
 void fp_signals_from_code(fp_signals *s, const fp_code *code);
 

@@ -405,6 +405,7 @@ cJSON *fp_report_build(const fp_report_in *in)
     conf = gstr(qual, "confidence");
     fp_json_add_str(q, "confidence", conf ? conf : "unknown");
     fp_json_add_num(q, "confidence_multiplier", s->capture_confidence, 2);
+    add_optd(q, "src_mapped_pct", s->src_mapped_pct, 1);
     cJSON_AddItemToObject(q, "reasons", cJSON_Duplicate(s->quality_issues, 1));
     char *rp = repro_text(s);
     fp_json_add_str(r, "repro", rp);
@@ -637,8 +638,11 @@ void fp_report_markdown(const cJSON *r, fp_sb *out)
     fp_sb_adds(out, "\n");
     cJSON_ArrayForEach(it, get(ev, "missing"))
         fp_sb_addf(out, "- missing %s: %s\n", or_(gstr(it, "artifact"), "?"), or_(gstr(it, "effect"), ""));
-    fp_sb_addf(out, "- capture quality: %s (recommendation confidence x %.2f)\n", or_(gstr(q, "confidence"), "?"),
+    fp_sb_addf(out, "- capture quality: %s (recommendation confidence x %.2f)", or_(gstr(q, "confidence"), "?"),
                gnum0(q, "confidence_multiplier"));
+    if (gnum(q, "src_mapped_pct", &x))
+        fp_sb_addf(out, "; %.1f%% of latency maps to a source line (map.json)", x);
+    fp_sb_adds(out, "\n");
     cJSON_ArrayForEach(it, get(q, "reasons"))
         if (cJSON_IsString(it))
             fp_sb_addf(out, "  - %s\n", it->valuestring);

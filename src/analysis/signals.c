@@ -655,6 +655,18 @@ int fp_signals_from_capture(fp_signals *s, const cJSON *c, const char *tag, fp_e
     return 0;
 }
 
+/* ---- map.json ---- */
+
+int fp_signals_from_map(fp_signals *s, const cJSON *m, fp_err *err)
+{
+    if (!cJSON_IsObject(m))
+        return fp_err_set(err, FP_BAD_INPUT, "map.json: not a JSON object");
+    s->have_map_json = true;
+    if (num_at(m, "src_mapped_pct", &s->src_mapped_pct, "map.json", err))
+        return -1;
+    return 0;
+}
+
 /* ---- tile.json ---- */
 
 int fp_signals_from_tile(fp_signals *s, const cJSON *t, fp_err *err)

@@ -56,7 +56,7 @@ static const evidence_row evidence_rows[] = {
                       "evaluated"},
     {"tile.json", "the kernel's own tile (BM/BN/BK) is unknown"},
     {"bubbles.json", "computed from the dispatch for this report (run `flyprof bubbles` to persist it)"},
-    {"map.json", "source snippets read from the dispatch's snapshots instead"},
+    {"map.json", "no source-mapping coverage figure; snippets read from the dispatch's snapshots"},
     {"kernel_trace.csv", "no register/LDS counts: occupancy unknown unless capture.json has them"},
     {"agent_info.csv", "GPU product unknown (arch from capture.json if recorded)"},
 };
@@ -303,8 +303,11 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
     sig.snaps = &snaps;
     if (fp_signals_from_bubbles(&sig, bubbles, err))
         goto done;
-    if (map)
+    if (map) {
+        if (fp_signals_from_map(&sig, map, err))
+            goto done;
         cJSON_AddItemToArray(available, cJSON_CreateString("map.json"));
+    }
     else
         note_missing(missing, "map.json");
     if (counters) {
