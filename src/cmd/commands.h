@@ -10,19 +10,18 @@
 
 #define FP_COMMANDS(X) \
     X(run) \
-    X(capture) \
-    X(hotspots) \
-    X(list) \
     X(doctor) \
+    X(list) \
     X(tile) \
+    X(capture) \
     X(counters) \
+    X(hotspots) \
     X(bubbles) \
     X(map) \
     X(report) \
     X(diff) \
-    X(rules) \
-    X(bundle)
-
+    X(bundle) \
+    X(rules)
 
 #define FP_DECLARE_COMMAND(name) extern const fp_command fp_cmd_##name;
 FP_COMMANDS(FP_DECLARE_COMMAND)
