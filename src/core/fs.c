@@ -43,9 +43,12 @@ int fp_read_file(const char *path, fp_sb *sb, fp_err *err)
         return fp_err_set(err, FP_BAD_INPUT, "%s: %lld bytes is larger than the %zu-byte input limit",
                           path, (long long)st.st_size, FP_MAX_INPUT_FILE);
     }
-    fp_sb_grow(sb, (size_t)st.st_size);
+    /* Size the buffer once from fstat (+1 page so EOF is seen without a regrow):
+     * growing by doubling would copy multi-MB trace files and fault in twice the pages. */
+    fp_sb_grow(sb, (size_t)st.st_size + 4096);
     for (;;) {
-        fp_sb_grow(sb, 65536);
+        if (sb->cap - sb->len - 1 == 0)
+            fp_sb_grow(sb, 65536);
         ssize_t n = read(fd, sb->buf + sb->len, sb->cap - sb->len - 1);
         if (n < 0) {
             if (errno == EINTR)

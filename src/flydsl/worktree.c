@@ -11,6 +11,7 @@
 
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "git2_lazy.h"
 
 /* Files larger than this are not read from the index (kernel tests are a few KiB). */
 #define FP_TRACKED_MAX_BYTES ((size_t)4 << 20)
@@ -36,6 +37,8 @@ int fp_worktree_inspect(const char *path, fp_worktree *wt, fp_err *err)
     free(pkg);
     free(bt);
 
+    if (!fp_git2_load(wt->git_error, sizeof wt->git_error))
+        return 0;
     git_libgit2_init();
     git_repository *repo = NULL;
     /* exact path only: a worktree nested inside some other repo is not that repo */
@@ -117,6 +120,9 @@ int fp_worktree_tracked(const char *repo_path, const char *prefix, fp_tracked_fi
 {
     *out = NULL;
     *n = 0;
+    char why[256];
+    if (!fp_git2_load(why, sizeof why))
+        return fp_err_set(err, FP_MISSING_PREREQ, "%s", why);
     git_libgit2_init();
     git_repository *repo = NULL;
     git_index *idx = NULL;
