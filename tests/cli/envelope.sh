@@ -51,6 +51,14 @@ for c in $cmds; do
   check "unknown-flag-$c" 64 USAGE "$F" "$c" --no-such-flag-xyz
 done
 
+# every listed command has its page in docs/commands/ and a row in the README
+for c in $cmds; do
+  [ -f "$FP_SRC/docs/commands/$c.md" ] || { echo "FAIL docs/commands/$c.md missing"; fail=1; }
+  grep -q "^| \[\`$c\`\](docs/commands/$c.md)" "$FP_SRC/README.md" || { echo "FAIL README lacks $c"; fail=1; }
+done
+n_readme=$(grep -c '^| \[`[a-z]*`\](docs/commands/' "$FP_SRC/README.md")
+[ "$n_readme" = "$(echo $cmds | wc -w)" ] || { echo "FAIL README lists $n_readme commands, help lists $(echo $cmds | wc -w)"; fail=1; }
+
 # the exit-code table in the envelope matches the one documented in the README and docs
 "$F" help exit-codes -f table > /tmp/fp_exit_codes.$$ || fail=1
 for doc in "$FP_SRC/README.md" "$FP_SRC/docs/exit-codes.md"; do
