@@ -76,6 +76,10 @@ cJSON *fp_att_inventory_json(const fp_att_dir *v, size_t n);
  * Refuses "/" and "" (BAD_ARGS). */
 int fp_rm_rf_contents(const char *dir, fp_err *err);
 
+/* Where capture and run put a bundle when --bundle is not given:
+ * ./runs/<kernel>-<YYYYmmdd-HHMMSS> (absolute; '/' and ' ' in the name become '_'). */
+char *fp_capture_default_bundle(const char *kernel);
+
 /* Copy a file (not atomic: used for rocprofv3 outputs into the bundle). */
 int fp_copy_file(const char *from, const char *to, fp_err *err);
 

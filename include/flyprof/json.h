@@ -6,6 +6,7 @@
 #define FLYPROF_JSON_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "flyprof/error.h"
@@ -30,5 +31,9 @@ int fp_json_write_file(const char *path, const cJSON *j, fp_err *err);
 /* Typed getters: return 0 and set *out when key exists with the right type. */
 int fp_json_get_i64(const cJSON *obj, const char *key, int64_t *out);
 const char *fp_json_get_str(const cJSON *obj, const char *key); /* NULL if absent/not string */
+/* Short readers for artifact JSON whose members are all optional (obj may be NULL). */
+const cJSON *fp_jget(const cJSON *obj, const char *key);
+bool fp_jnum(const cJSON *obj, const char *key, double *out); /* true when a number */
+double fp_jnum0(const cJSON *obj, const char *key);           /* 0 when absent */
 
 #endif

@@ -183,7 +183,7 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     if (w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE)
         b->waves_truncated++;
 
-    BUB_GROW(c->gw, c->n_gw, c->cap_gw);
+    FP_GROW(c->gw, c->n_gw, c->cap_gw);
     int gi = (int)c->n_gw++;
     c->gw[gi] = (bub_gwave){w->cu, w->begin, w->end};
 
@@ -194,7 +194,7 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
         int64_t d = s->dur;
         b->state_cycles[s->state] += d;
         if (s->state == FP_WS_EXEC && d > 0) {
-            BUB_GROW(c->ex, c->n_ex, c->cap_ex);
+            FP_GROW(c->ex, c->n_ex, c->cap_ex);
             c->ex[c->n_ex++] = (bub_iv){t, t + d, gi, 0, 0};
         }
         t += d;

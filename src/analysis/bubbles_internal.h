@@ -10,18 +10,8 @@
 #include <stdlib.h>
 
 #include "flyprof/bubbles.h"
+#include "flyprof/mem.h"
 
-#define BUB_GROW(arr, n, cap)                                                                      \
-    do {                                                                                           \
-        if ((n) >= (cap)) {                                                                        \
-            size_t nc_ = (cap) ? (cap) * 2 : 64;                                                   \
-            void *np_ = realloc((arr), nc_ * sizeof *(arr));                                       \
-            if (!np_)                                                                              \
-                abort();                                                                           \
-            (arr) = np_;                                                                           \
-            (cap) = nc_;                                                                           \
-        }                                                                                          \
-    } while (0)
 
 /* An interval of one wave of the current SIMD group: issue (EXEC) or stall. */
 typedef struct bub_iv {

@@ -16,31 +16,11 @@
 
 #include "flyprof/json.h"
 
-static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
-static const char *gstr(const cJSON *o, const char *k)
-{
-    const cJSON *v = get(o, k);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-static bool gnum(const cJSON *o, const char *k, double *out)
-{
-    const cJSON *v = get(o, k);
-    if (!cJSON_IsNumber(v))
-        return false;
-    *out = v->valuedouble;
-    return true;
-}
-static double gnum0(const cJSON *o, const char *k)
-{
-    double v = 0;
-    gnum(o, k, &v);
-    return v;
-}
 
 /* Traced waves of a report (cycle counts are compared per wave). */
 static double waves_of(const cJSON *r)
 {
-    double w = gnum0(get(r, "totals"), "waves");
+    double w = fp_jnum0(fp_jget(r, "totals"), "waves");
     return w > 0 ? w : 1.0;
 }
 
@@ -49,7 +29,7 @@ static cJSON *bad(const cJSON *a, const cJSON *b, const char *k, int dp)
     /* {before, after, delta} of a numeric field, nulls when absent */
     cJSON *o = cJSON_CreateObject();
     double x, y;
-    bool hx = gnum(a, k, &x), hy = gnum(b, k, &y);
+    bool hx = fp_jnum(a, k, &x), hy = fp_jnum(b, k, &y);
     if (hx)
         fp_json_add_num(o, "before", x, dp);
     else
@@ -72,7 +52,7 @@ static const cJSON *find_by(const cJSON *arr, const char *key, const char *val)
     const cJSON *it;
     cJSON_ArrayForEach(it, arr)
     {
-        const char *v = gstr(it, key);
+        const char *v = fp_json_get_str(it, key);
         if (v && !strcmp(v, val))
             return it;
     }
@@ -99,10 +79,10 @@ static cJSON *side(const cJSON *e, const char *stall_key, double waves)
     if (!e)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
-    double st = gnum0(e, stall_key), ex = gnum0(e, "exposed");
+    double st = fp_jnum0(e, stall_key), ex = fp_jnum0(e, "exposed");
     fp_json_add_num(o, "stall", st, 0);
     fp_json_add_num(o, "exposed", ex, 0);
-    fp_json_add_num(o, "pct", gnum0(e, "pct"), 2);
+    fp_json_add_num(o, "pct", fp_jnum0(e, "pct"), 2);
     fp_json_add_num(o, "stall_per_wave", st / waves, 1);
     fp_json_add_num(o, "exposed_per_wave", ex / waves, 1);
     return o;
@@ -115,9 +95,9 @@ static void add_union_row(row **rows, size_t *n, const char *keyname, const char
     fp_json_add_str(o, keyname, key);
     cJSON_AddItemToObject(o, "before", side(b, stall_key, wb));
     cJSON_AddItemToObject(o, "after", side(a, stall_key, wa));
-    double pb = b ? gnum0(b, "pct") : 0, pa = a ? gnum0(a, "pct") : 0;
-    double sb = b ? gnum0(b, stall_key) / wb : 0, sa = a ? gnum0(a, stall_key) / wa : 0;
-    double eb = b ? gnum0(b, "exposed") / wb : 0, ea = a ? gnum0(a, "exposed") / wa : 0;
+    double pb = b ? fp_jnum0(b, "pct") : 0, pa = a ? fp_jnum0(a, "pct") : 0;
+    double sb = b ? fp_jnum0(b, stall_key) / wb : 0, sa = a ? fp_jnum0(a, stall_key) / wa : 0;
+    double eb = b ? fp_jnum0(b, "exposed") / wb : 0, ea = a ? fp_jnum0(a, "exposed") / wa : 0;
     cJSON *d = cJSON_AddObjectToObject(o, "delta");
     fp_json_add_num(d, "pct", pa - pb, 2);
     fp_json_add_num(d, "stall_per_wave", sa - sb, 1);
@@ -142,13 +122,13 @@ static cJSON *union_rows(const cJSON *ab, const cJSON *aa, const char *keyname, 
     const cJSON *it;
     cJSON_ArrayForEach(it, ab)
     {
-        const char *k = gstr(it, keyname);
+        const char *k = fp_json_get_str(it, keyname);
         if (k)
             add_union_row(&rows, &n, keyname, k, it, find_by(aa, keyname, k), stall_key, wb, wa);
     }
     cJSON_ArrayForEach(it, aa)
     {
-        const char *k = gstr(it, keyname);
+        const char *k = fp_json_get_str(it, keyname);
         if (k && !find_by(ab, keyname, k))
             add_union_row(&rows, &n, keyname, k, NULL, it, stall_key, wb, wa);
     }
@@ -224,10 +204,10 @@ static ikey *make_keys_ex(const cJSON *insts, bool use_source, const bool *skip,
             continue;
         char src[1024], op[128];
         if (use_source)
-            innermost(gstr(it, "source"), src, sizeof src);
+            innermost(fp_json_get_str(it, "source"), src, sizeof src);
         else
             src[0] = 0;
-        opcode(gstr(it, "inst"), op, sizeof op);
+        opcode(fp_json_get_str(it, "inst"), op, sizeof op);
         size_t len = strlen(src) + strlen(op) + 3;
         k[i].key = malloc(len);
         if (!k[i].key)
@@ -267,10 +247,10 @@ static void free_keys(ikey *k, size_t n)
 static cJSON *inst_side(const cJSON *i, double waves)
 {
     cJSON *o = cJSON_CreateObject();
-    fp_json_add_num(o, "code_line", gnum0(i, "code_line"), 0);
-    fp_json_add_num(o, "stall", gnum0(i, "stall"), 0);
-    fp_json_add_num(o, "exposed", gnum0(i, "exposed"), 0);
-    fp_json_add_num(o, "stall_per_wave", gnum0(i, "stall") / waves, 1);
+    fp_json_add_num(o, "code_line", fp_jnum0(i, "code_line"), 0);
+    fp_json_add_num(o, "stall", fp_jnum0(i, "stall"), 0);
+    fp_json_add_num(o, "exposed", fp_jnum0(i, "exposed"), 0);
+    fp_json_add_num(o, "stall_per_wave", fp_jnum0(i, "stall") / waves, 1);
     return o;
 }
 
@@ -299,20 +279,20 @@ static void merge_keys(match_state *m, ikey *kb, size_t nb, ikey *ka, size_t na,
         m->done_b[kb[i].order] = true;
         m->done_a[ka[j].order] = true;
         const cJSON *b = kb[i].inst, *a = ka[j].inst;
-        if (gnum0(b, "code_line") != gnum0(a, "code_line"))
+        if (fp_jnum0(b, "code_line") != fp_jnum0(a, "code_line"))
             m->moved++;
-        double d = gnum0(a, "stall") / wa - gnum0(b, "stall") / wb;
+        double d = fp_jnum0(a, "stall") / wa - fp_jnum0(b, "stall") / wb;
         if (d != 0) {
             cJSON *o = cJSON_CreateObject();
             char src[1024], op[128];
-            innermost(gstr(b, "source"), src, sizeof src);
-            opcode(gstr(b, "inst"), op, sizeof op);
+            innermost(fp_json_get_str(b, "source"), src, sizeof src);
+            opcode(fp_json_get_str(b, "inst"), op, sizeof op);
             fp_json_add_str(o, "source", src);
             fp_json_add_str(o, "opcode", op);
             const char *occ = strrchr(kb[i].key, '\x1f');
             fp_json_add_int(o, "occurrence", occ ? atoll(occ + 1) : 0);
             fp_json_add_str(o, "matched_by", how);
-            fp_json_add_str(o, "inst", gstr(b, "inst"));
+            fp_json_add_str(o, "inst", fp_json_get_str(b, "inst"));
             cJSON_AddItemToObject(o, "before", inst_side(b, wb));
             cJSON_AddItemToObject(o, "after", inst_side(a, wa));
             fp_json_add_num(o, "delta_stall_per_wave", d, 1);
@@ -332,7 +312,7 @@ static void merge_keys(match_state *m, ikey *kb, size_t nb, ikey *ka, size_t na,
 
 static cJSON *match_insts(const cJSON *rb, const cJSON *ra, double wb, double wa)
 {
-    const cJSON *ib = get(rb, "instructions"), *ia = get(ra, "instructions");
+    const cJSON *ib = fp_jget(rb, "instructions"), *ia = fp_jget(ra, "instructions");
     size_t cb = (size_t)cJSON_GetArraySize(ib), ca = (size_t)cJSON_GetArraySize(ia);
     match_state m;
     memset(&m, 0, sizeof m);
@@ -380,20 +360,20 @@ static cJSON *match_insts(const cJSON *rb, const cJSON *ra, double wb, double wa
 
 static cJSON *check_acceptance(const cJSON *rec, const cJSON *rb, const cJSON *ra, double wb, double wa)
 {
-    const cJSON *acc = get(rec, "acceptance");
+    const cJSON *acc = fp_jget(rec, "acceptance");
     cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "rule", gstr(rec, "rule"));
-    fp_json_add_num(o, "rank", gnum0(rec, "rank"), 0);
-    fp_json_add_str(o, "test", gstr(acc, "text"));
-    const char *kind = gstr(acc, "kind");
+    fp_json_add_str(o, "rule", fp_json_get_str(rec, "rule"));
+    fp_json_add_num(o, "rank", fp_jnum0(rec, "rank"), 0);
+    fp_json_add_str(o, "test", fp_json_get_str(acc, "text"));
+    const char *kind = fp_json_get_str(acc, "kind");
     fp_json_add_str(o, "kind", kind);
     const char *verdict = "unknown";
     char note[256] = "";
-    double before = gnum0(acc, "before"), target = gnum0(acc, "target"), after = NAN;
+    double before = fp_jnum0(acc, "before"), target = fp_jnum0(acc, "target"), after = NAN;
     if (kind && !strcmp(kind, "class_exposed_drop")) {
-        const char *cls = gstr(acc, "class"), *metric = gstr(acc, "metric");
-        const cJSON *ca = cls ? find_by(get(ra, "classes"), "class", cls) : NULL;
-        double v = ca ? gnum0(ca, metric && !strcmp(metric, "exposed") ? "exposed" : "cycles") : 0.0;
+        const char *cls = fp_json_get_str(acc, "class"), *metric = fp_json_get_str(acc, "metric");
+        const cJSON *ca = cls ? find_by(fp_jget(ra, "classes"), "class", cls) : NULL;
+        double v = ca ? fp_jnum0(ca, metric && !strcmp(metric, "exposed") ? "exposed" : "cycles") : 0.0;
         before /= wb;
         target /= wb;
         after = v / wa;
@@ -401,17 +381,17 @@ static cJSON *check_acceptance(const cJSON *rec, const cJSON *rb, const cJSON *r
         snprintf(note, sizeof note, "per traced wave");
     } else if (kind && !strcmp(kind, "line_stall_drop")) {
         /* the class's stall summed over the after report's instructions on that line */
-        const char *src = gstr(acc, "source"), *cls = gstr(acc, "class");
+        const char *src = fp_json_get_str(acc, "source"), *cls = fp_json_get_str(acc, "class");
         double sum = 0;
         size_t seen = 0;
         const cJSON *i;
-        cJSON_ArrayForEach(i, get(ra, "instructions"))
+        cJSON_ArrayForEach(i, fp_jget(ra, "instructions"))
         {
-            const char *s = gstr(i, "source"), *c = gstr(i, "class");
+            const char *s = fp_json_get_str(i, "source"), *c = fp_json_get_str(i, "class");
             if (src && s && !strcmp(s, src)) {
                 seen++;
                 if (cls && c && !strcmp(c, cls))
-                    sum += gnum0(i, "stall");
+                    sum += fp_jnum0(i, "stall");
             }
         }
         before /= wb;
@@ -425,9 +405,9 @@ static cJSON *check_acceptance(const cJSON *rec, const cJSON *rb, const cJSON *r
             snprintf(note, sizeof note, "no instruction maps to %s in the after report", src ? src : "?");
         }
     } else if (kind && (!strcmp(kind, "signal_below") || !strcmp(kind, "signal_above"))) {
-        const char *sig = gstr(acc, "signal");
+        const char *sig = fp_json_get_str(acc, "signal");
         double v;
-        if (sig && gnum(get(ra, "signals"), sig, &v)) {
+        if (sig && fp_jnum(fp_jget(ra, "signals"), sig, &v)) {
             after = v;
             bool below = !strcmp(kind, "signal_below");
             verdict = (below ? v < target : v >= target) ? "met" : "not_met";
@@ -451,11 +431,11 @@ static cJSON *check_acceptance(const cJSON *rec, const cJSON *rb, const cJSON *r
 static cJSON *who(const cJSON *r)
 {
     cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "kernel", gstr(r, "kernel"));
-    fp_json_add_str(o, "arch", gstr(r, "arch"));
-    fp_json_add_str(o, "dispatch", gstr(get(r, "dispatch"), "name"));
-    fp_json_add_str(o, "bound_type", gstr(r, "bound_type"));
-    fp_json_add_str(o, "headline", gstr(r, "headline"));
+    fp_json_add_str(o, "kernel", fp_json_get_str(r, "kernel"));
+    fp_json_add_str(o, "arch", fp_json_get_str(r, "arch"));
+    fp_json_add_str(o, "dispatch", fp_json_get_str(fp_jget(r, "dispatch"), "name"));
+    fp_json_add_str(o, "bound_type", fp_json_get_str(r, "bound_type"));
+    fp_json_add_str(o, "headline", fp_json_get_str(r, "headline"));
     return o;
 }
 
@@ -467,10 +447,10 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
     cJSON_AddItemToObject(d, "before", who(rb));
     cJSON_AddItemToObject(d, "after", who(ra));
     cJSON *notes = cJSON_CreateArray();
-    const char *kb = gstr(rb, "kernel"), *ka = gstr(ra, "kernel");
+    const char *kb = fp_json_get_str(rb, "kernel"), *ka = fp_json_get_str(ra, "kernel");
     if (kb && ka && strcmp(kb, ka))
         cJSON_AddItemToArray(notes, cJSON_CreateString("different kernels: the comparison may be meaningless"));
-    const char *ab = gstr(rb, "arch"), *aa = gstr(ra, "arch");
+    const char *ab = fp_json_get_str(rb, "arch"), *aa = fp_json_get_str(ra, "arch");
     if (ab && aa && strcmp(ab, aa))
         cJSON_AddItemToArray(notes, cJSON_CreateString("different architectures"));
 
@@ -480,22 +460,22 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
     fp_json_add_num(floor, "time_pct", FP_DIFF_NOISE_TIME_PCT, 2);
     fp_json_add_str(floor, "source", "docs/commands/diff.md: corpus flash_attn_func-small vs -small-after_loc_fix");
 
-    const cJSON *tb = get(rb, "totals"), *ta = get(ra, "totals");
+    const cJSON *tb = fp_jget(rb, "totals"), *ta = fp_jget(ra, "totals");
     cJSON *tot = cJSON_AddObjectToObject(d, "totals");
     cJSON_AddItemToObject(tot, "stall_pct", bad(tb, ta, "stall_pct", 2));
     cJSON_AddItemToObject(tot, "exposed_pct", bad(tb, ta, "exposed_pct", 2));
     cJSON_AddItemToObject(tot, "waves", bad(tb, ta, "waves", 0));
     cJSON *lpw = cJSON_AddObjectToObject(tot, "latency_per_wave");
-    double lb = gnum0(tb, "latency") / wb, la = gnum0(ta, "latency") / wa;
+    double lb = fp_jnum0(tb, "latency") / wb, la = fp_jnum0(ta, "latency") / wa;
     fp_json_add_num(lpw, "before", lb, 1);
     fp_json_add_num(lpw, "after", la, 1);
     fp_json_add_num(lpw, "delta", la - lb, 1);
-    cJSON_AddItemToObject(tot, "time_ns_per_call", bad(get(rb, "workload"), get(ra, "workload"), "time_ns_per_call", 1));
+    cJSON_AddItemToObject(tot, "time_ns_per_call", bad(fp_jget(rb, "workload"), fp_jget(ra, "workload"), "time_ns_per_call", 1));
 
     size_t total;
     cJSON_AddItemToObject(d, "classes",
-                          union_rows(get(rb, "classes"), get(ra, "classes"), "class", "cycles", wb, wa, false, 0, &total));
-    cJSON *lines = union_rows(get(rb, "lines"), get(ra, "lines"), "source", "stall", wb, wa, true, FP_DIFF_MAX_ROWS,
+                          union_rows(fp_jget(rb, "classes"), fp_jget(ra, "classes"), "class", "cycles", wb, wa, false, 0, &total));
+    cJSON *lines = union_rows(fp_jget(rb, "lines"), fp_jget(ra, "lines"), "source", "stall", wb, wa, true, FP_DIFF_MAX_ROWS,
                               &total);
     cJSON *ls = cJSON_AddObjectToObject(d, "lines");
     fp_json_add_int(ls, "total", (int64_t)total);
@@ -505,11 +485,11 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
     cJSON *acc = cJSON_AddArrayToObject(d, "acceptance");
     const cJSON *rec;
     size_t met = 0, nacc = 0;
-    cJSON_ArrayForEach(rec, get(rb, "recommendations"))
+    cJSON_ArrayForEach(rec, fp_jget(rb, "recommendations"))
     {
         cJSON *c = check_acceptance(rec, rb, ra, wb, wa);
         nacc++;
-        if (!strcmp(gstr(c, "verdict"), "met"))
+        if (!strcmp(fp_json_get_str(c, "verdict"), "met"))
             met++;
         cJSON_AddItemToArray(acc, c);
     }
@@ -519,7 +499,7 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
     const char *verdict = "neutral", *basis;
     double delta;
     char why[256];
-    if (gnum(get(rb, "workload"), "time_ns_per_call", &x) && gnum(get(ra, "workload"), "time_ns_per_call", &y) &&
+    if (fp_jnum(fp_jget(rb, "workload"), "time_ns_per_call", &x) && fp_jnum(fp_jget(ra, "workload"), "time_ns_per_call", &y) &&
         x > 0) {
         basis = "time_ns_per_call";
         delta = 100.0 * (y - x) / x;
@@ -531,7 +511,7 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
                  FP_DIFF_NOISE_TIME_PCT);
     } else {
         basis = "stall_pct";
-        delta = gnum0(ta, "stall_pct") - gnum0(tb, "stall_pct");
+        delta = fp_jnum0(ta, "stall_pct") - fp_jnum0(tb, "stall_pct");
         if (delta <= -FP_DIFF_NOISE_STALL_PTS)
             verdict = "improved";
         else if (delta >= FP_DIFF_NOISE_STALL_PTS)
@@ -552,20 +532,20 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
 
 void fp_diff_table(const cJSON *d, fp_sb *out)
 {
-    const cJSON *v = get(d, "verdict"), *it;
-    fp_sb_addf(out, "verdict: %s (%s)\n", gstr(v, "overall") ? gstr(v, "overall") : "?", gstr(v, "why") ? gstr(v, "why") : "");
-    fp_sb_addf(out, "acceptance tests met: %.0f / %.0f\n\n", gnum0(v, "acceptance_met"), gnum0(v, "acceptance_total"));
+    const cJSON *v = fp_jget(d, "verdict"), *it;
+    fp_sb_addf(out, "verdict: %s (%s)\n", fp_json_get_str(v, "overall") ? fp_json_get_str(v, "overall") : "?", fp_json_get_str(v, "why") ? fp_json_get_str(v, "why") : "");
+    fp_sb_addf(out, "acceptance tests met: %.0f / %.0f\n\n", fp_jnum0(v, "acceptance_met"), fp_jnum0(v, "acceptance_total"));
     fp_sb_adds(out, "class            share before -> after (points)\n");
-    cJSON_ArrayForEach(it, get(d, "classes"))
+    cJSON_ArrayForEach(it, fp_jget(d, "classes"))
     {
-        const cJSON *b = get(it, "before"), *a = get(it, "after");
-        fp_sb_pad_left(out, gstr(it, "class") ? gstr(it, "class") : "?", 17);
-        fp_sb_addf(out, "%6.2f -> %6.2f (%+.2f)%s\n", cJSON_IsObject(b) ? gnum0(b, "pct") : 0.0,
-                   cJSON_IsObject(a) ? gnum0(a, "pct") : 0.0, gnum0(get(it, "delta"), "pct"),
-                   cJSON_IsTrue(get(it, "significant")) ? "  *" : "");
+        const cJSON *b = fp_jget(it, "before"), *a = fp_jget(it, "after");
+        fp_sb_pad_left(out, fp_json_get_str(it, "class") ? fp_json_get_str(it, "class") : "?", 17);
+        fp_sb_addf(out, "%6.2f -> %6.2f (%+.2f)%s\n", cJSON_IsObject(b) ? fp_jnum0(b, "pct") : 0.0,
+                   cJSON_IsObject(a) ? fp_jnum0(a, "pct") : 0.0, fp_jnum0(fp_jget(it, "delta"), "pct"),
+                   cJSON_IsTrue(fp_jget(it, "significant")) ? "  *" : "");
     }
     fp_sb_adds(out, "\nacceptance:\n");
-    cJSON_ArrayForEach(it, get(d, "acceptance"))
-        fp_sb_addf(out, "  [%s] %s: %s\n", gstr(it, "verdict") ? gstr(it, "verdict") : "?",
-                   gstr(it, "rule") ? gstr(it, "rule") : "?", gstr(it, "test") ? gstr(it, "test") : "");
+    cJSON_ArrayForEach(it, fp_jget(d, "acceptance"))
+        fp_sb_addf(out, "  [%s] %s: %s\n", fp_json_get_str(it, "verdict") ? fp_json_get_str(it, "verdict") : "?",
+                   fp_json_get_str(it, "rule") ? fp_json_get_str(it, "rule") : "?", fp_json_get_str(it, "test") ? fp_json_get_str(it, "test") : "");
 }

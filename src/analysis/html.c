@@ -10,17 +10,6 @@
 #include "flyprof/json.h"
 #include "flyprof/report.h"
 
-static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
-static const char *gstr(const cJSON *o, const char *k)
-{
-    const cJSON *v = get(o, k);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-static double gnum0(const cJSON *o, const char *k)
-{
-    const cJSON *v = get(o, k);
-    return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-}
 
 /* Text into HTML: the five special characters escaped. */
 static void esc(fp_sb *out, const char *s)
@@ -54,7 +43,7 @@ static void inline_svg(fp_sb *out, const char *svg)
 
 void fp_report_html(const cJSON *r, const char *svg, fp_sb *out)
 {
-    const char *kernel = gstr(r, "kernel") ? gstr(r, "kernel") : "kernel";
+    const char *kernel = fp_json_get_str(r, "kernel") ? fp_json_get_str(r, "kernel") : "kernel";
     fp_sb_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
     esc(out, kernel);
     fp_sb_adds(out, " - flyprof report</title>\n<style>\n"
@@ -69,84 +58,84 @@ void fp_report_html(const cJSON *r, const char *svg, fp_sb *out)
                     "</style></head><body>\n<h1>");
     esc(out, kernel);
     fp_sb_adds(out, " <span class=\"muted\">");
-    esc(out, gstr(r, "arch") ? gstr(r, "arch") : "arch unknown");
+    esc(out, fp_json_get_str(r, "arch") ? fp_json_get_str(r, "arch") : "arch unknown");
     fp_sb_adds(out, " / ");
-    esc(out, gstr(r, "product") ? gstr(r, "product") : "product unknown");
+    esc(out, fp_json_get_str(r, "product") ? fp_json_get_str(r, "product") : "product unknown");
     fp_sb_adds(out, "</span></h1>\n<p><b>");
-    esc(out, gstr(r, "headline"));
+    esc(out, fp_json_get_str(r, "headline"));
     fp_sb_adds(out, "</b></p>\n");
 
-    const cJSON *t = get(r, "totals"), *it;
+    const cJSON *t = fp_jget(r, "totals"), *it;
     fp_sb_addf(out, "<h2>Stall by class</h2>\n<p class=\"muted\">%.2f%% of %.0f latency cycles stalled; "
                     "red = bubble (waiting), blue = working</p>\n<table>\n",
-               gnum0(t, "stall_pct"), gnum0(t, "latency"));
-    cJSON_ArrayForEach(it, get(r, "classes"))
+               fp_jnum0(t, "stall_pct"), fp_jnum0(t, "latency"));
+    cJSON_ArrayForEach(it, fp_jget(r, "classes"))
     {
-        double pct = gnum0(it, "pct");
+        double pct = fp_jnum0(it, "pct");
         fp_sb_adds(out, "<tr><td>");
-        esc(out, gstr(it, "class"));
+        esc(out, fp_json_get_str(it, "class"));
         fp_sb_addf(out, "</td><td><span class=\"bar\"><span class=\"fill %s\" style=\"width:%.2f%%\"></span></span>"
                         "</td><td>%.2f%%</td><td>gain &le; %.2f%%</td></tr>\n",
-                   cJSON_IsTrue(get(it, "is_bubble")) ? "bub" : "work", pct > 100 ? 100 : pct, pct,
-                   gnum0(it, "gain_upper_pct"));
+                   cJSON_IsTrue(fp_jget(it, "is_bubble")) ? "bub" : "work", pct > 100 ? 100 : pct, pct,
+                   fp_jnum0(it, "gain_upper_pct"));
     }
     fp_sb_adds(out, "</table>\n<h2>Flamegraph</h2>\n");
     inline_svg(out, svg);
 
     fp_sb_adds(out, "<h2>Ranked plan</h2>\n");
-    if (cJSON_IsTrue(get(r, "optimal"))) {
+    if (cJSON_IsTrue(fp_jget(r, "optimal"))) {
         fp_sb_adds(out, "<p><b>Already optimal.</b> ");
-        esc(out, gstr(get(r, "bound"), "optimal_evidence"));
+        esc(out, fp_json_get_str(fp_jget(r, "bound"), "optimal_evidence"));
         fp_sb_adds(out, "</p>\n");
-    } else if (!cJSON_GetArraySize(get(r, "recommendations"))) {
+    } else if (!cJSON_GetArraySize(fp_jget(r, "recommendations"))) {
         fp_sb_adds(out, "<p>No rule fired.</p>\n");
     }
-    cJSON_ArrayForEach(it, get(r, "recommendations"))
+    cJSON_ArrayForEach(it, fp_jget(r, "recommendations"))
     {
-        const cJSON *ev = get(it, "evidence"), *hot = get(ev, "hottest");
-        fp_sb_addf(out, "<div class=\"rec\"><b>#%.0f ", gnum0(it, "rank"));
-        esc(out, gstr(it, "knob"));
+        const cJSON *ev = fp_jget(it, "evidence"), *hot = fp_jget(ev, "hottest");
+        fp_sb_addf(out, "<div class=\"rec\"><b>#%.0f ", fp_jnum0(it, "rank"));
+        esc(out, fp_json_get_str(it, "knob"));
         fp_sb_adds(out, "</b> <span class=\"muted\">(<code>");
-        esc(out, gstr(it, "rule"));
-        fp_sb_addf(out, "</code>, est. gain &le; %.2f%%, confidence ", gnum0(it, "est_gain_pct"));
-        esc(out, gstr(it, "confidence_label"));
+        esc(out, fp_json_get_str(it, "rule"));
+        fp_sb_addf(out, "</code>, est. gain &le; %.2f%%, confidence ", fp_jnum0(it, "est_gain_pct"));
+        esc(out, fp_json_get_str(it, "confidence_label"));
         fp_sb_adds(out, ")</span><br>\nEvidence: <code>");
-        esc(out, gstr(ev, "signal"));
-        fp_sb_addf(out, "</code> = %.4g", gnum0(ev, "value"));
+        esc(out, fp_json_get_str(ev, "signal"));
+        fp_sb_addf(out, "</code> = %.4g", fp_jnum0(ev, "value"));
         if (cJSON_IsObject(hot)) {
             fp_sb_adds(out, " at ");
-            esc(out, gstr(hot, "source") ? gstr(hot, "source") : "<unmapped>");
+            esc(out, fp_json_get_str(hot, "source") ? fp_json_get_str(hot, "source") : "<unmapped>");
             fp_sb_adds(out, " <code>");
-            esc(out, gstr(hot, "inst"));
+            esc(out, fp_json_get_str(hot, "inst"));
             fp_sb_adds(out, "</code>");
-            if (gstr(hot, "snippet")) {
+            if (fp_json_get_str(hot, "snippet")) {
                 fp_sb_adds(out, "<br>\n<code>");
-                esc(out, gstr(hot, "snippet"));
+                esc(out, fp_json_get_str(hot, "snippet"));
                 fp_sb_adds(out, "</code>");
             }
         }
         fp_sb_adds(out, "<br>\nChange: ");
-        esc(out, gstr(it, "change"));
+        esc(out, fp_json_get_str(it, "change"));
         fp_sb_adds(out, "<br>\nAPI: ");
-        esc(out, gstr(it, "api"));
+        esc(out, fp_json_get_str(it, "api"));
         fp_sb_adds(out, "<br>\nAcceptance: ");
-        esc(out, gstr(get(it, "acceptance"), "text"));
+        esc(out, fp_json_get_str(fp_jget(it, "acceptance"), "text"));
         fp_sb_adds(out, "</div>\n");
     }
 
     fp_sb_adds(out, "<h2>Hot source lines</h2>\n<table><tr><th>source</th><th>stall %</th><th>exposed</th>"
                     "<th>class</th><th>text</th></tr>\n");
-    cJSON_ArrayForEach(it, get(r, "hot_lines"))
+    cJSON_ArrayForEach(it, fp_jget(r, "hot_lines"))
     {
         fp_sb_adds(out, "<tr><td>");
-        esc(out, gstr(it, "source") ? gstr(it, "source") : "<unmapped>");
-        fp_sb_addf(out, "</td><td>%.2f</td><td>%.0f</td><td>", gnum0(it, "pct"), gnum0(it, "exposed"));
-        esc(out, gstr(it, "dom_class"));
+        esc(out, fp_json_get_str(it, "source") ? fp_json_get_str(it, "source") : "<unmapped>");
+        fp_sb_addf(out, "</td><td>%.2f</td><td>%.0f</td><td>", fp_jnum0(it, "pct"), fp_jnum0(it, "exposed"));
+        esc(out, fp_json_get_str(it, "dom_class"));
         fp_sb_adds(out, "</td><td><code>");
-        esc(out, gstr(it, "text"));
+        esc(out, fp_json_get_str(it, "text"));
         fp_sb_adds(out, "</code></td></tr>\n");
     }
     fp_sb_adds(out, "</table>\n<p class=\"muted\">Repro: <code>");
-    esc(out, gstr(r, "repro"));
+    esc(out, fp_json_get_str(r, "repro"));
     fp_sb_adds(out, "</code></p>\n</body></html>\n");
 }

@@ -8,18 +8,9 @@
 
 #include "flyprof/json.h"
 #include "flyprof/map.h"
+#include "flyprof/mem.h"
 
 #define ARROW " -> "
-
-static char *dupn(const char *s, size_t n)
-{
-    char *r = malloc(n + 1);
-    if (!r)
-        abort();
-    memcpy(r, s, n);
-    r[n] = '\0';
-    return r;
-}
 
 static void split_one(const char *s, size_t n, fp_frame *f)
 {
@@ -44,7 +35,7 @@ static void split_one(const char *s, size_t n, fp_frame *f)
         if (ok)
             f->line = v;
     }
-    f->file = f->line >= 0 ? dupn(s, (size_t)(colon - s)) : dupn(s, n);
+    f->file = f->line >= 0 ? fp_xstrndup(s, (size_t)(colon - s)) : fp_xstrndup(s, n);
 }
 
 size_t fp_source_frames(const char *source, fp_frame **frames)

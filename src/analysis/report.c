@@ -21,26 +21,6 @@
 #define FP_PRIO_HIGH_GAIN 10.0
 #define FP_PRIO_MED_GAIN 3.0
 
-static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
-static const char *gstr(const cJSON *o, const char *k)
-{
-    const cJSON *v = get(o, k);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-static bool gnum(const cJSON *o, const char *k, double *out)
-{
-    const cJSON *v = get(o, k);
-    if (!cJSON_IsNumber(v))
-        return false;
-    *out = v->valuedouble;
-    return true;
-}
-static double gnum0(const cJSON *o, const char *k)
-{
-    double v = 0;
-    gnum(o, k, &v);
-    return v;
-}
 
 static void add_optd(cJSON *o, const char *k, fp_optd v, int dp)
 {
@@ -157,14 +137,14 @@ static cJSON *lines_json(const cJSON *bubbles)
 {
     cJSON *a = cJSON_CreateArray();
     const cJSON *l;
-    cJSON_ArrayForEach(l, get(bubbles, "lines"))
+    cJSON_ArrayForEach(l, fp_jget(bubbles, "lines"))
     {
         cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "source", gstr(l, "source"));
-        fp_json_add_num(o, "stall", gnum0(l, "stall"), 0);
-        fp_json_add_num(o, "exposed", gnum0(l, "exposed"), 0);
-        fp_json_add_num(o, "pct", gnum0(l, "pct"), 2);
-        fp_json_add_str(o, "dom_class", gstr(l, "dom_class"));
+        fp_json_add_str(o, "source", fp_json_get_str(l, "source"));
+        fp_json_add_num(o, "stall", fp_jnum0(l, "stall"), 0);
+        fp_json_add_num(o, "exposed", fp_jnum0(l, "exposed"), 0);
+        fp_json_add_num(o, "pct", fp_jnum0(l, "pct"), 2);
+        fp_json_add_str(o, "dom_class", fp_json_get_str(l, "dom_class"));
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -183,10 +163,10 @@ static cJSON *insts_json(const fp_code *code, const cJSON *bubbles)
     if (!by_line)
         abort();
     const cJSON *h;
-    cJSON_ArrayForEach(h, get(bubbles, "hotspots"))
+    cJSON_ArrayForEach(h, fp_jget(bubbles, "hotspots"))
     {
         double l;
-        if (gnum(h, "code_line", &l) && l >= 0 && l < (double)n)
+        if (fp_jnum(h, "code_line", &l) && l >= 0 && l < (double)n)
             by_line[(size_t)l] = h;
     }
     for (size_t i = 0; i < code->n; i++) {
@@ -198,11 +178,11 @@ static cJSON *insts_json(const fp_code *code, const cJSON *bubbles)
         fp_json_add_int(o, "code_line", r->index);
         fp_json_add_str(o, "inst", r->isa);
         /* the dynamic class bubbles decided (combined waits), else the taxonomy's */
-        fp_json_add_str(o, "class", hs && gstr(hs, "class") ? gstr(hs, "class") : fp_class_name(fp_classify(r->isa)));
+        fp_json_add_str(o, "class", hs && fp_json_get_str(hs, "class") ? fp_json_get_str(hs, "class") : fp_class_name(fp_classify(r->isa)));
         fp_json_add_str(o, "source", r->source);
         fp_json_add_int(o, "hit", r->hit);
         fp_json_add_int(o, "stall", r->stall);
-        fp_json_add_num(o, "exposed", hs ? gnum0(hs, "exposed") : 0.0, 0);
+        fp_json_add_num(o, "exposed", hs ? fp_jnum0(hs, "exposed") : 0.0, 0);
         cJSON_AddItemToArray(a, o);
     }
     free(by_line);
@@ -214,21 +194,21 @@ static cJSON *hot_lines_json(const cJSON *bubbles, const fp_snapshots *snaps)
     cJSON *a = cJSON_CreateArray();
     const cJSON *l;
     int n = 0;
-    cJSON_ArrayForEach(l, get(bubbles, "lines"))
+    cJSON_ArrayForEach(l, fp_jget(bubbles, "lines"))
     {
         if (n++ >= FP_REPORT_HOT_LINES)
             break;
         cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "source", gstr(l, "source"));
-        fp_json_add_num(o, "stall", gnum0(l, "stall"), 0);
-        fp_json_add_num(o, "pct", gnum0(l, "pct"), 2);
-        fp_json_add_num(o, "exposed", gnum0(l, "exposed"), 0);
-        fp_json_add_num(o, "gain_upper_pct", gnum0(l, "gain_upper_pct"), 2);
-        fp_json_add_str(o, "dom_class", gstr(l, "dom_class"));
-        add_snippet(o, "text", snaps, gstr(l, "source"));
+        fp_json_add_str(o, "source", fp_json_get_str(l, "source"));
+        fp_json_add_num(o, "stall", fp_jnum0(l, "stall"), 0);
+        fp_json_add_num(o, "pct", fp_jnum0(l, "pct"), 2);
+        fp_json_add_num(o, "exposed", fp_jnum0(l, "exposed"), 0);
+        fp_json_add_num(o, "gain_upper_pct", fp_jnum0(l, "gain_upper_pct"), 2);
+        fp_json_add_str(o, "dom_class", fp_json_get_str(l, "dom_class"));
+        add_snippet(o, "text", snaps, fp_json_get_str(l, "source"));
         /* a decorator line collecting stall is the compiler's catch-all for
          * prologue/address code (seed pattern 5): flag it, do not chase it */
-        const char *txt = gstr(o, "text");
+        const char *txt = fp_json_get_str(o, "text");
         fp_json_add_bool(o, "entry_line", txt && txt[0] == '@');
         cJSON_AddItemToArray(a, o);
     }
@@ -240,33 +220,33 @@ static cJSON *evidence_hotspots_json(const cJSON *bubbles)
     cJSON *a = cJSON_CreateArray();
     const cJSON *h;
     int n = 0;
-    cJSON_ArrayForEach(h, get(bubbles, "hotspots"))
+    cJSON_ArrayForEach(h, fp_jget(bubbles, "hotspots"))
     {
         if (n++ >= FP_REPORT_EVIDENCE_HOTSPOTS)
             break;
         cJSON *o = cJSON_CreateObject();
-        fp_json_add_num(o, "code_line", gnum0(h, "code_line"), 0);
-        fp_json_add_str(o, "addr", gstr(h, "addr"));
-        fp_json_add_str(o, "inst", gstr(h, "inst"));
-        fp_json_add_str(o, "class", gstr(h, "class"));
-        fp_json_add_str(o, "source", gstr(h, "source"));
-        fp_json_add_num(o, "stall", gnum0(h, "stall"), 0);
-        fp_json_add_num(o, "exposed", gnum0(h, "exposed"), 0);
-        fp_json_add_num(o, "gain_upper_pct", gnum0(h, "gain_upper_pct"), 2);
+        fp_json_add_num(o, "code_line", fp_jnum0(h, "code_line"), 0);
+        fp_json_add_str(o, "addr", fp_json_get_str(h, "addr"));
+        fp_json_add_str(o, "inst", fp_json_get_str(h, "inst"));
+        fp_json_add_str(o, "class", fp_json_get_str(h, "class"));
+        fp_json_add_str(o, "source", fp_json_get_str(h, "source"));
+        fp_json_add_num(o, "stall", fp_jnum0(h, "stall"), 0);
+        fp_json_add_num(o, "exposed", fp_jnum0(h, "exposed"), 0);
+        fp_json_add_num(o, "gain_upper_pct", fp_jnum0(h, "gain_upper_pct"), 2);
         cJSON *w = cJSON_AddArrayToObject(o, "waits_on");
         const cJSON *p;
         int k = 0;
-        cJSON_ArrayForEach(p, get(h, "waits_on"))
+        cJSON_ArrayForEach(p, fp_jget(h, "waits_on"))
         {
             if (k++ >= FP_SIG_MAX_PRODUCERS)
                 break;
             cJSON *po = cJSON_CreateObject();
-            fp_json_add_num(po, "code_line", gnum0(p, "code_line"), 0);
-            fp_json_add_str(po, "inst", gstr(p, "inst"));
-            fp_json_add_str(po, "source", gstr(p, "source"));
-            const cJSON *l2u = get(p, "load_to_use_cycles");
+            fp_json_add_num(po, "code_line", fp_jnum0(p, "code_line"), 0);
+            fp_json_add_str(po, "inst", fp_json_get_str(p, "inst"));
+            fp_json_add_str(po, "source", fp_json_get_str(p, "source"));
+            const cJSON *l2u = fp_jget(p, "load_to_use_cycles");
             double m;
-            if (gnum(l2u, "mean", &m))
+            if (fp_jnum(l2u, "mean", &m))
                 fp_json_add_num(po, "load_to_use_cycles", m, 1);
             else
                 cJSON_AddNullToObject(po, "load_to_use_cycles");
@@ -359,14 +339,14 @@ cJSON *fp_report_build(const fp_report_in *in)
     free(h);
 
     cJSON *t = cJSON_AddObjectToObject(r, "totals");
-    const cJSON *bt = get(in->bubbles, "totals");
+    const cJSON *bt = fp_jget(in->bubbles, "totals");
     fp_json_add_int(t, "instructions", s->instructions);
     fp_json_add_int(t, "latency", s->total_latency);
     fp_json_add_int(t, "stall", s->total_stall);
     fp_json_add_num(t, "stall_pct", s->stall_pct, 2);
     add_optd(t, "waves", s->waves, 0);
-    fp_json_add_num(t, "exposed", gnum0(bt, "exposed"), 0);
-    fp_json_add_num(t, "exposed_pct", gnum0(bt, "exposed_pct"), 2);
+    fp_json_add_num(t, "exposed", fp_jnum0(bt, "exposed"), 0);
+    fp_json_add_num(t, "exposed_pct", fp_jnum0(bt, "exposed_pct"), 2);
     cJSON_AddItemToObject(r, "classes", classes_json(s));
     cJSON_AddItemToObject(r, "occupancy", occupancy_json(s));
     cJSON_AddItemToObject(r, "counters", counters_json(s));
@@ -385,8 +365,8 @@ cJSON *fp_report_build(const fp_report_in *in)
     cJSON_ArrayForEach(rec, ra)
     {
         cJSON *hot = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, "evidence"), "hottest");
-        if (cJSON_IsObject(hot) && cJSON_IsNull(get(hot, "snippet"))) {
-            char *txt = trimmed(fp_report_source_text(in->snaps, gstr(hot, "source")));
+        if (cJSON_IsObject(hot) && cJSON_IsNull(fp_jget(hot, "snippet"))) {
+            char *txt = trimmed(fp_report_source_text(in->snaps, fp_json_get_str(hot, "source")));
             if (txt)
                 cJSON_ReplaceItemInObjectCaseSensitive(hot, "snippet", cJSON_CreateString(txt));
             free(txt);
@@ -401,8 +381,8 @@ cJSON *fp_report_build(const fp_report_in *in)
     cJSON_AddItemToObject(ev, "missing", in->missing ? cJSON_Duplicate(in->missing, 1) : cJSON_CreateArray());
     cJSON *q = cJSON_AddObjectToObject(r, "capture_quality");
     const char *conf = NULL;
-    const cJSON *qual = get(in->bubbles, "quality");
-    conf = gstr(qual, "confidence");
+    const cJSON *qual = fp_jget(in->bubbles, "quality");
+    conf = fp_json_get_str(qual, "confidence");
     fp_json_add_str(q, "confidence", conf ? conf : "unknown");
     fp_json_add_num(q, "confidence_multiplier", s->capture_confidence, 2);
     add_optd(q, "src_mapped_pct", s->src_mapped_pct, 1);
@@ -417,20 +397,20 @@ cJSON *fp_report_build(const fp_report_in *in)
 
 int fp_report_nrecs(const cJSON *report)
 {
-    const cJSON *a = get(report, "recommendations");
+    const cJSON *a = fp_jget(report, "recommendations");
     return cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
 }
 
 cJSON *fp_report_headlines(const cJSON *r)
 {
     cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "kernel", gstr(r, "kernel"));
-    fp_json_add_str(o, "arch", gstr(r, "arch"));
-    fp_json_add_str(o, "product", gstr(r, "product"));
-    fp_json_add_str(o, "bound_type", gstr(r, "bound_type"));
-    fp_json_add_str(o, "headline", gstr(r, "headline"));
-    fp_json_add_bool(o, "optimal", cJSON_IsTrue(get(r, "optimal")));
-    const cJSON *recs = get(r, "recommendations");
+    fp_json_add_str(o, "kernel", fp_json_get_str(r, "kernel"));
+    fp_json_add_str(o, "arch", fp_json_get_str(r, "arch"));
+    fp_json_add_str(o, "product", fp_json_get_str(r, "product"));
+    fp_json_add_str(o, "bound_type", fp_json_get_str(r, "bound_type"));
+    fp_json_add_str(o, "headline", fp_json_get_str(r, "headline"));
+    fp_json_add_bool(o, "optimal", cJSON_IsTrue(fp_jget(r, "optimal")));
+    const cJSON *recs = fp_jget(r, "recommendations");
     const cJSON *top = cJSON_IsArray(recs) ? cJSON_GetArrayItem(recs, 0) : NULL;
     cJSON_AddItemToObject(o, "top_recommendation", top ? cJSON_Duplicate(top, 1) : cJSON_CreateNull());
     return o;
@@ -451,9 +431,9 @@ static void md_producers(const cJSON *waits, const char *indent, fp_sb *out)
     cJSON_ArrayForEach(p, waits)
     {
         double l2u;
-        fp_sb_addf(out, "%swaits on `%s` (code_line %.0f) -> %s", indent, or_(gstr(p, "inst"), "?"),
-                   gnum0(p, "code_line"), or_(gstr(p, "source"), "<unmapped>"));
-        if (gnum(p, "load_to_use_cycles", &l2u))
+        fp_sb_addf(out, "%swaits on `%s` (code_line %.0f) -> %s", indent, or_(fp_json_get_str(p, "inst"), "?"),
+                   fp_jnum0(p, "code_line"), or_(fp_json_get_str(p, "source"), "<unmapped>"));
+        if (fp_jnum(p, "load_to_use_cycles", &l2u))
             fp_sb_addf(out, "; load-to-use %.0f cycles", l2u);
         fp_sb_adds(out, "\n");
     }
@@ -461,89 +441,89 @@ static void md_producers(const cJSON *waits, const char *indent, fp_sb *out)
 
 static void md_rec(const cJSON *rec, fp_sb *out)
 {
-    const cJSON *ev = get(rec, "evidence"), *hot = get(ev, "hottest"), *acc = get(rec, "acceptance");
-    fp_sb_addf(out, "### #%.0f - `%s` (%s) - est. gain <= %.2f%%, confidence %s (%.2f)\n\n", gnum0(rec, "rank"),
-               or_(gstr(rec, "rule"), "?"), or_(gstr(rec, "bubble_class"), "?"), gnum0(rec, "est_gain_pct"),
-               or_(gstr(rec, "confidence_label"), "?"), gnum0(rec, "confidence"));
-    fp_sb_addf(out, "- **Evidence:** `%s` = %.4g (fired because %s); class stall %.2f%%", or_(gstr(ev, "signal"), "?"),
-               gnum0(ev, "value"), or_(gstr(ev, "fired_because"), "?"), gnum0(ev, "class_stall_pct"));
+    const cJSON *ev = fp_jget(rec, "evidence"), *hot = fp_jget(ev, "hottest"), *acc = fp_jget(rec, "acceptance");
+    fp_sb_addf(out, "### #%.0f - `%s` (%s) - est. gain <= %.2f%%, confidence %s (%.2f)\n\n", fp_jnum0(rec, "rank"),
+               or_(fp_json_get_str(rec, "rule"), "?"), or_(fp_json_get_str(rec, "bubble_class"), "?"), fp_jnum0(rec, "est_gain_pct"),
+               or_(fp_json_get_str(rec, "confidence_label"), "?"), fp_jnum0(rec, "confidence"));
+    fp_sb_addf(out, "- **Evidence:** `%s` = %.4g (fired because %s); class stall %.2f%%", or_(fp_json_get_str(ev, "signal"), "?"),
+               fp_jnum0(ev, "value"), or_(fp_json_get_str(ev, "fired_because"), "?"), fp_jnum0(ev, "class_stall_pct"));
     double x;
-    if (gnum(ev, "exposed_stall", &x))
+    if (fp_jnum(ev, "exposed_stall", &x))
         fp_sb_addf(out, ", exposed %.0f cycles", x);
     fp_sb_adds(out, "\n");
     if (cJSON_IsObject(hot)) {
-        fp_sb_addf(out, "- **Root cause:** `%s` (code_line %.0f, stall %.0f", or_(gstr(hot, "inst"), "?"),
-                   gnum0(hot, "code_line"), gnum0(hot, "stall"));
-        if (gnum(hot, "exposed", &x))
+        fp_sb_addf(out, "- **Root cause:** `%s` (code_line %.0f, stall %.0f", or_(fp_json_get_str(hot, "inst"), "?"),
+                   fp_jnum0(hot, "code_line"), fp_jnum0(hot, "stall"));
+        if (fp_jnum(hot, "exposed", &x))
             fp_sb_addf(out, ", exposed %.0f", x);
-        fp_sb_addf(out, ") at %s\n", or_(gstr(hot, "source"), "<unmapped>"));
-        if (gstr(hot, "snippet"))
-            fp_sb_addf(out, "  `%s`\n", gstr(hot, "snippet"));
-        if (cJSON_IsTrue(get(hot, "entry_line")))
+        fp_sb_addf(out, ") at %s\n", or_(fp_json_get_str(hot, "source"), "<unmapped>"));
+        if (fp_json_get_str(hot, "snippet"))
+            fp_sb_addf(out, "  `%s`\n", fp_json_get_str(hot, "snippet"));
+        if (cJSON_IsTrue(fp_jget(hot, "entry_line")))
             fp_sb_adds(out, "  _Every stall of this class is filed under the kernel entry/decorator line (debug-info "
                             "aggregation): the producers below say which loads are involved._\n");
-        md_producers(get(hot, "waits_on"), "  - ", out);
+        md_producers(fp_jget(hot, "waits_on"), "  - ", out);
     }
-    const cJSON *occ = get(ev, "occupancy");
+    const cJSON *occ = fp_jget(ev, "occupancy");
     if (cJSON_IsObject(occ)) {
-        fp_sb_addf(out, "- **Occupancy:** %.0f waves/CU (limiter %s)", gnum0(occ, "waves_per_cu"),
-                   or_(gstr(occ, "limiter"), "?"));
-        if (gnum(occ, "next_waves_per_cu", &x))
+        fp_sb_addf(out, "- **Occupancy:** %.0f waves/CU (limiter %s)", fp_jnum0(occ, "waves_per_cu"),
+                   or_(fp_json_get_str(occ, "limiter"), "?"));
+        if (fp_jnum(occ, "next_waves_per_cu", &x))
             fp_sb_addf(out, "; next step %.0f waves/CU", x);
-        if (gnum(occ, "vgprs_to_free", &x))
+        if (fp_jnum(occ, "vgprs_to_free", &x))
             fp_sb_addf(out, " needs %.0f fewer VGPRs", x);
         fp_sb_adds(out, "\n");
     }
-    fp_sb_addf(out, "- **Knob:** %s\n", or_(gstr(rec, "knob"), ""));
-    fp_sb_addf(out, "- **FlyDSL API:** %s\n", or_(gstr(rec, "api"), ""));
-    fp_sb_addf(out, "- **Change:** %s\n", or_(gstr(rec, "change"), ""));
-    fp_sb_addf(out, "- **Expected:** %s\n", or_(gstr(rec, "expected"), ""));
-    fp_sb_addf(out, "- **Acceptance test:** %s\n\n", or_(gstr(acc, "text"), ""));
+    fp_sb_addf(out, "- **Knob:** %s\n", or_(fp_json_get_str(rec, "knob"), ""));
+    fp_sb_addf(out, "- **FlyDSL API:** %s\n", or_(fp_json_get_str(rec, "api"), ""));
+    fp_sb_addf(out, "- **Change:** %s\n", or_(fp_json_get_str(rec, "change"), ""));
+    fp_sb_addf(out, "- **Expected:** %s\n", or_(fp_json_get_str(rec, "expected"), ""));
+    fp_sb_addf(out, "- **Acceptance test:** %s\n\n", or_(fp_json_get_str(acc, "text"), ""));
 }
 
 void fp_report_markdown(const cJSON *r, fp_sb *out)
 {
-    const char *kernel = or_(gstr(r, "kernel"), "kernel");
-    const char *arch = or_(gstr(r, "arch"), "arch unknown");
-    const char *product = or_(gstr(r, "product"), "product unknown");
-    const cJSON *w = get(r, "workload"), *b = get(r, "bound"), *t = get(r, "totals");
+    const char *kernel = or_(fp_json_get_str(r, "kernel"), "kernel");
+    const char *arch = or_(fp_json_get_str(r, "arch"), "arch unknown");
+    const char *product = or_(fp_json_get_str(r, "product"), "product unknown");
+    const cJSON *w = fp_jget(r, "workload"), *b = fp_jget(r, "bound"), *t = fp_jget(r, "totals");
     double x;
     fp_sb_addf(out, "# %s - %s / %s profiling report\n\n", kernel, arch, product);
     fp_sb_addf(out, "_Provenance: FlyDSL · rocprofv3 ATT · %s (%s) · dispatch %s", product, arch,
-               or_(gstr(get(r, "dispatch"), "name"), "?"));
-    if (gstr(get(r, "dispatch"), "tag"))
-        fp_sb_addf(out, " (tag %s)", gstr(get(r, "dispatch"), "tag"));
-    if (gnum(w, "time_ns_per_call", &x))
+               or_(fp_json_get_str(fp_jget(r, "dispatch"), "name"), "?"));
+    if (fp_json_get_str(fp_jget(r, "dispatch"), "tag"))
+        fp_sb_addf(out, " (tag %s)", fp_json_get_str(fp_jget(r, "dispatch"), "tag"));
+    if (fp_jnum(w, "time_ns_per_call", &x))
         fp_sb_addf(out, " · avg %.1f ns/call", x);
     fp_sb_adds(out, "_\n\n");
 
-    fp_sb_addf(out, "## 1. Headline\n\n%s\n\n", or_(gstr(r, "headline"), ""));
+    fp_sb_addf(out, "## 1. Headline\n\n%s\n\n", or_(fp_json_get_str(r, "headline"), ""));
 
     fp_sb_adds(out, "## 2. Workload & Tile\n\n");
-    fp_sb_addf(out, "- shape: %s\n", or_(gstr(w, "shape"), "(not recorded: no capture.json)"));
-    if (gstr(w, "invocation"))
-        fp_sb_addf(out, "- invocation: `%s`\n", gstr(w, "invocation"));
+    fp_sb_addf(out, "- shape: %s\n", or_(fp_json_get_str(w, "shape"), "(not recorded: no capture.json)"));
+    if (fp_json_get_str(w, "invocation"))
+        fp_sb_addf(out, "- invocation: `%s`\n", fp_json_get_str(w, "invocation"));
     fp_sb_addf(out, "- kernel tile: %s\n\n",
-               or_(gstr(w, "tile"), "unknown (no tile.json evaluating the kernel's own BM/BN/BK)"));
+               or_(fp_json_get_str(w, "tile"), "unknown (no tile.json evaluating the kernel's own BM/BN/BK)"));
 
     fp_sb_adds(out, "## 3. Roofline & Occupancy\n\n");
-    fp_sb_addf(out, "- bound: **%s** (rule `%s`, basis %s, confidence %s): %s\n", or_(gstr(r, "bound_type"), "unknown"),
-               or_(gstr(b, "rule"), "none"), or_(gstr(b, "basis"), "none"), or_(gstr(b, "confidence"), "-"),
-               or_(gstr(b, "evidence"), ""));
-    if (cJSON_IsTrue(get(r, "optimal")))
-        fp_sb_addf(out, "- roof: %s\n", or_(gstr(b, "optimal_evidence"), ""));
-    const cJSON *c = get(r, "counters");
-    if (cJSON_IsObject(c) && gnum(c, "pct_of_hbm_roof", &x))
+    fp_sb_addf(out, "- bound: **%s** (rule `%s`, basis %s, confidence %s): %s\n", or_(fp_json_get_str(r, "bound_type"), "unknown"),
+               or_(fp_json_get_str(b, "rule"), "none"), or_(fp_json_get_str(b, "basis"), "none"), or_(fp_json_get_str(b, "confidence"), "-"),
+               or_(fp_json_get_str(b, "evidence"), ""));
+    if (cJSON_IsTrue(fp_jget(r, "optimal")))
+        fp_sb_addf(out, "- roof: %s\n", or_(fp_json_get_str(b, "optimal_evidence"), ""));
+    const cJSON *c = fp_jget(r, "counters");
+    if (cJSON_IsObject(c) && fp_jnum(c, "pct_of_hbm_roof", &x))
         fp_sb_addf(out, "- achieved HBM bandwidth: %.1f GB/s = %.2f%% of the %.0f GB/s peak\n",
-                   gnum0(c, "achieved_hbm_gbs"), x, gnum0(c, "peak_hbm_gbs"));
-    const cJSON *o = get(r, "occupancy");
+                   fp_jnum0(c, "achieved_hbm_gbs"), x, fp_jnum0(c, "peak_hbm_gbs"));
+    const cJSON *o = fp_jget(r, "occupancy");
     if (cJSON_IsObject(o)) {
         fp_sb_addf(out, "- occupancy: %.0f waves/CU (%.0f/SIMD), limiter %s; arch_vgpr %.0f, accum_vgpr %.0f (%s)",
-                   gnum0(o, "waves_per_cu"), gnum0(o, "waves_per_simd"), or_(gstr(o, "limiter"), "?"),
-                   gnum0(o, "arch_vgpr"), gnum0(o, "accum_vgpr"), or_(gstr(o, "source"), "?"));
-        if (gnum(o, "next_waves_per_cu", &x))
+                   fp_jnum0(o, "waves_per_cu"), fp_jnum0(o, "waves_per_simd"), or_(fp_json_get_str(o, "limiter"), "?"),
+                   fp_jnum0(o, "arch_vgpr"), fp_jnum0(o, "accum_vgpr"), or_(fp_json_get_str(o, "source"), "?"));
+        if (fp_jnum(o, "next_waves_per_cu", &x))
             fp_sb_addf(out, "; next step %.0f waves/CU", x);
-        if (gnum(o, "vgprs_to_free", &x))
+        if (fp_jnum(o, "vgprs_to_free", &x))
             fp_sb_addf(out, " needs %.0f fewer VGPRs", x);
         fp_sb_adds(out, "\n\n");
     } else {
@@ -552,45 +532,45 @@ void fp_report_markdown(const cJSON *r, fp_sb *out)
 
     fp_sb_adds(out, "## 4. Bubble / Stall Taxonomy\n\n");
     fp_sb_addf(out, "- total stall: %.0f cycles = %.2f%% of %.0f latency cycles; exposed %.0f (%.2f%%)\n\n",
-               gnum0(t, "stall"), gnum0(t, "stall_pct"), gnum0(t, "latency"), gnum0(t, "exposed"),
-               gnum0(t, "exposed_pct"));
+               fp_jnum0(t, "stall"), fp_jnum0(t, "stall_pct"), fp_jnum0(t, "latency"), fp_jnum0(t, "exposed"),
+               fp_jnum0(t, "exposed_pct"));
     fp_sb_adds(out, "| rank | class | stall % | cycles | exposed | gain <= % | bubble? |\n|---:|---|---:|---:|---:|---:|---|\n");
     const cJSON *it;
-    cJSON_ArrayForEach(it, get(r, "classes"))
+    cJSON_ArrayForEach(it, fp_jget(r, "classes"))
     {
-        fp_sb_addf(out, "| %.0f | %s | %.2f | %.0f | %.0f | %.2f | %s |\n", gnum0(it, "rank"),
-                   or_(gstr(it, "class"), "?"), gnum0(it, "pct"), gnum0(it, "cycles"), gnum0(it, "exposed"),
-                   gnum0(it, "gain_upper_pct"), cJSON_IsTrue(get(it, "is_bubble")) ? "yes" : "");
+        fp_sb_addf(out, "| %.0f | %s | %.2f | %.0f | %.0f | %.2f | %s |\n", fp_jnum0(it, "rank"),
+                   or_(fp_json_get_str(it, "class"), "?"), fp_jnum0(it, "pct"), fp_jnum0(it, "cycles"), fp_jnum0(it, "exposed"),
+                   fp_jnum0(it, "gain_upper_pct"), cJSON_IsTrue(fp_jget(it, "is_bubble")) ? "yes" : "");
     }
     fp_sb_adds(out, "\n");
 
     fp_sb_adds(out, "## 5. ISA <-> Python Evidence\n\nHot source lines:\n\n");
-    cJSON_ArrayForEach(it, get(r, "hot_lines"))
+    cJSON_ArrayForEach(it, fp_jget(r, "hot_lines"))
     {
-        fp_sb_addf(out, "- %s - stall %.0f (%.2f%%), exposed %.0f, %s", or_(gstr(it, "source"), "<unmapped>"),
-                   gnum0(it, "stall"), gnum0(it, "pct"), gnum0(it, "exposed"), or_(gstr(it, "dom_class"), "?"));
-        if (gstr(it, "text"))
-            fp_sb_addf(out, ": `%s`", gstr(it, "text"));
-        if (cJSON_IsTrue(get(it, "entry_line")))
+        fp_sb_addf(out, "- %s - stall %.0f (%.2f%%), exposed %.0f, %s", or_(fp_json_get_str(it, "source"), "<unmapped>"),
+                   fp_jnum0(it, "stall"), fp_jnum0(it, "pct"), fp_jnum0(it, "exposed"), or_(fp_json_get_str(it, "dom_class"), "?"));
+        if (fp_json_get_str(it, "text"))
+            fp_sb_addf(out, ": `%s`", fp_json_get_str(it, "text"));
+        if (cJSON_IsTrue(fp_jget(it, "entry_line")))
             fp_sb_adds(out, " _(kernel entry/decorator line: debug-info aggregation of prologue and address code; "
                             "look at the lines with explicit ops)_");
         fp_sb_adds(out, "\n");
     }
     fp_sb_adds(out, "\nHottest instructions:\n\n");
-    cJSON_ArrayForEach(it, get(r, "evidence_hotspots"))
+    cJSON_ArrayForEach(it, fp_jget(r, "evidence_hotspots"))
     {
-        fp_sb_addf(out, "- `%s` @%s (code_line %.0f, %s, stall %.0f, exposed %.0f) -> %s\n", or_(gstr(it, "inst"), "?"),
-                   or_(gstr(it, "addr"), "?"), gnum0(it, "code_line"), or_(gstr(it, "class"), "?"), gnum0(it, "stall"),
-                   gnum0(it, "exposed"), or_(gstr(it, "source"), "<unmapped>"));
-        md_producers(get(it, "waits_on"), "    ", out);
+        fp_sb_addf(out, "- `%s` @%s (code_line %.0f, %s, stall %.0f, exposed %.0f) -> %s\n", or_(fp_json_get_str(it, "inst"), "?"),
+                   or_(fp_json_get_str(it, "addr"), "?"), fp_jnum0(it, "code_line"), or_(fp_json_get_str(it, "class"), "?"), fp_jnum0(it, "stall"),
+                   fp_jnum0(it, "exposed"), or_(fp_json_get_str(it, "source"), "<unmapped>"));
+        md_producers(fp_jget(it, "waits_on"), "    ", out);
     }
     fp_sb_adds(out, "\n");
 
     fp_sb_adds(out, "## 6. Ranked Optimization Opportunities\n\n");
-    const cJSON *recs = get(r, "recommendations");
-    if (cJSON_IsTrue(get(r, "optimal"))) {
+    const cJSON *recs = fp_jget(r, "recommendations");
+    if (cJSON_IsTrue(fp_jget(r, "optimal"))) {
         fp_sb_addf(out, "**Already optimal.** %s No change is recommended at this level.\n\n",
-                   or_(gstr(b, "optimal_evidence"), ""));
+                   or_(fp_json_get_str(b, "optimal_evidence"), ""));
     } else if (!cJSON_GetArraySize(recs)) {
         fp_sb_adds(out, "_No rule fired: no bubble crossed its threshold._\n\n");
     } else {
@@ -598,10 +578,10 @@ void fp_report_markdown(const cJSON *r, fp_sb *out)
             md_rec(it, out);
         fp_sb_adds(out, "### Priority order\n\n");
         cJSON_ArrayForEach(it, recs)
-            fp_sb_addf(out, "%.0f. [%s] %s - `%s`, est. gain <= %.2f%% (%s %.2f%% of stall)\n", gnum0(it, "rank"),
-                       prio_label(gnum0(it, "est_gain_pct")), or_(gstr(it, "knob"), ""), or_(gstr(it, "rule"), ""),
-                       gnum0(it, "est_gain_pct"), or_(gstr(it, "bubble_class"), ""),
-                       gnum0(get(it, "evidence"), "class_stall_pct"));
+            fp_sb_addf(out, "%.0f. [%s] %s - `%s`, est. gain <= %.2f%% (%s %.2f%% of stall)\n", fp_jnum0(it, "rank"),
+                       prio_label(fp_jnum0(it, "est_gain_pct")), or_(fp_json_get_str(it, "knob"), ""), or_(fp_json_get_str(it, "rule"), ""),
+                       fp_jnum0(it, "est_gain_pct"), or_(fp_json_get_str(it, "bubble_class"), ""),
+                       fp_jnum0(fp_jget(it, "evidence"), "class_stall_pct"));
         fp_sb_adds(out, "\nGains are upper bounds (the exposed stall a change could hide at most); verify by "
                         "re-capturing.\n\n");
     }
@@ -613,7 +593,7 @@ void fp_report_markdown(const cJSON *r, fp_sb *out)
                     "--after <new bundle>`.\n");
     fp_sb_adds(out, "3. Acceptance tests (checked by `diff`):\n");
     cJSON_ArrayForEach(it, recs)
-        fp_sb_addf(out, "   - `%s`: %s\n", or_(gstr(it, "rule"), ""), or_(gstr(get(it, "acceptance"), "text"), ""));
+        fp_sb_addf(out, "   - `%s`: %s\n", or_(fp_json_get_str(it, "rule"), ""), or_(fp_json_get_str(fp_jget(it, "acceptance"), "text"), ""));
     fp_sb_adds(out, "\n");
 
     fp_sb_adds(out, "## 8. Counters\n\n");
@@ -630,32 +610,32 @@ void fp_report_markdown(const cJSON *r, fp_sb *out)
         fp_sb_adds(out, "- (no counters.json: run `flyprof counters`)\n");
     }
     fp_sb_adds(out, "\n## 9. Evidence & Capture Quality\n\n");
-    const cJSON *ev = get(r, "evidence"), *q = get(r, "capture_quality");
+    const cJSON *ev = fp_jget(r, "evidence"), *q = fp_jget(r, "capture_quality");
     fp_sb_adds(out, "- used:");
-    cJSON_ArrayForEach(it, get(ev, "available"))
+    cJSON_ArrayForEach(it, fp_jget(ev, "available"))
         if (cJSON_IsString(it))
             fp_sb_addf(out, " %s", it->valuestring);
     fp_sb_adds(out, "\n");
-    cJSON_ArrayForEach(it, get(ev, "missing"))
-        fp_sb_addf(out, "- missing %s: %s\n", or_(gstr(it, "artifact"), "?"), or_(gstr(it, "effect"), ""));
-    fp_sb_addf(out, "- capture quality: %s (recommendation confidence x %.2f)", or_(gstr(q, "confidence"), "?"),
-               gnum0(q, "confidence_multiplier"));
-    if (gnum(q, "src_mapped_pct", &x))
+    cJSON_ArrayForEach(it, fp_jget(ev, "missing"))
+        fp_sb_addf(out, "- missing %s: %s\n", or_(fp_json_get_str(it, "artifact"), "?"), or_(fp_json_get_str(it, "effect"), ""));
+    fp_sb_addf(out, "- capture quality: %s (recommendation confidence x %.2f)", or_(fp_json_get_str(q, "confidence"), "?"),
+               fp_jnum0(q, "confidence_multiplier"));
+    if (fp_jnum(q, "src_mapped_pct", &x))
         fp_sb_addf(out, "; %.1f%% of latency maps to a source line (map.json)", x);
     fp_sb_adds(out, "\n");
-    cJSON_ArrayForEach(it, get(q, "reasons"))
+    cJSON_ArrayForEach(it, fp_jget(q, "reasons"))
         if (cJSON_IsString(it))
             fp_sb_addf(out, "  - %s\n", it->valuestring);
-    fp_sb_addf(out, "\n## 10. Repro\n\n```\n%s\n```\n", or_(gstr(r, "repro"), ""));
+    fp_sb_addf(out, "\n## 10. Repro\n\n```\n%s\n```\n", or_(fp_json_get_str(r, "repro"), ""));
 }
 
 /* ---- terminal table ---- */
 
 void fp_report_table(const cJSON *r, fp_sb *out)
 {
-    fp_sb_addf(out, "%s\n\n", or_(gstr(r, "headline"), ""));
-    const cJSON *recs = get(r, "recommendations"), *it;
-    if (cJSON_IsTrue(get(r, "optimal"))) {
+    fp_sb_addf(out, "%s\n\n", or_(fp_json_get_str(r, "headline"), ""));
+    const cJSON *recs = fp_jget(r, "recommendations"), *it;
+    if (cJSON_IsTrue(fp_jget(r, "optimal"))) {
         fp_sb_adds(out, "Already optimal: no change recommended.\n");
         return;
     }
@@ -667,18 +647,18 @@ void fp_report_table(const cJSON *r, fp_sb *out)
     cJSON_ArrayForEach(it, recs)
     {
         char gain[32];
-        snprintf(gain, sizeof gain, "%.2f", gnum0(it, "est_gain_pct"));
+        snprintf(gain, sizeof gain, "%.2f", fp_jnum0(it, "est_gain_pct"));
         char rank[16];
-        snprintf(rank, sizeof rank, "%.0f", gnum0(it, "rank"));
+        snprintf(rank, sizeof rank, "%.0f", fp_jnum0(it, "rank"));
         fp_sb_pad_left(out, rank, 6);
-        fp_sb_pad_left(out, prio_label(gnum0(it, "est_gain_pct")), 6);
+        fp_sb_pad_left(out, prio_label(fp_jnum0(it, "est_gain_pct")), 6);
         fp_sb_pad_left(out, gain, 8);
-        fp_sb_pad_left(out, or_(gstr(it, "confidence_label"), "?"), 8);
-        fp_sb_pad_left(out, or_(gstr(it, "rule"), "?"), 25);
-        fp_sb_pad_left(out, or_(gstr(it, "bubble_class"), "?"), 11);
-        const cJSON *hot = get(get(it, "evidence"), "hottest");
-        fp_sb_addf(out, "%s", cJSON_IsObject(hot) ? or_(gstr(hot, "source"), "<unmapped>") : "-");
-        fp_sb_addf(out, "\n%*s-> %s\n%*s   accept: %s\n", 6, "", or_(gstr(it, "knob"), ""), 6, "",
-                   or_(gstr(get(it, "acceptance"), "text"), ""));
+        fp_sb_pad_left(out, or_(fp_json_get_str(it, "confidence_label"), "?"), 8);
+        fp_sb_pad_left(out, or_(fp_json_get_str(it, "rule"), "?"), 25);
+        fp_sb_pad_left(out, or_(fp_json_get_str(it, "bubble_class"), "?"), 11);
+        const cJSON *hot = fp_jget(fp_jget(it, "evidence"), "hottest");
+        fp_sb_addf(out, "%s", cJSON_IsObject(hot) ? or_(fp_json_get_str(hot, "source"), "<unmapped>") : "-");
+        fp_sb_addf(out, "\n%*s-> %s\n%*s   accept: %s\n", 6, "", or_(fp_json_get_str(it, "knob"), ""), 6, "",
+                   or_(fp_json_get_str(fp_jget(it, "acceptance"), "text"), ""));
     }
 }

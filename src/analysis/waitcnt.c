@@ -108,7 +108,7 @@ static fp_bub_pair *pair_get(bub_ctx *c, size_t wrow, size_t prow)
             return p;
         h = (h + 1) & (c->ptab_cap - 1);
     }
-    BUB_GROW(b->pairs, b->n_pairs, b->cap_pairs);
+    FP_GROW(b->pairs, b->n_pairs, b->cap_pairs);
     fp_bub_pair *p = &b->pairs[b->n_pairs++];
     memset(p, 0, sizeof *p);
     p->wait_line = (int64_t)wrow;
@@ -123,7 +123,7 @@ static void add_prod(bub_ctx *c, size_t *np, size_t i)
     for (size_t k = 0; k < *np; k++)
         if (c->prod_i[k] == i)
             return; /* the same execution named twice */
-    BUB_GROW(c->prod_i, *np, c->cap_prod);
+    FP_GROW(c->prod_i, *np, c->cap_prod);
     c->prod_i[(*np)++] = i;
 }
 
@@ -175,7 +175,7 @@ static void ring_push(ring *r, size_t x)
 static void ring_wait(bub_ctx *c, ring *r, int keep, size_t *nret)
 {
     while (keep >= 0 && r->n > (size_t)keep) {
-        BUB_GROW(c->ret_i, *nret, c->cap_ret);
+        FP_GROW(c->ret_i, *nret, c->cap_ret);
         c->ret_i[(*nret)++] = r->v[r->head];
         r->head = (r->head + 1) % BUB_REPLAY_CAP;
         r->n--;
@@ -295,7 +295,7 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
             }
         }
         if (stall > 0) {
-            BUB_GROW(c->st, c->n_st, c->cap_st);
+            FP_GROW(c->st, c->n_st, c->cap_st);
             c->st[c->n_st++] = (bub_iv){r->time, r->time + stall, gi, (int32_t)dyn, (int64_t)row};
         }
         c->last_stamp[row] = c->stamp;

@@ -9,19 +9,10 @@
 #include "flyprof/att.h"
 #include "flyprof/fs.h"
 #include "flyprof/jscan.h"
+#include "flyprof/mem.h"
 #include "flyprof/strbuf.h"
 
 #define CODE_MIN_COLS 10
-
-static char *xstrndup(const char *s, size_t n)
-{
-    char *r = malloc(n + 1);
-    if (!r)
-        abort();
-    memcpy(r, s, n);
-    r[n] = '\0';
-    return r;
-}
 
 static int bad(fp_err *err, const char *name, fp_jscan *js, const char *what)
 {
@@ -62,13 +53,13 @@ static int parse_row(fp_jscan *js, const char *name, fp_inst *row, fp_code *code
         case 0:
             if (t != FP_JT_STRING)
                 return bad(err, name, js, "row ISA (column 0) is not a string");
-            row->isa = xstrndup(js->str, js->str_len);
+            row->isa = fp_xstrndup(js->str, js->str_len);
             break;
         case 3:
             if (t == FP_JT_STRING)
-                row->source = xstrndup(js->str, js->str_len);
+                row->source = fp_xstrndup(js->str, js->str_len);
             else if (t == FP_JT_NULL)
-                row->source = xstrndup("", 0);
+                row->source = fp_xstrndup("", 0);
             else
                 return bad(err, name, js, "row Source (column 3) is not a string");
             break;
@@ -196,7 +187,7 @@ int fp_code_parse(const char *buf, size_t len, const char *name, fp_code *out, f
                 goto done;
             }
             if (!row->source)
-                row->source = xstrndup("", 0);
+                row->source = fp_xstrndup("", 0);
             out->n++;
         }
     }
@@ -214,7 +205,7 @@ int fp_code_parse(const char *buf, size_t len, const char *name, fp_code *out, f
             const char *s = isa + 1;
             while (*s == ' ')
                 s++;
-            out->symbol = xstrndup(s, strlen(s));
+            out->symbol = fp_xstrndup(s, strlen(s));
             break;
         }
     }

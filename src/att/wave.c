@@ -16,19 +16,9 @@
 #include "flyprof/fs.h"
 #include "flyprof/jscan.h"
 #include "flyprof/json.h"
+#include "flyprof/mem.h"
 #include "flyprof/wave.h"
 
-#define GROW(arr, n, cap)                                                                          \
-    do {                                                                                           \
-        if ((n) >= (cap)) {                                                                        \
-            size_t nc_ = (cap) ? (cap) * 2 : 256;                                                  \
-            void *np_ = realloc((arr), nc_ * sizeof *(arr));                                       \
-            if (!np_)                                                                              \
-                abort();                                                                           \
-            (arr) = np_;                                                                           \
-            (cap) = nc_;                                                                           \
-        }                                                                                          \
-    } while (0)
 
 void fp_wave_init(fp_wave *w) { memset(w, 0, sizeof *w); }
 
@@ -67,7 +57,7 @@ static bool put_inst(fp_wave *w, const int64_t *v, int nv)
 {
     if (nv < 5)
         return false;
-    GROW(w->insts, w->n_insts, w->cap_insts);
+    FP_GROW(w->insts, w->n_insts, w->cap_insts);
     fp_wave_inst *r = &w->insts[w->n_insts++];
     r->time = v[0];
     r->cat = (int32_t)(v[1] < 0 || v[1] > 1000 ? 0 : v[1]);
@@ -81,7 +71,7 @@ static bool put_span(fp_wave *w, const int64_t *v, int nv)
 {
     if (nv < 2)
         return false;
-    GROW(w->spans, w->n_spans, w->cap_spans);
+    FP_GROW(w->spans, w->n_spans, w->cap_spans);
     fp_wave_span *s = &w->spans[w->n_spans++];
     s->state = (int32_t)(v[0] < 0 || v[0] >= FP_WS_COUNT ? FP_WS_EMPTY : v[0]);
     s->dur = v[1];
@@ -127,7 +117,7 @@ static int read_waits(fp_jscan *js, fp_wave *w)
             return -1;
         if (fp_js_next(js) != FP_JT_ARR_BEGIN)
             return -1;
-        GROW(w->waits, w->n_waits, w->cap_waits);
+        FP_GROW(w->waits, w->n_waits, w->cap_waits);
         fp_wave_wait *e = &w->waits[w->n_waits++];
         e->line = line;
         e->first = w->n_prods;
@@ -149,7 +139,7 @@ static int read_waits(fp_jscan *js, fp_wave *w)
                 if (t == FP_JT_ERROR || !fp_js_skip(js))
                     return -1;
             }
-            GROW(w->prods, w->n_prods, w->cap_prods);
+            FP_GROW(w->prods, w->n_prods, w->cap_prods);
             w->prods[w->n_prods++] = p;
             e->n++;
         }
@@ -325,7 +315,7 @@ static void collect_listed(const cJSON *node, int depth, char ***names, size_t *
         const cJSON *f = cJSON_IsArray(c) ? cJSON_GetArrayItem(c, 0) : NULL;
         if (!cJSON_IsString(f))
             continue;
-        GROW(*names, *n, *cap);
+        FP_GROW(*names, *n, *cap);
         (*names)[(*n)++] = f->valuestring;
     }
 }
@@ -390,7 +380,7 @@ int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err)
             continue;
         f.name = names[i];
         names[i] = NULL;
-        GROW(out->files, out->n, cap);
+        FP_GROW(out->files, out->n, cap);
         out->files[out->n++] = f;
     }
     fp_strv_free(names, count);
@@ -520,7 +510,7 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
             wbad(err, "occupancy.json", &js, "an SE entry is not an array");
             goto done;
         }
-        GROW(out->ses, out->n, cap);
+        FP_GROW(out->ses, out->n, cap);
         fp_occ_se *s = &out->ses[out->n++];
         memset(s, 0, sizeof *s);
         s->se = se;
@@ -551,7 +541,7 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
                 wbad(err, "occupancy.json", &js, "an event has fewer than 5 cells");
                 goto done;
             }
-            GROW(s->ev, s->n, ecap);
+            FP_GROW(s->ev, s->n, ecap);
             fp_occ_event *ev = &s->ev[s->n++];
             ev->time = v[0];
             ev->cu = (int32_t)v[1];
@@ -600,7 +590,7 @@ static int read_int_array(fp_jscan *js, int64_t **v, size_t *n)
             return 0;
         if (t != FP_JT_NUMBER || !js->num_is_int)
             return -1;
-        GROW(*v, *n, cap);
+        FP_GROW(*v, *n, cap);
         (*v)[(*n)++] = js->inum;
     }
 }

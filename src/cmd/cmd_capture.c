@@ -595,23 +595,6 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
     return r.interrupted ? -1 : rc;
 }
 
-static char *default_bundle(const char *kernel)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    localtime_r(&t, &tm);
-    char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    fp_sb s;
-    fp_sb_init(&s);
-    fp_sb_adds(&s, "runs/");
-    for (const char *p = kernel; *p; p++)
-        fp_sb_addc(&s, (*p == '/' || *p == ' ') ? '_' : *p);
-    fp_sb_addf(&s, "-%s", stamp);
-    char *abs = fp_path_abs(s.buf);
-    fp_sb_free(&s);
-    return abs;
-}
 
 static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
 {
@@ -949,7 +932,7 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
         fp_warn(ctx, "%s/%s has no flydsl/ package", c.wt.path, FP_FLYDSL_BUILD_TREE);
 
     /* the bundle */
-    c.bundle = ctx->bundle ? fp_path_abs(ctx->bundle) : default_bundle(kernel);
+    c.bundle = ctx->bundle ? fp_path_abs(ctx->bundle) : fp_capture_default_bundle(kernel);
     if (fp_mkdir_p(c.bundle, err) != 0)
         goto out;
     if (!ctx->bundle_abs)

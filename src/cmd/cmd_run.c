@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "flyprof/capture.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
 #include "flyprof/fs.h"
@@ -205,23 +206,6 @@ static bool has_command(const runner *r, const char *name)
     return false;
 }
 
-static char *default_bundle(const char *kernel)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    localtime_r(&t, &tm);
-    char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    fp_sb s;
-    fp_sb_init(&s);
-    fp_sb_adds(&s, "runs/");
-    for (const char *p = kernel; *p; p++)
-        fp_sb_addc(&s, (*p == '/' || *p == ' ') ? '_' : *p);
-    fp_sb_addf(&s, "-%s", stamp);
-    char *abs = fp_path_abs(s.buf);
-    fp_sb_free(&s);
-    return abs;
-}
 
 static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 {
@@ -257,7 +241,7 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         }
         r.available = cmds;
     }
-    r.bundle = ctx->bundle ? fp_path_abs(ctx->bundle) : default_bundle(kernel);
+    r.bundle = ctx->bundle ? fp_path_abs(ctx->bundle) : fp_capture_default_bundle(kernel);
     char *rundir = fp_path_join(r.bundle, "run");
     int rc = fp_mkdir_p(rundir, err);
     free(rundir);

@@ -115,3 +115,24 @@ const char *fp_json_get_str(const cJSON *obj, const char *key)
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
+
+const cJSON *fp_jget(const cJSON *obj, const char *key)
+{
+    return obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+bool fp_jnum(const cJSON *obj, const char *key, double *out)
+{
+    const cJSON *v = fp_jget(obj, key);
+    if (!cJSON_IsNumber(v))
+        return false;
+    *out = v->valuedouble;
+    return true;
+}
+
+double fp_jnum0(const cJSON *obj, const char *key)
+{
+    double v = 0;
+    fp_jnum(obj, key, &v);
+    return v;
+}

@@ -4,6 +4,7 @@
  * box-drawing and block characters that are 3 bytes in UTF-8.
  */
 #include "flyprof/strbuf.h"
+#include "flyprof/mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,4 +132,14 @@ void fp_sb_pad_right(fp_sb *sb, const char *s, size_t width)
     for (; w < width; w++)
         fp_sb_addc(sb, ' ');
     fp_sb_adds(sb, s);
+}
+
+char *fp_xstrndup(const char *s, size_t n)
+{
+    char *r = malloc(n + 1);
+    if (!r)
+        abort();
+    memcpy(r, s, n);
+    r[n] = '\0';
+    return r;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "flyprof/dispatch.h"
@@ -381,4 +382,22 @@ int fp_copy_file(const char *from, const char *to, fp_err *err)
         rc = fp_write_atomic(to, s.buf, s.len, err);
     fp_sb_free(&s);
     return rc;
+}
+
+char *fp_capture_default_bundle(const char *kernel)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    fp_sb s;
+    fp_sb_init(&s);
+    fp_sb_adds(&s, "runs/");
+    for (const char *p = kernel; *p; p++)
+        fp_sb_addc(&s, (*p == '/' || *p == ' ') ? '_' : *p);
+    fp_sb_addf(&s, "-%s", stamp);
+    char *abs = fp_path_abs(s.buf);
+    fp_sb_free(&s);
+    return abs;
 }
