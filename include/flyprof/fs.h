@@ -23,6 +23,18 @@ bool fp_is_file(const char *path);
  * -> FP_IO_ERROR, larger than FP_MAX_INPUT_FILE -> FP_BAD_INPUT. */
 int fp_read_file(const char *path, fp_sb *sb, fp_err *err);
 
+/* A read-only view of a whole file: mmap'ed (pages come from the page cache with
+ * no copy and no per-page zero-fill fault) or, for empty/unmappable files, read
+ * into memory. Same errors as fp_read_file. Always release with fp_file_unmap. */
+typedef struct fp_file_view {
+    const char *data;
+    size_t len;
+    void *map_;    /* private */
+    fp_sb copy_;   /* private */
+} fp_file_view;
+int fp_file_map(const char *path, fp_file_view *v, fp_err *err);
+void fp_file_unmap(fp_file_view *v);
+
 /* Write data atomically to path (creates the parent directories). */
 int fp_write_atomic(const char *path, const void *data, size_t len, fp_err *err);
 

@@ -223,12 +223,11 @@ int fp_code_load(const char *dir, fp_code *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
     char *path = fp_path_join(dir, "code.json");
-    fp_sb sb;
-    fp_sb_init(&sb);
-    int rc = fp_read_file(path, &sb, err);
+    fp_file_view fv;
+    int rc = fp_file_map(path, &fv, err);
     if (rc == 0)
-        rc = fp_code_parse(sb.buf, sb.len, path, out, err);
-    fp_sb_free(&sb);
+        rc = fp_code_parse(fv.data, fv.len, path, out, err);
+    fp_file_unmap(&fv);
     free(path);
     return rc;
 }

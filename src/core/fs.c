@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -252,4 +253,44 @@ bool fp_is_plain_name(const char *name)
     if (!name || !name[0] || !strcmp(name, ".") || !strcmp(name, ".."))
         return false;
     return strchr(name, '/') == NULL && strchr(name, '\\') == NULL;
+}
+
+int fp_file_map(const char *path, fp_file_view *v, fp_err *err)
+{
+    memset(v, 0, sizeof *v);
+    fp_sb_init(&v->copy_);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return fp_err_set(err, FP_NO_ARTIFACT, "%s: no such file", path);
+        return fp_err_set(err, FP_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (size_t)st.st_size <= FP_MAX_INPUT_FILE) {
+        /* MAP_POPULATE: map every page now, in one call, instead of one fault per page. */
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (m != MAP_FAILED) {
+            close(fd);
+            v->map_ = m;
+            v->data = m;
+            v->len = (size_t)st.st_size;
+            return 0;
+        }
+    }
+    close(fd);
+    if (fp_read_file(path, &v->copy_, err) != 0)
+        return -1;
+    v->data = v->copy_.buf;
+    v->len = v->copy_.len;
+    return 0;
+}
+
+void fp_file_unmap(fp_file_view *v)
+{
+    if (v->map_)
+        munmap(v->map_, v->len);
+    fp_sb_free(&v->copy_);
+    memset(v, 0, sizeof *v);
+    fp_sb_init(&v->copy_);
 }
