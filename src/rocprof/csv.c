@@ -167,14 +167,11 @@ fail:
 int fp_csv_load(const char *path, fp_csv *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
-    fp_sb sb;
-    fp_sb_init(&sb);
-    if (fp_read_file(path, &sb, err) != 0) {
-        fp_sb_free(&sb);
+    fp_file_view fv;
+    if (fp_file_map(path, &fv, err) != 0)
         return -1;
-    }
-    int rc = fp_csv_parse(sb.buf, sb.len, path, out, err);
-    fp_sb_free(&sb);
+    int rc = fp_csv_parse(fv.data, fv.len, path, out, err);
+    fp_file_unmap(&fv);
     return rc;
 }
 
