@@ -31,7 +31,7 @@ typedef struct bundle_args {
 
 static const fp_opt bundle_opts[] = {
     {"examples-dir", 0, FP_OPT_STR, offsetof(bundle_args, examples_dir), "DIR",
-     "destination root (default $FLYPROF_EXAMPLES_DIR, else ./examples)", NULL, NULL, 0, 0},
+     "destination root (default $FLYPROF_EXAMPLES_DIR, else ./runs/examples)", NULL, NULL, 0, 0},
     {"tag", 0, FP_OPT_STR, offsetof(bundle_args, tag), "TAG", "capture tag whose dispatch is published", NULL, NULL,
      0, 0},
     {"no-clobber", 0, FP_OPT_FLAG, offsetof(bundle_args, no_clobber), NULL,
@@ -212,8 +212,11 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     if (a->tag && !fp_is_plain_name(a->tag))
         return fp_err_set(err, FP_BAD_ARGS, "--tag '%s' is not a plain name", a->tag);
     const char *root = a->examples_dir ? a->examples_dir : getenv("FLYPROF_EXAMPLES_DIR");
+    /* Not ./examples: run from a FlyDSL checkout, that is the project's own tree,
+     * and a bundle replaces examples/<kernel>/ whole. runs/ is where capture and
+     * run already put their bundles (the seed's "repo-local runs/examples/"). */
     if (!root || !*root)
-        root = "examples";
+        root = "runs/examples";
 
     fp_report_loaded l;
     if (fp_report_from_bundle(ctx, ctx->bundle, a->tag, -1, &l, err))

@@ -35,6 +35,12 @@ for f in README.md REPORT.md report.json headlines.json report.html capture.json
     [ -s "$E/$f" ] || fail "example lacks $f"
 done
 grep -q 'flyprof report --bundle examples/rep_stream' "$E/README.md" || fail "README usage"
+# without --examples-dir (and no FLYPROF_EXAMPLES_DIR) it publishes under ./runs/examples,
+# never into a ./examples of the directory it runs in
+mkdir -p "$T/cwd/examples"
+( cd "$T/cwd" && env -u FLYPROF_EXAMPLES_DIR "$FLYPROF" bundle --bundle "$T/b" -q -f json > /dev/null ) || fail "default root"
+[ -s "$T/cwd/runs/examples/rep_stream/report.json" ] || fail "default root is not ./runs/examples"
+[ -z "$(ls -A "$T/cwd/examples")" ] || fail "default root wrote into ./examples"
 # the example re-reports to the same report.json
 "$FLYPROF" report --bundle "$E" --out-dir "$T/re" -q -f json > /dev/null || fail "re-report"
 cmp -s "$E/report.json" "$T/re/report.json" || fail "re-report differs"
