@@ -32,7 +32,7 @@ static const fp_opt bubbles_opts[] = {
     {"tag", 0, FP_OPT_STR, offsetof(bubbles_args, tag), "TAG",
      "capture tag under att/ (small, big); default: capture.json's only tag, else big", NULL, NULL, 0, 0},
     {"dispatch", 0, FP_OPT_INT, offsetof(bubbles_args, dispatch), "N",
-     "analyse ui_output_agent_*_dispatch_<N> instead of the kept one", "-1", NULL, -1, 100000000000LL},
+     "analyse ui_output_agent_*_dispatch_<N> instead of the kept one", "-1", NULL, 0, 100000000000LL},
     {"limit", 0, FP_OPT_INT, offsetof(bubbles_args, limit), "N",
      "entries of each ranked list in the envelope (0 = all; the artifact is always complete)", "25", NULL,
      0, 100000000},

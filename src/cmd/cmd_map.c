@@ -37,9 +37,9 @@ static const char *const weight_choices[] = {"stall", "latency", NULL};
 static const fp_opt map_opts[] = {
     {"tag", 0, FP_OPT_STR, offsetof(map_args, tag), "TAG", "capture tag under att/ (small, big)", NULL, NULL, 0, 0},
     {"dispatch", 0, FP_OPT_INT, offsetof(map_args, dispatch), "N", "use ui_output_agent_*_dispatch_<N>", "-1",
-     NULL, -1, 100000000000LL},
+     NULL, 0, 100000000000LL},
     {"code-line", 0, FP_OPT_INT, offsetof(map_args, code_line), "N",
-     "the instruction with code.json LineNumber N -> its source", "-1", NULL, -1, 100000000000LL},
+     "the instruction with code.json LineNumber N -> its source", "-1", NULL, 0, 100000000000LL},
     {"source-line", 0, FP_OPT_STR, offsetof(map_args, source_line), "FILE:LINE",
      "the instructions of exactly this source line (FILE: exact path, else a unique suffix)", NULL, NULL, 0, 0},
     {"context", 0, FP_OPT_INT, offsetof(map_args, context), "N", "snippet lines on each side", "2", NULL, 0, 1000},

@@ -35,7 +35,7 @@ typedef struct report_args {
 static const fp_opt report_opts[] = {
     {"tag", 0, FP_OPT_STR, offsetof(report_args, tag), "TAG", "capture tag to analyse (default: capture.json's only tag, else big)",
      NULL, NULL, 0, 0},
-    {"dispatch", 0, FP_OPT_INT, offsetof(report_args, dispatch), "N", "pick ui_output_*_dispatch_<N>", "-1", NULL, -1,
+    {"dispatch", 0, FP_OPT_INT, offsetof(report_args, dispatch), "N", "pick ui_output_*_dispatch_<N>", "-1", NULL, 0,
      (long long)1 << 40},
     {"out-dir", 'o', FP_OPT_STR, offsetof(report_args, out_dir), "DIR",
      "write report.json, headlines.json, REPORT.md, report.html here instead of the bundle", NULL, NULL, 0, 0},

@@ -105,7 +105,9 @@ static int list_push(fp_strlist *l, const char *s)
     return 0;
 }
 
-static int set_value(const fp_opt *o, void *args, const char *val, fp_err *err)
+/* is_default: the table's own default, exempt from the range check so that an
+ * out-of-range default can mean "not set" (see default_shown). */
+static int set_value(const fp_opt *o, void *args, const char *val, bool is_default, fp_err *err)
 {
     char *field = (char *)args + o->off;
     switch (o->kind) {
@@ -121,7 +123,7 @@ static int set_value(const fp_opt *o, void *args, const char *val, fp_err *err)
         long long v;
         if (fp_parse_ll(val, &v) != 0)
             return fp_err_set(err, FP_USAGE, "--%s expects an integer, got '%s'", o->lng, val);
-        if (v < o->min || v > o->max)
+        if (!is_default && (v < o->min || v > o->max))
             return fp_err_set(err, FP_USAGE, "--%s must be between %lld and %lld, got %lld", o->lng,
                               o->min, o->max, v);
         *(long long *)field = v;
@@ -169,7 +171,7 @@ int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char
         abort();
     *npos = 0;
     for (const fp_opt *o = cmd->opts; o && o->lng; o++)
-        if (o->deflt && o->kind != FP_OPT_LIST && set_value(o, args, o->deflt, err) != 0)
+        if (o->deflt && o->kind != FP_OPT_LIST && set_value(o, args, o->deflt, true, err) != 0)
             return fp_err_set(err, FP_INTERNAL, "bad default for --%s", o->lng);
     bool only_pos = false;
     for (int i = 0; i < argc; i++) {
@@ -209,7 +211,7 @@ int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char
         if (o->kind == FP_OPT_FLAG) {
             if (val)
                 return fp_err_set(err, FP_USAGE, "--%s takes no value", o->lng);
-            if (set_value(o, args, "", err) != 0)
+            if (set_value(o, args, "", false, err) != 0)
                 return -1;
             continue;
         }
@@ -219,11 +221,11 @@ int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char
                                   o->metavar ? o->metavar : "VALUE");
             val = argv[++i];
         }
-        if (set_value(o, args, val, err) != 0)
+        if (set_value(o, args, val, false, err) != 0)
             return -1;
         if (o->kind == FP_OPT_LIST)
             while (i + 1 < argc && argv[i + 1][0] != '-')
-                if (set_value(o, args, argv[++i], err) != 0)
+                if (set_value(o, args, argv[++i], false, err) != 0)
                     return -1;
     }
     if (*npos < cmd->min_pos)
@@ -240,6 +242,18 @@ static const char *kind_name(fp_opt_kind k)
 {
     static const char *const names[] = {"flag", "string", "integer", "number", "choice", "list"};
     return names[k];
+}
+
+/* An integer default outside the accepted range is a "not set" sentinel, not a
+ * value a user could pass: help does not show it. */
+static bool default_shown(const fp_opt *o)
+{
+    long long v;
+    if (!o->deflt)
+        return false;
+    if (o->kind == FP_OPT_INT && fp_parse_ll(o->deflt, &v) == 0)
+        return v >= o->min && v <= o->max;
+    return true;
 }
 
 static cJSON *opt_json(const fp_opt *o)
@@ -266,7 +280,7 @@ static cJSON *opt_json(const fp_opt *o)
         fp_json_add_int(j, "min", o->min);
         fp_json_add_int(j, "max", o->max);
     }
-    if (o->deflt)
+    if (default_shown(o))
         fp_json_add_str(j, "default", o->deflt);
     fp_json_add_str(j, "help", o->help);
     return j;
@@ -303,7 +317,7 @@ static void opt_text(const fp_opt *o, fp_sb *out)
     fp_sb_adds(out, "  ");
     fp_sb_pad_left(out, left.buf, 26);
     fp_sb_addf(out, " %s", o->help);
-    if (o->deflt)
+    if (default_shown(o))
         fp_sb_addf(out, " (default %s)", o->deflt);
     fp_sb_addc(out, '\n');
     fp_sb_free(&left);

@@ -18,6 +18,7 @@ typedef struct args {
     const char *kernel;
     double ideal;
     fp_strlist csv;
+    long long dispatch;
 } args;
 
 static const char *const modes[] = {"asm", "src", "both", NULL};
@@ -29,6 +30,7 @@ static const fp_opt opts[] = {
     {"kernel", 0, FP_OPT_STR, offsetof(args, kernel), "NAME", "kernel", NULL, NULL, 0, 0},
     {"ideal-gb", 0, FP_OPT_DOUBLE, offsetof(args, ideal), "GB", "ideal", NULL, NULL, 0, 0},
     {"csv", 0, FP_OPT_LIST, offsetof(args, csv), "FILE", "csv", NULL, NULL, 0, 0},
+    {"dispatch", 0, FP_OPT_INT, offsetof(args, dispatch), "N", "not set by default", "-1", NULL, 0, 99},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -68,6 +70,7 @@ static void test_defaults_and_values(void **state)
     char *argv2[] = {"dir"};
     assert_int_equal(parse(&a, &e, 1, argv2, &pos, &npos), 0);
     assert_int_equal(a.topk, 15);
+    assert_int_equal(a.dispatch, -1); /* out-of-range default = "not set" sentinel */
     assert_string_equal(a.mode, "both");
     assert_false(a.detail);
     free(pos);
@@ -88,6 +91,7 @@ static void test_usage_errors(void **state)
         {0, {NULL}},                      {2, {"a", "b"}},
         {3, {"dir", "--ideal-gb", "-1"}}, {3, {"dir", "--ideal-gb", "nan"}},
         {3, {"dir", "--kernel", ""}},     {2, {"dir", "-dd"}},
+        {3, {"dir", "--dispatch", "-1"}}, /* the sentinel is not a value a user can pass */
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         args a;
@@ -122,7 +126,8 @@ static void test_help_from_table(void **state)
     (void)state;
     cJSON *j = fp_command_help_json(&cmd);
     cJSON *o = cJSON_GetObjectItem(j, "options");
-    assert_int_equal(cJSON_GetArraySize(o), 6);
+    assert_int_equal(cJSON_GetArraySize(o), 7);
+    assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(o, 6), "default")); /* sentinel not shown */
     cJSON *first = cJSON_GetArrayItem(o, 0);
     assert_string_equal(cJSON_GetObjectItem(first, "flag")->valuestring, "--topk");
     assert_string_equal(cJSON_GetObjectItem(first, "default")->valuestring, "15");
