@@ -40,7 +40,10 @@ typedef struct fp_sig_producer {
 } fp_sig_producer;
 
 /* Producer groups a wait can be narrowed to (see fp_sig_class.hot_prod). */
-typedef enum fp_prod_group { FP_PROD_ANY = 0, FP_PROD_LDS, FP_PROD_SCRATCH, FP_PROD_COUNT } fp_prod_group;
+/* Producer groups a rule can narrow its evidence and gain to. GLOBAL = loads from
+ * global memory (buffer/global/flat loads, LDS-DMA loads): what a prefetch or an
+ * earlier issue can hide, unlike a scratch reload (a spill) waited on by the same vmcnt. */
+typedef enum fp_prod_group { FP_PROD_ANY = 0, FP_PROD_LDS, FP_PROD_SCRATCH, FP_PROD_GLOBAL, FP_PROD_COUNT } fp_prod_group;
 
 /* The hottest instruction of one stall class. */
 typedef struct fp_sig_hot {
@@ -76,6 +79,7 @@ typedef struct fp_sig_class {
      * at the waits on LDS (or scratch) producers. */
     fp_sig_hot hot_prod[FP_PROD_COUNT];
     fp_optd gain_prod_pct[FP_PROD_COUNT];
+    bool has_producers; /* some hotspot of the class names its producers (waits_on) */
 } fp_sig_class;
 
 typedef struct fp_signals {

@@ -36,7 +36,7 @@
 const fp_rule fp_rules[] = {
     {"vmem_prefetch", "vmcnt",
      {C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10), C_PASS(FP_SIG_PCT_HBM_ROOF, NULL, FP_LT, 70)},
-     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.2, "high", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_LINE_STALL_DROP, 30,
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.2, "high", FP_GAIN_CLASS, FP_PROD_GLOBAL, FP_ACC_LINE_STALL_DROP, 30,
      "Software-prefetch / double-buffer the global loads (loop-carried SSA)",
      "`for i in range(fx.Index(lo), fx.Index(hi), init=[...])` + `buffer_ops.buffer_load(...)` issued one iteration ahead",
      "Issue the next iteration's buffer_load at the loop top and consume the previous iteration's data "
@@ -146,7 +146,7 @@ const fp_rule fp_rules[] = {
      "The s_nop cycles shrink; the VALU pipe issues useful work instead"},
     {"load_use_distance", "vmcnt",
      {C_(FP_SIG_LOAD_USE_EXPOSED, NULL, FP_GT, 0.5), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 5)},
-     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.15, "high", FP_GAIN_HOT_LINE, FP_PROD_ANY, FP_ACC_LINE_STALL_DROP, 30,
+     FP_GATE_MEMORY | FP_GATE_LATENCY, 1.15, "high", FP_GAIN_HOT_LINE, FP_PROD_GLOBAL, FP_ACC_LINE_STALL_DROP, 30,
      "Issue the load earlier: it is consumed too close to its use",
      "hoist the `buffer_ops.buffer_load(...)` / `fx.copy(...)` named in the evidence to the top of the block "
      "(or into the previous iteration)",
@@ -363,7 +363,9 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         switch (r->gain) {
         case FP_GAIN_CLASS:
             rec->gain_pct = class_gain(rec->cls);
-            if (r->prod != FP_PROD_ANY && rec->cls)
+            /* Narrowed to a producer group only when the trace names producers:
+             * without them the class gain is the best evidence there is. */
+            if (r->prod != FP_PROD_ANY && rec->cls && rec->cls->has_producers)
                 rec->gain_pct = rec->cls->gain_prod_pct[r->prod].known ? rec->cls->gain_prod_pct[r->prod].v : 0.0;
             break;
         case FP_GAIN_SIGNAL_PCT: rec->gain_pct = rec->value; break;

@@ -279,6 +279,7 @@ static bool in_group(fp_prod_group g, fp_class k)
     switch (g) {
     case FP_PROD_LDS: return k == FP_CL_LDS || k == FP_CL_LDS_DMA;
     case FP_PROD_SCRATCH: return k == FP_CL_SCRATCH;
+    case FP_PROD_GLOBAL: return k == FP_CL_VMEM_LOAD || k == FP_CL_LDS_DMA;
     default: return false;
     }
 }
@@ -387,6 +388,8 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
         fp_sig_class *sc = (fp_sig_class *)fp_signals_class(s, name);
         if (!sc)
             continue;
+        if (cJSON_GetArraySize(at(c, "waits_on")) > 0)
+            sc->has_producers = true;
         for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++) {
             if (!waits_on_group(c, (fp_prod_group)g))
                 continue;

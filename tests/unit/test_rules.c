@@ -81,6 +81,31 @@ static void test_fires_and_gate(void **state)
     fp_signals_free(&s);
 }
 
+/* vmcnt mixes global loads and spill reloads: once the trace names the producers,
+ * the prefetch rule's gain counts only the waits on global loads. */
+static void test_prefetch_narrowed_to_global_loads(void **state)
+{
+    (void)state;
+    fp_signals s;
+    base(&s);
+    fp_sig_class *vm = (fp_sig_class *)fp_signals_class(&s, "vmcnt");
+    vm->has_producers = true; /* producers known, none of them a global load */
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    const fp_rec *p = find(r, n, "vmem_prefetch");
+    assert_non_null(p);
+    assert_true(p->gain_pct == 0.0);
+    free(r);
+    vm->gain_prod_pct[FP_PROD_GLOBAL] = some(12.5); /* waits on global loads: 12.5 % */
+    fp_rules_eval(&s, &r, &n);
+    p = find(r, n, "vmem_prefetch");
+    assert_non_null(p);
+    assert_true(p->gain_pct == 12.5);
+    free(r);
+    fp_signals_free(&s);
+}
+
 static void test_unmeasured_pass_and_fail(void **state)
 {
     (void)state;
@@ -252,7 +277,7 @@ int main(void)
         cmocka_unit_test(test_fires_and_gate),       cmocka_unit_test(test_unmeasured_pass_and_fail),
         cmocka_unit_test(test_fallback_lowers_confidence), cmocka_unit_test(test_rank_ties_stable),
         cmocka_unit_test(test_quality_and_occupancy), cmocka_unit_test(test_evidence_and_acceptance),
-        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_table),        cmocka_unit_test(test_prefetch_narrowed_to_global_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
