@@ -365,8 +365,12 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
             rec->gain_pct = class_gain(rec->cls);
             /* Narrowed to a producer group only when the trace names producers:
              * without them the class gain is the best evidence there is. */
-            if (r->prod != FP_PROD_ANY && rec->cls && rec->cls->has_producers)
-                rec->gain_pct = rec->cls->gain_prod_pct[r->prod].known ? rec->cls->gain_prod_pct[r->prod].v : 0.0;
+            if (r->prod != FP_PROD_ANY && rec->cls && rec->cls->has_producers) {
+                /* Per-instruction bounds overlap (waves hide each other), so their sum
+                 * can exceed the class's own bound: never claim more than the class. */
+                double g = rec->cls->gain_prod_pct[r->prod].known ? rec->cls->gain_prod_pct[r->prod].v : 0.0;
+                rec->gain_pct = g < rec->gain_pct ? g : rec->gain_pct;
+            }
             break;
         case FP_GAIN_SIGNAL_PCT: rec->gain_pct = rec->value; break;
         case FP_GAIN_CLASS_X_SIG: {

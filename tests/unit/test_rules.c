@@ -103,6 +103,12 @@ static void test_prefetch_narrowed_to_global_loads(void **state)
     assert_non_null(p);
     assert_true(p->gain_pct == 12.5);
     free(r);
+    vm->gain_prod_pct[FP_PROD_GLOBAL] = some(45.0); /* overlapping per-wait bounds: capped by the class's 30 % */
+    fp_rules_eval(&s, &r, &n);
+    p = find(r, n, "vmem_prefetch");
+    assert_non_null(p);
+    assert_true(p->gain_pct == 30.0);
+    free(r);
     fp_signals_free(&s);
 }
 
