@@ -49,6 +49,11 @@ mkcode() { # dir rows...
 expect 66 NO_ARTIFACT hotspots "$t/nope"
 mkdir -p "$t/empty_dir"
 expect 66 NO_ARTIFACT hotspots "$t/empty_dir"
+# an empty code.json (not mappable: read path) and a code.json that is a directory
+mkdir -p "$t/zero"; : > "$t/zero/code.json"
+expect 65 BAD_INPUT hotspots "$t/zero"
+mkdir -p "$t/isdir/code.json"
+expect 74 IO_ERROR hotspots "$t/isdir"
 mkdir -p "$t/null"; echo '{"code": null, "header": []}' > "$t/null/code.json"
 expect 66 EMPTY_ATT hotspots "$t/null"
 mkdir -p "$t/trunc"; printf '{"code":[["s_nop 0",0,1,"/k.py:1",1,2,3,4' > "$t/trunc/code.json"
