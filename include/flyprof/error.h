@@ -15,6 +15,7 @@
  * printed by `flyprof help exit-codes`, the README and docs/. */
 typedef enum fp_errcode {
     FP_OK = 0,
+    FP_REGRESSED,             /* 1: a --fail-on gate tripped (diff/check): not an error in flyprof */
     FP_USAGE,                 /* 64: unknown command/flag, missing or malformed argument */
     FP_BAD_INPUT,             /* 65: an input file exists but is malformed */
     FP_NO_ARTIFACT,           /* 66: the artifact a command needs is not there */
