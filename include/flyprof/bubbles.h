@@ -93,6 +93,7 @@ typedef struct fp_bubbles {
     size_t n_rows_counted; /* rows with a valid index (kernel header rows excluded) */
     /* totals from code.json */
     int64_t t_latency, t_stall, t_idle, t_hit;
+    bool overflow; /* a code.json or wstates sum exceeded int64 and saturated (warned) */
     /* from the waves */
     int64_t w_records, w_stall, w_latency, w_exposed, w_wall, w_span;
     int64_t state_cycles[FP_WS_COUNT];

@@ -140,7 +140,9 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err);
 void fp_occupancy_free(fp_occupancy *o);
 
 /* ---- wstates<k>.json: a step function of the number of traced waves in state k ---- */
-/* Integral of the step function (wave-cycles in that state). Absent -> NO_ARTIFACT. */
-int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err);
+/* Integral of the step function (wave-cycles in that state). Absent -> NO_ARTIFACT.
+ * A product or sum beyond int64 saturates and sets *saturated. A repeated
+ * "state"/"time" key replaces the earlier array. */
+int fp_wstates_integral(const char *dir, int state, int64_t *out, bool *saturated, fp_err *err);
 
 #endif

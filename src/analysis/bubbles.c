@@ -18,6 +18,7 @@
 #include "bubbles_internal.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/satmath.h"
 
 /* ---- per-row setup ---- */
 
@@ -235,6 +236,11 @@ static void split_exact(int64_t total, const int64_t *w, int64_t wsum, int64_t *
     double rem[FP_CL_COUNT];
     for (int k = 0; k < FP_CL_COUNT; k++) {
         double exact = (double)total * (double)w[k] / (double)wsum;
+        /* |exact| <= |total|, but (double)INT64_MAX rounds up to 2^63: clamp before the cast */
+        if (exact >= 9223372036854775807.0)
+            exact = 9223372036854775807.0 - 1024.0;
+        else if (exact <= -9223372036854775807.0)
+            exact = -9223372036854775807.0 + 1024.0;
         out[k] = (int64_t)exact;
         rem[k] = exact - (double)out[k];
         given += out[k];
@@ -278,27 +284,29 @@ static void finish_rows(fp_bubbles *b, bub_ctx *c)
             part[st] = r->stall;
             x->cls = st;
         }
+        /* code.json cells are untrusted int64: every sum of them saturates (b->overflow) */
+        bool *ov = &b->overflow;
         fp_bub_class *k = &b->classes[x->cls];
         k->static_count++;
-        k->hit += r->hit;
+        k->hit = fp_sat_add(k->hit, r->hit, ov);
         for (int q = 0; q < FP_CL_COUNT; q++) {
-            b->classes[q].cycles += part[q];
+            b->classes[q].cycles = fp_sat_add(b->classes[q].cycles, part[q], ov);
             b->classes[q].wave_stall += x->class_cycles[q];
         }
-        b->t_latency += r->latency;
-        b->t_stall += r->stall;
-        b->t_idle += r->idle;
-        b->t_hit += r->hit;
+        b->t_latency = fp_sat_add(b->t_latency, r->latency, ov);
+        b->t_stall = fp_sat_add(b->t_stall, r->stall, ov);
+        b->t_idle = fp_sat_add(b->t_idle, r->idle, ov);
+        b->t_hit = fp_sat_add(b->t_hit, r->hit, ov);
         if (x->line_id >= 0) {
             fp_bub_line *L = &b->lines[x->line_id];
-            L->stall += r->stall;
-            L->latency += r->latency;
-            L->hit += r->hit;
+            L->stall = fp_sat_add(L->stall, r->stall, ov);
+            L->latency = fp_sat_add(L->latency, r->latency, ov);
+            L->hit = fp_sat_add(L->hit, r->hit, ov);
             L->exposed += x->exposed;
             L->wave_stall += x->w_stall;
             L->n_insts++;
             for (int q = 0; q < FP_CL_COUNT; q++)
-                L->class_cycles[q] += part[q];
+                L->class_cycles[q] = fp_sat_add(L->class_cycles[q], part[q], ov);
         }
         b->w_stall += x->w_stall;
         b->w_latency += x->w_latency;
@@ -406,11 +414,16 @@ static void finish_quality(fp_bubbles *b)
         add_reason(b, "%zu waves end without s_endpgm (trace truncated?)", b->waves_truncated);
         LOWER(1);
     }
+    if (b->overflow) {
+        add_reason(b, "cycle sums exceed 64 bits and were saturated");
+        LOWER(1);
+    }
     if (b->t_latency > 0) {
         int64_t mapped = 0;
+        bool ov = false;
         for (size_t i = 0; i < b->n_lines; i++)
-            mapped += b->lines[i].latency;
-        if (mapped * 2 < b->t_latency) {
+            mapped = fp_sat_add(mapped, b->lines[i].latency, &ov);
+        if ((double)mapped * 2 < (double)b->t_latency) {
             add_reason(b, "only %.1f%% of latency maps to a source line", 100.0 * (double)mapped / (double)b->t_latency);
             LOWER(1);
         }
@@ -492,7 +505,8 @@ int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_
     for (int s = FP_WS_IDLE; s < FP_WS_COUNT; s++) {
         fp_err e = {0};
         int64_t v = 0;
-        if (fp_wstates_integral(dir, s, &v, &e) != 0) {
+        bool sat = false;
+        if (fp_wstates_integral(dir, s, &v, &sat, &e) != 0) {
             /* a state that never occurred has no file: 0, not unavailable */
             if (e.code != FP_NO_ARTIFACT) {
                 out->wstates_available = false;
@@ -505,6 +519,11 @@ int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_
             fp_err_clear(&e);
         }
         out->wstates_cycles[s] = v;
+        out->overflow |= sat;
+    }
+    if (out->overflow) {
+        if (warn)
+            warn(user, "cycle sums exceed 64 bits and were saturated (code.json or wstates values out of range)");
     }
     finish_occupancy(out, dir, &c);
     finish_quality(out);

@@ -17,6 +17,7 @@
 #include "flyprof/jscan.h"
 #include "flyprof/json.h"
 #include "flyprof/mem.h"
+#include "flyprof/satmath.h"
 #include "flyprof/wave.h"
 
 
@@ -579,9 +580,12 @@ void fp_occupancy_free(fp_occupancy *o)
 
 /* ---- wstates<k>.json ---- */
 
-static int read_int_array(fp_jscan *js, int64_t **v, size_t *n)
+/* A repeated "state"/"time" key replaces the earlier array (last one wins, as in
+ * most JSON readers); the capacity travels with the array so a second read
+ * never writes past the first one's allocation. */
+static int read_int_array(fp_jscan *js, int64_t **v, size_t *n, size_t *cap)
 {
-    size_t cap = 0;
+    *n = 0;
     if (fp_js_next(js) != FP_JT_ARR_BEGIN)
         return -1;
     for (;;) {
@@ -590,14 +594,15 @@ static int read_int_array(fp_jscan *js, int64_t **v, size_t *n)
             return 0;
         if (t != FP_JT_NUMBER || !js->num_is_int)
             return -1;
-        FP_GROW(*v, *n, cap);
+        FP_GROW(*v, *n, *cap);
         (*v)[(*n)++] = js->inum;
     }
 }
 
-int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err)
+int fp_wstates_integral(const char *dir, int state, int64_t *out, bool *saturated, fp_err *err)
 {
     *out = 0;
+    *saturated = false;
     char name[32];
     snprintf(name, sizeof name, "wstates%d.json", state);
     char *path = fp_path_join(dir, name);
@@ -612,7 +617,7 @@ int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err)
     fp_jscan js;
     fp_js_init(&js, sb.buf, sb.len);
     int64_t *st = NULL, *tm = NULL;
-    size_t ns = 0, nt = 0;
+    size_t ns = 0, nt = 0, cs = 0, ct = 0;
     rc = -1;
     if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
         wbad(err, name, &js, "top level is not an object");
@@ -628,7 +633,7 @@ int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err)
         }
         if (fp_js_str_eq(&js, "state") || fp_js_str_eq(&js, "time")) {
             bool is_state = js.str[0] == 's';
-            if ((is_state ? read_int_array(&js, &st, &ns) : read_int_array(&js, &tm, &nt)) != 0) {
+            if ((is_state ? read_int_array(&js, &st, &ns, &cs) : read_int_array(&js, &tm, &nt, &ct)) != 0) {
                 wbad(err, name, &js, "\"state\"/\"time\" is not an integer array");
                 goto done;
             }
@@ -644,8 +649,10 @@ int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err)
         fp_err_set(err, FP_BAD_INPUT, "%s: \"state\" has %zu entries but \"time\" %zu", name, ns, nt);
         goto done;
     }
-    for (size_t i = 0; i + 1 < ns; i++)
-        *out += st[i] * (tm[i + 1] - tm[i]);
+    for (size_t i = 0; i + 1 < ns; i++) {
+        int64_t dt = fp_sat_sub(tm[i + 1], tm[i], saturated);
+        *out = fp_sat_add(*out, fp_sat_mul(st[i], dt, saturated), saturated);
+    }
     rc = 0;
 done:
     free(st);

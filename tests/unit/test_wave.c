@@ -172,9 +172,44 @@ static void test_list_and_walk(void **state)
     fp_err_clear(&e);
     write_file(dir, "wstates2.json", "{\"name\":\"wstates2.json\",\"state\":[1,2,0],\"time\":[10,14,20]}");
     int64_t v = 0;
-    assert_int_equal(fp_wstates_integral(dir, 2, &v, &e), 0);
+    bool sat = true;
+    assert_int_equal(fp_wstates_integral(dir, 2, &v, &sat, &e), 0);
     assert_int_equal(v, 1 * 4 + 2 * 6);
-    assert_int_equal(fp_wstates_integral(dir, 3, &v, &e), -1);
+    assert_false(sat);
+    /* issue 10 (a): a repeated key used to reset the capacity and overflow the heap;
+     * the later array replaces the earlier one (200 entries: past the first allocation) */
+    {
+        fp_sb big;
+        fp_sb_init(&big);
+        fp_sb_adds(&big, "{\"state\":[");
+        for (int i = 0; i < 200; i++)
+            fp_sb_addf(&big, "%s%d", i ? "," : "", i % 3);
+        fp_sb_adds(&big, "],\"time\":[");
+        for (int i = 0; i < 200; i++)
+            fp_sb_addf(&big, "%s%d", i ? "," : "", i * 10);
+        fp_sb_adds(&big, "],\"state\":[");
+        for (int i = 0; i < 200; i++)
+            fp_sb_addf(&big, "%s%d", i ? "," : "", 1);
+        fp_sb_adds(&big, "],\"state\":[");
+        for (int i = 0; i < 200; i++)
+            fp_sb_addf(&big, "%s%d", i ? "," : "", 2);
+        fp_sb_adds(&big, "]}");
+        write_file(dir, "wstates1.json", big.buf);
+        fp_sb_free(&big);
+        assert_int_equal(fp_wstates_integral(dir, 1, &v, &sat, &e), 0);
+        assert_int_equal(v, 2 * 10 * 199); /* the last "state" wins */
+        assert_false(sat);
+    }
+    /* issue 10 (d): st * (t1 - t0) beyond int64 saturates and says so */
+    write_file(dir, "wstates4.json", "{\"state\":[4611686018427387904,0],\"time\":[0,4]}");
+    assert_int_equal(fp_wstates_integral(dir, 4, &v, &sat, &e), 0);
+    assert_true(sat);
+    assert_true(v == INT64_MAX);
+    write_file(dir, "wstates4.json", "{\"state\":[-2,0],\"time\":[-9223372036854775807,9223372036854775807]}");
+    assert_int_equal(fp_wstates_integral(dir, 4, &v, &sat, &e), 0);
+    assert_true(sat);
+    assert_true(v == INT64_MIN);
+    assert_int_equal(fp_wstates_integral(dir, 3, &v, &sat, &e), -1);
     assert_int_equal(e.code, FP_NO_ARTIFACT);
     fp_err_clear(&e);
     char cmd[256];
