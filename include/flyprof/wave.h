@@ -83,6 +83,10 @@ void fp_wave_free(fp_wave *w);
 /* Parse one wave file's bytes into w (its arrays are reused). Malformed,
  * truncated or wrongly typed -> BAD_INPUT naming `name`. */
 int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err);
+/* The same with the general tokenizer only: fp_wave_parse() tries a fast scanner
+ * for the decoder's exact layout first and falls back to this on anything else
+ * (exposed so tests can check both paths agree). */
+int fp_wave_parse_jscan(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err);
 
 /* One wave file name, parsed. */
 typedef struct fp_wave_file {

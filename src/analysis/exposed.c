@@ -14,23 +14,66 @@
 
 #include "bubbles_internal.h"
 
+/* 16 bytes: the sweep's working set is millions of these on a big trace. */
 typedef struct ev {
     int64_t t;
-    int32_t cu;
-    int32_t kind; /* 0 exec end, 1 stall end, 2 exec start, 3 stall start: ends first */
-    size_t idx;
+    uint32_t idx;
+    uint32_t ck; /* cu_local << 2 | kind; kind 0 exec end, 1 stall end, 2 exec start, 3 stall start */
 } ev;
 
-static int cmp_ev(const void *a, const void *b)
+/* The sweep only needs events ordered by (cu, t): every event at one cycle is
+ * applied before the interval to the next cycle is accumulated, and the sums are
+ * integers, so the order among events of the same (cu, t) cannot change any
+ * result. That allows an LSD radix sort on the packed key (cu_local, t - tmin)
+ * with 11-bit digits instead of a comparison sort through a callback. */
+#define RADIX_BITS 11
+#define RADIX_N (1u << RADIX_BITS)
+
+/* Digit at `shift` of the key (cu_local, t - tmin), where the t part is padded to
+ * tpad bits (a multiple of RADIX_BITS) so no digit straddles the two parts and
+ * no shift exceeds 63 whatever the ranges. */
+static inline size_t ev_digit(const ev *x, int64_t tmin, unsigned tpad, unsigned shift)
 {
-    const ev *x = a, *y = b;
-    if (x->cu != y->cu)
-        return x->cu < y->cu ? -1 : 1;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    if (x->kind != y->kind)
-        return x->kind < y->kind ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
+    if (shift < tpad)
+        return (size_t)(((uint64_t)(x->t - tmin) >> shift) & (RADIX_N - 1));
+    return (size_t)(((x->ck >> 2) >> (shift - tpad)) & (RADIX_N - 1));
+}
+
+/* Sorts e[0..n) using tmp[0..n) as scratch; returns the buffer holding the result. */
+static ev *radix_sort(ev *e, ev *tmp, size_t n, int64_t tmin, unsigned tpad, unsigned kbits)
+{
+    size_t cnt[RADIX_N];
+    for (unsigned shift = 0; shift < kbits; shift += RADIX_BITS) {
+        memset(cnt, 0, sizeof cnt);
+        for (size_t i = 0; i < n; i++)
+            cnt[ev_digit(&e[i], tmin, tpad, shift)]++;
+        size_t sum = 0;
+        for (size_t b = 0; b < RADIX_N; b++) {
+            size_t c = cnt[b];
+            cnt[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            tmp[cnt[ev_digit(&e[i], tmin, tpad, shift)]++] = e[i];
+        ev *sw = e;
+        e = tmp;
+        tmp = sw;
+    }
+    return e;
+}
+
+static unsigned bits_for(uint64_t v)
+{
+    unsigned b = 0;
+    while (b < 64 && (v >> b))
+        b++;
+    return b;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
 }
 
 static fp_bub_simd *simd_for(fp_bubbles *b, int se, int cu, int simd)
@@ -65,31 +108,74 @@ void fp_bub_sweep_group(bub_ctx *c)
     }
     size_t ne = 2 * (c->n_st + c->n_ex);
     ev *e = malloc((ne + 1) * sizeof *e);
+    ev *tmp = malloc((ne + 1) * sizeof *tmp);
     int32_t *wexec = calloc(c->n_gw + 1, sizeof *wexec);
     size_t *active = malloc((c->n_st + 1) * sizeof *active);
-    if (!e || !wexec || !active)
+    /* dense cu numbers of this group, ascending: the high part of the sort key */
+    int *cus = malloc((c->n_gw + 1) * sizeof *cus);
+    uint32_t *wcu = malloc((c->n_gw + 1) * sizeof *wcu);
+    if (!e || !tmp || !wexec || !active || !cus || !wcu)
         abort();
+    for (size_t i = 0; i < c->n_gw; i++)
+        cus[i] = c->gw[i].cu;
+    size_t ncu = 0;
+    if (c->n_gw) {
+        qsort(cus, c->n_gw, sizeof *cus, cmp_int); /* one entry per wave, not per event */
+        for (size_t i = 0; i < c->n_gw; i++)
+            if (ncu == 0 || cus[ncu - 1] != cus[i])
+                cus[ncu++] = cus[i];
+    }
+    for (size_t i = 0; i < c->n_gw; i++) {
+        size_t lo = 0, hi = ncu;
+        while (hi - lo > 1) {
+            size_t mid = (lo + hi) / 2;
+            if (cus[mid] <= c->gw[i].cu)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        wcu[i] = (uint32_t)lo;
+    }
     size_t k = 0;
+    int64_t tmin = INT64_MAX, tmax = INT64_MIN;
     for (size_t i = 0; i < c->n_ex; i++) {
         const bub_iv *v = &c->ex[i];
-        int cu = c->gw[v->wave].cu;
-        e[k++] = (ev){v->t0, cu, 2, i};
-        e[k++] = (ev){v->t1, cu, 0, i};
+        uint32_t cu = wcu[v->wave] << 2;
+        e[k++] = (ev){v->t0, (uint32_t)i, cu | 2};
+        e[k++] = (ev){v->t1, (uint32_t)i, cu | 0};
+        tmin = v->t0 < tmin ? v->t0 : tmin;
+        tmax = v->t1 > tmax ? v->t1 : tmax;
     }
     for (size_t i = 0; i < c->n_st; i++) {
         const bub_iv *v = &c->st[i];
-        int cu = c->gw[v->wave].cu;
-        e[k++] = (ev){v->t0, cu, 3, i};
-        e[k++] = (ev){v->t1, cu, 1, i};
+        uint32_t cu = wcu[v->wave] << 2;
+        e[k++] = (ev){v->t0, (uint32_t)i, cu | 3};
+        e[k++] = (ev){v->t1, (uint32_t)i, cu | 1};
+        tmin = v->t0 < tmin ? v->t0 : tmin;
+        tmax = v->t1 > tmax ? v->t1 : tmax;
     }
-    qsort(e, k, sizeof *e, cmp_ev);
+    if (k) {
+        /* cycle values are in [0, 2^50] (wave_insane), so tmax - tmin cannot wrap */
+        unsigned tbits = bits_for((uint64_t)(tmax - tmin));
+        unsigned tpad = (tbits + RADIX_BITS - 1) / RADIX_BITS * RADIX_BITS;
+        unsigned kbits = tpad + bits_for(ncu - 1);
+        ev *sorted = radix_sort(e, tmp, k, tmin, tpad, kbits);
+        if (sorted != e) {
+            ev *sw = e;
+            e = sorted;
+            tmp = sw;
+        }
+    }
+    free(tmp);
+    free(wcu);
     size_t na = 0;
     int exec = 0;
     fp_bub_simd *cur = NULL;
     int cur_cu = 0;
     for (size_t i = 0; i < k; i++) {
-        if (!cur || e[i].cu != cur_cu) {
-            cur_cu = e[i].cu;
+        int ecu = cus[e[i].ck >> 2];
+        if (!cur || ecu != cur_cu) {
+            cur_cu = ecu;
             cur = simd_for(b, c->g_se, cur_cu, c->g_simd);
             na = 0;
             exec = 0;
@@ -127,7 +213,7 @@ void fp_bub_sweep_group(bub_ctx *c)
             }
         }
         const ev *x = &e[i];
-        switch (x->kind) {
+        switch (x->ck & 3) {
         case 0:
             exec--;
             wexec[c->ex[x->idx].wave]--;
@@ -152,6 +238,7 @@ void fp_bub_sweep_group(bub_ctx *c)
         }
     }
     free(e);
+    free(cus);
     free(wexec);
     free(active);
     c->n_st = c->n_ex = c->n_gw = 0;

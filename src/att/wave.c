@@ -194,12 +194,328 @@ static int parse_wave_obj(fp_jscan *js, fp_wave *w, const char *name, fp_err *er
     return 0;
 }
 
-int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
+
+/* ---- the fast path ----
+ *
+ * Wave files are ~99 % rows of small integers. This scanner reads exactly the
+ * shape the decoder writes - an object of scalars plus "wave": {scalars,
+ * "instructions"/"timeline": [[int,...],...], "waitcnt": [[int,[[int,int],...]],...]}
+ * - with whitespace allowed anywhere, straight into the fp_wave arrays with no
+ * per-token calls. Anything else (escapes or non-ASCII in strings, nested
+ * unknown values, floats or >18-digit integers where an integer is wanted,
+ * malformed input of any kind) makes it return -1 and fp_wave_parse() starts
+ * over with jscan, which produces the result or the error message. So the fast
+ * path never decides anything jscan would decide differently: it only accepts
+ * documents both read identically, and on those it fills the same fields in the
+ * same order (repeated keys append or override exactly as parse_wave_obj does).
+ */
+typedef struct fcur {
+    const char *p, *e;
+} fcur;
+
+static inline void f_ws(fcur *c)
+{
+    while (c->p < c->e && (*c->p == ' ' || *c->p == '\n' || *c->p == '\r' || *c->p == '\t'))
+        c->p++;
+}
+
+static inline bool f_lit(fcur *c, char ch)
+{
+    f_ws(c);
+    if (c->p < c->e && *c->p == ch) {
+        c->p++;
+        return true;
+    }
+    return false;
+}
+
+/* An integer jscan would read as num_is_int: -?(0|[1-9][0-9]*), at most 18
+ * digits (so it fits int64 without checks), not followed by '.', 'e' or 'E'. */
+static inline bool f_int(fcur *c, int64_t *out)
+{
+    f_ws(c);
+    const char *p = c->p, *e = c->e;
+    bool neg = false;
+    if (p < e && *p == '-') {
+        neg = true;
+        p++;
+    }
+    if (p >= e || (unsigned)(*p - '0') > 9)
+        return false;
+    const char *d0 = p;
+    uint64_t v = 0;
+    while (p < e && (unsigned)(*p - '0') <= 9)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    size_t nd = (size_t)(p - d0);
+    if (nd > 18 || (nd > 1 && *d0 == '0'))
+        return false;
+    if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
+        return false;
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    c->p = p;
+    return true;
+}
+
+/* A key of [A-Za-z0-9_] characters (no escapes); points into the buffer. */
+static inline bool f_key(fcur *c, const char **k, size_t *kl)
+{
+    if (!f_lit(c, '"'))
+        return false;
+    const char *s = c->p;
+    while (c->p < c->e && *c->p != '"') {
+        char ch = *c->p;
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'))
+            return false;
+        c->p++;
+    }
+    if (c->p >= c->e)
+        return false;
+    *k = s;
+    *kl = (size_t)(c->p - s);
+    c->p++;
+    return f_lit(c, ':');
+}
+
+static inline bool key_is(const char *k, size_t kl, const char *lit)
+{
+    return strlen(lit) == kl && !memcmp(k, lit, kl);
+}
+
+/* A scalar value of a key we do not use: printable-ASCII string without escapes,
+ * a JSON number, true/false/null. Containers are left to jscan. */
+static bool f_skip_scalar(fcur *c)
+{
+    f_ws(c);
+    const char *p = c->p, *e = c->e;
+    if (p >= e)
+        return false;
+    if (*p == '"') {
+        for (p++; p < e && *p != '"'; p++)
+            if (*p < 0x20 || *p > 0x7e || *p == '\\')
+                return false;
+        if (p >= e)
+            return false;
+        c->p = p + 1;
+        return true;
+    }
+    static const char *const lits[] = {"true", "false", "null"};
+    for (size_t i = 0; i < 3; i++) {
+        size_t n = strlen(lits[i]);
+        if ((size_t)(e - p) >= n && !memcmp(p, lits[i], n)) {
+            c->p = p + n;
+            return true;
+        }
+    }
+    if (*p == '-')
+        p++;
+    if (p >= e || (unsigned)(*p - '0') > 9 || (*p == '0' && p + 1 < e && (unsigned)(p[1] - '0') <= 9))
+        return false;
+    while (p < e && (unsigned)(*p - '0') <= 9)
+        p++;
+    if (p < e && *p == '.') {
+        p++;
+        if (p >= e || (unsigned)(*p - '0') > 9)
+            return false;
+        while (p < e && (unsigned)(*p - '0') <= 9)
+            p++;
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < e && (*p == '+' || *p == '-'))
+            p++;
+        if (p >= e || (unsigned)(*p - '0') > 9)
+            return false;
+        while (p < e && (unsigned)(*p - '0') <= 9)
+            p++;
+    }
+    c->p = p;
+    return true;
+}
+
+/* The rest of a row after its `want` cells: more integers, then ']'. */
+static inline bool f_row_tail(fcur *c)
+{
+    int64_t x;
+    while (f_lit(c, ','))
+        if (!f_int(c, &x))
+            return false;
+    return f_lit(c, ']');
+}
+
+/* [[time, cat, stall, dur, line, ...], ...] - as read_rows + put_inst. */
+static bool f_insts(fcur *c, fp_wave *w)
+{
+    if (!f_lit(c, '['))
+        return false;
+    if (f_lit(c, ']'))
+        return true;
+    do {
+        int64_t v[5];
+        if (!f_lit(c, '[') || !f_int(c, &v[0]))
+            return false;
+        for (int k = 1; k < 5; k++)
+            if (!f_lit(c, ',') || !f_int(c, &v[k]))
+                return false;
+        if (!f_row_tail(c))
+            return false;
+        FP_GROW(w->insts, w->n_insts, w->cap_insts);
+        fp_wave_inst *r = &w->insts[w->n_insts++];
+        r->time = v[0];
+        r->cat = (int32_t)(v[1] < 0 || v[1] > 1000 ? 0 : v[1]);
+        r->stall = v[2];
+        r->dur = v[3];
+        r->line = v[4];
+    } while (f_lit(c, ','));
+    return f_lit(c, ']');
+}
+
+/* [[state, dur, ...], ...] - as read_rows + put_span. */
+static bool f_spans(fcur *c, fp_wave *w)
+{
+    if (!f_lit(c, '['))
+        return false;
+    if (f_lit(c, ']'))
+        return true;
+    do {
+        int64_t v0, v1;
+        if (!f_lit(c, '[') || !f_int(c, &v0) || !f_lit(c, ',') || !f_int(c, &v1) || !f_row_tail(c))
+            return false;
+        FP_GROW(w->spans, w->n_spans, w->cap_spans);
+        fp_wave_span *sp = &w->spans[w->n_spans++];
+        sp->state = (int32_t)(v0 < 0 || v0 >= FP_WS_COUNT ? FP_WS_EMPTY : v0);
+        sp->dur = v1;
+    } while (f_lit(c, ','));
+    return f_lit(c, ']');
+}
+
+/* [[line, [[prod, n, ...], ...]], ...] or null - as read_waits. */
+static bool f_waits(fcur *c, fp_wave *w)
+{
+    f_ws(c);
+    if ((size_t)(c->e - c->p) >= 4 && !memcmp(c->p, "null", 4)) {
+        c->p += 4;
+        return true;
+    }
+    if (!f_lit(c, '['))
+        return false;
+    w->has_waitcnt = true;
+    if (f_lit(c, ']'))
+        return true;
+    do {
+        int64_t line;
+        if (!f_lit(c, '[') || !f_int(c, &line) || !f_lit(c, ',') || !f_lit(c, '['))
+            return false;
+        FP_GROW(w->waits, w->n_waits, w->cap_waits);
+        fp_wave_wait *e = &w->waits[w->n_waits++];
+        e->line = line;
+        e->first = w->n_prods;
+        e->n = 0;
+        if (!f_lit(c, ']')) {
+            do {
+                int64_t p;
+                /* the decoder writes [prod, 0]; other scalar cells are skipped by
+                 * read_waits too, but only integers are accepted here */
+                if (!f_lit(c, '[') || !f_int(c, &p) || !f_row_tail(c))
+                    return false;
+                FP_GROW(w->prods, w->n_prods, w->cap_prods);
+                w->prods[w->n_prods++] = p;
+                e->n++;
+            } while (f_lit(c, ','));
+            if (!f_lit(c, ']'))
+                return false;
+        }
+        if (!f_lit(c, ']'))
+            return false;
+    } while (f_lit(c, ','));
+    return f_lit(c, ']');
+}
+
+static bool f_wave_obj(fcur *c, fp_wave *w)
+{
+    bool seen_insts = false;
+    if (!f_lit(c, '{'))
+        return false;
+    if (f_lit(c, '}'))
+        return false; /* no "instructions": jscan words the error */
+    do {
+        const char *k;
+        size_t kl;
+        if (!f_key(c, &k, &kl))
+            return false;
+        int64_t v;
+        if (key_is(k, kl, "instructions")) {
+            if (!f_insts(c, w))
+                return false;
+            seen_insts = true;
+        } else if (key_is(k, kl, "timeline")) {
+            if (!f_spans(c, w))
+                return false;
+        } else if (key_is(k, kl, "waitcnt")) {
+            if (!f_waits(c, w))
+                return false;
+        } else if (key_is(k, kl, "begin")) {
+            if (!f_int(c, &v))
+                return false;
+            w->begin = v;
+        } else if (key_is(k, kl, "end")) {
+            if (!f_int(c, &v))
+                return false;
+            w->end = v;
+        } else if (key_is(k, kl, "cu")) {
+            if (!f_int(c, &v))
+                return false;
+            w->cu = (int)(v < 0 || v > 1 << 20 ? -1 : v);
+        } else if (!f_skip_scalar(c)) {
+            return false;
+        }
+    } while (f_lit(c, ','));
+    return f_lit(c, '}') && seen_insts;
+}
+
+static int fast_parse(fp_wave *w, const char *buf, size_t len)
+{
+    fcur c = {buf, buf + len};
+    bool seen_wave = false;
+    if (!f_lit(&c, '{') || f_lit(&c, '}'))
+        return -1;
+    do {
+        const char *k;
+        size_t kl;
+        if (!f_key(&c, &k, &kl))
+            return -1;
+        if (key_is(k, kl, "wave")) {
+            if (seen_wave || !f_wave_obj(&c, w))
+                return -1;
+            seen_wave = true;
+        } else if (!f_skip_scalar(&c)) {
+            return -1;
+        }
+    } while (f_lit(&c, ','));
+    if (!f_lit(&c, '}'))
+        return -1;
+    f_ws(&c);
+    return c.p == c.e && seen_wave ? 0 : -1;
+}
+
+static void wave_reset(fp_wave *w)
 {
     w->n_insts = w->n_spans = w->n_waits = w->n_prods = 0;
     w->begin = w->end = 0;
     w->cu = 0;
     w->has_waitcnt = false;
+}
+
+int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
+{
+    wave_reset(w);
+    if (fast_parse(w, buf, len) == 0)
+        return 0;
+    return fp_wave_parse_jscan(w, buf, len, name, err);
+}
+
+int fp_wave_parse_jscan(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
+{
+    wave_reset(w);
     fp_jscan js;
     fp_js_init(&js, buf, len);
     int rc = -1;
