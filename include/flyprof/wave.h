@@ -92,6 +92,10 @@ int fp_wave_parse_jscan(fp_wave *w, const char *buf, size_t len, const char *nam
 typedef struct fp_wave_file {
     char *name; /* se0_sm1_sl2_wv3.json */
     int se, simd, slot, id;
+    size_t pos;     /* position in the (se, simd, slot, id) order of fp_wave_list_dir */
+    bool regular;   /* a regular file (from the directory listing) */
+    bool has_begin; /* filenames.json lists it with an integer begin cycle */
+    int64_t begin;  /* that begin cycle */
 } fp_wave_file;
 
 /* Parse "se<S>_sm<M>_sl<L>_wv<N>.json" strictly (decimal, no extra text). */

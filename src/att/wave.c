@@ -7,9 +7,14 @@
  * (arrays grow once, then are reused), so 4,000 files cost one allocation each
  * for the path and nothing else.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -612,62 +617,154 @@ static int cmp_wave_file(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static int cmp_cstr(const void *a, const void *b)
+typedef struct listed_ent {
+    char *name;
+    int64_t begin;
+    bool has_begin;
+} listed_ent;
+
+static int cmp_listed(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    return strcmp(((const listed_ent *)a)->name, ((const listed_ent *)b)->name);
 }
 
-/* Collect wave file names listed in filenames.json (wave_filenames[se][simd][slot][n] = [file, b, e]). */
-static void collect_listed(const cJSON *node, int depth, char ***names, size_t *n, size_t *cap)
+static int cmp_file_name(const void *a, const void *b)
 {
-    if (!cJSON_IsObject(node))
-        return;
-    const cJSON *c;
-    cJSON_ArrayForEach(c, node)
-    {
-        if (depth < 3) {
-            collect_listed(c, depth + 1, names, n, cap);
+    return strcmp((*(const fp_wave_file *const *)a)->name, (*(const fp_wave_file *const *)b)->name);
+}
+
+/* Skip to the end of the container the cursor is in (its closing token included). */
+static bool skip_rest(fp_jscan *js)
+{
+    int target = js->depth - 1;
+    while (js->depth > target) {
+        fp_jtok t = fp_js_next(js);
+        if (t == FP_JT_ERROR || t == FP_JT_END)
+            return false;
+    }
+    return true;
+}
+
+/* Collect filenames.json wave_filenames[se][simd][slot][n] = [file, begin, end] with
+ * the streaming tokenizer (a cJSON tree of a 54k-wave trace costs ~20 MB; this
+ * costs the names). Objects are descended down to depth 3; at depth 3 each value
+ * that is an array whose first cell is a string is one entry; anything else at any
+ * level is skipped. Returns false on a syntax error. */
+static bool collect_listed(fp_jscan *js, listed_ent **v, size_t *n, size_t *cap)
+{
+    /* the "wave_filenames" value's first token has been read */
+    if (js->tok != FP_JT_OBJ_BEGIN)
+        return fp_js_skip(js);
+    int depth = 0; /* objects open below wave_filenames */
+    for (;;) {
+        fp_jtok t = fp_js_next(js);
+        if (t == FP_JT_OBJ_END) {
+            if (depth-- == 0)
+                return true;
             continue;
         }
-        const cJSON *f = cJSON_IsArray(c) ? cJSON_GetArrayItem(c, 0) : NULL;
-        if (!cJSON_IsString(f))
+        if (t != FP_JT_STRING)
+            return false;
+        t = fp_js_next(js);
+        if (depth < 3) {
+            if (t == FP_JT_OBJ_BEGIN)
+                depth++;
+            else if (!fp_js_skip(js))
+                return false;
             continue;
-        FP_GROW(*names, *n, *cap);
-        (*names)[(*n)++] = f->valuestring;
+        }
+        if (t != FP_JT_ARR_BEGIN) {
+            if (!fp_js_skip(js))
+                return false;
+            continue;
+        }
+        t = fp_js_next(js);
+        if (t == FP_JT_ARR_END)
+            continue;
+        if (t != FP_JT_STRING) {
+            if (!fp_js_skip(js) || !skip_rest(js))
+                return false;
+            continue;
+        }
+        FP_GROW(*v, *n, *cap);
+        listed_ent *e = &(*v)[(*n)++];
+        e->name = fp_xstrndup(js->str, js->str_len);
+        e->has_begin = false;
+        e->begin = 0;
+        t = fp_js_next(js);
+        if (t == FP_JT_NUMBER && js->num_is_int) {
+            e->begin = js->inum;
+            e->has_begin = true;
+        } else if (t != FP_JT_ARR_END && !fp_js_skip(js)) {
+            return false;
+        }
+        if (t != FP_JT_ARR_END && !skip_rest(js))
+            return false;
     }
 }
 
 static void cross_check(const char *dir, fp_wave_list *out)
 {
     char *path = fp_path_join(dir, "filenames.json");
-    cJSON *j = NULL;
+    fp_sb sb;
+    fp_sb_init(&sb);
     fp_err e = {0};
-    if (fp_json_parse_file(path, &j, &e) != 0) {
-        fp_err_clear(&e);
-        free(path);
+    int rc = fp_read_file(path, &sb, &e);
+    free(path);
+    fp_err_clear(&e);
+    if (rc != 0) {
+        fp_sb_free(&sb);
         return;
     }
-    free(path);
-    const cJSON *wf = cJSON_GetObjectItemCaseSensitive(j, "wave_filenames");
-    out->filenames_json = true;
-    char **names = NULL;
+    listed_ent *names = NULL;
     size_t n = 0, cap = 0;
-    collect_listed(wf, 0, &names, &n, &cap);
+    fp_jscan js;
+    fp_js_init(&js, sb.buf, sb.len);
+    bool ok = fp_js_next(&js) == FP_JT_OBJ_BEGIN, seen = false;
+    while (ok) {
+        fp_jtok t = fp_js_next(&js);
+        if (t == FP_JT_OBJ_END)
+            break;
+        if (t != FP_JT_STRING) {
+            ok = false;
+            break;
+        }
+        bool wf = !seen && fp_js_str_eq(&js, "wave_filenames"); /* the first one counts, as in cJSON */
+        fp_js_next(&js);
+        if (wf) {
+            seen = true;
+            ok = collect_listed(&js, &names, &n, &cap);
+        } else {
+            ok = fp_js_skip(&js);
+        }
+    }
+    ok = ok && fp_js_next(&js) == FP_JT_END;
+    fp_js_free(&js);
+    fp_sb_free(&sb);
+    if (!ok) {
+        for (size_t i = 0; i < n; i++)
+            free(names[i].name);
+        free(names);
+        return;
+    }
+    out->filenames_json = true;
     out->listed = n;
     if (n)
-        qsort(names, n, sizeof *names, cmp_cstr);
+        qsort(names, n, sizeof *names, cmp_listed);
     /* on-disk names, sorted by strcmp for a merge */
-    char **disk = malloc((out->n + 1) * sizeof *disk);
+    fp_wave_file **disk = malloc((out->n + 1) * sizeof *disk);
     if (!disk)
         abort();
     for (size_t i = 0; i < out->n; i++)
-        disk[i] = out->files[i].name;
+        disk[i] = &out->files[i];
     if (out->n)
-        qsort(disk, out->n, sizeof *disk, cmp_cstr);
+        qsort(disk, out->n, sizeof *disk, cmp_file_name);
     size_t i = 0, k = 0;
     while (i < n || k < out->n) {
-        int c = i >= n ? 1 : k >= out->n ? -1 : strcmp(names[i], disk[k]);
+        int c = i >= n ? 1 : k >= out->n ? -1 : strcmp(names[i].name, disk[k]->name);
         if (c == 0) {
+            disk[k]->begin = names[i].begin;
+            disk[k]->has_begin = names[i].has_begin;
             i++;
             k++;
         } else if (c < 0) {
@@ -679,30 +776,49 @@ static void cross_check(const char *dir, fp_wave_list *out)
         }
     }
     free(disk);
+    for (size_t q = 0; q < n; q++)
+        free(names[q].name);
     free(names);
-    cJSON_Delete(j);
 }
 
 int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
-    char **names = NULL;
-    size_t count = 0;
-    if (fp_list_dir(dir, &names, &count, err) != 0)
-        return -1;
+    /* readdir's d_type says which entries are regular files, so the walk needs no
+     * fstat per file; DT_UNKNOWN / DT_LNK (file systems without d_type, symlinks)
+     * are resolved with one stat here */
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return fp_err_set(err, FP_NO_ARTIFACT, "%s: no such directory", dir);
+        return fp_err_set(err, FP_IO_ERROR, "%s: cannot list: %s", dir, strerror(errno));
+    }
     size_t cap = 0;
-    for (size_t i = 0; i < count; i++) {
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
         fp_wave_file f;
-        if (!fp_wave_name_parse(names[i], &f.se, &f.simd, &f.slot, &f.id))
+        memset(&f, 0, sizeof f);
+        if (!fp_wave_name_parse(de->d_name, &f.se, &f.simd, &f.slot, &f.id))
             continue;
-        f.name = names[i];
-        names[i] = NULL;
+        if (de->d_type == DT_REG) {
+            f.regular = true;
+        } else if (de->d_type == DT_UNKNOWN || de->d_type == DT_LNK) {
+            struct stat st;
+            f.regular = fstatat(dirfd(d), de->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
+            if (!f.regular && fstatat(dirfd(d), de->d_name, &st, 0) != 0)
+                f.regular = true; /* dangling: let the open report it */
+        }
+        f.name = strdup(de->d_name);
+        if (!f.name)
+            abort();
         FP_GROW(out->files, out->n, cap);
         out->files[out->n++] = f;
     }
-    fp_strv_free(names, count);
+    closedir(d);
     if (out->n)
         qsort(out->files, out->n, sizeof *out->files, cmp_wave_file);
+    for (size_t i = 0; i < out->n; i++)
+        out->files[i].pos = i;
     cross_check(dir, out);
     return 0;
 }
@@ -717,24 +833,60 @@ void fp_wave_list_free(fp_wave_list *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Read one wave file relative to the dispatch dir's fd into buf (reused: it only
+ * grows). No fstat: regularity came from the listing, and the size from read()
+ * returning 0. Messages match fp_read_file's. */
+static int read_wave_file(int dfd, const char *dir, const fp_wave_file *f, fp_sb *buf, fp_err *err)
+{
+    buf->len = 0;
+    if (!f->regular)
+        return fp_err_set(err, FP_IO_ERROR, "%s/%s: not a regular file", dir, f->name);
+    /* O_NONBLOCK: a FIFO swapped in after the listing must not block the open */
+    int fd = openat(dfd, f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return fp_err_set(err, FP_NO_ARTIFACT, "%s/%s: no such file", dir, f->name);
+        return fp_err_set(err, FP_IO_ERROR, "%s/%s: cannot open: %s", dir, f->name, strerror(errno));
+    }
+    for (;;) {
+        if (buf->cap - buf->len < 4096 + 1)
+            fp_sb_grow(buf, buf->cap < 65536 ? 65536 : buf->cap);
+        ssize_t n = read(fd, buf->buf + buf->len, buf->cap - buf->len - 1);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            return fp_err_set(err, FP_IO_ERROR, "%s/%s: read failed: %s", dir, f->name, strerror(e));
+        }
+        if (n == 0)
+            break;
+        buf->len += (size_t)n;
+        if (buf->len > FP_MAX_INPUT_FILE) {
+            close(fd);
+            return fp_err_set(err, FP_BAD_INPUT, "%s/%s: larger than the input limit", dir, f->name);
+        }
+    }
+    buf->buf[buf->len] = '\0';
+    close(fd);
+    return 0;
+}
+
 int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wave_skip_cb skip,
                  void *user)
 {
-    fp_sb buf, path;
+    fp_sb buf;
     fp_sb_init(&buf);
-    fp_sb_init(&path);
     fp_wave w;
     fp_wave_init(&w);
     int rc = 0;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     for (size_t i = 0; i < list->n && rc == 0; i++) {
         const fp_wave_file *f = &list->files[i];
-        fp_sb_reset(&path);
-        fp_sb_adds(&path, dir);
-        fp_sb_addc(&path, '/');
-        fp_sb_adds(&path, f->name);
-        fp_sb_reset(&buf);
         fp_err e = {0};
-        if (fp_read_file(path.buf, &buf, &e) != 0 ||
+        if (dfd < 0)
+            fp_err_set(&e, FP_IO_ERROR, "%s: cannot open: %s", dir, strerror(errno));
+        if (dfd < 0 || read_wave_file(dfd, dir, f, &buf, &e) != 0 ||
             fp_wave_parse(&w, buf.buf, buf.len, f->name, &e) != 0) {
             if (skip)
                 skip(user, f, &e);
@@ -747,9 +899,10 @@ int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wa
         w.id = f->id;
         rc = cb(user, f, &w);
     }
+    if (dfd >= 0)
+        close(dfd);
     fp_wave_free(&w);
     fp_sb_free(&buf);
-    fp_sb_free(&path);
     return rc;
 }
 
