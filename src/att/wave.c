@@ -347,6 +347,31 @@ static inline bool f_row_tail(fcur *c)
     return f_lit(c, ']');
 }
 
+/* The compact rows the decoder writes, "[int,int,...,int]" with no spaces,
+ * parsed without bounds checks inside a window known to hold the longest
+ * acceptable row (k cells of <= 19 chars + separators < 128 bytes). Returns the
+ * position after the row's ']' or NULL: then the row goes the general way. */
+#define ROW_WINDOW 128
+
+static inline const char *row_compact(const char *p, int64_t *v, int k)
+{
+    if (*p++ != '[')
+        return NULL;
+    for (int i = 0; i < k; i++) {
+        bool neg = *p == '-';
+        p += neg;
+        const char *d0 = p;
+        uint64_t x = 0;
+        while ((unsigned)(*p - '0') <= 9)
+            x = x * 10 + (uint64_t)(*p++ - '0');
+        size_t nd = (size_t)(p - d0);
+        if (nd == 0 || nd > 18 || (nd > 1 && *d0 == '0') || *p++ != (i + 1 < k ? ',' : ']'))
+            return NULL;
+        v[i] = neg ? -(int64_t)x : (int64_t)x;
+    }
+    return p;
+}
+
 /* [[time, cat, stall, dur, line, ...], ...] - as read_rows + put_inst. */
 static bool f_insts(fcur *c, fp_wave *w)
 {
@@ -356,21 +381,33 @@ static bool f_insts(fcur *c, fp_wave *w)
         return true;
     do {
         int64_t v[5];
-        if (!f_lit(c, '[') || !f_int(c, &v[0]))
-            return false;
-        for (int k = 1; k < 5; k++)
-            if (!f_lit(c, ',') || !f_int(c, &v[k]))
+        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 5) : NULL;
+        if (q) {
+            c->p = q;
+        } else {
+            if (!f_lit(c, '[') || !f_int(c, &v[0]))
                 return false;
-        if (!f_row_tail(c))
-            return false;
-        FP_GROW(w->insts, w->n_insts, w->cap_insts);
+            for (int k = 1; k < 5; k++)
+                if (!f_lit(c, ',') || !f_int(c, &v[k]))
+                    return false;
+            if (!f_row_tail(c))
+                return false;
+        }
+        if (w->n_insts >= w->cap_insts)
+            FP_GROW(w->insts, w->n_insts, w->cap_insts);
         fp_wave_inst *r = &w->insts[w->n_insts++];
         r->time = v[0];
         r->cat = (int32_t)(v[1] < 0 || v[1] > 1000 ? 0 : v[1]);
         r->stall = v[2];
         r->dur = v[3];
         r->line = v[4];
-    } while (f_lit(c, ','));
+        if (c->p < c->e && *c->p == ',') { /* the usual separator, no whitespace */
+            c->p++;
+            continue;
+        }
+        if (!f_lit(c, ','))
+            break;
+    } while (true);
     return f_lit(c, ']');
 }
 
@@ -382,14 +419,25 @@ static bool f_spans(fcur *c, fp_wave *w)
     if (f_lit(c, ']'))
         return true;
     do {
-        int64_t v0, v1;
-        if (!f_lit(c, '[') || !f_int(c, &v0) || !f_lit(c, ',') || !f_int(c, &v1) || !f_row_tail(c))
+        int64_t v[2];
+        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 2) : NULL;
+        if (q) {
+            c->p = q;
+        } else if (!f_lit(c, '[') || !f_int(c, &v[0]) || !f_lit(c, ',') || !f_int(c, &v[1]) ||
+                   !f_row_tail(c)) {
             return false;
+        }
         FP_GROW(w->spans, w->n_spans, w->cap_spans);
         fp_wave_span *sp = &w->spans[w->n_spans++];
-        sp->state = (int32_t)(v0 < 0 || v0 >= FP_WS_COUNT ? FP_WS_EMPTY : v0);
-        sp->dur = v1;
-    } while (f_lit(c, ','));
+        sp->state = (int32_t)(v[0] < 0 || v[0] >= FP_WS_COUNT ? FP_WS_EMPTY : v[0]);
+        sp->dur = v[1];
+        if (c->p < c->e && *c->p == ',') {
+            c->p++;
+            continue;
+        }
+        if (!f_lit(c, ','))
+            break;
+    } while (true);
     return f_lit(c, ']');
 }
 
@@ -1119,29 +1167,45 @@ static bool cr_lit(chunk_rd *r, int ch)
     return true;
 }
 
+/* Make at least `need` bytes available at pos unless the file ends first
+ * (moves the tail to the front and reads behind it). */
+static void cr_fill(chunk_rd *r, size_t need)
+{
+    if (r->len - r->pos >= need)
+        return;
+    memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+    r->off += (off_t)r->pos;
+    r->len -= r->pos;
+    r->pos = 0;
+    while (r->len < sizeof r->buf) {
+        ssize_t n = pread(r->fd, r->buf + r->len, sizeof r->buf - r->len, r->off + (off_t)r->len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        r->len += (size_t)n;
+    }
+}
+
 /* The same integer rule as the wave fast path (f_int). */
 static bool cr_int(chunk_rd *r, int64_t *out)
 {
-    int ch = cr_ws_peek(r);
-    bool neg = ch == '-';
-    if (neg) {
-        r->pos++;
-        ch = cr_peek(r);
-    }
-    if (ch < '0' || ch > '9')
-        return false;
-    bool lead0 = ch == '0';
+    cr_ws_peek(r);
+    cr_fill(r, 24); /* a sign, 18 digits and the byte after them, in one piece */
+    const char *p = r->buf + r->pos, *e = r->buf + r->len;
+    bool neg = p < e && *p == '-';
+    p += neg;
+    const char *d0 = p;
     uint64_t v = 0;
-    int nd = 0;
-    while ((ch = cr_peek(r)) >= '0' && ch <= '9') {
-        v = v * 10 + (uint64_t)(ch - '0');
-        r->pos++;
-        if (++nd > 18)
-            return false;
-    }
-    if ((lead0 && nd > 1) || ch == '.' || ch == 'e' || ch == 'E')
+    while (p < e && (unsigned)(*p - '0') <= 9 && p - d0 < 19)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    size_t nd = (size_t)(p - d0);
+    if (nd == 0 || nd > 18 || (nd > 1 && *d0 == '0'))
+        return false;
+    if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
         return false;
     *out = neg ? -(int64_t)v : (int64_t)v;
+    r->pos = (size_t)(p - r->buf);
     return true;
 }
 
