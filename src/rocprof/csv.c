@@ -80,17 +80,21 @@ static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out,
         size_t s, e;
         if (buf[i] == '"') {
             s = ++i;
+            /* jump from quote to quote (memchr); a '\n' inside still counts a line */
             for (;;) {
-                if (i >= len) {
+                const char *q = i < len ? memchr(buf + i, '"', len - i) : NULL;
+                if (!q) {
                     rc = fp_err_set(err, FP_BAD_INPUT,
                                     "%s:%zu: quoted cell is not closed before the end of the file",
                                     name, start_line);
                     goto fail;
                 }
-                if (buf[i] == '"' && is_sep(buf, len, i + 1))
-                    break;
-                if (buf[i] == '\n')
+                size_t qi = (size_t)(q - buf);
+                for (const char *nl = buf + i; (nl = memchr(nl, '\n', (size_t)(q - nl))) != NULL; nl++)
                     line++;
+                i = qi;
+                if (is_sep(buf, len, i + 1))
+                    break;
                 i++;
             }
             e = i++; /* skip the closing quote */
