@@ -300,9 +300,10 @@ static cJSON *files_json(const fp_bubbles *b)
             j++;
         if (j == nf)
             f[nf++].file = L->file;
-        f[j].stall += L->stall;
-        f[j].exposed += L->exposed;
-        f[j].latency += L->latency;
+        bool ov = false; /* saturation already warned by the analysis */
+        f[j].stall = fp_sat_add(f[j].stall, L->stall, &ov);
+        f[j].exposed = fp_sat_add(f[j].exposed, L->exposed, &ov);
+        f[j].latency = fp_sat_add(f[j].latency, L->latency, &ov);
     }
     keyed *v = malloc((nf + 1) * sizeof *v);
     if (!v)
@@ -335,9 +336,10 @@ static cJSON *mix_json(const fp_bubbles *b)
             continue;
         fp_class c = b->insts[i].cls;
         cnt[c]++;
-        hit[c] += r->hit;
+        bool ov = false; /* code.json hit cells are untrusted (warned by the analysis) */
+        hit[c] = fp_sat_add(hit[c], r->hit, &ov);
         tc++;
-        th += r->hit;
+        th = fp_sat_add(th, r->hit, &ov);
     }
     cJSON *o = cJSON_CreateObject();
     for (int pass = 0; pass < 2; pass++) {
