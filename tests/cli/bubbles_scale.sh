@@ -13,6 +13,8 @@
 set -u
 GEN="$FP_TOOLS/fp_gen_att"
 [ -x "$GEN" ] || { echo "fp_gen_att not built: skip"; exit 77; }
+# sanitizer builds: shadow memory makes any RSS cap meaningless (and the run slow)
+if grep -qa -e __asan_init -e __ubsan_handle "$FLYPROF" "$GEN"; then echo "sanitizer build: skip"; exit 77; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 avail=$(df -Pk "$tmp" | awk 'NR == 2 { print $4 }')
 [ "${avail:-0}" -gt 1200000 ] || { echo "less than 1.2 GB free in $tmp: skip"; exit 77; }
