@@ -571,6 +571,33 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
 
 static bool is_mfma(const char *isa) { return fp_classify(isa) == FP_CL_MFMA; }
 
+/* Target address of a branch with a plain simm16 operand (the decoder prints
+ * it unsigned, the generator signed); false for anything else. */
+static bool branch_target(const fp_inst *r, int64_t *target)
+{
+    if (!r->index_ok || r->index == 0 || fp_classify(r->isa) != FP_CL_BRANCH)
+        return false;
+    const char *sp = strchr(r->isa, ' ');
+    if (!sp)
+        return false;
+    char *end;
+    long imm = strtol(sp + 1, &end, 10);
+    if (end == sp + 1 || imm < -32768 || imm > 65535)
+        return false;
+    if (imm >= 32768)
+        imm -= 65536;
+    *target = r->vaddr + 4 + 4 * (int64_t)imm;
+    return true;
+}
+
+static size_t row_at(const fp_code *code, int64_t vaddr)
+{
+    for (size_t j = 1; j < code->n; j++)
+        if (code->rows[j].index_ok && code->rows[j].index > 0 && code->rows[j].vaddr == vaddr)
+            return j;
+    return SIZE_MAX;
+}
+
 void fp_signals_from_code(fp_signals *s, const fp_code *code)
 {
     if (!code || code->n == 0)
@@ -616,32 +643,38 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
         }
     }
     /* loops: a backward branch (s_branch / s_cbranch_* with a negative simm16)
-     * was taken iff its target ran more often than the instruction that falls
-     * into it (the extra executions came through the branch) */
+     * that was taken. An unconditional s_branch is taken every time it runs; a
+     * conditional one was taken when its target ran more often than the
+     * fall-through from the row above plus the unconditional jumps into it. */
     s->has_loop = false;
+    s->loop_executed = false;
     for (size_t i = 0; i < code->n; i++) {
         const fp_inst *r = &code->rows[i];
-        if (!r->index_ok || r->index == 0 || fp_classify(r->isa) != FP_CL_BRANCH)
+        int64_t target;
+        if (!branch_target(r, &target) || target >= r->vaddr)
             continue;
-        const char *sp = strchr(r->isa, ' ');
-        char *end;
-        long imm = sp ? strtol(sp + 1, &end, 10) : -1;
-        if (!sp || end == sp + 1)
+        size_t j = row_at(code, target);
+        if (j == SIZE_MAX)
             continue;
-        if (imm >= 32768 && imm <= 65535)
-            imm -= 65536; /* the decoder prints the simm16 unsigned */
-        if (imm >= 0 || imm < -32768)
-            continue; /* forward, or not a simm16 */
-        int64_t target = r->vaddr + 4 + 4 * imm;
-        for (size_t j = 1; j < code->n; j++)
-            if (code->rows[j].index_ok && code->rows[j].index > 0 && code->rows[j].vaddr == target) {
-                s->has_loop = true;
-                const fp_inst *prev = &code->rows[j - 1];
-                int64_t before = prev->index_ok && prev->index > 0 ? prev->hit : 0;
-                if (code->rows[j].hit > before)
-                    s->loop_executed = true;
-                break;
-            }
+        s->has_loop = true;
+        bool uncond = !strncmp(r->isa, "s_branch", 8);
+        if (uncond) {
+            if (r->hit > 0)
+                s->loop_executed = true;
+            continue;
+        }
+        int64_t in = 0;
+        const fp_inst *prev = j > 0 ? &code->rows[j - 1] : NULL;
+        if (prev && prev->index_ok && prev->index > 0 && strncmp(prev->isa, "s_branch", 8) &&
+            strncmp(prev->isa, "s_endpgm", 8) && strncmp(prev->isa, "s_setpc", 7))
+            in += prev->hit;
+        for (size_t k = 0; k < code->n; k++) {
+            int64_t t2;
+            if (!strncmp(code->rows[k].isa, "s_branch", 8) && branch_target(&code->rows[k], &t2) && t2 == target)
+                in += code->rows[k].hit;
+        }
+        if (code->rows[j].hit > in)
+            s->loop_executed = true;
     }
     if (s->static_insts > 0)
         s->coverage_pct = some(fp_round(100.0 * (double)s->executed_insts / (double)s->static_insts, 2));

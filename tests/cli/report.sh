@@ -23,8 +23,15 @@ R="$T/stream/report.json"
 for f in report.json headlines.json REPORT.md report.html; do [ -s "$T/stream/$f" ] || fail "missing $f"; done
 [ "$(py "$R" "j['arch']")" = gfx950 ] || fail "arch"
 [ "$(py "$R" "j['product']")" = "AMD Instinct MI350X" ] || fail "product"
-[ "$(py "$R" "j['bound_type']")" = memory ] || fail "bound"
-[ "$(py "$R" "j['bound']['rule']")" = trace_vmem ] || fail "bound rule"
+# waits on global memory while even the trace's upper bound on HBM bytes (7.3 MB per dispatch over
+# the CSV's 20 us) is 4.6 % of the MI350X's 8 TB/s: latency (too few bytes in flight), not bandwidth
+[ "$(py "$R" "j['bound_type']")" = latency ] || fail "bound"
+[ "$(py "$R" "j['bound']['rule']")" = vmem_starved_trace ] || fail "bound rule"
+[ "$(py "$R" "j['sol']['hbm']['bytes_per_dispatch']")" = 7340032 ] || fail "sol bytes"
+[ "$(py "$R" "j['sol']['hbm']['source']")" = trace ] || fail "sol source"
+[ "$(py "$R" "j['launch']['workgroups']")" = 256 ] || fail "launch workgroups"
+[ "$(py "$R" "j['launch']['underfilled']")" = False ] || fail "launch underfilled"
+[ "$(py "$R" "j['capture_quality']['representative']")" = True ] || fail "representative"
 [ "$(py "$R" "j['recommendations'][0]['rule']")" = vmem_prefetch ] || fail "rank 1 should be vmem_prefetch"
 [ "$(py "$R" "[r['rule'] for r in j['recommendations']]")" = "['vmem_prefetch', 'load_use_distance']" ] ||
     fail "stream rules: $(py "$R" "[r['rule'] for r in j['recommendations']]")"
@@ -66,7 +73,7 @@ grep -q '^1 .*vmem_prefetch' "$T/table.txt" || fail "table rank 1"
 "$FLYPROF" report --bundle "$T/spill" -f json -q > /dev/null || fail "spill"
 R2="$T/spill/report.json"
 [ "$(py "$R2" "j['recommendations'][0]['rule']")" = scratch_spill ] || fail "spill rank 1"
-[ "$(py "$R2" "j['recommendations'][0]['evidence']['selection']")" = "waits on scratch (spill) producers" ] || fail "spill selection"
+[ "$(py "$R2" "j['recommendations'][0]['evidence']['selection']")" = "waits mainly on scratch producers" ] || fail "spill selection"
 [ "$(py "$R2" "j['signals']['trace.scratch_insts']")" = 48 ] || fail "scratch count"
 
 # ---- capture.json + tile.json + counters.json at the roof -> already optimal ----
