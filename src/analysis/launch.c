@@ -96,7 +96,10 @@ void fp_launch_sentence(const fp_launch *l, char *buf, size_t n)
                      l->cus, l->fill_pct);
     if (k < 0 || (size_t)k >= n)
         return;
-    if (l->rounds > 0)
-        snprintf(buf + k, n - (size_t)k, " (%d resident per CU, %.0f round%s, last-round efficiency %.0f%%)",
-                 l->resident_wgs_per_cu, l->rounds, l->rounds == 1 ? "" : "s", l->tail_efficiency_pct);
+    /* the last-round efficiency only means something when there are several rounds */
+    if (l->rounds > 1)
+        snprintf(buf + k, n - (size_t)k, " (%d resident per CU, %.0f rounds, last-round efficiency %.0f%%)",
+                 l->resident_wgs_per_cu, l->rounds, l->tail_efficiency_pct);
+    else if (l->rounds == 1)
+        snprintf(buf + k, n - (size_t)k, " (%d resident per CU, 1 round)", l->resident_wgs_per_cu);
 }
