@@ -830,6 +830,19 @@ cJSON *fp_rec_json(const fp_signals *s, const fp_rec *r)
         fp_json_add_num(ev, "class_gain_pct", c->gain_pct.v, 2);
     else
         cJSON_AddNullToObject(ev, "class_gain_pct");
+    if (ru->gain == FP_GAIN_FILL && s->launch.valid) {
+        cJSON *la = cJSON_AddObjectToObject(ev, "launch");
+        fp_json_add_num(la, "workgroups", s->launch.workgroups, 0);
+        fp_json_add_num(la, "cus", s->launch.cus, 0);
+        fp_json_add_num(la, "fill_pct", s->launch.fill_pct, 2);
+        fp_json_add_num(la, "wg_waves", s->launch.wg_waves, 0);
+    }
+    if (s->bound_res.at_roof) {
+        cJSON *ro = cJSON_AddObjectToObject(ev, "roof");
+        fp_json_add_num(ro, "hbm_pct_of_peak", s->bound_res.roof_pct, 2);
+        fp_json_add_str(ro, "source", s->bound_res.roof_source);
+        fp_json_add_num(ro, "gain_cap_pct", 100.0 - s->bound_res.roof_pct, 2);
+    }
     if (ru->gain == FP_GAIN_OCCUPANCY) {
         cJSON *oc = cJSON_AddObjectToObject(ev, "occupancy");
         if (s->waves_per_cu.known)

@@ -498,7 +498,7 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     }
 
     ctx->data = cJSON_CreateObject();
-    static const char *const keys[] = {"kernel", "arch", "product", "bound_type", "headline", "optimal"};
+    static const char *const keys[] = {"kernel", "arch", "product", "bound_type", "headline", "optimal", "summary"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, keys[i]);
         cJSON_AddItemToObject(ctx->data, keys[i], v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull());
