@@ -19,9 +19,9 @@ void fp_launch_compute(const fp_launch_in *in, fp_launch *out)
     out->tail_efficiency_pct = -1;
     double wgs = 1, wg_items = 1;
     for (int i = 0; i < 3; i++) {
+        if (!isfinite(in->grid[i]) || !isfinite(in->wg[i]))
+            return; /* a corrupt cell, not an absent dimension */
         double g = in->grid[i] > 0 ? in->grid[i] : 1, w = in->wg[i] > 0 ? in->wg[i] : 1;
-        if (!isfinite(g) || !isfinite(w))
-            return;
         wgs *= ceil(g / w);
         wg_items *= w;
     }
