@@ -1101,6 +1101,15 @@ static void derive_representative(fp_signals *s)
                  s->waves.v, s->launch.grid_waves);
         repr_reason(s, buf);
     }
+    /* the trace's byte count is an upper bound on HBM bytes: measured HBM traffic far above
+     * it means the traced waves or the CSV timing do not describe the counted dispatch */
+    if (s->sol.trace_pct.have && s->sol.ctr_pct.have && s->sol.trace_pct.v < 0.5 * s->sol.ctr_pct.v) {
+        snprintf(buf, sizeof buf,
+                 "the counters measure %.1f%% of peak HBM but the trace's upper bound is %.1f%%: the traced waves "
+                 "or the kernel_trace.csv timing do not describe the counted dispatch",
+                 s->sol.ctr_pct.v, s->sol.trace_pct.v);
+        repr_reason(s, buf);
+    }
     s->representative = rep;
     if (!rep) {
         if (s->capture_confidence > FP_REPR_CONFIDENCE)

@@ -99,6 +99,16 @@ EOF
 [ "$(py "$R" "j['repro']")" = "flyprof run rep_stream --shape 65536,bf16 --invocation 'python tests/kernels/test_rep_stream.py --n 6'" ] ||
     fail "repro: $(py "$R" "j['repro']")"
 grep -q 'Already optimal' "$T/stream/REPORT.md" || fail "md optimal"
+# counters replace the trace estimate in sol.hbm, and both are shown (issue 9)
+[ "$(py "$R" "j['sol']['hbm']['source']")" = counters ] || fail "sol source with counters"
+[ "$(py "$R" "j['sol']['hbm']['pct_of_peak']")" = 91 ] || fail "sol pct from counters"
+[ "$(py "$R" "j['sol']['hbm']['bytes_per_dispatch']")" = 145600000 ] || fail "sol bytes = 7280 GB/s x 20000 ns"
+[ "$(py "$R" "j['sol']['hbm']['trace']['pct_of_peak']")" = 4.59 ] || fail "trace estimate kept beside counters"
+[ "$(py "$R" "j['bound']['at_roof'] and j['bound']['roof_source'] == 'counters'")" = True ] || fail "roof from counters"
+grep -q 'Speed of light: HBM 7280 GB/s = 91.0% of 8000 GB/s peak (counters) \[trace estimate 4.6%\]' "$T/stream/REPORT.md" ||
+    fail "md: counters and trace side by side"
+[ "$(py "$R" "'the counters measure 91.0% of peak HBM but the trace' in j['capture_quality']['representative_reasons'][0]")" = True ] ||
+    fail "counters above the trace's upper bound must be flagged"
 
 # ---- bad artifacts: typed errors, nothing half-written ----
 echo '{"metrics": {"hbm_pct_of_peak": {"value": "high"}}}' > "$T/stream/counters.json"
