@@ -1133,33 +1133,43 @@ typedef struct chunk_rd {
     char buf[65536];
 } chunk_rd;
 
-static int cr_peek(chunk_rd *r)
+static __attribute__((noinline)) int cr_refill(chunk_rd *r)
 {
-    if (r->pos == r->len) {
-        r->off += (off_t)r->len;
-        r->pos = r->len = 0;
-        for (;;) {
-            ssize_t n = pread(r->fd, r->buf, sizeof r->buf, r->off);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                return -1;
-            r->len = (size_t)n;
-            break;
-        }
+    r->off += (off_t)r->len;
+    r->pos = r->len = 0;
+    for (;;) {
+        ssize_t n = pread(r->fd, r->buf, sizeof r->buf, r->off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        r->len = (size_t)n;
+        return (unsigned char)r->buf[0];
     }
+}
+
+static inline int cr_peek(chunk_rd *r)
+{
+    if (r->pos == r->len)
+        return cr_refill(r);
     return (unsigned char)r->buf[r->pos];
 }
 
-static int cr_ws_peek(chunk_rd *r)
+static inline int cr_ws_peek(chunk_rd *r)
 {
-    int ch;
-    while ((ch = cr_peek(r)) == ' ' || ch == '\n' || ch == '\r' || ch == '\t')
-        r->pos++;
-    return ch;
+    for (;;) {
+        while (r->pos < r->len) {
+            char ch = r->buf[r->pos];
+            if (ch != ' ' && ch != '\n' && ch != '\r' && ch != '\t')
+                return (unsigned char)ch;
+            r->pos++;
+        }
+        if (cr_refill(r) < 0)
+            return -1;
+    }
 }
 
-static bool cr_lit(chunk_rd *r, int ch)
+static inline bool cr_lit(chunk_rd *r, int ch)
 {
     if (cr_ws_peek(r) != ch)
         return false;
@@ -1169,10 +1179,8 @@ static bool cr_lit(chunk_rd *r, int ch)
 
 /* Make at least `need` bytes available at pos unless the file ends first
  * (moves the tail to the front and reads behind it). */
-static void cr_fill(chunk_rd *r, size_t need)
+static __attribute__((noinline)) void cr_fill_slow(chunk_rd *r)
 {
-    if (r->len - r->pos >= need)
-        return;
     memmove(r->buf, r->buf + r->pos, r->len - r->pos);
     r->off += (off_t)r->pos;
     r->len -= r->pos;
@@ -1187,8 +1195,14 @@ static void cr_fill(chunk_rd *r, size_t need)
     }
 }
 
+static inline void cr_fill(chunk_rd *r, size_t need)
+{
+    if (r->len - r->pos < need)
+        cr_fill_slow(r);
+}
+
 /* The same integer rule as the wave fast path (f_int). */
-static bool cr_int(chunk_rd *r, int64_t *out)
+static inline bool cr_int(chunk_rd *r, int64_t *out)
 {
     cr_ws_peek(r);
     cr_fill(r, 24); /* a sign, 18 digits and the byte after them, in one piece */
