@@ -142,6 +142,13 @@ typedef void (*fp_bub_warn_fn)(void *user, const char *msg);
  * Errors: code.json missing -> NO_ARTIFACT; malformed -> BAD_INPUT; empty code -> EMPTY_ATT. */
 int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
                        void *user, fp_err *err);
+/* Same with `jobs` worker threads, each taking whole (SE, SIMD) groups (<= 0:
+ * fp_bubbles_default_jobs()). The result is identical for every jobs value:
+ * per-group partials are merged in group order (bubbles.c). */
+int fp_bubbles_analyze_jobs(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
+                            void *user, int jobs, fp_err *err);
+/* Online CPUs, at most 2 (the bound of one pass; more threads than groups are not started). */
+int fp_bubbles_default_jobs(void);
 void fp_bubbles_free(fp_bubbles *b);
 
 /* The bubbles.json document. limit bounds hotspots/lines/files/producers (0 = all);

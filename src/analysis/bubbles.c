@@ -9,11 +9,14 @@
  * the buffered intervals are swept (exposed.c) and dropped, so memory stays at
  * one file + one SIMD's intervals + the per-instruction results.
  */
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bubbles_internal.h"
 #include "flyprof/fs.h"
@@ -177,6 +180,54 @@ static void plan_walk(const fp_wave_list *in, bool bounded, walk_plan *p)
     }
 }
 
+
+/* ---- workers (--jobs): one (SE, SIMD) group at a time each ----
+ *
+ * Every walk, --jobs 1 included, goes through workers: a worker analyses whole
+ * groups into its own partial fp_bubbles (same code rows, its own sums, pairs,
+ * SIMDs) and records what depends on the walk order per group: the warnings,
+ * the skipped files named, the SEs seen, and each pair's stall_share added in
+ * that group. The merge then adds the integer sums (order-free) and folds the
+ * per-group records in group order, so the output cannot depend on how many
+ * workers there were or which one took which group: the floating-point
+ * stall_share is always ((g1 + g2) + g3)... over groups in walk order, each
+ * group's partial summed in the group's own walk order. */
+
+/* a warning said once per pass (waitcnt.c says it once per ctx; the ctx's
+ * flags are reset per group, the merge keeps the first in group order) */
+enum { WARN_PLAIN = 0, WARN_ONCE_MISSING, WARN_ONCE_UNKNOWN };
+
+typedef struct grp_warn {
+    char *msg;
+    int once;
+} grp_warn;
+
+typedef struct grp_share {
+    size_t pair; /* index into the worker's pairs */
+    double share;
+} grp_share;
+
+typedef struct grp_out {
+    int worker, se;
+    size_t waves_read;
+    grp_warn *warn;
+    size_t n_warn, cap_warn;
+    char **skipped;
+    size_t n_skipped, cap_skipped;
+    grp_share *sh;
+    size_t n_sh, cap_sh;
+} grp_out;
+
+typedef struct bub_worker {
+    bub_ctx c;
+    fp_bubbles part;
+    int64_t *pair_count; /* per pair: its count at the end of the previous group */
+    size_t cap_pc;
+    grp_out *cur;
+    struct walk_job *job;
+    int id;
+} bub_worker;
+
 /* Cycle values beyond 2^50 (~6 days at 2 GHz) are not a kernel trace: a wave
  * carrying one is skipped as malformed, which also keeps every sum below
  * overflow (at most 2^20 records per file x 2^50 fits int64). */
@@ -223,14 +274,8 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
         group_reset(c, w->se, w->simd);
     }
     b->waves_read++;
-    bool seen = false;
-    for (size_t i = 0; i < b->n_ses; i++)
-        seen |= b->ses[i] == w->se;
-    if (!seen && b->n_ses < sizeof b->ses / sizeof *b->ses)
-        b->ses[b->n_ses++] = w->se;
-    for (size_t i = 0; i < b->n_ses; i++)
-        if (b->ses[i] == w->se)
-            b->ses_waves[i]++;
+    /* the SE list is in order of first appearance: kept per group, merged in order */
+    ((bub_worker *)c->user)->cur->waves_read++;
     if (w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE)
         b->waves_truncated++;
 
@@ -261,23 +306,351 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
 static void on_skip(void *user, const fp_wave_file *f, const fp_err *err)
 {
     bub_ctx *c = user;
-    fp_bubbles *b = c->b;
-    b->waves_skipped++;
-    if (b->n_skipped_names < FP_BUB_MAX_NAMED) {
-        char *m = malloc(strlen(err->message) + 1);
-        if (!m)
-            abort();
-        strcpy(m, err->message);
-        b->skipped_names = realloc(b->skipped_names, (b->n_skipped_names + 1) * sizeof *b->skipped_names);
-        if (!b->skipped_names)
-            abort();
-        b->skipped_names[b->n_skipped_names++] = m;
+    c->b->waves_skipped++;
+    /* the first FP_BUB_MAX_NAMED in walk order: kept per group, merged in order */
+    grp_out *g = ((bub_worker *)c->user)->cur;
+    if (g->n_skipped < FP_BUB_MAX_NAMED) {
+        FP_GROW(g->skipped, g->n_skipped, g->cap_skipped);
+        g->skipped[g->n_skipped++] = strdup(err->message);
     }
     if (c->warn) {
         char msg[FP_ERR_MSG_MAX + 64];
         snprintf(msg, sizeof msg, "skipped wave file %s: %s", f->name, err->message);
         c->warn(c->user, msg);
     }
+}
+
+
+/* Warnings of one pass are held until it completes: a pass that has to be
+ * redone unbounded must not leave half its warnings behind. */
+typedef struct warn_buf {
+    char **msg;
+    size_t n, cap;
+} warn_buf;
+
+static void warn_collect(void *user, const char *msg)
+{
+    warn_buf *wb = user;
+    FP_GROW(wb->msg, wb->n, wb->cap);
+    wb->msg[wb->n++] = strdup(msg);
+}
+
+/* ---- the walk over groups, by `jobs` workers ---- */
+
+typedef struct walk_job {
+    const char *dir;
+    const walk_plan *plan;
+    const size_t *gstart; /* group g: plan files [gstart[g], gstart[g + 1]) */
+    size_t n_groups;
+    grp_out *out;         /* per group */
+    atomic_size_t next;   /* next group to take */
+    atomic_bool stop;     /* a worker found filenames.json misdating a wave */
+} walk_job;
+
+static bool starts_with(const char *m, const char *p) { return strncmp(m, p, strlen(p)) == 0; }
+
+static void worker_warn(void *user, const char *msg)
+{
+    bub_worker *w = user;
+    grp_out *g = w->cur;
+    FP_GROW(g->warn, g->n_warn, g->cap_warn);
+    /* waitcnt.c's once-per-pass warnings, known by their fixed openings */
+    int once = starts_with(msg, "waitcnt producer line ")  ? WARN_ONCE_MISSING
+               : starts_with(msg, "wave records name line ") ? WARN_ONCE_UNKNOWN
+                                                              : WARN_PLAIN;
+    g->warn[g->n_warn++] = (grp_warn){strdup(msg), once};
+}
+
+/* A worker's ctx is a copy of the main one (so every field fp_bub_ctx_init
+ * sets is there) sharing its read-only per-row tables; the per-wave stamps and
+ * every walk buffer are its own. */
+static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
+{
+    memset(w, 0, sizeof *w);
+    const fp_bubbles *b = mc->b;
+    w->job = job;
+    w->id = id;
+    w->part.code = b->code; /* borrowed: never freed through part */
+    w->part.insts = malloc((b->code.n + 1) * sizeof *w->part.insts);
+    w->part.lines = calloc(b->n_lines + 1, sizeof *w->part.lines);
+    if (!w->part.insts || !w->part.lines)
+        abort();
+    /* cls and line_id as set up; every sum is still 0 */
+    memcpy(w->part.insts, b->insts, b->code.n * sizeof *b->insts);
+    w->part.n_lines = b->n_lines;
+    w->c = *mc;
+    w->c.b = &w->part;
+    w->c.warn = worker_warn;
+    w->c.user = w;
+    w->c.last_stamp = calloc(b->code.n + 1, sizeof *w->c.last_stamp);
+    w->c.last_i = calloc(b->code.n + 1, sizeof *w->c.last_i);
+    if (!w->c.last_stamp || !w->c.last_i)
+        abort();
+}
+
+static void worker_free(bub_worker *w)
+{
+    w->c.row_static = NULL; /* borrowed from the main ctx */
+    w->c.row_wait = NULL;
+    w->c.row_wf = NULL;
+    fp_bub_ctx_free(&w->c);
+    free(w->part.insts);
+    free(w->part.lines);
+    free(w->part.pairs);
+    free(w->part.simds);
+    free(w->pair_count);
+}
+
+static void worker_group(bub_worker *w, size_t g)
+{
+    walk_job *j = w->job;
+    grp_out *o = &j->out[g];
+    size_t a = j->gstart[g], z = j->gstart[g + 1];
+    o->worker = w->id;
+    o->se = j->plan->list.files[a].se;
+    w->cur = o;
+    bub_ctx *c = &w->c;
+    c->warned_missing = c->warned_unknown = 0;
+    fp_wave_list sub = j->plan->list;
+    sub.files += a;
+    sub.n = z - a;
+    if (fp_wave_walk(j->dir, &sub, on_wave, on_skip, c) != 0 || c->order_broken) {
+        atomic_store(&j->stop, true);
+        return;
+    }
+    if (c->g_active)
+        fp_bub_sweep_end_group(c);
+    c->g_active = false;
+    /* this group's stall_share of every pair it touched (count moved), then 0 */
+    fp_bubbles *p = &w->part;
+    if (w->cap_pc < p->n_pairs) {
+        size_t nc = p->n_pairs * 2;
+        w->pair_count = realloc(w->pair_count, nc * sizeof *w->pair_count);
+        if (!w->pair_count)
+            abort();
+        memset(w->pair_count + w->cap_pc, 0, (nc - w->cap_pc) * sizeof *w->pair_count);
+        w->cap_pc = nc;
+    }
+    for (size_t i = 0; i < p->n_pairs; i++) {
+        if (p->pairs[i].count == w->pair_count[i])
+            continue;
+        FP_GROW(o->sh, o->n_sh, o->cap_sh);
+        o->sh[o->n_sh++] = (grp_share){i, p->pairs[i].stall_share};
+        p->pairs[i].stall_share = 0.0;
+        w->pair_count[i] = p->pairs[i].count;
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    bub_worker *w = arg;
+    walk_job *j = w->job;
+    while (!atomic_load(&j->stop)) {
+        size_t g = atomic_fetch_add(&j->next, 1);
+        if (g >= j->n_groups)
+            break;
+        worker_group(w, g);
+    }
+    return NULL;
+}
+
+static size_t pair_slot(const fp_bubbles *out, const size_t *tab, size_t cap, int64_t wl, int64_t pl)
+{
+    size_t h = (((size_t)wl * 0x9E3779B97F4A7C15ULL) ^ ((size_t)pl * 0xC2B2AE3D27D4EB4FULL)) & (cap - 1);
+    while (tab[h] && (out->pairs[tab[h] - 1].wait_line != wl || out->pairs[tab[h] - 1].prod_line != pl))
+        h = (h + 1) & (cap - 1);
+    return h;
+}
+
+#define ADD(f) out->f += p->f
+static void merge_worker(fp_bubbles *out, bub_worker *w, size_t **map, size_t *tab, size_t cap)
+{
+    const fp_bubbles *p = &w->part;
+    for (size_t i = 0; i < out->code.n; i++) {
+        fp_bub_inst *x = &out->insts[i];
+        const fp_bub_inst *y = &p->insts[i];
+        x->w_hit += y->w_hit;
+        x->w_stall += y->w_stall;
+        x->w_latency += y->w_latency;
+        x->exposed += y->exposed;
+        x->wall += y->wall;
+        for (int q = 0; q < FP_CL_COUNT; q++)
+            x->class_cycles[q] += y->class_cycles[q];
+    }
+    for (size_t i = 0; i < out->n_lines; i++)
+        out->lines[i].wall += p->lines[i].wall;
+    for (int q = 0; q < FP_CL_COUNT; q++) {
+        ADD(classes[q].exposed);
+        ADD(classes[q].wall);
+    }
+    for (int s = 0; s < FP_WS_COUNT; s++)
+        ADD(state_cycles[s]);
+    ADD(w_records);
+    ADD(unknown_line_records);
+    ADD(producer_missing);
+    ADD(producer_not_seen);
+    ADD(waits_exec);
+    ADD(waits_with_producers);
+    ADD(waits_inferred);
+    ADD(waits_unmatched_entries);
+    ADD(waves_read);
+    ADD(waves_skipped);
+    ADD(waves_truncated);
+    /* a worker sweeps one group at a time: the bound is per sweep */
+    if (w->c.peak_resident_events > out->peak_resident_events)
+        out->peak_resident_events = w->c.peak_resident_events;
+    /* SIMDs: each belongs to one group, so to one worker */
+    if (p->n_simds) {
+        out->simds = realloc(out->simds, (out->n_simds + p->n_simds) * sizeof *out->simds);
+        if (!out->simds)
+            abort();
+        memcpy(out->simds + out->n_simds, p->simds, p->n_simds * sizeof *p->simds);
+        out->n_simds += p->n_simds;
+    }
+    /* pairs: integer fields merged here; stall_share is folded per group later */
+    *map = malloc((p->n_pairs + 1) * sizeof **map);
+    if (!*map)
+        abort();
+    for (size_t i = 0; i < p->n_pairs; i++) {
+        const fp_bub_pair *y = &p->pairs[i];
+        size_t h = pair_slot(out, tab, cap, y->wait_line, y->prod_line);
+        if (!tab[h]) {
+            FP_GROW(out->pairs, out->n_pairs, out->cap_pairs);
+            fp_bub_pair *x = &out->pairs[out->n_pairs++];
+            *x = *y;
+            x->stall_share = 0.0;
+            tab[h] = out->n_pairs;
+        } else {
+            fp_bub_pair *x = &out->pairs[tab[h] - 1];
+            x->count += y->count;
+            x->count_inferred += y->count_inferred;
+            x->cycles_sum += y->cycles_sum;
+            x->distance_sum += y->distance_sum;
+            x->cycles_min = y->cycles_min < x->cycles_min ? y->cycles_min : x->cycles_min;
+            x->cycles_max = y->cycles_max > x->cycles_max ? y->cycles_max : x->cycles_max;
+            if (y->first_pos < x->first_pos || (y->first_pos == x->first_pos && y->first_seq < x->first_seq)) {
+                x->first_pos = y->first_pos;
+                x->first_seq = y->first_seq;
+            }
+        }
+        (*map)[i] = tab[h] - 1;
+    }
+}
+#undef ADD
+
+/* What the walk order decides, group by group in walk order. */
+static void merge_group(fp_bubbles *out, const grp_out *o, size_t *const *map, bool *said, warn_buf *wb)
+{
+    if (o->waves_read) {
+        size_t i = 0;
+        while (i < out->n_ses && out->ses[i] != o->se)
+            i++;
+        if (i == out->n_ses && out->n_ses < sizeof out->ses / sizeof *out->ses)
+            out->ses[out->n_ses++] = o->se;
+        if (i < out->n_ses)
+            out->ses_waves[i] += o->waves_read;
+    }
+    for (size_t i = 0; i < o->n_skipped && out->n_skipped_names < FP_BUB_MAX_NAMED; i++) {
+        out->skipped_names = realloc(out->skipped_names, (out->n_skipped_names + 1) * sizeof *out->skipped_names);
+        if (!out->skipped_names)
+            abort();
+        out->skipped_names[out->n_skipped_names++] = strdup(o->skipped[i]);
+    }
+    for (size_t i = 0; i < o->n_warn; i++) {
+        int k = o->warn[i].once;
+        if (k != WARN_PLAIN && said[k])
+            continue;
+        said[k] = true;
+        warn_collect(wb, o->warn[i].msg);
+    }
+    for (size_t i = 0; i < o->n_sh; i++)
+        out->pairs[map[o->worker][o->sh[i].pair]].stall_share += o->sh[i].share;
+}
+
+static void grp_out_free(grp_out *o)
+{
+    for (size_t i = 0; i < o->n_warn; i++)
+        free(o->warn[i].msg);
+    free(o->warn);
+    for (size_t i = 0; i < o->n_skipped; i++)
+        free(o->skipped[i]);
+    free(o->skipped);
+    free(o->sh);
+}
+
+int fp_bubbles_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n >= 2 ? 2 : 1;
+}
+
+/* Walk every group of the plan with `jobs` workers and merge into mc->b.
+ * Returns 1 when a wave was misdated (redo unbounded), else 0. */
+static int walk_groups(const char *dir, const walk_plan *plan, bub_ctx *mc, int jobs, warn_buf *wb)
+{
+    fp_bubbles *out = mc->b;
+    const fp_wave_list *L = &plan->list;
+    size_t *gstart = malloc((L->n + 2) * sizeof *gstart);
+    if (!gstart)
+        abort();
+    size_t ng = 0;
+    for (size_t i = 0; i < L->n; i++)
+        if (i == 0 || L->files[i].se != L->files[i - 1].se || L->files[i].simd != L->files[i - 1].simd)
+            gstart[ng++] = i;
+    gstart[ng] = L->n;
+    walk_job job = {.dir = dir, .plan = plan, .gstart = gstart, .n_groups = ng};
+    atomic_init(&job.next, 0);
+    atomic_init(&job.stop, false);
+    job.out = calloc(ng + 1, sizeof *job.out);
+    int nw = jobs < 1 ? 1 : jobs;
+    if ((size_t)nw > ng)
+        nw = ng ? (int)ng : 1;
+    bub_worker *ws = calloc((size_t)nw, sizeof *ws);
+    if (!job.out || !ws)
+        abort();
+    for (int k = 0; k < nw; k++)
+        worker_init(&ws[k], mc, &job, k);
+    pthread_t *th = calloc((size_t)nw, sizeof *th);
+    int started = 1; /* worker 0 runs on this thread */
+    for (int k = 1; k < nw; k++) {
+        if (pthread_create(&th[k], NULL, worker_main, &ws[k]) != 0)
+            break; /* fewer workers: the others take its groups */
+        started++;
+    }
+    worker_main(&ws[0]);
+    for (int k = 1; k < started; k++)
+        pthread_join(th[k], NULL);
+    free(th);
+    int rc = atomic_load(&job.stop) ? 1 : 0;
+    if (rc == 0) {
+        size_t np = 0;
+        for (int k = 0; k < nw; k++)
+            np += ws[k].part.n_pairs;
+        size_t cap = 16;
+        while (cap < 2 * np + 2)
+            cap <<= 1;
+        size_t *tab = calloc(cap, sizeof *tab);
+        size_t **map = calloc((size_t)nw, sizeof *map);
+        if (!tab || !map)
+            abort();
+        for (int k = 0; k < nw; k++)
+            merge_worker(out, &ws[k], &map[k], tab, cap);
+        bool said[3] = {false, false, false};
+        for (size_t g = 0; g < ng; g++)
+            merge_group(out, &job.out[g], map, said, wb);
+        for (int k = 0; k < nw; k++)
+            free(map[k]);
+        free(map);
+        free(tab);
+    }
+    for (size_t g = 0; g < ng; g++)
+        grp_out_free(&job.out[g]);
+    free(job.out);
+    for (int k = 0; k < nw; k++)
+        worker_free(&ws[k]);
+    free(ws);
+    free(gstart);
+    return rc;
 }
 
 /* ---- after the walk ---- */
@@ -499,20 +872,6 @@ static void finish_quality(fp_bubbles *b)
     b->confidence = strdup(names[level]);
 }
 
-/* Warnings of one pass are held until it completes: a pass that has to be
- * redone unbounded must not leave half its warnings behind. */
-typedef struct warn_buf {
-    char **msg;
-    size_t n, cap;
-} warn_buf;
-
-static void warn_collect(void *user, const char *msg)
-{
-    warn_buf *wb = user;
-    FP_GROW(wb->msg, wb->n, wb->cap);
-    wb->msg[wb->n++] = strdup(msg);
-}
-
 static void warn_buf_free(warn_buf *wb)
 {
     for (size_t i = 0; i < wb->n; i++)
@@ -538,7 +897,7 @@ static int cmp_simd_first(const void *a, const void *b)
 }
 
 /* Returns 0, -1 (err set) or 1: redo with bounded = false. */
-static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bool bounded, warn_buf *wb,
+static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bool bounded, int jobs, warn_buf *wb,
                         fp_err *err)
 {
     fp_bub_warn_fn warn = warn_collect;
@@ -588,8 +947,7 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     plan_walk(&list, bounded, &plan);
     c.watermark = plan.watermark;
     c.walk_files = plan.list.files;
-    fp_wave_walk(dir, &plan.list, on_wave, on_skip, &c);
-    if (c.order_broken) {
+    if (walk_groups(dir, &plan, &c, jobs, wb)) {
         free(plan.list.files);
         free(plan.watermark);
         fp_wave_list_free(&list);
@@ -597,9 +955,6 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
         fp_bubbles_free(out);
         return 1;
     }
-    if (c.g_active)
-        fp_bub_sweep_end_group(&c);
-    out->peak_resident_events = c.peak_resident_events;
     free(plan.list.files);
     free(plan.watermark);
     fp_wave_list_free(&list);
@@ -648,11 +1003,19 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
 int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
                        void *user, fp_err *err)
 {
+    return fp_bubbles_analyze_jobs(dir, rank_by, out, warn, user, 0, err);
+}
+
+int fp_bubbles_analyze_jobs(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
+                            void *user, int jobs, fp_err *err)
+{
+    if (jobs <= 0)
+        jobs = fp_bubbles_default_jobs();
     warn_buf wb = {0};
-    int rc = analyze_pass(dir, rank_by, out, true, &wb, err);
+    int rc = analyze_pass(dir, rank_by, out, true, jobs, &wb, err);
     if (rc == 1) {
         warn_buf_free(&wb);
-        rc = analyze_pass(dir, rank_by, out, false, &wb, err);
+        rc = analyze_pass(dir, rank_by, out, false, jobs, &wb, err);
     }
     for (size_t i = 0; warn && i < wb.n; i++)
         warn(user, wb.msg[i]);

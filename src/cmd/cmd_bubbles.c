@@ -24,6 +24,7 @@ typedef struct bubbles_args {
     long long limit;
     const char *rank;
     const char *out;
+    long long jobs;
 } bubbles_args;
 
 static const char *const rank_choices[] = {"exposed", "stall", "latency", NULL};
@@ -40,6 +41,9 @@ static const fp_opt bubbles_opts[] = {
      "hotspot order: exposed stall, total stall or latency", "exposed", rank_choices, 0, 0},
     {"out", 0, FP_OPT_STR, offsetof(bubbles_args, out), "FILE",
      "write bubbles.json here instead of <bundle>/bubbles.json", NULL, NULL, 0, 0},
+    {"jobs", 0, FP_OPT_INT, offsetof(bubbles_args, jobs), "N",
+     "worker threads, one (SE, SIMD) group each at a time (0 = online CPUs, at most 2); same output for any N",
+     "0", NULL, 0, 64},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -135,7 +139,7 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     int rc = -1;
     cJSON *doc = NULL, *cut = NULL;
     char *out = NULL;
-    if (fp_bubbles_analyze(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, err) != 0)
+    if (fp_bubbles_analyze_jobs(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, (int)a->jobs, err) != 0)
         goto done;
     if (!ref.bundle_is_dispatch) {
         char **dl = NULL;

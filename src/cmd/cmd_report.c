@@ -30,6 +30,7 @@ typedef struct report_args {
     long long dispatch;
     const char *out_dir;
     bool no_html;
+    long long jobs;
 } report_args;
 
 static const fp_opt report_opts[] = {
@@ -40,6 +41,9 @@ static const fp_opt report_opts[] = {
     {"out-dir", 'o', FP_OPT_STR, offsetof(report_args, out_dir), "DIR",
      "write report.json, headlines.json, REPORT.md, report.html here instead of the bundle", NULL, NULL, 0, 0},
     {"no-html", 0, FP_OPT_FLAG, offsetof(report_args, no_html), NULL, "do not write report.html", NULL, NULL, 0, 0},
+    {"jobs", 0, FP_OPT_INT, offsetof(report_args, jobs), "N",
+     "threads of the bubbles analysis when bubbles.json is absent (0 = online CPUs, at most 2); same output for any N",
+     "0", NULL, 0, 64},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -92,6 +96,11 @@ static int optional_json(const char *root, const char *name, cJSON **out, fp_err
 }
 
 static void bub_warn(void *user, const char *msg) { fp_warn((fp_ctx *)user, "%s", msg); }
+
+/* --jobs of `report` for the bubbles analysis it may run (0 = default); a file
+ * scope value so fp_report_from_bundle's signature (shared by diff and others)
+ * stays as it is. */
+static int report_jobs;
 
 /* First existing file among <dir>/<candidates>. */
 static char *find_csv(const char *const *dirs, size_t ndirs, const char *name)
@@ -300,7 +309,7 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
         fp_bubbles b;
         memset(&b, 0, sizeof b);
         fp_progress(ctx, "report: analysing %s", dref.dir);
-        if (fp_bubbles_analyze(dref.dir, FP_RANK_EXPOSED, &b, bub_warn, ctx, err)) {
+        if (fp_bubbles_analyze_jobs(dref.dir, FP_RANK_EXPOSED, &b, bub_warn, ctx, report_jobs, err)) {
             fp_bubbles_free(&b);
             goto done;
         }
@@ -460,6 +469,7 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     if (a->tag && !fp_is_plain_name(a->tag))
         return fp_err_set(err, FP_BAD_ARGS, "--tag '%s' is not a plain name", a->tag);
     fp_report_loaded l;
+    report_jobs = (int)a->jobs;
     if (fp_report_from_bundle(ctx, ctx->bundle, a->tag, a->dispatch, &l, err))
         return -1;
     cJSON *r = l.report;
