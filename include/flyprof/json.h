@@ -25,7 +25,11 @@ cJSON *fp_json_add_str(cJSON *obj, const char *key, const char *s); /* NULL -> n
 cJSON *fp_json_add_bool(cJSON *obj, const char *key, int b);
 cJSON *fp_json_int(int64_t v);
 
-/* Write j (pretty, 2-space indented by cJSON's printer) atomically to path. */
+/* cJSON_Print (formatted) / cJSON_PrintUnformatted, byte for byte, with fast
+ * integer printing (json_print.c). malloc'd, NUL-terminated; *len may be NULL. */
+char *fp_json_print(const cJSON *j, bool formatted, size_t *len);
+
+/* Write j (pretty: cJSON_Print's bytes, via fp_json_print) atomically to path. */
 int fp_json_write_file(const char *path, const cJSON *j, fp_err *err);
 
 /* Typed getters: return 0 and set *out when key exists with the right type. */

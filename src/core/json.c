@@ -84,10 +84,8 @@ cJSON *fp_json_add_bool(cJSON *obj, const char *key, int b)
 
 int fp_json_write_file(const char *path, const cJSON *j, fp_err *err)
 {
-    char *text = cJSON_Print(j);
-    if (!text)
-        return fp_err_set(err, FP_INTERNAL, "cannot serialise %s", path);
-    size_t len = strlen(text);
+    size_t len = 0;
+    char *text = fp_json_print(j, true, &len);
     char *withnl = realloc(text, len + 2);
     if (!withnl)
         abort();

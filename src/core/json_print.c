@@ -1,0 +1,210 @@
+/*
+ * json_print.c - a serialiser for cJSON trees that writes exactly the bytes of
+ * cJSON 1.7.15's cJSON_Print / cJSON_PrintUnformatted, faster.
+ *
+ * Why: artifacts like bubbles.json hold tens of thousands of numbers, and
+ * cJSON 1.7.15 prints every number with sprintf("%1.15g"),
+ * then sscanf()s it back to check the round trip (and "%1.17g" when it does not
+ * hold): that was ~18 % of `flyprof bubbles` on the largest corpus trace. Here a
+ * number whose value is an integer below 10^15 in magnitude - which "%1.15g"
+ * prints as exactly its digits, no exponent - is written digit by digit; every
+ * other number takes cJSON's own route (same format strings, same round-trip
+ * test), so the output cannot differ. Structure, indentation (tabs), escapes
+ * and the "null" for NaN/inf follow print_value/print_object/print_array/
+ * print_string_ptr of cJSON 1.7.15; tests/unit/test_json_print.c compares the
+ * two byte for byte on edge cases and every generated document.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/json.h"
+
+typedef struct pbuf {
+    char *p;
+    size_t n, cap;
+} pbuf;
+
+static void reserve(pbuf *b, size_t extra)
+{
+    if (b->n + extra + 1 <= b->cap)
+        return;
+    size_t nc = b->cap ? b->cap : 4096;
+    while (nc < b->n + extra + 1)
+        nc *= 2;
+    char *q = realloc(b->p, nc);
+    if (!q)
+        abort();
+    b->p = q;
+    b->cap = nc;
+}
+
+static void put(pbuf *b, const char *s, size_t n)
+{
+    reserve(b, n);
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+}
+
+static void putc1(pbuf *b, char c)
+{
+    reserve(b, 1);
+    b->p[b->n++] = c;
+}
+
+/* cJSON's compare_double */
+static int same_double(double a, double b)
+{
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return fabs(a - b) <= m * DBL_EPSILON;
+}
+
+static void put_number(pbuf *b, const cJSON *item)
+{
+    double d = item->valuedouble;
+    char tmp[32];
+    int len;
+    if (isnan(d) || isinf(d)) {
+        put(b, "null", 4);
+        return;
+    }
+    if (d == floor(d) && fabs(d) < 1e15 && !(d == 0.0 && signbit(d))) {
+        /* "%1.15g" of an integer below 10^15 is its plain decimal digits (no
+         * exponent below 10^precision, no point); -0.0 ("-0") goes the slow way */
+        long long v = (long long)d;
+        unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+        char *e = tmp + sizeof tmp, *s = e;
+        do {
+            *--s = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v < 0)
+            *--s = '-';
+        put(b, s, (size_t)(e - s));
+        return;
+    }
+    /* cJSON 1.7.15 print_number: 15 significant digits unless they do not read back */
+    double test = 0.0;
+    len = snprintf(tmp, sizeof tmp, "%1.15g", d);
+    if (sscanf(tmp, "%lg", &test) != 1 || !same_double(test, d))
+        len = snprintf(tmp, sizeof tmp, "%1.17g", d);
+    if (len < 0 || (size_t)len >= sizeof tmp) {
+        put(b, "null", 4); /* cJSON fails the whole print here; cannot happen for a double */
+        return;
+    }
+    put(b, tmp, (size_t)len);
+}
+
+static void put_string(pbuf *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    putc1(b, '"');
+    if (s) {
+        const unsigned char *p = (const unsigned char *)s;
+        for (;;) {
+            /* copy the run that needs no escape in one go */
+            const unsigned char *q = p;
+            while (*q >= 32 && *q != '"' && *q != '\\')
+                q++;
+            if (q > p)
+                put(b, (const char *)p, (size_t)(q - p));
+            if (!*q)
+                break;
+            char e[6] = {'\\', 0, 0, 0, 0, 0};
+            size_t el = 2;
+            switch (*q) {
+            case '"': e[1] = '"'; break;
+            case '\\': e[1] = '\\'; break;
+            case '\b': e[1] = 'b'; break;
+            case '\f': e[1] = 'f'; break;
+            case '\n': e[1] = 'n'; break;
+            case '\r': e[1] = 'r'; break;
+            case '\t': e[1] = 't'; break;
+            default:
+                e[1] = 'u';
+                e[2] = '0';
+                e[3] = '0';
+                e[4] = hex[*q >> 4];
+                e[5] = hex[*q & 15];
+                el = 6;
+            }
+            put(b, e, el);
+            p = q + 1;
+        }
+    }
+    putc1(b, '"');
+}
+
+static void tabs(pbuf *b, size_t n)
+{
+    reserve(b, n);
+    memset(b->p + b->n, '\t', n);
+    b->n += n;
+}
+
+static void put_value(pbuf *b, const cJSON *item, bool fmt, size_t depth);
+
+static void put_array(pbuf *b, const cJSON *item, bool fmt, size_t depth)
+{
+    putc1(b, '[');
+    for (const cJSON *c = item->child; c; c = c->next) {
+        put_value(b, c, fmt, depth + 1);
+        if (c->next)
+            put(b, ", ", fmt ? 2 : 1);
+    }
+    putc1(b, ']');
+}
+
+static void put_object(pbuf *b, const cJSON *item, bool fmt, size_t depth)
+{
+    putc1(b, '{');
+    depth++;
+    if (fmt)
+        putc1(b, '\n');
+    for (const cJSON *c = item->child; c; c = c->next) {
+        if (fmt)
+            tabs(b, depth);
+        put_string(b, c->string);
+        put(b, ":\t", fmt ? 2 : 1);
+        put_value(b, c, fmt, depth);
+        if (c->next)
+            putc1(b, ',');
+        if (fmt)
+            putc1(b, '\n');
+    }
+    if (fmt)
+        tabs(b, depth - 1);
+    putc1(b, '}');
+}
+
+static void put_value(pbuf *b, const cJSON *item, bool fmt, size_t depth)
+{
+    switch (item->type & 0xFF) {
+    case cJSON_NULL: put(b, "null", 4); break;
+    case cJSON_False: put(b, "false", 5); break;
+    case cJSON_True: put(b, "true", 4); break;
+    case cJSON_Number: put_number(b, item); break;
+    case cJSON_Raw:
+        if (item->valuestring)
+            put(b, item->valuestring, strlen(item->valuestring));
+        break;
+    case cJSON_String: put_string(b, item->valuestring); break;
+    case cJSON_Array: put_array(b, item, fmt, depth); break;
+    case cJSON_Object: put_object(b, item, fmt, depth); break;
+    default: break;
+    }
+}
+
+char *fp_json_print(const cJSON *j, bool formatted, size_t *len)
+{
+    pbuf b = {0};
+    reserve(&b, 256);
+    if (j)
+        put_value(&b, j, formatted, 0);
+    b.p[b.n] = '\0';
+    if (len)
+        *len = b.n;
+    return b.p;
+}

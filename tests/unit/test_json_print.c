@@ -1,0 +1,209 @@
+/* test_json_print.c - fp_json_print writes exactly cJSON_Print's /
+ * cJSON_PrintUnformatted's bytes: number edge cases (integers around 10^15,
+ * 2^31, 2^53, fractions needing %1.17g, NaN/inf, -0), escapes, empty and nested
+ * containers, random trees, and every JSON document of the corpus. */
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "flyprof/json.h"
+
+static void same(const cJSON *j)
+{
+    for (int fmt = 0; fmt < 2; fmt++) {
+        char *a = fmt ? cJSON_Print(j) : cJSON_PrintUnformatted(j);
+        size_t n = 0;
+        char *b = fp_json_print(j, fmt, &n);
+        assert_non_null(a);
+        if (strcmp(a, b))
+            fprintf(stderr, "cJSON: %s\nfp:    %s\n", a, b);
+        assert_string_equal(a, b);
+        assert_int_equal(n, strlen(a));
+        free(a);
+        free(b);
+    }
+}
+
+static const double NUMS[] = {0.0, -0.0, 1, -1, 7, 42, 65.68, 0.1, 0.2, 1.0 / 3, 2.0 / 3, -2.5, 1e-7, 1.5e-300,
+                              2147483647.0, 2147483648.0, -2147483648.0, -2147483649.0, 4294967296.0,
+                              999999999999999.0, 1e15, 1e15 + 1, -999999999999999.0, -1e15, 9007199254740992.0,
+                              9007199254740993.0, 1e16, 1e17, 1.7976931348623157e308, -1e300, 123456789.125,
+                              1234567890123.5, 0.30000000000000004, 100.0 * 380 / 448, 1e21, 5e-324};
+
+static void test_numbers(void **state)
+{
+    (void)state;
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < sizeof NUMS / sizeof *NUMS; i++) {
+        cJSON *one = cJSON_CreateNumber(NUMS[i]);
+        same(one);
+        cJSON_Delete(one);
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(NUMS[i]));
+    }
+    same(a);
+    /* NaN and infinities print null */
+    cJSON *s = cJSON_CreateArray();
+    cJSON_AddItemToArray(s, cJSON_CreateNumber(NAN));
+    cJSON_AddItemToArray(s, cJSON_CreateNumber(INFINITY));
+    cJSON_AddItemToArray(s, cJSON_CreateNumber(-INFINITY));
+    same(s);
+    size_t n;
+    char *t = fp_json_print(s, false, &n);
+    assert_string_equal(t, "[null,null,null]");
+    free(t);
+    cJSON_Delete(s);
+    cJSON_Delete(a);
+}
+
+static void test_strings_and_shapes(void **state)
+{
+    (void)state;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "plain", "abc");
+    cJSON_AddStringToObject(o, "esc", "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f end");
+    cJSON_AddStringToObject(o, "utf8", "\xc3\xa9\xe2\x82\xac \xff raw");
+    cJSON_AddStringToObject(o, "", "empty key");
+    cJSON_AddStringToObject(o, "k\"ey\n", "escaped key");
+    cJSON_AddItemToObject(o, "eo", cJSON_CreateObject());
+    cJSON_AddItemToObject(o, "ea", cJSON_CreateArray());
+    cJSON_AddNullToObject(o, "n");
+    cJSON_AddTrueToObject(o, "t");
+    cJSON_AddFalseToObject(o, "f");
+    cJSON *arr = cJSON_AddArrayToObject(o, "arr");
+    cJSON_AddItemToArray(arr, cJSON_CreateObject());
+    cJSON *in = cJSON_CreateObject();
+    cJSON_AddNumberToObject(in, "x", 1.5);
+    cJSON_AddItemToObject(in, "deep", cJSON_CreateArray());
+    cJSON_AddItemToArray(cJSON_GetObjectItem(in, "deep"), cJSON_CreateArray());
+    cJSON_AddItemToArray(arr, in);
+    cJSON_AddItemToArray(arr, cJSON_CreateString(""));
+    cJSON_AddItemToObject(o, "raw", cJSON_CreateRaw("{\"r\": 1}"));
+    same(o);
+    same(arr);
+    cJSON *e = cJSON_CreateObject();
+    same(e);
+    cJSON_Delete(e);
+    cJSON_Delete(o);
+}
+
+/* deterministic random trees: numbers as the artifacts make them (int64
+ * counters, fp_round to 1..4 places, ratios) and some raw doubles */
+static uint64_t rng = 88172645463325252ULL;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static double rnd_num(void)
+{
+    switch (next() % 6) {
+    case 0: return (double)(int64_t)(next() % 1000);
+    case 1: return (double)((int64_t)(next() >> (next() % 64)) * (next() & 1 ? 1 : -1));
+    case 2: return fp_round((double)(next() % 10000000) / (double)(1 + next() % 9999), (int)(next() % 5));
+    case 3: return (double)(next() % 100000) / 7.0;
+    case 4: {
+        double d;
+        uint64_t u = next();
+        memcpy(&d, &u, sizeof d);
+        return d;
+    }
+    default: return fp_round(100.0 * (double)(next() % 5000) / (double)(1 + next() % 5000), 2);
+    }
+}
+
+static cJSON *rnd_tree(int depth)
+{
+    int k = depth > 3 ? (int)(next() % 3) : (int)(next() % 5);
+    if (k == 3) {
+        cJSON *o = cJSON_CreateObject();
+        int n = (int)(next() % 5);
+        for (int i = 0; i < n; i++) {
+            char key[16];
+            snprintf(key, sizeof key, "k%d", i);
+            cJSON_AddItemToObject(o, key, rnd_tree(depth + 1));
+        }
+        return o;
+    }
+    if (k == 4) {
+        cJSON *a = cJSON_CreateArray();
+        int n = (int)(next() % 5);
+        for (int i = 0; i < n; i++)
+            cJSON_AddItemToArray(a, rnd_tree(depth + 1));
+        return a;
+    }
+    if (k == 2)
+        return cJSON_CreateString(next() & 1 ? "s\t\"x\"" : "plain");
+    return cJSON_CreateNumber(rnd_num());
+}
+
+static void test_random(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 3000; i++) {
+        cJSON *t = rnd_tree(0);
+        same(t);
+        cJSON_Delete(t);
+    }
+}
+
+static int corpus_docs(const char *dir, int depth)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[4096];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        size_t l = strlen(e->d_name);
+        /* the small documents: code/snapshots/expected/occupancy, not the wave files */
+        if (l > 5 && !strcmp(e->d_name + l - 5, ".json") && strncmp(e->d_name, "se", 2)) {
+            cJSON *j = NULL;
+            fp_err err = {0};
+            if (fp_json_parse_file(p, &j, &err) == 0) {
+                same(j);
+                cJSON_Delete(j);
+                n++;
+            }
+            fp_err_clear(&err);
+        } else if (depth < 5) {
+            n += corpus_docs(p, depth + 1);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+static void test_corpus(void **state)
+{
+    (void)state;
+    int n = corpus_docs(FP_CORPUS, 0);
+    if (n == 0)
+        skip();
+    fprintf(stderr, "%d corpus documents printed identically\n", n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_strings_and_shapes),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_corpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
