@@ -194,7 +194,7 @@ done:
 const fp_command fp_cmd_bubbles = {
     .name = "bubbles",
     .summary = "where the stall cycles go: taxonomy, exposed vs hidden, waitcnt -> producer, per line",
-    .usage = "flyprof bubbles --bundle DIR [--tag TAG] [--dispatch N] [--rank exposed|stall|latency] [--limit N] [--out FILE]",
+    .usage = "flyprof bubbles --bundle DIR [--tag TAG] [--dispatch N] [--rank exposed|stall|latency] [--limit N] [--out FILE] [--jobs N]",
     .details = "Reads the whole ATT trace (code.json and every wave file) of one dispatch and writes "
                "bubbles.json (complete) into the bundle; the envelope carries the same document with the "
                "ranked lists bounded by --limit. When --bundle is a dispatch dir nothing is written unless --out.",

@@ -550,7 +550,7 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
 const fp_command fp_cmd_report = {
     .name = "report",
     .summary = "ranked knob recommendations with evidence: report.json, headlines.json, REPORT.md, report.html",
-    .usage = "flyprof report --bundle DIR [--tag TAG] [--dispatch N] [--out-dir DIR] [--no-html]",
+    .usage = "flyprof report --bundle DIR [--tag TAG] [--dispatch N] [--out-dir DIR] [--no-html] [--jobs N]",
     .details = "Works on any bundle holding an ATT dispatch (or a dispatch dir itself), with or without "
                "capture.json, counters.json, tile.json, bubbles.json, map.json: what is missing is computed "
                "from what is there, and listed in report.json evidence.missing.",
