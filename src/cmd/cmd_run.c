@@ -32,6 +32,7 @@ typedef struct run_args {
     const char *examples_dir;
     double timeout;
     bool no_pmc, skip_bundle;
+    long long jobs;
 } run_args;
 
 static const fp_opt run_opts[] = {
@@ -50,6 +51,8 @@ static const fp_opt run_opts[] = {
      "where the bundle step publishes (default: bundle's own default)", NULL, NULL, 0, 0},
     {"skip-bundle", 0, FP_OPT_FLAG, offsetof(run_args, skip_bundle), NULL, "do not publish with the bundle step",
      NULL, NULL, 0, 0},
+    {"jobs", 0, FP_OPT_INT, offsetof(run_args, jobs), "N",
+     "threads of the bubbles and report steps (0 = their default: online CPUs, at most 2)", "0", NULL, 0, 64},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -434,6 +437,12 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         push(&b, "-q");
         push(&b, "-f");
         push(&b, "json");
+        char jobs[24];
+        if (a->jobs > 0 && strcmp(analyses[i], "map")) {
+            snprintf(jobs, sizeof jobs, "%lld", a->jobs);
+            push(&b, "--jobs");
+            push(&b, jobs);
+        }
         rc = step(&r, analyses[i], &b, &env, &serr);
         if (rc == 0 && !strcmp(analyses[i], "report")) {
             const cJSON *d = cJSON_GetObjectItem(env, "data");
@@ -565,7 +574,7 @@ const fp_command fp_cmd_run = {
     .name = "run",
     .summary = "the whole pipeline on one kernel: doctor, tile, capture (+counters), bubbles, map, report, bundle",
     .usage = "flyprof run KERNEL [--shape S] [--invocation CMD] [--tag small|big|both] [--iter-range R] "
-             "[--timeout S] [--no-pmc] [--examples-dir DIR | --skip-bundle] [--bundle DIR]",
+             "[--timeout S] [--no-pmc] [--examples-dir DIR | --skip-bundle] [--jobs N] [--bundle DIR]",
     .details = "Each step re-runs this binary and writes its own artifact; envelopes and stderr of the steps "
                "are kept in <bundle>/run/, the summary in run.json. The first failing step's error is the run's "
                "error.",

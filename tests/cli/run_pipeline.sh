@@ -32,8 +32,10 @@ done
 grep -q '"report"' "$B/run.json" || fail "run.json"
 
 # a GEMM-like shape: tile runs (its failure would only warn)
-fp run softmax --bundle "$T/run2" --shape 4096,4096,4096,bf16 --skip-bundle --no-pmc
+fp run softmax --bundle "$T/run2" --shape 4096,4096,4096,bf16 --skip-bundle --no-pmc --jobs 1
 [ "$RC" = 0 ] || fail "run2 exit $RC"
+# --jobs reaches the steps that run the bubbles analysis, not map
+[ "$(jget $T/run2/run.json "[('--jobs 1' in ' '.join(s['command']) if isinstance(s['command'], list) else '--jobs 1' in s['command']) for s in d['steps'] if s['name'] in ('bubbles', 'map', 'report')]")" = "[True, False, True]" ] || fail "run --jobs passed to bubbles and report"
 [ "$(jget $T/run2/run.json "[s['status'] for s in d['steps'] if s['name']=='tile'][0]")" != skipped ] || fail "tile ran"
 [ "$(jget $T/run2/run.json "[s['status'] for s in d['steps'] if s['name']=='counters'][0]")" = skipped ] || fail no-pmc
 [ "$(jget $T/run2/run.json "[s['status'] for s in d['steps'] if s['name']=='bundle'][0]")" = skipped ] || fail skip-bundle
