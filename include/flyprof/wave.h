@@ -126,6 +126,17 @@ typedef void (*fp_wave_skip_cb)(void *user, const fp_wave_file *f, const fp_err 
 int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wave_skip_cb skip,
                  void *user);
 
+/* The same with the read buffer and the parsed wave kept across calls (many
+ * short walks, e.g. one per (SE, SIMD) group, without re-growing them). */
+typedef struct fp_wave_walker {
+    fp_sb buf;
+    fp_wave w;
+} fp_wave_walker;
+void fp_wave_walker_init(fp_wave_walker *wk);
+void fp_wave_walker_free(fp_wave_walker *wk);
+int fp_wave_walk_with(fp_wave_walker *wk, const char *dir, const fp_wave_list *list, fp_wave_cb cb,
+                      fp_wave_skip_cb skip, void *user);
+
 /* ---- occupancy.json: per SE, [time, cu, simd, slot, start, kernel_idx] events ---- */
 typedef struct fp_occ_event {
     int64_t time;

@@ -224,6 +224,7 @@ typedef struct bub_worker {
     int64_t *pair_count; /* per pair: its count at the end of the previous group */
     size_t cap_pc;
     grp_out *cur;
+    fp_wave_walker walker; /* read buffer and parsed wave, kept across groups */
     struct walk_job *job;
     int id;
 } bub_worker;
@@ -370,6 +371,7 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     const fp_bubbles *b = mc->b;
     w->job = job;
     w->id = id;
+    fp_wave_walker_init(&w->walker);
     w->part.code = b->code; /* borrowed: never freed through part */
     w->part.insts = malloc((b->code.n + 1) * sizeof *w->part.insts);
     w->part.lines = calloc(b->n_lines + 1, sizeof *w->part.lines);
@@ -399,6 +401,7 @@ static void worker_free(bub_worker *w)
     free(w->part.pairs);
     free(w->part.simds);
     free(w->pair_count);
+    fp_wave_walker_free(&w->walker);
 }
 
 static void worker_group(bub_worker *w, size_t g)
@@ -414,7 +417,7 @@ static void worker_group(bub_worker *w, size_t g)
     fp_wave_list sub = j->plan->list;
     sub.files += a;
     sub.n = z - a;
-    if (fp_wave_walk(j->dir, &sub, on_wave, on_skip, c) != 0 || c->order_broken) {
+    if (fp_wave_walk_with(&w->walker, j->dir, &sub, on_wave, on_skip, c) != 0 || c->order_broken) {
         atomic_store(&j->stop, true);
         return;
     }

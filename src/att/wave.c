@@ -920,13 +920,21 @@ static int read_wave_file(int dfd, const char *dir, const fp_wave_file *f, fp_sb
     return 0;
 }
 
-int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wave_skip_cb skip,
-                 void *user)
+void fp_wave_walker_init(fp_wave_walker *wk)
 {
-    fp_sb buf;
-    fp_sb_init(&buf);
-    fp_wave w;
-    fp_wave_init(&w);
+    fp_sb_init(&wk->buf);
+    fp_wave_init(&wk->w);
+}
+
+void fp_wave_walker_free(fp_wave_walker *wk)
+{
+    fp_wave_free(&wk->w);
+    fp_sb_free(&wk->buf);
+}
+
+int fp_wave_walk_with(fp_wave_walker *wk, const char *dir, const fp_wave_list *list, fp_wave_cb cb,
+                      fp_wave_skip_cb skip, void *user)
+{
     int rc = 0;
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     for (size_t i = 0; i < list->n && rc == 0; i++) {
@@ -934,23 +942,31 @@ int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wa
         fp_err e = {0};
         if (dfd < 0)
             fp_err_set(&e, FP_IO_ERROR, "%s: cannot open: %s", dir, strerror(errno));
-        if (dfd < 0 || read_wave_file(dfd, dir, f, &buf, &e) != 0 ||
-            fp_wave_parse(&w, buf.buf, buf.len, f->name, &e) != 0) {
+        if (dfd < 0 || read_wave_file(dfd, dir, f, &wk->buf, &e) != 0 ||
+            fp_wave_parse(&wk->w, wk->buf.buf, wk->buf.len, f->name, &e) != 0) {
             if (skip)
                 skip(user, f, &e);
             fp_err_clear(&e);
             continue;
         }
-        w.se = f->se;
-        w.simd = f->simd;
-        w.slot = f->slot;
-        w.id = f->id;
-        rc = cb(user, f, &w);
+        wk->w.se = f->se;
+        wk->w.simd = f->simd;
+        wk->w.slot = f->slot;
+        wk->w.id = f->id;
+        rc = cb(user, f, &wk->w);
     }
     if (dfd >= 0)
         close(dfd);
-    fp_wave_free(&w);
-    fp_sb_free(&buf);
+    return rc;
+}
+
+int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wave_skip_cb skip,
+                 void *user)
+{
+    fp_wave_walker wk;
+    fp_wave_walker_init(&wk);
+    int rc = fp_wave_walk_with(&wk, dir, list, cb, skip, user);
+    fp_wave_walker_free(&wk);
     return rc;
 }
 
