@@ -773,6 +773,12 @@ out:
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule counters_paths[] = {
+    {.opt = "csv", .kind = FP_PATH_FILE}, {.opt = "db", .kind = FP_PATH_FILE}, {.opt = "bundle", .kind = FP_PATH_OUT_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_counters = {
     .name = "counters",
     .summary = "hardware counters per dispatch: L2 hit, 32B partial, over-fetch, HBM %, MFMA, LDS, occupancy, bound",
@@ -787,4 +793,5 @@ const fp_command fp_cmd_counters = {
     .min_pos = 0,
     .max_pos = -1,
     .run = counters_run,
+    .paths = counters_paths,
 };

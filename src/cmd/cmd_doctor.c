@@ -454,6 +454,12 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
     return 0;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule doctor_paths[] = {
+    FP_CONFIG_PATH_RULES,
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_doctor = {
     .name = "doctor",
     .summary = "check rocprofv3, the trace decoder, GPUs, the FlyDSL worktree and the SoC model",
@@ -465,4 +471,6 @@ const fp_command fp_cmd_doctor = {
     .min_pos = 0,
     .max_pos = 0,
     .run = doctor_run,
+    .paths = doctor_paths,
+    .no_bundle = true,
 };

@@ -415,6 +415,12 @@ static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *e
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule hotspots_paths[] = {
+    {.opt = "DIR", .kind = FP_PATH_DIR, .positional = true, .pos = 0}, {.opt = "kernel-trace", .kind = FP_PATH_FILE},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_hotspots = {
     .name = "hotspots",
     .summary = "rank stall hotspots of one ATT dispatch dir (the seed analyzer, built in)",
@@ -428,4 +434,6 @@ const fp_command fp_cmd_hotspots = {
     .min_pos = 1,
     .max_pos = 1,
     .run = run_hotspots,
+    .paths = hotspots_paths,
+    .no_bundle = true,
 };

@@ -273,7 +273,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     (void)npos;
     map_args *a = argsp;
     if (!ctx->bundle) {
-        fp_err_set(err, FP_BAD_ARGS, "map needs --bundle DIR (a bundle or a ui_output_agent_* dispatch dir)");
+        fp_err_set(err, FP_USAGE, "map needs --bundle DIR (a bundle or a ui_output_agent_* dispatch dir)");
         return fp_err_help(err, "run `flyprof capture` first, or point --bundle at a decoded ATT dir");
     }
     if (a->code_line >= 0 && a->source_line)
@@ -528,6 +528,12 @@ done:
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule map_paths[] = {
+    {.opt = "bundle", .kind = FP_PATH_DIR}, {.opt = "out-dir", .kind = FP_PATH_OUT_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_map = {
     .name = "map",
     .summary = "ISA <-> source both ways, snippets, folded stacks and an SVG flamegraph",
@@ -542,4 +548,6 @@ const fp_command fp_cmd_map = {
     .min_pos = 0,
     .max_pos = 0,
     .run = run_map,
+    .paths = map_paths,
+    .bundle_required = true,
 };

@@ -561,6 +561,12 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule run_paths[] = {
+    FP_CONFIG_PATH_RULES, {.opt = "bundle", .kind = FP_PATH_OUT_DIR}, {.opt = "examples-dir", .kind = FP_PATH_OUT_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_run = {
     .name = "run",
     .summary = "the whole pipeline on one kernel: doctor, tile, capture (+counters), bubbles, map, report, bundle",
@@ -574,4 +580,5 @@ const fp_command fp_cmd_run = {
     .min_pos = 1,
     .max_pos = 1,
     .run = run_run,
+    .paths = run_paths,
 };

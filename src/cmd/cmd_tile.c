@@ -431,6 +431,12 @@ out:
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule tile_paths[] = {
+    {.opt = "bundle", .kind = FP_PATH_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_tile = {
     .name = "tile",
     .summary = "GEMM tile advisor: LDS, VGPR estimate and occupancy, intensity vs ridge, grid fill (a heuristic)",
@@ -446,4 +452,5 @@ const fp_command fp_cmd_tile = {
     .min_pos = 0,
     .max_pos = 0,
     .run = tile_run,
+    .paths = tile_paths,
 };

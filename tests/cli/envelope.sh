@@ -23,7 +23,9 @@ if want=="OK":
     assert keys.index("data") < keys.index("warnings")
 else:
     assert e["ok"] is False, e
-    assert keys==["ok","command","error"], keys
+    # data (and warnings) only follow the error when the failure still has an
+    # answer: bare `flyprof` (the usage), a tripped --fail-on gate
+    assert keys in (["ok","command","error"], ["ok","command","error","data","warnings"]), keys
     err=e["error"]
     assert list(err.keys())[:4]==["code","exitCode","message","help"], err
     assert err["code"]==want, (err["code"], want)
@@ -35,6 +37,21 @@ F=$FLYPROF
 check no-command 64 USAGE "$F"
 check unknown-command 64 USAGE "$F" frobnicate
 check unknown-global 64 USAGE "$F" --frob
+# bare flyprof: the usage (as data) and exit 64
+"$F" -f json | python3 -c 'import json,sys; e=json.load(sys.stdin); assert e["error"]["code"]=="USAGE" and e["data"]["usage"], e' ||
+  { echo "FAIL no-command carries no usage"; fail=1; }
+"$F" -f table 2>/dev/null | grep -q '^usage: flyprof <command>' || { echo "FAIL no-command table has no usage"; fail=1; }
+# did you mean: commands, flags (global ones too), choice values
+for t in "reprot:did you mean 'report'" "report --bundel x:did you mean --bundle" "bubbles --limt 3:did you mean --limit" \
+         "bubbles --rank exposd:did you mean 'exposed'" "help reprot:did you mean 'report'"; do
+  "$F" ${t%%:*} -f json 2>/dev/null | grep -q "${t#*:}" || { echo "FAIL no '${t#*:}' for: ${t%%:*}"; fail=1; }
+done
+# global flags are only global: --version after a command is an unknown option of it
+check rules-version 64 USAGE "$F" rules --version
+check doctor-bundle 64 USAGE "$F" doctor --bundle /tmp
+# combined short flags: global with global, global with the command's own
+check combined-global 0 OK "$F" rules -qf json
+check combined-mixed 0 OK "$F" list -qf json
 check bad-format 64 USAGE "$F" help -f yaml
 check format-missing-value 64 USAGE "$F" help -f
 check help-topic-unknown 64 USAGE "$F" help nosuch
