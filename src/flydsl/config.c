@@ -209,8 +209,11 @@ int fp_config_load(fp_config *c, const fp_config_args *a, fp_err *err)
 
     long long g = 0;
     if (fp_parse_ll(c->gpu_text.value, &g) != 0 || g < 0 || g > FP_MAX_GPU_INDEX) {
-        fp_err_set(err, FP_BAD_ARGS, "gpu index '%s' (from %s) must be an integer in 0..%d", c->gpu_text.value,
-                   c->gpu_text.source, FP_MAX_GPU_INDEX);
+        /* malformed on the command line is USAGE like every bad number; from the
+         * environment or the config file it is a setting that makes no sense */
+        fp_err_set(err, !strcmp(c->gpu_text.source, "flag") ? FP_USAGE : FP_BAD_ARGS,
+                   "gpu index '%s' (from %s) must be an integer in 0..%d", c->gpu_text.value, c->gpu_text.source,
+                   FP_MAX_GPU_INDEX);
         fp_config_free(c);
         return -1;
     }
