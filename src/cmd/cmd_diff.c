@@ -31,7 +31,7 @@ static const fp_opt diff_opts[] = {
      NULL, 0, 0},
     {"after", 0, FP_OPT_STR, offsetof(diff_args, after), "PATH", "bundle dir or report.json after the change", NULL,
      NULL, 0, 0},
-    {"out", 'o', FP_OPT_STR, offsetof(diff_args, out), "FILE", "write diff.json here (default: <after bundle>/diff.json)",
+    {"out", 0, FP_OPT_STR, offsetof(diff_args, out), "FILE", "write diff.json here (default: <after bundle>/diff.json)",
      NULL, NULL, 0, 0},
     {"no-write", 0, FP_OPT_FLAG, offsetof(diff_args, no_write), NULL, "write no artifact, only the envelope", NULL,
      NULL, 0, 0},
@@ -152,7 +152,7 @@ static const fp_path_rule diff_paths[] = {
 const fp_command fp_cmd_diff = {
     .name = "diff",
     .summary = "before/after comparison of two reports: per class, line and instruction, acceptance tests, verdict",
-    .usage = "flyprof diff --before BUNDLE|report.json --after BUNDLE|report.json [-o FILE] [--no-write] "
+    .usage = "flyprof diff --before BUNDLE|report.json --after BUNDLE|report.json [--out FILE] [--no-write] "
              "[--fail-on regressed|any-change]",
     .details = "Instructions are matched by source line + opcode + occurrence, cycles compared per traced wave. "
                "The verdict (improved / regressed / neutral, within a documented noise floor) is data: exit 0, "

@@ -45,7 +45,7 @@ static const fp_opt hotspots_opts[] = {
      "source snippet and stalling instructions for the top (<= 5) source lines", NULL, NULL, 0, 0},
     {"context", 0, FP_OPT_INT, offsetof(hotspots_args, context), "N",
      "source lines shown on each side of a hot line", "3", NULL, 0, 100000},
-    {"kernel", 0, FP_OPT_STR, offsetof(hotspots_args, kernel), "NAME",
+    {"kernel", 'k', FP_OPT_STR, offsetof(hotspots_args, kernel), "NAME",
      "kernel-trace row to use (exact Kernel_Name, else substring); default: code.json's symbol", NULL,
      NULL, 0, 0},
     {"kernel-trace", 0, FP_OPT_STR, offsetof(hotspots_args, kernel_trace), "CSV",

@@ -48,7 +48,7 @@ static const fp_opt map_opts[] = {
      "mappings in the default selection (top by stall) and in the envelope (0 = all)", "25", NULL, 0, 100000000},
     {"weight", 0, FP_OPT_CHOICE, offsetof(map_args, weight), "W", "flamegraph weight: stall or latency cycles",
      "stall", weight_choices, 0, 0},
-    {"out-dir", 0, FP_OPT_STR, offsetof(map_args, out_dir), "DIR",
+    {"out-dir", 'o', FP_OPT_STR, offsetof(map_args, out_dir), "DIR",
      "write map.json, flamegraph.folded and flamegraph.svg here instead of the bundle", NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };

@@ -398,7 +398,8 @@ cJSON *fp_command_help_json(const fp_command *cmd)
         cJSON_AddItemToArray(opts, opt_json(o));
     cJSON *g = cJSON_AddArrayToObject(j, "globalOptions");
     for (const fp_opt *o = fp_global_opts; o->lng; o++)
-        cJSON_AddItemToArray(g, opt_json(o));
+        if (!(cmd->no_bundle && !strcmp(o->lng, "bundle"))) /* only what applies */
+            cJSON_AddItemToArray(g, opt_json(o));
     return j;
 }
 
@@ -434,7 +435,8 @@ void fp_command_help_text(const fp_command *cmd, fp_sb *out)
     }
     fp_sb_adds(out, "\nglobal options:\n");
     for (const fp_opt *o = fp_global_opts; o->lng; o++)
-        opt_text(o, out);
+        if (!(cmd->no_bundle && !strcmp(o->lng, "bundle")))
+            opt_text(o, out);
 }
 
 /* ---- input/output paths: the one check behind the mistake -> exit-code table ---- */

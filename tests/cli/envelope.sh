@@ -68,6 +68,27 @@ for c in $cmds; do
   check "unknown-flag-$c" 64 USAGE "$F" "$c" --no-such-flag-xyz
 done
 
+# one meaning per short flag across commands; options shown only where they apply
+"$F" help -f json | python3 -c '
+import json, subprocess, sys
+cmds = [c["name"] for c in json.load(sys.stdin)["data"]["commands"]]
+seen, bad = {}, []
+for c in cmds:
+    h = json.loads(subprocess.run([sys.argv[1], "help", c, "-f", "json"], capture_output=True, text=True).stdout)["data"]
+    for o in h["options"]:
+        if "short" in o:
+            if seen.setdefault(o["short"], o["flag"]) != o["flag"]:
+                bad.append("%s %s is %s, elsewhere %s" % (c, o["short"], o["flag"], seen[o["short"]]))
+        if o.get("default") == "0" and o["type"] in ("number", "integer"):
+            bad.append("%s %s shows default 0" % (c, o["flag"]))
+    flags = [o["flag"] for o in h["options"]] + [o["flag"] for o in h["globalOptions"]]
+    if c in ("doctor", "list", "rules", "diff", "hotspots") and "--bundle" in flags:
+        bad.append("%s shows --bundle" % c)
+    if c == "list" and set(flags) & {"--rocprofv3", "--gpu", "--arch", "--python"}:
+        bad.append("list shows options it ignores")
+assert not bad, bad
+' "$F" || { echo "FAIL short flags / applicable options"; fail=1; }
+
 # every listed command has its page in docs/commands/ and a row in the README
 for c in $cmds; do
   [ -f "$FP_SRC/docs/commands/$c.md" ] || { echo "FAIL docs/commands/$c.md missing"; fail=1; }
