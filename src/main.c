@@ -77,9 +77,21 @@ static char **expand_clusters(int argc, char **argv, int *nout, char ***owned, i
         abort();
     int n = 0;
     *nowned = 0;
-    bool after_dd = false;
+    bool after_dd = false, is_value = false;
     for (int i = 0; i < argc; i++) {
         char *a = argv[i];
+        if (is_value) { /* the value of the option before: "--invocation '-m x'" stays whole */
+            is_value = false;
+            out[n++] = a;
+            continue;
+        }
+        if (i > 0 && !after_dd && a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
+            const char *name = a + 2;
+            is_value = !strcmp(name, "format") || !strcmp(name, "bundle");
+            for (const fp_opt *p = cmd ? cmd->opts : NULL; p && p->lng; p++)
+                if (!strcmp(p->lng, name))
+                    is_value = p->kind != FP_OPT_FLAG;
+        }
         if (i == 0 || after_dd || a[0] != '-' || a[1] == '-' || !a[1] || !a[2] || (a[1] >= '0' && a[1] <= '9')) {
             after_dd = after_dd || (i > 0 && !strcmp(a, "--"));
             out[n++] = a;
@@ -101,8 +113,10 @@ static char **expand_clusters(int argc, char **argv, int *nout, char ***owned, i
                 out[n++] = a + k + 1; /* -kNAME */
                 break;
             }
-            if (takes == 1)
+            if (takes == 1) {
+                is_value = true; /* -qk NAME: NAME is a value, even "-x" */
                 break;
+            }
         }
     }
     *nout = n;

@@ -52,6 +52,9 @@ check doctor-bundle 64 USAGE "$F" doctor --bundle /tmp
 # combined short flags: global with global, global with the command's own
 check combined-global 0 OK "$F" rules -qf json
 check combined-mixed 0 OK "$F" list -qf json
+check combined-with-value 0 OK "$F" tile --shape 1024,1024,1024 --gpu-name MI300X -qk gemm
+# an option's value that looks like a cluster stays whole: "-qz" is a (nonexistent) path, not -q -z
+check value-not-cluster 66 NO_ARTIFACT "$F" diff --before -qz --after /tmp
 check bad-format 64 USAGE "$F" help -f yaml
 check format-missing-value 64 USAGE "$F" help -f
 check help-topic-unknown 64 USAGE "$F" help nosuch
