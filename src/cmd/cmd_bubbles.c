@@ -43,7 +43,7 @@ static const fp_opt bubbles_opts[] = {
      "write bubbles.json here instead of <bundle>/bubbles.json", NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(bubbles_args, jobs), "N",
      "worker threads, one (SE, SIMD) group each at a time (0 = online CPUs, at most 2); same output for any N",
-     "0", NULL, 0, 64},
+     NULL, NULL, 0, 64},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 

@@ -43,7 +43,7 @@ static const fp_opt report_opts[] = {
     {"no-html", 0, FP_OPT_FLAG, offsetof(report_args, no_html), NULL, "do not write report.html", NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(report_args, jobs), "N",
      "threads of the bubbles analysis when bubbles.json is absent (0 = online CPUs, at most 2); same output for any N",
-     "0", NULL, 0, 64},
+     NULL, NULL, 0, 64},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 

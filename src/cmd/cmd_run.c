@@ -52,7 +52,7 @@ static const fp_opt run_opts[] = {
     {"skip-bundle", 0, FP_OPT_FLAG, offsetof(run_args, skip_bundle), NULL, "do not publish with the bundle step",
      NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(run_args, jobs), "N",
-     "threads of the bubbles and report steps (0 = their default: online CPUs, at most 2)", "0", NULL, 0, 64},
+     "threads of the bubbles and report steps (0 = their default: online CPUs, at most 2)", NULL, NULL, 0, 64},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
