@@ -9,7 +9,8 @@
 #
 # Cases: the given dispatch dirs, else the two largest corpus traces
 # (moe_reduce-big, flash_attn_func-big). FP_BENCH_BIG=DIR adds a row (e.g. the
-# 1 GB synthetic trace; bench/gen_big.sh writes one). Target: ratio <= 1.5,
+# 1 GB synthetic trace; bench/gen_big.sh writes one). FP_BENCH_JOBS=N passes
+# --jobs N to both commands (default: theirs). Target: ratio <= 1.5,
 # peak RSS < 32 MiB at 1 GB (issue 10).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -82,8 +83,8 @@ for d in "${dirs[@]}"; do
         files=$(ls | grep -E '^se[0-9]+_sm[0-9]+_sl[0-9]+_wv[0-9]+\.json$' | tr '\n' ' ')
         nf=$(echo $files | wc -w)
         mb=$(cat $files | wc -c | awk '{ printf "%.1f", $1 / 1e6 }')
-        read -r bms cms br brss crss < <("$tmp/paired" "$N" x "$FLYPROF" bubbles --bundle . -q --out "$tmp/b.json" -- cat $files)
-        read -r rms _ rr rrss _ < <("$tmp/paired" "$N" x "$FLYPROF" report --bundle . -q --out-dir "$tmp/r" -- cat $files)
+        read -r bms cms br brss crss < <("$tmp/paired" "$N" x "$FLYPROF" bubbles --bundle . -q ${FP_BENCH_JOBS:+--jobs "$FP_BENCH_JOBS"} --out "$tmp/b.json" -- cat $files)
+        read -r rms _ rr rrss _ < <("$tmp/paired" "$N" x "$FLYPROF" report --bundle . -q ${FP_BENCH_JOBS:+--jobs "$FP_BENCH_JOBS"} --out-dir "$tmp/r" -- cat $files)
         awk -v c="$(basename "$d")" -v nf="$nf" -v mb="$mb" -v bms="$bms" -v cms="$cms" -v br="$br" -v brss="$brss" \
             -v rms="$rms" -v rr="$rr" -v rrss="$rrss" -v crss="$crss" 'BEGIN {
             printf "%-44s %6d %8s | %9s %8s %6s %9.1f | %9s %6s %9.1f | %8.1f\n", c, nf, mb, bms, cms, br, brss / 1024, rms, rr, rrss / 1024, crss / 1024 }'
