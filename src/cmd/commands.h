@@ -20,6 +20,8 @@
     X(map) \
     X(report) \
     X(diff) \
+    X(history) \
+    X(check) \
     X(bundle) \
     X(rules)
 
