@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "flyprof/capture.h"
 #include "flyprof/cli.h"
@@ -942,6 +943,16 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     fp_json_add_str(c.doc, "status", "running");
     fp_json_add_str(c.doc, "requested_kernel", kernel);
     fp_json_add_str(c.doc, "tag", a->tag);
+    {
+        /* when and where: the provenance `history add` records */
+        char when[32], host[256] = "";
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        fp_json_add_str(c.doc, "captured_at", when);
+        fp_json_add_str(c.doc, "host", gethostname(host, sizeof host - 1) == 0 && host[0] ? host : NULL);
+    }
     cJSON *rp = cJSON_AddObjectToObject(c.doc, "rocprofv3");
     fp_json_add_str(rp, "path", c.rp.path);
     fp_json_add_str(rp, "version", c.rp.version);

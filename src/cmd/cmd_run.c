@@ -31,7 +31,8 @@ typedef struct run_args {
     const char *shape, *invocation, *tag, *iter_range;
     const char *examples_dir;
     double timeout;
-    bool no_pmc, skip_bundle;
+    bool no_pmc, skip_bundle, history;
+    const char *history_db;
 } run_args;
 
 static const fp_opt run_opts[] = {
@@ -50,6 +51,10 @@ static const fp_opt run_opts[] = {
      "where the bundle step publishes (default: bundle's own default)", NULL, NULL, 0, 0},
     {"skip-bundle", 0, FP_OPT_FLAG, offsetof(run_args, skip_bundle), NULL, "do not publish with the bundle step",
      NULL, NULL, 0, 0},
+    {"history", 0, FP_OPT_FLAG, offsetof(run_args, history), NULL,
+     "add the reported bundle to the performance history (flyprof history add)", NULL, NULL, 0, 0},
+    {"history-db", 0, FP_OPT_STR, offsetof(run_args, history_db), "FILE",
+     "history database for --history (default: history's own)", NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -485,10 +490,39 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         env = NULL;
     }
 
-    /* steps never reached */
+    /* 8. history (--history): asked for explicitly, so a failure fails the run
+     * (a CI job must not lose its entry silently) */
+    if (rc == 0 && a->history) {
+        b.n = 0;
+        push(&b, self);
+        push(&b, "history");
+        push(&b, "add");
+        push(&b, "--bundle");
+        push(&b, r.bundle);
+        if (a->history_db) {
+            push(&b, "--db");
+            push(&b, a->history_db);
+        }
+        push(&b, "-q");
+        push(&b, "-f");
+        push(&b, "json");
+        if (step(&r, "history", &b, &env, &serr) != 0) {
+            rc = -1;
+        } else {
+            const cJSON *d = cJSON_GetObjectItem(env, "data");
+            cJSON *last = cJSON_GetArrayItem(r.steps, cJSON_GetArraySize(r.steps) - 1);
+            cJSON_AddItemToObject(last, "entry", cJSON_Duplicate(cJSON_GetObjectItem(d, "id"), 1));
+            cJSON_AddItemToObject(last, "added", cJSON_Duplicate(cJSON_GetObjectItem(d, "added"), 1));
+            fp_json_add_str(last, "db", fp_json_get_str(d, "db"));
+        }
+        cJSON_Delete(env);
+        env = NULL;
+    }
+
+    /* steps never reached (history only when asked for) */
     static const char *const order[] = {"doctor", "tile",   "capture", "counters",
-                                        "bubbles", "map", "report",  "bundle"};
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+                                        "bubbles", "map", "report",  "bundle", "history"};
+    for (size_t i = 0; i < sizeof order / sizeof order[0] - !a->history; i++) {
         bool seen = false;
         const cJSON *s;
         cJSON_ArrayForEach(s, r.steps)
