@@ -122,8 +122,22 @@ static int pragma_int(fp_history *h, const char *sql, int *out, fp_err *err)
 
 typedef enum { DB_FRESH, DB_OURS } db_kind;
 
-/* Reads only: is this an empty database, or ours at a version we know? */
+static int validate_reads(fp_history *h, db_kind *kind, int *version, fp_err *err);
+
+/* Reads only: is this an empty database, or ours at a version we know? One
+ * read transaction, so that the pragmas and the schema are one snapshot: a
+ * parallel writer may create the schema between two auto-commit reads (seen:
+ * application_id 0 but 10 objects -> "another program's database"). */
 static int validate(fp_history *h, db_kind *kind, int *version, fp_err *err)
+{
+    if (exec(h, "BEGIN", "begin", err))
+        return -1;
+    int rc = validate_reads(h, kind, version, err);
+    sqlite3_exec(h->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+    return rc;
+}
+
+static int validate_reads(fp_history *h, db_kind *kind, int *version, fp_err *err)
 {
     int app, ver, nobj;
     if (pragma_int(h, "PRAGMA application_id", &app, err) || pragma_int(h, "PRAGMA user_version", &ver, err) ||
