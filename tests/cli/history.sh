@@ -193,6 +193,14 @@ for cmd in "history list" "history add --bundle $T/fast" "check --bundle $T/slow
     [ "$(py "$T/e.json" "j['error']['code']")" = BAD_INPUT ] || fail "truncated code ($cmd)"
     cmp -s "$T/trunc.db" "$T/trunc.orig" || fail "truncated db modified by $cmd"
 done
+# a damaged page behind an intact header: only quick_check sees it
+cp "$DB" "$T/damaged.db"
+python3 -c "import sys; f=open(sys.argv[1],'r+b'); f.seek(2*4096); f.write(b'\x0d'+b'\xff'*7)" "$T/damaged.db"
+cp "$T/damaged.db" "$T/damaged.orig"
+"$FLYPROF" history add --bundle "$T/slow" --db "$T/damaged.db" -q -f json > "$T/e.json"; rc=$?
+[ $rc -eq 65 ] || fail "damaged page exit $rc"
+[ "$(py "$T/e.json" "'is damaged' in j['error']['message']")" = True ] || fail "damaged: $(cat "$T/e.json")"
+cmp -s "$T/damaged.db" "$T/damaged.orig" || fail "damaged db modified"
 python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t(x)'); c.execute('insert into t values (1)'); c.commit()" "$T/foreign.db"
 cp "$T/foreign.db" "$T/foreign.orig"
 "$FLYPROF" history add --bundle "$T/fast" --db "$T/foreign.db" -q -f json > "$T/e.json"; rc=$?
