@@ -16,7 +16,6 @@
 #define FLYPROF_DIFF_H
 
 #include <cjson/cJSON.h>
-#include <stdbool.h>
 
 #include "flyprof/strbuf.h"
 
@@ -61,12 +60,17 @@ cJSON *fp_diff_totals_json(const fp_diff_figures *before, const fp_diff_figures 
 cJSON *fp_diff_classes_json(const fp_diff_figures *before, const fp_diff_figures *after);
 cJSON *fp_diff_verdict_json(const fp_diff_verdict *v); /* {overall, basis, delta, why} */
 
-/* --fail-on gate of diff and check: "regressed" trips on a regressed verdict,
- * "any-change" on anything but neutral; NULL (no gate) never trips. */
-bool fp_diff_gate(const char *fail_on, const char *overall);
-
 /* diff.json (caller owns). `before`/`after` are report.json documents. */
 cJSON *fp_diff_reports(const cJSON *before, const cJSON *after);
+
+/* The --fail-on gate (diff, check): does `verdict` (verdict.overall:
+ * improved / regressed / neutral) trip the gate `fail_on`? "regressed" trips
+ * on regressed only; "any-change" on every verdict other than neutral. A NULL
+ * fail_on never trips; a NULL verdict trips any gate. Returns 1 (tripped:
+ * exit with FP_REGRESSED), 0 (passes), -1 (unknown fail_on). */
+int fp_diff_gate(const char *verdict, const char *fail_on);
+/* The accepted --fail-on values, NULL-terminated (an FP_OPT_CHOICE list). */
+extern const char *const fp_diff_fail_on_choices[];
 
 /* Human rendering of a diff.json. */
 void fp_diff_table(const cJSON *diff, fp_sb *out);

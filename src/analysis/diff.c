@@ -521,17 +521,6 @@ cJSON *fp_diff_verdict_json(const fp_diff_verdict *v)
     return o;
 }
 
-bool fp_diff_gate(const char *fail_on, const char *overall)
-{
-    if (!fail_on || !overall)
-        return false;
-    if (!strcmp(fail_on, "regressed"))
-        return !strcmp(overall, "regressed");
-    if (!strcmp(fail_on, "any-change"))
-        return strcmp(overall, "neutral") != 0;
-    return false;
-}
-
 cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
 {
     double wb = waves_of(rb), wa = waves_of(ra);
@@ -579,6 +568,34 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
     cJSON_AddItemToObject(d, "verdict", v);
     cJSON_AddItemToObject(d, "notes", notes);
     return d;
+}
+
+/* Which verdicts pass which gate: one row per --fail-on value; any other
+ * verdict trips it (a gate must not pass what it does not know). `check` (the
+ * history engineer's command) calls fp_diff_gate too, so both gates agree. */
+static const struct {
+    const char *fail_on;
+    const char *const passes[3]; /* NULL-terminated */
+} GATES[] = {
+    {"regressed", {"improved", "neutral", NULL}},
+    {"any-change", {"neutral", NULL}},
+};
+
+const char *const fp_diff_fail_on_choices[] = {"regressed", "any-change", NULL};
+
+int fp_diff_gate(const char *verdict, const char *fail_on)
+{
+    if (!fail_on)
+        return 0;
+    for (size_t g = 0; g < sizeof GATES / sizeof GATES[0]; g++) {
+        if (strcmp(GATES[g].fail_on, fail_on))
+            continue;
+        for (const char *const *p = GATES[g].passes; verdict && *p; p++)
+            if (!strcmp(*p, verdict))
+                return 0;
+        return 1;
+    }
+    return -1;
 }
 
 void fp_diff_table(const cJSON *d, fp_sb *out)

@@ -128,7 +128,7 @@ static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err
     cJSON_AddItemToObject(d, "classes", fp_diff_classes_json(&fb, &fa));
     cJSON_AddItemToObject(d, "verdict", fp_diff_verdict_json(&v));
     const char *gate_on = a->fail_on && strcmp(a->fail_on, "never") ? a->fail_on : NULL;
-    bool tripped = fp_diff_gate(gate_on, v.overall);
+    bool tripped = fp_diff_gate(v.overall, gate_on) == 1;
     cJSON *g = cJSON_AddObjectToObject(d, "gate");
     fp_json_add_str(g, "fail_on", a->fail_on);
     fp_json_add_bool(g, "tripped", tripped);

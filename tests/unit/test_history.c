@@ -359,13 +359,15 @@ static void test_verdict_and_gate(void **state)
     fp_diff_verdict_of(&fa, &fs, &v); /* one side without a duration: stalled share, -1.5 points */
     assert_string_equal(v.basis, "stall_pct");
     assert_string_equal(v.overall, "improved");
-    assert_true(fp_diff_gate("regressed", "regressed"));
-    assert_false(fp_diff_gate("regressed", "improved"));
-    assert_false(fp_diff_gate("regressed", "neutral"));
-    assert_true(fp_diff_gate("any-change", "improved"));
-    assert_true(fp_diff_gate("any-change", "regressed"));
-    assert_false(fp_diff_gate("any-change", "neutral"));
-    assert_false(fp_diff_gate(NULL, "regressed"));
+    assert_int_equal(fp_diff_gate("regressed", "regressed"), 1);
+    assert_int_equal(fp_diff_gate("improved", "regressed"), 0);
+    assert_int_equal(fp_diff_gate("neutral", "regressed"), 0);
+    assert_int_equal(fp_diff_gate("improved", "any-change"), 1);
+    assert_int_equal(fp_diff_gate("regressed", "any-change"), 1);
+    assert_int_equal(fp_diff_gate("neutral", "any-change"), 0);
+    assert_int_equal(fp_diff_gate("regressed", NULL), 0);
+    assert_int_equal(fp_diff_gate(NULL, "regressed"), 1); /* an unknown verdict never passes */
+    assert_int_equal(fp_diff_gate("neutral", "sometimes"), -1);
     cJSON_Delete(a);
     cJSON_Delete(b);
     cJSON_Delete(c);
