@@ -52,11 +52,11 @@ done
 "$FLYPROF" history list --db "$DB" -q -f json > "$T/list.json" || fail "list"
 [ "$(py "$T/list.json" "j['data']['count']")" = 2 ] || fail "list count"
 [ "$(py "$T/list.json" "[(e['id'], e['time_ns_per_call'], e['commit'][:7], e['dirty'], e['shape'], e['bound'], e['top_class']) for e in j['data']['entries']]")" = \
-  "[(1, 20000, '1111111', False, '65536,f32', 'memory', 'vmcnt'), (2, 26000, '2222222', True, '65536,f32', 'memory', 'vmcnt')]" ] ||
+  "[(1, 20000, '1111111', False, '65536,f32', 'latency', 'vmcnt'), (2, 26000, '2222222', True, '65536,f32', 'latency', 'vmcnt')]" ] ||
     fail "list entries: $(py "$T/list.json" "j['data']['entries']")"
 [ "$(py "$T/list.json" "j['data']['schema_version']")" = 2 ] || fail "schema version"
 "$FLYPROF" history list --db "$DB" -f table > "$T/list.txt" || fail "list table"
-grep -q '^    2  2026-11-02T10:00:00Z  2222222\*    26.00   96.34  memory    vmcnt' "$T/list.txt" || fail "list table row: $(cat "$T/list.txt")"
+grep -q '^    2  2026-11-02T10:00:00Z  2222222\*    26.00   96.34  latency   vmcnt' "$T/list.txt" || fail "list table row: $(cat "$T/list.txt")"
 "$FLYPROF" history list --db "$DB" --limit 1 -q -f json > "$T/e.json" || fail "list --limit"
 [ "$(py "$T/e.json" "[e['id'] for e in j['data']['entries']]")" = "[2]" ] || fail "limit = the latest"
 "$FLYPROF" history list --db "$DB" --since 2026-11-02 -q -f json > "$T/e.json" || fail "list --since"
@@ -71,7 +71,12 @@ grep -q '^    2  2026-11-02T10:00:00Z  2222222\*    26.00   96.34  memory    vmc
 [ "$(py "$T/e.json" "[(c['class'], c['pct']) for c in j['data']['classes']]")" = "[('vmcnt', 96.04), ('lgkmcnt', 3.96)]" ] || fail "show classes"
 [ "$(py "$T/e.json" "[(r['rank'], r['rule'], r['est_gain_pct']) for r in j['data']['rules']]")" = \
   "[(1, 'vmem_prefetch', 90.62), (2, 'load_use_distance', 90.62)]" ] || fail "show rules: $(py "$T/e.json" "j['data']['rules']")"
-[ "$(py "$T/e.json" "(j['data']['provenance']['flyprof_version'] is not None, j['data']['provenance']['host'] is not None, j['data']['launch']['fill_pct'])")" = "(True, True, None)" ] || fail "show provenance"
+[ "$(py "$T/e.json" "(j['data']['provenance']['flyprof_version'] is not None, j['data']['provenance']['host'] is not None)")" = "(True, True)" ] || fail "show provenance"
+# launch fill and speed of light as the report states them (256 workgroups fill all 256 CUs)
+[ "$(py "$T/e.json" "(j['data']['launch'], j['data']['sol'])")" = \
+  "({'fill_pct': 100, 'underfilled': False, 'workgroups': 256}, {'hbm_pct': 4.59, 'mfma_busy_pct': 0, 'valu_busy_pct': 0.99})" ] ||
+    fail "show launch/sol: $(py "$T/e.json" "(j['data']['launch'], j['data']['sol'])")"
+[ "$(py "$T/e.json" "j['data']['launch']")" = "$(py "$T/fast/report.json" "{k: j['launch'][k] for k in ('fill_pct', 'underfilled', 'workgroups')}")" ] || fail "launch = report.json launch"
 "$FLYPROF" history show 9 --db "$DB" -q -f json > "$T/e.json"; rc=$?
 [ $rc -eq 66 ] || fail "show missing id exit $rc"
 
@@ -131,7 +136,7 @@ assert not any(e.tag.endswith("script") for e in root.iter())
 assert "href" not in open(sys.argv[1]).read()
 EOF
 [ "$(sed -n 1p "$T/tr/trend.csv")" = "id,captured_at,commit,dirty,time_ns_per_call,stall_pct,exposed_pct,bound,vmcnt_pct,lgkmcnt_pct" ] || fail "csv header"
-[ "$(sed -n 3p "$T/tr/trend.csv")" = "2,2026-11-02T10:00:00Z,2222222bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,true,26000,96.34,100,memory,96.04,3.96" ] || fail "csv row: $(sed -n 3p "$T/tr/trend.csv")"
+[ "$(sed -n 3p "$T/tr/trend.csv")" = "2,2026-11-02T10:00:00Z,2222222bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,true,26000,96.34,100,latency,96.04,3.96" ] || fail "csv row: $(sed -n 3p "$T/tr/trend.csv")"
 # two series need a filter
 "$FLYPROF" history add --bundle "$T/other" --db "$DB" -q -f json > /dev/null || fail "add other"
 "$FLYPROF" history trend --db "$DB" --out "$T/tr2" -q -f json > "$T/e.json"; rc=$?
