@@ -72,7 +72,7 @@ int fp_diff_gate(const char *verdict, const char *fail_on);
 /* The accepted --fail-on values, NULL-terminated (an FP_OPT_CHOICE list). */
 extern const char *const fp_diff_fail_on_choices[];
 
-/* Human rendering of a diff.json. */
+/* Human rendering of a diff.json (its notes first, as warnings). */
 void fp_diff_table(const cJSON *diff, fp_sb *out);
 
 #endif

@@ -6,7 +6,7 @@
  * entry id, or a commit) -> the comparison `diff` makes, on the figures both
  * sides have (fp_diff_totals_json / classes / verdict: same noise floors) ->
  * the --fail-on gate. A tripped gate is the REGRESSED error (exit 1) whose
- * envelope still carries the whole comparison (error.data).
+ * envelope still carries the whole comparison in data (ctx->data_on_error).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -45,6 +45,13 @@ static const fp_opt check_opts[] = {
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
+static const fp_path_rule check_paths[] = {
+    {.opt = "bundle", .kind = FP_PATH_DIR},
+    {.opt = "db", .kind = FP_PATH_FILE},
+    {.opt = "worktree", .kind = FP_PATH_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 static cJSON *side(const cJSON *rec)
 {
     cJSON *o = cJSON_CreateObject();
@@ -69,11 +76,7 @@ static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err
 {
     (void)pos, (void)npos;
     check_args *a = vargs;
-    if (!ctx->bundle) {
-        fp_err_set(err, FP_BAD_ARGS, "check needs --bundle DIR (a reported bundle)");
-        return fp_err_help(err, "usage: flyprof check --bundle DIR [--db FILE] [--baseline latest|COMMIT|ID] "
-                                "[--fail-on regressed|any-change]");
-    }
+    /* --bundle (required, a dir), --db and --worktree were checked by main (fp_check_paths) */
     char *dbp = a->db ? fp_path_abs(a->db) : fp_history_default_path();
     if (!dbp) {
         fp_err_set(err, FP_BAD_ARGS, "no history database: neither --db, $FLYPROF_HISTORY, $XDG_DATA_HOME nor $HOME");
@@ -153,14 +156,16 @@ static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err
     free(dbp);
     cJSON_Delete(cur);
     cJSON_Delete(base);
-    if (tripped) {
-        /* the gate is an error code for CI, but the comparison is the point */
-        fp_err_set(err, FP_REGRESSED, "%s: %s (--fail-on %s)", v.overall, v.why, a->fail_on);
-        fp_err_help(err, "the comparison is in error.data; `flyprof history show ID` for the baseline");
-        fp_err_extra(err, "data", d);
-        return -1;
-    }
     ctx->data = d;
+    if (tripped) {
+        /* the gate is an error code for CI, but the comparison is the point: it
+         * stays in the envelope's data (as with diff --fail-on) */
+        ctx->data_on_error = true;
+        fp_err_set(err, FP_REGRESSED, "--fail-on %s: the verdict is %s (%s)", a->fail_on, v.overall, v.why);
+        return fp_err_help(err, "the comparison ran: data holds it (data.verdict, data.classes); "
+                                "`flyprof history show %.0f` for the baseline",
+                           fp_jnum0(fp_jget(d, "baseline"), "id"));
+    }
     return 0;
 }
 
@@ -170,7 +175,9 @@ const fp_command fp_cmd_check = {
     .usage = "flyprof check --bundle DIR [--db FILE] [--baseline latest|COMMIT|ID] [--fail-on regressed|any-change|never]",
     .details = "Compares the bundle with the baseline entry through the same comparison and noise floors as `diff` "
                "(duration per call within 2 % is neutral; without durations the stalled share within 1 point). "
-               "A tripped gate exits 1 with error code REGRESSED; the comparison is in error.data.",
+               "A tripped gate exits 1 with error code REGRESSED; the comparison stays in data.",
+    .paths = check_paths,
+    .bundle_required = true,
     .opts = check_opts,
     .args_size = sizeof(check_args),
     .min_pos = 0,

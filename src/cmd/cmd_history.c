@@ -45,11 +45,17 @@ static const fp_opt history_opts[] = {
     {"since", 0, FP_OPT_STR, offsetof(history_args, since), "T",
      "list/trend/export: captured at or after T (YYYY-MM-DD[THH:MM[:SS]], or an age: 7d, 24h)", NULL, NULL, 0, 0},
     {"limit", 'n', FP_OPT_INT, offsetof(history_args, limit), "N",
-     "list/trend/export: the latest N entries (0 = all)", "0", NULL, 0, 100000000},
-    {"out", 'o', FP_OPT_STR, offsetof(history_args, out), "PATH",
+     "list/trend/export: only the latest N entries (default: all)", "-1", NULL, 0, 100000000},
+    {"out", 0, FP_OPT_STR, offsetof(history_args, out), "PATH",
      "trend: directory for trend.svg + trend.csv (default .); export: the JSON-lines file (default history.jsonl)",
      NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+static const fp_path_rule history_paths[] = {
+    {.opt = "bundle", .kind = FP_PATH_DIR},
+    {.opt = "worktree", .kind = FP_PATH_DIR},
+    {.kind = FP_PATH_NONE},
 };
 
 static char *db_path(const history_args *a, fp_err *err)
@@ -118,7 +124,7 @@ static void table_row(fp_sb *t, const cJSON *s)
 static int do_add(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err *err)
 {
     if (!ctx->bundle) {
-        fp_err_set(err, FP_BAD_ARGS, "history add needs --bundle DIR");
+        fp_err_set(err, FP_USAGE, "history add needs --bundle DIR");
         return fp_err_help(err, "usage: flyprof history add --bundle DIR [--db FILE]");
     }
     /* provenance from --worktree only when asked: the capture's own record wins */
@@ -205,7 +211,10 @@ static cJSON *filter_json(const history_args *a)
     fp_json_add_str(o, "kernel", a->kernel);
     fp_json_add_str(o, "shape", a->shape);
     fp_json_add_str(o, "since", a->since);
-    fp_json_add_int(o, "limit", a->limit);
+    if (a->limit > 0)
+        fp_json_add_int(o, "limit", a->limit);
+    else
+        cJSON_AddNullToObject(o, "limit");
     return o;
 }
 
@@ -528,11 +537,19 @@ static int run_history(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *e
         fp_err_set(err, FP_USAGE, "history %s takes %d argument(s), got %d", sub, subs[i].max_args, npos - 1);
         return fp_err_help(err, "see flyprof help history");
     }
-    if (a->limit < 0)
-        return fp_err_set(err, FP_USAGE, "--limit must be >= 0");
+    /* -1 = not set: every entry (the filter treats <= 0 as no limit) */
     char *dbp = db_path(a, err);
     if (!dbp)
         return -1;
+    /* the paths whose kind depends on the sub-command (the others: history_paths) */
+    bool writes_db = subs[i].which == ADD || subs[i].which == IMPORT;
+    if (fp_check_path("history database", dbp, writes_db ? FP_PATH_OUT_FILE : FP_PATH_FILE, err) ||
+        (subs[i].which == IMPORT && npos > 1 && fp_check_path("FILE", pos[1], FP_PATH_FILE, err)) ||
+        (a->out && subs[i].which == TREND && fp_check_path("--out", a->out, FP_PATH_OUT_DIR, err)) ||
+        (a->out && subs[i].which == EXPORT && fp_check_path("--out", a->out, FP_PATH_OUT_FILE, err))) {
+        free(dbp);
+        return -1;
+    }
     int rc;
     switch (subs[i].which) {
     case ADD: rc = do_add(ctx, a, dbp, err); break;
@@ -557,6 +574,7 @@ const fp_command fp_cmd_history = {
                "metrics, and provenance (FlyDSL commit + dirty flag, flyprof version, capture time, host). Parallel "
                "adds are safe (WAL, busy timeout, one transaction each); a damaged or foreign file is BAD_INPUT and "
                "left untouched. `flyprof check` gates a bundle against it.",
+    .paths = history_paths,
     .opts = history_opts,
     .args_size = sizeof(history_args),
     .min_pos = 1,

@@ -84,9 +84,9 @@ grep -q '^    2  2026-11-02T10:00:00Z  2222222\*    26.00   96.34  latency   vmc
 "$FLYPROF" check --bundle "$T/slow" --db "$DB" -q -f json > "$T/e.json"; rc=$?
 [ $rc -eq 1 ] || fail "check slow exit $rc"
 [ "$(py "$T/e.json" "j['error']['code']")" = REGRESSED ] || fail "check slow code"
-[ "$(py "$T/e.json" "(j['error']['data']['verdict']['overall'], j['error']['data']['verdict']['delta'], j['error']['data']['baseline']['id'])")" = "('regressed', 30, 1)" ] ||
-    fail "check slow data: $(py "$T/e.json" "j['error']['data']['verdict']")"
-[ "$(py "$T/e.json" "j['error']['data']['totals']['time_ns_per_call']")" = "{'before': 20000, 'after': 26000, 'delta': 6000}" ] || fail "check totals"
+[ "$(py "$T/e.json" "(j['data']['verdict']['overall'], j['data']['verdict']['delta'], j['data']['baseline']['id'])")" = "('regressed', 30, 1)" ] ||
+    fail "check slow data: $(py "$T/e.json" "j['data']['verdict']")"
+[ "$(py "$T/e.json" "j['data']['totals']['time_ns_per_call']")" = "{'before': 20000, 'after': 26000, 'delta': 6000}" ] || fail "check totals"
 "$FLYPROF" check --bundle "$T/fast" --db "$DB" -q -f json > "$T/e.json"; rc=$?
 [ $rc -eq 0 ] || fail "check fast exit $rc"
 [ "$(py "$T/e.json" "(j['data']['verdict']['overall'], j['data']['baseline']['id'], j['data']['gate'])")" = \
@@ -103,7 +103,7 @@ grep -q '^    2  2026-11-02T10:00:00Z  2222222\*    26.00   96.34  latency   vmc
 [ "$(py "$T/d.json" "j['data']['classes']")" = "$(py "$T/e.json" "j['data']['classes']")" ] || fail "check != diff classes"
 # baselines: by commit prefix, by entry id; the bundle itself is never its baseline
 "$FLYPROF" check --bundle "$T/slow" --db "$DB" --baseline 11111 -q -f json > "$T/e.json"; rc=$?
-[ $rc -eq 1 ] && [ "$(py "$T/e.json" "j['error']['data']['baseline']['id']")" = 1 ] || fail "baseline by commit"
+[ $rc -eq 1 ] && [ "$(py "$T/e.json" "j['data']['baseline']['id']")" = 1 ] || fail "baseline by commit"
 "$FLYPROF" check --bundle "$T/fast" --db "$DB" --baseline 2 -q -f json > "$T/e.json"; rc=$?
 [ $rc -eq 0 ] && [ "$(py "$T/e.json" "j['data']['baseline']['id']")" = 2 ] || fail "baseline by id"
 "$FLYPROF" check --bundle "$T/fast" --db "$DB" --baseline 1 -q -f json > "$T/e.json"; rc=$?
@@ -119,7 +119,11 @@ capture "$T/other" 4096,f32 2026-11-03T10:00:00Z 3333333cccccccccccccccccccccccc
 "$FLYPROF" check --bundle "$T/other" --db "$DB" -q -f json > "$T/e.json"; rc=$?
 [ $rc -eq 66 ] || fail "no baseline exit $rc"
 "$FLYPROF" check --bundle "$T/nope" --db "$DB" -q -f json > "$T/e.json"; rc=$?
-[ $rc -eq 78 ] || fail "missing bundle exit $rc"
+[ $rc -eq 66 ] || fail "missing bundle exit $rc"
+"$FLYPROF" check --db "$DB" -q -f json > "$T/e.json"; rc=$?
+[ $rc -eq 64 ] || fail "check without --bundle exit $rc"
+"$FLYPROF" check --bundle "$T/slow" --db "$T" -q -f json > "$T/e.json"; rc=$?
+[ $rc -eq 78 ] || fail "check --db DIR exit $rc"
 
 # ---- trend: one series -> trend.svg + trend.csv ----
 "$FLYPROF" history trend --db "$DB" --out "$T/tr" -q -f json > "$T/e.json" || fail "trend"
@@ -248,7 +252,11 @@ fi
 "$FLYPROF" history frobnicate --db "$DB" -q -f json > "$T/e.json"; rc=$?
 [ $rc -eq 64 ] || fail "unknown sub-command exit $rc"
 "$FLYPROF" history add --db "$DB" -q -f json > "$T/e.json"; rc=$?
-[ $rc -eq 78 ] || fail "add without --bundle exit $rc"
+[ $rc -eq 64 ] || fail "add without --bundle exit $rc"
+"$FLYPROF" history add --bundle "$T/fast" --db "$T" -q -f json > "$T/e.json"; rc=$?
+[ $rc -eq 78 ] || fail "add --db DIR exit $rc"
+"$FLYPROF" history import "$T/nope.jsonl" --db "$T/imp.db" -q -f json > "$T/e.json"; rc=$?
+[ $rc -eq 66 ] && [ ! -e "$T/imp.db" ] || fail "import of a missing file exit $rc"
 "$FLYPROF" history add --bundle "$T/home" --db "$DB" -q -f json > "$T/e.json"; rc=$?
 [ $rc -eq 78 ] || fail "add of an unreported dir exit $rc"
 echo ok
