@@ -379,7 +379,8 @@ static int spawn(server *s, call *c, fp_err *err)
     fp_sb_init(&r->errtail);
     fp_sb_init(&r->errline);
     r->out_overflow = false;
-    r->start = r->last_progress = now_s();
+    r->start = now_s();
+    r->last_progress = r->start - PROGRESS_EVERY_S; /* the first stderr line is reported at once */
     r->term_at = 0;
     r->progress = 0;
     r->last_msg[0] = '\0';

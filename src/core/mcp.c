@@ -767,6 +767,8 @@ int fp_mcp_build_argv(const fp_command *cmd, const fp_mcp_policy *p, const cJSON
     }
     free(posv);
     fp_mcp_names_free(pos, npos);
+    if (rc && err && !err->help[0] && err->code == FP_USAGE)
+        accepted_help(cmd, p, err);
     if (rc) {
         fp_mcp_argv_free(out.v);
         return -1;
