@@ -494,11 +494,10 @@ static void start_next(server *s);
 static void finish(server *s)
 {
     running *r = &s->run;
-    /* Drain what is buffered, then make sure nothing of the group outlives the call. */
+    /* Drain what is buffered (the group was killed before the leader was reaped). */
     for (int i = 0; i < 3; i++)
         if (r->fd[i] >= 0)
             read_child(s, i);
-    kill_group(r, SIGKILL);
     for (int i = 0; i < 3; i++)
         close_fd(&r->fd[i]);
     call *c = r->c;
@@ -833,9 +832,18 @@ static void serve(server *s)
             continue;
         running *r = &s->run;
         if (!r->reaped) {
-            pid_t w = waitpid(r->pid, &r->status, WNOHANG);
-            if (w == r->pid || (w < 0 && errno == ECHILD))
+            /* Peek without reaping: while the zombie leader exists its pid (and
+             * group id) cannot be reused, so killing the group is safe. */
+            siginfo_t si;
+            memset(&si, 0, sizeof si);
+            int w = waitid(P_PID, (id_t)r->pid, &si, WEXITED | WNOHANG | WNOWAIT);
+            if (w == 0 && si.si_pid == r->pid) {
+                kill_group(r, SIGKILL); /* whatever the call spawned does not outlive it */
+                waitpid(r->pid, &r->status, 0);
                 r->reaped = true;
+            } else if (w < 0 && errno == ECHILD) {
+                r->reaped = true;
+            }
         }
         if (r->reaped) {
             finish(s);
