@@ -137,16 +137,56 @@ static const fp_command *find_tool(const server *s, const char *name)
 
 /* ---- output ---- */
 
+/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if invalid
+ * (overlongs, surrogates and code points above U+10FFFF are invalid). */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+    if (p[0] < 0x80)
+        return 1;
+    size_t len = p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+                 : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
+    if (!len || len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F) || (p[0] == 0xF0 && p[1] < 0x90) ||
+        (p[0] == 0xF4 && p[1] > 0x8F))
+        return 0;
+    return len;
+}
+
+static bool utf8_valid(const char *s, size_t n)
+{
+    for (size_t i = 0, l; i < n; i += l)
+        if ((l = utf8_seq((const unsigned char *)s + i, n - i)) == 0)
+            return false;
+    return true;
+}
+
 static void send_msg(server *s, cJSON *msg)
 {
-    char *txt = cJSON_PrintUnformatted(msg);
+    char *raw = cJSON_PrintUnformatted(msg);
     cJSON_Delete(msg);
-    if (!txt)
+    if (!raw)
         return;
-    size_t n = strlen(txt);
-    txt[n] = '\n'; /* replace the NUL; write n + 1 bytes */
-    const char *p = txt;
-    size_t left = n + 1;
+    /* The wire is UTF-8 JSON. A child's table or envelope can carry other bytes
+     * (a source file in latin-1): they can only sit inside strings, where
+     * U+FFFD replaces each. */
+    fp_sb out;
+    fp_sb_init(&out);
+    size_t rn = strlen(raw);
+    for (size_t i = 0, l; i < rn; i += l) {
+        l = utf8_seq((const unsigned char *)raw + i, rn - i);
+        if (l)
+            fp_sb_add(&out, raw + i, l);
+        else
+            fp_sb_adds(&out, "\xEF\xBF\xBD"), l = 1;
+    }
+    free(raw);
+    fp_sb_addc(&out, '\n');
+    const char *p = out.buf;
+    size_t left = out.len;
     while (left) {
         ssize_t w = write(s->out, p, left);
         if (w < 0 && errno == EINTR)
@@ -158,7 +198,7 @@ static void send_msg(server *s, cJSON *msg)
         p += w;
         left -= (size_t)w;
     }
-    free(txt);
+    fp_sb_free(&out);
 }
 
 static cJSON *msg_new(const cJSON *id)
@@ -697,6 +737,10 @@ static void on_cancelled(server *s, const cJSON *params)
 
 static void handle_message(server *s, const char *line, size_t len)
 {
+    if (!utf8_valid(line, len)) { /* JSON text is UTF-8 (RFC 8259 §8.1) */
+        reply_error(s, NULL, RPC_PARSE, "parse error: not valid UTF-8");
+        return;
+    }
     cJSON *m = cJSON_ParseWithLength(line, len);
     if (!m) {
         reply_error(s, NULL, RPC_PARSE, "parse error: not JSON");
@@ -760,6 +804,9 @@ static void read_stdin(server *s)
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return;
     if (n <= 0) {
+        if (s->in.len && !s->discarding) /* a last message without its newline */
+            handle_message(s, s->in.buf, s->in.len);
+        fp_sb_reset(&s->in);
         s->eof = true;
         return;
     }

@@ -82,6 +82,8 @@ s.raw("{not json\n")
 m = s.recv(); assert err_code(m) == -32700 and m["id"] is None, m
 s.raw('{"jsonrpc":"1.0","id":7,"method":"ping"}\n')
 m = s.recv(); assert err_code(m) == -32600 and m["id"] == 7, m
+s.raw(b'{"jsonrpc":"2.0","id":77,"method":"p\xffng"}\n')  # JSON text is UTF-8
+m = s.recv(); assert err_code(m) == -32700 and "UTF-8" in m["error"]["message"], m
 s.raw('[{"jsonrpc":"2.0","id":8,"method":"ping"}]\n')
 m = s.recv(); assert err_code(m) == -32600 and m["id"] is None, m
 s.raw('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n')
@@ -163,6 +165,46 @@ assert r["isError"] is False, r
 assert r["structuredContent"]["data"]["bound_type"] == "memory", r["structuredContent"]["data"]["bound_type"]
 assert os.path.isfile(os.path.join(root, "out/report/report.json"))
 assert "vmem_prefetch" in r["content"][0]["text"]
+
+# hostile input (seeded): mutated messages and arguments of every JSON type; the
+# server answers what it must and is still serving afterwards
+import random
+rnd = random.Random(12)
+values = [None, True, False, 0, -1, 1.5, 1e300, "", "x" * 5000, "../../..", "/etc", [], [1, "a"], {},
+          {"a": {"b": []}}, "\u0000", "\udcff".encode("utf-8", "surrogatepass").decode("latin-1")]
+seeds = [{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+          "params": {"name": "hotspots", "arguments": {"dir": DISPATCH}}},
+         {"jsonrpc": "2.0", "id": "x", "method": "tools/list", "params": {}},
+         {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}]
+names = ["hotspots", "report", "diff", "counters", "tile", "map", "bubbles", "rules", "bundle", "list", "doctor"]
+for i in range(400):
+    kind = rnd.randrange(4)
+    if kind == 0:  # byte mutation of a valid message
+        b = bytearray(json.dumps(rnd.choice(seeds)).encode())
+        for _ in range(rnd.randrange(1, 6)):
+            b[rnd.randrange(len(b))] = rnd.randrange(1, 256) if rnd.random() < 0.9 else 10
+        s.raw(bytes(b).replace(b"\n", b" ") + b"\n")
+    elif kind == 1:  # random argument values for a random tool
+        args = {rnd.choice(["dir", "topk", "mode", "bundle", "out-dir", "before", "csv", "shape", "bm", "x"]):
+                rnd.choice(values) for _ in range(rnd.randrange(4))}
+        s.send({"jsonrpc": "2.0", "id": 1000 + i, "method": "tools/call",
+                "params": {"name": rnd.choice(names), "arguments": args}})
+    elif kind == 2:  # random shapes of the envelope fields
+        m = {"jsonrpc": rnd.choice(["2.0", 2, None]), "id": rnd.choice(values),
+             "method": rnd.choice(["tools/call", "ping", "initialize", 7, None]), "params": rnd.choice(values)}
+        s.send({k: v for k, v in m.items() if rnd.random() < 0.8})
+    else:  # deep nesting
+        d = rnd.randrange(1, 3000)
+        s.raw("[" * d + "]" * d + "\n")
+s.send({"jsonrpc": "2.0", "id": "alive", "method": "ping"})
+answers = 0
+while True:
+    m = s.recv(60)  # each one parsed as JSON-RPC 2.0 (valid UTF-8 JSON)
+    if m.get("id") == "alive":
+        break
+    assert "result" in m or m["error"]["code"] in (-32700, -32600, -32601, -32602), m
+    answers += 1
+assert m["result"] == {} and answers > 200, (m, answers)
 s.close()
 assert "stopped: " in open(os.path.join(tmp, "mcp-stderr-0.txt")).read()
 
