@@ -862,7 +862,9 @@ static void serve(server *s)
                     pf[np] = (struct pollfd){.fd = s->run.fd[i], .events = POLLIN};
                     who[np++] = i;
                 }
-        int pr = poll(pf, (nfds_t)np, s->busy ? SLICE_MS : -1);
+        /* Once the child closed its pipes it is exiting: look again soon. */
+        bool pipes_open = s->busy && (s->run.fd[0] >= 0 || s->run.fd[1] >= 0 || s->run.fd[2] >= 0);
+        int pr = poll(pf, (nfds_t)np, !s->busy ? -1 : pipes_open ? SLICE_MS : 2);
         if (pr < 0 && errno != EINTR) {
             logf_("poll: %s", strerror(errno));
             s->eof = s->out_dead = true;
