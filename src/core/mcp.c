@@ -35,7 +35,8 @@ static const struct {
     {"BY", FP_MCP_VALUE},    {"S", FP_MCP_VALUE},     {"R", FP_MCP_VALUE},      {"GB", FP_MCP_VALUE},
     {"NS", FP_MCP_VALUE},    {"T", FP_MCP_VALUE},     {"GFX", FP_MCP_VALUE},    {"MHZ", FP_MCP_VALUE},
     {"GBS", FP_MCP_VALUE},   {"SET", FP_MCP_VALUE},   {"FMT", FP_MCP_VALUE},    {"W", FP_MCP_VALUE},
-    {"M,N,K", FP_MCP_VALUE}, {"KERNEL", FP_MCP_VALUE},
+    {"M,N,K", FP_MCP_VALUE}, {"KERNEL", FP_MCP_VALUE}, {"K", FP_MCP_VALUE},      {"ID", FP_MCP_VALUE},
+    {"REF", FP_MCP_VALUE},   {"WHEN", FP_MCP_VALUE},  {"REGEX", FP_MCP_VALUE},
     /* map --source-line matches paths recorded in code.json, it opens nothing given by the caller */
     {"FILE:LINE", FP_MCP_VALUE},
 };
@@ -114,21 +115,56 @@ static char *lower_dup(const char *s, size_t n)
     return r;
 }
 
-/* Walk the usage words after "flyprof <name>". For each word: its bracket
- * depth, and whether it is an option, an option's metavar, or a positional.
- * want: 'p' collects positional names (variadic set for the word after "--"),
- * 'r' collects long names of options at depth 0. */
-static int usage_scan(const fp_command *cmd, char want, char ***out, bool *variadic)
+/* The usage line as data. Top-level " | " separates alternatives; an
+ * alternative may start with a lower-case sub-command literal
+ * ("history add --bundle DIR | list | show ID|latest | import FILE ...");
+ * upper-case words are positionals (their metavar gives the role); options
+ * outside [...] and (...) are required; the words after "--" are one array. */
+#define U_MAX_ALT 12
+#define U_MAX_POS 4
+#define U_MAX_REQ 8
+#define U_WORD 48
+
+typedef struct u_alt {
+    char sub[U_WORD];            /* sub-command literal, "" when none */
+    char pos[U_MAX_POS][U_WORD]; /* positional words after it ("ID|latest", "DIR") */
+    int npos;
+    char req[U_MAX_REQ][U_WORD]; /* long names of the options outside brackets */
+    int nreq;
+} u_alt;
+
+typedef struct u_info {
+    u_alt alt[U_MAX_ALT];
+    int nalt;
+    bool subs;          /* positional 1 is a sub-command */
+    bool variadic;      /* words after "--" */
+    char var[U_WORD];   /* their first word (APP) */
+} u_info;
+
+static const fp_opt *usage_opt(const fp_command *cmd, const char *nm, size_t nl, bool lng)
 {
-    int n = 0, cap = 8, depth = 0;
-    char **names = calloc((size_t)cap, sizeof *names);
-    if (!names)
-        abort();
-    if (variadic)
-        *variadic = false;
+    for (int pass = 0; pass < 2; pass++)
+        for (const fp_opt *o = pass ? fp_global_opts : cmd->opts; o && o->lng; o++)
+            if (lng ? strlen(o->lng) == nl && !strncmp(o->lng, nm, nl) : o->shrt && o->shrt == nm[0])
+                return o;
+    return NULL;
+}
+
+static bool is_literal(const char *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!((w[i] >= 'a' && w[i] <= 'z') || w[i] == '-'))
+            return false;
+    return n > 0;
+}
+
+static void usage_parse(const fp_command *cmd, u_info *u)
+{
+    memset(u, 0, sizeof *u);
+    u->nalt = 1;
     const char *s = cmd->usage ? cmd->usage : "";
-    int word = 0;
-    bool skip_value = false, after_dd = false;
+    int depth = 0, word = 0;
+    bool skip_value = false, after_dd = false, first = true;
     while (*s) {
         while (*s == ' ')
             s++;
@@ -138,78 +174,119 @@ static int usage_scan(const fp_command *cmd, char want, char ***out, bool *varia
         while (*s && *s != ' ')
             s++;
         size_t len = (size_t)(s - b);
-        for (const char *c = b; c < s; c++)
-            depth += *c == '[' ? 1 : *c == ']' ? -1 : 0;
-        int d0 = depth; /* depth inside this word: its own '[' count, its ']' do not */
-        for (const char *c = b + len; c > b && c[-1] == ']'; c--)
-            d0++;
-        while (len && *b == '[')
-            b++, len--;
-        while (len && (b[len - 1] == ']'))
-            len--;
-        if (word++ < 2 || len == 0 || (len == 1 && *b == '|'))
-            continue; /* "flyprof <name>", separators */
+        int lead = 0, trail = 0;
+        while (len && (*b == '[' || *b == '('))
+            b++, len--, lead++;
+        while (len && (b[len - 1] == ']' || b[len - 1] == ')'))
+            len--, trail++;
+        int d = depth + lead; /* depth inside this word */
+        depth += lead - trail;
+        if (word++ < 2 || len == 0)
+            continue; /* "flyprof <name>" */
+        u_alt *a = &u->alt[u->nalt - 1];
+        if (len == 1 && *b == '|') {
+            if (d == 0 && u->nalt < U_MAX_ALT) {
+                u->nalt++;
+                first = true;
+            }
+            skip_value = false;
+            continue;
+        }
         if (skip_value) {
             skip_value = false;
             continue;
         }
-        char *name = NULL;
         if (len == 2 && !strncmp(b, "--", 2)) {
             after_dd = true;
             continue;
         }
         if (b[0] == '-') {
-            const char *nm = b + (b[1] == '-' ? 2 : 1);
+            bool lng = b[1] == '-';
+            const char *nm = b + (lng ? 2 : 1);
             size_t nl = len - (size_t)(nm - b);
             const char *eq = memchr(nm, '=', nl);
             if (eq)
                 nl = (size_t)(eq - nm);
-            char *lng = strndup(nm, nl);
-            const fp_opt *o = NULL;
-            if (b[1] == '-') {
-                o = find_opt(cmd->opts, lng);
-                if (!o)
-                    o = find_opt(fp_global_opts, lng);
-            } else {
-                for (const fp_opt *g = fp_global_opts; g->lng && !o; g++)
-                    if (g->shrt == nm[0])
-                        o = g;
-                for (const fp_opt *g = cmd->opts; g && g->lng && !o; g++)
-                    if (g->shrt == nm[0])
-                        o = g;
-            }
+            const fp_opt *o = usage_opt(cmd, nm, nl, lng);
             skip_value = o && o->kind != FP_OPT_FLAG && !eq;
-            if (want == 'r' && d0 == 0 && b[1] == '-' && o)
-                name = lng;
-            else
-                free(lng);
-        } else if (want == 'p' && b[0] >= 'A' && b[0] <= 'Z') {
-            if (after_dd) {
-                if (variadic && *variadic)
-                    continue; /* "APP ARGS": one array named after the first word */
-                if (variadic)
-                    *variadic = true;
-            }
-            name = lower_dup(b, len);
-        }
-        if (!name)
+            if (d == 0 && lng && o && a->nreq < U_MAX_REQ)
+                snprintf(a->req[a->nreq++], U_WORD, "%s", o->lng);
+            first = false;
             continue;
-        if (n == cap) {
-            cap *= 2;
-            char **nn = realloc(names, (size_t)cap * sizeof *nn);
-            if (!nn)
-                abort();
-            names = nn;
         }
-        names[n++] = name;
+        if (after_dd) {
+            if (!u->variadic)
+                snprintf(u->var, U_WORD, "%.*s", (int)len, b);
+            u->variadic = true;
+            continue;
+        }
+        if (first && d == 0 && is_literal(b, len)) {
+            snprintf(a->sub, U_WORD, "%.*s", (int)len, b);
+            u->subs = true;
+        } else if (b[0] >= 'A' && b[0] <= 'Z' && a->npos < U_MAX_POS) {
+            snprintf(a->pos[a->npos++], U_WORD, "%.*s", (int)len, b);
+        }
+        first = false;
     }
-    *out = names;
-    return n;
+}
+
+/* The role of a positional word: its first alternative ("ID|latest" -> ID). */
+static fp_mcp_role word_role(const char *w)
+{
+    char mv[U_WORD];
+    snprintf(mv, sizeof mv, "%.*s", (int)strcspn(w, "|"), w);
+    return metavar_role(mv);
+}
+
+/* Positional slots: with sub-commands slot 0 is the sub-command and slot k the
+ * k-th word of the chosen alternative; else the words of the (longest) alternative. */
+static int u_slots(const u_info *u)
+{
+    int m = 0;
+    for (int i = 0; i < u->nalt; i++)
+        m = u->alt[i].npos > m ? u->alt[i].npos : m;
+    return m + (u->subs ? 1 : 0);
+}
+
+static const u_alt *u_longest(const u_info *u)
+{
+    const u_alt *best = &u->alt[0];
+    for (int i = 1; i < u->nalt; i++)
+        if (u->alt[i].npos > best->npos)
+            best = &u->alt[i];
+    return best;
+}
+
+static bool u_required_everywhere(const u_info *u, const char *opt)
+{
+    for (int i = 0; i < u->nalt; i++) {
+        bool found = false;
+        for (int j = 0; j < u->alt[i].nreq && !found; j++)
+            found = !strcmp(u->alt[i].req[j], opt);
+        if (!found)
+            return false;
+    }
+    return true;
 }
 
 int fp_mcp_positionals(const fp_command *cmd, char ***names, bool *variadic)
 {
-    int n = usage_scan(cmd, 'p', names, variadic);
+    u_info u;
+    usage_parse(cmd, &u);
+    int n = u_slots(&u) + (u.variadic ? 1 : 0);
+    *names = calloc((size_t)n + 1, sizeof **names);
+    if (!*names)
+        abort();
+    *variadic = u.variadic;
+    const u_alt *l = u_longest(&u);
+    for (int i = 0; i < u_slots(&u); i++) {
+        if (u.subs)
+            (*names)[i] = strdup(i == 0 ? "subcommand" : i == 1 ? "argument" : "argument2");
+        else
+            (*names)[i] = lower_dup(l->pos[i], strcspn(l->pos[i], "|"));
+    }
+    if (u.variadic)
+        (*names)[n - 1] = lower_dup(u.var, strlen(u.var));
     /* A positional that collides with an option name gets an arg_ prefix. */
     for (int i = 0; i < n; i++) {
         if (find_opt(cmd->opts, (*names)[i]) || global_opt((*names)[i])) {
@@ -225,7 +302,30 @@ int fp_mcp_positionals(const fp_command *cmd, char ***names, bool *variadic)
 
 int fp_mcp_required_opts(const fp_command *cmd, char ***names)
 {
-    return usage_scan(cmd, 'r', names, NULL);
+    u_info u;
+    usage_parse(cmd, &u);
+    int n = 0;
+    *names = calloc(U_MAX_REQ + 1, sizeof **names);
+    if (!*names)
+        abort();
+    for (int j = 0; j < u.alt[0].nreq; j++)
+        if (u_required_everywhere(&u, u.alt[0].req[j]))
+            (*names)[n++] = strdup(u.alt[0].req[j]);
+    return n;
+}
+
+const char *fp_mcp_unclassified(const fp_command *cmd)
+{
+    static char bad[U_WORD];
+    u_info u;
+    usage_parse(cmd, &u);
+    for (int i = 0; i < u.nalt; i++)
+        for (int j = 0; j < u.alt[i].npos; j++)
+            if (word_role(u.alt[i].pos[j]) == FP_MCP_UNKNOWN) {
+                snprintf(bad, sizeof bad, "%s", u.alt[i].pos[j]);
+                return bad;
+            }
+    return NULL;
 }
 
 void fp_mcp_names_free(char **names, int n)
@@ -341,6 +441,8 @@ cJSON *fp_mcp_tool_json(const fp_command *cmd, const fp_mcp_policy *p)
     cJSON *props = cJSON_AddObjectToObject(schema, "properties");
     cJSON *req = cJSON_CreateArray();
 
+    u_info u;
+    usage_parse(cmd, &u);
     char **pos;
     bool variadic;
     int npos = fp_mcp_positionals(cmd, &pos, &variadic);
@@ -362,13 +464,24 @@ cJSON *fp_mcp_tool_json(const fp_command *cmd, const fp_mcp_policy *p)
             fp_json_add_str(j, "type", "string");
             fp_json_add_int(j, "minLength", 1);
             fp_json_add_int(j, "maxLength", FP_MCP_MAX_VALUE);
-            char *up = strdup(pos[i]);
-            for (char *c = up; *c; c++)
-                *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
-            const char *mv = strncmp(up, "ARG_", 4) ? up : up + 4;
-            fp_sb_addf(&pd, "positional argument %d (%s) of `%s`%s", i + 1, mv, cmd->usage,
-                       role_note(metavar_role(mv)));
-            free(up);
+            if (u.subs && i == 0) {
+                cJSON *e = cJSON_AddArrayToObject(j, "enum");
+                for (int k = 0; k < u.nalt; k++)
+                    if (u.alt[k].sub[0])
+                        cJSON_AddItemToArray(e, cJSON_CreateString(u.alt[k].sub));
+                fp_sb_adds(&pd, "the sub-command");
+            } else if (u.subs) {
+                fp_sb_addf(&pd, "argument %d after the sub-command:", i);
+                for (int k = 0; k < u.nalt; k++)
+                    if (u.alt[k].npos >= i)
+                        fp_sb_addf(&pd, " %s %s%s;", u.alt[k].sub, u.alt[k].pos[i - 1],
+                                   role_note(word_role(u.alt[k].pos[i - 1])));
+                fp_sb_adds(&pd, " other sub-commands take none");
+            } else {
+                const char *w = u_longest(&u)->pos[i];
+                fp_sb_addf(&pd, "positional argument %d (%s)%s", i + 1, w, role_note(word_role(w)));
+            }
+            fp_sb_addf(&pd, "; CLI: %s", cmd->usage);
             if (i < cmd->min_pos)
                 cJSON_AddItemToArray(req, cJSON_CreateString(pos[i]));
         }
@@ -708,26 +821,56 @@ int fp_mcp_build_argv(const fp_command *cmd, const fp_mcp_policy *p, const cJSON
         rc = opt_value(o, p, it, &out, err);
     }
 
-    char **ro = NULL;
-    int nro = rc == 0 ? fp_mcp_required_opts(cmd, &ro) : 0;
-    for (int i = 0; i < nro && rc == 0; i++)
-        if (!cJSON_GetObjectItemCaseSensitive(args, ro[i])) {
-            rc = fp_err_set(err, FP_USAGE, "missing required argument '%s'", ro[i]);
-            accepted_help(cmd, p, err);
+    u_info u;
+    usage_parse(cmd, &u);
+    const u_alt *alt = u_longest(&u); /* without sub-commands: the positional words */
+    if (rc == 0 && u.subs) {
+        const cJSON *v = posv[0];
+        alt = NULL;
+        for (int k = 0; v && cJSON_IsString(v) && k < u.nalt && !alt; k++)
+            if (!strcmp(u.alt[k].sub, v->valuestring))
+                alt = &u.alt[k];
+        if (!alt) {
+            fp_sb l;
+            fp_sb_init(&l);
+            for (int k = 0; k < u.nalt; k++)
+                if (u.alt[k].sub[0])
+                    fp_sb_addf(&l, "%s%s", l.len ? ", " : "", u.alt[k].sub);
+            rc = v ? fp_err_set(err, FP_USAGE, "'%s' must be one of %s", pos[0], l.buf)
+                   : fp_err_set(err, FP_USAGE, "missing required argument '%s' (%s)", pos[0], l.buf);
+            fp_sb_free(&l);
         }
-    fp_mcp_names_free(ro, nro);
+    }
+    /* options the usage line requires: everywhere, or in the chosen sub-command */
+    for (int i = 0; rc == 0 && i < alt->nreq; i++)
+        if (!cJSON_GetObjectItemCaseSensitive(args, alt->req[i]) &&
+            (u.subs || u_required_everywhere(&u, alt->req[i])))
+            rc = fp_err_set(err, FP_USAGE, "missing required argument '%s'%s%s", alt->req[i],
+                            u.subs ? " for " : "", u.subs ? alt->sub : "");
 
     if (rc == 0) {
-        bool sep = false;
+        bool sep = false, gap = false;
         for (int i = 0; i < npos && rc == 0; i++) {
             const cJSON *v = posv[i];
             bool is_var = variadic && i == npos - 1;
+            /* the metavar word of this slot in the chosen alternative, NULL = none */
+            const char *w = is_var ? u.var
+                            : u.subs ? (i == 0 ? "SUBCOMMAND" : i - 1 < alt->npos ? alt->pos[i - 1] : NULL)
+                                     : (i < alt->npos ? alt->pos[i] : NULL);
             if (!v) {
-                if (i < cmd->min_pos) {
-                    rc = fp_err_set(err, FP_USAGE, "missing required argument '%s'", pos[i]);
-                    accepted_help(cmd, p, err);
-                }
+                if (!is_var && w && (u.subs || i < cmd->min_pos))
+                    rc = fp_err_set(err, FP_USAGE, "missing required argument '%s' (%s)%s%s", pos[i], w,
+                                    u.subs ? " for " : "", u.subs ? alt->sub : "");
+                gap = true;
                 continue;
+            }
+            if (!w) {
+                rc = fp_err_set(err, FP_USAGE, "'%s %s' takes no argument '%s'", cmd->name, alt->sub, pos[i]);
+                break;
+            }
+            if (gap && !is_var) {
+                rc = fp_err_set(err, FP_USAGE, "'%s' needs the positional arguments before it", pos[i]);
+                break;
             }
             if (!sep) {
                 push(&out, strdup("--"));
@@ -742,9 +885,9 @@ int fp_mcp_build_argv(const fp_command *cmd, const fp_mcp_policy *p, const cJSON
                 } else if (!cJSON_IsArray(v) || n < 1 || n > FP_MCP_MAX_LIST) {
                     rc = fp_err_set(err, FP_USAGE, "%s must be an array of 1 to %d strings", what, FP_MCP_MAX_LIST);
                 } else {
-                    for (const cJSON *w = v->child; w && rc == 0; w = w->next)
-                        if (check_string(what, w, err) == 0)
-                            push(&out, strdup(w->valuestring));
+                    for (const cJSON *x = v->child; x && rc == 0; x = x->next)
+                        if (check_string(what, x, err) == 0)
+                            push(&out, strdup(x->valuestring));
                         else
                             rc = -1;
                 }
@@ -754,11 +897,7 @@ int fp_mcp_build_argv(const fp_command *cmd, const fp_mcp_policy *p, const cJSON
                 rc = -1;
                 break;
             }
-            char *up = strdup(pos[i]);
-            for (char *c = up; *c; c++)
-                *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
-            char *val = role_value(p, metavar_role(strncmp(up, "ARG_", 4) ? up : up + 4), what, v->valuestring, err);
-            free(up);
+            char *val = u.subs && i == 0 ? strdup(v->valuestring) : role_value(p, word_role(w), what, v->valuestring, err);
             if (!val)
                 rc = -1;
             else

@@ -57,6 +57,9 @@ static void test_every_option_in_schema(void **state)
                                                  "additionalProperties")));
             for (const fp_opt *o = (*c)->opts; o && o->lng; o++) {
                 fp_mcp_role role = fp_mcp_opt_role(o);
+                const char *w = fp_mcp_unclassified(*c);
+                if (w)
+                    fail_msg("%s: positional %s is not classified in src/core/mcp.c", (*c)->name, w);
                 if (role == FP_MCP_UNKNOWN)
                     fail_msg("%s --%s: metavar '%s' is not classified in src/core/mcp.c (path or not?)",
                              (*c)->name, o->lng, o->metavar);
@@ -316,6 +319,97 @@ static void test_argv_values(void **state)
     fp_mcp_argv_free(argv);
 }
 
+/* Usage lines with sub-commands (history's) and a required group (kernels'). */
+typedef struct hist_args {
+    const char *db, *out, *kernel;
+} hist_args;
+static const fp_opt hist_opts[] = {
+    {"db", 0, FP_OPT_STR, offsetof(hist_args, db), "FILE", "db", NULL, NULL, 0, 0},
+    {"out", 'o', FP_OPT_STR, offsetof(hist_args, out), "PATH", "out", NULL, NULL, 0, 0},
+    {"kernel", 'k', FP_OPT_STR, offsetof(hist_args, kernel), "K", "kernel", NULL, NULL, 0, 0},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+static int no_run(fp_ctx *c, void *a, char **p, int n, fp_err *e) { return 0; }
+static const fp_command hist = {"hist", "s",
+                                "flyprof hist add --bundle DIR | list | show ID|latest | trend [--out DIR] | "
+                                "export [--out FILE] | import FILE  [--db FILE] [--kernel K]",
+                                NULL, hist_opts, sizeof(hist_args), 1, 2, no_run};
+static const fp_command kern = {"kern", "s", "flyprof kern (--db FILE | --out PATH | --bundle DIR) [--kernel K]",
+                                NULL, hist_opts, sizeof(hist_args), 0, 0, no_run};
+
+static int hbuild(const fp_command *c, const char *json, char ***argv, fp_err *e)
+{
+    fp_mcp_policy p = {g_root, false};
+    cJSON *a = cJSON_Parse(json);
+    assert_non_null(a);
+    memset(e, 0, sizeof *e);
+    int rc = fp_mcp_build_argv(c, &p, a, argv, e);
+    cJSON_Delete(a);
+    return rc;
+}
+
+static void test_subcommands(void **state)
+{
+    (void)state;
+    fp_mcp_policy p = {g_root, false};
+    char **pos;
+    bool var;
+    int np = fp_mcp_positionals(&hist, &pos, &var);
+    assert_int_equal(np, 2);
+    assert_string_equal(pos[0], "subcommand");
+    assert_string_equal(pos[1], "argument");
+    fp_mcp_names_free(pos, np);
+    assert_null(fp_mcp_unclassified(&hist));
+    cJSON *t = fp_mcp_tool_json(&hist, &p);
+    const cJSON *sch = cJSON_GetObjectItemCaseSensitive(t, "inputSchema");
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(sch, "required");
+    assert_int_equal(cJSON_GetArraySize(req), 1); /* --bundle only for add */
+    assert_string_equal(cJSON_GetArrayItem(req, 0)->valuestring, "subcommand");
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(props_of(t), "subcommand"),
+                                                      "enum");
+    assert_int_equal(cJSON_GetArraySize(e), 6);
+    assert_string_equal(cJSON_GetArrayItem(e, 5)->valuestring, "import");
+    cJSON_Delete(t);
+
+    char **argv;
+    fp_err err;
+    assert_int_equal(hbuild(&hist, "{\"subcommand\":\"show\",\"argument\":\"latest\",\"kernel\":\"k\"}", &argv, &err),
+                     0);
+    const char *want[] = {"hist", "--kernel=k", "--", "show", "latest", NULL};
+    for (int i = 0; want[i]; i++)
+        assert_string_equal(argv[i], want[i]);
+    assert_null(argv[5]);
+    fp_mcp_argv_free(argv);
+    assert_int_equal(hbuild(&hist, "{\"subcommand\":\"add\",\"bundle\":\"b\"}", &argv, &err), 0);
+    assert_string_equal(argv[3], "add");
+    fp_mcp_argv_free(argv);
+    assert_int_equal(hbuild(&hist, "{\"subcommand\":\"add\"}", &argv, &err), -1);
+    assert_non_null(strstr(err.message, "missing required argument 'bundle' for add"));
+    assert_int_equal(hbuild(&hist, "{\"subcommand\":\"show\"}", &argv, &err), -1);
+    assert_non_null(strstr(err.message, "'argument' (ID|latest)"));
+    assert_int_equal(hbuild(&hist, "{\"subcommand\":\"list\",\"argument\":\"x\"}", &argv, &err), -1);
+    assert_non_null(strstr(err.message, "takes no argument"));
+    assert_int_equal(hbuild(&hist, "{\"subcommand\":\"drop\"}", &argv, &err), -1);
+    assert_non_null(strstr(err.message, "add, list, show, trend, export, import"));
+    assert_int_equal(hbuild(&hist, "{}", &argv, &err), -1);
+    assert_int_equal(err.code, FP_USAGE);
+    /* import FILE is a path: confined; show ID is not */
+    assert_int_equal(hbuild(&hist, "{\"subcommand\":\"import\",\"argument\":\"/etc/passwd\"}", &argv, &err), -1);
+    assert_int_equal(err.code, FP_BAD_ARGS);
+    fp_err_clear(&err);
+    assert_int_equal(hbuild(&hist, "{\"subcommand\":\"show\",\"argument\":\"/etc/passwd\"}", &argv, &err), 0);
+    assert_string_equal(argv[3], "/etc/passwd");
+    fp_mcp_argv_free(argv);
+
+    /* a parenthesised group: none of its options is required on its own, no positional */
+    np = fp_mcp_positionals(&kern, &pos, &var);
+    assert_int_equal(np, 0);
+    fp_mcp_names_free(pos, np);
+    np = fp_mcp_required_opts(&kern, &pos);
+    assert_int_equal(np, 0);
+    fp_mcp_names_free(pos, np);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -346,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_schema_details),
         cmocka_unit_test(test_argv_parses),
         cmocka_unit_test(test_argv_values),
+        cmocka_unit_test(test_subcommands),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
