@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -529,6 +531,52 @@ static void cancel_running(server *s, const char *why)
     kill_group(r, SIGTERM);
 }
 
+/* The server is a child subreaper (prctl): a process a call spawned whose parent
+ * died (rocprofv3 runs in its own process group, so killing the call's group
+ * does not reach it when the flyprof child was SIGKILLed) is re-parented to
+ * the server instead of init. Between calls every such process belongs to the
+ * call that just ended: kill its group and reap it. */
+static void reap_orphans(void)
+{
+    pid_t me = getpid();
+    for (int round = 0; round < 3; round++) {
+        int found = 0;
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        while (d && (e = readdir(d)) != NULL) {
+            if (e->d_name[0] < '1' || e->d_name[0] > '9')
+                continue;
+            char path[300], buf[512];
+            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+            FILE *f = fopen(path, "r");
+            if (!f)
+                continue;
+            size_t n = fread(buf, 1, sizeof buf - 1, f);
+            fclose(f);
+            buf[n] = '\0';
+            const char *rp = strrchr(buf, ')'); /* comm may contain spaces and ')' */
+            int ppid = 0, pgrp = 0;
+            char st = 0;
+            if (!rp || sscanf(rp + 1, " %c %d %d", &st, &ppid, &pgrp) != 3 || ppid != me)
+                continue;
+            pid_t pid = (pid_t)atoi(e->d_name);
+            if (st != 'Z') {
+                if (pgrp > 1 && pgrp != getpgrp())
+                    kill(-pgrp, SIGKILL);
+                kill(pid, SIGKILL);
+            }
+            found++;
+        }
+        if (d)
+            closedir(d);
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        if (!found)
+            break;
+        usleep(20000);
+    }
+}
+
 static void start_next(server *s);
 
 static void finish(server *s)
@@ -540,6 +588,7 @@ static void finish(server *s)
             read_child(s, i);
     for (int i = 0; i < 3; i++)
         close_fd(&r->fd[i]);
+    reap_orphans();
     call *c = r->c;
     if (!r->cancelled) {
         cJSON *env = NULL;
@@ -944,6 +993,7 @@ static int mcp_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         free(root);
         return fp_err_set(err, FP_IO_ERROR, "cannot set up the protocol channel: %s", strerror(errno));
     }
+    prctl(PR_SET_CHILD_SUBREAPER, 1); /* see reap_orphans */
     fp_sb_init(&s.in);
     logf_("serving on stdio, root %s%s", root, a->allow_gpu ? ", GPU commands allowed" : "");
     serve(&s);

@@ -241,8 +241,36 @@ while True:
     assert time.time() < deadline, log
     time.sleep(0.2)
 # the hung fake rocprofv3 (a grandchild in its own group) is gone too
-out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-assert not [l for l in out.splitlines() if root in l and "rocprofv3" in l and "mcp" not in l], out
+def survivors(tag):
+    out = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    return [l for l in out.splitlines() if os.path.join(root, tag) in l and "rocprofv3" in l]
+assert not survivors("cap"), survivors("cap")
+
+# a command that dies (SIGKILL to the flyprof child: no chance to clean up)
+# is an INTERNAL tool error; the server keeps serving and its rocprofv3 is reaped
+s.send({"jsonrpc": "2.0", "id": "crash", "method": "tools/call",
+        "params": {"name": "capture", "arguments": {"kernel": "softmax", "bundle": "crash"},
+                   "_meta": {"progressToken": 5}}})
+assert s.recv(10)["method"] == "notifications/progress"
+deadline = time.time() + 10
+while not survivors("crash"):  # wait for the fake rocprofv3 to be running
+    assert time.time() < deadline
+    time.sleep(0.1)
+out = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+child = [int(l.split()[0]) for l in out.splitlines()
+         if " capture -f json " in l and os.path.join(root, "crash") in l and "rocprofv3" not in l]
+assert len(child) == 1, out
+os.kill(child[0], 9)
+while True:
+    m = s.recv(20)
+    if m.get("id") == "crash":
+        break
+r = m["result"]
+# (this session speaks 2025-03-26: the text only)
+assert r["isError"] is True and "structuredContent" not in r, r
+assert r["content"][0]["text"].startswith("error INTERNAL (exit 70): 'capture' died with signal 9"), r
+assert s.call(10, "ping")["result"] == {}
+assert not survivors("crash"), survivors("crash")
 s.close()
 print("ok")
 PY
