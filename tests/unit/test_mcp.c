@@ -330,12 +330,25 @@ static const fp_opt hist_opts[] = {
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 static int no_run(fp_ctx *c, void *a, char **p, int n, fp_err *e) { return 0; }
-static const fp_command hist = {"hist", "s",
-                                "flyprof hist add --bundle DIR | list | show ID|latest | trend [--out DIR] | "
-                                "export [--out FILE] | import FILE  [--db FILE] [--kernel K]",
-                                NULL, hist_opts, sizeof(hist_args), 1, 2, no_run};
-static const fp_command kern = {"kern", "s", "flyprof kern (--db FILE | --out PATH | --bundle DIR) [--kernel K]",
-                                NULL, hist_opts, sizeof(hist_args), 0, 0, no_run};
+static const fp_command hist = {
+    .name = "hist",
+    .summary = "s",
+    .usage = "flyprof hist add --bundle DIR | list | show ID|latest | trend [--out DIR] | export [--out FILE] | "
+             "import FILE  [--db FILE] [--kernel K]",
+    .opts = hist_opts,
+    .args_size = sizeof(hist_args),
+    .min_pos = 1,
+    .max_pos = 2,
+    .run = no_run,
+};
+static const fp_command kern = {
+    .name = "kern",
+    .summary = "s",
+    .usage = "flyprof kern (--db FILE | --out PATH | --bundle DIR) [--kernel K]",
+    .opts = hist_opts,
+    .args_size = sizeof(hist_args),
+    .run = no_run,
+};
 
 static int hbuild(const fp_command *c, const char *json, char ***argv, fp_err *e)
 {
