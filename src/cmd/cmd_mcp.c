@@ -531,44 +531,67 @@ static void cancel_running(server *s, const char *why)
     kill_group(r, SIGTERM);
 }
 
+/* Kill the process group of `pid` (unless it is ours) and pid itself. Returns
+ * false when pid is not a child of ours any more (or is a zombie already). */
+static bool kill_adopted(pid_t me, pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *rp = strrchr(buf, ')'); /* comm may contain spaces and ')' */
+    int ppid = 0, pgrp = 0;
+    char st = 0;
+    if (!rp || sscanf(rp + 1, " %c %d %d", &st, &ppid, &pgrp) != 3 || ppid != me || st == 'Z')
+        return false;
+    if (pgrp > 1 && pgrp != getpgrp())
+        kill(-pgrp, SIGKILL);
+    kill(pid, SIGKILL);
+    return true;
+}
+
+/* The children of this (single-threaded) process: /proc/<pid>/task/<pid>/children
+ * when the kernel has it, else a scan of /proc. */
+static int adopted_children(pid_t me, pid_t *out, int max)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)me, (int)me);
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        int pid;
+        while (n < max && fscanf(f, "%d", &pid) == 1)
+            out[n++] = (pid_t)pid;
+        fclose(f);
+        return n;
+    }
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && n < max && (e = readdir(d)) != NULL)
+        if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+            out[n++] = (pid_t)atoi(e->d_name); /* kill_adopted filters on the parent */
+    if (d)
+        closedir(d);
+    return n;
+}
+
 /* The server is a child subreaper (prctl): a process a call spawned whose parent
  * died (rocprofv3 runs in its own process group, so killing the call's group
  * does not reach it when the flyprof child was SIGKILLed) is re-parented to
- * the server instead of init. Between calls every such process belongs to the
- * call that just ended: kill its group and reap it. */
+ * the server instead of init. Between calls every child of the server belongs
+ * to the call that just ended: kill its group and reap it. */
 static void reap_orphans(void)
 {
     pid_t me = getpid();
+    pid_t pids[4096];
     for (int round = 0; round < 3; round++) {
-        int found = 0;
-        DIR *d = opendir("/proc");
-        struct dirent *e;
-        while (d && (e = readdir(d)) != NULL) {
-            if (e->d_name[0] < '1' || e->d_name[0] > '9')
-                continue;
-            char path[300], buf[512];
-            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-            FILE *f = fopen(path, "r");
-            if (!f)
-                continue;
-            size_t n = fread(buf, 1, sizeof buf - 1, f);
-            fclose(f);
-            buf[n] = '\0';
-            const char *rp = strrchr(buf, ')'); /* comm may contain spaces and ')' */
-            int ppid = 0, pgrp = 0;
-            char st = 0;
-            if (!rp || sscanf(rp + 1, " %c %d %d", &st, &ppid, &pgrp) != 3 || ppid != me)
-                continue;
-            pid_t pid = (pid_t)atoi(e->d_name);
-            if (st != 'Z') {
-                if (pgrp > 1 && pgrp != getpgrp())
-                    kill(-pgrp, SIGKILL);
-                kill(pid, SIGKILL);
-            }
-            found++;
-        }
-        if (d)
-            closedir(d);
+        int n = adopted_children(me, pids, 4096), found = 0;
+        for (int i = 0; i < n; i++)
+            found += kill_adopted(me, pids[i]);
         while (waitpid(-1, NULL, WNOHANG) > 0)
             ;
         if (!found)
