@@ -8,6 +8,7 @@
 // env: FLYPROF (binary), MCP_ROOT (server root holding example/), plus the
 // fake rocprofv3 set-up of tests/cli/lib/capture_env.sh.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpError, ErrorCode, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
@@ -81,8 +82,13 @@ try {
   r = await client.callTool({ name: "report", arguments: { bundle: "example", "out-dir": "sdk-report", "no-html": true } });
   assert.equal(r.isError, false);
   assert.equal(r.structuredContent.data.kernel, "gemm_kernel_0");
-  assert.equal(r.structuredContent.data.bound_type, "memory");
-  assert.match(r.content[0].text, /vmem_prefetch/);
+  // the same diagnosis as the CLI run directly
+  const direct = JSON.parse(execFileSync(FLYPROF, ["report", "--bundle", "example", "-o", "sdk-direct", "--no-html",
+    "-f", "json", "-q"], { cwd: ROOT }).toString());
+  assert.equal(r.structuredContent.data.bound_type, direct.data.bound_type);
+  assert.equal(r.structuredContent.data.headline, direct.data.headline);
+  assert.deepEqual(r.structuredContent.data.recommendations, direct.data.recommendations);
+  assert.match(r.content[0].text, /gemm_kernel_0/); // the table rendering
 
   // bad arguments: a tool error with the envelope's code and help
   r = await client.callTool({ name: "hotspots", arguments: { dir: DISPATCH, topk: "many", colour: "red" } });
