@@ -96,12 +96,34 @@ static const fp_opt *find_opt(const fp_opt *opts, const char *name)
     return NULL;
 }
 
-/* The --bundle global, the only global a tool takes (format is the server's). */
-static const fp_opt *global_opt(const char *name)
+/* The --bundle global, the only global a tool takes (format is the server's),
+ * unless the command refuses it (cmd->no_bundle). */
+static const fp_opt *global_opt(const fp_command *cmd, const char *name)
 {
-    if (strcmp(name, "bundle"))
+    if (strcmp(name, "bundle") || cmd->no_bundle)
         return NULL;
     return find_opt(fp_global_opts, name);
+}
+
+/* The CLI's own path rules (cmd->paths, checked by main before run): what they
+ * name is a path whatever its metavar says. pos >= 0: positional number pos. */
+static bool cli_path(const fp_command *cmd, const char *opt, int pos)
+{
+    for (const fp_path_rule *r = cmd->paths; r && r->kind != FP_PATH_NONE; r++)
+        if (pos >= 0 ? (r->positional && r->pos == pos) : (!r->positional && r->opt && !strcmp(r->opt, opt)))
+            return true;
+    return false;
+}
+
+static fp_mcp_role cmd_opt_role(const fp_command *cmd, const fp_opt *o)
+{
+    fp_mcp_role r = fp_mcp_opt_role(o);
+    return r == FP_MCP_VALUE && o->kind != FP_OPT_FLAG && cli_path(cmd, o->lng, -1) ? FP_MCP_PATH : r;
+}
+
+static fp_mcp_role cmd_pos_role(const fp_command *cmd, fp_mcp_role r, int pos)
+{
+    return r == FP_MCP_VALUE && cli_path(cmd, NULL, pos) ? FP_MCP_PATH : r;
 }
 
 static char *lower_dup(const char *s, size_t n)
@@ -289,7 +311,7 @@ int fp_mcp_positionals(const fp_command *cmd, char ***names, bool *variadic)
         (*names)[n - 1] = lower_dup(u.var, strlen(u.var));
     /* A positional that collides with an option name gets an arg_ prefix. */
     for (int i = 0; i < n; i++) {
-        if (find_opt(cmd->opts, (*names)[i]) || global_opt((*names)[i])) {
+        if (find_opt(cmd->opts, (*names)[i]) || global_opt(cmd, (*names)[i])) {
             fp_sb sb;
             fp_sb_init(&sb);
             fp_sb_addf(&sb, "arg_%s", (*names)[i]);
@@ -356,10 +378,10 @@ static const char *role_note(fp_mcp_role r)
                                  : "";
 }
 
-static cJSON *opt_schema(const fp_opt *o)
+static cJSON *opt_schema(const fp_command *cmd, const fp_opt *o)
 {
     cJSON *j = cJSON_CreateObject();
-    fp_mcp_role role = fp_mcp_opt_role(o);
+    fp_mcp_role role = cmd_opt_role(cmd, o);
     switch (o->kind) {
     case FP_OPT_FLAG:
         fp_json_add_str(j, "type", "boolean");
@@ -475,11 +497,12 @@ cJSON *fp_mcp_tool_json(const fp_command *cmd, const fp_mcp_policy *p)
                 for (int k = 0; k < u.nalt; k++)
                     if (u.alt[k].npos >= i)
                         fp_sb_addf(&pd, " %s %s%s;", u.alt[k].sub, u.alt[k].pos[i - 1],
-                                   role_note(word_role(u.alt[k].pos[i - 1])));
+                                   role_note(cmd_pos_role(cmd, word_role(u.alt[k].pos[i - 1]), i)));
                 fp_sb_adds(&pd, " other sub-commands take none");
             } else {
                 const char *w = u_longest(&u)->pos[i];
-                fp_sb_addf(&pd, "positional argument %d (%s)%s", i + 1, w, role_note(word_role(w)));
+                fp_sb_addf(&pd, "positional argument %d (%s)%s", i + 1, w,
+                           role_note(cmd_pos_role(cmd, word_role(w), i)));
             }
             fp_sb_addf(&pd, "; CLI: %s", cmd->usage);
             if (i < cmd->min_pos)
@@ -493,14 +516,21 @@ cJSON *fp_mcp_tool_json(const fp_command *cmd, const fp_mcp_policy *p)
 
     for (const fp_opt *o = cmd->opts; o && o->lng; o++)
         if (opt_offered(o, p))
-            cJSON_AddItemToObject(props, o->lng, opt_schema(o));
-    cJSON_AddItemToObject(props, "bundle", opt_schema(global_opt("bundle")));
+            cJSON_AddItemToObject(props, o->lng, opt_schema(cmd, o));
+    if (global_opt(cmd, "bundle"))
+        cJSON_AddItemToObject(props, "bundle", opt_schema(cmd, global_opt(cmd, "bundle")));
+    if (cmd->bundle_required && !cmd->no_bundle)
+        cJSON_AddItemToArray(req, cJSON_CreateString("bundle"));
 
     char **ro;
     int nro = fp_mcp_required_opts(cmd, &ro);
-    for (int i = 0; i < nro; i++)
-        if (cJSON_GetObjectItemCaseSensitive(props, ro[i]))
+    for (int i = 0; i < nro; i++) {
+        bool dup = false;
+        for (const cJSON *r = req->child; r && !dup; r = r->next)
+            dup = !strcmp(r->valuestring, ro[i]);
+        if (!dup && cJSON_GetObjectItemCaseSensitive(props, ro[i]))
             cJSON_AddItemToArray(req, cJSON_CreateString(ro[i]));
+    }
     fp_mcp_names_free(ro, nro);
     if (cJSON_GetArraySize(req))
         cJSON_AddItemToObject(schema, "required", req);
@@ -677,11 +707,12 @@ static char *role_value(const fp_mcp_policy *p, fp_mcp_role r, const char *what,
     return strdup(s);
 }
 
-static int opt_value(const fp_opt *o, const fp_mcp_policy *p, const cJSON *v, argv_b *out, fp_err *err)
+static int opt_value(const fp_command *cmd, const fp_opt *o, const fp_mcp_policy *p, const cJSON *v, argv_b *out,
+                     fp_err *err)
 {
     char what[96];
     snprintf(what, sizeof what, "'%s'", o->lng);
-    fp_mcp_role role = fp_mcp_opt_role(o);
+    fp_mcp_role role = cmd_opt_role(cmd, o);
     char buf[64];
     switch (o->kind) {
     case FP_OPT_FLAG:
@@ -808,7 +839,7 @@ int fp_mcp_build_argv(const fp_command *cmd, const fp_mcp_policy *p, const cJSON
         }
         const fp_opt *o = find_opt(cmd->opts, k);
         if (!o)
-            o = global_opt(k);
+            o = global_opt(cmd, k);
         if (!o || !opt_offered(o, p)) {
             if (o)
                 rc = fp_err_set(err, FP_BAD_ARGS, "argument '%s' names a program to run: refused without "
@@ -818,7 +849,7 @@ int fp_mcp_build_argv(const fp_command *cmd, const fp_mcp_policy *p, const cJSON
             accepted_help(cmd, p, err);
             break;
         }
-        rc = opt_value(o, p, it, &out, err);
+        rc = opt_value(cmd, o, p, it, &out, err);
     }
 
     u_info u;
@@ -841,6 +872,8 @@ int fp_mcp_build_argv(const fp_command *cmd, const fp_mcp_policy *p, const cJSON
             fp_sb_free(&l);
         }
     }
+    if (rc == 0 && cmd->bundle_required && !cmd->no_bundle && !cJSON_GetObjectItemCaseSensitive(args, "bundle"))
+        rc = fp_err_set(err, FP_USAGE, "missing required argument 'bundle'");
     /* options the usage line requires: everywhere, or in the chosen sub-command */
     for (int i = 0; rc == 0 && i < alt->nreq; i++)
         if (!cJSON_GetObjectItemCaseSensitive(args, alt->req[i]) &&
@@ -897,7 +930,8 @@ int fp_mcp_build_argv(const fp_command *cmd, const fp_mcp_policy *p, const cJSON
                 rc = -1;
                 break;
             }
-            char *val = u.subs && i == 0 ? strdup(v->valuestring) : role_value(p, word_role(w), what, v->valuestring, err);
+            char *val = u.subs && i == 0 ? strdup(v->valuestring)
+                                         : role_value(p, cmd_pos_role(cmd, word_role(w), i), what, v->valuestring, err);
             if (!val)
                 rc = -1;
             else

@@ -86,6 +86,21 @@ static void test_every_option_in_schema(void **state)
                     assert_true(mn == o->min && mx == o->max);
                 }
             }
+            /* every path the CLI checks (cmd->paths) is confined (or gated as a program) here too */
+            for (const fp_path_rule *r = (*c)->paths; r && r->kind != FP_PATH_NONE; r++) {
+                if (r->positional || !strcmp(r->opt, "bundle"))
+                    continue;
+                const fp_opt *o = (*c)->opts;
+                while (o && o->lng && strcmp(o->lng, r->opt))
+                    o++;
+                assert_non_null(o && o->lng);
+                const cJSON *s = cJSON_GetObjectItemCaseSensitive(props, o->lng);
+                if (s && !strstr(fp_json_get_str(s, "description"), "inside the server root") &&
+                    !strstr(fp_json_get_str(s, "description"), "needs the server's --allow-gpu"))
+                    fail_msg("%s --%s is a path for the CLI but not confined by mcp", (*c)->name, o->lng);
+            }
+            if ((*c)->no_bundle)
+                assert_null(cJSON_GetObjectItemCaseSensitive(props, "bundle"));
             /* nothing in the schema that the table does not have (bar positionals and --bundle) */
             char **pos;
             bool var;
@@ -183,7 +198,8 @@ static void test_argv_parses(void **state)
             }
             }
         }
-        cJSON_AddStringToObject(a, "bundle", "b");
+        if (!(*c)->no_bundle)
+            cJSON_AddStringToObject(a, "bundle", "b");
         char **pos;
         bool var;
         int np = fp_mcp_positionals(*c, &pos, &var);
@@ -210,7 +226,7 @@ static void test_argv_parses(void **state)
             argv[argc++] = argv[i];
         }
         argv[argc] = NULL;
-        assert_int_equal(bundles, 1);
+        assert_int_equal(bundles, (*c)->no_bundle ? 0 : 1);
         void *args = calloc(1, (*c)->args_size ? (*c)->args_size : 1);
         char **ppos = NULL;
         int npos = 0;
