@@ -1034,6 +1034,12 @@ static int mcp_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     return 0;
 }
 
+/* main checks the root before run: nonexistent 66, not a directory 78, unreadable 74 */
+static const fp_path_rule mcp_paths[] = {
+    {.opt = "root", .kind = FP_PATH_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_mcp = {
     .name = "mcp",
     .summary = "MCP server on stdio: one tool per command, schemas from the option tables (for agents)",
@@ -1048,4 +1054,6 @@ const fp_command fp_cmd_mcp = {
     .min_pos = 0,
     .max_pos = 0,
     .run = mcp_run,
+    .paths = mcp_paths,
+    .no_bundle = true,
 };
