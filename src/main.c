@@ -18,6 +18,7 @@
 #include "flyprof/error.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/table.h"
 
 /* The one piece of global mutable state: set by the signal handler, read by
  * long-running commands (subprocess waits) through ctx->interrupted. */
@@ -120,6 +121,8 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
     if (ctx->format == FP_FMT_TABLE) {
         if (rc == 0) {
             if (ctx->table.len) {
+                if (!ctx->table_verbatim)
+                    fp_table_fit(&ctx->table, ctx->width, getenv("FLYPROF_WORKTREE"));
                 fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
             } else {
                 char *s = ctx->data ? cJSON_Print(ctx->data) : NULL;
@@ -130,10 +133,18 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
             for (int i = 0; i < n; i++)
                 fprintf(stderr, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
         } else {
-            fprintf(stderr, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
-                    fp_code_name(err->code), fp_code_exit(err->code), err->message);
+            /* the error as text, with what the JSON error carries beyond the
+             * message (available dispatches, candidates), fitted like a table */
+            fp_sb det;
+            fp_sb_init(&det);
+            fp_sb_addf(&det, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
+                       fp_code_name(err->code), fp_code_exit(err->code), err->message);
             if (err->help[0])
-                fprintf(stderr, "  help: %s\n", err->help);
+                fp_sb_addf(&det, "  help: %s\n", err->help);
+            fp_table_error_details(err->extra, 20, &det);
+            fp_table_fit(&det, ctx->width, getenv("FLYPROF_WORKTREE"));
+            fputs(det.buf, stderr);
+            fp_sb_free(&det);
         }
         fflush(stdout);
         return rc == 0 ? 0 : fp_code_exit(err->code);
@@ -208,7 +219,7 @@ int main(int argc, char **argv)
     if (!rest)
         abort();
     int nrest = 0;
-    bool want_help = false, want_version = false, after_dd = false;
+    bool want_help = false, want_version = false, after_dd = false, wide = false;
     const char *format_arg = NULL;
     int rc = 0;
     for (int i = 1; i < argc; i++) {
@@ -243,6 +254,8 @@ int main(int argc, char **argv)
                 continue;
             }
             ctx.bundle = val;
+        } else if (!strcmp(a, "--wide")) {
+            wide = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             ctx.quiet = true;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -263,6 +276,7 @@ int main(int argc, char **argv)
     }
     if (ctx.bundle)
         ctx.bundle_abs = fp_path_abs(ctx.bundle);
+    ctx.width = fp_table_width(wide, isatty(STDOUT_FILENO), getenv("COLUMNS"));
 
     const char *name = nrest > 0 && rest[0][0] != '-' ? rest[0] : NULL;
     ctx.command = name ? name : (want_version ? "version" : "help");

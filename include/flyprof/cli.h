@@ -32,6 +32,8 @@ typedef struct fp_ctx {
     fp_sb table;           /* human rendering for -f table; empty -> main prints data */
     const volatile sig_atomic_t *interrupted; /* set by main on SIGINT/SIGTERM */
     const char *argv0;     /* path of this binary (for commands that re-run steps) */
+    int width;             /* -f table width in columns, 0 = unlimited (--wide); see table.h */
+    bool table_verbatim;   /* the table is a reference text (hotspots): not fitted to width */
 } fp_ctx;
 
 /* Append a warning (printf-style) to the envelope's "warnings". */

@@ -539,9 +539,23 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         cJSON_Delete(doc);
     } else if (rc == 0) {
         ctx->data = doc;
+        /* the headline first (report's one-line diagnosis), then what each step did */
         const cJSON *s;
+        const char *headline = NULL;
         cJSON_ArrayForEach(s, r.steps)
-        fp_sb_addf(&ctx->table, "  %-9s %s\n", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
+        {
+            if (!strcmp(fp_json_get_str(s, "name"), "report"))
+                headline = fp_json_get_str(s, "summary");
+        }
+        fp_sb_addf(&ctx->table, "%s\n\n", headline ? headline : "run: no report (see the steps)");
+        cJSON_ArrayForEach(s, r.steps)
+        {
+            double secs;
+            fp_sb_addf(&ctx->table, "  %-9s %-12s", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
+            if (fp_jnum(s, "seconds", &secs))
+                fp_sb_addf(&ctx->table, " %8.1f s", secs);
+            fp_sb_addc(&ctx->table, '\n');
+        }
         fp_sb_addf(&ctx->table, "bundle: %s\n", r.bundle);
     } else {
         *err = serr;
