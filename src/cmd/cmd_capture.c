@@ -244,18 +244,14 @@ static const char **rocprof_argv(const cap *c, const char *const *pre, size_t np
     return v;
 }
 
+/* The discovery ranking, as `flyprof kernels` shows it (fp_kernel_rank). */
 static cJSON *cands_json(const fp_kcands *k)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < k->n && i < MAX_CANDIDATES; i++) {
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "name", k->v[i].name);
-        fp_json_add_int(o, "calls", k->v[i].calls);
-        fp_json_add_int(o, "total_ns", k->v[i].total_ns);
-        fp_json_add_num(o, "avg_ns", k->v[i].avg_ns, 1);
-        fp_json_add_bool(o, "library", k->v[i].noise);
-        cJSON_AddItemToArray(a, o);
-    }
+    fp_krank r;
+    fp_err e = {0};
+    fp_kernel_rank(k, NULL, MAX_CANDIDATES, &r, &e); /* no filter: cannot fail */
+    cJSON *a = fp_krank_json(k, &r);
+    fp_krank_free(&r);
     return a;
 }
 

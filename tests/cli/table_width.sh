@@ -1,8 +1,8 @@
 #!/bin/bash
 # table_width.sh - every `-f table` rendering fits 100 columns by default: on
 # the shipped example, through the fake rocprofv3 (doctor, list, tile,
-# capture, counters, run, bundle), on every corpus case (bubbles, map, report,
-# kernels, diff; skipped when ../shared/corpus is absent), help of every
+# capture, counters, run, bundle, kernels), on every corpus case (bubbles, map,
+# report, kernels, diff; skipped when ../shared/corpus is absent), help of every
 # command and error details. `--wide` lifts the limit, $COLUMNS counts only on
 # a terminal, source paths are shortened in tables but stay full in JSON.
 # Exception: `hotspots -f table` is the reference analyzer's text byte for
@@ -34,6 +34,8 @@ tw tile tile --shape 4096,4096,4096 --dtype bf16 --gpu-name MI350X
 tw capture capture softmax --bundle "$T/b" --shape 4096,8192,bf16
 tw counters counters --bundle "$T/b" --kernel softmax -- true
 tw run run softmax --bundle "$T/r" --shape 4096,8192,bf16 --skip-bundle --no-pmc
+tw ex_kernels kernels --bundle "$EX"
+tw kernels_capture kernels --bundle "$T/b"
 tw ex_bubbles bubbles --bundle "$D" --out "$T/ex.bubbles.json"
 tw ex_map map --bundle "$D" --out-dir "$T/ex"
 tw ex_report report --bundle "$D" --out-dir "$T/ex"
@@ -56,6 +58,7 @@ if [ -n "$C" ] && [ -f "$C/cases.tsv" ]; then
   while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     [ "$id" = id ] && continue
     CD="$C/$id/att/$dispatch"
+    tw "$id.kernels" kernels --csv "$C/$id/rocprof/kernel_trace.csv" --top 0
     tw "$id.bubbles" bubbles --bundle "$CD" --out "$T/$id.bubbles.json"
     tw "$id.map" map --bundle "$CD" --out-dir "$T/$id"
     tw "$id.report" report --bundle "$CD" --out-dir "$T/$id"
