@@ -25,6 +25,7 @@
 #include "flyprof/config.h"
 #include "flyprof/discovery.h"
 #include "flyprof/fs.h"
+#include "flyprof/heartbeat.h"
 #include "flyprof/input_yaml.h"
 #include "flyprof/json.h"
 #include "flyprof/occupancy.h"
@@ -158,11 +159,16 @@ static int run_rocprof(cap *c, const char *step, const char **argv, const char *
                        int *rcode, fp_sb *stderr_text, fp_err *err)
 {
     char *so = fp_path_join(out_dir, "rocprofv3.stdout.txt"), *se = fp_path_join(out_dir, "rocprofv3.stderr.txt");
+    fp_heartbeat hb;
+    fp_heartbeat_begin(&hb, c->ctx, "capture: %s", step);
     fp_proc_opts o = {.argv = argv, .env = env, .cwd = c->wt.path, .stdout_path = so, .stderr_path = se,
-                      .timeout_s = c->a->timeout, .interrupted = c->ctx->interrupted};
+                      .timeout_s = c->a->timeout, .interrupted = c->ctx->interrupted,
+                      .tick = fp_heartbeat_tick, .tick_arg = &hb};
     fp_proc_result r;
     fp_progress(c->ctx, "capture: %s (timeout %gs)", step, c->a->timeout);
     int rc = fp_proc_run(&o, &r, err);
+    fp_heartbeat_end(&hb, r.elapsed_s,
+                     r.timed_out ? "timed out" : r.interrupted ? "interrupted" : rc != 0 ? "failed" : "done");
     cJSON *cmd = cJSON_CreateObject();
     fp_json_add_str(cmd, "step", step);
     cJSON *av = cJSON_AddArrayToObject(cmd, "argv");

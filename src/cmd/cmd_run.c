@@ -21,6 +21,7 @@
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
 #include "flyprof/fs.h"
+#include "flyprof/heartbeat.h"
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
 
@@ -119,7 +120,10 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
     snprintf(so, sizeof so, "run/%s.json", name);
     snprintf(se, sizeof se, "run/%s.stderr.txt", name);
     char *sop = fp_path_join(r->bundle, so), *sep = fp_path_join(r->bundle, se);
-    fp_proc_opts o = {.argv = b->v, .stdout_path = sop, .stderr_path = sep, .interrupted = r->ctx->interrupted};
+    fp_heartbeat hb; /* the final timing line is the progress line below */
+    fp_heartbeat_begin(&hb, r->ctx, "run: [%d] %s", r->index, name);
+    fp_proc_opts o = {.argv = b->v, .stdout_path = sop, .stderr_path = sep, .interrupted = r->ctx->interrupted,
+                      .tick = fp_heartbeat_tick, .tick_arg = &hb};
     fp_proc_result pr;
     fp_err perr = {0};
     double t = now_s();
