@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
@@ -116,7 +117,7 @@ static int write_capture_json(cap *c, const char *status, const fp_err *failure,
     cJSON *d = cJSON_AddObjectToObject(c->doc, "durations");
     fp_json_add_num(d, "total_s", now_s() - c->t0, 2);
     char *p = bpath(c, "capture.json");
-    int rc = fp_json_write_file(p, c->doc, err);
+    int rc = fp_bundle_write_json(p, c->doc, c->bundle, err);
     free(p);
     return rc;
 }
@@ -581,6 +582,11 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
             fp_json_add_str(pj, "error_code", er ? fp_json_get_str(er, "code") : NULL);
         }
         fp_json_add_str(pj, "status", st);
+        if (env_doc) { /* the kept envelope is relocatable like the artifacts */
+            fp_err e4 = {0};
+            fp_bundle_write_json(so, env_doc, c->bundle, &e4);
+            fp_err_clear(&e4);
+        }
         cJSON_Delete(env_doc);
         fp_err_clear(&e3);
         rc = 0;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "flyprof/bundle_path.h"
 #include "flyprof/bound.h"
 #include "flyprof/config.h"
 #include "flyprof/counters.h"
@@ -757,7 +758,7 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
 
     if (ctx->bundle) {
         char *out = fp_path_join(ctx->bundle, "counters.json");
-        int wrc = fp_json_write_file(out, doc, err);
+        int wrc = fp_bundle_write_json(out, doc, ctx->bundle, err);
         if (wrc == 0)
             fp_json_add_str(doc, "artifact", out);
         free(out);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
@@ -161,6 +162,11 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
     }
     fp_err_clear(&e2);
     fp_err_clear(&perr);
+    if (env) { /* the kept step envelope is relocatable like the artifacts */
+        fp_err e4 = {0};
+        fp_bundle_write_json(sop, env, r->bundle, &e4);
+        fp_err_clear(&e4);
+    }
     const cJSON *w;
     const cJSON *warr = env ? cJSON_GetObjectItem(env, "warnings") : NULL;
     cJSON_ArrayForEach(w, warr)
@@ -532,7 +538,7 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     }
     char *rj = fp_path_join(r.bundle, "run.json");
     fp_err werr = {0};
-    int wrc = fp_json_write_file(rj, doc, &werr);
+    int wrc = fp_bundle_write_json(rj, doc, r.bundle, &werr);
     free(rj);
     const cJSON *w;
     cJSON_ArrayForEach(w, r.warnings) fp_warn(ctx, "%s", w->valuestring);
