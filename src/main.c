@@ -276,7 +276,7 @@ int main(int argc, char **argv)
     }
     if (ctx.bundle)
         ctx.bundle_abs = fp_path_abs(ctx.bundle);
-    ctx.width = fp_table_width(wide, isatty(STDOUT_FILENO), getenv("COLUMNS"));
+    ctx.width = fp_table_width_auto(wide);
 
     const char *name = nrest > 0 && rest[0][0] != '-' ? rest[0] : NULL;
     ctx.command = name ? name : (want_version ? "version" : "help");

@@ -25,6 +25,10 @@
  * a terminal and it parses; else FP_TABLE_WIDTH_DEFAULT. */
 int fp_table_width(bool wide, bool stdout_tty, const char *columns_env);
 
+/* The same for this process: a terminal narrower than the default (its
+ * TIOCGWINSZ size; bash does not export $COLUMNS) narrows the default too. */
+int fp_table_width_auto(bool wide);
+
 /* Display columns of len bytes of UTF-8 (one per code point: the tables use
  * box-drawing and block characters, never double-width ones). */
 size_t fp_utf8_cols(const char *s, size_t len);

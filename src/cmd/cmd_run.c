@@ -561,9 +561,17 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         cJSON_ArrayForEach(s, r.steps)
         {
             double secs;
-            fp_sb_addf(&ctx->table, "  %-9s %-12s", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
+            const char *why = fp_json_get_str(s, "reason"), *sum = fp_json_get_str(s, "summary");
+            fp_sb_addf(&ctx->table, "  %-9s %-8s", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
             if (fp_jnum(s, "seconds", &secs))
-                fp_sb_addf(&ctx->table, " %8.1f s", secs);
+                fp_sb_addf(&ctx->table, " %7.1f s", secs);
+            else
+                fp_sb_adds(&ctx->table, "          ");
+            /* why a step was skipped; what capture found (the report's summary is the headline) */
+            if (why || (sum && strcmp(fp_json_get_str(s, "name"), "report")))
+                fp_sb_addf(&ctx->table, "  %s", why ? why : sum);
+            while (ctx->table.len && ctx->table.buf[ctx->table.len - 1] == ' ')
+                ctx->table.buf[--ctx->table.len] = '\0';
             fp_sb_addc(&ctx->table, '\n');
         }
         fp_sb_addf(&ctx->table, "bundle: %s\n", r.bundle);

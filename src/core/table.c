@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "flyprof/mem.h"
 
@@ -21,6 +23,18 @@ int fp_table_width(bool wide, bool stdout_tty, const char *columns_env)
             return (int)v;
     }
     return FP_TABLE_WIDTH_DEFAULT;
+}
+
+int fp_table_width_auto(bool wide)
+{
+    bool tty = isatty(STDOUT_FILENO);
+    int w = fp_table_width(wide, tty, getenv("COLUMNS"));
+    struct winsize ws;
+    const char *cols = getenv("COLUMNS");
+    if (w == FP_TABLE_WIDTH_DEFAULT && tty && !(cols && *cols) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+        ws.ws_col >= FP_TABLE_WIDTH_MIN && ws.ws_col < w)
+        w = ws.ws_col;
+    return w;
 }
 
 size_t fp_utf8_cols(const char *s, size_t len)
@@ -205,7 +219,9 @@ static size_t hang_col(const char *line, size_t len, size_t indent, size_t width
         return fp_utf8_cols(line, i + 1) + 1 <= width / 2 ? fp_utf8_cols(line, i + 1) + 1 : indent + 2;
     if (i > indent && i + 3 <= len && !memcmp(line + i, "\xe2\x94\x82", 3) && line[i - 1] == ' ')
         return fp_utf8_cols(line, i + 3) + 1 <= width / 2 ? fp_utf8_cols(line, i + 3) + 1 : indent + 2;
-    /* "label  text": the first run of two spaces after the label */
+    /* "label  text" / "[ok] name    text": under the text after the last run
+     * of two or more spaces that starts in the first 48 columns */
+    size_t best = 0;
     for (i = indent; i + 2 < lim; i++)
         if (line[i] != ' ' && line[i + 1] == ' ' && line[i + 2] == ' ') {
             size_t j = i + 1;
@@ -213,9 +229,11 @@ static size_t hang_col(const char *line, size_t len, size_t indent, size_t width
                 j++;
             size_t c = fp_utf8_cols(line, j);
             if (j < len && c <= width / 2 && c > indent)
-                return c;
-            break;
+                best = c;
+            i = j - 1;
         }
+    if (best)
+        return best;
     return indent + 2 <= width / 2 ? indent + 2 : width / 4;
 }
 

@@ -96,7 +96,7 @@ PY
 h=$(jget "$T/r/run.json" '[s["summary"] for s in d["steps"] if s["name"]=="report"][0]')
 [ -n "$h" ] || fail "run.json has no report headline"
 head -1 "$T/out/run.txt" | grep -qF "${h:0:50}" || fail "run table does not start with the headline: $(head -3 "$T/out/run.txt")"
-grep -Eq "^  capture +ok +[0-9.]+ s$" "$T/out/run.txt" || fail "run table lacks the capture timing"
+grep -Eq "^  capture +ok +[0-9.]+ s  softmax" "$T/out/run.txt" || fail "run table lacks the capture timing"
 
 # source paths: short in the table, full in JSON
 grep -q "gemm_kernel.py:65" "$T/out/ex_report.txt" || fail "report table lacks the source line"
@@ -116,5 +116,11 @@ if command -v script > /dev/null; then
 import sys
 ls = open(sys.argv[1], encoding='utf-8').read().replace('\r', '').split('\n')
 sys.exit(0 if ls and max(map(len, ls)) <= 60 else 1)" "$T/tty.txt" || fail "\$COLUMNS=60 on a terminal not respected"
+  # without $COLUMNS (bash does not export it), a 60-column terminal narrows the default
+  env -u COLUMNS script -qec "stty cols 60; \"$FLYPROF\" rules -f table" /dev/null > "$T/tty2.txt" 2>&1
+  "$PY" -c "
+import sys
+ls = open(sys.argv[1], encoding='utf-8').read().replace('\r', '').split('\n')
+sys.exit(0 if len(ls) > 20 and max(map(len, ls)) <= 60 else 1)" "$T/tty2.txt" || fail "a 60-column terminal not respected"
 fi
 echo "ok: $n table renderings within 100 columns"
