@@ -98,6 +98,10 @@ h=$(jget "$T/r/run.json" '[s["summary"] for s in d["steps"] if s["name"]=="repor
 head -1 "$T/out/run.txt" | grep -qF "${h:0:50}" || fail "run table does not start with the headline: $(head -3 "$T/out/run.txt")"
 grep -Eq "^  capture +ok +[0-9.]+ s  softmax" "$T/out/run.txt" || fail "run table lacks the capture timing"
 
+# the one-line answer first: doctor's verdict, list's count
+head -1 "$T/out/doctor.txt" | grep -Eq "^flyprof doctor: (ready|not-ready)" || fail "doctor headline: $(head -1 "$T/out/doctor.txt")"
+head -1 "$T/out/list.txt" | grep -Eq "^[0-9]+ kernel\(s\): " || fail "list headline: $(head -1 "$T/out/list.txt")"
+
 # source paths: short in the table, full in JSON
 grep -q "gemm_kernel.py:65" "$T/out/ex_report.txt" || fail "report table lacks the source line"
 if grep -q "/gemm_kernel.py" "$T/out/ex_report.txt"; then fail "report table still shows a full source path"; fi
