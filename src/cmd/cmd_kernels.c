@@ -9,10 +9,12 @@
  * capture's discovery pass uses (rocprof/discovery.c) -> rank with the same
  * fp_kernel_rank capture records -> data + a table that fits the width.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "flyprof/csv.h"
@@ -86,8 +88,11 @@ static int load_csv(const char *path, fp_kcands *k, const char **kind, fp_err *e
 /* An input path given on the command line: there, and a file. */
 static int check_file(const char *flag, const char *path, fp_err *err)
 {
-    if (fp_is_file(path))
+    if (fp_is_file(path)) {
+        if (access(path, R_OK) != 0)
+            return fp_err_set(err, FP_IO_ERROR, "--%s %s: cannot be read: %s", flag, path, strerror(errno));
         return 0;
+    }
     if (fp_is_dir(path))
         return fp_err_set(err, FP_BAD_ARGS, "--%s %s is a directory, not a file", flag, path);
     return fp_err_set(err, FP_NO_ARTIFACT, "--%s %s: no such file", flag, path);
