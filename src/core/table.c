@@ -54,7 +54,8 @@ static const char *const src_ext[] = {".py", ".c", ".cc", ".cpp", ".cxx", ".h", 
 static bool path_char(char c)
 {
     return c && c != ' ' && c != '\t' && c != '\n' && c != '"' && c != '\'' && c != '`' && c != '(' && c != ')' &&
-           c != '[' && c != ']' && c != ',' && c != ';' && c != '|' && c != '<' && c != '>' && c != ':';
+           c != '[' && c != ']' && c != ',' && c != ';' && c != '|' && c != '<' && c != '>' && c != ':' &&
+           c != '=';
 }
 
 static bool has_src_ext(const char *p, size_t len)

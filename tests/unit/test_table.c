@@ -72,6 +72,10 @@ static void test_paths(void **state)
     s = fit("/a/x/util.py:1 /a/y/util.py:2\n", 0, NULL);
     assert_string_equal(s, "x/util.py:1 y/util.py:2\n");
     free(s);
+    /* after "=": a path too */
+    s = fit("src=/ws/lab/kernels/pa.py:3\n", 0, NULL);
+    assert_string_equal(s, "src=pa.py:3\n");
+    free(s);
     /* under the worktree root: relative to it */
     s = fit("see /wt/FlyDSL/kernels/gemm.py:65\n", 0, "/wt/FlyDSL/");
     assert_string_equal(s, "see kernels/gemm.py:65\n");
