@@ -272,6 +272,14 @@ static int kernels_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     return 0;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule kernels_paths[] = {
+    {.opt = "csv", .kind = FP_PATH_FILE},
+    {.opt = "db", .kind = FP_PATH_FILE},
+    {.opt = "bundle", .kind = FP_PATH_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_kernels = {
     .name = "kernels",
     .summary = "rank the kernels of a rocprofv3 --stats/--kernel-trace run by total time (what to capture)",
@@ -285,4 +293,5 @@ const fp_command fp_cmd_kernels = {
     .min_pos = 0,
     .max_pos = 0,
     .run = kernels_run,
+    .paths = kernels_paths,
 };
