@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "flyprof/bundle_path.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/report.h"
@@ -53,6 +54,22 @@ static int copy_file(const char *src, const char *dst, fp_err *err)
     if (rc == 0)
         rc = fp_write_atomic(dst, sb.buf, sb.len, err);
     fp_sb_free(&sb);
+    return rc;
+}
+
+/* A JSON artifact of the source bundle, with its paths made relative to the
+ * published dir: the dispatch dir's new place, the rest relative to it
+ * (artifacts written by an older flyprof held absolute paths). */
+static int copy_json_relocated(const char *src, const char *dst, const char *root, const char *disp_dir,
+                               const char *disp_rel, fp_err *err)
+{
+    cJSON *j = NULL;
+    if (fp_json_parse_file(src, &j, err))
+        return -1;
+    fp_json_path_replace(j, disp_dir, disp_rel);
+    fp_json_bundle_relative(j, root);
+    int rc = fp_json_write_file(dst, j, err);
+    cJSON_Delete(j);
     return rc;
 }
 
@@ -267,7 +284,10 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     if (!l.bundle_is_dispatch) {
         for (size_t i = 0; i < sizeof bundle_files / sizeof *bundle_files; i++) {
             char *s = fp_path_join(l.root, bundle_files[i]), *d = fp_path_join(tmp, bundle_files[i]);
-            int c = fp_is_file(s) ? copy_file(s, d, err) : 0;
+            int c = !fp_is_file(s) ? 0
+                    : strstr(bundle_files[i], ".json")
+                        ? copy_json_relocated(s, d, l.root, l.dispatch_dir, disp_rel, err)
+                        : copy_file(s, d, err);
             if (c == 0 && fp_is_file(s))
                 cJSON_AddItemToArray(copied, cJSON_CreateString(bundle_files[i]));
             free(s);
@@ -311,7 +331,14 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     /* bubbles.json always ships (computed when the bundle had none) */
     {
         char *bp = fp_path_join(tmp, "bubbles.json");
-        int c = fp_is_file(bp) ? 0 : fp_json_write_file(bp, l.bubbles, err);
+        int c = 0;
+        if (!fp_is_file(bp)) {
+            cJSON *bj = cJSON_Duplicate(l.bubbles, 1);
+            fp_json_path_replace(bj, l.dispatch_dir, disp_rel);
+            fp_json_bundle_relative(bj, l.root);
+            c = fp_json_write_file(bp, bj, err);
+            cJSON_Delete(bj);
+        }
         free(bp);
         if (c)
             goto done;
