@@ -122,7 +122,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
             if (ctx->table.len) {
                 fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
             } else {
-                char *s = ctx->data ? cJSON_Print(ctx->data) : NULL;
+                char *s = ctx->data ? fp_json_print(ctx->data, true) : NULL;
                 printf("%s\n", s ? s : "{}");
                 free(s);
             }
@@ -173,7 +173,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
         }
         cJSON_AddItemToObject(env, "error", e);
     }
-    char *s = cJSON_PrintUnformatted(env);
+    char *s = fp_json_print(env, false);
     if (s) {
         fputs(s, stdout);
         fputc('\n', stdout);
