@@ -33,6 +33,8 @@ char *fp_json_print(const cJSON *j, bool pretty);
  * `text` by U+FFFD. Returns text itself when it is valid, else a new string
  * (text is freed). *replaced (may be NULL) gets the number of replacements. */
 char *fp_utf8_sanitize(char *text, size_t *replaced);
+/* True when the NUL-terminated text is valid UTF-8 (RFC 3629: no overlongs, surrogates or > U+10FFFF). */
+bool fp_utf8_valid(const char *text);
 /* Write j (pretty, 2-space indented by cJSON's printer) atomically to path. */
 int fp_json_write_file(const char *path, const cJSON *j, fp_err *err);
 

@@ -120,6 +120,19 @@ static size_t utf8_seq(const unsigned char *s, size_t n, size_t *bad)
     return len;
 }
 
+bool fp_utf8_valid(const char *text)
+{
+    const unsigned char *u = (const unsigned char *)text;
+    size_t n = strlen(text), i = 0, bad = 0;
+    while (i < n) {
+        size_t l = utf8_seq(u + i, n - i, &bad);
+        if (!l)
+            return false;
+        i += l;
+    }
+    return true;
+}
+
 char *fp_utf8_sanitize(char *text, size_t *replaced)
 {
     size_t n = strlen(text), i = 0, bad = 0, nrep = 0;
