@@ -13,6 +13,8 @@ mode=${1:-demo}
 case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; exit 64 ;; esac
 
 PKGS="gcc make cmake pkg-config git python3 libcjson-dev libyaml-dev libsqlite3-dev libgit2-dev libcmocka-dev"
+# test mode also fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
+[ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -49,3 +51,6 @@ cmake --build build-asan -j "$jobs"
 # override the fake rocprofv3's own default (a test double that exits with its options allocated).
 ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+echo "setup: fuzzing every parser for a bounded time (tests/fuzz/README.md)" >&2
+FUZZ_JOBS="$jobs" tests/fuzz/run.sh
