@@ -1,8 +1,9 @@
 /* fuzz_wave_side - the small per-dispatch side files read with the wave reader:
  * occupancy.json (fp_occupancy_load) and wstates<k>.json (fp_wstates_integral).
  * NOT in run.sh's default list until perf's rewrite of src/att/wave.c lands:
- * it finds issue 10 (a) (a repeated "state"/"time" key overflows read_int_array's
- * buffer) and (d) (the integral overflows int64) at once, both perf's to fix. */
+ * tests/fuzz/pending/wave_side/ holds issue 10 (a) (a repeated "state"/"time"
+ * key overflows read_int_array's buffer), and the integral's int64 overflow (d)
+ * is reachable too; both are perf's to fix. */
 #include <stdlib.h>
 
 #include "flyprof/wave.h"
