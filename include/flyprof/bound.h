@@ -18,6 +18,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* An optional number: `have` false means "not measured" (never read v then). */
 typedef struct fp_optnum {
@@ -36,6 +37,7 @@ typedef enum fp_bound {
     FP_BOUND_COMPUTE,
     FP_BOUND_MEMORY,
     FP_BOUND_LATENCY,
+    FP_BOUND_PARALLELISM, /* the launch cannot fill the machine (fewer workgroups than CUs) */
 } fp_bound;
 
 typedef struct fp_bound_in {
@@ -52,6 +54,14 @@ typedef struct fp_bound_in {
     fp_optnum l2_hit_pct;       /* TCC hit rate (used only for the optimal check's evidence) */
     fp_optnum partial_32b_pct;  /* % of fabric read requests that are 32 B */
     fp_optnum over_fetch;       /* fetched bytes / ideal bytes */
+    /* ---- from the launch model (kernel_trace.csv grid, SoC CUs) ---- */
+    fp_optnum underfilled;      /* 1 when workgroups < CUs, 0 otherwise */
+    fp_optnum fill_pct;         /* % of CUs given a workgroup */
+    fp_optnum workgroups, cus;
+    /* ---- speed of light from the trace (sol.h) ---- */
+    fp_optnum hbm_trace_pct;    /* requested vector-memory bytes / time / peak HBM: an upper bound */
+    fp_optnum mfma_busy_trace_pct; /* MFMA pipe cycles / traced SIMD cycles */
+    fp_optnum valu_busy_trace_pct; /* VALU cycles / traced SIMD cycles */
     /* ---- from the shape (tile / roofline) ---- */
     fp_optnum ai;               /* arithmetic intensity, FLOP per HBM byte */
     fp_optnum ridge_ai;         /* peak FLOP/s / peak bytes/s for the dtype */
@@ -69,7 +79,26 @@ typedef struct fp_bound_result {
     bool optimal;
     const char *optimal_rule; /* NULL when not optimal */
     char optimal_evidence[FP_BOUND_EVIDENCE_MAX];
+    /* with bound == PARALLELISM: what bounds the work inside each busy CU (the
+     * next rule of the table that holds); otherwise == bound. Rules gate on it. */
+    fp_bound within;
+    const char *within_rule;
+    /* the roof verdict: a memory-bound kernel at >= 60 % of peak HBM (counters, or
+     * the trace estimate when it is physically possible, <= 110 %) */
+    bool at_roof;
+    double roof_pct;           /* % of peak HBM the verdict used */
+    const char *roof_source;   /* "counters" | "trace" | NULL */
 } fp_bound_result;
+
+/* The rule table, for docs/bound.md (tested against it) and `flyprof rules`. */
+typedef struct fp_bound_rule_info {
+    const char *id;
+    fp_bound bound;
+    const char *basis;
+    const char *confidence;
+    const char *condition; /* the condition as docs/bound.md states it */
+} fp_bound_rule_info;
+const fp_bound_rule_info *fp_bound_rules(size_t *n);
 
 /* Zero every input (all `have` false). */
 void fp_bound_in_init(fp_bound_in *in);
@@ -77,7 +106,7 @@ void fp_bound_in_init(fp_bound_in *in);
 /* Classify. Never fails; out is fully written. */
 void fp_bound_classify(const fp_bound_in *in, fp_bound_result *out);
 
-/* "compute" | "memory" | "latency" | "unknown". */
+/* "compute" | "memory" | "latency" | "parallelism" | "unknown". */
 const char *fp_bound_name(fp_bound b);
 
 /* {"bound","rule","basis","confidence","evidence","optimal","optimal_rule","optimal_evidence"}

@@ -37,7 +37,12 @@ typedef enum fp_sig_kind {
     FP_SIG_L2_HIT,            /* L2 hit rate, % */
     FP_SIG_LDS_CONFLICT_PCT,  /* LDS bank-conflict cycles, % */
     FP_SIG_MFMA_FRAC,         /* MFMA pipe utilisation (counters mfma_util_pct / 100), 0..1 */
-    FP_SIG_PCT_HBM_ROOF,      /* achieved HBM bandwidth / peak, % */
+    FP_SIG_PCT_HBM_ROOF,      /* achieved HBM bandwidth / peak, %: counters, else the trace estimate when <= 110 % */
+    FP_SIG_LAUNCH_FILL_PCT,   /* % of CUs the launch gives a workgroup (launch model) */
+    FP_SIG_GRID_MORE_WAVES,   /* 1 when the grid has more waves than the resident slots (more occupancy can be used) */
+    FP_SIG_LDS_WAIT_PCT,      /* lgkmcnt stall on LDS producers, % of total stall (by producer share) */
+    FP_SIG_GLOBAL_WAIT_PCT,   /* vmcnt stall on global/flat loads, % of total stall (by producer share) */
+    FP_SIG_SMEM_WAIT_PCT,     /* lgkmcnt stall on scalar loads (kernel arguments), % of total stall */
     FP_SIG_KIND_COUNT
 } fp_sig_kind;
 
@@ -73,6 +78,8 @@ typedef enum fp_gain_model {
     FP_GAIN_HOT_LINE,     /* the gain of the hottest instruction of the class only */
     FP_GAIN_OCCUPANCY,    /* all bubble gain x (1 - waves / next waves) */
     FP_GAIN_SIGNAL_PCT,   /* the primary signal itself (a % of kernel latency) */
+    FP_GAIN_FILL,         /* 100 - launch.fill_pct: the idle CUs' share of the machine */
+    FP_GAIN_ROOF,         /* 100 - sol.hbm.pct_of_peak: the distance to the HBM roof */
 } fp_gain_model;
 
 /* The acceptance test a re-capture must pass (checked by `flyprof diff`). */

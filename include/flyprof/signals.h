@@ -19,6 +19,8 @@
 #include "flyprof/att.h"
 #include "flyprof/bound.h"
 #include "flyprof/error.h"
+#include "flyprof/launch.h"
+#include "flyprof/sol.h"
 #include "flyprof/soc.h"
 
 /* An optional number. */
@@ -43,7 +45,23 @@ typedef struct fp_sig_producer {
 /* Producer groups a rule can narrow its evidence and gain to. GLOBAL = loads from
  * global memory (buffer/global/flat loads, LDS-DMA loads): what a prefetch or an
  * earlier issue can hide, unlike a scratch reload (a spill) waited on by the same vmcnt. */
-typedef enum fp_prod_group { FP_PROD_ANY = 0, FP_PROD_LDS, FP_PROD_SCRATCH, FP_PROD_GLOBAL, FP_PROD_COUNT } fp_prod_group;
+/* SMEM = scalar loads (kernel arguments, s_buffer_load); FLAT = flat_* loads, which
+ * count on both vmcnt and lgkmcnt. A wait's stall is split over its producers'
+ * kinds by their stall shares before any class-specific rule reads it. */
+typedef enum fp_prod_group {
+    FP_PROD_ANY = 0,
+    FP_PROD_LDS,
+    FP_PROD_SCRATCH,
+    FP_PROD_GLOBAL,
+    FP_PROD_SMEM,
+    FP_PROD_FLAT,
+    FP_PROD_COUNT
+} fp_prod_group;
+
+/* "any", "lds", "scratch", "global", "smem", "flat" (one table, signals.c). */
+const char *fp_prod_group_name(fp_prod_group g);
+/* The group a producer instruction belongs to (FP_PROD_ANY when none). */
+fp_prod_group fp_prod_group_of(const char *isa, const char *cls);
 
 /* The hottest instruction of one stall class. */
 typedef struct fp_sig_hot {
@@ -79,6 +97,7 @@ typedef struct fp_sig_class {
      * at the waits on LDS (or scratch) producers. */
     fp_sig_hot hot_prod[FP_PROD_COUNT];
     fp_optd gain_prod_pct[FP_PROD_COUNT];
+    double stall_prod[FP_PROD_COUNT]; /* class stall cycles attributed to each producer kind */
     bool has_producers; /* some hotspot of the class names its producers (waits_on) */
 } fp_sig_class;
 
@@ -139,6 +158,28 @@ typedef struct fp_signals {
     /* the dispatch's source copies (borrowed, may be NULL): set before
      * fp_signals_from_bubbles so evidence skips decorator lines */
     const fp_snapshots *snaps;
+    /* ---- launch model (kernel_trace.csv grid + SoC CUs + occupancy) ---- */
+    bool have_grid;
+    double grid[3], wg3[3];      /* Grid_Size_*, Workgroup_Size_* (work-items) */
+    int cus;                     /* SoC table, 0 unknown */
+    fp_launch launch;            /* launch.valid false when not modelled */
+    char *launch_reason;         /* why the launch is unknown (NULL when known) */
+    /* ---- speed of light (sol.h) ---- */
+    const fp_code *code;         /* borrowed listing, set by fp_signals_from_code */
+    double span_total;           /* bubbles gain.span_total: traced SIMD cycles */
+    double cu_cycles;            /* sum over traced CUs of the longest SIMD span */
+    fp_sol_in sol_in;
+    fp_sol sol;
+    bool have_sol;
+    /* ---- trace representativeness ---- */
+    bool representative;
+    fp_optd coverage_pct;        /* static instructions executed at least once, % */
+    int64_t static_insts, executed_insts;
+    bool loop_known, loop_executed, has_loop; /* some instruction ran more often than the entry */
+    cJSON *repr_reasons;         /* array of strings (owned) */
+    /* ---- store drain at s_endpgm ---- */
+    fp_optd drain_latency;       /* latency of s_endpgm summed over traced waves */
+    fp_optd drain_pct;           /* % of total latency */
     /* what the bundle held */
     bool have_capture, have_counters, have_tile, have_bubbles_json, have_map_json;
 } fp_signals;
@@ -150,6 +191,10 @@ void fp_signals_free(fp_signals *s);
 const fp_sig_class *fp_signals_class(const fp_signals *s, const char *name);
 /* Add (or get) a class entry by name; the returned pointer is valid until the next add. */
 fp_sig_class *fp_signals_class_add(fp_signals *s, const char *name);
+/* % of total stall that class `cls` spends waiting on producers of kind g: the
+ * class's stall split by its (ranked) hotspots' producer shares; the whole
+ * class when the trace names no producers. GLOBAL includes FLAT loads. */
+double fp_signals_wait_on_pct(const fp_signals *s, const char *cls, fp_prod_group g);
 /* Keep the class array in rank order: stall desc, ties by name. */
 void fp_signals_sort_classes(fp_signals *s);
 
@@ -183,6 +228,8 @@ typedef struct fp_kernel_row {
     double avg_ns;           /* mean End - Start */
     bool have_regs;          /* the register columns below were read */
     int vgpr, accum, sgpr, lds, wg, scratch; /* -1 when the column is missing */
+    bool have_grid;          /* Grid_Size_X and Workgroup_Size_X were read */
+    double grid[3], wg3[3];  /* work-items (a missing Y/Z column is 1) */
 } fp_kernel_row;
 void fp_signals_from_kernel_row(fp_signals *s, const fp_kernel_row *k);
 

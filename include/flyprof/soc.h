@@ -50,6 +50,7 @@ typedef struct fp_arch_rates {
     int matrix_flop_clk_cu[FP_DT_COUNT]; /* 0 = not supported on this arch */
     int vector_fp32_flop_clk_cu;       /* packed FP32, as AMD quotes its vector peak */
     int l2_channels_per_xcd;
+    int lds_bytes_clk_cu;              /* LDS peak bytes per clock per CU */
 } fp_arch_rates;
 
 typedef struct fp_soc {

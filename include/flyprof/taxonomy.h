@@ -28,6 +28,7 @@ typedef enum fp_class {
     FP_CL_VALU,
     FP_CL_BRANCH,
     FP_CL_SALU,
+    FP_CL_DRAIN,     /* s_endpgm: the wave's outstanding stores/loads draining at exit */
     FP_CL_OTHER,
     FP_CL_COUNT
 } fp_class;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "flyprof/json.h"
+#include "flyprof/sol.h"
 
 /* Thresholds (percent unless noted). They mirror rocprofiler-compute's
  * speed-of-light reading: a unit above ~60 % of its peak is the limiter;
@@ -23,8 +24,16 @@
 #define HBM_STARVED_PCT 30.0    /* < 30 % of peak while waiting on memory: latency */
 #define MFMA_SATURATED_PCT 50.0 /* MFMA pipe busy half the time: compute */
 #define VALU_SATURATED_PCT 80.0 /* VALU issue nearly every cycle: compute */
-#define TRACE_MFMA_INST_PCT 40.0
 #define TRACE_MFMA_STALL_PCT 25.0
+/* Speed of light from the trace (sol.h). The MFMA/VALU busy thresholds are the
+ * counter ones: a busy pipe is a busy pipe whoever measured it. The trace HBM
+ * figure counts every requested byte (cache hits too): it is an upper bound,
+ * so a LOW value proves HBM is not the limiter, and a high one is believed
+ * only up to what the HBM can physically do (110 %: the timing comes from a
+ * separate run, +-10 %); above that the bytes are cache traffic. */
+#define TRACE_HBM_SATURATED_PCT 60.0
+#define TRACE_HBM_MAX_PLAUSIBLE_PCT FP_SOL_TRACE_PLAUSIBLE_PCT
+#define TRACE_HBM_STARVED_PCT 30.0
 #define TRACE_VMEM_STALL_PCT 35.0
 #define TRACE_LDS_STALL_PCT 35.0
 /* Roof check. 85 % of peak HBM is what streaming kernels reach at best
@@ -74,19 +83,70 @@ static bool r_valu_saturated(const fp_bound_in *in, char *ev, size_t n)
     return true;
 }
 
-static bool r_trace_mfma(const fp_bound_in *in, char *ev, size_t n)
+static bool r_launch_underfilled(const fp_bound_in *in, char *ev, size_t n)
 {
-    if (H(mfma_inst_pct) && V(mfma_inst_pct) > TRACE_MFMA_INST_PCT) {
-        snprintf(ev, n, "MFMA is %.1f%% of executed instructions (> %.0f%%)", V(mfma_inst_pct),
-                 TRACE_MFMA_INST_PCT);
-        return true;
-    }
-    if (H(mfma_stall_share) && V(mfma_stall_share) > TRACE_MFMA_STALL_PCT) {
-        snprintf(ev, n, "MFMA dependencies are %.1f%% of stall cycles (> %.0f%%)", V(mfma_stall_share),
-                 TRACE_MFMA_STALL_PCT);
-        return true;
-    }
-    return false;
+    if (!H(underfilled) || V(underfilled) < 0.5)
+        return false;
+    snprintf(ev, n, "%.0f workgroups on %.0f CUs: only %.0f%% of the CUs get any work", H(workgroups) ? V(workgroups) : 0,
+             H(cus) ? V(cus) : 0, H(fill_pct) ? V(fill_pct) : 0);
+    return true;
+}
+
+static bool r_mfma_busy(const fp_bound_in *in, char *ev, size_t n)
+{
+    if (!H(mfma_busy_trace_pct) || V(mfma_busy_trace_pct) < MFMA_SATURATED_PCT)
+        return false;
+    snprintf(ev, n, "the MFMA pipe is busy %.1f%% of traced SIMD cycles (>= %.0f%%)", V(mfma_busy_trace_pct),
+             MFMA_SATURATED_PCT);
+    return true;
+}
+
+static bool r_valu_busy(const fp_bound_in *in, char *ev, size_t n)
+{
+    if (!H(valu_busy_trace_pct) || V(valu_busy_trace_pct) < VALU_SATURATED_PCT)
+        return false;
+    snprintf(ev, n, "the VALU is busy %.1f%% of traced SIMD cycles (>= %.0f%%)", V(valu_busy_trace_pct),
+             VALU_SATURATED_PCT);
+    return true;
+}
+
+static bool trace_hbm_plausible(const fp_bound_in *in)
+{
+    return H(hbm_trace_pct) && V(hbm_trace_pct) <= TRACE_HBM_MAX_PLAUSIBLE_PCT;
+}
+
+static bool r_hbm_trace_saturated(const fp_bound_in *in, char *ev, size_t n)
+{
+    if (!trace_hbm_plausible(in) || V(hbm_trace_pct) < TRACE_HBM_SATURATED_PCT)
+        return false;
+    snprintf(ev, n,
+             "the trace's vector-memory bytes over the kernel time are %.1f%% of peak HBM (>= %.0f%%; an upper bound: "
+             "cache hits counted as HBM traffic)",
+             V(hbm_trace_pct), TRACE_HBM_SATURATED_PCT);
+    return true;
+}
+
+static bool r_vmem_starved_trace(const fp_bound_in *in, char *ev, size_t n)
+{
+    if (!H(vmem_stall_share) || V(vmem_stall_share) <= TRACE_VMEM_STALL_PCT || !H(hbm_trace_pct) ||
+        V(hbm_trace_pct) >= TRACE_HBM_STARVED_PCT)
+        return false;
+    snprintf(ev, n,
+             "global-memory waits are %.1f%% of stall cycles but even counting every requested byte as HBM traffic "
+             "the kernel moves only %.1f%% of peak HBM (< %.0f%%): latency, too few bytes in flight",
+             V(vmem_stall_share), V(hbm_trace_pct), TRACE_HBM_STARVED_PCT);
+    return true;
+}
+
+static bool r_trace_mfma_dep(const fp_bound_in *in, char *ev, size_t n)
+{
+    if (!H(mfma_stall_share) || V(mfma_stall_share) <= TRACE_MFMA_STALL_PCT)
+        return false;
+    snprintf(ev, n,
+             "MFMA dependencies (MFMA issue stall and s_nop between MFMAs) are %.1f%% of stall cycles (> %.0f%%) "
+             "while the pipe is not saturated: a dependency chain, not throughput",
+             V(mfma_stall_share), TRACE_MFMA_STALL_PCT);
+    return true;
 }
 
 static bool r_vmem_starved(const fp_bound_in *in, char *ev, size_t n)
@@ -148,7 +208,7 @@ static bool r_ai_above_ridge(const fp_bound_in *in, char *ev, size_t n)
 static bool have_trace(const fp_bound_in *in)
 {
     return H(stall_pct) || H(vmem_stall_share) || H(lds_stall_share) || H(mfma_stall_share) ||
-           H(mfma_inst_pct);
+           H(mfma_inst_pct) || H(mfma_busy_trace_pct) || H(valu_busy_trace_pct) || H(hbm_trace_pct);
 }
 
 static bool have_counters(const fp_bound_in *in)
@@ -179,21 +239,52 @@ static bool r_counters_default(const fp_bound_in *in, char *ev, size_t n)
     return true;
 }
 
-/* THE table. First match wins. */
-static const bound_rule bound_rules[] = {
-    {"hbm_saturated", FP_BOUND_MEMORY, "counters", "high", r_hbm_saturated},
-    {"mfma_saturated", FP_BOUND_COMPUTE, "counters", "high", r_mfma_saturated},
-    {"valu_saturated", FP_BOUND_COMPUTE, "counters", "high", r_valu_saturated},
-    {"trace_mfma", FP_BOUND_COMPUTE, "trace", "medium", r_trace_mfma},
-    {"vmem_starved", FP_BOUND_LATENCY, "counters", "high", r_vmem_starved},
-    {"trace_vmem", FP_BOUND_MEMORY, "trace", "medium", r_trace_vmem},
-    {"trace_lds", FP_BOUND_MEMORY, "trace", "medium", r_trace_lds},
-    {"hbm_busy", FP_BOUND_MEMORY, "counters", "medium", r_hbm_busy},
-    {"trace_default", FP_BOUND_LATENCY, "trace", "low", r_trace_default},
-    {"counters_default", FP_BOUND_LATENCY, "counters", "low", r_counters_default},
-    {"ai_below_ridge", FP_BOUND_MEMORY, "shape", "low", r_ai_below_ridge},
-    {"ai_above_ridge", FP_BOUND_COMPUTE, "shape", "low", r_ai_above_ridge},
+/* THE table. First match wins. The condition column is what docs/bound.md
+ * states (tests/unit/test_bound.c checks the doc against this table). */
+typedef struct bound_row {
+    bound_rule r;
+    const char *condition;
+} bound_row;
+
+static const bound_row bound_rows[] = {
+    {{"hbm_saturated", FP_BOUND_MEMORY, "counters", "high", r_hbm_saturated}, "HBM >= 60 % of peak"},
+    {{"mfma_saturated", FP_BOUND_COMPUTE, "counters", "high", r_mfma_saturated}, "MFMA utilisation >= 50 %"},
+    {{"valu_saturated", FP_BOUND_COMPUTE, "counters", "high", r_valu_saturated}, "VALU utilisation >= 80 %"},
+    {{"launch_underfilled", FP_BOUND_PARALLELISM, "launch", "high", r_launch_underfilled},
+     "fewer workgroups than CUs"},
+    {{"mfma_busy", FP_BOUND_COMPUTE, "trace", "medium", r_mfma_busy}, "trace MFMA busy >= 50 % of SIMD cycles"},
+    {{"valu_busy", FP_BOUND_COMPUTE, "trace", "medium", r_valu_busy}, "trace VALU busy >= 80 % of SIMD cycles"},
+    {{"hbm_trace_saturated", FP_BOUND_MEMORY, "trace", "medium", r_hbm_trace_saturated},
+     "trace HBM estimate in [60, 110] % of peak"},
+    {{"vmem_starved", FP_BOUND_LATENCY, "counters", "high", r_vmem_starved},
+     "VMEM stall > 35 % of stall and HBM < 30 % of peak"},
+    {{"vmem_starved_trace", FP_BOUND_LATENCY, "trace", "medium", r_vmem_starved_trace},
+     "VMEM stall > 35 % of stall and trace HBM estimate < 30 % of peak"},
+    {{"trace_vmem", FP_BOUND_MEMORY, "trace", "medium", r_trace_vmem}, "VMEM stall > 35 % of stall"},
+    {{"trace_lds", FP_BOUND_MEMORY, "trace", "medium", r_trace_lds}, "LDS stall > 35 % of stall"},
+    {{"trace_mfma_dep", FP_BOUND_LATENCY, "trace", "medium", r_trace_mfma_dep},
+     "MFMA stall + s_nop between MFMAs > 25 % of stall"},
+    {{"hbm_busy", FP_BOUND_MEMORY, "counters", "medium", r_hbm_busy}, "HBM >= 40 % of peak"},
+    {{"trace_default", FP_BOUND_LATENCY, "trace", "low", r_trace_default}, "any trace input, nothing above"},
+    {{"counters_default", FP_BOUND_LATENCY, "counters", "low", r_counters_default}, "any counter input, nothing above"},
+    {{"ai_below_ridge", FP_BOUND_MEMORY, "shape", "low", r_ai_below_ridge}, "AI < ridge"},
+    {{"ai_above_ridge", FP_BOUND_COMPUTE, "shape", "low", r_ai_above_ridge}, "AI >= ridge"},
 };
+#define NBOUND (sizeof bound_rows / sizeof bound_rows[0])
+
+const fp_bound_rule_info *fp_bound_rules(size_t *n)
+{
+    static fp_bound_rule_info info[NBOUND];
+    for (size_t i = 0; i < NBOUND; i++) {
+        info[i].id = bound_rows[i].r.id;
+        info[i].bound = bound_rows[i].r.bound;
+        info[i].basis = bound_rows[i].r.basis;
+        info[i].confidence = bound_rows[i].r.confidence;
+        info[i].condition = bound_rows[i].condition;
+    }
+    *n = NBOUND;
+    return info;
+}
 
 typedef struct optimal_rule {
     const char *id;
@@ -229,13 +320,14 @@ static const optimal_rule optimal_rules[] = {
     {"clean_stream", o_clean_stream},
 };
 
-#undef H
-#undef V
 
 void fp_bound_in_init(fp_bound_in *in)
 {
     *in = (fp_bound_in){0};
 }
+
+/* The roof verdict: memory-bound at >= 60 % of peak HBM. */
+#define ROOF_VERDICT_PCT 60.0
 
 void fp_bound_classify(const fp_bound_in *in, fp_bound_result *out)
 {
@@ -244,9 +336,12 @@ void fp_bound_classify(const fp_bound_in *in, fp_bound_result *out)
     out->rule = "none";
     out->basis = "none";
     out->confidence = "low";
+    out->within = FP_BOUND_UNKNOWN;
+    out->within_rule = "none";
     snprintf(out->evidence, sizeof out->evidence, "no trace, counter or shape input");
-    for (size_t i = 0; i < sizeof bound_rules / sizeof bound_rules[0]; i++) {
-        const bound_rule *r = &bound_rules[i];
+    size_t i = 0;
+    for (; i < NBOUND; i++) {
+        const bound_rule *r = &bound_rows[i].r;
         if (r->test(in, out->evidence, sizeof out->evidence)) {
             out->bound = r->bound;
             out->rule = r->id;
@@ -255,12 +350,37 @@ void fp_bound_classify(const fp_bound_in *in, fp_bound_result *out)
             break;
         }
     }
+    out->within = out->bound;
+    out->within_rule = out->rule;
+    if (out->bound == FP_BOUND_PARALLELISM) {
+        /* what limits each busy CU: the next rule that holds */
+        char scratch[FP_BOUND_EVIDENCE_MAX];
+        out->within = FP_BOUND_LATENCY;
+        out->within_rule = "trace_default";
+        for (size_t j = i + 1; j < NBOUND; j++)
+            if (bound_rows[j].r.test(in, scratch, sizeof scratch)) {
+                out->within = bound_rows[j].r.bound;
+                out->within_rule = bound_rows[j].r.id;
+                break;
+            }
+    }
+    if (out->bound == FP_BOUND_MEMORY || out->within == FP_BOUND_MEMORY) {
+        if (H(hbm_pct_of_peak) && V(hbm_pct_of_peak) >= ROOF_VERDICT_PCT) {
+            out->at_roof = true;
+            out->roof_pct = V(hbm_pct_of_peak);
+            out->roof_source = "counters";
+        } else if (!H(hbm_pct_of_peak) && trace_hbm_plausible(in) && V(hbm_trace_pct) >= ROOF_VERDICT_PCT) {
+            out->at_roof = true;
+            out->roof_pct = V(hbm_trace_pct);
+            out->roof_source = "trace";
+        }
+    }
     if (out->bound != FP_BOUND_MEMORY)
         return;
-    for (size_t i = 0; i < sizeof optimal_rules / sizeof optimal_rules[0]; i++)
-        if (optimal_rules[i].test(in, out->optimal_evidence, sizeof out->optimal_evidence)) {
+    for (size_t k = 0; k < sizeof optimal_rules / sizeof optimal_rules[0]; k++)
+        if (optimal_rules[k].test(in, out->optimal_evidence, sizeof out->optimal_evidence)) {
             out->optimal = true;
-            out->optimal_rule = optimal_rules[i].id;
+            out->optimal_rule = optimal_rules[k].id;
             return;
         }
     out->optimal_evidence[0] = '\0';
@@ -275,6 +395,8 @@ const char *fp_bound_name(fp_bound b)
         return "memory";
     case FP_BOUND_LATENCY:
         return "latency";
+    case FP_BOUND_PARALLELISM:
+        return "parallelism";
     default:
         return "unknown";
     }
@@ -291,5 +413,16 @@ cJSON *fp_bound_to_json(const fp_bound_result *r)
     fp_json_add_bool(o, "optimal", r->optimal);
     fp_json_add_str(o, "optimal_rule", r->optimal_rule);
     fp_json_add_str(o, "optimal_evidence", r->optimal ? r->optimal_evidence : NULL);
+    fp_json_add_str(o, "within", fp_bound_name(r->within));
+    fp_json_add_str(o, "within_rule", r->within_rule);
+    fp_json_add_bool(o, "at_roof", r->at_roof);
+    if (r->at_roof)
+        fp_json_add_num(o, "roof_pct_of_peak", r->roof_pct, 2);
+    else
+        cJSON_AddNullToObject(o, "roof_pct_of_peak");
+    fp_json_add_str(o, "roof_source", r->roof_source);
     return o;
 }
+
+#undef H
+#undef V

@@ -64,6 +64,18 @@ void fp_report_html(const cJSON *r, const char *svg, fp_sb *out)
     fp_sb_adds(out, "</span></h1>\n<p><b>");
     esc(out, fp_json_get_str(r, "headline"));
     fp_sb_adds(out, "</b></p>\n");
+    /* launch and speed of light first: they bound what any stall fix can gain */
+    const cJSON *sum = fp_jget(r, "summary"), *sl;
+    if (cJSON_GetArraySize(sum) > 0) {
+        fp_sb_adds(out, "<h2>Launch &amp; speed of light</h2>\n<ul>\n");
+        cJSON_ArrayForEach(sl, sum)
+            if (cJSON_IsString(sl)) {
+                fp_sb_adds(out, "<li>");
+                esc(out, sl->valuestring);
+                fp_sb_adds(out, "</li>\n");
+            }
+        fp_sb_adds(out, "</ul>\n");
+    }
 
     const cJSON *t = fp_jget(r, "totals"), *it;
     fp_sb_addf(out, "<h2>Stall by class</h2>\n<p class=\"muted\">%.2f%% of %.0f latency cycles stalled; "

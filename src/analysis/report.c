@@ -285,10 +285,76 @@ static char *repro_text(const fp_signals *s)
     return fp_sb_detach(&sb);
 }
 
+/* The plain-number lines every rendering shows before the stall taxonomy:
+ * launch, speed of light, drain, trace representativeness. */
+static cJSON *summary_lines(const fp_signals *s)
+{
+    cJSON *a = cJSON_CreateArray();
+    char buf[512];
+    if (!s->representative) {
+        snprintf(buf, sizeof buf, "TRACE NOT REPRESENTATIVE: %s. Every recommendation is low confidence; re-capture "
+                 "another CU (--att-target-cu), another dispatch or a larger shape.",
+                 cJSON_GetArraySize(s->repr_reasons) > 0 ? cJSON_GetArrayItem(s->repr_reasons, 0)->valuestring : "?");
+        cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+    }
+    if (s->launch.valid) {
+        char l[256];
+        fp_launch_sentence(&s->launch, l, sizeof l);
+        snprintf(buf, sizeof buf, "Launch: %s%s", l,
+                 s->launch.underfilled ? " -> the grid cannot fill the GPU (parallelism-bound)" : "");
+    } else {
+        snprintf(buf, sizeof buf, "Launch: unknown (%s)", s->launch_reason ? s->launch_reason : "not modelled");
+    }
+    cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+    if (s->have_sol) {
+        const fp_sol *o = &s->sol;
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_adds(&sb, "Speed of light: HBM ");
+        if (o->hbm_pct.have)
+            fp_sb_addf(&sb, "%.0f GB/s = %.1f%% of %.0f GB/s peak (%s%s)", o->hbm_gbs.have ? o->hbm_gbs.v : 0, o->hbm_pct.v,
+                       s->sol_in.peak_hbm_gbs, o->hbm_source,
+                       !strcmp(o->hbm_source, "trace") ? ", upper bound: cache hits counted" : "");
+        else
+            fp_sb_adds(&sb, "unknown (needs kernel_trace.csv timing and the GPU's peak)");
+        if (o->hbm_source && !strcmp(o->hbm_source, "counters") && o->trace_pct.have)
+            fp_sb_addf(&sb, " [trace estimate %.1f%%]", o->trace_pct.v);
+        if (o->mfma_busy.have)
+            fp_sb_addf(&sb, "; MFMA busy %.1f%%", o->mfma_busy.v);
+        if (o->valu_busy.have)
+            fp_sb_addf(&sb, "; VALU busy %.1f%%", o->valu_busy.v);
+        if (o->lds_pct.have)
+            fp_sb_addf(&sb, "; LDS %.1f%% of peak", o->lds_pct.v);
+        fp_sb_adds(&sb, " (of traced SIMD time)");
+        if (o->hbm_pct.have && o->hbm_pct.v > FP_SOL_TRACE_PLAUSIBLE_PCT && !strcmp(o->hbm_source, "trace"))
+            fp_sb_adds(&sb, ". The trace bytes exceed what HBM can deliver: they are L2/MALL traffic, so the HBM "
+                            "roof cannot be judged without counters");
+        cJSON_AddItemToArray(a, cJSON_CreateString(sb.buf));
+        fp_sb_free(&sb);
+    }
+    if (s->bound_res.at_roof) {
+        snprintf(buf, sizeof buf,
+                 "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain; latency-hiding advice is "
+                 "low confidence",
+                 s->bound_res.roof_pct, s->bound_res.roof_source, 100.0 - s->bound_res.roof_pct);
+        cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+    }
+    if (s->drain_pct.known && s->drain_pct.v >= 5.0) {
+        snprintf(buf, sizeof buf,
+                 "Drain: s_endpgm holds %.1f%% of wave latency (outstanding stores draining at exit): store bandwidth, "
+                 "not a prefetch target",
+                 s->drain_pct.v);
+        cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+    }
+    return a;
+}
+
 static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
 {
     fp_sb sb;
     fp_sb_init(&sb);
+    if (!s->representative)
+        fp_sb_adds(&sb, "[trace not representative: low confidence] ");
     const char *k = s->kernel ? s->kernel : "kernel";
     const char *bound = s->bound ? s->bound : "unknown";
     if (optimal) {
@@ -303,6 +369,13 @@ static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
             break;
         }
     fp_sb_addf(&sb, "%s: %s-bound (%s)", k, bound, s->bound_res.rule ? s->bound_res.rule : "none");
+    if (s->launch.valid && s->launch.underfilled)
+        fp_sb_addf(&sb, ", %.0f workgroups on %d CUs (%.0f%% of CUs busy)", s->launch.workgroups, s->launch.cus,
+                   s->launch.fill_pct);
+    if (s->sol.hbm_pct.have && s->sol.hbm_pct.v <= FP_SOL_TRACE_PLAUSIBLE_PCT)
+        fp_sb_addf(&sb, ", HBM %.0f%% of peak", s->sol.hbm_pct.v);
+    if (s->sol.mfma_busy.have && s->sol.mfma_busy.v > 0)
+        fp_sb_addf(&sb, ", MFMA busy %.0f%%", s->sol.mfma_busy.v);
     if (top_c)
         fp_sb_addf(&sb, ", %s-dominated (%.2f%% of stall; %.1f%% of cycles stalled)", top_c->name, top_c->stall_pct,
                    s->stall_pct);
@@ -333,6 +406,23 @@ cJSON *fp_report_build(const fp_report_in *in)
     fp_json_add_str(d, "tag", in->tag);
     fp_json_add_str(r, "bound_type", s->bound);
     cJSON_AddItemToObject(r, "bound", fp_bound_to_json(&s->bound_res));
+    if (s->launch.valid) {
+        cJSON_AddItemToObject(r, "launch", fp_launch_to_json(&s->launch));
+        cJSON_AddNullToObject(r, "launch_reason");
+    } else {
+        cJSON_AddNullToObject(r, "launch");
+        fp_json_add_str(r, "launch_reason", s->launch_reason ? s->launch_reason : "launch not modelled");
+    }
+    if (s->have_sol)
+        cJSON_AddItemToObject(r, "sol", fp_sol_to_json(&s->sol, &s->sol_in));
+    else
+        cJSON_AddNullToObject(r, "sol");
+    cJSON *dr = cJSON_AddObjectToObject(r, "drain");
+    add_optd(dr, "cycles", s->drain_latency, 0);
+    add_optd(dr, "pct_of_latency", s->drain_pct, 2);
+    const fp_sig_class *dc = fp_signals_class(s, "drain");
+    fp_json_add_num(dr, "stall", dc ? (double)dc->stall : 0.0, 0);
+    cJSON_AddItemToObject(r, "summary", summary_lines(s));
     fp_json_add_bool(r, "optimal", optimal);
     char *h = headline_text(s, n ? &recs[0] : NULL, optimal);
     fp_json_add_str(r, "headline", h);
@@ -387,6 +477,31 @@ cJSON *fp_report_build(const fp_report_in *in)
     fp_json_add_num(q, "confidence_multiplier", s->capture_confidence, 2);
     add_optd(q, "src_mapped_pct", s->src_mapped_pct, 1);
     cJSON_AddItemToObject(q, "reasons", cJSON_Duplicate(s->quality_issues, 1));
+    fp_json_add_bool(q, "representative", s->representative);
+    add_optd(q, "coverage_pct", s->coverage_pct, 2);
+    fp_json_add_int(q, "static_instructions", s->static_insts);
+    fp_json_add_int(q, "executed_instructions", s->executed_insts);
+    fp_json_add_bool(q, "has_loop", s->has_loop);
+    if (s->loop_known)
+        fp_json_add_bool(q, "loop_executed", s->loop_executed);
+    else
+        cJSON_AddNullToObject(q, "loop_executed");
+    add_optd(q, "traced_waves", s->waves, 0);
+    if (s->launch.valid) {
+        fp_json_add_num(q, "launched_waves", s->launch.grid_waves, 0);
+        if (s->waves.known && s->launch.grid_waves > 0)
+            fp_json_add_num(q, "traced_pct_of_launched", 100.0 * s->waves.v / s->launch.grid_waves, 3);
+        else
+            cJSON_AddNullToObject(q, "traced_pct_of_launched");
+    } else {
+        cJSON_AddNullToObject(q, "launched_waves");
+        cJSON_AddNullToObject(q, "traced_pct_of_launched");
+    }
+    cJSON_AddItemToObject(q, "representative_reasons", cJSON_Duplicate(s->repr_reasons, 1));
+    if (!s->representative)
+        fp_json_add_str(q, "recapture",
+                        "re-capture with another CU (--att-target-cu N), another dispatch (--dispatch N), or a shape "
+                        "whose traced waves reach the main loop");
     char *rp = repro_text(s);
     fp_json_add_str(r, "repro", rp);
     free(rp);
@@ -410,6 +525,30 @@ cJSON *fp_report_headlines(const cJSON *r)
     fp_json_add_str(o, "bound_type", fp_json_get_str(r, "bound_type"));
     fp_json_add_str(o, "headline", fp_json_get_str(r, "headline"));
     fp_json_add_bool(o, "optimal", cJSON_IsTrue(fp_jget(r, "optimal")));
+    const cJSON *sum = fp_jget(r, "summary");
+    cJSON_AddItemToObject(o, "summary", cJSON_IsArray(sum) ? cJSON_Duplicate(sum, 1) : cJSON_CreateArray());
+    const cJSON *la = fp_jget(r, "launch"), *so = fp_jget(r, "sol");
+    cJSON *lo = cJSON_AddObjectToObject(o, "launch");
+    double x;
+    if (fp_jnum(la, "fill_pct", &x))
+        cJSON_AddNumberToObject(lo, "fill_pct", x);
+    else
+        cJSON_AddNullToObject(lo, "fill_pct");
+    const cJSON *uf = fp_jget(la, "underfilled");
+    if (cJSON_IsBool(uf))
+        fp_json_add_bool(lo, "underfilled", cJSON_IsTrue(uf));
+    else
+        cJSON_AddNullToObject(lo, "underfilled");
+    cJSON *sl = cJSON_AddObjectToObject(o, "sol");
+    if (fp_jnum(fp_jget(so, "hbm"), "pct_of_peak", &x))
+        cJSON_AddNumberToObject(sl, "hbm_pct_of_peak", x);
+    else
+        cJSON_AddNullToObject(sl, "hbm_pct_of_peak");
+    if (fp_jnum(fp_jget(so, "mfma"), "busy_pct", &x))
+        cJSON_AddNumberToObject(sl, "mfma_busy_pct", x);
+    else
+        cJSON_AddNullToObject(sl, "mfma_busy_pct");
+    fp_json_add_bool(o, "representative", cJSON_IsTrue(fp_jget(fp_jget(r, "capture_quality"), "representative")));
     const cJSON *recs = fp_jget(r, "recommendations");
     const cJSON *top = cJSON_IsArray(recs) ? cJSON_GetArrayItem(recs, 0) : NULL;
     cJSON_AddItemToObject(o, "top_recommendation", top ? cJSON_Duplicate(top, 1) : cJSON_CreateNull());
@@ -498,6 +637,12 @@ void fp_report_markdown(const cJSON *r, fp_sb *out)
     fp_sb_adds(out, "_\n\n");
 
     fp_sb_addf(out, "## 1. Headline\n\n%s\n\n", or_(fp_json_get_str(r, "headline"), ""));
+    const cJSON *sum = fp_jget(r, "summary"), *sl;
+    cJSON_ArrayForEach(sl, sum)
+        if (cJSON_IsString(sl))
+            fp_sb_addf(out, "- %s\n", sl->valuestring);
+    if (cJSON_GetArraySize(sum) > 0)
+        fp_sb_adds(out, "\n");
 
     fp_sb_adds(out, "## 2. Workload & Tile\n\n");
     fp_sb_addf(out, "- shape: %s\n", or_(fp_json_get_str(w, "shape"), "(not recorded: no capture.json)"));
@@ -634,6 +779,12 @@ void fp_report_markdown(const cJSON *r, fp_sb *out)
 void fp_report_table(const cJSON *r, fp_sb *out)
 {
     fp_sb_addf(out, "%s\n\n", or_(fp_json_get_str(r, "headline"), ""));
+    const cJSON *sum = fp_jget(r, "summary"), *sl;
+    cJSON_ArrayForEach(sl, sum)
+        if (cJSON_IsString(sl))
+            fp_sb_addf(out, "%s\n", sl->valuestring);
+    if (cJSON_GetArraySize(sum) > 0)
+        fp_sb_adds(out, "\n");
     const cJSON *recs = fp_jget(r, "recommendations"), *it;
     if (cJSON_IsTrue(fp_jget(r, "optimal"))) {
         fp_sb_adds(out, "Already optimal: no change recommended.\n");

@@ -25,6 +25,8 @@
 #define FP_CONF_LOW 0.5
 /* A primary signal read through its fallback condition is weaker evidence. */
 #define FP_CONF_FALLBACK_FACTOR 0.8
+/* At the HBM roof, latency-hiding advice: 0.9 x 0.5 < 0.5, i.e. low. */
+#define FP_CONF_ROOF_FACTOR 0.5
 /* Labels: >= 0.75 high, >= 0.5 medium, else low. */
 #define FP_CONF_HIGH_MIN 0.75
 #define FP_CONF_MEDIUM_MIN 0.5
@@ -34,8 +36,35 @@
 #define C_FB(sig, cls, cmp, thr, fsig, fcls, fcmp, fthr) {sig, cls, cmp, thr, FP_MISS_FALLBACK, fsig, fcls, fcmp, fthr}
 
 const fp_rule fp_rules[] = {
+    {"grid_fill", "launch",
+     {C_(FP_SIG_LAUNCH_FILL_PCT, NULL, FP_LT, 100)},
+     FP_GATE_ANY, 10.0, "high", FP_GAIN_FILL, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 100,
+     "Fill the machine: more workgroups than CUs (split-K / stream-K / a smaller tile)",
+     "the FlyDSL tile knobs: smaller `tile_m`/`tile_n` (more output tiles), a split-K factor over the K loop with a "
+     "reduction of the partial tiles, or a persistent stream-K loop over `gpu.block_id` striding by the CU count",
+     "Launch at least one workgroup per CU: shrink the output tile or split the K dimension until "
+     "workgroups >= CUs (the evidence gives both counts)",
+     "The idle CUs get work; kernel time falls up to the fill ratio (bounded by the HBM roof)"},
+    {"hbm_roof_bytes", "vmcnt",
+     {C_(FP_SIG_PCT_HBM_ROOF, NULL, FP_GT, 60)},
+     FP_GATE_MEMORY, 1.3, "medium", FP_GAIN_ROOF, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 20,
+     "At the HBM roof: move fewer bytes (fuse, narrower storage dtype, no re-reads)",
+     "fuse the producer/consumer op into this kernel; store activations/weights in a narrower dtype (bf16 -> fp8, "
+     "fp8 -> fp4 with `rocdl.cdna4.MFMA_Scale`); keep re-read tiles in LDS instead of re-loading them",
+     "The kernel already streams near peak HBM bandwidth: only fewer bytes per result can make it faster. Fuse "
+     "neighbouring elementwise ops, narrow the stored dtype, or reuse data on chip",
+     "Bytes per dispatch fall; time falls with them (latency hiding cannot help at the roof)"},
+    {"smem_wait", "lgkmcnt",
+     {C_(FP_SIG_SMEM_WAIT_PCT, NULL, FP_GT, 15)},
+     FP_GATE_ANY, 0.7, "medium", FP_GAIN_CLASS, FP_PROD_SMEM, FP_ACC_LINE_STALL_DROP, 30,
+     "Take scalar loads (kernel arguments) off the critical path",
+     "pass small scalars as compile-time constants (`fx.Constexpr`) so they fold into the ISA; issue the "
+     "`s_load`/`s_buffer_load` at the kernel top, before address math that does not need them",
+     "The waves wait on s_load results (kernel arguments, scalar buffer loads) via lgkmcnt: fold constants, load "
+     "them earlier, or merge loads so one wait covers them; in a short kernel this is launch latency",
+     "The lgkmcnt waits on scalar loads shrink; the first vector work starts earlier"},
     {"vmem_prefetch", "vmcnt",
-     {C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10), C_PASS(FP_SIG_PCT_HBM_ROOF, NULL, FP_LT, 70)},
+     {C_(FP_SIG_GLOBAL_WAIT_PCT, NULL, FP_GT, 10), C_PASS(FP_SIG_PCT_HBM_ROOF, NULL, FP_LT, 70)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 1.2, "high", FP_GAIN_CLASS, FP_PROD_GLOBAL, FP_ACC_LINE_STALL_DROP, 30,
      "Software-prefetch / double-buffer the global loads (loop-carried SSA)",
      "`for i in range(fx.Index(lo), fx.Index(hi), init=[...])` + `buffer_ops.buffer_load(...)` issued one iteration ahead",
@@ -51,7 +80,7 @@ const fp_rule fp_rules[] = {
      "order global loads with a vmcnt-only wait",
      "More loads in flight (memory-level parallelism), fewer and later vmcnt drains"},
     {"lds_write_read_distance", "lgkmcnt",
-     {C_(FP_SIG_CLASS_STALL_PCT, "lgkmcnt", FP_GT, 15)},
+     {C_(FP_SIG_LDS_WAIT_PCT, NULL, FP_GT, 15)},
      FP_GATE_ANY, 1.1, "high", FP_GAIN_CLASS, FP_PROD_LDS, FP_ACC_LINE_STALL_DROP, 30,
      "Increase LDS write->read distance / prefetch the LDS read",
      "place independent `buffer_ops.buffer_load`/SALU work between `lds_ptr.store(...)` and the dependent "
@@ -85,7 +114,8 @@ const fp_rule fp_rules[] = {
      "wave-level shuffle reduction",
      "Less s_barrier stall: waves stop waiting for the slowest wave of the workgroup"},
     {"occupancy_vgpr", "occupancy",
-     {C_(FP_SIG_WAVES_PER_CU, NULL, FP_LT, 8), C_PASS(FP_SIG_VGPR_LIMITED, NULL, FP_GT, 0.5)},
+     {C_(FP_SIG_WAVES_PER_CU, NULL, FP_LT, 8), C_PASS(FP_SIG_VGPR_LIMITED, NULL, FP_GT, 0.5),
+      C_PASS(FP_SIG_GRID_MORE_WAVES, NULL, FP_GT, 0.5)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 1.0, "high", FP_GAIN_OCCUPANCY, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 0,
      "Raise occupancy by cutting register footprint",
      "`use_async_copy=True` -> `rocdl.buffer_load_to_lds(...)`; smaller `tile_m`/`tile_k`; "
@@ -145,7 +175,7 @@ const fp_rule fp_rules[] = {
      "compare/select pair",
      "The s_nop cycles shrink; the VALU pipe issues useful work instead"},
     {"load_use_distance", "vmcnt",
-     {C_(FP_SIG_LOAD_USE_EXPOSED, NULL, FP_GT, 0.5), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 5)},
+     {C_(FP_SIG_LOAD_USE_EXPOSED, NULL, FP_GT, 0.5), C_(FP_SIG_GLOBAL_WAIT_PCT, NULL, FP_GT, 5)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 1.15, "high", FP_GAIN_HOT_LINE, FP_PROD_GLOBAL, FP_ACC_LINE_STALL_DROP, 30,
      "Issue the load earlier: it is consumed too close to its use",
      "hoist the `buffer_ops.buffer_load(...)` / `fx.copy(...)` named in the evidence to the top of the block "
@@ -170,7 +200,12 @@ static const char *const sig_names[FP_SIG_KIND_COUNT] = {
     [FP_SIG_L2_HIT] = "counters.l2_hit_rate",
     [FP_SIG_LDS_CONFLICT_PCT] = "counters.lds_bank_conflict_pct",
     [FP_SIG_MFMA_FRAC] = "counters.mfma_util",
-    [FP_SIG_PCT_HBM_ROOF] = "counters.pct_of_hbm_roof",
+    [FP_SIG_PCT_HBM_ROOF] = "sol.hbm.pct_of_peak",
+    [FP_SIG_LAUNCH_FILL_PCT] = "launch.fill_pct",
+    [FP_SIG_GRID_MORE_WAVES] = "launch.grid_uses_more_waves",
+    [FP_SIG_LDS_WAIT_PCT] = "waits.lgkmcnt_on_lds_pct",
+    [FP_SIG_GLOBAL_WAIT_PCT] = "waits.vmcnt_on_global_pct",
+    [FP_SIG_SMEM_WAIT_PCT] = "waits.lgkmcnt_on_smem_pct",
 };
 
 const char *fp_sig_kind_name(fp_sig_kind k)
@@ -228,7 +263,33 @@ bool fp_sig_value(const fp_signals *s, fp_sig_kind k, const char *cls, double *o
     case FP_SIG_L2_HIT: return optd(s->l2_hit, out);
     case FP_SIG_LDS_CONFLICT_PCT: return optd(s->lds_conflict_pct, out);
     case FP_SIG_MFMA_FRAC: return optd(s->mfma_frac, out);
-    case FP_SIG_PCT_HBM_ROOF: return optd(s->pct_hbm_roof, out);
+    case FP_SIG_PCT_HBM_ROOF:
+        if (optd(s->pct_hbm_roof, out))
+            return true;
+        /* the trace estimate counts cache hits: believed only where HBM could deliver it */
+        if (s->sol.trace_pct.have && s->sol.trace_pct.v <= FP_SOL_TRACE_PLAUSIBLE_PCT) {
+            *out = s->sol.trace_pct.v;
+            return true;
+        }
+        return false;
+    case FP_SIG_LAUNCH_FILL_PCT:
+        if (!s->launch.valid || s->launch.fill_pct < 0)
+            return false;
+        *out = s->launch.fill_pct;
+        return true;
+    case FP_SIG_GRID_MORE_WAVES:
+        if (!s->launch.valid || s->launch.rounds <= 0)
+            return false;
+        *out = s->launch.grid_uses_more_waves ? 1.0 : 0.0;
+        return true;
+    case FP_SIG_LDS_WAIT_PCT: *out = fp_signals_wait_on_pct(s, "lgkmcnt", FP_PROD_LDS); return true;
+    case FP_SIG_GLOBAL_WAIT_PCT: *out = fp_signals_wait_on_pct(s, "vmcnt", FP_PROD_GLOBAL); return true;
+    case FP_SIG_SMEM_WAIT_PCT: {
+        /* with no producer evidence nothing says the wait is on scalar loads */
+        const fp_sig_class *lg = fp_signals_class(s, "lgkmcnt");
+        *out = lg && lg->has_producers ? fp_signals_wait_on_pct(s, "lgkmcnt", FP_PROD_SMEM) : 0.0;
+        return true;
+    }
     default: return false;
     }
 }
@@ -318,9 +379,28 @@ static double occupancy_gain(const fp_signals *s)
     return bubble * (1.0 - s->waves_per_cu.v / next);
 }
 
+/* Rules that hide memory latency: at the HBM roof there is no latency left to
+ * hide behind bandwidth, so they are never high-confidence there. */
+static const char *const roof_demoted[] = {"vmem_prefetch", "vmem_queue_depth", "load_use_distance", "occupancy_vgpr",
+                                           NULL};
+/* Rules that rank first whenever they fire: an underfilled launch caps every
+ * other fix at the busy CUs' share of the machine. */
+static const char *const pinned_first[] = {"grid_fill", NULL};
+
+static bool in_list(const char *id, const char *const *list)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (!strcmp(id, list[i]))
+            return true;
+    return false;
+}
+
 static int rec_cmp(const void *a, const void *b)
 {
     const fp_rec *x = a, *y = b;
+    bool px = in_list(x->rule->id, pinned_first), py = in_list(y->rule->id, pinned_first);
+    if (px != py)
+        return px ? -1 : 1;
     if (x->gain_pct != y->gain_pct)
         return x->gain_pct > y->gain_pct ? -1 : 1;
     if (x->rule->priority != y->rule->priority)
@@ -334,7 +414,9 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
     if (!*recs)
         abort();
     *n = 0;
-    unsigned bb = bound_bit(s->bound);
+    /* a parallelism-bound launch: the rules gate on what bounds each busy CU */
+    unsigned bb = s->bound_res.bound == FP_BOUND_PARALLELISM ? bound_bit(fp_bound_name(s->bound_res.within))
+                                                             : bound_bit(s->bound);
     for (size_t i = 0; i < fp_rules_count; i++) {
         const fp_rule *r = &fp_rules[i];
         if (bb && !(r->gate & bb))
@@ -380,9 +462,21 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         }
         case FP_GAIN_HOT_LINE: rec->gain_pct = hot_line_gain(s, rec->cls); break;
         case FP_GAIN_OCCUPANCY: rec->gain_pct = occupancy_gain(s); break;
+        case FP_GAIN_FILL: rec->gain_pct = 100.0 - rec->value; break;
+        case FP_GAIN_ROOF: rec->gain_pct = 100.0 - rec->value; break;
         }
+        /* at the HBM roof no change can take the kernel below the time its bytes
+         * need: the remaining gain is the distance to the roof */
+        bool roof = s->bound_res.at_roof;
+        double room = roof ? 100.0 - s->bound_res.roof_pct : 100.0;
+        if (room < 0)
+            room = 0;
+        if (rec->gain_pct > room)
+            rec->gain_pct = room;
         rec->gain_pct = fp_round(rec->gain_pct, 2);
         double c = conf_base(r->base_conf) * s->capture_confidence;
+        if (roof && in_list(r->id, roof_demoted))
+            c *= FP_CONF_ROOF_FACTOR;
         if (primary_fb)
             c *= FP_CONF_FALLBACK_FACTOR;
         rec->confidence = fp_round(c, 2);
@@ -451,6 +545,8 @@ static const char *gain_model_name(fp_gain_model g)
     case FP_GAIN_HOT_LINE: return "hottest line exposed stall";
     case FP_GAIN_OCCUPANCY: return "bubble exposed stall x (1 - waves/next waves)";
     case FP_GAIN_SIGNAL_PCT: return "the signal (% of latency)";
+    case FP_GAIN_FILL: return "100 - launch.fill_pct (idle CUs)";
+    case FP_GAIN_ROOF: return "100 - sol.hbm.pct_of_peak (distance to the roof)";
     }
     return "?";
 }
@@ -522,10 +618,9 @@ void fp_rules_markdown(fp_sb *out)
         fp_sb_reset(&tmp);
         fp_gate_text(r->gate, &tmp);
         md_cell(out, tmp.buf);
-        fp_sb_addf(out, " | %.2f | %s | %s%s | ", r->priority, r->base_conf, gain_model_name(r->gain),
-                   r->prod == FP_PROD_LDS       ? " (waits on LDS producers)"
-                   : r->prod == FP_PROD_SCRATCH ? " (waits on scratch producers)"
-                                                : "");
+        fp_sb_addf(out, " | %.2f | %s | %s%s%s%s | ", r->priority, r->base_conf, gain_model_name(r->gain),
+                   r->prod != FP_PROD_ANY ? " (waits on " : "", r->prod != FP_PROD_ANY ? fp_prod_group_name(r->prod) : "",
+                   r->prod != FP_PROD_ANY ? " producers)" : "");
         fp_sb_reset(&tmp);
         accept_rule_text(r, &tmp);
         md_cell(out, tmp.buf);
@@ -566,7 +661,7 @@ cJSON *fp_rules_json(void)
         fp_json_add_num(o, "priority", r->priority, 2);
         fp_json_add_str(o, "confidence", r->base_conf);
         fp_json_add_str(o, "gain_model", gain_model_name(r->gain));
-        fp_json_add_str(o, "producers", r->prod == FP_PROD_LDS ? "lds" : r->prod == FP_PROD_SCRATCH ? "scratch" : "any");
+        fp_json_add_str(o, "producers", fp_prod_group_name(r->prod));
         fp_sb_reset(&tmp);
         accept_rule_text(r, &tmp);
         fp_json_add_str(o, "acceptance", tmp.buf);
@@ -735,6 +830,19 @@ cJSON *fp_rec_json(const fp_signals *s, const fp_rec *r)
         fp_json_add_num(ev, "class_gain_pct", c->gain_pct.v, 2);
     else
         cJSON_AddNullToObject(ev, "class_gain_pct");
+    if (ru->gain == FP_GAIN_FILL && s->launch.valid) {
+        cJSON *la = cJSON_AddObjectToObject(ev, "launch");
+        fp_json_add_num(la, "workgroups", s->launch.workgroups, 0);
+        fp_json_add_num(la, "cus", s->launch.cus, 0);
+        fp_json_add_num(la, "fill_pct", s->launch.fill_pct, 2);
+        fp_json_add_num(la, "wg_waves", s->launch.wg_waves, 0);
+    }
+    if (s->bound_res.at_roof) {
+        cJSON *ro = cJSON_AddObjectToObject(ev, "roof");
+        fp_json_add_num(ro, "hbm_pct_of_peak", s->bound_res.roof_pct, 2);
+        fp_json_add_str(ro, "source", s->bound_res.roof_source);
+        fp_json_add_num(ro, "gain_cap_pct", 100.0 - s->bound_res.roof_pct, 2);
+    }
     if (ru->gain == FP_GAIN_OCCUPANCY) {
         cJSON *oc = cJSON_AddObjectToObject(ev, "occupancy");
         if (s->waves_per_cu.known)
@@ -750,10 +858,13 @@ cJSON *fp_rec_json(const fp_signals *s, const fp_rec *r)
         fp_json_add_str(oc, "limiter", s->occ_limiter);
     }
     if (ru->prod != FP_PROD_ANY)
+    {
+        char sel[96];
+        snprintf(sel, sizeof sel, "waits mainly on %s producers", fp_prod_group_name(ru->prod));
         fp_json_add_str(ev, "selection", c && r->hot == &c->hot_prod[ru->prod]
-                                             ? (ru->prod == FP_PROD_LDS ? "waits on LDS producers"
-                                                                        : "waits on scratch (spill) producers")
-                                             : "no wait on such a producer: hottest of the class");
+                                             ? sel
+                                             : "no wait mainly on such a producer: hottest of the class");
+    }
     if (r->hot)
         cJSON_AddItemToObject(ev, "hottest", hot_json(r->hot));
     else

@@ -50,6 +50,8 @@ void fp_signals_init(fp_signals *s)
     memset(s, 0, sizeof *s);
     s->capture_confidence = 1.0;
     s->quality_issues = cJSON_CreateArray();
+    s->repr_reasons = cJSON_CreateArray();
+    s->representative = true;
     fp_bound_in_init(&s->bound_in);
 }
 
@@ -87,6 +89,8 @@ void fp_signals_free(fp_signals *s)
     free(s->recipe_kernel);
     free(s->tile_text);
     cJSON_Delete(s->quality_issues);
+    cJSON_Delete(s->repr_reasons);
+    free(s->launch_reason);
     memset(s, 0, sizeof *s);
 }
 
@@ -273,33 +277,84 @@ static int read_hot(fp_sig_hot *h, const cJSON *hs, fp_err *err)
     return 0;
 }
 
-/* Whether a producer class belongs to a group. */
-static bool in_group(fp_prod_group g, fp_class k)
+/* ---- producer kinds ---- */
+
+static const char *const prod_names[FP_PROD_COUNT] = {
+    [FP_PROD_ANY] = "any",     [FP_PROD_LDS] = "lds",   [FP_PROD_SCRATCH] = "scratch",
+    [FP_PROD_GLOBAL] = "global", [FP_PROD_SMEM] = "smem", [FP_PROD_FLAT] = "flat",
+};
+
+const char *fp_prod_group_name(fp_prod_group g)
 {
-    switch (g) {
-    case FP_PROD_LDS: return k == FP_CL_LDS || k == FP_CL_LDS_DMA;
-    case FP_PROD_SCRATCH: return k == FP_CL_SCRATCH;
-    case FP_PROD_GLOBAL: return k == FP_CL_VMEM_LOAD || k == FP_CL_LDS_DMA;
-    default: return false;
+    return (unsigned)g < FP_PROD_COUNT ? prod_names[g] : "any";
+}
+
+/* The producer's kind: its class (taxonomy) decides, except that flat_* opcodes
+ * are their own kind (they count on vmcnt AND lgkmcnt). Stores and anything else
+ * a wait can name stay FP_PROD_ANY ("other"). */
+fp_prod_group fp_prod_group_of(const char *isa, const char *cls)
+{
+    if (isa && !strncmp(isa, "flat_", 5))
+        return FP_PROD_FLAT;
+    int k = cls && *cls ? fp_class_by_name(cls) : -1;
+    if (k < 0 && isa)
+        k = (int)fp_classify(isa);
+    switch (k) {
+    case FP_CL_LDS: return FP_PROD_LDS;
+    case FP_CL_SCRATCH: return FP_PROD_SCRATCH;
+    case FP_CL_VMEM_LOAD:
+    case FP_CL_LDS_DMA: return FP_PROD_GLOBAL;
+    case FP_CL_SMEM: return FP_PROD_SMEM;
+    default: return FP_PROD_ANY;
     }
 }
 
-/* Whether a hotspot waits on a producer of group g. */
-static bool waits_on_group(const cJSON *hs, fp_prod_group g)
+/* Split a wait over its producers' kinds: frac[g] = the producers of kind g's
+ * stall share / all producers' (an equal split when shares are absent).
+ * Returns false when the hotspot names no producer. */
+static bool prod_fracs(const cJSON *hs, double frac[FP_PROD_COUNT])
 {
+    for (int g = 0; g < FP_PROD_COUNT; g++)
+        frac[g] = 0;
+    double tot = 0, eq = 0;
+    int n = 0;
     const cJSON *p;
     cJSON_ArrayForEach(p, at(hs, "waits_on"))
     {
-        const cJSON *c = at(p, "class"), *i = at(p, "inst");
-        int k = -1;
-        if (cJSON_IsString(c))
-            k = fp_class_by_name(c->valuestring);
-        else if (cJSON_IsString(i))
-            k = (int)fp_classify(i->valuestring); /* waits_on may not carry the class */
-        if (k >= 0 && in_group(g, (fp_class)k))
-            return true;
+        const cJSON *c = at(p, "class"), *i = at(p, "inst"), *sh = at(p, "stall_share");
+        fp_prod_group g = fp_prod_group_of(cJSON_IsString(i) ? i->valuestring : NULL,
+                                           cJSON_IsString(c) ? c->valuestring : NULL);
+        double w = cJSON_IsNumber(sh) && sh->valuedouble > 0 ? sh->valuedouble : 0;
+        frac[g] += w;
+        tot += w;
+        n++;
     }
-    return false;
+    if (n == 0)
+        return false;
+    if (tot <= 0) { /* no shares: every producer counts the same */
+        cJSON_ArrayForEach(p, at(hs, "waits_on"))
+        {
+            const cJSON *c = at(p, "class"), *i = at(p, "inst");
+            frac[fp_prod_group_of(cJSON_IsString(i) ? i->valuestring : NULL,
+                                  cJSON_IsString(c) ? c->valuestring : NULL)] += 1;
+            eq += 1;
+        }
+        tot = eq;
+    }
+    for (int g = 0; g < FP_PROD_COUNT; g++)
+        frac[g] /= tot;
+    return true;
+}
+
+/* Whether a hotspot waits mainly (>= half its stall) on producers of group g. */
+static bool waits_on_group(const cJSON *hs, fp_prod_group g)
+{
+    double f[FP_PROD_COUNT];
+    if (!prod_fracs(hs, f))
+        return false;
+    /* GLOBAL evidence also takes flat loads: both are global data a prefetch can hide */
+    double v = f[g] + (g == FP_PROD_GLOBAL ? f[FP_PROD_FLAT] : 0);
+    return v >= 0.5;
 }
 
 int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
@@ -327,6 +382,36 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
     const char *dir, *sym;
     if (str_at(b, "dispatch.dir", &dir, A, err) || str_at(b, "dispatch.symbol", &sym, A, err))
         return -1;
+    fp_optd span = {0};
+    if (num_at(b, "gain.span_total", &span, A, err))
+        return -1;
+    s->span_total = span.known && span.v > 0 ? span.v : 0;
+    /* CU time: per (se, cu) the longest SIMD span, summed (the LDS is per CU) */
+    const cJSON *simds = at(b, "simds"), *sd;
+    if (cJSON_IsArray(simds)) {
+        size_t n = (size_t)cJSON_GetArraySize(simds), k = 0;
+        double *key = calloc(n ? n : 1, sizeof *key), *mx = calloc(n ? n : 1, sizeof *mx);
+        if (!key || !mx)
+            abort();
+        cJSON_ArrayForEach(sd, simds)
+        {
+            const cJSON *se = at(sd, "se"), *cu = at(sd, "cu"), *spn = at(sd, "span");
+            if (!cJSON_IsNumber(se) || !cJSON_IsNumber(cu) || !cJSON_IsNumber(spn))
+                continue;
+            double kk = se->valuedouble * 65536.0 + cu->valuedouble;
+            size_t j = 0;
+            while (j < k && key[j] != kk)
+                j++;
+            if (j == k)
+                key[k++] = kk;
+            if (spn->valuedouble > mx[j])
+                mx[j] = spn->valuedouble;
+        }
+        for (size_t j = 0; j < k; j++)
+            s->cu_cycles += mx[j];
+        free(key);
+        free(mx);
+    }
     if (dir)
         set_str(&s->dispatch_dir, dir);
     if (sym && !s->kernel)
@@ -390,14 +475,20 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
             continue;
         if (cJSON_GetArraySize(at(c, "waits_on")) > 0)
             sc->has_producers = true;
-        for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++) {
-            if (!waits_on_group(c, (fp_prod_group)g))
+        double frac[FP_PROD_COUNT];
+        if (!prod_fracs(c, frac))
+            continue;
+        fp_optd gain = {0}, hst = {0};
+        if (num_at(c, "gain_upper_pct", &gain, A, err) || num_at(c, "stall", &hst, A, err))
+            return -1;
+        /* the wait's stall and gain split over its producers' kinds by their shares */
+        for (int g = 0; g < FP_PROD_COUNT; g++) {
+            double f = frac[g] + (g == FP_PROD_GLOBAL ? frac[FP_PROD_FLAT] : 0);
+            sc->stall_prod[g] += (hst.known ? hst.v : 0.0) * frac[g];
+            if (f <= 0 || g == FP_PROD_ANY)
                 continue;
-            fp_optd gain = {0};
-            if (num_at(c, "gain_upper_pct", &gain, A, err))
-                return -1;
             fp_optd *acc = &sc->gain_prod_pct[g];
-            *acc = some((acc->known ? acc->v : 0.0) + (gain.known ? gain.v : 0.0));
+            *acc = some((acc->known ? acc->v : 0.0) + (gain.known ? gain.v : 0.0) * f);
         }
     }
     for (int pass = 0; pass < 2; pass++) {
@@ -480,6 +571,33 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
 
 static bool is_mfma(const char *isa) { return fp_classify(isa) == FP_CL_MFMA; }
 
+/* Target address of a branch with a plain simm16 operand (the decoder prints
+ * it unsigned, the generator signed); false for anything else. */
+static bool branch_target(const fp_inst *r, int64_t *target)
+{
+    if (!r->index_ok || r->index == 0 || fp_classify(r->isa) != FP_CL_BRANCH)
+        return false;
+    const char *sp = strchr(r->isa, ' ');
+    if (!sp)
+        return false;
+    char *end;
+    long imm = strtol(sp + 1, &end, 10);
+    if (end == sp + 1 || imm < -32768 || imm > 65535)
+        return false;
+    if (imm >= 32768)
+        imm -= 65536;
+    *target = r->vaddr + 4 + 4 * (int64_t)imm;
+    return true;
+}
+
+static size_t row_at(const fp_code *code, int64_t vaddr)
+{
+    for (size_t j = 1; j < code->n; j++)
+        if (code->rows[j].index_ok && code->rows[j].index > 0 && code->rows[j].vaddr == vaddr)
+            return j;
+    return SIZE_MAX;
+}
+
 void fp_signals_from_code(fp_signals *s, const fp_code *code)
 {
     if (!code || code->n == 0)
@@ -502,6 +620,70 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
             nop_lat += r->latency;
     }
     s->nop_mfma_pct = some(total > 0 ? fp_round(100.0 * (double)nop_lat / (double)total, 2) : 0.0);
+
+    /* coverage and loops: what the traced waves actually executed */
+    s->code = code;
+    int64_t entry_hit = -1, max_hit = 0, endpgm_lat = 0;
+    bool have_endpgm = false;
+    s->static_insts = s->executed_insts = 0;
+    for (size_t i = 0; i < code->n; i++) {
+        const fp_inst *r = &code->rows[i];
+        if (!r->index_ok || r->index == 0)
+            continue;
+        s->static_insts++;
+        if (r->hit > 0)
+            s->executed_insts++;
+        if (entry_hit < 0)
+            entry_hit = r->hit; /* the first instruction runs once per traced wave */
+        if (r->hit > max_hit)
+            max_hit = r->hit;
+        if (fp_classify(r->isa) == FP_CL_DRAIN) {
+            endpgm_lat += r->latency;
+            have_endpgm = true;
+        }
+    }
+    /* loops: a backward branch (s_branch / s_cbranch_* with a negative simm16)
+     * that was taken. An unconditional s_branch is taken every time it runs; a
+     * conditional one was taken when its target ran more often than the
+     * fall-through from the row above plus the unconditional jumps into it. */
+    s->has_loop = false;
+    s->loop_executed = false;
+    for (size_t i = 0; i < code->n; i++) {
+        const fp_inst *r = &code->rows[i];
+        int64_t target;
+        if (!branch_target(r, &target) || target >= r->vaddr)
+            continue;
+        size_t j = row_at(code, target);
+        if (j == SIZE_MAX)
+            continue;
+        s->has_loop = true;
+        bool uncond = !strncmp(r->isa, "s_branch", 8);
+        if (uncond) {
+            if (r->hit > 0)
+                s->loop_executed = true;
+            continue;
+        }
+        int64_t in = 0;
+        const fp_inst *prev = j > 0 ? &code->rows[j - 1] : NULL;
+        if (prev && prev->index_ok && prev->index > 0 && strncmp(prev->isa, "s_branch", 8) &&
+            strncmp(prev->isa, "s_endpgm", 8) && strncmp(prev->isa, "s_setpc", 7))
+            in += prev->hit;
+        for (size_t k = 0; k < code->n; k++) {
+            int64_t t2;
+            if (!strncmp(code->rows[k].isa, "s_branch", 8) && branch_target(&code->rows[k], &t2) && t2 == target)
+                in += code->rows[k].hit;
+        }
+        if (code->rows[j].hit > in)
+            s->loop_executed = true;
+    }
+    if (s->static_insts > 0)
+        s->coverage_pct = some(fp_round(100.0 * (double)s->executed_insts / (double)s->static_insts, 2));
+    s->loop_known = entry_hit > 0;
+    (void)max_hit;
+    if (have_endpgm) {
+        s->drain_latency = some((double)endpgm_lat);
+        s->drain_pct = some(total > 0 ? fp_round(100.0 * (double)endpgm_lat / (double)total, 2) : 0.0);
+    }
 }
 
 /* ---- counters.json ---- */
@@ -716,6 +898,8 @@ void fp_signals_from_agent(fp_signals *s, const fp_soc_query *q)
             set_str(&s->product, sel.product->marketing);
         if (sel.product && !s->peak_gbs.known && sel.hbm_gbs > 0)
             s->peak_gbs = some(sel.hbm_gbs);
+        if (sel.product && sel.product->cus > 0)
+            s->cus = sel.product->cus;
     }
     fp_err_clear(&e2);
     if (!s->arch && q->agent_arch && !strncmp(q->agent_arch, "gfx", 3))
@@ -728,6 +912,13 @@ void fp_signals_from_kernel_row(fp_signals *s, const fp_kernel_row *k)
 {
     if (k->dispatches > 0 && !s->time_ns.known)
         s->time_ns = some(k->avg_ns);
+    if (k->have_grid) {
+        s->have_grid = true;
+        for (int i = 0; i < 3; i++) {
+            s->grid[i] = k->grid[i];
+            s->wg3[i] = k->wg3[i];
+        }
+    }
     if (!k->have_regs)
         return;
     if (!s->arch_vgpr.known) {
@@ -751,6 +942,20 @@ static double class_pct(const fp_signals *s, const char *name)
 {
     const fp_sig_class *c = fp_signals_class(s, name);
     return c ? c->stall_pct : 0.0;
+}
+
+double fp_signals_wait_on_pct(const fp_signals *s, const char *cls, fp_prod_group g)
+{
+    const fp_sig_class *c = fp_signals_class(s, cls);
+    if (!c)
+        return 0.0;
+    double all = 0;
+    for (int k = 0; k < FP_PROD_COUNT; k++)
+        all += c->stall_prod[k];
+    if (!c->has_producers || all <= 0)
+        return c->stall_pct; /* no producer evidence: the whole class */
+    double mine = c->stall_prod[g] + (g == FP_PROD_GLOBAL ? c->stall_prod[FP_PROD_FLAT] : 0);
+    return fp_round(c->stall_pct * mine / all, 2);
 }
 
 /* Bounds of plausible resource counts (anything above is a corrupt input). */
@@ -804,6 +1009,117 @@ static void derive_occupancy(fp_signals *s)
     }
 }
 
+static void derive_launch(fp_signals *s)
+{
+    if (!s->cus && s->product) {
+        const fp_soc *p = fp_soc_by_product(s->product);
+        if (p)
+            s->cus = p->cus;
+    }
+    if (!s->have_grid) {
+        set_str(&s->launch_reason, "no kernel_trace.csv row with this kernel's Grid_Size/Workgroup_Size: launch not "
+                                   "modelled");
+        return;
+    }
+    const fp_arch_limits *a = s->arch ? fp_arch_by_name(s->arch) : NULL;
+    fp_launch_in in = {{0}, {0}, 0, 0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        in.grid[i] = s->grid[i];
+        in.wg[i] = s->wg3[i];
+    }
+    in.cus = s->cus;
+    in.simds_per_cu = a ? a->simds_per_cu : 4; /* every CDNA CU has 4 SIMDs and wave64 */
+    in.wave_size = a ? a->wave_size : 64;
+    in.waves_per_simd = s->waves_per_simd.known ? (int)s->waves_per_simd.v : 0;
+    fp_launch_compute(&in, &s->launch);
+    if (!s->launch.valid)
+        set_str(&s->launch_reason, "kernel_trace.csv grid or workgroup size unusable: launch not modelled");
+}
+
+static void derive_sol(fp_signals *s)
+{
+    if (!s->code)
+        return;
+    const fp_arch_limits *a = s->arch ? fp_arch_by_name(s->arch) : NULL;
+    fp_sol_in *in = &s->sol_in;
+    memset(in, 0, sizeof *in);
+    in->code = s->code;
+    in->rates = s->arch ? fp_arch_rates_by_name(s->arch) : NULL;
+    in->simds_per_cu = a ? a->simds_per_cu : 4;
+    in->wave_size = a ? a->wave_size : 64;
+    in->traced_waves = s->waves.known ? s->waves.v : 0;
+    in->span_total = s->span_total;
+    in->cu_cycles = s->cu_cycles;
+    in->grid_waves = s->launch.valid ? s->launch.grid_waves : 0;
+    in->time_ns = s->time_ns.known ? s->time_ns.v : 0;
+    in->peak_hbm_gbs = s->peak_gbs.known ? s->peak_gbs.v : 0;
+    in->lds_bytes_clk_cu = in->rates ? in->rates->lds_bytes_clk_cu : 0;
+    in->have_ctr_gbs = s->achieved_gbs.known;
+    in->ctr_gbs = s->achieved_gbs.v;
+    in->have_ctr_hbm_pct = s->pct_hbm_roof.known;
+    in->ctr_hbm_pct = s->pct_hbm_roof.v;
+    in->have_ctr_mfma = s->mfma_frac.known;
+    in->ctr_mfma_pct = s->mfma_frac.v * 100.0;
+    in->have_ctr_valu = s->bound_in.valu_util_pct.have;
+    in->ctr_valu_pct = s->bound_in.valu_util_pct.v;
+    fp_sol_compute(in, &s->sol);
+    s->have_sol = true;
+}
+
+/* Below this share of the listing executed, the traced waves ran a prologue
+ * or an early-exit path, not the kernel's work. */
+#define FP_REPR_MIN_COVERAGE_PCT 20.0
+/* Not representative: capture confidence is capped here (every label low). */
+#define FP_REPR_CONFIDENCE 0.55
+
+static void repr_reason(fp_signals *s, const char *msg)
+{
+    cJSON_AddItemToArray(s->repr_reasons, cJSON_CreateString(msg));
+}
+
+static void derive_representative(fp_signals *s)
+{
+    char buf[320];
+    bool rep = true;
+    if (s->coverage_pct.known && s->coverage_pct.v < FP_REPR_MIN_COVERAGE_PCT) {
+        snprintf(buf, sizeof buf,
+                 "the traced waves executed only %lld of %lld instructions (%.1f%% < %.0f%%): a prologue or early-exit "
+                 "path, not the kernel's work",
+                 (long long)s->executed_insts, (long long)s->static_insts, s->coverage_pct.v, FP_REPR_MIN_COVERAGE_PCT);
+        repr_reason(s, buf);
+        rep = false;
+    }
+    if (s->has_loop && !s->loop_executed) {
+        repr_reason(s, "the listing has a loop (backward branch) that no traced wave iterated: the steady state is not "
+                       "in the trace");
+        rep = false;
+    }
+    if (s->waves.known && s->launch.valid && s->waves.v > s->launch.grid_waves) {
+        snprintf(buf, sizeof buf,
+                 "%.0f traced waves exceed the %.0f waves kernel_trace.csv says the dispatch launches: the CSV row is "
+                 "another launch of this kernel",
+                 s->waves.v, s->launch.grid_waves);
+        repr_reason(s, buf);
+    }
+    /* the trace's byte count is an upper bound on HBM bytes: measured HBM traffic far above
+     * it means the traced waves or the CSV timing do not describe the counted dispatch */
+    if (s->sol.trace_pct.have && s->sol.ctr_pct.have && s->sol.trace_pct.v < 0.5 * s->sol.ctr_pct.v) {
+        snprintf(buf, sizeof buf,
+                 "the counters measure %.1f%% of peak HBM but the trace's upper bound is %.1f%%: the traced waves "
+                 "or the kernel_trace.csv timing do not describe the counted dispatch",
+                 s->sol.ctr_pct.v, s->sol.trace_pct.v);
+        repr_reason(s, buf);
+    }
+    s->representative = rep;
+    if (!rep) {
+        if (s->capture_confidence > FP_REPR_CONFIDENCE)
+            s->capture_confidence = FP_REPR_CONFIDENCE;
+        cJSON_AddItemToArray(s->quality_issues,
+                             cJSON_CreateString("trace not representative (capture_quality.representative): re-capture "
+                                                "another CU (--att-target-cu), another dispatch, or a larger shape"));
+    }
+}
+
 void fp_signals_derive(fp_signals *s)
 {
     if (!s->pct_hbm_roof.known && s->achieved_gbs.known && s->peak_gbs.known && s->peak_gbs.v > 0)
@@ -815,6 +1131,9 @@ void fp_signals_derive(fp_signals *s)
             c->gain_pct = some(fp_round(100.0 * (double)c->stall / (double)s->total_latency, 2));
     }
     derive_occupancy(s);
+    derive_launch(s);
+    derive_sol(s);
+    derive_representative(s);
 
     fp_bound_in *in = &s->bound_in;
     if (s->have_bubbles_json) {
@@ -822,13 +1141,31 @@ void fp_signals_derive(fp_signals *s)
         in->vmem_stall_share = fp_some(class_pct(s, "vmcnt") + class_pct(s, "vmem_load") +
                                        class_pct(s, "vmem_store") + class_pct(s, "scratch") +
                                        class_pct(s, "atomic") + class_pct(s, "lds_dma"));
-        in->lds_stall_share = fp_some(class_pct(s, "lgkmcnt") + class_pct(s, "lds"));
-        in->mfma_stall_share = fp_some(class_pct(s, "mfma") + class_pct(s, "nop"));
+        /* lgkmcnt also counts scalar loads: only its waits on LDS producers are LDS */
+        in->lds_stall_share = fp_some(fp_signals_wait_on_pct(s, "lgkmcnt", FP_PROD_LDS) + class_pct(s, "lds"));
+        /* s_nop counts toward MFMA only where it pads between two MFMAs */
+        double nop_mfma = 0;
+        if (s->nop_mfma_pct.known && s->total_stall > 0)
+            nop_mfma = s->nop_mfma_pct.v * (double)s->total_latency / (double)s->total_stall;
+        double nop_all = class_pct(s, "nop");
+        in->mfma_stall_share = fp_some(class_pct(s, "mfma") + (nop_mfma < nop_all ? nop_mfma : nop_all));
         const fp_sig_class *m = fp_signals_class(s, "mfma");
         in->mfma_inst_pct = fp_some(m && m->mix.known ? 100.0 * m->mix.v : 0.0);
     }
     if (s->pct_hbm_roof.known)
         in->hbm_pct_of_peak = fp_some(s->pct_hbm_roof.v);
+    if (s->launch.valid && s->launch.have_underfilled) {
+        in->underfilled = fp_some(s->launch.underfilled ? 1.0 : 0.0);
+        in->fill_pct = fp_some(s->launch.fill_pct);
+        in->workgroups = fp_some(s->launch.workgroups);
+        in->cus = fp_some(s->launch.cus);
+    }
+    if (s->sol.trace_pct.have)
+        in->hbm_trace_pct = fp_some(s->sol.trace_pct.v);
+    if (s->sol.trace_mfma_busy.have)
+        in->mfma_busy_trace_pct = fp_some(s->sol.trace_mfma_busy.v);
+    if (s->sol.trace_valu_busy.have)
+        in->valu_busy_trace_pct = fp_some(s->sol.trace_valu_busy.v);
     fp_bound_classify(in, &s->bound_res);
     s->bound = s->bound_res.bound == FP_BOUND_UNKNOWN ? NULL : fp_bound_name(s->bound_res.bound);
 }

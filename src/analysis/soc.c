@@ -86,12 +86,15 @@ int fp_dtype_parse(const char *s, fp_dtype *out, fp_err *err)
 
 /* Dense FLOP per clock per CU [C]; order of fp_dtype:
  *                   fp4    fp6    fp8   int8  fp16  bf16  tf32  fp32  fp64 */
+/* LDS: 128 bytes/clock/CU (CDNA3 whitepaper: 64 banks x 4 B, two ports' worth at the
+ * LDS clock) [T]; gfx950's LDS grew to 160 KiB and its wide reads may exceed 128 B/clk:
+ * the gfx950 LDS % of peak is then an over-estimate (docs/sol.md). */
 static const fp_arch_rates rates_table[] = {
     /* gfx942: no fp4/fp6 [C]; tf32 1024 [T]; fp64 matrix = fp32 matrix = 256 [C] */
-    {"gfx942", {0, 0, 4096, 4096, 2048, 2048, 1024, 256, 256}, 256, 16},
+    {"gfx942", {0, 0, 4096, 4096, 2048, 2048, 1024, 256, 256}, 256, 16, 128},
     /* gfx950: fp4/fp6 16384 (RPC writes 16834, a typo) [C]; fp64 matrix halved to 128 [C];
      * no published tf32 peak (left 0). 16 L2 channels per XCD (RPC _l2_banks) [C]. */
-    {"gfx950", {16384, 16384, 8192, 8192, 4096, 4096, 0, 256, 128}, 256, 16},
+    {"gfx950", {16384, 16384, 8192, 8192, 4096, 4096, 0, 256, 128}, 256, 16, 128},
 };
 
 const fp_arch_rates *fp_arch_rates_by_name(const char *arch)

@@ -31,6 +31,7 @@ const fp_class_info fp_class_table[FP_CL_COUNT] = {
     {FP_CL_VALU, "valu", false, "vector ALU"},
     {FP_CL_BRANCH, "branch", false, "branches and jumps"},
     {FP_CL_SALU, "salu", false, "scalar ALU and other s_* instructions"},
+    {FP_CL_DRAIN, "drain", true, "s_endpgm: outstanding memory (stores) draining at wave exit, never a prefetch target"},
     {FP_CL_OTHER, "other", false, "anything else"},
 };
 
@@ -89,6 +90,8 @@ static const rule RULES[] = {
     {M_PREFIX, "s_dcache", NULL, FP_CL_SMEM},
     {M_PREFIX, "s_memtime", NULL, FP_CL_SMEM},
     {M_PREFIX, "s_memrealtime", NULL, FP_CL_SMEM},
+    /* the wait at the end of the program is the store drain, not scalar work */
+    {M_PREFIX, "s_endpgm", NULL, FP_CL_DRAIN},
     {M_PREFIX, "s_branch", NULL, FP_CL_BRANCH},
     {M_PREFIX, "s_cbranch", NULL, FP_CL_BRANCH},
     {M_PREFIX, "s_setpc", NULL, FP_CL_BRANCH},

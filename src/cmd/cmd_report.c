@@ -157,7 +157,9 @@ static int read_kernel_trace(fp_signals *s, const char *path, fp_err *err)
     if (fp_csv_load(path, &c, err))
         return -1;
     int kcol = fp_csv_col(&c, "Kernel_Name");
-    fp_kernel_row k = {0, 0, false, -1, -1, -1, -1, -1, -1};
+    fp_kernel_row k;
+    memset(&k, 0, sizeof k);
+    k.vgpr = k.accum = k.sgpr = k.lds = k.wg = k.scratch = -1;
     double sum = 0;
     size_t last = 0;
     for (size_t r = 0; r < c.nrows; r++) {
@@ -195,6 +197,18 @@ static int read_kernel_trace(fp_signals *s, const char *path, fp_err *err)
                 k.wg = (int)w;
         }
         k.have_regs = k.vgpr >= 0;
+        /* the launch: Grid_Size_* and Workgroup_Size_* in work-items (a missing Y/Z is 1) */
+        static const char *const gcols[] = {"Grid_Size_X", "Grid_Size_Y", "Grid_Size_Z"};
+        static const char *const wcols[] = {"Workgroup_Size_X", "Workgroup_Size_Y", "Workgroup_Size_Z"};
+        bool og, ow;
+        k.have_grid = true;
+        for (int i = 0; i < 3; i++) {
+            double g = cell_d(&c, r, gcols[i], &og), w = cell_d(&c, r, wcols[i], &ow);
+            k.grid[i] = og && g > 0 ? g : 1;
+            k.wg3[i] = ow && w > 0 ? w : 1;
+            if (i == 0 && (!og || !ow || g <= 0 || w <= 0 || g > 1e15 || w > FP_CSV_MAX_COUNT))
+                k.have_grid = false;
+        }
     }
     fp_signals_from_kernel_row(s, &k);
     fp_csv_free(&c);
@@ -484,7 +498,7 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     }
 
     ctx->data = cJSON_CreateObject();
-    static const char *const keys[] = {"kernel", "arch", "product", "bound_type", "headline", "optimal"};
+    static const char *const keys[] = {"kernel", "arch", "product", "bound_type", "headline", "optimal", "summary"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, keys[i]);
         cJSON_AddItemToObject(ctx->data, keys[i], v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull());

@@ -97,7 +97,7 @@ want = {
     "/synthetic/kernels/x.py:12;vmem_load": 16,
     "/synthetic/kernels/x.py:19;vmcnt": 600,
     "/synthetic/kernels/y.py:5;/synthetic/kernels/x.py:190;valu": 8,
-    "/synthetic/kernels/x.py:191;salu": 8,
+    "/synthetic/kernels/x.py:191;drain": 8,  # s_endpgm is the drain class (issue 9), was salu
 }
 got = {l.rsplit(" ", 1)[0]: int(l.rsplit(" ", 1)[1]) for l in lines}
 assert got == want, got

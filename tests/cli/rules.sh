@@ -18,7 +18,7 @@ python3 - "$T/env.json" <<'PY' || fail "rules data"
 import json, sys
 d = json.load(open(sys.argv[1]))["data"]
 ids = [r["id"] for r in d["rules"]]
-need = ["vmem_prefetch", "vmem_queue_depth", "lds_write_read_distance", "lds_bank_conflict", "mfma_raw",
+need = ["grid_fill", "hbm_roof_bytes", "smem_wait", "vmem_prefetch", "vmem_queue_depth", "lds_write_read_distance", "lds_bank_conflict", "mfma_raw",
         "barrier_relax", "occupancy_vgpr", "vectorize_copy", "mma_select", "layout_l2",
         "scratch_spill", "mfma_hazard_nop", "valu_hazard_nop", "load_use_distance"]
 assert ids == need, ids
@@ -28,6 +28,13 @@ for r in d["rules"]:
         assert r[k], (r["id"], k)
 gate = {r["id"]: r["bound_gate"] for r in d["rules"]}
 assert gate["vmem_prefetch"] == "memory|latency" and gate["mma_select"] == "compute" and gate["barrier_relax"] == "any"
+assert gate["grid_fill"] == "any" and gate["hbm_roof_bytes"] == "memory"
+sig = {r["id"]: r["signal"] for r in d["rules"]}
+# issue 9: class rules read the waits attributed to their producer kind, not the whole counter
+assert sig["lds_write_read_distance"] == "waits.lgkmcnt_on_lds_pct", sig
+assert sig["vmem_prefetch"] == "waits.vmcnt_on_global_pct", sig
+assert sig["smem_wait"] == "waits.lgkmcnt_on_smem_pct", sig
+assert sig["grid_fill"] == "launch.fill_pct", sig
 PY
 "$FLYPROF" rules extra -f json > /dev/null; rc=$?
 [ $rc -eq 64 ] || fail "positional exit $rc"

@@ -66,7 +66,7 @@ def check_inst(e, where):
 assert r["kernel"] == symbol, (r["kernel"], symbol)
 assert r["arch"] == "gfx950", r["arch"]             # agent_info.csv of the capture, not guessed
 assert r["product"] == "AMD Instinct MI350X", r["product"]
-assert r["bound_type"] in ("memory", "compute", "latency"), r["bound_type"]
+assert r["bound_type"] in ("memory", "compute", "latency", "parallelism"), r["bound_type"]
 recs = r["recommendations"]
 assert recs, "no recommendation"
 n_checked = 0

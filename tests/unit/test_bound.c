@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "flyprof/bound.h"
@@ -104,13 +105,132 @@ static void test_compute_rules(void **state)
     in.valu_util_pct = fp_some(85.0);
     assert_string_equal(run(&in).rule, "valu_saturated");
 
+    /* compute from the trace needs a busy pipe, not an instruction share */
     fp_bound_in_init(&in);
-    in.mfma_stall_share = fp_some(30.0);
-    in.vmem_stall_share = fp_some(50.0); /* MFMA rule comes first */
+    in.mfma_inst_pct = fp_some(60.0);
+    in.mfma_busy_trace_pct = fp_some(9.0);
+    in.vmem_stall_share = fp_some(55.0);
+    r = run(&in);
+    assert_int_equal(r.bound, FP_BOUND_MEMORY);
+    assert_string_equal(r.rule, "trace_vmem");
+
+    fp_bound_in_init(&in);
+    in.mfma_busy_trace_pct = fp_some(50.0);
+    in.vmem_stall_share = fp_some(55.0);
     r = run(&in);
     assert_int_equal(r.bound, FP_BOUND_COMPUTE);
-    assert_string_equal(r.rule, "trace_mfma");
+    assert_string_equal(r.rule, "mfma_busy");
     assert_string_equal(r.basis, "trace");
+
+    fp_bound_in_init(&in);
+    in.valu_busy_trace_pct = fp_some(79.9);
+    in.stall_pct = fp_some(20.0);
+    assert_string_equal(run(&in).rule, "trace_default");
+    in.valu_busy_trace_pct = fp_some(80.0);
+    assert_string_equal(run(&in).rule, "valu_busy");
+
+    /* MFMA dependency stall without a busy pipe: a latency chain */
+    fp_bound_in_init(&in);
+    in.mfma_stall_share = fp_some(30.0);
+    r = run(&in);
+    assert_int_equal(r.bound, FP_BOUND_LATENCY);
+    assert_string_equal(r.rule, "trace_mfma_dep");
+}
+
+/* Fewer workgroups than CUs: parallelism, and the rules gate on what bounds each CU. */
+static void test_parallelism(void **state)
+{
+    (void)state;
+    fp_bound_in in;
+    fp_bound_in_init(&in);
+    in.underfilled = fp_some(1);
+    in.workgroups = fp_some(80);
+    in.cus = fp_some(256);
+    in.fill_pct = fp_some(31.25);
+    in.vmem_stall_share = fp_some(40.0);
+    fp_bound_result r = run(&in);
+    assert_int_equal(r.bound, FP_BOUND_PARALLELISM);
+    assert_string_equal(fp_bound_name(r.bound), "parallelism");
+    assert_string_equal(r.rule, "launch_underfilled");
+    assert_int_equal(r.within, FP_BOUND_MEMORY);
+    assert_string_equal(r.within_rule, "trace_vmem");
+    assert_non_null(strstr(r.evidence, "80 workgroups on 256 CUs"));
+    in.underfilled = fp_some(0);
+    r = run(&in);
+    assert_int_equal(r.bound, FP_BOUND_MEMORY);
+    assert_int_equal(r.within, FP_BOUND_MEMORY);
+    /* a measured HBM saturation still comes first */
+    in.underfilled = fp_some(1);
+    in.hbm_pct_of_peak = fp_some(65);
+    assert_string_equal(run(&in).rule, "hbm_saturated");
+}
+
+/* The trace HBM estimate: an upper bound, believed up to 110 % of peak. */
+static void test_trace_hbm(void **state)
+{
+    (void)state;
+    fp_bound_in in;
+    fp_bound_in_init(&in);
+    in.vmem_stall_share = fp_some(80.0);
+    in.hbm_trace_pct = fp_some(79.9);
+    fp_bound_result r = run(&in);
+    assert_string_equal(r.rule, "hbm_trace_saturated");
+    assert_true(r.at_roof);
+    assert_string_equal(r.roof_source, "trace");
+    assert_true(r.roof_pct > 79.8 && r.roof_pct < 80.0);
+    assert_false(r.optimal); /* "optimal" needs counters */
+    /* above what HBM can deliver: cache traffic, no verdict from it */
+    in.hbm_trace_pct = fp_some(150.0);
+    r = run(&in);
+    assert_string_equal(r.rule, "trace_vmem");
+    assert_false(r.at_roof);
+    /* even the upper bound is low: latency */
+    in.hbm_trace_pct = fp_some(12.0);
+    r = run(&in);
+    assert_int_equal(r.bound, FP_BOUND_LATENCY);
+    assert_string_equal(r.rule, "vmem_starved_trace");
+    /* counters replace the trace estimate for the roof */
+    fp_bound_in_init(&in);
+    in.vmem_stall_share = fp_some(80.0);
+    in.hbm_trace_pct = fp_some(90.0);
+    in.hbm_pct_of_peak = fp_some(45.0);
+    r = run(&in);
+    assert_false(r.at_roof);
+}
+
+/* docs/bound.md's rule table is this table: same ids, order, bound, basis, confidence. */
+static void test_doc_matches_table(void **state)
+{
+    (void)state;
+    FILE *f = fopen(FP_TEST_DATA "/../../docs/bound.md", "r");
+    assert_non_null(f);
+    char line[1024];
+    size_t n, k = 0;
+    const fp_bound_rule_info *t = fp_bound_rules(&n);
+    bool in_rules = false;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "## Rules, in order", 18))
+            in_rules = true;
+        else if (!strncmp(line, "## ", 3))
+            in_rules = false;
+        if (!in_rules || line[0] != '|' || !strchr(line, '`'))
+            continue;
+        /* | # | `id` | bound | basis | confidence | condition | */
+        char id[64], bound[32], basis[32], conf[32];
+        int num;
+        if (sscanf(line, "| %d | `%63[^`]` | %31s | %31s | %31s |", &num, id, bound, basis, conf) != 5)
+            continue;
+        assert_true(k < n);
+        if (strcmp(id, t[k].id) || strcmp(bound, fp_bound_name(t[k].bound)) || strcmp(basis, t[k].basis) ||
+            strcmp(conf, t[k].confidence) || num != (int)k + 1) {
+            print_error("docs/bound.md row %d `%s` %s %s %s != table row %zu `%s` %s %s %s\n", num, id, bound, basis,
+                        conf, k + 1, t[k].id, fp_bound_name(t[k].bound), t[k].basis, t[k].confidence);
+            fail();
+        }
+        k++;
+    }
+    fclose(f);
+    assert_int_equal(k, n);
 }
 
 /* VMEM waits + low measured bandwidth: latency, not memory. */
@@ -208,6 +328,9 @@ int main(void)
         cmocka_unit_test(test_boundaries),
         cmocka_unit_test(test_compute_rules),
         cmocka_unit_test(test_vmem_starved),
+        cmocka_unit_test(test_parallelism),
+        cmocka_unit_test(test_trace_hbm),
+        cmocka_unit_test(test_doc_matches_table),
         cmocka_unit_test(test_lds_and_trace_default),
         cmocka_unit_test(test_shape_only),
         cmocka_unit_test(test_clean_stream_limits),

@@ -57,7 +57,7 @@ static const tcase CASES[] = {
     {"s_branch 12", "branch"},
     {"s_setpc_b64 s[30:31]", "branch"},
     {"s_mov_b32 s0, 0", "salu"},
-    {"s_endpgm", "salu"},
+    {"s_endpgm", "drain"}, /* the store drain at exit: its own class (issue 9) */
     {"S_WAITCNT VMCNT(1)", "vmcnt"}, /* case-insensitive */
     {"exp mrt0 v0, v0, v0, v0", "other"},
     {"", "other"},

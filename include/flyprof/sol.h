@@ -1,0 +1,86 @@
+/*
+ * sol.h - speed of light from the trace alone: how close the HBM, the MFMA
+ * pipe, the VALU and the LDS came to their peaks (docs/sol.md has every
+ * formula and its error sources).
+ *
+ * One idea: the instruction listing (code.json: ISA + executions summed over
+ * the traced waves) says how much work the traced waves did; the wave
+ * timelines (bubbles: span_total = traced SIMD cycles) say how long the
+ * traced SIMDs were alive; kernel_trace.csv says how many waves the whole
+ * dispatch launched and how long it took. Bytes are per-lane bytes of each
+ * memory opcode x the wave size (masked lanes counted as active: an upper
+ * bound), MFMA cycles are the opcode's FLOPs over the arch's per-SIMD dense
+ * rate (the SoC table, soc.h). Counters, when present, replace the trace
+ * estimate; both are kept side by side.
+ */
+#ifndef FLYPROF_SOL_H
+#define FLYPROF_SOL_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "flyprof/att.h"
+#include "flyprof/soc.h"
+
+/* Bytes one lane moves for a vector-memory or LDS opcode (0 when it moves
+ * none or the width is unknown). For ds_*2* the two accesses are counted. */
+double fp_sol_lane_bytes(const char *isa);
+/* Cycles one wave's MFMA occupies its SIMD's matrix pipe on arch `rates`
+ * (FLOPs / (dense FLOP per clock per CU / simds)); 0 when the opcode or its
+ * data type is not known. *flop gets the opcode's FLOPs (may be NULL). */
+double fp_sol_mfma_cycles(const char *isa, const fp_arch_rates *rates, int simds_per_cu, double *flop);
+
+/* The trace HBM estimate is believed up to this % of peak (timing from a
+ * separate run, +-10 %); above it the requested bytes are cache traffic. */
+#define FP_SOL_TRACE_PLAUSIBLE_PCT 110.0
+
+typedef struct fp_sol_in {
+    const fp_code *code;
+    const fp_arch_rates *rates;  /* NULL = arch unknown: no MFMA busy */
+    int simds_per_cu;            /* 4 */
+    int wave_size;               /* 64 */
+    double traced_waves;         /* bubbles totals.waves */
+    double span_total;           /* bubbles gain.span_total: traced SIMD cycles */
+    double cu_cycles;            /* sum over traced CUs of the longest SIMD span; 0 = unknown */
+    double grid_waves;           /* launch model; 0 = unknown */
+    double time_ns;              /* kernel duration; 0 = unknown */
+    double peak_hbm_gbs;         /* SoC; 0 = unknown */
+    double lds_bytes_clk_cu;     /* LDS peak bytes per clock per CU; 0 = unknown */
+    /* counters.json, when present (have_* false otherwise) */
+    bool have_ctr_gbs, have_ctr_hbm_pct, have_ctr_mfma, have_ctr_valu;
+    double ctr_gbs, ctr_hbm_pct, ctr_mfma_pct, ctr_valu_pct;
+} fp_sol_in;
+
+typedef struct fp_sol_num {
+    bool have;
+    double v;
+} fp_sol_num;
+
+typedef struct fp_sol {
+    /* trace sums over the traced waves */
+    double vmem_bytes_traced;  /* global/buffer/flat/scratch loads + stores + atomics + LDS-DMA */
+    double vmem_load_bytes_traced, vmem_store_bytes_traced;
+    double mfma_cycles_traced;
+    double mfma_flop_traced;
+    int64_t mfma_unknown;      /* MFMA executions whose cycles are unknown */
+    double valu_cycles_traced;
+    double lds_bytes_traced;
+    /* HBM */
+    fp_sol_num hbm_bytes, hbm_gbs, hbm_pct;     /* the chosen source */
+    const char *hbm_source;                      /* "trace" | "counters" | NULL */
+    fp_sol_num trace_bytes, trace_gbs, trace_pct;
+    fp_sol_num ctr_gbs, ctr_pct;
+    /* pipes */
+    fp_sol_num mfma_busy, trace_mfma_busy, ctr_mfma;
+    const char *mfma_source;
+    fp_sol_num valu_busy, trace_valu_busy, ctr_valu;
+    const char *valu_source;
+    fp_sol_num lds_pct;
+} fp_sol;
+
+void fp_sol_compute(const fp_sol_in *in, fp_sol *out);
+/* report.json "sol" (caller owns). */
+cJSON *fp_sol_to_json(const fp_sol *s, const fp_sol_in *in);
+
+#endif

@@ -1,0 +1,312 @@
+/*
+ * sol.c - speed of light from the trace (sol.h, docs/sol.md).
+ *
+ * Two small data tables do the decoding: the per-lane width of a memory
+ * opcode (by its '_' tokens) and the MFMA input data type (by the text after
+ * the MxNxK shape). Cycles per MFMA are not tabulated per opcode: they follow
+ * from the opcode's FLOPs and the arch's dense rate in the SoC table, the same
+ * numbers the peaks come from, so the two cannot disagree.
+ */
+#include "flyprof/sol.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/json.h"
+#include "flyprof/taxonomy.h"
+
+/* Cycles one wave64 VALU instruction holds a 16-lane SIMD (CDNA issues a
+ * wave64 VALU op over 4 cycles). Transcendental and FP64 ops are slower: the
+ * VALU busy figure is a lower bound for kernels heavy in them. */
+#define FP_VALU_CYCLES 4.0
+
+typedef struct width_tok {
+    const char *tok;
+    double bytes;
+} width_tok;
+
+/* First token (in opcode order) found here decides the per-lane width. */
+static const width_tok WIDTHS[] = {
+    {"dwordx4", 16}, {"b128", 16}, {"xyzw", 16}, {"dwordx3", 12}, {"b96", 12}, {"xyz", 12},
+    {"dwordx2", 8},  {"b64", 8},   {"xy", 8},    {"x2", 8},       {"f64", 8},  {"u64", 8},
+    {"i64", 8},      {"dword", 4}, {"b32", 4},   {"x", 4},        {"f32", 4},  {"u32", 4},
+    {"i32", 4},      {"ushort", 2}, {"sshort", 2}, {"short", 2},  {"b16", 2},  {"u16", 2},
+    {"i16", 2},      {"f16", 2},   {"bf16", 2},  {"ubyte", 1},    {"sbyte", 1}, {"byte", 1},
+    {"u8", 1},       {"i8", 1},    {"b8", 1},
+};
+
+static size_t opcode_lc(const char *isa, char *op, size_t cap)
+{
+    while (*isa == ' ' || *isa == '\t')
+        isa++;
+    size_t n = 0;
+    while (isa[n] && isa[n] != ' ' && isa[n] != '\t' && n + 1 < cap) {
+        op[n] = (char)tolower((unsigned char)isa[n]);
+        n++;
+    }
+    op[n] = '\0';
+    return n;
+}
+
+double fp_sol_lane_bytes(const char *isa)
+{
+    fp_class k = fp_classify(isa);
+    if (k != FP_CL_VMEM_LOAD && k != FP_CL_VMEM_STORE && k != FP_CL_LDS_DMA && k != FP_CL_SCRATCH &&
+        k != FP_CL_ATOMIC && k != FP_CL_LDS)
+        return 0;
+    char op[64];
+    opcode_lc(isa, op, sizeof op);
+    /* crossbar ops move no LDS memory */
+    if (k == FP_CL_LDS && (strstr(op, "swizzle") || strstr(op, "permute") || strstr(op, "nop") ||
+                           strstr(op, "gws") || strstr(op, "append") || strstr(op, "consume")))
+        return 0;
+    double w = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(op, "_", &save); t && w == 0; t = strtok_r(NULL, "_", &save)) {
+        /* the transposing gfx950 reads (ds_read_b64_tr_b8): the first width is the access */
+        for (size_t i = 0; i < sizeof WIDTHS / sizeof *WIDTHS; i++)
+            if (!strcmp(t, WIDTHS[i].tok)) {
+                w = WIDTHS[i].bytes;
+                break;
+            }
+    }
+    if (w == 0 && (k == FP_CL_ATOMIC))
+        w = 4;
+    opcode_lc(isa, op, sizeof op);
+    if (k == FP_CL_LDS && (strstr(op, "read2") || strstr(op, "write2")))
+        w *= 2;
+    if (strstr(op, "_d16") && strstr(op, "format"))
+        w /= 2;
+    return w;
+}
+
+typedef struct dtype_tok {
+    const char *tok;
+    fp_dtype dt;
+} dtype_tok;
+
+/* The input type is named after the shape; first match in this order. */
+static const dtype_tok DTYPES[] = {
+    {"f8f6f4", FP_DT_FP8}, {"fp8", FP_DT_FP8}, {"bf8", FP_DT_FP8}, {"xf32", FP_DT_TF32}, {"bf16", FP_DT_BF16},
+    {"f16", FP_DT_FP16},   {"i8", FP_DT_INT8}, {"f64", FP_DT_FP64}, {"f32", FP_DT_FP32},
+};
+
+/* The value of "cbsz:N" / "blgp:N" in the operands, -1 when absent. */
+static int modifier(const char *isa, const char *name)
+{
+    const char *p = strstr(isa, name);
+    if (!p)
+        return -1;
+    p += strlen(name);
+    if (*p != ':')
+        return -1;
+    return atoi(p + 1);
+}
+
+double fp_sol_mfma_cycles(const char *isa, const fp_arch_rates *rates, int simds_per_cu, double *flop)
+{
+    if (flop)
+        *flop = 0;
+    if (fp_classify(isa) != FP_CL_MFMA || !rates || simds_per_cu <= 0)
+        return 0;
+    char op[96];
+    opcode_lc(isa, op, sizeof op);
+    bool sparse = !strncmp(op, "v_smfmac", 8);
+    /* the shape MxNxK: the first token "<d>x<d>x<d>..." */
+    const char *p = op;
+    long m = 0, n = 0, k = 0;
+    const char *rest = NULL;
+    while ((p = strchr(p, '_')) != NULL) {
+        p++;
+        char *e;
+        m = strtol(p, &e, 10);
+        if (m <= 0 || *e != 'x')
+            continue;
+        n = strtol(e + 1, &e, 10);
+        if (n <= 0 || *e != 'x')
+            continue;
+        k = strtol(e + 1, &e, 10);
+        if (k <= 0)
+            continue;
+        rest = e;
+        break;
+    }
+    if (!rest)
+        return 0;
+    long blocks = 1;
+    const char *b = rest;
+    while ((b = strchr(b, '_')) != NULL) {
+        b++;
+        char *e;
+        long v = strtol(b, &e, 10);
+        if (v > 0 && *e == 'b' && (e[1] == '_' || e[1] == 0))
+            blocks = v;
+    }
+    int dt = -1;
+    for (size_t i = 0; i < sizeof DTYPES / sizeof *DTYPES && dt < 0; i++)
+        if (strstr(rest, DTYPES[i].tok))
+            dt = DTYPES[i].dt;
+    if (dt < 0)
+        return 0;
+    /* f8f6f4: cbsz/blgp name the A/B formats (0,1 fp8/bf8; 2,3 fp6; 4 fp4): both
+     * narrow runs at the fp4/fp6 rate, otherwise the fp8 rate */
+    if (strstr(rest, "f8f6f4") && modifier(isa, "cbsz") >= 2 && modifier(isa, "blgp") >= 2)
+        dt = FP_DT_FP4;
+    double rate = rates->matrix_flop_clk_cu[dt];
+    if (rate <= 0)
+        return 0;
+    /* a sparse op does the work of the dense op of half its K */
+    double f = 2.0 * (double)m * (double)n * (double)(sparse ? k / 2 : k) * (double)blocks;
+    if (flop)
+        *flop = f;
+    return f / (rate / simds_per_cu);
+}
+
+static fp_sol_num num(double v)
+{
+    fp_sol_num o = {true, v};
+    return o;
+}
+
+void fp_sol_compute(const fp_sol_in *in, fp_sol *out)
+{
+    *out = (fp_sol){0};
+    int ws = in->wave_size > 0 ? in->wave_size : 64;
+    for (size_t i = 0; in->code && i < in->code->n; i++) {
+        const fp_inst *r = &in->code->rows[i];
+        if (!r->index_ok || r->index == 0 || r->hit <= 0)
+            continue;
+        fp_class k = fp_classify(r->isa);
+        double hits = (double)r->hit;
+        switch (k) {
+        case FP_CL_VMEM_LOAD:
+        case FP_CL_VMEM_STORE:
+        case FP_CL_LDS_DMA:
+        case FP_CL_SCRATCH:
+        case FP_CL_ATOMIC: {
+            double b = fp_sol_lane_bytes(r->isa) * ws * hits;
+            out->vmem_bytes_traced += b;
+            if (k == FP_CL_VMEM_STORE)
+                out->vmem_store_bytes_traced += b;
+            else
+                out->vmem_load_bytes_traced += b;
+            /* an LDS-DMA load also writes those bytes into LDS */
+            if (k == FP_CL_LDS_DMA)
+                out->lds_bytes_traced += b;
+            break;
+        }
+        case FP_CL_LDS: out->lds_bytes_traced += fp_sol_lane_bytes(r->isa) * ws * hits; break;
+        case FP_CL_MFMA: {
+            double f;
+            double c = fp_sol_mfma_cycles(r->isa, in->rates, in->simds_per_cu, &f);
+            if (c > 0) {
+                out->mfma_cycles_traced += c * hits;
+                out->mfma_flop_traced += f * hits;
+            } else {
+                out->mfma_unknown += r->hit;
+            }
+            break;
+        }
+        case FP_CL_VALU: out->valu_cycles_traced += FP_VALU_CYCLES * hits; break;
+        default: break;
+        }
+    }
+    /* HBM from the trace: traced bytes scaled to the whole grid, over the kernel time */
+    if (in->traced_waves > 0 && in->grid_waves > 0) {
+        double bytes = out->vmem_bytes_traced * in->grid_waves / in->traced_waves;
+        out->trace_bytes = num(round(bytes));
+        if (in->time_ns > 0) {
+            double gbs = bytes / in->time_ns;
+            out->trace_gbs = num(fp_round(gbs, 1));
+            if (in->peak_hbm_gbs > 0)
+                out->trace_pct = num(fp_round(100.0 * gbs / in->peak_hbm_gbs, 2));
+        }
+    }
+    if (in->have_ctr_gbs)
+        out->ctr_gbs = num(in->ctr_gbs);
+    if (in->have_ctr_hbm_pct)
+        out->ctr_pct = num(in->ctr_hbm_pct);
+    else if (in->have_ctr_gbs && in->peak_hbm_gbs > 0)
+        out->ctr_pct = num(fp_round(100.0 * in->ctr_gbs / in->peak_hbm_gbs, 2));
+    if (out->ctr_pct.have || out->ctr_gbs.have) {
+        out->hbm_source = "counters";
+        out->hbm_gbs = out->ctr_gbs;
+        out->hbm_pct = out->ctr_pct;
+        if (out->ctr_gbs.have && in->time_ns > 0)
+            out->hbm_bytes = num(round(out->ctr_gbs.v * in->time_ns));
+    } else if (out->trace_bytes.have) {
+        out->hbm_source = "trace";
+        out->hbm_bytes = out->trace_bytes;
+        out->hbm_gbs = out->trace_gbs;
+        out->hbm_pct = out->trace_pct;
+    }
+    /* pipes: busy cycles over the traced SIMD cycles */
+    if (in->span_total > 0) {
+        if (in->rates)
+            out->trace_mfma_busy = num(fp_round(100.0 * out->mfma_cycles_traced / in->span_total, 2));
+        out->trace_valu_busy = num(fp_round(100.0 * out->valu_cycles_traced / in->span_total, 2));
+    }
+    if (in->have_ctr_mfma)
+        out->ctr_mfma = num(in->ctr_mfma_pct);
+    if (in->have_ctr_valu)
+        out->ctr_valu = num(in->ctr_valu_pct);
+    out->mfma_busy = out->ctr_mfma.have ? out->ctr_mfma : out->trace_mfma_busy;
+    out->mfma_source = out->ctr_mfma.have ? "counters" : out->trace_mfma_busy.have ? "trace" : NULL;
+    out->valu_busy = out->ctr_valu.have ? out->ctr_valu : out->trace_valu_busy;
+    out->valu_source = out->ctr_valu.have ? "counters" : out->trace_valu_busy.have ? "trace" : NULL;
+    if (in->cu_cycles > 0 && in->lds_bytes_clk_cu > 0)
+        out->lds_pct = num(fp_round(100.0 * out->lds_bytes_traced / (in->cu_cycles * in->lds_bytes_clk_cu), 2));
+}
+
+static void put(cJSON *o, const char *k, fp_sol_num n)
+{
+    if (n.have)
+        cJSON_AddNumberToObject(o, k, n.v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+cJSON *fp_sol_to_json(const fp_sol *s, const fp_sol_in *in)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *h = cJSON_AddObjectToObject(o, "hbm");
+    put(h, "bytes_per_dispatch", s->hbm_bytes);
+    put(h, "gbs", s->hbm_gbs);
+    put(h, "pct_of_peak", s->hbm_pct);
+    fp_json_add_str(h, "source", s->hbm_source);
+    if (in->peak_hbm_gbs > 0)
+        cJSON_AddNumberToObject(h, "peak_gbs", in->peak_hbm_gbs);
+    else
+        cJSON_AddNullToObject(h, "peak_gbs");
+    cJSON *t = cJSON_AddObjectToObject(h, "trace");
+    put(t, "bytes_per_dispatch", s->trace_bytes);
+    put(t, "gbs", s->trace_gbs);
+    put(t, "pct_of_peak", s->trace_pct);
+    cJSON_AddNumberToObject(t, "load_bytes_traced", s->vmem_load_bytes_traced);
+    cJSON_AddNumberToObject(t, "store_bytes_traced", s->vmem_store_bytes_traced);
+    cJSON *c = cJSON_AddObjectToObject(h, "counters");
+    put(c, "gbs", s->ctr_gbs);
+    put(c, "pct_of_peak", s->ctr_pct);
+    fp_json_add_str(h, "caveat",
+                    "trace bytes are bytes the vector-memory instructions request (every lane counted, L2/MALL hits "
+                    "counted as HBM traffic): an upper bound on HBM bytes; above 100% of peak they are cache traffic");
+    cJSON *m = cJSON_AddObjectToObject(o, "mfma");
+    put(m, "busy_pct", s->mfma_busy);
+    fp_json_add_str(m, "source", s->mfma_source);
+    put(m, "trace_busy_pct", s->trace_mfma_busy);
+    put(m, "counters_util_pct", s->ctr_mfma);
+    cJSON_AddNumberToObject(m, "flop_traced", s->mfma_flop_traced);
+    cJSON_AddNumberToObject(m, "unknown_opcode_executions", (double)s->mfma_unknown);
+    cJSON *v = cJSON_AddObjectToObject(o, "valu");
+    put(v, "busy_pct", s->valu_busy);
+    fp_json_add_str(v, "source", s->valu_source);
+    put(v, "trace_busy_pct", s->trace_valu_busy);
+    put(v, "counters_util_pct", s->ctr_valu);
+    cJSON *l = cJSON_AddObjectToObject(o, "lds");
+    cJSON_AddNumberToObject(l, "bytes", s->lds_bytes_traced);
+    put(l, "pct_of_peak", s->lds_pct);
+    return o;
+}

@@ -1,0 +1,103 @@
+#!/bin/bash
+# Issue 9 rules on synthetic traces: every rule and verdict has a positive and a negative
+# generator spec (tests/data/gen/diag_*.json, written by tests/tools/mk_diag_specs.py) and
+# `report` must tell them apart:
+#   grid_fill / parallelism      diag_grid_under  vs diag_grid_full (occupancy advice only where the grid can use it)
+#   representativeness           diag_prologue    vs diag_loop_ran
+#   lgkmcnt producer attribution diag_smem_wait   vs diag_lds_wait
+#   s_nop toward MFMA            diag_nop_mfma    vs diag_nop_valu
+#   drain class                  diag_drain       vs diag_no_drain
+#   HBM roof verdict             diag_roof        vs diag_below_roof
+set -u
+: "${FLYPROF:?}"
+: "${FP_TOOLS:?}"
+: "${FP_SRC:?}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+run() {
+    "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/$1.json" "$T/$1" || fail "$1: generator"
+    "$FLYPROF" report --bundle "$T/$1"/att/ui_output_agent_900_dispatch_5 --out-dir "$T/$1/out" -q -f json > /dev/null ||
+        fail "$1: report exit $?"
+}
+for s in diag_grid_under diag_grid_full diag_prologue diag_loop_ran diag_smem_wait diag_lds_wait diag_nop_mfma \
+         diag_nop_valu diag_drain diag_no_drain diag_roof diag_below_roof; do
+    run "$s"
+done
+python3 - "$T" <<'PY' || fail "diagnosis"
+import json, sys
+T = sys.argv[1]
+R = {}
+def rep(n):
+    if n not in R:
+        R[n] = json.load(open(f"{T}/{n}/out/report.json"))
+    return R[n]
+def rules(n): return [x["rule"] for x in rep(n)["recommendations"]]
+def conf(n, rule): return {x["rule"]: x["confidence_label"] for x in rep(n)["recommendations"]}[rule]
+errs = []
+def check(c, m):
+    if not c: errs.append(m)
+
+# grid_fill: 16 workgroups on 256 CUs -> parallelism, grid_fill first with gain 1 - 16/256
+u, f = rep("diag_grid_under"), rep("diag_grid_full")
+check(u["launch"]["workgroups"] == 16 and u["launch"]["underfilled"] is True, u["launch"])
+check(u["launch"]["fill_pct"] == 6.25, u["launch"]["fill_pct"])
+check(u["bound_type"] == "parallelism" and u["bound"]["rule"] == "launch_underfilled", u["bound"])
+check(rules("diag_grid_under")[0] == "grid_fill", rules("diag_grid_under"))
+check(u["recommendations"][0]["est_gain_pct"] == 93.75, u["recommendations"][0]["est_gain_pct"])
+check("occupancy_vgpr" not in rules("diag_grid_under"), "occupancy advice on a grid that cannot fill the slots")
+check(u["summary"][0].startswith("Launch: 16 workgroups of 4 waves on 256 CUs: 6% of CUs busy"), u["summary"])
+check(f["launch"]["underfilled"] is False and f["bound_type"] != "parallelism", f["bound"])
+check("grid_fill" not in rules("diag_grid_full"), rules("diag_grid_full"))
+check("occupancy_vgpr" in rules("diag_grid_full"), rules("diag_grid_full"))
+
+# representativeness: 5 of 40 instructions, the loop never entered
+p, l = rep("diag_prologue"), rep("diag_loop_ran")
+qp, ql = p["capture_quality"], l["capture_quality"]
+check(qp["representative"] is False and qp["coverage_pct"] == 12.5 and qp["has_loop"] and qp["loop_executed"] is False, qp)
+check(all(x["confidence_label"] == "low" for x in p["recommendations"]), [x["confidence_label"] for x in p["recommendations"]])
+check(p["headline"].startswith("[trace not representative"), p["headline"])
+check(p["summary"][0].startswith("TRACE NOT REPRESENTATIVE"), p["summary"])
+check(qp.get("recapture", "").find("--att-target-cu") >= 0, qp)
+check(ql["representative"] is True and ql["loop_executed"] is True and ql["coverage_pct"] == 100, ql)
+
+# lgkmcnt waits on s_load are SMEM, not LDS
+check(rules("diag_smem_wait")[0] == "smem_wait" and "lds_write_read_distance" not in rules("diag_smem_wait"), rules("diag_smem_wait"))
+check(rep("diag_smem_wait")["signals"]["waits.lgkmcnt_on_lds_pct"] == 0, rep("diag_smem_wait")["signals"])
+check(rules("diag_lds_wait")[0] == "lds_write_read_distance" and "smem_wait" not in rules("diag_lds_wait"), rules("diag_lds_wait"))
+check(rep("diag_smem_wait")["bound_type"] != "memory", rep("diag_smem_wait")["bound"])  # scalar loads are not LDS-bound
+check(rep("diag_lds_wait")["bound"]["rule"] == "trace_lds", rep("diag_lds_wait")["bound"])
+
+# s_nop counts toward MFMA only between MFMAs
+nm, nv = rep("diag_nop_mfma"), rep("diag_nop_valu")
+check(nm["signals"]["trace.nop_between_mfma_pct"] > 3 and "mfma_hazard_nop" in rules("diag_nop_mfma"), rules("diag_nop_mfma"))
+check(nv["signals"]["trace.nop_between_mfma_pct"] == 0 and "mfma_hazard_nop" not in rules("diag_nop_valu"), rules("diag_nop_valu"))
+check(nv["bound_type"] != "compute" and nm["bound_type"] != "compute", (nv["bound"], nm["bound"]))
+check(nm["bound"]["rule"] == "trace_mfma_dep" and nv["bound"]["rule"] == "trace_default", (nm["bound"]["rule"], nv["bound"]["rule"]))
+# 3 x 32x32x16 bf16 = 98304 FLOP per wave at 1024 FLOP/clk/SIMD on gfx950 = 96 MFMA cycles per wave
+check(nm["sol"]["mfma"]["flop_traced"] == 4 * 3 * 32768, nm["sol"]["mfma"])
+
+# drain: s_endpgm's wait is its own class and never a prefetch target
+d, nd = rep("diag_drain"), rep("diag_no_drain")
+dc = {c["class"]: c for c in d["classes"]}
+check("drain" in dc and dc["drain"]["cycles"] == 4 * 1500, dc.get("drain"))
+check(sum(c["cycles"] for c in d["classes"]) == d["totals"]["stall"], "classes must sum to the stall")
+check(all(x["bubble_class"] != "drain" for x in d["recommendations"]), rules("diag_drain"))
+check(d["drain"]["stall"] == 6000 and d["drain"]["pct_of_latency"] > 50, d["drain"])
+check("drain" not in {c["class"] for c in nd["classes"]}, nd["classes"])
+
+# roof: 33.5 MB in 5243 ns = 80 % of 8 TB/s
+r, b = rep("diag_roof"), rep("diag_below_roof")
+check(r["sol"]["hbm"]["bytes_per_dispatch"] == 4096 * 4 * 2 * 16 * 64, r["sol"]["hbm"])
+check(abs(r["sol"]["hbm"]["pct_of_peak"] - 80.0) < 0.05, r["sol"]["hbm"])
+check(r["bound"]["at_roof"] is True and r["bound"]["roof_source"] == "trace", r["bound"])
+check(rules("diag_roof")[0] == "hbm_roof_bytes", rules("diag_roof"))
+check(all(x["est_gain_pct"] <= 20.0 for x in r["recommendations"]), [x["est_gain_pct"] for x in r["recommendations"]])
+check("vmem_prefetch" not in rules("diag_roof") and conf("diag_roof", "load_use_distance") == "low", r["recommendations"])
+check(b["bound"]["at_roof"] is False and b["bound"]["rule"] == "vmem_starved_trace", b["bound"])
+check("hbm_roof_bytes" not in rules("diag_below_roof") and conf("diag_below_roof", "vmem_prefetch") == "high", rules("diag_below_roof"))
+if errs:
+    print("\n".join(map(str, errs)))
+    sys.exit(1)
+PY
+echo ok

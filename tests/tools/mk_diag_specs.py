@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# Regenerate with: python3 tests/tools/mk_diag_specs.py (from the source root).
+# writes tests/data/gen/diag_*.json: one positive and one negative synthetic case per
+# issue-9 rule (see docs/generator.md and tests/cli/diagnosis_synth.sh)
+import json, copy
+SRC = "/synthetic/kernels/diag.py"
+def P(isa, line, **kw):
+    e = {"isa": isa, "source": f"{SRC}:{line}", "size": 4}
+    e.update(kw)
+    return e
+def spec(symbol, program, path, waves=4, grid=16384*256, vgpr=32, ns=20000, model=None):
+    w = [{"se": i % 2, "simd": (i // 2) % 4, "slot": 0, "id": i, "begin": 1000 + 100 * i} for i in range(waves)]
+    return {"symbol": symbol, "pid": 900, "dispatch": 5, "arch": "gfx950", "layout": "corpus",
+            "program": program, "sources": {SRC: [f"# line {i}" for i in range(1, 80)]},
+            "model": model or {"latency": {"FLAT": 800, "VMEM": 800, "SMEM": 200, "LDS": 64}, "start_idle": 32, "jump_gap": 16},
+            "path": path, "waves": w,
+            "rocprof": {"vgpr": vgpr, "accum_vgpr": 0, "sgpr": 32, "lds": 0, "scratch": 0,
+                        "workgroup": [256, 1, 1], "grid": [grid, 1, 1],
+                        "calls": [{"dispatch": 1, "start": 2000000000000, "end": 2000000000000 + ns}]}}
+out = {}
+# a streaming body: load, wait, add, store
+stream = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)", 10),
+          P("global_load_dwordx4 v[0:3], v10, s[0:1]", 12), P("s_waitcnt vmcnt(0)", 13),
+          P("v_add_f32_e32 v4, v0, v4", 13), P("global_store_dwordx4 v10, v[4:7], s[2:3]", 14), P("s_endpgm", 15)]
+spath = [1, 2, 3, 4, 5, 6, 7]
+# 1. grid_fill: 16 workgroups on 256 CUs vs 4096; VGPR-heavy so occupancy_vgpr would fire when the grid can use it
+out["diag_grid_under"] = spec("diag_grid_under_0", stream, spath, grid=16 * 256, vgpr=192)
+out["diag_grid_full"] = spec("diag_grid_full_0", stream, spath, grid=65536 * 256, vgpr=192)
+# 2. representativeness: a loop kernel whose traced waves exit after the prologue vs run the loop
+loop = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)", 10),
+        P("s_cmp_eq_u32 s6, 0", 11), P("s_cbranch_scc1 %d" % (40 - 4 - 1), 11)]  # row 4 -> row 40 (s_endpgm)
+body = [P("global_load_dwordx4 v[0:3], v10, s[0:1]", 20), P("s_waitcnt vmcnt(0)", 21)]
+body += [P(f"v_add_f32_e32 v{4 + i % 4}, v{i % 4}, v{4 + i % 4}", 22 + i) for i in range(30)]
+body += [P("s_sub_u32 s8, s8, 1", 60), P("s_cmp_lg_u32 s8, 0", 60)]
+# rows 5..38 are the body; row 39 branches back to row 5: imm = 5 - 39 - 1
+loopprog = loop + body + [P("s_cbranch_scc1 %d" % (5 - 39 - 1), 60), P("s_endpgm", 61)]
+assert len(loopprog) == 40
+out["diag_prologue"] = spec("diag_prologue_0", loopprog, [1, 2, 3, 4, 40])
+out["diag_loop_ran"] = spec("diag_loop_ran_0", loopprog,
+                            [1, 2, 3, 4, {"repeat": 3, "body": list(range(5, 40))}, 40])
+# 3. lgkmcnt attribution: the wait is on a kernel-argument s_load (SMEM) vs on a ds_read (LDS)
+smem = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10, latency=3000), P("s_load_dwordx2 s[8:9], s[4:5], 0x10", 10, latency=3000),
+        P("s_waitcnt lgkmcnt(0)", 11), P("v_add_f32_e32 v4, s0, v4", 12), P("s_endpgm", 13)]
+lds = [P("ds_read_b128 v[0:3], v10", 10, latency=3000), P("ds_read_b128 v[4:7], v10 offset:16", 10, latency=3000),
+       P("s_waitcnt lgkmcnt(0)", 11), P("v_add_f32_e32 v4, v0, v4", 12), P("s_endpgm", 13)]
+out["diag_smem_wait"] = spec("diag_smem_wait_0", smem, [1, 2, 3, 4, 5])
+out["diag_lds_wait"] = spec("diag_lds_wait_0", lds, [1, 2, 3, 4, 5])
+# 4. s_nop: VALU hazard padding with no MFMA vs padding between dependent MFMAs
+nopv = [P("v_cmp_gt_f32_e32 vcc, v0, v1", 10), P("s_nop 4", 10, stall=400), P("v_cndmask_b32_e32 v2, v3, v4, vcc", 11),
+        P("s_nop 4", 11, stall=400), P("v_readfirstlane_b32 s0, v2", 12), P("s_endpgm", 13)]
+nopm = [P("v_mfma_f32_32x32x16_bf16 v[0:15], v[16:19], v[20:23], v[0:15]", 10, size=8),
+        P("s_nop 7", 10, stall=400),
+        P("v_mfma_f32_32x32x16_bf16 v[0:15], v[16:19], v[20:23], v[0:15]", 11, size=8),
+        P("s_nop 7", 11, stall=400),
+        P("v_mfma_f32_32x32x16_bf16 v[0:15], v[16:19], v[20:23], v[0:15]", 12, size=8), P("s_endpgm", 13)]
+out["diag_nop_valu"] = spec("diag_nop_valu_0", nopv, [1, 2, 3, 4, 5, 6])
+out["diag_nop_mfma"] = spec("diag_nop_mfma_0", nopm, [1, 2, 3, 4, 5, 6])
+# 5. drain: the stores are still in flight at s_endpgm (it stalls) vs no wait at the end
+drain = copy.deepcopy(stream)
+drain[6] = P("s_endpgm", 15, stall=1500)
+out["diag_drain"] = spec("diag_drain_0", drain, spath)
+out["diag_no_drain"] = spec("diag_no_drain_0", stream, spath)
+# 6. roof: 4096 workgroups x 4 waves x (16 B load + 16 B store) x 64 lanes = 33.5 MB; in 5243 ns that
+# is 6.4 TB/s = 80 % of the MI350X's 8 TB/s; in 20000 ns 21 %
+out["diag_roof"] = spec("diag_roof_0", stream, spath, grid=4096 * 256, ns=5243)
+out["diag_below_roof"] = spec("diag_below_roof_0", stream, spath, grid=4096 * 256, ns=20000)
+for k, v in out.items():
+    with open(f"tests/data/gen/{k}.json", "w") as f:
+        json.dump(v, f, indent=1)
+        f.write("\n")
+print(" ".join(out))
