@@ -42,7 +42,11 @@ t1=$(date +%s)
 
 W=${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/flyprof-fuzz-run.XXXXXX")}
 mkdir -p "$W"
-export FLYPROF_FUZZ_TMP=${FLYPROF_FUZZ_TMP:-$( [ -w /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")}
+# the targets' scratch dirs: on tmpfs (artifact writes fsync), in one dir removed at exit
+# (a crashing target cannot clean its own)
+SCRATCH=$(mktemp -d "$( [ -w /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")/flyprof-fuzz-scratch.XXXXXX")
+trap 'rm -rf "$SCRATCH"' EXIT
+export FLYPROF_FUZZ_TMP=$SCRATCH
 # the tools are instrumented too; their leaks are not findings of the readers
 export ASAN_OPTIONS=detect_leaks=0
 C="$W/corpus"
