@@ -62,6 +62,8 @@ typedef struct fp_bub_pair {
     int64_t cycles_sum, cycles_min, cycles_max; /* producer issue -> wait release */
     int64_t distance_sum;         /* instructions issued in between */
     double stall_share;           /* the wait's stall apportioned to this producer */
+    size_t first_pos;             /* first occurrence in listing order (wave file position, */
+    uint64_t first_seq;           /* record << 20 | producer): the output order of pairs */
 } fp_bub_pair;
 
 /* One (SE, CU, SIMD). */
@@ -71,6 +73,7 @@ typedef struct fp_bub_simd {
     int64_t begin, end;  /* span of its traced waves */
     int64_t issue;       /* cycles with at least one wave issuing (EXEC) */
     int64_t stall, exposed, wall;
+    size_t first_pos;    /* first wave file (list position) on it: the output order */
 } fp_bub_simd;
 
 typedef struct fp_bub_occ_se {
@@ -93,6 +96,8 @@ typedef struct fp_bubbles {
     size_t n_rows_counted; /* rows with a valid index (kernel header rows excluded) */
     /* totals from code.json */
     int64_t t_latency, t_stall, t_idle, t_hit;
+    size_t peak_resident_events; /* sweep: most events held at once (the memory bound) */
+    bool overflow; /* a code.json or wstates sum exceeded int64 and saturated (warned) */
     /* from the waves */
     int64_t w_records, w_stall, w_latency, w_exposed, w_wall, w_span;
     int64_t state_cycles[FP_WS_COUNT];

@@ -83,11 +83,19 @@ void fp_wave_free(fp_wave *w);
 /* Parse one wave file's bytes into w (its arrays are reused). Malformed,
  * truncated or wrongly typed -> BAD_INPUT naming `name`. */
 int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err);
+/* The same with the general tokenizer only: fp_wave_parse() tries a fast scanner
+ * for the decoder's exact layout first and falls back to this on anything else
+ * (exposed so tests can check both paths agree). */
+int fp_wave_parse_jscan(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err);
 
 /* One wave file name, parsed. */
 typedef struct fp_wave_file {
     char *name; /* se0_sm1_sl2_wv3.json */
     int se, simd, slot, id;
+    size_t pos;     /* position in the (se, simd, slot, id) order of fp_wave_list_dir */
+    bool regular;   /* a regular file (from the directory listing) */
+    bool has_begin; /* filenames.json lists it with an integer begin cycle */
+    int64_t begin;  /* that begin cycle */
 } fp_wave_file;
 
 /* Parse "se<S>_sm<M>_sl<L>_wv<N>.json" strictly (decimal, no extra text). */
@@ -140,7 +148,9 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err);
 void fp_occupancy_free(fp_occupancy *o);
 
 /* ---- wstates<k>.json: a step function of the number of traced waves in state k ---- */
-/* Integral of the step function (wave-cycles in that state). Absent -> NO_ARTIFACT. */
-int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err);
+/* Integral of the step function (wave-cycles in that state). Absent -> NO_ARTIFACT.
+ * A product or sum beyond int64 saturates and sets *saturated. A repeated
+ * "state"/"time" key replaces the earlier array. */
+int fp_wstates_integral(const char *dir, int state, int64_t *out, bool *saturated, fp_err *err);
 
 #endif

@@ -18,6 +18,7 @@
 #include "bubbles_internal.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/satmath.h"
 
 /* ---- per-row setup ---- */
 
@@ -123,7 +124,57 @@ static void group_reset(bub_ctx *c, int se, int simd)
     c->g_se = se;
     c->g_simd = simd;
     c->g_active = true;
-    c->n_st = c->n_ex = c->n_gw = 0;
+    c->n_st = c->n_ex = 0;
+    c->g_flushed = INT64_MIN;
+}
+
+/* The walk order and the sweep's watermarks. Groups (SE, SIMD) keep the
+ * listing order; inside a group the waves go by begin cycle (filenames.json),
+ * so after each wave everything before the next wave's begin can be swept and
+ * retired. A group with a wave filenames.json does not date keeps the listing
+ * order and is swept whole at its end (memory: the group, as before). */
+typedef struct walk_plan {
+    fp_wave_list list;  /* files in walk order (names borrowed from the listing) */
+    int64_t *watermark; /* per position: sweep up to here after that wave */
+} walk_plan;
+
+#define WM_NONE INT64_MIN /* no sweep yet (more waves of an undated group follow) */
+
+static int cmp_walk(const void *a, const void *b)
+{
+    const fp_wave_file *x = a, *y = b;
+    if (x->se != y->se)
+        return x->se < y->se ? -1 : 1;
+    if (x->simd != y->simd)
+        return x->simd < y->simd ? -1 : 1;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static void plan_walk(const fp_wave_list *in, bool bounded, walk_plan *p)
+{
+    p->list = *in;
+    p->list.files = malloc((in->n + 1) * sizeof *p->list.files);
+    p->watermark = malloc((in->n + 1) * sizeof *p->watermark);
+    if (!p->list.files || !p->watermark)
+        abort();
+    memcpy(p->list.files, in->files, in->n * sizeof *in->files);
+    size_t g0 = 0;
+    while (g0 < in->n) {
+        size_t g1 = g0;
+        bool dated = bounded;
+        while (g1 < in->n && in->files[g1].se == in->files[g0].se && in->files[g1].simd == in->files[g0].simd) {
+            dated &= in->files[g1].has_begin;
+            g1++;
+        }
+        fp_wave_file *f = p->list.files + g0;
+        if (dated)
+            qsort(f, g1 - g0, sizeof *f, cmp_walk);
+        for (size_t i = g0; i < g1; i++)
+            p->watermark[i] = i + 1 == g1 ? INT64_MAX : dated ? p->list.files[i + 1].begin : WM_NONE;
+        g0 = g1;
+    }
 }
 
 /* Cycle values beyond 2^50 (~6 days at 2 GHz) are not a kernel trace: a wave
@@ -168,7 +219,7 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     }
     if (!c->g_active || c->g_se != w->se || c->g_simd != w->simd) {
         if (c->g_active)
-            fp_bub_sweep_group(c);
+            fp_bub_sweep_end_group(c);
         group_reset(c, w->se, w->simd);
     }
     b->waves_read++;
@@ -183,11 +234,8 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     if (w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE)
         b->waves_truncated++;
 
-    FP_GROW(c->gw, c->n_gw, c->cap_gw);
-    int gi = (int)c->n_gw++;
-    c->gw[gi] = (bub_gwave){w->cu, w->begin, w->end};
-
     /* timeline: state sums and EXEC intervals */
+    c->n_ex = c->n_st = 0;
     int64_t t = w->begin;
     for (size_t i = 0; i < w->n_spans; i++) {
         const fp_wave_span *s = &w->spans[i];
@@ -195,12 +243,18 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
         b->state_cycles[s->state] += d;
         if (s->state == FP_WS_EXEC && d > 0) {
             FP_GROW(c->ex, c->n_ex, c->cap_ex);
-            c->ex[c->n_ex++] = (bub_iv){t, t + d, gi, 0, 0};
+            c->ex[c->n_ex++] = (bub_iv){t, t + d, 0, 0, 0};
         }
         t += d;
     }
-    fp_bub_wave_insts(c, w, gi);
-    (void)f;
+    c->cur_pos = f->pos;
+    fp_bub_wave_insts(c, w, 0);
+    fp_bub_sweep_add_wave(c, w->cu, w->begin, w->end, f->pos);
+    if (c->order_broken)
+        return 1; /* filenames.json dates a wave after one of its events: redo unbounded */
+    int64_t wm = c->watermark[f - c->walk_files];
+    if (wm != WM_NONE)
+        fp_bub_sweep_flush(c, wm);
     return 0;
 }
 
@@ -235,6 +289,11 @@ static void split_exact(int64_t total, const int64_t *w, int64_t wsum, int64_t *
     double rem[FP_CL_COUNT];
     for (int k = 0; k < FP_CL_COUNT; k++) {
         double exact = (double)total * (double)w[k] / (double)wsum;
+        /* |exact| <= |total|, but (double)INT64_MAX rounds up to 2^63: clamp before the cast */
+        if (exact >= 9223372036854775807.0)
+            exact = 9223372036854775807.0 - 1024.0;
+        else if (exact <= -9223372036854775807.0)
+            exact = -9223372036854775807.0 + 1024.0;
         out[k] = (int64_t)exact;
         rem[k] = exact - (double)out[k];
         given += out[k];
@@ -278,27 +337,29 @@ static void finish_rows(fp_bubbles *b, bub_ctx *c)
             part[st] = r->stall;
             x->cls = st;
         }
+        /* code.json cells are untrusted int64: every sum of them saturates (b->overflow) */
+        bool *ov = &b->overflow;
         fp_bub_class *k = &b->classes[x->cls];
         k->static_count++;
-        k->hit += r->hit;
+        k->hit = fp_sat_add(k->hit, r->hit, ov);
         for (int q = 0; q < FP_CL_COUNT; q++) {
-            b->classes[q].cycles += part[q];
+            b->classes[q].cycles = fp_sat_add(b->classes[q].cycles, part[q], ov);
             b->classes[q].wave_stall += x->class_cycles[q];
         }
-        b->t_latency += r->latency;
-        b->t_stall += r->stall;
-        b->t_idle += r->idle;
-        b->t_hit += r->hit;
+        b->t_latency = fp_sat_add(b->t_latency, r->latency, ov);
+        b->t_stall = fp_sat_add(b->t_stall, r->stall, ov);
+        b->t_idle = fp_sat_add(b->t_idle, r->idle, ov);
+        b->t_hit = fp_sat_add(b->t_hit, r->hit, ov);
         if (x->line_id >= 0) {
             fp_bub_line *L = &b->lines[x->line_id];
-            L->stall += r->stall;
-            L->latency += r->latency;
-            L->hit += r->hit;
+            L->stall = fp_sat_add(L->stall, r->stall, ov);
+            L->latency = fp_sat_add(L->latency, r->latency, ov);
+            L->hit = fp_sat_add(L->hit, r->hit, ov);
             L->exposed += x->exposed;
             L->wave_stall += x->w_stall;
             L->n_insts++;
             for (int q = 0; q < FP_CL_COUNT; q++)
-                L->class_cycles[q] += part[q];
+                L->class_cycles[q] = fp_sat_add(L->class_cycles[q], part[q], ov);
         }
         b->w_stall += x->w_stall;
         b->w_latency += x->w_latency;
@@ -406,11 +467,16 @@ static void finish_quality(fp_bubbles *b)
         add_reason(b, "%zu waves end without s_endpgm (trace truncated?)", b->waves_truncated);
         LOWER(1);
     }
+    if (b->overflow) {
+        add_reason(b, "cycle sums exceed 64 bits and were saturated");
+        LOWER(1);
+    }
     if (b->t_latency > 0) {
         int64_t mapped = 0;
+        bool ov = false;
         for (size_t i = 0; i < b->n_lines; i++)
-            mapped += b->lines[i].latency;
-        if (mapped * 2 < b->t_latency) {
+            mapped = fp_sat_add(mapped, b->lines[i].latency, &ov);
+        if ((double)mapped * 2 < (double)b->t_latency) {
             add_reason(b, "only %.1f%% of latency maps to a source line", 100.0 * (double)mapped / (double)b->t_latency);
             LOWER(1);
         }
@@ -433,9 +499,50 @@ static void finish_quality(fp_bubbles *b)
     b->confidence = strdup(names[level]);
 }
 
-int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
-                       void *user, fp_err *err)
+/* Warnings of one pass are held until it completes: a pass that has to be
+ * redone unbounded must not leave half its warnings behind. */
+typedef struct warn_buf {
+    char **msg;
+    size_t n, cap;
+} warn_buf;
+
+static void warn_collect(void *user, const char *msg)
 {
+    warn_buf *wb = user;
+    FP_GROW(wb->msg, wb->n, wb->cap);
+    wb->msg[wb->n++] = strdup(msg);
+}
+
+static void warn_buf_free(warn_buf *wb)
+{
+    for (size_t i = 0; i < wb->n; i++)
+        free(wb->msg[i]);
+    free(wb->msg);
+    memset(wb, 0, sizeof *wb);
+}
+
+static int cmp_pair_first(const void *a, const void *b)
+{
+    const fp_bub_pair *x = a, *y = b;
+    if (x->first_pos != y->first_pos)
+        return x->first_pos < y->first_pos ? -1 : 1;
+    return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
+}
+
+static int cmp_simd_first(const void *a, const void *b)
+{
+    const fp_bub_simd *x = a, *y = b;
+    if (x->first_pos != y->first_pos)
+        return x->first_pos < y->first_pos ? -1 : 1;
+    return (x->cu > y->cu) - (x->cu < y->cu);
+}
+
+/* Returns 0, -1 (err set) or 1: redo with bounded = false. */
+static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bool bounded, warn_buf *wb,
+                        fp_err *err)
+{
+    fp_bub_warn_fn warn = warn_collect;
+    void *user = wb;
     memset(out, 0, sizeof *out);
     out->rank_by = rank_by;
     if (fp_code_load(dir, &out->code, err) != 0) {
@@ -477,10 +584,31 @@ int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_
                  list.listed, list.listed_missing, list.unlisted);
         warn(user, msg);
     }
-    fp_wave_walk(dir, &list, on_wave, on_skip, &c);
+    walk_plan plan;
+    plan_walk(&list, bounded, &plan);
+    c.watermark = plan.watermark;
+    c.walk_files = plan.list.files;
+    fp_wave_walk(dir, &plan.list, on_wave, on_skip, &c);
+    if (c.order_broken) {
+        free(plan.list.files);
+        free(plan.watermark);
+        fp_wave_list_free(&list);
+        fp_bub_ctx_free(&c);
+        fp_bubbles_free(out);
+        return 1;
+    }
     if (c.g_active)
-        fp_bub_sweep_group(&c);
+        fp_bub_sweep_end_group(&c);
+    out->peak_resident_events = c.peak_resident_events;
+    free(plan.list.files);
+    free(plan.watermark);
     fp_wave_list_free(&list);
+    /* the walk went by begin inside a group: restore the listing order of first
+     * appearance for everything that is output in creation order */
+    if (out->n_pairs)
+        qsort(out->pairs, out->n_pairs, sizeof *out->pairs, cmp_pair_first);
+    if (out->n_simds)
+        qsort(out->simds, out->n_simds, sizeof *out->simds, cmp_simd_first);
 
     finish_rows(out, &c);
     for (size_t i = 0; i < out->n_simds; i++)
@@ -492,7 +620,8 @@ int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_
     for (int s = FP_WS_IDLE; s < FP_WS_COUNT; s++) {
         fp_err e = {0};
         int64_t v = 0;
-        if (fp_wstates_integral(dir, s, &v, &e) != 0) {
+        bool sat = false;
+        if (fp_wstates_integral(dir, s, &v, &sat, &e) != 0) {
             /* a state that never occurred has no file: 0, not unavailable */
             if (e.code != FP_NO_ARTIFACT) {
                 out->wstates_available = false;
@@ -505,10 +634,30 @@ int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_
             fp_err_clear(&e);
         }
         out->wstates_cycles[s] = v;
+        out->overflow |= sat;
+    }
+    if (out->overflow) {
+        if (warn)
+            warn(user, "cycle sums exceed 64 bits and were saturated (code.json or wstates values out of range)");
     }
     finish_occupancy(out, dir, &c);
     finish_quality(out);
     return 0;
+}
+
+int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
+                       void *user, fp_err *err)
+{
+    warn_buf wb = {0};
+    int rc = analyze_pass(dir, rank_by, out, true, &wb, err);
+    if (rc == 1) {
+        warn_buf_free(&wb);
+        rc = analyze_pass(dir, rank_by, out, false, &wb, err);
+    }
+    for (size_t i = 0; warn && i < wb.n; i++)
+        warn(user, wb.msg[i]);
+    warn_buf_free(&wb);
+    return rc == 0 ? 0 : -1;
 }
 
 void fp_bubbles_free(fp_bubbles *b)

@@ -21,10 +21,45 @@ typedef struct bub_iv {
     int64_t row;  /* stall: code row position */
 } bub_iv;
 
-typedef struct bub_gwave {
+/* One sweep event, 16 bytes: the sweep holds the events of every resident wave. */
+typedef struct bub_ev {
+    int64_t t;
+    uint32_t idx;  /* stall events: index into the wave's stalls */
+    uint32_t kind; /* EV_* in exposed.c */
+} bub_ev;
+
+typedef struct bub_stall {
+    int64_t row, len;
+    int32_t cls, line;
+} bub_stall;
+
+/* A resident wave: its events as one time-ordered run, consumed by the merge. */
+typedef struct bub_rwave {
+    bub_ev *ev;
+    size_t n, k, cap_ev;
+    bub_stall *st;
+    size_t n_st, cap_st;
+    int cu;    /* index into bub_ctx.cus */
+    int wexec; /* its issue spans open at the sweep time */
+} bub_rwave;
+
+typedef struct bub_active {
+    const bub_rwave *rw;
+    uint32_t idx;
+    int64_t row;
+    int32_t cls, line;
+} bub_active;
+
+/* Sweep state of one CU of the current (SE, SIMD) group. */
+typedef struct bub_cu {
     int cu;
-    int64_t begin, end;
-} bub_gwave;
+    size_t simd_idx; /* its fp_bub_simd */
+    bool started;
+    int64_t t;       /* time of the last applied event */
+    int exec;        /* issue spans open */
+    bub_active *active;
+    size_t na, cap_active;
+} bub_cu;
 
 /* Outstanding-counter replay (fallback when the decoder gave no edges). gfx9
  * vmcnt is at most 63 and lgkmcnt 15: deeper queues cannot be waited on. */
@@ -43,10 +78,21 @@ typedef struct bub_ctx {
     uint32_t stamp;
     /* current SIMD group */
     int g_active, g_se, g_simd;
-    bub_iv *st, *ex;
+    bub_iv *st, *ex; /* the current wave's intervals */
     size_t n_st, cap_st, n_ex, cap_ex;
-    bub_gwave *gw;
-    size_t n_gw, cap_gw;
+    /* streaming sweep (exposed.c) */
+    bub_cu *cus;
+    size_t n_cus, cap_cus;
+    bub_rwave **heap, **free_rw;
+    size_t n_heap, cap_heap, n_free, cap_free;
+    bub_ev *tmp_ev;
+    size_t cap_tmp;
+    int64_t g_flushed;     /* events before this time are swept */
+    bool order_broken;     /* a wave had an event before g_flushed: redo unbounded */
+    size_t resident_events, peak_resident_events;
+    const int64_t *watermark; /* per walk position (bubbles.c plan_walk) */
+    const fp_wave_file *walk_files;
+    size_t cur_pos;           /* listing position of the wave being read */
     /* pair hash: open addressing over b->pairs indices (+1, 0 = empty) */
     size_t *ptab;
     size_t ptab_cap;
@@ -64,8 +110,13 @@ void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user)
 void fp_bub_ctx_free(bub_ctx *c);
 /* waitcnt.c: one wave's instruction stream (sums, attribution, stall intervals). */
 void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi);
-/* exposed.c: sweep the buffered intervals of the current group into exposed/lost. */
-void fp_bub_sweep_group(bub_ctx *c);
+/* exposed.c: the streaming sweep of the current (SE, SIMD) group. add_wave takes
+ * the current wave's c->ex / c->st intervals (and leaves them to be reset);
+ * flush sweeps every event before `upto`; end_group sweeps the rest. */
+void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_t pos);
+void fp_bub_sweep_flush(bub_ctx *c, int64_t upto);
+void fp_bub_sweep_end_group(bub_ctx *c);
+void fp_bub_sweep_free(bub_ctx *c);
 void fp_bub_split_source(const char *src, char **file, long *line);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "bubbles_internal.h"
 #include "flyprof/json.h"
+#include "flyprof/satmath.h"
 
 static const char *const RANK_NAMES[] = {"exposed", "stall", "latency"};
 
@@ -133,7 +134,8 @@ static cJSON *totals_json(const fp_bubbles *b)
     fp_json_add_int(t, "latency", b->t_latency);
     fp_json_add_int(t, "stall", b->t_stall);
     fp_json_add_int(t, "idle", b->t_idle);
-    fp_json_add_int(t, "issue", b->t_latency - b->t_stall);
+    bool ov = false; /* already warned by the analysis (b->overflow) */
+    fp_json_add_int(t, "issue", fp_sat_sub(b->t_latency, b->t_stall, &ov));
     fp_json_add_int(t, "hit", b->t_hit);
     fp_json_add_num(t, "stall_pct", pct(b->t_stall, b->t_latency), 2);
     fp_json_add_int(t, "waves", (int64_t)b->waves_read);
@@ -151,8 +153,9 @@ static cJSON *states_json(const fp_bubbles *b)
     static const int order[] = {FP_WS_EXEC, FP_WS_WAIT, FP_WS_STALL, FP_WS_IDLE};
     cJSON *o = cJSON_CreateObject();
     int64_t sum = 0;
+    bool ov = false;
     for (int i = 0; i < 4; i++)
-        sum += b->state_cycles[order[i]];
+        sum = fp_sat_add(sum, b->state_cycles[order[i]], &ov);
     for (int i = 0; i < 4; i++)
         fp_json_add_int(o, names[order[i]], b->state_cycles[order[i]]);
     cJSON *p = cJSON_AddObjectToObject(o, "pct");
@@ -164,11 +167,12 @@ static cJSON *states_json(const fp_bubbles *b)
     for (int i = 0; i < 4; i++) {
         int s = order[i];
         fp_json_add_int(w, names[s], b->wstates_cycles[s]);
-        int64_t d = b->wstates_cycles[s] - b->state_cycles[s];
+        /* in double: a saturated wstates integral must not wrap the difference */
+        double d = (double)b->wstates_cycles[s] - (double)b->state_cycles[s];
         if (d < 0)
             d = -d;
         /* 1% tolerance: the step function merges equal timestamps */
-        if (d * 100 > (b->state_cycles[s] > 0 ? b->state_cycles[s] : 1))
+        if (d * 100 > (double)(b->state_cycles[s] > 0 ? b->state_cycles[s] : 1))
             agrees = false;
     }
     fp_json_add_bool(w, "agrees", agrees);
@@ -296,9 +300,10 @@ static cJSON *files_json(const fp_bubbles *b)
             j++;
         if (j == nf)
             f[nf++].file = L->file;
-        f[j].stall += L->stall;
-        f[j].exposed += L->exposed;
-        f[j].latency += L->latency;
+        bool ov = false; /* saturation already warned by the analysis */
+        f[j].stall = fp_sat_add(f[j].stall, L->stall, &ov);
+        f[j].exposed = fp_sat_add(f[j].exposed, L->exposed, &ov);
+        f[j].latency = fp_sat_add(f[j].latency, L->latency, &ov);
     }
     keyed *v = malloc((nf + 1) * sizeof *v);
     if (!v)
@@ -331,9 +336,10 @@ static cJSON *mix_json(const fp_bubbles *b)
             continue;
         fp_class c = b->insts[i].cls;
         cnt[c]++;
-        hit[c] += r->hit;
+        bool ov = false; /* code.json hit cells are untrusted (warned by the analysis) */
+        hit[c] = fp_sat_add(hit[c], r->hit, &ov);
         tc++;
-        th += r->hit;
+        th = fp_sat_add(th, r->hit, &ov);
     }
     cJSON *o = cJSON_CreateObject();
     for (int pass = 0; pass < 2; pass++) {
@@ -535,8 +541,9 @@ static cJSON *quality_json(const fp_bubbles *b)
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(sa, fp_json_int(ses[i]));
     int64_t mapped = 0;
+    bool ov = false;
     for (size_t i = 0; i < b->n_lines; i++)
-        mapped += b->lines[i].latency;
+        mapped = fp_sat_add(mapped, b->lines[i].latency, &ov);
     fp_json_add_num(o, "latency_mapped_pct", pct(mapped, b->t_latency), 2);
     fp_json_add_int(o, "unknown_line_records", b->unknown_line_records);
     cJSON *cw = cJSON_AddObjectToObject(o, "code_vs_waves");

@@ -1,46 +1,48 @@
 /*
- * exposed.c - exposed vs hidden stall on one SIMD (docs/exposed-stall.md).
+ * exposed.c - exposed vs hidden stall on one SIMD (docs/exposed-stall.md),
+ * as a streaming sweep whose memory follows the resident waves.
  *
  * Waves resident on the same (SE, CU, SIMD) share its issue slots: while one
  * wave stalls, another may issue, and the stall costs the SIMD nothing. A sweep
- * over the buffered intervals of one SIMD computes, for every stalled cycle of
- * every instruction execution:
+ * over the issue (EXEC) and stall intervals of one SIMD computes, for every
+ * stalled cycle of every instruction execution:
  *   exposed - no OTHER wave of that SIMD is issuing (EXEC state);
  *   lost    - no wave at all is issuing: a SIMD cycle lost, counted once per
  *             class / instruction / source line however many waves stall in it
  *             (the numerator of the gain upper bound).
+ *
+ * How it stays bounded and sort-free:
+ *  - each wave's events come out of its file already in time order (timeline
+ *    spans are consecutive; instruction records are in issue order), so a wave
+ *    becomes one sorted run of 16-byte events (three sorted sequences merged:
+ *    issue spans, stall starts, stall ends; an LSD radix sort on the time only
+ *    when a hostile file is out of order);
+ *  - the walk hands a group's waves over in begin order (filenames.json), and
+ *    after each wave the runs are k-way merged (a heap of resident waves) up to
+ *    the next wave's begin: no later wave can have an event before it. A wave
+ *    whose run is consumed is retired, so memory is the events of the waves
+ *    resident at one moment, not of the whole group;
+ *  - every event at one cycle is applied before the interval to the next cycle
+ *    of its CU is accumulated and all sums are integers, so the order among
+ *    events of one cycle - hence the merge order - cannot change any result.
  */
 #include <string.h>
 
 #include "bubbles_internal.h"
 
-typedef struct ev {
-    int64_t t;
-    int32_t cu;
-    int32_t kind; /* 0 exec end, 1 stall end, 2 exec start, 3 stall start: ends first */
-    size_t idx;
-} ev;
+enum { EV_EXEC_END = 0, EV_STALL_END = 1, EV_EXEC_START = 2, EV_STALL_START = 3 };
 
-static int cmp_ev(const void *a, const void *b)
-{
-    const ev *x = a, *y = b;
-    if (x->cu != y->cu)
-        return x->cu < y->cu ? -1 : 1;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    if (x->kind != y->kind)
-        return x->kind < y->kind ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-static fp_bub_simd *simd_for(fp_bubbles *b, int se, int cu, int simd)
+static fp_bub_simd *simd_for(fp_bubbles *b, int se, int cu, int simd, size_t *index)
 {
     for (size_t i = b->n_simds; i-- > 0;)
-        if (b->simds[i].se == se && b->simds[i].cu == cu && b->simds[i].simd == simd)
+        if (b->simds[i].se == se && b->simds[i].cu == cu && b->simds[i].simd == simd) {
+            *index = i;
             return &b->simds[i];
+        }
     b->simds = realloc(b->simds, (b->n_simds + 1) * sizeof *b->simds);
     if (!b->simds)
         abort();
+    *index = b->n_simds;
     fp_bub_simd *s = &b->simds[b->n_simds++];
     memset(s, 0, sizeof *s);
     s->se = se;
@@ -48,111 +50,325 @@ static fp_bub_simd *simd_for(fp_bubbles *b, int se, int cu, int simd)
     s->simd = simd;
     s->begin = INT64_MAX;
     s->end = INT64_MIN;
+    s->first_pos = SIZE_MAX;
     return s;
 }
 
-void fp_bub_sweep_group(bub_ctx *c)
+/* ---- per-wave sorted runs ---- */
+
+#define RADIX_BITS 11
+#define RADIX_N (1u << RADIX_BITS)
+
+static bub_ev *radix_by_time(bub_ev *e, bub_ev *tmp, size_t n)
+{
+    int64_t tmin = INT64_MAX, tmax = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        tmin = e[i].t < tmin ? e[i].t : tmin;
+        tmax = e[i].t > tmax ? e[i].t : tmax;
+    }
+    uint64_t span = (uint64_t)(tmax - tmin); /* times are in [0, 2^50] (wave_insane) */
+    size_t cnt[RADIX_N];
+    for (unsigned shift = 0; shift < 64 && (span >> shift); shift += RADIX_BITS) {
+        memset(cnt, 0, sizeof cnt);
+        for (size_t i = 0; i < n; i++)
+            cnt[((uint64_t)(e[i].t - tmin) >> shift) & (RADIX_N - 1)]++;
+        size_t sum = 0;
+        for (size_t b = 0; b < RADIX_N; b++) {
+            size_t c = cnt[b];
+            cnt[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            tmp[cnt[((uint64_t)(e[i].t - tmin) >> shift) & (RADIX_N - 1)]++] = e[i];
+        bub_ev *sw = e;
+        e = tmp;
+        tmp = sw;
+    }
+    return e;
+}
+
+/* The next event of each of the three sequences, or t = INT64_MAX when done. */
+static inline bub_ev seq_ex(const bub_ctx *c, size_t k)
+{
+    if (k >= 2 * c->n_ex)
+        return (bub_ev){INT64_MAX, 0, 0};
+    const bub_iv *v = &c->ex[k / 2];
+    return (k & 1) ? (bub_ev){v->t1, 0, EV_EXEC_END} : (bub_ev){v->t0, 0, EV_EXEC_START};
+}
+
+static bub_rwave *rwave_get(bub_ctx *c)
+{
+    if (c->n_free) {
+        bub_rwave *r = c->free_rw[--c->n_free];
+        r->n = r->k = 0;
+        r->n_st = 0;
+        r->wexec = 0;
+        return r;
+    }
+    bub_rwave *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    return r;
+}
+
+static void rwave_put(bub_ctx *c, bub_rwave *r)
+{
+    FP_GROW(c->free_rw, c->n_free, c->cap_free);
+    c->free_rw[c->n_free++] = r;
+}
+
+/* ---- heap of resident waves by next event time ---- */
+
+static inline int64_t rw_next(const bub_rwave *r) { return r->ev[r->k].t; }
+
+static void heap_down(bub_rwave **h, size_t n, size_t i)
+{
+    bub_rwave *x = h[i];
+    int64_t tx = rw_next(x);
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n)
+            break;
+        size_t m = l + 1 < n && rw_next(h[l + 1]) < rw_next(h[l]) ? l + 1 : l;
+        if (rw_next(h[m]) >= tx)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = x;
+}
+
+static void heap_push(bub_ctx *c, bub_rwave *r)
+{
+    FP_GROW(c->heap, c->n_heap, c->cap_heap);
+    size_t i = c->n_heap++;
+    int64_t t = rw_next(r);
+    while (i > 0 && rw_next(c->heap[(i - 1) / 2]) > t) {
+        c->heap[i] = c->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    c->heap[i] = r;
+}
+
+/* Per-CU sweep state of the current group. */
+static bub_cu *cu_state(bub_ctx *c, int cu)
+{
+    for (size_t i = 0; i < c->n_cus; i++)
+        if (c->cus[i].cu == cu)
+            return &c->cus[i];
+    FP_GROW(c->cus, c->n_cus, c->cap_cus);
+    bub_cu *s = &c->cus[c->n_cus++];
+    memset(s, 0, sizeof *s);
+    s->cu = cu;
+    s->started = false;
+    size_t idx;
+    simd_for(c->b, c->g_se, cu, c->g_simd, &idx);
+    s->simd_idx = idx;
+    return s;
+}
+
+void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_t pos)
 {
     fp_bubbles *b = c->b;
-    /* per-(cu) SIMD records */
-    for (size_t i = 0; i < c->n_gw; i++) {
-        fp_bub_simd *s = simd_for(b, c->g_se, c->gw[i].cu, c->g_simd);
-        s->waves++;
-        if (c->gw[i].begin < s->begin)
-            s->begin = c->gw[i].begin;
-        if (c->gw[i].end > s->end)
-            s->end = c->gw[i].end;
+    bub_cu *cs = cu_state(c, cu);
+    fp_bub_simd *s = &b->simds[cs->simd_idx];
+    s->waves++;
+    if (begin < s->begin)
+        s->begin = begin;
+    if (end > s->end)
+        s->end = end;
+    if (pos < s->first_pos)
+        s->first_pos = pos;
+
+    size_t ne = 2 * (c->n_ex + c->n_st);
+    if (ne == 0)
+        return;
+    bub_rwave *r = rwave_get(c);
+    r->cu = (int)(cs - c->cus);
+    if (ne + 1 > r->cap_ev) {
+        r->cap_ev = ne + 1;
+        free(r->ev);
+        r->ev = malloc(r->cap_ev * sizeof *r->ev);
+        if (!r->ev)
+            abort();
     }
-    size_t ne = 2 * (c->n_st + c->n_ex);
-    ev *e = malloc((ne + 1) * sizeof *e);
-    int32_t *wexec = calloc(c->n_gw + 1, sizeof *wexec);
-    size_t *active = malloc((c->n_st + 1) * sizeof *active);
-    if (!e || !wexec || !active)
-        abort();
-    size_t k = 0;
-    for (size_t i = 0; i < c->n_ex; i++) {
-        const bub_iv *v = &c->ex[i];
-        int cu = c->gw[v->wave].cu;
-        e[k++] = (ev){v->t0, cu, 2, i};
-        e[k++] = (ev){v->t1, cu, 0, i};
+    if (c->n_st > r->cap_st) {
+        r->cap_st = c->n_st;
+        free(r->st);
+        r->st = malloc(r->cap_st * sizeof *r->st);
+        if (!r->st)
+            abort();
     }
-    for (size_t i = 0; i < c->n_st; i++) {
-        const bub_iv *v = &c->st[i];
-        int cu = c->gw[v->wave].cu;
-        e[k++] = (ev){v->t0, cu, 3, i};
-        e[k++] = (ev){v->t1, cu, 1, i};
-    }
-    qsort(e, k, sizeof *e, cmp_ev);
-    size_t na = 0;
-    int exec = 0;
-    fp_bub_simd *cur = NULL;
-    int cur_cu = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (!cur || e[i].cu != cur_cu) {
-            cur_cu = e[i].cu;
-            cur = simd_for(b, c->g_se, cur_cu, c->g_simd);
-            na = 0;
-            exec = 0;
-            memset(wexec, 0, (c->n_gw + 1) * sizeof *wexec);
-        } else if (e[i].t > e[i - 1].t) {
-            int64_t len = e[i].t - e[i - 1].t;
-            if (exec > 0)
-                cur->issue += len;
-            if (na > 0 && exec == 0)
-                cur->wall += len;
-            for (size_t a = 0; a < na; a++) {
-                const bub_iv *v = &c->st[active[a]];
-                if (exec - wexec[v->wave] > 0)
-                    continue; /* another wave issues: hidden */
-                b->insts[v->row].exposed += len;
-                b->classes[v->cls].exposed += len;
-                cur->exposed += len;
-                if (exec > 0)
-                    continue;
-                /* lost SIMD cycle: once per class, instruction and line */
-                bool dup_cls = false, dup_row = false, dup_line = false;
-                int line = b->insts[v->row].line_id;
-                for (size_t q = 0; q < a; q++) {
-                    const bub_iv *u = &c->st[active[q]];
-                    dup_cls |= u->cls == v->cls;
-                    dup_row |= u->row == v->row;
-                    dup_line |= line >= 0 && b->insts[u->row].line_id == line;
-                }
-                if (!dup_cls)
-                    b->classes[v->cls].wall += len;
-                if (!dup_row)
-                    b->insts[v->row].wall += len;
-                if (!dup_line && line >= 0)
-                    b->lines[line].wall += len;
-            }
+    for (size_t i = 0; i < c->n_st; i++)
+        r->st[i] = (bub_stall){c->st[i].row, c->st[i].t1 - c->st[i].t0, c->st[i].cls,
+                               b->insts[c->st[i].row].line_id};
+    r->n_st = c->n_st;
+    /* three-way merge: exec spans (start, end, start, ...), stall starts, stall ends */
+    size_t kx = 0, ks = 0, ke = 0, n = 0;
+    bool sorted = true;
+    int64_t last = INT64_MIN;
+    bub_ev x = seq_ex(c, kx);
+    while (n < ne) {
+        int64_t ts = ks < c->n_st ? c->st[ks].t0 : INT64_MAX;
+        int64_t te = ke < c->n_st ? c->st[ke].t1 : INT64_MAX;
+        bub_ev e;
+        if (x.t <= ts && x.t <= te) {
+            e = x;
+            e.idx = (uint32_t)(kx / 2);
+            x = seq_ex(c, ++kx);
+        } else if (ts <= te) {
+            e = (bub_ev){ts, (uint32_t)ks, EV_STALL_START};
+            ks++;
+        } else {
+            e = (bub_ev){te, (uint32_t)ke, EV_STALL_END};
+            ke++;
         }
-        const ev *x = &e[i];
+        sorted &= e.t >= last;
+        last = e.t;
+        r->ev[n++] = e;
+    }
+    if (!sorted) { /* a hostile file: records out of time order */
+        if (c->cap_tmp < ne + 1) {
+            c->cap_tmp = ne + 1;
+            c->tmp_ev = realloc(c->tmp_ev, c->cap_tmp * sizeof *c->tmp_ev);
+            if (!c->tmp_ev)
+                abort();
+        }
+        bub_ev *out = radix_by_time(r->ev, c->tmp_ev, ne);
+        if (out != r->ev)
+            memcpy(r->ev, out, ne * sizeof *out);
+    }
+    r->n = ne;
+    r->k = 0;
+    if (r->ev[0].t < c->g_flushed)
+        c->order_broken = true; /* an event before what was already swept */
+    heap_push(c, r);
+    c->resident_events += ne;
+    if (c->resident_events > c->peak_resident_events)
+        c->peak_resident_events = c->resident_events;
+}
+
+/* Accumulate [cs->t, t) on CU state cs. */
+static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
+{
+    fp_bubbles *b = c->b;
+    fp_bub_simd *cur = &b->simds[cs->simd_idx];
+    int64_t len = t - cs->t;
+    int exec = cs->exec;
+    if (exec > 0)
+        cur->issue += len;
+    if (cs->na > 0 && exec == 0)
+        cur->wall += len;
+    for (size_t a = 0; a < cs->na; a++) {
+        const bub_active *v = &cs->active[a];
+        if (exec - v->rw->wexec > 0)
+            continue; /* another wave issues: hidden */
+        b->insts[v->row].exposed += len;
+        b->classes[v->cls].exposed += len;
+        cur->exposed += len;
+        if (exec > 0)
+            continue;
+        /* lost SIMD cycle: once per class, instruction and line */
+        bool dup_cls = false, dup_row = false, dup_line = false;
+        int line = v->line;
+        for (size_t q = 0; q < a; q++) {
+            const bub_active *u = &cs->active[q];
+            dup_cls |= u->cls == v->cls;
+            dup_row |= u->row == v->row;
+            dup_line |= line >= 0 && u->line == line;
+        }
+        if (!dup_cls)
+            b->classes[v->cls].wall += len;
+        if (!dup_row)
+            b->insts[v->row].wall += len;
+        if (!dup_line && line >= 0)
+            b->lines[line].wall += len;
+    }
+}
+
+void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
+{
+    fp_bubbles *b = c->b;
+    while (c->n_heap && rw_next(c->heap[0]) < upto) {
+        bub_rwave *r = c->heap[0];
+        const bub_ev *x = &r->ev[r->k];
+        bub_cu *cs = &c->cus[r->cu];
+        if (!cs->started) {
+            cs->started = true;
+            cs->t = x->t;
+        } else if (x->t > cs->t) {
+            accumulate(c, cs, x->t);
+            cs->t = x->t;
+        }
         switch (x->kind) {
-        case 0:
-            exec--;
-            wexec[c->ex[x->idx].wave]--;
+        case EV_EXEC_END:
+            cs->exec--;
+            r->wexec--;
             break;
-        case 2:
-            exec++;
-            wexec[c->ex[x->idx].wave]++;
+        case EV_EXEC_START:
+            cs->exec++;
+            r->wexec++;
             break;
-        case 1:
-            for (size_t a = 0; a < na; a++)
-                if (active[a] == x->idx) {
-                    active[a] = active[--na];
+        case EV_STALL_END:
+            for (size_t a = 0; a < cs->na; a++)
+                if (cs->active[a].rw == r && cs->active[a].idx == x->idx) {
+                    cs->active[a] = cs->active[--cs->na];
                     break;
                 }
             break;
-        case 3:
-            active[na++] = x->idx;
-            cur->stall += c->st[x->idx].t1 - c->st[x->idx].t0;
+        case EV_STALL_START: {
+            FP_GROW(cs->active, cs->na, cs->cap_active);
+            const bub_stall *st = &r->st[x->idx];
+            cs->active[cs->na++] = (bub_active){r, x->idx, st->row, st->cls, st->line};
+            b->simds[cs->simd_idx].stall += st->len;
             break;
+        }
         default:
             break;
         }
+        if (++r->k == r->n) { /* the wave is retired */
+            c->n_heap--;
+            c->resident_events -= r->n;
+            if (c->n_heap) {
+                c->heap[0] = c->heap[c->n_heap];
+                heap_down(c->heap, c->n_heap, 0);
+            }
+            rwave_put(c, r);
+        } else {
+            heap_down(c->heap, c->n_heap, 0);
+        }
     }
-    free(e);
-    free(wexec);
-    free(active);
-    c->n_st = c->n_ex = c->n_gw = 0;
+    if (upto > c->g_flushed)
+        c->g_flushed = upto;
+}
+
+void fp_bub_sweep_end_group(bub_ctx *c)
+{
+    fp_bub_sweep_flush(c, INT64_MAX);
+    for (size_t i = 0; i < c->n_cus; i++)
+        free(c->cus[i].active);
+    c->n_cus = 0;
+    c->g_flushed = INT64_MIN;
+}
+
+void fp_bub_sweep_free(bub_ctx *c)
+{
+    for (size_t i = 0; i < c->n_heap; i++)
+        rwave_put(c, c->heap[i]);
+    for (size_t i = 0; i < c->n_free; i++) {
+        free(c->free_rw[i]->ev);
+        free(c->free_rw[i]->st);
+        free(c->free_rw[i]);
+    }
+    for (size_t i = 0; i < c->n_cus; i++)
+        free(c->cus[i].active);
+    free(c->cus);
+    free(c->free_rw);
+    free(c->heap);
+    free(c->tmp_ev);
+    c->cus = NULL;
+    c->free_rw = NULL;
+    c->heap = NULL;
+    c->tmp_ev = NULL;
+    c->n_heap = c->n_free = c->n_cus = 0;
 }

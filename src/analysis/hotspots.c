@@ -148,21 +148,97 @@ static void scan_reg(const char *s, char r, int64_t *maxv)
     }
 }
 
-static void isa_scan_one(fp_isa_scan *sc, const char *isa)
+#define N_MIX (sizeof mix_rules / sizeof *mix_rules)
+
+/* The substring tests of one ISA text: mix rules hit (bit i) and gfx950 marker. */
+static unsigned isa_needles(const char *isa)
 {
-    scan_reg(isa, 'v', &sc->max_v);
-    scan_reg(isa, 'a', &sc->max_a);
+    unsigned bits = 0;
     for (size_t i = 0; i < sizeof gfx950_markers / sizeof *gfx950_markers; i++)
         if (strstr(isa, gfx950_markers[i]))
-            sc->gfx950_opcodes = true;
-    for (size_t i = 0; i < sizeof mix_rules / sizeof *mix_rules; i++) {
+            bits |= 1u << N_MIX;
+    for (size_t i = 0; i < N_MIX; i++) {
         const mix_rule *m = &mix_rules[i];
         for (int k = 0; m->needles[k]; k++)
             if (strstr(isa, m->needles[k])) {
-                (*(size_t *)((char *)sc + m->off))++;
+                bits |= 1u << i;
                 break;
             }
     }
+    return bits;
+}
+
+static void isa_scan_apply(fp_isa_scan *sc, const char *isa, unsigned bits)
+{
+    scan_reg(isa, 'v', &sc->max_v);
+    scan_reg(isa, 'a', &sc->max_a);
+    if (bits & (1u << N_MIX))
+        sc->gfx950_opcodes = true;
+    for (size_t i = 0; i < N_MIX; i++)
+        if (bits & (1u << i))
+            (*(size_t *)((char *)sc + mix_rules[i].off))++;
+}
+
+/* ---- classifying each opcode once ----
+ *
+ * Every taxonomy, mix and marker needle contains '_' except vmcnt/lgkmcnt/
+ * expcnt, which only count inside an s_waitcnt; and a needle is made of
+ * [A-Za-z0-9_], so it can only match inside one such token. Hence when no
+ * token after the mnemonic has a '_' and the mnemonic alone is no wait,
+ * the answers are those of the mnemonic alone: computed once per mnemonic
+ * (~24 strstr) and looked up for every other instruction. Waits, and
+ * anything else, are computed from the whole text, exactly as before. */
+typedef struct op_memo {
+    const char *key; /* mnemonic, not NUL-terminated; NULL = empty slot */
+    size_t len;
+    fp_stall_type type;
+    unsigned bits;
+} op_memo;
+
+static bool tok_char(unsigned char c) { return isalnum(c) || c == '_'; }
+
+static size_t mnemonic_len(const char *isa, bool *plain)
+{
+    size_t n = 0;
+    while (tok_char((unsigned char)isa[n]))
+        n++;
+    *plain = n > 0 && strchr(isa + n, '_') == NULL;
+    return n;
+}
+
+static void classify_row(op_memo *tab, size_t cap, const char *isa, fp_stall_type *type, unsigned *bits)
+{
+    bool plain;
+    size_t n = mnemonic_len(isa, &plain);
+    if (!plain) {
+        *type = fp_stall_classify(isa);
+        *bits = isa_needles(isa);
+        return;
+    }
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)isa[i]) * 1099511628211ull;
+    size_t k = (size_t)h & (cap - 1);
+    while (tab[k].key && !(tab[k].len == n && !memcmp(tab[k].key, isa, n)))
+        k = (k + 1) & (cap - 1);
+    if (!tab[k].key) {
+        char buf[256];
+        char *m = n < sizeof buf ? buf : xcalloc(n + 1, 1);
+        memcpy(m, isa, n);
+        m[n] = '\0';
+        tab[k] = (op_memo){isa, n, fp_stall_classify(m), isa_needles(m)};
+        if (m != buf)
+            free(m);
+    }
+    fp_stall_type t = tab[k].type;
+    if (t == FP_ST_WAITCNT || t == FP_ST_VMEM_WAIT || t == FP_ST_LGKM_WAIT || t == FP_ST_EXP_WAIT) {
+        /* an s_waitcnt: the counters named in its operands decide */
+        *type = fp_stall_classify(isa);
+        *bits = isa_needles(isa);
+        return;
+    }
+    *type = t;
+    *bits = tab[k].bits;
 }
 
 /* ---- aggregation ---- */
@@ -292,15 +368,22 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
         return fp_err_set(err, FP_INTERNAL, "hotspots: no code");
     /* Row filter (§2): LineNumber must be an integer != 0; drops the "; sym" row. */
     out->inst = xcalloc(code->n, sizeof *out->inst);
+    unsigned *needle_bits = xcalloc(code->n, sizeof *needle_bits);
+    size_t memo_cap = 64;
+    while (memo_cap < 2 * code->n)
+        memo_cap *= 2;
+    op_memo *memo = xcalloc(memo_cap, sizeof *memo); /* at most one entry per row: never full */
     for (size_t i = 0; i < code->n; i++) {
         const fp_inst *r = &code->rows[i];
         if (!r->index_ok || r->index == 0)
             continue;
-        fp_hs_inst *in = &out->inst[out->ninst++];
+        fp_hs_inst *in = &out->inst[out->ninst];
         in->row = r;
         in->loc = r->source && r->source[0] ? r->source : "<unknown>";
-        in->type = fp_stall_classify(r->isa);
+        classify_row(memo, memo_cap, r->isa, &in->type, &needle_bits[out->ninst]);
+        out->ninst++;
     }
+    free(memo);
 
     /* Totals, per-type sums (types in first-appearance order), ISA scan. */
     int64_t type_sum[FP_ST_COUNT] = {0};
@@ -319,8 +402,9 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
             type_sum[in->type] = sat_add(type_sum[in->type], in->row->stall, &out->overflow);
             out->n_stalling++;
         }
-        isa_scan_one(&out->isa, in->row->isa);
+        isa_scan_apply(&out->isa, in->row->isa, needle_bits[i]);
     }
+    free(needle_bits);
     out->isa.arch_vgpr = (int)out->isa.max_v + 1;
     out->isa.accum_vgpr = out->isa.max_a > 0 ? (int)out->isa.max_a + 1 : 0;
 

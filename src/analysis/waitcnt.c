@@ -54,9 +54,9 @@ void fp_bub_ctx_free(bub_ctx *c)
     free(c->row_wf);
     free(c->last_stamp);
     free(c->last_i);
+    fp_bub_sweep_free(c);
     free(c->st);
     free(c->ex);
-    free(c->gw);
     free(c->ptab);
     free(c->prod_i);
     free(c->ret_i);
@@ -67,7 +67,6 @@ void fp_bub_ctx_free(bub_ctx *c)
     c->last_stamp = NULL;
     c->last_i = NULL;
     c->st = c->ex = NULL;
-    c->gw = NULL;
     c->ptab = NULL;
     c->prod_i = NULL;
 }
@@ -114,6 +113,8 @@ static fp_bub_pair *pair_get(bub_ctx *c, size_t wrow, size_t prow)
     p->wait_line = (int64_t)wrow;
     p->prod_line = (int64_t)prow;
     p->cycles_min = INT64_MAX;
+    p->first_pos = SIZE_MAX;
+    p->first_seq = UINT64_MAX;
     c->ptab[h] = b->n_pairs;
     return p;
 }
@@ -258,6 +259,11 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
                     const fp_wave_inst *p = &w->insts[pi];
                     size_t prow = row_of(code, p->line);
                     fp_bub_pair *pp = pair_get(c, row, prow);
+                    uint64_t seq = ((uint64_t)i << 20) | (uint64_t)(q < 0xFFFFF ? q : 0xFFFFF);
+                    if (c->cur_pos < pp->first_pos || (c->cur_pos == pp->first_pos && seq < pp->first_seq)) {
+                        pp->first_pos = c->cur_pos;
+                        pp->first_seq = seq;
+                    }
                     int64_t cyc = release - (p->time + (p->stall < 0 ? 0 : p->stall));
                     pp->count++;
                     pp->count_inferred += inferred;

@@ -7,9 +7,14 @@
  * (arrays grow once, then are reused), so 4,000 files cost one allocation each
  * for the path and nothing else.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -17,6 +22,7 @@
 #include "flyprof/jscan.h"
 #include "flyprof/json.h"
 #include "flyprof/mem.h"
+#include "flyprof/satmath.h"
 #include "flyprof/wave.h"
 
 
@@ -193,12 +199,376 @@ static int parse_wave_obj(fp_jscan *js, fp_wave *w, const char *name, fp_err *er
     return 0;
 }
 
-int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
+
+/* ---- the fast path ----
+ *
+ * Wave files are ~99 % rows of small integers. This scanner reads exactly the
+ * shape the decoder writes - an object of scalars plus "wave": {scalars,
+ * "instructions"/"timeline": [[int,...],...], "waitcnt": [[int,[[int,int],...]],...]}
+ * - with whitespace allowed anywhere, straight into the fp_wave arrays with no
+ * per-token calls. Anything else (escapes or non-ASCII in strings, nested
+ * unknown values, floats or >18-digit integers where an integer is wanted,
+ * malformed input of any kind) makes it return -1 and fp_wave_parse() starts
+ * over with jscan, which produces the result or the error message. So the fast
+ * path never decides anything jscan would decide differently: it only accepts
+ * documents both read identically, and on those it fills the same fields in the
+ * same order (repeated keys append or override exactly as parse_wave_obj does).
+ */
+typedef struct fcur {
+    const char *p, *e;
+} fcur;
+
+static inline void f_ws(fcur *c)
+{
+    while (c->p < c->e && (*c->p == ' ' || *c->p == '\n' || *c->p == '\r' || *c->p == '\t'))
+        c->p++;
+}
+
+static inline bool f_lit(fcur *c, char ch)
+{
+    f_ws(c);
+    if (c->p < c->e && *c->p == ch) {
+        c->p++;
+        return true;
+    }
+    return false;
+}
+
+/* An integer jscan would read as num_is_int: -?(0|[1-9][0-9]*), at most 18
+ * digits (so it fits int64 without checks), not followed by '.', 'e' or 'E'. */
+static inline bool f_int(fcur *c, int64_t *out)
+{
+    f_ws(c);
+    const char *p = c->p, *e = c->e;
+    bool neg = false;
+    if (p < e && *p == '-') {
+        neg = true;
+        p++;
+    }
+    if (p >= e || (unsigned)(*p - '0') > 9)
+        return false;
+    const char *d0 = p;
+    uint64_t v = 0;
+    while (p < e && (unsigned)(*p - '0') <= 9)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    size_t nd = (size_t)(p - d0);
+    if (nd > 18 || (nd > 1 && *d0 == '0'))
+        return false;
+    if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
+        return false;
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    c->p = p;
+    return true;
+}
+
+/* A key of [A-Za-z0-9_] characters (no escapes); points into the buffer. */
+static inline bool f_key(fcur *c, const char **k, size_t *kl)
+{
+    if (!f_lit(c, '"'))
+        return false;
+    const char *s = c->p;
+    while (c->p < c->e && *c->p != '"') {
+        char ch = *c->p;
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'))
+            return false;
+        c->p++;
+    }
+    if (c->p >= c->e)
+        return false;
+    *k = s;
+    *kl = (size_t)(c->p - s);
+    c->p++;
+    return f_lit(c, ':');
+}
+
+static inline bool key_is(const char *k, size_t kl, const char *lit)
+{
+    return strlen(lit) == kl && !memcmp(k, lit, kl);
+}
+
+/* A scalar value of a key we do not use: printable-ASCII string without escapes,
+ * a JSON number, true/false/null. Containers are left to jscan. */
+static bool f_skip_scalar(fcur *c)
+{
+    f_ws(c);
+    const char *p = c->p, *e = c->e;
+    if (p >= e)
+        return false;
+    if (*p == '"') {
+        for (p++; p < e && *p != '"'; p++)
+            if (*p < 0x20 || *p > 0x7e || *p == '\\')
+                return false;
+        if (p >= e)
+            return false;
+        c->p = p + 1;
+        return true;
+    }
+    static const char *const lits[] = {"true", "false", "null"};
+    for (size_t i = 0; i < 3; i++) {
+        size_t n = strlen(lits[i]);
+        if ((size_t)(e - p) >= n && !memcmp(p, lits[i], n)) {
+            c->p = p + n;
+            return true;
+        }
+    }
+    if (*p == '-')
+        p++;
+    if (p >= e || (unsigned)(*p - '0') > 9 || (*p == '0' && p + 1 < e && (unsigned)(p[1] - '0') <= 9))
+        return false;
+    while (p < e && (unsigned)(*p - '0') <= 9)
+        p++;
+    if (p < e && *p == '.') {
+        p++;
+        if (p >= e || (unsigned)(*p - '0') > 9)
+            return false;
+        while (p < e && (unsigned)(*p - '0') <= 9)
+            p++;
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < e && (*p == '+' || *p == '-'))
+            p++;
+        if (p >= e || (unsigned)(*p - '0') > 9)
+            return false;
+        while (p < e && (unsigned)(*p - '0') <= 9)
+            p++;
+    }
+    c->p = p;
+    return true;
+}
+
+/* The rest of a row after its `want` cells: more integers, then ']'. */
+static inline bool f_row_tail(fcur *c)
+{
+    int64_t x;
+    while (f_lit(c, ','))
+        if (!f_int(c, &x))
+            return false;
+    return f_lit(c, ']');
+}
+
+/* The compact rows the decoder writes, "[int,int,...,int]" with no spaces,
+ * parsed without bounds checks inside a window known to hold the longest
+ * acceptable row (k cells of <= 19 chars + separators < 128 bytes). Returns the
+ * position after the row's ']' or NULL: then the row goes the general way. */
+#define ROW_WINDOW 128
+
+static inline const char *row_compact(const char *p, int64_t *v, int k)
+{
+    if (*p++ != '[')
+        return NULL;
+    for (int i = 0; i < k; i++) {
+        bool neg = *p == '-';
+        p += neg;
+        const char *d0 = p;
+        uint64_t x = 0;
+        while ((unsigned)(*p - '0') <= 9)
+            x = x * 10 + (uint64_t)(*p++ - '0');
+        size_t nd = (size_t)(p - d0);
+        if (nd == 0 || nd > 18 || (nd > 1 && *d0 == '0') || *p++ != (i + 1 < k ? ',' : ']'))
+            return NULL;
+        v[i] = neg ? -(int64_t)x : (int64_t)x;
+    }
+    return p;
+}
+
+/* [[time, cat, stall, dur, line, ...], ...] - as read_rows + put_inst. */
+static bool f_insts(fcur *c, fp_wave *w)
+{
+    if (!f_lit(c, '['))
+        return false;
+    if (f_lit(c, ']'))
+        return true;
+    do {
+        int64_t v[5];
+        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 5) : NULL;
+        if (q) {
+            c->p = q;
+        } else {
+            if (!f_lit(c, '[') || !f_int(c, &v[0]))
+                return false;
+            for (int k = 1; k < 5; k++)
+                if (!f_lit(c, ',') || !f_int(c, &v[k]))
+                    return false;
+            if (!f_row_tail(c))
+                return false;
+        }
+        if (w->n_insts >= w->cap_insts)
+            FP_GROW(w->insts, w->n_insts, w->cap_insts);
+        fp_wave_inst *r = &w->insts[w->n_insts++];
+        r->time = v[0];
+        r->cat = (int32_t)(v[1] < 0 || v[1] > 1000 ? 0 : v[1]);
+        r->stall = v[2];
+        r->dur = v[3];
+        r->line = v[4];
+        if (c->p < c->e && *c->p == ',') { /* the usual separator, no whitespace */
+            c->p++;
+            continue;
+        }
+        if (!f_lit(c, ','))
+            break;
+    } while (true);
+    return f_lit(c, ']');
+}
+
+/* [[state, dur, ...], ...] - as read_rows + put_span. */
+static bool f_spans(fcur *c, fp_wave *w)
+{
+    if (!f_lit(c, '['))
+        return false;
+    if (f_lit(c, ']'))
+        return true;
+    do {
+        int64_t v[2];
+        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 2) : NULL;
+        if (q) {
+            c->p = q;
+        } else if (!f_lit(c, '[') || !f_int(c, &v[0]) || !f_lit(c, ',') || !f_int(c, &v[1]) ||
+                   !f_row_tail(c)) {
+            return false;
+        }
+        FP_GROW(w->spans, w->n_spans, w->cap_spans);
+        fp_wave_span *sp = &w->spans[w->n_spans++];
+        sp->state = (int32_t)(v[0] < 0 || v[0] >= FP_WS_COUNT ? FP_WS_EMPTY : v[0]);
+        sp->dur = v[1];
+        if (c->p < c->e && *c->p == ',') {
+            c->p++;
+            continue;
+        }
+        if (!f_lit(c, ','))
+            break;
+    } while (true);
+    return f_lit(c, ']');
+}
+
+/* [[line, [[prod, n, ...], ...]], ...] or null - as read_waits. */
+static bool f_waits(fcur *c, fp_wave *w)
+{
+    f_ws(c);
+    if ((size_t)(c->e - c->p) >= 4 && !memcmp(c->p, "null", 4)) {
+        c->p += 4;
+        return true;
+    }
+    if (!f_lit(c, '['))
+        return false;
+    w->has_waitcnt = true;
+    if (f_lit(c, ']'))
+        return true;
+    do {
+        int64_t line;
+        if (!f_lit(c, '[') || !f_int(c, &line) || !f_lit(c, ',') || !f_lit(c, '['))
+            return false;
+        FP_GROW(w->waits, w->n_waits, w->cap_waits);
+        fp_wave_wait *e = &w->waits[w->n_waits++];
+        e->line = line;
+        e->first = w->n_prods;
+        e->n = 0;
+        if (!f_lit(c, ']')) {
+            do {
+                int64_t p;
+                /* the decoder writes [prod, 0]; other scalar cells are skipped by
+                 * read_waits too, but only integers are accepted here */
+                if (!f_lit(c, '[') || !f_int(c, &p) || !f_row_tail(c))
+                    return false;
+                FP_GROW(w->prods, w->n_prods, w->cap_prods);
+                w->prods[w->n_prods++] = p;
+                e->n++;
+            } while (f_lit(c, ','));
+            if (!f_lit(c, ']'))
+                return false;
+        }
+        if (!f_lit(c, ']'))
+            return false;
+    } while (f_lit(c, ','));
+    return f_lit(c, ']');
+}
+
+static bool f_wave_obj(fcur *c, fp_wave *w)
+{
+    bool seen_insts = false;
+    if (!f_lit(c, '{'))
+        return false;
+    if (f_lit(c, '}'))
+        return false; /* no "instructions": jscan words the error */
+    do {
+        const char *k;
+        size_t kl;
+        if (!f_key(c, &k, &kl))
+            return false;
+        int64_t v;
+        if (key_is(k, kl, "instructions")) {
+            if (!f_insts(c, w))
+                return false;
+            seen_insts = true;
+        } else if (key_is(k, kl, "timeline")) {
+            if (!f_spans(c, w))
+                return false;
+        } else if (key_is(k, kl, "waitcnt")) {
+            if (!f_waits(c, w))
+                return false;
+        } else if (key_is(k, kl, "begin")) {
+            if (!f_int(c, &v))
+                return false;
+            w->begin = v;
+        } else if (key_is(k, kl, "end")) {
+            if (!f_int(c, &v))
+                return false;
+            w->end = v;
+        } else if (key_is(k, kl, "cu")) {
+            if (!f_int(c, &v))
+                return false;
+            w->cu = (int)(v < 0 || v > 1 << 20 ? -1 : v);
+        } else if (!f_skip_scalar(c)) {
+            return false;
+        }
+    } while (f_lit(c, ','));
+    return f_lit(c, '}') && seen_insts;
+}
+
+static int fast_parse(fp_wave *w, const char *buf, size_t len)
+{
+    fcur c = {buf, buf + len};
+    bool seen_wave = false;
+    if (!f_lit(&c, '{') || f_lit(&c, '}'))
+        return -1;
+    do {
+        const char *k;
+        size_t kl;
+        if (!f_key(&c, &k, &kl))
+            return -1;
+        if (key_is(k, kl, "wave")) {
+            if (seen_wave || !f_wave_obj(&c, w))
+                return -1;
+            seen_wave = true;
+        } else if (!f_skip_scalar(&c)) {
+            return -1;
+        }
+    } while (f_lit(&c, ','));
+    if (!f_lit(&c, '}'))
+        return -1;
+    f_ws(&c);
+    return c.p == c.e && seen_wave ? 0 : -1;
+}
+
+static void wave_reset(fp_wave *w)
 {
     w->n_insts = w->n_spans = w->n_waits = w->n_prods = 0;
     w->begin = w->end = 0;
     w->cu = 0;
     w->has_waitcnt = false;
+}
+
+int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
+{
+    wave_reset(w);
+    if (fast_parse(w, buf, len) == 0)
+        return 0;
+    return fp_wave_parse_jscan(w, buf, len, name, err);
+}
+
+int fp_wave_parse_jscan(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
+{
+    wave_reset(w);
     fp_jscan js;
     fp_js_init(&js, buf, len);
     int rc = -1;
@@ -295,62 +665,154 @@ static int cmp_wave_file(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static int cmp_cstr(const void *a, const void *b)
+typedef struct listed_ent {
+    char *name;
+    int64_t begin;
+    bool has_begin;
+} listed_ent;
+
+static int cmp_listed(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    return strcmp(((const listed_ent *)a)->name, ((const listed_ent *)b)->name);
 }
 
-/* Collect wave file names listed in filenames.json (wave_filenames[se][simd][slot][n] = [file, b, e]). */
-static void collect_listed(const cJSON *node, int depth, char ***names, size_t *n, size_t *cap)
+static int cmp_file_name(const void *a, const void *b)
 {
-    if (!cJSON_IsObject(node))
-        return;
-    const cJSON *c;
-    cJSON_ArrayForEach(c, node)
-    {
-        if (depth < 3) {
-            collect_listed(c, depth + 1, names, n, cap);
+    return strcmp((*(const fp_wave_file *const *)a)->name, (*(const fp_wave_file *const *)b)->name);
+}
+
+/* Skip to the end of the container the cursor is in (its closing token included). */
+static bool skip_rest(fp_jscan *js)
+{
+    int target = js->depth - 1;
+    while (js->depth > target) {
+        fp_jtok t = fp_js_next(js);
+        if (t == FP_JT_ERROR || t == FP_JT_END)
+            return false;
+    }
+    return true;
+}
+
+/* Collect filenames.json wave_filenames[se][simd][slot][n] = [file, begin, end] with
+ * the streaming tokenizer (a cJSON tree of a 54k-wave trace costs ~20 MB; this
+ * costs the names). Objects are descended down to depth 3; at depth 3 each value
+ * that is an array whose first cell is a string is one entry; anything else at any
+ * level is skipped. Returns false on a syntax error. */
+static bool collect_listed(fp_jscan *js, listed_ent **v, size_t *n, size_t *cap)
+{
+    /* the "wave_filenames" value's first token has been read */
+    if (js->tok != FP_JT_OBJ_BEGIN)
+        return fp_js_skip(js);
+    int depth = 0; /* objects open below wave_filenames */
+    for (;;) {
+        fp_jtok t = fp_js_next(js);
+        if (t == FP_JT_OBJ_END) {
+            if (depth-- == 0)
+                return true;
             continue;
         }
-        const cJSON *f = cJSON_IsArray(c) ? cJSON_GetArrayItem(c, 0) : NULL;
-        if (!cJSON_IsString(f))
+        if (t != FP_JT_STRING)
+            return false;
+        t = fp_js_next(js);
+        if (depth < 3) {
+            if (t == FP_JT_OBJ_BEGIN)
+                depth++;
+            else if (!fp_js_skip(js))
+                return false;
             continue;
-        FP_GROW(*names, *n, *cap);
-        (*names)[(*n)++] = f->valuestring;
+        }
+        if (t != FP_JT_ARR_BEGIN) {
+            if (!fp_js_skip(js))
+                return false;
+            continue;
+        }
+        t = fp_js_next(js);
+        if (t == FP_JT_ARR_END)
+            continue;
+        if (t != FP_JT_STRING) {
+            if (!fp_js_skip(js) || !skip_rest(js))
+                return false;
+            continue;
+        }
+        FP_GROW(*v, *n, *cap);
+        listed_ent *e = &(*v)[(*n)++];
+        e->name = fp_xstrndup(js->str, js->str_len);
+        e->has_begin = false;
+        e->begin = 0;
+        t = fp_js_next(js);
+        if (t == FP_JT_NUMBER && js->num_is_int) {
+            e->begin = js->inum;
+            e->has_begin = true;
+        } else if (t != FP_JT_ARR_END && !fp_js_skip(js)) {
+            return false;
+        }
+        if (t != FP_JT_ARR_END && !skip_rest(js))
+            return false;
     }
 }
 
 static void cross_check(const char *dir, fp_wave_list *out)
 {
     char *path = fp_path_join(dir, "filenames.json");
-    cJSON *j = NULL;
+    fp_sb sb;
+    fp_sb_init(&sb);
     fp_err e = {0};
-    if (fp_json_parse_file(path, &j, &e) != 0) {
-        fp_err_clear(&e);
-        free(path);
+    int rc = fp_read_file(path, &sb, &e);
+    free(path);
+    fp_err_clear(&e);
+    if (rc != 0) {
+        fp_sb_free(&sb);
         return;
     }
-    free(path);
-    const cJSON *wf = cJSON_GetObjectItemCaseSensitive(j, "wave_filenames");
-    out->filenames_json = true;
-    char **names = NULL;
+    listed_ent *names = NULL;
     size_t n = 0, cap = 0;
-    collect_listed(wf, 0, &names, &n, &cap);
+    fp_jscan js;
+    fp_js_init(&js, sb.buf, sb.len);
+    bool ok = fp_js_next(&js) == FP_JT_OBJ_BEGIN, seen = false;
+    while (ok) {
+        fp_jtok t = fp_js_next(&js);
+        if (t == FP_JT_OBJ_END)
+            break;
+        if (t != FP_JT_STRING) {
+            ok = false;
+            break;
+        }
+        bool wf = !seen && fp_js_str_eq(&js, "wave_filenames"); /* the first one counts, as in cJSON */
+        fp_js_next(&js);
+        if (wf) {
+            seen = true;
+            ok = collect_listed(&js, &names, &n, &cap);
+        } else {
+            ok = fp_js_skip(&js);
+        }
+    }
+    ok = ok && fp_js_next(&js) == FP_JT_END;
+    fp_js_free(&js);
+    fp_sb_free(&sb);
+    if (!ok) {
+        for (size_t i = 0; i < n; i++)
+            free(names[i].name);
+        free(names);
+        return;
+    }
+    out->filenames_json = true;
     out->listed = n;
     if (n)
-        qsort(names, n, sizeof *names, cmp_cstr);
+        qsort(names, n, sizeof *names, cmp_listed);
     /* on-disk names, sorted by strcmp for a merge */
-    char **disk = malloc((out->n + 1) * sizeof *disk);
+    fp_wave_file **disk = malloc((out->n + 1) * sizeof *disk);
     if (!disk)
         abort();
     for (size_t i = 0; i < out->n; i++)
-        disk[i] = out->files[i].name;
+        disk[i] = &out->files[i];
     if (out->n)
-        qsort(disk, out->n, sizeof *disk, cmp_cstr);
+        qsort(disk, out->n, sizeof *disk, cmp_file_name);
     size_t i = 0, k = 0;
     while (i < n || k < out->n) {
-        int c = i >= n ? 1 : k >= out->n ? -1 : strcmp(names[i], disk[k]);
+        int c = i >= n ? 1 : k >= out->n ? -1 : strcmp(names[i].name, disk[k]->name);
         if (c == 0) {
+            disk[k]->begin = names[i].begin;
+            disk[k]->has_begin = names[i].has_begin;
             i++;
             k++;
         } else if (c < 0) {
@@ -362,30 +824,49 @@ static void cross_check(const char *dir, fp_wave_list *out)
         }
     }
     free(disk);
+    for (size_t q = 0; q < n; q++)
+        free(names[q].name);
     free(names);
-    cJSON_Delete(j);
 }
 
 int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
-    char **names = NULL;
-    size_t count = 0;
-    if (fp_list_dir(dir, &names, &count, err) != 0)
-        return -1;
+    /* readdir's d_type says which entries are regular files, so the walk needs no
+     * fstat per file; DT_UNKNOWN / DT_LNK (file systems without d_type, symlinks)
+     * are resolved with one stat here */
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return fp_err_set(err, FP_NO_ARTIFACT, "%s: no such directory", dir);
+        return fp_err_set(err, FP_IO_ERROR, "%s: cannot list: %s", dir, strerror(errno));
+    }
     size_t cap = 0;
-    for (size_t i = 0; i < count; i++) {
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
         fp_wave_file f;
-        if (!fp_wave_name_parse(names[i], &f.se, &f.simd, &f.slot, &f.id))
+        memset(&f, 0, sizeof f);
+        if (!fp_wave_name_parse(de->d_name, &f.se, &f.simd, &f.slot, &f.id))
             continue;
-        f.name = names[i];
-        names[i] = NULL;
+        if (de->d_type == DT_REG) {
+            f.regular = true;
+        } else if (de->d_type == DT_UNKNOWN || de->d_type == DT_LNK) {
+            struct stat st;
+            f.regular = fstatat(dirfd(d), de->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
+            if (!f.regular && fstatat(dirfd(d), de->d_name, &st, 0) != 0)
+                f.regular = true; /* dangling: let the open report it */
+        }
+        f.name = strdup(de->d_name);
+        if (!f.name)
+            abort();
         FP_GROW(out->files, out->n, cap);
         out->files[out->n++] = f;
     }
-    fp_strv_free(names, count);
+    closedir(d);
     if (out->n)
         qsort(out->files, out->n, sizeof *out->files, cmp_wave_file);
+    for (size_t i = 0; i < out->n; i++)
+        out->files[i].pos = i;
     cross_check(dir, out);
     return 0;
 }
@@ -400,24 +881,60 @@ void fp_wave_list_free(fp_wave_list *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Read one wave file relative to the dispatch dir's fd into buf (reused: it only
+ * grows). No fstat: regularity came from the listing, and the size from read()
+ * returning 0. Messages match fp_read_file's. */
+static int read_wave_file(int dfd, const char *dir, const fp_wave_file *f, fp_sb *buf, fp_err *err)
+{
+    buf->len = 0;
+    if (!f->regular)
+        return fp_err_set(err, FP_IO_ERROR, "%s/%s: not a regular file", dir, f->name);
+    /* O_NONBLOCK: a FIFO swapped in after the listing must not block the open */
+    int fd = openat(dfd, f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return fp_err_set(err, FP_NO_ARTIFACT, "%s/%s: no such file", dir, f->name);
+        return fp_err_set(err, FP_IO_ERROR, "%s/%s: cannot open: %s", dir, f->name, strerror(errno));
+    }
+    for (;;) {
+        if (buf->cap - buf->len < 4096 + 1)
+            fp_sb_grow(buf, buf->cap < 65536 ? 65536 : buf->cap);
+        ssize_t n = read(fd, buf->buf + buf->len, buf->cap - buf->len - 1);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            return fp_err_set(err, FP_IO_ERROR, "%s/%s: read failed: %s", dir, f->name, strerror(e));
+        }
+        if (n == 0)
+            break;
+        buf->len += (size_t)n;
+        if (buf->len > FP_MAX_INPUT_FILE) {
+            close(fd);
+            return fp_err_set(err, FP_BAD_INPUT, "%s/%s: larger than the input limit", dir, f->name);
+        }
+    }
+    buf->buf[buf->len] = '\0';
+    close(fd);
+    return 0;
+}
+
 int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wave_skip_cb skip,
                  void *user)
 {
-    fp_sb buf, path;
+    fp_sb buf;
     fp_sb_init(&buf);
-    fp_sb_init(&path);
     fp_wave w;
     fp_wave_init(&w);
     int rc = 0;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     for (size_t i = 0; i < list->n && rc == 0; i++) {
         const fp_wave_file *f = &list->files[i];
-        fp_sb_reset(&path);
-        fp_sb_adds(&path, dir);
-        fp_sb_addc(&path, '/');
-        fp_sb_adds(&path, f->name);
-        fp_sb_reset(&buf);
         fp_err e = {0};
-        if (fp_read_file(path.buf, &buf, &e) != 0 ||
+        if (dfd < 0)
+            fp_err_set(&e, FP_IO_ERROR, "%s: cannot open: %s", dir, strerror(errno));
+        if (dfd < 0 || read_wave_file(dfd, dir, f, &buf, &e) != 0 ||
             fp_wave_parse(&w, buf.buf, buf.len, f->name, &e) != 0) {
             if (skip)
                 skip(user, f, &e);
@@ -430,9 +947,10 @@ int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wa
         w.id = f->id;
         rc = cb(user, f, &w);
     }
+    if (dfd >= 0)
+        close(dfd);
     fp_wave_free(&w);
     fp_sb_free(&buf);
-    fp_sb_free(&path);
     return rc;
 }
 
@@ -579,9 +1097,12 @@ void fp_occupancy_free(fp_occupancy *o)
 
 /* ---- wstates<k>.json ---- */
 
-static int read_int_array(fp_jscan *js, int64_t **v, size_t *n)
+/* A repeated "state"/"time" key replaces the earlier array (last one wins, as in
+ * most JSON readers); the capacity travels with the array so a second read
+ * never writes past the first one's allocation. */
+static int read_int_array(fp_jscan *js, int64_t **v, size_t *n, size_t *cap)
 {
-    size_t cap = 0;
+    *n = 0;
     if (fp_js_next(js) != FP_JT_ARR_BEGIN)
         return -1;
     for (;;) {
@@ -590,17 +1111,255 @@ static int read_int_array(fp_jscan *js, int64_t **v, size_t *n)
             return 0;
         if (t != FP_JT_NUMBER || !js->num_is_int)
             return -1;
-        FP_GROW(*v, *n, cap);
+        FP_GROW(*v, *n, *cap);
         (*v)[(*n)++] = js->inum;
     }
 }
 
-int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err)
+/* ---- streaming wstates: two cursors over the file, no arrays ----
+ *
+ * A wstates file of a big trace is a step function with one entry per state
+ * change of any wave (tens of MB at 1 GB of trace). The integral needs
+ * state[i] and time[i+1] - time[i] side by side, so the file is read twice
+ * in 64 KiB chunks: pass 1 checks the shape {"key": "string" | [ints], ...}
+ * and finds where the last "state" and "time" arrays start; pass 2 walks the
+ * two arrays in lockstep. Memory: three chunk buffers. Anything else (escapes,
+ * nesting, floats, errors of any kind) goes to the whole-file jscan reader,
+ * which decides and words the error, so results are the same either way. */
+typedef struct chunk_rd {
+    int fd;
+    off_t off; /* file offset of buf[0] */
+    size_t pos, len;
+    char buf[65536];
+} chunk_rd;
+
+static __attribute__((noinline)) int cr_refill(chunk_rd *r)
+{
+    r->off += (off_t)r->len;
+    r->pos = r->len = 0;
+    for (;;) {
+        ssize_t n = pread(r->fd, r->buf, sizeof r->buf, r->off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        r->len = (size_t)n;
+        return (unsigned char)r->buf[0];
+    }
+}
+
+static inline int cr_peek(chunk_rd *r)
+{
+    if (r->pos == r->len)
+        return cr_refill(r);
+    return (unsigned char)r->buf[r->pos];
+}
+
+static inline int cr_ws_peek(chunk_rd *r)
+{
+    for (;;) {
+        while (r->pos < r->len) {
+            char ch = r->buf[r->pos];
+            if (ch != ' ' && ch != '\n' && ch != '\r' && ch != '\t')
+                return (unsigned char)ch;
+            r->pos++;
+        }
+        if (cr_refill(r) < 0)
+            return -1;
+    }
+}
+
+static inline bool cr_lit(chunk_rd *r, int ch)
+{
+    if (cr_ws_peek(r) != ch)
+        return false;
+    r->pos++;
+    return true;
+}
+
+/* Make at least `need` bytes available at pos unless the file ends first
+ * (moves the tail to the front and reads behind it). */
+static __attribute__((noinline)) void cr_fill_slow(chunk_rd *r)
+{
+    memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+    r->off += (off_t)r->pos;
+    r->len -= r->pos;
+    r->pos = 0;
+    while (r->len < sizeof r->buf) {
+        ssize_t n = pread(r->fd, r->buf + r->len, sizeof r->buf - r->len, r->off + (off_t)r->len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        r->len += (size_t)n;
+    }
+}
+
+static inline void cr_fill(chunk_rd *r, size_t need)
+{
+    if (r->len - r->pos < need)
+        cr_fill_slow(r);
+}
+
+/* The same integer rule as the wave fast path (f_int). */
+static inline bool cr_int(chunk_rd *r, int64_t *out)
+{
+    cr_ws_peek(r);
+    cr_fill(r, 24); /* a sign, 18 digits and the byte after them, in one piece */
+    const char *p = r->buf + r->pos, *e = r->buf + r->len;
+    bool neg = p < e && *p == '-';
+    p += neg;
+    const char *d0 = p;
+    uint64_t v = 0;
+    while (p < e && (unsigned)(*p - '0') <= 9 && p - d0 < 19)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    size_t nd = (size_t)(p - d0);
+    if (nd == 0 || nd > 18 || (nd > 1 && *d0 == '0'))
+        return false;
+    if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
+        return false;
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    r->pos = (size_t)(p - r->buf);
+    return true;
+}
+
+static void cr_init(chunk_rd *r, int fd, off_t off)
+{
+    r->fd = fd;
+    r->off = off;
+    r->pos = r->len = 0;
+}
+
+static off_t cr_tell(const chunk_rd *r) { return r->off + (off_t)r->pos; }
+
+/* 0 ok, -1 not the simple shape (use jscan). */
+static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_t *nt_out)
+{
+    chunk_rd *r = malloc(sizeof *r), *rt = malloc(sizeof *rt);
+    if (!r || !rt)
+        abort();
+    int rc = -1;
+    off_t off_s = -1, off_t_ = -1;
+    size_t ns = 0, nt = 0;
+    cr_init(r, fd, 0);
+    if (!cr_lit(r, '{'))
+        goto done;
+    if (cr_ws_peek(r) == '}') {
+        r->pos++;
+    } else {
+        for (;;) {
+            if (!cr_lit(r, '"'))
+                goto done;
+            char key[8];
+            size_t kl = 0;
+            int ch;
+            while ((ch = cr_peek(r)) != '"') {
+                if (ch < 0x20 || ch > 0x7e || ch == '\\')
+                    goto done;
+                if (kl < sizeof key)
+                    key[kl] = (char)ch;
+                kl++;
+                r->pos++;
+            }
+            r->pos++;
+            if (!cr_lit(r, ':'))
+                goto done;
+            bool is_s = kl == 5 && !memcmp(key, "state", 5), is_t = kl == 4 && !memcmp(key, "time", 4);
+            ch = cr_ws_peek(r);
+            if (ch == '"') {
+                if (is_s || is_t)
+                    goto done;
+                r->pos++;
+                while ((ch = cr_peek(r)) != '"') {
+                    if (ch < 0x20 || ch > 0x7e || ch == '\\')
+                        goto done;
+                    r->pos++;
+                }
+                r->pos++;
+            } else if (ch == '[') {
+                r->pos++;
+                off_t start = cr_tell(r);
+                size_t cnt = 0;
+                if (cr_ws_peek(r) == ']') {
+                    r->pos++;
+                } else {
+                    do {
+                        int64_t v;
+                        if (!cr_int(r, &v))
+                            goto done;
+                        cnt++;
+                    } while (cr_lit(r, ','));
+                    if (!cr_lit(r, ']'))
+                        goto done;
+                }
+                if (is_s) {
+                    off_s = start;
+                    ns = cnt;
+                } else if (is_t) {
+                    off_t_ = start;
+                    nt = cnt;
+                }
+            } else {
+                goto done;
+            }
+            if (cr_lit(r, ','))
+                continue;
+            if (cr_lit(r, '}'))
+                break;
+            goto done;
+        }
+    }
+    if (cr_ws_peek(r) != -1) /* trailing bytes (or a read error): jscan decides */
+        goto done;
+    *ns_out = ns;
+    *nt_out = nt;
+    *out = 0;
+    if (ns == nt && ns > 1) {
+        cr_init(r, fd, off_s);
+        cr_init(rt, fd, off_t_);
+        int64_t st, t0, t1;
+        if (!cr_int(r, &st) || !cr_int(rt, &t0))
+            goto done;
+        for (size_t i = 0; i + 1 < ns; i++) {
+            if (!cr_lit(rt, ',') || !cr_int(rt, &t1))
+                goto done;
+            *out = fp_sat_add(*out, fp_sat_mul(st, fp_sat_sub(t1, t0, sat), sat), sat);
+            t0 = t1;
+            if (i + 2 < ns && (!cr_lit(r, ',') || !cr_int(r, &st)))
+                goto done;
+        }
+    }
+    rc = 0;
+done:
+    free(r);
+    free(rt);
+    return rc;
+}
+
+int fp_wstates_integral(const char *dir, int state, int64_t *out, bool *saturated, fp_err *err)
 {
     *out = 0;
+    *saturated = false;
     char name[32];
     snprintf(name, sizeof name, "wstates%d.json", state);
     char *path = fp_path_join(dir, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0) {
+        struct stat fst;
+        size_t ns = 0, nt = 0;
+        int src = fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) && (size_t)fst.st_size <= FP_MAX_INPUT_FILE
+                      ? wstates_stream(fd, out, saturated, &ns, &nt)
+                      : -1;
+        close(fd);
+        if (src == 0) {
+            free(path);
+            if (ns != nt)
+                return fp_err_set(err, FP_BAD_INPUT, "%s: \"state\" has %zu entries but \"time\" %zu", name, ns, nt);
+            return 0;
+        }
+        *out = 0;
+        *saturated = false;
+    }
     fp_sb sb;
     fp_sb_init(&sb);
     int rc = fp_read_file(path, &sb, err);
@@ -612,7 +1371,7 @@ int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err)
     fp_jscan js;
     fp_js_init(&js, sb.buf, sb.len);
     int64_t *st = NULL, *tm = NULL;
-    size_t ns = 0, nt = 0;
+    size_t ns = 0, nt = 0, cs = 0, ct = 0;
     rc = -1;
     if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
         wbad(err, name, &js, "top level is not an object");
@@ -628,7 +1387,7 @@ int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err)
         }
         if (fp_js_str_eq(&js, "state") || fp_js_str_eq(&js, "time")) {
             bool is_state = js.str[0] == 's';
-            if ((is_state ? read_int_array(&js, &st, &ns) : read_int_array(&js, &tm, &nt)) != 0) {
+            if ((is_state ? read_int_array(&js, &st, &ns, &cs) : read_int_array(&js, &tm, &nt, &ct)) != 0) {
                 wbad(err, name, &js, "\"state\"/\"time\" is not an integer array");
                 goto done;
             }
@@ -644,8 +1403,10 @@ int fp_wstates_integral(const char *dir, int state, int64_t *out, fp_err *err)
         fp_err_set(err, FP_BAD_INPUT, "%s: \"state\" has %zu entries but \"time\" %zu", name, ns, nt);
         goto done;
     }
-    for (size_t i = 0; i + 1 < ns; i++)
-        *out += st[i] * (tm[i + 1] - tm[i]);
+    for (size_t i = 0; i + 1 < ns; i++) {
+        int64_t dt = fp_sat_sub(tm[i + 1], tm[i], saturated);
+        *out = fp_sat_add(*out, fp_sat_mul(st[i], dt, saturated), saturated);
+    }
     rc = 0;
 done:
     free(st);

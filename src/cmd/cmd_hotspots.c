@@ -109,7 +109,8 @@ static int try_csv(fp_ctx *ctx, const char *path, const char *name, bool explici
 {
     fp_csv c;
     fp_err e = {0};
-    if (fp_csv_load(path, &c, &e) != 0) {
+    /* only the lines naming the kernel are parsed (match_rows needs no others) */
+    if (fp_csv_load_matching(path, name && name[0] ? name : NULL, &c, &e) != 0) {
         if (explicit_) {
             *err = e;
             return -1;

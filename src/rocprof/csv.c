@@ -46,21 +46,22 @@ static bool is_sep(const char *buf, size_t len, size_t i)
     return i >= len || buf[i] == ',' || buf[i] == '\r' || buf[i] == '\n';
 }
 
-int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_err *err)
+/* store = false: only check the structure (same errors), keep nothing. */
+static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, bool store, fp_err *err)
 {
     memset(out, 0, sizeof *out);
     if (!name)
         name = "csv";
     /* Every cell is at most its source bytes and is followed in the source by a
      * separator or the end: len + 2 always holds all cells with their NULs. */
-    char *arena = malloc(len + 2);
+    char *arena = malloc(store ? len + 2 : 2);
     if (!arena)
         abort();
     size_t alen = 0;
     zvec cells = {0};     /* arena offset of each cell */
     zvec row_first = {0}; /* index in cells of each row's first cell (header = row 0) */
     zvec row_line = {0};
-    size_t ncols = 0, in_row = 0, line = 1, start_line = 1, i = 0;
+    size_t ncols = 0, in_row = 0, line = 1, start_line = 1, i = 0, nrows_seen = 0;
     int rc = 0;
     /* Skip a UTF-8 BOM: harmless if absent, and spreadsheets add it. */
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
@@ -79,17 +80,21 @@ int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_
         size_t s, e;
         if (buf[i] == '"') {
             s = ++i;
+            /* jump from quote to quote (memchr); a '\n' inside still counts a line */
             for (;;) {
-                if (i >= len) {
+                const char *q = i < len ? memchr(buf + i, '"', len - i) : NULL;
+                if (!q) {
                     rc = fp_err_set(err, FP_BAD_INPUT,
                                     "%s:%zu: quoted cell is not closed before the end of the file",
                                     name, start_line);
                     goto fail;
                 }
-                if (buf[i] == '"' && is_sep(buf, len, i + 1))
-                    break;
-                if (buf[i] == '\n')
+                size_t qi = (size_t)(q - buf);
+                for (const char *nl = buf + i; (nl = memchr(nl, '\n', (size_t)(q - nl))) != NULL; nl++)
                     line++;
+                i = qi;
+                if (is_sep(buf, len, i + 1))
+                    break;
                 i++;
             }
             e = i++; /* skip the closing quote */
@@ -99,10 +104,12 @@ int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_
                 i++;
             e = i;
         }
-        zpush(&cells, alen);
-        memcpy(arena + alen, buf + s, e - s);
-        alen += e - s;
-        arena[alen++] = '\0';
+        if (store) {
+            zpush(&cells, alen);
+            memcpy(arena + alen, buf + s, e - s);
+            alen += e - s;
+            arena[alen++] = '\0';
+        }
         in_row++;
         bool trailing_empty = false;
         if (i < len && buf[i] == ',') {
@@ -112,8 +119,10 @@ int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_
             trailing_empty = true; /* a comma at the very end of the input */
         }
         if (trailing_empty) {
-            zpush(&cells, alen);
-            arena[alen++] = '\0';
+            if (store) {
+                zpush(&cells, alen);
+                arena[alen++] = '\0';
+            }
             in_row++;
         }
         /* End of row: CRLF, LF, CR or end of input. */
@@ -122,20 +131,27 @@ int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_
         if (i < len && buf[i] == '\n')
             i++;
         line++;
-        if (row_first.n == 0) {
+        if (nrows_seen == 0) {
             ncols = in_row;
         } else if (in_row != ncols) {
             rc = fp_err_set(err, FP_BAD_INPUT, "%s:%zu: row has %zu cells, the header has %zu", name,
                             start_line, in_row, ncols);
             goto fail;
         }
-        zpush(&row_first, cells.n - in_row);
-        zpush(&row_line, start_line);
+        nrows_seen++;
+        if (store) {
+            zpush(&row_first, cells.n - in_row);
+            zpush(&row_line, start_line);
+        }
         in_row = 0;
     }
-    if (row_first.n == 0) {
+    if (nrows_seen == 0) {
         rc = fp_err_set(err, FP_BAD_INPUT, "%s: empty CSV (no header row)", name);
         goto fail;
+    }
+    if (!store) {
+        free(arena);
+        return 0;
     }
     /* Offsets -> pointers (the arena no longer moves). */
     out->arena_ = arena;
@@ -164,6 +180,11 @@ fail:
     return rc ? rc : -1;
 }
 
+int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_err *err)
+{
+    return csv_parse(buf, len, name, out, true, err);
+}
+
 int fp_csv_load(const char *path, fp_csv *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -171,6 +192,84 @@ int fp_csv_load(const char *path, fp_csv *out, fp_err *err)
     if (fp_file_map(path, &fv, err) != 0)
         return -1;
     int rc = fp_csv_parse(fv.data, fv.len, path, out, err);
+    fp_file_unmap(&fv);
+    return rc;
+}
+
+/* Count '\n' in [p, e). */
+static size_t count_nl(const char *p, const char *e)
+{
+    size_t n = 0;
+    while (p < e && (p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+        n++;
+        p++;
+    }
+    return n;
+}
+
+int fp_csv_parse_matching(const char *buf, size_t len, const char *name, const char *needle, fp_csv *out,
+                          fp_err *err)
+{
+    size_t nl = needle ? strlen(needle) : 0;
+    /* rows are lines only without CRs (a lone CR also ends a row) */
+    if (nl == 0 || memchr(buf, '\r', len))
+        return fp_csv_parse(buf, len, name, out, err);
+    /* every row is still checked (a ragged file is BAD_INPUT as with the full
+     * reader), but only candidate rows are stored */
+    if (csv_parse(buf, len, name, out, false, err) != 0)
+        return -1;
+    const char *end = buf + len;
+    /* the header: the first non-blank line */
+    const char *h = buf;
+    while (h < end && *h == '\n')
+        h++;
+    const char *he = memchr(h, '\n', (size_t)(end - h));
+    if (!he)
+        return fp_csv_parse(buf, len, name, out, err);
+    fp_sb mini;
+    fp_sb_init(&mini);
+    fp_sb_add(&mini, buf, (size_t)(he - buf) + 1);
+    zvec lines = {0};
+    size_t line = 1 + count_nl(buf, he + 1); /* line number of the byte after the header */
+    const char *counted = he + 1, *p = he + 1;
+    const char *hit;
+    while (p < end && (hit = memmem(p, (size_t)(end - p), needle, nl)) != NULL) {
+        const char *ls = hit;
+        while (ls > p && ls[-1] != '\n')
+            ls--;
+        const char *le = memchr(hit, '\n', (size_t)(end - hit));
+        le = le ? le : end;
+        line += count_nl(counted, ls);
+        counted = ls;
+        zpush(&lines, line);
+        fp_sb_add(&mini, ls, (size_t)(le - ls));
+        fp_sb_addc(&mini, '\n');
+        p = le < end ? le + 1 : end;
+    }
+    int rc = fp_csv_parse(mini.buf, mini.len, name, out, err);
+    if (rc == 0 && out->nrows == lines.n) {
+        for (size_t r = 0; r < out->nrows; r++)
+            out->line[r] = lines.v[r];
+    } else {
+        /* a candidate line that is not a row by itself (a quoted cell spanning
+         * lines?): the whole-file reader decides, with its own messages */
+        if (rc == 0)
+            fp_csv_free(out);
+        fp_err_clear(err);
+        rc = fp_csv_parse(buf, len, name, out, err);
+    }
+    free(lines.v);
+    fp_sb_free(&mini);
+    return rc;
+}
+
+int fp_csv_load_matching(const char *path, const char *needle, fp_csv *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    fp_file_view fv;
+    if (fp_file_map(path, &fv, err) != 0)
+        return -1;
+    int rc = fp_csv_parse_matching(fv.data, fv.len, path, needle, out, err);
     fp_file_unmap(&fv);
     return rc;
 }

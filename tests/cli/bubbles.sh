@@ -261,4 +261,31 @@ assert e["truncated"]["hotspots"]["shown"] == 2 and e["truncated"]["hotspots"]["
 PY
 run --bundle "$d" --rank bogus
 [ $rc -eq 64 ] && ok "--rank bogus -> USAGE" || no "--rank bogus ($rc)"
+# 7. issue 10 (d): huge code.json cells and a huge wstates file must not wrap int64 sums
+#    (a release build printed stall_pct 1e18 and a negative issue): sums saturate, one
+#    warning says so, the quality drops and every number stays in range.
+d=$(gen bub_two_waves)
+python3 - "$d" <<'PY'
+import json, sys
+p = sys.argv[1] + "/code.json"; j = json.load(open(p))
+big = 2**62
+rows = [r for r in j["code"] if isinstance(r[2], int) and not r[0].startswith(";")]
+for r in rows[:3]:
+    r[6], r[7], r[8], r[9] = big, big, big, big   # hit, latency, stall, idle
+json.dump(j, open(p, "w"))
+json.dump({"state": [big, 0], "time": [0, 8]}, open(sys.argv[1] + "/wstates3.json", "w"))
+PY
+run --bundle "$d" --limit 0
+[ $rc -eq 0 ] && py <<'PY' && ok "bubbles: int64 overflow in totals/lines/wstates saturates with a warning" || { no "bubbles overflow ($rc)"; head -c 600 "$tmp/env"; }
+import json, sys
+e = json.load(open(sys.argv[1])); d = e["data"]; t = d["totals"]
+M = 2**63  # cJSON writes int64 through a double: INT64_MAX prints as 9.223372036854776e18
+assert t["latency"] == M and t["stall"] == M and t["hit"] == M and t["idle"] == M, t
+assert t["issue"] == 0 and 0 <= t["stall_pct"] <= 100, t
+assert all(0 <= c["cycles"] <= M and 0 <= c["pct"] <= 100 for c in d["classes"]), d["classes"]
+assert all(0 <= l["stall"] <= M and l["latency"] >= 0 for l in d["lines"]), d["lines"]
+assert d["wave_states"]["wstates"]["wait"] == M, d["wave_states"]
+assert any("saturated" in w for w in e["warnings"]), e["warnings"]
+assert any("saturated" in r for r in d["quality"]["reasons"]) and d["quality"]["confidence"] != "high", d["quality"]
+PY
 exit $fail

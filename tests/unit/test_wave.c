@@ -12,6 +12,7 @@
 
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
+#include "flyprof/strbuf.h"
 #include "flyprof/wave.h"
 
 static const char *WAVE =
@@ -172,9 +173,44 @@ static void test_list_and_walk(void **state)
     fp_err_clear(&e);
     write_file(dir, "wstates2.json", "{\"name\":\"wstates2.json\",\"state\":[1,2,0],\"time\":[10,14,20]}");
     int64_t v = 0;
-    assert_int_equal(fp_wstates_integral(dir, 2, &v, &e), 0);
+    bool sat = true;
+    assert_int_equal(fp_wstates_integral(dir, 2, &v, &sat, &e), 0);
     assert_int_equal(v, 1 * 4 + 2 * 6);
-    assert_int_equal(fp_wstates_integral(dir, 3, &v, &e), -1);
+    assert_false(sat);
+    /* issue 10 (a): a repeated key used to reset the capacity and overflow the heap;
+     * the later array replaces the earlier one (200 entries: past the first allocation) */
+    {
+        fp_sb big;
+        fp_sb_init(&big);
+        fp_sb_adds(&big, "{\"state\":[");
+        for (int i = 0; i < 200; i++)
+            fp_sb_addf(&big, "%s%d", i ? "," : "", i % 3);
+        fp_sb_adds(&big, "],\"time\":[");
+        for (int i = 0; i < 200; i++)
+            fp_sb_addf(&big, "%s%d", i ? "," : "", i * 10);
+        fp_sb_adds(&big, "],\"state\":[");
+        for (int i = 0; i < 200; i++)
+            fp_sb_addf(&big, "%s%d", i ? "," : "", 1);
+        fp_sb_adds(&big, "],\"state\":[");
+        for (int i = 0; i < 200; i++)
+            fp_sb_addf(&big, "%s%d", i ? "," : "", 2);
+        fp_sb_adds(&big, "]}");
+        write_file(dir, "wstates1.json", big.buf);
+        fp_sb_free(&big);
+        assert_int_equal(fp_wstates_integral(dir, 1, &v, &sat, &e), 0);
+        assert_int_equal(v, 2 * 10 * 199); /* the last "state" wins */
+        assert_false(sat);
+    }
+    /* issue 10 (d): st * (t1 - t0) beyond int64 saturates and says so */
+    write_file(dir, "wstates4.json", "{\"state\":[4611686018427387904,0],\"time\":[0,4]}");
+    assert_int_equal(fp_wstates_integral(dir, 4, &v, &sat, &e), 0);
+    assert_true(sat);
+    assert_true(v == INT64_MAX);
+    write_file(dir, "wstates4.json", "{\"state\":[-2,0],\"time\":[-9223372036854775807,9223372036854775807]}");
+    assert_int_equal(fp_wstates_integral(dir, 4, &v, &sat, &e), 0);
+    assert_true(sat);
+    assert_true(v == INT64_MIN);
+    assert_int_equal(fp_wstates_integral(dir, 3, &v, &sat, &e), -1);
     assert_int_equal(e.code, FP_NO_ARTIFACT);
     fp_err_clear(&e);
     char cmd[256];
@@ -192,10 +228,105 @@ static void test_dispatch_number(void **state)
     assert_int_equal(fp_dispatch_number("x_dispatch_99999999999999999999"), -1);
 }
 
+
+/* issue 10: the fast scanner and the jscan reader agree on every document -
+ * same rc, same fields - including the shapes the fast path hands to jscan. */
+static void same_wave(const fp_wave *a, const fp_wave *b)
+{
+    assert_int_equal(a->n_insts, b->n_insts);
+    assert_int_equal(a->n_spans, b->n_spans);
+    assert_int_equal(a->n_waits, b->n_waits);
+    assert_int_equal(a->n_prods, b->n_prods);
+    assert_true(a->begin == b->begin && a->end == b->end && a->cu == b->cu);
+    assert_int_equal(a->has_waitcnt, b->has_waitcnt);
+    for (size_t i = 0; i < a->n_insts; i++)
+        assert_memory_equal(&a->insts[i], &b->insts[i], offsetof(fp_wave_inst, cat) + sizeof(int32_t));
+    for (size_t i = 0; i < a->n_spans; i++)
+        assert_true(a->spans[i].state == b->spans[i].state && a->spans[i].dur == b->spans[i].dur);
+    for (size_t i = 0; i < a->n_waits; i++)
+        assert_true(a->waits[i].line == b->waits[i].line && a->waits[i].first == b->waits[i].first &&
+                    a->waits[i].n == b->waits[i].n);
+    for (size_t i = 0; i < a->n_prods; i++)
+        assert_true(a->prods[i] == b->prods[i]);
+}
+
+static void test_fast_path_parity(void **state)
+{
+    (void)state;
+    static const char *const docs[] = {
+        /* the decoder's layout */
+        "{\"duration\":8,\"name\":\"SE0\",\"wave\":{\"begin\":10,\"cu\":1,\"end\":18,\"id\":0,"
+        "\"instructions\":[[10,2,0,4,1],[14,9,4,8,2]],\"simd\":0,\"slot\":0,\"timeline\":[[2,4],[3,4]],"
+        "\"waitcnt\":[[2,[[1,0]]]]}}",
+        /* whitespace everywhere, extra cells, negative and -0, repeated keys (append / override) */
+        " { \"wave\" : { \"instructions\" : [ [ 10 , 2 , 0 , 4 , 1 , 99 ] , [-0,1,2,3,4] ] , \"begin\" : 5 ,"
+        " \"begin\" : 7 , \"timeline\" : [ [ 1 , 2 , 3 ] ] , \"instructions\" : [[1,2,3,4,5]] ,"
+        " \"waitcnt\" : null , \"cu\" : 2000000 } , \"x\" : true } \n",
+        /* waitcnt: empty producer list, several producers, then null (stays true) */
+        "{\"wave\":{\"instructions\":[],\"waitcnt\":[[3,[]],[4,[[1,0],[2,0,7]]]],\"waitcnt\":null}}",
+        /* shapes the fast path leaves to jscan: escapes, nested unknowns, floats, big ints, unicode */
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"meta\":{\"a\":[1,{\"b\":2}]}},\"n\\u0061me\":\"x\"}",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"name\":\"S\\u00c9\"}}",
+        "{\"w\\u0061ve\":{\"instructions\":[[1,2,3,4,5]]}}",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"begin\":12345678901234567890}}",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"begin\":-9223372036854775808}}",
+        /* errors: both must refuse */
+        "{\"wave\":{\"instructions\":[[1,2,3,4]]}}",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5.5]]}}",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,05]]}}",
+        "{\"wave\":{\"timeline\":[[1,2]]}}",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]]}} x",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]]},\"wave\":{\"instructions\":[]}}",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]]",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"begin\":1.0}}",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"cu\":\"1\"}}",
+        "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"waitcnt\":[[1,[[\"a\",0]]]]}}",
+        "",
+    };
+    fp_wave a, b;
+    fp_wave_init(&a);
+    fp_wave_init(&b);
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+        /* the long row pads the document past the compact-row window */
+        char buf[2048];
+        snprintf(buf, sizeof buf, "%s", docs[i]);
+        size_t len = strlen(buf);
+        fp_err e1 = {0}, e2 = {0};
+        int r1 = fp_wave_parse(&a, buf, len, "x.json", &e1);
+        int r2 = fp_wave_parse_jscan(&b, buf, len, "x.json", &e2);
+        if (r1 != r2)
+            fail_msg("doc %zu: fast %d jscan %d (%s | %s)", i, r1, r2, e1.message, e2.message);
+        if (r1 == 0)
+            same_wave(&a, &b);
+        else
+            assert_string_equal(e1.message, e2.message);
+        fp_err_clear(&e1);
+        fp_err_clear(&e2);
+    }
+    /* a long wave, compact rows through the bounds-check-free window */
+    fp_sb sb;
+    fp_sb_init(&sb);
+    fp_sb_adds(&sb, "{\"wave\":{\"begin\":0,\"instructions\":[");
+    for (int i = 0; i < 500; i++)
+        fp_sb_addf(&sb, "%s[%d,%d,%d,%d,%d]", i ? "," : "", i * 4, i % 12, i % 3, 4 + i % 3, i);
+    fp_sb_adds(&sb, "],\"timeline\":[");
+    for (int i = 0; i < 500; i++)
+        fp_sb_addf(&sb, "%s[%d,%d]", i ? "," : "", i % 5, 4);
+    fp_sb_adds(&sb, "]}}");
+    fp_err e = {0};
+    assert_int_equal(fp_wave_parse(&a, sb.buf, sb.len, "x.json", &e), 0);
+    assert_int_equal(fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e), 0);
+    assert_int_equal(a.n_insts, 500);
+    same_wave(&a, &b);
+    fp_sb_free(&sb);
+    fp_wave_free(&a);
+    fp_wave_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse),          cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_parse),          cmocka_unit_test(test_bad), cmocka_unit_test(test_fast_path_parity),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_list_and_walk),
         cmocka_unit_test(test_dispatch_number),
     };
