@@ -1,9 +1,8 @@
 /* fuzz_wave_side - the small per-dispatch side files read with the wave reader:
  * occupancy.json (fp_occupancy_load) and wstates<k>.json (fp_wstates_integral).
- * NOT in run.sh's default list until perf's rewrite of src/att/wave.c lands:
- * tests/fuzz/pending/wave_side/ holds issue 10 (a) (a repeated "state"/"time"
- * key overflows read_int_array's buffer), and the integral's int64 overflow (d)
- * is reachable too; both are perf's to fix. */
+ * It found issue 10 (a) in 2 s (a repeated "state"/"time" key overflowed
+ * read_int_array's buffer; regressions/wave_side/issue10a_*). */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "flyprof/wave.h"
@@ -22,7 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fp_occupancy_free(&occ);
     fp_err_clear(&err);
     int64_t v = 0;
-    rc = fp_wstates_integral(dir, 3, &v, &err);
+    bool saturated = false;
+    rc = fp_wstates_integral(dir, 3, &v, &saturated, &err);
     fz_check_err(rc, &err, "fp_wstates_integral");
     fp_err_clear(&err);
     free(o);

@@ -22,10 +22,8 @@ SRC=$PWD
 SECS=${FUZZ_SECONDS:-12}
 B=${FUZZ_BUILD:-build-fuzz}
 JOBS=${FUZZ_JOBS:-2}
-ALL="code_json wave filenames_json snapshots_json counters_csv kernel_trace_csv rocpd recipes_yaml config_yaml
+ALL="code_json wave wave_side filenames_json snapshots_json counters_csv kernel_trace_csv rocpd recipes_yaml config_yaml
      input_yaml bubbles_json map_json report_json capture_json counters_json tile_json"
-# wave_side (occupancy.json, wstates*.json) is left out until perf's rewrite of src/att/wave.c
-# lands: it finds issue 10 (a) and (d) there at once (README.md). Run it by name meanwhile.
 TARGETS=${*:-$ALL}
 # largest input per target: seeds above it are cut, mutations stay fast
 declare -A MAXLEN=([code_json]=65536 [wave]=65536 [rocpd]=131072 [bubbles_json]=65536 [map_json]=65536
