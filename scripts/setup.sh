@@ -13,7 +13,8 @@ mode=${1:-demo}
 case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; exit 64 ;; esac
 
 PKGS="gcc make cmake pkg-config git python3 libcjson-dev libyaml-dev libsqlite3-dev libgit2-dev libcmocka-dev"
-# test mode also fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
+# CI also builds with clang (warning-free with both compilers is part of the contract) and
+# fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
 [ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"
 missing=""
 for p in $PKGS; do
@@ -28,7 +29,9 @@ if [ -n "$missing" ]; then
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+werror=OFF
+[ "$mode" = test ] && werror=ON   # CI: a new warning fails the build
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLYPROF_WERROR=$werror >/dev/null
 cmake --build build -j "$jobs"
 
 if [ "$mode" = demo ]; then
@@ -44,8 +47,21 @@ fi
 
 ctest --test-dir build --output-on-failure -j "$jobs"
 
+echo "setup: Release build with clang, installed into a temporary prefix" >&2
+prefix=$(mktemp -d "${TMPDIR:-/tmp}/flyprof-prefix.XXXXXX")
+CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DFLYPROF_WERROR=ON >/dev/null
+cmake --build build-clang -j "$jobs" --target flyprof
+cmake --install build-clang --prefix "$prefix" >/dev/null
+# the installed binary must find its registry relative to its own prefix
+# (not the source tree's, which a build also falls back to)
+env -u FLYPROF_RECIPES -u FLYPROF_CONFIG "$prefix/bin/flyprof" list -f json -q |
+  python3 -c 'import json,sys; d=json.load(sys.stdin)["data"]; p=sys.argv[1]
+assert d["count"] > 0 and d["registry"] == p + "/share/flyprof/recipes.yaml", d' "$(realpath "$prefix")" ||
+  { echo "setup: the installed flyprof does not list the kernels of its own registry" >&2; exit 1; }
+rm -rf "$prefix"
+
 echo "setup: the suite again under ASan + UBSan" >&2
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFLYPROF_SANITIZE=ON >/dev/null
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFLYPROF_SANITIZE=ON -DFLYPROF_WERROR=ON >/dev/null
 cmake --build build-asan -j "$jobs"
 # LeakSanitizer stays on (the default); ASAN_OPTIONS must not force detect_leaks, or it would
 # override the fake rocprofv3's own default (a test double that exits with its options allocated).

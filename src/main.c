@@ -37,6 +37,92 @@ static const fp_command *find_command(const char *name)
     return NULL;
 }
 
+/* Did-you-mean for a command name (or help topic). */
+static const char *command_dym(const char *name)
+{
+    const char *names[64];
+    size_t n = 0;
+    for (const fp_command *const *c = commands; *c && n < 63; c++)
+        names[n++] = (*c)->name;
+    names[n++] = "help";
+    return fp_did_you_mean(name, strlen(name), names, n);
+}
+
+/* The global flags main.c handles itself: short letter -> takes a value? */
+static int global_short(char c)
+{
+    return c == 'f' ? 1 : (c == 'q' || c == 'h' || c == 'V') ? 0 : -1;
+}
+
+/* Split short-option clusters (-qf json, -qk NAME) into single options, with
+ * the command's table for its own letters, so that global and command letters
+ * mix. The first letter that takes a value ends the cluster (getopt's rules).
+ * Returns a new argv (the strings it points to are argv's or copies in *owned). */
+static char **expand_clusters(int argc, char **argv, int *nout, char ***owned, int *nowned)
+{
+    const fp_command *cmd = NULL;
+    for (int i = 1; i < argc && !cmd; i++) { /* the command: the first word that is no option value */
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            break;
+        if (!strcmp(a, "-f") || !strcmp(a, "--format") || !strcmp(a, "--bundle") ||
+            (a[0] == '-' && a[1] != '-' && a[1] && a[strlen(a) - 1] == 'f'))
+            i++;
+        else if (a[0] != '-')
+            cmd = find_command(a);
+    }
+    char **out = calloc(2 * (size_t)argc + 1, sizeof *out);
+    *owned = calloc(2 * (size_t)argc + 1, sizeof **owned);
+    if (!out || !*owned)
+        abort();
+    int n = 0;
+    *nowned = 0;
+    bool after_dd = false, is_value = false;
+    for (int i = 0; i < argc; i++) {
+        char *a = argv[i];
+        if (is_value) { /* the value of the option before: "--invocation '-m x'" stays whole */
+            is_value = false;
+            out[n++] = a;
+            continue;
+        }
+        if (i > 0 && !after_dd && a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
+            const char *name = a + 2;
+            is_value = !strcmp(name, "format") || !strcmp(name, "bundle");
+            for (const fp_opt *p = cmd ? cmd->opts : NULL; p && p->lng; p++)
+                if (!strcmp(p->lng, name))
+                    is_value = p->kind != FP_OPT_FLAG;
+        }
+        if (i == 0 || after_dd || a[0] != '-' || a[1] == '-' || !a[1] || !a[2] || (a[1] >= '0' && a[1] <= '9')) {
+            after_dd = after_dd || (i > 0 && !strcmp(a, "--"));
+            out[n++] = a;
+            continue;
+        }
+        for (size_t k = 1; a[k]; k++) {
+            const fp_opt *o = NULL;
+            for (const fp_opt *p = cmd ? cmd->opts : NULL; p && p->lng && !o; p++)
+                if (p->shrt == a[k])
+                    o = p;
+            int takes = o ? o->kind != FP_OPT_FLAG : global_short(a[k]);
+            char *one = malloc(3);
+            if (!one)
+                abort();
+            one[0] = '-', one[1] = a[k], one[2] = '\0';
+            (*owned)[(*nowned)++] = one;
+            out[n++] = one;
+            if (takes == 1 && a[k + 1]) {
+                out[n++] = a + k + 1; /* -kNAME */
+                break;
+            }
+            if (takes == 1) {
+                is_value = true; /* -qk NAME: NAME is a value, even "-x" */
+                break;
+            }
+        }
+    }
+    *nout = n;
+    return out;
+}
+
 static cJSON *command_list_json(void)
 {
     cJSON *a = cJSON_CreateArray();
@@ -117,7 +203,12 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
     if (rc != 0 && err->code == FP_OK)
         fp_err_set(err, FP_INTERNAL, "command failed without an error code");
 
+    /* A failing command may still have an answer to show (diff --fail-on):
+     * its data and warnings go with the error. */
+    bool with_data = rc != 0 && ctx->data_on_error && ctx->data;
     if (ctx->format == FP_FMT_TABLE) {
+        if (with_data && ctx->table.len)
+            fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
         if (rc == 0) {
             if (ctx->table.len) {
                 fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
@@ -126,10 +217,13 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
                 printf("%s\n", s ? s : "{}");
                 free(s);
             }
+        }
+        if (rc == 0 || with_data) {
             int n = ctx->warnings ? cJSON_GetArraySize(ctx->warnings) : 0;
             for (int i = 0; i < n; i++)
                 fprintf(stderr, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
-        } else {
+        }
+        if (rc != 0) {
             fprintf(stderr, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
                     fp_code_name(err->code), fp_code_exit(err->code), err->message);
             if (err->help[0])
@@ -172,6 +266,12 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
             }
         }
         cJSON_AddItemToObject(env, "error", e);
+        if (with_data) {
+            cJSON_AddItemToObject(env, "data", ctx->data);
+            ctx->data = NULL;
+            cJSON_AddItemToObject(env, "warnings", ctx->warnings ? ctx->warnings : cJSON_CreateArray());
+            ctx->warnings = NULL;
+        }
     }
     char *s = fp_json_print(env, false);
     if (s) {
@@ -202,6 +302,11 @@ int main(int argc, char **argv)
     ctx.format = isatty(STDOUT_FILENO) ? FP_FMT_TABLE : FP_FMT_JSON;
     fp_err err;
     memset(&err, 0, sizeof err);
+
+    char **owned = NULL;
+    int nowned = 0;
+    char **xargv = expand_clusters(argc, argv, &argc, &owned, &nowned);
+    argv = xargv;
 
     /* Pass 1: strip global flags wherever they appear (before a "--"). */
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
@@ -247,7 +352,8 @@ int main(int argc, char **argv)
             ctx.quiet = true;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             want_help = true;
-        } else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+        } else if ((!strcmp(a, "--version") || !strcmp(a, "-V")) && nrest == 0) {
+            /* only before a command: `rules --version` is an unknown option of rules */
             want_version = true;
         } else {
             rest[nrest++] = argv[i];
@@ -279,9 +385,11 @@ int main(int argc, char **argv)
         rc = fp_err_set(&err, FP_USAGE, "unknown option '%s' (expected a command first)", rest[0]);
         fp_err_help(&err, "run `flyprof help` for the list of commands");
     } else if (!name && !want_help) {
+        /* bare `flyprof`: the usage, as an error (nothing was done) */
+        top_help(&ctx);
+        ctx.data_on_error = true;
         rc = fp_err_set(&err, FP_USAGE, "no command given");
         fp_err_help(&err, "run `flyprof help` for the list of commands");
-        fp_err_extra(&err, "commands", command_list_json());
     } else if (!name || !strcmp(name, "help")) {
         ctx.command = "help";
         const char *topic = name && nrest > 1 ? rest[1] : NULL;
@@ -297,14 +405,26 @@ int main(int argc, char **argv)
             ctx.data = fp_command_help_json(cmd);
             fp_command_help_text(cmd, &ctx.table);
         } else {
-            rc = fp_err_set(&err, FP_USAGE, "no help topic '%s'", topic);
+            const char *dym = command_dym(topic);
+            if (dym)
+                rc = fp_err_set(&err, FP_USAGE, "no help topic '%s' (did you mean '%s'?)", topic, dym);
+            else
+                rc = fp_err_set(&err, FP_USAGE, "no help topic '%s'", topic);
             fp_err_help(&err, "topics: a command name or exit-codes");
             fp_err_extra(&err, "commands", command_list_json());
+            if (dym)
+                fp_err_extra(&err, "didYouMean", cJSON_CreateString(dym));
         }
     } else if ((cmd = find_command(name)) == NULL) {
-        rc = fp_err_set(&err, FP_USAGE, "unknown command '%s'", name);
+        const char *dym = command_dym(name);
+        if (dym)
+            rc = fp_err_set(&err, FP_USAGE, "unknown command '%s' (did you mean '%s'?)", name, dym);
+        else
+            rc = fp_err_set(&err, FP_USAGE, "unknown command '%s'", name);
         fp_err_help(&err, "run `flyprof help` for the list of commands");
         fp_err_extra(&err, "commands", command_list_json());
+        if (dym)
+            fp_err_extra(&err, "didYouMean", cJSON_CreateString(dym));
     } else if (want_help) {
         ctx.data = fp_command_help_json(cmd);
         fp_command_help_text(cmd, &ctx.table);
@@ -315,12 +435,18 @@ int main(int argc, char **argv)
         if (!args)
             abort();
         rc = fp_parse_opts(cmd, args, nrest - 1, rest + 1, &pos, &npos, &err);
+        if (rc == 0 && cmd->no_bundle && ctx.bundle)
+            rc = fp_err_set(&err, FP_USAGE, "unknown option --bundle for '%s' (it reads no bundle)", cmd->name);
+        if (rc == 0 && cmd->bundle_required && !ctx.bundle)
+            rc = fp_err_set(&err, FP_USAGE, "'%s' needs --bundle DIR", cmd->name);
+        if (rc == 0)
+            rc = fp_check_paths(cmd, args, pos, npos, ctx.bundle, &err);
+        if (rc != 0 && err.code == FP_USAGE && !err.help[0])
+            fp_err_help(&err, "usage: %s (see `flyprof help %s`)", cmd->usage, cmd->name);
         if (rc == 0) {
             rc = cmd->run(&ctx, args, pos, npos, &err);
             if (rc == 0 && g_interrupted)
                 rc = fp_err_set(&err, FP_INTERRUPTED, "interrupted by signal %d", (int)g_interrupted);
-        } else if (err.code == FP_USAGE) {
-            fp_err_help(&err, "usage: %s (see `flyprof help %s`)", cmd->usage, cmd->name);
         }
         /* Free the list options the parser grew. */
         for (const fp_opt *o = cmd->opts; o && o->lng; o++)
@@ -338,5 +464,9 @@ int main(int argc, char **argv)
     free(ctx.bundle_abs);
     fp_err_clear(&err);
     free(rest);
+    for (int i = 0; i < nowned; i++)
+        free(owned[i]);
+    free(owned);
+    free(xargv);
     return status;
 }

@@ -32,6 +32,8 @@ typedef struct fp_ctx {
     fp_sb table;           /* human rendering for -f table; empty -> main prints data */
     const volatile sig_atomic_t *interrupted; /* set by main on SIGINT/SIGTERM */
     const char *argv0;     /* path of this binary (for commands that re-run steps) */
+    bool data_on_error;    /* a failing command's data is still the answer (a --fail-on gate
+                              that tripped): main puts data and warnings into the error envelope */
 } fp_ctx;
 
 /* Append a warning (printf-style) to the envelope's "warnings". */
@@ -69,6 +71,31 @@ typedef struct fp_opt {
     long long min, max;  /* FP_OPT_INT bounds */
 } fp_opt;
 
+/* Input and output paths named by options, checked by main.c before run() so
+ * that the same mistake gives the same exit code in every command
+ * (docs/exit-codes.md): a nonexistent input -> NO_ARTIFACT (66), a path of the
+ * wrong kind -> BAD_ARGS (78), an unreadable one -> IO_ERROR (74). */
+typedef enum fp_path_kind {
+    FP_PATH_NONE = 0, /* terminates a rule list */
+    FP_PATH_FILE,     /* an existing, readable regular file */
+    FP_PATH_DIR,      /* an existing, readable and searchable directory */
+    FP_PATH_ANY,      /* either of the two */
+    FP_PATH_OUT_DIR,  /* a directory the command writes into: may not exist yet; if it does it must
+                         be a writable directory */
+    FP_PATH_OUT_FILE, /* a file the command writes: if it exists it must not be a directory */
+} fp_path_kind;
+
+typedef struct fp_path_rule {
+    const char *opt;  /* long option name ("bundle" = the global --bundle), or, when positional,
+                         the argument's metavar for messages */
+    fp_path_kind kind;
+    bool positional;  /* the rule is about positional argument number `pos` */
+    int pos;
+} fp_path_rule;
+
+/* Check one path; `what` names it in the message ("--csv", "DIR"). */
+int fp_check_path(const char *what, const char *path, fp_path_kind kind, fp_err *err);
+
 typedef struct fp_command {
     const char *name;
     const char *summary;  /* one line */
@@ -78,7 +105,15 @@ typedef struct fp_command {
     size_t args_size;     /* size of the args struct the options fill */
     int min_pos, max_pos; /* positional argument counts; max -1 = unlimited */
     int (*run)(fp_ctx *ctx, void *args, char **pos, int npos, fp_err *err);
+    const fp_path_rule *paths; /* checked before run(); terminated by kind == FP_PATH_NONE; may be NULL */
+    bool no_bundle;            /* the global --bundle does not apply: rejected, not shown in help */
+    bool bundle_required;      /* no --bundle is a USAGE error (checked by main) */
 } fp_command;
+
+/* Check every path named in cmd->paths (options, positionals, the global
+ * --bundle); unset ones are skipped. */
+int fp_check_paths(const fp_command *cmd, const void *args, char **pos, int npos, const char *bundle,
+                   fp_err *err);
 
 /* Parse argv (after the command name, global flags already removed) into args
  * (zeroed, defaults applied first). Positionals are collected in order into
@@ -86,6 +121,10 @@ typedef struct fp_command {
  * it are positionals. Errors are FP_USAGE. */
 int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char ***pos,
                   int *npos, fp_err *err);
+
+/* The candidate closest to word[0..len) by edit distance (or the only one it
+ * prefixes), when close enough to be a typo; else NULL. NULL entries skipped. */
+const char *fp_did_you_mean(const char *word, size_t len, const char *const *cands, size_t n);
 
 /* Help of one command as data (for -h in JSON mode) and as text. */
 cJSON *fp_command_help_json(const fp_command *cmd);

@@ -34,6 +34,18 @@ typedef struct fp_config_args {
     FP_CONFIG_OPT(type, m.config, "config", "FILE", "YAML config file (default $FLYPROF_CONFIG, else "         \
                                                      "~/.config/flyprof/config.yaml if present)")
 
+/* The settings that only locate files (list reads no GPU, profiler or python). */
+#define FP_CONFIG_FILE_OPTS(type, m)                                                                             \
+    FP_CONFIG_OPT(type, m.worktree, "worktree", "DIR", "FlyDSL checkout (default $FLYPROF_WORKTREE)"),            \
+    FP_CONFIG_OPT(type, m.recipes, "recipes", "FILE", "recipes registry, JSON or YAML (default "               \
+                                                       "$FLYPROF_RECIPES, else the shipped one)"),                \
+    FP_CONFIG_OPT(type, m.config, "config", "FILE", "YAML config file (default $FLYPROF_CONFIG, else "         \
+                                                     "~/.config/flyprof/config.yaml if present)")
+/* Their fp_path_rule rows (explicit flags are checked like every path: docs/exit-codes.md). */
+#define FP_CONFIG_PATH_RULES                                                                                     \
+    {.opt = "worktree", .kind = FP_PATH_DIR}, {.opt = "recipes", .kind = FP_PATH_FILE},                            \
+        {.opt = "config", .kind = FP_PATH_FILE}
+
 /* Largest GPU index accepted (HIP_VISIBLE_DEVICES on an 8-GPU node is 0-7;
  * leave room for bigger nodes but refuse nonsense). */
 #define FP_MAX_GPU_INDEX 255

@@ -35,7 +35,16 @@
 /* diff.json (caller owns). `before`/`after` are report.json documents. */
 cJSON *fp_diff_reports(const cJSON *before, const cJSON *after);
 
-/* Human rendering of a diff.json. */
+/* The --fail-on gate (diff, check): does `verdict` (verdict.overall:
+ * improved / regressed / neutral) trip the gate `fail_on`? "regressed" trips
+ * on regressed only; "any-change" on every verdict other than neutral. A NULL
+ * fail_on never trips; a NULL verdict trips any gate. Returns 1 (tripped:
+ * exit with FP_REGRESSED), 0 (passes), -1 (unknown fail_on). */
+int fp_diff_gate(const char *verdict, const char *fail_on);
+/* The accepted --fail-on values, NULL-terminated (an FP_OPT_CHOICE list). */
+extern const char *const fp_diff_fail_on_choices[];
+
+/* Human rendering of a diff.json (its notes first, as warnings). */
 void fp_diff_table(const cJSON *diff, fp_sb *out);
 
 #endif

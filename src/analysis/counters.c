@@ -456,10 +456,14 @@ static int cus(mctx *m)
 
 typedef bool (*metric_fn)(mctx *m, double *v);
 
+/* The metrics below combine inputs with `|`, not `||`, so that every missing
+ * input is recorded, not only the first; the (int) cast tells clang
+ * (-Wbitwise-instead-of-logical) that this is intended. */
+
 static bool m_l2_hit(mctx *m, double *v)
 {
     double h, x;
-    if (!need(m, "TCC_HIT_sum", &h) | !need(m, "TCC_MISS_sum", &x) || h + x <= 0)
+    if (!need(m, "TCC_HIT_sum", &h) | (int)!need(m, "TCC_MISS_sum", &x) || h + x <= 0)
         return false;
     *v = 100.0 * h / (h + x);
     return true;
@@ -468,7 +472,7 @@ static bool m_l2_hit(mctx *m, double *v)
 static bool m_partial_32b(mctx *m, double *v)
 {
     double r32, r;
-    if (!need(m, "TCC_EA0_RDREQ_32B_sum", &r32) | !need(m, "TCC_EA0_RDREQ_sum", &r) || r <= 0)
+    if (!need(m, "TCC_EA0_RDREQ_32B_sum", &r32) | (int)!need(m, "TCC_EA0_RDREQ_sum", &r) || r <= 0)
         return false;
     *v = 100.0 * r32 / r;
     return true;
@@ -490,7 +494,7 @@ static bool m_fetch_bytes(mctx *m, double *v)
     m->passes = 0;
     m->pref_pass = -1;
     m->nmissing = 0;
-    if (!need(m, "TCC_EA0_RDREQ_sum", &r) | !need(m, "TCC_EA0_RDREQ_32B_sum", &r32))
+    if (!need(m, "TCC_EA0_RDREQ_sum", &r) | (int)!need(m, "TCC_EA0_RDREQ_32B_sum", &r32))
         return false;
     if (maybe(m, "TCC_BUBBLE_sum", &bub)) {
         /* the SDK's FETCH_SIZE (gfx942 & gfx950): TCC_BUBBLE counts 128 B requests */
@@ -513,7 +517,7 @@ static bool m_write_bytes(mctx *m, double *v)
 {
     double w, w64;
     double ea = m->o->ea_channels > 0 ? m->o->ea_channels : 1.0;
-    if (!need(m, "TCC_EA0_WRREQ_sum", &w) | !need(m, "TCC_EA0_WRREQ_64B_sum", &w64))
+    if (!need(m, "TCC_EA0_WRREQ_sum", &w) | (int)!need(m, "TCC_EA0_WRREQ_64B_sum", &w64))
         return false;
     double small = w - w64;
     *v = (64.0 * w64 + 32.0 * (small > 0 ? small : 0)) * ea;
@@ -537,7 +541,7 @@ static bool m_over_fetch(mctx *m, double *v)
 static bool m_read_gbs(mctx *m, double *v)
 {
     double f, t;
-    if (!prior(m, "fetch_bytes", &f) | !duration(m, &t))
+    if (!prior(m, "fetch_bytes", &f) | (int)!duration(m, &t))
         return false;
     *v = f / t;
     return true;
@@ -546,7 +550,7 @@ static bool m_read_gbs(mctx *m, double *v)
 static bool m_write_gbs(mctx *m, double *v)
 {
     double w, t;
-    if (!prior(m, "write_bytes", &w) | !duration(m, &t))
+    if (!prior(m, "write_bytes", &w) | (int)!duration(m, &t))
         return false;
     *v = w / t;
     return true;
@@ -579,8 +583,10 @@ static bool peak_hbm(mctx *m, double *p)
 
 static bool m_hbm_pct(mctx *m, double *v)
 {
-    double g, p;
-    if (!prior(m, "hbm_gbs", &g) | !peak_hbm(m, &p))
+    /* `|` (not `||`) so that both missing inputs are recorded; zero-initialised
+     * because gcc -O2 cannot see that g is only read when prior() set it. */
+    double g = 0, p = 0;
+    if (!prior(m, "hbm_gbs", &g) | (int)!peak_hbm(m, &p))
         return false;
     *v = 100.0 * g / p;
     return true;
@@ -602,8 +608,8 @@ static bool m_ideal_gbs(mctx *m, double *v)
 
 static bool m_ideal_pct(mctx *m, double *v)
 {
-    double g, p;
-    if (!prior(m, "ideal_gbs", &g) | !peak_hbm(m, &p))
+    double g = 0, p = 0; /* see m_hbm_pct */
+    if (!prior(m, "ideal_gbs", &g) | (int)!peak_hbm(m, &p))
         return false;
     *v = 100.0 * g / p;
     return true;
@@ -612,7 +618,7 @@ static bool m_ideal_pct(mctx *m, double *v)
 static bool m_dram_share(mctx *m, double *v)
 {
     double d, r;
-    if (!need(m, "TCC_EA0_RDREQ_DRAM_sum", &d) | !need(m, "TCC_EA0_RDREQ_sum", &r) || r <= 0)
+    if (!need(m, "TCC_EA0_RDREQ_DRAM_sum", &d) | (int)!need(m, "TCC_EA0_RDREQ_sum", &r) || r <= 0)
         return false;
     *v = 100.0 * d / r;
     return true;
@@ -680,7 +686,7 @@ static bool m_mfma_flops(mctx *m, double *v)
 static bool m_mfma_gflops(mctx *m, double *v)
 {
     double f, t;
-    if (!prior(m, "mfma_flops", &f) | !duration(m, &t))
+    if (!prior(m, "mfma_flops", &f) | (int)!duration(m, &t))
         return false;
     *v = f / t; /* FLOP / ns = GFLOP/s */
     return true;
@@ -729,7 +735,7 @@ static bool m_mfma_pct(mctx *m, double *v)
 static bool m_lds_conflicts_per_access(mctx *m, double *v)
 {
     double c, a;
-    if (!need(m, "SQ_LDS_BANK_CONFLICT", &c) | !need(m, "SQ_LDS_IDX_ACTIVE", &a) || a - c <= 0)
+    if (!need(m, "SQ_LDS_BANK_CONFLICT", &c) | (int)!need(m, "SQ_LDS_IDX_ACTIVE", &a) || a - c <= 0)
         return false;
     *v = c / (a - c);
     return true;
@@ -738,7 +744,7 @@ static bool m_lds_conflicts_per_access(mctx *m, double *v)
 static bool m_lds_conflict_pct(mctx *m, double *v)
 {
     double c, a;
-    if (!need(m, "SQ_LDS_BANK_CONFLICT", &c) | !need(m, "SQ_LDS_IDX_ACTIVE", &a) || a <= 0)
+    if (!need(m, "SQ_LDS_BANK_CONFLICT", &c) | (int)!need(m, "SQ_LDS_IDX_ACTIVE", &a) || a <= 0)
         return false;
     *v = 100.0 * c / a;
     return true;

@@ -446,13 +446,33 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
     fp_json_add_int(d, "schema", 1);
     cJSON_AddItemToObject(d, "before", who(rb));
     cJSON_AddItemToObject(d, "after", who(ra));
+    /* notes: reasons the comparison may mislead; cmd_diff also turns them into
+     * envelope warnings and the table shows them first */
     cJSON *notes = cJSON_CreateArray();
+    char note[512];
     const char *kb = fp_json_get_str(rb, "kernel"), *ka = fp_json_get_str(ra, "kernel");
-    if (kb && ka && strcmp(kb, ka))
-        cJSON_AddItemToArray(notes, cJSON_CreateString("different kernels: the comparison may be meaningless"));
+    if (kb && ka && strcmp(kb, ka)) {
+        snprintf(note, sizeof note, "different kernels (%.200s vs %.200s): the comparison may be meaningless", kb, ka);
+        cJSON_AddItemToArray(notes, cJSON_CreateString(note));
+    }
     const char *ab = fp_json_get_str(rb, "arch"), *aa = fp_json_get_str(ra, "arch");
-    if (ab && aa && strcmp(ab, aa))
-        cJSON_AddItemToArray(notes, cJSON_CreateString("different architectures"));
+    if (ab && aa && strcmp(ab, aa)) {
+        snprintf(note, sizeof note, "different architectures (%.60s vs %.60s)", ab, aa);
+        cJSON_AddItemToArray(notes, cJSON_CreateString(note));
+    }
+    {
+        /* the duration verdict needs the same measure on both sides */
+        double tb0, ta0;
+        bool hb = fp_jnum(fp_jget(rb, "workload"), "time_ns_per_call", &tb0) && tb0 > 0;
+        bool ha = fp_jnum(fp_jget(ra, "workload"), "time_ns_per_call", &ta0) && ta0 > 0;
+        if (hb != ha) {
+            snprintf(note, sizeof note,
+                     "duration per call measured on the %s side only: the verdict uses the stalled share "
+                     "(give both sides a kernel trace or counters for a duration verdict)",
+                     hb ? "before" : "after");
+            cJSON_AddItemToArray(notes, cJSON_CreateString(note));
+        }
+    }
 
     cJSON *floor = cJSON_AddObjectToObject(d, "noise_floor");
     fp_json_add_num(floor, "stall_pct_points", FP_DIFF_NOISE_STALL_PTS, 2);
@@ -530,9 +550,40 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
     return d;
 }
 
+/* Which verdicts pass which gate: one row per --fail-on value; any other
+ * verdict trips it (a gate must not pass what it does not know). `check` (the
+ * history engineer's command) calls fp_diff_gate too, so both gates agree. */
+static const struct {
+    const char *fail_on;
+    const char *const passes[3]; /* NULL-terminated */
+} GATES[] = {
+    {"regressed", {"improved", "neutral", NULL}},
+    {"any-change", {"neutral", NULL}},
+};
+
+const char *const fp_diff_fail_on_choices[] = {"regressed", "any-change", NULL};
+
+int fp_diff_gate(const char *verdict, const char *fail_on)
+{
+    if (!fail_on)
+        return 0;
+    for (size_t g = 0; g < sizeof GATES / sizeof GATES[0]; g++) {
+        if (strcmp(GATES[g].fail_on, fail_on))
+            continue;
+        for (const char *const *p = GATES[g].passes; verdict && *p; p++)
+            if (!strcmp(*p, verdict))
+                return 0;
+        return 1;
+    }
+    return -1;
+}
+
 void fp_diff_table(const cJSON *d, fp_sb *out)
 {
     const cJSON *v = fp_jget(d, "verdict"), *it;
+    cJSON_ArrayForEach(it, fp_jget(d, "notes"))
+        if (cJSON_IsString(it))
+            fp_sb_addf(out, "warning: %s\n", it->valuestring);
     fp_sb_addf(out, "verdict: %s (%s)\n", fp_json_get_str(v, "overall") ? fp_json_get_str(v, "overall") : "?", fp_json_get_str(v, "why") ? fp_json_get_str(v, "why") : "");
     fp_sb_addf(out, "acceptance tests met: %.0f / %.0f\n\n", fp_jnum0(v, "acceptance_met"), fp_jnum0(v, "acceptance_total"));
     fp_sb_adds(out, "class            share before -> after (points)\n");

@@ -117,7 +117,7 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     (void)npos;
     bubbles_args *a = argsp;
     if (!ctx->bundle) {
-        fp_err_set(err, FP_BAD_ARGS, "bubbles needs --bundle DIR (a bundle or a ui_output_agent_* dispatch dir)");
+        fp_err_set(err, FP_USAGE, "bubbles needs --bundle DIR (a bundle or a ui_output_agent_* dispatch dir)");
         return fp_err_help(err, "run `flyprof capture` first, or point --bundle at a decoded ATT dir");
     }
     fp_dispatch_ref ref;
@@ -187,6 +187,12 @@ done:
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule bubbles_paths[] = {
+    {.opt = "bundle", .kind = FP_PATH_DIR}, {.opt = "out", .kind = FP_PATH_OUT_FILE},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_bubbles = {
     .name = "bubbles",
     .summary = "where the stall cycles go: taxonomy, exposed vs hidden, waitcnt -> producer, per line",
@@ -199,4 +205,6 @@ const fp_command fp_cmd_bubbles = {
     .min_pos = 0,
     .max_pos = 0,
     .run = run_bubbles,
+    .paths = bubbles_paths,
+    .bundle_required = true,
 };

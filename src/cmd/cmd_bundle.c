@@ -300,7 +300,7 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     (void)pos, (void)npos;
     bundle_args *a = vargs;
     if (!ctx->bundle) {
-        fp_err_set(err, FP_BAD_ARGS, "bundle needs --bundle DIR");
+        fp_err_set(err, FP_USAGE, "bundle needs --bundle DIR");
         return fp_err_help(err, "point --bundle at a capture bundle (or a ui_output_agent_*_dispatch_* dir)");
     }
     if (a->tag && !fp_is_plain_name(a->tag))
@@ -476,6 +476,12 @@ done:
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule bundle_paths[] = {
+    {.opt = "bundle", .kind = FP_PATH_DIR}, {.opt = "examples-dir", .kind = FP_PATH_OUT_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_bundle = {
     .name = "bundle",
     .summary = "publish a bundle as examples/<kernel>/ (dispatch, CSVs, artifacts, report) - re-reportable",
@@ -487,4 +493,6 @@ const fp_command fp_cmd_bundle = {
     .min_pos = 0,
     .max_pos = 0,
     .run = run_bundle,
+    .paths = bundle_paths,
+    .bundle_required = true,
 };

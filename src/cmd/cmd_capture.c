@@ -1002,6 +1002,12 @@ out:
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule capture_paths[] = {
+    FP_CONFIG_PATH_RULES, {.opt = "bundle", .kind = FP_PATH_OUT_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_capture = {
     .name = "capture",
     .summary = "discover a kernel with rocprofv3 and capture its ATT trace into the bundle",
@@ -1015,4 +1021,5 @@ const fp_command fp_cmd_capture = {
     .min_pos = 1,
     .max_pos = 1,
     .run = capture_run,
+    .paths = capture_paths,
 };

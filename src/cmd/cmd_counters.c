@@ -66,13 +66,13 @@ static const fp_opt counters_opts[] = {
     {"kernel", 'k', FP_OPT_STR, offsetof(counters_args, kernel), "NAME",
      "select dispatches whose kernel name contains NAME (default: capture.json's kernel)", NULL, NULL, 0, 0},
     {"ideal-gb", 0, FP_OPT_DOUBLE, offsetof(counters_args, ideal_gb), "GB",
-     "bytes (10^9) the kernel must move per dispatch: enables over-fetch and the ideal bandwidth", "0", NULL, 0,
+     "bytes (10^9) the kernel must move per dispatch: enables over-fetch and the ideal bandwidth", NULL, NULL, 0,
      0},
     {"ea-channels", 0, FP_OPT_DOUBLE, offsetof(counters_args, ea_channels), "N",
      "multiplier on the EA request counts (the seed's --ea-channels; 1 = TCC_EA0 counts all traffic)", "1",
      NULL, 0, 0},
     {"duration-ns", 0, FP_OPT_DOUBLE, offsetof(counters_args, duration_ns), "NS",
-     "kernel duration per dispatch (default: the bundle's kernel trace, else the counter pass timestamps)", "0",
+     "kernel duration per dispatch (default: the bundle's kernel trace, else the counter pass timestamps)", NULL,
      NULL, 0, 0},
     {"dtype", 0, FP_OPT_STR, offsetof(counters_args, dtype), "T",
      "data type for the MFMA %-of-peak (default: the type with most MFMA ops)", NULL, NULL, 0, 0},
@@ -81,9 +81,9 @@ static const fp_opt counters_opts[] = {
     {"arch", 0, FP_OPT_STR, offsetof(counters_args, arch), "GFX", "architecture (gfx942, gfx950)", NULL, NULL, 0,
      0},
     {"sclk-mhz", 0, FP_OPT_DOUBLE, offsetof(counters_args, sclk_mhz), "MHZ", "override the peak engine clock",
-     "0", NULL, 0, 0},
+     NULL, NULL, 0, 0},
     {"hbm-gbs", 0, FP_OPT_DOUBLE, offsetof(counters_args, hbm_gbs), "GBS", "override the peak HBM bandwidth",
-     "0", NULL, 0, 0},
+     NULL, NULL, 0, 0},
     {"timeout", 0, FP_OPT_INT, offsetof(counters_args, timeout), "S",
      "live: seconds per rocprofv3 run before its process group is killed", "900", NULL, 1, 86400},
     {"iterations", 0, FP_OPT_STR, offsetof(counters_args, iterations), "SET",
@@ -773,6 +773,12 @@ out:
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule counters_paths[] = {
+    {.opt = "csv", .kind = FP_PATH_FILE}, {.opt = "db", .kind = FP_PATH_FILE}, {.opt = "bundle", .kind = FP_PATH_OUT_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_counters = {
     .name = "counters",
     .summary = "hardware counters per dispatch: L2 hit, 32B partial, over-fetch, HBM %, MFMA, LDS, occupancy, bound",
@@ -787,4 +793,5 @@ const fp_command fp_cmd_counters = {
     .min_pos = 0,
     .max_pos = -1,
     .run = counters_run,
+    .paths = counters_paths,
 };

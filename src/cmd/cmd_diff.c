@@ -4,7 +4,9 @@
  * Story: each side is a report.json file, or a bundle (its report.json, or a
  * report built in memory from its dispatch when it has none) -> diff.json
  * (src/analysis/diff.c) -> written to --out, else to the after bundle. The
- * verdict (improved / regressed / neutral) is data: exit 0 for any verdict.
+ * verdict (improved / regressed / neutral) is data: exit 0 for any verdict,
+ * unless --fail-on makes it a gate (CI): then a tripped gate is the error
+ * REGRESSED (exit 1) and the envelope still carries the whole diff.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@ typedef struct diff_args {
     const char *after;
     const char *out;
     bool no_write;
+    const char *fail_on;
 } diff_args;
 
 static const fp_opt diff_opts[] = {
@@ -28,10 +31,13 @@ static const fp_opt diff_opts[] = {
      NULL, 0, 0},
     {"after", 0, FP_OPT_STR, offsetof(diff_args, after), "PATH", "bundle dir or report.json after the change", NULL,
      NULL, 0, 0},
-    {"out", 'o', FP_OPT_STR, offsetof(diff_args, out), "FILE", "write diff.json here (default: <after bundle>/diff.json)",
+    {"out", 0, FP_OPT_STR, offsetof(diff_args, out), "FILE", "write diff.json here (default: <after bundle>/diff.json)",
      NULL, NULL, 0, 0},
     {"no-write", 0, FP_OPT_FLAG, offsetof(diff_args, no_write), NULL, "write no artifact, only the envelope", NULL,
      NULL, 0, 0},
+    {"fail-on", 0, FP_OPT_CHOICE, offsetof(diff_args, fail_on), "WHEN",
+     "exit 1 (REGRESSED) when the verdict is regressed, or with any-change anything but neutral", NULL,
+     fp_diff_fail_on_choices, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -49,18 +55,11 @@ static int load_side(fp_ctx *ctx, const char *which, const char *path, cJSON **o
 {
     *out = NULL;
     *is_bundle = false;
-    if (!path) {
-        fp_err_set(err, FP_BAD_ARGS, "diff needs --%s PATH", which);
-        return fp_err_help(err, "usage: flyprof diff --before BUNDLE|report.json --after BUNDLE|report.json");
-    }
+    /* presence, existence and kind were checked by main (fp_check_paths) */
     if (fp_is_file(path)) {
         if (fp_json_parse_file(path, out, err))
             return -1;
         return check_report(*out, path, err);
-    }
-    if (!fp_is_dir(path)) {
-        fp_err_set(err, FP_MISSING_PREREQ, "--%s %s does not exist", which, path);
-        return fp_err_help(err, "pass a bundle dir or its report.json (run `flyprof report --bundle DIR` first)");
     }
     *is_bundle = true;
     char *rp = fp_path_join(path, "report.json");
@@ -92,6 +91,12 @@ static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
     diff_args *a = vargs;
     cJSON *rb = NULL, *ra = NULL;
     bool bb, ab;
+    if (!a->before || !a->after) {
+        fp_err_set(err, FP_USAGE, "diff needs --%s PATH", a->before ? "after" : "before");
+        return fp_err_help(err, "usage: flyprof diff --before BUNDLE|report.json --after BUNDLE|report.json");
+    }
+    if (a->out && a->no_write)
+        return fp_err_set(err, FP_BAD_ARGS, "--out and --no-write contradict each other");
     if (load_side(ctx, "before", a->before, &rb, &bb, err) || load_side(ctx, "after", a->after, &ra, &ab, err)) {
         cJSON_Delete(rb);
         cJSON_Delete(ra);
@@ -120,17 +125,40 @@ static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
     } else {
         cJSON_AddNullToObject(d, "artifact");
     }
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(d, "notes"))
+        if (cJSON_IsString(it))
+            fp_warn(ctx, "%s", it->valuestring);
     fp_diff_table(d, &ctx->table);
     ctx->data = d;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(d, "verdict");
+    const char *overall = fp_json_get_str(v, "overall");
+    if (fp_diff_gate(overall, a->fail_on) == 1) {
+        ctx->data_on_error = true;
+        fp_err_set(err, FP_REGRESSED, "--fail-on %s: the verdict is %s (%s)", a->fail_on, overall ? overall : "unknown",
+                   fp_json_get_str(v, "why") ? fp_json_get_str(v, "why") : "");
+        return fp_err_help(err, "the comparison ran: data holds the whole diff (see data.verdict and data.classes)");
+    }
     return 0;
 }
+
+static const fp_path_rule diff_paths[] = {
+    {.opt = "before", .kind = FP_PATH_ANY},
+    {.opt = "after", .kind = FP_PATH_ANY},
+    {.opt = "out", .kind = FP_PATH_OUT_FILE},
+    {.kind = FP_PATH_NONE},
+};
 
 const fp_command fp_cmd_diff = {
     .name = "diff",
     .summary = "before/after comparison of two reports: per class, line and instruction, acceptance tests, verdict",
-    .usage = "flyprof diff --before BUNDLE|report.json --after BUNDLE|report.json [--out FILE] [--no-write]",
+    .usage = "flyprof diff --before BUNDLE|report.json --after BUNDLE|report.json [--out FILE] [--no-write] "
+             "[--fail-on regressed|any-change]",
     .details = "Instructions are matched by source line + opcode + occurrence, cycles compared per traced wave. "
-               "The verdict (improved / regressed / neutral, within a documented noise floor) is data: exit 0.",
+               "The verdict (improved / regressed / neutral, within a documented noise floor) is data: exit 0, "
+               "unless --fail-on turns it into a gate (exit 1, error REGRESSED, the diff still in data).",
+    .paths = diff_paths,
+    .no_bundle = true,
     .opts = diff_opts,
     .args_size = sizeof(diff_args),
     .min_pos = 0,

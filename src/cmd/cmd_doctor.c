@@ -17,6 +17,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
+#include "flyprof/recipes.h"
 #include "flyprof/soc.h"
 #include "flyprof/worktree.h"
 
@@ -400,6 +401,35 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
     }
     fp_err_clear(&serr);
 
+    /* 7. the recipes registry: which file `list`/`capture KERNEL` read (an
+     * installed binary and a build tree find different ones). Not a blocker:
+     * `capture --invocation` works without it. */
+    fp_sb_reset(&ev);
+    cJSON *rj2 = cJSON_AddObjectToObject(d, "recipes");
+    fp_json_add_str(rj2, "path", cfg.recipes.value);
+    fp_json_add_str(rj2, "source", cfg.recipes.source);
+    if (!cfg.recipes.value) {
+        cJSON_AddNullToObject(rj2, "kernels");
+        add_check(&c, "recipes", "warn", "no recipes registry found (none shipped next to the binary)",
+                  "install flyprof (cmake --install) or pass --recipes FILE / set FLYPROF_RECIPES", NULL);
+    } else {
+        fp_recipes rs = {0};
+        fp_err rerr = {0};
+        if (fp_recipes_load(cfg.recipes.value, &rs, &rerr) != 0) {
+            cJSON_AddNullToObject(rj2, "kernels");
+            fp_json_add_str(rj2, "error", rerr.message);
+            add_check(&c, "recipes", "warn", rerr.message, "fix the registry or point --recipes at another one",
+                      NULL);
+        } else {
+            fp_json_add_int(rj2, "kernels", (int64_t)rs.n);
+            fp_sb_addf(&ev, "%zu recipe(s) from %s (%s)", rs.n, cfg.recipes.value, cfg.recipes.source);
+            add_check(&c, "recipes", rs.n ? "ok" : "warn", ev.buf,
+                      rs.n ? NULL : "the registry lists no kernel", NULL);
+        }
+        fp_recipes_free(&rs);
+        fp_err_clear(&rerr);
+    }
+
     int nb = cJSON_GetArraySize(c.blockers);
     fp_json_add_str(d, "verdict", nb ? "not-ready" : "ready");
     cJSON_AddItemToObject(d, "blockers", c.blockers);
@@ -424,6 +454,12 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
     return 0;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule doctor_paths[] = {
+    FP_CONFIG_PATH_RULES,
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_doctor = {
     .name = "doctor",
     .summary = "check rocprofv3, the trace decoder, GPUs, the FlyDSL worktree and the SoC model",
@@ -435,4 +471,6 @@ const fp_command fp_cmd_doctor = {
     .min_pos = 0,
     .max_pos = 0,
     .run = doctor_run,
+    .paths = doctor_paths,
+    .no_bundle = true,
 };

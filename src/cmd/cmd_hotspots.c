@@ -45,7 +45,7 @@ static const fp_opt hotspots_opts[] = {
      "source snippet and stalling instructions for the top (<= 5) source lines", NULL, NULL, 0, 0},
     {"context", 0, FP_OPT_INT, offsetof(hotspots_args, context), "N",
      "source lines shown on each side of a hot line", "3", NULL, 0, 100000},
-    {"kernel", 0, FP_OPT_STR, offsetof(hotspots_args, kernel), "NAME",
+    {"kernel", 'k', FP_OPT_STR, offsetof(hotspots_args, kernel), "NAME",
      "kernel-trace row to use (exact Kernel_Name, else substring); default: code.json's symbol", NULL,
      NULL, 0, 0},
     {"kernel-trace", 0, FP_OPT_STR, offsetof(hotspots_args, kernel_trace), "CSV",
@@ -416,6 +416,12 @@ static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *e
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule hotspots_paths[] = {
+    {.opt = "DIR", .kind = FP_PATH_DIR, .positional = true, .pos = 0}, {.opt = "kernel-trace", .kind = FP_PATH_FILE},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_hotspots = {
     .name = "hotspots",
     .summary = "rank stall hotspots of one ATT dispatch dir (the seed analyzer, built in)",
@@ -429,4 +435,6 @@ const fp_command fp_cmd_hotspots = {
     .min_pos = 1,
     .max_pos = 1,
     .run = run_hotspots,
+    .paths = hotspots_paths,
+    .no_bundle = true,
 };

@@ -20,7 +20,7 @@ typedef struct list_args {
 } list_args;
 
 static const fp_opt list_opts[] = {
-    FP_CONFIG_OPTS(list_args, cfg),
+    FP_CONFIG_FILE_OPTS(list_args, cfg),
     {"category", 0, FP_OPT_STR, offsetof(list_args, category), "NAME",
      "only kernels of this category (gemm, attention, moe, reduction, elementwise, compute)", NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -97,6 +97,12 @@ out:
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule list_paths[] = {
+    FP_CONFIG_PATH_RULES,
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_list = {
     .name = "list",
     .summary = "list profilable kernels: recipes registry + tests tracked in the FlyDSL worktree",
@@ -108,4 +114,6 @@ const fp_command fp_cmd_list = {
     .min_pos = 0,
     .max_pos = 0,
     .run = list_run,
+    .paths = list_paths,
+    .no_bundle = true,
 };

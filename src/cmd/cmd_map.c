@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "flyprof/att.h"
+#include "flyprof/bubbles.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/flamegraph.h"
 #include "flyprof/fs.h"
@@ -47,7 +48,7 @@ static const fp_opt map_opts[] = {
      "mappings in the default selection (top by stall) and in the envelope (0 = all)", "25", NULL, 0, 100000000},
     {"weight", 0, FP_OPT_CHOICE, offsetof(map_args, weight), "W", "flamegraph weight: stall or latency cycles",
      "stall", weight_choices, 0, 0},
-    {"out-dir", 0, FP_OPT_STR, offsetof(map_args, out_dir), "DIR",
+    {"out-dir", 'o', FP_OPT_STR, offsetof(map_args, out_dir), "DIR",
      "write map.json, flamegraph.folded and flamegraph.svg here instead of the bundle", NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
@@ -184,8 +185,43 @@ done:
     return rc;
 }
 
-static cJSON *mapping_json(const fp_code *code, size_t row, int frame, const fp_snapshots *snaps, long context,
-                           bool *unmapped)
+/* One taxonomy everywhere: a wait naming several counters (s_waitcnt vmcnt(0)
+ * lgkmcnt(0)) gets the class bubbles/report give it, the dominant class of
+ * what the traced waves waited on (fp_bubbles_analyze); every other
+ * instruction its static class. The trace is only read when such a wait
+ * exists. Returns a class per code row (caller frees). */
+static void quiet_warn(void *user, const char *msg) { (void)user, (void)msg; }
+
+static fp_class *row_classes(fp_ctx *ctx, const char *dir, const fp_code *code)
+{
+    fp_class *cls = malloc((code->n ? code->n : 1) * sizeof *cls);
+    if (!cls)
+        abort();
+    bool combined = false;
+    for (size_t i = 0; i < code->n; i++) {
+        cls[i] = fp_classify(code->rows[i].isa);
+        combined = combined || (counted(&code->rows[i]) && fp_class_is_combined_wait(code->rows[i].isa));
+    }
+    if (!combined)
+        return cls;
+    fp_bubbles b;
+    fp_err e = {0};
+    memset(&b, 0, sizeof b);
+    if (fp_bubbles_analyze(dir, FP_RANK_EXPOSED, &b, quiet_warn, NULL, &e) == 0 && b.code.n == code->n) {
+        for (size_t i = 0; i < code->n; i++)
+            if (cls[i] == FP_CL_WAITCNT)
+                cls[i] = b.insts[i].cls;
+    } else {
+        fp_warn(ctx, "combined waits keep the class 'waitcnt': the trace could not be analysed (%s)",
+                e.message[0] ? e.message : "code rows differ");
+    }
+    fp_bubbles_free(&b);
+    fp_err_clear(&e);
+    return cls;
+}
+
+static cJSON *mapping_json(const fp_code *code, const fp_class *cls, size_t row, int frame,
+                           const fp_snapshots *snaps, long context, bool *unmapped)
 {
     const fp_inst *r = &code->rows[row];
     cJSON *o = cJSON_CreateObject();
@@ -194,7 +230,7 @@ static cJSON *mapping_json(const fp_code *code, size_t row, int frame, const fp_
     fp_json_add_int(o, "code_line", r->index);
     fp_json_add_str(o, "isa", r->isa);
     fp_json_add_str(o, "addr", addr);
-    fp_json_add_str(o, "class", fp_class_name(fp_classify(r->isa)));
+    fp_json_add_str(o, "class", fp_class_name(cls[row]));
     fp_json_add_str(o, "source", r->source[0] ? r->source : "<unmapped>");
     fp_frame *fr;
     size_t nf = fp_source_frames(r->source, &fr);
@@ -231,7 +267,7 @@ static cJSON *mapping_json(const fp_code *code, size_t row, int frame, const fp_
 
 /* Folded stack of one row: outermost call site first, the instruction's own
  * line, then its class as the leaf. */
-static void fold_row(fp_folded *fo, const fp_inst *r, int64_t w, fp_sb *tmp)
+static void fold_row(fp_folded *fo, const fp_inst *r, fp_class cl, int64_t w, fp_sb *tmp)
 {
     fp_sb_reset(tmp);
     fp_frame *fr;
@@ -254,7 +290,7 @@ static void fold_row(fp_folded *fo, const fp_inst *r, int64_t w, fp_sb *tmp)
         free(name);
         fp_sb_free(&frame);
     }
-    fp_sb_adds(tmp, fp_class_name(fp_classify(r->isa)));
+    fp_sb_adds(tmp, fp_class_name(cl));
     fp_folded_add(fo, tmp->buf, w);
     fp_frames_free(fr, nf);
 }
@@ -273,7 +309,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     (void)npos;
     map_args *a = argsp;
     if (!ctx->bundle) {
-        fp_err_set(err, FP_BAD_ARGS, "map needs --bundle DIR (a bundle or a ui_output_agent_* dispatch dir)");
+        fp_err_set(err, FP_USAGE, "map needs --bundle DIR (a bundle or a ui_output_agent_* dispatch dir)");
         return fp_err_help(err, "run `flyprof capture` first, or point --bundle at a decoded ATT dir");
     }
     if (a->code_line >= 0 && a->source_line)
@@ -294,6 +330,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     char *want_file = NULL;
     cJSON *doc = NULL;
     fp_folded fo = {0};
+    fp_class *cls = NULL;
     fp_sb tmp, folded, svg;
     fp_sb_init(&tmp);
     fp_sb_init(&folded);
@@ -378,11 +415,12 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     fp_json_add_str(sj, "file_match", s.file_match);
     fp_json_add_str(sj, "matched_file", s.matched_file);
     fp_json_add_int(sj, "count", (int64_t)s.n);
+    cls = row_classes(ctx, ref.dir, &code);
     cJSON *maps = cJSON_AddArrayToObject(doc, "mappings");
     size_t unm = 0;
     for (size_t i = 0; i < s.n; i++) {
         bool u;
-        cJSON_AddItemToArray(maps, mapping_json(&code, s.rows[i], s.frame[i], &snaps, (long)a->context, &u));
+        cJSON_AddItemToArray(maps, mapping_json(&code, cls, s.rows[i], s.frame[i], &snaps, (long)a->context, &u));
         unm += u;
     }
     fp_json_add_num(doc, "unmapped_pct", s.n ? fp_round(100.0 * (double)unm / (double)s.n, 2) : 0.0, 2);
@@ -417,7 +455,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         fa[j].n++;
         fp_frames_free(fr, nf);
         int64_t w = !strcmp(a->weight, "latency") ? r->latency : r->stall;
-        fold_row(&fo, r, w, &tmp);
+        fold_row(&fo, r, cls[i], w, &tmp);
     }
     fp_json_add_num(doc, "src_mapped_pct", lat ? fp_round(100.0 * (double)lat_mapped / (double)lat, 2) : 0.0, 2);
     fp_json_add_num(doc, "unmapped_latency_pct",
@@ -514,6 +552,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     doc = NULL;
     rc = 0;
 done:
+    free(cls);
     cJSON_Delete(doc);
     free(s.rows);
     free(s.frame);
@@ -527,6 +566,12 @@ done:
     fp_dispatch_ref_free(&ref);
     return rc;
 }
+
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule map_paths[] = {
+    {.opt = "bundle", .kind = FP_PATH_DIR}, {.opt = "out-dir", .kind = FP_PATH_OUT_DIR},
+    {.kind = FP_PATH_NONE},
+};
 
 const fp_command fp_cmd_map = {
     .name = "map",
@@ -542,4 +587,6 @@ const fp_command fp_cmd_map = {
     .min_pos = 0,
     .max_pos = 0,
     .run = run_map,
+    .paths = map_paths,
+    .bundle_required = true,
 };

@@ -454,7 +454,7 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     (void)pos, (void)npos;
     report_args *a = vargs;
     if (!ctx->bundle) {
-        fp_err_set(err, FP_BAD_ARGS, "report needs --bundle DIR");
+        fp_err_set(err, FP_USAGE, "report needs --bundle DIR");
         return fp_err_help(err, "point --bundle at a capture bundle or a ui_output_agent_*_dispatch_* dir");
     }
     if (a->tag && !fp_is_plain_name(a->tag))
@@ -537,6 +537,12 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     return 0;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule report_paths[] = {
+    {.opt = "bundle", .kind = FP_PATH_DIR}, {.opt = "out-dir", .kind = FP_PATH_OUT_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_report = {
     .name = "report",
     .summary = "ranked knob recommendations with evidence: report.json, headlines.json, REPORT.md, report.html",
@@ -549,4 +555,6 @@ const fp_command fp_cmd_report = {
     .min_pos = 0,
     .max_pos = 0,
     .run = run_report,
+    .paths = report_paths,
+    .bundle_required = true,
 };

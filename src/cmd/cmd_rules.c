@@ -36,4 +36,5 @@ const fp_command fp_cmd_rules = {
     .min_pos = 0,
     .max_pos = 0,
     .run = run_rules,
+    .no_bundle = true,
 };

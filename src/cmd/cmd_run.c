@@ -216,6 +216,14 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         return fp_err_set(err, FP_USAGE, "KERNEL must not be empty");
     if (!ctx->argv0 || !ctx->argv0[0])
         return fp_err_set(err, FP_INTERNAL, "run needs the path of this binary");
+    {
+        /* a malformed setting (--gpu x) is a mistake in this command line: refuse
+         * it before the bundle exists, not as a failed doctor step inside it */
+        fp_config cfg;
+        if (fp_config_load(&cfg, &a->cfg, err) != 0)
+            return -1;
+        fp_config_free(&cfg);
+    }
     runner r = {.ctx = ctx, .t0 = now_s()};
     /* what this binary can do (re-running it is the only way to call a step) */
     char *self = fp_proc_which(ctx->argv0, NULL);
@@ -561,6 +569,12 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule run_paths[] = {
+    FP_CONFIG_PATH_RULES, {.opt = "bundle", .kind = FP_PATH_OUT_DIR}, {.opt = "examples-dir", .kind = FP_PATH_OUT_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_run = {
     .name = "run",
     .summary = "the whole pipeline on one kernel: doctor, tile, capture (+counters), bubbles, map, report, bundle",
@@ -574,4 +588,5 @@ const fp_command fp_cmd_run = {
     .min_pos = 1,
     .max_pos = 1,
     .run = run_run,
+    .paths = run_paths,
 };

@@ -47,10 +47,10 @@ static const fp_opt tile_opts[] = {
      NULL, NULL, 0, 0},
     {"out-dtype", 0, FP_OPT_STR, offsetof(tile_args, out_dtype), "T", "output data type (default: --dtype)", NULL,
      NULL, 0, 0},
-    {"bm", 0, FP_OPT_INT, offsetof(tile_args, bm), "N", "tile rows (with --bn and --bk: evaluate this tile)", "0",
+    {"bm", 0, FP_OPT_INT, offsetof(tile_args, bm), "N", "tile rows (with --bn and --bk: evaluate this tile)", NULL,
      NULL, 0, 4096},
-    {"bn", 0, FP_OPT_INT, offsetof(tile_args, bn), "N", "tile columns", "0", NULL, 0, 4096},
-    {"bk", 0, FP_OPT_INT, offsetof(tile_args, bk), "N", "tile depth (K per step)", "0", NULL, 0, 4096},
+    {"bn", 0, FP_OPT_INT, offsetof(tile_args, bn), "N", "tile columns", NULL, NULL, 0, 4096},
+    {"bk", 0, FP_OPT_INT, offsetof(tile_args, bk), "N", "tile depth (K per step)", NULL, NULL, 0, 4096},
     {"buffers", 0, FP_OPT_INT, offsetof(tile_args, buffers), "N", "LDS buffers (2 = double buffering)", "2", NULL,
      1, 8},
     {"wg-size", 0, FP_OPT_INT, offsetof(tile_args, wg_size), "N", "work-items per workgroup", "256", NULL, 64,
@@ -58,9 +58,9 @@ static const fp_opt tile_opts[] = {
     {"gpu-name", 0, FP_OPT_STR, offsetof(tile_args, gpu_name), "NAME",
      "GPU product (MI300X, MI325X, MI350X, MI355X); default: the bundle's agent info", NULL, NULL, 0, 0},
     {"arch", 0, FP_OPT_STR, offsetof(tile_args, arch), "GFX", "architecture (gfx942, gfx950)", NULL, NULL, 0, 0},
-    {"sclk-mhz", 0, FP_OPT_DOUBLE, offsetof(tile_args, sclk_mhz), "MHZ", "override the peak engine clock", "0",
+    {"sclk-mhz", 0, FP_OPT_DOUBLE, offsetof(tile_args, sclk_mhz), "MHZ", "override the peak engine clock", NULL,
      NULL, 0, 0},
-    {"hbm-gbs", 0, FP_OPT_DOUBLE, offsetof(tile_args, hbm_gbs), "GBS", "override the peak HBM bandwidth", "0",
+    {"hbm-gbs", 0, FP_OPT_DOUBLE, offsetof(tile_args, hbm_gbs), "GBS", "override the peak HBM bandwidth", NULL,
      NULL, 0, 0},
     {"kernel", 'k', FP_OPT_STR, offsetof(tile_args, kernel), "NAME",
      "kernel whose real resources to evaluate from the bundle's kernel trace (default: capture.json's)", NULL,
@@ -431,6 +431,12 @@ out:
     return rc;
 }
 
+/* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */
+static const fp_path_rule tile_paths[] = {
+    {.opt = "bundle", .kind = FP_PATH_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
 const fp_command fp_cmd_tile = {
     .name = "tile",
     .summary = "GEMM tile advisor: LDS, VGPR estimate and occupancy, intensity vs ridge, grid fill (a heuristic)",
@@ -446,4 +452,5 @@ const fp_command fp_cmd_tile = {
     .min_pos = 0,
     .max_pos = 0,
     .run = tile_run,
+    .paths = tile_paths,
 };

@@ -5,11 +5,14 @@
 #include "flyprof/cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "flyprof/json.h"
 
@@ -77,6 +80,69 @@ int fp_parse_ll(const char *s, long long *out)
         return -1;
     *out = v;
     return 0;
+}
+
+/* Optimal string alignment distance (Levenshtein + adjacent transposition:
+ * "reprot" is one edit from "report"). Words are short: O(n*m) on the stack. */
+static size_t edit_distance(const char *a, size_t n, const char *b)
+{
+    size_t m = strlen(b);
+    if (n > 63 || m > 63)
+        return (size_t)-1;
+    size_t d[64][64];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            size_t v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v)
+                v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+const char *fp_did_you_mean(const char *word, size_t len, const char *const *cands, size_t n)
+{
+    /* close enough to be a typo: 1 edit for short words, a third of the word
+     * for longer ones; a unique prefix ("--lim") also counts */
+    size_t limit = len <= 4 ? 1 : len / 3, best_d = (size_t)-1;
+    const char *best = NULL, *prefix = NULL;
+    size_t nprefix = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!cands[i])
+            continue;
+        if (len >= 2 && !strncmp(cands[i], word, len)) {
+            prefix = cands[i];
+            nprefix++;
+        }
+        size_t dd = edit_distance(word, len, cands[i]);
+        if (dd < best_d) {
+            best_d = dd;
+            best = cands[i];
+        }
+    }
+    if (best && best_d <= limit)
+        return best;
+    return nprefix == 1 ? prefix : NULL;
+}
+
+/* The long names a command accepts, its own and the global ones. */
+static size_t long_names(const fp_opt *opts, const char **out, size_t max)
+{
+    size_t n = 0;
+    for (const fp_opt *o = opts; o && o->lng && n < max; o++)
+        out[n++] = o->lng;
+    for (const fp_opt *o = fp_global_opts; o->lng && n < max; o++)
+        out[n++] = o->lng;
+    return n;
 }
 
 static const fp_opt *find_long(const fp_opt *opts, const char *name, size_t len)
@@ -151,7 +217,17 @@ static int set_value(const fp_opt *o, void *args, const char *val, bool is_defau
             fp_sb_init(&sb);
             for (const char *const *c = o->choices; c && *c; c++)
                 fp_sb_addf(&sb, "%s%s", c == o->choices ? "" : "|", *c);
-            fp_err_set(err, FP_USAGE, "--%s must be one of %s, got '%s'", o->lng, sb.buf, val);
+            size_t nc = 0;
+            while (o->choices && o->choices[nc])
+                nc++;
+            const char *dym = fp_did_you_mean(val, strlen(val), (const char *const *)o->choices, nc);
+            if (dym) {
+                fp_err_set(err, FP_USAGE, "--%s must be one of %s, got '%s' (did you mean '%s'?)", o->lng, sb.buf,
+                           val, dym);
+                fp_err_extra(err, "didYouMean", cJSON_CreateString(dym));
+            } else {
+                fp_err_set(err, FP_USAGE, "--%s must be one of %s, got '%s'", o->lng, sb.buf, val);
+            }
             fp_sb_free(&sb);
         }
         return -1;
@@ -193,20 +269,43 @@ int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char
             const char *eq = strchr(name, '=');
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
             o = find_long(cmd->opts, name, len);
-            if (!o)
-                return fp_err_set(err, FP_USAGE, "unknown option --%.*s for '%s'", (int)len, name,
-                                  cmd->name);
+            if (!o) {
+                const char *names[128];
+                size_t nn = long_names(cmd->opts, names, 128);
+                const char *dym = fp_did_you_mean(name, len, names, nn);
+                if (!dym)
+                    return fp_err_set(err, FP_USAGE, "unknown option --%.*s for '%s'", (int)len, name, cmd->name);
+                fp_err_set(err, FP_USAGE, "unknown option --%.*s for '%s' (did you mean --%s?)", (int)len, name,
+                           cmd->name, dym);
+                fp_sb sug;
+                fp_sb_init(&sug);
+                fp_sb_addf(&sug, "--%s", dym);
+                fp_err_extra(err, "didYouMean", cJSON_CreateString(sug.buf));
+                fp_sb_free(&sug);
+                return -1;
+            }
             if (eq)
                 val = eq + 1;
         } else {
-            if (a[2] != '\0')
-                return fp_err_set(err, FP_USAGE, "unknown option %s for '%s' (short options take one letter)",
-                                  a, cmd->name);
-            o = find_short(cmd->opts, a[1]);
-            shortname[0] = '-';
-            shortname[1] = a[1];
-            if (!o)
-                return fp_err_set(err, FP_USAGE, "unknown option %s for '%s'", shortname, cmd->name);
+            /* a cluster: -dk NAME = -d -k NAME, -kNAME = -k NAME (getopt's rules):
+             * flags are set as they come, the first option taking a value ends
+             * the cluster (the rest of the word, else the next word, is its value) */
+            for (size_t k = 1;; k++) {
+                o = find_short(cmd->opts, a[k]);
+                shortname[0] = '-';
+                shortname[1] = a[k];
+                if (!o)
+                    return fp_err_set(err, FP_USAGE, "unknown option %s for '%s'", shortname, cmd->name);
+                if (o->kind != FP_OPT_FLAG) {
+                    if (a[k + 1])
+                        val = a + k + 1;
+                    break;
+                }
+                if (!a[k + 1])
+                    break; /* the last flag of the cluster is set below */
+                if (set_value(o, args, "", false, err) != 0)
+                    return -1;
+            }
         }
         if (o->kind == FP_OPT_FLAG) {
             if (val)
@@ -299,7 +398,8 @@ cJSON *fp_command_help_json(const fp_command *cmd)
         cJSON_AddItemToArray(opts, opt_json(o));
     cJSON *g = cJSON_AddArrayToObject(j, "globalOptions");
     for (const fp_opt *o = fp_global_opts; o->lng; o++)
-        cJSON_AddItemToArray(g, opt_json(o));
+        if (!(cmd->no_bundle && !strcmp(o->lng, "bundle"))) /* only what applies */
+            cJSON_AddItemToArray(g, opt_json(o));
     return j;
 }
 
@@ -335,5 +435,115 @@ void fp_command_help_text(const fp_command *cmd, fp_sb *out)
     }
     fp_sb_adds(out, "\nglobal options:\n");
     for (const fp_opt *o = fp_global_opts; o->lng; o++)
-        opt_text(o, out);
+        if (!(cmd->no_bundle && !strcmp(o->lng, "bundle")))
+            opt_text(o, out);
+}
+
+/* ---- input/output paths: the one check behind the mistake -> exit-code table ---- */
+
+static const char *kind_noun(fp_path_kind k)
+{
+    static const char *const nouns[] = {"path", "file", "directory", "file or directory", "directory",
+                                        "file"};
+    return nouns[k];
+}
+
+static const char *stat_noun(const struct stat *st)
+{
+    if (S_ISREG(st->st_mode))
+        return "a file";
+    if (S_ISDIR(st->st_mode))
+        return "a directory";
+    if (S_ISFIFO(st->st_mode))
+        return "a FIFO";
+    if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+        return "a device";
+    if (S_ISSOCK(st->st_mode))
+        return "a socket";
+    return "not a file";
+}
+
+int fp_check_path(const char *what, const char *path, fp_path_kind kind, fp_err *err)
+{
+    if (kind == FP_PATH_NONE || !path)
+        return 0;
+    bool out = kind == FP_PATH_OUT_DIR || kind == FP_PATH_OUT_FILE;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        int e = errno;
+        if ((e == ENOENT || e == ENOTDIR) && out)
+            return 0; /* created by the command */
+        if (e == ENOENT || e == ENOTDIR) {
+            fp_err_set(err, FP_NO_ARTIFACT, "%s %s: no such %s", what, path, kind_noun(kind));
+            return fp_err_help(err, "check the path (relative paths are taken from the current directory)");
+        }
+        fp_err_set(err, FP_IO_ERROR, "%s %s: cannot access: %s", what, path, strerror(e));
+        return fp_err_help(err, "check the permissions of the path and of its parent directories");
+    }
+    bool is_dir = S_ISDIR(st.st_mode), is_reg = S_ISREG(st.st_mode);
+    bool ok_kind = kind == FP_PATH_FILE || kind == FP_PATH_OUT_FILE ? is_reg
+                   : kind == FP_PATH_ANY                             ? is_reg || is_dir
+                                                                     : is_dir;
+    if (kind == FP_PATH_OUT_FILE)
+        ok_kind = !is_dir; /* replaced by the command: only a directory is surely wrong */
+    if (!ok_kind) {
+        fp_err_set(err, FP_BAD_ARGS, "%s %s is %s, expected a %s", what, path, stat_noun(&st), kind_noun(kind));
+        return fp_err_help(err, "`flyprof help <command>` says what each option expects");
+    }
+    int rc;
+    if (kind == FP_PATH_OUT_DIR)
+        rc = faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS);
+    else if (kind == FP_PATH_OUT_FILE)
+        rc = 0; /* the atomic write reports its own error */
+    else if (is_dir)
+        rc = faccessat(AT_FDCWD, path, R_OK | X_OK, AT_EACCESS);
+    else {
+        /* open, not access(): it is what the command will do; O_NONBLOCK cannot
+         * hang (only regular files get here) */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        rc = fd < 0 ? -1 : 0;
+        if (fd >= 0)
+            close(fd);
+    }
+    if (rc != 0) {
+        int e = errno;
+        fp_err_set(err, FP_IO_ERROR, "%s %s: cannot %s: %s", what, path, out ? "write" : "read", strerror(e));
+        return fp_err_help(err, "check the permissions of the path");
+    }
+    return 0;
+}
+
+int fp_check_paths(const fp_command *cmd, const void *args, char **pos, int npos, const char *bundle,
+                   fp_err *err)
+{
+    for (const fp_path_rule *r = cmd->paths; r && r->kind != FP_PATH_NONE; r++) {
+        char what[96];
+        if (r->positional) {
+            if (r->pos < npos && fp_check_path(r->opt, pos[r->pos], r->kind, err) != 0)
+                return -1;
+            continue;
+        }
+        snprintf(what, sizeof what, "--%s", r->opt);
+        if (!strcmp(r->opt, "bundle")) {
+            if (fp_check_path(what, bundle, r->kind, err) != 0)
+                return -1;
+            continue;
+        }
+        const fp_opt *o = find_long(cmd->opts, r->opt, strlen(r->opt));
+        if (!o)
+            return fp_err_set(err, FP_INTERNAL, "path rule for unknown option --%s of '%s'", r->opt, cmd->name);
+        const char *field = (const char *)args + o->off;
+        if (o->kind == FP_OPT_STR) {
+            if (fp_check_path(what, *(const char *const *)field, r->kind, err) != 0)
+                return -1;
+        } else if (o->kind == FP_OPT_LIST) {
+            const fp_strlist *l = (const fp_strlist *)field;
+            for (size_t i = 0; i < l->n; i++)
+                if (fp_check_path(what, l->v[i], r->kind, err) != 0)
+                    return -1;
+        } else {
+            return fp_err_set(err, FP_INTERNAL, "path rule on non-path option --%s of '%s'", r->opt, cmd->name);
+        }
+    }
+    return 0;
 }

@@ -15,29 +15,37 @@
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 
-/* The registry shipped with the project, found next to the binary:
- * <prefix>/bin/flyprof -> <prefix>/share/flyprof/recipes.yaml when installed,
- * <src>/build-x/flyprof -> <src>/share/recipes.yaml in a build tree. */
+/* The registry shipped with the project, found next to the binary first:
+ * <prefix>/bin/flyprof -> <prefix>/share/flyprof/recipes.yaml when installed
+ * (so an installed prefix can be moved), <src>/build-x/flyprof ->
+ * <src>/share/recipes.yaml in a build tree under the source, and last the
+ * source tree this binary was built from (a build dir elsewhere). */
 static char *shipped_recipes(void)
 {
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return NULL;
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    if (!slash)
-        return NULL;
-    *slash = '\0';
-    static const char *const rel[] = {"../share/flyprof/recipes.yaml", "../share/recipes.yaml"};
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        char *p = fp_path_join(self, rel[i]);
-        char *real = realpath(p, NULL);
-        free(p);
-        if (real && fp_is_file(real))
-            return real;
-        free(real);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            static const char *const rel[] = {"../share/flyprof/recipes.yaml", "../share/recipes.yaml"};
+            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+                char *p = fp_path_join(self, rel[i]);
+                char *real = realpath(p, NULL);
+                free(p);
+                if (real && fp_is_file(real))
+                    return real;
+                free(real);
+            }
+        }
     }
+#ifdef FP_SOURCE_SHARE
+    char *real = realpath(FP_SOURCE_SHARE "/recipes.yaml", NULL);
+    if (real && fp_is_file(real))
+        return real;
+    free(real);
+#endif
     return NULL;
 }
 
@@ -201,8 +209,11 @@ int fp_config_load(fp_config *c, const fp_config_args *a, fp_err *err)
 
     long long g = 0;
     if (fp_parse_ll(c->gpu_text.value, &g) != 0 || g < 0 || g > FP_MAX_GPU_INDEX) {
-        fp_err_set(err, FP_BAD_ARGS, "gpu index '%s' (from %s) must be an integer in 0..%d", c->gpu_text.value,
-                   c->gpu_text.source, FP_MAX_GPU_INDEX);
+        /* malformed on the command line is USAGE like every bad number; from the
+         * environment or the config file it is a setting that makes no sense */
+        fp_err_set(err, !strcmp(c->gpu_text.source, "flag") ? FP_USAGE : FP_BAD_ARGS,
+                   "gpu index '%s' (from %s) must be an integer in 0..%d", c->gpu_text.value, c->gpu_text.source,
+                   FP_MAX_GPU_INDEX);
         fp_config_free(c);
         return -1;
     }

@@ -61,7 +61,7 @@ int fp_invocation_parse(const char *cmd, fp_invocation *inv, fp_err *err)
                 if (!e) {
                     fp_sb_free(&w);
                     fp_strv_free(words, nw);
-                    return fp_err_set(err, FP_BAD_ARGS, "--invocation: unterminated ' quote");
+                    return fp_err_set(err, FP_USAGE, "--invocation: unterminated ' quote");
                 }
                 fp_sb_add(&w, p + 1, (size_t)(e - p - 1));
                 p = e + 1;
@@ -75,7 +75,7 @@ int fp_invocation_parse(const char *cmd, fp_invocation *inv, fp_err *err)
                 if (*p != '"') {
                     fp_sb_free(&w);
                     fp_strv_free(words, nw);
-                    return fp_err_set(err, FP_BAD_ARGS, "--invocation: unterminated \" quote");
+                    return fp_err_set(err, FP_USAGE, "--invocation: unterminated \" quote");
                 }
                 p++;
             } else if (*p == '\\' && p[1]) {
@@ -177,7 +177,7 @@ int fp_iter_parse(const char *s, unsigned **iters, size_t *n, fp_err *err)
         if (dash) {
             size_t la = (size_t)(dash - p), lb = len - la - 1;
             if (!all_digits(p, la) || !all_digits(dash + 1, lb)) {
-                rc = fp_err_set(err, FP_BAD_ARGS, "--iter-range: bad range '%.*s' (expected A-B)", (int)len, p);
+                rc = fp_err_set(err, FP_USAGE, "--iter-range: bad range '%.*s' (expected A-B)", (int)len, p);
             } else {
                 unsigned long long a = strtoull(p, NULL, 10), b = strtoull(dash + 1, NULL, 10);
                 if (b < a)
@@ -188,7 +188,7 @@ int fp_iter_parse(const char *s, unsigned **iters, size_t *n, fp_err *err)
                     rc = add_iter(iters, n, x, err);
             }
         } else if (!all_digits(p, len)) {
-            rc = fp_err_set(err, FP_BAD_ARGS, "--iter-range: '%.*s' is not an integer", (int)len, p);
+            rc = fp_err_set(err, FP_USAGE, "--iter-range: '%.*s' is not an integer", (int)len, p);
         } else {
             rc = add_iter(iters, n, strtoull(p, NULL, 10), err);
         }

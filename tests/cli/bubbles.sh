@@ -165,18 +165,18 @@ mkdir -p "$tmp/nothing"
 run --bundle "$tmp/nothing"
 [ $rc -eq 66 ] && grep -q '"NO_ARTIFACT"' "$tmp/env" && grep -q '"inventory"' "$tmp/env" && ok "no dispatch -> NO_ARTIFACT with inventory" || no "no dispatch ($rc)"
 run
-[ $rc -eq 78 ] && ok "no --bundle -> BAD_ARGS" || no "no --bundle ($rc)"
+[ $rc -eq 64 ] && ok "no --bundle -> USAGE" || no "no --bundle ($rc)"
 run --bundle "$tmp/does-not-exist"
-[ $rc -eq 78 ] && ok "missing --bundle dir -> BAD_ARGS" || no "missing bundle ($rc)"
+[ $rc -eq 66 ] && ok "missing --bundle dir -> NO_ARTIFACT" || no "missing bundle ($rc)"
 
 # 4. artifacts: --out, and an unwritable target -> IO_ERROR, nothing half-written
 d=$(gen bub_two_waves)
 run --bundle "$d" --out "$tmp/o/b.json"
 [ $rc -eq 0 ] && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/o/b.json" && ok "--out FILE" || no "--out"
-mkdir -p "$tmp/ro/bubbles.json"   # a directory where the file must go: rename fails even as root
+mkdir -p "$tmp/ro/bubbles.json"   # a directory where the file must go: the wrong kind of path
 run --bundle "$d" --out "$tmp/ro/bubbles.json"
-[ $rc -eq 74 ] && grep -q IO_ERROR "$tmp/env" && [ -z "$(ls "$tmp/ro" | grep -v '^bubbles.json$')" ] \
-    && ok "unwritable artifact -> IO_ERROR, no temp file left" || no "unwritable ($rc)"
+[ $rc -eq 78 ] && grep -q BAD_ARGS "$tmp/env" && [ -z "$(ls "$tmp/ro" | grep -v '^bubbles.json$')" ] \
+    && ok "--out names a directory -> BAD_ARGS, no temp file left" || no "unwritable ($rc)"
 
 # 5. bad input
 d=$(gen bub_two_waves)

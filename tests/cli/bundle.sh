@@ -67,7 +67,7 @@ touch "$E/stale.txt"
 
 # errors
 "$FLYPROF" bundle --examples-dir "$T/ex" -q -f json > "$T/env.json"; rc=$?
-[ $rc -eq 78 ] || fail "no --bundle exit $rc"
+[ $rc -eq 64 ] || fail "no --bundle exit $rc"
 mkdir -p "$T/empty"
 "$FLYPROF" bundle --bundle "$T/empty" --examples-dir "$T/ex2" -q -f json > "$T/env.json"; rc=$?
 [ $rc -eq 66 ] || fail "empty bundle exit $rc"

@@ -24,11 +24,11 @@ fp capture rmsnorm --bundle "$T/b1"; expect_error KERNEL_NOT_FOUND 66
 
 # BAD_ARGS 78: small needs a shape; bad iteration syntax; bad gpu; shape with no way in
 fp capture softmax --tag both --bundle "$T/b2"; expect_error BAD_ARGS 78
-fp capture softmax --iter-range 'x' --bundle "$T/b2"; expect_error BAD_ARGS 78
-fp capture softmax --gpu -1 --bundle "$T/b2"; expect_error BAD_ARGS 78
+fp capture softmax --iter-range 'x' --bundle "$T/b2"; expect_error USAGE 64   # malformed: not a number
+fp capture softmax --gpu -1 --bundle "$T/b2"; expect_error USAGE 64   # a bad number on the command line
 fp capture softmax --timeout 0 --bundle "$T/b2"; expect_error BAD_ARGS 78
 fp capture layernorm --shape 8,8 --bundle "$T/b2"; expect_error BAD_ARGS 78
-fp capture softmax --invocation "FOO='unterminated" --bundle "$T/b2"; expect_error BAD_ARGS 78
+fp capture softmax --invocation "FOO='unterminated" --bundle "$T/b2"; expect_error USAGE 64
 
 # BAD_INPUT 65: a malformed recipes registry
 printf 'recipes:\n  - name: x\n    test_file: ../../etc/passwd\n' > "$T/bad.yaml"

@@ -51,8 +51,8 @@ D="$T/after/diff.json"
 
 # ---- errors ----
 "$FLYPROF" diff --before "$T/nope" --after "$T/before" -q -f json > "$T/env.json"; rc=$?
-[ $rc -eq 78 ] || fail "missing before exit $rc"
-[ "$(py "$T/env.json" "j['error']['code']")" = MISSING_PREREQ ] || fail "missing before code"
+[ $rc -eq 66 ] || fail "missing before exit $rc"
+[ "$(py "$T/env.json" "j['error']['code']")" = NO_ARTIFACT ] || fail "missing before code"
 mkdir -p "$T/empty"
 "$FLYPROF" diff --before "$T/empty" --after "$T/before" -q -f json > "$T/env.json"; rc=$?
 [ "$(py "$T/env.json" "j['error']['code']")" = MISSING_PREREQ ] || fail "empty bundle code"
@@ -63,5 +63,45 @@ printf '{"totals": {' > "$T/trunc.json"
 "$FLYPROF" diff --before "$T/trunc.json" --after "$T/before" -q -f json > "$T/env.json"; rc=$?
 [ $rc -eq 65 ] || fail "truncated exit $rc"
 "$FLYPROF" diff --after "$T/before" -q -f json > "$T/env.json"; rc=$?
-[ $rc -eq 78 ] || fail "no --before exit $rc"
+[ $rc -eq 64 ] || fail "no --before exit $rc"
+
+# ---- --fail-on: the CI gate ----
+# regressed pair + --fail-on regressed: exit 1, error REGRESSED, the diff still in data
+"$FLYPROF" diff --before "$T/after" --after "$T/before" --out "$T/gate.json" --fail-on regressed -q -f json \
+    > "$T/env.json"; rc=$?
+[ $rc -eq 1 ] || fail "gate on a regression: exit $rc"
+[ "$(py "$T/env.json" "(j['ok'], j['error']['code'], j['error']['exitCode'], j['data']['verdict']['overall'])")" = \
+  "(False, 'REGRESSED', 1, 'regressed')" ] || fail "gate envelope: $(cat "$T/env.json")"
+[ "$(py "$T/gate.json" "j['verdict']['overall']")" = regressed ] || fail "gate still writes diff.json"
+# the same pair in table mode: the table on stdout, the error on stderr
+"$FLYPROF" diff --before "$T/after" --after "$T/before" --no-write --fail-on regressed -q -f table \
+    > "$T/tab.txt" 2> "$T/tab.err"; rc=$?
+[ $rc -eq 1 ] || fail "gate table exit $rc"
+grep -q '^verdict: regressed' "$T/tab.txt" || fail "gate table lacks the verdict"
+grep -q 'error REGRESSED (exit 1)' "$T/tab.err" || fail "gate table lacks the error"
+# an improvement passes `regressed` but trips `any-change`; a neutral self-diff passes both
+"$FLYPROF" diff --before "$T/before" --after "$T/after" --no-write --fail-on regressed -q -f json > "$T/env.json"
+rc=$?; [ $rc -eq 0 ] || fail "improvement tripped --fail-on regressed ($rc)"
+"$FLYPROF" diff --before "$T/before" --after "$T/after" --no-write --fail-on any-change -q -f json > "$T/env.json"
+rc=$?; [ $rc -eq 1 ] || fail "improvement passed --fail-on any-change ($rc)"
+"$FLYPROF" diff --before "$T/before" --after "$T/before" --no-write --fail-on any-change -q -f json > "$T/env.json"
+rc=$?; [ $rc -eq 0 ] || fail "neutral tripped --fail-on any-change ($rc)"
+[ "$(py "$T/env.json" "j['ok']")" = True ] || fail "neutral gate envelope"
+"$FLYPROF" diff --before "$T/before" --after "$T/before" --fail-on regresed -q -f json > "$T/env.json"; rc=$?
+[ $rc -eq 64 ] || fail "bad --fail-on value exit $rc"
+grep -q "did you mean 'regressed'" "$T/env.json" || fail "no did-you-mean for --fail-on: $(cat "$T/env.json")"
+
+# ---- different kernels / one-sided duration: warnings in the envelope and the table ----
+python3 -c "
+import json,sys
+r=json.load(open(sys.argv[1])); r.setdefault('workload',{})['time_ns_per_call']=1000.0
+json.dump(r,open(sys.argv[2],'w'))
+r['kernel']='flash_attn'; r['workload'].pop('time_ns_per_call')
+json.dump(r,open(sys.argv[3],'w'))" "$T/before/report.json" "$T/timed.json" "$T/other.json"
+"$FLYPROF" diff --before "$T/timed.json" --after "$T/other.json" --no-write -q -f json > "$T/env.json"
+[ "$(py "$T/env.json" "any(w.startswith('different kernels') for w in j['warnings'])")" = True ] ||
+    fail "different kernels not a warning: $(cat "$T/env.json")"
+[ "$(py "$T/env.json" "any('before side only' in w for w in j['warnings'])")" = True ] || fail "one-sided duration warning"
+"$FLYPROF" diff --before "$T/before/report.json" --after "$T/other.json" --no-write -q -f table > "$T/tab.txt" 2>/dev/null
+grep -q '^warning: different kernels' "$T/tab.txt" || fail "different kernels not in the table"
 echo ok

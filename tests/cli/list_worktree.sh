@@ -46,7 +46,7 @@ fp list --worktree "$T/plain" --recipes "$T/r.yaml"
 [ "$RC" = 0 ] || fail "plain exit"
 [ "$(jget $T/out.json 'd["data"]["worktree_scan"]')" = not-a-git-repo ] || fail "plain scan"
 [ "$(jget $T/out.json 'len(d["warnings"])')" = 1 ] || fail "plain warning"
-fp list --worktree "$T/nope"; expect_error BUILD_TREE_MISSING 78
+fp list --worktree "$T/nope"; expect_error NO_ARTIFACT 66
 # hostile or malformed registries
 printf '{"recipes": [{"name": "x", "test_file": "/etc/passwd"}]}' > "$T/abs.json"
 fp list --recipes "$T/abs.json"; expect_error BAD_INPUT 65

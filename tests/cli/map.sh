@@ -126,4 +126,25 @@ if [ $rc -eq 0 ] && grep -q '^/k/a:b<&>.py:7;vmcnt 600$' "$tmp/o/flamegraph.fold
 printf '{"code": 7}' > "$d/code.json"
 run --bundle "$d"
 [ $rc -eq 65 ] && ok "malformed code.json -> BAD_INPUT" || no "malformed ($rc)"
+
+# one taxonomy: the hottest instruction of preshuffle_gemm_v2 is `s_waitcnt vmcnt(0) lgkmcnt(0)`; map
+# classes it as bubbles does (by what the waves waited on: vmcnt), not as the static "waitcnt"
+C=${FP_CORPUS:-}/preshuffle_gemm_v2-big
+if [ -d "$C/att" ]; then
+    D=$(ls -d "$C"/att/ui_output_agent_*_dispatch_* | head -1)
+    "$FLYPROF" map --bundle "$D" --out-dir "$tmp/pg" --limit 0 -q -f json > "$tmp/m.json"
+    "$FLYPROF" bubbles --bundle "$D" --out "$tmp/pg/b.json" --limit 0 -q -f json > /dev/null
+    python3 - "$tmp/m.json" "$tmp/pg/b.json" <<'PY' && ok "map and bubbles agree on every class" || no "map vs bubbles classes"
+import json, sys
+m = json.load(open(sys.argv[1]))["data"]["mappings"]
+b = json.load(open(sys.argv[2]))
+top = m[0]
+assert top["isa"].startswith("s_waitcnt vmcnt(0) lgkmcnt(0)") and top["class"] == "vmcnt", top
+bcls = {h["code_line"]: h["class"] for h in b["hotspots"]}
+diff = [(x["code_line"], x["class"], bcls[x["code_line"]]) for x in m if x["code_line"] in bcls and bcls[x["code_line"]] != x["class"]]
+assert not diff and len(bcls) > 0, diff[:5]
+PY
+else
+    echo "skip map/bubbles taxonomy on the corpus (no $C)"
+fi
 exit $fail

@@ -129,8 +129,8 @@ rm "$T/stream/capture.json"
 rm "$T/stream/bubbles.json"
 
 "$FLYPROF" report --bundle "$T/nope" -f json -q > "$T/env.json"; rc=$?
-[ $rc -eq 78 ] || fail "missing bundle exit $rc"
-[ "$(py "$T/env.json" "j['error']['code']")" = BAD_ARGS ] || fail "missing bundle code"
+[ $rc -eq 66 ] || fail "missing bundle exit $rc"
+[ "$(py "$T/env.json" "j['error']['code']")" = NO_ARTIFACT ] || fail "missing bundle code"
 mkdir -p "$T/empty"
 "$FLYPROF" report --bundle "$T/empty" -f json -q > "$T/env.json"; rc=$?
 [ $rc -eq 66 ] || fail "empty bundle exit $rc"

@@ -36,7 +36,8 @@ static const fp_opt opts[] = {
 
 static int dummy_run(fp_ctx *c, void *a, char **p, int n, fp_err *e) { return 0; }
 
-static const fp_command cmd = {"t", "test", "flyprof t DIR", NULL, opts, sizeof(args), 1, 1, dummy_run};
+static const fp_command cmd = {.name = "t", .summary = "test", .usage = "flyprof t DIR", .opts = opts,
+                               .args_size = sizeof(args), .min_pos = 1, .max_pos = 1, .run = dummy_run};
 
 static int parse(args *a, fp_err *e, int argc, char **argv, char ***pos, int *npos)
 {
@@ -90,7 +91,7 @@ static void test_usage_errors(void **state)
         {2, {"dir", "-z"}},               {2, {"dir", "--detail=yes"}},
         {0, {NULL}},                      {2, {"a", "b"}},
         {3, {"dir", "--ideal-gb", "-1"}}, {3, {"dir", "--ideal-gb", "nan"}},
-        {3, {"dir", "--kernel", ""}},     {2, {"dir", "-dd"}},
+        {3, {"dir", "--kernel", ""}},     {2, {"dir", "-dz"}},
         {3, {"dir", "--dispatch", "-1"}}, /* the sentinel is not a value a user can pass */
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -105,6 +106,60 @@ static void test_usage_errors(void **state)
         free(a.csv.v);
         free(pos);
     }
+}
+
+/* -dm asm = -d -m asm; -masm = -m asm; a value-taking letter ends the cluster */
+static void test_short_clusters(void **state)
+{
+    (void)state;
+    args a;
+    fp_err e;
+    char **pos;
+    int npos;
+    char *argv[] = {"dir", "-dm", "asm"};
+    assert_int_equal(parse(&a, &e, 3, argv, &pos, &npos), 0);
+    assert_true(a.detail);
+    assert_string_equal(a.mode, "asm");
+    assert_int_equal(npos, 1);
+    free(pos);
+    char *argv2[] = {"-msrc", "dir"};
+    assert_int_equal(parse(&a, &e, 2, argv2, &pos, &npos), 0);
+    assert_false(a.detail);
+    assert_string_equal(a.mode, "src");
+    assert_int_equal(npos, 1);
+    free(pos);
+    char *argv3[] = {"dir", "-md"}; /* "d" is the value of -m: not a mode */
+    assert_int_equal(parse(&a, &e, 2, argv3, &pos, &npos), -1);
+    assert_int_equal(e.code, FP_USAGE);
+    free(pos);
+}
+
+static void test_did_you_mean(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {"run", "report", "rules", "bundle", "bubbles", "map"};
+    assert_string_equal(fp_did_you_mean("reprot", 6, cmds, 6), "report"); /* transposition */
+    assert_string_equal(fp_did_you_mean("bundel", 6, cmds, 6), "bundle");
+    assert_string_equal(fp_did_you_mean("rulez", 5, cmds, 6), "rules");
+    assert_string_equal(fp_did_you_mean("bubb", 4, cmds, 6), "bubbles"); /* unique prefix */
+    assert_null(fp_did_you_mean("frobnicate", 10, cmds, 6));
+    assert_null(fp_did_you_mean("xyz", 3, cmds, 6));
+    args a;
+    fp_err e;
+    char **pos;
+    int npos;
+    char *argv[] = {"dir", "--topkk", "3"};
+    assert_int_equal(parse(&a, &e, 3, argv, &pos, &npos), -1);
+    assert_int_equal(e.code, FP_USAGE);
+    assert_non_null(strstr(e.message, "did you mean --topk?"));
+    assert_string_equal(cJSON_GetObjectItem(e.extra, "didYouMean")->valuestring, "--topk");
+    fp_err_clear(&e);
+    free(pos);
+    char *argv2[] = {"dir", "--mode", "bth"};
+    assert_int_equal(parse(&a, &e, 3, argv2, &pos, &npos), -1);
+    assert_non_null(strstr(e.message, "did you mean 'both'?"));
+    fp_err_clear(&e);
+    free(pos);
 }
 
 static void test_double_dash(void **state)
@@ -147,6 +202,8 @@ int main(void)
         cmocka_unit_test(test_defaults_and_values),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_double_dash),
+        cmocka_unit_test(test_short_clusters),
+        cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_help_from_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

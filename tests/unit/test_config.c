@@ -119,7 +119,12 @@ static void test_errors(void **state)
     fp_err err = {0};
     fp_config_args a = {.gpu = "-1"};
     assert_int_equal(fp_config_load(&c, &a, &err), -1);
+    assert_int_equal(err.code, FP_USAGE); /* a bad number on the command line */
+    setenv("FLYPROF_GPU", "x", 1);         /* ... and from the environment a setting that makes no sense */
+    fp_config_args none = {0};
+    assert_int_equal(fp_config_load(&c, &none, &err), -1);
     assert_int_equal(err.code, FP_BAD_ARGS);
+    unsetenv("FLYPROF_GPU");
     a.gpu = "1x";
     assert_int_equal(fp_config_load(&c, &a, &err), -1);
     a.gpu = "256";

@@ -131,10 +131,31 @@ static void test_noise_floor_and_source_change(void **state)
     cJSON_Delete(b);
 }
 
+/* the --fail-on gate shared by diff and check */
+static void test_gate(void **state)
+{
+    (void)state;
+    assert_int_equal(fp_diff_gate("regressed", "regressed"), 1);
+    assert_int_equal(fp_diff_gate("improved", "regressed"), 0);
+    assert_int_equal(fp_diff_gate("neutral", "regressed"), 0);
+    assert_int_equal(fp_diff_gate("regressed", "any-change"), 1);
+    assert_int_equal(fp_diff_gate("improved", "any-change"), 1);
+    assert_int_equal(fp_diff_gate("neutral", "any-change"), 0);
+    assert_int_equal(fp_diff_gate("regressed", NULL), 0);          /* no gate */
+    assert_int_equal(fp_diff_gate(NULL, "regressed"), 1);          /* no verdict never passes */
+    assert_int_equal(fp_diff_gate("sideways", "regressed"), 1);    /* nor an unknown one */
+    assert_int_equal(fp_diff_gate("regressed", "sometimes"), -1);  /* unknown gate */
+    size_t n = 0;
+    while (fp_diff_fail_on_choices[n])
+        assert_int_not_equal(fp_diff_gate("neutral", fp_diff_fail_on_choices[n++]), -1);
+    assert_int_equal(n, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_self_zero),
+        cmocka_unit_test(test_gate),
         cmocka_unit_test(test_moved_and_improved),
         cmocka_unit_test(test_noise_floor_and_source_change),
     };
