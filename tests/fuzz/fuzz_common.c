@@ -226,7 +226,11 @@ int fz_run(const char *bundle, int argc, const char **argv)
         fprintf(stderr, "fuzz: bad harness argv for %s: %s\n", cmd->name, err.message);
         abort();
     }
-    rc = cmd->run(&ctx, args, pos, npos, &err);
+    /* main's path checks first (an input file the fuzzer wrote always exists, but a
+     * mutated capture.json may name anything) */
+    rc = fp_check_paths(cmd, args, pos, npos, bundle, &err);
+    if (rc == 0)
+        rc = cmd->run(&ctx, args, pos, npos, &err);
     for (const fp_opt *o = cmd->opts; o && o->lng; o++)
         if (o->kind == FP_OPT_LIST)
             free(((fp_strlist *)((char *)args + o->off))->v);
