@@ -5,7 +5,8 @@
 #   scripts/setup.sh test   install what is missing, build, run the whole suite, then again
 #                           under AddressSanitizer + UndefinedBehaviorSanitizer
 #
-# Packages come from Debian only (no network at run time, no vendored libraries).
+# Packages come from Debian (no vendored libraries); the test mode also installs the MCP SDK
+# from the npm registry into tests/mcp/node_modules (version pinned by its package-lock.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,8 @@ mode=${1:-demo}
 case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; exit 64 ;; esac
 
 PKGS="gcc make cmake pkg-config git python3 libcjson-dev libyaml-dev libsqlite3-dev libgit2-dev libcmocka-dev"
+# the MCP test drives `flyprof mcp` with the official MCP TypeScript SDK (tests/mcp/)
+[ "$mode" = test ] && PKGS="$PKGS nodejs npm"
 # CI also builds with clang (warning-free with both compilers is part of the contract) and
 # fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
 [ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"
@@ -43,6 +46,11 @@ if [ "$mode" = demo ]; then
   echo "demo: artifacts in $out (REPORT.md, report.html, report.json)"
   echo "demo: the seed analyzer's view: ./build/flyprof hotspots examples/synthetic_gemm/att/ui_output_agent_4242_dispatch_3 --detail -f table"
   exit 0
+fi
+
+# The SDK version is pinned by tests/mcp/package-lock.json; installed once.
+if [ ! -d tests/mcp/node_modules/@modelcontextprotocol/sdk ]; then
+  (cd tests/mcp && npm ci --no-audit --no-fund)
 fi
 
 ctest --test-dir build --output-on-failure -j "$jobs"

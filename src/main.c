@@ -6,6 +6,8 @@
  * -f table, the human rendering); the exit status is the one bound to the
  * envelope's error code in fp_code_table.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +26,38 @@
 static volatile sig_atomic_t g_interrupted;
 
 static void on_signal(int sig) { g_interrupted = sig; }
+
+/* `flyprof mcp` runs each tool call as a child with -f json and wants the table
+ * rendering of the same run too: it names a descriptor in FLYPROF_TABLE_FD that
+ * receives the table while stdout gets the envelope. Taken once and removed
+ * from the environment (close-on-exec), so steps this run spawns never see it. */
+static int g_table_fd = -1;
+
+static void take_table_fd(void)
+{
+    const char *s = getenv("FLYPROF_TABLE_FD");
+    long long fd;
+    if (s && fp_parse_ll(s, &fd) == 0 && fd > 2 && fd < 1024 && fcntl((int)fd, F_SETFD, FD_CLOEXEC) == 0)
+        g_table_fd = (int)fd;
+    unsetenv("FLYPROF_TABLE_FD");
+}
+
+static void write_table_fd(fp_ctx *ctx)
+{
+    char *s = ctx->table.len ? NULL : (ctx->data ? fp_json_print(ctx->data, true) : NULL);
+    const char *p = ctx->table.len ? ctx->table.buf : s ? s : "{}";
+    size_t left = strlen(p);
+    while (left) {
+        ssize_t w = write(g_table_fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        p += w;
+        left -= (size_t)w;
+    }
+    free(s);
+}
 
 #define FP_TABLE_ENTRY(name) &fp_cmd_##name,
 static const fp_command *const commands[] = {FP_COMMANDS(FP_TABLE_ENTRY) NULL};
@@ -206,7 +240,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
     /* A failing command may still have an answer to show (diff --fail-on):
      * its data and warnings go with the error. */
     bool with_data = rc != 0 && ctx->data_on_error && ctx->data;
-    if (ctx->format == FP_FMT_TABLE) {
+    if (ctx->format == FP_FMT_TABLE && g_table_fd < 0) {
         if (with_data && ctx->table.len)
             fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
         if (rc == 0) {
@@ -233,6 +267,8 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
         return rc == 0 ? 0 : fp_code_exit(err->code);
     }
 
+    if (g_table_fd >= 0 && (rc == 0 || with_data))
+        write_table_fd(ctx);
     cJSON *env = cJSON_CreateObject();
     cJSON_AddItemToObject(env, "ok", cJSON_CreateBool(rc == 0));
     fp_json_add_str(env, "command", ctx->command);
@@ -367,6 +403,9 @@ int main(int argc, char **argv)
         else if (rc == 0)
             rc = fp_err_set(&err, FP_USAGE, "--format must be json or table, got '%s'", format_arg);
     }
+    take_table_fd();
+    if (g_table_fd >= 0)
+        ctx.format = FP_FMT_TABLE; /* commands build their table; emit prints the envelope too */
     if (ctx.bundle)
         ctx.bundle_abs = fp_path_abs(ctx.bundle);
 

@@ -6,6 +6,7 @@
 #ifndef FLYPROF_FLAMEGRAPH_H
 #define FLYPROF_FLAMEGRAPH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,7 @@ typedef struct fp_fold {
 typedef struct fp_folded {
     fp_fold *v;
     size_t n, cap;
+    bool saturated; /* a merged count hit INT64_MAX (hostile code.json cells) */
 } fp_folded;
 
 /* A frame name safe for the folded format: ';' -> ':', control chars -> ' '. malloc'd. */

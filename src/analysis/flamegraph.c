@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "flyprof/flamegraph.h"
+#include "flyprof/satmath.h"
 
 #define FRAME_H 17        /* px per stack level */
 #define FONT_PX 11
@@ -63,7 +64,7 @@ void fp_folded_finish(fp_folded *f)
     size_t k = 0;
     for (size_t i = 0; i < f->n; i++) {
         if (k > 0 && !strcmp(f->v[k - 1].stack, f->v[i].stack)) {
-            f->v[k - 1].count += f->v[i].count;
+            f->v[k - 1].count = fp_sat_add(f->v[k - 1].count, f->v[i].count, &f->saturated);
             free(f->v[i].stack);
         } else {
             f->v[k++] = f->v[i];
@@ -214,17 +215,18 @@ void fp_flame_svg(const fp_folded *f, const char *title, const char *unit, const
                   int width, fp_sb *out)
 {
     trie t = {0};
+    bool sat = false; /* hostile counts saturate; map already warns about them */
     trie_new(&t, "all", 3, 0);
     int max_depth = 0;
     for (size_t i = 0; i < f->n; i++) {
         size_t cur = 0;
         const char *s = f->v[i].stack;
-        t.v[0].value += f->v[i].count;
+        t.v[0].value = fp_sat_add(t.v[0].value, f->v[i].count, &sat);
         while (*s) {
             const char *e = strchr(s, ';');
             size_t len = e ? (size_t)(e - s) : strlen(s);
             cur = child(&t, cur, s, len);
-            t.v[cur].value += f->v[i].count;
+            t.v[cur].value = fp_sat_add(t.v[cur].value, f->v[i].count, &sat);
             if (t.v[cur].depth > max_depth)
                 max_depth = t.v[cur].depth;
             s = e ? e + 1 : s + len;

@@ -7,6 +7,7 @@
  * type are BAD_INPUT naming the artifact and the key.
  */
 #include "flyprof/signals.h"
+#include "flyprof/satmath.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -603,11 +604,12 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
     if (!code || code->n == 0)
         return;
     int64_t nop_lat = 0, total = 0;
+    bool ovf = false; /* hostile cells saturate (bubbles warns about them) */
     for (size_t i = 0; i < code->n; i++) {
         const fp_inst *r = &code->rows[i];
         if (!r->index_ok || r->index == 0)
             continue;
-        total += r->latency;
+        total = fp_sat_add(total, r->latency, &ovf);
         if (fp_classify(r->isa) != FP_CL_NOP)
             continue;
         /* the padding sits between an MFMA and the next one (a run of s_nop counts whole) */
@@ -617,7 +619,7 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
         while (z + 1 < code->n && fp_classify(code->rows[z + 1].isa) == FP_CL_NOP)
             z++;
         if (a > 0 && z + 1 < code->n && is_mfma(code->rows[a - 1].isa) && is_mfma(code->rows[z + 1].isa))
-            nop_lat += r->latency;
+            nop_lat = fp_sat_add(nop_lat, r->latency, &ovf);
     }
     s->nop_mfma_pct = some(total > 0 ? fp_round(100.0 * (double)nop_lat / (double)total, 2) : 0.0);
 
@@ -638,7 +640,7 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
         if (r->hit > max_hit)
             max_hit = r->hit;
         if (fp_classify(r->isa) == FP_CL_DRAIN) {
-            endpgm_lat += r->latency;
+            endpgm_lat = fp_sat_add(endpgm_lat, r->latency, &ovf);
             have_endpgm = true;
         }
     }

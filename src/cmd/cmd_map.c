@@ -20,6 +20,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/map.h"
+#include "flyprof/satmath.h"
 #include "flyprof/taxonomy.h"
 
 typedef struct map_args {
@@ -427,6 +428,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 
     /* whole-kernel mapping coverage and the per-file rollup (innermost file) */
     int64_t lat = 0, lat_mapped = 0;
+    bool ovf = false; /* hostile code.json cells saturate instead of wrapping */
     cJSON *files = cJSON_CreateArray();
     typedef struct fr_agg { char *file; int64_t latency, stall; size_t n; } fr_agg;
     fr_agg *fa = NULL;
@@ -435,12 +437,12 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         const fp_inst *r = &code.rows[i];
         if (!counted(r))
             continue;
-        lat += r->latency;
+        lat = fp_sat_add(lat, r->latency, &ovf);
         fp_frame *fr;
         size_t nf = fp_source_frames(r->source, &fr);
         const char *file = nf ? fr[0].file : "<unmapped>";
         if (nf)
-            lat_mapped += r->latency;
+            lat_mapped = fp_sat_add(lat_mapped, r->latency, &ovf);
         size_t j = 0;
         while (j < nfa && strcmp(fa[j].file, file))
             j++;
@@ -450,13 +452,15 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
                 abort();
             fa[nfa++] = (fr_agg){strdup(file), 0, 0, 0};
         }
-        fa[j].latency += r->latency;
-        fa[j].stall += r->stall;
+        fa[j].latency = fp_sat_add(fa[j].latency, r->latency, &ovf);
+        fa[j].stall = fp_sat_add(fa[j].stall, r->stall, &ovf);
         fa[j].n++;
         fp_frames_free(fr, nf);
         int64_t w = !strcmp(a->weight, "latency") ? r->latency : r->stall;
         fold_row(&fo, r, cls[i], w, &tmp);
     }
+    if (ovf)
+        fp_warn(ctx, "code.json cycle counts overflow 64-bit sums: file totals saturated");
     fp_json_add_num(doc, "src_mapped_pct", lat ? fp_round(100.0 * (double)lat_mapped / (double)lat, 2) : 0.0, 2);
     fp_json_add_num(doc, "unmapped_latency_pct",
                     lat ? fp_round(100.0 * (double)(lat - lat_mapped) / (double)lat, 2) : 0.0, 2);

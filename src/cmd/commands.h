@@ -21,7 +21,8 @@
     X(report) \
     X(diff) \
     X(bundle) \
-    X(rules)
+    X(rules) \
+    X(mcp)
 
 #define FP_DECLARE_COMMAND(name) extern const fp_command fp_cmd_##name;
 FP_COMMANDS(FP_DECLARE_COMMAND)

@@ -288,4 +288,17 @@ assert d["wave_states"]["wstates"]["wait"] == M, d["wave_states"]
 assert any("saturated" in w for w in e["warnings"]), e["warnings"]
 assert any("saturated" in r for r in d["quality"]["reasons"]) and d["quality"]["confidence"] != "high", d["quality"]
 PY
+# the same cells through map (file rollup, flamegraph) and report (signals): no wrap, map warns
+"$FLYPROF" map -q --bundle "$d" -o "$tmp/ovf-map" > "$tmp/env" 2> "$tmp/err"; rc=$?
+[ $rc -eq 0 ] && py <<'PY' && ok "map: int64 overflow in file totals saturates with a warning" || { no "map overflow ($rc)"; head -c 600 "$tmp/err"; }
+import json, sys
+e = json.load(open(sys.argv[1]))
+assert any("saturated" in w for w in e["warnings"]), e["warnings"]
+assert all(f["latency"] >= 0 for f in e["data"].get("files", [])), e["data"].get("files")
+PY
+"$FLYPROF" report -q --bundle "$d" -o "$tmp/ovf-rep" > "$tmp/env" 2> "$tmp/err"; rc=$?
+[ $rc -eq 0 ] && py <<'PY' && ok "report: saturated code.json sums give a valid report" || { no "report overflow ($rc)"; head -c 600 "$tmp/err"; }
+import json, sys
+e = json.load(open(sys.argv[1])); assert e["ok"], e
+PY
 exit $fail

@@ -170,6 +170,14 @@ cell diff unknown-flag 64 --before "$DIR" --after "$DIR" --bogus
 cell diff unknown-flag 64 --before "$DIR" --after "$DIR" --bundle "$DIR"
 na diff bad-number "diff takes no number"
 
+# ---- mcp: the --root dir (stdin is /dev/null: a server that starts ends at once) ----
+na mcp missing "no required argument"
+cell mcp nonexistent 66 --root "$NO"
+cell mcp wrong-kind 78 --root "$FILE"
+cell mcp unreadable 74 --root "$D000"
+na mcp bad-number "mcp takes no number"
+cell mcp unknown-flag 64 --bogus
+cell mcp unknown-flag 64 --bundle "$DIR"
 # ---- rules: no argument at all ----
 na rules "missing/paths/bad-number" "rules reads nothing"
 cell rules unknown-flag 64 --bogus
