@@ -45,7 +45,7 @@ static void take_table_fd(void)
 
 static void write_table_fd(fp_ctx *ctx)
 {
-    char *s = ctx->table.len ? NULL : (ctx->data ? cJSON_Print(ctx->data) : NULL);
+    char *s = ctx->table.len ? NULL : (ctx->data ? fp_json_print(ctx->data, true) : NULL);
     const char *p = ctx->table.len ? ctx->table.buf : s ? s : "{}";
     size_t left = strlen(p);
     while (left) {
@@ -251,7 +251,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
             if (ctx->table.len) {
                 fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
             } else {
-                char *s = ctx->data ? cJSON_Print(ctx->data) : NULL;
+                char *s = ctx->data ? fp_json_print(ctx->data, true) : NULL;
                 printf("%s\n", s ? s : "{}");
                 free(s);
             }
@@ -321,7 +321,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
             ctx->warnings = NULL;
         }
     }
-    char *s = cJSON_PrintUnformatted(env);
+    char *s = fp_json_print(env, false);
     if (s) {
         fputs(s, stdout);
         fputc('\n', stdout);

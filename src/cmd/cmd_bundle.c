@@ -141,6 +141,100 @@ static char *rel_below(const char *root, const char *path)
     return out;
 }
 
+/* Absolute, symlink-free form of `path` even when its tail does not exist yet:
+ * realpath of the longest existing prefix, then the remaining components with
+ * "." and ".." applied lexically. malloc'd. */
+static char *resolve_path(const char *path)
+{
+    char *abs = fp_path_abs(path);
+    size_t n = strlen(abs);
+    char *real = NULL;
+    size_t cut = n;
+    for (;;) { /* shorten to the longest prefix realpath accepts */
+        char save = abs[cut];
+        abs[cut] = '\0';
+        real = realpath(cut ? abs : "/", NULL);
+        abs[cut] = save;
+        if (real || cut == 0)
+            break;
+        while (cut > 0 && abs[--cut] != '/')
+            ;
+    }
+    fp_sb out;
+    fp_sb_init(&out);
+    fp_sb_adds(&out, real ? real : "");
+    free(real);
+    for (const char *s = abs + cut; *s;) {
+        while (*s == '/')
+            s++;
+        size_t len = strcspn(s, "/");
+        if (len == 0 || (len == 1 && s[0] == '.')) {
+        } else if (len == 2 && s[0] == '.' && s[1] == '.') {
+            char *slash = strrchr(out.buf, '/');
+            out.len = slash ? (size_t)(slash - out.buf) : 0;
+            out.buf[out.len] = '\0';
+        } else {
+            if (!(out.len == 1 && out.buf[0] == '/'))
+                fp_sb_addc(&out, '/');
+            fp_sb_add(&out, s, len);
+        }
+        s += len;
+    }
+    if (!out.len)
+        fp_sb_addc(&out, '/');
+    free(abs);
+    return fp_sb_detach(&out);
+}
+
+/* inner is outer or lies below it (both resolved). */
+static bool path_within(const char *inner, const char *outer)
+{
+    size_t n = strlen(outer);
+    if (n == 1 && outer[0] == '/')
+        return true;
+    return !strncmp(inner, outer, n) && (inner[n] == '\0' || inner[n] == '/');
+}
+
+/* The example replaces <root>/<name> whole (the old one is moved aside and
+ * deleted) and is assembled under <root> from copies of the bundle's dirs. So
+ * the destination must not be, or contain, anything being published (that
+ * deleted the source bundle: issue 10 c), and the examples root must not lie
+ * inside a directory being copied (the copy would copy itself). */
+static int check_no_overlap(const char *bundle, const fp_report_loaded *l, const char *root, const char *dest,
+                            fp_err *err)
+{
+    char *d = resolve_path(dest), *r = resolve_path(root);
+    const char *sources[] = {bundle, l->root, l->dispatch_dir};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof sources / sizeof *sources && rc == 0; i++) {
+        if (!sources[i])
+            continue;
+        char *s = resolve_path(sources[i]);
+        if (path_within(s, d)) {
+            fp_err_set(err, FP_BAD_ARGS, "the example %s would replace %s, the bundle being published", d, s);
+            rc = fp_err_help(err, "pick an --examples-dir outside the bundle (the default is ./runs/examples)");
+        }
+        free(s);
+    }
+    char *rp = fp_path_join(l->root, "rocprof"), *pp = fp_path_join(l->root, "pmc");
+    const char *copied[] = {l->dispatch_dir, l->bundle_is_dispatch ? NULL : rp, l->bundle_is_dispatch ? NULL : pp};
+    for (size_t i = 0; i < sizeof copied / sizeof *copied && rc == 0; i++) {
+        if (!copied[i])
+            continue;
+        char *s = resolve_path(copied[i]);
+        if (path_within(r, s)) {
+            fp_err_set(err, FP_BAD_ARGS, "--examples-dir %s lies inside %s, which the example copies", r, s);
+            rc = fp_err_help(err, "pick an --examples-dir outside the bundle (the default is ./runs/examples)");
+        }
+        free(s);
+    }
+    free(rp);
+    free(pp);
+    free(d);
+    free(r);
+    return rc;
+}
+
 /* A directory name for the example: the kernel name with anything but
  * [A-Za-z0-9._-] replaced, never "." or "..". */
 static char *example_name(const char *kernel)
@@ -252,6 +346,8 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     size_t nfiles = 0;
     int rc = -1;
 
+    if (check_no_overlap(ctx->bundle, &l, root, dest, err))
+        goto done;
     if (a->no_clobber && (fp_is_dir(dest) || fp_is_file(dest))) {
         fp_err_set(err, FP_BAD_ARGS, "%s exists and --no-clobber was given", dest);
         fp_err_help(err, "remove it, pick another --examples-dir, or drop --no-clobber");
