@@ -16,8 +16,9 @@ case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; e
 PKGS="gcc make cmake pkg-config git python3 libcjson-dev libyaml-dev libsqlite3-dev libgit2-dev libcmocka-dev"
 # the MCP test drives `flyprof mcp` with the official MCP TypeScript SDK (tests/mcp/)
 [ "$mode" = test ] && PKGS="$PKGS nodejs npm"
-# CI also builds with clang (warning-free with both compilers is part of the contract)
-[ "$mode" = test ] && PKGS="$PKGS clang"
+# CI also builds with clang (warning-free with both compilers is part of the contract) and
+# fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
+[ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -74,3 +75,6 @@ cmake --build build-asan -j "$jobs"
 # override the fake rocprofv3's own default (a test double that exits with its options allocated).
 ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+echo "setup: fuzzing every parser for a bounded time (tests/fuzz/README.md)" >&2
+FUZZ_JOBS="$jobs" tests/fuzz/run.sh

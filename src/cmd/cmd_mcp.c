@@ -168,7 +168,7 @@ static bool utf8_valid(const char *s, size_t n)
 
 static void send_msg(server *s, cJSON *msg)
 {
-    char *raw = cJSON_PrintUnformatted(msg);
+    char *raw = fp_json_print(msg, false); /* valid UTF-8 whatever the inputs held */
     cJSON_Delete(msg);
     if (!raw)
         return;
@@ -286,7 +286,7 @@ static cJSON *tool_result(const server *s, cJSON *env, const char *table, size_t
         if (table && table_len) {
             add_text(r, table, table_len);
         } else {
-            char *d = cJSON_Print(cJSON_GetObjectItemCaseSensitive(env, "data"));
+            char *d = fp_json_print(cJSON_GetObjectItemCaseSensitive(env, "data"), true);
             add_text(r, d ? d : "{}", d ? strlen(d) : 2);
             free(d);
         }

@@ -17,10 +17,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
 #include "flyprof/fs.h"
+#include "flyprof/heartbeat.h"
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
 
@@ -124,7 +126,10 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
     snprintf(so, sizeof so, "run/%s.json", name);
     snprintf(se, sizeof se, "run/%s.stderr.txt", name);
     char *sop = fp_path_join(r->bundle, so), *sep = fp_path_join(r->bundle, se);
-    fp_proc_opts o = {.argv = b->v, .stdout_path = sop, .stderr_path = sep, .interrupted = r->ctx->interrupted};
+    fp_heartbeat hb; /* the final timing line is the progress line below */
+    fp_heartbeat_begin(&hb, r->ctx, "run: [%d] %s", r->index, name);
+    fp_proc_opts o = {.argv = b->v, .stdout_path = sop, .stderr_path = sep, .interrupted = r->ctx->interrupted,
+                      .tick = fp_heartbeat_tick, .tick_arg = &hb};
     fp_proc_result pr;
     fp_err perr = {0};
     double t = now_s();
@@ -162,6 +167,11 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
     }
     fp_err_clear(&e2);
     fp_err_clear(&perr);
+    if (env) { /* the kept step envelope is relocatable like the artifacts */
+        fp_err e4 = {0};
+        fp_bundle_write_json(sop, env, r->bundle, &e4);
+        fp_err_clear(&e4);
+    }
     const cJSON *w;
     const cJSON *warr = env ? cJSON_GetObjectItem(env, "warnings") : NULL;
     cJSON_ArrayForEach(w, warr)
@@ -570,7 +580,7 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     }
     char *rj = fp_path_join(r.bundle, "run.json");
     fp_err werr = {0};
-    int wrc = fp_json_write_file(rj, doc, &werr);
+    int wrc = fp_bundle_write_json(rj, doc, r.bundle, &werr);
     free(rj);
     const cJSON *w;
     cJSON_ArrayForEach(w, r.warnings) fp_warn(ctx, "%s", w->valuestring);
@@ -581,9 +591,31 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         cJSON_Delete(doc);
     } else if (rc == 0) {
         ctx->data = doc;
+        /* the headline first (report's one-line diagnosis), then what each step did */
         const cJSON *s;
+        const char *headline = NULL;
         cJSON_ArrayForEach(s, r.steps)
-        fp_sb_addf(&ctx->table, "  %-9s %s\n", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
+        {
+            if (!strcmp(fp_json_get_str(s, "name"), "report"))
+                headline = fp_json_get_str(s, "summary");
+        }
+        fp_sb_addf(&ctx->table, "%s\n\n", headline ? headline : "run: no report (see the steps)");
+        cJSON_ArrayForEach(s, r.steps)
+        {
+            double secs;
+            const char *why = fp_json_get_str(s, "reason"), *sum = fp_json_get_str(s, "summary");
+            fp_sb_addf(&ctx->table, "  %-9s %-8s", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
+            if (fp_jnum(s, "seconds", &secs))
+                fp_sb_addf(&ctx->table, " %7.1f s", secs);
+            else
+                fp_sb_adds(&ctx->table, "          ");
+            /* why a step was skipped; what capture found (the report's summary is the headline) */
+            if (why || (sum && strcmp(fp_json_get_str(s, "name"), "report")))
+                fp_sb_addf(&ctx->table, "  %s", why ? why : sum);
+            while (ctx->table.len && ctx->table.buf[ctx->table.len - 1] == ' ')
+                ctx->table.buf[--ctx->table.len] = '\0';
+            fp_sb_addc(&ctx->table, '\n');
+        }
         fp_sb_addf(&ctx->table, "bundle: %s\n", r.bundle);
     } else {
         *err = serr;

@@ -12,6 +12,7 @@
     X(run) \
     X(doctor) \
     X(list) \
+    X(kernels) \
     X(tile) \
     X(capture) \
     X(counters) \

@@ -110,6 +110,20 @@ cell tile unreadable 74 --bundle "$D000"
 cell tile bad-number 64 --shape 1024,1024,1024 --bm x
 cell tile unknown-flag 64 --shape 1024,1024,1024 --bogus
 
+# ---- kernels: a stats/trace CSV, a rocpd db or a bundle ----
+cell kernels missing 64
+cell kernels missing 64 --csv   # an option without its value
+cell kernels nonexistent 66 --csv "$NO"
+cell kernels nonexistent 66 --db "$NO"
+cell kernels nonexistent 66 --bundle "$NO"
+cell kernels wrong-kind 78 --csv "$DIR"
+cell kernels wrong-kind 78 --db "$DIR"
+cell kernels wrong-kind 78 --bundle "$FILE"
+cell kernels unreadable 74 --csv "$U000"
+cell kernels unreadable 74 --bundle "$D000"
+cell kernels bad-number 64 --csv "$FILE" --top many
+cell kernels unknown-flag 64 --csv "$FILE" --bogus
+
 # ---- counters: offline inputs, the bundle ----
 cell counters missing 64
 cell counters missing 64 --csv   # an option without its value
