@@ -5,7 +5,8 @@
 #   scripts/setup.sh test   install what is missing, build, run the whole suite, then again
 #                           under AddressSanitizer + UndefinedBehaviorSanitizer
 #
-# Packages come from Debian only (no network at run time, no vendored libraries).
+# Packages come from Debian (no vendored libraries); the test mode also installs the MCP SDK
+# from the npm registry into tests/mcp/node_modules (version pinned by its package-lock.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,8 +14,11 @@ mode=${1:-demo}
 case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; exit 64 ;; esac
 
 PKGS="gcc make cmake pkg-config git python3 libcjson-dev libyaml-dev libsqlite3-dev libgit2-dev libcmocka-dev"
-# CI also builds with clang (warning-free with both compilers is part of the contract)
-[ "$mode" = test ] && PKGS="$PKGS clang"
+# the MCP test drives `flyprof mcp` with the official MCP TypeScript SDK (tests/mcp/)
+[ "$mode" = test ] && PKGS="$PKGS nodejs npm"
+# CI also builds with clang (warning-free with both compilers is part of the contract) and
+# fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
+[ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -44,6 +48,11 @@ if [ "$mode" = demo ]; then
   exit 0
 fi
 
+# The SDK version is pinned by tests/mcp/package-lock.json; installed once.
+if [ ! -d tests/mcp/node_modules/@modelcontextprotocol/sdk ]; then
+  (cd tests/mcp && npm ci --no-audit --no-fund)
+fi
+
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 echo "setup: Release build with clang, installed into a temporary prefix" >&2
@@ -66,3 +75,6 @@ cmake --build build-asan -j "$jobs"
 # override the fake rocprofv3's own default (a test double that exits with its options allocated).
 ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+echo "setup: fuzzing every parser for a bounded time (tests/fuzz/README.md)" >&2
+FUZZ_JOBS="$jobs" tests/fuzz/run.sh

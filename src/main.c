@@ -6,6 +6,8 @@
  * -f table, the human rendering); the exit status is the one bound to the
  * envelope's error code in fp_code_table.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,12 +20,45 @@
 #include "flyprof/error.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/table.h"
 
 /* The one piece of global mutable state: set by the signal handler, read by
  * long-running commands (subprocess waits) through ctx->interrupted. */
 static volatile sig_atomic_t g_interrupted;
 
 static void on_signal(int sig) { g_interrupted = sig; }
+
+/* `flyprof mcp` runs each tool call as a child with -f json and wants the table
+ * rendering of the same run too: it names a descriptor in FLYPROF_TABLE_FD that
+ * receives the table while stdout gets the envelope. Taken once and removed
+ * from the environment (close-on-exec), so steps this run spawns never see it. */
+static int g_table_fd = -1;
+
+static void take_table_fd(void)
+{
+    const char *s = getenv("FLYPROF_TABLE_FD");
+    long long fd;
+    if (s && fp_parse_ll(s, &fd) == 0 && fd > 2 && fd < 1024 && fcntl((int)fd, F_SETFD, FD_CLOEXEC) == 0)
+        g_table_fd = (int)fd;
+    unsetenv("FLYPROF_TABLE_FD");
+}
+
+static void write_table_fd(fp_ctx *ctx)
+{
+    char *s = ctx->table.len ? NULL : (ctx->data ? fp_json_print(ctx->data, true) : NULL);
+    const char *p = ctx->table.len ? ctx->table.buf : s ? s : "{}";
+    size_t left = strlen(p);
+    while (left) {
+        ssize_t w = write(g_table_fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        p += w;
+        left -= (size_t)w;
+    }
+    free(s);
+}
 
 #define FP_TABLE_ENTRY(name) &fp_cmd_##name,
 static const fp_command *const commands[] = {FP_COMMANDS(FP_TABLE_ENTRY) NULL};
@@ -206,14 +241,17 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
     /* A failing command may still have an answer to show (diff --fail-on):
      * its data and warnings go with the error. */
     bool with_data = rc != 0 && ctx->data_on_error && ctx->data;
-    if (ctx->format == FP_FMT_TABLE) {
+    /* fit the table once, for the terminal and for FLYPROF_TABLE_FD (mcp's text) alike */
+    if (ctx->format == FP_FMT_TABLE && ctx->table.len && !ctx->table_verbatim)
+        fp_table_fit(&ctx->table, ctx->width, getenv("FLYPROF_WORKTREE"));
+    if (ctx->format == FP_FMT_TABLE && g_table_fd < 0) {
         if (with_data && ctx->table.len)
             fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
         if (rc == 0) {
             if (ctx->table.len) {
                 fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
             } else {
-                char *s = ctx->data ? cJSON_Print(ctx->data) : NULL;
+                char *s = ctx->data ? fp_json_print(ctx->data, true) : NULL;
                 printf("%s\n", s ? s : "{}");
                 free(s);
             }
@@ -224,15 +262,25 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
                 fprintf(stderr, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
         }
         if (rc != 0) {
-            fprintf(stderr, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
-                    fp_code_name(err->code), fp_code_exit(err->code), err->message);
+            /* the error as text, with what the JSON error carries beyond the
+             * message (available dispatches, candidates), fitted like a table */
+            fp_sb det;
+            fp_sb_init(&det);
+            fp_sb_addf(&det, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
+                       fp_code_name(err->code), fp_code_exit(err->code), err->message);
             if (err->help[0])
-                fprintf(stderr, "  help: %s\n", err->help);
+                fp_sb_addf(&det, "  help: %s\n", err->help);
+            fp_table_error_details(err->extra, 20, &det);
+            fp_table_fit(&det, ctx->width, getenv("FLYPROF_WORKTREE"));
+            fputs(det.buf, stderr);
+            fp_sb_free(&det);
         }
         fflush(stdout);
         return rc == 0 ? 0 : fp_code_exit(err->code);
     }
 
+    if (g_table_fd >= 0 && (rc == 0 || with_data))
+        write_table_fd(ctx);
     cJSON *env = cJSON_CreateObject();
     cJSON_AddItemToObject(env, "ok", cJSON_CreateBool(rc == 0));
     fp_json_add_str(env, "command", ctx->command);
@@ -273,7 +321,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
             ctx->warnings = NULL;
         }
     }
-    char *s = cJSON_PrintUnformatted(env);
+    char *s = fp_json_print(env, false);
     if (s) {
         fputs(s, stdout);
         fputc('\n', stdout);
@@ -313,7 +361,7 @@ int main(int argc, char **argv)
     if (!rest)
         abort();
     int nrest = 0;
-    bool want_help = false, want_version = false, after_dd = false;
+    bool want_help = false, want_version = false, after_dd = false, wide = false;
     const char *format_arg = NULL;
     int rc = 0;
     for (int i = 1; i < argc; i++) {
@@ -348,6 +396,8 @@ int main(int argc, char **argv)
                 continue;
             }
             ctx.bundle = val;
+        } else if (!strcmp(a, "--wide")) {
+            wide = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             ctx.quiet = true;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -367,8 +417,12 @@ int main(int argc, char **argv)
         else if (rc == 0)
             rc = fp_err_set(&err, FP_USAGE, "--format must be json or table, got '%s'", format_arg);
     }
+    take_table_fd();
+    if (g_table_fd >= 0)
+        ctx.format = FP_FMT_TABLE; /* commands build their table; emit prints the envelope too */
     if (ctx.bundle)
         ctx.bundle_abs = fp_path_abs(ctx.bundle);
+    ctx.width = fp_table_width_auto(wide);
 
     const char *name = nrest > 0 && rest[0][0] != '-' ? rest[0] : NULL;
     ctx.command = name ? name : (want_version ? "version" : "help");

@@ -32,6 +32,8 @@ typedef struct fp_ctx {
     fp_sb table;           /* human rendering for -f table; empty -> main prints data */
     const volatile sig_atomic_t *interrupted; /* set by main on SIGINT/SIGTERM */
     const char *argv0;     /* path of this binary (for commands that re-run steps) */
+    int width;             /* -f table width in columns, 0 = unlimited (--wide); see table.h */
+    bool table_verbatim;   /* the table is a reference text (hotspots): not fitted to width */
     bool data_on_error;    /* a failing command's data is still the answer (a --fail-on gate
                               that tripped): main puts data and warnings into the error envelope */
 } fp_ctx;

@@ -32,6 +32,34 @@
 /* Rows listed per section of diff.json (largest |delta| first). */
 #define FP_DIFF_MAX_ROWS 50
 
+/* The figures of one side that the verdict and the per-class comparison use.
+ * `diff` takes them from a report.json, `check` from a history entry (which
+ * stores the same keys), so both go through the same comparison and floors.
+ * totals: {stall_pct, exposed_pct, waves, latency}; workload:
+ * {time_ns_per_call} (may be NULL); classes: [{class, cycles, exposed, pct}]. */
+typedef struct fp_diff_figures {
+    const cJSON *totals;
+    const cJSON *workload;
+    const cJSON *classes;
+} fp_diff_figures;
+
+fp_diff_figures fp_diff_figures_of(const cJSON *report);
+
+typedef struct fp_diff_verdict {
+    const char *overall; /* improved | regressed | neutral */
+    const char *basis;   /* time_ns_per_call | stall_pct */
+    double delta;        /* % of duration, or points of stall_pct */
+    char why[256];
+} fp_diff_verdict;
+
+/* The overall verdict of after vs before, within the noise floors above. */
+void fp_diff_verdict_of(const fp_diff_figures *before, const fp_diff_figures *after, fp_diff_verdict *v);
+/* The pieces of diff.json computed from figures alone (caller owns each). */
+cJSON *fp_diff_noise_floor_json(void);
+cJSON *fp_diff_totals_json(const fp_diff_figures *before, const fp_diff_figures *after);
+cJSON *fp_diff_classes_json(const fp_diff_figures *before, const fp_diff_figures *after);
+cJSON *fp_diff_verdict_json(const fp_diff_verdict *v); /* {overall, basis, delta, why} */
+
 /* diff.json (caller owns). `before`/`after` are report.json documents. */
 cJSON *fp_diff_reports(const cJSON *before, const cJSON *after);
 

@@ -63,6 +63,24 @@ int fp_discovery_load_rocpd(const char *db_path, fp_kcands *out, fp_err *err);
  * "sort_kernel_0" or "reduce_kernel_0" are NOT noise. */
 bool fp_kernel_is_noise(const char *name);
 
+/* The ranking `flyprof kernels` prints and capture's discovery pass records:
+ * the candidates (already in total-time order) whose name matches `filter`
+ * (a POSIX extended regex, searched, NULL = all), cut to the first `top`
+ * (0 = all). The percentages are of every kernel's total, filtered or not. */
+typedef struct fp_krank {
+    size_t *idx;        /* indices into fp_kcands.v, in rank order (owned) */
+    size_t n;           /* entries in idx (after top) */
+    size_t matched;     /* entries that matched the filter (before top) */
+    long long total_ns; /* sum over every kernel: the base of pct */
+} fp_krank;
+
+/* A filter that does not compile -> FP_USAGE (it is a malformed argument). */
+int fp_kernel_rank(const fp_kcands *k, const char *filter, size_t top, fp_krank *out, fp_err *err);
+void fp_krank_free(fp_krank *r);
+/* [{rank, name, calls, total_ns, pct, avg_ns, min_ns, max_ns, library}]; rank is
+ * the kernel's place among all kernels (1 = the heaviest), not in the filtered list. */
+cJSON *fp_krank_json(const fp_kcands *k, const fp_krank *r);
+
 typedef enum fp_match_conf {
     FP_MATCH_NONE,
     FP_MATCH_EXACT,     /* a candidate equals the requested/hinted name */

@@ -30,7 +30,7 @@
 /* Emit the YAML for `jobs` (a cJSON array of objects) into out (appended).
  * Errors (FP_INTERNAL): jobs not an array of objects, a value of another type
  * (null, float, nested object, array of non-scalars), a key that is not
- * [a-z0-9_]+, or a libyaml failure. */
+ * [a-z0-9_]+, or a libyaml failure; FP_BAD_ARGS: a string that is not valid UTF-8. */
 int fp_input_yaml_emit(const cJSON *jobs, fp_sb *out, fp_err *err);
 
 /* Emit and write atomically to path (parent directories created). */

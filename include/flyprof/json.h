@@ -25,11 +25,21 @@ cJSON *fp_json_add_str(cJSON *obj, const char *key, const char *s); /* NULL -> n
 cJSON *fp_json_add_bool(cJSON *obj, const char *key, int b);
 cJSON *fp_json_int(int64_t v);
 
-/* cJSON_Print (formatted) / cJSON_PrintUnformatted, byte for byte, with fast
- * integer printing (json_print.c). malloc'd, NUL-terminated; *len may be NULL. */
-char *fp_json_print(const cJSON *j, bool formatted, size_t *len);
-
-/* Write j (pretty: cJSON_Print's bytes, via fp_json_print) atomically to path. */
+/* cJSON_Print (formatted) / cJSON_PrintUnformatted, byte for byte (no UTF-8
+ * repair), with fast integer printing (json_print.c). malloc'd, NUL-terminated;
+ * *len may be NULL. fp_json_print is this + fp_utf8_sanitize. */
+char *fp_json_print_bytes(const cJSON *j, bool formatted, size_t *len);
+/* Print j (pretty: 2-space indented, else compact) as valid UTF-8: any invalid
+ * byte sequence in a string is replaced by U+FFFD. malloc'd; NULL on OOM.
+ * Every JSON document flyprof prints or writes goes through this. */
+char *fp_json_print(const cJSON *j, bool pretty);
+/* Replace each maximal invalid UTF-8 subpart of the NUL-terminated, malloc'd
+ * `text` by U+FFFD. Returns text itself when it is valid, else a new string
+ * (text is freed). *replaced (may be NULL) gets the number of replacements. */
+char *fp_utf8_sanitize(char *text, size_t *replaced);
+/* True when the NUL-terminated text is valid UTF-8 (RFC 3629: no overlongs, surrogates or > U+10FFFF). */
+bool fp_utf8_valid(const char *text);
+/* Write j (pretty, 2-space indented by cJSON's printer) atomically to path. */
 int fp_json_write_file(const char *path, const cJSON *j, fp_err *err);
 
 /* Typed getters: return 0 and set *out when key exists with the right type. */

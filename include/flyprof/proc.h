@@ -39,6 +39,9 @@ typedef struct fp_proc_opts {
                                 instead of going to /dev/null (test doubles running an app) */
     double timeout_s;        /* > 0: kill the group after this many seconds */
     const volatile sig_atomic_t *interrupted; /* when it becomes non-zero: kill the group */
+    void (*tick)(void *arg, double elapsed_s); /* if set: called every poll slice while the child
+                                                  runs (heartbeat.h), never after it ended */
+    void *tick_arg;
 } fp_proc_opts;
 
 typedef struct fp_proc_result {

@@ -439,9 +439,92 @@ static cJSON *who(const cJSON *r)
     return o;
 }
 
+fp_diff_figures fp_diff_figures_of(const cJSON *report)
+{
+    fp_diff_figures f = {fp_jget(report, "totals"), fp_jget(report, "workload"), fp_jget(report, "classes")};
+    return f;
+}
+
+cJSON *fp_diff_noise_floor_json(void)
+{
+    cJSON *floor = cJSON_CreateObject();
+    fp_json_add_num(floor, "stall_pct_points", FP_DIFF_NOISE_STALL_PTS, 2);
+    fp_json_add_num(floor, "share_points", FP_DIFF_NOISE_SHARE_PTS, 2);
+    fp_json_add_num(floor, "time_pct", FP_DIFF_NOISE_TIME_PCT, 2);
+    fp_json_add_str(floor, "source", "docs/commands/diff.md: corpus flash_attn_func-small vs -small-after_loc_fix");
+    return floor;
+}
+
+/* Traced waves of one side (cycle counts are compared per wave). */
+static double fig_waves(const fp_diff_figures *f)
+{
+    double w = fp_jnum0(f->totals, "waves");
+    return w > 0 ? w : 1.0;
+}
+
+cJSON *fp_diff_totals_json(const fp_diff_figures *b, const fp_diff_figures *a)
+{
+    double wb = fig_waves(b), wa = fig_waves(a);
+    const cJSON *tb = b->totals, *ta = a->totals;
+    cJSON *tot = cJSON_CreateObject();
+    cJSON_AddItemToObject(tot, "stall_pct", bad(tb, ta, "stall_pct", 2));
+    cJSON_AddItemToObject(tot, "exposed_pct", bad(tb, ta, "exposed_pct", 2));
+    cJSON_AddItemToObject(tot, "waves", bad(tb, ta, "waves", 0));
+    cJSON *lpw = cJSON_AddObjectToObject(tot, "latency_per_wave");
+    double lb = fp_jnum0(tb, "latency") / wb, la = fp_jnum0(ta, "latency") / wa;
+    fp_json_add_num(lpw, "before", lb, 1);
+    fp_json_add_num(lpw, "after", la, 1);
+    fp_json_add_num(lpw, "delta", la - lb, 1);
+    cJSON_AddItemToObject(tot, "time_ns_per_call", bad(b->workload, a->workload, "time_ns_per_call", 1));
+    return tot;
+}
+
+cJSON *fp_diff_classes_json(const fp_diff_figures *b, const fp_diff_figures *a)
+{
+    size_t total;
+    return union_rows(b->classes, a->classes, "class", "cycles", fig_waves(b), fig_waves(a), false, 0, &total);
+}
+
+void fp_diff_verdict_of(const fp_diff_figures *b, const fp_diff_figures *a, fp_diff_verdict *v)
+{
+    /* duration when both sides measured it, else the stalled share */
+    double x, y;
+    v->overall = "neutral";
+    if (fp_jnum(b->workload, "time_ns_per_call", &x) && fp_jnum(a->workload, "time_ns_per_call", &y) && x > 0) {
+        v->basis = "time_ns_per_call";
+        v->delta = 100.0 * (y - x) / x;
+        if (v->delta <= -FP_DIFF_NOISE_TIME_PCT)
+            v->overall = "improved";
+        else if (v->delta >= FP_DIFF_NOISE_TIME_PCT)
+            v->overall = "regressed";
+        snprintf(v->why, sizeof v->why, "duration per call %+.2f%% (noise floor +-%.1f%%)", fp_round(v->delta, 2),
+                 FP_DIFF_NOISE_TIME_PCT);
+    } else {
+        v->basis = "stall_pct";
+        v->delta = fp_jnum0(a->totals, "stall_pct") - fp_jnum0(b->totals, "stall_pct");
+        if (v->delta <= -FP_DIFF_NOISE_STALL_PTS)
+            v->overall = "improved";
+        else if (v->delta >= FP_DIFF_NOISE_STALL_PTS)
+            v->overall = "regressed";
+        snprintf(v->why, sizeof v->why, "stalled share of latency %+.2f points (noise floor +-%.1f)",
+                 fp_round(v->delta, 2), FP_DIFF_NOISE_STALL_PTS);
+    }
+}
+
+cJSON *fp_diff_verdict_json(const fp_diff_verdict *v)
+{
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_str(o, "overall", v->overall);
+    fp_json_add_str(o, "basis", v->basis);
+    fp_json_add_num(o, "delta", v->delta, 2);
+    fp_json_add_str(o, "why", v->why);
+    return o;
+}
+
 cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
 {
     double wb = waves_of(rb), wa = waves_of(ra);
+    fp_diff_figures fb = fp_diff_figures_of(rb), fa = fp_diff_figures_of(ra);
     cJSON *d = cJSON_CreateObject();
     fp_json_add_int(d, "schema", 1);
     cJSON_AddItemToObject(d, "before", who(rb));
@@ -474,27 +557,10 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
         }
     }
 
-    cJSON *floor = cJSON_AddObjectToObject(d, "noise_floor");
-    fp_json_add_num(floor, "stall_pct_points", FP_DIFF_NOISE_STALL_PTS, 2);
-    fp_json_add_num(floor, "share_points", FP_DIFF_NOISE_SHARE_PTS, 2);
-    fp_json_add_num(floor, "time_pct", FP_DIFF_NOISE_TIME_PCT, 2);
-    fp_json_add_str(floor, "source", "docs/commands/diff.md: corpus flash_attn_func-small vs -small-after_loc_fix");
-
-    const cJSON *tb = fp_jget(rb, "totals"), *ta = fp_jget(ra, "totals");
-    cJSON *tot = cJSON_AddObjectToObject(d, "totals");
-    cJSON_AddItemToObject(tot, "stall_pct", bad(tb, ta, "stall_pct", 2));
-    cJSON_AddItemToObject(tot, "exposed_pct", bad(tb, ta, "exposed_pct", 2));
-    cJSON_AddItemToObject(tot, "waves", bad(tb, ta, "waves", 0));
-    cJSON *lpw = cJSON_AddObjectToObject(tot, "latency_per_wave");
-    double lb = fp_jnum0(tb, "latency") / wb, la = fp_jnum0(ta, "latency") / wa;
-    fp_json_add_num(lpw, "before", lb, 1);
-    fp_json_add_num(lpw, "after", la, 1);
-    fp_json_add_num(lpw, "delta", la - lb, 1);
-    cJSON_AddItemToObject(tot, "time_ns_per_call", bad(fp_jget(rb, "workload"), fp_jget(ra, "workload"), "time_ns_per_call", 1));
-
+    cJSON_AddItemToObject(d, "noise_floor", fp_diff_noise_floor_json());
+    cJSON_AddItemToObject(d, "totals", fp_diff_totals_json(&fb, &fa));
+    cJSON_AddItemToObject(d, "classes", fp_diff_classes_json(&fb, &fa));
     size_t total;
-    cJSON_AddItemToObject(d, "classes",
-                          union_rows(fp_jget(rb, "classes"), fp_jget(ra, "classes"), "class", "cycles", wb, wa, false, 0, &total));
     cJSON *lines = union_rows(fp_jget(rb, "lines"), fp_jget(ra, "lines"), "source", "stall", wb, wa, true, FP_DIFF_MAX_ROWS,
                               &total);
     cJSON *ls = cJSON_AddObjectToObject(d, "lines");
@@ -514,38 +580,12 @@ cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
         cJSON_AddItemToArray(acc, c);
     }
 
-    /* overall verdict: duration when both sides measured it, else the stalled share */
-    double x, y;
-    const char *verdict = "neutral", *basis;
-    double delta;
-    char why[256];
-    if (fp_jnum(fp_jget(rb, "workload"), "time_ns_per_call", &x) && fp_jnum(fp_jget(ra, "workload"), "time_ns_per_call", &y) &&
-        x > 0) {
-        basis = "time_ns_per_call";
-        delta = 100.0 * (y - x) / x;
-        if (delta <= -FP_DIFF_NOISE_TIME_PCT)
-            verdict = "improved";
-        else if (delta >= FP_DIFF_NOISE_TIME_PCT)
-            verdict = "regressed";
-        snprintf(why, sizeof why, "duration per call %+.2f%% (noise floor +-%.1f%%)", fp_round(delta, 2),
-                 FP_DIFF_NOISE_TIME_PCT);
-    } else {
-        basis = "stall_pct";
-        delta = fp_jnum0(ta, "stall_pct") - fp_jnum0(tb, "stall_pct");
-        if (delta <= -FP_DIFF_NOISE_STALL_PTS)
-            verdict = "improved";
-        else if (delta >= FP_DIFF_NOISE_STALL_PTS)
-            verdict = "regressed";
-        snprintf(why, sizeof why, "stalled share of latency %+.2f points (noise floor +-%.1f)", fp_round(delta, 2),
-                 FP_DIFF_NOISE_STALL_PTS);
-    }
-    cJSON *v = cJSON_AddObjectToObject(d, "verdict");
-    fp_json_add_str(v, "overall", verdict);
-    fp_json_add_str(v, "basis", basis);
-    fp_json_add_num(v, "delta", delta, 2);
-    fp_json_add_str(v, "why", why);
+    fp_diff_verdict vd;
+    fp_diff_verdict_of(&fb, &fa, &vd);
+    cJSON *v = fp_diff_verdict_json(&vd);
     fp_json_add_int(v, "acceptance_met", (int64_t)met);
     fp_json_add_int(v, "acceptance_total", (int64_t)nacc);
+    cJSON_AddItemToObject(d, "verdict", v);
     cJSON_AddItemToObject(d, "notes", notes);
     return d;
 }

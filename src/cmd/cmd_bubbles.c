@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "flyprof/bundle_path.h"
 #include "flyprof/bubbles.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
@@ -58,6 +59,10 @@ static fp_rank_by rank_of(const char *s)
 static void add_dispatch_info(cJSON *doc, const fp_dispatch_ref *ref)
 {
     cJSON *d = cJSON_GetObjectItemCaseSensitive(doc, "dispatch");
+    /* absolute here (never relative to the cwd); bundle-relative in the artifact */
+    char *abs = fp_path_abs(ref->dir);
+    cJSON_ReplaceItemInObjectCaseSensitive(d, "dir", cJSON_CreateString(abs));
+    free(abs);
     fp_json_add_str(d, "tag", ref->tag);
     if (ref->number >= 0)
         fp_json_add_int(d, "dispatch", ref->number);
@@ -158,7 +163,7 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
         out = strdup(a->out);
     else if (!ref.bundle_is_dispatch)
         out = fp_path_join(ctx->bundle, "bubbles.json");
-    if (out && fp_json_write_file(out, doc, err) != 0) {
+    if (out && fp_bundle_write_json(out, doc, ctx->bundle, err) != 0) {
         fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
         goto done;
     }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "flyprof/bundle_path.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/report.h"
@@ -53,6 +54,22 @@ static int copy_file(const char *src, const char *dst, fp_err *err)
     if (rc == 0)
         rc = fp_write_atomic(dst, sb.buf, sb.len, err);
     fp_sb_free(&sb);
+    return rc;
+}
+
+/* A JSON artifact of the source bundle, with its paths made relative to the
+ * published dir: the dispatch dir's new place, the rest relative to it
+ * (artifacts written by an older flyprof held absolute paths). */
+static int copy_json_relocated(const char *src, const char *dst, const char *root, const char *disp_dir,
+                               const char *disp_rel, fp_err *err)
+{
+    cJSON *j = NULL;
+    if (fp_json_parse_file(src, &j, err))
+        return -1;
+    fp_json_path_replace(j, disp_dir, disp_rel);
+    fp_json_bundle_relative(j, root);
+    int rc = fp_json_write_file(dst, j, err);
+    cJSON_Delete(j);
     return rc;
 }
 
@@ -122,6 +139,100 @@ static char *rel_below(const char *root, const char *path)
     free(ra);
     free(pa);
     return out;
+}
+
+/* Absolute, symlink-free form of `path` even when its tail does not exist yet:
+ * realpath of the longest existing prefix, then the remaining components with
+ * "." and ".." applied lexically. malloc'd. */
+static char *resolve_path(const char *path)
+{
+    char *abs = fp_path_abs(path);
+    size_t n = strlen(abs);
+    char *real = NULL;
+    size_t cut = n;
+    for (;;) { /* shorten to the longest prefix realpath accepts */
+        char save = abs[cut];
+        abs[cut] = '\0';
+        real = realpath(cut ? abs : "/", NULL);
+        abs[cut] = save;
+        if (real || cut == 0)
+            break;
+        while (cut > 0 && abs[--cut] != '/')
+            ;
+    }
+    fp_sb out;
+    fp_sb_init(&out);
+    fp_sb_adds(&out, real ? real : "");
+    free(real);
+    for (const char *s = abs + cut; *s;) {
+        while (*s == '/')
+            s++;
+        size_t len = strcspn(s, "/");
+        if (len == 0 || (len == 1 && s[0] == '.')) {
+        } else if (len == 2 && s[0] == '.' && s[1] == '.') {
+            char *slash = strrchr(out.buf, '/');
+            out.len = slash ? (size_t)(slash - out.buf) : 0;
+            out.buf[out.len] = '\0';
+        } else {
+            if (!(out.len == 1 && out.buf[0] == '/'))
+                fp_sb_addc(&out, '/');
+            fp_sb_add(&out, s, len);
+        }
+        s += len;
+    }
+    if (!out.len)
+        fp_sb_addc(&out, '/');
+    free(abs);
+    return fp_sb_detach(&out);
+}
+
+/* inner is outer or lies below it (both resolved). */
+static bool path_within(const char *inner, const char *outer)
+{
+    size_t n = strlen(outer);
+    if (n == 1 && outer[0] == '/')
+        return true;
+    return !strncmp(inner, outer, n) && (inner[n] == '\0' || inner[n] == '/');
+}
+
+/* The example replaces <root>/<name> whole (the old one is moved aside and
+ * deleted) and is assembled under <root> from copies of the bundle's dirs. So
+ * the destination must not be, or contain, anything being published (that
+ * deleted the source bundle: issue 10 c), and the examples root must not lie
+ * inside a directory being copied (the copy would copy itself). */
+static int check_no_overlap(const char *bundle, const fp_report_loaded *l, const char *root, const char *dest,
+                            fp_err *err)
+{
+    char *d = resolve_path(dest), *r = resolve_path(root);
+    const char *sources[] = {bundle, l->root, l->dispatch_dir};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof sources / sizeof *sources && rc == 0; i++) {
+        if (!sources[i])
+            continue;
+        char *s = resolve_path(sources[i]);
+        if (path_within(s, d)) {
+            fp_err_set(err, FP_BAD_ARGS, "the example %s would replace %s, the bundle being published", d, s);
+            rc = fp_err_help(err, "pick an --examples-dir outside the bundle (the default is ./runs/examples)");
+        }
+        free(s);
+    }
+    char *rp = fp_path_join(l->root, "rocprof"), *pp = fp_path_join(l->root, "pmc");
+    const char *copied[] = {l->dispatch_dir, l->bundle_is_dispatch ? NULL : rp, l->bundle_is_dispatch ? NULL : pp};
+    for (size_t i = 0; i < sizeof copied / sizeof *copied && rc == 0; i++) {
+        if (!copied[i])
+            continue;
+        char *s = resolve_path(copied[i]);
+        if (path_within(r, s)) {
+            fp_err_set(err, FP_BAD_ARGS, "--examples-dir %s lies inside %s, which the example copies", r, s);
+            rc = fp_err_help(err, "pick an --examples-dir outside the bundle (the default is ./runs/examples)");
+        }
+        free(s);
+    }
+    free(rp);
+    free(pp);
+    free(d);
+    free(r);
+    return rc;
 }
 
 /* A directory name for the example: the kernel name with anything but
@@ -235,6 +346,8 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     size_t nfiles = 0;
     int rc = -1;
 
+    if (check_no_overlap(ctx->bundle, &l, root, dest, err))
+        goto done;
     if (a->no_clobber && (fp_is_dir(dest) || fp_is_file(dest))) {
         fp_err_set(err, FP_BAD_ARGS, "%s exists and --no-clobber was given", dest);
         fp_err_help(err, "remove it, pick another --examples-dir, or drop --no-clobber");
@@ -267,7 +380,10 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     if (!l.bundle_is_dispatch) {
         for (size_t i = 0; i < sizeof bundle_files / sizeof *bundle_files; i++) {
             char *s = fp_path_join(l.root, bundle_files[i]), *d = fp_path_join(tmp, bundle_files[i]);
-            int c = fp_is_file(s) ? copy_file(s, d, err) : 0;
+            int c = !fp_is_file(s) ? 0
+                    : strstr(bundle_files[i], ".json")
+                        ? copy_json_relocated(s, d, l.root, l.dispatch_dir, disp_rel, err)
+                        : copy_file(s, d, err);
             if (c == 0 && fp_is_file(s))
                 cJSON_AddItemToArray(copied, cJSON_CreateString(bundle_files[i]));
             free(s);
@@ -311,7 +427,14 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     /* bubbles.json always ships (computed when the bundle had none) */
     {
         char *bp = fp_path_join(tmp, "bubbles.json");
-        int c = fp_is_file(bp) ? 0 : fp_json_write_file(bp, l.bubbles, err);
+        int c = 0;
+        if (!fp_is_file(bp)) {
+            cJSON *bj = cJSON_Duplicate(l.bubbles, 1);
+            fp_json_path_replace(bj, l.dispatch_dir, disp_rel);
+            fp_json_bundle_relative(bj, l.root);
+            c = fp_json_write_file(bp, bj, err);
+            cJSON_Delete(bj);
+        }
         free(bp);
         if (c)
             goto done;

@@ -19,12 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
 #include "flyprof/discovery.h"
 #include "flyprof/fs.h"
+#include "flyprof/heartbeat.h"
 #include "flyprof/input_yaml.h"
 #include "flyprof/json.h"
 #include "flyprof/occupancy.h"
@@ -115,7 +118,7 @@ static int write_capture_json(cap *c, const char *status, const fp_err *failure,
     cJSON *d = cJSON_AddObjectToObject(c->doc, "durations");
     fp_json_add_num(d, "total_s", now_s() - c->t0, 2);
     char *p = bpath(c, "capture.json");
-    int rc = fp_json_write_file(p, c->doc, err);
+    int rc = fp_bundle_write_json(p, c->doc, c->bundle, err);
     free(p);
     return rc;
 }
@@ -158,11 +161,16 @@ static int run_rocprof(cap *c, const char *step, const char **argv, const char *
                        int *rcode, fp_sb *stderr_text, fp_err *err)
 {
     char *so = fp_path_join(out_dir, "rocprofv3.stdout.txt"), *se = fp_path_join(out_dir, "rocprofv3.stderr.txt");
+    fp_heartbeat hb;
+    fp_heartbeat_begin(&hb, c->ctx, "capture: %s", step);
     fp_proc_opts o = {.argv = argv, .env = env, .cwd = c->wt.path, .stdout_path = so, .stderr_path = se,
-                      .timeout_s = c->a->timeout, .interrupted = c->ctx->interrupted};
+                      .timeout_s = c->a->timeout, .interrupted = c->ctx->interrupted,
+                      .tick = fp_heartbeat_tick, .tick_arg = &hb};
     fp_proc_result r;
     fp_progress(c->ctx, "capture: %s (timeout %gs)", step, c->a->timeout);
     int rc = fp_proc_run(&o, &r, err);
+    fp_heartbeat_end(&hb, r.elapsed_s,
+                     r.timed_out ? "timed out" : r.interrupted ? "interrupted" : rc != 0 ? "failed" : "done");
     cJSON *cmd = cJSON_CreateObject();
     fp_json_add_str(cmd, "step", step);
     cJSON *av = cJSON_AddArrayToObject(cmd, "argv");
@@ -244,18 +252,14 @@ static const char **rocprof_argv(const cap *c, const char *const *pre, size_t np
     return v;
 }
 
+/* The discovery ranking, as `flyprof kernels` shows it (fp_kernel_rank). */
 static cJSON *cands_json(const fp_kcands *k)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < k->n && i < MAX_CANDIDATES; i++) {
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "name", k->v[i].name);
-        fp_json_add_int(o, "calls", k->v[i].calls);
-        fp_json_add_int(o, "total_ns", k->v[i].total_ns);
-        fp_json_add_num(o, "avg_ns", k->v[i].avg_ns, 1);
-        fp_json_add_bool(o, "library", k->v[i].noise);
-        cJSON_AddItemToArray(a, o);
-    }
+    fp_krank r;
+    fp_err e = {0};
+    fp_kernel_rank(k, NULL, MAX_CANDIDATES, &r, &e); /* no filter: cannot fail */
+    cJSON *a = fp_krank_json(k, &r);
+    fp_krank_free(&r);
     return a;
 }
 
@@ -579,6 +583,11 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
             fp_json_add_str(pj, "error_code", er ? fp_json_get_str(er, "code") : NULL);
         }
         fp_json_add_str(pj, "status", st);
+        if (env_doc) { /* the kept envelope is relocatable like the artifacts */
+            fp_err e4 = {0};
+            fp_bundle_write_json(so, env_doc, c->bundle, &e4);
+            fp_err_clear(&e4);
+        }
         cJSON_Delete(env_doc);
         fp_err_clear(&e3);
         rc = 0;
@@ -942,6 +951,16 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     fp_json_add_str(c.doc, "status", "running");
     fp_json_add_str(c.doc, "requested_kernel", kernel);
     fp_json_add_str(c.doc, "tag", a->tag);
+    {
+        /* when and where: the provenance `history add` records */
+        char when[32], host[256] = "";
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        fp_json_add_str(c.doc, "captured_at", when);
+        fp_json_add_str(c.doc, "host", gethostname(host, sizeof host - 1) == 0 && host[0] ? host : NULL);
+    }
     cJSON *rp = cJSON_AddObjectToObject(c.doc, "rocprofv3");
     fp_json_add_str(rp, "path", c.rp.path);
     fp_json_add_str(rp, "version", c.rp.version);

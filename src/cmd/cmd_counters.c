@@ -18,11 +18,13 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "flyprof/bundle_path.h"
 #include "flyprof/bound.h"
 #include "flyprof/config.h"
 #include "flyprof/counters.h"
 #include "flyprof/csv.h"
 #include "flyprof/fs.h"
+#include "flyprof/heartbeat.h"
 #include "flyprof/input_yaml.h"
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
@@ -400,10 +402,15 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
             for (int i = 0; i < napp; i++)
                 argv[4 + i] = app[i];
             fp_progress(ctx, "counters: pass %zu/%zu (%zu counters) ...", g + 1, ls->ngroups, nc);
+            fp_heartbeat hb;
+            fp_heartbeat_begin(&hb, ctx, "counters: pass %zu/%zu", g + 1, ls->ngroups);
             fp_proc_opts po = {.argv = argv, .stdout_path = outp, .stderr_path = logp,
-                               .timeout_s = (double)a->timeout, .interrupted = ctx->interrupted};
+                               .timeout_s = (double)a->timeout, .interrupted = ctx->interrupted,
+                               .tick = fp_heartbeat_tick, .tick_arg = &hb};
             fp_proc_result pr;
             rc = fp_proc_run(&po, &pr, err);
+            fp_heartbeat_end(&hb, pr.elapsed_s,
+                             pr.timed_out ? "timed out" : pr.interrupted ? "interrupted" : rc ? "failed" : "done");
             free(argv);
             fp_json_add_num(gi, "elapsed_s", pr.elapsed_s, 2);
             if (rc) {
@@ -751,7 +758,7 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
 
     if (ctx->bundle) {
         char *out = fp_path_join(ctx->bundle, "counters.json");
-        int wrc = fp_json_write_file(out, doc, err);
+        int wrc = fp_bundle_write_json(out, doc, ctx->bundle, err);
         if (wrc == 0)
             fp_json_add_str(doc, "artifact", out);
         free(out);

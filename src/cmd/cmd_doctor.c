@@ -435,15 +435,24 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
     cJSON_AddItemToObject(d, "blockers", c.blockers);
     cJSON_AddItemToObject(d, "checks", c.list);
     cJSON_AddItemToObject(d, "config", fp_config_json(&cfg));
-    fp_sb_addf(&ctx->table, "\nverdict: %s", nb ? "not-ready" : "ready");
+    /* the verdict is the headline: first (replacing the title) and last */
+    fp_sb v;
+    fp_sb_init(&v);
+    fp_sb_addf(&v, "%s", nb ? "not-ready" : "ready");
     if (nb) {
-        fp_sb_adds(&ctx->table, " (blockers:");
+        fp_sb_adds(&v, " (blockers:");
         for (int i = 0; i < nb; i++)
-            fp_sb_addf(&ctx->table, " %s",
-                       fp_json_get_str(cJSON_GetArrayItem(c.blockers, i), "code"));
-        fp_sb_adds(&ctx->table, ")");
+            fp_sb_addf(&v, " %s", fp_json_get_str(cJSON_GetArrayItem(c.blockers, i), "code"));
+        fp_sb_adds(&v, ")");
     }
-    fp_sb_adds(&ctx->table, "\n");
+    fp_sb_addf(&ctx->table, "\nverdict: %s\n", v.buf);
+    fp_sb t;
+    fp_sb_init(&t);
+    fp_sb_addf(&t, "flyprof doctor: %s", v.buf);
+    fp_sb_adds(&t, ctx->table.buf + strlen("flyprof doctor"));
+    fp_sb_free(&ctx->table);
+    ctx->table = t;
+    fp_sb_free(&v);
 
     fp_worktree_free(&wt);
     fp_rocprof_info_free(&ri);

@@ -89,8 +89,14 @@ static int list_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     fp_json_add_int(d, "recipes", (int64_t)n_recipe);
     fp_json_add_int(d, "synthesized", (int64_t)n_synth);
     cJSON_AddItemToObject(d, "kernels", ks);
-    fp_sb_addf(&ctx->table, "\n%zu kernel(s): %zu with a recipe, %zu synthesized from %s\n", shown, n_recipe,
-               n_synth, cfg.worktree.value ? cfg.worktree.value : "(no worktree)");
+    /* the count is the headline: before the table */
+    fp_sb t;
+    fp_sb_init(&t);
+    fp_sb_addf(&t, "%zu kernel(s): %zu with a recipe, %zu synthesized from %s\n\n", shown, n_recipe, n_synth,
+               cfg.worktree.value ? cfg.worktree.value : "(no worktree)");
+    fp_sb_add(&t, ctx->table.buf, ctx->table.len);
+    fp_sb_free(&ctx->table);
+    ctx->table = t;
 out:
     fp_recipes_free(&rs);
     fp_config_free(&cfg);

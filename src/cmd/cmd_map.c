@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "flyprof/bundle_path.h"
 #include "flyprof/att.h"
 #include "flyprof/bubbles.h"
 #include "flyprof/dispatch.h"
@@ -398,7 +399,9 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     doc = cJSON_CreateObject();
     fp_json_add_int(doc, "schema", 1);
     cJSON *d = cJSON_AddObjectToObject(doc, "dispatch");
-    fp_json_add_str(d, "dir", ref.dir);
+    char *dir_abs = fp_path_abs(ref.dir); /* never cwd-relative; bundle-relative in map.json */
+    fp_json_add_str(d, "dir", dir_abs);
+    free(dir_abs);
     fp_json_add_str(d, "name", ref.name);
     fp_json_add_str(d, "symbol", code.symbol);
     fp_json_add_str(d, "tag", ref.tag);
@@ -514,7 +517,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
             goto done;
         }
         char *pmj = fp_path_join(out_dir, "map.json");
-        int wr = fp_json_write_file(pmj, doc, err);
+        int wr = fp_bundle_write_json(pmj, doc, ctx->bundle, err);
         free(pmj);
         if (wr != 0) {
             fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");

@@ -17,10 +17,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
 #include "flyprof/fs.h"
+#include "flyprof/heartbeat.h"
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
 
@@ -31,7 +33,8 @@ typedef struct run_args {
     const char *shape, *invocation, *tag, *iter_range;
     const char *examples_dir;
     double timeout;
-    bool no_pmc, skip_bundle;
+    bool no_pmc, skip_bundle, history;
+    const char *history_db;
     long long jobs;
 } run_args;
 
@@ -51,6 +54,10 @@ static const fp_opt run_opts[] = {
      "where the bundle step publishes (default: bundle's own default)", NULL, NULL, 0, 0},
     {"skip-bundle", 0, FP_OPT_FLAG, offsetof(run_args, skip_bundle), NULL, "do not publish with the bundle step",
      NULL, NULL, 0, 0},
+    {"history", 0, FP_OPT_FLAG, offsetof(run_args, history), NULL,
+     "add the reported bundle to the performance history (flyprof history add)", NULL, NULL, 0, 0},
+    {"history-db", 0, FP_OPT_STR, offsetof(run_args, history_db), "FILE",
+     "history database for --history (default: history's own)", NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(run_args, jobs), "N",
      "threads of the bubbles and report steps (0 = their default: online CPUs, at most 2)", NULL, NULL, 0, 64},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -122,7 +129,10 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
     snprintf(so, sizeof so, "run/%s.json", name);
     snprintf(se, sizeof se, "run/%s.stderr.txt", name);
     char *sop = fp_path_join(r->bundle, so), *sep = fp_path_join(r->bundle, se);
-    fp_proc_opts o = {.argv = b->v, .stdout_path = sop, .stderr_path = sep, .interrupted = r->ctx->interrupted};
+    fp_heartbeat hb; /* the final timing line is the progress line below */
+    fp_heartbeat_begin(&hb, r->ctx, "run: [%d] %s", r->index, name);
+    fp_proc_opts o = {.argv = b->v, .stdout_path = sop, .stderr_path = sep, .interrupted = r->ctx->interrupted,
+                      .tick = fp_heartbeat_tick, .tick_arg = &hb};
     fp_proc_result pr;
     fp_err perr = {0};
     double t = now_s();
@@ -160,6 +170,11 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
     }
     fp_err_clear(&e2);
     fp_err_clear(&perr);
+    if (env) { /* the kept step envelope is relocatable like the artifacts */
+        fp_err e4 = {0};
+        fp_bundle_write_json(sop, env, r->bundle, &e4);
+        fp_err_clear(&e4);
+    }
     const cJSON *w;
     const cJSON *warr = env ? cJSON_GetObjectItem(env, "warnings") : NULL;
     cJSON_ArrayForEach(w, warr)
@@ -502,10 +517,39 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         env = NULL;
     }
 
-    /* steps never reached */
+    /* 8. history (--history): asked for explicitly, so a failure fails the run
+     * (a CI job must not lose its entry silently) */
+    if (rc == 0 && a->history) {
+        b.n = 0;
+        push(&b, self);
+        push(&b, "history");
+        push(&b, "add");
+        push(&b, "--bundle");
+        push(&b, r.bundle);
+        if (a->history_db) {
+            push(&b, "--db");
+            push(&b, a->history_db);
+        }
+        push(&b, "-q");
+        push(&b, "-f");
+        push(&b, "json");
+        if (step(&r, "history", &b, &env, &serr) != 0) {
+            rc = -1;
+        } else {
+            const cJSON *d = cJSON_GetObjectItem(env, "data");
+            cJSON *last = cJSON_GetArrayItem(r.steps, cJSON_GetArraySize(r.steps) - 1);
+            cJSON_AddItemToObject(last, "entry", cJSON_Duplicate(cJSON_GetObjectItem(d, "id"), 1));
+            cJSON_AddItemToObject(last, "added", cJSON_Duplicate(cJSON_GetObjectItem(d, "added"), 1));
+            fp_json_add_str(last, "db", fp_json_get_str(d, "db"));
+        }
+        cJSON_Delete(env);
+        env = NULL;
+    }
+
+    /* steps never reached (history only when asked for) */
     static const char *const order[] = {"doctor", "tile",   "capture", "counters",
-                                        "bubbles", "map", "report",  "bundle"};
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+                                        "bubbles", "map", "report",  "bundle", "history"};
+    for (size_t i = 0; i < sizeof order / sizeof order[0] - !a->history; i++) {
         bool seen = false;
         const cJSON *s;
         cJSON_ArrayForEach(s, r.steps)
@@ -545,7 +589,7 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     }
     char *rj = fp_path_join(r.bundle, "run.json");
     fp_err werr = {0};
-    int wrc = fp_json_write_file(rj, doc, &werr);
+    int wrc = fp_bundle_write_json(rj, doc, r.bundle, &werr);
     free(rj);
     const cJSON *w;
     cJSON_ArrayForEach(w, r.warnings) fp_warn(ctx, "%s", w->valuestring);
@@ -556,9 +600,31 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         cJSON_Delete(doc);
     } else if (rc == 0) {
         ctx->data = doc;
+        /* the headline first (report's one-line diagnosis), then what each step did */
         const cJSON *s;
+        const char *headline = NULL;
         cJSON_ArrayForEach(s, r.steps)
-        fp_sb_addf(&ctx->table, "  %-9s %s\n", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
+        {
+            if (!strcmp(fp_json_get_str(s, "name"), "report"))
+                headline = fp_json_get_str(s, "summary");
+        }
+        fp_sb_addf(&ctx->table, "%s\n\n", headline ? headline : "run: no report (see the steps)");
+        cJSON_ArrayForEach(s, r.steps)
+        {
+            double secs;
+            const char *why = fp_json_get_str(s, "reason"), *sum = fp_json_get_str(s, "summary");
+            fp_sb_addf(&ctx->table, "  %-9s %-8s", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
+            if (fp_jnum(s, "seconds", &secs))
+                fp_sb_addf(&ctx->table, " %7.1f s", secs);
+            else
+                fp_sb_adds(&ctx->table, "          ");
+            /* why a step was skipped; what capture found (the report's summary is the headline) */
+            if (why || (sum && strcmp(fp_json_get_str(s, "name"), "report")))
+                fp_sb_addf(&ctx->table, "  %s", why ? why : sum);
+            while (ctx->table.len && ctx->table.buf[ctx->table.len - 1] == ' ')
+                ctx->table.buf[--ctx->table.len] = '\0';
+            fp_sb_addc(&ctx->table, '\n');
+        }
         fp_sb_addf(&ctx->table, "bundle: %s\n", r.bundle);
     } else {
         *err = serr;

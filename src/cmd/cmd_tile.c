@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "flyprof/bundle_path.h"
 #include "flyprof/bound.h"
 #include "flyprof/cli.h"
 #include "flyprof/counters.h"
@@ -412,7 +413,7 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 
     if (ctx->bundle) {
         char *out = fp_path_join(ctx->bundle, "tile.json");
-        int wrc = fp_json_write_file(out, doc, err);
+        int wrc = fp_bundle_write_json(out, doc, ctx->bundle, err);
         if (!wrc)
             fp_json_add_str(doc, "artifact", out);
         free(out);

@@ -12,6 +12,7 @@
     X(run) \
     X(doctor) \
     X(list) \
+    X(kernels) \
     X(tile) \
     X(capture) \
     X(counters) \
@@ -20,8 +21,11 @@
     X(map) \
     X(report) \
     X(diff) \
+    X(history) \
+    X(check) \
     X(bundle) \
-    X(rules)
+    X(rules) \
+    X(mcp)
 
 #define FP_DECLARE_COMMAND(name) extern const fp_command fp_cmd_##name;
 FP_COMMANDS(FP_DECLARE_COMMAND)

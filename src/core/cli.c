@@ -25,6 +25,8 @@ const fp_opt fp_global_opts[] = {
      NULL, fp_format_choices, 0, 0},
     {"bundle", 0, FP_OPT_STR, 0, "DIR", "bundle directory that holds this pipeline's artifacts", NULL,
      NULL, 0, 0},
+    {"wide", 0, FP_OPT_FLAG, 0, NULL, "tables: no width limit (default: 100 columns, or $COLUMNS on a terminal)",
+     NULL, NULL, 0, 0},
     {"quiet", 'q', FP_OPT_FLAG, 0, NULL, "no progress lines on stderr", NULL, NULL, 0, 0},
     {"help", 'h', FP_OPT_FLAG, 0, NULL, "this help (an envelope in json mode)", NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},

@@ -26,19 +26,43 @@ bool fp_is_file(const char *path)
     return path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int fp_read_file(const char *path, fp_sb *sb, fp_err *err)
+static const char *kind_of(mode_t m)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+           : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : "not a regular file";
+}
+
+/* Open an input file for reading, refusing anything but a regular file.
+ * O_NONBLOCK: open() of a FIFO with no writer would otherwise block forever
+ * (and a read of a character device like /dev/zero never ends); regular files
+ * ignore the flag, so reads stay plain blocking reads. Returns the fd, or -1
+ * with err set. */
+static int open_regular(const char *path, struct stat *st, fp_err *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR)
             return fp_err_set(err, FP_NO_ARTIFACT, "%s: no such file", path);
         return fp_err_set(err, FP_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, st) != 0) {
+        int e = errno;
         close(fd);
-        return fp_err_set(err, FP_IO_ERROR, "%s: not a regular file", path);
+        return fp_err_set(err, FP_IO_ERROR, "%s: cannot stat: %s", path, strerror(e));
     }
+    if (!S_ISREG(st->st_mode)) {
+        close(fd);
+        return fp_err_set(err, FP_IO_ERROR, "%s: not a regular file (%s)", path, kind_of(st->st_mode));
+    }
+    return fd;
+}
+
+int fp_read_file(const char *path, fp_sb *sb, fp_err *err)
+{
+    struct stat st;
+    int fd = open_regular(path, &st, err);
+    if (fd < 0)
+        return -1;
     if ((size_t)st.st_size > FP_MAX_INPUT_FILE) {
         close(fd);
         return fp_err_set(err, FP_BAD_INPUT, "%s: %lld bytes is larger than the %zu-byte input limit",
@@ -259,15 +283,11 @@ int fp_file_map(const char *path, fp_file_view *v, fp_err *err)
 {
     memset(v, 0, sizeof *v);
     fp_sb_init(&v->copy_);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT || errno == ENOTDIR)
-            return fp_err_set(err, FP_NO_ARTIFACT, "%s: no such file", path);
-        return fp_err_set(err, FP_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
-    }
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (size_t)st.st_size <= FP_MAX_INPUT_FILE) {
+    int fd = open_regular(path, &st, err);
+    if (fd < 0)
+        return -1;
+    if (st.st_size > 0 && (size_t)st.st_size <= FP_MAX_INPUT_FILE) {
         /* MAP_POPULATE: map every page now, in one call, instead of one fault per page. */
         void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
         if (m != MAP_FAILED) {

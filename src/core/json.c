@@ -82,10 +82,109 @@ cJSON *fp_json_add_bool(cJSON *obj, const char *key, int b)
     return n;
 }
 
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 when it is not one
+ * (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). *bad gets
+ * the length of the maximal invalid subpart to replace (>= 1) when 0 is returned. */
+static size_t utf8_seq(const unsigned char *s, size_t n, size_t *bad)
+{
+    unsigned char c = s[0];
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF; /* range of the second byte */
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        *bad = 1;
+        return 0;
+    }
+    for (size_t i = 1; i < len; i++) {
+        unsigned char lo_i = i == 1 ? lo : 0x80, hi_i = i == 1 ? hi : 0xBF;
+        if (i >= n || s[i] < lo_i || s[i] > hi_i) {
+            *bad = i; /* the lead and the continuation bytes that were still valid */
+            return 0;
+        }
+    }
+    return len;
+}
+
+bool fp_utf8_valid(const char *text)
+{
+    const unsigned char *u = (const unsigned char *)text;
+    size_t n = strlen(text), i = 0, bad = 0;
+    while (i < n) {
+        size_t l = utf8_seq(u + i, n - i, &bad);
+        if (!l)
+            return false;
+        i += l;
+    }
+    return true;
+}
+
+char *fp_utf8_sanitize(char *text, size_t *replaced)
+{
+    size_t n = strlen(text), i = 0, bad = 0, nrep = 0;
+    const unsigned char *u = (const unsigned char *)text;
+    /* fast path: valid text (nearly always) is returned as is, no copy */
+    while (i < n) {
+        size_t l = utf8_seq(u + i, n - i, &bad);
+        if (!l)
+            break;
+        i += l;
+    }
+    if (replaced)
+        *replaced = 0;
+    if (i == n)
+        return text;
+    fp_sb out;
+    fp_sb_init(&out);
+    fp_sb_add(&out, text, i);
+    while (i < n) {
+        size_t l = utf8_seq(u + i, n - i, &bad);
+        if (l) {
+            fp_sb_add(&out, text + i, l);
+            i += l;
+        } else {
+            fp_sb_adds(&out, "\xEF\xBF\xBD"); /* U+FFFD REPLACEMENT CHARACTER */
+            i += bad;
+            nrep++;
+        }
+    }
+    free(text);
+    if (replaced)
+        *replaced = nrep;
+    return fp_sb_detach(&out);
+}
+
+char *fp_json_print(const cJSON *j, bool pretty)
+{
+    /* cJSON escapes '"', '\\' and control bytes but copies bytes >= 0x80 as they
+     * are, so a non-UTF-8 ISA string, source path or CSV kernel name would make the
+     * envelope and artifacts invalid JSON: every JSON document flyprof writes goes
+     * through here. Bytes >= 0x80 only occur inside strings, so replacing them
+     * never touches the document's structure. */
+    char *text = fp_json_print_bytes(j, pretty, NULL); /* cJSON's bytes, faster (json_print.c) */
+    return fp_utf8_sanitize(text, NULL);
+}
+
 int fp_json_write_file(const char *path, const cJSON *j, fp_err *err)
 {
-    size_t len = 0;
-    char *text = fp_json_print(j, true, &len);
+    char *text = fp_json_print(j, true);
+    if (!text)
+        return fp_err_set(err, FP_INTERNAL, "cannot serialise %s", path);
+    size_t len = strlen(text);
     char *withnl = realloc(text, len + 2);
     if (!withnl)
         abort();

@@ -197,7 +197,7 @@ static void put_value(pbuf *b, const cJSON *item, bool fmt, size_t depth)
     }
 }
 
-char *fp_json_print(const cJSON *j, bool formatted, size_t *len)
+char *fp_json_print_bytes(const cJSON *j, bool formatted, size_t *len)
 {
     pbuf b = {0};
     reserve(&b, 256);

@@ -328,6 +328,8 @@ int fp_proc_run(const fp_proc_opts *o, fp_proc_result *r, fp_err *err)
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid)
             reaped = true;
+        else if (exec_ok && o->tick)
+            o->tick(o->tick_arg, now_s() - t0);
     }
     /* The leader is gone: take what is left in the pipes, but do not wait for
      * EOF (a surviving grandchild may hold the write end forever). */

@@ -40,10 +40,32 @@ const char *fp_kernel_category(const char *name)
 
 /* ---- YAML -> cJSON (scalars become strings) ---- */
 
-static cJSON *yaml_to_json(yaml_document_t *doc, yaml_node_t *n, int depth)
+/* An alias makes libyaml's document a graph: the loader keeps one node per
+ * anchor, but converting to a tree copies the anchored node at every alias, so
+ * a few hundred bytes of nested aliases ("billion laughs") expand to billions
+ * of nodes. The conversion therefore has a budget: every node of the document
+ * once, plus this many nodes copied through aliases (a registry sharing a
+ * `requires:` list between thousands of recipes stays far below it). */
+#define FP_YAML_MAX_ALIAS_NODES 100000
+/* Largest registry file: 10,000 recipes are < 4 MiB; more is not a registry
+ * (and libyaml would build the whole document in memory first). */
+#define FP_YAML_MAX_FILE ((size_t)16 << 20)
+
+typedef struct yconv {
+    yaml_document_t *doc;
+    size_t budget; /* nodes left to emit */
+    bool over;     /* the budget ran out: the result is refused */
+} yconv;
+
+static cJSON *yaml_to_json(yconv *c, yaml_node_t *n, int depth)
 {
-    if (!n || depth > 16)
+    if (!n || depth > 16 || c->over)
         return cJSON_CreateNull();
+    if (c->budget == 0) {
+        c->over = true;
+        return cJSON_CreateNull();
+    }
+    c->budget--;
     switch (n->type) {
     case YAML_SCALAR_NODE: {
         char *s = strndup((const char *)n->data.scalar.value, n->data.scalar.length);
@@ -59,18 +81,18 @@ static cJSON *yaml_to_json(yaml_document_t *doc, yaml_node_t *n, int depth)
     }
     case YAML_SEQUENCE_NODE: {
         cJSON *a = cJSON_CreateArray();
-        for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
-            cJSON_AddItemToArray(a, yaml_to_json(doc, yaml_document_get_node(doc, *it), depth + 1));
+        for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top && !c->over; it++)
+            cJSON_AddItemToArray(a, yaml_to_json(c, yaml_document_get_node(c->doc, *it), depth + 1));
         return a;
     }
     case YAML_MAPPING_NODE: {
         cJSON *o = cJSON_CreateObject();
-        for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-            yaml_node_t *k = yaml_document_get_node(doc, p->key);
+        for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && !c->over; p++) {
+            yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
             if (!k || k->type != YAML_SCALAR_NODE)
                 continue;
             char *ks = strndup((const char *)k->data.scalar.value, k->data.scalar.length);
-            cJSON_AddItemToObject(o, ks, yaml_to_json(doc, yaml_document_get_node(doc, p->value), depth + 1));
+            cJSON_AddItemToObject(o, ks, yaml_to_json(c, yaml_document_get_node(c->doc, p->value), depth + 1));
             free(ks);
         }
         return o;
@@ -82,6 +104,10 @@ static cJSON *yaml_to_json(yaml_document_t *doc, yaml_node_t *n, int depth)
 
 static int parse_yaml(const char *path, const fp_sb *text, cJSON **out, fp_err *err)
 {
+    *out = NULL;
+    if (text->len > FP_YAML_MAX_FILE)
+        return fp_err_set(err, FP_BAD_INPUT, "%s: %zu bytes is larger than the %zu-byte limit of a recipes file",
+                          path, text->len, FP_YAML_MAX_FILE);
     yaml_parser_t p;
     yaml_document_t doc;
     yaml_parser_initialize(&p);
@@ -92,9 +118,18 @@ static int parse_yaml(const char *path, const fp_sb *text, cJSON **out, fp_err *
         yaml_parser_delete(&p);
         return -1;
     }
-    *out = yaml_to_json(&doc, yaml_document_get_root_node(&doc), 0);
+    size_t doc_nodes = (size_t)(doc.nodes.top - doc.nodes.start);
+    yconv c = {&doc, doc_nodes + FP_YAML_MAX_ALIAS_NODES, false};
+    cJSON *j = yaml_to_json(&c, yaml_document_get_root_node(&doc), 0);
     yaml_document_delete(&doc);
     yaml_parser_delete(&p);
+    if (c.over) {
+        cJSON_Delete(j);
+        fp_err_set(err, FP_BAD_INPUT, "%s: YAML aliases expand to more than %d copied nodes (an alias bomb?)", path,
+                   FP_YAML_MAX_ALIAS_NODES);
+        return fp_err_help(err, "write the recipes out instead of nesting aliases of aliases");
+    }
+    *out = j;
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "flyprof/cli.h"
 #include "flyprof/csv.h"
 #include "flyprof/fs.h"
+#include "flyprof/json.h"
 #include "flyprof/proc.h"
 
 /* Depth of the recursive decoder walk: rocprofv3 walks without a bound, but
@@ -378,6 +379,62 @@ int fp_discovery_load(const char *prefix, fp_kcands *out, fp_err *err)
     fp_sb_free(&t);
     fp_sb_free(&a);
     return rc;
+}
+
+/* ---------- ranking ---------- */
+
+int fp_kernel_rank(const fp_kcands *k, const char *filter, size_t top, fp_krank *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    regex_t re;
+    if (filter) {
+        int rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
+        if (rc != 0) {
+            char msg[128];
+            regerror(rc, &re, msg, sizeof msg);
+            return fp_err_set(err, FP_USAGE, "--filter '%s' is not a POSIX extended regex: %s", filter, msg);
+        }
+    }
+    out->idx = malloc((k->n ? k->n : 1) * sizeof *out->idx);
+    if (!out->idx)
+        abort();
+    for (size_t i = 0; i < k->n; i++) {
+        out->total_ns += k->v[i].total_ns;
+        if (filter && regexec(&re, k->v[i].name, 0, NULL, 0) != 0)
+            continue;
+        if (!top || out->n < top)
+            out->idx[out->n++] = i;
+        out->matched++;
+    }
+    if (filter)
+        regfree(&re);
+    return 0;
+}
+
+void fp_krank_free(fp_krank *r)
+{
+    free(r->idx);
+    memset(r, 0, sizeof *r);
+}
+
+cJSON *fp_krank_json(const fp_kcands *k, const fp_krank *r)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t j = 0; j < r->n; j++) {
+        const fp_kcand *c = &k->v[r->idx[j]];
+        cJSON *o = cJSON_CreateObject();
+        fp_json_add_int(o, "rank", (int64_t)r->idx[j] + 1);
+        fp_json_add_str(o, "name", c->name);
+        fp_json_add_int(o, "calls", c->calls);
+        fp_json_add_int(o, "total_ns", c->total_ns);
+        fp_json_add_num(o, "pct", r->total_ns > 0 ? 100.0 * (double)c->total_ns / (double)r->total_ns : 0, 2);
+        fp_json_add_num(o, "avg_ns", c->avg_ns, 1);
+        fp_json_add_int(o, "min_ns", c->min_ns);
+        fp_json_add_int(o, "max_ns", c->max_ns);
+        fp_json_add_bool(o, "library", c->noise);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
 }
 
 /* ---------- matching ---------- */

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "flyprof/fs.h"
+#include "flyprof/json.h"
 
 static int sb_write_handler(void *data, unsigned char *buffer, size_t size)
 {
@@ -50,19 +51,31 @@ static int emit_ev(yaml_emitter_t *em, yaml_event_t *ev, fp_err *err)
     return 0;
 }
 
+/* libyaml refuses a scalar that is not valid UTF-8 at initialisation and then
+ * leaves the event uninitialised: emitting it anyway freed a stale pointer
+ * (a double free found by tests/fuzz/fuzz_input_yaml); it also lets surrogates
+ * through, which its own reader then refuses. The values come from the
+ * user (--kernel regexes, paths), so this is their error, not an internal one. */
+static int scalar_refused(const char *s, fp_err *err)
+{
+    return fp_err_set(err, FP_BAD_ARGS, "'%.60s' is not valid UTF-8: rocprofv3 cannot read it from its input file", s);
+}
+
 static int emit_plain(yaml_emitter_t *em, const char *s, fp_err *err)
 {
     yaml_event_t ev;
-    yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 0,
-                                 YAML_PLAIN_SCALAR_STYLE);
+    if (!fp_utf8_valid(s) ||
+        !yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 0, YAML_PLAIN_SCALAR_STYLE))
+        return scalar_refused(s, err);
     return emit_ev(em, &ev, err);
 }
 
 static int emit_quoted(yaml_emitter_t *em, const char *s, fp_err *err)
 {
     yaml_event_t ev;
-    yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 0, 1,
-                                 YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+    if (!fp_utf8_valid(s) || !yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 0, 1,
+                                                           YAML_DOUBLE_QUOTED_SCALAR_STYLE))
+        return scalar_refused(s, err);
     return emit_ev(em, &ev, err);
 }
 

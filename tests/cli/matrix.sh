@@ -110,6 +110,20 @@ cell tile unreadable 74 --bundle "$D000"
 cell tile bad-number 64 --shape 1024,1024,1024 --bm x
 cell tile unknown-flag 64 --shape 1024,1024,1024 --bogus
 
+# ---- kernels: a stats/trace CSV, a rocpd db or a bundle ----
+cell kernels missing 64
+cell kernels missing 64 --csv   # an option without its value
+cell kernels nonexistent 66 --csv "$NO"
+cell kernels nonexistent 66 --db "$NO"
+cell kernels nonexistent 66 --bundle "$NO"
+cell kernels wrong-kind 78 --csv "$DIR"
+cell kernels wrong-kind 78 --db "$DIR"
+cell kernels wrong-kind 78 --bundle "$FILE"
+cell kernels unreadable 74 --csv "$U000"
+cell kernels unreadable 74 --bundle "$D000"
+cell kernels bad-number 64 --csv "$FILE" --top many
+cell kernels unknown-flag 64 --csv "$FILE" --bogus
+
 # ---- counters: offline inputs, the bundle ----
 cell counters missing 64
 cell counters missing 64 --csv   # an option without its value
@@ -169,6 +183,40 @@ cell diff unreadable 74 --before "$U000" --after "$DIR" --out "$OUT/d.json"
 cell diff unknown-flag 64 --before "$DIR" --after "$DIR" --bogus
 cell diff unknown-flag 64 --before "$DIR" --after "$DIR" --bundle "$DIR"
 na diff bad-number "diff takes no number"
+
+# ---- history: a sub-command; --db is read (list/show/trend/export) or written (add/import) ----
+cell history missing 64
+cell history missing 64 add --db "$OUT/h.db"   # add without --bundle
+cell history nonexistent 66 list --db "$NO"
+cell history nonexistent 66 add --bundle "$NO" --db "$OUT/h.db"
+cell history nonexistent 66 import "$NO" --db "$OUT/h.db"
+cell history wrong-kind 78 list --db "$DIR"
+cell history wrong-kind 78 add --bundle "$FILE" --db "$OUT/h.db"
+cell history wrong-kind 78 add --bundle "$DIR" --db "$DIR"
+cell history wrong-kind 78 trend --db "$FILE" --out "$FILE"
+cell history unreadable 74 list --db "$U000"
+cell history bad-number 64 list --db "$NO" --limit ten
+cell history unknown-flag 64 list --bogus
+
+# ---- check: --bundle DIR required, --db FILE ----
+cell check missing 64 --db "$FILE"
+cell check nonexistent 66 --bundle "$NO" --db "$FILE"
+cell check nonexistent 66 --bundle "$DIR" --db "$NO"
+cell check wrong-kind 78 --bundle "$FILE" --db "$FILE"
+cell check wrong-kind 78 --bundle "$DIR" --db "$DIR"
+cell check unreadable 74 --bundle "$DIR" --db "$U000"
+na check bad-number "check takes no number"
+cell check unknown-flag 64 --bundle "$DIR" --bogus
+cell check unknown-flag 64 --bundle "$DIR" --fail-on sometimes
+
+# ---- mcp: the --root dir (stdin is /dev/null: a server that starts ends at once) ----
+na mcp missing "no required argument"
+cell mcp nonexistent 66 --root "$NO"
+cell mcp wrong-kind 78 --root "$FILE"
+cell mcp unreadable 74 --root "$D000"
+na mcp bad-number "mcp takes no number"
+cell mcp unknown-flag 64 --bogus
+cell mcp unknown-flag 64 --bundle "$DIR"
 
 # ---- rules: no argument at all ----
 na rules "missing/paths/bad-number" "rules reads nothing"

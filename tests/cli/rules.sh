@@ -1,14 +1,14 @@
 #!/bin/bash
 # rules: the table as data (the prototype's ten rules and the new ones), and
-# skills/references/bubble-knob-table.md is exactly `flyprof rules -f table`
-# (regenerate with: flyprof rules -f table > skills/references/bubble-knob-table.md).
+# skills/references/bubble-knob-table.md is exactly `flyprof rules -f table --markdown`
+# (regenerate with: flyprof rules -f table --markdown > skills/references/bubble-knob-table.md).
 set -u
 : "${FLYPROF:?}" "${FP_SRC:?}"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$FLYPROF" rules -f table > "$T/table.md" || fail "rules -f table"
+"$FLYPROF" rules -f table --markdown > "$T/table.md" || fail "rules -f table --markdown"
 diff -u "$FP_SRC/skills/references/bubble-knob-table.md" "$T/table.md" > "$T/drift.txt" ||
     { cat "$T/drift.txt" >&2; fail "bubble-knob-table.md drifted from the rules table: regenerate it"; }
 

@@ -41,6 +41,17 @@ fp run softmax --bundle "$T/run2" --shape 4096,4096,4096,bf16 --skip-bundle --no
 [ "$(jget $T/run2/run.json "[s['status'] for s in d['steps'] if s['name']=='bundle'][0]")" = skipped ] || fail skip-bundle
 [ ! -f "$T/run2/counters.json" ] || fail "no-pmc wrote counters"
 
+# --history: the reported bundle becomes an entry of the history (capture's shape and provenance)
+fp run softmax --bundle "$T/run2h" --shape 4096,8192,bf16 --skip-bundle --no-pmc --history --history-db "$T/h.db"
+[ "$RC" = 0 ] || { cat "$T/out.json"; fail "run --history exit $RC"; }
+[ "$(jget $T/run2h/run.json "[(s['status'], s['entry'], s['added']) for s in d['steps'] if s['name']=='history'][0]")" = \
+  "('ok', 1, True)" ] || fail "history step"
+"$FLYPROF" history list --db "$T/h.db" -q -f json > "$T/hl.json" || fail "history list after run"
+[ "$(jget $T/hl.json "[(e['shape'], e['kernel'] is not None) for e in d['data']['entries']]")" = "[('4096,8192,bf16', True)]" ] ||
+  fail "run --history entry: $(cat "$T/hl.json")"
+[ "$(jget $T/hl.json "d['data']['entries'][0]['captured_at']")" = "$(jget $T/run2h/capture.json "d['captured_at']")" ] ||
+  fail "entry capture time = capture.json captured_at"
+
 # doctor not ready -> the first blocker is the run's error, nothing else runs
 ROCPROF_ATT_LIBRARY_PATH="$T/none" LD_LIBRARY_PATH= fp run softmax --bundle "$T/run3"
 expect_error TRACE_DECODER_MISSING 69

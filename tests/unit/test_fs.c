@@ -6,12 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "flyprof/fs.h"
+#include "flyprof/json.h"
 
 static void test_atomic_write_and_read(void **state)
 {
@@ -98,12 +101,103 @@ static void test_utf8_padding(void **state)
     fp_sb_free(&sb);
 }
 
+/* issue 10 (e): a FIFO where a trace file is expected made open() block forever.
+ * alarm() turns a regression into a failure instead of a hung test. */
+static void test_fifo_is_refused_at_once(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/fp_fifo_XXXXXX";
+    assert_non_null(mkdtemp(tmpl));
+    char *path = fp_path_join(tmpl, "code.json");
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(10);
+    fp_err e = {0};
+    fp_sb sb;
+    fp_sb_init(&sb);
+    assert_int_equal(fp_read_file(path, &sb, &e), -1);
+    assert_int_equal(e.code, FP_IO_ERROR);
+    assert_non_null(strstr(e.message, "not a regular file (a FIFO)"));
+    fp_err_clear(&e);
+    fp_sb_free(&sb);
+    fp_file_view v;
+    assert_int_equal(fp_file_map(path, &v, &e), -1);
+    assert_int_equal(e.code, FP_IO_ERROR);
+    fp_err_clear(&e);
+    fp_file_unmap(&v);
+    cJSON *j = NULL;
+    assert_int_equal(fp_json_parse_file(path, &j, &e), -1);
+    assert_int_equal(e.code, FP_IO_ERROR);
+    fp_err_clear(&e);
+    /* a character device: refused without reading (a read of /dev/zero never ends) */
+    fp_sb_init(&sb);
+    assert_int_equal(fp_read_file("/dev/zero", &sb, &e), -1);
+    assert_int_equal(e.code, FP_IO_ERROR);
+    assert_non_null(strstr(e.message, "character device"));
+    fp_err_clear(&e);
+    fp_sb_free(&sb);
+    alarm(0);
+    unlink(path);
+    rmdir(tmpl);
+    free(path);
+}
+
+/* issue 10 (f): cJSON copies bytes >= 0x80 raw, so invalid UTF-8 in a string
+ * made the envelope and artifacts invalid JSON. */
+static void test_json_print_replaces_invalid_utf8(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+        size_t nrep;
+    } cases[] = {
+        {"plain", "plain", 0},
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 0},
+        {"a\xff" "b", "a\xef\xbf\xbd" "b", 1},            /* never-valid byte */
+        {"a\xc3", "a\xef\xbf\xbd", 1},                 /* truncated at the end */
+        {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd", 2},  /* overlong '/' */
+        {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 3}, /* a surrogate */
+        {"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 4}, /* > U+10FFFF */
+        {"\xe2\x82x", "\xef\xbf\xbdx", 1},           /* maximal subpart = one U+FFFD */
+        {"\xe2\x82\"", "\xef\xbf\xbd\"", 1},        /* a quote after a cut sequence survives */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t nrep = 99;
+        char *t = fp_utf8_sanitize(strdup(cases[i].in), &nrep);
+        assert_string_equal(t, cases[i].out);
+        assert_int_equal(nrep, cases[i].nrep);
+        free(t);
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "isa\xff", "v_mov\xc3(\x80\x80");
+    char *s = fp_json_print(o, false);
+    assert_string_equal(s, "{\"isa\xef\xbf\xbd\":\"v_mov\xef\xbf\xbd(\xef\xbf\xbd\xef\xbf\xbd\"}");
+    free(s);
+    /* the artifact writer goes through the same printer */
+    char tmpl[] = "/tmp/fp_utf8_XXXXXX";
+    assert_non_null(mkdtemp(tmpl));
+    char *path = fp_path_join(tmpl, "a.json");
+    fp_err e = {0};
+    assert_int_equal(fp_json_write_file(path, o, &e), 0);
+    fp_sb sb;
+    fp_sb_init(&sb);
+    assert_int_equal(fp_read_file(path, &sb, &e), 0);
+    assert_non_null(strstr(sb.buf, "v_mov\xef\xbf\xbd("));
+    assert_null(strstr(sb.buf, "\xff"));
+    fp_sb_free(&sb);
+    unlink(path);
+    rmdir(tmpl);
+    free(path);
+    cJSON_Delete(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_atomic_write_and_read),
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_utf8_padding),
+        cmocka_unit_test(test_fifo_is_refused_at_once),
+        cmocka_unit_test(test_json_print_replaces_invalid_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,6 +98,23 @@ static void test_refused(void **state)
     cJSON_AddItemToArray(jobs, j);
     assert_int_equal(fp_input_yaml_emit(jobs, &sb, &err), -1);
     cJSON_Delete(jobs);
+    /* invalid UTF-8 in a value (found by tests/fuzz: libyaml left the event
+     * uninitialised and emitting it was a double free) */
+    static const char *const bad[] = {"T\xff\xff", "gemm\xc3", "\xed\xa0\x80"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        jobs = cJSON_CreateArray();
+        j = cJSON_CreateObject();
+        cJSON *pmc = cJSON_AddArrayToObject(j, "pmc");
+        cJSON_AddItemToArray(pmc, cJSON_CreateString("SQ_WAVES"));
+        cJSON_AddItemToArray(pmc, cJSON_CreateString(bad[i]));
+        cJSON_AddStringToObject(j, "kernel_include_regex", bad[i]);
+        cJSON_AddItemToArray(jobs, j);
+        fp_err_clear(&err);
+        assert_int_equal(fp_input_yaml_emit(jobs, &sb, &err), -1);
+        assert_int_equal(err.code, FP_BAD_ARGS);
+        assert_non_null(strstr(err.message, "not valid UTF-8"));
+        cJSON_Delete(jobs);
+    }
     assert_int_equal(sb.len, 0); /* nothing appended on failure */
     fp_sb_free(&sb);
 }

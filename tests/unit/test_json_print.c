@@ -1,4 +1,4 @@
-/* test_json_print.c - fp_json_print writes exactly cJSON_Print's /
+/* test_json_print.c - fp_json_print_bytes writes exactly cJSON_Print's /
  * cJSON_PrintUnformatted's bytes: number edge cases (integers around 10^15,
  * 2^31, 2^53, fractions needing %1.17g, NaN/inf, -0), escapes, empty and nested
  * containers, random trees, and every JSON document of the corpus. */
@@ -21,7 +21,7 @@ static void same(const cJSON *j)
     for (int fmt = 0; fmt < 2; fmt++) {
         char *a = fmt ? cJSON_Print(j) : cJSON_PrintUnformatted(j);
         size_t n = 0;
-        char *b = fp_json_print(j, fmt, &n);
+        char *b = fp_json_print_bytes(j, fmt, &n);
         assert_non_null(a);
         if (strcmp(a, b))
             fprintf(stderr, "cJSON: %s\nfp:    %s\n", a, b);
@@ -56,7 +56,7 @@ static void test_numbers(void **state)
     cJSON_AddItemToArray(s, cJSON_CreateNumber(-INFINITY));
     same(s);
     size_t n;
-    char *t = fp_json_print(s, false, &n);
+    char *t = fp_json_print_bytes(s, false, &n);
     assert_string_equal(t, "[null,null,null]");
     free(t);
     cJSON_Delete(s);

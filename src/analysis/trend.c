@@ -1,0 +1,370 @@
+/*
+ * trend.c - trend.svg / trend.csv of a history series (trend.h).
+ *
+ * Points are spaced evenly (one per entry, oldest left) rather than by time:
+ * CI adds in bursts, and a commit between two bursts deserves as much room as
+ * any other. Two panels share the x axis: duration per call (us) above, the
+ * top classes' share of stall (%) below; commit labels under both.
+ */
+#include "flyprof/trend.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/json.h"
+#include "flyprof/strbuf.h"
+
+#define W 960
+#define LEFT 80
+#define RIGHT 190 /* legend column */
+#define TOP1 60
+#define H1 200
+#define TOP2 320
+#define H2 180
+#define LABELS 560
+#define HEIGHT 650
+
+static const char *const palette[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"};
+
+static void esc(fp_sb *o, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '<': fp_sb_adds(o, "&lt;"); break;
+        case '>': fp_sb_adds(o, "&gt;"); break;
+        case '&': fp_sb_adds(o, "&amp;"); break;
+        case '"': fp_sb_adds(o, "&quot;"); break;
+        default:
+            if ((unsigned char)*s >= 0x20)
+                fp_sb_addc(o, *s);
+        }
+    }
+}
+
+static double class_pct(const cJSON *rec, const char *cls, int *found)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, fp_jget(rec, "classes"))
+    {
+        const char *n = fp_json_get_str(c, "class");
+        if (n && !strcmp(n, cls)) {
+            *found = 1;
+            return fp_jnum0(c, "pct");
+        }
+    }
+    *found = 0;
+    return 0;
+}
+
+typedef struct cls_mean {
+    const char *name;
+    double sum;
+    size_t order;
+} cls_mean;
+
+static int mean_cmp(const void *a, const void *b)
+{
+    const cls_mean *x = a, *y = b;
+    if (x->sum != y->sum)
+        return x->sum > y->sum ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+cJSON *fp_trend_top_classes(const cJSON *records, size_t k)
+{
+    cls_mean *v = NULL;
+    size_t n = 0;
+    const cJSON *r, *c;
+    cJSON_ArrayForEach(r, records) cJSON_ArrayForEach(c, fp_jget(r, "classes"))
+    {
+        const char *name = fp_json_get_str(c, "class");
+        if (!name)
+            continue;
+        size_t i = 0;
+        while (i < n && strcmp(v[i].name, name))
+            i++;
+        if (i == n) {
+            cls_mean *nv = realloc(v, (n + 1) * sizeof *v);
+            if (!nv)
+                abort();
+            v = nv;
+            v[n] = (cls_mean){name, 0, n};
+            n++;
+        }
+        v[i].sum += fp_jnum0(c, "pct");
+    }
+    if (n > 1)
+        qsort(v, n, sizeof *v, mean_cmp);
+    cJSON *out = cJSON_CreateArray();
+    for (size_t i = 0; i < n && i < k; i++)
+        cJSON_AddItemToArray(out, cJSON_CreateString(v[i].name));
+    free(v);
+    return out;
+}
+
+/* "abc1234" (+ "*" when dirty), else "#<id>". */
+static void label_of(const cJSON *rec, char *buf, size_t cap)
+{
+    const cJSON *p = fp_jget(rec, "provenance");
+    const char *c = fp_json_get_str(p, "commit");
+    if (c)
+        snprintf(buf, cap, "%.7s%s", c, cJSON_IsTrue(fp_jget(p, "dirty")) ? "*" : "");
+    else
+        snprintf(buf, cap, "#%.0f", fp_jnum0(rec, "id"));
+}
+
+/* A "nice" upper bound and tick step covering [0, hi]. */
+static void nice_axis(double hi, double *top, double *step)
+{
+    if (!(hi > 0))
+        hi = 1;
+    double raw = hi / 4, mag = pow(10, floor(log10(raw))), f = raw / mag;
+    *step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+    *top = ceil(hi / *step) * *step;
+}
+
+static double xpos(size_t i, size_t n)
+{
+    /* 30 px inside the frame so the end points and their labels stay clear of it */
+    double span = W - LEFT - RIGHT - 60;
+    return n <= 1 ? LEFT + 30 + span / 2 : LEFT + 30 + span * (double)i / (double)(n - 1);
+}
+
+static void axis(fp_sb *o, int top, int h, double ymax, double step, const char *unit)
+{
+    fp_sb_addf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" stroke=\"#999\"/>\n", LEFT, top,
+               W - LEFT - RIGHT, h);
+    for (double v = 0; v <= ymax + step / 2; v += step) {
+        double y = top + h - h * v / ymax;
+        fp_sb_addf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n", LEFT, y, W - RIGHT, y);
+        fp_sb_addf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%g</text>\n", LEFT - 6, y + 4, v);
+    }
+    fp_sb_addf(o, "<text x=\"16\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\">",
+               top + h / 2, top + h / 2);
+    esc(o, unit);
+    fp_sb_adds(o, "</text>\n");
+}
+
+char *fp_trend_svg(const cJSON *records, const cJSON *top)
+{
+    size_t n = (size_t)cJSON_GetArraySize(records);
+    const cJSON *first = cJSON_GetArrayItem(records, 0);
+    fp_sb o;
+    fp_sb_init(&o);
+    fp_sb_addf(&o,
+               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+               "font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+               W, HEIGHT, W, HEIGHT);
+    fp_sb_adds(&o, "<text x=\"16\" y=\"26\" font-size=\"16\" font-weight=\"bold\">flyprof history: ");
+    esc(&o, fp_json_get_str(first, "kernel"));
+    const char *shape = fp_json_get_str(first, "shape");
+    if (shape && shape[0]) {
+        fp_sb_adds(&o, "  shape ");
+        esc(&o, shape);
+    }
+    if (fp_json_get_str(first, "arch")) {
+        fp_sb_adds(&o, "  (");
+        esc(&o, fp_json_get_str(first, "arch"));
+        fp_sb_adds(&o, ")");
+    }
+    fp_sb_addf(&o, "</text>\n<text x=\"16\" y=\"44\" font-size=\"12\" fill=\"#555\">%zu entries, oldest left; "
+                   "labels: FlyDSL commit (* = dirty worktree) or #entry id</text>\n",
+               n);
+
+    /* panel 1: duration per call */
+    double tmax = 0;
+    size_t nt = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, records)
+    {
+        double t;
+        if (fp_jnum(fp_jget(r, "workload"), "time_ns_per_call", &t)) {
+            nt++;
+            if (t / 1000.0 > tmax)
+                tmax = t / 1000.0;
+        }
+    }
+    double ytop, ystep;
+    nice_axis(tmax * 1.1, &ytop, &ystep);
+    axis(&o, TOP1, H1, ytop, ystep, "duration per call (us)");
+    if (!nt) {
+        fp_sb_addf(&o, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#777\">no entry measured a duration per call"
+                       "</text>\n",
+                   LEFT + 20, TOP1 + H1 / 2);
+    } else {
+        fp_sb_adds(&o, "<polyline fill=\"none\" stroke=\"#222\" stroke-width=\"2\" points=\"");
+        size_t i = 0;
+        cJSON_ArrayForEach(r, records)
+        {
+            double t;
+            if (fp_jnum(fp_jget(r, "workload"), "time_ns_per_call", &t))
+                fp_sb_addf(&o, "%.1f,%.1f ", xpos(i, n), TOP1 + H1 - H1 * (t / 1000.0) / ytop);
+            i++;
+        }
+        fp_sb_adds(&o, "\"/>\n");
+        i = 0;
+        cJSON_ArrayForEach(r, records)
+        {
+            double t;
+            if (fp_jnum(fp_jget(r, "workload"), "time_ns_per_call", &t)) {
+                double x = xpos(i, n), y = TOP1 + H1 - H1 * (t / 1000.0) / ytop;
+                char lab[32];
+                label_of(r, lab, sizeof lab);
+                fp_sb_addf(&o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#222\"><title>", x, y);
+                esc(&o, lab);
+                fp_sb_addf(&o, " #%.0f ", fp_jnum0(r, "id"));
+                esc(&o, fp_json_get_str(fp_jget(r, "provenance"), "captured_at"));
+                fp_sb_addf(&o, ": %.2f us</title></circle>\n", t / 1000.0);
+                if (n <= 40)
+                    fp_sb_addf(&o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%.1f</text>\n",
+                               x, y - 8, t / 1000.0);
+            }
+            i++;
+        }
+    }
+
+    /* panel 2: top classes' share of stall */
+    double pmax = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(r, records) cJSON_ArrayForEach(c, top)
+    {
+        int f;
+        double v = class_pct(r, c->valuestring, &f);
+        if (f && v > pmax)
+            pmax = v;
+    }
+    nice_axis(pmax > 0 ? fmin(100, pmax * 1.1) : 100, &ytop, &ystep);
+    axis(&o, TOP2, H2, ytop, ystep, "share of stall (%)");
+    size_t ci = 0;
+    cJSON_ArrayForEach(c, top)
+    {
+        const char *col = palette[ci % (sizeof palette / sizeof palette[0])];
+        fp_sb_addf(&o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+        size_t i = 0;
+        cJSON_ArrayForEach(r, records)
+        {
+            int f;
+            double v = class_pct(r, c->valuestring, &f);
+            /* a class absent from an entry had no stall there: 0 % */
+            fp_sb_addf(&o, "%.1f,%.1f ", xpos(i, n), TOP2 + H2 - H2 * v / ytop);
+            i++;
+        }
+        fp_sb_adds(&o, "\"/>\n");
+        i = 0;
+        cJSON_ArrayForEach(r, records)
+        {
+            int f;
+            double v = class_pct(r, c->valuestring, &f);
+            fp_sb_addf(&o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>", xpos(i, n),
+                       TOP2 + H2 - H2 * v / ytop, col);
+            esc(&o, c->valuestring);
+            fp_sb_addf(&o, " %.2f %%</title></circle>\n", v);
+            i++;
+        }
+        /* legend */
+        double ly = TOP2 + 14 + 20.0 * (double)ci;
+        fp_sb_addf(&o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
+                   W - RIGHT + 14, ly - 4, W - RIGHT + 38, ly - 4, col);
+        fp_sb_addf(&o, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\">", W - RIGHT + 44, ly);
+        esc(&o, c->valuestring);
+        fp_sb_adds(&o, "</text>\n");
+        ci++;
+    }
+    if (!ci)
+        fp_sb_addf(&o, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#777\">no stall classes recorded</text>\n",
+                   LEFT + 20, TOP2 + H2 / 2);
+
+    /* commit labels (thinned to ~40 so they never overlap) */
+    size_t every = n > 40 ? (n + 39) / 40 : 1, i = 0;
+    cJSON_ArrayForEach(r, records)
+    {
+        if (i % every == 0 || i + 1 == n) {
+            char lab[32];
+            label_of(r, lab, sizeof lab);
+            double x = xpos(i, n);
+            fp_sb_addf(&o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999\"/>\n", x, TOP2 + H2, x,
+                       TOP2 + H2 + 5);
+            fp_sb_addf(&o, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" font-family=\"DejaVu Sans Mono, monospace\" "
+                           "text-anchor=\"end\" transform=\"rotate(-40 %.1f %d)\">",
+                       x, TOP2 + H2 + 18, x, TOP2 + H2 + 18);
+            esc(&o, lab);
+            fp_sb_adds(&o, "</text>\n");
+        }
+        i++;
+    }
+    fp_sb_addf(&o, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" fill=\"#555\">entries in capture "
+                   "order (commit)</text>\n",
+               LEFT + (W - LEFT - RIGHT) / 2, LABELS + 60);
+    fp_sb_adds(&o, "</svg>\n");
+    return fp_sb_detach(&o);
+}
+
+static void csv_field(fp_sb *o, const char *s)
+{
+    if (!s)
+        return;
+    if (strpbrk(s, ",\"\n\r")) {
+        fp_sb_addc(o, '"');
+        for (; *s; s++) {
+            if (*s == '"')
+                fp_sb_addc(o, '"');
+            fp_sb_addc(o, *s);
+        }
+        fp_sb_addc(o, '"');
+    } else {
+        fp_sb_adds(o, s);
+    }
+}
+
+static void csv_num(fp_sb *o, const cJSON *obj, const char *k)
+{
+    double v;
+    fp_sb_addc(o, ',');
+    if (fp_jnum(obj, k, &v))
+        fp_sb_addf(o, "%.15g", v);
+}
+
+char *fp_trend_csv(const cJSON *records, const cJSON *top)
+{
+    fp_sb o;
+    fp_sb_init(&o);
+    fp_sb_adds(&o, "id,captured_at,commit,dirty,time_ns_per_call,stall_pct,exposed_pct,bound");
+    const cJSON *c, *r;
+    cJSON_ArrayForEach(c, top)
+    {
+        fp_sb_addc(&o, ',');
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s_pct", c->valuestring);
+        csv_field(&o, buf);
+    }
+    fp_sb_addc(&o, '\n');
+    cJSON_ArrayForEach(r, records)
+    {
+        const cJSON *p = fp_jget(r, "provenance");
+        fp_sb_addf(&o, "%.0f,", fp_jnum0(r, "id"));
+        csv_field(&o, fp_json_get_str(p, "captured_at"));
+        fp_sb_addc(&o, ',');
+        csv_field(&o, fp_json_get_str(p, "commit"));
+        fp_sb_addc(&o, ',');
+        const cJSON *d = fp_jget(p, "dirty");
+        if (cJSON_IsBool(d))
+            fp_sb_adds(&o, cJSON_IsTrue(d) ? "true" : "false");
+        csv_num(&o, fp_jget(r, "workload"), "time_ns_per_call");
+        csv_num(&o, fp_jget(r, "totals"), "stall_pct");
+        csv_num(&o, fp_jget(r, "totals"), "exposed_pct");
+        fp_sb_addc(&o, ',');
+        csv_field(&o, fp_json_get_str(r, "bound"));
+        cJSON_ArrayForEach(c, top)
+        {
+            int f;
+            double v = class_pct(r, c->valuestring, &f);
+            fp_sb_addf(&o, ",%.15g", v);
+        }
+        fp_sb_addc(&o, '\n');
+    }
+    return fp_sb_detach(&o);
+}

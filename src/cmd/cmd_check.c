@@ -1,0 +1,186 @@
+/*
+ * cmd_check.c - `flyprof check --bundle B`: is B worse than its history?
+ *
+ * Story: B's history record (the same reader as `history add`) -> the
+ * baseline entry of the same kernel and shape in the database (latest, an
+ * entry id, or a commit) -> the comparison `diff` makes, on the figures both
+ * sides have (fp_diff_totals_json / classes / verdict: same noise floors) ->
+ * the --fail-on gate. A tripped gate is the REGRESSED error (exit 1) whose
+ * envelope still carries the whole comparison in data (ctx->data_on_error).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "flyprof/diff.h"
+#include "flyprof/fs.h"
+#include "flyprof/history.h"
+#include "flyprof/json.h"
+#include "flyprof/worktree.h"
+
+typedef struct check_args {
+    const char *db;
+    const char *baseline;
+    const char *fail_on;
+    const char *worktree;
+} check_args;
+
+static const char *const fail_on_choices[] = {"regressed", "any-change", "never", NULL};
+
+static const fp_opt check_opts[] = {
+    {"db", 0, FP_OPT_STR, offsetof(check_args, db), "FILE",
+     "history database (default: $FLYPROF_HISTORY, else $XDG_DATA_HOME/flyprof/history.db, else "
+     "~/.local/share/flyprof/history.db)",
+     NULL, NULL, 0, 0},
+    {"baseline", 0, FP_OPT_STR, offsetof(check_args, baseline), "REF",
+     "latest, an entry id, or a FlyDSL commit (prefix >= 4 hex digits) of the same kernel and shape", "latest", NULL,
+     0, 0},
+    {"fail-on", 0, FP_OPT_CHOICE, offsetof(check_args, fail_on), "WHEN",
+     "exit 1 (REGRESSED) when the verdict is regressed, or anything but neutral (any-change); never: report only",
+     "regressed", fail_on_choices, 0, 0},
+    {"worktree", 0, FP_OPT_STR, offsetof(check_args, worktree), "DIR",
+     "FlyDSL checkout for B's provenance when its capture.json has none", NULL, NULL, 0, 0},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+static const fp_path_rule check_paths[] = {
+    {.opt = "bundle", .kind = FP_PATH_DIR},
+    {.opt = "db", .kind = FP_PATH_FILE},
+    {.opt = "worktree", .kind = FP_PATH_DIR},
+    {.kind = FP_PATH_NONE},
+};
+
+static cJSON *side(const cJSON *rec)
+{
+    cJSON *o = cJSON_CreateObject();
+    double id;
+    if (fp_jnum(rec, "id", &id))
+        fp_json_add_int(o, "id", (int64_t)id);
+    else
+        cJSON_AddNullToObject(o, "id");
+    const cJSON *p = fp_jget(rec, "provenance");
+    fp_json_add_str(o, "kernel", fp_json_get_str(rec, "kernel"));
+    fp_json_add_str(o, "shape", fp_json_get_str(rec, "shape"));
+    fp_json_add_str(o, "arch", fp_json_get_str(rec, "arch"));
+    fp_json_add_str(o, "commit", fp_json_get_str(p, "commit"));
+    cJSON_AddItemToObject(o, "dirty", cJSON_Duplicate(fp_jget(p, "dirty"), 1));
+    fp_json_add_str(o, "captured_at", fp_json_get_str(p, "captured_at"));
+    fp_json_add_str(o, "bound", fp_json_get_str(rec, "bound"));
+    fp_json_add_str(o, "hash", fp_json_get_str(rec, "hash"));
+    return o;
+}
+
+static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
+{
+    (void)pos, (void)npos;
+    check_args *a = vargs;
+    /* --bundle (required, a dir), --db and --worktree were checked by main (fp_check_paths) */
+    char *dbp = a->db ? fp_path_abs(a->db) : fp_history_default_path();
+    if (!dbp) {
+        fp_err_set(err, FP_BAD_ARGS, "no history database: neither --db, $FLYPROF_HISTORY, $XDG_DATA_HOME nor $HOME");
+        return fp_err_help(err, "pass --db FILE");
+    }
+    fp_worktree wt;
+    memset(&wt, 0, sizeof wt);
+    bool have_wt = false;
+    if (a->worktree) {
+        if (fp_worktree_inspect(a->worktree, &wt, err)) {
+            free(dbp);
+            return -1;
+        }
+        have_wt = true;
+    }
+    cJSON *cur = NULL, *base = NULL;
+    int rc = fp_history_record_from_bundle(ctx->bundle, have_wt && wt.commit[0] ? wt.commit : NULL,
+                                           have_wt ? (int)wt.dirty : -1, have_wt ? wt.branch : NULL, &cur, err);
+    if (have_wt)
+        fp_worktree_free(&wt);
+    fp_history *h = NULL;
+    if (rc == 0)
+        rc = fp_history_open(dbp, false, &h, err);
+    /* B itself may already be in the history (added on main): never its own baseline */
+    if (rc == 0)
+        rc = fp_history_baseline(h, fp_json_get_str(cur, "kernel"), fp_json_get_str(cur, "shape"), a->baseline,
+                                 fp_json_get_str(cur, "hash"), &base, err);
+    fp_history_close(h);
+    if (rc) {
+        free(dbp);
+        cJSON_Delete(cur);
+        return -1;
+    }
+
+    fp_diff_figures fb = fp_diff_figures_of(base), fa = fp_diff_figures_of(cur);
+    fp_diff_verdict v;
+    fp_diff_verdict_of(&fb, &fa, &v);
+    cJSON *d = cJSON_CreateObject();
+    fp_json_add_str(d, "db", dbp);
+    fp_json_add_str(d, "baseline_ref", a->baseline ? a->baseline : "latest");
+    cJSON_AddItemToObject(d, "baseline", side(base));
+    cJSON_AddItemToObject(d, "current", side(cur));
+    cJSON *notes = cJSON_CreateArray();
+    const char *ab = fp_json_get_str(base, "arch"), *aa = fp_json_get_str(cur, "arch");
+    if (ab && aa && strcmp(ab, aa))
+        cJSON_AddItemToArray(notes, cJSON_CreateString("different architectures"));
+    if (strcmp(v.basis, "time_ns_per_call"))
+        cJSON_AddItemToArray(notes, cJSON_CreateString("no duration per call on both sides: the verdict uses the "
+                                                       "stalled share of latency"));
+    cJSON_AddItemToObject(d, "noise_floor", fp_diff_noise_floor_json());
+    cJSON_AddItemToObject(d, "totals", fp_diff_totals_json(&fb, &fa));
+    cJSON_AddItemToObject(d, "classes", fp_diff_classes_json(&fb, &fa));
+    cJSON_AddItemToObject(d, "verdict", fp_diff_verdict_json(&v));
+    const char *gate_on = a->fail_on && strcmp(a->fail_on, "never") ? a->fail_on : NULL;
+    bool tripped = fp_diff_gate(v.overall, gate_on) == 1;
+    cJSON *g = cJSON_AddObjectToObject(d, "gate");
+    fp_json_add_str(g, "fail_on", a->fail_on);
+    fp_json_add_bool(g, "tripped", tripped);
+    cJSON_AddItemToObject(d, "notes", notes);
+
+    const char *bc = fp_json_get_str(fp_jget(base, "provenance"), "commit");
+    fp_sb_addf(&ctx->table, "check %s%s%s%s against entry %.0f (%.7s, %s)\n", fp_json_get_str(cur, "kernel"),
+               fp_json_get_str(cur, "shape")[0] ? " [" : "", fp_json_get_str(cur, "shape"),
+               fp_json_get_str(cur, "shape")[0] ? "]" : "", fp_jnum0(base, "id"), bc ? bc : "no commit",
+               fp_json_get_str(fp_jget(base, "provenance"), "captured_at"));
+    fp_sb_addf(&ctx->table, "verdict: %s (%s)\n", v.overall, v.why);
+    fp_sb_addf(&ctx->table, "gate --fail-on %s: %s\n", a->fail_on, tripped ? "TRIPPED (exit 1)" : "passed");
+    const cJSON *it;
+    fp_sb_adds(&ctx->table, "\nclass            share before -> after (points)\n");
+    cJSON_ArrayForEach(it, fp_jget(d, "classes"))
+    {
+        const cJSON *b = fp_jget(it, "before"), *af = fp_jget(it, "after");
+        fp_sb_addf(&ctx->table, "%-17s%6.2f -> %6.2f (%+.2f)%s\n", fp_json_get_str(it, "class"),
+                   cJSON_IsObject(b) ? fp_jnum0(b, "pct") : 0.0, cJSON_IsObject(af) ? fp_jnum0(af, "pct") : 0.0,
+                   fp_jnum0(fp_jget(it, "delta"), "pct"), cJSON_IsTrue(fp_jget(it, "significant")) ? "  *" : "");
+    }
+    free(dbp);
+    cJSON_Delete(cur);
+    cJSON_Delete(base);
+    ctx->data = d;
+    if (tripped) {
+        /* the gate is an error code for CI, but the comparison is the point: it
+         * stays in the envelope's data (as with diff --fail-on) */
+        ctx->data_on_error = true;
+        fp_err_set(err, FP_REGRESSED, "--fail-on %s: the verdict is %s (%s)", a->fail_on, v.overall, v.why);
+        return fp_err_help(err, "the comparison ran: data holds it (data.verdict, data.classes); "
+                                "`flyprof history show %.0f` for the baseline",
+                           fp_jnum0(fp_jget(d, "baseline"), "id"));
+    }
+    return 0;
+}
+
+const fp_command fp_cmd_check = {
+    .name = "check",
+    .summary = "gate a reported bundle against its history baseline (same kernel and shape): exit 1 on regression",
+    .usage = "flyprof check --bundle DIR [--db FILE] [--baseline latest|COMMIT|ID] [--fail-on regressed|any-change|never]",
+    .details = "Compares the bundle with the baseline entry through the same comparison and noise floors as `diff` "
+               "(duration per call within 2 % is neutral; without durations the stalled share within 1 point). "
+               "A tripped gate exits 1 with error code REGRESSED; the comparison stays in data.",
+    .paths = check_paths,
+    .bundle_required = true,
+    .opts = check_opts,
+    .args_size = sizeof(check_args),
+    .min_pos = 0,
+    .max_pos = 0,
+    .run = run_check,
+};

@@ -1,0 +1,126 @@
+/*
+ * bundle_path.c - see bundle_path.h. Done as a rewrite of the document at
+ * write time, not at each place a path is recorded: the writers stay simple
+ * (they record what they used) and no artifact can forget it.
+ */
+#include "flyprof/bundle_path.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/fs.h"
+#include "flyprof/json.h"
+#include "flyprof/strbuf.h"
+
+char *fp_bundle_abs_path(const char *path) { return fp_path_abs(path); }
+
+/* a path may start here: the start of the string or after a separator */
+static bool word_start(const char *s, size_t i)
+{
+    return i == 0 || strchr(" \t=:'\"(,;", s[i - 1]) != NULL;
+}
+
+/* a path component ends here */
+static bool comp_end(char c) { return c == '\0' || strchr("/ \t'\"),;#", c) != NULL; }
+
+/* Replace prefix p (len pl) where it starts a word and ends a component by
+ * repl: "p/x" -> "repl/x" ("x" when repl is ""), "p" -> repl (or "."). need_slash:
+ * only "p/..." (a relative prefix is too ambiguous alone). Returns a new
+ * string or NULL when nothing changed. */
+static char *rewrite(const char *s, const char *p, size_t pl, bool need_slash, const char *repl)
+{
+    if (!pl || !strstr(s, p))
+        return NULL;
+    fp_sb out;
+    fp_sb_init(&out);
+    bool changed = false;
+    for (size_t i = 0; s[i];) {
+        if (word_start(s, i) && !strncmp(s + i, p, pl) && comp_end(s[i + pl]) &&
+            (!need_slash || s[i + pl] == '/')) {
+            if (s[i + pl] == '/' && s[i + pl + 1] && !comp_end(s[i + pl + 1])) {
+                if (repl[0])
+                    fp_sb_addf(&out, "%s/", repl);
+                i += pl + 1; /* "p/x" -> "x" */
+            } else {
+                fp_sb_adds(&out, repl[0] ? repl : ".");
+                i += pl;
+            }
+            changed = true;
+            continue;
+        }
+        fp_sb_addc(&out, s[i++]);
+    }
+    if (!changed) {
+        fp_sb_free(&out);
+        return NULL;
+    }
+    return fp_sb_detach(&out);
+}
+
+static size_t trimmed_len(const char *p)
+{
+    size_t l = strlen(p);
+    while (l > 1 && p[l - 1] == '/')
+        l--;
+    return l;
+}
+
+static void walk(cJSON *j, const char *abs, const char *given, const char *repl)
+{
+    for (cJSON *it = j ? j->child : NULL; it; it = it->next) {
+        if (cJSON_IsString(it) && it->valuestring) {
+            char *a = rewrite(it->valuestring, abs, trimmed_len(abs), false, repl);
+            const char *cur = a ? a : it->valuestring;
+            char *b = given ? rewrite(cur, given, trimmed_len(given), true, repl) : NULL;
+            if (a || b)
+                cJSON_SetValuestring(it, b ? b : a);
+            free(a);
+            free(b);
+        } else if (cJSON_IsObject(it) || cJSON_IsArray(it)) {
+            walk(it, abs, given, repl);
+        }
+    }
+}
+
+void fp_json_path_replace(cJSON *doc, const char *from, const char *to)
+{
+    if (!doc || !from || !from[0])
+        return;
+    char *abs = fp_path_abs(from);
+    walk(doc, abs, NULL, to);
+    free(abs);
+}
+
+void fp_json_bundle_relative(cJSON *doc, const char *bundle)
+{
+    if (!doc || !bundle || !bundle[0])
+        return;
+    char *abs = fp_path_abs(bundle);
+    /* the bundle as given matters when it is relative ("runs/x/pmc/…" recorded as built) */
+    const char *given = bundle[0] != '/' ? bundle : NULL;
+    char *given_norm = NULL;
+    if (given && !strncmp(given, "./", 2))
+        given = given + 2;
+    if (given && (!given[0] || !strcmp(given, ".")))
+        given = given_norm = strdup("."); /* "./att/x" -> "att/x" */
+    walk(doc, abs, given, "");
+    /* the bundle given with a different spelling of the same absolute path */
+    if (bundle[0] == '/' && strcmp(bundle, abs))
+        walk(doc, bundle, NULL, "");
+    free(given_norm);
+    free(abs);
+}
+
+int fp_bundle_write_json(const char *path, const cJSON *doc, const char *bundle, fp_err *err)
+{
+    if (!bundle)
+        return fp_json_write_file(path, doc, err);
+    cJSON *copy = cJSON_Duplicate(doc, 1);
+    if (!copy)
+        abort();
+    fp_json_bundle_relative(copy, bundle);
+    int rc = fp_json_write_file(path, copy, err);
+    cJSON_Delete(copy);
+    return rc;
+}

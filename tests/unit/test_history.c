@@ -1,0 +1,390 @@
+/*
+ * test_history.c - the history database and its pure parts: SHA-256 vectors,
+ * the content hash (what it covers and what it ignores), the forward migration
+ * 1 -> 2 keeping entries, foreign / newer / empty files refused, records
+ * round-tripping through the database, baselines, --since parsing, and the
+ * verdict + gate check shares with diff.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "flyprof/diff.h"
+#include "flyprof/history.h"
+#include "flyprof/json.h"
+#include "flyprof/sha256.h"
+#include "flyprof/trend.h"
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/fp_hist_XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static char *tpath(const char *name)
+{
+    static char buf[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static void test_sha256_vectors(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t n;
+        char c;
+        const char *hex;
+    } v[] = {
+        {0, 'a', "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {55, 'a', "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"}, /* padding fits one block */
+        {56, 'a', "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"}, /* needs a second */
+        {64, 'a', "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"},
+        {119, 'a', "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"},
+    };
+    char buf[200], out[65];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        memset(buf, v[i].c, v[i].n);
+        fp_sha256_hex(buf, v[i].n, out);
+        assert_string_equal(out, v[i].hex);
+    }
+    fp_sha256_hex("abc", 3, out);
+    assert_string_equal(out, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+/* A record as record.c builds it. */
+static cJSON *make_record(const char *kernel, const char *shape, double t_ns, const char *commit, const char *when)
+{
+    char js[2048];
+    snprintf(js, sizeof js,
+             "{\"schema\":1,\"hash\":null,\"kernel\":\"%s\",\"shape\":\"%s\",\"arch\":\"gfx950\",\"product\":\"MI350X\","
+             "\"workload\":{\"time_ns_per_call\":%g},"
+             "\"totals\":{\"stall_pct\":60,\"exposed_pct\":50,\"waves\":2,\"latency\":10000},"
+             "\"bound\":\"memory\",\"bound_rule\":\"trace_vmem\","
+             "\"launch\":{\"fill_pct\":null,\"underfilled\":null,\"workgroups\":null},"
+             "\"sol\":{\"hbm_pct\":41.5,\"mfma_busy_pct\":null,\"valu_busy_pct\":null},"
+             "\"classes\":[{\"class\":\"vmcnt\",\"cycles\":5000,\"exposed\":5000,\"pct\":83.33},"
+             "{\"class\":\"valu\",\"cycles\":1000,\"exposed\":0,\"pct\":16.67}],"
+             "\"rules\":[{\"rank\":1,\"rule\":\"vmem_prefetch\",\"bubble_class\":\"vmcnt\",\"est_gain_pct\":40.5}],"
+             "\"metrics\":{\"counters.l2_hit_pct\":71.25,\"bubbles.idle\":448},"
+             "\"provenance\":{\"commit\":\"%s\",\"dirty\":false,\"branch\":\"main\",\"flyprof_version\":\"0.1.0\","
+             "\"captured_at\":\"%s\",\"host\":\"ci-1\",\"bundle\":\"/b\"},\"added_at\":\"2026-11-30T00:00:00Z\"}",
+             kernel, shape, t_ns, commit, when);
+    cJSON *r = cJSON_Parse(js);
+    assert_non_null(r);
+    char h[65];
+    fp_history_hash(r, h);
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "hash", cJSON_CreateString(h));
+    return r;
+}
+
+static void test_hash_covers_figures_not_where_added(void **state)
+{
+    (void)state;
+    cJSON *a = make_record("k", "s", 20000, "abcdef0123", "2026-11-01T00:00:00Z");
+    char h0[65], h1[65];
+    fp_history_hash(a, h0);
+    /* where/when/by which flyprof it was added: same entry */
+    cJSON *p = cJSON_GetObjectItem(a, "provenance");
+    cJSON_ReplaceItemInObjectCaseSensitive(p, "host", cJSON_CreateString("other"));
+    cJSON_ReplaceItemInObjectCaseSensitive(p, "bundle", cJSON_CreateString("/elsewhere"));
+    cJSON_ReplaceItemInObjectCaseSensitive(p, "flyprof_version", cJSON_CreateString("9.9"));
+    cJSON_ReplaceItemInObjectCaseSensitive(a, "added_at", cJSON_CreateString("2030-01-01T00:00:00Z"));
+    fp_history_hash(a, h1);
+    assert_string_equal(h0, h1);
+    /* a figure, the commit or the capture time: another entry */
+    cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItem(a, "workload"), "time_ns_per_call",
+                                           cJSON_CreateNumber(20001));
+    fp_history_hash(a, h1);
+    assert_string_not_equal(h0, h1);
+    cJSON_Delete(a);
+    a = make_record("k", "s", 20000, "abcdef0124", "2026-11-01T00:00:00Z");
+    fp_history_hash(a, h1);
+    assert_string_not_equal(h0, h1);
+    cJSON_Delete(a);
+    /* metrics in another order: the same hash */
+    a = make_record("k", "s", 20000, "abcdef0123", "2026-11-01T00:00:00Z");
+    cJSON *m = cJSON_DetachItemFromObject(a, "metrics");
+    cJSON *m2 = cJSON_CreateObject();
+    cJSON_AddNumberToObject(m2, "bubbles.idle", 448);
+    cJSON_AddNumberToObject(m2, "counters.l2_hit_pct", 71.25);
+    cJSON_AddItemToObject(a, "metrics", m2);
+    fp_history_hash(a, h1);
+    assert_string_equal(h0, h1);
+    cJSON_Delete(m);
+    cJSON_Delete(a);
+}
+
+static void test_roundtrip_and_idempotent(void **state)
+{
+    (void)state;
+    fp_err err = {0};
+    fp_history *h;
+    assert_int_equal(fp_history_open(tpath("rt.db"), true, &h, &err), 0);
+    assert_int_equal(fp_history_schema_version(h), FP_HISTORY_SCHEMA);
+    cJSON *a = make_record("k", "s", 20000, "aaaa1111", "2026-11-01T00:00:00Z");
+    int64_t id;
+    bool added;
+    assert_int_equal(fp_history_insert(h, a, &id, &added, &err), 0);
+    assert_true(added);
+    assert_int_equal(id, 1);
+    assert_int_equal(fp_history_insert(h, a, &id, &added, &err), 0);
+    assert_false(added);
+    assert_int_equal(id, 1);
+    cJSON *back;
+    assert_int_equal(fp_history_get(h, 1, &back, &err), 0);
+    /* the record read back hashes to the stored hash (import verifies this) */
+    char hb[65];
+    fp_history_hash(back, hb);
+    assert_string_equal(hb, cJSON_GetObjectItem(a, "hash")->valuestring);
+    assert_int_equal((int)fp_jnum0(cJSON_GetObjectItem(back, "sol"), "hbm_pct") * 10, 410);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(back, "launch"), "fill_pct")));
+    assert_string_equal(fp_json_get_str(cJSON_GetArrayItem(cJSON_GetObjectItem(back, "classes"), 1), "class"), "valu");
+    assert_int_equal((int)fp_jnum0(cJSON_GetObjectItem(back, "metrics"), "counters.l2_hit_pct"), 71);
+    cJSON_Delete(back);
+    assert_int_equal(fp_history_get(h, 7, &back, &err), -1);
+    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    /* an invalid record is refused before anything is written */
+    cJSON *bad = cJSON_Parse("{\"hash\":\"xyz\",\"kernel\":\"k\"}");
+    assert_int_equal(fp_history_insert(h, bad, &id, &added, &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    cJSON_Delete(bad);
+    cJSON_Delete(a);
+    fp_history_close(h);
+}
+
+static void test_baseline(void **state)
+{
+    (void)state;
+    fp_err err = {0};
+    fp_history *h;
+    assert_int_equal(fp_history_open(tpath("bl.db"), true, &h, &err), 0);
+    cJSON *r1 = make_record("k", "s", 20000, "aaaa1111", "2026-11-01T00:00:00Z");
+    cJSON *r2 = make_record("k", "s", 26000, "bbbb2222", "2026-11-02T00:00:00Z");
+    cJSON *r3 = make_record("k", "other", 1000, "cccc3333", "2026-11-03T00:00:00Z");
+    cJSON *all = cJSON_CreateArray();
+    cJSON_AddItemReferenceToArray(all, r1);
+    cJSON_AddItemReferenceToArray(all, r2);
+    cJSON_AddItemReferenceToArray(all, r3);
+    size_t added;
+    assert_int_equal(fp_history_insert_many(h, all, &added, &err), 0);
+    assert_int_equal(added, 3);
+    cJSON *b;
+    /* latest of the same kernel + shape, never the bundle itself */
+    assert_int_equal(fp_history_baseline(h, "k", "s", "latest", NULL, &b, &err), 0);
+    assert_int_equal((int)fp_jnum0(b, "id"), 2);
+    cJSON_Delete(b);
+    assert_int_equal(fp_history_baseline(h, "k", "s", NULL, fp_json_get_str(r2, "hash"), &b, &err), 0);
+    assert_int_equal((int)fp_jnum0(b, "id"), 1);
+    cJSON_Delete(b);
+    assert_int_equal(fp_history_baseline(h, "k", "s", "AAAA", NULL, &b, &err), 0); /* commit prefix, any case */
+    assert_int_equal((int)fp_jnum0(b, "id"), 1);
+    cJSON_Delete(b);
+    assert_int_equal(fp_history_baseline(h, "k", "s", "2", NULL, &b, &err), 0); /* entry id */
+    assert_int_equal((int)fp_jnum0(b, "id"), 2);
+    cJSON_Delete(b);
+    assert_int_equal(fp_history_baseline(h, "k", "s", "3", NULL, &b, &err), -1); /* id of another shape */
+    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    assert_int_equal(fp_history_baseline(h, "k", "nope", NULL, NULL, &b, &err), -1);
+    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    assert_int_equal(fp_history_baseline(h, "k", "s", "not-a-ref", NULL, &b, &err), -1);
+    assert_int_equal(err.code, FP_BAD_ARGS);
+    /* query: the latest N, oldest first */
+    fp_history_filter f = {"k", NULL, NULL, 2};
+    cJSON *recs;
+    assert_int_equal(fp_history_query(h, &f, &recs, &err), 0);
+    assert_int_equal(cJSON_GetArraySize(recs), 2);
+    assert_int_equal((int)fp_jnum0(cJSON_GetArrayItem(recs, 0), "id"), 2);
+    assert_int_equal((int)fp_jnum0(cJSON_GetArrayItem(recs, 1), "id"), 3);
+    /* trend: top classes by mean share, CSV row per entry */
+    cJSON *top = fp_trend_top_classes(recs, 1);
+    assert_int_equal(cJSON_GetArraySize(top), 1);
+    assert_string_equal(cJSON_GetArrayItem(top, 0)->valuestring, "vmcnt");
+    char *csv = fp_trend_csv(recs, top);
+    assert_non_null(strstr(csv, "\n2,2026-11-02T00:00:00Z,bbbb2222,false,26000,60,50,memory,83.33\n"));
+    free(csv);
+    cJSON_Delete(top);
+    cJSON_Delete(recs);
+    cJSON_Delete(all);
+    cJSON_Delete(r1);
+    cJSON_Delete(r2);
+    cJSON_Delete(r3);
+    fp_history_close(h);
+}
+
+static void sql(const char *path, const char *q)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char *msg = NULL;
+    int rc = sqlite3_exec(db, q, NULL, NULL, &msg);
+    if (rc != SQLITE_OK)
+        fail_msg("%s: %s", q, msg ? msg : "?");
+    sqlite3_close(db);
+}
+
+static void test_migration_1_to_2(void **state)
+{
+    (void)state;
+    fp_err err = {0};
+    const char *p = tpath("v1.db");
+    assert_int_equal(fp_history_create_at_version(p, 1, &err), 0);
+    /* an entry written by a version-1 flyprof (no launch/sol columns yet) */
+    sql(p, "INSERT INTO entries(hash, kernel, shape, time_ns_per_call, captured_at, added_at) VALUES ("
+           "'0000000000000000000000000000000000000000000000000000000000000001', 'old_kernel', 's', 1234, "
+           "'2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');"
+           "INSERT INTO classes(entry_id, class, pct, ord) VALUES (1, 'vmcnt', 90, 0);");
+    fp_history *h;
+    assert_int_equal(fp_history_open(p, false, &h, &err), 0);
+    assert_int_equal(fp_history_schema_version(h), 2);
+    cJSON *r;
+    assert_int_equal(fp_history_get(h, 1, &r, &err), 0);
+    assert_string_equal(fp_json_get_str(r, "kernel"), "old_kernel");
+    assert_int_equal((int)fp_jnum0(cJSON_GetObjectItem(r, "workload"), "time_ns_per_call"), 1234);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "launch"), "fill_pct")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "sol"), "hbm_pct")));
+    cJSON_Delete(r);
+    /* a v2 entry with launch figures goes next to it */
+    cJSON *n = make_record("k", "s", 1, "dd", "2026-11-01T00:00:00Z");
+    cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItem(n, "launch"), "fill_pct", cJSON_CreateNumber(62.5));
+    char hh[65];
+    fp_history_hash(n, hh);
+    cJSON_ReplaceItemInObjectCaseSensitive(n, "hash", cJSON_CreateString(hh));
+    int64_t id;
+    bool added;
+    assert_int_equal(fp_history_insert(h, n, &id, &added, &err), 0);
+    assert_int_equal(fp_history_get(h, id, &r, &err), 0);
+    assert_int_equal((int)(fp_jnum0(cJSON_GetObjectItem(r, "launch"), "fill_pct") * 10), 625);
+    cJSON_Delete(r);
+    cJSON_Delete(n);
+    fp_history_close(h);
+    /* opening again is a no-op at the latest version */
+    assert_int_equal(fp_history_open(p, false, &h, &err), 0);
+    assert_int_equal(fp_history_schema_version(h), 2);
+    fp_history_close(h);
+}
+
+static void test_refused_files(void **state)
+{
+    (void)state;
+    fp_err err = {0};
+    fp_history *h;
+    /* another program's database */
+    const char *f = tpath("foreign.db");
+    sql(f, "CREATE TABLE t(x); INSERT INTO t VALUES (1);");
+    assert_int_equal(fp_history_open(f, true, &h, &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    assert_null(h);
+    /* ours, but from a newer flyprof */
+    const char *n = tpath("newer.db");
+    assert_int_equal(fp_history_create_at_version(n, FP_HISTORY_SCHEMA, &err), 0);
+    sql(n, "PRAGMA user_version=99");
+    assert_int_equal(fp_history_open(n, true, &h, &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    /* missing and empty files for a reader; a directory */
+    assert_int_equal(fp_history_open(tpath("missing.db"), false, &h, &err), -1);
+    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    assert_int_not_equal(access(tpath("missing.db"), F_OK), 0);
+    FILE *e = fopen(tpath("empty.db"), "w");
+    fclose(e);
+    assert_int_equal(fp_history_open(tpath("empty.db"), false, &h, &err), -1);
+    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    assert_int_equal(fp_history_open(tmpdir, true, &h, &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    /* ... but an empty file is a fine new history for a writer */
+    assert_int_equal(fp_history_open(tpath("empty.db"), true, &h, &err), 0);
+    fp_history_close(h);
+}
+
+static void test_since(void **state)
+{
+    (void)state;
+    char b[32];
+    fp_err err = {0};
+    assert_int_equal(fp_history_since("2026-11-01", b, &err), 0);
+    assert_string_equal(b, "2026-11-01T00:00:00Z");
+    assert_int_equal(fp_history_since("2026-11-01T10:20", b, &err), 0);
+    assert_string_equal(b, "2026-11-01T10:20:00Z");
+    assert_int_equal(fp_history_since("2026-11-01T10:20:30Z", b, &err), 0);
+    assert_string_equal(b, "2026-11-01T10:20:30Z");
+    assert_int_equal(fp_history_since("7d", b, &err), 0);
+    assert_int_equal(strlen(b), 20);
+    static const char *const bad[] = {"", "yesterday", "2026-13-01", "2026-11-01T", "2026-11-01x", "d", "-1d",
+                                      "2026-1-01"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(fp_history_since(bad[i], b, &err), -1);
+        assert_int_equal(err.code, FP_BAD_ARGS);
+    }
+}
+
+static void test_verdict_and_gate(void **state)
+{
+    (void)state;
+    cJSON *a = cJSON_Parse("{\"totals\":{\"stall_pct\":60,\"waves\":2},\"workload\":{\"time_ns_per_call\":20000},\"classes\":[]}");
+    cJSON *b = cJSON_Parse("{\"totals\":{\"stall_pct\":60,\"waves\":2},\"workload\":{\"time_ns_per_call\":26000},\"classes\":[]}");
+    cJSON *c = cJSON_Parse("{\"totals\":{\"stall_pct\":60,\"waves\":2},\"workload\":{\"time_ns_per_call\":20300},\"classes\":[]}");
+    cJSON *s = cJSON_Parse("{\"totals\":{\"stall_pct\":58.5,\"waves\":2},\"workload\":{\"time_ns_per_call\":null},\"classes\":[]}");
+    fp_diff_figures fa = fp_diff_figures_of(a), fb = fp_diff_figures_of(b), fc = fp_diff_figures_of(c),
+                    fs = fp_diff_figures_of(s);
+    fp_diff_verdict v;
+    fp_diff_verdict_of(&fa, &fb, &v);
+    assert_string_equal(v.overall, "regressed");
+    assert_string_equal(v.basis, "time_ns_per_call");
+    assert_int_equal((int)(v.delta * 100 + 0.5), 3000);
+    fp_diff_verdict_of(&fb, &fa, &v);
+    assert_string_equal(v.overall, "improved");
+    fp_diff_verdict_of(&fa, &fc, &v); /* +1.5 %: inside the 2 % floor */
+    assert_string_equal(v.overall, "neutral");
+    fp_diff_verdict_of(&fa, &fs, &v); /* one side without a duration: stalled share, -1.5 points */
+    assert_string_equal(v.basis, "stall_pct");
+    assert_string_equal(v.overall, "improved");
+    assert_int_equal(fp_diff_gate("regressed", "regressed"), 1);
+    assert_int_equal(fp_diff_gate("improved", "regressed"), 0);
+    assert_int_equal(fp_diff_gate("neutral", "regressed"), 0);
+    assert_int_equal(fp_diff_gate("improved", "any-change"), 1);
+    assert_int_equal(fp_diff_gate("regressed", "any-change"), 1);
+    assert_int_equal(fp_diff_gate("neutral", "any-change"), 0);
+    assert_int_equal(fp_diff_gate("regressed", NULL), 0);
+    assert_int_equal(fp_diff_gate(NULL, "regressed"), 1); /* an unknown verdict never passes */
+    assert_int_equal(fp_diff_gate("neutral", "sometimes"), -1);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    cJSON_Delete(c);
+    cJSON_Delete(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sha256_vectors),
+        cmocka_unit_test(test_hash_covers_figures_not_where_added),
+        cmocka_unit_test(test_roundtrip_and_idempotent),
+        cmocka_unit_test(test_baseline),
+        cmocka_unit_test(test_migration_1_to_2),
+        cmocka_unit_test(test_refused_files),
+        cmocka_unit_test(test_since),
+        cmocka_unit_test(test_verdict_and_gate),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
