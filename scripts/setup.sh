@@ -15,7 +15,11 @@ case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; e
 
 PKGS="gcc make cmake pkg-config git python3 libcjson-dev libyaml-dev libsqlite3-dev libgit2-dev libcmocka-dev"
 # the MCP test drives `flyprof mcp` with the official MCP TypeScript SDK (tests/mcp/)
-[ "$mode" = test ] && PKGS="$PKGS nodejs npm"
+# (by command, not by package: a NodeSource nodejs ships its own npm and conflicts with Debian's)
+if [ "$mode" = test ]; then
+  command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
+  command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
+fi
 # CI also builds with clang (warning-free with both compilers is part of the contract) and
 # fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
 [ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"

@@ -332,7 +332,16 @@ static cJSON *summary_lines(const fp_signals *s)
         cJSON_AddItemToArray(a, cJSON_CreateString(sb.buf));
         fp_sb_free(&sb);
     }
-    if (s->bound_res.at_roof) {
+    if (s->bound_res.at_roof && s->bound_res.roof_source && !strcmp(s->bound_res.roof_source, "trace")) {
+        /* the trace figure is an upper bound (cache hits count as HBM bytes): a probable
+         * roof, not a measured one; counters settle it */
+        snprintf(buf, sizeof buf,
+                 "Roof: the trace's bytes reach %.1f%% of peak HBM (an upper bound: L2/MALL hits count): probably at "
+                 "the roof, at most %.1f%% left to gain; `flyprof counters` measures the real HBM bytes; "
+                 "latency-hiding advice is low confidence",
+                 s->bound_res.roof_pct, 100.0 - s->bound_res.roof_pct);
+        cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+    } else if (s->bound_res.at_roof) {
         snprintf(buf, sizeof buf,
                  "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain; latency-hiding advice is "
                  "low confidence",
@@ -373,7 +382,9 @@ static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
         fp_sb_addf(&sb, ", %.0f workgroups on %d CUs (%.0f%% of CUs busy)", s->launch.workgroups, s->launch.cus,
                    s->launch.fill_pct);
     if (s->sol.hbm_pct.have && s->sol.hbm_pct.v <= FP_SOL_TRACE_PLAUSIBLE_PCT)
-        fp_sb_addf(&sb, ", HBM %.0f%% of peak", s->sol.hbm_pct.v);
+        /* the trace estimate counts cache hits as HBM bytes: an upper bound, said as one */
+        fp_sb_addf(&sb, ", HBM %s%.0f%% of peak",
+                   s->sol.hbm_source && !strcmp(s->sol.hbm_source, "trace") ? "<= " : "", s->sol.hbm_pct.v);
     if (s->sol.mfma_busy.have && s->sol.mfma_busy.v > 0)
         fp_sb_addf(&sb, ", MFMA busy %.0f%%", s->sol.mfma_busy.v);
     if (top_c)

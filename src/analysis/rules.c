@@ -57,7 +57,7 @@ const fp_rule fp_rules[] = {
     {"smem_wait", "lgkmcnt",
      {C_(FP_SIG_SMEM_WAIT_PCT, NULL, FP_GT, 15)},
      FP_GATE_ANY, 0.7, "medium", FP_GAIN_CLASS, FP_PROD_SMEM, FP_ACC_LINE_STALL_DROP, 30,
-     "Take scalar loads (kernel arguments) off the critical path",
+     "Take scalar (SMEM) loads off the critical path",
      "pass small scalars as compile-time constants (`fx.Constexpr`) so they fold into the ISA; issue the "
      "`s_load`/`s_buffer_load` at the kernel top, before address math that does not need them",
      "The waves wait on s_load results (kernel arguments, scalar buffer loads) via lgkmcnt: fold constants, load "

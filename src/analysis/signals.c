@@ -647,7 +647,8 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
     /* loops: a backward branch (s_branch / s_cbranch_* with a negative simm16)
      * that was taken. An unconditional s_branch is taken every time it runs; a
      * conditional one was taken when its target ran more often than the
-     * fall-through from the row above plus the unconditional jumps into it. */
+     * fall-through from the row above plus the unconditional jumps into it, or
+     * when it ran more often than the row after it. */
     s->has_loop = false;
     s->loop_executed = false;
     for (size_t i = 0; i < code->n; i++) {
@@ -676,6 +677,11 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
                 in += code->rows[k].hit;
         }
         if (code->rows[j].hit > in)
+            s->loop_executed = true;
+        /* a conditional branch has two successors: when it ran more often than the
+         * row after it, the rest of its runs were taken (independent of how the
+         * target's vaddr maps, which a listing with odd encodings can get wrong) */
+        if (i + 1 < code->n && code->rows[i + 1].index_ok && r->hit > code->rows[i + 1].hit)
             s->loop_executed = true;
     }
     if (s->static_insts > 0)
