@@ -135,6 +135,10 @@ void fp_command_help_text(const fp_command *cmd, fp_sb *out);
 /* The global flags, for help output. */
 extern const fp_opt fp_global_opts[];
 
+/* An integer default outside the accepted range is a "not set" sentinel: help and
+ * the MCP schemas do not show it. */
+bool fp_opt_default_shown(const fp_opt *o);
+
 /* The strict integer parser used by the option parser (exposed for tests). */
 int fp_parse_ll(const char *s, long long *out);
 

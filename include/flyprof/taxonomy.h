@@ -8,6 +8,7 @@
 #define FLYPROF_TAXONOMY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef enum fp_class {
     FP_CL_VMCNT = 0, /* s_waitcnt waiting on vector memory (vmcnt / loadcnt / storecnt / vscnt) */
@@ -62,6 +63,8 @@ void fp_waitcnt_parse(const char *isa, fp_waitcnt_fields *out);
  * A wait naming more than one counter is FP_CL_WAITCNT here: the trace decides
  * (fp_class_is_combined_wait). */
 fp_class fp_classify(const char *isa);
+/* Lower-case the first word of isa (the opcode) into op (cap bytes, NUL-terminated); its length. */
+size_t fp_opcode_lc(const char *isa, char *op, size_t cap);
 /* True for a counter wait that names more than one counter (vmcnt + lgkmcnt ...),
  * whose class is decided per execution by what it waited on. */
 bool fp_class_is_combined_wait(const char *isa);

@@ -38,19 +38,6 @@ static const width_tok WIDTHS[] = {
     {"u8", 1},       {"i8", 1},    {"b8", 1},
 };
 
-static size_t opcode_lc(const char *isa, char *op, size_t cap)
-{
-    while (*isa == ' ' || *isa == '\t')
-        isa++;
-    size_t n = 0;
-    while (isa[n] && isa[n] != ' ' && isa[n] != '\t' && n + 1 < cap) {
-        op[n] = (char)tolower((unsigned char)isa[n]);
-        n++;
-    }
-    op[n] = '\0';
-    return n;
-}
-
 double fp_sol_lane_bytes(const char *isa)
 {
     fp_class k = fp_classify(isa);
@@ -58,7 +45,7 @@ double fp_sol_lane_bytes(const char *isa)
         k != FP_CL_ATOMIC && k != FP_CL_LDS)
         return 0;
     char op[64];
-    opcode_lc(isa, op, sizeof op);
+    fp_opcode_lc(isa, op, sizeof op);
     /* crossbar ops move no LDS memory */
     if (k == FP_CL_LDS && (strstr(op, "swizzle") || strstr(op, "permute") || strstr(op, "nop") ||
                            strstr(op, "gws") || strstr(op, "append") || strstr(op, "consume")))
@@ -75,7 +62,7 @@ double fp_sol_lane_bytes(const char *isa)
     }
     if (w == 0 && (k == FP_CL_ATOMIC))
         w = 4;
-    opcode_lc(isa, op, sizeof op);
+    fp_opcode_lc(isa, op, sizeof op);
     if (k == FP_CL_LDS && (strstr(op, "read2") || strstr(op, "write2")))
         w *= 2;
     if (strstr(op, "_d16") && strstr(op, "format"))
@@ -113,7 +100,7 @@ double fp_sol_mfma_cycles(const char *isa, const fp_arch_rates *rates, int simds
     if (fp_classify(isa) != FP_CL_MFMA || !rates || simds_per_cu <= 0)
         return 0;
     char op[96];
-    opcode_lc(isa, op, sizeof op);
+    fp_opcode_lc(isa, op, sizeof op);
     bool sparse = !strncmp(op, "v_smfmac", 8);
     /* the shape MxNxK: the first token "<d>x<d>x<d>..." */
     const char *p = op;

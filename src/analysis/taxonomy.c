@@ -113,8 +113,7 @@ static const wait_field WAIT_FIELDS[] = {
     {"expcnt", 2},
 };
 
-/* Lower-case the first word (the opcode) into op. */
-static size_t opcode(const char *isa, char *op, size_t cap)
+size_t fp_opcode_lc(const char *isa, char *op, size_t cap)
 {
     while (*isa == ' ' || *isa == '\t')
         isa++;
@@ -159,7 +158,7 @@ void fp_waitcnt_parse(const char *isa_in, fp_waitcnt_fields *out)
         isa[k] = (char)tolower((unsigned char)isa_in[k]);
     isa[k] = '\0';
     char op[64];
-    opcode(isa, op, sizeof op);
+    fp_opcode_lc(isa, op, sizeof op);
     if (strncmp(op, "s_waitcnt", 9) != 0 && strncmp(op, "s_wait_", 7) != 0)
         return;
     if (!strcmp(op, "s_wait_idle"))
@@ -218,7 +217,7 @@ fp_class fp_classify(const char *isa)
         return f.vm ? FP_CL_VMCNT : f.lgkm ? FP_CL_LGKMCNT : FP_CL_EXPCNT;
     }
     char op[64];
-    opcode(isa, op, sizeof op);
+    fp_opcode_lc(isa, op, sizeof op);
     for (size_t i = 0; i < sizeof RULES / sizeof *RULES; i++) {
         const rule *r = &RULES[i];
         bool m = r->kind == M_PREFIX ? strncmp(op, r->pat, strlen(r->pat)) == 0 : strstr(op, r->pat) != NULL;

@@ -174,7 +174,7 @@ static int list_push(fp_strlist *l, const char *s)
 }
 
 /* is_default: the table's own default, exempt from the range check so that an
- * out-of-range default can mean "not set" (see default_shown). */
+ * out-of-range default can mean "not set" (see fp_opt_default_shown). */
 static int set_value(const fp_opt *o, void *args, const char *val, bool is_default, fp_err *err)
 {
     char *field = (char *)args + o->off;
@@ -347,7 +347,7 @@ static const char *kind_name(fp_opt_kind k)
 
 /* An integer default outside the accepted range is a "not set" sentinel, not a
  * value a user could pass: help does not show it. */
-static bool default_shown(const fp_opt *o)
+bool fp_opt_default_shown(const fp_opt *o)
 {
     long long v;
     if (!o->deflt)
@@ -381,7 +381,7 @@ static cJSON *opt_json(const fp_opt *o)
         fp_json_add_int(j, "min", o->min);
         fp_json_add_int(j, "max", o->max);
     }
-    if (default_shown(o))
+    if (fp_opt_default_shown(o))
         fp_json_add_str(j, "default", o->deflt);
     fp_json_add_str(j, "help", o->help);
     return j;
@@ -419,7 +419,7 @@ static void opt_text(const fp_opt *o, fp_sb *out)
     fp_sb_adds(out, "  ");
     fp_sb_pad_left(out, left.buf, 26);
     fp_sb_addf(out, " %s", o->help);
-    if (default_shown(o))
+    if (fp_opt_default_shown(o))
         fp_sb_addf(out, " (default %s)", o->deflt);
     fp_sb_addc(out, '\n');
     fp_sb_free(&left);

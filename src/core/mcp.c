@@ -359,18 +359,6 @@ void fp_mcp_names_free(char **names, int n)
 
 /* ---- schema ---- */
 
-/* Same rule as the CLI's help: an integer default outside its range is a
- * "not set" sentinel, not a value. */
-static bool default_shown(const fp_opt *o)
-{
-    long long v;
-    if (!o->deflt)
-        return false;
-    if (o->kind == FP_OPT_INT && fp_parse_ll(o->deflt, &v) == 0)
-        return v >= o->min && v <= o->max;
-    return true;
-}
-
 static const char *role_note(fp_mcp_role r)
 {
     return r == FP_MCP_PATH      ? " [a path; must resolve inside the server root]"
@@ -391,7 +379,7 @@ static cJSON *opt_schema(const fp_command *cmd, const fp_opt *o)
         fp_json_add_str(j, "type", "string");
         fp_json_add_int(j, "minLength", 1);
         fp_json_add_int(j, "maxLength", FP_MCP_MAX_VALUE);
-        if (default_shown(o))
+        if (fp_opt_default_shown(o))
             fp_json_add_str(j, "default", o->deflt);
         break;
     case FP_OPT_INT: {
@@ -399,7 +387,7 @@ static cJSON *opt_schema(const fp_command *cmd, const fp_opt *o)
         fp_json_add_int(j, "minimum", o->min);
         fp_json_add_int(j, "maximum", o->max);
         long long v;
-        if (default_shown(o) && fp_parse_ll(o->deflt, &v) == 0)
+        if (fp_opt_default_shown(o) && fp_parse_ll(o->deflt, &v) == 0)
             fp_json_add_int(j, "default", v);
         break;
     }
@@ -407,7 +395,7 @@ static cJSON *opt_schema(const fp_command *cmd, const fp_opt *o)
         fp_json_add_str(j, "type", "number");
         if (o->min >= 0)
             fp_json_add_int(j, "minimum", 0);
-        if (default_shown(o))
+        if (fp_opt_default_shown(o))
             cJSON_AddItemToObject(j, "default", cJSON_CreateNumber(strtod(o->deflt, NULL)));
         break;
     case FP_OPT_CHOICE: {
@@ -415,7 +403,7 @@ static cJSON *opt_schema(const fp_command *cmd, const fp_opt *o)
         cJSON *e = cJSON_AddArrayToObject(j, "enum");
         for (const char *const *c = o->choices; c && *c; c++)
             cJSON_AddItemToArray(e, cJSON_CreateString(*c));
-        if (default_shown(o))
+        if (fp_opt_default_shown(o))
             fp_json_add_str(j, "default", o->deflt);
         break;
     }
