@@ -27,8 +27,13 @@ cJSON *fp_json_int(int64_t v);
 
 /* cJSON_Print (formatted) / cJSON_PrintUnformatted, byte for byte (no UTF-8
  * repair), with fast integer printing (json_print.c). malloc'd, NUL-terminated;
- * *len may be NULL. fp_json_print is this + fp_utf8_sanitize. */
+ * *len may be NULL. fp_json_print is fp_json_print_utf8. */
 char *fp_json_print_bytes(const cJSON *j, bool formatted, size_t *len);
+/* The same bytes, except that invalid UTF-8 inside strings (and keys) becomes U+FFFD. */
+char *fp_json_print_utf8(const cJSON *j, bool formatted, size_t *len);
+/* Length of the valid UTF-8 sequence at s[0..n) (RFC 3629), or 0 with *bad = the length
+ * of the maximal invalid subpart to replace. Stops at a NUL. */
+size_t fp_utf8_seq(const unsigned char *s, size_t n, size_t *bad);
 /* Print j (pretty: 2-space indented, else compact) as valid UTF-8: any invalid
  * byte sequence in a string is replaced by U+FFFD. malloc'd; NULL on OOM.
  * Every JSON document flyprof prints or writes goes through this. */

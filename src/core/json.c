@@ -85,7 +85,7 @@ cJSON *fp_json_add_bool(cJSON *obj, const char *key, int b)
 /* Length of the valid UTF-8 sequence at s[0..n), or 0 when it is not one
  * (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). *bad gets
  * the length of the maximal invalid subpart to replace (>= 1) when 0 is returned. */
-static size_t utf8_seq(const unsigned char *s, size_t n, size_t *bad)
+size_t fp_utf8_seq(const unsigned char *s, size_t n, size_t *bad)
 {
     unsigned char c = s[0];
     size_t len;
@@ -125,7 +125,7 @@ bool fp_utf8_valid(const char *text)
     const unsigned char *u = (const unsigned char *)text;
     size_t n = strlen(text), i = 0, bad = 0;
     while (i < n) {
-        size_t l = utf8_seq(u + i, n - i, &bad);
+        size_t l = fp_utf8_seq(u + i, n - i, &bad);
         if (!l)
             return false;
         i += l;
@@ -139,7 +139,7 @@ char *fp_utf8_sanitize(char *text, size_t *replaced)
     const unsigned char *u = (const unsigned char *)text;
     /* fast path: valid text (nearly always) is returned as is, no copy */
     while (i < n) {
-        size_t l = utf8_seq(u + i, n - i, &bad);
+        size_t l = fp_utf8_seq(u + i, n - i, &bad);
         if (!l)
             break;
         i += l;
@@ -152,7 +152,7 @@ char *fp_utf8_sanitize(char *text, size_t *replaced)
     fp_sb_init(&out);
     fp_sb_add(&out, text, i);
     while (i < n) {
-        size_t l = utf8_seq(u + i, n - i, &bad);
+        size_t l = fp_utf8_seq(u + i, n - i, &bad);
         if (l) {
             fp_sb_add(&out, text + i, l);
             i += l;
@@ -175,8 +175,9 @@ char *fp_json_print(const cJSON *j, bool pretty)
      * envelope and artifacts invalid JSON: every JSON document flyprof writes goes
      * through here. Bytes >= 0x80 only occur inside strings, so replacing them
      * never touches the document's structure. */
-    char *text = fp_json_print_bytes(j, pretty, NULL); /* cJSON's bytes, faster (json_print.c) */
-    return fp_utf8_sanitize(text, NULL);
+    /* cJSON's bytes (json_print.c), strings made valid UTF-8 as they are copied:
+     * one pass over the document, not a second scan of the printed text */
+    return fp_json_print_utf8(j, pretty, NULL);
 }
 
 int fp_json_write_file(const char *path, const cJSON *j, fp_err *err)

@@ -15,6 +15,7 @@
  * two byte for byte on edge cases and every generated document.
  */
 #include <float.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 typedef struct pbuf {
     char *p;
     size_t n, cap;
+    bool utf8; /* replace invalid UTF-8 in strings by U+FFFD while copying them */
 } pbuf;
 
 static void reserve(pbuf *b, size_t extra)
@@ -106,12 +108,21 @@ static void put_string(pbuf *b, const char *s)
         for (;;) {
             /* copy the run that needs no escape in one go */
             const unsigned char *q = p;
-            while (*q >= 32 && *q != '"' && *q != '\\')
+            while (*q >= 32 && *q != '"' && *q != '\\' && (*q < 0x80 || !b->utf8))
                 q++;
             if (q > p)
                 put(b, (const char *)p, (size_t)(q - p));
             if (!*q)
                 break;
+            if (*q >= 0x80) { /* only with b->utf8: one sequence, valid or replaced */
+                size_t bad = 0, l = fp_utf8_seq(q, 4, &bad); /* the NUL stops it early */
+                if (l)
+                    put(b, (const char *)q, l);
+                else
+                    put(b, "\xEF\xBF\xBD", 3); /* U+FFFD REPLACEMENT CHARACTER */
+                p = q + (l ? l : bad);
+                continue;
+            }
             char e[6] = {'\\', 0, 0, 0, 0, 0};
             size_t el = 2;
             switch (*q) {
@@ -197,9 +208,10 @@ static void put_value(pbuf *b, const cJSON *item, bool fmt, size_t depth)
     }
 }
 
-char *fp_json_print_bytes(const cJSON *j, bool formatted, size_t *len)
+static char *print(const cJSON *j, bool formatted, bool utf8, size_t *len)
 {
     pbuf b = {0};
+    b.utf8 = utf8;
     reserve(&b, 256);
     if (j)
         put_value(&b, j, formatted, 0);
@@ -208,3 +220,7 @@ char *fp_json_print_bytes(const cJSON *j, bool formatted, size_t *len)
         *len = b.n;
     return b.p;
 }
+
+char *fp_json_print_bytes(const cJSON *j, bool formatted, size_t *len) { return print(j, formatted, false, len); }
+
+char *fp_json_print_utf8(const cJSON *j, bool formatted, size_t *len) { return print(j, formatted, true, len); }

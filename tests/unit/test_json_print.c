@@ -157,6 +157,37 @@ static void test_random(void **state)
     }
 }
 
+/* fp_json_print_utf8 (what fp_json_print uses) replaces invalid UTF-8 while copying
+ * strings: the same bytes as printing with cJSON's rules and sanitising the text after. */
+static void test_utf8_on_the_fly(void **state)
+{
+    (void)state;
+    static const unsigned char pool[] = {'a', '"', '\\', '\n', 0x01, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xa9, 0xe0,
+                                         0xa0, 0xed, 0xa0, 0xef, 0xbf, 0xbd, 0xf0, 0x90, 0x8d, 0xf4, 0x90, 0xff};
+    for (int i = 0; i < 3000; i++) {
+        unsigned char v[24], k[8];
+        size_t nv = next() % (sizeof v - 1), nk = 1 + next() % (sizeof k - 2);
+        for (size_t j = 0; j < nv; j++)
+            v[j] = pool[next() % sizeof pool];
+        for (size_t j = 0; j < nk; j++)
+            k[j] = pool[next() % sizeof pool];
+        v[nv] = k[nk] = '\0';
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToObject(o, (const char *)k, cJSON_CreateString((const char *)v));
+        for (int fmt = 0; fmt < 2; fmt++) {
+            size_t n = 0, rep = 0;
+            char *a = fp_json_print_utf8(o, fmt, &n);
+            char *b = fp_utf8_sanitize(fp_json_print_bytes(o, fmt, NULL), &rep);
+            assert_string_equal(a, b);
+            assert_int_equal(n, strlen(a));
+            assert_true(fp_utf8_valid(a));
+            free(a);
+            free(b);
+        }
+        cJSON_Delete(o);
+    }
+}
+
 static int corpus_docs(const char *dir, int depth)
 {
     int n = 0;
@@ -203,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_strings_and_shapes),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_utf8_on_the_fly),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
