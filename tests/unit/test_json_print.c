@@ -199,7 +199,9 @@ static int corpus_docs(const char *dir, int depth)
         if (e->d_name[0] == '.')
             continue;
         char p[4096];
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        int pl = snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (pl < 0 || (size_t)pl >= sizeof p)
+            continue; /* a path this long is not in the corpus */
         size_t l = strlen(e->d_name);
         /* the small documents: code/snapshots/expected/occupancy, not the wave files */
         if (l > 5 && !strcmp(e->d_name + l - 5, ".json") && strncmp(e->d_name, "se", 2)) {
