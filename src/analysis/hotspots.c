@@ -3,12 +3,14 @@
  * register/occupancy block of seed 000.
  *
  * The one idea: every ranking is a STABLE sort by a descending key, ties keep
- * code order (Python's sorted(reverse=True) semantics); here that is qsort with
- * the first-appearance index as the final tie-breaker.
+ * code order (Python's sorted(reverse=True) semantics); here that is a merge
+ * sort with the first-appearance index as the final tie-breaker.
  */
 #include "flyprof/hotspots.h"
+#include "flyprof/strtab.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,24 +119,48 @@ static const mix_rule mix_rules[] = {
 /* A register index beyond any register file; clamps absurd numbers. */
 #define ISA_REG_INDEX_CAP 1000000
 
-/* Python's \w for ASCII text: [A-Za-z0-9_]. */
-static bool word_char(unsigned char c) { return isalnum(c) || c == '_'; }
+/* Python's \w for ASCII text: [A-Za-z0-9_] (isalnum() in the C locale we run
+ * in), one load per byte: the register scan tests every byte of the ISA. */
+static const unsigned char word_tab[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
+    ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1,
+    ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1,
+    ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
 
-/* Max over `\b<r>(\d+)\b` and `\b<r>\[(\d+)` (only the first index of a range). */
-static void scan_reg(const char *s, char r, int64_t *maxv)
+static inline bool word_char(unsigned char c) { return word_tab[c]; }
+
+static inline bool digit(unsigned char c) { return (unsigned)(c - '0') < 10; }
+
+/* For r in {v, a}: max over `\b<r>(\d+)\b` and `\b<r>\[(\d+)` (only the first
+ * index of a range), both registers in one pass. `\b<r>` needs a word start,
+ * so only word starts are tried and the rest of each word is skipped. */
+static void scan_regs(const char *s, int64_t *max_v, int64_t *max_a)
 {
-    for (const char *p = s; *p; p++) {
-        if (*p != r || (p > s && word_char((unsigned char)p[-1])))
+    const char *p = s;
+    while (*p) {
+        if (!word_char((unsigned char)*p)) {
+            p++;
             continue;
-        const char *d = p + 1;
+        }
+        const char *w = p; /* a word start */
+        while (word_char((unsigned char)*p))
+            p++;
+        if (*w != 'v' && *w != 'a')
+            continue;
+        const char *d = w + 1;
         bool bracket = *d == '[';
         if (bracket)
             d++;
-        if (!isdigit((unsigned char)*d))
+        if (!digit((unsigned char)*d))
             continue;
         int64_t v = 0;
         const char *e = d;
-        while (isdigit((unsigned char)*e)) {
+        while (digit((unsigned char)*e)) {
             if (v <= ISA_REG_INDEX_CAP)
                 v = v * 10 + (*e - '0');
             e++;
@@ -143,8 +169,9 @@ static void scan_reg(const char *s, char r, int64_t *maxv)
             continue; /* "v12abc": no word boundary after the digits */
         if (v > ISA_REG_INDEX_CAP)
             v = ISA_REG_INDEX_CAP;
-        if (v > *maxv)
-            *maxv = v;
+        int64_t *m = *w == 'v' ? max_v : max_a;
+        if (v > *m)
+            *m = v;
     }
 }
 
@@ -170,8 +197,7 @@ static unsigned isa_needles(const char *isa)
 
 static void isa_scan_apply(fp_isa_scan *sc, const char *isa, unsigned bits)
 {
-    scan_reg(isa, 'v', &sc->max_v);
-    scan_reg(isa, 'a', &sc->max_a);
+    scan_regs(isa, &sc->max_v, &sc->max_a);
     if (bits & (1u << N_MIX))
         sc->gfx950_opcodes = true;
     for (size_t i = 0; i < N_MIX; i++)
@@ -188,57 +214,73 @@ static void isa_scan_apply(fp_isa_scan *sc, const char *isa, unsigned bits)
  * the answers are those of the mnemonic alone: computed once per mnemonic
  * (~24 strstr) and looked up for every other instruction. Waits, and
  * anything else, are computed from the whole text, exactly as before. */
-typedef struct op_memo {
-    const char *key; /* mnemonic, not NUL-terminated; NULL = empty slot */
-    size_t len;
+typedef struct op_class {
     fp_stall_type type;
     unsigned bits;
-} op_memo;
+} op_class;
 
-static bool tok_char(unsigned char c) { return isalnum(c) || c == '_'; }
+typedef struct op_memo {
+    fp_strtab by_op;   /* mnemonic -> index in cls */
+    fp_strtab by_text; /* whole text -> index in cls, for the rows whose operands decide */
+    op_class *cls;
+    size_t n, cap;
+} op_memo;
 
 static size_t mnemonic_len(const char *isa, bool *plain)
 {
     size_t n = 0;
-    while (tok_char((unsigned char)isa[n]))
+    while (word_char((unsigned char)isa[n]))
         n++;
     *plain = n > 0 && strchr(isa + n, '_') == NULL;
     return n;
 }
 
-static void classify_row(op_memo *tab, size_t cap, const char *isa, fp_stall_type *type, unsigned *bits)
+static bool is_wait(fp_stall_type t)
+{
+    return t == FP_ST_WAITCNT || t == FP_ST_VMEM_WAIT || t == FP_ST_LGKM_WAIT || t == FP_ST_EXP_WAIT;
+}
+
+/* The classification of text[0..n) (NUL-terminated at n or not) in tab,
+ * computed on first sight. */
+static op_class memo_get(op_memo *m, fp_strtab *tab, const char *text, size_t n)
+{
+    uint64_t h = fp_strtab_hash(text, n);
+    const fp_strtab_slot *e = fp_strtab_get(tab, text, n, h);
+    if (e)
+        return m->cls[e->val];
+    char buf[256];
+    char *t = n < sizeof buf ? buf : xcalloc(n + 1, 1);
+    memcpy(t, text, n);
+    t[n] = '\0';
+    op_class c = {fp_stall_classify(t), isa_needles(t)};
+    if (t != buf)
+        free(t);
+    if (m->n == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 64;
+        op_class *nc = realloc(m->cls, m->cap * sizeof *nc);
+        if (!nc)
+            abort();
+        m->cls = nc;
+    }
+    m->cls[m->n] = c;
+    fp_strtab_put(tab, text, n, h, m->n++);
+    return c;
+}
+
+/* Per mnemonic when only the mnemonic matters; per whole text for waits and
+ * texts with '_' after the mnemonic - a kernel repeats those texts too
+ * ("s_waitcnt vmcnt(0)"), so each distinct one is classified once. */
+static op_class classify_row(op_memo *m, const char *isa)
 {
     bool plain;
     size_t n = mnemonic_len(isa, &plain);
-    if (!plain) {
-        *type = fp_stall_classify(isa);
-        *bits = isa_needles(isa);
-        return;
-    }
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)isa[i]) * 1099511628211ull;
-    size_t k = (size_t)h & (cap - 1);
-    while (tab[k].key && !(tab[k].len == n && !memcmp(tab[k].key, isa, n)))
-        k = (k + 1) & (cap - 1);
-    if (!tab[k].key) {
-        char buf[256];
-        char *m = n < sizeof buf ? buf : xcalloc(n + 1, 1);
-        memcpy(m, isa, n);
-        m[n] = '\0';
-        tab[k] = (op_memo){isa, n, fp_stall_classify(m), isa_needles(m)};
-        if (m != buf)
-            free(m);
-    }
-    fp_stall_type t = tab[k].type;
-    if (t == FP_ST_WAITCNT || t == FP_ST_VMEM_WAIT || t == FP_ST_LGKM_WAIT || t == FP_ST_EXP_WAIT) {
+    if (plain) {
+        op_class c = memo_get(m, &m->by_op, isa, n);
+        if (!is_wait(c.type))
+            return c;
         /* an s_waitcnt: the counters named in its operands decide */
-        *type = fp_stall_classify(isa);
-        *bits = isa_needles(isa);
-        return;
     }
-    *type = t;
-    *bits = tab[k].bits;
+    return memo_get(m, &m->by_text, isa, n + strlen(isa + n));
 }
 
 /* ---- aggregation ---- */
@@ -259,36 +301,54 @@ double fp_hs_pct(int64_t a, int64_t b)
     return b == 0 ? 0.0 : 100.0 * (double)a / (double)b;
 }
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
 typedef struct sort_key {
     int64_t key;
     size_t idx;
 } sort_key;
 
-static int cmp_desc_stable(const void *a, const void *b)
+/* x ranks before y: larger key first, ties in first-appearance order. */
+static inline bool ranks_before(const sort_key *x, const sort_key *y)
 {
-    const sort_key *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key > y->key ? -1 : 1;
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
+    return x->key > y->key || (x->key == y->key && x->idx < y->idx);
+}
+
+/* Merge sort of a[0..n) by ranks_before, tmp of n entries: the comparison is
+ * inlined (qsort's callback cost ~3x on the ~2,000-row rankings). The order
+ * is total (idx breaks ties), so the result is that of any correct sort. */
+static void sort_keys(sort_key *a, sort_key *tmp, size_t n)
+{
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++) {
+            sort_key x = a[i];
+            size_t j = i;
+            for (; j > 0 && ranks_before(&x, &a[j - 1]); j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+        return;
+    }
+    size_t h = n / 2;
+    sort_keys(a, tmp, h);
+    sort_keys(a + h, tmp, n - h);
+    if (!ranks_before(&a[h], &a[h - 1]))
+        return; /* already in order */
+    memcpy(tmp, a, h * sizeof *a);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        a[k++] = ranks_before(&a[j], &tmp[i]) ? a[j++] : tmp[i++];
+    while (i < h)
+        a[k++] = tmp[i++];
 }
 
 /* Stable descending order of keys[0..n): out[i] = ids[k] (or k) of the i-th. */
 static void rank_desc(const int64_t *keys, const size_t *ids, size_t n, size_t *out)
 {
-    sort_key *k = xcalloc(n, sizeof *k);
+    sort_key *k = xcalloc(n + n / 2 + 1, sizeof *k); /* the merge copies only a left half */
     for (size_t i = 0; i < n; i++) {
         k[i].key = keys[i];
         k[i].idx = i;
     }
-    qsort(k, n, sizeof *k, cmp_desc_stable);
+    sort_keys(k, k + n, n);
     for (size_t i = 0; i < n; i++)
         out[i] = ids ? ids[k[i].idx] : k[i].idx;
     free(k);
@@ -296,27 +356,37 @@ static void rank_desc(const int64_t *keys, const size_t *ids, size_t n, size_t *
 
 static void group_lines(fp_hotspots *out)
 {
-    size_t cap = 64;
-    while (cap < out->ninst * 2)
-        cap *= 2;
-    size_t *slot = xcalloc(cap, sizeof *slot); /* line index + 1, 0 = empty */
-    size_t *ncap = xcalloc(out->ninst, sizeof *ncap);
-    out->lines = xcalloc(out->ninst, sizeof *out->lines);
+    fp_strtab bytext = {0}; /* source text -> line index */
+    /* lines grow with the distinct sources (~100 for 2,000 rows), not the rows:
+     * on this VM every fresh page costs ~10 us, as much as ~30k instructions */
+    size_t lcap = 0, *ncap = NULL;
     for (size_t i = 0; i < out->ninst; i++) {
         fp_hs_inst *in = &out->inst[i];
-        size_t h = (size_t)hash_str(in->loc) & (cap - 1), li;
-        for (;;) {
-            if (!slot[h]) {
+        size_t li;
+        if (i > 0 && in->loc == out->inst[i - 1].loc) {
+            /* the code reader stores equal sources once and neighbours mostly
+             * share a line: one pointer compare instead of a hash */
+            li = out->inst[i - 1].line;
+        } else {
+            size_t n = strlen(in->loc);
+            uint64_t h = fp_strtab_hash(in->loc, n);
+            const fp_strtab_slot *e = fp_strtab_get(&bytext, in->loc, n, h);
+            if (e) {
+                li = e->val;
+            } else {
+                if (out->nlines == lcap) {
+                    lcap = lcap ? 2 * lcap : 64;
+                    out->lines = realloc(out->lines, lcap * sizeof *out->lines);
+                    ncap = realloc(ncap, lcap * sizeof *ncap);
+                    if (!out->lines || !ncap)
+                        abort();
+                }
                 li = out->nlines++;
-                slot[h] = li + 1;
+                memset(&out->lines[li], 0, sizeof out->lines[li]);
+                ncap[li] = 0;
                 out->lines[li].loc = in->loc;
-                break;
+                fp_strtab_put(&bytext, in->loc, n, h, li);
             }
-            if (!strcmp(out->lines[slot[h] - 1].loc, in->loc)) {
-                li = slot[h] - 1;
-                break;
-            }
-            h = (h + 1) & (cap - 1);
         }
         in->line = li;
         fp_hs_line *L = &out->lines[li];
@@ -334,7 +404,7 @@ static void group_lines(fp_hotspots *out)
         }
     }
     free(ncap);
-    free(slot);
+    fp_strtab_free(&bytext);
 }
 
 /* Dominant type: max per-type stall over the line's stalling instructions,
@@ -369,10 +439,7 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
     /* Row filter (§2): LineNumber must be an integer != 0; drops the "; sym" row. */
     out->inst = xcalloc(code->n, sizeof *out->inst);
     unsigned *needle_bits = xcalloc(code->n, sizeof *needle_bits);
-    size_t memo_cap = 64;
-    while (memo_cap < 2 * code->n)
-        memo_cap *= 2;
-    op_memo *memo = xcalloc(memo_cap, sizeof *memo); /* at most one entry per row: never full */
+    op_memo memo = {0};
     for (size_t i = 0; i < code->n; i++) {
         const fp_inst *r = &code->rows[i];
         if (!r->index_ok || r->index == 0)
@@ -380,10 +447,14 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
         fp_hs_inst *in = &out->inst[out->ninst];
         in->row = r;
         in->loc = r->source && r->source[0] ? r->source : "<unknown>";
-        classify_row(memo, memo_cap, r->isa, &in->type, &needle_bits[out->ninst]);
+        op_class c = classify_row(&memo, r->isa);
+        in->type = c.type;
+        needle_bits[out->ninst] = c.bits;
         out->ninst++;
     }
-    free(memo);
+    fp_strtab_free(&memo.by_op);
+    fp_strtab_free(&memo.by_text);
+    free(memo.cls);
 
     /* Totals, per-type sums (types in first-appearance order), ISA scan. */
     int64_t type_sum[FP_ST_COUNT] = {0};
