@@ -376,6 +376,7 @@ static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *e
     fp_arch_src asrc = FP_ARCH_HEURISTIC;
     fp_sb detail;
     fp_sb_init(&detail);
+    fp_hs_regs regs;
     if (rc == 0) {
         if (a->arch) {
             arch = fp_arch_by_name(a->arch);
@@ -388,7 +389,6 @@ static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *e
             fp_warn(ctx, "architecture guessed from opcodes as %s (no --arch, no agent_info.csv); "
                     "pass --arch if that is wrong", arch->name);
         }
-        fp_hs_regs regs;
         fp_hs_regs_compute(&hs, arch, asrc, detail.len ? detail.buf : NULL, &kt.regs, &regs);
         if (regs.gfx950_corrected)
             fp_warn(ctx, "gfx950 kernel_trace VGPR_Count %d doubled to %d (ROCm <= 7.2 under-count, "
@@ -399,6 +399,9 @@ static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *e
         ctx->table_verbatim = true;
         if (ctx->format == FP_FMT_TABLE)
             fp_hotspots_render_text(&hs, &regs, &snaps, &o, &ctx->table);
+    }
+    /* the envelope's data is not printed next to a table (main's emit) */
+    if (rc == 0 && !(ctx->table_only && ctx->table.len)) {
         ctx->data = fp_hotspots_json(&hs, &regs, &snaps, &o);
         cJSON_AddStringToObject(ctx->data, "dispatch_dir", dir);
         cJSON_AddItemToObject(ctx->data, "symbol", code.symbol ? cJSON_CreateString(code.symbol)
