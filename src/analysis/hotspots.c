@@ -67,7 +67,17 @@ static bool rule_hits(const class_rule *r, const char *low)
     return false;
 }
 
-fp_stall_type fp_stall_classify(const char *isa)
+/* Inside an s_waitcnt (lowercase text): the first counter named, else waitcnt. */
+static fp_stall_type wait_rules(const char *low)
+{
+    for (size_t i = 0; i < sizeof waitcnt_rules / sizeof *waitcnt_rules; i++)
+        if (rule_hits(&waitcnt_rules[i], low))
+            return waitcnt_rules[i].type;
+    return FP_ST_WAITCNT;
+}
+
+/* Call fn on a lowercase copy of isa. */
+static fp_stall_type on_lower(const char *isa, fp_stall_type (*fn)(const char *low))
 {
     size_t n = strlen(isa);
     char stackbuf[256];
@@ -75,25 +85,23 @@ fp_stall_type fp_stall_classify(const char *isa)
     for (size_t i = 0; i < n; i++)
         low[i] = (char)tolower((unsigned char)isa[i]);
     low[n] = '\0';
-    fp_stall_type t = FP_ST_OTHER;
-    if (strstr(low, "s_waitcnt")) {
-        t = FP_ST_WAITCNT;
-        for (size_t i = 0; i < sizeof waitcnt_rules / sizeof *waitcnt_rules; i++)
-            if (rule_hits(&waitcnt_rules[i], low)) {
-                t = waitcnt_rules[i].type;
-                break;
-            }
-    } else {
-        for (size_t i = 0; i < sizeof class_rules / sizeof *class_rules; i++)
-            if (rule_hits(&class_rules[i], low)) {
-                t = class_rules[i].type;
-                break;
-            }
-    }
+    fp_stall_type t = fn(low);
     if (low != stackbuf)
         free(low);
     return t;
 }
+
+static fp_stall_type classify_low(const char *low)
+{
+    if (strstr(low, "s_waitcnt"))
+        return wait_rules(low);
+    for (size_t i = 0; i < sizeof class_rules / sizeof *class_rules; i++)
+        if (rule_hits(&class_rules[i], low))
+            return class_rules[i].type;
+    return FP_ST_OTHER;
+}
+
+fp_stall_type fp_stall_classify(const char *isa) { return on_lower(isa, classify_low); }
 
 /* ---- ISA scan (algorithm §8) ---- */
 
@@ -136,45 +144,6 @@ static inline bool word_char(unsigned char c) { return word_tab[c]; }
 
 static inline bool digit(unsigned char c) { return (unsigned)(c - '0') < 10; }
 
-/* For r in {v, a}: max over `\b<r>(\d+)\b` and `\b<r>\[(\d+)` (only the first
- * index of a range), both registers in one pass. `\b<r>` needs a word start,
- * so only word starts are tried and the rest of each word is skipped. */
-static void scan_regs(const char *s, int64_t *max_v, int64_t *max_a)
-{
-    const char *p = s;
-    while (*p) {
-        if (!word_char((unsigned char)*p)) {
-            p++;
-            continue;
-        }
-        const char *w = p; /* a word start */
-        while (word_char((unsigned char)*p))
-            p++;
-        if (*w != 'v' && *w != 'a')
-            continue;
-        const char *d = w + 1;
-        bool bracket = *d == '[';
-        if (bracket)
-            d++;
-        if (!digit((unsigned char)*d))
-            continue;
-        int64_t v = 0;
-        const char *e = d;
-        while (digit((unsigned char)*e)) {
-            if (v <= ISA_REG_INDEX_CAP)
-                v = v * 10 + (*e - '0');
-            e++;
-        }
-        if (!bracket && word_char((unsigned char)*e))
-            continue; /* "v12abc": no word boundary after the digits */
-        if (v > ISA_REG_INDEX_CAP)
-            v = ISA_REG_INDEX_CAP;
-        int64_t *m = *w == 'v' ? max_v : max_a;
-        if (v > *m)
-            *m = v;
-    }
-}
-
 #define N_MIX (sizeof mix_rules / sizeof *mix_rules)
 
 /* The substring tests of one ISA text: mix rules hit (bit i) and gfx950 marker. */
@@ -195,9 +164,8 @@ static unsigned isa_needles(const char *isa)
     return bits;
 }
 
-static void isa_scan_apply(fp_isa_scan *sc, const char *isa, unsigned bits)
+static void isa_scan_apply(fp_isa_scan *sc, unsigned bits)
 {
-    scan_regs(isa, &sc->max_v, &sc->max_a);
     if (bits & (1u << N_MIX))
         sc->gfx950_opcodes = true;
     for (size_t i = 0; i < N_MIX; i++)
@@ -205,82 +173,105 @@ static void isa_scan_apply(fp_isa_scan *sc, const char *isa, unsigned bits)
             (*(size_t *)((char *)sc + mix_rules[i].off))++;
 }
 
-/* ---- classifying each opcode once ----
+/* ---- one pass per instruction: classification and register scan ----
  *
- * Every taxonomy, mix and marker needle contains '_' except vmcnt/lgkmcnt/
- * expcnt, which only count inside an s_waitcnt; and a needle is made of
- * [A-Za-z0-9_], so it can only match inside one such token. Hence when no
- * token after the mnemonic has a '_' and the mnemonic alone is no wait,
- * the answers are those of the mnemonic alone: computed once per mnemonic
- * (~24 strstr) and looked up for every other instruction. Waits, and
- * anything else, are computed from the whole text, exactly as before. */
-typedef struct op_class {
-    fp_stall_type type;
-    unsigned bits;
-} op_class;
+ * Every needle (taxonomy, mix, gfx950 markers, "s_waitcnt") is made of
+ * [A-Za-z0-9_] and holds a '_', so a match lies inside one maximal \w run
+ * (token) that holds a '_'. So the answers for a whole text are the OR of
+ * the answers for its '_' tokens - the mnemonic and modifiers such as
+ * "op_sel_hi" - computed once per distinct token and looked up for every
+ * other instruction. Exactly the substring tests on the whole text, without
+ * re-running ~25 strstr per row. Only inside an s_waitcnt do the counters
+ * (vmcnt, lgkmcnt, expcnt: no '_') matter: then the whole text decides.
+ * Register operands are tokens too: `\b<r>(\d+)\b` is a token [va]\d+, and
+ * `\b<r>\[(\d+)` is the token "v"/"a" before '[' and digits. */
+
+#define N_CLASS (sizeof class_rules / sizeof *class_rules)
+enum { TB_WAIT = 0, TB_CLASS0 = 1, TB_MIX0 = TB_CLASS0 + (int)N_CLASS };
 
 typedef struct op_memo {
-    fp_strtab by_op;   /* mnemonic -> index in cls */
-    fp_strtab by_text; /* whole text -> index in cls, for the rows whose operands decide */
-    op_class *cls;
-    size_t n, cap;
+    fp_strtab tokens; /* token -> its mask */
 } op_memo;
 
-static size_t mnemonic_len(const char *isa, bool *plain)
+/* The needles of one '_' token (not NUL-terminated): bit TB_WAIT for
+ * "s_waitcnt", TB_CLASS0 + i for class_rules[i] (lowercase, as
+ * fp_stall_classify), TB_MIX0 + the isa_needles() bits (original case). */
+static unsigned token_mask(const char *tok, size_t n)
 {
-    size_t n = 0;
-    while (word_char((unsigned char)isa[n]))
-        n++;
-    *plain = n > 0 && strchr(isa + n, '_') == NULL;
-    return n;
-}
-
-static bool is_wait(fp_stall_type t)
-{
-    return t == FP_ST_WAITCNT || t == FP_ST_VMEM_WAIT || t == FP_ST_LGKM_WAIT || t == FP_ST_EXP_WAIT;
-}
-
-/* The classification of text[0..n) (NUL-terminated at n or not) in tab,
- * computed on first sight. */
-static op_class memo_get(op_memo *m, fp_strtab *tab, const char *text, size_t n)
-{
-    uint64_t h = fp_strtab_hash(text, n);
-    const fp_strtab_slot *e = fp_strtab_get(tab, text, n, h);
-    if (e)
-        return m->cls[e->val];
-    char buf[256];
-    char *t = n < sizeof buf ? buf : xcalloc(n + 1, 1);
-    memcpy(t, text, n);
-    t[n] = '\0';
-    op_class c = {fp_stall_classify(t), isa_needles(t)};
-    if (t != buf)
-        free(t);
-    if (m->n == m->cap) {
-        m->cap = m->cap ? 2 * m->cap : 64;
-        op_class *nc = realloc(m->cls, m->cap * sizeof *nc);
-        if (!nc)
-            abort();
-        m->cls = nc;
+    char ob[128], lb[128];
+    char *orig = n < sizeof ob ? ob : xcalloc(n + 1, 1), *low = n < sizeof lb ? lb : xcalloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        orig[i] = tok[i];
+        low[i] = (char)tolower((unsigned char)tok[i]);
     }
-    m->cls[m->n] = c;
-    fp_strtab_put(tab, text, n, h, m->n++);
-    return c;
+    orig[n] = low[n] = '\0';
+    unsigned mask = strstr(low, "s_waitcnt") ? 1u << TB_WAIT : 0;
+    for (size_t i = 0; i < N_CLASS; i++)
+        if (rule_hits(&class_rules[i], low))
+            mask |= 1u << (TB_CLASS0 + i);
+    mask |= isa_needles(orig) << TB_MIX0;
+    if (orig != ob)
+        free(orig);
+    if (low != lb)
+        free(low);
+    return mask;
 }
 
-/* Per mnemonic when only the mnemonic matters; per whole text for waits and
- * texts with '_' after the mnemonic - a kernel repeats those texts too
- * ("s_waitcnt vmcnt(0)"), so each distinct one is classified once. */
-static op_class classify_row(op_memo *m, const char *isa)
+/* A register token [va]\d+ (or "v"/"a" before "[digits"): its index into *max. */
+static void reg_token(const char *w, size_t n, const char *after, int64_t *max_v, int64_t *max_a)
 {
-    bool plain;
-    size_t n = mnemonic_len(isa, &plain);
-    if (plain) {
-        op_class c = memo_get(m, &m->by_op, isa, n);
-        if (!is_wait(c.type))
-            return c;
-        /* an s_waitcnt: the counters named in its operands decide */
+    const char *d = n == 1 && after[0] == '[' ? after + 1 : w + 1, *e = d;
+    if (!digit((unsigned char)*d))
+        return;
+    int64_t v = 0;
+    for (; digit((unsigned char)*e); e++)
+        if (v <= ISA_REG_INDEX_CAP)
+            v = v * 10 + (*e - '0');
+    if (n > 1 && e != w + n)
+        return; /* "v12abc": no word boundary after the digits */
+    if (v > ISA_REG_INDEX_CAP)
+        v = ISA_REG_INDEX_CAP;
+    int64_t *m = *w == 'v' ? max_v : max_a;
+    if (v > *m)
+        *m = v;
+}
+
+/* Type and mix/marker bits of one instruction; its registers into *max_v/a. */
+static fp_stall_type scan_inst(op_memo *m, const char *isa, unsigned *bits, int64_t *max_v, int64_t *max_a)
+{
+    unsigned mask = 0;
+    for (const char *p = isa; *p;) {
+        if (!word_char((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        const char *w = p;
+        bool under = false;
+        for (; word_char((unsigned char)*p); p++)
+            under |= *p == '_';
+        size_t n = (size_t)(p - w);
+        if (under) {
+            uint64_t h = fp_strtab_hash(w, n);
+            const fp_strtab_slot *e = fp_strtab_get(&m->tokens, w, n, h);
+            unsigned tm;
+            if (e) {
+                tm = (unsigned)e->val;
+            } else {
+                tm = token_mask(w, n);
+                fp_strtab_put(&m->tokens, w, n, h, tm);
+            }
+            mask |= tm;
+        } else if (*w == 'v' || *w == 'a') {
+            reg_token(w, n, p, max_v, max_a);
+        }
     }
-    return memo_get(m, &m->by_text, isa, n + strlen(isa + n));
+    *bits = mask >> TB_MIX0;
+    if (mask & (1u << TB_WAIT))
+        return on_lower(isa, wait_rules); /* the counters its operands name decide */
+    for (size_t i = 0; i < N_CLASS; i++)
+        if (mask & (1u << (TB_CLASS0 + i)))
+            return class_rules[i].type;
+    return FP_ST_OTHER;
 }
 
 /* ---- aggregation ---- */
@@ -447,14 +438,10 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
         fp_hs_inst *in = &out->inst[out->ninst];
         in->row = r;
         in->loc = r->source && r->source[0] ? r->source : "<unknown>";
-        op_class c = classify_row(&memo, r->isa);
-        in->type = c.type;
-        needle_bits[out->ninst] = c.bits;
+        in->type = scan_inst(&memo, r->isa, &needle_bits[out->ninst], &out->isa.max_v, &out->isa.max_a);
         out->ninst++;
     }
-    fp_strtab_free(&memo.by_op);
-    fp_strtab_free(&memo.by_text);
-    free(memo.cls);
+    fp_strtab_free(&memo.tokens);
 
     /* Totals, per-type sums (types in first-appearance order), ISA scan. */
     int64_t type_sum[FP_ST_COUNT] = {0};
@@ -473,7 +460,7 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
             type_sum[in->type] = sat_add(type_sum[in->type], in->row->stall, &out->overflow);
             out->n_stalling++;
         }
-        isa_scan_apply(&out->isa, in->row->isa, needle_bits[i]);
+        isa_scan_apply(&out->isa, needle_bits[i]);
     }
     free(needle_bits);
     out->isa.arch_vgpr = (int)out->isa.max_v + 1;
