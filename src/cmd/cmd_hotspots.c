@@ -194,8 +194,15 @@ static size_t list_matching(const char *dir, const char *glob, char ***out)
         return 0;
     size_t n = 0, cap = 0;
     char **v = NULL;
+    /* A literal tail after the last '*' (".csv") must end the name: checked
+     * first, it spares fnmatch the thousands of wave files (~400 instructions
+     * each, a third of a hotspots run on moe_reduce). */
+    const char *star = strrchr(glob, '*');
+    const char *tail = star && !strpbrk(star + 1, "*?[\\") ? star + 1 : "";
+    size_t tl = strlen(tail);
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        if (fnmatch(glob, e->d_name, 0) != 0)
+        size_t nl = strlen(e->d_name);
+        if (nl < tl || memcmp(e->d_name + nl - tl, tail, tl) || fnmatch(glob, e->d_name, 0) != 0)
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 4;
