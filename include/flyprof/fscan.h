@@ -15,6 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct fp_fc {
     const char *p, *e;
@@ -100,6 +103,20 @@ static inline bool fp_fc_str(fp_fc *c, const char **s, size_t *n)
     if (!fp_fc_lit(c, '"'))
         return false;
     const char *p = c->p, *e = c->e;
+#if defined(__SSE2__)
+    /* 16 bytes per step: '"', '\\', and bytes <= 0x1f (max(x, 0x1f) == 0x1f) */
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+    for (; e - p >= 16; p += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                   _mm_cmpeq_epi8(_mm_max_epu8(x, ctl), ctl));
+        int m = _mm_movemask_epi8(hit);
+        if (m) {
+            p += __builtin_ctz((unsigned)m);
+            goto tail;
+        }
+    }
+#endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     for (uint64_t w, m; e - p >= 8; p += 8) {
         memcpy(&w, p, 8);
@@ -109,6 +126,9 @@ static inline bool fp_fc_str(fp_fc *c, const char **s, size_t *n)
         }
     }
 #endif
+#if defined(__SSE2__)
+tail:
+#endif
     while (p < e && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
         p++;
     if (p >= e || *p != '"')
@@ -117,6 +137,32 @@ static inline bool fp_fc_str(fp_fc *c, const char **s, size_t *n)
     *n = (size_t)(p - c->p);
     c->p = p + 1;
     return true;
+}
+
+/* k integers each after a ',', written without blanks as the decoder does
+ * (",4,17412,32,7692,7532,212"), each as fp_fc_int reads it. The caller
+ * guarantees FP_FC_INTS_WINDOW(k) readable bytes, so the digit loops need no
+ * end checks (each stops by the 19th digit). Returns the position after the
+ * last integer, or NULL: then the general way decides. */
+#define FP_FC_INTS_WINDOW(k) ((size_t)(k) * 22 + 1)
+
+static inline const char *fp_fc_ints_compact(const char *p, int64_t *v, int k)
+{
+    for (int i = 0; i < k; i++) {
+        if (*p++ != ',')
+            return NULL;
+        bool neg = *p == '-';
+        p += neg;
+        const char *d0 = p;
+        uint64_t x = 0;
+        while (p - d0 < 19 && (unsigned)(*p - '0') <= 9)
+            x = x * 10 + (uint64_t)(*p++ - '0');
+        size_t nd = (size_t)(p - d0);
+        if (nd == 0 || nd > 18 || (nd > 1 && *d0 == '0') || *p == '.' || *p == 'e' || *p == 'E')
+            return NULL;
+        v[i] = neg ? -(int64_t)x : (int64_t)x;
+    }
+    return p;
 }
 
 /* A key of [A-Za-z0-9_] characters and its ':'. */

@@ -310,9 +310,14 @@ static bool f_row(fp_fc *c, fp_code *out, size_t *cap)
         row->source = pool_intern(out->pool_, s, n);
     else
         return false;
-    for (int k = 0; k < 6; k++)
-        if (!fp_fc_lit(c, ',') || !fp_fc_int(c, &v[k]))
-            return false;
+    const char *q = (size_t)(c->e - c->p) > FP_FC_INTS_WINDOW(6) ? fp_fc_ints_compact(c->p, v, 6) : NULL;
+    if (q) {
+        c->p = q;
+    } else {
+        for (int k = 0; k < 6; k++)
+            if (!fp_fc_lit(c, ',') || !fp_fc_int(c, &v[k]))
+                return false;
+    }
     int64_t extra;
     while (fp_fc_lit(c, ',')) /* extra columns (PC-sampling variant): integers only here */
         if (!fp_fc_int(c, &extra))
