@@ -208,18 +208,25 @@ bool fp_class_is_combined_wait(const char *isa)
 
 fp_class fp_classify(const char *isa)
 {
-    fp_waitcnt_fields f;
-    fp_waitcnt_parse(isa, &f);
-    if (f.is_wait) {
-        int named = f.vm + f.lgkm + f.exp;
-        if (named != 1)
-            return FP_CL_WAITCNT;
-        return f.vm ? FP_CL_VMCNT : f.lgkm ? FP_CL_LGKMCNT : FP_CL_EXPCNT;
-    }
     char op[64];
     fp_opcode_lc(isa, op, sizeof op);
+    /* only an opcode starting "s_wait" can be a wait (fp_waitcnt_parse: s_waitcnt*,
+     * s_wait_*); the full parse lower-cases the whole text, so skip it otherwise
+     * (report classifies every row from several modules: ~12k calls) */
+    if (!strncmp(op, "s_wait", 6)) {
+        fp_waitcnt_fields f;
+        fp_waitcnt_parse(isa, &f);
+        if (f.is_wait) {
+            int named = f.vm + f.lgkm + f.exp;
+            if (named != 1)
+                return FP_CL_WAITCNT;
+            return f.vm ? FP_CL_VMCNT : f.lgkm ? FP_CL_LGKMCNT : FP_CL_EXPCNT;
+        }
+    }
     for (size_t i = 0; i < sizeof RULES / sizeof *RULES; i++) {
         const rule *r = &RULES[i];
+        if (r->kind == M_PREFIX && r->pat[0] != op[0])
+            continue; /* a prefix that cannot match; the order of the rest is kept */
         bool m = r->kind == M_PREFIX ? strncmp(op, r->pat, strlen(r->pat)) == 0 : strstr(op, r->pat) != NULL;
         if (m && (!r->word || has_word(isa, r->word)))
             return r->cls;
