@@ -348,11 +348,71 @@ static inline bool f_row_tail(fcur *c)
 }
 
 /* The compact rows the decoder writes, "[int,int,...,int]" with no spaces,
- * parsed without bounds checks inside a window known to hold the longest
- * acceptable row (k cells of <= 19 chars + separators < 128 bytes). Returns the
- * position after the row's ']' or NULL: then the row goes the general way. */
+ * parsed without bounds checks inside a window known to hold the longest row
+ * this accepts (k cells of <= 8 digits + separators, and the 32 + 8 bytes the
+ * vector loads below touch, all < 128 bytes). Returns the position after the
+ * row's ']' or NULL: then the row goes the general way (f_lit/f_int), which
+ * also takes what this declines - signs, 9+ digits, whitespace, extra cells. */
 #define ROW_WINDOW 128
 
+/* 1..8 ASCII digits at s (8 bytes readable) to their value, word-at-a-time:
+ * the digits are moved to the top of the word (the bytes after them, and any
+ * borrow they caused, fall off), then pairs, quads and the octet are combined
+ * by three multiplies. */
+static inline int64_t swar_digits(const char *s, unsigned len)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    w = (w - 0x3030303030303030ull) << (64 - 8 * len);
+    w = ((w * 2561) >> 8) & 0x00ff00ff00ff00ffull;
+    w = ((w * 6553601) >> 16) & 0x0000ffff0000ffffull;
+    return (int64_t)((w * 42949672960001ull) >> 32);
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* One row from the bit mask of the non-digits among the 16 or 32 bytes after
+ * its '[': cell i ends at the i-th non-digit, which must be ',' (']' for the
+ * last), with 1..8 digits before it and no leading '0' unless the cell is "0".
+ * A sentinel bit just past the mask stands for "not looked at": a cell running
+ * into it is either too long (declined) or ends at that byte, which is then
+ * checked like any separator. Only unsigned cells of <= 8 digits: anything
+ * else is declined (NULL), never misread. */
+static inline const char *row_compact(const char *p, int64_t *v, int k)
+{
+    if (*p != '[')
+        return NULL;
+    const char *q = p + 1;
+    const __m128i nine = _mm_set1_epi8(9), zero = _mm_set1_epi8('0');
+    const __m128i a = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)q), zero);
+    uint64_t sep = (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a));
+    if (k > 2) {
+        const __m128i b = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(q + 16)), zero);
+        sep |= (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, nine), b)) << 16;
+        sep |= 1ull << 32;
+    } else {
+        sep |= 1ull << 16;
+    }
+    uint32_t start = 0;
+    for (int i = 0; i < k; i++) {
+        uint32_t s = (uint32_t)__builtin_ctzll(sep);
+        sep &= sep - 1;
+        uint32_t len = s - start;
+        if (len == 1) {
+            v[i] = q[start] - '0';
+        } else {
+            if (len - 2 > 6 || q[start] == '0') /* empty cell (a sign, two separators), 9+ digits, 0-prefix */
+                return NULL;
+            v[i] = swar_digits(q + start, len);
+        }
+        if (q[s] != (i + 1 < k ? ',' : ']'))
+            return NULL;
+        start = s + 1;
+    }
+    return q + start;
+}
+#else
 static inline const char *row_compact(const char *p, int64_t *v, int k)
 {
     if (*p++ != '[')
@@ -371,6 +431,7 @@ static inline const char *row_compact(const char *p, int64_t *v, int k)
     }
     return p;
 }
+#endif
 
 /* [[time, cat, stall, dur, line, ...], ...] - as read_rows + put_inst. */
 static bool f_insts(fcur *c, fp_wave *w)
