@@ -395,6 +395,7 @@ static inline const char *row_compact(const char *p, int64_t *v, int k)
         sep |= 1ull << 16;
     }
     uint32_t start = 0;
+#pragma GCC unroll 8
     for (int i = 0; i < k; i++) {
         uint32_t s = (uint32_t)__builtin_ctzll(sep);
         sep &= sep - 1;
@@ -1248,6 +1249,10 @@ static inline int cr_ws_peek(chunk_rd *r)
 
 static inline bool cr_lit(chunk_rd *r, int ch)
 {
+    if (r->pos < r->len && r->buf[r->pos] == ch) { /* the compact layout: no whitespace */
+        r->pos++;
+        return true;
+    }
     if (cr_ws_peek(r) != ch)
         return false;
     r->pos++;
@@ -1281,6 +1286,23 @@ static inline void cr_fill(chunk_rd *r, size_t need)
 /* The same integer rule as the wave fast path (f_int). */
 static inline bool cr_int(chunk_rd *r, int64_t *out)
 {
+    /* Unsigned, <= 7 digits, no whitespace before, with 16 bytes in the buffer:
+     * the length from the first non-digit byte of one 8-byte word (a byte below
+     * '0' borrows and one above '9' carries into the bytes after it, never the
+     * ones before), the value word-at-a-time. The rest goes the general way. */
+    if (r->len - r->pos >= 16) {
+        const char *p = r->buf + r->pos;
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t d = w - 0x3030303030303030ull;
+        uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+        unsigned len = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+        if (len - 1 < 7 && (len == 1 || *p != '0') && p[len] != '.' && p[len] != 'e' && p[len] != 'E') {
+            *out = len == 1 ? *p - '0' : swar_digits(p, len);
+            r->pos += len;
+            return true;
+        }
+    }
     cr_ws_peek(r);
     cr_fill(r, 24); /* a sign, 18 digits and the byte after them, in one piece */
     const char *p = r->buf + r->pos, *e = r->buf + r->len;

@@ -210,6 +210,71 @@ static void test_list_and_walk(void **state)
     assert_int_equal(fp_wstates_integral(dir, 4, &v, &sat, &e), 0);
     assert_true(sat);
     assert_true(v == INT64_MIN);
+    /* the word-at-a-time integers of the streaming reader (wave.c cr_int): every
+     * length from 1 to 18 digits, leading zeros, floats, exponents and spaces,
+     * in arrays long enough to cross its 64 KiB chunks; the result (or the
+     * refusal) must be the one of a plain computation / of jscan */
+    {
+        static const char *const odd[] = {"0", "7", "12345678", "1234567", "123456789", "100000000000000000",
+                                          "01", "00", "1.5", "2e3", "3E1", "-4", " 5", "6 ", "-0"};
+        for (size_t oi = 0; oi < sizeof odd / sizeof *odd; oi++) {
+            for (int where = 0; where < 3; where++) {
+                fp_sb big;
+                fp_sb_init(&big);
+                int n = 30000;
+                int64_t want = 0;
+                fp_sb_adds(&big, "{\"state\":[");
+                for (int i = 0; i < n; i++)
+                    fp_sb_addf(&big, "%s%d", i ? "," : "", i % 7);
+                fp_sb_adds(&big, "],\"time\":[");
+                long long t = 0, prev = 0;
+                for (int i = 0; i < n; i++) {
+                    int at = where == 0 ? 0 : where == 1 ? n / 2 : n - 1;
+                    if (i) {
+                        fp_sb_adds(&big, ",");
+                        t += 1 + (i * 7919) % 100000;
+                    }
+                    if (i == at) {
+                        /* the odd cell stands for the time t, which must then equal its value */
+                        fp_sb_adds(&big, odd[oi]);
+                        continue;
+                    }
+                    fp_sb_addf(&big, "%lld", t);
+                }
+                fp_sb_adds(&big, "]}");
+                write_file(dir, "wstates1.json", big.buf);
+                /* the reference: the whole document through jscan-free plain parsing (strtoll) */
+                const char *tp = strstr(big.buf, "\"time\":[") + 8;
+                bool ok = true;
+                prev = 0;
+                for (int i = 0; i < n && ok; i++) {
+                    while (*tp == ' ')
+                        tp++;
+                    const char *d = tp + (*tp == '-');
+                    size_t nd = strspn(d, "0123456789");
+                    if (nd == 0 || nd > 18 || (nd > 1 && *d == '0') || d[nd] == '.' || d[nd] == 'e' || d[nd] == 'E')
+                        ok = false;
+                    char *endp;
+                    long long x = strtoll(tp, &endp, 10);
+                    tp = endp;
+                    while (*tp == ' ')
+                        tp++;
+                    if (i)
+                        want += (int64_t)((i - 1) % 7) * (x - prev);
+                    prev = x;
+                    if (*tp == ',')
+                        tp++;
+                }
+                fp_sb_free(&big);
+                int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+                if (rc != (ok ? 0 : -1))
+                    fail_msg("odd cell \"%s\" at %d: rc %d", odd[oi], where, rc);
+                if (ok)
+                    assert_true(v == want);
+                fp_err_clear(&e);
+            }
+        }
+    }
     assert_int_equal(fp_wstates_integral(dir, 3, &v, &sat, &e), -1);
     assert_int_equal(e.code, FP_NO_ARTIFACT);
     fp_err_clear(&e);
