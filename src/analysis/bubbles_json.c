@@ -112,12 +112,15 @@ static cJSON *waits_on(const fp_bubbles *b, size_t row)
     return a;
 }
 
-static void add_limited(cJSON *parent, const char *key, cJSON *arr, size_t limit, cJSON **cut)
+/* How many of n ranked entries a list shows: the builders below stop there, so
+ * the envelope's bounded document never builds (and frees) the entries it
+ * would cut. */
+static size_t shown(size_t n, size_t limit) { return limit && n > limit ? limit : n; }
+
+/* arr holds the first shown(total, limit) of total entries. */
+static void add_limited(cJSON *parent, const char *key, cJSON *arr, size_t total, size_t limit, cJSON **cut)
 {
-    size_t total = (size_t)cJSON_GetArraySize(arr);
     if (limit && total > limit) {
-        for (size_t i = limit; i < total; i++) /* O(total * limit), not O(total^2) */
-            cJSON_DeleteItemFromArray(arr, (int)limit);
         if (cut) {
             if (!*cut)
                 *cut = cJSON_CreateObject();
@@ -206,12 +209,13 @@ static cJSON *classes_json(const fp_bubbles *b)
     return a;
 }
 
-static cJSON *hotspots_json(const fp_bubbles *b)
+static cJSON *hotspots_json(const fp_bubbles *b, size_t limit, size_t *total)
 {
     size_t n;
     size_t *ord = fp_bubbles_hotspot_order(b, &n);
+    *total = n;
     cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < shown(n, limit); i++) {
         size_t row = ord[i];
         const fp_inst *r = &b->code.rows[row];
         const fp_bub_inst *x = &b->insts[row];
@@ -241,7 +245,7 @@ static cJSON *hotspots_json(const fp_bubbles *b)
     return a;
 }
 
-static cJSON *lines_json(const fp_bubbles *b)
+static cJSON *lines_json(const fp_bubbles *b, size_t limit, size_t *total)
 {
     keyed *v = malloc((b->n_lines + 1) * sizeof *v);
     if (!v)
@@ -253,8 +257,9 @@ static cJSON *lines_json(const fp_bubbles *b)
             v[k++] = (keyed){rank_key(b->rank_by, L->exposed, L->stall, L->latency), L->stall, i};
     }
     qsort(v, k, sizeof *v, cmp_keyed);
+    *total = k;
     cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; i < shown(k, limit); i++) {
         const fp_bub_line *L = &b->lines[v[i].i];
         cJSON *o = cJSON_CreateObject();
         fp_json_add_str(o, "source", L->source);
@@ -282,7 +287,7 @@ static cJSON *lines_json(const fp_bubbles *b)
     return a;
 }
 
-static cJSON *files_json(const fp_bubbles *b)
+static cJSON *files_json(const fp_bubbles *b, size_t limit, size_t *total)
 {
     /* files in first-seen line order, then ranked by stall */
     typedef struct fagg {
@@ -311,8 +316,9 @@ static cJSON *files_json(const fp_bubbles *b)
     for (size_t i = 0; i < nf; i++)
         v[i] = (keyed){f[i].stall, f[i].latency, i};
     qsort(v, nf, sizeof *v, cmp_keyed);
+    *total = nf;
     cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < nf; i++) {
+    for (size_t i = 0; i < shown(nf, limit); i++) {
         const fagg *x = &f[v[i].i];
         cJSON *o = cJSON_CreateObject();
         fp_json_add_str(o, "file", x->file);
@@ -423,7 +429,7 @@ static cJSON *waitcnt_json(const fp_bubbles *b, size_t limit, cJSON **cut)
             v[k++] = (keyed){(int64_t)pr[i].share, pr[i].count, i};
     qsort(v, k, sizeof *v, cmp_keyed);
     cJSON *a = cJSON_CreateArray();
-    for (size_t q = 0; q < k; q++) {
+    for (size_t q = 0; q < shown(k, limit); q++) {
         size_t row = v[q].i;
         const pagg *g = &pr[row];
         const fp_inst *r = &b->code.rows[row];
@@ -443,14 +449,14 @@ static cJSON *waitcnt_json(const fp_bubbles *b, size_t limit, cJSON **cut)
         fp_json_add_str(e, "evidence", evidence(g->count, g->inferred));
         cJSON_AddItemToArray(a, e);
     }
-    add_limited(o, "producers", a, limit, cut);
+    add_limited(o, "producers", a, k, limit, cut);
     k = 0;
     for (size_t i = 0; i < b->n_lines; i++)
         if (pl[i].used)
             v[k++] = (keyed){(int64_t)pl[i].share, pl[i].count, i};
     qsort(v, k, sizeof *v, cmp_keyed);
     a = cJSON_CreateArray();
-    for (size_t q = 0; q < k; q++) {
+    for (size_t q = 0; q < shown(k, limit); q++) {
         const pagg *g = &pl[v[q].i];
         cJSON *e = cJSON_CreateObject();
         fp_json_add_str(e, "source", b->lines[v[q].i].source);
@@ -460,7 +466,7 @@ static cJSON *waitcnt_json(const fp_bubbles *b, size_t limit, cJSON **cut)
         fp_json_add_num(e, "distance_mean", g->count ? (double)g->dist_sum / (double)g->count : 0.0, 1);
         cJSON_AddItemToArray(a, e);
     }
-    add_limited(o, "producer_lines", a, limit, NULL);
+    add_limited(o, "producer_lines", a, k, limit, NULL);
     free(v);
     free(pr);
     free(pl);
@@ -577,9 +583,13 @@ cJSON *fp_bubbles_json(const fp_bubbles *b, size_t limit, cJSON **cut)
     cJSON_AddItemToObject(j, "totals", totals_json(b));
     cJSON_AddItemToObject(j, "wave_states", states_json(b));
     cJSON_AddItemToObject(j, "classes", classes_json(b));
-    add_limited(j, "hotspots", hotspots_json(b), limit, cut);
-    add_limited(j, "lines", lines_json(b), limit, cut);
-    add_limited(j, "files", files_json(b), limit, cut);
+    size_t total;
+    cJSON *a = hotspots_json(b, limit, &total);
+    add_limited(j, "hotspots", a, total, limit, cut);
+    a = lines_json(b, limit, &total);
+    add_limited(j, "lines", a, total, limit, cut);
+    a = files_json(b, limit, &total);
+    add_limited(j, "files", a, total, limit, cut);
     cJSON_AddItemToObject(j, "inst_mix", mix_json(b));
     cJSON_AddItemToObject(j, "waitcnt", waitcnt_json(b, limit, cut));
     cJSON_AddItemToObject(j, "simds", simds_json(b));
