@@ -1283,26 +1283,36 @@ static inline void cr_fill(chunk_rd *r, size_t need)
         cr_fill_slow(r);
 }
 
-/* The same integer rule as the wave fast path (f_int). */
-static inline bool cr_int(chunk_rd *r, int64_t *out)
+/* The compact case of an integer and the separator after it, "123," or
+ * "123]", at p with 16 bytes readable: unsigned, 1..7 digits, no leading '0'.
+ * The length comes from the first non-digit byte of one 8-byte word (a byte
+ * below '0' borrows and one above '9' carries into the bytes after it, never
+ * the ones before), the value word-at-a-time. Returns the digits' length, the
+ * separator being p[len], or 0: not this case (the caller goes the general
+ * way, which decides). A ',' or ']' after the digits also settles jscan's
+ * "not followed by '.', 'e' or 'E'". */
+static inline unsigned compact_int_sep(const char *p, int64_t *out)
 {
-    /* Unsigned, <= 7 digits, no whitespace before, with 16 bytes in the buffer:
-     * the length from the first non-digit byte of one 8-byte word (a byte below
-     * '0' borrows and one above '9' carries into the bytes after it, never the
-     * ones before), the value word-at-a-time. The rest goes the general way. */
-    if (r->len - r->pos >= 16) {
-        const char *p = r->buf + r->pos;
-        uint64_t w;
-        memcpy(&w, p, 8);
-        uint64_t d = w - 0x3030303030303030ull;
-        uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
-        unsigned len = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
-        if (len - 1 < 7 && (len == 1 || *p != '0') && p[len] != '.' && p[len] != 'e' && p[len] != 'E') {
-            *out = len == 1 ? *p - '0' : swar_digits(p, len);
-            r->pos += len;
-            return true;
-        }
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t d = w - 0x3030303030303030ull;
+    uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    unsigned len = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+    if (len - 1 >= 7 || (p[len] != ',' && p[len] != ']'))
+        return 0;
+    if (len == 1) {
+        *out = *p - '0';
+    } else {
+        if (*p == '0')
+            return 0;
+        *out = swar_digits(p, len);
     }
+    return len;
+}
+
+/* The same integer rule as the wave fast path (f_int). */
+static __attribute__((noinline)) bool cr_int(chunk_rd *r, int64_t *out)
+{
     cr_ws_peek(r);
     cr_fill(r, 24); /* a sign, 18 digits and the byte after them, in one piece */
     const char *p = r->buf + r->pos, *e = r->buf + r->len;
@@ -1320,6 +1330,17 @@ static inline bool cr_int(chunk_rd *r, int64_t *out)
     *out = neg ? -(int64_t)v : (int64_t)v;
     r->pos = (size_t)(p - r->buf);
     return true;
+}
+
+/* ',' then an integer (the second pass, over arrays the first one checked). */
+static inline bool cr_next_int(chunk_rd *r, int64_t *v)
+{
+    unsigned n;
+    if (r->len - r->pos >= 17 && r->buf[r->pos] == ',' && (n = compact_int_sep(r->buf + r->pos + 1, v)) != 0) {
+        r->pos += 1 + n;
+        return true;
+    }
+    return cr_lit(r, ',') && cr_int(r, v);
 }
 
 static void cr_init(chunk_rd *r, int fd, off_t off)
@@ -1382,14 +1403,25 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
                 if (cr_ws_peek(r) == ']') {
                     r->pos++;
                 } else {
-                    do {
+                    for (;;) {
                         int64_t v;
+                        unsigned n;
+                        if (r->len - r->pos >= 16 && (n = compact_int_sep(r->buf + r->pos, &v)) != 0) {
+                            cnt++;
+                            r->pos += n + 1;
+                            if (r->buf[r->pos - 1] == ']')
+                                break;
+                            continue;
+                        }
                         if (!cr_int(r, &v))
                             goto done;
                         cnt++;
-                    } while (cr_lit(r, ','));
-                    if (!cr_lit(r, ']'))
-                        goto done;
+                        if (cr_lit(r, ','))
+                            continue;
+                        if (!cr_lit(r, ']'))
+                            goto done;
+                        break;
+                    }
                 }
                 if (is_s) {
                     off_s = start;
@@ -1420,11 +1452,11 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
         if (!cr_int(r, &st) || !cr_int(rt, &t0))
             goto done;
         for (size_t i = 0; i + 1 < ns; i++) {
-            if (!cr_lit(rt, ',') || !cr_int(rt, &t1))
+            if (!cr_next_int(rt, &t1))
                 goto done;
             *out = fp_sat_add(*out, fp_sat_mul(st, fp_sat_sub(t1, t0, sat), sat), sat);
             t0 = t1;
-            if (i + 2 < ns && (!cr_lit(r, ',') || !cr_int(r, &st)))
+            if (i + 2 < ns && !cr_next_int(r, &st))
                 goto done;
         }
     }
