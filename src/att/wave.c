@@ -369,6 +369,33 @@ static inline int64_t swar_digits(const char *s, unsigned len)
     return (int64_t)((w * 42949672960001ull) >> 32);
 }
 
+/* The compact case of an integer and the separator after it, "123," or
+ * "123]", at p with 16 bytes readable: unsigned, 1..7 digits, no leading '0'.
+ * The length comes from the first non-digit byte of one 8-byte word (a byte
+ * below '0' borrows and one above '9' carries into the bytes after it, never
+ * the ones before), the value word-at-a-time. Returns the digits' length, the
+ * separator being p[len], or 0: not this case (the caller goes the general
+ * way, which decides). A ',' or ']' after the digits also settles jscan's
+ * "not followed by '.', 'e' or 'E'". */
+static inline unsigned compact_int_sep(const char *p, int64_t *out)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t d = w - 0x3030303030303030ull;
+    uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    unsigned len = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+    if (len - 1 >= 7 || (p[len] != ',' && p[len] != ']'))
+        return 0;
+    if (len == 1) {
+        *out = *p - '0';
+    } else {
+        if (*p == '0')
+            return 0;
+        *out = swar_digits(p, len);
+    }
+    return len;
+}
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
@@ -503,6 +530,54 @@ static bool f_spans(fcur *c, fp_wave *w)
     return f_lit(c, ']');
 }
 
+/* One waitcnt entry in the decoder's layout "[line,[[prod,n],...]]" with no
+ * spaces and compact integers, as read_waits reads it; the caller guarantees
+ * ROW_WINDOW bytes, and each producer is read only with 40 bytes ahead. On
+ * anything else nothing is kept (the producers read are dropped) and NULL
+ * sends the entry the general way. */
+static const char *wait_compact(const char *p, const char *end, fp_wave *w)
+{
+    size_t n0 = w->n_prods;
+    int64_t line, prod, x;
+    unsigned n;
+    if (*p++ != '[' || !(n = compact_int_sep(p, &line)) || p[n] != ',' || p[n + 1] != '[')
+        return NULL;
+    p += n + 2;
+    if (*p == ']') {
+        p++;
+    } else {
+        for (;;) {
+            if (end - p < 40 || *p != '[')
+                goto undo;
+            p++;
+            if (!(n = compact_int_sep(p, &prod)) || p[n] != ',')
+                goto undo;
+            p += n + 1;
+            if (!(n = compact_int_sep(p, &x)) || p[n] != ']')
+                goto undo;
+            p += n + 1;
+            if (w->n_prods >= w->cap_prods)
+                FP_GROW(w->prods, w->n_prods, w->cap_prods);
+            w->prods[w->n_prods++] = prod;
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            if (*p++ == ']')
+                break;
+            goto undo;
+        }
+    }
+    if (*p++ != ']')
+        goto undo;
+    FP_GROW(w->waits, w->n_waits, w->cap_waits);
+    w->waits[w->n_waits++] = (fp_wave_wait){line, n0, w->n_prods - n0};
+    return p;
+undo:
+    w->n_prods = n0;
+    return NULL;
+}
+
 /* [[line, [[prod, n, ...], ...]], ...] or null - as read_waits. */
 static bool f_waits(fcur *c, fp_wave *w)
 {
@@ -517,6 +592,11 @@ static bool f_waits(fcur *c, fp_wave *w)
     if (f_lit(c, ']'))
         return true;
     do {
+        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? wait_compact(c->p, c->e, w) : NULL;
+        if (q) {
+            c->p = q;
+            continue;
+        }
         int64_t line;
         if (!f_lit(c, '[') || !f_int(c, &line) || !f_lit(c, ',') || !f_lit(c, '['))
             return false;
@@ -1281,33 +1361,6 @@ static inline void cr_fill(chunk_rd *r, size_t need)
 {
     if (r->len - r->pos < need)
         cr_fill_slow(r);
-}
-
-/* The compact case of an integer and the separator after it, "123," or
- * "123]", at p with 16 bytes readable: unsigned, 1..7 digits, no leading '0'.
- * The length comes from the first non-digit byte of one 8-byte word (a byte
- * below '0' borrows and one above '9' carries into the bytes after it, never
- * the ones before), the value word-at-a-time. Returns the digits' length, the
- * separator being p[len], or 0: not this case (the caller goes the general
- * way, which decides). A ',' or ']' after the digits also settles jscan's
- * "not followed by '.', 'e' or 'E'". */
-static inline unsigned compact_int_sep(const char *p, int64_t *out)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    uint64_t d = w - 0x3030303030303030ull;
-    uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
-    unsigned len = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
-    if (len - 1 >= 7 || (p[len] != ',' && p[len] != ']'))
-        return 0;
-    if (len == 1) {
-        *out = *p - '0';
-    } else {
-        if (*p == '0')
-            return 0;
-        *out = swar_digits(p, len);
-    }
-    return len;
 }
 
 /* The same integer rule as the wave fast path (f_int). */

@@ -447,6 +447,42 @@ static void test_fast_rows_parity(void **state)
             fp_sb_free(&sb);
         }
     }
+    /* waitcnt entries (wave.c wait_compact), between compact ones, 128+ bytes before the end */
+    static const char *const waits[] = {
+        "[3,[]]", "[4,[[1,0],[2,0,7]]]", "[5,[[1,0]] ]", "[05,[[1,0]]]", "[5,[[01,0]]]", "[5,[[1,0],]]",
+        "[5,[[1,-0]]]", "[5,[[1,\"a\"]]]", "[5,[[12345678,0]]]", "[5,[[123456789,0]]]", "[-5,[[1,0]]]",
+        "[5,[[1,0]],7]", "[5,[[1]]]", "[5,[1,0]]", "[5,[[1,0],[2,1],[3,2],[4,3],[5,4],[6,5],[7,6],[8,7],[9,8]]]",
+        "[5 ,[[1,0]]]", "[5,[ [1,0]]]", "[5,[[1,0.0]]]", "[5,[[1,0]]", "[5,[[1,0]}]", "[5,{}]", "[5,[[]]]",
+    };
+    for (size_t i = 0; i < sizeof waits / sizeof *waits; i++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_adds(&sb, "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"waitcnt\":[");
+        for (int r = 0; r < 10; r++)
+            fp_sb_addf(&sb, "[%d,[[%d,0],[%d,0]]],", r + 10, r, r + 1);
+        fp_sb_adds(&sb, waits[i]);
+        for (int r = 0; r < 10; r++)
+            fp_sb_addf(&sb, ",[%d,[[%d,0]]]", r + 20, r);
+        fp_sb_adds(&sb, "]");
+        for (int r = 0; r < 10; r++)
+            fp_sb_adds(&sb, ",\"pad\":\"................\"");
+        fp_sb_adds(&sb, "}}");
+        fp_err e1 = {0}, e2 = {0};
+        int r1 = fp_wave_parse(&a, sb.buf, sb.len, "x.json", &e1);
+        int r2 = fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e2);
+        if (r1 != r2)
+            fail_msg("wait %zu: fast %d jscan %d (%s | %s)", i, r1, r2, e1.message, e2.message);
+        if (r1 == 0) {
+            assert_int_equal(a.n_waits, b.n_waits);
+            assert_int_equal(a.n_prods, b.n_prods);
+            same_wave(&a, &b);
+        } else {
+            assert_string_equal(e1.message, e2.message);
+        }
+        fp_err_clear(&e1);
+        fp_err_clear(&e2);
+        fp_sb_free(&sb);
+    }
     /* random rows of digits, separators and the odd byte (accepted or refused: the two must agree) */
     srand(7);
     static const char alpha[] = "0123456789012345678901234567890123456789,,,,,,,,]-[ .e";
