@@ -420,6 +420,7 @@ int main(int argc, char **argv)
     take_table_fd();
     if (g_table_fd >= 0)
         ctx.format = FP_FMT_TABLE; /* commands build their table; emit prints the envelope too */
+    ctx.table_only = ctx.format == FP_FMT_TABLE && g_table_fd < 0;
     if (ctx.bundle)
         ctx.bundle_abs = fp_path_abs(ctx.bundle);
     ctx.width = fp_table_width_auto(wide);

@@ -15,8 +15,10 @@
 
 /* One row of code.json: [ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle]. */
 typedef struct fp_inst {
-    char *isa;        /* col 0, never NULL */
-    char *source;     /* col 3, "" when empty or null; "path:line[ -> caller:line]..." */
+    char *isa;        /* col 0, never NULL; owned by the fp_code (do not free) */
+    char *source;     /* col 3, "" when empty or null; "path:line[ -> caller:line]..." Equal
+                       * sources of one fp_code share one pointer (interned), so a pointer
+                       * compare is a fast equality test; a string compare stays correct. */
     int64_t index;    /* col 2 LineNumber: the key wave files and waitcnt edges use */
     bool index_ok;    /* col 2 was a JSON integer */
     int64_t codeobj;  /* col 4 */
@@ -36,6 +38,7 @@ typedef struct fp_code {
     /* index -> row position, for O(1) lookups from wave records */
     size_t *pos_of_index; /* SIZE_MAX where no row has that index */
     int64_t max_index;    /* pos_of_index has max_index + 1 entries (0 when empty) */
+    struct fp_code_pool *pool_; /* the rows' strings (private to code.c) */
 } fp_code;
 
 /* Load <dir>/code.json. Missing -> NO_ARTIFACT; malformed JSON, a row that is not
@@ -45,6 +48,8 @@ typedef struct fp_code {
 int fp_code_load(const char *dir, fp_code *out, fp_err *err);
 /* Same, from a buffer (for tests); `name` is used in messages. */
 int fp_code_parse(const char *buf, size_t len, const char *name, fp_code *out, fp_err *err);
+/* The general (jscan) reader alone, without the fast path: tests check that both agree. */
+int fp_code_parse_jscan(const char *buf, size_t len, const char *name, fp_code *out, fp_err *err);
 void fp_code_free(fp_code *code);
 /* Row for a LineNumber, or NULL when out of range / absent. */
 const fp_inst *fp_code_at(const fp_code *code, int64_t index);

@@ -36,6 +36,9 @@ typedef struct fp_ctx {
     bool table_verbatim;   /* the table is a reference text (hotspots): not fitted to width */
     bool data_on_error;    /* a failing command's data is still the answer (a --fail-on gate
                               that tripped): main puts data and warnings into the error envelope */
+    bool table_only;       /* set by main: -f table to a terminal/pipe, no FLYPROF_TABLE_FD, so
+                              when the command's table is non-empty its data is never printed
+                              and a command may skip building it */
 } fp_ctx;
 
 /* Append a warning (printf-style) to the envelope's "warnings". */

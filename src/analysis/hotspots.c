@@ -3,12 +3,14 @@
  * register/occupancy block of seed 000.
  *
  * The one idea: every ranking is a STABLE sort by a descending key, ties keep
- * code order (Python's sorted(reverse=True) semantics); here that is qsort with
- * the first-appearance index as the final tie-breaker.
+ * code order (Python's sorted(reverse=True) semantics); here that is a merge
+ * sort with the first-appearance index as the final tie-breaker.
  */
 #include "flyprof/hotspots.h"
+#include "flyprof/strtab.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +67,17 @@ static bool rule_hits(const class_rule *r, const char *low)
     return false;
 }
 
-fp_stall_type fp_stall_classify(const char *isa)
+/* Inside an s_waitcnt (lowercase text): the first counter named, else waitcnt. */
+static fp_stall_type wait_rules(const char *low)
+{
+    for (size_t i = 0; i < sizeof waitcnt_rules / sizeof *waitcnt_rules; i++)
+        if (rule_hits(&waitcnt_rules[i], low))
+            return waitcnt_rules[i].type;
+    return FP_ST_WAITCNT;
+}
+
+/* Call fn on a lowercase copy of isa. */
+static fp_stall_type on_lower(const char *isa, fp_stall_type (*fn)(const char *low))
 {
     size_t n = strlen(isa);
     char stackbuf[256];
@@ -73,25 +85,23 @@ fp_stall_type fp_stall_classify(const char *isa)
     for (size_t i = 0; i < n; i++)
         low[i] = (char)tolower((unsigned char)isa[i]);
     low[n] = '\0';
-    fp_stall_type t = FP_ST_OTHER;
-    if (strstr(low, "s_waitcnt")) {
-        t = FP_ST_WAITCNT;
-        for (size_t i = 0; i < sizeof waitcnt_rules / sizeof *waitcnt_rules; i++)
-            if (rule_hits(&waitcnt_rules[i], low)) {
-                t = waitcnt_rules[i].type;
-                break;
-            }
-    } else {
-        for (size_t i = 0; i < sizeof class_rules / sizeof *class_rules; i++)
-            if (rule_hits(&class_rules[i], low)) {
-                t = class_rules[i].type;
-                break;
-            }
-    }
+    fp_stall_type t = fn(low);
     if (low != stackbuf)
         free(low);
     return t;
 }
+
+static fp_stall_type classify_low(const char *low)
+{
+    if (strstr(low, "s_waitcnt"))
+        return wait_rules(low);
+    for (size_t i = 0; i < sizeof class_rules / sizeof *class_rules; i++)
+        if (rule_hits(&class_rules[i], low))
+            return class_rules[i].type;
+    return FP_ST_OTHER;
+}
+
+fp_stall_type fp_stall_classify(const char *isa) { return on_lower(isa, classify_low); }
 
 /* ---- ISA scan (algorithm §8) ---- */
 
@@ -117,36 +127,22 @@ static const mix_rule mix_rules[] = {
 /* A register index beyond any register file; clamps absurd numbers. */
 #define ISA_REG_INDEX_CAP 1000000
 
-/* Python's \w for ASCII text: [A-Za-z0-9_]. */
-static bool word_char(unsigned char c) { return isalnum(c) || c == '_'; }
+/* Python's \w for ASCII text: [A-Za-z0-9_] (isalnum() in the C locale we run
+ * in), one load per byte: the register scan tests every byte of the ISA. */
+static const unsigned char word_tab[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
+    ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1,
+    ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1,
+    ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
 
-/* Max over `\b<r>(\d+)\b` and `\b<r>\[(\d+)` (only the first index of a range). */
-static void scan_reg(const char *s, char r, int64_t *maxv)
-{
-    for (const char *p = s; *p; p++) {
-        if (*p != r || (p > s && word_char((unsigned char)p[-1])))
-            continue;
-        const char *d = p + 1;
-        bool bracket = *d == '[';
-        if (bracket)
-            d++;
-        if (!isdigit((unsigned char)*d))
-            continue;
-        int64_t v = 0;
-        const char *e = d;
-        while (isdigit((unsigned char)*e)) {
-            if (v <= ISA_REG_INDEX_CAP)
-                v = v * 10 + (*e - '0');
-            e++;
-        }
-        if (!bracket && word_char((unsigned char)*e))
-            continue; /* "v12abc": no word boundary after the digits */
-        if (v > ISA_REG_INDEX_CAP)
-            v = ISA_REG_INDEX_CAP;
-        if (v > *maxv)
-            *maxv = v;
-    }
-}
+static inline bool word_char(unsigned char c) { return word_tab[c]; }
+
+static inline bool digit(unsigned char c) { return (unsigned)(c - '0') < 10; }
 
 #define N_MIX (sizeof mix_rules / sizeof *mix_rules)
 
@@ -168,10 +164,8 @@ static unsigned isa_needles(const char *isa)
     return bits;
 }
 
-static void isa_scan_apply(fp_isa_scan *sc, const char *isa, unsigned bits)
+static void isa_scan_apply(fp_isa_scan *sc, unsigned bits)
 {
-    scan_reg(isa, 'v', &sc->max_v);
-    scan_reg(isa, 'a', &sc->max_a);
     if (bits & (1u << N_MIX))
         sc->gfx950_opcodes = true;
     for (size_t i = 0; i < N_MIX; i++)
@@ -179,66 +173,105 @@ static void isa_scan_apply(fp_isa_scan *sc, const char *isa, unsigned bits)
             (*(size_t *)((char *)sc + mix_rules[i].off))++;
 }
 
-/* ---- classifying each opcode once ----
+/* ---- one pass per instruction: classification and register scan ----
  *
- * Every taxonomy, mix and marker needle contains '_' except vmcnt/lgkmcnt/
- * expcnt, which only count inside an s_waitcnt; and a needle is made of
- * [A-Za-z0-9_], so it can only match inside one such token. Hence when no
- * token after the mnemonic has a '_' and the mnemonic alone is no wait,
- * the answers are those of the mnemonic alone: computed once per mnemonic
- * (~24 strstr) and looked up for every other instruction. Waits, and
- * anything else, are computed from the whole text, exactly as before. */
+ * Every needle (taxonomy, mix, gfx950 markers, "s_waitcnt") is made of
+ * [A-Za-z0-9_] and holds a '_', so a match lies inside one maximal \w run
+ * (token) that holds a '_'. So the answers for a whole text are the OR of
+ * the answers for its '_' tokens - the mnemonic and modifiers such as
+ * "op_sel_hi" - computed once per distinct token and looked up for every
+ * other instruction. Exactly the substring tests on the whole text, without
+ * re-running ~25 strstr per row. Only inside an s_waitcnt do the counters
+ * (vmcnt, lgkmcnt, expcnt: no '_') matter: then the whole text decides.
+ * Register operands are tokens too: `\b<r>(\d+)\b` is a token [va]\d+, and
+ * `\b<r>\[(\d+)` is the token "v"/"a" before '[' and digits. */
+
+#define N_CLASS (sizeof class_rules / sizeof *class_rules)
+enum { TB_WAIT = 0, TB_CLASS0 = 1, TB_MIX0 = TB_CLASS0 + (int)N_CLASS };
+
 typedef struct op_memo {
-    const char *key; /* mnemonic, not NUL-terminated; NULL = empty slot */
-    size_t len;
-    fp_stall_type type;
-    unsigned bits;
+    fp_strtab tokens; /* token -> its mask */
 } op_memo;
 
-static bool tok_char(unsigned char c) { return isalnum(c) || c == '_'; }
-
-static size_t mnemonic_len(const char *isa, bool *plain)
+/* The needles of one '_' token (not NUL-terminated): bit TB_WAIT for
+ * "s_waitcnt", TB_CLASS0 + i for class_rules[i] (lowercase, as
+ * fp_stall_classify), TB_MIX0 + the isa_needles() bits (original case). */
+static unsigned token_mask(const char *tok, size_t n)
 {
-    size_t n = 0;
-    while (tok_char((unsigned char)isa[n]))
-        n++;
-    *plain = n > 0 && strchr(isa + n, '_') == NULL;
-    return n;
+    char ob[128], lb[128];
+    char *orig = n < sizeof ob ? ob : xcalloc(n + 1, 1), *low = n < sizeof lb ? lb : xcalloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        orig[i] = tok[i];
+        low[i] = (char)tolower((unsigned char)tok[i]);
+    }
+    orig[n] = low[n] = '\0';
+    unsigned mask = strstr(low, "s_waitcnt") ? 1u << TB_WAIT : 0;
+    for (size_t i = 0; i < N_CLASS; i++)
+        if (rule_hits(&class_rules[i], low))
+            mask |= 1u << (TB_CLASS0 + i);
+    mask |= isa_needles(orig) << TB_MIX0;
+    if (orig != ob)
+        free(orig);
+    if (low != lb)
+        free(low);
+    return mask;
 }
 
-static void classify_row(op_memo *tab, size_t cap, const char *isa, fp_stall_type *type, unsigned *bits)
+/* A register token [va]\d+ (or "v"/"a" before "[digits"): its index into *max. */
+static void reg_token(const char *w, size_t n, const char *after, int64_t *max_v, int64_t *max_a)
 {
-    bool plain;
-    size_t n = mnemonic_len(isa, &plain);
-    if (!plain) {
-        *type = fp_stall_classify(isa);
-        *bits = isa_needles(isa);
+    const char *d = n == 1 && after[0] == '[' ? after + 1 : w + 1, *e = d;
+    if (!digit((unsigned char)*d))
         return;
+    int64_t v = 0;
+    for (; digit((unsigned char)*e); e++)
+        if (v <= ISA_REG_INDEX_CAP)
+            v = v * 10 + (*e - '0');
+    if (n > 1 && e != w + n)
+        return; /* "v12abc": no word boundary after the digits */
+    if (v > ISA_REG_INDEX_CAP)
+        v = ISA_REG_INDEX_CAP;
+    int64_t *m = *w == 'v' ? max_v : max_a;
+    if (v > *m)
+        *m = v;
+}
+
+/* Type and mix/marker bits of one instruction; its registers into *max_v/a. */
+static fp_stall_type scan_inst(op_memo *m, const char *isa, unsigned *bits, int64_t *max_v, int64_t *max_a)
+{
+    unsigned mask = 0;
+    for (const char *p = isa; *p;) {
+        if (!word_char((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        const char *w = p;
+        bool under = false;
+        for (; word_char((unsigned char)*p); p++)
+            under |= *p == '_';
+        size_t n = (size_t)(p - w);
+        if (under) {
+            uint64_t h = fp_strtab_hash(w, n);
+            const fp_strtab_slot *e = fp_strtab_get(&m->tokens, w, n, h);
+            unsigned tm;
+            if (e) {
+                tm = (unsigned)e->val;
+            } else {
+                tm = token_mask(w, n);
+                fp_strtab_put(&m->tokens, w, n, h, tm);
+            }
+            mask |= tm;
+        } else if (*w == 'v' || *w == 'a') {
+            reg_token(w, n, p, max_v, max_a);
+        }
     }
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)isa[i]) * 1099511628211ull;
-    size_t k = (size_t)h & (cap - 1);
-    while (tab[k].key && !(tab[k].len == n && !memcmp(tab[k].key, isa, n)))
-        k = (k + 1) & (cap - 1);
-    if (!tab[k].key) {
-        char buf[256];
-        char *m = n < sizeof buf ? buf : xcalloc(n + 1, 1);
-        memcpy(m, isa, n);
-        m[n] = '\0';
-        tab[k] = (op_memo){isa, n, fp_stall_classify(m), isa_needles(m)};
-        if (m != buf)
-            free(m);
-    }
-    fp_stall_type t = tab[k].type;
-    if (t == FP_ST_WAITCNT || t == FP_ST_VMEM_WAIT || t == FP_ST_LGKM_WAIT || t == FP_ST_EXP_WAIT) {
-        /* an s_waitcnt: the counters named in its operands decide */
-        *type = fp_stall_classify(isa);
-        *bits = isa_needles(isa);
-        return;
-    }
-    *type = t;
-    *bits = tab[k].bits;
+    *bits = mask >> TB_MIX0;
+    if (mask & (1u << TB_WAIT))
+        return on_lower(isa, wait_rules); /* the counters its operands name decide */
+    for (size_t i = 0; i < N_CLASS; i++)
+        if (mask & (1u << (TB_CLASS0 + i)))
+            return class_rules[i].type;
+    return FP_ST_OTHER;
 }
 
 /* ---- aggregation ---- */
@@ -259,36 +292,54 @@ double fp_hs_pct(int64_t a, int64_t b)
     return b == 0 ? 0.0 : 100.0 * (double)a / (double)b;
 }
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
 typedef struct sort_key {
     int64_t key;
     size_t idx;
 } sort_key;
 
-static int cmp_desc_stable(const void *a, const void *b)
+/* x ranks before y: larger key first, ties in first-appearance order. */
+static inline bool ranks_before(const sort_key *x, const sort_key *y)
 {
-    const sort_key *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key > y->key ? -1 : 1;
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
+    return x->key > y->key || (x->key == y->key && x->idx < y->idx);
+}
+
+/* Merge sort of a[0..n) by ranks_before, tmp of n entries: the comparison is
+ * inlined (qsort's callback cost ~3x on the ~2,000-row rankings). The order
+ * is total (idx breaks ties), so the result is that of any correct sort. */
+static void sort_keys(sort_key *a, sort_key *tmp, size_t n)
+{
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++) {
+            sort_key x = a[i];
+            size_t j = i;
+            for (; j > 0 && ranks_before(&x, &a[j - 1]); j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+        return;
+    }
+    size_t h = n / 2;
+    sort_keys(a, tmp, h);
+    sort_keys(a + h, tmp, n - h);
+    if (!ranks_before(&a[h], &a[h - 1]))
+        return; /* already in order */
+    memcpy(tmp, a, h * sizeof *a);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        a[k++] = ranks_before(&a[j], &tmp[i]) ? a[j++] : tmp[i++];
+    while (i < h)
+        a[k++] = tmp[i++];
 }
 
 /* Stable descending order of keys[0..n): out[i] = ids[k] (or k) of the i-th. */
 static void rank_desc(const int64_t *keys, const size_t *ids, size_t n, size_t *out)
 {
-    sort_key *k = xcalloc(n, sizeof *k);
+    sort_key *k = xcalloc(n + n / 2 + 1, sizeof *k); /* the merge copies only a left half */
     for (size_t i = 0; i < n; i++) {
         k[i].key = keys[i];
         k[i].idx = i;
     }
-    qsort(k, n, sizeof *k, cmp_desc_stable);
+    sort_keys(k, k + n, n);
     for (size_t i = 0; i < n; i++)
         out[i] = ids ? ids[k[i].idx] : k[i].idx;
     free(k);
@@ -296,27 +347,37 @@ static void rank_desc(const int64_t *keys, const size_t *ids, size_t n, size_t *
 
 static void group_lines(fp_hotspots *out)
 {
-    size_t cap = 64;
-    while (cap < out->ninst * 2)
-        cap *= 2;
-    size_t *slot = xcalloc(cap, sizeof *slot); /* line index + 1, 0 = empty */
-    size_t *ncap = xcalloc(out->ninst, sizeof *ncap);
-    out->lines = xcalloc(out->ninst, sizeof *out->lines);
+    fp_strtab bytext = {0}; /* source text -> line index */
+    /* lines grow with the distinct sources (~100 for 2,000 rows), not the rows:
+     * on this VM every fresh page costs ~10 us, as much as ~30k instructions */
+    size_t lcap = 0, *ncap = NULL;
     for (size_t i = 0; i < out->ninst; i++) {
         fp_hs_inst *in = &out->inst[i];
-        size_t h = (size_t)hash_str(in->loc) & (cap - 1), li;
-        for (;;) {
-            if (!slot[h]) {
+        size_t li;
+        if (i > 0 && in->loc == out->inst[i - 1].loc) {
+            /* the code reader stores equal sources once and neighbours mostly
+             * share a line: one pointer compare instead of a hash */
+            li = out->inst[i - 1].line;
+        } else {
+            size_t n = strlen(in->loc);
+            uint64_t h = fp_strtab_hash(in->loc, n);
+            const fp_strtab_slot *e = fp_strtab_get(&bytext, in->loc, n, h);
+            if (e) {
+                li = e->val;
+            } else {
+                if (out->nlines == lcap) {
+                    lcap = lcap ? 2 * lcap : 64;
+                    out->lines = realloc(out->lines, lcap * sizeof *out->lines);
+                    ncap = realloc(ncap, lcap * sizeof *ncap);
+                    if (!out->lines || !ncap)
+                        abort();
+                }
                 li = out->nlines++;
-                slot[h] = li + 1;
+                memset(&out->lines[li], 0, sizeof out->lines[li]);
+                ncap[li] = 0;
                 out->lines[li].loc = in->loc;
-                break;
+                fp_strtab_put(&bytext, in->loc, n, h, li);
             }
-            if (!strcmp(out->lines[slot[h] - 1].loc, in->loc)) {
-                li = slot[h] - 1;
-                break;
-            }
-            h = (h + 1) & (cap - 1);
         }
         in->line = li;
         fp_hs_line *L = &out->lines[li];
@@ -334,7 +395,7 @@ static void group_lines(fp_hotspots *out)
         }
     }
     free(ncap);
-    free(slot);
+    fp_strtab_free(&bytext);
 }
 
 /* Dominant type: max per-type stall over the line's stalling instructions,
@@ -369,10 +430,7 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
     /* Row filter (§2): LineNumber must be an integer != 0; drops the "; sym" row. */
     out->inst = xcalloc(code->n, sizeof *out->inst);
     unsigned *needle_bits = xcalloc(code->n, sizeof *needle_bits);
-    size_t memo_cap = 64;
-    while (memo_cap < 2 * code->n)
-        memo_cap *= 2;
-    op_memo *memo = xcalloc(memo_cap, sizeof *memo); /* at most one entry per row: never full */
+    op_memo memo = {0};
     for (size_t i = 0; i < code->n; i++) {
         const fp_inst *r = &code->rows[i];
         if (!r->index_ok || r->index == 0)
@@ -380,10 +438,10 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
         fp_hs_inst *in = &out->inst[out->ninst];
         in->row = r;
         in->loc = r->source && r->source[0] ? r->source : "<unknown>";
-        classify_row(memo, memo_cap, r->isa, &in->type, &needle_bits[out->ninst]);
+        in->type = scan_inst(&memo, r->isa, &needle_bits[out->ninst], &out->isa.max_v, &out->isa.max_a);
         out->ninst++;
     }
-    free(memo);
+    fp_strtab_free(&memo.tokens);
 
     /* Totals, per-type sums (types in first-appearance order), ISA scan. */
     int64_t type_sum[FP_ST_COUNT] = {0};
@@ -402,7 +460,7 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
             type_sum[in->type] = sat_add(type_sum[in->type], in->row->stall, &out->overflow);
             out->n_stalling++;
         }
-        isa_scan_apply(&out->isa, in->row->isa, needle_bits[i]);
+        isa_scan_apply(&out->isa, needle_bits[i]);
     }
     free(needle_bits);
     out->isa.arch_vgpr = (int)out->isa.max_v + 1;

@@ -1,6 +1,18 @@
 /*
- * code.c - code.json reader on the fast tokenizer (code.json is read on every
- * hotspots/bubbles call and cJSON alone costs several ms on the big ones).
+ * code.c - code.json reader: a shape-specific fast path with jscan behind it.
+ *
+ * code.json is read by every hotspots/bubbles/report/map call, and on a
+ * 2,000-instruction kernel tokenizing it was half of a hotspots run. The one
+ * idea: fast_parse() reads exactly the shape the decoder writes
+ * ({"code":[["isa",n,line,"source",n,n,n,n,n,n],...],"header":"...",...})
+ * straight into the rows; on anything else it gives up and the whole document
+ * is read again by the jscan path, which produces the result or the error
+ * message. So the fast path only accepts documents both read identically
+ * (tests/unit/test_code.c checks that on the corpus and on mutations).
+ *
+ * Strings live in one pool per fp_code (no malloc per cell), and equal
+ * sources are stored once: 2,000 rows usually name ~100 distinct source
+ * lines, and consumers that group by source can compare pointers first.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,11 +20,104 @@
 
 #include "flyprof/att.h"
 #include "flyprof/fs.h"
+#include "flyprof/fscan.h"
 #include "flyprof/jscan.h"
 #include "flyprof/mem.h"
 #include "flyprof/strbuf.h"
+#include "flyprof/strtab.h"
 
 #define CODE_MIN_COLS 10
+
+/* ---- string pool with an intern table for sources ---- */
+
+typedef struct pool_block {
+    struct pool_block *next;
+    size_t used, cap;
+    char data[];
+} pool_block;
+
+struct fp_code_pool {
+    pool_block *blocks;
+    fp_strtab interned;
+    const char *last; /* the last interned string: neighbouring rows mostly share it */
+    size_t last_len;
+};
+
+#define POOL_BLOCK 65536
+
+static struct fp_code_pool *pool_new(void)
+{
+    struct fp_code_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void pool_free(struct fp_code_pool *p)
+{
+    if (!p)
+        return;
+    for (pool_block *b = p->blocks, *nx; b; b = nx) {
+        nx = b->next;
+        free(b);
+    }
+    fp_strtab_free(&p->interned);
+    free(p);
+}
+
+/* A NUL-terminated copy of s[0..n) in the pool. */
+static char *pool_str(struct fp_code_pool *p, const char *s, size_t n)
+{
+    pool_block *b = p->blocks;
+    if (!b || b->cap - b->used < n + 1) {
+        size_t cap = n + 1 > POOL_BLOCK ? n + 1 : POOL_BLOCK;
+        b = malloc(sizeof *b + cap);
+        if (!b)
+            abort();
+        b->used = 0;
+        b->cap = cap;
+        b->next = p->blocks;
+        p->blocks = b;
+    }
+    char *d = b->data + b->used;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    b->used += n + 1;
+    return d;
+}
+
+/* The pool's one copy of s[0..n). */
+static char *pool_intern(struct fp_code_pool *p, const char *s, size_t n)
+{
+    if (!p->last || p->last_len != n || memcmp(p->last, s, n)) {
+        uint64_t h = fp_strtab_hash(s, n);
+        const fp_strtab_slot *at = fp_strtab_get(&p->interned, s, n, h);
+        if (at) {
+            p->last = at->key;
+        } else {
+            p->last = pool_str(p, s, n);
+            fp_strtab_put(&p->interned, p->last, n, h, 0);
+        }
+        p->last_len = n;
+    }
+    return (char *)p->last;
+}
+
+static fp_inst *grow_row(fp_code *code, size_t *cap)
+{
+    if (code->n == *cap) {
+        *cap = *cap ? *cap * 2 : 256;
+        fp_inst *nr = realloc(code->rows, *cap * sizeof *nr);
+        if (!nr)
+            abort();
+        code->rows = nr;
+    }
+    fp_inst *row = &code->rows[code->n];
+    memset(row, 0, sizeof *row);
+    return row;
+}
+
+/* ---- the jscan path (any valid JSON; the error messages) ---- */
 
 static int bad(fp_err *err, const char *name, fp_jscan *js, const char *what)
 {
@@ -39,7 +144,6 @@ static int num_cell(fp_jscan *js, fp_jtok t, int64_t *out, bool *ok, fp_code *co
 
 static int parse_row(fp_jscan *js, const char *name, fp_inst *row, fp_code *code, fp_err *err)
 {
-    memset(row, 0, sizeof *row);
     int col = 0;
     for (;;) {
         fp_jtok t = fp_js_next(js);
@@ -53,13 +157,13 @@ static int parse_row(fp_jscan *js, const char *name, fp_inst *row, fp_code *code
         case 0:
             if (t != FP_JT_STRING)
                 return bad(err, name, js, "row ISA (column 0) is not a string");
-            row->isa = fp_xstrndup(js->str, js->str_len);
+            row->isa = pool_str(code->pool_, js->str, js->str_len);
             break;
         case 3:
             if (t == FP_JT_STRING)
-                row->source = fp_xstrndup(js->str, js->str_len);
+                row->source = pool_intern(code->pool_, js->str, js->str_len);
             else if (t == FP_JT_NULL)
-                row->source = fp_xstrndup("", 0);
+                row->source = pool_intern(code->pool_, "", 0);
             else
                 return bad(err, name, js, "row Source (column 3) is not a string");
             break;
@@ -91,17 +195,6 @@ static int parse_row(fp_jscan *js, const char *name, fp_inst *row, fp_code *code
     return 0;
 }
 
-static void free_rows(fp_code *code)
-{
-    for (size_t i = 0; i < code->n; i++) {
-        free(code->rows[i].isa);
-        free(code->rows[i].source);
-    }
-    free(code->rows);
-    code->rows = NULL;
-    code->n = 0;
-}
-
 static int build_index(fp_code *code, const char *name, fp_err *err)
 {
     int64_t maxi = 0;
@@ -127,9 +220,8 @@ static int build_index(fp_code *code, const char *name, fp_err *err)
     return 0;
 }
 
-int fp_code_parse(const char *buf, size_t len, const char *name, fp_code *out, fp_err *err)
+static int jscan_parse(const char *buf, size_t len, const char *name, fp_code *out, fp_err *err)
 {
-    memset(out, 0, sizeof *out);
     fp_jscan js;
     fp_js_init(&js, buf, len);
     int rc = -1;
@@ -173,21 +265,11 @@ int fp_code_parse(const char *buf, size_t len, const char *name, fp_code *out, f
                 bad(err, name, &js, "a code row is not an array");
                 goto done;
             }
-            if (out->n == cap) {
-                cap = cap ? cap * 2 : 256;
-                fp_inst *nr = realloc(out->rows, cap * sizeof *nr);
-                if (!nr)
-                    abort();
-                out->rows = nr;
-            }
-            fp_inst *row = &out->rows[out->n];
-            if (parse_row(&js, name, row, out, err) != 0) {
-                free(row->isa);
-                free(row->source);
+            fp_inst *row = grow_row(out, &cap);
+            if (parse_row(&js, name, row, out, err) != 0)
                 goto done;
-            }
             if (!row->source)
-                row->source = fp_xstrndup("", 0);
+                row->source = pool_intern(out->pool_, "", 0);
             out->n++;
         }
     }
@@ -199,6 +281,117 @@ int fp_code_parse(const char *buf, size_t len, const char *name, fp_code *out, f
         fp_err_set(err, FP_BAD_INPUT, "%s: no \"code\" key", name);
         goto done;
     }
+    rc = 0;
+done:
+    fp_js_free(&js);
+    return rc;
+}
+
+/* ---- the fast path ---- */
+
+/* One row ["isa", scalar, int, "source"|null, int x 6, int...] - as parse_row
+ * on the rows where no cell is coerced. */
+static bool f_row(fp_fc *c, fp_code *out, size_t *cap)
+{
+    const char *s;
+    size_t n;
+    int64_t v[6];
+    if (!fp_fc_lit(c, '[') || !fp_fc_str(c, &s, &n))
+        return false;
+    fp_inst *row = grow_row(out, cap);
+    row->isa = pool_str(out->pool_, s, n);
+    if (!fp_fc_lit(c, ',') || !fp_fc_skip_scalar(c) || !fp_fc_lit(c, ',') || !fp_fc_int(c, &row->index) ||
+        !fp_fc_lit(c, ','))
+        return false;
+    row->index_ok = true;
+    if (fp_fc_word(c, "null", 4))
+        row->source = pool_intern(out->pool_, "", 0);
+    else if (fp_fc_str(c, &s, &n))
+        row->source = pool_intern(out->pool_, s, n);
+    else
+        return false;
+    const char *q = (size_t)(c->e - c->p) > FP_FC_INTS_WINDOW(6) ? fp_fc_ints_compact(c->p, v, 6) : NULL;
+    if (q) {
+        c->p = q;
+    } else {
+        for (int k = 0; k < 6; k++)
+            if (!fp_fc_lit(c, ',') || !fp_fc_int(c, &v[k]))
+                return false;
+    }
+    int64_t extra;
+    while (fp_fc_lit(c, ',')) /* extra columns (PC-sampling variant): integers only here */
+        if (!fp_fc_int(c, &extra))
+            return false;
+    if (!fp_fc_lit(c, ']'))
+        return false;
+    row->codeobj = v[0];
+    row->vaddr = v[1];
+    row->hit = v[2];
+    row->latency = v[3];
+    row->stall = v[4];
+    row->idle = v[5];
+    out->n++;
+    return true;
+}
+
+static int fast_parse(const char *buf, size_t len, fp_code *out)
+{
+    fp_fc c = {buf, buf + len};
+    bool seen_code = false;
+    /* Rows take >= 23 bytes and ~140 in decoder output: reserve for len / 128
+     * rows at once instead of copying the array through five doublings (pages
+     * reserved but never touched cost nothing). */
+    size_t cap = len / 128;
+    if (cap > 256) {
+        out->rows = malloc(cap * sizeof *out->rows);
+        if (!out->rows)
+            abort();
+    } else {
+        cap = 0;
+    }
+    if (!fp_fc_lit(&c, '{') || fp_fc_lit(&c, '}'))
+        return -1;
+    do {
+        const char *k;
+        size_t kl;
+        if (!fp_fc_key(&c, &k, &kl))
+            return -1;
+        if (kl != 4 || memcmp(k, "code", 4)) {
+            if (!fp_fc_skip_scalar(&c))
+                return -1;
+            continue;
+        }
+        seen_code = true;
+        if (fp_fc_word(&c, "null", 4)) {
+            out->null_code = true;
+            continue;
+        }
+        if (!fp_fc_lit(&c, '['))
+            return -1;
+        if (fp_fc_lit(&c, ']'))
+            continue;
+        do
+            if (!f_row(&c, out, &cap))
+                return -1;
+        while (fp_fc_lit(&c, ','));
+        if (!fp_fc_lit(&c, ']'))
+            return -1;
+    } while (fp_fc_lit(&c, ','));
+    if (!fp_fc_lit(&c, '}'))
+        return -1;
+    fp_fc_ws(&c);
+    return c.p == c.e && seen_code ? 0 : -1;
+}
+
+/* Start from an empty fp_code with its pool. */
+static void code_reset(fp_code *out)
+{
+    fp_code_free(out);
+    out->pool_ = pool_new();
+}
+
+static int finish(fp_code *out, const char *name, fp_err *err)
+{
     for (size_t i = 0; i < out->n; i++) {
         const char *isa = out->rows[i].isa;
         if (isa[0] == ';') {
@@ -209,14 +402,36 @@ int fp_code_parse(const char *buf, size_t len, const char *name, fp_code *out, f
             break;
         }
     }
-    if (build_index(out, name, err) != 0)
-        goto done;
-    rc = 0;
-done:
-    fp_js_free(&js);
-    if (rc != 0)
+    return build_index(out, name, err);
+}
+
+int fp_code_parse_jscan(const char *buf, size_t len, const char *name, fp_code *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    code_reset(out);
+    if (jscan_parse(buf, len, name, out, err) != 0 || finish(out, name, err) != 0) {
         fp_code_free(out);
-    return rc;
+        return -1;
+    }
+    return 0;
+}
+
+int fp_code_parse(const char *buf, size_t len, const char *name, fp_code *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    code_reset(out);
+    if (fast_parse(buf, len, out) != 0) {
+        code_reset(out);
+        if (jscan_parse(buf, len, name, out, err) != 0) {
+            fp_code_free(out);
+            return -1;
+        }
+    }
+    if (finish(out, name, err) != 0) {
+        fp_code_free(out);
+        return -1;
+    }
+    return 0;
 }
 
 int fp_code_load(const char *dir, fp_code *out, fp_err *err)
@@ -236,7 +451,8 @@ void fp_code_free(fp_code *code)
 {
     if (!code)
         return;
-    free_rows(code);
+    free(code->rows);
+    pool_free(code->pool_);
     free(code->symbol);
     free(code->pos_of_index);
     memset(code, 0, sizeof *code);

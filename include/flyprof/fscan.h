@@ -1,0 +1,229 @@
+/*
+ * fscan.h - the pieces of a shape-specific JSON fast path (code.json rows).
+ *
+ * Why: the decoder's files are a few fixed shapes; reading them token by token
+ * through jscan costs ~20 instructions per byte, a scanner that knows the shape
+ * ~4. Each helper accepts only what jscan would read identically and returns
+ * false on anything else (escapes, floats, >18-digit integers, containers where
+ * a scalar is expected, malformed input), so a caller that starts over with
+ * jscan on false never decides anything jscan would decide differently.
+ */
+#ifndef FLYPROF_FSCAN_H
+#define FLYPROF_FSCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+typedef struct fp_fc {
+    const char *p, *e;
+} fp_fc;
+
+static inline void fp_fc_ws(fp_fc *c)
+{
+    /* one compare rejects every non-blank byte: compact files pay only that */
+    while (c->p < c->e && (unsigned char)*c->p <= ' ' &&
+           (*c->p == ' ' || *c->p == '\n' || *c->p == '\r' || *c->p == '\t'))
+        c->p++;
+}
+
+/* The character `ch` after optional whitespace. */
+static inline bool fp_fc_lit(fp_fc *c, char ch)
+{
+    if (c->p < c->e && *c->p == ch) { /* compact files: no whitespace to skip */
+        c->p++;
+        return true;
+    }
+    fp_fc_ws(c);
+    if (c->p < c->e && *c->p == ch) {
+        c->p++;
+        return true;
+    }
+    return false;
+}
+
+/* The literal word `w` (true/false/null) after optional whitespace. */
+static inline bool fp_fc_word(fp_fc *c, const char *w, size_t n)
+{
+    fp_fc_ws(c);
+    if ((size_t)(c->e - c->p) >= n && !memcmp(c->p, w, n)) {
+        c->p += n;
+        return true;
+    }
+    return false;
+}
+
+/* An integer jscan reads as num_is_int: -?(0|[1-9][0-9]*), at most 18 digits
+ * (so it fits int64 without checks), not followed by '.', 'e' or 'E'. */
+static inline bool fp_fc_int(fp_fc *c, int64_t *out)
+{
+    fp_fc_ws(c);
+    const char *p = c->p, *e = c->e;
+    bool neg = false;
+    if (p < e && *p == '-') {
+        neg = true;
+        p++;
+    }
+    if (p >= e || (unsigned)(*p - '0') > 9)
+        return false;
+    const char *d0 = p;
+    uint64_t v = 0;
+    while (p < e && (unsigned)(*p - '0') <= 9)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    size_t nd = (size_t)(p - d0);
+    if (nd > 18 || (nd > 1 && *d0 == '0'))
+        return false;
+    if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
+        return false;
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    c->p = p;
+    return true;
+}
+
+/* The bytes of w that end jscan's fast string case - '"', '\\' or a control
+ * character (< 0x20) - as a mask with bit 7 of each such byte set. The lowest
+ * set bit is exact (borrows only run upward from a true hit), so on a
+ * little-endian load it marks the first such byte. */
+static inline uint64_t fp_fc_stops(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    return (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & highs;
+}
+
+/* A string without escapes, as jscan's own fast case: any byte >= 0x20 but
+ * '"' and '\\' (raw UTF-8 included). Points into the buffer, not terminated.
+ * Eight bytes at a time: strings are most of code.json's bytes. */
+static inline bool fp_fc_str(fp_fc *c, const char **s, size_t *n)
+{
+    if (!fp_fc_lit(c, '"'))
+        return false;
+    const char *p = c->p, *e = c->e;
+#if defined(__SSE2__)
+    /* 16 bytes per step: '"', '\\', and bytes <= 0x1f (max(x, 0x1f) == 0x1f) */
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+    for (; e - p >= 16; p += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                   _mm_cmpeq_epi8(_mm_max_epu8(x, ctl), ctl));
+        int m = _mm_movemask_epi8(hit);
+        if (m) {
+            p += __builtin_ctz((unsigned)m);
+            goto tail;
+        }
+    }
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (uint64_t w, m; e - p >= 8; p += 8) {
+        memcpy(&w, p, 8);
+        if ((m = fp_fc_stops(w)) != 0) {
+            p += __builtin_ctzll(m) >> 3;
+            break;
+        }
+    }
+#endif
+#if defined(__SSE2__)
+tail:
+#endif
+    while (p < e && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+        p++;
+    if (p >= e || *p != '"')
+        return false;
+    *s = c->p;
+    *n = (size_t)(p - c->p);
+    c->p = p + 1;
+    return true;
+}
+
+/* k integers each after a ',', written without blanks as the decoder does
+ * (",4,17412,32,7692,7532,212"), each as fp_fc_int reads it. The caller
+ * guarantees FP_FC_INTS_WINDOW(k) readable bytes, so the digit loops need no
+ * end checks (each stops by the 19th digit). Returns the position after the
+ * last integer, or NULL: then the general way decides. */
+#define FP_FC_INTS_WINDOW(k) ((size_t)(k) * 22 + 1)
+
+static inline const char *fp_fc_ints_compact(const char *p, int64_t *v, int k)
+{
+    for (int i = 0; i < k; i++) {
+        if (*p++ != ',')
+            return NULL;
+        bool neg = *p == '-';
+        p += neg;
+        const char *d0 = p;
+        uint64_t x = 0;
+        while (p - d0 < 19 && (unsigned)(*p - '0') <= 9)
+            x = x * 10 + (uint64_t)(*p++ - '0');
+        size_t nd = (size_t)(p - d0);
+        if (nd == 0 || nd > 18 || (nd > 1 && *d0 == '0') || *p == '.' || *p == 'e' || *p == 'E')
+            return NULL;
+        v[i] = neg ? -(int64_t)x : (int64_t)x;
+    }
+    return p;
+}
+
+/* A key of [A-Za-z0-9_] characters and its ':'. */
+static inline bool fp_fc_key(fp_fc *c, const char **k, size_t *kl)
+{
+    if (!fp_fc_lit(c, '"'))
+        return false;
+    const char *s = c->p;
+    while (c->p < c->e && *c->p != '"') {
+        char ch = *c->p;
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'))
+            return false;
+        c->p++;
+    }
+    if (c->p >= c->e)
+        return false;
+    *k = s;
+    *kl = (size_t)(c->p - s);
+    c->p++;
+    return fp_fc_lit(c, ':');
+}
+
+/* A scalar we do not use: a string without escapes, a JSON number,
+ * true/false/null. Containers are left to jscan. */
+static inline bool fp_fc_skip_scalar(fp_fc *c)
+{
+    fp_fc_ws(c);
+    const char *p = c->p, *e = c->e;
+    if (p >= e)
+        return false;
+    if (*p == '"') {
+        const char *s;
+        size_t n;
+        return fp_fc_str(c, &s, &n);
+    }
+    if (fp_fc_word(c, "true", 4) || fp_fc_word(c, "false", 5) || fp_fc_word(c, "null", 4))
+        return true;
+    if (*p == '-')
+        p++;
+    if (p >= e || (unsigned)(*p - '0') > 9 || (*p == '0' && p + 1 < e && (unsigned)(p[1] - '0') <= 9))
+        return false;
+    while (p < e && (unsigned)(*p - '0') <= 9)
+        p++;
+    if (p < e && *p == '.') {
+        p++;
+        if (p >= e || (unsigned)(*p - '0') > 9)
+            return false;
+        while (p < e && (unsigned)(*p - '0') <= 9)
+            p++;
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < e && (*p == '+' || *p == '-'))
+            p++;
+        if (p >= e || (unsigned)(*p - '0') > 9)
+            return false;
+        while (p < e && (unsigned)(*p - '0') <= 9)
+            p++;
+    }
+    c->p = p;
+    return true;
+}
+
+#endif
