@@ -1145,6 +1145,135 @@ static bool se_key(const char *s, size_t len, int *se)
     return true;
 }
 
+/* Events come out of rocprofv3 nearly in order (only events of one cycle are
+ * out of place): a stable insertion sort costs about a pass over them, and its
+ * result is the one of the stable qsort it replaces. Past a budget of moves
+ * (a hostile file) the rest goes to qsort, which, stable too, still gives that
+ * result from the partly sorted array. */
+static void occ_sort(fp_occ_se *s)
+{
+    size_t moves = 0, budget = 16 * s->n + 1024;
+    for (size_t i = 1; i < s->n; i++) {
+        fp_occ_event x = s->ev[i];
+        size_t j = i;
+        while (j > 0 && cmp_occ_time(&x, &s->ev[j - 1]) < 0) {
+            s->ev[j] = s->ev[j - 1];
+            j--;
+            if (++moves > budget) {
+                s->ev[j] = x;
+                qsort(s->ev, s->n, sizeof *s->ev, cmp_occ_time);
+                return;
+            }
+        }
+        s->ev[j] = x;
+    }
+}
+
+/* The fast path: {"<se>": [[int x 5+], ...], ..., "<other>": scalar or an
+ * object of scalars} with the rows as the wave rows (row_compact, else
+ * f_lit/f_int), read into the same fields in the same order as the jscan
+ * reader. Anything else returns -1 with nothing kept, and the jscan reader
+ * decides. */
+static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
+{
+    memset(out, 0, sizeof *out);
+    fcur c = {buf, buf + len};
+    size_t cap = 0;
+    if (!f_lit(&c, '{'))
+        goto fail;
+    if (!f_lit(&c, '}')) {
+        do {
+            const char *k;
+            size_t kl;
+            int se;
+            if (!f_key(&c, &k, &kl))
+                goto fail;
+            if (!se_key(k, kl, &se)) {
+                f_ws(&c);
+                if (c.p < c.e && *c.p == '{') { /* "dispatches": {"0": "name", ...} */
+                    c.p++;
+                    if (!f_lit(&c, '}')) {
+                        do {
+                            if (!f_key(&c, &k, &kl) || !f_skip_scalar(&c))
+                                goto fail;
+                        } while (f_lit(&c, ','));
+                        if (!f_lit(&c, '}'))
+                            goto fail;
+                    }
+                } else if (!f_skip_scalar(&c)) {
+                    goto fail;
+                }
+                continue;
+            }
+            if (!f_lit(&c, '['))
+                goto fail;
+            FP_GROW(out->ses, out->n, cap);
+            fp_occ_se *s = &out->ses[out->n++];
+            memset(s, 0, sizeof *s);
+            s->se = se;
+            size_t ecap = 0;
+            if (!f_lit(&c, ']')) {
+                do {
+                    int64_t v[6] = {0};
+                    const char *q = NULL;
+                    if ((size_t)(c.e - c.p) > ROW_WINDOW && !(q = row_compact(c.p, v, 6)))
+                        q = row_compact(c.p, v, 5);
+                    if (q) {
+                        c.p = q;
+                    } else {
+                        int nv = 0;
+                        int64_t x;
+                        if (!f_lit(&c, '['))
+                            goto fail;
+                        if (!f_lit(&c, ']')) {
+                            do {
+                                if (!f_int(&c, &x))
+                                    goto fail;
+                                if (nv < 6)
+                                    v[nv] = x;
+                                nv++;
+                            } while (f_lit(&c, ','));
+                            if (!f_lit(&c, ']'))
+                                goto fail;
+                        }
+                        if (nv < 5)
+                            goto fail;
+                    }
+                    if (s->n >= ecap)
+                        FP_GROW(s->ev, s->n, ecap);
+                    fp_occ_event *ev = &s->ev[s->n++];
+                    ev->time = v[0];
+                    ev->cu = (int32_t)v[1];
+                    ev->simd = (int32_t)v[2];
+                    ev->slot = (int32_t)v[3];
+                    ev->start = v[4] ? 1 : 0;
+                } while (f_lit(&c, ','));
+                if (!f_lit(&c, ']'))
+                    goto fail;
+            }
+            occ_sort(s);
+        } while (f_lit(&c, ','));
+        if (!f_lit(&c, '}'))
+            goto fail;
+    }
+    f_ws(&c);
+    if (c.p != c.e)
+        goto fail;
+    if (out->n)
+        qsort(out->ses, out->n, sizeof *out->ses, cmp_occ_se);
+    return 0;
+fail:
+    fp_occupancy_free(out);
+    return -1;
+}
+
+int fp_occupancy_parse(const char *buf, size_t len, fp_occupancy *out, fp_err *err)
+{
+    if (occ_fast(buf, len, out) == 0)
+        return 0;
+    return fp_occupancy_parse_jscan(buf, len, out, err);
+}
+
 int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -1153,14 +1282,19 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
     fp_sb_init(&sb);
     int rc = fp_read_file(path, &sb, err);
     free(path);
-    if (rc != 0) {
-        fp_sb_free(&sb);
-        return -1;
-    }
+    if (rc == 0)
+        rc = fp_occupancy_parse(sb.buf, sb.len, out, err);
+    fp_sb_free(&sb);
+    return rc;
+}
+
+int fp_occupancy_parse_jscan(const char *buf, size_t len, fp_occupancy *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
     fp_jscan js;
-    fp_js_init(&js, sb.buf, sb.len);
+    fp_js_init(&js, buf, len);
     size_t cap = 0;
-    rc = -1;
+    int rc = -1;
     if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
         wbad(err, "occupancy.json", &js, "top level is not an object");
         goto done;
@@ -1225,7 +1359,7 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
             ev->slot = (int32_t)v[3];
             ev->start = v[4] ? 1 : 0;
         }
-        if (s->n)
+        if (s->n) /* the reference: occ_sort must give what this gives */
             qsort(s->ev, s->n, sizeof *s->ev, cmp_occ_time);
     }
     if (fp_js_next(&js) != FP_JT_END) {
@@ -1237,7 +1371,6 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
     rc = 0;
 done:
     fp_js_free(&js);
-    fp_sb_free(&sb);
     if (rc != 0)
         fp_occupancy_free(out);
     return rc;

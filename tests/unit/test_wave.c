@@ -524,11 +524,72 @@ static void test_fast_rows_parity(void **state)
     fp_wave_free(&b);
 }
 
+static void same_occ(const fp_occupancy *a, const fp_occupancy *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (size_t i = 0; i < a->n; i++) {
+        assert_int_equal(a->ses[i].se, b->ses[i].se);
+        assert_int_equal(a->ses[i].n, b->ses[i].n);
+        for (size_t k = 0; k < a->ses[i].n; k++) {
+            const fp_occ_event *x = &a->ses[i].ev[k], *y = &b->ses[i].ev[k];
+            assert_true(x->time == y->time && x->cu == y->cu && x->simd == y->simd && x->slot == y->slot &&
+                        x->start == y->start);
+        }
+    }
+}
+
+/* occupancy.json: the fast path (wave.c occ_fast, occ_sort) against the jscan
+ * reader with qsort, on rocprofv3's layout, odd shapes and events out of order
+ * (a few, as rocprofv3 writes them, and reversed: past the insertion budget). */
+static void test_occupancy_parity(void **state)
+{
+    (void)state;
+    static const char *const tails[] = {
+        "", ",\"dispatches\":{\"0\":\"0 / 0x0\",\"1\":\"k\"},\"version\":\"3.0.0\"",
+        ",\"dispatches\":{\"0\":[1]}", ",\"x\":1.5e3", ",\"x\":null", ",\"2\":[]", ",\"2\":[[1,2,3,4]]",
+        ",\"2\":[[1,2,3,4,5,6,7]]", ",\"2\":[[-1,2,3,4,0]]", ",\"2\":[[1,2,3,4,05]]", ",\"2\":[[1,2,3,4,5.0]]",
+        ",\"2\":[[123456789,2,3,4,1,0]]", ",\"2\":[ [1 ,2,3,4,1] ]", ",\"1\":[[5,1,1,1,1,1]]", ",\"0000001\":[]",
+        ",\"2\":{}", ",\"2\":[[1,2,3,4,\"5\"]]", "}", ",", ",\"2\":[[1,2,3,4,5,6]]x",
+    };
+    fp_occupancy a, b;
+    for (int order = 0; order < 3; order++) {
+        for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+            fp_sb sb;
+            fp_sb_init(&sb);
+            fp_sb_adds(&sb, "{\"1\":[");
+            int n = order == 2 ? 3000 : 200;
+            for (int i = 0; i < n; i++) {
+                /* order 0: sorted; 1: every 7th pair of one cycle swapped (start before end); 2: reversed */
+                int time = order == 2 ? (n - i) * 4 : (i / 2) * 4, start = order == 1 && i % 14 == 0 ? 1 - i % 2 : i % 2;
+                fp_sb_addf(&sb, "%s[%d,%d,%d,%d,%d,1]", i ? "," : "", time, i % 8, i % 4, i % 16, start);
+            }
+            fp_sb_adds(&sb, "],\"0\":[[10,1,0,0,1,1],[12,1,0,0,0,1]]");
+            fp_sb_adds(&sb, tails[t]);
+            fp_sb_adds(&sb, "}");
+            fp_err e1 = {0}, e2 = {0};
+            int r1 = fp_occupancy_parse(sb.buf, sb.len, &a, &e1);
+            int r2 = fp_occupancy_parse_jscan(sb.buf, sb.len, &b, &e2);
+            if (r1 != r2)
+                fail_msg("order %d tail %zu: fast %d jscan %d (%s | %s)", order, t, r1, r2, e1.message, e2.message);
+            if (r1 == 0) {
+                same_occ(&a, &b);
+                fp_occupancy_free(&a);
+                fp_occupancy_free(&b);
+            } else {
+                assert_string_equal(e1.message, e2.message);
+            }
+            fp_err_clear(&e1);
+            fp_err_clear(&e2);
+            fp_sb_free(&sb);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),          cmocka_unit_test(test_bad), cmocka_unit_test(test_fast_path_parity),
-        cmocka_unit_test(test_fast_rows_parity),
+        cmocka_unit_test(test_fast_rows_parity), cmocka_unit_test(test_occupancy_parity),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_list_and_walk),
         cmocka_unit_test(test_dispatch_number),
     };
