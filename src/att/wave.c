@@ -402,9 +402,10 @@ static inline unsigned compact_int_sep(const char *p, int64_t *out)
 /* One row from the bit mask of the non-digits among the 16 or 32 bytes after
  * its '[': cell i ends at the i-th non-digit, which must be ',' (']' for the
  * last), with 1..8 digits before it and no leading '0' unless the cell is "0".
- * A sentinel bit just past the mask stands for "not looked at": a cell running
- * into it is either too long (declined) or ends at that byte, which is then
- * checked like any separator. Only unsigned cells of <= 8 digits: anything
+ * Sentinel bits from just past the mask on stand for "not looked at": a cell
+ * running into the first is either too long (declined) or ends at that byte,
+ * which is then checked like any separator; a cell after it meets the next
+ * sentinel at once (empty: declined), so the mask never runs out (ctz of 0). Only unsigned cells of <= 8 digits: anything
  * else is declined (NULL), never misread. */
 static inline const char *row_compact(const char *p, int64_t *v, int k)
 {
@@ -417,9 +418,9 @@ static inline const char *row_compact(const char *p, int64_t *v, int k)
     if (k > 2) {
         const __m128i b = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(q + 16)), zero);
         sep |= (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, nine), b)) << 16;
-        sep |= 1ull << 32;
+        sep |= ~0ull << 32;
     } else {
-        sep |= 1ull << 16;
+        sep |= ~0ull << 16;
     }
     uint32_t start = 0;
 #pragma GCC unroll 8
