@@ -405,8 +405,9 @@ static inline unsigned compact_int_sep(const char *p, int64_t *out)
  * Sentinel bits from just past the mask on stand for "not looked at": a cell
  * running into the first is either too long (declined) or ends at that byte,
  * which is then checked like any separator; a cell after it meets the next
- * sentinel at once (empty: declined), so the mask never runs out (ctz of 0). Only unsigned cells of <= 8 digits: anything
- * else is declined (NULL), never misread. */
+ * sentinel at once (empty: declined), so the mask never runs out (ctz of 0).
+ * Only unsigned cells of <= 8 digits: anything else is declined (NULL), never
+ * misread. */
 static inline const char *row_compact(const char *p, int64_t *v, int k)
 {
     if (*p != '[')
