@@ -156,6 +156,11 @@ typedef struct fp_occupancy {
 
 /* Absent file -> NO_ARTIFACT; malformed -> BAD_INPUT. */
 int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err);
+/* The same on a document in memory: a fast path for the layout rocprofv3 writes,
+ * falling back to the jscan reader (fp_occupancy_parse_jscan, kept callable so
+ * tests can check that the two agree) on anything else. */
+int fp_occupancy_parse(const char *buf, size_t len, fp_occupancy *out, fp_err *err);
+int fp_occupancy_parse_jscan(const char *buf, size_t len, fp_occupancy *out, fp_err *err);
 void fp_occupancy_free(fp_occupancy *o);
 
 /* ---- wstates<k>.json: a step function of the number of traced waves in state k ---- */

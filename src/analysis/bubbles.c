@@ -900,6 +900,26 @@ static int cmp_simd_first(const void *a, const void *b)
 }
 
 /* Returns 0, -1 (err set) or 1: redo with bounded = false. */
+/* The wstates<k>.json integrals (a cross-check, independent of the walk): with
+ * two or more jobs they are read by a thread of their own while the workers
+ * walk - streaming, so in a few chunk buffers - and applied after the walk in
+ * the same order with the same warnings as when read on this thread. */
+typedef struct wstates_job {
+    const char *dir;
+    int rc[FP_WS_COUNT];
+    int64_t v[FP_WS_COUNT];
+    bool sat[FP_WS_COUNT];
+    fp_err e[FP_WS_COUNT];
+} wstates_job;
+
+static void *wstates_main(void *arg)
+{
+    wstates_job *j = arg;
+    for (int s = FP_WS_IDLE; s < FP_WS_COUNT; s++)
+        j->rc[s] = fp_wstates_integral(j->dir, s, &j->v[s], &j->sat[s], &j->e[s]);
+    return NULL;
+}
+
 static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bool bounded, int jobs, warn_buf *wb,
                         fp_err *err)
 {
@@ -950,7 +970,16 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     plan_walk(&list, bounded, &plan);
     c.watermark = plan.watermark;
     c.walk_files = plan.list.files;
+    wstates_job wsj;
+    memset(&wsj, 0, sizeof wsj);
+    wsj.dir = dir;
+    pthread_t ws_th;
+    bool ws_thread = jobs >= 2 && pthread_create(&ws_th, NULL, wstates_main, &wsj) == 0;
     if (walk_groups(dir, &plan, &c, jobs, wb)) {
+        if (ws_thread)
+            pthread_join(ws_th, NULL);
+        for (int s = 0; s < FP_WS_COUNT; s++)
+            fp_err_clear(&wsj.e[s]);
         free(plan.list.files);
         free(plan.watermark);
         fp_wave_list_free(&list);
@@ -975,21 +1004,25 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
 
     static const char *const state_names[FP_WS_COUNT] = {"empty", "idle", "exec", "wait", "stall"};
     out->wstates_available = true;
+    if (ws_thread)
+        pthread_join(ws_th, NULL);
+    else
+        wstates_main(&wsj);
     for (int s = FP_WS_IDLE; s < FP_WS_COUNT; s++) {
-        fp_err e = {0};
-        int64_t v = 0;
-        bool sat = false;
-        if (fp_wstates_integral(dir, s, &v, &sat, &e) != 0) {
+        fp_err *e = &wsj.e[s];
+        int64_t v = wsj.v[s];
+        bool sat = wsj.sat[s];
+        if (wsj.rc[s] != 0) {
             /* a state that never occurred has no file: 0, not unavailable */
-            if (e.code != FP_NO_ARTIFACT) {
+            if (e->code != FP_NO_ARTIFACT) {
                 out->wstates_available = false;
                 if (warn) {
                     char msg[FP_ERR_MSG_MAX + 64];
-                    snprintf(msg, sizeof msg, "wstates cross-check (%s) skipped: %s", state_names[s], e.message);
+                    snprintf(msg, sizeof msg, "wstates cross-check (%s) skipped: %s", state_names[s], e->message);
                     warn(user, msg);
                 }
             }
-            fp_err_clear(&e);
+            fp_err_clear(e);
         }
         out->wstates_cycles[s] = v;
         out->overflow |= sat;

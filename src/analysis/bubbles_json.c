@@ -11,6 +11,44 @@
 #include "flyprof/json.h"
 #include "flyprof/satmath.h"
 
+/* Every key below is a string literal: it is added without a copy
+ * (cJSON_AddItemToObjectCS), one malloc + free less per field of an artifact
+ * of ~30k nodes. Values as fp_json_add_*. */
+static cJSON *must_item(cJSON *n)
+{
+    if (!n)
+        abort();
+    return n;
+}
+
+static cJSON *add_int(cJSON *o, const char *key, int64_t v)
+{
+    cJSON *n = fp_json_int(v);
+    cJSON_AddItemToObjectCS(o, key, n);
+    return n;
+}
+
+static cJSON *add_num(cJSON *o, const char *key, double v, int decimals)
+{
+    cJSON *n = must_item(cJSON_CreateNumber(fp_round(v, decimals)));
+    cJSON_AddItemToObjectCS(o, key, n);
+    return n;
+}
+
+static cJSON *add_str(cJSON *o, const char *key, const char *s)
+{
+    cJSON *n = must_item(s ? cJSON_CreateString(s) : cJSON_CreateNull());
+    cJSON_AddItemToObjectCS(o, key, n);
+    return n;
+}
+
+static cJSON *add_bool(cJSON *o, const char *key, int b)
+{
+    cJSON *n = must_item(cJSON_CreateBool(b));
+    cJSON_AddItemToObjectCS(o, key, n);
+    return n;
+}
+
 static const char *const RANK_NAMES[] = {"exposed", "stall", "latency"};
 
 static double pct(int64_t part, int64_t whole)
@@ -71,9 +109,9 @@ static int64_t hidden_of(int64_t wave_stall, int64_t exposed)
 static cJSON *cycles_obj(int64_t sum, int64_t count, int64_t mn, int64_t mx)
 {
     cJSON *o = cJSON_CreateObject();
-    fp_json_add_num(o, "mean", count ? (double)sum / (double)count : 0.0, 1);
-    fp_json_add_int(o, "min", count ? mn : 0);
-    fp_json_add_int(o, "max", count ? mx : 0);
+    add_num(o, "mean", count ? (double)sum / (double)count : 0.0, 1);
+    add_int(o, "min", count ? mn : 0);
+    add_int(o, "max", count ? mx : 0);
     return o;
 }
 
@@ -98,26 +136,29 @@ static cJSON *waits_on(const fp_bubbles *b, size_t row)
         const fp_bub_pair *p = &b->pairs[v[q].i];
         const fp_inst *pr = &b->code.rows[p->prod_line];
         cJSON *o = cJSON_CreateObject();
-        fp_json_add_int(o, "code_line", pr->index);
-        fp_json_add_str(o, "inst", pr->isa);
-        fp_json_add_str(o, "source", pr->source);
-        fp_json_add_int(o, "count", p->count);
-        cJSON_AddItemToObject(o, "load_to_use_cycles", cycles_obj(p->cycles_sum, p->count, p->cycles_min, p->cycles_max));
-        fp_json_add_num(o, "distance_mean", p->count ? (double)p->distance_sum / (double)p->count : 0.0, 1);
-        fp_json_add_num(o, "stall_share", p->stall_share, 1);
-        fp_json_add_str(o, "evidence", evidence(p->count, p->count_inferred));
+        add_int(o, "code_line", pr->index);
+        add_str(o, "inst", pr->isa);
+        add_str(o, "source", pr->source);
+        add_int(o, "count", p->count);
+        cJSON_AddItemToObjectCS(o, "load_to_use_cycles", cycles_obj(p->cycles_sum, p->count, p->cycles_min, p->cycles_max));
+        add_num(o, "distance_mean", p->count ? (double)p->distance_sum / (double)p->count : 0.0, 1);
+        add_num(o, "stall_share", p->stall_share, 1);
+        add_str(o, "evidence", evidence(p->count, p->count_inferred));
         cJSON_AddItemToArray(a, o);
     }
     free(v);
     return a;
 }
 
-static void add_limited(cJSON *parent, const char *key, cJSON *arr, size_t limit, cJSON **cut)
+/* How many of n ranked entries a list shows: the builders below stop there, so
+ * the envelope's bounded document never builds (and frees) the entries it
+ * would cut. */
+static size_t shown(size_t n, size_t limit) { return limit && n > limit ? limit : n; }
+
+/* arr holds the first shown(total, limit) of total entries. */
+static void add_limited(cJSON *parent, const char *key, cJSON *arr, size_t total, size_t limit, cJSON **cut)
 {
-    size_t total = (size_t)cJSON_GetArraySize(arr);
     if (limit && total > limit) {
-        for (size_t i = limit; i < total; i++) /* O(total * limit), not O(total^2) */
-            cJSON_DeleteItemFromArray(arr, (int)limit);
         if (cut) {
             if (!*cut)
                 *cut = cJSON_CreateObject();
@@ -130,20 +171,20 @@ static void add_limited(cJSON *parent, const char *key, cJSON *arr, size_t limit
 static cJSON *totals_json(const fp_bubbles *b)
 {
     cJSON *t = cJSON_CreateObject();
-    fp_json_add_int(t, "instructions", (int64_t)b->n_rows_counted);
-    fp_json_add_int(t, "latency", b->t_latency);
-    fp_json_add_int(t, "stall", b->t_stall);
-    fp_json_add_int(t, "idle", b->t_idle);
+    add_int(t, "instructions", (int64_t)b->n_rows_counted);
+    add_int(t, "latency", b->t_latency);
+    add_int(t, "stall", b->t_stall);
+    add_int(t, "idle", b->t_idle);
     bool ov = false; /* already warned by the analysis (b->overflow) */
-    fp_json_add_int(t, "issue", fp_sat_sub(b->t_latency, b->t_stall, &ov));
-    fp_json_add_int(t, "hit", b->t_hit);
-    fp_json_add_num(t, "stall_pct", pct(b->t_stall, b->t_latency), 2);
-    fp_json_add_int(t, "waves", (int64_t)b->waves_read);
-    fp_json_add_int(t, "wave_records", b->w_records);
-    fp_json_add_int(t, "wave_stall", b->w_stall);
-    fp_json_add_int(t, "exposed", b->w_exposed);
-    fp_json_add_int(t, "hidden", hidden_of(b->w_stall, b->w_exposed));
-    fp_json_add_num(t, "exposed_pct", pct(b->w_exposed, b->w_stall), 2);
+    add_int(t, "issue", fp_sat_sub(b->t_latency, b->t_stall, &ov));
+    add_int(t, "hit", b->t_hit);
+    add_num(t, "stall_pct", pct(b->t_stall, b->t_latency), 2);
+    add_int(t, "waves", (int64_t)b->waves_read);
+    add_int(t, "wave_records", b->w_records);
+    add_int(t, "wave_stall", b->w_stall);
+    add_int(t, "exposed", b->w_exposed);
+    add_int(t, "hidden", hidden_of(b->w_stall, b->w_exposed));
+    add_num(t, "exposed_pct", pct(b->w_exposed, b->w_stall), 2);
     return t;
 }
 
@@ -162,7 +203,7 @@ static cJSON *states_json(const fp_bubbles *b)
     for (int i = 0; i < 4; i++)
         fp_json_add_num(p, names[order[i]], pct(b->state_cycles[order[i]], sum), 2);
     cJSON *w = cJSON_AddObjectToObject(o, "wstates");
-    fp_json_add_bool(w, "available", b->wstates_available);
+    add_bool(w, "available", b->wstates_available);
     bool agrees = b->wstates_available;
     for (int i = 0; i < 4; i++) {
         int s = order[i];
@@ -175,7 +216,7 @@ static cJSON *states_json(const fp_bubbles *b)
         if (d * 100 > (double)(b->state_cycles[s] > 0 ? b->state_cycles[s] : 1))
             agrees = false;
     }
-    fp_json_add_bool(w, "agrees", agrees);
+    add_bool(w, "agrees", agrees);
     return o;
 }
 
@@ -191,57 +232,58 @@ static cJSON *classes_json(const fp_bubbles *b)
     for (size_t i = 0; i < k; i++) {
         const fp_bub_class *c = &b->classes[v[i].i];
         cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "class", fp_class_name((fp_class)v[i].i));
-        fp_json_add_int(o, "rank", (int64_t)i + 1);
-        fp_json_add_int(o, "cycles", c->cycles);
-        fp_json_add_num(o, "pct", pct(c->cycles, b->t_stall), 2);
-        fp_json_add_bool(o, "is_bubble", fp_class_is_bubble((fp_class)v[i].i));
-        fp_json_add_int(o, "exposed", c->exposed);
-        fp_json_add_int(o, "hidden", hidden_of(c->wave_stall, c->exposed));
-        fp_json_add_num(o, "gain_upper_pct", fp_bubbles_gain_pct(b, c->wall), 2);
-        fp_json_add_int(o, "instructions", c->static_count);
-        fp_json_add_int(o, "hit", c->hit);
+        add_str(o, "class", fp_class_name((fp_class)v[i].i));
+        add_int(o, "rank", (int64_t)i + 1);
+        add_int(o, "cycles", c->cycles);
+        add_num(o, "pct", pct(c->cycles, b->t_stall), 2);
+        add_bool(o, "is_bubble", fp_class_is_bubble((fp_class)v[i].i));
+        add_int(o, "exposed", c->exposed);
+        add_int(o, "hidden", hidden_of(c->wave_stall, c->exposed));
+        add_num(o, "gain_upper_pct", fp_bubbles_gain_pct(b, c->wall), 2);
+        add_int(o, "instructions", c->static_count);
+        add_int(o, "hit", c->hit);
         cJSON_AddItemToArray(a, o);
     }
     return a;
 }
 
-static cJSON *hotspots_json(const fp_bubbles *b)
+static cJSON *hotspots_json(const fp_bubbles *b, size_t limit, size_t *total)
 {
     size_t n;
     size_t *ord = fp_bubbles_hotspot_order(b, &n);
+    *total = n;
     cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < shown(n, limit); i++) {
         size_t row = ord[i];
         const fp_inst *r = &b->code.rows[row];
         const fp_bub_inst *x = &b->insts[row];
         cJSON *o = cJSON_CreateObject();
         char addr[32];
         snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)r->vaddr);
-        fp_json_add_int(o, "rank", (int64_t)i + 1);
-        fp_json_add_int(o, "code_line", r->index);
-        fp_json_add_str(o, "addr", addr);
-        fp_json_add_str(o, "inst", r->isa);
-        fp_json_add_str(o, "class", fp_class_name(x->cls));
-        fp_json_add_bool(o, "is_bubble", fp_class_is_bubble(x->cls));
-        fp_json_add_str(o, "source", r->source);
-        fp_json_add_int(o, "hit", r->hit);
-        fp_json_add_int(o, "latency", r->latency);
-        fp_json_add_int(o, "stall", r->stall);
-        fp_json_add_int(o, "idle", r->idle);
-        fp_json_add_int(o, "exposed", x->exposed);
-        fp_json_add_int(o, "hidden", hidden_of(x->w_stall, x->exposed));
-        fp_json_add_num(o, "stall_pct", pct(r->stall, r->latency), 2);
-        fp_json_add_num(o, "share_pct", pct(r->stall, b->t_stall), 2);
-        fp_json_add_num(o, "gain_upper_pct", fp_bubbles_gain_pct(b, x->wall), 2);
-        cJSON_AddItemToObject(o, "waits_on", waits_on(b, row));
+        add_int(o, "rank", (int64_t)i + 1);
+        add_int(o, "code_line", r->index);
+        add_str(o, "addr", addr);
+        add_str(o, "inst", r->isa);
+        add_str(o, "class", fp_class_name(x->cls));
+        add_bool(o, "is_bubble", fp_class_is_bubble(x->cls));
+        add_str(o, "source", r->source);
+        add_int(o, "hit", r->hit);
+        add_int(o, "latency", r->latency);
+        add_int(o, "stall", r->stall);
+        add_int(o, "idle", r->idle);
+        add_int(o, "exposed", x->exposed);
+        add_int(o, "hidden", hidden_of(x->w_stall, x->exposed));
+        add_num(o, "stall_pct", pct(r->stall, r->latency), 2);
+        add_num(o, "share_pct", pct(r->stall, b->t_stall), 2);
+        add_num(o, "gain_upper_pct", fp_bubbles_gain_pct(b, x->wall), 2);
+        cJSON_AddItemToObjectCS(o, "waits_on", waits_on(b, row));
         cJSON_AddItemToArray(a, o);
     }
     free(ord);
     return a;
 }
 
-static cJSON *lines_json(const fp_bubbles *b)
+static cJSON *lines_json(const fp_bubbles *b, size_t limit, size_t *total)
 {
     keyed *v = malloc((b->n_lines + 1) * sizeof *v);
     if (!v)
@@ -253,36 +295,37 @@ static cJSON *lines_json(const fp_bubbles *b)
             v[k++] = (keyed){rank_key(b->rank_by, L->exposed, L->stall, L->latency), L->stall, i};
     }
     qsort(v, k, sizeof *v, cmp_keyed);
+    *total = k;
     cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; i < shown(k, limit); i++) {
         const fp_bub_line *L = &b->lines[v[i].i];
         cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "source", L->source);
-        fp_json_add_str(o, "file", L->file);
+        add_str(o, "source", L->source);
+        add_str(o, "file", L->file);
         if (L->line >= 0)
-            fp_json_add_int(o, "line", L->line);
+            add_int(o, "line", L->line);
         else
             cJSON_AddNullToObject(o, "line");
-        fp_json_add_int(o, "stall", L->stall);
-        fp_json_add_num(o, "pct", pct(L->stall, b->t_stall), 2);
-        fp_json_add_int(o, "exposed", L->exposed);
-        fp_json_add_int(o, "hidden", hidden_of(L->wave_stall, L->exposed));
-        fp_json_add_int(o, "latency", L->latency);
-        fp_json_add_int(o, "hit", L->hit);
+        add_int(o, "stall", L->stall);
+        add_num(o, "pct", pct(L->stall, b->t_stall), 2);
+        add_int(o, "exposed", L->exposed);
+        add_int(o, "hidden", hidden_of(L->wave_stall, L->exposed));
+        add_int(o, "latency", L->latency);
+        add_int(o, "hit", L->hit);
         int best = 0;
         for (int c = 1; c < FP_CL_COUNT; c++)
             if (L->class_cycles[c] > L->class_cycles[best])
                 best = c;
-        fp_json_add_str(o, "dom_class", fp_class_name((fp_class)best));
-        fp_json_add_num(o, "gain_upper_pct", fp_bubbles_gain_pct(b, L->wall), 2);
-        fp_json_add_int(o, "instructions", (int64_t)L->n_insts);
+        add_str(o, "dom_class", fp_class_name((fp_class)best));
+        add_num(o, "gain_upper_pct", fp_bubbles_gain_pct(b, L->wall), 2);
+        add_int(o, "instructions", (int64_t)L->n_insts);
         cJSON_AddItemToArray(a, o);
     }
     free(v);
     return a;
 }
 
-static cJSON *files_json(const fp_bubbles *b)
+static cJSON *files_json(const fp_bubbles *b, size_t limit, size_t *total)
 {
     /* files in first-seen line order, then ranked by stall */
     typedef struct fagg {
@@ -311,15 +354,16 @@ static cJSON *files_json(const fp_bubbles *b)
     for (size_t i = 0; i < nf; i++)
         v[i] = (keyed){f[i].stall, f[i].latency, i};
     qsort(v, nf, sizeof *v, cmp_keyed);
+    *total = nf;
     cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < nf; i++) {
+    for (size_t i = 0; i < shown(nf, limit); i++) {
         const fagg *x = &f[v[i].i];
         cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "file", x->file);
-        fp_json_add_int(o, "stall", x->stall);
-        fp_json_add_num(o, "pct", pct(x->stall, b->t_stall), 2);
-        fp_json_add_int(o, "exposed", x->exposed);
-        fp_json_add_int(o, "latency", x->latency);
+        add_str(o, "file", x->file);
+        add_int(o, "stall", x->stall);
+        add_num(o, "pct", pct(x->stall, b->t_stall), 2);
+        add_int(o, "exposed", x->exposed);
+        add_int(o, "latency", x->latency);
         cJSON_AddItemToArray(a, o);
     }
     free(v);
@@ -354,9 +398,9 @@ static cJSON *mix_json(const fp_bubbles *b)
         cJSON *a = cJSON_AddArrayToObject(o, pass ? "dynamic" : "static");
         for (size_t i = 0; i < k; i++) {
             cJSON *e = cJSON_CreateObject();
-            fp_json_add_str(e, "class", fp_class_name((fp_class)v[i].i));
+            add_str(e, "class", fp_class_name((fp_class)v[i].i));
             fp_json_add_int(e, pass ? "hit" : "count", v[i].k1);
-            fp_json_add_num(e, "frac", tot ? fp_round((double)v[i].k1 / (double)tot, 4) : 0.0, 4);
+            add_num(e, "frac", tot ? fp_round((double)v[i].k1 / (double)tot, 4) : 0.0, 4);
             cJSON_AddItemToArray(a, e);
         }
     }
@@ -395,13 +439,13 @@ static cJSON *waitcnt_json(const fp_bubbles *b, size_t limit, cJSON **cut)
         inf += b->pairs[i].count_inferred;
         all += b->pairs[i].count;
     }
-    fp_json_add_str(o, "evidence", all == 0 ? "none" : evidence(all, inf));
-    fp_json_add_int(o, "executions", b->waits_exec);
-    fp_json_add_int(o, "with_producers", b->waits_with_producers);
-    fp_json_add_int(o, "inferred", b->waits_inferred);
-    fp_json_add_int(o, "unmatched_entries", b->waits_unmatched_entries);
-    fp_json_add_int(o, "producer_missing", b->producer_missing);
-    fp_json_add_int(o, "producer_not_seen", b->producer_not_seen);
+    add_str(o, "evidence", all == 0 ? "none" : evidence(all, inf));
+    add_int(o, "executions", b->waits_exec);
+    add_int(o, "with_producers", b->waits_with_producers);
+    add_int(o, "inferred", b->waits_inferred);
+    add_int(o, "unmatched_entries", b->waits_unmatched_entries);
+    add_int(o, "producer_missing", b->producer_missing);
+    add_int(o, "producer_not_seen", b->producer_not_seen);
 
     pagg *pr = calloc(b->code.n + 1, sizeof *pr);
     pagg *pl = calloc(b->n_lines + 1, sizeof *pl);
@@ -423,44 +467,44 @@ static cJSON *waitcnt_json(const fp_bubbles *b, size_t limit, cJSON **cut)
             v[k++] = (keyed){(int64_t)pr[i].share, pr[i].count, i};
     qsort(v, k, sizeof *v, cmp_keyed);
     cJSON *a = cJSON_CreateArray();
-    for (size_t q = 0; q < k; q++) {
+    for (size_t q = 0; q < shown(k, limit); q++) {
         size_t row = v[q].i;
         const pagg *g = &pr[row];
         const fp_inst *r = &b->code.rows[row];
         cJSON *e = cJSON_CreateObject();
-        fp_json_add_int(e, "code_line", r->index);
-        fp_json_add_str(e, "inst", r->isa);
-        fp_json_add_str(e, "source", r->source);
-        fp_json_add_str(e, "class", fp_class_name(b->insts[row].cls));
-        fp_json_add_int(e, "count", g->count);
+        add_int(e, "code_line", r->index);
+        add_str(e, "inst", r->isa);
+        add_str(e, "source", r->source);
+        add_str(e, "class", fp_class_name(b->insts[row].cls));
+        add_int(e, "count", g->count);
         cJSON *w = cJSON_AddArrayToObject(e, "waits");
         for (size_t i = 0; i < b->n_pairs; i++)
             if ((size_t)b->pairs[i].prod_line == row)
                 cJSON_AddItemToArray(w, fp_json_int(b->code.rows[b->pairs[i].wait_line].index));
-        cJSON_AddItemToObject(e, "load_to_use_cycles", cycles_obj(g->cyc_sum, g->count, g->cyc_min, g->cyc_max));
-        fp_json_add_num(e, "distance_mean", g->count ? (double)g->dist_sum / (double)g->count : 0.0, 1);
-        fp_json_add_num(e, "stall_share", g->share, 1);
-        fp_json_add_str(e, "evidence", evidence(g->count, g->inferred));
+        cJSON_AddItemToObjectCS(e, "load_to_use_cycles", cycles_obj(g->cyc_sum, g->count, g->cyc_min, g->cyc_max));
+        add_num(e, "distance_mean", g->count ? (double)g->dist_sum / (double)g->count : 0.0, 1);
+        add_num(e, "stall_share", g->share, 1);
+        add_str(e, "evidence", evidence(g->count, g->inferred));
         cJSON_AddItemToArray(a, e);
     }
-    add_limited(o, "producers", a, limit, cut);
+    add_limited(o, "producers", a, k, limit, cut);
     k = 0;
     for (size_t i = 0; i < b->n_lines; i++)
         if (pl[i].used)
             v[k++] = (keyed){(int64_t)pl[i].share, pl[i].count, i};
     qsort(v, k, sizeof *v, cmp_keyed);
     a = cJSON_CreateArray();
-    for (size_t q = 0; q < k; q++) {
+    for (size_t q = 0; q < shown(k, limit); q++) {
         const pagg *g = &pl[v[q].i];
         cJSON *e = cJSON_CreateObject();
-        fp_json_add_str(e, "source", b->lines[v[q].i].source);
-        fp_json_add_int(e, "count", g->count);
-        fp_json_add_num(e, "stall_share", g->share, 1);
-        fp_json_add_num(e, "load_to_use_mean", g->count ? (double)g->cyc_sum / (double)g->count : 0.0, 1);
-        fp_json_add_num(e, "distance_mean", g->count ? (double)g->dist_sum / (double)g->count : 0.0, 1);
+        add_str(e, "source", b->lines[v[q].i].source);
+        add_int(e, "count", g->count);
+        add_num(e, "stall_share", g->share, 1);
+        add_num(e, "load_to_use_mean", g->count ? (double)g->cyc_sum / (double)g->count : 0.0, 1);
+        add_num(e, "distance_mean", g->count ? (double)g->dist_sum / (double)g->count : 0.0, 1);
         cJSON_AddItemToArray(a, e);
     }
-    add_limited(o, "producer_lines", a, limit, NULL);
+    add_limited(o, "producer_lines", a, k, limit, NULL);
     free(v);
     free(pr);
     free(pl);
@@ -473,15 +517,15 @@ static cJSON *simds_json(const fp_bubbles *b)
     for (size_t i = 0; i < b->n_simds; i++) {
         const fp_bub_simd *s = &b->simds[i];
         cJSON *o = cJSON_CreateObject();
-        fp_json_add_int(o, "se", s->se);
-        fp_json_add_int(o, "cu", s->cu);
-        fp_json_add_int(o, "simd", s->simd);
-        fp_json_add_int(o, "waves", (int64_t)s->waves);
-        fp_json_add_int(o, "span", s->end - s->begin);
-        fp_json_add_int(o, "issue", s->issue);
-        fp_json_add_int(o, "stall", s->stall);
-        fp_json_add_int(o, "exposed", s->exposed);
-        fp_json_add_int(o, "lost", s->wall);
+        add_int(o, "se", s->se);
+        add_int(o, "cu", s->cu);
+        add_int(o, "simd", s->simd);
+        add_int(o, "waves", (int64_t)s->waves);
+        add_int(o, "span", s->end - s->begin);
+        add_int(o, "issue", s->issue);
+        add_int(o, "stall", s->stall);
+        add_int(o, "exposed", s->exposed);
+        add_int(o, "lost", s->wall);
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -490,23 +534,23 @@ static cJSON *simds_json(const fp_bubbles *b)
 static cJSON *occupancy_json(const fp_bubbles *b)
 {
     cJSON *o = cJSON_CreateObject();
-    fp_json_add_bool(o, "available", b->occ_available);
-    fp_json_add_int(o, "traced_waves", (int64_t)b->waves_read);
+    add_bool(o, "available", b->occ_available);
+    add_int(o, "traced_waves", (int64_t)b->waves_read);
     cJSON *a = cJSON_AddArrayToObject(o, "per_se");
     for (size_t i = 0; i < b->n_occ; i++) {
         const fp_bub_occ_se *s = &b->occ[i];
         cJSON *e = cJSON_CreateObject();
-        fp_json_add_int(e, "se", s->se);
+        add_int(e, "se", s->se);
         size_t traced = 0;
         for (size_t k = 0; k < b->n_ses; k++)
             if (b->ses[k] == s->se)
                 traced = b->ses_waves[k];
-        fp_json_add_int(e, "traced_waves", (int64_t)traced);
-        fp_json_add_int(e, "events", (int64_t)s->events);
-        fp_json_add_int(e, "peak", s->peak);
-        fp_json_add_num(e, "mean", s->mean, 2);
-        fp_json_add_int(e, "t0", s->t0);
-        fp_json_add_int(e, "t1", s->t1);
+        add_int(e, "traced_waves", (int64_t)traced);
+        add_int(e, "events", (int64_t)s->events);
+        add_int(e, "peak", s->peak);
+        add_num(e, "mean", s->mean, 2);
+        add_int(e, "t0", s->t0);
+        add_int(e, "t1", s->t1);
         cJSON *ot = cJSON_AddArrayToObject(e, "over_time");
         for (int q = 0; q < s->n_buckets; q++)
             cJSON_AddItemToArray(ot, cJSON_CreateNumber(fp_round(s->buckets[q], 2)));
@@ -518,16 +562,16 @@ static cJSON *occupancy_json(const fp_bubbles *b)
 static cJSON *quality_json(const fp_bubbles *b)
 {
     cJSON *o = cJSON_CreateObject();
-    fp_json_add_int(o, "waves_listed", (int64_t)b->waves_listed);
-    fp_json_add_int(o, "waves_read", (int64_t)b->waves_read);
-    fp_json_add_int(o, "waves_skipped", (int64_t)b->waves_skipped);
+    add_int(o, "waves_listed", (int64_t)b->waves_listed);
+    add_int(o, "waves_read", (int64_t)b->waves_read);
+    add_int(o, "waves_skipped", (int64_t)b->waves_skipped);
     cJSON *sk = cJSON_AddArrayToObject(o, "skipped");
     for (size_t i = 0; i < b->n_skipped_names; i++)
         cJSON_AddItemToArray(sk, cJSON_CreateString(b->skipped_names[i]));
-    fp_json_add_int(o, "waves_truncated", (int64_t)b->waves_truncated);
-    fp_json_add_bool(o, "filenames_json", b->filenames_json);
-    fp_json_add_int(o, "listed_missing", (int64_t)b->listed_missing);
-    fp_json_add_int(o, "unlisted", (int64_t)b->unlisted);
+    add_int(o, "waves_truncated", (int64_t)b->waves_truncated);
+    add_bool(o, "filenames_json", b->filenames_json);
+    add_int(o, "listed_missing", (int64_t)b->listed_missing);
+    add_int(o, "unlisted", (int64_t)b->unlisted);
     int ses[64];
     size_t n = b->n_ses;
     memcpy(ses, b->ses, n * sizeof *ses);
@@ -544,19 +588,19 @@ static cJSON *quality_json(const fp_bubbles *b)
     bool ov = false;
     for (size_t i = 0; i < b->n_lines; i++)
         mapped = fp_sat_add(mapped, b->lines[i].latency, &ov);
-    fp_json_add_num(o, "latency_mapped_pct", pct(mapped, b->t_latency), 2);
-    fp_json_add_int(o, "unknown_line_records", b->unknown_line_records);
+    add_num(o, "latency_mapped_pct", pct(mapped, b->t_latency), 2);
+    add_int(o, "unknown_line_records", b->unknown_line_records);
     cJSON *cw = cJSON_AddObjectToObject(o, "code_vs_waves");
-    fp_json_add_int(cw, "hit_code", b->t_hit);
-    fp_json_add_int(cw, "hit_waves", b->w_records);
-    fp_json_add_int(cw, "stall_code", b->t_stall);
-    fp_json_add_int(cw, "stall_waves", b->w_stall);
-    fp_json_add_bool(cw, "agree", b->t_hit == b->w_records && b->t_stall == b->w_stall);
+    add_int(cw, "hit_code", b->t_hit);
+    add_int(cw, "hit_waves", b->w_records);
+    add_int(cw, "stall_code", b->t_stall);
+    add_int(cw, "stall_waves", b->w_stall);
+    add_bool(cw, "agree", b->t_hit == b->w_records && b->t_stall == b->w_stall);
     cJSON_AddArrayToObject(o, "empty_shells"); /* filled by the command from the dispatch inventory */
     cJSON *dw = cJSON_AddArrayToObject(o, "decoder_warnings");
     for (size_t i = 0; i < b->n_decoder_warnings; i++)
         cJSON_AddItemToArray(dw, cJSON_CreateString(b->decoder_warnings[i]));
-    fp_json_add_str(o, "confidence", b->confidence ? b->confidence : "low");
+    add_str(o, "confidence", b->confidence ? b->confidence : "low");
     cJSON *r = cJSON_AddArrayToObject(o, "reasons");
     for (size_t i = 0; i < b->n_reasons; i++)
         cJSON_AddItemToArray(r, cJSON_CreateString(b->reasons[i]));
@@ -568,28 +612,32 @@ cJSON *fp_bubbles_json(const fp_bubbles *b, size_t limit, cJSON **cut)
     if (cut)
         *cut = NULL;
     cJSON *j = cJSON_CreateObject();
-    fp_json_add_int(j, "schema", FP_BUBBLES_SCHEMA);
+    add_int(j, "schema", FP_BUBBLES_SCHEMA);
     cJSON *d = cJSON_AddObjectToObject(j, "dispatch");
-    fp_json_add_str(d, "dir", b->dispatch_dir);
-    fp_json_add_str(d, "name", b->dispatch_name);
-    fp_json_add_str(d, "symbol", b->symbol);
-    fp_json_add_str(j, "rank_by", RANK_NAMES[b->rank_by]);
-    cJSON_AddItemToObject(j, "totals", totals_json(b));
-    cJSON_AddItemToObject(j, "wave_states", states_json(b));
-    cJSON_AddItemToObject(j, "classes", classes_json(b));
-    add_limited(j, "hotspots", hotspots_json(b), limit, cut);
-    add_limited(j, "lines", lines_json(b), limit, cut);
-    add_limited(j, "files", files_json(b), limit, cut);
-    cJSON_AddItemToObject(j, "inst_mix", mix_json(b));
-    cJSON_AddItemToObject(j, "waitcnt", waitcnt_json(b, limit, cut));
-    cJSON_AddItemToObject(j, "simds", simds_json(b));
+    add_str(d, "dir", b->dispatch_dir);
+    add_str(d, "name", b->dispatch_name);
+    add_str(d, "symbol", b->symbol);
+    add_str(j, "rank_by", RANK_NAMES[b->rank_by]);
+    cJSON_AddItemToObjectCS(j, "totals", totals_json(b));
+    cJSON_AddItemToObjectCS(j, "wave_states", states_json(b));
+    cJSON_AddItemToObjectCS(j, "classes", classes_json(b));
+    size_t total;
+    cJSON *a = hotspots_json(b, limit, &total);
+    add_limited(j, "hotspots", a, total, limit, cut);
+    a = lines_json(b, limit, &total);
+    add_limited(j, "lines", a, total, limit, cut);
+    a = files_json(b, limit, &total);
+    add_limited(j, "files", a, total, limit, cut);
+    cJSON_AddItemToObjectCS(j, "inst_mix", mix_json(b));
+    cJSON_AddItemToObjectCS(j, "waitcnt", waitcnt_json(b, limit, cut));
+    cJSON_AddItemToObjectCS(j, "simds", simds_json(b));
     cJSON *g = cJSON_AddObjectToObject(j, "gain");
-    fp_json_add_int(g, "span_total", b->w_span);
-    fp_json_add_str(g, "formula",
+    add_int(g, "span_total", b->w_span);
+    add_str(g, "formula",
                     "gain_upper_pct = 100 * lost / span_total; lost = SIMD cycles in which no wave issues and at "
                     "least one wave stalls on the class/instruction/line (counted once); span_total = sum over "
                     "traced SIMDs of (last wave end - first wave begin). See docs/exposed-stall.md");
-    cJSON_AddItemToObject(j, "occupancy", occupancy_json(b));
-    cJSON_AddItemToObject(j, "quality", quality_json(b));
+    cJSON_AddItemToObjectCS(j, "occupancy", occupancy_json(b));
+    cJSON_AddItemToObjectCS(j, "quality", quality_json(b));
     return j;
 }

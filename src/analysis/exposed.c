@@ -286,47 +286,58 @@ static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
     }
 }
 
+/* The top wave's events are applied in a run for as long as they come no later
+ * than both of its heap children's next events: exactly the order a heap_down
+ * after every event would give (on a tie the top stays on top), without the
+ * call per event. */
 void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
 {
     fp_bubbles *b = c->b;
     while (c->n_heap && rw_next(c->heap[0]) < upto) {
         bub_rwave *r = c->heap[0];
-        const bub_ev *x = &r->ev[r->k];
+        int64_t lim = upto - 1; /* upto > the top's next event, so no underflow */
+        if (c->n_heap > 1 && rw_next(c->heap[1]) < lim)
+            lim = rw_next(c->heap[1]);
+        if (c->n_heap > 2 && rw_next(c->heap[2]) < lim)
+            lim = rw_next(c->heap[2]);
         bub_cu *cs = &c->cus[r->cu];
-        if (!cs->started) {
-            cs->started = true;
-            cs->t = x->t;
-        } else if (x->t > cs->t) {
-            accumulate(c, cs, x->t);
-            cs->t = x->t;
-        }
-        switch (x->kind) {
-        case EV_EXEC_END:
-            cs->exec--;
-            r->wexec--;
-            break;
-        case EV_EXEC_START:
-            cs->exec++;
-            r->wexec++;
-            break;
-        case EV_STALL_END:
-            for (size_t a = 0; a < cs->na; a++)
-                if (cs->active[a].rw == r && cs->active[a].idx == x->idx) {
-                    cs->active[a] = cs->active[--cs->na];
-                    break;
-                }
-            break;
-        case EV_STALL_START: {
-            FP_GROW(cs->active, cs->na, cs->cap_active);
-            const bub_stall *st = &r->st[x->idx];
-            cs->active[cs->na++] = (bub_active){r, x->idx, st->row, st->cls, st->line};
-            b->simds[cs->simd_idx].stall += st->len;
-            break;
-        }
-        default:
-            break;
-        }
-        if (++r->k == r->n) { /* the wave is retired */
+        do {
+            const bub_ev *x = &r->ev[r->k];
+            if (!cs->started) {
+                cs->started = true;
+                cs->t = x->t;
+            } else if (x->t > cs->t) {
+                accumulate(c, cs, x->t);
+                cs->t = x->t;
+            }
+            switch (x->kind) {
+            case EV_EXEC_END:
+                cs->exec--;
+                r->wexec--;
+                break;
+            case EV_EXEC_START:
+                cs->exec++;
+                r->wexec++;
+                break;
+            case EV_STALL_END:
+                for (size_t a = 0; a < cs->na; a++)
+                    if (cs->active[a].rw == r && cs->active[a].idx == x->idx) {
+                        cs->active[a] = cs->active[--cs->na];
+                        break;
+                    }
+                break;
+            case EV_STALL_START: {
+                FP_GROW(cs->active, cs->na, cs->cap_active);
+                const bub_stall *st = &r->st[x->idx];
+                cs->active[cs->na++] = (bub_active){r, x->idx, st->row, st->cls, st->line};
+                b->simds[cs->simd_idx].stall += st->len;
+                break;
+            }
+            default:
+                break;
+            }
+        } while (++r->k < r->n && r->ev[r->k].t <= lim);
+        if (r->k == r->n) { /* the wave is retired */
             c->n_heap--;
             c->resident_events -= r->n;
             if (c->n_heap) {

@@ -348,11 +348,101 @@ static inline bool f_row_tail(fcur *c)
 }
 
 /* The compact rows the decoder writes, "[int,int,...,int]" with no spaces,
- * parsed without bounds checks inside a window known to hold the longest
- * acceptable row (k cells of <= 19 chars + separators < 128 bytes). Returns the
- * position after the row's ']' or NULL: then the row goes the general way. */
+ * parsed without bounds checks inside a window known to hold the longest row
+ * this accepts (k cells of <= 8 digits + separators, and the 32 + 8 bytes the
+ * vector loads below touch, all < 128 bytes). Returns the position after the
+ * row's ']' or NULL: then the row goes the general way (f_lit/f_int), which
+ * also takes what this declines - signs, 9+ digits, whitespace, extra cells. */
 #define ROW_WINDOW 128
 
+/* 1..8 ASCII digits at s (8 bytes readable) to their value, word-at-a-time:
+ * the digits are moved to the top of the word (the bytes after them, and any
+ * borrow they caused, fall off), then pairs, quads and the octet are combined
+ * by three multiplies. */
+static inline int64_t swar_digits(const char *s, unsigned len)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    w = (w - 0x3030303030303030ull) << (64 - 8 * len);
+    w = ((w * 2561) >> 8) & 0x00ff00ff00ff00ffull;
+    w = ((w * 6553601) >> 16) & 0x0000ffff0000ffffull;
+    return (int64_t)((w * 42949672960001ull) >> 32);
+}
+
+/* The compact case of an integer and the separator after it, "123," or
+ * "123]", at p with 16 bytes readable: unsigned, 1..7 digits, no leading '0'.
+ * The length comes from the first non-digit byte of one 8-byte word (a byte
+ * below '0' borrows and one above '9' carries into the bytes after it, never
+ * the ones before), the value word-at-a-time. Returns the digits' length, the
+ * separator being p[len], or 0: not this case (the caller goes the general
+ * way, which decides). A ',' or ']' after the digits also settles jscan's
+ * "not followed by '.', 'e' or 'E'". */
+static inline unsigned compact_int_sep(const char *p, int64_t *out)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t d = w - 0x3030303030303030ull;
+    uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    unsigned len = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+    if (len - 1 >= 7 || (p[len] != ',' && p[len] != ']'))
+        return 0;
+    if (len == 1) {
+        *out = *p - '0';
+    } else {
+        if (*p == '0')
+            return 0;
+        *out = swar_digits(p, len);
+    }
+    return len;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* One row from the bit mask of the non-digits among the 16 or 32 bytes after
+ * its '[': cell i ends at the i-th non-digit, which must be ',' (']' for the
+ * last), with 1..8 digits before it and no leading '0' unless the cell is "0".
+ * Sentinel bits from just past the mask on stand for "not looked at": a cell
+ * running into the first is either too long (declined) or ends at that byte,
+ * which is then checked like any separator; a cell after it meets the next
+ * sentinel at once (empty: declined), so the mask never runs out (ctz of 0).
+ * Only unsigned cells of <= 8 digits: anything else is declined (NULL), never
+ * misread. */
+static inline const char *row_compact(const char *p, int64_t *v, int k)
+{
+    if (*p != '[')
+        return NULL;
+    const char *q = p + 1;
+    const __m128i nine = _mm_set1_epi8(9), zero = _mm_set1_epi8('0');
+    const __m128i a = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)q), zero);
+    uint64_t sep = (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a));
+    if (k > 2) {
+        const __m128i b = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(q + 16)), zero);
+        sep |= (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, nine), b)) << 16;
+        sep |= ~0ull << 32;
+    } else {
+        sep |= ~0ull << 16;
+    }
+    uint32_t start = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < k; i++) {
+        uint32_t s = (uint32_t)__builtin_ctzll(sep);
+        sep &= sep - 1;
+        uint32_t len = s - start;
+        if (len == 1) {
+            v[i] = q[start] - '0';
+        } else {
+            if (len - 2 > 6 || q[start] == '0') /* empty cell (a sign, two separators), 9+ digits, 0-prefix */
+                return NULL;
+            v[i] = swar_digits(q + start, len);
+        }
+        if (q[s] != (i + 1 < k ? ',' : ']'))
+            return NULL;
+        start = s + 1;
+    }
+    return q + start;
+}
+#else
 static inline const char *row_compact(const char *p, int64_t *v, int k)
 {
     if (*p++ != '[')
@@ -371,6 +461,7 @@ static inline const char *row_compact(const char *p, int64_t *v, int k)
     }
     return p;
 }
+#endif
 
 /* [[time, cat, stall, dur, line, ...], ...] - as read_rows + put_inst. */
 static bool f_insts(fcur *c, fp_wave *w)
@@ -441,6 +532,54 @@ static bool f_spans(fcur *c, fp_wave *w)
     return f_lit(c, ']');
 }
 
+/* One waitcnt entry in the decoder's layout "[line,[[prod,n],...]]" with no
+ * spaces and compact integers, as read_waits reads it; the caller guarantees
+ * ROW_WINDOW bytes, and each producer is read only with 40 bytes ahead. On
+ * anything else nothing is kept (the producers read are dropped) and NULL
+ * sends the entry the general way. */
+static const char *wait_compact(const char *p, const char *end, fp_wave *w)
+{
+    size_t n0 = w->n_prods;
+    int64_t line, prod, x;
+    unsigned n;
+    if (*p++ != '[' || !(n = compact_int_sep(p, &line)) || p[n] != ',' || p[n + 1] != '[')
+        return NULL;
+    p += n + 2;
+    if (*p == ']') {
+        p++;
+    } else {
+        for (;;) {
+            if (end - p < 40 || *p != '[')
+                goto undo;
+            p++;
+            if (!(n = compact_int_sep(p, &prod)) || p[n] != ',')
+                goto undo;
+            p += n + 1;
+            if (!(n = compact_int_sep(p, &x)) || p[n] != ']')
+                goto undo;
+            p += n + 1;
+            if (w->n_prods >= w->cap_prods)
+                FP_GROW(w->prods, w->n_prods, w->cap_prods);
+            w->prods[w->n_prods++] = prod;
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            if (*p++ == ']')
+                break;
+            goto undo;
+        }
+    }
+    if (*p++ != ']')
+        goto undo;
+    FP_GROW(w->waits, w->n_waits, w->cap_waits);
+    w->waits[w->n_waits++] = (fp_wave_wait){line, n0, w->n_prods - n0};
+    return p;
+undo:
+    w->n_prods = n0;
+    return NULL;
+}
+
 /* [[line, [[prod, n, ...], ...]], ...] or null - as read_waits. */
 static bool f_waits(fcur *c, fp_wave *w)
 {
@@ -455,6 +594,11 @@ static bool f_waits(fcur *c, fp_wave *w)
     if (f_lit(c, ']'))
         return true;
     do {
+        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? wait_compact(c->p, c->e, w) : NULL;
+        if (q) {
+            c->p = q;
+            continue;
+        }
         int64_t line;
         if (!f_lit(c, '[') || !f_int(c, &line) || !f_lit(c, ',') || !f_lit(c, '['))
             return false;
@@ -1003,6 +1147,135 @@ static bool se_key(const char *s, size_t len, int *se)
     return true;
 }
 
+/* Events come out of rocprofv3 nearly in order (only events of one cycle are
+ * out of place): a stable insertion sort costs about a pass over them, and its
+ * result is the one of the stable qsort it replaces. Past a budget of moves
+ * (a hostile file) the rest goes to qsort, which, stable too, still gives that
+ * result from the partly sorted array. */
+static void occ_sort(fp_occ_se *s)
+{
+    size_t moves = 0, budget = 16 * s->n + 1024;
+    for (size_t i = 1; i < s->n; i++) {
+        fp_occ_event x = s->ev[i];
+        size_t j = i;
+        while (j > 0 && cmp_occ_time(&x, &s->ev[j - 1]) < 0) {
+            s->ev[j] = s->ev[j - 1];
+            j--;
+            if (++moves > budget) {
+                s->ev[j] = x;
+                qsort(s->ev, s->n, sizeof *s->ev, cmp_occ_time);
+                return;
+            }
+        }
+        s->ev[j] = x;
+    }
+}
+
+/* The fast path: {"<se>": [[int x 5+], ...], ..., "<other>": scalar or an
+ * object of scalars} with the rows as the wave rows (row_compact, else
+ * f_lit/f_int), read into the same fields in the same order as the jscan
+ * reader. Anything else returns -1 with nothing kept, and the jscan reader
+ * decides. */
+static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
+{
+    memset(out, 0, sizeof *out);
+    fcur c = {buf, buf + len};
+    size_t cap = 0;
+    if (!f_lit(&c, '{'))
+        goto fail;
+    if (!f_lit(&c, '}')) {
+        do {
+            const char *k;
+            size_t kl;
+            int se;
+            if (!f_key(&c, &k, &kl))
+                goto fail;
+            if (!se_key(k, kl, &se)) {
+                f_ws(&c);
+                if (c.p < c.e && *c.p == '{') { /* "dispatches": {"0": "name", ...} */
+                    c.p++;
+                    if (!f_lit(&c, '}')) {
+                        do {
+                            if (!f_key(&c, &k, &kl) || !f_skip_scalar(&c))
+                                goto fail;
+                        } while (f_lit(&c, ','));
+                        if (!f_lit(&c, '}'))
+                            goto fail;
+                    }
+                } else if (!f_skip_scalar(&c)) {
+                    goto fail;
+                }
+                continue;
+            }
+            if (!f_lit(&c, '['))
+                goto fail;
+            FP_GROW(out->ses, out->n, cap);
+            fp_occ_se *s = &out->ses[out->n++];
+            memset(s, 0, sizeof *s);
+            s->se = se;
+            size_t ecap = 0;
+            if (!f_lit(&c, ']')) {
+                do {
+                    int64_t v[6] = {0};
+                    const char *q = NULL;
+                    if ((size_t)(c.e - c.p) > ROW_WINDOW && !(q = row_compact(c.p, v, 6)))
+                        q = row_compact(c.p, v, 5);
+                    if (q) {
+                        c.p = q;
+                    } else {
+                        int nv = 0;
+                        int64_t x;
+                        if (!f_lit(&c, '['))
+                            goto fail;
+                        if (!f_lit(&c, ']')) {
+                            do {
+                                if (!f_int(&c, &x))
+                                    goto fail;
+                                if (nv < 6)
+                                    v[nv] = x;
+                                nv++;
+                            } while (f_lit(&c, ','));
+                            if (!f_lit(&c, ']'))
+                                goto fail;
+                        }
+                        if (nv < 5)
+                            goto fail;
+                    }
+                    if (s->n >= ecap)
+                        FP_GROW(s->ev, s->n, ecap);
+                    fp_occ_event *ev = &s->ev[s->n++];
+                    ev->time = v[0];
+                    ev->cu = (int32_t)v[1];
+                    ev->simd = (int32_t)v[2];
+                    ev->slot = (int32_t)v[3];
+                    ev->start = v[4] ? 1 : 0;
+                } while (f_lit(&c, ','));
+                if (!f_lit(&c, ']'))
+                    goto fail;
+            }
+            occ_sort(s);
+        } while (f_lit(&c, ','));
+        if (!f_lit(&c, '}'))
+            goto fail;
+    }
+    f_ws(&c);
+    if (c.p != c.e)
+        goto fail;
+    if (out->n)
+        qsort(out->ses, out->n, sizeof *out->ses, cmp_occ_se);
+    return 0;
+fail:
+    fp_occupancy_free(out);
+    return -1;
+}
+
+int fp_occupancy_parse(const char *buf, size_t len, fp_occupancy *out, fp_err *err)
+{
+    if (occ_fast(buf, len, out) == 0)
+        return 0;
+    return fp_occupancy_parse_jscan(buf, len, out, err);
+}
+
 int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -1011,14 +1284,19 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
     fp_sb_init(&sb);
     int rc = fp_read_file(path, &sb, err);
     free(path);
-    if (rc != 0) {
-        fp_sb_free(&sb);
-        return -1;
-    }
+    if (rc == 0)
+        rc = fp_occupancy_parse(sb.buf, sb.len, out, err);
+    fp_sb_free(&sb);
+    return rc;
+}
+
+int fp_occupancy_parse_jscan(const char *buf, size_t len, fp_occupancy *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
     fp_jscan js;
-    fp_js_init(&js, sb.buf, sb.len);
+    fp_js_init(&js, buf, len);
     size_t cap = 0;
-    rc = -1;
+    int rc = -1;
     if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
         wbad(err, "occupancy.json", &js, "top level is not an object");
         goto done;
@@ -1083,7 +1361,7 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
             ev->slot = (int32_t)v[3];
             ev->start = v[4] ? 1 : 0;
         }
-        if (s->n)
+        if (s->n) /* the reference: occ_sort must give what this gives */
             qsort(s->ev, s->n, sizeof *s->ev, cmp_occ_time);
     }
     if (fp_js_next(&js) != FP_JT_END) {
@@ -1095,7 +1373,6 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
     rc = 0;
 done:
     fp_js_free(&js);
-    fp_sb_free(&sb);
     if (rc != 0)
         fp_occupancy_free(out);
     return rc;
@@ -1187,6 +1464,10 @@ static inline int cr_ws_peek(chunk_rd *r)
 
 static inline bool cr_lit(chunk_rd *r, int ch)
 {
+    if (r->pos < r->len && r->buf[r->pos] == ch) { /* the compact layout: no whitespace */
+        r->pos++;
+        return true;
+    }
     if (cr_ws_peek(r) != ch)
         return false;
     r->pos++;
@@ -1218,7 +1499,7 @@ static inline void cr_fill(chunk_rd *r, size_t need)
 }
 
 /* The same integer rule as the wave fast path (f_int). */
-static inline bool cr_int(chunk_rd *r, int64_t *out)
+static __attribute__((noinline)) bool cr_int(chunk_rd *r, int64_t *out)
 {
     cr_ws_peek(r);
     cr_fill(r, 24); /* a sign, 18 digits and the byte after them, in one piece */
@@ -1237,6 +1518,17 @@ static inline bool cr_int(chunk_rd *r, int64_t *out)
     *out = neg ? -(int64_t)v : (int64_t)v;
     r->pos = (size_t)(p - r->buf);
     return true;
+}
+
+/* ',' then an integer (the second pass, over arrays the first one checked). */
+static inline bool cr_next_int(chunk_rd *r, int64_t *v)
+{
+    unsigned n;
+    if (r->len - r->pos >= 17 && r->buf[r->pos] == ',' && (n = compact_int_sep(r->buf + r->pos + 1, v)) != 0) {
+        r->pos += 1 + n;
+        return true;
+    }
+    return cr_lit(r, ',') && cr_int(r, v);
 }
 
 static void cr_init(chunk_rd *r, int fd, off_t off)
@@ -1299,14 +1591,25 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
                 if (cr_ws_peek(r) == ']') {
                     r->pos++;
                 } else {
-                    do {
+                    for (;;) {
                         int64_t v;
+                        unsigned n;
+                        if (r->len - r->pos >= 16 && (n = compact_int_sep(r->buf + r->pos, &v)) != 0) {
+                            cnt++;
+                            r->pos += n + 1;
+                            if (r->buf[r->pos - 1] == ']')
+                                break;
+                            continue;
+                        }
                         if (!cr_int(r, &v))
                             goto done;
                         cnt++;
-                    } while (cr_lit(r, ','));
-                    if (!cr_lit(r, ']'))
-                        goto done;
+                        if (cr_lit(r, ','))
+                            continue;
+                        if (!cr_lit(r, ']'))
+                            goto done;
+                        break;
+                    }
                 }
                 if (is_s) {
                     off_s = start;
@@ -1337,11 +1640,11 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
         if (!cr_int(r, &st) || !cr_int(rt, &t0))
             goto done;
         for (size_t i = 0; i + 1 < ns; i++) {
-            if (!cr_lit(rt, ',') || !cr_int(rt, &t1))
+            if (!cr_next_int(rt, &t1))
                 goto done;
             *out = fp_sat_add(*out, fp_sat_mul(st, fp_sat_sub(t1, t0, sat), sat), sat);
             t0 = t1;
-            if (i + 2 < ns && (!cr_lit(r, ',') || !cr_int(r, &st)))
+            if (i + 2 < ns && !cr_next_int(r, &st))
                 goto done;
         }
     }

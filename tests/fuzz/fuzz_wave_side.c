@@ -4,6 +4,7 @@
  * read_int_array's buffer; regressions/wave_side/issue10a_*). */
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "flyprof/wave.h"
 #include "fuzz_common.h"
@@ -17,8 +18,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fp_err err = {0};
     int rc = fp_occupancy_load(dir, &occ, &err);
     fz_check_err(rc, &err, "fp_occupancy_load");
-    if (rc == 0)
+    /* the fast path must read every document as the jscan reader (+ qsort) does */
+    fp_occupancy ref;
+    fp_err rerr = {0};
+    int rrc = fp_occupancy_parse_jscan((const char *)data, size, &ref, &rerr);
+    bool read = rc == 0 || err.code == FP_BAD_INPUT; /* the file itself was read */
+    if (read && (rrc != rc || (rc != 0 && strcmp(rerr.message, err.message))))
+        abort();
+    if (rc == 0) {
+        if (ref.n != occ.n)
+            abort();
+        for (size_t i = 0; i < occ.n; i++) {
+            if (ref.ses[i].se != occ.ses[i].se || ref.ses[i].n != occ.ses[i].n)
+                abort();
+            for (size_t k = 0; k < occ.ses[i].n; k++) {
+                const fp_occ_event *a = &occ.ses[i].ev[k], *b = &ref.ses[i].ev[k];
+                if (a->time != b->time || a->cu != b->cu || a->simd != b->simd || a->slot != b->slot ||
+                    a->start != b->start)
+                    abort();
+            }
+        }
         fp_occupancy_free(&occ);
+    }
+    if (rrc == 0)
+        fp_occupancy_free(&ref);
+    fp_err_clear(&rerr);
     fp_err_clear(&err);
     int64_t v = 0;
     bool saturated = false;

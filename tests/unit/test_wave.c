@@ -210,6 +210,71 @@ static void test_list_and_walk(void **state)
     assert_int_equal(fp_wstates_integral(dir, 4, &v, &sat, &e), 0);
     assert_true(sat);
     assert_true(v == INT64_MIN);
+    /* the word-at-a-time integers of the streaming reader (wave.c cr_int): every
+     * length from 1 to 18 digits, leading zeros, floats, exponents and spaces,
+     * in arrays long enough to cross its 64 KiB chunks; the result (or the
+     * refusal) must be the one of a plain computation / of jscan */
+    {
+        static const char *const odd[] = {"0", "7", "12345678", "1234567", "123456789", "100000000000000000",
+                                          "01", "00", "1.5", "2e3", "3E1", "-4", " 5", "6 ", "-0"};
+        for (size_t oi = 0; oi < sizeof odd / sizeof *odd; oi++) {
+            for (int where = 0; where < 3; where++) {
+                fp_sb big;
+                fp_sb_init(&big);
+                int n = 30000;
+                int64_t want = 0;
+                fp_sb_adds(&big, "{\"state\":[");
+                for (int i = 0; i < n; i++)
+                    fp_sb_addf(&big, "%s%d", i ? "," : "", i % 7);
+                fp_sb_adds(&big, "],\"time\":[");
+                long long t = 0, prev = 0;
+                for (int i = 0; i < n; i++) {
+                    int at = where == 0 ? 0 : where == 1 ? n / 2 : n - 1;
+                    if (i) {
+                        fp_sb_adds(&big, ",");
+                        t += 1 + (i * 7919) % 100000;
+                    }
+                    if (i == at) {
+                        /* the odd cell stands for the time t, which must then equal its value */
+                        fp_sb_adds(&big, odd[oi]);
+                        continue;
+                    }
+                    fp_sb_addf(&big, "%lld", t);
+                }
+                fp_sb_adds(&big, "]}");
+                write_file(dir, "wstates1.json", big.buf);
+                /* the reference: the whole document through jscan-free plain parsing (strtoll) */
+                const char *tp = strstr(big.buf, "\"time\":[") + 8;
+                bool ok = true;
+                prev = 0;
+                for (int i = 0; i < n && ok; i++) {
+                    while (*tp == ' ')
+                        tp++;
+                    const char *d = tp + (*tp == '-');
+                    size_t nd = strspn(d, "0123456789");
+                    if (nd == 0 || nd > 18 || (nd > 1 && *d == '0') || d[nd] == '.' || d[nd] == 'e' || d[nd] == 'E')
+                        ok = false;
+                    char *endp;
+                    long long x = strtoll(tp, &endp, 10);
+                    tp = endp;
+                    while (*tp == ' ')
+                        tp++;
+                    if (i)
+                        want += (int64_t)((i - 1) % 7) * (x - prev);
+                    prev = x;
+                    if (*tp == ',')
+                        tp++;
+                }
+                fp_sb_free(&big);
+                int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+                if (rc != (ok ? 0 : -1))
+                    fail_msg("odd cell \"%s\" at %d: rc %d", odd[oi], where, rc);
+                if (ok)
+                    assert_true(v == want);
+                fp_err_clear(&e);
+            }
+        }
+    }
     assert_int_equal(fp_wstates_integral(dir, 3, &v, &sat, &e), -1);
     assert_int_equal(e.code, FP_NO_ARTIFACT);
     fp_err_clear(&e);
@@ -323,10 +388,210 @@ static void test_fast_path_parity(void **state)
     fp_wave_free(&b);
 }
 
+/* The vector row scanner (wave.c row_compact) only runs where 128 bytes follow
+ * the row, so each odd row is put in the middle of a long document: it must be
+ * read as jscan reads it, or declined to the general path, never misread. */
+static void test_fast_rows_parity(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "[1,2,3,4,5]", "[12345678,1,0,4,1]", "[123456789,1,0,4,1]", "[1,2,3,4,12345678]",
+        "[1,2,3,4,123456789]", "[99999999,99999999,99999999,99999999,99999999]",
+        "[0,0,0,0,0]", "[00,1,2,3,4]", "[1,2,3,4,05]", "[10,20,30,40,50]", "[-1,2,3,4,5]",
+        "[1,-2,3,4,5]", "[1,2,3,4,5,6]", "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]", "[1,2,3,4]",
+        "[1,2,3,4,5 ]", "[ 1,2,3,4,5]", "[1, 2,3,4,5]", "[1,,3,4,5]", "[1,2,3,4,5,]", "[1,2,3,4,5.0]",
+        "[1,2,3,4,5e1]", "[1,2,3,4,\"5\"]", "[1,2,3,4,5}", "[1,2,3,4;5]", "[1a,2,3,4,5]",
+        "[123456789012345678,1,2,3,4]", "[1234567890123456789,1,2,3,4]", "[1,2,3,4,1000]",
+        "[1,1001,3,4,5]", "[1,2,3,4,10000000]", "[10000000,2,3,4,5]",
+        "[1,2,3,4,55555555555555555555555555555555]", "[7]", "[]",
+        /* a cell ending on the byte just past the 32 looked at, then another one */
+        "[12345678,12345678,1234567,123456,5]", "[12345678,12345678,1234567,1234567,5]",
+    };
+    static const char *const spans[] = {
+        "[1,2]", "[12345678,87654321]", "[123456789,1]", "[1,123456789]", "[0,0]", "[01,2]", "[1,02]",
+        "[-1,2]", "[1,-2]", "[1,2,3]", "[1]", "[1 ,2]", "[9,2.5]", "[1,2}", "[5,100000000]", "[]",
+        "[1,22222222222222]", "[1234567,12345678]", "[12345678,1234567,5]",
+    };
+    fp_wave a, b;
+    fp_wave_init(&a);
+    fp_wave_init(&b);
+    for (size_t t = 0; t < 2; t++) {
+        size_t n = t ? sizeof spans / sizeof *spans : sizeof rows / sizeof *rows;
+        for (size_t i = 0; i < n; i++) {
+            fp_sb sb;
+            fp_sb_init(&sb);
+            fp_sb_adds(&sb, "{\"wave\":{\"begin\":0,\"instructions\":[");
+            for (int r = 0; r < 20; r++)
+                fp_sb_addf(&sb, "[%d,%d,0,4,%d],", r * 4, r % 12, r);
+            fp_sb_adds(&sb, t ? "[1,2,3,4,5]" : rows[i]);
+            for (int r = 0; r < 20; r++)
+                fp_sb_addf(&sb, ",[%d,%d,%d,4,%d]", r * 4, r % 12, r * 1000003 % 100, r + 100);
+            fp_sb_adds(&sb, "],\"timeline\":[[1,2],");
+            fp_sb_adds(&sb, t ? spans[i] : "[3,4]");
+            for (int r = 0; r < 20; r++)
+                fp_sb_addf(&sb, ",[%d,%d]", r % 5, r * 37);
+            fp_sb_adds(&sb, "]}}");
+            fp_err e1 = {0}, e2 = {0};
+            int r1 = fp_wave_parse(&a, sb.buf, sb.len, "x.json", &e1);
+            int r2 = fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e2);
+            if (r1 != r2)
+                fail_msg("%s %zu: fast %d jscan %d (%s | %s)", t ? "span" : "row", i, r1, r2, e1.message,
+                         e2.message);
+            if (r1 == 0) {
+                assert_int_equal(a.n_insts, b.n_insts);
+                assert_int_equal(a.n_spans, b.n_spans);
+                same_wave(&a, &b);
+            } else {
+                assert_string_equal(e1.message, e2.message);
+            }
+            fp_err_clear(&e1);
+            fp_err_clear(&e2);
+            fp_sb_free(&sb);
+        }
+    }
+    /* waitcnt entries (wave.c wait_compact), between compact ones, 128+ bytes before the end */
+    static const char *const waits[] = {
+        "[3,[]]", "[4,[[1,0],[2,0,7]]]", "[5,[[1,0]] ]", "[05,[[1,0]]]", "[5,[[01,0]]]", "[5,[[1,0],]]",
+        "[5,[[1,-0]]]", "[5,[[1,\"a\"]]]", "[5,[[12345678,0]]]", "[5,[[123456789,0]]]", "[-5,[[1,0]]]",
+        "[5,[[1,0]],7]", "[5,[[1]]]", "[5,[1,0]]", "[5,[[1,0],[2,1],[3,2],[4,3],[5,4],[6,5],[7,6],[8,7],[9,8]]]",
+        "[5 ,[[1,0]]]", "[5,[ [1,0]]]", "[5,[[1,0.0]]]", "[5,[[1,0]]", "[5,[[1,0]}]", "[5,{}]", "[5,[[]]]",
+    };
+    for (size_t i = 0; i < sizeof waits / sizeof *waits; i++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_adds(&sb, "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"waitcnt\":[");
+        for (int r = 0; r < 10; r++)
+            fp_sb_addf(&sb, "[%d,[[%d,0],[%d,0]]],", r + 10, r, r + 1);
+        fp_sb_adds(&sb, waits[i]);
+        for (int r = 0; r < 10; r++)
+            fp_sb_addf(&sb, ",[%d,[[%d,0]]]", r + 20, r);
+        fp_sb_adds(&sb, "]");
+        for (int r = 0; r < 10; r++)
+            fp_sb_adds(&sb, ",\"pad\":\"................\"");
+        fp_sb_adds(&sb, "}}");
+        fp_err e1 = {0}, e2 = {0};
+        int r1 = fp_wave_parse(&a, sb.buf, sb.len, "x.json", &e1);
+        int r2 = fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e2);
+        if (r1 != r2)
+            fail_msg("wait %zu: fast %d jscan %d (%s | %s)", i, r1, r2, e1.message, e2.message);
+        if (r1 == 0) {
+            assert_int_equal(a.n_waits, b.n_waits);
+            assert_int_equal(a.n_prods, b.n_prods);
+            same_wave(&a, &b);
+        } else {
+            assert_string_equal(e1.message, e2.message);
+        }
+        fp_err_clear(&e1);
+        fp_err_clear(&e2);
+        fp_sb_free(&sb);
+    }
+    /* random rows of digits, separators and the odd byte (accepted or refused: the two must agree) */
+    srand(7);
+    static const char alpha[] = "0123456789012345678901234567890123456789,,,,,,,,]-[ .e";
+    for (int it = 0; it < 3000; it++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_adds(&sb, "{\"wave\":{\"instructions\":[");
+        int nrow = 1 + rand() % 12;
+        for (int r = 0; r < nrow; r++) {
+            fp_sb_adds(&sb, r ? ",[" : "[");
+            int nb = 9 + rand() % 24;
+            char cell[40];
+            for (int j = 0; j < nb; j++)
+                cell[j] = rand() % 4 ? alpha[rand() % 40] : alpha[rand() % (sizeof alpha - 1)];
+            cell[nb] = 0;
+            fp_sb_adds(&sb, cell);
+            fp_sb_adds(&sb, "]");
+        }
+        fp_sb_adds(&sb, "],\"timeline\":[[1,2]]");
+        for (int r = 0; r < 10; r++)
+            fp_sb_adds(&sb, ",\"pad\":\"................\"");
+        fp_sb_adds(&sb, "}}");
+        fp_err e1 = {0}, e2 = {0};
+        int r1 = fp_wave_parse(&a, sb.buf, sb.len, "x.json", &e1);
+        int r2 = fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e2);
+        if (r1 != r2)
+            fail_msg("random %d: fast %d jscan %d: %s", it, r1, r2, sb.buf);
+        if (r1 == 0) {
+            assert_int_equal(a.n_insts, b.n_insts);
+            same_wave(&a, &b);
+        } else {
+            assert_string_equal(e1.message, e2.message);
+        }
+        fp_err_clear(&e1);
+        fp_err_clear(&e2);
+        fp_sb_free(&sb);
+    }
+    fp_wave_free(&a);
+    fp_wave_free(&b);
+}
+
+static void same_occ(const fp_occupancy *a, const fp_occupancy *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (size_t i = 0; i < a->n; i++) {
+        assert_int_equal(a->ses[i].se, b->ses[i].se);
+        assert_int_equal(a->ses[i].n, b->ses[i].n);
+        for (size_t k = 0; k < a->ses[i].n; k++) {
+            const fp_occ_event *x = &a->ses[i].ev[k], *y = &b->ses[i].ev[k];
+            assert_true(x->time == y->time && x->cu == y->cu && x->simd == y->simd && x->slot == y->slot &&
+                        x->start == y->start);
+        }
+    }
+}
+
+/* occupancy.json: the fast path (wave.c occ_fast, occ_sort) against the jscan
+ * reader with qsort, on rocprofv3's layout, odd shapes and events out of order
+ * (a few, as rocprofv3 writes them, and reversed: past the insertion budget). */
+static void test_occupancy_parity(void **state)
+{
+    (void)state;
+    static const char *const tails[] = {
+        "", ",\"dispatches\":{\"0\":\"0 / 0x0\",\"1\":\"k\"},\"version\":\"3.0.0\"",
+        ",\"dispatches\":{\"0\":[1]}", ",\"x\":1.5e3", ",\"x\":null", ",\"2\":[]", ",\"2\":[[1,2,3,4]]",
+        ",\"2\":[[1,2,3,4,5,6,7]]", ",\"2\":[[-1,2,3,4,0]]", ",\"2\":[[1,2,3,4,05]]", ",\"2\":[[1,2,3,4,5.0]]",
+        ",\"2\":[[123456789,2,3,4,1,0]]", ",\"2\":[ [1 ,2,3,4,1] ]", ",\"1\":[[5,1,1,1,1,1]]", ",\"0000001\":[]",
+        ",\"2\":{}", ",\"2\":[[1,2,3,4,\"5\"]]", "}", ",", ",\"2\":[[1,2,3,4,5,6]]x",
+    };
+    fp_occupancy a, b;
+    for (int order = 0; order < 3; order++) {
+        for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+            fp_sb sb;
+            fp_sb_init(&sb);
+            fp_sb_adds(&sb, "{\"1\":[");
+            int n = order == 2 ? 3000 : 200;
+            for (int i = 0; i < n; i++) {
+                /* order 0: sorted; 1: every 7th pair of one cycle swapped (start before end); 2: reversed */
+                int time = order == 2 ? (n - i) * 4 : (i / 2) * 4, start = order == 1 && i % 14 == 0 ? 1 - i % 2 : i % 2;
+                fp_sb_addf(&sb, "%s[%d,%d,%d,%d,%d,1]", i ? "," : "", time, i % 8, i % 4, i % 16, start);
+            }
+            fp_sb_adds(&sb, "],\"0\":[[10,1,0,0,1,1],[12,1,0,0,0,1]]");
+            fp_sb_adds(&sb, tails[t]);
+            fp_sb_adds(&sb, "}");
+            fp_err e1 = {0}, e2 = {0};
+            int r1 = fp_occupancy_parse(sb.buf, sb.len, &a, &e1);
+            int r2 = fp_occupancy_parse_jscan(sb.buf, sb.len, &b, &e2);
+            if (r1 != r2)
+                fail_msg("order %d tail %zu: fast %d jscan %d (%s | %s)", order, t, r1, r2, e1.message, e2.message);
+            if (r1 == 0) {
+                same_occ(&a, &b);
+                fp_occupancy_free(&a);
+                fp_occupancy_free(&b);
+            } else {
+                assert_string_equal(e1.message, e2.message);
+            }
+            fp_err_clear(&e1);
+            fp_err_clear(&e2);
+            fp_sb_free(&sb);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),          cmocka_unit_test(test_bad), cmocka_unit_test(test_fast_path_parity),
+        cmocka_unit_test(test_fast_rows_parity), cmocka_unit_test(test_occupancy_parity),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_list_and_walk),
         cmocka_unit_test(test_dispatch_number),
     };
