@@ -46,6 +46,15 @@ static inline bool fp_fc_lit(fp_fc *c, char ch)
     return false;
 }
 
+/* The document's closing '}' with only whitespace after it. */
+static inline bool fp_fc_close(fp_fc *c)
+{
+    if (!fp_fc_lit(c, '}'))
+        return false;
+    fp_fc_ws(c);
+    return c->p == c->e;
+}
+
 /* The literal word `w` (true/false/null) after optional whitespace. */
 static inline bool fp_fc_word(fp_fc *c, const char *w, size_t n)
 {

@@ -377,10 +377,7 @@ static int fast_parse(const char *buf, size_t len, fp_code *out)
         if (!fp_fc_lit(&c, ']'))
             return -1;
     } while (fp_fc_lit(&c, ','));
-    if (!fp_fc_lit(&c, '}'))
-        return -1;
-    fp_fc_ws(&c);
-    return c.p == c.e && seen_code ? 0 : -1;
+    return fp_fc_close(&c) && seen_code ? 0 : -1;
 }
 
 /* Start from an empty fp_code with its pool. */

@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "flyprof/fs.h"
+#include "flyprof/fscan.h"
 #include "flyprof/jscan.h"
 #include "flyprof/json.h"
 #include "flyprof/mem.h"
@@ -206,152 +207,34 @@ static int parse_wave_obj(fp_jscan *js, fp_wave *w, const char *name, fp_err *er
  * shape the decoder writes - an object of scalars plus "wave": {scalars,
  * "instructions"/"timeline": [[int,...],...], "waitcnt": [[int,[[int,int],...]],...]}
  * - with whitespace allowed anywhere, straight into the fp_wave arrays with no
- * per-token calls. Anything else (escapes or non-ASCII in strings, nested
- * unknown values, floats or >18-digit integers where an integer is wanted,
+ * per-token calls (the scalar pieces are include/flyprof/fscan.h's, shared with
+ * code.json's fast path). Anything else (escapes in strings, nested unknown values, floats or >18-digit integers where an integer is wanted,
  * malformed input of any kind) makes it return -1 and fp_wave_parse() starts
  * over with jscan, which produces the result or the error message. So the fast
  * path never decides anything jscan would decide differently: it only accepts
  * documents both read identically, and on those it fills the same fields in the
  * same order (repeated keys append or override exactly as parse_wave_obj does).
  */
-typedef struct fcur {
-    const char *p, *e;
-} fcur;
-
-static inline void f_ws(fcur *c)
-{
-    while (c->p < c->e && (*c->p == ' ' || *c->p == '\n' || *c->p == '\r' || *c->p == '\t'))
-        c->p++;
-}
-
-static inline bool f_lit(fcur *c, char ch)
-{
-    f_ws(c);
-    if (c->p < c->e && *c->p == ch) {
-        c->p++;
-        return true;
-    }
-    return false;
-}
-
-/* An integer jscan would read as num_is_int: -?(0|[1-9][0-9]*), at most 18
- * digits (so it fits int64 without checks), not followed by '.', 'e' or 'E'. */
-static inline bool f_int(fcur *c, int64_t *out)
-{
-    f_ws(c);
-    const char *p = c->p, *e = c->e;
-    bool neg = false;
-    if (p < e && *p == '-') {
-        neg = true;
-        p++;
-    }
-    if (p >= e || (unsigned)(*p - '0') > 9)
-        return false;
-    const char *d0 = p;
-    uint64_t v = 0;
-    while (p < e && (unsigned)(*p - '0') <= 9)
-        v = v * 10 + (uint64_t)(*p++ - '0');
-    size_t nd = (size_t)(p - d0);
-    if (nd > 18 || (nd > 1 && *d0 == '0'))
-        return false;
-    if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
-        return false;
-    *out = neg ? -(int64_t)v : (int64_t)v;
-    c->p = p;
-    return true;
-}
-
-/* A key of [A-Za-z0-9_] characters (no escapes); points into the buffer. */
-static inline bool f_key(fcur *c, const char **k, size_t *kl)
-{
-    if (!f_lit(c, '"'))
-        return false;
-    const char *s = c->p;
-    while (c->p < c->e && *c->p != '"') {
-        char ch = *c->p;
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'))
-            return false;
-        c->p++;
-    }
-    if (c->p >= c->e)
-        return false;
-    *k = s;
-    *kl = (size_t)(c->p - s);
-    c->p++;
-    return f_lit(c, ':');
-}
-
 static inline bool key_is(const char *k, size_t kl, const char *lit)
 {
     return strlen(lit) == kl && !memcmp(k, lit, kl);
 }
 
-/* A scalar value of a key we do not use: printable-ASCII string without escapes,
- * a JSON number, true/false/null. Containers are left to jscan. */
-static bool f_skip_scalar(fcur *c)
-{
-    f_ws(c);
-    const char *p = c->p, *e = c->e;
-    if (p >= e)
-        return false;
-    if (*p == '"') {
-        for (p++; p < e && *p != '"'; p++)
-            if (*p < 0x20 || *p > 0x7e || *p == '\\')
-                return false;
-        if (p >= e)
-            return false;
-        c->p = p + 1;
-        return true;
-    }
-    static const char *const lits[] = {"true", "false", "null"};
-    for (size_t i = 0; i < 3; i++) {
-        size_t n = strlen(lits[i]);
-        if ((size_t)(e - p) >= n && !memcmp(p, lits[i], n)) {
-            c->p = p + n;
-            return true;
-        }
-    }
-    if (*p == '-')
-        p++;
-    if (p >= e || (unsigned)(*p - '0') > 9 || (*p == '0' && p + 1 < e && (unsigned)(p[1] - '0') <= 9))
-        return false;
-    while (p < e && (unsigned)(*p - '0') <= 9)
-        p++;
-    if (p < e && *p == '.') {
-        p++;
-        if (p >= e || (unsigned)(*p - '0') > 9)
-            return false;
-        while (p < e && (unsigned)(*p - '0') <= 9)
-            p++;
-    }
-    if (p < e && (*p == 'e' || *p == 'E')) {
-        p++;
-        if (p < e && (*p == '+' || *p == '-'))
-            p++;
-        if (p >= e || (unsigned)(*p - '0') > 9)
-            return false;
-        while (p < e && (unsigned)(*p - '0') <= 9)
-            p++;
-    }
-    c->p = p;
-    return true;
-}
-
 /* The rest of a row after its `want` cells: more integers, then ']'. */
-static inline bool f_row_tail(fcur *c)
+static inline bool f_row_tail(fp_fc *c)
 {
     int64_t x;
-    while (f_lit(c, ','))
-        if (!f_int(c, &x))
+    while (fp_fc_lit(c, ','))
+        if (!fp_fc_int(c, &x))
             return false;
-    return f_lit(c, ']');
+    return fp_fc_lit(c, ']');
 }
 
 /* The compact rows the decoder writes, "[int,int,...,int]" with no spaces,
  * parsed without bounds checks inside a window known to hold the longest row
  * this accepts (k cells of <= 8 digits + separators, and the 32 + 8 bytes the
  * vector loads below touch, all < 128 bytes). Returns the position after the
- * row's ']' or NULL: then the row goes the general way (f_lit/f_int), which
+ * row's ']' or NULL: then the row goes the general way (fp_fc_lit/fp_fc_int), which
  * also takes what this declines - signs, 9+ digits, whitespace, extra cells. */
 #define ROW_WINDOW 128
 
@@ -464,11 +347,11 @@ static inline const char *row_compact(const char *p, int64_t *v, int k)
 #endif
 
 /* [[time, cat, stall, dur, line, ...], ...] - as read_rows + put_inst. */
-static bool f_insts(fcur *c, fp_wave *w)
+static bool f_insts(fp_fc *c, fp_wave *w)
 {
-    if (!f_lit(c, '['))
+    if (!fp_fc_lit(c, '['))
         return false;
-    if (f_lit(c, ']'))
+    if (fp_fc_lit(c, ']'))
         return true;
     do {
         int64_t v[5];
@@ -476,10 +359,10 @@ static bool f_insts(fcur *c, fp_wave *w)
         if (q) {
             c->p = q;
         } else {
-            if (!f_lit(c, '[') || !f_int(c, &v[0]))
+            if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &v[0]))
                 return false;
             for (int k = 1; k < 5; k++)
-                if (!f_lit(c, ',') || !f_int(c, &v[k]))
+                if (!fp_fc_lit(c, ',') || !fp_fc_int(c, &v[k]))
                     return false;
             if (!f_row_tail(c))
                 return false;
@@ -496,25 +379,25 @@ static bool f_insts(fcur *c, fp_wave *w)
             c->p++;
             continue;
         }
-        if (!f_lit(c, ','))
+        if (!fp_fc_lit(c, ','))
             break;
     } while (true);
-    return f_lit(c, ']');
+    return fp_fc_lit(c, ']');
 }
 
 /* [[state, dur, ...], ...] - as read_rows + put_span. */
-static bool f_spans(fcur *c, fp_wave *w)
+static bool f_spans(fp_fc *c, fp_wave *w)
 {
-    if (!f_lit(c, '['))
+    if (!fp_fc_lit(c, '['))
         return false;
-    if (f_lit(c, ']'))
+    if (fp_fc_lit(c, ']'))
         return true;
     do {
         int64_t v[2];
         const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 2) : NULL;
         if (q) {
             c->p = q;
-        } else if (!f_lit(c, '[') || !f_int(c, &v[0]) || !f_lit(c, ',') || !f_int(c, &v[1]) ||
+        } else if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &v[0]) || !fp_fc_lit(c, ',') || !fp_fc_int(c, &v[1]) ||
                    !f_row_tail(c)) {
             return false;
         }
@@ -526,10 +409,10 @@ static bool f_spans(fcur *c, fp_wave *w)
             c->p++;
             continue;
         }
-        if (!f_lit(c, ','))
+        if (!fp_fc_lit(c, ','))
             break;
     } while (true);
-    return f_lit(c, ']');
+    return fp_fc_lit(c, ']');
 }
 
 /* One waitcnt entry in the decoder's layout "[line,[[prod,n],...]]" with no
@@ -581,17 +464,17 @@ undo:
 }
 
 /* [[line, [[prod, n, ...], ...]], ...] or null - as read_waits. */
-static bool f_waits(fcur *c, fp_wave *w)
+static bool f_waits(fp_fc *c, fp_wave *w)
 {
-    f_ws(c);
+    fp_fc_ws(c);
     if ((size_t)(c->e - c->p) >= 4 && !memcmp(c->p, "null", 4)) {
         c->p += 4;
         return true;
     }
-    if (!f_lit(c, '['))
+    if (!fp_fc_lit(c, '['))
         return false;
     w->has_waitcnt = true;
-    if (f_lit(c, ']'))
+    if (fp_fc_lit(c, ']'))
         return true;
     do {
         const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? wait_compact(c->p, c->e, w) : NULL;
@@ -600,44 +483,44 @@ static bool f_waits(fcur *c, fp_wave *w)
             continue;
         }
         int64_t line;
-        if (!f_lit(c, '[') || !f_int(c, &line) || !f_lit(c, ',') || !f_lit(c, '['))
+        if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &line) || !fp_fc_lit(c, ',') || !fp_fc_lit(c, '['))
             return false;
         FP_GROW(w->waits, w->n_waits, w->cap_waits);
         fp_wave_wait *e = &w->waits[w->n_waits++];
         e->line = line;
         e->first = w->n_prods;
         e->n = 0;
-        if (!f_lit(c, ']')) {
+        if (!fp_fc_lit(c, ']')) {
             do {
                 int64_t p;
                 /* the decoder writes [prod, 0]; other scalar cells are skipped by
                  * read_waits too, but only integers are accepted here */
-                if (!f_lit(c, '[') || !f_int(c, &p) || !f_row_tail(c))
+                if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &p) || !f_row_tail(c))
                     return false;
                 FP_GROW(w->prods, w->n_prods, w->cap_prods);
                 w->prods[w->n_prods++] = p;
                 e->n++;
-            } while (f_lit(c, ','));
-            if (!f_lit(c, ']'))
+            } while (fp_fc_lit(c, ','));
+            if (!fp_fc_lit(c, ']'))
                 return false;
         }
-        if (!f_lit(c, ']'))
+        if (!fp_fc_lit(c, ']'))
             return false;
-    } while (f_lit(c, ','));
-    return f_lit(c, ']');
+    } while (fp_fc_lit(c, ','));
+    return fp_fc_lit(c, ']');
 }
 
-static bool f_wave_obj(fcur *c, fp_wave *w)
+static bool f_wave_obj(fp_fc *c, fp_wave *w)
 {
     bool seen_insts = false;
-    if (!f_lit(c, '{'))
+    if (!fp_fc_lit(c, '{'))
         return false;
-    if (f_lit(c, '}'))
+    if (fp_fc_lit(c, '}'))
         return false; /* no "instructions": jscan words the error */
     do {
         const char *k;
         size_t kl;
-        if (!f_key(c, &k, &kl))
+        if (!fp_fc_key(c, &k, &kl))
             return false;
         int64_t v;
         if (key_is(k, kl, "instructions")) {
@@ -651,47 +534,44 @@ static bool f_wave_obj(fcur *c, fp_wave *w)
             if (!f_waits(c, w))
                 return false;
         } else if (key_is(k, kl, "begin")) {
-            if (!f_int(c, &v))
+            if (!fp_fc_int(c, &v))
                 return false;
             w->begin = v;
         } else if (key_is(k, kl, "end")) {
-            if (!f_int(c, &v))
+            if (!fp_fc_int(c, &v))
                 return false;
             w->end = v;
         } else if (key_is(k, kl, "cu")) {
-            if (!f_int(c, &v))
+            if (!fp_fc_int(c, &v))
                 return false;
             w->cu = (int)(v < 0 || v > 1 << 20 ? -1 : v);
-        } else if (!f_skip_scalar(c)) {
+        } else if (!fp_fc_skip_scalar(c)) {
             return false;
         }
-    } while (f_lit(c, ','));
-    return f_lit(c, '}') && seen_insts;
+    } while (fp_fc_lit(c, ','));
+    return fp_fc_lit(c, '}') && seen_insts;
 }
 
 static int fast_parse(fp_wave *w, const char *buf, size_t len)
 {
-    fcur c = {buf, buf + len};
+    fp_fc c = {buf, buf + len};
     bool seen_wave = false;
-    if (!f_lit(&c, '{') || f_lit(&c, '}'))
+    if (!fp_fc_lit(&c, '{') || fp_fc_lit(&c, '}'))
         return -1;
     do {
         const char *k;
         size_t kl;
-        if (!f_key(&c, &k, &kl))
+        if (!fp_fc_key(&c, &k, &kl))
             return -1;
         if (key_is(k, kl, "wave")) {
             if (seen_wave || !f_wave_obj(&c, w))
                 return -1;
             seen_wave = true;
-        } else if (!f_skip_scalar(&c)) {
+        } else if (!fp_fc_skip_scalar(&c)) {
             return -1;
         }
-    } while (f_lit(&c, ','));
-    if (!f_lit(&c, '}'))
-        return -1;
-    f_ws(&c);
-    return c.p == c.e && seen_wave ? 0 : -1;
+    } while (fp_fc_lit(&c, ','));
+    return fp_fc_close(&c) && seen_wave ? 0 : -1;
 }
 
 static void wave_reset(fp_wave *w)
@@ -1171,50 +1051,62 @@ static void occ_sort(fp_occ_se *s)
     }
 }
 
+/* One event [time, cu, simd, slot, start] appended to a series (both readers). */
+static void occ_put(fp_occ_se *s, size_t *ecap, const int64_t *v)
+{
+    FP_GROW(s->ev, s->n, *ecap);
+    fp_occ_event *ev = &s->ev[s->n++];
+    ev->time = v[0];
+    ev->cu = (int32_t)v[1];
+    ev->simd = (int32_t)v[2];
+    ev->slot = (int32_t)v[3];
+    ev->start = v[4] ? 1 : 0;
+}
+
 /* The fast path: {"<se>": [[int x 5+], ...], ..., "<other>": scalar or an
  * object of scalars} with the rows as the wave rows (row_compact, else
- * f_lit/f_int), read into the same fields in the same order as the jscan
+ * fp_fc_lit/fp_fc_int), read into the same fields in the same order as the jscan
  * reader. Anything else returns -1 with nothing kept, and the jscan reader
  * decides. */
 static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
 {
     memset(out, 0, sizeof *out);
-    fcur c = {buf, buf + len};
+    fp_fc c = {buf, buf + len};
     size_t cap = 0;
-    if (!f_lit(&c, '{'))
+    if (!fp_fc_lit(&c, '{'))
         goto fail;
-    if (!f_lit(&c, '}')) {
+    if (!fp_fc_lit(&c, '}')) {
         do {
             const char *k;
             size_t kl;
             int se;
-            if (!f_key(&c, &k, &kl))
+            if (!fp_fc_key(&c, &k, &kl))
                 goto fail;
             if (!se_key(k, kl, &se)) {
-                f_ws(&c);
+                fp_fc_ws(&c);
                 if (c.p < c.e && *c.p == '{') { /* "dispatches": {"0": "name", ...} */
                     c.p++;
-                    if (!f_lit(&c, '}')) {
+                    if (!fp_fc_lit(&c, '}')) {
                         do {
-                            if (!f_key(&c, &k, &kl) || !f_skip_scalar(&c))
+                            if (!fp_fc_key(&c, &k, &kl) || !fp_fc_skip_scalar(&c))
                                 goto fail;
-                        } while (f_lit(&c, ','));
-                        if (!f_lit(&c, '}'))
+                        } while (fp_fc_lit(&c, ','));
+                        if (!fp_fc_lit(&c, '}'))
                             goto fail;
                     }
-                } else if (!f_skip_scalar(&c)) {
+                } else if (!fp_fc_skip_scalar(&c)) {
                     goto fail;
                 }
                 continue;
             }
-            if (!f_lit(&c, '['))
+            if (!fp_fc_lit(&c, '['))
                 goto fail;
             FP_GROW(out->ses, out->n, cap);
             fp_occ_se *s = &out->ses[out->n++];
             memset(s, 0, sizeof *s);
             s->se = se;
             size_t ecap = 0;
-            if (!f_lit(&c, ']')) {
+            if (!fp_fc_lit(&c, ']')) {
                 do {
                     int64_t v[6] = {0};
                     const char *q = NULL;
@@ -1225,40 +1117,33 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
                     } else {
                         int nv = 0;
                         int64_t x;
-                        if (!f_lit(&c, '['))
+                        if (!fp_fc_lit(&c, '['))
                             goto fail;
-                        if (!f_lit(&c, ']')) {
+                        if (!fp_fc_lit(&c, ']')) {
                             do {
-                                if (!f_int(&c, &x))
+                                if (!fp_fc_int(&c, &x))
                                     goto fail;
                                 if (nv < 6)
                                     v[nv] = x;
                                 nv++;
-                            } while (f_lit(&c, ','));
-                            if (!f_lit(&c, ']'))
+                            } while (fp_fc_lit(&c, ','));
+                            if (!fp_fc_lit(&c, ']'))
                                 goto fail;
                         }
                         if (nv < 5)
                             goto fail;
                     }
-                    if (s->n >= ecap)
-                        FP_GROW(s->ev, s->n, ecap);
-                    fp_occ_event *ev = &s->ev[s->n++];
-                    ev->time = v[0];
-                    ev->cu = (int32_t)v[1];
-                    ev->simd = (int32_t)v[2];
-                    ev->slot = (int32_t)v[3];
-                    ev->start = v[4] ? 1 : 0;
-                } while (f_lit(&c, ','));
-                if (!f_lit(&c, ']'))
+                    occ_put(s, &ecap, v);
+                } while (fp_fc_lit(&c, ','));
+                if (!fp_fc_lit(&c, ']'))
                     goto fail;
             }
             occ_sort(s);
-        } while (f_lit(&c, ','));
-        if (!f_lit(&c, '}'))
+        } while (fp_fc_lit(&c, ','));
+        if (!fp_fc_lit(&c, '}'))
             goto fail;
     }
-    f_ws(&c);
+    fp_fc_ws(&c);
     if (c.p != c.e)
         goto fail;
     if (out->n)
@@ -1353,13 +1238,7 @@ int fp_occupancy_parse_jscan(const char *buf, size_t len, fp_occupancy *out, fp_
                 wbad(err, "occupancy.json", &js, "an event has fewer than 5 cells");
                 goto done;
             }
-            FP_GROW(s->ev, s->n, ecap);
-            fp_occ_event *ev = &s->ev[s->n++];
-            ev->time = v[0];
-            ev->cu = (int32_t)v[1];
-            ev->simd = (int32_t)v[2];
-            ev->slot = (int32_t)v[3];
-            ev->start = v[4] ? 1 : 0;
+            occ_put(s, &ecap, v);
         }
         if (s->n) /* the reference: occ_sort must give what this gives */
             qsort(s->ev, s->n, sizeof *s->ev, cmp_occ_time);
@@ -1498,7 +1377,7 @@ static inline void cr_fill(chunk_rd *r, size_t need)
         cr_fill_slow(r);
 }
 
-/* The same integer rule as the wave fast path (f_int). */
+/* The same integer rule as the wave fast path (fp_fc_int). */
 static __attribute__((noinline)) bool cr_int(chunk_rd *r, int64_t *out)
 {
     cr_ws_peek(r);
