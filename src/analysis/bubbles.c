@@ -899,7 +899,6 @@ static int cmp_simd_first(const void *a, const void *b)
     return (x->cu > y->cu) - (x->cu < y->cu);
 }
 
-/* Returns 0, -1 (err set) or 1: redo with bounded = false. */
 /* The wstates<k>.json integrals (a cross-check, independent of the walk): with
  * two or more jobs they are read by a thread of their own while the workers
  * walk - streaming, so in a few chunk buffers - and applied after the walk in
@@ -920,6 +919,7 @@ static void *wstates_main(void *arg)
     return NULL;
 }
 
+/* Returns 0, -1 (err set) or 1: redo with bounded = false. */
 static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bool bounded, int jobs, warn_buf *wb,
                         fp_err *err)
 {
