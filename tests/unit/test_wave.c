@@ -315,6 +315,24 @@ static void same_wave(const fp_wave *a, const fp_wave *b)
         assert_true(a->prods[i] == b->prods[i]);
 }
 
+/* Both readers on one document (a and b reused): the same rc, then the same
+ * wave or the same message; `what`/`i` name the document in a failure. */
+static int agree(fp_wave *a, fp_wave *b, const char *buf, size_t len, const char *what, size_t i)
+{
+    fp_err e1 = {0}, e2 = {0};
+    int r1 = fp_wave_parse(a, buf, len, "x.json", &e1);
+    int r2 = fp_wave_parse_jscan(b, buf, len, "x.json", &e2);
+    if (r1 != r2)
+        fail_msg("%s %zu: fast %d jscan %d (%s | %s): %.300s", what, i, r1, r2, e1.message, e2.message, buf);
+    if (r1 == 0)
+        same_wave(a, b);
+    else
+        assert_string_equal(e1.message, e2.message);
+    fp_err_clear(&e1);
+    fp_err_clear(&e2);
+    return r1;
+}
+
 static void test_fast_path_parity(void **state)
 {
     (void)state;
@@ -356,17 +374,7 @@ static void test_fast_path_parity(void **state)
         char buf[2048];
         snprintf(buf, sizeof buf, "%s", docs[i]);
         size_t len = strlen(buf);
-        fp_err e1 = {0}, e2 = {0};
-        int r1 = fp_wave_parse(&a, buf, len, "x.json", &e1);
-        int r2 = fp_wave_parse_jscan(&b, buf, len, "x.json", &e2);
-        if (r1 != r2)
-            fail_msg("doc %zu: fast %d jscan %d (%s | %s)", i, r1, r2, e1.message, e2.message);
-        if (r1 == 0)
-            same_wave(&a, &b);
-        else
-            assert_string_equal(e1.message, e2.message);
-        fp_err_clear(&e1);
-        fp_err_clear(&e2);
+        agree(&a, &b, buf, len, "doc", i);
     }
     /* a long wave, compact rows through the bounds-check-free window */
     fp_sb sb;
@@ -431,21 +439,7 @@ static void test_fast_rows_parity(void **state)
             for (int r = 0; r < 20; r++)
                 fp_sb_addf(&sb, ",[%d,%d]", r % 5, r * 37);
             fp_sb_adds(&sb, "]}}");
-            fp_err e1 = {0}, e2 = {0};
-            int r1 = fp_wave_parse(&a, sb.buf, sb.len, "x.json", &e1);
-            int r2 = fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e2);
-            if (r1 != r2)
-                fail_msg("%s %zu: fast %d jscan %d (%s | %s)", t ? "span" : "row", i, r1, r2, e1.message,
-                         e2.message);
-            if (r1 == 0) {
-                assert_int_equal(a.n_insts, b.n_insts);
-                assert_int_equal(a.n_spans, b.n_spans);
-                same_wave(&a, &b);
-            } else {
-                assert_string_equal(e1.message, e2.message);
-            }
-            fp_err_clear(&e1);
-            fp_err_clear(&e2);
+            agree(&a, &b, sb.buf, sb.len, t ? "span" : "row", i);
             fp_sb_free(&sb);
         }
     }
@@ -469,25 +463,16 @@ static void test_fast_rows_parity(void **state)
         for (int r = 0; r < 10; r++)
             fp_sb_adds(&sb, ",\"pad\":\"................\"");
         fp_sb_adds(&sb, "}}");
-        fp_err e1 = {0}, e2 = {0};
-        int r1 = fp_wave_parse(&a, sb.buf, sb.len, "x.json", &e1);
-        int r2 = fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e2);
-        if (r1 != r2)
-            fail_msg("wait %zu: fast %d jscan %d (%s | %s)", i, r1, r2, e1.message, e2.message);
-        if (r1 == 0) {
-            assert_int_equal(a.n_waits, b.n_waits);
-            assert_int_equal(a.n_prods, b.n_prods);
-            same_wave(&a, &b);
-        } else {
-            assert_string_equal(e1.message, e2.message);
-        }
-        fp_err_clear(&e1);
-        fp_err_clear(&e2);
+        agree(&a, &b, sb.buf, sb.len, "wait", i);
         fp_sb_free(&sb);
     }
-    /* random rows of digits, separators and the odd byte (accepted or refused: the two must agree) */
+    /* random rows: well-formed integer cells of 1-19 digits (the vector scanner's
+     * 8-digit steps and its window edges), 5-7 per row, then in a third of the
+     * documents one byte replaced by a digit, separator or odd byte (accepted or
+     * refused: the two must agree, and both outcomes must occur) */
     srand(7);
-    static const char alpha[] = "0123456789012345678901234567890123456789,,,,,,,,]-[ .e";
+    int accepted = 0;
+    static const char alpha[] = "0123456789,]-[ .e";
     for (int it = 0; it < 3000; it++) {
         fp_sb sb;
         fp_sb_init(&sb);
@@ -495,33 +480,31 @@ static void test_fast_rows_parity(void **state)
         int nrow = 1 + rand() % 12;
         for (int r = 0; r < nrow; r++) {
             fp_sb_adds(&sb, r ? ",[" : "[");
-            int nb = 9 + rand() % 24;
-            char cell[40];
-            for (int j = 0; j < nb; j++)
-                cell[j] = rand() % 4 ? alpha[rand() % 40] : alpha[rand() % (sizeof alpha - 1)];
-            cell[nb] = 0;
-            fp_sb_adds(&sb, cell);
+            int ncell = 5 + rand() % 3;
+            for (int k = 0; k < ncell; k++) {
+                if (k)
+                    fp_sb_addc(&sb, ',');
+                if (rand() % 8 == 0)
+                    fp_sb_addc(&sb, '-');
+                int nd = 1 + rand() % (rand() % 3 ? 9 : 19);
+                for (int d = 0; d < nd; d++)
+                    fp_sb_addc(&sb, (char)('0' + (d == 0 && nd > 1 ? 1 + rand() % 9 : rand() % 10)));
+            }
             fp_sb_adds(&sb, "]");
+        }
+        if (it % 3 == 0) {
+            size_t at = 26 + (size_t)rand() % (sb.len - 26); /* inside the rows */
+            sb.buf[at] = alpha[rand() % (sizeof alpha - 1)];
         }
         fp_sb_adds(&sb, "],\"timeline\":[[1,2]]");
         for (int r = 0; r < 10; r++)
             fp_sb_adds(&sb, ",\"pad\":\"................\"");
         fp_sb_adds(&sb, "}}");
-        fp_err e1 = {0}, e2 = {0};
-        int r1 = fp_wave_parse(&a, sb.buf, sb.len, "x.json", &e1);
-        int r2 = fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e2);
-        if (r1 != r2)
-            fail_msg("random %d: fast %d jscan %d: %s", it, r1, r2, sb.buf);
-        if (r1 == 0) {
-            assert_int_equal(a.n_insts, b.n_insts);
-            same_wave(&a, &b);
-        } else {
-            assert_string_equal(e1.message, e2.message);
-        }
-        fp_err_clear(&e1);
-        fp_err_clear(&e2);
+        accepted += agree(&a, &b, sb.buf, sb.len, "random", (size_t)it) == 0;
         fp_sb_free(&sb);
     }
+    /* both outcomes occur, so both branches of the comparison ran */
+    assert_true(accepted > 300 && accepted < 2950);
     fp_wave_free(&a);
     fp_wave_free(&b);
 }
