@@ -36,6 +36,8 @@ int fp_file_map(const char *path, fp_file_view *v, fp_err *err);
 void fp_file_unmap(fp_file_view *v);
 
 /* Write data atomically to path (creates the parent directories). */
+/* The same, with the content written by fill(fd, ctx), which returns 0 or an errno. */
+int fp_write_atomic_fn(const char *path, int (*fill)(int fd, void *ctx), void *ctx, fp_err *err);
 int fp_write_atomic(const char *path, const void *data, size_t len, fp_err *err);
 
 /* mkdir -p. */

@@ -31,6 +31,9 @@ cJSON *fp_json_int(int64_t v);
 char *fp_json_print_bytes(const cJSON *j, bool formatted, size_t *len);
 /* The same bytes, except that invalid UTF-8 inside strings (and keys) becomes U+FFFD. */
 char *fp_json_print_utf8(const cJSON *j, bool formatted, size_t *len);
+/* fp_json_print_utf8's bytes, then `tail` (may be NULL), written to fd through a
+ * 64 KiB buffer instead of built in memory. Returns 0 or the first write errno. */
+int fp_json_print_fd(int fd, const cJSON *j, bool formatted, const char *tail);
 /* Length of the valid UTF-8 sequence at s[0..n) (RFC 3629), or 0 with *bad = the length
  * of the maximal invalid subpart to replace. Stops at a NUL. */
 size_t fp_utf8_seq(const unsigned char *s, size_t n, size_t *bad);

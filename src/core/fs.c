@@ -120,7 +120,7 @@ int fp_mkdir_p(const char *path, fp_err *err)
     return 0;
 }
 
-int fp_write_atomic(const char *path, const void *data, size_t len, fp_err *err)
+int fp_write_atomic_fn(const char *path, int (*fill)(int fd, void *ctx), void *ctx, fp_err *err)
 {
     char *dir = strdup(path);
     if (!dir)
@@ -143,25 +143,16 @@ int fp_write_atomic(const char *path, const void *data, size_t len, fp_err *err)
         fp_sb_free(&tmp);
         return -1;
     }
-    const char *p = data;
-    size_t left = len;
-    while (left) {
-        ssize_t n = write(fd, p, left);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            close(fd);
-            unlink(tmp.buf);
-            fp_err_set(err, FP_IO_ERROR, "cannot write %s: %s", path, strerror(e));
-            fp_sb_free(&tmp);
-            return -1;
-        }
-        p += n;
-        left -= (size_t)n;
+    int e = fill(fd, ctx);
+    if (e) {
+        close(fd);
+        unlink(tmp.buf);
+        fp_err_set(err, FP_IO_ERROR, "cannot write %s: %s", path, strerror(e));
+        fp_sb_free(&tmp);
+        return -1;
     }
     if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-        int e = errno;
+        e = errno;
         close(fd);
         unlink(tmp.buf);
         fp_err_set(err, FP_IO_ERROR, "cannot sync %s: %s", path, strerror(e));
@@ -170,7 +161,7 @@ int fp_write_atomic(const char *path, const void *data, size_t len, fp_err *err)
     }
     close(fd);
     if (rename(tmp.buf, path) != 0) {
-        int e = errno;
+        e = errno;
         unlink(tmp.buf);
         fp_err_set(err, FP_IO_ERROR, "cannot rename into %s: %s", path, strerror(e));
         fp_sb_free(&tmp);
@@ -178,6 +169,35 @@ int fp_write_atomic(const char *path, const void *data, size_t len, fp_err *err)
     }
     fp_sb_free(&tmp);
     return 0;
+}
+
+typedef struct bytes {
+    const char *p;
+    size_t len;
+} bytes;
+
+static int fill_bytes(int fd, void *ctx)
+{
+    const bytes *b = ctx;
+    const char *p = b->p;
+    size_t left = b->len;
+    while (left) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        p += n;
+        left -= (size_t)n;
+    }
+    return 0;
+}
+
+int fp_write_atomic(const char *path, const void *data, size_t len, fp_err *err)
+{
+    bytes b = {data, len};
+    return fp_write_atomic_fn(path, fill_bytes, &b, err);
 }
 
 char *fp_path_join(const char *a, const char *b)

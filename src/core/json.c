@@ -180,20 +180,13 @@ char *fp_json_print(const cJSON *j, bool pretty)
     return fp_json_print_utf8(j, pretty, NULL);
 }
 
+static int fill_json(int fd, void *ctx) { return fp_json_print_fd(fd, ctx, true, "\n"); }
+
 int fp_json_write_file(const char *path, const cJSON *j, fp_err *err)
 {
-    char *text = fp_json_print(j, true);
-    if (!text)
-        return fp_err_set(err, FP_INTERNAL, "cannot serialise %s", path);
-    size_t len = strlen(text);
-    char *withnl = realloc(text, len + 2);
-    if (!withnl)
-        abort();
-    withnl[len] = '\n';
-    withnl[len + 1] = '\0';
-    int rc = fp_write_atomic(path, withnl, len + 1, err);
-    free(withnl);
-    return rc;
+    /* streamed through a 64 KiB buffer: the printed text of a big artifact
+     * (bubbles.json ~0.5 MB) is never held whole, so its pages are never touched */
+    return fp_write_atomic_fn(path, fill_json, (void *)j, err);
 }
 
 int fp_json_get_i64(const cJSON *obj, const char *key, int64_t *out)

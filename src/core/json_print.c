@@ -14,12 +14,14 @@
  * print_string_ptr of cJSON 1.7.15; tests/unit/test_json_print.c compares the
  * two byte for byte on edge cases and every generated document.
  */
+#include <errno.h>
 #include <float.h>
 #include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "flyprof/json.h"
 
@@ -27,12 +29,38 @@ typedef struct pbuf {
     char *p;
     size_t n, cap;
     bool utf8; /* replace invalid UTF-8 in strings by U+FFFD while copying them */
+    int fd;    /* >= 0: a sink; the buffer is written out whenever it fills */
+    int werr;  /* the first write error (errno) on the sink */
 } pbuf;
+
+/* Write the buffered bytes to the sink and empty the buffer. */
+static void flush(pbuf *b)
+{
+    const char *p = b->p;
+    size_t left = b->n;
+    while (left && !b->werr) {
+        ssize_t w = write(b->fd, p, left);
+        if (w < 0) {
+            if (errno != EINTR)
+                b->werr = errno;
+            continue;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    b->n = 0;
+}
 
 static void reserve(pbuf *b, size_t extra)
 {
     if (b->n + extra + 1 <= b->cap)
         return;
+    if (b->fd >= 0 && b->n) {
+        /* streaming: a 600 KB artifact costs 64 KB of fresh pages, not 1 MB */
+        flush(b);
+        if (b->n + extra + 1 <= b->cap)
+            return;
+    }
     size_t nc = b->cap ? b->cap : 4096;
     while (nc < b->n + extra + 1)
         nc *= 2;
@@ -212,6 +240,7 @@ static char *print(const cJSON *j, bool formatted, bool utf8, size_t *len)
 {
     pbuf b = {0};
     b.utf8 = utf8;
+    b.fd = -1;
     reserve(&b, 256);
     if (j)
         put_value(&b, j, formatted, 0);
@@ -224,3 +253,21 @@ static char *print(const cJSON *j, bool formatted, bool utf8, size_t *len)
 char *fp_json_print_bytes(const cJSON *j, bool formatted, size_t *len) { return print(j, formatted, false, len); }
 
 char *fp_json_print_utf8(const cJSON *j, bool formatted, size_t *len) { return print(j, formatted, true, len); }
+
+int fp_json_print_fd(int fd, const cJSON *j, bool formatted, const char *tail)
+{
+    pbuf b = {0};
+    b.utf8 = true;
+    b.fd = fd;
+    b.p = malloc(65536);
+    if (!b.p)
+        abort();
+    b.cap = 65536;
+    if (j)
+        put_value(&b, j, formatted, 0);
+    if (tail)
+        put(&b, tail, strlen(tail));
+    flush(&b);
+    free(b.p);
+    return b.werr;
+}

@@ -188,6 +188,64 @@ static void test_utf8_on_the_fly(void **state)
     }
 }
 
+/* fp_json_print_fd (what artifacts are written with) streams the bytes of
+ * fp_json_print_utf8 plus its tail through a 64 KiB buffer: the same file for
+ * documents smaller and larger than the buffer and for one string larger than it. */
+static void same_streamed(const cJSON *j)
+{
+    for (int fmt = 0; fmt < 2; fmt++) {
+        char *want = fp_json_print_utf8(j, fmt, NULL);
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        assert_int_equal(fp_json_print_fd(fileno(f), j, fmt, "\n"), 0);
+        fseek(f, 0, SEEK_END);
+        long len = ftell(f);
+        rewind(f);
+        char *got = malloc((size_t)len + 1);
+        assert_non_null(got);
+        assert_int_equal(fread(got, 1, (size_t)len, f), (size_t)len);
+        got[len] = '\0';
+        assert_int_equal((size_t)len, strlen(want) + 1);
+        assert_memory_equal(got, want, strlen(want));
+        assert_int_equal(got[len - 1], '\n');
+        free(got);
+        free(want);
+        fclose(f);
+    }
+}
+
+static void test_streamed(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 200; i++) {
+        cJSON *t = rnd_tree(0);
+        same_streamed(t);
+        cJSON_Delete(t);
+    }
+    /* ~200 KB of rows (several buffer fills), then one 150 KB string, with an invalid byte */
+    cJSON *big = cJSON_CreateArray();
+    for (int i = 0; i < 4000; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "rank", i);
+        cJSON_AddNumberToObject(o, "share", i / 7.0);
+        cJSON_AddStringToObject(o, "source", "/w/kernels/flash_attn_func.py:257");
+        cJSON_AddItemToArray(big, o);
+    }
+    char *s = malloc(150001);
+    assert_non_null(s);
+    memset(s, 'x', 150000);
+    s[75000] = (char)0xff;
+    s[150000] = '\0';
+    cJSON_AddItemToArray(big, cJSON_CreateString(s));
+    free(s);
+    same_streamed(big);
+    cJSON_Delete(big);
+    /* a write error is reported, not lost */
+    cJSON *one = cJSON_CreateString("x");
+    assert_int_not_equal(fp_json_print_fd(-1, one, true, NULL), 0);
+    cJSON_Delete(one);
+}
+
 static int corpus_docs(const char *dir, int depth)
 {
     int n = 0;
@@ -237,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_strings_and_shapes),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_utf8_on_the_fly),
+        cmocka_unit_test(test_streamed),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
