@@ -148,17 +148,18 @@ tail:
     return true;
 }
 
-/* k integers each after a ',', written without blanks as the decoder does
- * (",4,17412,32,7692,7532,212"), each as fp_fc_int reads it. The caller
+/* k integers, the first after the byte `lead` and each other after a ',',
+ * written without blanks as the decoder does (",4,17412,32,7692,7532,212";
+ * lead '[' for a whole row's opening), each as fp_fc_int reads it. The caller
  * guarantees FP_FC_INTS_WINDOW(k) readable bytes, so the digit loops need no
  * end checks (each stops by the 19th digit). Returns the position after the
  * last integer, or NULL: then the general way decides. */
 #define FP_FC_INTS_WINDOW(k) ((size_t)(k) * 22 + 1)
 
-static inline const char *fp_fc_ints_compact(const char *p, int64_t *v, int k)
+static inline const char *fp_fc_ints_compact(const char *p, char lead, int64_t *v, int k)
 {
     for (int i = 0; i < k; i++) {
-        if (*p++ != ',')
+        if (*p++ != (i ? ',' : lead))
             return NULL;
         bool neg = *p == '-';
         p += neg;

@@ -310,7 +310,7 @@ static bool f_row(fp_fc *c, fp_code *out, size_t *cap)
         row->source = pool_intern(out->pool_, s, n);
     else
         return false;
-    const char *q = (size_t)(c->e - c->p) > FP_FC_INTS_WINDOW(6) ? fp_fc_ints_compact(c->p, v, 6) : NULL;
+    const char *q = (size_t)(c->e - c->p) > FP_FC_INTS_WINDOW(6) ? fp_fc_ints_compact(c->p, ',', v, 6) : NULL;
     if (q) {
         c->p = q;
     } else {

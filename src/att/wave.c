@@ -233,10 +233,13 @@ static inline bool f_row_tail(fp_fc *c)
 /* The compact rows the decoder writes, "[int,int,...,int]" with no spaces,
  * parsed without bounds checks inside a window known to hold the longest row
  * this accepts (k cells of <= 8 digits + separators, and the 32 + 8 bytes the
- * vector loads below touch, all < 128 bytes). Returns the position after the
+ * vector loads below touch; without SSE2, 6 cells of up to 19 digits and a
+ * sign: all < 160 bytes). Returns the position after the
  * row's ']' or NULL: then the row goes the general way (fp_fc_lit/fp_fc_int), which
  * also takes what this declines - signs, 9+ digits, whitespace, extra cells. */
-#define ROW_WINDOW 128
+#define ROW_WINDOW 160
+/* the scalar row_compact (no SSE2) reads up to 6 cells through fp_fc_ints_compact, then ']' */
+_Static_assert(FP_FC_INTS_WINDOW(6) + 1 <= ROW_WINDOW, "row window too small for 6 cells");
 
 /* 1..8 ASCII digits at s (8 bytes readable) to their value, word-at-a-time:
  * the digits are moved to the top of the word (the bytes after them, and any
@@ -328,21 +331,9 @@ static inline const char *row_compact(const char *p, int64_t *v, int k)
 #else
 static inline const char *row_compact(const char *p, int64_t *v, int k)
 {
-    if (*p++ != '[')
-        return NULL;
-    for (int i = 0; i < k; i++) {
-        bool neg = *p == '-';
-        p += neg;
-        const char *d0 = p;
-        uint64_t x = 0;
-        while ((unsigned)(*p - '0') <= 9)
-            x = x * 10 + (uint64_t)(*p++ - '0');
-        size_t nd = (size_t)(p - d0);
-        if (nd == 0 || nd > 18 || (nd > 1 && *d0 == '0') || *p++ != (i + 1 < k ? ',' : ']'))
-            return NULL;
-        v[i] = neg ? -(int64_t)x : (int64_t)x;
-    }
-    return p;
+    /* bounded digit loops: fp_wave_parse's buffer need not end in a NUL */
+    const char *q = fp_fc_ints_compact(p, '[', v, k);
+    return q && *q == ']' ? q + 1 : NULL;
 }
 #endif
 

@@ -509,6 +509,37 @@ static void test_fast_rows_parity(void **state)
     fp_wave_free(&b);
 }
 
+/* A buffer that is not NUL-terminated and ends in a long run of digits inside a
+ * row: every row scanner (vector or scalar) must stop at its window, not read
+ * past the end (ASan checks; the build with -U__SSE2__ takes the scalar one). */
+static void test_row_window_end(void **state)
+{
+    (void)state;
+    static const char *const heads[] = {"{\"wave\":{\"instructions\":[", "{\"wave\":{\"instructions\":[[1,",
+                                        "{\"wave\":{\"timeline\":[", "{\"1\":["};
+    for (size_t h = 0; h < sizeof heads / sizeof *heads; h++) {
+        size_t hl = strlen(heads[h]), len = hl + 400;
+        char *buf = malloc(len); /* exactly len: no NUL after */
+        assert_non_null(buf);
+        memcpy(buf, heads[h], hl);
+        buf[hl] = '[';
+        memset(buf + hl + 1, '7', len - hl - 1);
+        fp_wave w;
+        fp_wave_init(&w);
+        fp_err e = {0};
+        fp_occupancy o;
+        if (h == 3) {
+            assert_int_equal(fp_occupancy_parse(buf, len, &o, &e), -1);
+        } else {
+            assert_int_equal(fp_wave_parse(&w, buf, len, "x.json", &e), -1);
+            assert_int_equal(e.code, FP_BAD_INPUT);
+        }
+        fp_err_clear(&e);
+        fp_wave_free(&w);
+        free(buf);
+    }
+}
+
 static void same_occ(const fp_occupancy *a, const fp_occupancy *b)
 {
     assert_int_equal(a->n, b->n);
@@ -575,6 +606,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),          cmocka_unit_test(test_bad), cmocka_unit_test(test_fast_path_parity),
         cmocka_unit_test(test_fast_rows_parity), cmocka_unit_test(test_occupancy_parity),
+        cmocka_unit_test(test_row_window_end),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_list_and_walk),
         cmocka_unit_test(test_dispatch_number),
     };
