@@ -150,7 +150,7 @@ static int both(const char *buf, size_t len)
     int r1 = fp_code_parse(buf, len, "code.json", &a, &e1);
     int r2 = fp_code_parse_jscan(buf, len, "code.json", &b, &e2);
     if (r1 != r2)
-        fail_msg("fast %d jscan %d (%s | %s)", r1, r2, e1.message ? e1.message : "", e2.message ? e2.message : "");
+        fail_msg("fast %d jscan %d (%s | %s)", r1, r2, e1.message, e2.message);
     if (r1 == 0) {
         same_code(&a, &b);
         fp_code_free(&a);
