@@ -61,12 +61,16 @@ build() { # SRC BUILD: configure + build the binaries the workload needs
 }
 
 # the reference: sources of the commit (git archive), built once per commit
+# (under a lock: several trees may be compared against one reference at once)
 rsrc=$cache/src-$ref
+exec 9>"$cache/ref-$ref.lock"
+flock 9
 if [ ! -f "$cache/build-$ref/flyprof" ]; then
     rm -rf "$rsrc" && mkdir -p "$rsrc" && git -C "$tree" archive "$ref" | tar -x -C "$rsrc" || exit 2
     mkdir -p "$cache/build-$ref"
     build "$rsrc" "$cache/build-$ref"
 fi
+flock -u 9
 # the tree: built out of source, in a build dir of its own per tree path
 tkey=$(printf '%s' "$tree" | sha256sum | cut -c1-12)
 mkdir -p "$cache/tree-$tkey"
@@ -82,7 +86,8 @@ bin_of() { # BUILD DIR -> copies its binaries into W/bin, where every run uses t
     export FLYPROF_RECIPES=$W/share/recipes.yaml
 }
 
-W=$cache/w
+# one work dir per compared tree, so that comparisons of several trees can run at once
+W=$cache/w-$tkey
 SRC=$tree            # fixtures (specs, seeds) are read from the tree: both sides get the same inputs
 
 # ---------------------------------------------------------------- the workload
@@ -381,7 +386,7 @@ run_all() { # BUILD OUTNAME
     part example && example_part
     part live && live_part
     part fuzz && fuzz_part
-    rm -rf "$cache/$2" && mv "$W" "$cache/$2"
+    rm -rf "$cache/$2-$tkey" && mv "$W" "$cache/$2-$tkey"
 }
 
 # What differs between two runs of one binary: clocks, pids, elapsed times.
@@ -431,15 +436,16 @@ compare() { # A B LABEL
 }
 
 echo "golden: reference $ref, tree $tree" >&2
+A=$cache/ref-out-$tkey A2=$cache/ref-out2-$tkey B=$cache/tree-out-$tkey
 run_all "$cache/build-$ref" ref-out
-normalise "$cache/ref-out"
+normalise "$A"
 run_all "$cache/build-$ref" ref-out2
-normalise "$cache/ref-out2"
-compare "$cache/ref-out" "$cache/ref-out2" "reference against itself" ||
+normalise "$A2"
+compare "$A" "$A2" "reference against itself" ||
     { echo "golden: the reference is not deterministic: extend normalise()" >&2; exit 2; }
-rm -rf "$cache/ref-out2"
+rm -rf "$A2"
 run_all "$cache/tree-$tkey" tree-out
-normalise "$cache/tree-out"
-compare "$cache/ref-out" "$cache/tree-out" "tree against $ref"; rc=$?
-if [ $keep = 1 ]; then echo "golden: outputs in $cache/ref-out and $cache/tree-out"; fi
+normalise "$B"
+compare "$A" "$B" "tree against $ref"; rc=$?
+if [ $keep = 1 ]; then echo "golden: outputs in $A and $B"; else rm -rf "$A" "$B"; fi
 exit $rc
