@@ -1,0 +1,145 @@
+/*
+ * model.h - the typed model of flyprof's artifacts: every JSON document a stage
+ * writes for another (capture.json, bubbles.json, report.json, ...) is a C struct
+ * described by ONE table of fields (key, kind, offset, decimals, flags). The same
+ * table drives
+ *   - the writer (fp_model_write: struct -> cJSON, keys in table order, numbers
+ *     rounded to the field's decimals, so artifacts keep their exact bytes),
+ *   - the strict reader (fp_model_read: cJSON -> struct; a missing, unknown or
+ *     mistyped key is BAD_INPUT naming its path, e.g. "report.json: $.bound.rule:
+ *     expected a string or null, got a number"), never a silent 0,
+ *   - rounding in place (fp_model_round), so that a renderer handed the struct
+ *     in memory sees exactly the numbers a reader of the file would see,
+ *   - and freeing (fp_model_free).
+ * So a key is spelled once, in its table, and only this layer and core see cJSON:
+ * analyses and renderers take `const` structs.
+ *
+ * Conventions of the structs: every string is an owned `char *` (NULL = JSON null);
+ * an optional number is an fp_optd (known + v; unknown = null); an optional bool an
+ * fp_optb; a list is a pointer + size_t count (the count's offset is in the field);
+ * a nested object is either embedded (FP_K_OBJ) or a pointer (FP_K_OBJP, NULL = null).
+ */
+#ifndef FLYPROF_MODEL_H
+#define FLYPROF_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "flyprof/error.h"
+
+/* An optional number / bool: known false is JSON null. */
+typedef struct fp_optd {
+    bool known;
+    double v;
+} fp_optd;
+
+typedef struct fp_optb {
+    bool known;
+    bool v;
+} fp_optb;
+
+static inline fp_optd fp_optd_of(double v) { return (fp_optd){true, v}; }
+static inline fp_optd fp_optd_none(void) { return (fp_optd){false, 0.0}; }
+
+typedef enum fp_kind {
+    FP_K_I64,   /* int64_t, an integral number */
+    FP_K_INT,   /* int, an integral number */
+    FP_K_NUM,   /* double, rounded to `dec` places (dec < 0: written as it is) */
+    FP_K_OPTD,  /* fp_optd: a number or null */
+    FP_K_BOOL,  /* bool */
+    FP_K_OPTB,  /* fp_optb: a bool or null */
+    FP_K_STR,   /* char * (owned): a string or null */
+    FP_K_OBJ,   /* an embedded struct described by `sub` */
+    FP_K_OBJP,  /* a pointer to a struct of `sub` (owned): an object or null */
+    FP_K_ARR,   /* `sub` structs: a pointer at `off`, the count (size_t) at `count` */
+    FP_K_STRS,  /* char ** at `off`, count (size_t) at `count`: an array of strings */
+    FP_K_NUMS,  /* double * at `off`, count at `count`: an array of numbers (dec as FP_K_NUM) */
+    FP_K_JSON,  /* cJSON * (owned), any value, written as it is: for documents that embed
+                   another program's free-form data (never for flyprof's own keys) */
+} fp_kind;
+
+/* Field flags. */
+enum {
+    /* writer: leave the key out when the value is null (NULL string / pointer, unknown
+     * optional, empty list); reader: the key may be absent (then it is null / empty) */
+    FP_F_OMIT_NULL = 1u << 0,
+    /* reader: the key may be absent (the value is then null / 0 / empty); the writer
+     * always writes it. For keys added to an artifact after documents were written. */
+    FP_F_OPTIONAL = 1u << 1,
+};
+
+typedef struct fp_schema fp_schema;
+
+typedef struct fp_field {
+    const char *key;
+    fp_kind kind;
+    size_t off;
+    int dec;               /* FP_K_NUM / FP_K_OPTD / FP_K_NUMS: decimals (-1: none) */
+    unsigned flags;
+    const fp_schema *sub;  /* FP_K_OBJ / FP_K_OBJP / FP_K_ARR */
+    size_t count;          /* FP_K_ARR / FP_K_STRS / FP_K_NUMS: offset of the size_t count */
+} fp_field;
+
+struct fp_schema {
+    const char *name;      /* for messages: "report", "bubbles.totals" */
+    size_t size;           /* sizeof the struct */
+    const fp_field *fields;
+    size_t nfields;
+    bool open;             /* reader: unknown keys are allowed (and dropped) */
+};
+
+#define FP_FIELDS(arr) (arr), (sizeof(arr) / sizeof((arr)[0]))
+
+/* Field constructors, so that a table reads as a list of keys. T is the struct type. */
+#define FP_I64(T, m, key, fl) {key, FP_K_I64, offsetof(T, m), 0, fl, NULL, 0}
+#define FP_INT(T, m, key, fl) {key, FP_K_INT, offsetof(T, m), 0, fl, NULL, 0}
+#define FP_NUM(T, m, key, dec, fl) {key, FP_K_NUM, offsetof(T, m), dec, fl, NULL, 0}
+#define FP_OPTD(T, m, key, dec, fl) {key, FP_K_OPTD, offsetof(T, m), dec, fl, NULL, 0}
+#define FP_BOOL(T, m, key, fl) {key, FP_K_BOOL, offsetof(T, m), 0, fl, NULL, 0}
+#define FP_OPTB(T, m, key, fl) {key, FP_K_OPTB, offsetof(T, m), 0, fl, NULL, 0}
+#define FP_STR(T, m, key, fl) {key, FP_K_STR, offsetof(T, m), 0, fl, NULL, 0}
+#define FP_OBJ(T, m, key, sub, fl) {key, FP_K_OBJ, offsetof(T, m), 0, fl, sub, 0}
+#define FP_OBJP(T, m, key, sub, fl) {key, FP_K_OBJP, offsetof(T, m), 0, fl, sub, 0}
+#define FP_ARR(T, m, n, key, sub, fl) {key, FP_K_ARR, offsetof(T, m), 0, fl, sub, offsetof(T, n)}
+#define FP_STRS(T, m, n, key, fl) {key, FP_K_STRS, offsetof(T, m), 0, fl, NULL, offsetof(T, n)}
+#define FP_NUMS(T, m, n, key, dec, fl) {key, FP_K_NUMS, offsetof(T, m), dec, fl, NULL, offsetof(T, n)}
+#define FP_JSON(T, m, key, fl) {key, FP_K_JSON, offsetof(T, m), 0, fl, NULL, 0}
+
+/* struct -> a new cJSON object, keys in table order (aborts on OOM, like json.h). */
+cJSON *fp_model_write(const fp_schema *s, const void *obj);
+
+/* cJSON object -> *obj (zeroed first). `doc` names the document in messages
+ * ("bubbles.json"). On error: -1, BAD_INPUT "<doc>: $.a.b[3].c: <what>", *obj freed. */
+int fp_model_read(const fp_schema *s, const cJSON *j, void *obj, const char *doc, fp_err *err);
+
+/* Read a file: fp_json_parse_file's errors (NO_ARTIFACT / IO_ERROR / BAD_INPUT), then
+ * fp_model_read's, with doc = the file's path. */
+int fp_model_read_file(const fp_schema *s, const char *path, void *obj, fp_err *err);
+
+/* Write atomically to path (pretty-printed, as every artifact). */
+int fp_model_write_file(const fp_schema *s, const void *obj, const char *path, fp_err *err);
+
+/* Round every number of *obj (recursively) to its field's decimals, as the writer
+ * does: a renderer given the struct then sees the numbers of the file. */
+void fp_model_round(const fp_schema *s, void *obj);
+
+/* Free what *obj owns (strings, lists, pointed-to structs) and zero it; obj itself
+ * is not freed. Safe on a zeroed struct. */
+void fp_model_free(const fp_schema *s, void *obj);
+
+/* Deep copy of *src into *dst (dst is overwritten, not freed first). Aborts on OOM. */
+void fp_model_copy(const fp_schema *s, void *dst, const void *src);
+
+/* Helpers for producers: an owned copy (NULL stays NULL; aborts on OOM), and
+ * printf into a new string. */
+char *fp_model_strdup(const char *s);
+char *fp_model_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Append one element to a list of the schema's structs / one string to a string list:
+ * returns the new (zeroed) element. */
+void *fp_model_push(void **items, size_t *n, size_t size);
+void fp_model_push_str(char ***items, size_t *n, const char *s);
+
+#endif

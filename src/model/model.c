@@ -1,0 +1,532 @@
+/*
+ * model.c - the engine behind every artifact table (model.h): one writer, one
+ * strict reader, rounding, copying and freeing, all driven by fp_schema.
+ *
+ * The writer builds the same cJSON tree the hand-written writers built (the same
+ * helpers: fp_round for decimals, literal keys), so an artifact keeps its bytes.
+ * The reader is strict on purpose: a renamed or mistyped key must fail loudly with
+ * its path instead of reading as 0 in some later rule.
+ */
+#include "flyprof/model.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/json.h"
+
+#define AT(obj, off, T) ((T *)((char *)(obj) + (off)))
+#define CAT(obj, off, T) ((const T *)((const char *)(obj) + (off)))
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+char *fp_model_strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    if (!d)
+        abort();
+    return d;
+}
+
+char *fp_model_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        abort();
+    return s;
+}
+
+void *fp_model_push(void **items, size_t *n, size_t size)
+{
+    char *v = realloc(*items, (*n + 1) * size);
+    if (!v)
+        abort();
+    memset(v + *n * size, 0, size);
+    *items = v;
+    return v + (*n)++ * size;
+}
+
+void fp_model_push_str(char ***items, size_t *n, const char *s)
+{
+    char **slot = fp_model_push((void **)items, n, sizeof **items);
+    *slot = fp_model_strdup(s);
+}
+
+/* ---------------------------------------------------------------- writer */
+
+static cJSON *must(cJSON *j)
+{
+    if (!j)
+        abort();
+    return j;
+}
+
+static cJSON *num(double v, int dec) { return must(cJSON_CreateNumber(dec >= 0 ? fp_round(v, dec) : v)); }
+
+/* Whether the field's value is null (for FP_F_OMIT_NULL). */
+static bool is_null(const fp_field *f, const void *obj)
+{
+    switch (f->kind) {
+    case FP_K_OPTD: return !CAT(obj, f->off, fp_optd)->known;
+    case FP_K_OPTB: return !CAT(obj, f->off, fp_optb)->known;
+    case FP_K_STR: return *CAT(obj, f->off, char *) == NULL;
+    case FP_K_OBJP: return *CAT(obj, f->off, void *) == NULL;
+    case FP_K_JSON: return *CAT(obj, f->off, cJSON *) == NULL;
+    case FP_K_ARR:
+    case FP_K_STRS:
+    case FP_K_NUMS: return *CAT(obj, f->count, size_t) == 0;
+    default: return false;
+    }
+}
+
+static cJSON *write_value(const fp_field *f, const void *obj)
+{
+    switch (f->kind) {
+    case FP_K_I64: return must(cJSON_CreateNumber((double)*CAT(obj, f->off, int64_t)));
+    case FP_K_INT: return must(cJSON_CreateNumber((double)*CAT(obj, f->off, int)));
+    case FP_K_NUM: return num(*CAT(obj, f->off, double), f->dec);
+    case FP_K_OPTD: {
+        const fp_optd *o = CAT(obj, f->off, fp_optd);
+        return o->known ? num(o->v, f->dec) : must(cJSON_CreateNull());
+    }
+    case FP_K_BOOL: return must(cJSON_CreateBool(*CAT(obj, f->off, bool)));
+    case FP_K_OPTB: {
+        const fp_optb *o = CAT(obj, f->off, fp_optb);
+        return must(o->known ? cJSON_CreateBool(o->v) : cJSON_CreateNull());
+    }
+    case FP_K_STR: {
+        const char *s = *CAT(obj, f->off, char *);
+        return must(s ? cJSON_CreateString(s) : cJSON_CreateNull());
+    }
+    case FP_K_OBJ: return fp_model_write(f->sub, CAT(obj, f->off, char));
+    case FP_K_OBJP: {
+        const void *p = *CAT(obj, f->off, void *);
+        return p ? fp_model_write(f->sub, p) : must(cJSON_CreateNull());
+    }
+    case FP_K_ARR: {
+        cJSON *a = must(cJSON_CreateArray());
+        const char *items = *CAT(obj, f->off, char *);
+        size_t n = *CAT(obj, f->count, size_t);
+        for (size_t i = 0; i < n; i++)
+            cJSON_AddItemToArray(a, fp_model_write(f->sub, items + i * f->sub->size));
+        return a;
+    }
+    case FP_K_STRS: {
+        cJSON *a = must(cJSON_CreateArray());
+        char *const *items = *(char *const *const *)((const char *)obj + f->off);
+        size_t n = *CAT(obj, f->count, size_t);
+        for (size_t i = 0; i < n; i++)
+            cJSON_AddItemToArray(a, must(items[i] ? cJSON_CreateString(items[i]) : cJSON_CreateNull()));
+        return a;
+    }
+    case FP_K_NUMS: {
+        cJSON *a = must(cJSON_CreateArray());
+        const double *items = *CAT(obj, f->off, double *);
+        size_t n = *CAT(obj, f->count, size_t);
+        for (size_t i = 0; i < n; i++)
+            cJSON_AddItemToArray(a, num(items[i], f->dec));
+        return a;
+    }
+    case FP_K_JSON: {
+        const cJSON *j = *CAT(obj, f->off, cJSON *);
+        return must(j ? cJSON_Duplicate(j, 1) : cJSON_CreateNull());
+    }
+    }
+    abort();
+}
+
+cJSON *fp_model_write(const fp_schema *s, const void *obj)
+{
+    cJSON *o = must(cJSON_CreateObject());
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        if ((f->flags & FP_F_OMIT_NULL) && is_null(f, obj))
+            continue;
+        /* keys are literals of the static tables: no copy (cJSON_AddItemToObjectCS) */
+        cJSON_AddItemToObjectCS(o, f->key, write_value(f, obj));
+    }
+    return o;
+}
+
+/* ---------------------------------------------------------------- reader */
+
+/* The path of the value being read, "$.a.b[3]", kept on the stack of calls. */
+typedef struct rpath {
+    const struct rpath *up;
+    const char *key; /* NULL: an index */
+    size_t index;
+} rpath;
+
+static void path_text(const rpath *p, char *buf, size_t n)
+{
+    if (!p) {
+        snprintf(buf, n, "$");
+        return;
+    }
+    path_text(p->up, buf, n);
+    size_t l = strlen(buf);
+    if (l >= n - 1)
+        return;
+    if (p->key)
+        snprintf(buf + l, n - l, ".%s", p->key);
+    else
+        snprintf(buf + l, n - l, "[%zu]", p->index);
+}
+
+static const char *type_name(const cJSON *j)
+{
+    if (!j)
+        return "nothing";
+    if (cJSON_IsNull(j))
+        return "null";
+    if (cJSON_IsBool(j))
+        return "a bool";
+    if (cJSON_IsNumber(j))
+        return "a number";
+    if (cJSON_IsString(j))
+        return "a string";
+    if (cJSON_IsArray(j))
+        return "an array";
+    return "an object";
+}
+
+static int bad(fp_err *err, const char *doc, const rpath *p, const char *what, const cJSON *got)
+{
+    char where[512];
+    path_text(p, where, sizeof where);
+    if (got)
+        return fp_err_set(err, FP_BAD_INPUT, "%s: %s: expected %s, got %s", doc, where, what, type_name(got));
+    return fp_err_set(err, FP_BAD_INPUT, "%s: %s: %s", doc, where, what);
+}
+
+static int read_obj(const fp_schema *s, const cJSON *j, void *obj, const char *doc, const rpath *p, fp_err *err);
+
+static int read_int(const cJSON *v, double lo, double hi, double *out)
+{
+    if (!cJSON_IsNumber(v))
+        return -1;
+    double d = v->valuedouble;
+    if (!isfinite(d) || d != floor(d) || d < lo || d > hi)
+        return -1;
+    *out = d;
+    return 0;
+}
+
+static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    double d;
+    switch (f->kind) {
+    case FP_K_I64:
+        /* +-2^63 are not int64; a double that large is out of range anyway */
+        if (read_int(v, -9223372036854775808.0, 9223372036854774784.0, &d) != 0)
+            return bad(err, doc, p, "an integer", v);
+        *AT(obj, f->off, int64_t) = (int64_t)d;
+        return 0;
+    case FP_K_INT:
+        if (read_int(v, -2147483648.0, 2147483647.0, &d) != 0)
+            return bad(err, doc, p, "an integer (32 bits)", v);
+        *AT(obj, f->off, int) = (int)d;
+        return 0;
+    case FP_K_NUM:
+        if (!cJSON_IsNumber(v))
+            return bad(err, doc, p, "a number", v);
+        *AT(obj, f->off, double) = v->valuedouble;
+        return 0;
+    case FP_K_OPTD:
+        if (cJSON_IsNull(v)) {
+            *AT(obj, f->off, fp_optd) = fp_optd_none();
+            return 0;
+        }
+        if (!cJSON_IsNumber(v))
+            return bad(err, doc, p, "a number or null", v);
+        *AT(obj, f->off, fp_optd) = fp_optd_of(v->valuedouble);
+        return 0;
+    case FP_K_BOOL:
+        if (!cJSON_IsBool(v))
+            return bad(err, doc, p, "a bool", v);
+        *AT(obj, f->off, bool) = cJSON_IsTrue(v);
+        return 0;
+    case FP_K_OPTB:
+        if (cJSON_IsNull(v)) {
+            *AT(obj, f->off, fp_optb) = (fp_optb){false, false};
+            return 0;
+        }
+        if (!cJSON_IsBool(v))
+            return bad(err, doc, p, "a bool or null", v);
+        *AT(obj, f->off, fp_optb) = (fp_optb){true, cJSON_IsTrue(v)};
+        return 0;
+    case FP_K_STR:
+        if (cJSON_IsNull(v))
+            return 0;
+        if (!cJSON_IsString(v))
+            return bad(err, doc, p, "a string or null", v);
+        *AT(obj, f->off, char *) = fp_model_strdup(v->valuestring);
+        return 0;
+    case FP_K_OBJ:
+        if (!cJSON_IsObject(v))
+            return bad(err, doc, p, "an object", v);
+        return read_obj(f->sub, v, AT(obj, f->off, char), doc, p, err);
+    case FP_K_OBJP: {
+        if (cJSON_IsNull(v))
+            return 0;
+        if (!cJSON_IsObject(v))
+            return bad(err, doc, p, "an object or null", v);
+        void *sub = xcalloc(1, f->sub->size);
+        *AT(obj, f->off, void *) = sub; /* owned by obj from here on: freed with it on error */
+        return read_obj(f->sub, v, sub, doc, p, err);
+    }
+    case FP_K_ARR:
+    case FP_K_STRS:
+    case FP_K_NUMS: {
+        if (!cJSON_IsArray(v))
+            return bad(err, doc, p, "an array", v);
+        size_t n = (size_t)cJSON_GetArraySize(v);
+        size_t size = f->kind == FP_K_ARR ? f->sub->size : f->kind == FP_K_STRS ? sizeof(char *) : sizeof(double);
+        char *items = xcalloc(n, size);
+        *AT(obj, f->off, char *) = items;
+        *AT(obj, f->count, size_t) = n; /* elements not yet read are zero: safe to free */
+        size_t i = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, v)
+        {
+            rpath ep = {p, NULL, i};
+            if (f->kind == FP_K_ARR) {
+                if (!cJSON_IsObject(e))
+                    return bad(err, doc, &ep, "an object", e);
+                if (read_obj(f->sub, e, items + i * size, doc, &ep, err) != 0)
+                    return -1;
+            } else if (f->kind == FP_K_STRS) {
+                if (!cJSON_IsString(e))
+                    return bad(err, doc, &ep, "a string", e);
+                ((char **)items)[i] = fp_model_strdup(e->valuestring);
+            } else {
+                if (!cJSON_IsNumber(e))
+                    return bad(err, doc, &ep, "a number", e);
+                ((double *)items)[i] = e->valuedouble;
+            }
+            i++;
+        }
+        return 0;
+    }
+    case FP_K_JSON:
+        *AT(obj, f->off, cJSON *) = must(cJSON_Duplicate(v, 1));
+        return 0;
+    }
+    abort();
+}
+
+static const fp_field *field_of(const fp_schema *s, const char *key)
+{
+    for (size_t i = 0; i < s->nfields; i++)
+        if (!strcmp(s->fields[i].key, key))
+            return &s->fields[i];
+    return NULL;
+}
+
+static int read_obj(const fp_schema *s, const cJSON *j, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    /* unknown and repeated keys first: a document with a stray key is not ours */
+    const cJSON *m;
+    cJSON_ArrayForEach(m, j)
+    {
+        rpath mp = {p, m->string ? m->string : "", 0};
+        if (!field_of(s, mp.key)) {
+            if (s->open)
+                continue;
+            return bad(err, doc, &mp, "unknown key", NULL);
+        }
+        for (const cJSON *q = j->child; q != m; q = q->next)
+            if (q->string && !strcmp(q->string, mp.key))
+                return bad(err, doc, &mp, "key repeated", NULL);
+    }
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        rpath fpth = {p, f->key, 0};
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, f->key);
+        if (!v) {
+            if (f->flags & (FP_F_OMIT_NULL | FP_F_OPTIONAL))
+                continue; /* zeroed: null / 0 / empty */
+            return bad(err, doc, &fpth, "missing", NULL);
+        }
+        if (read_value(f, v, obj, doc, &fpth, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int fp_model_read(const fp_schema *s, const cJSON *j, void *obj, const char *doc, fp_err *err)
+{
+    memset(obj, 0, s->size);
+    if (!cJSON_IsObject(j)) {
+        bad(err, doc, NULL, "an object", j ? j : NULL);
+        return -1;
+    }
+    if (read_obj(s, j, obj, doc, NULL, err) != 0) {
+        fp_model_free(s, obj);
+        return -1;
+    }
+    return 0;
+}
+
+int fp_model_read_file(const fp_schema *s, const char *path, void *obj, fp_err *err)
+{
+    memset(obj, 0, s->size);
+    cJSON *j = NULL;
+    if (fp_json_parse_file(path, &j, err) != 0)
+        return -1;
+    int rc = fp_model_read(s, j, obj, path, err);
+    cJSON_Delete(j);
+    return rc;
+}
+
+int fp_model_write_file(const fp_schema *s, const void *obj, const char *path, fp_err *err)
+{
+    cJSON *j = fp_model_write(s, obj);
+    int rc = fp_json_write_file(path, j, err);
+    cJSON_Delete(j);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- round, free, copy */
+
+void fp_model_round(const fp_schema *s, void *obj)
+{
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        switch (f->kind) {
+        case FP_K_NUM:
+            if (f->dec >= 0)
+                *AT(obj, f->off, double) = fp_round(*AT(obj, f->off, double), f->dec);
+            break;
+        case FP_K_OPTD: {
+            fp_optd *o = AT(obj, f->off, fp_optd);
+            if (o->known && f->dec >= 0)
+                o->v = fp_round(o->v, f->dec);
+            break;
+        }
+        case FP_K_OBJ: fp_model_round(f->sub, AT(obj, f->off, char)); break;
+        case FP_K_OBJP: {
+            void *p = *AT(obj, f->off, void *);
+            if (p)
+                fp_model_round(f->sub, p);
+            break;
+        }
+        case FP_K_ARR: {
+            char *items = *AT(obj, f->off, char *);
+            size_t n = *AT(obj, f->count, size_t);
+            for (size_t k = 0; k < n; k++)
+                fp_model_round(f->sub, items + k * f->sub->size);
+            break;
+        }
+        case FP_K_NUMS: {
+            double *items = *AT(obj, f->off, double *);
+            size_t n = *AT(obj, f->count, size_t);
+            for (size_t k = 0; k < n && f->dec >= 0; k++)
+                items[k] = fp_round(items[k], f->dec);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+void fp_model_free(const fp_schema *s, void *obj)
+{
+    if (!obj)
+        return;
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        switch (f->kind) {
+        case FP_K_STR: free(*AT(obj, f->off, char *)); break;
+        case FP_K_OBJ: fp_model_free(f->sub, AT(obj, f->off, char)); break;
+        case FP_K_OBJP: {
+            void *p = *AT(obj, f->off, void *);
+            if (p) {
+                fp_model_free(f->sub, p);
+                free(p);
+            }
+            break;
+        }
+        case FP_K_ARR: {
+            char *items = *AT(obj, f->off, char *);
+            size_t n = *AT(obj, f->count, size_t);
+            for (size_t k = 0; k < n; k++)
+                fp_model_free(f->sub, items + k * f->sub->size);
+            free(items);
+            break;
+        }
+        case FP_K_STRS: {
+            char **items = *AT(obj, f->off, char **);
+            size_t n = *AT(obj, f->count, size_t);
+            for (size_t k = 0; k < n; k++)
+                free(items[k]);
+            free(items);
+            break;
+        }
+        case FP_K_NUMS: free(*AT(obj, f->off, double *)); break;
+        case FP_K_JSON: cJSON_Delete(*AT(obj, f->off, cJSON *)); break;
+        default: break;
+        }
+    }
+    memset(obj, 0, s->size);
+}
+
+void fp_model_copy(const fp_schema *s, void *dst, const void *src)
+{
+    memcpy(dst, src, s->size);
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        switch (f->kind) {
+        case FP_K_STR: *AT(dst, f->off, char *) = fp_model_strdup(*CAT(src, f->off, char *)); break;
+        case FP_K_OBJ: fp_model_copy(f->sub, AT(dst, f->off, char), CAT(src, f->off, char)); break;
+        case FP_K_OBJP: {
+            const void *p = *CAT(src, f->off, void *);
+            void *q = NULL;
+            if (p) {
+                q = xcalloc(1, f->sub->size);
+                fp_model_copy(f->sub, q, p);
+            }
+            *AT(dst, f->off, void *) = q;
+            break;
+        }
+        case FP_K_ARR:
+        case FP_K_STRS:
+        case FP_K_NUMS: {
+            size_t n = *CAT(src, f->count, size_t);
+            size_t size = f->kind == FP_K_ARR ? f->sub->size : f->kind == FP_K_STRS ? sizeof(char *) : sizeof(double);
+            const char *from = *CAT(src, f->off, char *);
+            char *to = n ? xcalloc(n, size) : NULL;
+            for (size_t k = 0; k < n; k++) {
+                if (f->kind == FP_K_ARR)
+                    fp_model_copy(f->sub, to + k * size, from + k * size);
+                else if (f->kind == FP_K_STRS)
+                    ((char **)to)[k] = fp_model_strdup(((char *const *)from)[k]);
+                else
+                    ((double *)to)[k] = ((const double *)from)[k];
+            }
+            *AT(dst, f->off, char *) = to;
+            break;
+        }
+        case FP_K_JSON: {
+            const cJSON *j = *CAT(src, f->off, cJSON *);
+            *AT(dst, f->off, cJSON *) = j ? must(cJSON_Duplicate(j, 1)) : NULL;
+            break;
+        }
+        default: break;
+        }
+    }
+}
