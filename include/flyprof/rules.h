@@ -46,6 +46,17 @@ typedef enum fp_sig_kind {
     FP_SIG_KIND_COUNT
 } fp_sig_kind;
 
+/* One row of the table of signal kinds (rules.c): its printed name ("stall_pct",
+ * "counters.l2_hit_rate"), the unit of its value, and the function that reads it
+ * from fp_signals (false when not measured; c = the named class, for CLASS_* kinds). */
+typedef struct fp_sig_info {
+    fp_sig_kind kind;
+    const char *name;
+    const char *unit;
+    bool (*read)(const fp_signals *s, const struct fp_sig_class *c, double *out);
+} fp_sig_info;
+/* The row of a kind, or NULL for a value out of range. */
+const fp_sig_info *fp_sig_info_of(fp_sig_kind k);
 /* Name of a signal kind as printed ("class.pct", "counters.l2_hit_rate"). */
 const char *fp_sig_kind_name(fp_sig_kind k);
 /* Current value; returns false when not measured. */

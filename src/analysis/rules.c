@@ -186,31 +186,133 @@ const fp_rule fp_rules[] = {
 };
 const size_t fp_rules_count = sizeof fp_rules / sizeof fp_rules[0];
 
-static const char *const sig_names[FP_SIG_KIND_COUNT] = {
-    [FP_SIG_NONE] = "none",
-    [FP_SIG_CLASS_STALL_PCT] = "stall_pct",
-    [FP_SIG_CLASS_GAIN_PCT] = "gain_pct",
-    [FP_SIG_CLASS_MIX] = "inst_mix",
-    [FP_SIG_SCRATCH_INSTS] = "trace.scratch_insts",
-    [FP_SIG_NOP_MFMA_PCT] = "trace.nop_between_mfma_pct",
-    [FP_SIG_LOAD_USE_EXPOSED] = "trace.load_use_exposed_frac",
-    [FP_SIG_WAVES_PER_CU] = "occupancy.waves_per_cu",
-    [FP_SIG_VGPR_LIMITED] = "occupancy.vgpr_limited",
-    [FP_SIG_PARTIAL_32B] = "counters.partial_32b_frac",
-    [FP_SIG_L2_HIT] = "counters.l2_hit_rate",
-    [FP_SIG_LDS_CONFLICT_PCT] = "counters.lds_bank_conflict_pct",
-    [FP_SIG_MFMA_FRAC] = "counters.mfma_util",
-    [FP_SIG_PCT_HBM_ROOF] = "sol.hbm.pct_of_peak",
-    [FP_SIG_LAUNCH_FILL_PCT] = "launch.fill_pct",
-    [FP_SIG_GRID_MORE_WAVES] = "launch.grid_uses_more_waves",
-    [FP_SIG_LDS_WAIT_PCT] = "waits.lgkmcnt_on_lds_pct",
-    [FP_SIG_GLOBAL_WAIT_PCT] = "waits.vmcnt_on_global_pct",
-    [FP_SIG_SMEM_WAIT_PCT] = "waits.lgkmcnt_on_smem_pct",
+static bool optd(fp_optd o, double *out)
+{
+    if (o.known)
+        *out = o.v;
+    return o.known;
+}
+
+/* ---- the signal kinds: one reader each, named in the table below ---- */
+
+typedef bool (*sig_reader)(const fp_signals *s, const fp_sig_class *c, double *out);
+
+/* a class absent from the taxonomy had no stall: a measured 0 */
+static bool rd_class_stall(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    *out = c ? c->stall_pct : 0.0;
+    return true;
+}
+static bool rd_class_gain(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!c) {
+        *out = 0.0;
+        return true;
+    }
+    return optd(c->gain_pct, out);
+}
+static bool rd_class_mix(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!c) {
+        *out = 0.0;
+        return true;
+    }
+    return optd(c->mix, out);
+}
+static bool rd_scratch(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->scratch_insts, out); }
+static bool rd_nop_mfma(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->nop_mfma_pct, out); }
+static bool rd_load_use(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->load_use_exposed, out); }
+static bool rd_waves_cu(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->waves_per_cu, out); }
+static bool rd_vgpr_limited(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->occ_limiter)
+        return false;
+    *out = !strcmp(s->occ_limiter, "VGPR") ? 1.0 : 0.0;
+    return true;
+}
+static bool rd_partial(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->partial_32b, out); }
+static bool rd_l2_hit(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->l2_hit, out); }
+static bool rd_lds_conflict(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->lds_conflict_pct, out); }
+static bool rd_mfma_frac(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->mfma_frac, out); }
+static bool rd_hbm_roof(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (optd(s->pct_hbm_roof, out))
+        return true;
+    /* the trace estimate counts cache hits: believed only where HBM could deliver it */
+    if (s->sol.trace_pct.have && s->sol.trace_pct.v <= FP_SOL_TRACE_PLAUSIBLE_PCT) {
+        *out = s->sol.trace_pct.v;
+        return true;
+    }
+    return false;
+}
+static bool rd_fill(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->launch.valid || s->launch.fill_pct < 0)
+        return false;
+    *out = s->launch.fill_pct;
+    return true;
+}
+static bool rd_more_waves(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->launch.valid || s->launch.rounds <= 0)
+        return false;
+    *out = s->launch.grid_uses_more_waves ? 1.0 : 0.0;
+    return true;
+}
+static bool rd_lds_wait(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    *out = fp_signals_wait_on_pct(s, "lgkmcnt", FP_PROD_LDS);
+    return true;
+}
+static bool rd_global_wait(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    *out = fp_signals_wait_on_pct(s, "vmcnt", FP_PROD_GLOBAL);
+    return true;
+}
+static bool rd_smem_wait(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    /* with no producer evidence nothing says the wait is on scalar loads */
+    const fp_sig_class *lg = fp_signals_class(s, "lgkmcnt");
+    *out = lg && lg->has_producers ? fp_signals_wait_on_pct(s, "lgkmcnt", FP_PROD_SMEM) : 0.0;
+    return true;
+}
+
+/* The one table of signal kinds: the name rules and report.json print, the unit of
+ * the value, and its reader. Indexed by fp_sig_kind (checked at start-up of the
+ * lookups below: an entry out of order is a bug the first call reports). */
+static const fp_sig_info sig_table[FP_SIG_KIND_COUNT] = {
+    {FP_SIG_NONE, "none", "", NULL},
+    {FP_SIG_CLASS_STALL_PCT, "stall_pct", "% of total stall", rd_class_stall},
+    {FP_SIG_CLASS_GAIN_PCT, "gain_pct", "% of kernel time (upper bound)", rd_class_gain},
+    {FP_SIG_CLASS_MIX, "inst_mix", "fraction of executed instructions", rd_class_mix},
+    {FP_SIG_SCRATCH_INSTS, "trace.scratch_insts", "executed instructions", rd_scratch},
+    {FP_SIG_NOP_MFMA_PCT, "trace.nop_between_mfma_pct", "% of total latency", rd_nop_mfma},
+    {FP_SIG_LOAD_USE_EXPOSED, "trace.load_use_exposed_frac", "fraction of load latency", rd_load_use},
+    {FP_SIG_WAVES_PER_CU, "occupancy.waves_per_cu", "waves", rd_waves_cu},
+    {FP_SIG_VGPR_LIMITED, "occupancy.vgpr_limited", "0 or 1", rd_vgpr_limited},
+    {FP_SIG_PARTIAL_32B, "counters.partial_32b_frac", "fraction of HBM requests", rd_partial},
+    {FP_SIG_L2_HIT, "counters.l2_hit_rate", "%", rd_l2_hit},
+    {FP_SIG_LDS_CONFLICT_PCT, "counters.lds_bank_conflict_pct", "% of LDS cycles", rd_lds_conflict},
+    {FP_SIG_MFMA_FRAC, "counters.mfma_util", "fraction of MFMA pipe cycles", rd_mfma_frac},
+    {FP_SIG_PCT_HBM_ROOF, "sol.hbm.pct_of_peak", "% of peak HBM bandwidth", rd_hbm_roof},
+    {FP_SIG_LAUNCH_FILL_PCT, "launch.fill_pct", "% of CUs", rd_fill},
+    {FP_SIG_GRID_MORE_WAVES, "launch.grid_uses_more_waves", "0 or 1", rd_more_waves},
+    {FP_SIG_LDS_WAIT_PCT, "waits.lgkmcnt_on_lds_pct", "% of total stall", rd_lds_wait},
+    {FP_SIG_GLOBAL_WAIT_PCT, "waits.vmcnt_on_global_pct", "% of total stall", rd_global_wait},
+    {FP_SIG_SMEM_WAIT_PCT, "waits.lgkmcnt_on_smem_pct", "% of total stall", rd_smem_wait},
 };
+
+const fp_sig_info *fp_sig_info_of(fp_sig_kind k)
+{
+    if (k < 0 || k >= FP_SIG_KIND_COUNT || sig_table[k].kind != k)
+        return NULL;
+    return &sig_table[k];
+}
 
 const char *fp_sig_kind_name(fp_sig_kind k)
 {
-    return k >= 0 && k < FP_SIG_KIND_COUNT && sig_names[k] ? sig_names[k] : "?";
+    const fp_sig_info *i = fp_sig_info_of(k);
+    return i ? i->name : "?";
 }
 
 static void sig_text(fp_sig_kind k, const char *cls, fp_sb *out)
@@ -223,75 +325,12 @@ static void sig_text(fp_sig_kind k, const char *cls, fp_sb *out)
         fp_sb_adds(out, fp_sig_kind_name(k));
 }
 
-static bool optd(fp_optd o, double *out)
-{
-    if (o.known)
-        *out = o.v;
-    return o.known;
-}
-
 bool fp_sig_value(const fp_signals *s, fp_sig_kind k, const char *cls, double *out)
 {
-    const fp_sig_class *c = cls ? fp_signals_class(s, cls) : NULL;
-    switch (k) {
-    case FP_SIG_CLASS_STALL_PCT:
-        /* a class absent from the taxonomy had no stall: a measured 0 */
-        *out = c ? c->stall_pct : 0.0;
-        return true;
-    case FP_SIG_CLASS_GAIN_PCT:
-        if (!c) {
-            *out = 0.0;
-            return true;
-        }
-        return optd(c->gain_pct, out);
-    case FP_SIG_CLASS_MIX:
-        if (!c) {
-            *out = 0.0;
-            return true;
-        }
-        return optd(c->mix, out);
-    case FP_SIG_SCRATCH_INSTS: return optd(s->scratch_insts, out);
-    case FP_SIG_NOP_MFMA_PCT: return optd(s->nop_mfma_pct, out);
-    case FP_SIG_LOAD_USE_EXPOSED: return optd(s->load_use_exposed, out);
-    case FP_SIG_WAVES_PER_CU: return optd(s->waves_per_cu, out);
-    case FP_SIG_VGPR_LIMITED:
-        if (!s->occ_limiter)
-            return false;
-        *out = !strcmp(s->occ_limiter, "VGPR") ? 1.0 : 0.0;
-        return true;
-    case FP_SIG_PARTIAL_32B: return optd(s->partial_32b, out);
-    case FP_SIG_L2_HIT: return optd(s->l2_hit, out);
-    case FP_SIG_LDS_CONFLICT_PCT: return optd(s->lds_conflict_pct, out);
-    case FP_SIG_MFMA_FRAC: return optd(s->mfma_frac, out);
-    case FP_SIG_PCT_HBM_ROOF:
-        if (optd(s->pct_hbm_roof, out))
-            return true;
-        /* the trace estimate counts cache hits: believed only where HBM could deliver it */
-        if (s->sol.trace_pct.have && s->sol.trace_pct.v <= FP_SOL_TRACE_PLAUSIBLE_PCT) {
-            *out = s->sol.trace_pct.v;
-            return true;
-        }
+    const fp_sig_info *i = fp_sig_info_of(k);
+    if (!i || !i->read)
         return false;
-    case FP_SIG_LAUNCH_FILL_PCT:
-        if (!s->launch.valid || s->launch.fill_pct < 0)
-            return false;
-        *out = s->launch.fill_pct;
-        return true;
-    case FP_SIG_GRID_MORE_WAVES:
-        if (!s->launch.valid || s->launch.rounds <= 0)
-            return false;
-        *out = s->launch.grid_uses_more_waves ? 1.0 : 0.0;
-        return true;
-    case FP_SIG_LDS_WAIT_PCT: *out = fp_signals_wait_on_pct(s, "lgkmcnt", FP_PROD_LDS); return true;
-    case FP_SIG_GLOBAL_WAIT_PCT: *out = fp_signals_wait_on_pct(s, "vmcnt", FP_PROD_GLOBAL); return true;
-    case FP_SIG_SMEM_WAIT_PCT: {
-        /* with no producer evidence nothing says the wait is on scalar loads */
-        const fp_sig_class *lg = fp_signals_class(s, "lgkmcnt");
-        *out = lg && lg->has_producers ? fp_signals_wait_on_pct(s, "lgkmcnt", FP_PROD_SMEM) : 0.0;
-        return true;
-    }
-    default: return false;
-    }
+    return i->read(s, cls ? fp_signals_class(s, cls) : NULL, out);
 }
 
 static bool cmp_ok(fp_cmp c, double v, double thr) { return c == FP_GT ? v > thr : v < thr; }
