@@ -26,9 +26,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 #include "flyprof/error.h"
+
+/* Only the functions below see cJSON: a document header (and so an analysis that
+ * includes it) needs nothing of it. */
+struct cJSON;
 
 /* An optional number / bool: known false is JSON null. */
 typedef struct fp_optd {
@@ -57,7 +59,7 @@ typedef enum fp_kind {
     FP_K_ARR,   /* `sub` structs: a pointer at `off`, the count (size_t) at `count` */
     FP_K_STRS,  /* char ** at `off`, count (size_t) at `count`: an array of strings */
     FP_K_NUMS,  /* double * at `off`, count at `count`: an array of numbers (dec as FP_K_NUM) */
-    FP_K_JSON,  /* cJSON * (owned), any value, written as it is: for documents that embed
+    FP_K_JSON,  /* struct cJSON * (owned), any value, written as it is: for documents that embed
                    another program's free-form data (never for flyprof's own keys) */
 } fp_kind;
 
@@ -69,6 +71,10 @@ enum {
     /* reader: the key may be absent (the value is then null / 0 / empty); the writer
      * always writes it. For keys added to an artifact after documents were written. */
     FP_F_OPTIONAL = 1u << 1,
+    /* the bool member at `when` decides whether the key is written (an empty list or a
+     * null that must still be written when the key is on); the reader sets it to whether
+     * the key was there. For keys a command writes only in some modes (hotspots --detail). */
+    FP_F_WHEN = 1u << 2,
 };
 
 typedef struct fp_schema fp_schema;
@@ -81,6 +87,7 @@ typedef struct fp_field {
     unsigned flags;
     const fp_schema *sub;  /* FP_K_OBJ / FP_K_OBJP / FP_K_ARR */
     size_t count;          /* FP_K_ARR / FP_K_STRS / FP_K_NUMS: offset of the size_t count */
+    size_t when;           /* FP_F_WHEN: offset of the bool that says whether the key is on */
 } fp_field;
 
 struct fp_schema {
@@ -107,13 +114,18 @@ struct fp_schema {
 #define FP_STRS(T, m, n, key, fl) {key, FP_K_STRS, offsetof(T, m), 0, fl, NULL, offsetof(T, n)}
 #define FP_NUMS(T, m, n, key, dec, fl) {key, FP_K_NUMS, offsetof(T, m), dec, fl, NULL, offsetof(T, n)}
 #define FP_JSON(T, m, key, fl) {key, FP_K_JSON, offsetof(T, m), 0, fl, NULL, 0}
+/* Any field of kind K written only when the bool member `wm` is true (FP_F_WHEN). For
+ * lists: m the pointer, n the count; for other kinds pass n = m. */
+#define FP_WHEN(T, wm, K, m, n, key, dec, sub) \
+    {key, K, offsetof(T, m), dec, FP_F_WHEN, sub, K == FP_K_ARR || K == FP_K_STRS || K == FP_K_NUMS ? offsetof(T, n) : 0, \
+     offsetof(T, wm)}
 
 /* struct -> a new cJSON object, keys in table order (aborts on OOM, like json.h). */
-cJSON *fp_model_write(const fp_schema *s, const void *obj);
+struct cJSON *fp_model_write(const fp_schema *s, const void *obj);
 
 /* cJSON object -> *obj (zeroed first). `doc` names the document in messages
  * ("bubbles.json"). On error: -1, BAD_INPUT "<doc>: $.a.b[3].c: <what>", *obj freed. */
-int fp_model_read(const fp_schema *s, const cJSON *j, void *obj, const char *doc, fp_err *err);
+int fp_model_read(const fp_schema *s, const struct cJSON *j, void *obj, const char *doc, fp_err *err);
 
 /* Read a file: fp_json_parse_file's errors (NO_ARTIFACT / IO_ERROR / BAD_INPUT), then
  * fp_model_read's, with doc = the file's path. */

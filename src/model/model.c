@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "flyprof/json.h"
 
 #define AT(obj, off, T) ((T *)((char *)(obj) + (off)))
@@ -155,6 +157,8 @@ cJSON *fp_model_write(const fp_schema *s, const void *obj)
     for (size_t i = 0; i < s->nfields; i++) {
         const fp_field *f = &s->fields[i];
         if ((f->flags & FP_F_OMIT_NULL) && is_null(f, obj))
+            continue;
+        if ((f->flags & FP_F_WHEN) && !*CAT(obj, f->when, bool))
             continue;
         /* keys are literals of the static tables: no copy (cJSON_AddItemToObjectCS) */
         cJSON_AddItemToObjectCS(o, f->key, write_value(f, obj));
@@ -358,10 +362,12 @@ static int read_obj(const fp_schema *s, const cJSON *j, void *obj, const char *d
         rpath fpth = {p, f->key, 0};
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, f->key);
         if (!v) {
-            if (f->flags & (FP_F_OMIT_NULL | FP_F_OPTIONAL))
-                continue; /* zeroed: null / 0 / empty */
+            if (f->flags & (FP_F_OMIT_NULL | FP_F_OPTIONAL | FP_F_WHEN))
+                continue; /* zeroed: null / 0 / empty, and a FP_F_WHEN key off */
             return bad(err, doc, &fpth, "missing", NULL);
         }
+        if (f->flags & FP_F_WHEN)
+            *AT(obj, f->when, bool) = true;
         if (read_value(f, v, obj, doc, &fpth, err) != 0)
             return -1;
     }

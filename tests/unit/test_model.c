@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "flyprof/json.h"
 #include "flyprof/model.h"
 
@@ -249,6 +251,50 @@ static void test_not_an_object(void **state)
     cJSON_Delete(j);
 }
 
+/* FP_F_WHEN: a key written only in some modes, even when its value is empty / null */
+typedef struct modal {
+    int a;
+    bool has_list;
+    double *xs;
+    size_t nxs;
+    bool has_p;
+    inner *p;
+} modal;
+
+static const fp_field modal_fields[] = {
+    FP_INT(modal, a, "a", 0),
+    FP_WHEN(modal, has_list, FP_K_NUMS, xs, nxs, "xs", 0, NULL),
+    FP_WHEN(modal, has_p, FP_K_OBJP, p, p, "p", 0, &inner_schema),
+};
+static const fp_schema modal_schema = {"modal", sizeof(modal), FP_FIELDS(modal_fields), false};
+
+static void test_when(void **state)
+{
+    (void)state;
+    modal m = {.a = 1};
+    cJSON *j = fp_model_write(&modal_schema, &m);
+    char *t = compact(j);
+    assert_string_equal(t, "{\"a\":1}");
+    free(t);
+    cJSON_Delete(j);
+    m.has_list = m.has_p = true;
+    j = fp_model_write(&modal_schema, &m);
+    t = compact(j);
+    assert_string_equal(t, "{\"a\":1,\"xs\":[],\"p\":null}");
+    modal back;
+    fp_err err = {0};
+    assert_int_equal(fp_model_read(&modal_schema, j, &back, "m.json", &err), 0);
+    assert_true(back.has_list && back.has_p);
+    assert_null(back.p);
+    fp_model_free(&modal_schema, &back);
+    free(t);
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"a\":2}");
+    assert_int_equal(fp_model_read(&modal_schema, j, &back, "m.json", &err), 0);
+    assert_false(back.has_list || back.has_p);
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_not_an_object),
+        cmocka_unit_test(test_when),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
