@@ -101,19 +101,19 @@ struct fp_schema {
 #define FP_FIELDS(arr) (arr), (sizeof(arr) / sizeof((arr)[0]))
 
 /* Field constructors, so that a table reads as a list of keys. T is the struct type. */
-#define FP_I64(T, m, key, fl) {key, FP_K_I64, offsetof(T, m), 0, fl, NULL, 0}
-#define FP_INT(T, m, key, fl) {key, FP_K_INT, offsetof(T, m), 0, fl, NULL, 0}
-#define FP_NUM(T, m, key, dec, fl) {key, FP_K_NUM, offsetof(T, m), dec, fl, NULL, 0}
-#define FP_OPTD(T, m, key, dec, fl) {key, FP_K_OPTD, offsetof(T, m), dec, fl, NULL, 0}
-#define FP_BOOL(T, m, key, fl) {key, FP_K_BOOL, offsetof(T, m), 0, fl, NULL, 0}
-#define FP_OPTB(T, m, key, fl) {key, FP_K_OPTB, offsetof(T, m), 0, fl, NULL, 0}
-#define FP_STR(T, m, key, fl) {key, FP_K_STR, offsetof(T, m), 0, fl, NULL, 0}
-#define FP_OBJ(T, m, key, sub, fl) {key, FP_K_OBJ, offsetof(T, m), 0, fl, sub, 0}
-#define FP_OBJP(T, m, key, sub, fl) {key, FP_K_OBJP, offsetof(T, m), 0, fl, sub, 0}
-#define FP_ARR(T, m, n, key, sub, fl) {key, FP_K_ARR, offsetof(T, m), 0, fl, sub, offsetof(T, n)}
-#define FP_STRS(T, m, n, key, fl) {key, FP_K_STRS, offsetof(T, m), 0, fl, NULL, offsetof(T, n)}
-#define FP_NUMS(T, m, n, key, dec, fl) {key, FP_K_NUMS, offsetof(T, m), dec, fl, NULL, offsetof(T, n)}
-#define FP_JSON(T, m, key, fl) {key, FP_K_JSON, offsetof(T, m), 0, fl, NULL, 0}
+#define FP_I64(T, m, key, fl) {key, FP_K_I64, offsetof(T, m), 0, fl, NULL, 0, 0}
+#define FP_INT(T, m, key, fl) {key, FP_K_INT, offsetof(T, m), 0, fl, NULL, 0, 0}
+#define FP_NUM(T, m, key, dec, fl) {key, FP_K_NUM, offsetof(T, m), dec, fl, NULL, 0, 0}
+#define FP_OPTD(T, m, key, dec, fl) {key, FP_K_OPTD, offsetof(T, m), dec, fl, NULL, 0, 0}
+#define FP_BOOL(T, m, key, fl) {key, FP_K_BOOL, offsetof(T, m), 0, fl, NULL, 0, 0}
+#define FP_OPTB(T, m, key, fl) {key, FP_K_OPTB, offsetof(T, m), 0, fl, NULL, 0, 0}
+#define FP_STR(T, m, key, fl) {key, FP_K_STR, offsetof(T, m), 0, fl, NULL, 0, 0}
+#define FP_OBJ(T, m, key, sub, fl) {key, FP_K_OBJ, offsetof(T, m), 0, fl, sub, 0, 0}
+#define FP_OBJP(T, m, key, sub, fl) {key, FP_K_OBJP, offsetof(T, m), 0, fl, sub, 0, 0}
+#define FP_ARR(T, m, n, key, sub, fl) {key, FP_K_ARR, offsetof(T, m), 0, fl, sub, offsetof(T, n), 0}
+#define FP_STRS(T, m, n, key, fl) {key, FP_K_STRS, offsetof(T, m), 0, fl, NULL, offsetof(T, n), 0}
+#define FP_NUMS(T, m, n, key, dec, fl) {key, FP_K_NUMS, offsetof(T, m), dec, fl, NULL, offsetof(T, n), 0}
+#define FP_JSON(T, m, key, fl) {key, FP_K_JSON, offsetof(T, m), 0, fl, NULL, 0, 0}
 /* Any field of kind K written only when the bool member `wm` is true (FP_F_WHEN). For
  * lists: m the pointer, n the count; for other kinds pass n = m. */
 #define FP_WHEN(T, wm, K, m, n, key, dec, sub) \
