@@ -12,13 +12,13 @@
 #ifndef FLYPROF_HOTSPOTS_H
 #define FLYPROF_HOTSPOTS_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "flyprof/att.h"
 #include "flyprof/error.h"
+#include "flyprof/hotspots_doc.h"
 #include "flyprof/occupancy.h"
 #include "flyprof/strbuf.h"
 
@@ -143,10 +143,11 @@ typedef struct fp_hs_opts {
 /* The analyzer's text, byte for byte (except the register block). */
 void fp_hotspots_render_text(const fp_hotspots *hs, const fp_hs_regs *regs,
                              const fp_snapshots *snaps, const fp_hs_opts *o, fp_sb *out);
-/* The same analysis as data. Lists are cut to topk; *src_total / *asm_total get
- * the uncut sizes (for the envelope's `truncated`). */
-cJSON *fp_hotspots_json(const fp_hotspots *hs, const fp_hs_regs *regs, const fp_snapshots *snaps,
-                        const fp_hs_opts *o);
+/* The same analysis as data (hotspots_doc.h; free with fp_model_free(&fp_hotspots_doc_schema, d)).
+ * Lists are cut to topk; source_lines_total / stalling_instructions_total are the uncut
+ * sizes (for the envelope's `truncated`). dispatch_dir and symbol are the caller's. */
+void fp_hotspots_doc_fill(const fp_hotspots *hs, const fp_hs_regs *regs, const fp_snapshots *snaps,
+                          const fp_hs_opts *o, fp_hotspots_doc *d);
 
 /* Snippet window of a source_loc (algorithm §9): lo and hi 0-based [lo, hi), *hot the
  * 1-based hot line. Returns the file or NULL when no snippet applies. */

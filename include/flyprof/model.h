@@ -61,6 +61,9 @@ typedef enum fp_kind {
     FP_K_NUMS,  /* double * at `off`, count at `count`: an array of numbers (dec as FP_K_NUM) */
     FP_K_JSON,  /* struct cJSON * (owned), any value, written as it is: for documents that embed
                    another program's free-form data (never for flyprof's own keys) */
+    FP_K_VIEW,  /* a nested object whose members are fields of the SAME struct (`sub` is a
+                   table over the enclosing struct type): for documents that group keys in
+                   an object without a C struct of their own ("limits": {...}) */
 } fp_kind;
 
 /* Field flags. */
@@ -114,6 +117,7 @@ struct fp_schema {
 #define FP_STRS(T, m, n, key, fl) {key, FP_K_STRS, offsetof(T, m), 0, fl, NULL, offsetof(T, n), 0}
 #define FP_NUMS(T, m, n, key, dec, fl) {key, FP_K_NUMS, offsetof(T, m), dec, fl, NULL, offsetof(T, n), 0}
 #define FP_JSON(T, m, key, fl) {key, FP_K_JSON, offsetof(T, m), 0, fl, NULL, 0, 0}
+#define FP_VIEW(key, sub) {key, FP_K_VIEW, 0, 0, 0, sub, 0, 0}
 /* Any field of kind K written only when the bool member `wm` is true (FP_F_WHEN). For
  * lists: m the pointer, n the count; for other kinds pass n = m. */
 #define FP_WHEN(T, wm, K, m, n, key, dec, sub) \

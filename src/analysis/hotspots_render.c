@@ -14,7 +14,6 @@
 
 #include "flyprof/fs.h"
 #include "flyprof/hotspots.h"
-#include "flyprof/json.h"
 
 /* Layout constants of the analyzer's text (algorithm §9). */
 #define RULE_WIDTH 90          /* "═" x 90 around section titles */
@@ -453,194 +452,167 @@ void fp_hotspots_render_text(const fp_hotspots *hs, const fp_hs_regs *regs,
     fp_sb_addc(t, '\n');
 }
 
-/* ---- JSON ---- */
+/* ---- the data (hotspots_doc.h; written by its table in src/model) ---- */
 
-static cJSON *snippet_json(const fp_snapshots *snaps, const char *loc, long long ctx)
+static char *dup(const char *s) { return fp_model_strdup(s); }
+
+static fp_hsd_snippet *snippet_doc(const fp_snapshots *snaps, const char *loc, long long ctx)
 {
     size_t lo, hi;
     long long hot;
     const fp_source_file *f = fp_hs_snippet(snaps, loc, ctx, &lo, &hi, &hot);
     if (!f)
-        return cJSON_CreateNull();
-    cJSON *s = cJSON_CreateObject();
-    fp_json_add_str(s, "file", f->local);
-    fp_json_add_int(s, "hot_line", hot);
-    cJSON *lines = cJSON_AddArrayToObject(s, "lines");
+        return NULL;
+    fp_hsd_snippet *s = calloc(1, sizeof *s);
+    if (!s)
+        abort();
+    s->file = dup(f->local);
+    s->hot_line = hot;
     for (size_t i = lo; i < hi; i++) {
-        cJSON *l = cJSON_CreateObject();
-        fp_json_add_int(l, "line", (int64_t)(i + 1));
-        char *txt = strndup(f->lines[i], rstrip_len(f->lines[i]));
-        if (!txt)
+        fp_hsd_snip_line *l = fp_model_push((void **)&s->lines, &s->nlines, sizeof *l);
+        l->line = (int64_t)(i + 1);
+        l->text = strndup(f->lines[i], rstrip_len(f->lines[i]));
+        if (!l->text)
             abort();
-        fp_json_add_str(l, "text", txt);
-        free(txt);
-        fp_json_add_bool(l, "hot", (long long)(i + 1) == hot);
-        cJSON_AddItemToArray(lines, l);
+        l->hot = (long long)(i + 1) == hot;
     }
     return s;
 }
 
-static cJSON *inst_json(const fp_hotspots *hs, size_t id, size_t rank)
+static void inst_doc(const fp_hotspots *hs, size_t id, size_t rank, fp_hsd_inst *j)
 {
     const fp_hs_inst *in = &hs->inst[id];
-    cJSON *j = cJSON_CreateObject();
-    if (rank)
-        fp_json_add_int(j, "rank", (int64_t)rank);
-    fp_json_add_int(j, "pc_index", in->row->index);
-    fp_json_add_int(j, "stall", in->row->stall);
-    fp_json_add_int(j, "cycles", in->row->latency);
-    fp_json_add_num(j, "pct_total", fp_hs_pct(in->row->stall, hs->total_stall), 4);
-    fp_json_add_str(j, "type", fp_stall_type_name(in->type));
-    fp_json_add_str(j, "asm", in->row->isa);
-    fp_json_add_str(j, "source_loc", in->loc);
-    return j;
+    j->rank = rank ? fp_optd_of((double)rank) : fp_optd_none();
+    j->pc_index = in->row->index;
+    j->stall = in->row->stall;
+    j->cycles = in->row->latency;
+    j->pct_total = fp_hs_pct(in->row->stall, hs->total_stall);
+    j->type = dup(fp_stall_type_name(in->type));
+    j->asm_text = dup(in->row->isa);
+    j->source_loc = dup(in->loc);
 }
 
-static cJSON *regs_json(const fp_hotspots *hs, const fp_hs_regs *r)
+static fp_optd opt_count(int v) { return v >= 0 ? fp_optd_of(v) : fp_optd_none(); }
+
+static void regs_doc(const fp_hotspots *hs, const fp_hs_regs *r, fp_hsd_regs *j)
 {
     static const char *const arch_src[] = {"flag", "agent_info", "heuristic"};
     const fp_occ_out *o = &r->occ;
-    cJSON *j = cJSON_CreateObject();
-    fp_json_add_str(j, "arch", r->arch->name);
-    fp_json_add_str(j, "family", r->arch->family);
-    fp_json_add_str(j, "arch_source", arch_src[r->arch_src]);
-    fp_json_add_str(j, "arch_detail", r->arch_detail);
-    fp_json_add_str(j, "opcode_heuristic", r->heuristic);
-    cJSON *isa = cJSON_AddObjectToObject(j, "isa_scan");
-    fp_json_add_int(isa, "max_v", hs->isa.max_v);
-    fp_json_add_int(isa, "max_a", hs->isa.max_a);
-    fp_json_add_int(isa, "arch_vgpr", hs->isa.arch_vgpr);
-    fp_json_add_int(isa, "accum_vgpr", hs->isa.accum_vgpr);
-    if (r->csv && r->csv->have) {
-        cJSON *c = cJSON_AddObjectToObject(j, "kernel_trace");
-        fp_json_add_str(c, "path", r->csv->path);
-        fp_json_add_int(c, "line", (int64_t)r->csv->line);
-        fp_json_add_str(c, "kernel_name", r->csv->kernel_name);
-        fp_json_add_int(c, "rows_matched", (int64_t)r->csv->matches);
-        static const char *const keys[] = {"VGPR_Count", "Accum_VGPR_Count", "SGPR_Count",
-                                           "LDS_Block_Size", "workgroup_size"};
-        const int vals[] = {r->csv->vgpr, r->csv->accum, r->csv->sgpr, r->csv->lds, r->csv->wg};
-        for (int k = 0; k < 5; k++) {
-            if (vals[k] >= 0)
-                fp_json_add_int(c, keys[k], vals[k]);
-            else
-                cJSON_AddNullToObject(c, keys[k]);
-        }
-        fp_json_add_bool(c, "gfx950_undercount_corrected", r->gfx950_corrected);
-    } else {
-        cJSON_AddNullToObject(j, "kernel_trace");
-    }
-    cJSON *v = cJSON_AddObjectToObject(j, "arch_vgpr");
-    fp_json_add_int(v, "value", r->arch_vgpr);
-    fp_json_add_str(v, "source", r->arch_vgpr_src);
-    v = cJSON_AddObjectToObject(j, "accum_vgpr");
-    fp_json_add_int(v, "value", r->accum_vgpr);
-    fp_json_add_str(v, "source", r->accum_vgpr_src);
-    fp_json_add_int(j, "total_vgpr", o->total_vgpr);
-    fp_json_add_int(j, "vgpr_pool", r->arch->vgpr_pool);
+    j->arch = dup(r->arch->name);
+    j->family = dup(r->arch->family);
+    j->arch_source = dup(arch_src[r->arch_src]);
+    j->arch_detail = dup(r->arch_detail);
+    j->opcode_heuristic = dup(r->heuristic);
+    j->isa_max_v = hs->isa.max_v;
+    j->isa_max_a = hs->isa.max_a;
+    j->isa_arch_vgpr = hs->isa.arch_vgpr;
+    j->isa_accum_vgpr = hs->isa.accum_vgpr;
     bool csv = r->csv && r->csv->have;
-    v = cJSON_AddObjectToObject(j, "lds");
-    fp_json_add_int(v, "bytes_per_workgroup", r->in.lds_bytes);
-    fp_json_add_int(v, "per_cu", r->arch->lds_per_cu);
-    fp_json_add_str(v, "source", csv ? "kernel_trace" : NULL);
-    v = cJSON_AddObjectToObject(j, "sgpr");
-    fp_json_add_int(v, "count", r->in.sgpr);
-    fp_json_add_int(v, "per_simd", r->arch->sgpr_per_simd);
-    fp_json_add_str(v, "source", csv ? "kernel_trace" : NULL);
-    fp_json_add_int(j, "workgroup_size", r->in.wg_size);
-    fp_json_add_int(j, "waves_per_workgroup", o->waves_per_wg);
-    cJSON *lim = cJSON_AddObjectToObject(j, "limits");
-    fp_json_add_int(lim, "vgpr", o->vgpr_limit);
-    if (o->lds_limit >= 0)
-        fp_json_add_int(lim, "lds", o->lds_limit);
-    else
-        cJSON_AddNullToObject(lim, "lds");
-    if (o->sgpr_limit >= 0)
-        fp_json_add_int(lim, "sgpr", o->sgpr_limit);
-    else
-        cJSON_AddNullToObject(lim, "sgpr");
-    fp_json_add_int(lim, "hardware", r->arch->max_waves_per_simd);
-    fp_json_add_int(j, "occupancy", o->occupancy);
-    fp_json_add_str(j, "bound_by", fp_occ_limiter_name(o->bound_by));
-    if (o->next_occ) {
-        cJSON *n = cJSON_AddObjectToObject(j, "next");
-        fp_json_add_int(n, "waves", o->next_occ);
-        fp_json_add_int(n, "total_vgpr_at_most", o->next_vgpr_target);
-        fp_json_add_bool(n, "other_limits_bind", o->next_needs_more_than_vgpr);
-    } else {
-        cJSON_AddNullToObject(j, "next");
+    if (csv) {
+        fp_hsd_csv *c = calloc(1, sizeof *c);
+        if (!c)
+            abort();
+        c->path = dup(r->csv->path);
+        c->line = (int64_t)r->csv->line;
+        c->kernel_name = dup(r->csv->kernel_name);
+        c->rows_matched = (int64_t)r->csv->matches;
+        c->vgpr = opt_count(r->csv->vgpr);
+        c->accum_vgpr = opt_count(r->csv->accum);
+        c->sgpr = opt_count(r->csv->sgpr);
+        c->lds = opt_count(r->csv->lds);
+        c->workgroup_size = opt_count(r->csv->wg);
+        c->gfx950_undercount_corrected = r->gfx950_corrected;
+        j->kernel_trace = c;
     }
-    cJSON *mix = cJSON_AddObjectToObject(j, "instruction_mix");
-    fp_json_add_int(mix, "mfma", (int64_t)hs->isa.mfma);
-    fp_json_add_int(mix, "buffer_load", (int64_t)hs->isa.buffer_load);
-    fp_json_add_int(mix, "buffer_store", (int64_t)hs->isa.buffer_store);
-    fp_json_add_int(mix, "ds_read", (int64_t)hs->isa.ds_read);
-    fp_json_add_int(mix, "ds_write", (int64_t)hs->isa.ds_write);
-    return j;
+    j->arch_vgpr = (fp_hsd_valsrc){r->arch_vgpr, dup(r->arch_vgpr_src)};
+    j->accum_vgpr = (fp_hsd_valsrc){r->accum_vgpr, dup(r->accum_vgpr_src)};
+    j->total_vgpr = o->total_vgpr;
+    j->vgpr_pool = r->arch->vgpr_pool;
+    j->lds = (fp_hsd_res){r->in.lds_bytes, r->arch->lds_per_cu, dup(csv ? "kernel_trace" : NULL)};
+    j->sgpr = (fp_hsd_res){r->in.sgpr, r->arch->sgpr_per_simd, dup(csv ? "kernel_trace" : NULL)};
+    j->workgroup_size = r->in.wg_size;
+    j->waves_per_workgroup = o->waves_per_wg;
+    j->limit_vgpr = o->vgpr_limit;
+    j->limit_lds = opt_count(o->lds_limit);
+    j->limit_sgpr = opt_count(o->sgpr_limit);
+    j->limit_hardware = r->arch->max_waves_per_simd;
+    j->occupancy = o->occupancy;
+    j->bound_by = dup(fp_occ_limiter_name(o->bound_by));
+    if (o->next_occ) {
+        j->next = calloc(1, sizeof *j->next);
+        if (!j->next)
+            abort();
+        *j->next = (fp_hsd_next){o->next_occ, o->next_vgpr_target, o->next_needs_more_than_vgpr};
+    }
+    j->mix_mfma = (int64_t)hs->isa.mfma;
+    j->mix_buffer_load = (int64_t)hs->isa.buffer_load;
+    j->mix_buffer_store = (int64_t)hs->isa.buffer_store;
+    j->mix_ds_read = (int64_t)hs->isa.ds_read;
+    j->mix_ds_write = (int64_t)hs->isa.ds_write;
 }
 
-cJSON *fp_hotspots_json(const fp_hotspots *hs, const fp_hs_regs *regs, const fp_snapshots *snaps,
-                        const fp_hs_opts *o)
+static void line_doc(const fp_hotspots *hs, const fp_hs_line *L, size_t rank, const fp_snapshots *snaps,
+                     const fp_hs_opts *o, fp_hsd_line *e)
 {
-    cJSON *d = cJSON_CreateObject();
-    fp_json_add_str(d, "kernel", fp_path_base(o->loading_arg));
-    fp_json_add_int(d, "instructions", (int64_t)hs->ninst);
-    fp_json_add_int(d, "total_cycles", hs->total_cycles);
-    fp_json_add_int(d, "total_stall", hs->total_stall);
-    if (hs->total_cycles != 0)
-        fp_json_add_num(d, "stall_pct", fp_hs_pct(hs->total_stall, hs->total_cycles), 4);
-    else
-        cJSON_AddNullToObject(d, "stall_pct");
-    cJSON *bt = cJSON_AddArrayToObject(d, "stall_by_type");
+    size_t topk = (size_t)o->topk;
+    e->rank = (int64_t)rank;
+    e->source_loc = dup(L->loc);
+    e->stall = L->stall;
+    e->cycles = L->cycles;
+    e->pct_total = fp_hs_pct(L->stall, hs->total_stall);
+    e->stall_pct = fp_hs_pct(L->stall, L->cycles);
+    e->dominant_type = dup(fp_stall_type_name(L->dominant));
+    /* The line's stalling instructions, by stall: bounded by topk too. */
+    size_t cap = L->nstalling < topk ? L->nstalling : topk;
+    size_t *top = malloc((cap ? cap : 1) * sizeof *top);
+    if (!top)
+        abort();
+    size_t n = line_top_insts(hs, L, top, cap);
+    e->stalling_total = (int64_t)L->nstalling;
+    for (size_t k = 0; k < n; k++)
+        *(double *)fp_model_push((void **)&e->stalling_pc_index, &e->nstalling_pc_index, sizeof(double)) =
+            (double)hs->inst[top[k]].row->index;
+    if (o->detail) {
+        e->has_detail = true;
+        for (size_t k = 0; k < n && k < DETAIL_MAX_INSTS; k++)
+            inst_doc(hs, top[k], 0,
+                     fp_model_push((void **)&e->stalling_instructions, &e->nstalling_instructions, sizeof(fp_hsd_inst)));
+        e->snippet = snippet_doc(snaps, L->loc, o->context);
+    }
+    free(top);
+}
+
+void fp_hotspots_doc_fill(const fp_hotspots *hs, const fp_hs_regs *regs, const fp_snapshots *snaps,
+                          const fp_hs_opts *o, fp_hotspots_doc *d)
+{
+    memset(d, 0, sizeof *d);
+    d->kernel = dup(fp_path_base(o->loading_arg));
+    d->instructions = (int64_t)hs->ninst;
+    d->total_cycles = hs->total_cycles;
+    d->total_stall = hs->total_stall;
+    d->stall_pct = hs->total_cycles != 0 ? fp_optd_of(fp_hs_pct(hs->total_stall, hs->total_cycles)) : fp_optd_none();
     for (size_t k = 0; k < hs->n_types; k++) {
-        cJSON *e = cJSON_CreateObject();
-        fp_json_add_str(e, "type", fp_stall_type_name(hs->by_type[k].type));
-        fp_json_add_int(e, "stall", hs->by_type[k].stall);
-        fp_json_add_num(e, "pct", fp_hs_pct(hs->by_type[k].stall, hs->total_stall), 4);
-        cJSON_AddItemToArray(bt, e);
+        fp_hsd_type *e = fp_model_push((void **)&d->stall_by_type, &d->nstall_by_type, sizeof *e);
+        e->type = dup(fp_stall_type_name(hs->by_type[k].type));
+        e->stall = hs->by_type[k].stall;
+        e->pct = fp_hs_pct(hs->by_type[k].stall, hs->total_stall);
     }
     size_t topk = (size_t)o->topk;
     if (o->show_src) {
-        cJSON *sl = cJSON_AddArrayToObject(d, "source_lines");
+        d->has_src = true;
         size_t limit = topk < hs->n_stalling_lines ? topk : hs->n_stalling_lines;
-        for (size_t i = 0; i < limit; i++) {
-            const fp_hs_line *L = &hs->lines[hs->line_rank[i]];
-            cJSON *e = cJSON_CreateObject();
-            fp_json_add_int(e, "rank", (int64_t)(i + 1));
-            fp_json_add_str(e, "source_loc", L->loc);
-            fp_json_add_int(e, "stall", L->stall);
-            fp_json_add_int(e, "cycles", L->cycles);
-            fp_json_add_num(e, "pct_total", fp_hs_pct(L->stall, hs->total_stall), 4);
-            fp_json_add_num(e, "stall_pct", fp_hs_pct(L->stall, L->cycles), 4);
-            fp_json_add_str(e, "dominant_type", fp_stall_type_name(L->dominant));
-            /* The line's stalling instructions, by stall: bounded by topk too. */
-            size_t cap = L->nstalling < topk ? L->nstalling : topk;
-            size_t *top = malloc((cap ? cap : 1) * sizeof *top);
-            if (!top)
-                abort();
-            size_t n = line_top_insts(hs, L, top, cap);
-            fp_json_add_int(e, "stalling_total", (int64_t)L->nstalling);
-            cJSON *pcs = cJSON_AddArrayToObject(e, "stalling_pc_index");
-            for (size_t k = 0; k < n; k++)
-                cJSON_AddItemToArray(pcs, fp_json_int(hs->inst[top[k]].row->index));
-            if (o->detail) {
-                cJSON *si = cJSON_AddArrayToObject(e, "stalling_instructions");
-                for (size_t k = 0; k < n && k < DETAIL_MAX_INSTS; k++)
-                    cJSON_AddItemToArray(si, inst_json(hs, top[k], 0));
-                cJSON_AddItemToObject(e, "snippet", snippet_json(snaps, L->loc, o->context));
-            }
-            free(top);
-            cJSON_AddItemToArray(sl, e);
-        }
-        fp_json_add_int(d, "source_lines_total", (int64_t)hs->n_stalling_lines);
+        for (size_t i = 0; i < limit; i++)
+            line_doc(hs, &hs->lines[hs->line_rank[i]], i + 1, snaps, o,
+                     fp_model_push((void **)&d->source_lines, &d->nsource_lines, sizeof(fp_hsd_line)));
+        d->source_lines_total = (int64_t)hs->n_stalling_lines;
     }
     if (o->show_asm) {
-        cJSON *ir = cJSON_AddArrayToObject(d, "instructions_ranked");
+        d->has_asm = true;
         size_t limit = topk < hs->n_stalling ? topk : hs->n_stalling;
         for (size_t i = 0; i < limit; i++)
-            cJSON_AddItemToArray(ir, inst_json(hs, hs->inst_rank[i], i + 1));
-        fp_json_add_int(d, "stalling_instructions_total", (int64_t)hs->n_stalling);
+            inst_doc(hs, hs->inst_rank[i], i + 1,
+                     fp_model_push((void **)&d->instructions_ranked, &d->ninstructions_ranked, sizeof(fp_hsd_inst)));
+        d->stalling_instructions_total = (int64_t)hs->n_stalling;
     }
-    cJSON_AddItemToObject(d, "registers", regs_json(hs, regs));
-    return d;
+    regs_doc(hs, regs, &d->registers);
 }

@@ -409,10 +409,12 @@ static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *e
     }
     /* the envelope's data is not printed next to a table (main's emit) */
     if (rc == 0 && !(ctx->table_only && ctx->table.len)) {
-        ctx->data = fp_hotspots_json(&hs, &regs, &snaps, &o);
-        cJSON_AddStringToObject(ctx->data, "dispatch_dir", dir);
-        cJSON_AddItemToObject(ctx->data, "symbol", code.symbol ? cJSON_CreateString(code.symbol)
-                                                               : cJSON_CreateNull());
+        fp_hotspots_doc doc;
+        fp_hotspots_doc_fill(&hs, &regs, &snaps, &o, &doc);
+        doc.dispatch_dir = fp_model_strdup(dir);
+        doc.symbol = fp_model_strdup(code.symbol);
+        ctx->data = fp_model_write(&fp_hotspots_doc_schema, &doc);
+        fp_model_free(&fp_hotspots_doc_schema, &doc);
         if (o.show_src)
             fp_truncated(ctx, "source_lines", (size_t)o.topk < hs.n_stalling_lines ? (size_t)o.topk
                                                                                    : hs.n_stalling_lines,

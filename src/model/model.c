@@ -115,6 +115,7 @@ static cJSON *write_value(const fp_field *f, const void *obj)
         return must(s ? cJSON_CreateString(s) : cJSON_CreateNull());
     }
     case FP_K_OBJ: return fp_model_write(f->sub, CAT(obj, f->off, char));
+    case FP_K_VIEW: return fp_model_write(f->sub, obj);
     case FP_K_OBJP: {
         const void *p = *CAT(obj, f->off, void *);
         return p ? fp_model_write(f->sub, p) : must(cJSON_CreateNull());
@@ -284,6 +285,10 @@ static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *
         if (!cJSON_IsObject(v))
             return bad(err, doc, p, "an object", v);
         return read_obj(f->sub, v, AT(obj, f->off, char), doc, p, err);
+    case FP_K_VIEW:
+        if (!cJSON_IsObject(v))
+            return bad(err, doc, p, "an object", v);
+        return read_obj(f->sub, v, obj, doc, p, err);
     case FP_K_OBJP: {
         if (cJSON_IsNull(v))
             return 0;
@@ -425,6 +430,7 @@ void fp_model_round(const fp_schema *s, void *obj)
             break;
         }
         case FP_K_OBJ: fp_model_round(f->sub, AT(obj, f->off, char)); break;
+        case FP_K_VIEW: fp_model_round(f->sub, obj); break;
         case FP_K_OBJP: {
             void *p = *AT(obj, f->off, void *);
             if (p)
@@ -450,19 +456,19 @@ void fp_model_round(const fp_schema *s, void *obj)
     }
 }
 
-void fp_model_free(const fp_schema *s, void *obj)
+/* What the fields own, without zeroing (a view's fields live in its parent). */
+static void free_fields(const fp_schema *s, void *obj)
 {
-    if (!obj)
-        return;
     for (size_t i = 0; i < s->nfields; i++) {
         const fp_field *f = &s->fields[i];
         switch (f->kind) {
         case FP_K_STR: free(*AT(obj, f->off, char *)); break;
-        case FP_K_OBJ: fp_model_free(f->sub, AT(obj, f->off, char)); break;
+        case FP_K_OBJ: free_fields(f->sub, AT(obj, f->off, char)); break;
+        case FP_K_VIEW: free_fields(f->sub, obj); break;
         case FP_K_OBJP: {
             void *p = *AT(obj, f->off, void *);
             if (p) {
-                fp_model_free(f->sub, p);
+                free_fields(f->sub, p);
                 free(p);
             }
             break;
@@ -471,7 +477,7 @@ void fp_model_free(const fp_schema *s, void *obj)
             char *items = *AT(obj, f->off, char *);
             size_t n = *AT(obj, f->count, size_t);
             for (size_t k = 0; k < n; k++)
-                fp_model_free(f->sub, items + k * f->sub->size);
+                free_fields(f->sub, items + k * f->sub->size);
             free(items);
             break;
         }
@@ -488,23 +494,32 @@ void fp_model_free(const fp_schema *s, void *obj)
         default: break;
         }
     }
+}
+
+void fp_model_free(const fp_schema *s, void *obj)
+{
+    if (!obj)
+        return;
+    free_fields(s, obj);
     memset(obj, 0, s->size);
 }
 
-void fp_model_copy(const fp_schema *s, void *dst, const void *src)
+/* Deep copies of what the fields own; the plain bytes were copied by the caller. */
+static void copy_fields(const fp_schema *s, void *dst, const void *src)
 {
-    memcpy(dst, src, s->size);
     for (size_t i = 0; i < s->nfields; i++) {
         const fp_field *f = &s->fields[i];
         switch (f->kind) {
         case FP_K_STR: *AT(dst, f->off, char *) = fp_model_strdup(*CAT(src, f->off, char *)); break;
-        case FP_K_OBJ: fp_model_copy(f->sub, AT(dst, f->off, char), CAT(src, f->off, char)); break;
+        case FP_K_OBJ: copy_fields(f->sub, AT(dst, f->off, char), CAT(src, f->off, char)); break;
+        case FP_K_VIEW: copy_fields(f->sub, dst, src); break;
         case FP_K_OBJP: {
             const void *p = *CAT(src, f->off, void *);
             void *q = NULL;
             if (p) {
                 q = xcalloc(1, f->sub->size);
-                fp_model_copy(f->sub, q, p);
+                memcpy(q, p, f->sub->size);
+                copy_fields(f->sub, q, p);
             }
             *AT(dst, f->off, void *) = q;
             break;
@@ -517,8 +532,10 @@ void fp_model_copy(const fp_schema *s, void *dst, const void *src)
             const char *from = *CAT(src, f->off, char *);
             char *to = n ? xcalloc(n, size) : NULL;
             for (size_t k = 0; k < n; k++) {
-                if (f->kind == FP_K_ARR)
-                    fp_model_copy(f->sub, to + k * size, from + k * size);
+                if (f->kind == FP_K_ARR) {
+                    memcpy(to + k * size, from + k * size, size);
+                    copy_fields(f->sub, to + k * size, from + k * size);
+                }
                 else if (f->kind == FP_K_STRS)
                     ((char **)to)[k] = fp_model_strdup(((char *const *)from)[k]);
                 else
@@ -535,4 +552,10 @@ void fp_model_copy(const fp_schema *s, void *dst, const void *src)
         default: break;
         }
     }
+}
+
+void fp_model_copy(const fp_schema *s, void *dst, const void *src)
+{
+    memcpy(dst, src, s->size);
+    copy_fields(s, dst, src);
 }

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "flyprof/att.h"
+#include <cjson/cJSON.h>
+
 #include "flyprof/hotspots.h"
 #include "flyprof/occupancy.h"
 
@@ -283,10 +285,24 @@ static void test_zero_cycles_and_empty(void **state)
     fp_hs_opts o = {.topk = 15, .show_src = true, .show_asm = true, .loading_arg = "d"};
     fp_hs_regs regs;
     fp_hs_regs_compute(&f.hs, fp_arch_by_name("gfx950"), FP_ARCH_FLAG, NULL, NULL, &regs);
-    cJSON *j = fp_hotspots_json(&f.hs, &regs, NULL, &o);
+    fp_hotspots_doc d;
+    fp_hotspots_doc_fill(&f.hs, &regs, NULL, &o, &d);
+    assert_false(d.stall_pct.known);
+    assert_true(d.has_src);
+    assert_int_equal(d.nsource_lines, 0);
+    /* written: a null stall_pct and an empty (present) source_lines */
+    cJSON *j = fp_model_write(&fp_hotspots_doc_schema, &d);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "stall_pct")));
+    assert_true(cJSON_IsArray(cJSON_GetObjectItem(j, "source_lines")));
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "source_lines")), 0);
+    /* and read back strictly */
+    fp_hotspots_doc back;
+    fp_err err = {0};
+    assert_int_equal(fp_model_read(&fp_hotspots_doc_schema, j, &back, "hotspots", &err), 0);
+    assert_true(back.has_src && back.has_asm);
+    fp_model_free(&fp_hotspots_doc_schema, &back);
     cJSON_Delete(j);
+    fp_model_free(&fp_hotspots_doc_schema, &d);
     unload(&f);
 
     load(&f, NULL, 0);

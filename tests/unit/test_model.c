@@ -295,6 +295,48 @@ static void test_when(void **state)
     cJSON_Delete(j);
 }
 
+/* FP_K_VIEW: a nested object over members of the same struct */
+typedef struct flat {
+    int a;
+    char *s;
+    int64_t lim_x;
+    char *lim_name;
+} flat;
+
+static const fp_field flat_lim_fields[] = {
+    FP_I64(flat, lim_x, "x", 0),
+    FP_STR(flat, lim_name, "name", 0),
+};
+static const fp_schema flat_lim_schema = {"flat.limits", sizeof(flat), FP_FIELDS(flat_lim_fields), false};
+static const fp_field flat_fields[] = {
+    FP_INT(flat, a, "a", 0),
+    FP_VIEW("limits", &flat_lim_schema),
+    FP_STR(flat, s, "s", 0),
+};
+static const fp_schema flat_schema = {"flat", sizeof(flat), FP_FIELDS(flat_fields), false};
+
+static void test_view(void **state)
+{
+    (void)state;
+    flat f = {.a = 1, .s = fp_model_strdup("q"), .lim_x = 7, .lim_name = fp_model_strdup("n")};
+    cJSON *j = fp_model_write(&flat_schema, &f);
+    char *t = compact(j);
+    assert_string_equal(t, "{\"a\":1,\"limits\":{\"x\":7,\"name\":\"n\"},\"s\":\"q\"}");
+    flat back, c;
+    fp_err err = {0};
+    assert_int_equal(fp_model_read(&flat_schema, j, &back, "f.json", &err), 0);
+    assert_int_equal(back.lim_x, 7);
+    assert_string_equal(back.lim_name, "n");
+    fp_model_copy(&flat_schema, &c, &back);
+    fp_model_free(&flat_schema, &back);
+    assert_string_equal(c.lim_name, "n"); /* a deep copy: not freed with back */
+    assert_string_equal(c.s, "q");
+    fp_model_free(&flat_schema, &c);
+    fp_model_free(&flat_schema, &f);
+    free(t);
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_not_an_object),
         cmocka_unit_test(test_when),
+        cmocka_unit_test(test_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
