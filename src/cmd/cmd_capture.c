@@ -605,21 +605,19 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
 }
 
 
-static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
+/* --- the kernel's recipe and the invocation: c->recipe, c->inv; *source says where
+ * the invocation came from --- */
+static int choose_workload(cap *c, const char *kernel_arg, const char **source, fp_err *err)
 {
     const capture_args *a = c->a;
-    fp_ctx *ctx = c->ctx;
-    cJSON *doc = c->doc;
-
-    /* --- the kernel's recipe and the invocation --- */
     if (c->cfg.recipes.value && fp_recipes_load(c->cfg.recipes.value, &c->recipes, err) != 0)
         return -1;
     fp_err e2 = {0};
     if (fp_recipes_scan_worktree(c->wt.path, &c->recipes, &e2) != 0)
-        fp_warn(ctx, "worktree: %s (only registry recipes are known)", e2.message);
+        fp_warn(c->ctx, "worktree: %s (only registry recipes are known)", e2.message);
     fp_err_clear(&e2);
     c->recipe = fp_recipes_find(&c->recipes, kernel_arg);
-    const char *recipe_source = c->recipe ? (c->recipe->has_recipe ? "registry" : "synthesized") : NULL;
+    *source = c->recipe ? (c->recipe->has_recipe ? "registry" : "synthesized") : NULL;
     if (!c->recipe && !a->invocation) {
         fp_err_set(err, FP_KERNEL_NOT_FOUND, "no recipe and no test tests/kernels/test_%s.py for '%s'", kernel_arg,
                    kernel_arg);
@@ -641,7 +639,7 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
         }
     }
     if (a->invocation)
-        recipe_source = c->recipe ? "invocation-override" : "invocation";
+        *source = c->recipe ? "invocation-override" : "invocation";
     fp_sb cmd;
     fp_sb_init(&cmd);
     if (a->invocation)
@@ -660,17 +658,30 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
                           kernel_arg),
                fp_err_help(err, "pin the shape in --invocation instead (e.g. an env var or argument of the test)");
     if (a->shape && a->invocation && (!c->recipe || !c->recipe->shape_env))
-        fp_warn(ctx, "--shape %s is only recorded: no shape_env to pass it through; the --invocation must pin it",
+        fp_warn(c->ctx, "--shape %s is only recorded: no shape_env to pass it through; the --invocation must pin it",
                 a->shape);
-    bool want_small = !strcmp(a->tag, "small") || !strcmp(a->tag, "both");
-    char *small_shape = NULL;
-    if (want_small) {
-        if (!a->shape)
-            return fp_err_set(err, FP_BAD_ARGS, "--tag %s needs --shape (the small tag shrinks it)", a->tag),
-                   fp_err_help(err, "pass --shape, or use --tag big");
-        if ((small_shape = fp_shape_small(a->shape, err)) == NULL)
-            return -1;
-    }
+    return 0;
+}
+
+static bool wants_small(const cap *c) { return !strcmp(c->a->tag, "small") || !strcmp(c->a->tag, "both"); }
+
+/* The shrunk shape the small tag runs (NULL when it is not asked for). */
+static int small_shape_of(const cap *c, char **small, fp_err *err)
+{
+    *small = NULL;
+    if (!wants_small(c))
+        return 0;
+    if (!c->a->shape)
+        return fp_err_set(err, FP_BAD_ARGS, "--tag %s needs --shape (the small tag shrinks it)", c->a->tag),
+               fp_err_help(err, "pass --shape, or use --tag big");
+    return (*small = fp_shape_small(c->a->shape, err)) == NULL ? -1 : 0;
+}
+
+/* capture.json's recipe, invocation_detail, invocation and shape */
+static void record_workload(cap *c, const char *kernel_arg, const char *recipe_source)
+{
+    const capture_args *a = c->a;
+    cJSON *doc = c->doc;
     cJSON *rj = cJSON_AddObjectToObject(doc, "recipe");
     fp_json_add_str(rj, "name", c->recipe ? c->recipe->name : NULL);
     fp_json_add_str(rj, "source", recipe_source);
@@ -704,15 +715,18 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     fp_sb_free(&line);
     fp_json_add_str(doc, "shape", a->shape);
     free(wl);
+}
 
-    /* --- discovery --- */
+/* The discovery run (kernel trace of the whole workload) into rocprof/discovery;
+ * *exit_code and *errtext are rocprofv3's. */
+static int discovery_run(cap *c, cJSON *dj, int *exit_code, fp_sb *errtext, fp_err *err)
+{
     char *ddir = bpath(c, "rocprof/discovery");
     char *dcache = bpath(c, ".cache/discovery");
     if (fp_rm_rf_contents(ddir, err) != 0 || fp_mkdir_p(ddir, err) != 0 || fp_mkdir_p(dcache, err) != 0) {
         free(ddir);
         free(dcache);
-        free(small_shape);
-        return -1;
+        return -2; /* before the run: capture.json gets no discovery record */
     }
     /* csv (with --stats) where the SDK still writes it plainly; rocpd on the
      * SDK that deprecates direct csv (rocprof-formats.md §1.8) */
@@ -720,113 +734,136 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     fp_sb envs;
     fp_sb_init(&envs);
     const char **env = NULL;
-    build_env(c, dcache, a->shape, &envs, &env);
-    wl = workload_argv(c, &nwl);
+    build_env(c, dcache, c->a->shape, &envs, &env);
+    size_t nwl;
+    const char **wl = workload_argv(c, &nwl);
     const char *pre[] = {"--stats", "--kernel-trace", "-f", dfmt, "-d", ddir, "-o", "discover"};
     const char **argv = rocprof_argv(c, pre, 8, wl, nwl);
-    int exit_code = 0;
-    fp_sb errtext;
-    fp_sb_init(&errtext);
-    rc = run_rocprof(c, "discovery", argv, ddir, env, &exit_code, &errtext, err);
+    int rc = run_rocprof(c, "discovery", argv, ddir, env, exit_code, errtext, err);
     free(argv);
     free(wl);
     free(env);
     fp_sb_free(&envs);
     free(dcache);
-    cJSON *dj = cJSON_AddObjectToObject(doc, "discovery");
+    free(ddir);
     fp_json_add_str(dj, "format", dfmt);
     fp_json_add_str(dj, "dir", "rocprof/discovery");
-    fp_json_add_int(dj, "exit_code", exit_code);
-    if (rc != 0) {
-        free(ddir);
-        free(small_shape);
+    fp_json_add_int(dj, "exit_code", *exit_code);
+    return rc;
+}
+
+/* Why discovery found nothing to trace, as the error. */
+static int discovery_failed(const cap *c, int exit_code, const fp_sb *errtext, int lrc, fp_err *le, fp_err *err)
+{
+    fp_stderr_scan sc;
+    fp_scan_stderr(errtext->buf, &sc);
+    if (lrc != 0 && le->code == FP_BAD_INPUT) {
+        *err = *le;
+        memset(le, 0, sizeof *le);
+    } else if (exit_code != 0) {
+        fp_err_set(err, FP_NO_KERNEL_DISCOVERED,
+                   "the discovery run failed (rocprofv3 exited %d) and recorded no kernel dispatch%s%s", exit_code,
+                   sc.fatal ? ": " : "", sc.fatal ? sc.first_fatal : "");
+        fp_err_help(err, "read rocprof/discovery/rocprofv3.stderr.txt in the bundle; run the invocation by hand");
+    } else {
+        fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "the workload ran but dispatched no GPU kernel");
+        fp_err_help(err, "check the invocation runs the kernel on the GPU (HIP_VISIBLE_DEVICES=%d)", c->cfg.gpu);
+    }
+    fp_err_extra(err, "exit_code", fp_json_int(exit_code));
+    return -1;
+}
+
+/* --- discovery: the kernels the workload dispatches, into *k --- */
+static int discover(cap *c, fp_kcands *k, fp_err *err)
+{
+    int exit_code = 0;
+    fp_sb errtext;
+    fp_sb_init(&errtext);
+    cJSON *dj = cJSON_CreateObject();
+    int rc = discovery_run(c, dj, &exit_code, &errtext, err);
+    if (rc == -2) {
+        cJSON_Delete(dj);
         fp_sb_free(&errtext);
         return -1;
     }
-    fp_kcands k = {0};
+    cJSON_AddItemToObject(c->doc, "discovery", dj);
+    if (rc != 0) {
+        fp_sb_free(&errtext);
+        return -1;
+    }
+    char *ddir = bpath(c, "rocprof/discovery");
     char *prefix = fp_path_join(ddir, "discover");
     fp_err le = {0};
-    int lrc = fp_discovery_load(prefix, &k, &le);
+    int lrc = fp_discovery_load(prefix, k, &le);
     free(prefix);
     free(ddir);
-    if (lrc != 0 || k.n == 0) {
-        fp_stderr_scan sc;
-        fp_scan_stderr(errtext.buf, &sc);
-        if (lrc != 0 && le.code == FP_BAD_INPUT) {
-            *err = le;
-            memset(&le, 0, sizeof le);
-        } else if (exit_code != 0) {
-            fp_err_set(err, FP_NO_KERNEL_DISCOVERED,
-                       "the discovery run failed (rocprofv3 exited %d) and recorded no kernel dispatch%s%s",
-                       exit_code, sc.fatal ? ": " : "", sc.fatal ? sc.first_fatal : "");
-            fp_err_help(err, "read rocprof/discovery/rocprofv3.stderr.txt in the bundle; run the invocation by hand");
-        } else {
-            fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "the workload ran but dispatched no GPU kernel");
-            fp_err_help(err, "check the invocation runs the kernel on the GPU (HIP_VISIBLE_DEVICES=%d)", c->cfg.gpu);
-        }
-        fp_err_extra(err, "exit_code", fp_json_int(exit_code));
-        fp_err_clear(&le);
-        fp_kcands_free(&k);
-        fp_sb_free(&errtext);
-        free(small_shape);
-        return -1;
-    }
+    if (lrc != 0 || k->n == 0)
+        rc = discovery_failed(c, exit_code, &errtext, lrc, &le, err);
+    fp_err_clear(&le);
     fp_sb_free(&errtext);
+    if (rc != 0)
+        return -1;
     if (exit_code != 0)
-        fp_warn(ctx, "discovery: rocprofv3 exited %d but wrote a kernel trace; continuing", exit_code);
-    fp_json_add_int(dj, "dispatches", k.total_dispatches);
-    fp_json_add_int(dj, "kernels", (int64_t)k.n);
-    cJSON_AddItemToObject(dj, "candidates", cands_json(&k));
-    fp_truncated(ctx, "discovery.candidates", k.n < MAX_CANDIDATES ? k.n : MAX_CANDIDATES, k.n);
+        fp_warn(c->ctx, "discovery: rocprofv3 exited %d but wrote a kernel trace; continuing", exit_code);
+    fp_json_add_int(dj, "dispatches", k->total_dispatches);
+    fp_json_add_int(dj, "kernels", (int64_t)k->n);
+    cJSON_AddItemToObject(dj, "candidates", cands_json(k));
+    fp_truncated(c->ctx, "discovery.candidates", k->n < MAX_CANDIDATES ? k->n : MAX_CANDIDATES, k->n);
+    return 0;
+}
 
-    /* --- which kernel --- */
+/* --- which kernel: *kc among the discovered, *arch the one it ran on --- */
+static int choose_kernel(cap *c, const fp_kcands *k, const char *kernel_arg, const fp_kcand **kc, const char **arch,
+                         fp_err *err)
+{
+    cJSON *doc = c->doc;
     const char *names[34];
     size_t nn = 0;
     names[nn++] = kernel_arg;
     for (size_t i = 0; c->recipe && i < c->recipe->n_kernels && nn < 33; i++)
         names[nn++] = c->recipe->kernels[i];
     fp_match_conf conf;
-    long ki = fp_match_kernel(&k, c->recipe ? c->recipe->hint : NULL, names, nn, &conf);
+    long ki = fp_match_kernel(k, c->recipe ? c->recipe->hint : NULL, names, nn, &conf);
     if (ki < 0) {
         fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "no kernel to trace: the %zu discovered kernel(s) are all library "
                                                  "kernels and none matches '%s'",
-                   k.n, kernel_arg);
+                   k->n, kernel_arg);
         fp_err_help(err, "pass the exact JIT kernel name (see candidates) as KERNEL with --invocation");
-        fp_err_extra(err, "candidates", cands_json(&k));
-        fp_kcands_free(&k);
-        free(small_shape);
+        fp_err_extra(err, "candidates", cands_json(k));
         return -1;
     }
-    const fp_kcand *kc = &k.v[ki];
+    *kc = &k->v[ki];
     if (conf == FP_MATCH_HEAVIEST)
-        fp_warn(ctx, "no discovered kernel matches '%s'; tracing the heaviest non-library kernel '%s' "
-                     "(confidence: heaviest)",
-                kernel_arg, kc->name);
-    fp_json_add_str(doc, "kernel", kc->name);
+        fp_warn(c->ctx, "no discovered kernel matches '%s'; tracing the heaviest non-library kernel '%s' "
+                        "(confidence: heaviest)",
+                kernel_arg, (*kc)->name);
+    fp_json_add_str(doc, "kernel", (*kc)->name);
     fp_json_add_str(doc, "match_confidence", fp_match_conf_name(conf));
-    fp_json_add_int(doc, "calls", kc->calls);
-    fp_json_add_int(doc, "total_ns", kc->total_ns);
-    fp_json_add_num(doc, "avg_ns", kc->avg_ns, 1);
-    const char *arch = c->cfg.arch.value ? c->cfg.arch.value : k.arch;
-    fp_json_add_str(doc, "arch", arch);
+    fp_json_add_int(doc, "calls", (*kc)->calls);
+    fp_json_add_int(doc, "total_ns", (*kc)->total_ns);
+    fp_json_add_num(doc, "avg_ns", (*kc)->avg_ns, 1);
+    *arch = c->cfg.arch.value ? c->cfg.arch.value : k->arch;
+    fp_json_add_str(doc, "arch", *arch);
     cJSON *gj = cJSON_AddObjectToObject(doc, "gpu");
     fp_json_add_int(gj, "index", c->cfg.gpu);
-    fp_json_add_str(gj, "arch", k.arch);
-    fp_json_add_str(gj, "product", k.product);
-    fp_json_add_str(doc, "product", k.product);
-    if (c->cfg.arch.value && k.arch && strcmp(c->cfg.arch.value, k.arch))
-        fp_warn(ctx, "--arch %s but rocprofv3 reports %s", c->cfg.arch.value, k.arch);
+    fp_json_add_str(gj, "arch", k->arch);
+    fp_json_add_str(gj, "product", k->product);
+    fp_json_add_str(doc, "product", k->product);
+    if (c->cfg.arch.value && k->arch && strcmp(c->cfg.arch.value, k->arch))
+        fp_warn(c->ctx, "--arch %s but rocprofv3 reports %s", c->cfg.arch.value, k->arch);
+    return 0;
+}
 
-    /* --- iterations: an explicit 1-based set that exists --- */
+/* --- iterations: an explicit 1-based set that exists, or the automatic one; *out as text --- */
+static int choose_iterations(cap *c, const fp_kcand *kc, char **out, fp_err *err)
+{
+    const capture_args *a = c->a;
     unsigned *iters = NULL;
     size_t ni = 0;
     unsigned autov[2];
     if (a->iter_range) {
-        if (fp_iter_parse(a->iter_range, &iters, &ni, err) != 0) {
-            fp_kcands_free(&k);
-            free(small_shape);
+        if (fp_iter_parse(a->iter_range, &iters, &ni, err) != 0)
             return -1;
-        }
         size_t exist = 0;
         for (size_t i = 0; i < ni; i++)
             exist += iters[i] <= (unsigned long long)kc->calls;
@@ -836,62 +873,84 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
                        a->iter_range, kc->name, kc->calls);
             fp_err_help(err, "iterations are 1-based per kernel; pick values in 1..%lld", kc->calls);
             free(iters);
-            fp_kcands_free(&k);
-            free(small_shape);
             return -1;
         }
         if (exist < ni)
-            fp_warn(ctx, "--iter-range %s: %zu of %zu iterations exceed the %lld discovered calls", a->iter_range,
+            fp_warn(c->ctx, "--iter-range %s: %zu of %zu iterations exceed the %lld discovered calls", a->iter_range,
                     ni - exist, ni, kc->calls);
     } else {
         ni = fp_iter_auto(kc->calls, autov);
     }
-    char *iter_str = fp_iter_range_str(iters ? iters : autov, ni, err);
+    *out = fp_iter_range_str(iters ? iters : autov, ni, err);
     free(iters);
-    if (!iter_str) {
-        fp_kcands_free(&k);
-        free(small_shape);
+    if (!*out)
         return -1;
-    }
-    fp_json_add_str(doc, "iter_range", iter_str);
-    fp_json_add_str(doc, "iter_range_source", a->iter_range ? "flag" : "auto");
-    char *regex = fp_regex_escape(kc->name);
-    fp_json_add_str(doc, "kernel_regex", regex);
+    fp_json_add_str(c->doc, "iter_range", *out);
+    fp_json_add_str(c->doc, "iter_range_source", a->iter_range ? "flag" : "auto");
+    return 0;
+}
 
-    /* --- ATT per tag --- */
+/* --- ATT per tag (small first); at least one must give a usable dispatch --- */
+static int att_passes(cap *c, const char *small_shape, const fp_kcand *kc, const char *regex, const char *iter_str,
+                      const char *arch, fp_err *err)
+{
     const char *tags[2];
     const char *shapes[2];
     size_t nt = 0;
-    if (want_small) {
+    if (wants_small(c)) {
         tags[nt] = "small";
         shapes[nt++] = small_shape;
     }
-    if (!strcmp(a->tag, "big") || !strcmp(a->tag, "both")) {
+    if (!strcmp(c->a->tag, "big") || !strcmp(c->a->tag, "both")) {
         tags[nt] = "big";
-        shapes[nt++] = a->shape;
+        shapes[nt++] = c->a->shape;
     }
-    rc = 0;
+    int rc = 0;
     size_t n_ok = 0;
     for (size_t i = 0; i < nt && rc == 0; i++) {
         rc = att_pass(c, tags[i], shapes[i], kc->name, regex, iter_str, kc, arch, err);
         const char *st = fp_json_get_str(cJSON_GetObjectItem(c->tags, tags[i]), "status");
         n_ok += st && !strcmp(st, "ok");
     }
-    if (rc == 0 && n_ok == 0) {
-        fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)", kc->name, iter_str);
-        fp_err_help(err, "the target CU got no wave: retry (another iteration with --iter-range), or a larger "
-                         "shape; inventory lists every dispatch dir");
-        cJSON *invs = cJSON_CreateObject();
-        cJSON *tj;
-        cJSON_ArrayForEach(tj, c->tags)
-        {
-            cJSON *inv = cJSON_GetObjectItem(tj, "inventory");
-            cJSON_AddItemToObject(invs, tj->string, inv ? cJSON_Duplicate(inv, 1) : cJSON_CreateArray());
-        }
-        fp_err_extra(err, "inventory", invs);
-        rc = -1;
+    if (rc != 0 || n_ok > 0)
+        return rc;
+    fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)", kc->name, iter_str);
+    fp_err_help(err, "the target CU got no wave: retry (another iteration with --iter-range), or a larger "
+                     "shape; inventory lists every dispatch dir");
+    cJSON *invs = cJSON_CreateObject();
+    cJSON *tj;
+    cJSON_ArrayForEach(tj, c->tags)
+    {
+        cJSON *inv = cJSON_GetObjectItem(tj, "inventory");
+        cJSON_AddItemToObject(invs, tj->string, inv ? cJSON_Duplicate(inv, 1) : cJSON_CreateArray());
     }
-    if (rc == 0 && a->with_pmc)
+    fp_err_extra(err, "inventory", invs);
+    return -1;
+}
+
+/* workload -> discovery -> kernel -> iterations -> ATT per tag (-> PMC) */
+static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
+{
+    const char *recipe_source = NULL;
+    char *small_shape = NULL;
+    if (choose_workload(c, kernel_arg, &recipe_source, err) != 0 || small_shape_of(c, &small_shape, err) != 0)
+        return -1;
+    record_workload(c, kernel_arg, recipe_source);
+    fp_kcands k = {0};
+    const fp_kcand *kc = NULL;
+    const char *arch = NULL;
+    char *iter_str = NULL, *regex = NULL;
+    int rc = discover(c, &k, err);
+    if (rc == 0)
+        rc = choose_kernel(c, &k, kernel_arg, &kc, &arch, err);
+    if (rc == 0)
+        rc = choose_iterations(c, kc, &iter_str, err);
+    if (rc == 0) {
+        regex = fp_regex_escape(kc->name);
+        fp_json_add_str(c->doc, "kernel_regex", regex);
+        rc = att_passes(c, small_shape, kc, regex, iter_str, arch, err);
+    }
+    if (rc == 0 && c->a->with_pmc)
         rc = pmc_pass(c, kc->name, iter_str, arch, err);
     free(regex);
     free(iter_str);
