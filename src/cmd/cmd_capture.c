@@ -558,6 +558,32 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
     return rc;
 }
 
+/* How the counters child ended, into capture.json pmc (status, counters_json or
+ * error_code); a failure is a warning. Its kept envelope is made relocatable. */
+static void record_pmc_outcome(cap *c, cJSON *pj, int rc, const char *so, const fp_err *e2)
+{
+    cJSON *env_doc = NULL;
+    fp_err e3 = {0};
+    const char *st = "failed";
+    if (rc == 0 && fp_json_parse_file(so, &env_doc, &e3) == 0 && cJSON_IsTrue(cJSON_GetObjectItem(env_doc, "ok"))) {
+        st = "ok";
+        fp_json_add_str(pj, "counters_json", "counters.json");
+    } else {
+        const cJSON *er = cJSON_GetObjectItem(env_doc, "error");
+        fp_warn(c->ctx, "pmc pass failed: [%s] %s", er ? fp_json_get_str(er, "code") : fp_code_name(e2->code),
+                er ? fp_json_get_str(er, "message") : (e2->message[0] ? e2->message : "no envelope"));
+        fp_json_add_str(pj, "error_code", er ? fp_json_get_str(er, "code") : NULL);
+    }
+    fp_json_add_str(pj, "status", st);
+    if (env_doc) { /* the kept envelope is relocatable like the artifacts */
+        fp_err e4 = {0};
+        fp_bundle_write_json(so, env_doc, c->bundle, &e4);
+        fp_err_clear(&e4);
+    }
+    cJSON_Delete(env_doc);
+    fp_err_clear(&e3);
+}
+
 /* --with-pmc: the PMC pass belongs to `counters`; run this binary's counters
  * command live on the same workload, environment, kernel and iterations.
  * A failure is a warning (the ATT capture stands); only an interrupt stops. */
@@ -612,26 +638,7 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
         fp_json_add_str(pj, "status", "interrupted");
         fp_err_set(err, FP_INTERRUPTED, "pmc pass interrupted");
     } else {
-        cJSON *env_doc = NULL;
-        fp_err e3 = {0};
-        const char *st = "failed";
-        if (rc == 0 && fp_json_parse_file(so, &env_doc, &e3) == 0 && cJSON_IsTrue(cJSON_GetObjectItem(env_doc, "ok"))) {
-            st = "ok";
-            fp_json_add_str(pj, "counters_json", "counters.json");
-        } else {
-            const cJSON *er = cJSON_GetObjectItem(env_doc, "error");
-            fp_warn(c->ctx, "pmc pass failed: [%s] %s", er ? fp_json_get_str(er, "code") : fp_code_name(e2.code),
-                    er ? fp_json_get_str(er, "message") : (e2.message[0] ? e2.message : "no envelope"));
-            fp_json_add_str(pj, "error_code", er ? fp_json_get_str(er, "code") : NULL);
-        }
-        fp_json_add_str(pj, "status", st);
-        if (env_doc) { /* the kept envelope is relocatable like the artifacts */
-            fp_err e4 = {0};
-            fp_bundle_write_json(so, env_doc, c->bundle, &e4);
-            fp_err_clear(&e4);
-        }
-        cJSON_Delete(env_doc);
-        fp_err_clear(&e3);
+        record_pmc_outcome(c, pj, rc, so, &e2);
         rc = 0;
     }
     fp_err_clear(&e2);
@@ -1001,6 +1008,93 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     return rc;
 }
 
+/* hard gates first: rocprofv3, then the worktree and its build tree */
+static int check_gates(cap *c, fp_err *err)
+{
+    fp_ctx *ctx = c->ctx;
+    if (fp_rocprof_probe(c->cfg.rocprofv3.value, VERSION_TIMEOUT_S, ctx->interrupted, &c->rp, err) != 0 &&
+        (!c->rp.path || err->code == FP_INTERRUPTED || err->code == FP_ROCPROFV3_MISSING))
+        return -1;
+    fp_err_clear(err); /* a failed --version only warns: the release is assumed */
+    if (!c->rp.version)
+        fp_warn(ctx, "rocprofv3 --version failed (%s): assuming a release before ROCm 7.0", c->rp.probe_error);
+    if (!c->cfg.worktree.value) {
+        fp_err_set(err, FP_BUILD_TREE_MISSING, "no FlyDSL worktree configured");
+        return fp_err_help(err, "pass --worktree DIR or set FLYPROF_WORKTREE");
+    }
+    fp_worktree_inspect(c->cfg.worktree.value, &c->wt, err);
+    if (!c->wt.exists || !c->wt.build_tree) {
+        fp_err_set(err, FP_BUILD_TREE_MISSING, "%s%s", c->wt.path,
+                   !c->wt.exists ? " does not exist" : ": no build-fly/python_packages build tree");
+        return fp_err_help(err, "build FlyDSL in the worktree, or point --worktree at a built checkout");
+    }
+    if (!c->wt.flydsl_pkg)
+        fp_warn(ctx, "%s/%s has no flydsl/ package", c->wt.path, FP_FLYDSL_BUILD_TREE);
+    return 0;
+}
+
+/* capture.json's head: what was asked, when and where, with which profiler and worktree */
+static void open_capture_doc(cap *c, const char *kernel)
+{
+    c->doc = cJSON_CreateObject();
+    fp_json_add_int(c->doc, "schema", 1);
+    fp_json_add_str(c->doc, "status", "running");
+    fp_json_add_str(c->doc, "requested_kernel", kernel);
+    fp_json_add_str(c->doc, "tag", c->a->tag);
+    {
+        /* when and where: the provenance `history add` records */
+        char when[32], host[256] = "";
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        fp_json_add_str(c->doc, "captured_at", when);
+        fp_json_add_str(c->doc, "host", gethostname(host, sizeof host - 1) == 0 && host[0] ? host : NULL);
+    }
+    cJSON *rp = cJSON_AddObjectToObject(c->doc, "rocprofv3");
+    fp_json_add_str(rp, "path", c->rp.path);
+    fp_json_add_str(rp, "version", c->rp.version);
+    fp_json_add_str(rp, "rocm_version", c->rp.rocm_version);
+    fp_json_add_str(rp, "default_output_format", c->rp.default_format);
+    cJSON *w = fp_worktree_json(&c->wt);
+    cJSON_AddItemToObject(c->doc, "worktree", w);
+    cJSON_AddItemToObject(c->doc, "config", fp_config_json(&c->cfg));
+    fp_json_add_num(c->doc, "timeout_s", c->a->timeout, 3);
+    c->tags = cJSON_AddObjectToObject(c->doc, "tags");
+    c->commands = cJSON_AddArrayToObject(c->doc, "commands");
+}
+
+static void capture_table(const cap *c, fp_sb *t)
+{
+    fp_sb_addf(t, "captured %s (%s match, %lld calls, iterations %s) into %s\n", fp_json_get_str(c->doc, "kernel"),
+               fp_json_get_str(c->doc, "match_confidence"),
+               (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(c->doc, "calls")),
+               fp_json_get_str(c->doc, "iter_range"), c->bundle);
+    fp_sb_adds(t, "  tag    status  dispatch                                waves  mapped  VGPR  waves/SIMD\n");
+    cJSON *tj;
+    cJSON_ArrayForEach(tj, c->tags)
+    {
+        const char *kept = fp_json_get_str(tj, "kept_dispatch");
+        const cJSON *rg = cJSON_GetObjectItem(tj, "registers");
+        fp_sb_addf(t, "  %-6s %-7s %-39s %5lld  %5.1f%%  %4lld  %10lld\n", tj->string, fp_json_get_str(tj, "status"),
+                   kept ? kept : "-", (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(tj, "waves")),
+                   cJSON_GetNumberValue(cJSON_GetObjectItem(tj, "mapped_pct")),
+                   (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(rg, "total_vgpr")),
+                   (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(rg, "waves_per_simd")));
+    }
+}
+
+static void cap_free(cap *c)
+{
+    cJSON_Delete(c->doc);
+    fp_invocation_free(&c->inv);
+    fp_recipes_free(&c->recipes);
+    fp_worktree_free(&c->wt);
+    fp_rocprof_info_free(&c->rp);
+    fp_config_free(&c->cfg);
+    free(c->bundle);
+}
+
 static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 {
     (void)npos;
@@ -1017,69 +1111,27 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     c.t0 = now_s();
     if (fp_config_load(&c.cfg, &a->cfg, err) != 0)
         return -1;
-    int rc = -1;
-
-    /* hard gates first: rocprofv3, then the worktree and its build tree */
-    if (fp_rocprof_probe(c.cfg.rocprofv3.value, VERSION_TIMEOUT_S, ctx->interrupted, &c.rp, err) != 0 &&
-        (!c.rp.path || err->code == FP_INTERRUPTED || err->code == FP_ROCPROFV3_MISSING))
-        goto out;
-    fp_err_clear(err);
-    if (!c.rp.version)
-        fp_warn(ctx, "rocprofv3 --version failed (%s): assuming a release before ROCm 7.0", c.rp.probe_error);
-    if (!c.cfg.worktree.value) {
-        fp_err_set(err, FP_BUILD_TREE_MISSING, "no FlyDSL worktree configured");
-        fp_err_help(err, "pass --worktree DIR or set FLYPROF_WORKTREE");
-        goto out;
+    if (check_gates(&c, err) != 0) {
+        cap_free(&c);
+        return -1;
     }
-    fp_worktree_inspect(c.cfg.worktree.value, &c.wt, err);
-    if (!c.wt.exists || !c.wt.build_tree) {
-        fp_err_set(err, FP_BUILD_TREE_MISSING, "%s%s", c.wt.path,
-                   !c.wt.exists ? " does not exist" : ": no build-fly/python_packages build tree");
-        fp_err_help(err, "build FlyDSL in the worktree, or point --worktree at a built checkout");
-        goto out;
-    }
-    if (!c.wt.flydsl_pkg)
-        fp_warn(ctx, "%s/%s has no flydsl/ package", c.wt.path, FP_FLYDSL_BUILD_TREE);
-
     /* the bundle */
     c.bundle = ctx->bundle ? fp_path_abs(ctx->bundle) : fp_capture_default_bundle(kernel);
-    if (fp_mkdir_p(c.bundle, err) != 0)
-        goto out;
+    if (fp_mkdir_p(c.bundle, err) != 0) {
+        cap_free(&c);
+        return -1;
+    }
     if (!ctx->bundle_abs)
         ctx->bundle_abs = strdup(c.bundle);
-    c.doc = cJSON_CreateObject();
-    fp_json_add_int(c.doc, "schema", 1);
-    fp_json_add_str(c.doc, "status", "running");
-    fp_json_add_str(c.doc, "requested_kernel", kernel);
-    fp_json_add_str(c.doc, "tag", a->tag);
-    {
-        /* when and where: the provenance `history add` records */
-        char when[32], host[256] = "";
-        time_t now = time(NULL);
-        struct tm tm;
-        gmtime_r(&now, &tm);
-        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        fp_json_add_str(c.doc, "captured_at", when);
-        fp_json_add_str(c.doc, "host", gethostname(host, sizeof host - 1) == 0 && host[0] ? host : NULL);
-    }
-    cJSON *rp = cJSON_AddObjectToObject(c.doc, "rocprofv3");
-    fp_json_add_str(rp, "path", c.rp.path);
-    fp_json_add_str(rp, "version", c.rp.version);
-    fp_json_add_str(rp, "rocm_version", c.rp.rocm_version);
-    fp_json_add_str(rp, "default_output_format", c.rp.default_format);
-    cJSON *w = fp_worktree_json(&c.wt);
-    cJSON_AddItemToObject(c.doc, "worktree", w);
-    cJSON_AddItemToObject(c.doc, "config", fp_config_json(&c.cfg));
-    fp_json_add_num(c.doc, "timeout_s", a->timeout, 3);
-    c.tags = cJSON_AddObjectToObject(c.doc, "tags");
-    c.commands = cJSON_AddArrayToObject(c.doc, "commands");
+    open_capture_doc(&c, kernel);
     if (c.wt.dirty)
         fp_warn(ctx, "worktree %s has uncommitted changes: the commit alone does not reproduce this capture",
                 c.wt.path);
 
-    rc = capture_body(&c, kernel, err);
+    int rc = capture_body(&c, kernel, err);
     if (rc == 0 && ctx->interrupted && *ctx->interrupted)
         rc = fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d", (int)*ctx->interrupted);
+    /* capture.json is written whatever happened: it records how far the capture got */
     fp_err werr = {0};
     const char *status = rc == 0 ? "ok" : err->code == FP_INTERRUPTED ? "interrupted" : "failed";
     if (write_capture_json(&c, status, rc == 0 ? NULL : err, &werr) != 0 && rc == 0) {
@@ -1090,35 +1142,11 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     fp_err_clear(&werr);
     if (rc == 0) {
         ctx->data = cJSON_Duplicate(c.doc, 1);
-        fp_sb *t = &ctx->table;
-        fp_sb_addf(t, "captured %s (%s match, %lld calls, iterations %s) into %s\n",
-                   fp_json_get_str(c.doc, "kernel"), fp_json_get_str(c.doc, "match_confidence"),
-                   (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(c.doc, "calls")),
-                   fp_json_get_str(c.doc, "iter_range"), c.bundle);
-        fp_sb_adds(t, "  tag    status  dispatch                                waves  mapped  VGPR  waves/SIMD\n");
-        cJSON *tj;
-        cJSON_ArrayForEach(tj, c.tags)
-        {
-            const char *kept = fp_json_get_str(tj, "kept_dispatch");
-            const cJSON *rg = cJSON_GetObjectItem(tj, "registers");
-            fp_sb_addf(t, "  %-6s %-7s %-39s %5lld  %5.1f%%  %4lld  %10lld\n", tj->string,
-                       fp_json_get_str(tj, "status"), kept ? kept : "-",
-                       (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(tj, "waves")),
-                       cJSON_GetNumberValue(cJSON_GetObjectItem(tj, "mapped_pct")),
-                       (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(rg, "total_vgpr")),
-                       (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(rg, "waves_per_simd")));
-        }
-    } else if (c.bundle) {
+        capture_table(&c, &ctx->table);
+    } else {
         fp_err_extra(err, "capture_json", cJSON_CreateString("capture.json"));
     }
-out:
-    cJSON_Delete(c.doc);
-    fp_invocation_free(&c.inv);
-    fp_recipes_free(&c.recipes);
-    fp_worktree_free(&c.wt);
-    fp_rocprof_info_free(&c.rp);
-    fp_config_free(&c.cfg);
-    free(c.bundle);
+    cap_free(&c);
     return rc;
 }
 
