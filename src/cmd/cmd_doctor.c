@@ -183,81 +183,71 @@ static int read_kfd(gpu_info *g, int max)
 
 /* ---- the command ---- */
 
-static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
+/* 1. rocprofv3; -1 only when interrupted (err says so) */
+static int check_rocprofv3(checks *c, cJSON *d, fp_ctx *ctx, const fp_config *cfg, fp_rocprof_info *ri, fp_err *err)
 {
-    (void)pos;
-    (void)npos;
-    doctor_args *a = argsp;
-    fp_config cfg;
-    if (fp_config_load(&cfg, &a->cfg, err) != 0)
-        return -1;
-    cJSON *d = ctx->data = cJSON_CreateObject();
-    fp_sb_adds(&ctx->table, "flyprof doctor\n\n");
-    checks c = {cJSON_CreateArray(), cJSON_CreateArray(), &ctx->table};
-    fp_sb ev, fix;
+    fp_sb ev;
     fp_sb_init(&ev);
-    fp_sb_init(&fix);
-
-    /* 1. rocprofv3 */
-    fp_rocprof_info ri;
     fp_err perr = {0};
-    int prc = fp_rocprof_probe(cfg.rocprofv3.value, DOCTOR_VERSION_TIMEOUT_S, ctx->interrupted, &ri, &perr);
+    int prc = fp_rocprof_probe(cfg->rocprofv3.value, DOCTOR_VERSION_TIMEOUT_S, ctx->interrupted, ri, &perr);
     cJSON *rj = cJSON_AddObjectToObject(d, "rocprofv3");
-    fp_json_add_str(rj, "requested", cfg.rocprofv3.value);
-    fp_json_add_str(rj, "source", cfg.rocprofv3.source);
-    fp_json_add_bool(rj, "present", ri.path != NULL);
-    fp_json_add_str(rj, "path", ri.path);
-    fp_json_add_str(rj, "version", ri.version);
-    fp_json_add_str(rj, "rocm_version", ri.rocm_version);
-    fp_json_add_str(rj, "default_output_format", ri.path ? ri.default_format : NULL);
-    fp_json_add_str(rj, "rocm_root", ri.rocm_root);
+    fp_json_add_str(rj, "requested", cfg->rocprofv3.value);
+    fp_json_add_str(rj, "source", cfg->rocprofv3.source);
+    fp_json_add_bool(rj, "present", ri->path != NULL);
+    fp_json_add_str(rj, "path", ri->path);
+    fp_json_add_str(rj, "version", ri->version);
+    fp_json_add_str(rj, "rocm_version", ri->rocm_version);
+    fp_json_add_str(rj, "default_output_format", ri->path ? ri->default_format : NULL);
+    fp_json_add_str(rj, "rocm_root", ri->rocm_root);
     if (perr.code == FP_INTERRUPTED) {
-        fp_rocprof_info_free(&ri);
-        fp_config_free(&cfg);
-        cJSON_Delete(c.list);
-        cJSON_Delete(c.blockers);
-        fp_sb_free(&ev);
-        fp_sb_free(&fix);
         *err = perr;
+        fp_sb_free(&ev);
         return -1;
     }
-    if (!ri.path) {
-        fp_sb_addf(&ev, "'%s' not found on PATH", cfg.rocprofv3.value);
-        add_check(&c, "rocprofv3", "fail", ev.buf,
+    if (!ri->path) {
+        fp_sb_addf(&ev, "'%s' not found on PATH", cfg->rocprofv3.value);
+        add_check(c, "rocprofv3", "fail", ev.buf,
                   "install ROCm >= 7.0 (rocprofiler-sdk), or pass --rocprofv3 PATH / set FLYPROF_ROCPROFV3",
                   "ROCPROFV3_MISSING");
-    } else if (prc != 0 || !ri.version) {
+    } else if (prc != 0 || !ri->version) {
         fp_sb_addf(&ev, "%s: version unknown (%s); assuming a release before ROCm 7.0 (default format csv)",
-                   ri.path, ri.probe_error[0] ? ri.probe_error : "no version line");
-        add_check(&c, "rocprofv3", "warn", ev.buf, "ROCm >= 7.0 is needed for --att; upgrade ROCm", NULL);
+                   ri->path, ri->probe_error[0] ? ri->probe_error : "no version line");
+        add_check(c, "rocprofv3", "warn", ev.buf, "ROCm >= 7.0 is needed for --att; upgrade ROCm", NULL);
     } else {
-        fp_sb_addf(&ev, "%s version %s (ROCm %s), default output format %s", ri.path, ri.version,
-                   ri.rocm_version ? ri.rocm_version : "?", ri.default_format);
-        bool old = fp_version_cmp(ri.version, "1.0.0") < 0;
-        add_check(&c, "rocprofv3", old ? "fail" : "ok", ev.buf,
+        fp_sb_addf(&ev, "%s version %s (ROCm %s), default output format %s", ri->path, ri->version,
+                   ri->rocm_version ? ri->rocm_version : "?", ri->default_format);
+        bool old = fp_version_cmp(ri->version, "1.0.0") < 0;
+        add_check(c, "rocprofv3", old ? "fail" : "ok", ev.buf,
                   old ? "ATT needs rocprofiler-sdk >= 1.0.0 (ROCm 7.0); upgrade ROCm" : NULL,
                   old ? "ROCPROFV3_MISSING" : NULL);
     }
+    fp_sb_free(&ev);
+    fp_err_clear(&perr);
+    return 0;
+}
 
-    /* 2. trace decoder, where rocprofv3 will look */
-    fp_sb_reset(&ev);
+/* 2. trace decoder, where rocprofv3 will look */
+static void check_decoder(checks *c, cJSON *d, const fp_rocprof_info *ri)
+{
+    fp_sb ev;
+    fp_sb_init(&ev);
     char *found = NULL;
     cJSON *searched = cJSON_CreateArray();
-    fp_decoder_search(NULL, 0, ri.rocm_root, &found, searched);
+    fp_decoder_search(NULL, 0, ri->rocm_root, &found, searched);
     cJSON *dj = cJSON_AddObjectToObject(d, "trace_decoder");
     fp_json_add_bool(dj, "present", found != NULL);
     fp_json_add_str(dj, "path", found);
     cJSON_AddItemToObject(dj, "searched", searched);
-    bool bundled = ri.version && fp_version_cmp(ri.version, "1.3.0") >= 0;
+    bool bundled = ri->version && fp_version_cmp(ri->version, "1.3.0") >= 0;
     fp_json_add_bool(dj, "bundled_with_rocm", bundled);
     if (found) {
         fp_sb_addf(&ev, "%s", found);
-        add_check(&c, "trace_decoder", "ok", ev.buf, NULL, NULL);
+        add_check(c, "trace_decoder", "ok", ev.buf, NULL, NULL);
     } else {
         char *s = cJSON_PrintUnformatted(searched);
         fp_sb_addf(&ev, "%s not found in %s", FP_DECODER_LIB, s);
         free(s);
-        add_check(&c, "trace_decoder", "fail", ev.buf,
+        add_check(c, "trace_decoder", "fail", ev.buf,
                   bundled ? "reinstall ROCm: the decoder ships with ROCm >= 7.13"
                           : "install rocprof-trace-decoder (github.com/ROCm/rocprof-trace-decoder releases, the "
                             "one matching /opt/rocm/.info/version) into <rocm>/lib, or set "
@@ -266,9 +256,14 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
     }
     free(found);
 
-    /* 3. GPUs */
-    fp_sb_reset(&ev);
-    gpu_info gpus[MAX_GPUS];
+    fp_sb_free(&ev);
+}
+
+/* 3. GPUs (rocminfo, else the KFD topology); returns the selected one or NULL */
+static const gpu_info *check_gpu(checks *c, cJSON *d, fp_ctx *ctx, const fp_config *cfg, gpu_info *gpus, int max)
+{
+    fp_sb ev;
+    fp_sb_init(&ev);
     int ng = 0;
     const char *gpu_src = "none";
     char *rocminfo = fp_proc_which("rocminfo", NULL);
@@ -281,13 +276,13 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
         fp_proc_result r;
         fp_err e2 = {0};
         if (fp_proc_run(&o, &r, &e2) == 0 && r.exited && r.exit_code == 0) {
-            ng = parse_rocminfo(out.buf, gpus, MAX_GPUS);
+            ng = parse_rocminfo(out.buf, gpus, max);
             gpu_src = "rocminfo";
         }
         fp_sb_free(&out);
     }
     if (ng == 0 && fp_is_dir(KFD_NODES)) {
-        ng = read_kfd(gpus, MAX_GPUS);
+        ng = read_kfd(gpus, max);
         gpu_src = "kfd";
     }
     bool kfd = access("/dev/kfd", F_OK) == 0;
@@ -301,10 +296,10 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
         cJSON_AddItemToArray(gj, o);
     }
     cJSON *sel = cJSON_AddObjectToObject(d, "gpu");
-    fp_json_add_int(sel, "index", cfg.gpu);
+    fp_json_add_int(sel, "index", cfg->gpu);
     fp_json_add_str(sel, "source", gpu_src);
     fp_json_add_bool(sel, "dev_kfd", kfd);
-    const gpu_info *g = cfg.gpu < ng ? &gpus[cfg.gpu] : NULL;
+    const gpu_info *g = cfg->gpu < ng ? &gpus[cfg->gpu] : NULL;
     fp_json_add_bool(sel, "present", g != NULL);
     fp_json_add_str(sel, "arch", g ? g->arch : NULL);
     fp_json_add_str(sel, "name", g && g->name[0] ? g->name : NULL);
@@ -312,34 +307,41 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
         fp_sb_addf(&ev, "no AMD GPU: %s, %s, %s", rocminfo ? "rocminfo lists no GPU agent" : "rocminfo not on PATH",
                    kfd ? "/dev/kfd present" : "/dev/kfd absent", fp_is_dir(KFD_NODES) ? "KFD topology has no GPU node"
                                                                                   : "no KFD topology");
-        add_check(&c, "gpu", "fail", ev.buf,
+        add_check(c, "gpu", "fail", ev.buf,
                   "run on a machine with an AMD Instinct GPU and the amdgpu driver (MI300X/MI325X/MI350X/MI355X); "
                   "in a container pass --device /dev/kfd --device /dev/dri",
                   "NO_GPU");
     } else if (!g) {
-        fp_sb_addf(&ev, "--gpu %d but only %d GPU(s) visible (%s)", cfg.gpu, ng, gpu_src);
-        add_check(&c, "gpu", "fail", ev.buf, "pick --gpu in 0..(count-1)", "NO_GPU");
+        fp_sb_addf(&ev, "--gpu %d but only %d GPU(s) visible (%s)", cfg->gpu, ng, gpu_src);
+        add_check(c, "gpu", "fail", ev.buf, "pick --gpu in 0..(count-1)", "NO_GPU");
     } else {
-        fp_sb_addf(&ev, "GPU %d: %s %s, %d CUs (%d GPU(s) via %s)", cfg.gpu, g->arch, g->name, g->cus, ng, gpu_src);
-        add_check(&c, "gpu", "ok", ev.buf, NULL, NULL);
+        fp_sb_addf(&ev, "GPU %d: %s %s, %d CUs (%d GPU(s) via %s)", cfg->gpu, g->arch, g->name, g->cus, ng, gpu_src);
+        add_check(c, "gpu", "ok", ev.buf, NULL, NULL);
     }
     free(rocminfo);
 
-    /* 4. the FlyDSL worktree */
-    fp_sb_reset(&ev);
+    fp_sb_free(&ev);
+    return g;
+}
+
+/* 4. the FlyDSL worktree and its build tree */
+static void check_worktree(checks *c, cJSON *d, const fp_config *cfg, fp_err *err)
+{
+    fp_sb ev;
+    fp_sb_init(&ev);
     fp_worktree wt;
     memset(&wt, 0, sizeof wt);
-    if (!cfg.worktree.value) {
+    if (!cfg->worktree.value) {
         cJSON_AddNullToObject(d, "worktree");
-        add_check(&c, "worktree", "fail", "no FlyDSL worktree configured",
+        add_check(c, "worktree", "fail", "no FlyDSL worktree configured",
                   "pass --worktree DIR or set FLYPROF_WORKTREE (or `worktree:` in the config file)",
                   "BUILD_TREE_MISSING");
     } else {
-        fp_worktree_inspect(cfg.worktree.value, &wt, err);
+        fp_worktree_inspect(cfg->worktree.value, &wt, err);
         cJSON_AddItemToObject(d, "worktree", fp_worktree_json(&wt));
         if (!wt.exists) {
             fp_sb_addf(&ev, "%s does not exist", wt.path);
-            add_check(&c, "worktree", "fail", ev.buf, "clone FlyDSL there or point --worktree at the checkout",
+            add_check(c, "worktree", "fail", ev.buf, "clone FlyDSL there or point --worktree at the checkout",
                       "BUILD_TREE_MISSING");
         } else {
             if (wt.is_git)
@@ -348,93 +350,118 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
                            wt.dirty ? ", dirty" : ", clean");
             else
                 fp_sb_addf(&ev, "%s (not a git repository: no provenance)", wt.path);
-            add_check(&c, "worktree", wt.is_git ? "ok" : "warn", ev.buf,
+            add_check(c, "worktree", wt.is_git ? "ok" : "warn", ev.buf,
                       wt.is_git ? NULL : "use a git checkout so captures record the commit", NULL);
             fp_sb_reset(&ev);
             fp_sb_addf(&ev, "%s/%s %s", wt.path, FP_FLYDSL_BUILD_TREE,
                        !wt.build_tree ? "missing" : wt.flydsl_pkg ? "present with flydsl/" : "present but no flydsl/");
-            add_check(&c, "build_tree", wt.flydsl_pkg ? "ok" : "fail", ev.buf,
+            add_check(c, "build_tree", wt.flydsl_pkg ? "ok" : "fail", ev.buf,
                       wt.flydsl_pkg ? NULL : "build FlyDSL in the worktree (its build writes build-fly/python_packages)",
                       wt.flydsl_pkg ? NULL : "BUILD_TREE_MISSING");
         }
     }
 
-    /* 5. python for the workload */
-    fp_sb_reset(&ev);
-    char *py = fp_proc_which(cfg.python.value, NULL);
+    fp_worktree_free(&wt);
+    fp_sb_free(&ev);
+}
+
+/* 5. python for the workload */
+static void check_python(checks *c, cJSON *d, const fp_config *cfg)
+{
+    fp_sb ev;
+    fp_sb_init(&ev);
+    char *py = fp_proc_which(cfg->python.value, NULL);
     cJSON *pj = cJSON_AddObjectToObject(d, "python");
-    fp_json_add_str(pj, "requested", cfg.python.value);
+    fp_json_add_str(pj, "requested", cfg->python.value);
     fp_json_add_str(pj, "path", py);
     if (py) {
         fp_sb_addf(&ev, "%s", py);
-        add_check(&c, "python", "ok", ev.buf, NULL, NULL);
+        add_check(c, "python", "ok", ev.buf, NULL, NULL);
     } else {
-        fp_sb_addf(&ev, "'%s' not found", cfg.python.value);
-        add_check(&c, "python", "fail", ev.buf, "pass --python PATH or set FLYPROF_PYTHON", "MISSING_PREREQ");
+        fp_sb_addf(&ev, "'%s' not found", cfg->python.value);
+        add_check(c, "python", "fail", ev.buf, "pass --python PATH or set FLYPROF_PYTHON", "MISSING_PREREQ");
     }
     free(py);
 
-    /* 6. the SoC spec for the GPU (or --arch) */
-    fp_sb_reset(&ev);
-    fp_soc_query q = {.arch = cfg.arch.value, .product_name = g && g->name[0] ? g->name : NULL,
+    fp_sb_free(&ev);
+}
+
+/* 6. the SoC spec for the GPU (or --arch) */
+static void check_soc(checks *c, cJSON *d, const fp_config *cfg, const gpu_info *g)
+{
+    fp_sb ev;
+    fp_sb_init(&ev);
+    fp_soc_query q = {.arch = cfg->arch.value, .product_name = g && g->name[0] ? g->name : NULL,
                       .agent_arch = g ? g->arch : NULL};
     fp_soc_sel s;
     fp_err serr = {0};
     if (!q.arch && !q.agent_arch) {
         cJSON *sj = cJSON_AddObjectToObject(d, "soc_spec");
         fp_json_add_bool(sj, "loaded", false);
-        add_check(&c, "soc_spec", "skip", "no GPU detected and no --arch: no SoC model selected",
+        add_check(c, "soc_spec", "skip", "no GPU detected and no --arch: no SoC model selected",
                   "pass --arch gfx942|gfx950 to model a machine offline", NULL);
     } else if (fp_soc_resolve(&q, &s, &serr) != 0) {
         cJSON *sj = cJSON_AddObjectToObject(d, "soc_spec");
         fp_json_add_bool(sj, "loaded", false);
         fp_json_add_str(sj, "error", serr.message);
-        add_check(&c, "soc_spec", "warn", serr.message, serr.help[0] ? serr.help : NULL, NULL);
+        add_check(c, "soc_spec", "warn", serr.message, serr.help[0] ? serr.help : NULL, NULL);
     } else {
         cJSON *sj = fp_soc_to_json(&s);
         cJSON_AddItemToObjectCS(sj, "loaded", cJSON_CreateBool(1));
         cJSON_AddItemToObject(d, "soc_spec", sj);
         fp_sb_addf(&ev, "%s%s%s (arch from %s)", s.product ? s.product->marketing : "", s.product ? ", " : "",
                    s.arch ? s.arch : "?", s.arch_source ? s.arch_source : "?");
-        add_check(&c, "soc_spec", s.product ? "ok" : "warn", ev.buf,
+        add_check(c, "soc_spec", s.product ? "ok" : "warn", ev.buf,
                   s.product ? NULL : "the product is unknown: CU count, clock and peaks are not modelled", NULL);
     }
     fp_err_clear(&serr);
 
-    /* 7. the recipes registry: which file `list`/`capture KERNEL` read (an
-     * installed binary and a build tree find different ones). Not a blocker:
-     * `capture --invocation` works without it. */
-    fp_sb_reset(&ev);
+    fp_sb_free(&ev);
+}
+
+/* 7. the recipes registry: which file `list`/`capture KERNEL` read (an
+ * installed binary and a build tree find different ones). Not a blocker:
+ * `capture --invocation` works without it. */
+static void check_recipes(checks *c, cJSON *d, const fp_config *cfg)
+{
+    fp_sb ev;
+    fp_sb_init(&ev);
     cJSON *rj2 = cJSON_AddObjectToObject(d, "recipes");
-    fp_json_add_str(rj2, "path", cfg.recipes.value);
-    fp_json_add_str(rj2, "source", cfg.recipes.source);
-    if (!cfg.recipes.value) {
+    fp_json_add_str(rj2, "path", cfg->recipes.value);
+    fp_json_add_str(rj2, "source", cfg->recipes.source);
+    if (!cfg->recipes.value) {
         cJSON_AddNullToObject(rj2, "kernels");
-        add_check(&c, "recipes", "warn", "no recipes registry found (none shipped next to the binary)",
+        add_check(c, "recipes", "warn", "no recipes registry found (none shipped next to the binary)",
                   "install flyprof (cmake --install) or pass --recipes FILE / set FLYPROF_RECIPES", NULL);
     } else {
         fp_recipes rs = {0};
         fp_err rerr = {0};
-        if (fp_recipes_load(cfg.recipes.value, &rs, &rerr) != 0) {
+        if (fp_recipes_load(cfg->recipes.value, &rs, &rerr) != 0) {
             cJSON_AddNullToObject(rj2, "kernels");
             fp_json_add_str(rj2, "error", rerr.message);
-            add_check(&c, "recipes", "warn", rerr.message, "fix the registry or point --recipes at another one",
+            add_check(c, "recipes", "warn", rerr.message, "fix the registry or point --recipes at another one",
                       NULL);
         } else {
             fp_json_add_int(rj2, "kernels", (int64_t)rs.n);
-            fp_sb_addf(&ev, "%zu recipe(s) from %s (%s)", rs.n, cfg.recipes.value, cfg.recipes.source);
-            add_check(&c, "recipes", rs.n ? "ok" : "warn", ev.buf,
+            fp_sb_addf(&ev, "%zu recipe(s) from %s (%s)", rs.n, cfg->recipes.value, cfg->recipes.source);
+            add_check(c, "recipes", rs.n ? "ok" : "warn", ev.buf,
                       rs.n ? NULL : "the registry lists no kernel", NULL);
         }
         fp_recipes_free(&rs);
         fp_err_clear(&rerr);
     }
+    fp_sb_free(&ev);
+}
 
-    int nb = cJSON_GetArraySize(c.blockers);
+/* The verdict, the blockers and the checks into data; in the table the verdict
+ * is the headline. */
+static void doctor_verdict(fp_ctx *ctx, cJSON *d, checks *c, const fp_config *cfg)
+{
+    int nb = cJSON_GetArraySize(c->blockers);
     fp_json_add_str(d, "verdict", nb ? "not-ready" : "ready");
-    cJSON_AddItemToObject(d, "blockers", c.blockers);
-    cJSON_AddItemToObject(d, "checks", c.list);
-    cJSON_AddItemToObject(d, "config", fp_config_json(&cfg));
+    cJSON_AddItemToObject(d, "blockers", c->blockers);
+    cJSON_AddItemToObject(d, "checks", c->list);
+    cJSON_AddItemToObject(d, "config", fp_config_json(cfg));
     /* the verdict is the headline: first (replacing the title) and last */
     fp_sb v;
     fp_sb_init(&v);
@@ -442,7 +469,7 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
     if (nb) {
         fp_sb_adds(&v, " (blockers:");
         for (int i = 0; i < nb; i++)
-            fp_sb_addf(&v, " %s", fp_json_get_str(cJSON_GetArrayItem(c.blockers, i), "code"));
+            fp_sb_addf(&v, " %s", fp_json_get_str(cJSON_GetArrayItem(c->blockers, i), "code"));
         fp_sb_adds(&v, ")");
     }
     fp_sb_addf(&ctx->table, "\nverdict: %s\n", v.buf);
@@ -454,12 +481,37 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
     ctx->table = t;
     fp_sb_free(&v);
 
-    fp_worktree_free(&wt);
+}
+
+static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
+{
+    (void)pos;
+    (void)npos;
+    doctor_args *a = argsp;
+    fp_config cfg;
+    if (fp_config_load(&cfg, &a->cfg, err) != 0)
+        return -1;
+    cJSON *d = ctx->data = cJSON_CreateObject();
+    fp_sb_adds(&ctx->table, "flyprof doctor\n\n");
+    checks c = {cJSON_CreateArray(), cJSON_CreateArray(), &ctx->table};
+    fp_rocprof_info ri;
+    if (check_rocprofv3(&c, d, ctx, &cfg, &ri, err) != 0) {
+        fp_rocprof_info_free(&ri);
+        fp_config_free(&cfg);
+        cJSON_Delete(c.list);
+        cJSON_Delete(c.blockers);
+        return -1;
+    }
+    check_decoder(&c, d, &ri);
+    gpu_info gpus[MAX_GPUS];
+    const gpu_info *g = check_gpu(&c, d, ctx, &cfg, gpus, MAX_GPUS);
+    check_worktree(&c, d, &cfg, err);
+    check_python(&c, d, &cfg);
+    check_soc(&c, d, &cfg, g);
+    check_recipes(&c, d, &cfg);
+    doctor_verdict(ctx, d, &c, &cfg);
     fp_rocprof_info_free(&ri);
     fp_config_free(&cfg);
-    fp_sb_free(&ev);
-    fp_sb_free(&fix);
-    fp_err_clear(&perr);
     return 0;
 }
 

@@ -305,6 +305,257 @@ static int write_text(const char *dir, const char *name, const fp_sb *sb, fp_err
     return rc;
 }
 
+/* --code-line N: the counted instructions with that index */
+static int select_code_line(const fp_code *code, long long line, sel *s, fp_err *err)
+{
+    s->kind = "code-line";
+    for (size_t i = 0; i < code->n; i++)
+        if (counted(&code->rows[i]) && code->rows[i].index == line)
+            sel_add(s, i, -1);
+    if (s->n == 0) {
+        fp_err_set(err, FP_NO_ARTIFACT, "no instruction with code line %lld", line);
+        cJSON *av = cJSON_CreateObject();
+        int64_t lo = INT64_MAX, hi = -1;
+        for (size_t i = 0; i < code->n; i++)
+            if (counted(&code->rows[i])) {
+                lo = code->rows[i].index < lo ? code->rows[i].index : lo;
+                hi = code->rows[i].index > hi ? code->rows[i].index : hi;
+            }
+        fp_json_add_int(av, "min", hi < 0 ? 0 : lo);
+        fp_json_add_int(av, "max", hi < 0 ? 0 : hi);
+        fp_err_help(err, "code lines run from error.available.min to error.available.max");
+        fp_err_extra(err, "available", av);
+        return -1;
+    }
+    return 0;
+}
+
+/* the default: the --limit instructions that stall most */
+static void select_top(fp_ctx *ctx, const fp_code *code, long long limit, sel *s)
+{
+    s->kind = "top";
+    skey *k = malloc((code->n + 1) * sizeof *k);
+    if (!k)
+        abort();
+    size_t nk = 0;
+    for (size_t i = 0; i < code->n; i++)
+        if (counted(&code->rows[i]) && code->rows[i].stall > 0)
+            k[nk++] = (skey){code->rows[i].stall, i};
+    qsort(k, nk, sizeof *k, cmp_skey);
+    for (size_t i = 0; i < nk && (limit == 0 || i < (size_t)limit); i++)
+        sel_add(s, k[i].row, -1);
+    if (nk > s->n)
+        fp_truncated(ctx, "mappings", s->n, nk);
+    free(k);
+}
+
+/* map.json's head: which dispatch, which selection */
+static cJSON *map_head(const map_args *a, const fp_dispatch_ref *ref, const fp_code *code, const sel *s)
+{
+    cJSON *doc = cJSON_CreateObject();
+    fp_json_add_int(doc, "schema", 1);
+    cJSON *d = cJSON_AddObjectToObject(doc, "dispatch");
+    char *dir_abs = fp_path_abs(ref->dir); /* never cwd-relative; bundle-relative in map.json */
+    fp_json_add_str(d, "dir", dir_abs);
+    free(dir_abs);
+    fp_json_add_str(d, "name", ref->name);
+    fp_json_add_str(d, "symbol", code->symbol);
+    fp_json_add_str(d, "tag", ref->tag);
+    if (ref->number >= 0)
+        fp_json_add_int(d, "dispatch", ref->number);
+    else
+        cJSON_AddNullToObject(d, "dispatch");
+    fp_json_add_str(d, "resolved_by", ref->how);
+    cJSON *sj = cJSON_AddObjectToObject(doc, "selection");
+    fp_json_add_str(sj, "kind", s->kind);
+    if (a->code_line >= 0)
+        fp_json_add_int(sj, "query", a->code_line);
+    else
+        fp_json_add_str(sj, "query", a->source_line);
+    fp_json_add_str(sj, "file_match", s->file_match);
+    fp_json_add_str(sj, "matched_file", s->matched_file);
+    fp_json_add_int(sj, "count", (int64_t)s->n);
+    return doc;
+}
+
+/* whole-kernel mapping coverage, the per-file rollup (innermost file) and the
+ * folded stacks of the flamegraph; *lat, *lat_mapped: total and source-mapped latency */
+static void rollup(fp_ctx *ctx, cJSON *doc, const map_args *a, const fp_code *code, const fp_class *cls,
+                   fp_folded *fo, fp_sb *tmp, int64_t *lat_out, int64_t *lat_mapped_out)
+{
+    /* whole-kernel mapping coverage and the per-file rollup (innermost file) */
+    int64_t lat = 0, lat_mapped = 0;
+    bool ovf = false; /* hostile code->json cells saturate instead of wrapping */
+    cJSON *files = cJSON_CreateArray();
+    typedef struct fr_agg { char *file; int64_t latency, stall; size_t n; } fr_agg;
+    fr_agg *fa = NULL;
+    size_t nfa = 0;
+    for (size_t i = 0; i < code->n; i++) {
+        const fp_inst *r = &code->rows[i];
+        if (!counted(r))
+            continue;
+        lat = fp_sat_add(lat, r->latency, &ovf);
+        fp_frame *fr;
+        size_t nf = fp_source_frames(r->source, &fr);
+        const char *file = nf ? fr[0].file : "<unmapped>";
+        if (nf)
+            lat_mapped = fp_sat_add(lat_mapped, r->latency, &ovf);
+        size_t j = 0;
+        while (j < nfa && strcmp(fa[j].file, file))
+            j++;
+        if (j == nfa) {
+            fa = realloc(fa, (nfa + 1) * sizeof *fa);
+            if (!fa)
+                abort();
+            fa[nfa++] = (fr_agg){strdup(file), 0, 0, 0};
+        }
+        fa[j].latency = fp_sat_add(fa[j].latency, r->latency, &ovf);
+        fa[j].stall = fp_sat_add(fa[j].stall, r->stall, &ovf);
+        fa[j].n++;
+        fp_frames_free(fr, nf);
+        int64_t w = !strcmp(a->weight, "latency") ? r->latency : r->stall;
+        fold_row(fo, r, cls[i], w, tmp);
+    }
+    if (ovf)
+        fp_warn(ctx, "code->json cycle counts overflow 64-bit sums: file totals saturated");
+    fp_json_add_num(doc, "src_mapped_pct", lat ? fp_round(100.0 * (double)lat_mapped / (double)lat, 2) : 0.0, 2);
+    fp_json_add_num(doc, "unmapped_latency_pct",
+                    lat ? fp_round(100.0 * (double)(lat - lat_mapped) / (double)lat, 2) : 0.0, 2);
+    /* files by latency desc, ties first-seen */
+    for (size_t i = 1; i < nfa; i++)
+        for (size_t j = i; j > 0 && fa[j - 1].latency < fa[j].latency; j--) {
+            fr_agg t = fa[j];
+            fa[j] = fa[j - 1];
+            fa[j - 1] = t;
+        }
+    for (size_t i = 0; i < nfa; i++) {
+        cJSON *e = cJSON_CreateObject();
+        fp_json_add_str(e, "file", fa[i].file);
+        fp_json_add_int(e, "instructions", (int64_t)fa[i].n);
+        fp_json_add_int(e, "latency", fa[i].latency);
+        fp_json_add_int(e, "stall", fa[i].stall);
+        cJSON_AddItemToArray(files, e);
+        free(fa[i].file);
+    }
+    free(fa);
+    cJSON_AddItemToObject(doc, "files", files);
+    *lat_out = lat;
+    *lat_mapped_out = lat_mapped;
+}
+
+/* the flamegraph: folded text and SVG, and its map.json entry (returned) */
+static cJSON *flamegraph(cJSON *doc, const map_args *a, const fp_code *code, const fp_dispatch_ref *ref,
+                         fp_folded *fo, fp_sb *folded, fp_sb *svg)
+{
+    fp_folded_finish(fo);
+    fp_folded_write(fo, folded);
+    const char *hot[FP_CL_COUNT + 1];
+    size_t nh = 0;
+    for (int c = 0; c < FP_CL_COUNT; c++)
+        if (fp_class_is_bubble((fp_class)c))
+            hot[nh++] = fp_class_name((fp_class)c);
+    hot[nh] = NULL;
+    char title[512];
+    snprintf(title, sizeof title, "%s - %s cycles by source line and class", code->symbol ? code->symbol : ref->name,
+             a->weight);
+    fp_flame_svg(fo, title, "cycles", hot, 1200, svg);
+    cJSON *fg = cJSON_AddObjectToObject(doc, "flamegraph");
+    fp_json_add_str(fg, "weight", a->weight);
+    fp_json_add_int(fg, "stacks", (int64_t)fo->n);
+    fp_json_add_str(fg, "order", "outermost call site first, then inlined frames, the instruction class as leaf");
+    return fg;
+}
+
+/* flamegraph.folded, flamegraph.svg and map.json into out_dir (NULL: a dispatch
+ * dir as --bundle, nothing written and the paths are null) */
+static int write_map(fp_ctx *ctx, const char *out_dir, cJSON *doc, cJSON *fg, const fp_sb *folded, const fp_sb *svg,
+                     fp_err *err)
+{
+    if (!out_dir) {
+        cJSON_AddNullToObject(fg, "folded");
+        cJSON_AddNullToObject(fg, "svg");
+        cJSON_AddNullToObject(doc, "artifact");
+        return 0;
+    }
+    char *pf = fp_path_join(out_dir, "flamegraph.folded"), *ps = fp_path_join(out_dir, "flamegraph.svg"),
+         *pm = fp_path_join(out_dir, "map.json");
+    char *af = fp_path_abs(pf), *as = fp_path_abs(ps), *am = fp_path_abs(pm);
+    fp_json_add_str(fg, "folded", af);
+    fp_json_add_str(fg, "svg", as);
+    fp_json_add_str(doc, "artifact", am);
+    free(pf), free(ps), free(pm), free(af), free(as), free(am);
+    if (write_text(out_dir, "flamegraph.folded", folded, err) != 0 ||
+        write_text(out_dir, "flamegraph.svg", svg, err) != 0) {
+        fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");
+        return -1;
+    }
+    char *pmj = fp_path_join(out_dir, "map.json");
+    int wr = fp_bundle_write_json(pmj, doc, ctx->bundle, err);
+    free(pmj);
+    if (wr != 0) {
+        fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");
+        return -1;
+    }
+    return 0;
+}
+
+static void map_table(fp_ctx *ctx, const fp_dispatch_ref *ref, const sel *s, int64_t lat, int64_t lat_mapped,
+                      const cJSON *maps)
+{
+    fp_sb_addf(&ctx->table, "map: %s  (%s, %zu instructions)  source-mapped %.2f%% of latency\n", ref->name, s->kind,
+               s->n, lat ? 100.0 * (double)lat_mapped / (double)lat : 0.0);
+    const cJSON *m;
+    cJSON_ArrayForEach(m, maps)
+    {
+        int64_t cl = 0, st = 0;
+        fp_json_get_i64(m, "code_line", &cl);
+        fp_json_get_i64(m, "stall", &st);
+        fp_sb_addf(&ctx->table, "  %6lld %10lld  %-40s %s\n", (long long)cl, (long long)st, fp_json_get_str(m, "isa"),
+                   fp_json_get_str(m, "source"));
+        const cJSON *sn = cJSON_GetObjectItemCaseSensitive(m, "snippet");
+        const cJSON *ln;
+        cJSON_ArrayForEach(ln, cJSON_GetObjectItemCaseSensitive(sn, "lines"))
+        {
+            int64_t n = 0;
+            fp_json_get_i64(ln, "n", &n);
+            fp_sb_addf(&ctx->table, "        %s%5lld | %s\n",
+                       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ln, "hot")) ? ">" : " ", (long long)n,
+                       fp_json_get_str(ln, "text"));
+        }
+    }
+}
+
+/* code.json (not an empty shell) and the source snapshots (optional: no snippets without them) */
+static int load_code(fp_ctx *ctx, const char *dir, fp_code *code, fp_snapshots *snaps, fp_err *err)
+{
+    if (fp_code_load(dir, code, err) != 0)
+        return -1;
+    if (code->null_code || code->n == 0)
+        return fp_err_set(err, FP_EMPTY_ATT, "%s: code.json has no instructions (an empty shell)", dir);
+    fp_err se = {0};
+    if (fp_snapshots_load(dir, snaps, &se) != 0) {
+        fp_warn(ctx, "source snapshots unusable (%s): no snippets", se.message);
+        fp_err_clear(&se);
+        memset(snaps, 0, sizeof *snaps);
+    }
+    if (snaps->refused)
+        fp_warn(ctx, "%zu snapshots.json leaves point outside the dispatch dir (refused)", snaps->refused);
+    return 0;
+}
+
+/* selection: --code-line, --source-line, else the top stalls */
+static int select_rows(fp_ctx *ctx, const map_args *a, const fp_code *code, sel *s, char **want_file, fp_err *err)
+{
+    if (a->code_line >= 0)
+        return select_code_line(code, a->code_line, s, err);
+    if (a->source_line) {
+        s->kind = "source-line";
+        return select_source_line(code, a->source_line, s, want_file, err);
+    }
+    select_top(ctx, code, a->limit, s);
+    return 0;
+}
+
 static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 {
     (void)pos;
@@ -339,86 +590,10 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     fp_sb_init(&svg);
     const char *out_dir = a->out_dir ? a->out_dir : ref.bundle_is_dispatch ? NULL : ctx->bundle;
 
-    if (fp_code_load(ref.dir, &code, err) != 0)
+    if (load_code(ctx, ref.dir, &code, &snaps, err) != 0 || select_rows(ctx, a, &code, &s, &want_file, err) != 0)
         goto done;
-    if (code.null_code || code.n == 0) {
-        fp_err_set(err, FP_EMPTY_ATT, "%s: code.json has no instructions (an empty shell)", ref.dir);
-        goto done;
-    }
-    fp_err se = {0};
-    if (fp_snapshots_load(ref.dir, &snaps, &se) != 0) {
-        fp_warn(ctx, "source snapshots unusable (%s): no snippets", se.message);
-        fp_err_clear(&se);
-        memset(&snaps, 0, sizeof snaps);
-    }
-    if (snaps.refused)
-        fp_warn(ctx, "%zu snapshots.json leaves point outside the dispatch dir (refused)", snaps.refused);
 
-    /* selection */
-    if (a->code_line >= 0) {
-        s.kind = "code-line";
-        for (size_t i = 0; i < code.n; i++)
-            if (counted(&code.rows[i]) && code.rows[i].index == a->code_line)
-                sel_add(&s, i, -1);
-        if (s.n == 0) {
-            fp_err_set(err, FP_NO_ARTIFACT, "no instruction with code line %lld", a->code_line);
-            cJSON *av = cJSON_CreateObject();
-            int64_t lo = INT64_MAX, hi = -1;
-            for (size_t i = 0; i < code.n; i++)
-                if (counted(&code.rows[i])) {
-                    lo = code.rows[i].index < lo ? code.rows[i].index : lo;
-                    hi = code.rows[i].index > hi ? code.rows[i].index : hi;
-                }
-            fp_json_add_int(av, "min", hi < 0 ? 0 : lo);
-            fp_json_add_int(av, "max", hi < 0 ? 0 : hi);
-            fp_err_help(err, "code lines run from error.available.min to error.available.max");
-            fp_err_extra(err, "available", av);
-            goto done;
-        }
-    } else if (a->source_line) {
-        s.kind = "source-line";
-        if (select_source_line(&code, a->source_line, &s, &want_file, err) != 0)
-            goto done;
-    } else {
-        s.kind = "top";
-        skey *k = malloc((code.n + 1) * sizeof *k);
-        if (!k)
-            abort();
-        size_t nk = 0;
-        for (size_t i = 0; i < code.n; i++)
-            if (counted(&code.rows[i]) && code.rows[i].stall > 0)
-                k[nk++] = (skey){code.rows[i].stall, i};
-        qsort(k, nk, sizeof *k, cmp_skey);
-        for (size_t i = 0; i < nk && (a->limit == 0 || i < (size_t)a->limit); i++)
-            sel_add(&s, k[i].row, -1);
-        if (nk > s.n)
-            fp_truncated(ctx, "mappings", s.n, nk);
-        free(k);
-    }
-
-    doc = cJSON_CreateObject();
-    fp_json_add_int(doc, "schema", 1);
-    cJSON *d = cJSON_AddObjectToObject(doc, "dispatch");
-    char *dir_abs = fp_path_abs(ref.dir); /* never cwd-relative; bundle-relative in map.json */
-    fp_json_add_str(d, "dir", dir_abs);
-    free(dir_abs);
-    fp_json_add_str(d, "name", ref.name);
-    fp_json_add_str(d, "symbol", code.symbol);
-    fp_json_add_str(d, "tag", ref.tag);
-    if (ref.number >= 0)
-        fp_json_add_int(d, "dispatch", ref.number);
-    else
-        cJSON_AddNullToObject(d, "dispatch");
-    fp_json_add_str(d, "resolved_by", ref.how);
-    cJSON *sj = cJSON_AddObjectToObject(doc, "selection");
-    fp_json_add_str(sj, "kind", s.kind);
-    if (a->code_line >= 0)
-        fp_json_add_int(sj, "query", a->code_line);
-    else
-        fp_json_add_str(sj, "query", a->source_line);
-    fp_json_add_str(sj, "file_match", s.file_match);
-    fp_json_add_str(sj, "matched_file", s.matched_file);
-    fp_json_add_int(sj, "count", (int64_t)s.n);
+    doc = map_head(a, &ref, &code, &s);
     cls = row_classes(ctx, ref.dir, &code);
     cJSON *maps = cJSON_AddArrayToObject(doc, "mappings");
     size_t unm = 0;
@@ -429,132 +604,18 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     }
     fp_json_add_num(doc, "unmapped_pct", s.n ? fp_round(100.0 * (double)unm / (double)s.n, 2) : 0.0, 2);
 
-    /* whole-kernel mapping coverage and the per-file rollup (innermost file) */
-    int64_t lat = 0, lat_mapped = 0;
-    bool ovf = false; /* hostile code.json cells saturate instead of wrapping */
-    cJSON *files = cJSON_CreateArray();
-    typedef struct fr_agg { char *file; int64_t latency, stall; size_t n; } fr_agg;
-    fr_agg *fa = NULL;
-    size_t nfa = 0;
-    for (size_t i = 0; i < code.n; i++) {
-        const fp_inst *r = &code.rows[i];
-        if (!counted(r))
-            continue;
-        lat = fp_sat_add(lat, r->latency, &ovf);
-        fp_frame *fr;
-        size_t nf = fp_source_frames(r->source, &fr);
-        const char *file = nf ? fr[0].file : "<unmapped>";
-        if (nf)
-            lat_mapped = fp_sat_add(lat_mapped, r->latency, &ovf);
-        size_t j = 0;
-        while (j < nfa && strcmp(fa[j].file, file))
-            j++;
-        if (j == nfa) {
-            fa = realloc(fa, (nfa + 1) * sizeof *fa);
-            if (!fa)
-                abort();
-            fa[nfa++] = (fr_agg){strdup(file), 0, 0, 0};
-        }
-        fa[j].latency = fp_sat_add(fa[j].latency, r->latency, &ovf);
-        fa[j].stall = fp_sat_add(fa[j].stall, r->stall, &ovf);
-        fa[j].n++;
-        fp_frames_free(fr, nf);
-        int64_t w = !strcmp(a->weight, "latency") ? r->latency : r->stall;
-        fold_row(&fo, r, cls[i], w, &tmp);
-    }
-    if (ovf)
-        fp_warn(ctx, "code.json cycle counts overflow 64-bit sums: file totals saturated");
-    fp_json_add_num(doc, "src_mapped_pct", lat ? fp_round(100.0 * (double)lat_mapped / (double)lat, 2) : 0.0, 2);
-    fp_json_add_num(doc, "unmapped_latency_pct",
-                    lat ? fp_round(100.0 * (double)(lat - lat_mapped) / (double)lat, 2) : 0.0, 2);
-    /* files by latency desc, ties first-seen */
-    for (size_t i = 1; i < nfa; i++)
-        for (size_t j = i; j > 0 && fa[j - 1].latency < fa[j].latency; j--) {
-            fr_agg t = fa[j];
-            fa[j] = fa[j - 1];
-            fa[j - 1] = t;
-        }
-    for (size_t i = 0; i < nfa; i++) {
-        cJSON *e = cJSON_CreateObject();
-        fp_json_add_str(e, "file", fa[i].file);
-        fp_json_add_int(e, "instructions", (int64_t)fa[i].n);
-        fp_json_add_int(e, "latency", fa[i].latency);
-        fp_json_add_int(e, "stall", fa[i].stall);
-        cJSON_AddItemToArray(files, e);
-        free(fa[i].file);
-    }
-    free(fa);
-    cJSON_AddItemToObject(doc, "files", files);
-
-    fp_folded_finish(&fo);
-    fp_folded_write(&fo, &folded);
-    const char *hot[FP_CL_COUNT + 1];
-    size_t nh = 0;
-    for (int c = 0; c < FP_CL_COUNT; c++)
-        if (fp_class_is_bubble((fp_class)c))
-            hot[nh++] = fp_class_name((fp_class)c);
-    hot[nh] = NULL;
-    char title[512];
-    snprintf(title, sizeof title, "%s - %s cycles by source line and class", code.symbol ? code.symbol : ref.name,
-             a->weight);
-    fp_flame_svg(&fo, title, "cycles", hot, 1200, &svg);
-    cJSON *fg = cJSON_AddObjectToObject(doc, "flamegraph");
-    fp_json_add_str(fg, "weight", a->weight);
-    fp_json_add_int(fg, "stacks", (int64_t)fo.n);
-    fp_json_add_str(fg, "order", "outermost call site first, then inlined frames, the instruction class as leaf");
-
-    if (out_dir) {
-        char *pf = fp_path_join(out_dir, "flamegraph.folded"), *ps = fp_path_join(out_dir, "flamegraph.svg"),
-             *pm = fp_path_join(out_dir, "map.json");
-        char *af = fp_path_abs(pf), *as = fp_path_abs(ps), *am = fp_path_abs(pm);
-        fp_json_add_str(fg, "folded", af);
-        fp_json_add_str(fg, "svg", as);
-        fp_json_add_str(doc, "artifact", am);
-        free(pf), free(ps), free(pm), free(af), free(as), free(am);
-        if (write_text(out_dir, "flamegraph.folded", &folded, err) != 0 ||
-            write_text(out_dir, "flamegraph.svg", &svg, err) != 0) {
-            fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");
-            goto done;
-        }
-        char *pmj = fp_path_join(out_dir, "map.json");
-        int wr = fp_bundle_write_json(pmj, doc, ctx->bundle, err);
-        free(pmj);
-        if (wr != 0) {
-            fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");
-            goto done;
-        }
-    } else {
-        cJSON_AddNullToObject(fg, "folded");
-        cJSON_AddNullToObject(fg, "svg");
-        cJSON_AddNullToObject(doc, "artifact");
-    }
+    int64_t lat, lat_mapped;
+    rollup(ctx, doc, a, &code, cls, &fo, &tmp, &lat, &lat_mapped);
+    cJSON *fg = flamegraph(doc, a, &code, &ref, &fo, &folded, &svg);
+    if (write_map(ctx, out_dir, doc, fg, &folded, &svg, err) != 0)
+        goto done;
     /* the envelope bounds the mappings of an explicit selection too */
     if (a->limit > 0 && s.n > (size_t)a->limit) {
         while ((size_t)cJSON_GetArraySize(maps) > (size_t)a->limit)
             cJSON_DeleteItemFromArray(maps, (int)a->limit);
         fp_truncated(ctx, "mappings", (size_t)a->limit, s.n);
     }
-    fp_sb_addf(&ctx->table, "map: %s  (%s, %zu instructions)  source-mapped %.2f%% of latency\n", ref.name, s.kind,
-               s.n, lat ? 100.0 * (double)lat_mapped / (double)lat : 0.0);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, maps)
-    {
-        int64_t cl = 0, st = 0;
-        fp_json_get_i64(m, "code_line", &cl);
-        fp_json_get_i64(m, "stall", &st);
-        fp_sb_addf(&ctx->table, "  %6lld %10lld  %-40s %s\n", (long long)cl, (long long)st, fp_json_get_str(m, "isa"),
-                   fp_json_get_str(m, "source"));
-        const cJSON *sn = cJSON_GetObjectItemCaseSensitive(m, "snippet");
-        const cJSON *ln;
-        cJSON_ArrayForEach(ln, cJSON_GetObjectItemCaseSensitive(sn, "lines"))
-        {
-            int64_t n = 0;
-            fp_json_get_i64(ln, "n", &n);
-            fp_sb_addf(&ctx->table, "        %s%5lld | %s\n",
-                       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ln, "hot")) ? ">" : " ", (long long)n,
-                       fp_json_get_str(ln, "text"));
-        }
-    }
+    map_table(ctx, &ref, &s, lat, lat_mapped, maps);
     ctx->data = doc;
     doc = NULL;
     rc = 0;

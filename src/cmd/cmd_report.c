@@ -97,11 +97,6 @@ static int optional_json(const char *root, const char *name, cJSON **out, fp_err
 
 static void bub_warn(void *user, const char *msg) { fp_warn((fp_ctx *)user, "%s", msg); }
 
-/* --jobs of `report` for the bubbles analysis it may run (0 = default); a file
- * scope value so fp_report_from_bundle's signature (shared by diff and others)
- * stays as it is. */
-static int report_jobs;
-
 /* First existing file among <dir>/<candidates>. */
 static char *find_csv(const char *const *dirs, size_t ndirs, const char *name)
 {
@@ -309,7 +304,7 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
         fp_bubbles b;
         memset(&b, 0, sizeof b);
         fp_progress(ctx, "report: analysing %s", dref.dir);
-        if (fp_bubbles_analyze_jobs(dref.dir, FP_RANK_EXPOSED, &b, bub_warn, ctx, report_jobs, err)) {
+        if (fp_bubbles_analyze_jobs(dref.dir, FP_RANK_EXPOSED, &b, bub_warn, ctx, ctx->jobs, err)) {
             fp_bubbles_free(&b);
             goto done;
         }
@@ -469,7 +464,7 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     if (a->tag && !fp_is_plain_name(a->tag))
         return fp_err_set(err, FP_BAD_ARGS, "--tag '%s' is not a plain name", a->tag);
     fp_report_loaded l;
-    report_jobs = (int)a->jobs;
+    ctx->jobs = (int)a->jobs; /* for the bubbles analysis fp_report_from_bundle may run */
     if (fp_report_from_bundle(ctx, ctx->bundle, a->tag, a->dispatch, &l, err))
         return -1;
     cJSON *r = l.report;

@@ -8,14 +8,20 @@
  * Each step's envelope and stderr are kept under <bundle>/run/. The first
  * failing step's error becomes run's error; the steps after it do not run;
  * the artifacts of the steps that succeeded stay valid. A failed PMC pass
- * (counters) only warns, as in capture. Steps whose command is not part of
- * this binary (tile) are recorded as "unavailable", never faked.
+ * (counters) only warns, as in capture.
  * run.json (= the envelope data) is written on every exit once the bundle exists.
+ *
+ * The steps are one table (run_steps below): which command each re-runs, when
+ * it is skipped, how its argv is built, what it records in run.json. Each argv
+ * is spelled from the child command's own fp_opt table (and fp_global_opts), so
+ * run can only pass options its steps have; the commands themselves come from
+ * the command table (commands.h), not from asking the binary.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
@@ -25,6 +31,8 @@
 #include "flyprof/heartbeat.h"
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
+
+#include "commands.h"
 
 static const char *const run_tag_choices[] = {"small", "big", "both", NULL};
 
@@ -78,10 +86,19 @@ static fp_errcode code_by_name(const char *name)
     return FP_INTERNAL;
 }
 
-/* argv builder */
+/* ---- a step's command line, spelled from the child command's own option table ---- */
+
+/* The argv of one step. Every option is looked up by name in the child's fp_opt
+ * table (the global flags in fp_global_opts) and spelled from it, so a step can
+ * only pass what the child accepts; the first name the child does not have is
+ * kept in `unknown` and fails the run as an internal error (a test catches it). */
 typedef struct argvb {
+    const fp_command *cmd; /* the child */
     const char *v[64];
     size_t n;
+    char *owned[64]; /* "--name" spellings and formatted values */
+    size_t nowned;
+    const char *unknown;
 } argvb;
 
 static void push(argvb *b, const char *s)
@@ -91,90 +108,235 @@ static void push(argvb *b, const char *s)
     b->v[b->n] = NULL;
 }
 
-static void push_cfg(argvb *b, const fp_config_args *c)
+static const char *own(argvb *b, fp_sb *sb)
 {
-    static const struct {
-        const char *flag;
-        size_t off;
-    } F[] = {{"--worktree", offsetof(fp_config_args, worktree)}, {"--rocprofv3", offsetof(fp_config_args, rocprofv3)},
-             {"--python", offsetof(fp_config_args, python)},     {"--gpu", offsetof(fp_config_args, gpu)},
-             {"--arch", offsetof(fp_config_args, arch)},         {"--recipes", offsetof(fp_config_args, recipes)},
-             {"--config", offsetof(fp_config_args, config)}};
-    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++) {
-        const char *v = *(const char *const *)((const char *)c + F[i].off);
-        if (v) {
-            push(b, F[i].flag);
-            push(b, v);
-        }
-    }
+    char *s = fp_sb_detach(sb);
+    if (!s || b->nowned >= sizeof b->owned / sizeof *b->owned)
+        abort(); /* at most one owned string per argv slot */
+    b->owned[b->nowned++] = s;
+    return s;
 }
 
-typedef struct runner {
-    fp_ctx *ctx;
-    char *bundle;
-    cJSON *steps;
-    cJSON *warnings;
-    cJSON *available; /* command names of this binary */
-    double t0;
-    int index, total;
-} runner;
-
-/* Run one step; returns 0 when its envelope says ok. On failure err holds the
- * step's own error (code, message, help). *out_env is the parsed envelope. */
-static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *err)
+static void argvb_free(argvb *b)
 {
-    *out_env = NULL;
-    r->index++;
-    char so[64], se[64];
-    snprintf(so, sizeof so, "run/%s.json", name);
-    snprintf(se, sizeof se, "run/%s.stderr.txt", name);
-    char *sop = fp_path_join(r->bundle, so), *sep = fp_path_join(r->bundle, se);
-    fp_heartbeat hb; /* the final timing line is the progress line below */
-    fp_heartbeat_begin(&hb, r->ctx, "run: [%d] %s", r->index, name);
-    fp_proc_opts o = {.argv = b->v, .stdout_path = sop, .stderr_path = sep, .interrupted = r->ctx->interrupted,
-                      .tick = fp_heartbeat_tick, .tick_arg = &hb};
-    fp_proc_result pr;
-    fp_err perr = {0};
-    double t = now_s();
-    int prc = fp_proc_run(&o, &pr, &perr);
-    double secs = now_s() - t;
-    cJSON *s = cJSON_CreateObject();
-    fp_json_add_str(s, "name", name);
-    fp_sb line;
-    fp_sb_init(&line);
-    fp_proc_argv_str(b->v + 1, &line);
-    fp_json_add_str(s, "command", line.buf);
-    fp_sb_free(&line);
-    fp_json_add_num(s, "seconds", secs, 2);
-    fp_json_add_int(s, "exit_code", pr.exited ? pr.exit_code : 128 + pr.term_signal);
-    fp_json_add_str(s, "envelope", so);
-    fp_json_add_str(s, "stderr", se);
-    int rc = 0;
-    cJSON *env = NULL;
-    fp_err e2 = {0};
+    for (size_t i = 0; i < b->nowned; i++)
+        free(b->owned[i]);
+}
+
+static const fp_opt *find_opt(const fp_opt *opts, const char *lng)
+{
+    for (const fp_opt *o = opts; o && o->lng; o++)
+        if (!strcmp(o->lng, lng))
+            return o;
+    return NULL;
+}
+
+/* Option `lng` of `opts` as "--lng" (or "-s" when shrt), then its value unless
+ * it is a flag. */
+static void push_opt(argvb *b, const fp_opt *opts, const char *lng, bool shrt, const char *value)
+{
+    const fp_opt *o = find_opt(opts, lng);
+    if (!o || (shrt && !o->shrt)) {
+        if (!b->unknown)
+            b->unknown = lng;
+        return;
+    }
+    fp_sb f;
+    fp_sb_init(&f);
+    if (shrt)
+        fp_sb_addf(&f, "-%c", o->shrt);
+    else
+        fp_sb_addf(&f, "--%s", o->lng);
+    push(b, own(b, &f));
+    if (o->kind != FP_OPT_FLAG)
+        push(b, value);
+}
+
+/* The child's option `lng` with `value`; nothing when value is NULL (not set). */
+static void opt(argvb *b, const char *lng, const char *value)
+{
+    if (value)
+        push_opt(b, b->cmd->opts, lng, false, value);
+}
+
+/* The child's flag `lng`, when on. */
+static void flag(argvb *b, const char *lng, bool on)
+{
+    if (on)
+        push_opt(b, b->cmd->opts, lng, false, NULL);
+}
+
+static void global_bundle(argvb *b, const char *dir) { push_opt(b, fp_global_opts, "bundle", false, dir); }
+
+/* -f json: a step's envelope is read back; -q: its progress is not wanted */
+static void json_envelope(argvb *b) { push_opt(b, fp_global_opts, "format", true, "json"); }
+static void quiet(argvb *b) { push_opt(b, fp_global_opts, "quiet", true, NULL); }
+
+typedef struct runner runner;
+
+/* ---- what one run is about ---- */
+
+struct runner {
+    fp_ctx *ctx;
+    const run_args *a;
+    const char *kernel;
+    const char *analysis_tag; /* the tag the analyses read: big unless only small was captured */
+    char *self;               /* this binary, re-run once per step */
+    char *bundle;
+    cJSON *steps;    /* run.json "steps", in the order they ran */
+    cJSON *warnings; /* the steps' warnings, prefixed with the step's name */
+    double t0;
+    int index; /* of the last step run, for the progress lines */
+    char *gpu_name;  /* doctor's, for tile */
+    cJSON *pmc;      /* capture's data.pmc (counters ran inside capture), or NULL */
+};
+
+/* Run's own option `lng` passed on as the child's option `as`: strings as given,
+ * numbers as run parsed them (%g, %lld; an integer 0 means "the child's default"
+ * and is not passed), flags when set. */
+static void fwd_as(argvb *b, const runner *r, const char *lng, const char *as)
+{
+    const fp_opt *o = find_opt(run_opts, lng);
+    const char *field = o ? (const char *)r->a + o->off : NULL;
+    fp_sb v;
+    fp_sb_init(&v);
+    if (!o) {
+        if (!b->unknown)
+            b->unknown = lng;
+    } else if (o->kind == FP_OPT_STR || o->kind == FP_OPT_CHOICE) {
+        opt(b, as, *(const char *const *)field);
+    } else if (o->kind == FP_OPT_DOUBLE) {
+        fp_sb_addf(&v, "%g", *(const double *)field);
+        opt(b, as, own(b, &v));
+    } else if (o->kind == FP_OPT_INT && *(const long long *)field > 0) {
+        fp_sb_addf(&v, "%lld", *(const long long *)field);
+        opt(b, as, own(b, &v));
+    } else if (o->kind == FP_OPT_FLAG) {
+        flag(b, as, *(const bool *)field);
+    }
+    fp_sb_free(&v);
+}
+
+static void fwd(argvb *b, const runner *r, const char *lng) { fwd_as(b, r, lng, lng); }
+
+/* The settings (--worktree, --rocprofv3, ... FP_CONFIG_OPTS) that are set, in
+ * run's table order. */
+static void fwd_config(argvb *b, const runner *r)
+{
+    size_t lo = offsetof(run_args, cfg), hi = lo + sizeof(fp_config_args);
+    for (const fp_opt *o = run_opts; o->lng; o++)
+        if (o->off >= lo && o->off < hi)
+            fwd(b, r, o->lng);
+}
+
+/* ---- the steps' command lines ---- */
+
+static void doctor_argv(argvb *b, const runner *r)
+{
+    fwd_config(b, r);
+    quiet(b);
+    json_envelope(b);
+}
+
+static void tile_argv(argvb *b, const runner *r)
+{
+    /* tile wants M,N,K and the dtype apart: "32768,8192,bf16" -> --shape 32768,8192 --dtype bf16 */
+    const char *shape = r->a->shape, *last = strrchr(shape, ',');
+    const char *tail = last ? last + 1 : shape;
+    bool numeric = tail[0] && strspn(tail, "0123456789") == strlen(tail);
+    if (!numeric && last) {
+        fp_sb mnk;
+        fp_sb_init(&mnk);
+        fp_sb_add(&mnk, shape, (size_t)(last - shape));
+        opt(b, "shape", own(b, &mnk));
+        opt(b, "dtype", tail);
+    } else if (numeric) {
+        opt(b, "shape", shape);
+    }
+    if (r->gpu_name)
+        opt(b, "gpu-name", r->gpu_name);
+    else
+        fwd(b, r, "arch");
+    global_bundle(b, r->bundle);
+    quiet(b);
+    json_envelope(b);
+}
+
+static void capture_argv(argvb *b, const runner *r)
+{
+    push(b, r->kernel);
+    global_bundle(b, r->bundle);
+    fwd(b, r, "tag");
+    fwd(b, r, "timeout");
+    flag(b, "with-pmc", !r->a->no_pmc); /* counters runs inside capture */
+    fwd(b, r, "shape");
+    fwd(b, r, "invocation");
+    fwd(b, r, "iter-range");
+    fwd_config(b, r);
+    json_envelope(b);
+    if (r->ctx->quiet) /* capture's progress (the rocprofv3 passes) is worth showing */
+        quiet(b);
+}
+
+/* bubbles, map, report */
+static void analysis_argv(argvb *b, const runner *r)
+{
+    global_bundle(b, r->bundle);
+    opt(b, "tag", r->analysis_tag);
+    quiet(b);
+    json_envelope(b);
+    if (find_opt(b->cmd->opts, "jobs")) /* map has no threads */
+        fwd(b, r, "jobs");
+}
+
+static void bundle_argv(argvb *b, const runner *r)
+{
+    global_bundle(b, r->bundle);
+    opt(b, "tag", r->analysis_tag);
+    fwd(b, r, "examples-dir");
+    quiet(b);
+    json_envelope(b);
+}
+
+static void history_argv(argvb *b, const runner *r)
+{
+    push(b, "add");
+    global_bundle(b, r->bundle);
+    fwd_as(b, r, "history-db", "db");
+    quiet(b);
+    json_envelope(b);
+}
+
+/* ---- running one step ---- */
+
+/* The step's own verdict from its exit and envelope; 0 when ok, else err holds
+ * the step's error (code, message, help). */
+static int step_outcome(const char *name, int prc, fp_err *perr, const fp_proc_result *pr, const cJSON *env,
+                        const char *se, fp_err *err)
+{
     if (prc != 0) {
-        *err = perr;
-        memset(&perr, 0, sizeof perr);
-        rc = -1;
-    } else if (fp_json_parse_file(sop, &env, &e2) != 0 || !cJSON_IsObject(env)) {
-        rc = fp_err_set(err, FP_INTERNAL, "step %s printed no envelope (exit %d)", name,
-                        pr.exited ? pr.exit_code : 128 + pr.term_signal);
-        fp_err_help(err, "see %s in the bundle", se);
-    } else if (!cJSON_IsTrue(cJSON_GetObjectItem(env, "ok"))) {
-        const cJSON *e = cJSON_GetObjectItem(env, "error");
-        fp_err_set(err, code_by_name(fp_json_get_str(e, "code")), "%s: %s", name,
-                   fp_json_get_str(e, "message") ? fp_json_get_str(e, "message") : "failed");
-        if (fp_json_get_str(e, "help"))
-            fp_err_help(err, "%s", fp_json_get_str(e, "help"));
-        rc = -1;
+        *err = *perr;
+        memset(perr, 0, sizeof *perr);
+        return -1;
     }
-    fp_err_clear(&e2);
-    fp_err_clear(&perr);
-    if (env) { /* the kept step envelope is relocatable like the artifacts */
-        fp_err e4 = {0};
-        fp_bundle_write_json(sop, env, r->bundle, &e4);
-        fp_err_clear(&e4);
+    if (!cJSON_IsObject(env)) {
+        fp_err_set(err, FP_INTERNAL, "step %s printed no envelope (exit %d)", name,
+                   pr->exited ? pr->exit_code : 128 + pr->term_signal);
+        return fp_err_help(err, "see %s in the bundle", se);
     }
+    if (cJSON_IsTrue(cJSON_GetObjectItem(env, "ok")))
+        return 0;
+    const cJSON *e = cJSON_GetObjectItem(env, "error");
+    fp_err_set(err, code_by_name(fp_json_get_str(e, "code")), "%s: %s", name,
+               fp_json_get_str(e, "message") ? fp_json_get_str(e, "message") : "failed");
+    if (fp_json_get_str(e, "help"))
+        fp_err_help(err, "%s", fp_json_get_str(e, "help"));
+    return -1;
+}
+
+/* The step's warnings become run's, prefixed with the step's name. */
+static void take_warnings(runner *r, const char *name, const cJSON *env)
+{
     const cJSON *w;
     const cJSON *warr = env ? cJSON_GetObjectItem(env, "warnings") : NULL;
     cJSON_ArrayForEach(w, warr)
@@ -187,6 +349,59 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
             fp_sb_free(&m);
         }
     }
+}
+
+/* The step's run.json entry: what ran, how long, where its envelope and stderr are. */
+static cJSON *step_entry(const char *name, const argvb *b, double secs, const fp_proc_result *pr, const char *so,
+                         const char *se)
+{
+    cJSON *s = cJSON_CreateObject();
+    fp_json_add_str(s, "name", name);
+    fp_sb line;
+    fp_sb_init(&line);
+    fp_proc_argv_str(b->v + 1, &line);
+    fp_json_add_str(s, "command", line.buf);
+    fp_sb_free(&line);
+    fp_json_add_num(s, "seconds", secs, 2);
+    fp_json_add_int(s, "exit_code", pr->exited ? pr->exit_code : 128 + pr->term_signal);
+    fp_json_add_str(s, "envelope", so);
+    fp_json_add_str(s, "stderr", se);
+    return s;
+}
+
+/* Run one step; returns 0 when its envelope says ok. On failure err holds the
+ * step's own error (code, message, help). *out_env is the parsed envelope. */
+static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *err)
+{
+    r->index++;
+    char so[64], se[64];
+    snprintf(so, sizeof so, "run/%s.json", name);
+    snprintf(se, sizeof se, "run/%s.stderr.txt", name);
+    char *sop = fp_path_join(r->bundle, so), *sep = fp_path_join(r->bundle, se);
+    fp_heartbeat hb; /* the final timing line is the progress line below */
+    fp_heartbeat_begin(&hb, r->ctx, "run: [%d] %s", r->index, name);
+    fp_proc_opts o = {.argv = b->v, .stdout_path = sop, .stderr_path = sep, .interrupted = r->ctx->interrupted,
+                      .tick = fp_heartbeat_tick, .tick_arg = &hb};
+    fp_proc_result pr;
+    fp_err perr = {0}, e2 = {0};
+    double t = now_s();
+    int prc = fp_proc_run(&o, &pr, &perr);
+    double secs = now_s() - t;
+    cJSON *s = step_entry(name, b, secs, &pr, so, se);
+    cJSON *env = NULL;
+    if (prc == 0 && fp_json_parse_file(sop, &env, &e2) != 0) {
+        cJSON_Delete(env);
+        env = NULL;
+    }
+    int rc = step_outcome(name, prc, &perr, &pr, env, se, err);
+    fp_err_clear(&e2);
+    fp_err_clear(&perr);
+    if (env) { /* the kept step envelope is relocatable like the artifacts */
+        fp_err e4 = {0};
+        fp_bundle_write_json(sop, env, r->bundle, &e4);
+        fp_err_clear(&e4);
+    }
+    take_warnings(r, name, env);
     fp_json_add_str(s, "status", rc == 0 ? "ok" : err->code == FP_INTERRUPTED ? "interrupted" : "failed");
     if (rc != 0) {
         cJSON *e = cJSON_AddObjectToObject(s, "error");
@@ -212,25 +427,331 @@ static void skipped(runner *r, const char *name, const char *status, const char 
     fp_progress(r->ctx, "run: [-] %-8s %s: %s", name, status, why);
 }
 
-static bool has_command(const runner *r, const char *name)
+/* ---- when a step is skipped, what it records ---- */
+
+static const char *tile_skip(const runner *r, const char **status)
 {
-    const cJSON *c;
-    cJSON_ArrayForEach(c, r->available)
-    {
-        const char *n = fp_json_get_str(c, "name");
-        if (n && !strcmp(n, name))
-            return true;
+    /* tile models a GEMM tile: only an M,N,K shape says something about this kernel */
+    size_t ndims = 0;
+    for (const char *p = r->a->shape; p && *p;) {
+        size_t n = strcspn(p, ",");
+        ndims += n > 0 && strspn(p, "0123456789") >= n;
+        p += n + (p[n] == ',');
     }
-    return false;
+    *status = "skipped";
+    if (!r->a->shape)
+        return "no --shape";
+    return ndims != 3 ? "the shape is not M,N,K[,dtype] (tile models GEMM tiles)" : NULL;
 }
 
+static const char *counters_skip(const runner *r, const char **status)
+{
+    if (r->pmc)
+        return NULL;
+    *status = r->a->no_pmc ? "skipped" : "unavailable";
+    return r->a->no_pmc ? "--no-pmc" : "this flyprof build has no counters command";
+}
+
+static const char *bundle_skip(const runner *r, const char **status)
+{
+    *status = "skipped";
+    return r->a->skip_bundle ? "--skip-bundle" : NULL;
+}
+
+static bool history_asked(const runner *r) { return r->a->history; }
+
+/* any blocker stops the run with that blocker's code */
+static int doctor_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
+{
+    const char *gn = fp_json_get_str(cJSON_GetObjectItem(d, "gpu"), "name");
+    r->gpu_name = gn ? strdup(gn) : NULL;
+    const char *verdict = fp_json_get_str(d, "verdict");
+    fp_json_add_str(entry, "summary", verdict);
+    if (verdict && !strcmp(verdict, "ready"))
+        return 0;
+    const cJSON *b0 = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "blockers"), 0);
+    fp_sb all;
+    fp_sb_init(&all);
+    const cJSON *bl;
+    cJSON_ArrayForEach(bl, cJSON_GetObjectItem(d, "blockers"))
+    fp_sb_addf(&all, "%s%s", all.len ? ", " : "", fp_json_get_str(bl, "code"));
+    fp_err_set(err, code_by_name(fp_json_get_str(b0, "code")), "doctor not ready: [%s] %s", all.buf,
+               fp_json_get_str(b0, "message") ? fp_json_get_str(b0, "message") : "");
+    fp_err_help(err, "run `flyprof doctor` for the evidence and the fix of each blocker");
+    fp_sb_free(&all);
+    cJSON_ReplaceItemInObject(entry, "status", cJSON_CreateString("failed"));
+    return -1;
+}
+
+static int capture_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
+{
+    fp_json_add_str(entry, "summary", fp_json_get_str(d, "kernel"));
+    const cJSON *pmc = cJSON_GetObjectItem(d, "pmc");
+    r->pmc = pmc ? cJSON_Duplicate(pmc, 1) : NULL;
+    return 0;
+}
+
+/* counters ran inside capture (--with-pmc): its own line, from capture's data.pmc */
+static int counters_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
+{
+    cJSON *s = cJSON_CreateObject();
+    fp_json_add_str(s, "name", "counters");
+    fp_json_add_str(s, "status", fp_json_get_str(r->pmc, "status"));
+    fp_json_add_str(s, "command", fp_json_get_str(r->pmc, "command"));
+    fp_json_add_str(s, "via", "capture --with-pmc");
+    fp_json_add_str(s, "artifact", fp_json_get_str(r->pmc, "counters_json"));
+    cJSON_AddItemToArray(r->steps, s);
+    return 0;
+}
+
+static int report_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
+{
+    const char *h = fp_json_get_str(d, "headline");
+    if (h)
+        fp_json_add_str(entry, "summary", h);
+    return 0;
+}
+
+static int history_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
+{
+    cJSON_AddItemToObject(entry, "entry", cJSON_Duplicate(cJSON_GetObjectItem(d, "id"), 1));
+    cJSON_AddItemToObject(entry, "added", cJSON_Duplicate(cJSON_GetObjectItem(d, "added"), 1));
+    fp_json_add_str(entry, "db", fp_json_get_str(d, "db"));
+    return 0;
+}
+
+/* ---- the pipeline ---- */
+
+typedef struct run_step {
+    const char *name;
+    const fp_command *cmd; /* the command this binary is re-run with; NULL: no process of its own */
+    bool (*asked)(const runner *r); /* NULL: part of every run; else absent from run.json unless true */
+    /* why the step is skipped (and *status: "skipped"/"unavailable"), NULL to run it */
+    const char *(*skip)(const runner *r, const char **status);
+    void (*argv)(argvb *b, const runner *r); /* after "SELF <cmd>" */
+    /* what it adds to its run.json entry from its envelope's data (may fail the step) */
+    int (*record)(runner *r, cJSON *entry, const cJSON *data, fp_err *err);
+    bool failure_warns; /* a failure only warns and the run goes on (an interrupt still stops it) */
+} run_step;
+
+static const run_step run_steps[] = {
+    {"doctor", &fp_cmd_doctor, NULL, NULL, doctor_argv, doctor_record, false},
+    /* tile is a model, not a measurement: the run goes on without it */
+    {"tile", &fp_cmd_tile, NULL, tile_skip, tile_argv, NULL, true},
+    {"capture", &fp_cmd_capture, NULL, NULL, capture_argv, capture_record, false},
+    {"counters", NULL, NULL, counters_skip, NULL, counters_record, false},
+    /* the GPU-free analyses on the captured dispatch */
+    {"bubbles", &fp_cmd_bubbles, NULL, NULL, analysis_argv, NULL, false},
+    {"map", &fp_cmd_map, NULL, NULL, analysis_argv, NULL, false},
+    {"report", &fp_cmd_report, NULL, NULL, analysis_argv, report_record, false},
+    /* publishing: the run's own bundle is complete without it */
+    {"bundle", &fp_cmd_bundle, NULL, bundle_skip, bundle_argv, NULL, true},
+    /* asked for explicitly, so a failure fails the run (a CI job must not lose its entry silently) */
+    {"history", &fp_cmd_history, history_asked, NULL, history_argv, history_record, false},
+};
+#define N_RUN_STEPS (sizeof run_steps / sizeof run_steps[0])
+
+/* Run one step's command; 0 when it succeeded or its failure only warns. */
+static int run_child(runner *r, const run_step *s, fp_err *serr)
+{
+    argvb b = {.cmd = s->cmd};
+    push(&b, r->self);
+    push(&b, s->cmd->name);
+    s->argv(&b, r);
+    if (b.unknown) {
+        argvb_free(&b);
+        return fp_err_set(serr, FP_INTERNAL, "run: `flyprof %s` has no option --%s", s->cmd->name, b.unknown);
+    }
+    cJSON *env = NULL;
+    fp_err e = {0};
+    int rc = step(r, s->name, &b, &env, &e);
+    if (rc == 0 && s->record)
+        rc = s->record(r, cJSON_GetArrayItem(r->steps, cJSON_GetArraySize(r->steps) - 1),
+                       cJSON_GetObjectItem(env, "data"), &e);
+    cJSON_Delete(env);
+    argvb_free(&b);
+    if (rc != 0 && s->failure_warns && e.code != FP_INTERRUPTED) {
+        fp_sb m;
+        fp_sb_init(&m);
+        fp_sb_addf(&m, "%s: [%s] %s (continuing)", s->name, fp_code_name(e.code), e.message);
+        cJSON_AddItemToArray(r->warnings, cJSON_CreateString(m.buf));
+        fp_sb_free(&m);
+        rc = 0;
+    }
+    if (rc != 0) {
+        *serr = e;
+        memset(&e, 0, sizeof e);
+    }
+    fp_err_clear(&e);
+    return rc;
+}
+
+/* The steps in order until one fails; serr is that step's error. */
+static int run_pipeline(runner *r, fp_err *serr)
+{
+    for (const run_step *s = run_steps; s < run_steps + N_RUN_STEPS; s++) {
+        if (s->asked && !s->asked(r))
+            continue;
+        const char *status = "skipped";
+        const char *why = s->skip ? s->skip(r, &status) : NULL;
+        if (why)
+            skipped(r, s->name, status, why);
+        else if (s->cmd ? run_child(r, s, serr) : s->record(r, NULL, NULL, serr))
+            return -1;
+    }
+    return 0;
+}
+
+/* Steps never reached are listed as "not-run" (history only when asked for). */
+static void mark_not_run(runner *r)
+{
+    for (const run_step *st = run_steps; st < run_steps + N_RUN_STEPS; st++) {
+        if (st->asked && !st->asked(r))
+            continue;
+        bool seen = false;
+        const cJSON *s;
+        cJSON_ArrayForEach(s, r->steps)
+        {
+            const char *n = fp_json_get_str(s, "name");
+            seen |= n && !strcmp(n, st->name);
+        }
+        if (!seen) {
+            cJSON *s2 = cJSON_CreateObject();
+            fp_json_add_str(s2, "name", st->name);
+            fp_json_add_str(s2, "status", "not-run");
+            cJSON_AddItemToArray(r->steps, s2);
+        }
+    }
+}
+
+/* ---- run.json and the table ---- */
+
+/* run.json; takes r->steps. */
+static cJSON *run_doc(runner *r, int rc, const fp_err *serr)
+{
+    cJSON *doc = cJSON_CreateObject();
+    fp_json_add_int(doc, "schema", 1);
+    fp_json_add_str(doc, "kernel", r->kernel);
+    fp_json_add_str(doc, "status", rc == 0 ? "ok" : serr->code == FP_INTERRUPTED ? "interrupted" : "failed");
+    if (rc != 0) {
+        cJSON *e = cJSON_AddObjectToObject(doc, "error");
+        fp_json_add_str(e, "code", fp_code_name(serr->code));
+        fp_json_add_str(e, "message", serr->message);
+    }
+    fp_json_add_str(doc, "tag", r->a->tag);
+    fp_json_add_str(doc, "analysis_tag", r->analysis_tag);
+    cJSON_AddItemToObject(doc, "steps", r->steps);
+    cJSON_AddItemToObject(doc, "step_warnings", cJSON_Duplicate(r->warnings, 1));
+    fp_json_add_num(doc, "seconds", now_s() - r->t0, 2);
+    cJSON *art = cJSON_AddObjectToObject(doc, "artifacts");
+    static const char *const files[] = {"capture.json", "counters.json", "tile.json", "bubbles.json",
+                                        "map.json",     "report.json",   "REPORT.md"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *p = fp_path_join(r->bundle, files[i]);
+        fp_json_add_str(art, files[i], fp_is_file(p) ? files[i] : NULL);
+        free(p);
+    }
+    return doc;
+}
+
+/* the headline first (report's one-line diagnosis), then what each step did */
+static void run_table(const runner *r, fp_sb *t)
+{
+    const cJSON *s;
+    const char *headline = NULL;
+    cJSON_ArrayForEach(s, r->steps)
+    {
+        if (!strcmp(fp_json_get_str(s, "name"), "report"))
+            headline = fp_json_get_str(s, "summary");
+    }
+    fp_sb_addf(t, "%s\n\n", headline ? headline : "run: no report (see the steps)");
+    cJSON_ArrayForEach(s, r->steps)
+    {
+        double secs;
+        const char *why = fp_json_get_str(s, "reason"), *sum = fp_json_get_str(s, "summary");
+        fp_sb_addf(t, "  %-9s %-8s", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
+        if (fp_jnum(s, "seconds", &secs))
+            fp_sb_addf(t, " %7.1f s", secs);
+        else
+            fp_sb_adds(t, "          ");
+        /* why a step was skipped; what capture found (the report's summary is the headline) */
+        if (why || (sum && strcmp(fp_json_get_str(s, "name"), "report")))
+            fp_sb_addf(t, "  %s", why ? why : sum);
+        while (t->len && t->buf[t->len - 1] == ' ')
+            t->buf[--t->len] = '\0';
+        fp_sb_addc(t, '\n');
+    }
+    fp_sb_addf(t, "bundle: %s\n", r->bundle);
+}
+
+/* run.json is written on every exit; the run's answer is its data, or the
+ * failing step's error with the steps attached. */
+static int finish(fp_ctx *ctx, runner *r, int rc, fp_err *serr, fp_err *err)
+{
+    cJSON *doc = run_doc(r, rc, serr);
+    char *rj = fp_path_join(r->bundle, "run.json");
+    fp_err werr = {0};
+    int wrc = fp_bundle_write_json(rj, doc, r->bundle, &werr);
+    free(rj);
+    const cJSON *w;
+    cJSON_ArrayForEach(w, r->warnings) fp_warn(ctx, "%s", w->valuestring);
+    if (rc == 0 && wrc != 0) {
+        *err = werr;
+        memset(&werr, 0, sizeof werr);
+        rc = -1;
+        cJSON_Delete(doc);
+    } else if (rc == 0) {
+        ctx->data = doc;
+        run_table(r, &ctx->table);
+    } else {
+        *err = *serr;
+        memset(serr, 0, sizeof *serr);
+        fp_err_extra(err, "run_json", cJSON_CreateString("run.json"));
+        fp_err_extra(err, "steps", cJSON_Duplicate(r->steps, 1));
+        cJSON_Delete(doc);
+    }
+    fp_err_clear(&werr);
+    return rc;
+}
+
+/* This binary, the bundle and its run/ directory. */
+static int runner_open(runner *r, fp_ctx *ctx, fp_err *err)
+{
+    r->self = fp_proc_which(ctx->argv0, NULL);
+    if (!r->self)
+        r->self = fp_path_abs(ctx->argv0);
+    /* every step re-runs it: refuse before the bundle exists when it cannot be */
+    if (!r->self || access(r->self, X_OK) != 0)
+        return fp_err_set(err, FP_INTERNAL, "cannot list the commands of %s", ctx->argv0);
+    r->bundle = ctx->bundle ? fp_path_abs(ctx->bundle) : fp_capture_default_bundle(r->kernel);
+    char *rundir = fp_path_join(r->bundle, "run");
+    int rc = fp_mkdir_p(rundir, err);
+    free(rundir);
+    if (rc != 0)
+        return -1;
+    if (!ctx->bundle_abs)
+        ctx->bundle_abs = strdup(r->bundle);
+    r->steps = cJSON_CreateArray();
+    r->warnings = cJSON_CreateArray();
+    return 0;
+}
+
+static void runner_free(runner *r)
+{
+    cJSON_Delete(r->warnings);
+    cJSON_Delete(r->pmc);
+    free(r->bundle);
+    free(r->self);
+    free(r->gpu_name);
+}
 
 static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 {
     (void)npos;
     run_args *a = argsp;
-    const char *kernel = pos[0];
-    if (!kernel[0])
+    runner r = {.ctx = ctx, .a = a, .kernel = pos[0], .t0 = now_s(),
+                .analysis_tag = !strcmp(a->tag, "small") ? "small" : "big"};
+    if (!r.kernel[0])
         return fp_err_set(err, FP_USAGE, "KERNEL must not be empty");
     if (!ctx->argv0 || !ctx->argv0[0])
         return fp_err_set(err, FP_INTERNAL, "run needs the path of this binary");
@@ -242,405 +763,15 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
             return -1;
         fp_config_free(&cfg);
     }
-    runner r = {.ctx = ctx, .t0 = now_s()};
-    /* what this binary can do (re-running it is the only way to call a step) */
-    char *self = fp_proc_which(ctx->argv0, NULL);
-    if (!self)
-        self = fp_path_abs(ctx->argv0);
-    {
-        const char *hv[] = {self, "help", "-f", "json", NULL};
-        fp_sb out;
-        fp_sb_init(&out);
-        fp_proc_opts o = {.argv = hv, .stdout_buf = &out, .timeout_s = 30};
-        fp_proc_result pr;
-        fp_err e = {0};
-        cJSON *h = NULL;
-        if (fp_proc_run(&o, &pr, &e) == 0)
-            h = cJSON_Parse(out.buf);
-        fp_sb_free(&out);
-        fp_err_clear(&e);
-        cJSON *cmds = h ? cJSON_DetachItemFromObject(cJSON_GetObjectItem(h, "data"), "commands") : NULL;
-        cJSON_Delete(h);
-        if (!cmds) {
-            free(self);
-            return fp_err_set(err, FP_INTERNAL, "cannot list the commands of %s", ctx->argv0);
-        }
-        r.available = cmds;
-    }
-    r.bundle = ctx->bundle ? fp_path_abs(ctx->bundle) : fp_capture_default_bundle(kernel);
-    char *rundir = fp_path_join(r.bundle, "run");
-    int rc = fp_mkdir_p(rundir, err);
-    free(rundir);
-    if (rc != 0) {
-        free(self);
-        free(r.bundle);
-        cJSON_Delete(r.available);
-        return -1;
-    }
-    if (!ctx->bundle_abs)
-        ctx->bundle_abs = strdup(r.bundle);
-    r.steps = cJSON_CreateArray();
-    r.warnings = cJSON_CreateArray();
-    const char *analysis_tag = !strcmp(a->tag, "small") ? "small" : "big";
-    cJSON *env = NULL;
-    fp_err serr = {0};
-
-    /* 1. doctor: any blocker stops the run with that blocker's code */
-    argvb b = {.n = 0};
-    push(&b, self);
-    push(&b, "doctor");
-    push_cfg(&b, &a->cfg);
-    push(&b, "-q");
-    push(&b, "-f");
-    push(&b, "json");
-    rc = step(&r, "doctor", &b, &env, &serr);
-    char *gpu_name = NULL;
+    int rc = runner_open(&r, ctx, err);
     if (rc == 0) {
-        const cJSON *d = cJSON_GetObjectItem(env, "data");
-        const char *gn = fp_json_get_str(cJSON_GetObjectItem(d, "gpu"), "name");
-        gpu_name = gn ? strdup(gn) : NULL;
-        const char *verdict = fp_json_get_str(d, "verdict");
-        cJSON *last = cJSON_GetArrayItem(r.steps, cJSON_GetArraySize(r.steps) - 1);
-        fp_json_add_str(last, "summary", verdict);
-        if (!verdict || strcmp(verdict, "ready")) {
-            const cJSON *b0 = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "blockers"), 0);
-            fp_sb all;
-            fp_sb_init(&all);
-            const cJSON *bl;
-            cJSON_ArrayForEach(bl, cJSON_GetObjectItem(d, "blockers"))
-            fp_sb_addf(&all, "%s%s", all.len ? ", " : "", fp_json_get_str(bl, "code"));
-            fp_err_set(&serr, code_by_name(fp_json_get_str(b0, "code")), "doctor not ready: [%s] %s", all.buf,
-                       fp_json_get_str(b0, "message") ? fp_json_get_str(b0, "message") : "");
-            fp_err_help(&serr, "run `flyprof doctor` for the evidence and the fix of each blocker");
-            fp_sb_free(&all);
-            cJSON_ReplaceItemInObject(last, "status", cJSON_CreateString("failed"));
-            rc = -1;
-        }
+        fp_err serr = {0};
+        rc = run_pipeline(&r, &serr);
+        mark_not_run(&r);
+        rc = finish(ctx, &r, rc, &serr, err);
+        fp_err_clear(&serr);
     }
-    cJSON_Delete(env);
-    env = NULL;
-
-    /* 2. tile: only if this binary has it; its failure does not stop the run */
-    char *tile_shape = NULL;
-    size_t ndims = 0;
-    for (const char *p = a->shape; p && *p;) {
-        size_t n = strcspn(p, ",");
-        ndims += n > 0 && strspn(p, "0123456789") >= n;
-        p += n + (p[n] == ',');
-    }
-    if (rc == 0) {
-        if (!a->shape || ndims != 3) {
-            /* tile models a GEMM tile: only an M,N,K shape says something about this kernel */
-            skipped(&r, "tile", "skipped", a->shape ? "the shape is not M,N,K[,dtype] (tile models GEMM tiles)"
-                                                    : "no --shape");
-        } else if (has_command(&r, "tile")) {
-            b.n = 0;
-            push(&b, self);
-            push(&b, "tile");
-            /* tile wants M,N,K and the dtype apart: "32768,8192,bf16" -> --shape 32768,8192 --dtype bf16 */
-            if (a->shape) {
-                const char *last = strrchr(a->shape, ',');
-                const char *tail = last ? last + 1 : a->shape;
-                bool numeric = tail[0] && strspn(tail, "0123456789") == strlen(tail);
-                if (!numeric && last) {
-                    tile_shape = strndup(a->shape, (size_t)(last - a->shape));
-                    push(&b, "--shape");
-                    push(&b, tile_shape);
-                    push(&b, "--dtype");
-                    push(&b, tail);
-                } else if (numeric) {
-                    push(&b, "--shape");
-                    push(&b, a->shape);
-                }
-            }
-            if (gpu_name) {
-                push(&b, "--gpu-name");
-                push(&b, gpu_name);
-            } else if (a->cfg.arch) {
-                push(&b, "--arch");
-                push(&b, a->cfg.arch);
-            }
-            push(&b, "--bundle");
-            push(&b, r.bundle);
-            push(&b, "-q");
-            push(&b, "-f");
-            push(&b, "json");
-            fp_err te = {0};
-            if (step(&r, "tile", &b, &env, &te) != 0) {
-                if (te.code == FP_INTERRUPTED) {
-                    serr = te;
-                    memset(&te, 0, sizeof te);
-                    rc = -1;
-                } else {
-                    fp_sb m;
-                    fp_sb_init(&m);
-                    fp_sb_addf(&m, "tile: [%s] %s (continuing)", fp_code_name(te.code), te.message);
-                    cJSON_AddItemToArray(r.warnings, cJSON_CreateString(m.buf));
-                    fp_sb_free(&m);
-                }
-            }
-            fp_err_clear(&te);
-            cJSON_Delete(env);
-            env = NULL;
-        } else {
-            skipped(&r, "tile", "unavailable", "this flyprof build has no tile command");
-        }
-    }
-
-    /* 3. capture (+ counters through --with-pmc) */
-    if (rc == 0) {
-        char tmo[32];
-        snprintf(tmo, sizeof tmo, "%g", a->timeout);
-        b.n = 0;
-        push(&b, self);
-        push(&b, "capture");
-        push(&b, kernel);
-        push(&b, "--bundle");
-        push(&b, r.bundle);
-        push(&b, "--tag");
-        push(&b, a->tag);
-        push(&b, "--timeout");
-        push(&b, tmo);
-        if (!a->no_pmc && has_command(&r, "counters"))
-            push(&b, "--with-pmc");
-        if (a->shape) {
-            push(&b, "--shape");
-            push(&b, a->shape);
-        }
-        if (a->invocation) {
-            push(&b, "--invocation");
-            push(&b, a->invocation);
-        }
-        if (a->iter_range) {
-            push(&b, "--iter-range");
-            push(&b, a->iter_range);
-        }
-        push_cfg(&b, &a->cfg);
-        push(&b, "-f");
-        push(&b, "json");
-        if (ctx->quiet)
-            push(&b, "-q");
-        rc = step(&r, "capture", &b, &env, &serr);
-        const cJSON *d = env ? cJSON_GetObjectItem(env, "data") : NULL;
-        cJSON *last = cJSON_GetArrayItem(r.steps, cJSON_GetArraySize(r.steps) - 1);
-        if (rc == 0)
-            fp_json_add_str(last, "summary", fp_json_get_str(d, "kernel"));
-        /* counters ran inside capture: give it its own line */
-        const cJSON *pmc = d ? cJSON_GetObjectItem(d, "pmc") : NULL;
-        if (rc == 0 && pmc) {
-            cJSON *s = cJSON_CreateObject();
-            fp_json_add_str(s, "name", "counters");
-            fp_json_add_str(s, "status", fp_json_get_str(pmc, "status"));
-            fp_json_add_str(s, "command", fp_json_get_str(pmc, "command"));
-            fp_json_add_str(s, "via", "capture --with-pmc");
-            fp_json_add_str(s, "artifact", fp_json_get_str(pmc, "counters_json"));
-            cJSON_AddItemToArray(r.steps, s);
-        } else if (rc == 0) {
-            skipped(&r, "counters", a->no_pmc ? "skipped" : "unavailable",
-                    a->no_pmc ? "--no-pmc" : "this flyprof build has no counters command");
-        }
-        cJSON_Delete(env);
-        env = NULL;
-    }
-
-    /* 4-6. the GPU-free analyses on the captured dispatch */
-    static const char *const analyses[] = {"bubbles", "map", "report"};
-    for (size_t i = 0; i < 3 && rc == 0; i++) {
-        if (!has_command(&r, analyses[i])) {
-            skipped(&r, analyses[i], "unavailable", "this flyprof build does not have it");
-            continue;
-        }
-        b.n = 0;
-        push(&b, self);
-        push(&b, analyses[i]);
-        push(&b, "--bundle");
-        push(&b, r.bundle);
-        push(&b, "--tag");
-        push(&b, analysis_tag);
-        push(&b, "-q");
-        push(&b, "-f");
-        push(&b, "json");
-        char jobs[24];
-        if (a->jobs > 0 && strcmp(analyses[i], "map")) {
-            snprintf(jobs, sizeof jobs, "%lld", a->jobs);
-            push(&b, "--jobs");
-            push(&b, jobs);
-        }
-        rc = step(&r, analyses[i], &b, &env, &serr);
-        if (rc == 0 && !strcmp(analyses[i], "report")) {
-            const cJSON *d = cJSON_GetObjectItem(env, "data");
-            cJSON *last = cJSON_GetArrayItem(r.steps, cJSON_GetArraySize(r.steps) - 1);
-            const char *h = fp_json_get_str(d, "headline");
-            if (h)
-                fp_json_add_str(last, "summary", h);
-        }
-        cJSON_Delete(env);
-        env = NULL;
-    }
-
-    /* 7. bundle: publish; a failure only warns (the run's own bundle is complete) */
-    if (rc == 0 && a->skip_bundle) {
-        skipped(&r, "bundle", "skipped", "--skip-bundle");
-    } else if (rc == 0 && !has_command(&r, "bundle")) {
-        skipped(&r, "bundle", "unavailable", "this flyprof build has no bundle command");
-    } else if (rc == 0) {
-        b.n = 0;
-        push(&b, self);
-        push(&b, "bundle");
-        push(&b, "--bundle");
-        push(&b, r.bundle);
-        push(&b, "--tag");
-        push(&b, analysis_tag);
-        if (a->examples_dir) {
-            push(&b, "--examples-dir");
-            push(&b, a->examples_dir);
-        }
-        push(&b, "-q");
-        push(&b, "-f");
-        push(&b, "json");
-        fp_err be = {0};
-        if (step(&r, "bundle", &b, &env, &be) != 0) {
-            if (be.code == FP_INTERRUPTED) {
-                serr = be;
-                memset(&be, 0, sizeof be);
-                rc = -1;
-            } else {
-                fp_sb m;
-                fp_sb_init(&m);
-                fp_sb_addf(&m, "bundle: [%s] %s (continuing)", fp_code_name(be.code), be.message);
-                cJSON_AddItemToArray(r.warnings, cJSON_CreateString(m.buf));
-                fp_sb_free(&m);
-            }
-        }
-        fp_err_clear(&be);
-        cJSON_Delete(env);
-        env = NULL;
-    }
-
-    /* 8. history (--history): asked for explicitly, so a failure fails the run
-     * (a CI job must not lose its entry silently) */
-    if (rc == 0 && a->history) {
-        b.n = 0;
-        push(&b, self);
-        push(&b, "history");
-        push(&b, "add");
-        push(&b, "--bundle");
-        push(&b, r.bundle);
-        if (a->history_db) {
-            push(&b, "--db");
-            push(&b, a->history_db);
-        }
-        push(&b, "-q");
-        push(&b, "-f");
-        push(&b, "json");
-        if (step(&r, "history", &b, &env, &serr) != 0) {
-            rc = -1;
-        } else {
-            const cJSON *d = cJSON_GetObjectItem(env, "data");
-            cJSON *last = cJSON_GetArrayItem(r.steps, cJSON_GetArraySize(r.steps) - 1);
-            cJSON_AddItemToObject(last, "entry", cJSON_Duplicate(cJSON_GetObjectItem(d, "id"), 1));
-            cJSON_AddItemToObject(last, "added", cJSON_Duplicate(cJSON_GetObjectItem(d, "added"), 1));
-            fp_json_add_str(last, "db", fp_json_get_str(d, "db"));
-        }
-        cJSON_Delete(env);
-        env = NULL;
-    }
-
-    /* steps never reached (history only when asked for) */
-    static const char *const order[] = {"doctor", "tile",   "capture", "counters",
-                                        "bubbles", "map", "report",  "bundle", "history"};
-    for (size_t i = 0; i < sizeof order / sizeof order[0] - !a->history; i++) {
-        bool seen = false;
-        const cJSON *s;
-        cJSON_ArrayForEach(s, r.steps)
-        {
-            const char *n = fp_json_get_str(s, "name");
-            seen |= n && !strcmp(n, order[i]);
-        }
-        if (!seen) {
-            cJSON *s2 = cJSON_CreateObject();
-            fp_json_add_str(s2, "name", order[i]);
-            fp_json_add_str(s2, "status", "not-run");
-            cJSON_AddItemToArray(r.steps, s2);
-        }
-    }
-
-    cJSON *doc = cJSON_CreateObject();
-    fp_json_add_int(doc, "schema", 1);
-    fp_json_add_str(doc, "kernel", kernel);
-    fp_json_add_str(doc, "status", rc == 0 ? "ok" : serr.code == FP_INTERRUPTED ? "interrupted" : "failed");
-    if (rc != 0) {
-        cJSON *e = cJSON_AddObjectToObject(doc, "error");
-        fp_json_add_str(e, "code", fp_code_name(serr.code));
-        fp_json_add_str(e, "message", serr.message);
-    }
-    fp_json_add_str(doc, "tag", a->tag);
-    fp_json_add_str(doc, "analysis_tag", analysis_tag);
-    cJSON_AddItemToObject(doc, "steps", r.steps);
-    cJSON_AddItemToObject(doc, "step_warnings", cJSON_Duplicate(r.warnings, 1));
-    fp_json_add_num(doc, "seconds", now_s() - r.t0, 2);
-    cJSON *art = cJSON_AddObjectToObject(doc, "artifacts");
-    static const char *const files[] = {"capture.json", "counters.json", "tile.json", "bubbles.json",
-                                        "map.json",     "report.json",   "REPORT.md"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char *p = fp_path_join(r.bundle, files[i]);
-        fp_json_add_str(art, files[i], fp_is_file(p) ? files[i] : NULL);
-        free(p);
-    }
-    char *rj = fp_path_join(r.bundle, "run.json");
-    fp_err werr = {0};
-    int wrc = fp_bundle_write_json(rj, doc, r.bundle, &werr);
-    free(rj);
-    const cJSON *w;
-    cJSON_ArrayForEach(w, r.warnings) fp_warn(ctx, "%s", w->valuestring);
-    if (rc == 0 && wrc != 0) {
-        *err = werr;
-        memset(&werr, 0, sizeof werr);
-        rc = -1;
-        cJSON_Delete(doc);
-    } else if (rc == 0) {
-        ctx->data = doc;
-        /* the headline first (report's one-line diagnosis), then what each step did */
-        const cJSON *s;
-        const char *headline = NULL;
-        cJSON_ArrayForEach(s, r.steps)
-        {
-            if (!strcmp(fp_json_get_str(s, "name"), "report"))
-                headline = fp_json_get_str(s, "summary");
-        }
-        fp_sb_addf(&ctx->table, "%s\n\n", headline ? headline : "run: no report (see the steps)");
-        cJSON_ArrayForEach(s, r.steps)
-        {
-            double secs;
-            const char *why = fp_json_get_str(s, "reason"), *sum = fp_json_get_str(s, "summary");
-            fp_sb_addf(&ctx->table, "  %-9s %-8s", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
-            if (fp_jnum(s, "seconds", &secs))
-                fp_sb_addf(&ctx->table, " %7.1f s", secs);
-            else
-                fp_sb_adds(&ctx->table, "          ");
-            /* why a step was skipped; what capture found (the report's summary is the headline) */
-            if (why || (sum && strcmp(fp_json_get_str(s, "name"), "report")))
-                fp_sb_addf(&ctx->table, "  %s", why ? why : sum);
-            while (ctx->table.len && ctx->table.buf[ctx->table.len - 1] == ' ')
-                ctx->table.buf[--ctx->table.len] = '\0';
-            fp_sb_addc(&ctx->table, '\n');
-        }
-        fp_sb_addf(&ctx->table, "bundle: %s\n", r.bundle);
-    } else {
-        *err = serr;
-        memset(&serr, 0, sizeof serr);
-        fp_err_extra(err, "run_json", cJSON_CreateString("run.json"));
-        fp_err_extra(err, "steps", cJSON_Duplicate(r.steps, 1));
-        cJSON_Delete(doc);
-    }
-    fp_err_clear(&werr);
-    fp_err_clear(&serr);
-    cJSON_Delete(r.warnings);
-    cJSON_Delete(r.available);
-    free(r.bundle);
-    free(self);
-    free(gpu_name);
-    free(tile_shape);
+    runner_free(&r);
     return rc;
 }
 

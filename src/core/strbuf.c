@@ -10,11 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char fp_sb_empty[1];
+/* What an empty, never-grown buffer points at, so that buf is never NULL.
+ * Shared by every such buffer and never written: every write through buf
+ * happens after fp_sb_grow gave the buffer its own storage (cap > 0), which is
+ * why the one cast that drops const below is safe. */
+static const char fp_sb_empty[1];
 
 void fp_sb_init(fp_sb *sb)
 {
-    sb->buf = fp_sb_empty;
+    sb->buf = (char *)fp_sb_empty;
     sb->len = 0;
     sb->cap = 0;
 }
