@@ -22,11 +22,11 @@
 #include "flyprof/bound.h"
 #include "flyprof/config.h"
 #include "flyprof/counters.h"
-#include "flyprof/csv.h"
 #include "flyprof/fs.h"
 #include "flyprof/heartbeat.h"
 #include "flyprof/input_yaml.h"
 #include "flyprof/json.h"
+#include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
 #include "flyprof/soc.h"
 
@@ -168,33 +168,20 @@ static double trace_duration(fp_ctx *ctx, const cJSON *tag, const char *kernel, 
     if (!rel || !kernel || strstr(rel, "..") || rel[0] == '/')
         return 0;
     char *p = fp_path_join(ctx->bundle, rel);
-    fp_csv csv = {0};
+    fp_kernel_trace kt = {0};
     fp_err err = {0};
-    double sum = 0;
-    size_t n = 0;
-    if (fp_csv_load(p, &csv, &err) == 0) {
-        int ck = fp_csv_col(&csv, "Kernel_Name"), cs = fp_csv_col(&csv, "Start_Timestamp"),
-            ce = fp_csv_col(&csv, "End_Timestamp");
-        for (size_t r = 0; ck >= 0 && cs >= 0 && ce >= 0 && r < csv.nrows; r++) {
-            if (!strstr(fp_csv_cell(&csv, r, ck), kernel))
-                continue;
-            double s, e;
-            if (fp_pmc_parse_value(fp_csv_cell(&csv, r, cs), &s) || fp_pmc_parse_value(fp_csv_cell(&csv, r, ce), &e) ||
-                e <= s)
-                continue;
-            sum += e - s;
-            n++;
-        }
-    } else {
+    fp_kt_pick pk = {0};
+    if (fp_kernel_trace_load(p, &kt, &err) == 0)
+        fp_kt_pick_rows(&kt, kernel, FP_KT_CONTAINS, FP_KT_TIME_BOUNDED, &pk);
+    else
         fp_warn(ctx, "kernel trace %s not used: %s", rel, err.message);
-    }
     fp_err_clear(&err);
-    fp_csv_free(&csv);
-    if (n)
+    fp_kernel_trace_free(&kt);
+    if (pk.timed)
         *trace_path = p;
     else
         free(p);
-    return n ? sum / (double)n : 0;
+    return pk.mean_ns;
 }
 
 /* "6,8" or "2-4" or "1-3,7" -> sorted set of 1-based iterations. */

@@ -16,12 +16,13 @@
 #include <string.h>
 
 #include "commands.h"
+#include "flyprof/agent_info.h"
 #include "flyprof/att.h"
 #include "flyprof/bubbles.h"
-#include "flyprof/csv.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/kernel_trace.h"
 #include "flyprof/report.h"
 #include "flyprof/signals.h"
 
@@ -119,100 +120,66 @@ static char *find_csv(const char *const *dirs, size_t ndirs, const char *name)
 /* Largest register / LDS / workgroup count read from a CSV cell. */
 #define FP_CSV_MAX_COUNT 16777216.0
 
-static double cell_d(const fp_csv *c, size_t r, const char *col, bool *ok)
-{
-    const char *v = fp_csv_cell(c, r, fp_csv_col(c, col));
-    *ok = false;
-    if (!v || !*v)
-        return 0;
-    char *end;
-    double d = strtod(v, &end);
-    *ok = !*end;
-    return *ok ? d : 0;
-}
-
 static int read_agent(fp_signals *s, const char *path, fp_err *err)
 {
-    fp_csv c;
-    if (fp_csv_load(path, &c, err))
+    fp_agent_info c;
+    if (fp_agent_info_load(path, &c, err))
         return -1;
-    for (size_t r = 0; r < c.nrows; r++) {
-        const char *type = fp_csv_cell(&c, r, fp_csv_col(&c, "Agent_Type"));
-        if (!type || strcmp(type, "GPU"))
-            continue;
+    /* the first GPU agent: a capture targets one device */
+    const fp_agent_row *g = fp_agent_info_first_gpu(&c);
+    if (g) {
         fp_soc_query q;
         memset(&q, 0, sizeof q);
-        bool ok;
-        q.product_name = fp_csv_cell(&c, r, fp_csv_col(&c, "Product_Name"));
-        q.agent_arch = fp_csv_cell(&c, r, fp_csv_col(&c, "Name"));
-        double v = cell_d(&c, r, "Device_Id", &ok);
-        if (ok)
+        double v;
+        q.product_name = g->product_name;
+        q.agent_arch = g->name;
+        if (fp_rp_real(&g->device_id, &v))
             q.device_id = (long long)v;
-        v = cell_d(&c, r, "Gfx_Target_Version", &ok);
-        if (ok)
+        if (fp_rp_real(&g->gfx_target_version, &v))
             q.gfx_target_version = (long long)v;
         fp_signals_from_agent(s, &q);
-        break; /* the first GPU agent: a capture targets one device */
     }
-    fp_csv_free(&c);
+    fp_agent_info_free(&c);
     return 0;
 }
 
 static int read_kernel_trace(fp_signals *s, const char *path, fp_err *err)
 {
-    fp_csv c;
+    fp_kernel_trace c;
     if (!s->kernel)
         return 0;
-    if (fp_csv_load(path, &c, err))
+    if (fp_kernel_trace_load(path, &c, err))
         return -1;
-    int kcol = fp_csv_col(&c, "Kernel_Name");
+    fp_kt_pick pk;
+    fp_kt_pick_rows(&c, s->kernel, FP_KT_EXACT, FP_KT_TIME_ANY, &pk);
     fp_kernel_row k;
     memset(&k, 0, sizeof k);
     k.vgpr = k.accum = k.sgpr = k.lds = k.wg = k.scratch = -1;
-    double sum = 0;
-    size_t last = 0;
-    for (size_t r = 0; r < c.nrows; r++) {
-        const char *name = fp_csv_cell(&c, r, kcol);
-        if (!name || strcmp(name, s->kernel))
-            continue;
-        bool oa, ob;
-        double a = cell_d(&c, r, "Start_Timestamp", &oa), b = cell_d(&c, r, "End_Timestamp", &ob);
-        if (oa && ob && b > a) {
-            sum += b - a;
-            k.dispatches++;
-        }
-        last = r + 1;
-    }
-    if (k.dispatches)
-        k.avg_ns = sum / (double)k.dispatches;
-    if (last) {
-        size_t r = last - 1;
-        bool ok;
-        static const char *const cols[] = {"VGPR_Count", "Accum_VGPR_Count", "SGPR_Count", "LDS_Block_Size",
-                                           "Scratch_Size"};
+    k.dispatches = pk.timed;
+    k.avg_ns = pk.mean_ns;
+    if (pk.n) {
+        const fp_kt_row *row = &c.rows[pk.last];
+        double v;
+        const fp_rp_num *cols[] = {&row->vgpr, &row->accum_vgpr, &row->sgpr, &row->lds_block_size,
+                                   &row->scratch_size};
         int *dst[] = {&k.vgpr, &k.accum, &k.sgpr, &k.lds, &k.scratch};
         /* counts outside [0, 2^24] are corrupt cells: left unknown (no int overflow) */
-        for (size_t i = 0; i < 5; i++) {
-            double v = cell_d(&c, r, cols[i], &ok);
-            if (ok && v >= 0 && v <= FP_CSV_MAX_COUNT)
+        for (size_t i = 0; i < 5; i++)
+            if (fp_rp_real(cols[i], &v) && v >= 0 && v <= FP_CSV_MAX_COUNT)
                 *dst[i] = (int)v;
-        }
-        double x = cell_d(&c, r, "Workgroup_Size_X", &ok);
-        if (ok) {
-            bool oy, oz;
-            double y = cell_d(&c, r, "Workgroup_Size_Y", &oy), z = cell_d(&c, r, "Workgroup_Size_Z", &oz);
+        double x, y = 0, z = 0;
+        if (fp_rp_real(&row->wg[0], &x)) {
+            bool oy = fp_rp_real(&row->wg[1], &y), oz = fp_rp_real(&row->wg[2], &z);
             double w = x * (oy && y > 0 ? y : 1) * (oz && z > 0 ? z : 1);
             if (w > 0 && w <= FP_CSV_MAX_COUNT)
                 k.wg = (int)w;
         }
         k.have_regs = k.vgpr >= 0;
-        /* the launch: Grid_Size_* and Workgroup_Size_* in work-items (a missing Y/Z is 1) */
-        static const char *const gcols[] = {"Grid_Size_X", "Grid_Size_Y", "Grid_Size_Z"};
-        static const char *const wcols[] = {"Workgroup_Size_X", "Workgroup_Size_Y", "Workgroup_Size_Z"};
-        bool og, ow;
+        /* the launch: grid and workgroup sizes in work-items (a missing Y/Z is 1) */
         k.have_grid = true;
         for (int i = 0; i < 3; i++) {
-            double g = cell_d(&c, r, gcols[i], &og), w = cell_d(&c, r, wcols[i], &ow);
+            double g = 0, w = 0;
+            bool og = fp_rp_real(&row->grid[i], &g), ow = fp_rp_real(&row->wg[i], &w);
             k.grid[i] = og && g > 0 ? g : 1;
             k.wg3[i] = ow && w > 0 ? w : 1;
             if (i == 0 && (!og || !ow || g <= 0 || w <= 0 || g > 1e15 || w > FP_CSV_MAX_COUNT))
@@ -220,7 +187,7 @@ static int read_kernel_trace(fp_signals *s, const char *path, fp_err *err)
         }
     }
     fp_signals_from_kernel_row(s, &k);
-    fp_csv_free(&c);
+    fp_kernel_trace_free(&c);
     return 0;
 }
 
