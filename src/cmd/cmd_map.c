@@ -16,6 +16,7 @@
 #include "flyprof/bundle_path.h"
 #include "flyprof/att.h"
 #include "flyprof/bubbles.h"
+#include "flyprof/bundle.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/flamegraph.h"
 #include "flyprof/fs.h"
@@ -317,7 +318,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     if (a->code_line >= 0 && a->source_line)
         return fp_err_set(err, FP_BAD_ARGS, "--code-line and --source-line are exclusive");
     fp_dispatch_ref ref;
-    if (fp_dispatch_resolve(ctx->bundle, a->tag, a->dispatch, &ref, err) != 0) {
+    if (fp_bundle_dispatch(ctx->bundle, a->tag, a->dispatch, &ref, err) != 0) {
         fp_dispatch_ref_free(&ref);
         return -1;
     }

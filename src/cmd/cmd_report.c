@@ -19,6 +19,7 @@
 #include "flyprof/agent_info.h"
 #include "flyprof/att.h"
 #include "flyprof/bubbles.h"
+#include "flyprof/bundle.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
@@ -212,7 +213,7 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
     }
     fp_dispatch_ref dref;
     memset(&dref, 0, sizeof dref);
-    if (fp_dispatch_resolve(bundle, tag, dispatch, &dref, err)) {
+    if (fp_bundle_dispatch(bundle, tag, dispatch, &dref, err)) {
         fp_dispatch_ref_free(&dref); /* the inventory may be filled on failure */
         return -1;
     }
