@@ -163,7 +163,7 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     if (a->out)
         out = strdup(a->out);
     else if (!ref.bundle_is_dispatch)
-        out = fp_path_join(ctx->bundle, "bubbles.json");
+        out = fp_bundle_path(ctx->bundle, FP_ART_BUBBLES);
     if (out && fp_bundle_write_json(out, doc, ctx->bundle, err) != 0) {
         fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
         goto done;

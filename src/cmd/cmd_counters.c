@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "flyprof/bundle.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/bound.h"
 #include "flyprof/config.h"
@@ -135,7 +136,7 @@ static cJSON *load_capture(fp_ctx *ctx)
 {
     if (!ctx->bundle)
         return NULL;
-    char *p = fp_path_join(ctx->bundle, "capture.json");
+    char *p = fp_bundle_path(ctx->bundle, FP_ART_CAPTURE);
     cJSON *j = NULL;
     fp_err err = {0};
     if (fp_is_file(p) && fp_json_parse_file(p, &j, &err)) {
@@ -744,7 +745,7 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
     fp_truncated(ctx, "per_dispatch", shown, nrec);
 
     if (ctx->bundle) {
-        char *out = fp_path_join(ctx->bundle, "counters.json");
+        char *out = fp_bundle_path(ctx->bundle, FP_ART_COUNTERS);
         int wrc = fp_bundle_write_json(out, doc, ctx->bundle, err);
         if (wrc == 0)
             fp_json_add_str(doc, "artifact", out);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "flyprof/bundle.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
 #include "flyprof/cli.h"
@@ -587,7 +588,7 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         fp_json_add_str(art, files[i], fp_is_file(p) ? files[i] : NULL);
         free(p);
     }
-    char *rj = fp_path_join(r.bundle, "run.json");
+    char *rj = fp_bundle_path(r.bundle, FP_ART_RUN);
     fp_err werr = {0};
     int wrc = fp_bundle_write_json(rj, doc, r.bundle, &werr);
     free(rj);

@@ -18,6 +18,7 @@
 #include "flyprof/agent_info.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/bound.h"
+#include "flyprof/bundle.h"
 #include "flyprof/cli.h"
 #include "flyprof/counters.h"
 #include "flyprof/fs.h"
@@ -294,7 +295,7 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 
     /* the bundle: capture.json (arch, kernel, kernel trace) and the trace's agent_info.csv */
     if (ctx->bundle) {
-        char *cp = fp_path_join(ctx->bundle, "capture.json");
+        char *cp = fp_bundle_path(ctx->bundle, FP_ART_CAPTURE);
         if (fp_is_file(cp) && fp_json_parse_file(cp, &cap, err)) {
             free(cp);
             goto out;
@@ -399,7 +400,7 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     fp_sb_adds(&ctx->table, "(heuristic for GEMM-shaped kernels)\n");
 
     if (ctx->bundle) {
-        char *out = fp_path_join(ctx->bundle, "tile.json");
+        char *out = fp_bundle_path(ctx->bundle, FP_ART_TILE);
         int wrc = fp_bundle_write_json(out, doc, ctx->bundle, err);
         if (!wrc)
             fp_json_add_str(doc, "artifact", out);
