@@ -148,20 +148,6 @@ static cJSON *load_capture(fp_ctx *ctx)
     return j;
 }
 
-/* The capture tag to read: --tag, else "big", else the only tag. */
-static const cJSON *capture_tag(const cJSON *cap, const char *want)
-{
-    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(cap, "tags");
-    if (!cJSON_IsObject(tags))
-        return NULL;
-    if (want)
-        return cJSON_GetObjectItemCaseSensitive(tags, want);
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(tags, "big");
-    if (t)
-        return t;
-    return cJSON_GetArraySize(tags) == 1 ? tags->child : NULL;
-}
-
 /* Mean End-Start of the kernel's rows in the capture's kernel_trace.csv. */
 static double trace_duration(fp_ctx *ctx, const cJSON *tag, const char *kernel, char **trace_path)
 {
@@ -646,7 +632,7 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
         dur = a->duration_ns;
         dur_src = "--duration-ns";
     } else if (cap) {
-        dur = trace_duration(ctx, capture_tag(cap, a->tag), kernel ? kernel : recs[0].per_pass[0]->kernel,
+        dur = trace_duration(ctx, fp_bundle_capture_tag(cap, a->tag), kernel ? kernel : recs[0].per_pass[0]->kernel,
                              &trace_path);
         if (dur > 0)
             dur_src = "kernel trace (capture.json)";

@@ -116,10 +116,7 @@ bad:
 /* The bundle's kernel trace CSV for the tag (path malloc'd) or NULL. */
 static char *trace_csv(fp_ctx *ctx, const cJSON *cap, const char *tag)
 {
-    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(cap, "tags");
-    const cJSON *t = tag ? cJSON_GetObjectItemCaseSensitive(tags, tag) : cJSON_GetObjectItemCaseSensitive(tags, "big");
-    if (!t && !tag && cJSON_GetArraySize(tags) == 1)
-        t = tags->child;
+    const cJSON *t = fp_bundle_capture_tag(cap, tag);
     const char *rel = fp_json_get_str(t, "kernel_trace_csv");
     if (!rel || rel[0] == '/' || strstr(rel, ".."))
         return NULL;
