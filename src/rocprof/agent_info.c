@@ -44,8 +44,18 @@ static int from_csv(fp_csv *csv, fp_agent_info *out)
     out->csv_ = *csv;
     memset(csv, 0, sizeof *csv);
     int idx[NAI];
-    for (size_t k = 0; k < NAI; k++)
-        idx[k] = fp_csv_col(&out->csv_, AGENT_COLS[k].name);
+    size_t len[NAI];
+    for (size_t k = 0; k < NAI; k++) {
+        idx[k] = -1;
+        len[k] = strlen(AGENT_COLS[k].name);
+    }
+    /* one pass over the header, backwards so the first of duplicate names wins (as fp_csv_col) */
+    for (size_t h = out->csv_.ncols; h-- > 0;) {
+        size_t hl = strlen(out->csv_.header[h]);
+        for (size_t k = 0; k < NAI; k++)
+            if (len[k] == hl && !memcmp(out->csv_.header[h], AGENT_COLS[k].name, hl))
+                idx[k] = (int)h;
+    }
     out->have_type = idx[0] >= 0;
     out->nrows = out->csv_.nrows;
     out->rows = calloc(out->nrows ? out->nrows : 1, sizeof *out->rows);

@@ -56,14 +56,24 @@ static const kt_colspec COLS[] = {
  * of the counter cells counters.json's duration was read with. */
 #define KT_MAX_BOUNDED 1e18
 
-/* Header index of every column spec (-1 when absent). */
+/* Header index of every column spec (-1 when absent): one pass over the
+ * header, names compared only when their lengths agree (hotspots maps the
+ * header of every candidate CSV it opens). */
 static void map_header(const fp_csv *c, int idx[NCOLSPEC], unsigned long *cols)
 {
-    *cols = 0;
+    size_t len[NCOLSPEC];
     for (size_t k = 0; k < NCOLSPEC; k++) {
-        idx[k] = fp_csv_col(c, COLS[k].name);
-        if (idx[k] >= 0)
-            *cols |= 1UL << COLS[k].id;
+        idx[k] = -1;
+        len[k] = strlen(COLS[k].name);
+    }
+    *cols = 0;
+    for (size_t h = c->ncols; h-- > 0;) { /* backwards: the first of duplicate names wins, as fp_csv_col */
+        size_t hl = strlen(c->header[h]);
+        for (size_t k = 0; k < NCOLSPEC; k++)
+            if (len[k] == hl && !memcmp(c->header[h], COLS[k].name, hl)) {
+                idx[k] = (int)h;
+                *cols |= 1UL << COLS[k].id;
+            }
     }
 }
 
