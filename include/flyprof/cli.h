@@ -39,9 +39,6 @@ typedef struct fp_ctx {
     bool table_only;       /* set by main: -f table to a terminal/pipe, no FLYPROF_TABLE_FD, so
                               when the command's table is non-empty its data is never printed
                               and a command may skip building it */
-    int jobs;              /* threads for the analyses a command runs through shared library code
-                              (report's --jobs for the bubbles pass of fp_report_from_bundle);
-                              0 = their default. Set by the command, not by main */
 } fp_ctx;
 
 /* Append a warning (printf-style) to the envelope's "warnings". */

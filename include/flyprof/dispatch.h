@@ -31,9 +31,25 @@ typedef struct fp_dispatch_ref {
     cJSON *notes;       /* array of strings: skipped shells, ignored flags (owned) */
 } fp_dispatch_ref;
 
-/* tag may be NULL (capture.json's only tag, else "big"); dispatch < 0 = not given. */
-int fp_dispatch_resolve(const char *bundle, const char *tag, long long dispatch,
-                        fp_dispatch_ref *out, fp_err *err);
+/* What the bundle layer read from capture.json for the scan (bundle.h,
+ * fp_bundle_dispatch, which owns the tag rule): the tag to scan att/<tag> for
+ * (NULL = none), capture.json's att_dir (a checked relative path) and
+ * kept_dispatch (a plain name), and the notes reading it produced (copied into
+ * out->notes first). */
+typedef struct fp_dispatch_hint {
+    const char *tag;
+    const char *att_dir;
+    const char *kept;
+    const cJSON *notes;
+} fp_dispatch_hint;
+
+/* `tag` is the --tag flag (checked, and noted as ignored for a dispatch dir);
+ * h NULL = nothing from capture.json. dispatch < 0 = not given. Commands call
+ * fp_bundle_dispatch (bundle.h), which reads capture.json and calls this. */
+int fp_dispatch_resolve_at(const char *bundle, const char *tag, const fp_dispatch_hint *h, long long dispatch,
+                           fp_dispatch_ref *out, fp_err *err);
+/* Whether dir is itself a dispatch dir (has code.json). */
+bool fp_dispatch_is_dir(const char *dir);
 void fp_dispatch_ref_free(fp_dispatch_ref *r);
 
 /* Number n of a "..._dispatch_<n>[_suffix]" name; -1 when absent. */

@@ -52,22 +52,4 @@ int fp_report_nrecs(const cJSON *report);
  * The returned pointer is borrowed from snaps. */
 const char *fp_report_source_text(const fp_snapshots *snaps, const char *source);
 
-/* ---- a bundle -> report.json (implemented in src/cmd/cmd_report.c: it reads files) ---- */
-
-typedef struct fp_report_loaded {
-    cJSON *report;       /* report.json (owned) */
-    char *root;          /* directory holding the bundle's artifacts (owned) */
-    char *dispatch_dir;  /* the analysed dispatch dir (owned) */
-    bool bundle_is_dispatch;
-    cJSON *bubbles;      /* the bubbles document used (owned) */
-} fp_report_loaded;
-
-struct fp_ctx;
-/* Resolve the dispatch, read (or compute) every artifact, build report.json.
- * Warnings go to ctx. Errors: BAD_ARGS (no dir), NO_ARTIFACT / EMPTY_ATT (no
- * dispatch), BAD_INPUT (a malformed artifact). */
-int fp_report_from_bundle(struct fp_ctx *ctx, const char *bundle, const char *tag, long long dispatch,
-                          fp_report_loaded *out, fp_err *err);
-void fp_report_loaded_free(fp_report_loaded *l);
-
 #endif

@@ -164,72 +164,6 @@ static cJSON *inventory_json(const cand *c, size_t n)
     return a;
 }
 
-/* A relative path from capture.json: no absolute path, no "..", no empty parts. */
-static bool safe_rel(const char *p)
-{
-    if (!p || !*p || p[0] == '/')
-        return false;
-    const char *s = p;
-    while (*s) {
-        const char *e = strchr(s, '/');
-        size_t len = e ? (size_t)(e - s) : strlen(s);
-        if (len == 0 || (len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.'))
-            return false;
-        if (!e)
-            break;
-        s = e + 1;
-    }
-    return true;
-}
-
-/* capture.json: the tag to use when none was given, and the kept dispatch for it. */
-static void read_capture(const char *bundle, const char *tag, char **tag_out, char **att_dir,
-                         char **kept, cJSON *notes)
-{
-    *tag_out = NULL;
-    *att_dir = NULL;
-    *kept = NULL;
-    char *path = fp_path_join(bundle, "capture.json");
-    cJSON *j = NULL;
-    fp_err e = {0};
-    if (!fp_is_file(path)) {
-        free(path);
-        return;
-    }
-    if (fp_json_parse_file(path, &j, &e) != 0) {
-        char msg[FP_ERR_MSG_MAX + 64];
-        snprintf(msg, sizeof msg, "capture.json ignored: %s", e.message);
-        cJSON_AddItemToArray(notes, cJSON_CreateString(msg));
-        fp_err_clear(&e);
-        free(path);
-        return;
-    }
-    free(path);
-    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(j, "tags");
-    const cJSON *t = NULL;
-    if (tag)
-        t = cJSON_GetObjectItemCaseSensitive(tags, tag);
-    else if (cJSON_IsObject(tags) && cJSON_GetArraySize(tags) == 1 && fp_is_plain_name(tags->child->string))
-        t = tags->child;
-    else if (cJSON_IsObject(tags))
-        t = cJSON_GetObjectItemCaseSensitive(tags, "big");
-    if (cJSON_IsObject(t)) {
-        if (!tag && t->string && fp_is_plain_name(t->string))
-            *tag_out = strdup(t->string);
-        const char *ad = fp_json_get_str(t, "att_dir");
-        const char *kd = fp_json_get_str(t, "kept_dispatch");
-        if (ad && safe_rel(ad))
-            *att_dir = strdup(ad);
-        else if (ad)
-            cJSON_AddItemToArray(notes, cJSON_CreateString("capture.json att_dir ignored: not a relative path inside the bundle"));
-        if (kd && fp_is_plain_name(kd))
-            *kept = strdup(kd);
-        else if (kd)
-            cJSON_AddItemToArray(notes, cJSON_CreateString("capture.json kept_dispatch ignored: not a plain directory name"));
-    }
-    cJSON_Delete(j);
-}
-
 static int pick(fp_dispatch_ref *out, const char *base, const cand *c, const char *how)
 {
     out->dir = fp_path_join(base, c->name);
@@ -239,21 +173,26 @@ static int pick(fp_dispatch_ref *out, const char *base, const cand *c, const cha
     return 0;
 }
 
-int fp_dispatch_resolve(const char *bundle, const char *tag, long long dispatch,
-                        fp_dispatch_ref *out, fp_err *err)
+bool fp_dispatch_is_dir(const char *dir)
+{
+    char *cj = fp_path_join(dir, "code.json");
+    bool is = fp_is_file(cj);
+    free(cj);
+    return is;
+}
+
+int fp_dispatch_resolve_at(const char *bundle, const char *tag, const fp_dispatch_hint *h, long long dispatch,
+                           fp_dispatch_ref *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
     out->number = -1;
-    out->notes = cJSON_CreateArray();
+    out->notes = h && h->notes ? cJSON_Duplicate(h->notes, 1) : cJSON_CreateArray();
     if (!bundle || !fp_is_dir(bundle))
         return fp_err_set(err, FP_BAD_ARGS, "--bundle %s is not a directory", bundle ? bundle : "(none)");
     if (tag && !fp_is_plain_name(tag))
         return fp_err_set(err, FP_BAD_ARGS, "--tag '%s' is not a plain name", tag);
 
-    char *cj = fp_path_join(bundle, "code.json");
-    bool is_dispatch = fp_is_file(cj);
-    free(cj);
-    if (is_dispatch) {
+    if (fp_dispatch_is_dir(bundle)) {
         out->bundle_is_dispatch = true;
         out->dir = strdup(bundle);
         char *abs = fp_path_abs(bundle);
@@ -272,21 +211,14 @@ int fp_dispatch_resolve(const char *bundle, const char *tag, long long dispatch,
         return 0;
     }
 
-    char *ctag = NULL, *att_dir = NULL, *kept = NULL;
-    read_capture(bundle, tag, &ctag, &att_dir, &kept, out->notes);
-    const char *use_tag = tag ? tag : ctag;
+    const char *use_tag = h ? h->tag : tag;
+    const char *kept = h ? h->kept : NULL;
     /* bases to scan, in order: capture.json att_dir, att/<tag>, att, the bundle */
     char *bases[4] = {0};
     int nb = 0;
-    if (att_dir)
-        bases[nb++] = fp_path_join(bundle, att_dir);
+    if (h && h->att_dir)
+        bases[nb++] = fp_path_join(bundle, h->att_dir);
     char *att = fp_path_join(bundle, "att");
-    if (!use_tag) {
-        char *big = fp_path_join(att, "big");
-        if (fp_is_dir(big))
-            use_tag = "big";
-        free(big);
-    }
     if (use_tag)
         bases[nb++] = fp_path_join(att, use_tag);
     bases[nb++] = strdup(att);
@@ -376,9 +308,6 @@ done:
     free_cands(c, n);
     for (int i = 0; i < nb; i++)
         free(bases[i]);
-    free(ctag);
-    free(att_dir);
-    free(kept);
     return rc;
 }
 

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/bubbles.h"
+#include "flyprof/bundle.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
@@ -130,7 +131,7 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
         return fp_err_help(err, "run `flyprof capture` first, or point --bundle at a decoded ATT dir");
     }
     fp_dispatch_ref ref;
-    if (fp_dispatch_resolve(ctx->bundle, a->tag, a->dispatch, &ref, err) != 0) {
+    if (fp_bundle_dispatch(ctx->bundle, a->tag, a->dispatch, &ref, err) != 0) {
         fp_dispatch_ref_free(&ref);
         return -1;
     }
@@ -162,7 +163,7 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     if (a->out)
         out = strdup(a->out);
     else if (!ref.bundle_is_dispatch)
-        out = fp_path_join(ctx->bundle, "bubbles.json");
+        out = fp_bundle_path(ctx->bundle, FP_ART_BUBBLES);
     if (out && fp_bundle_write_json(out, doc, ctx->bundle, err) != 0) {
         fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
         goto done;

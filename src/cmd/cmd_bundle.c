@@ -19,10 +19,12 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "flyprof/bundle.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/report.h"
+#include "flyprof/report_load.h"
 
 typedef struct bundle_args {
     const char *examples_dir;
@@ -274,12 +276,12 @@ static void readme(const cJSON *r, const char *name, const char *disp_rel, fp_sb
 
 static int write_report_files(const char *dir, const cJSON *r, fp_err *err)
 {
-    char *p = fp_path_join(dir, "report.json");
+    char *p = fp_bundle_path(dir, FP_ART_REPORT);
     int rc = fp_json_write_file(p, r, err);
     free(p);
     cJSON *hl = fp_report_headlines(r);
     if (rc == 0) {
-        p = fp_path_join(dir, "headlines.json");
+        p = fp_bundle_path(dir, FP_ART_HEADLINES);
         rc = fp_json_write_file(p, hl, err);
         free(p);
     }
@@ -288,13 +290,13 @@ static int write_report_files(const char *dir, const cJSON *r, fp_err *err)
     fp_sb_init(&md);
     if (rc == 0) {
         fp_report_markdown(r, &md);
-        p = fp_path_join(dir, "REPORT.md");
+        p = fp_bundle_path(dir, FP_ART_REPORT_MD);
         rc = fp_write_atomic(p, md.buf, md.len, err);
         free(p);
     }
     if (rc == 0) {
         fp_sb_reset(&md);
-        char *svgp = fp_path_join(dir, "flamegraph.svg");
+        char *svgp = fp_bundle_path(dir, FP_ART_FLAME_SVG);
         fp_sb svg;
         fp_sb_init(&svg);
         fp_err e;
@@ -304,7 +306,7 @@ static int write_report_files(const char *dir, const cJSON *r, fp_err *err)
         fp_report_html(r, have ? svg.buf : NULL, &md);
         fp_sb_free(&svg);
         free(svgp);
-        p = fp_path_join(dir, "report.html");
+        p = fp_bundle_path(dir, FP_ART_REPORT_HTML);
         rc = fp_write_atomic(p, md.buf, md.len, err);
         free(p);
     }
@@ -426,7 +428,7 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     }
     /* bubbles.json always ships (computed when the bundle had none) */
     {
-        char *bp = fp_path_join(tmp, "bubbles.json");
+        char *bp = fp_bundle_path(tmp, FP_ART_BUBBLES);
         int c = 0;
         if (!fp_is_file(bp)) {
             cJSON *bj = cJSON_Duplicate(l.bubbles, 1);

@@ -18,15 +18,16 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "flyprof/bundle.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/bound.h"
 #include "flyprof/config.h"
 #include "flyprof/counters.h"
-#include "flyprof/csv.h"
 #include "flyprof/fs.h"
 #include "flyprof/heartbeat.h"
 #include "flyprof/input_yaml.h"
 #include "flyprof/json.h"
+#include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
 #include "flyprof/soc.h"
 
@@ -135,7 +136,7 @@ static cJSON *load_capture(fp_ctx *ctx)
 {
     if (!ctx->bundle)
         return NULL;
-    char *p = fp_path_join(ctx->bundle, "capture.json");
+    char *p = fp_bundle_path(ctx->bundle, FP_ART_CAPTURE);
     cJSON *j = NULL;
     fp_err err = {0};
     if (fp_is_file(p) && fp_json_parse_file(p, &j, &err)) {
@@ -147,20 +148,6 @@ static cJSON *load_capture(fp_ctx *ctx)
     return j;
 }
 
-/* The capture tag to read: --tag, else "big", else the only tag. */
-static const cJSON *capture_tag(const cJSON *cap, const char *want)
-{
-    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(cap, "tags");
-    if (!cJSON_IsObject(tags))
-        return NULL;
-    if (want)
-        return cJSON_GetObjectItemCaseSensitive(tags, want);
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(tags, "big");
-    if (t)
-        return t;
-    return cJSON_GetArraySize(tags) == 1 ? tags->child : NULL;
-}
-
 /* Mean End-Start of the kernel's rows in the capture's kernel_trace.csv. */
 static double trace_duration(fp_ctx *ctx, const cJSON *tag, const char *kernel, char **trace_path)
 {
@@ -168,33 +155,20 @@ static double trace_duration(fp_ctx *ctx, const cJSON *tag, const char *kernel, 
     if (!rel || !kernel || strstr(rel, "..") || rel[0] == '/')
         return 0;
     char *p = fp_path_join(ctx->bundle, rel);
-    fp_csv csv = {0};
+    fp_kernel_trace kt = {0};
     fp_err err = {0};
-    double sum = 0;
-    size_t n = 0;
-    if (fp_csv_load(p, &csv, &err) == 0) {
-        int ck = fp_csv_col(&csv, "Kernel_Name"), cs = fp_csv_col(&csv, "Start_Timestamp"),
-            ce = fp_csv_col(&csv, "End_Timestamp");
-        for (size_t r = 0; ck >= 0 && cs >= 0 && ce >= 0 && r < csv.nrows; r++) {
-            if (!strstr(fp_csv_cell(&csv, r, ck), kernel))
-                continue;
-            double s, e;
-            if (fp_pmc_parse_value(fp_csv_cell(&csv, r, cs), &s) || fp_pmc_parse_value(fp_csv_cell(&csv, r, ce), &e) ||
-                e <= s)
-                continue;
-            sum += e - s;
-            n++;
-        }
-    } else {
+    fp_kt_pick pk = {0};
+    if (fp_kernel_trace_load(p, &kt, &err) == 0)
+        fp_kt_pick_rows(&kt, kernel, FP_KT_CONTAINS, FP_KT_TIME_BOUNDED, &pk);
+    else
         fp_warn(ctx, "kernel trace %s not used: %s", rel, err.message);
-    }
     fp_err_clear(&err);
-    fp_csv_free(&csv);
-    if (n)
+    fp_kernel_trace_free(&kt);
+    if (pk.timed)
         *trace_path = p;
     else
         free(p);
-    return n ? sum / (double)n : 0;
+    return pk.mean_ns;
 }
 
 /* "6,8" or "2-4" or "1-3,7" -> sorted set of 1-based iterations. */
@@ -658,7 +632,7 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
         dur = a->duration_ns;
         dur_src = "--duration-ns";
     } else if (cap) {
-        dur = trace_duration(ctx, capture_tag(cap, a->tag), kernel ? kernel : recs[0].per_pass[0]->kernel,
+        dur = trace_duration(ctx, fp_bundle_capture_tag(cap, a->tag), kernel ? kernel : recs[0].per_pass[0]->kernel,
                              &trace_path);
         if (dur > 0)
             dur_src = "kernel trace (capture.json)";
@@ -757,7 +731,7 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
     fp_truncated(ctx, "per_dispatch", shown, nrec);
 
     if (ctx->bundle) {
-        char *out = fp_path_join(ctx->bundle, "counters.json");
+        char *out = fp_bundle_path(ctx->bundle, FP_ART_COUNTERS);
         int wrc = fp_bundle_write_json(out, doc, ctx->bundle, err);
         if (wrc == 0)
             fp_json_add_str(doc, "artifact", out);

@@ -13,10 +13,12 @@
 #include <string.h>
 
 #include "commands.h"
+#include "flyprof/bundle.h"
 #include "flyprof/diff.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/report.h"
+#include "flyprof/report_load.h"
 
 typedef struct diff_args {
     const char *before;
@@ -62,7 +64,7 @@ static int load_side(fp_ctx *ctx, const char *which, const char *path, cJSON **o
         return check_report(*out, path, err);
     }
     *is_bundle = true;
-    char *rp = fp_path_join(path, "report.json");
+    char *rp = fp_bundle_path(path, FP_ART_REPORT);
     int rc;
     if (fp_is_file(rp)) {
         rc = fp_json_parse_file(rp, out, err);
@@ -110,7 +112,7 @@ static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
         if (a->out)
             dest = strdup(a->out);
         else if (ab)
-            dest = fp_path_join(a->after, "diff.json");
+            dest = fp_bundle_path(a->after, FP_ART_DIFF);
     }
     if (dest) {
         if (fp_json_write_file(dest, d, err)) {

@@ -15,11 +15,12 @@
 #include <string.h>
 
 #include "commands.h"
+#include "flyprof/agent_info.h"
 #include "flyprof/att.h"
-#include "flyprof/csv.h"
 #include "flyprof/fs.h"
 #include "flyprof/hotspots.h"
 #include "flyprof/json.h"
+#include "flyprof/kernel_trace.h"
 #include "flyprof/occupancy.h"
 
 typedef struct hotspots_args {
@@ -74,32 +75,14 @@ static void ktrace_free(ktrace *k)
     memset(k, 0, sizeof *k);
 }
 
-static int col_int(const fp_csv *c, size_t row, const char *name)
+/* A count as the seed reads it: -1 when the column is absent, a non-integer
+ * cell 0, clamped to [0, 2^30]. */
+static int col_int(const fp_rp_num *n)
 {
-    int col = fp_csv_col(c, name);
-    if (col < 0)
+    if (!fp_rp_have(n))
         return -1;
-    long long v = fp_csv_int(c, row, col, 0, NULL); /* non-integer -> 0, as the seed does */
+    long long v = fp_rp_int_sp(n, 0); /* non-integer -> 0, as the seed does */
     return v < 0 ? 0 : v > (1 << 30) ? (1 << 30) : (int)v;
-}
-
-/* Row choice: exact Kernel_Name match first, else the first row containing the
- * name. Returns the number of rows that matched the winning rule. */
-static size_t match_rows(const fp_csv *c, const char *name, size_t *first)
-{
-    int kc = fp_csv_col(c, "Kernel_Name");
-    if (kc < 0 || !name || !name[0])
-        return 0;
-    size_t n = 0;
-    for (int pass = 0; pass < 2 && n == 0; pass++)
-        for (size_t r = 0; r < c->nrows; r++) {
-            const char *k = c->rows[r][kc];
-            if (pass == 0 ? !strcmp(k, name) : strstr(k, name) != NULL) {
-                if (n++ == 0)
-                    *first = r;
-            }
-        }
-    return n;
 }
 
 /* Fill k from CSV file `path` if it has a row for `name`. 1 = used, 0 = no
@@ -107,10 +90,10 @@ static size_t match_rows(const fp_csv *c, const char *name, size_t *first)
 static int try_csv(fp_ctx *ctx, const char *path, const char *name, bool explicit_, ktrace *k,
                    fp_err *err)
 {
-    fp_csv c;
+    fp_kernel_trace c;
     fp_err e = {0};
-    /* only the lines naming the kernel are parsed (match_rows needs no others) */
-    if (fp_csv_load_matching(path, name && name[0] ? name : NULL, &c, &e) != 0) {
+    /* only the lines naming the kernel are read (the row choice needs no others) */
+    if (fp_kernel_trace_load_matching(path, name && name[0] ? name : NULL, &c, &e) != 0) {
         if (explicit_) {
             *err = e;
             return -1;
@@ -119,20 +102,22 @@ static int try_csv(fp_ctx *ctx, const char *path, const char *name, bool explici
         fp_err_clear(&e);
         return 0;
     }
-    if (fp_csv_col(&c, "Kernel_Name") < 0 || fp_csv_col(&c, "VGPR_Count") < 0) {
-        fp_csv_free(&c);
-        if (explicit_)
-            return fp_err_set(err, FP_BAD_INPUT, "%s: not a kernel-trace CSV (no Kernel_Name/VGPR_Count)",
-                              path);
-        return 0;
+    if (fp_kernel_trace_check(&c, path, FP_KT_NEED_REGS, explicit_ ? err : NULL)) {
+        fp_kernel_trace_free(&c);
+        return explicit_ ? -1 : 0;
     }
-    size_t row = 0, n = match_rows(&c, name, &row);
+    /* Row choice: exact Kernel_Name match first, else the first row containing the name. */
+    fp_kt_pick pk = {0};
+    if (name && name[0])
+        fp_kt_pick_rows(&c, name, FP_KT_EXACT_ELSE_CONTAINS, FP_KT_TIME_ANY, &pk);
+    size_t n = pk.n;
     if (n == 0) {
-        fp_csv_free(&c);
+        fp_kernel_trace_free(&c);
         return 0;
     }
+    const fp_kt_row *row = &c.rows[pk.first];
     k->path = strdup(path);
-    k->kernel_name = strdup(c.rows[row][fp_csv_col(&c, "Kernel_Name")]);
+    k->kernel_name = strdup(row->kernel_name);
     char *slash = strrchr(k->path, '/');
     k->dir = slash ? strndup(k->path, (size_t)(slash - k->path)) : strdup(".");
     if (!k->path || !k->kernel_name || !k->dir)
@@ -141,41 +126,41 @@ static int try_csv(fp_ctx *ctx, const char *path, const char *name, bool explici
     r->have = true;
     r->path = k->path;
     r->kernel_name = k->kernel_name;
-    r->line = c.line[row];
+    r->line = row->line;
     r->matches = n;
     /* VGPR_Count is what rocprofv3 writes; rocpd's CSV calls it Arch_VGPR_Count. */
-    r->vgpr = col_int(&c, row, "Arch_VGPR_Count");
+    r->vgpr = col_int(&row->arch_vgpr);
     if (r->vgpr < 0)
-        r->vgpr = col_int(&c, row, "VGPR_Count");
-    r->accum = col_int(&c, row, "Accum_VGPR_Count");
-    r->sgpr = col_int(&c, row, "SGPR_Count");
-    r->lds = col_int(&c, row, "LDS_Block_Size");
-    int wx = col_int(&c, row, "Workgroup_Size_X"), wy = col_int(&c, row, "Workgroup_Size_Y"),
-        wz = col_int(&c, row, "Workgroup_Size_Z");
+        r->vgpr = col_int(&row->vgpr);
+    r->accum = col_int(&row->accum_vgpr);
+    r->sgpr = col_int(&row->sgpr);
+    r->lds = col_int(&row->lds_block_size);
+    int wx = col_int(&row->wg[0]), wy = col_int(&row->wg[1]), wz = col_int(&row->wg[2]);
     if (wx < 0) {
-        r->wg = col_int(&c, row, "Workgroup_Size"); /* counter_collection form: x*y*z */
+        r->wg = col_int(&row->wg_size); /* counter_collection form: x*y*z */
     } else {
         long long wg = (long long)wx * (wy > 1 ? wy : 1) * (wz > 1 ? wz : 1);
         r->wg = wg > (1 << 30) ? (1 << 30) : (int)wg;
     }
     k->agent_node = -1;
-    const char *agent = fp_csv_cell(&c, row, fp_csv_col(&c, "Agent_Id"));
+    const char *agent = row->agent_id;
     if (agent && !strncmp(agent, "Agent ", 6))
         fp_parse_ll(agent + 6, &k->agent_node);
     if (n > 1) {
         /* Several dispatches of one kernel: they must agree on the resources. */
-        for (size_t q = row + 1; q < c.nrows; q++) {
-            if (strcmp(c.rows[q][fp_csv_col(&c, "Kernel_Name")], k->kernel_name))
+        for (size_t q = pk.first + 1; q < c.nrows; q++) {
+            const fp_kt_row *o = &c.rows[q];
+            if (strcmp(o->kernel_name, k->kernel_name))
                 continue;
-            if (col_int(&c, q, "VGPR_Count") != col_int(&c, row, "VGPR_Count") ||
-                col_int(&c, q, "LDS_Block_Size") != r->lds || col_int(&c, q, "SGPR_Count") != r->sgpr) {
+            if (col_int(&o->vgpr) != col_int(&row->vgpr) || col_int(&o->lds_block_size) != r->lds ||
+                col_int(&o->sgpr) != r->sgpr) {
                 fp_warn(ctx, "%s: rows of '%s' disagree on VGPR/LDS/SGPR; using line %zu", path,
                         k->kernel_name, r->line);
                 break;
             }
         }
     }
-    fp_csv_free(&c);
+    fp_kernel_trace_free(&c);
     return 1;
 }
 
@@ -256,32 +241,31 @@ static const fp_arch_limits *arch_from_agent_info(fp_ctx *ctx, const ktrace *k, 
     const fp_arch_limits *found = NULL;
     for (size_t j = 0; j < n && !found; j++) {
         char *p = fp_path_join(k->dir, names[j]);
-        fp_csv c;
-        if (fp_csv_load(p, &c, &e) != 0) {
+        fp_agent_info c;
+        if (fp_agent_info_load(p, &c, &e) != 0) {
             fp_warn(ctx, "ignoring %s: %s", p, e.message);
             fp_err_clear(&e);
             free(p);
             continue;
         }
-        int gv = fp_csv_col(&c, "Gfx_Target_Version"), node = fp_csv_col(&c, "Node_Id"),
-            type = fp_csv_col(&c, "Agent_Type"), nm = fp_csv_col(&c, "Name");
         for (int pass = 0; pass < 2 && !found; pass++)
             for (size_t r = 0; r < c.nrows && !found; r++) {
-                const char *t = fp_csv_cell(&c, r, type);
-                if (t && strcmp(t, "GPU"))
+                const fp_agent_row *row = &c.rows[r];
+                /* a file without Agent_Type: every row may be the GPU */
+                if (row->agent_type && !fp_agent_is_gpu(row))
                     continue;
-                if (pass == 0 && (k->agent_node < 0 || fp_csv_int(&c, r, node, -2, NULL) != k->agent_node))
+                if (pass == 0 && (k->agent_node < 0 || fp_rp_int_sp(&row->node_id, -2) != k->agent_node))
                     continue;
-                long long v = fp_csv_int(&c, r, gv, 0, NULL);
+                long long v = fp_rp_int_sp(&row->gfx_target_version, 0);
                 const fp_arch_limits *a = fp_arch_by_target_version(v);
                 if (!a)
-                    a = fp_arch_by_name(fp_csv_cell(&c, r, nm));
+                    a = fp_arch_by_name(row->name);
                 if (a) {
                     found = a;
                     fp_sb_addf(detail, "%s Gfx_Target_Version %lld", names[j], v);
                 }
             }
-        fp_csv_free(&c);
+        fp_agent_info_free(&c);
         free(p);
     }
     fp_strv_free(names, n);

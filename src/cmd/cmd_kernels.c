@@ -20,6 +20,7 @@
 #include "flyprof/csv.h"
 #include "flyprof/discovery.h"
 #include "flyprof/fs.h"
+#include "flyprof/kernel_trace.h"
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
 #include "flyprof/table.h"
@@ -68,13 +69,12 @@ static int load_csv(const char *path, fp_kcands *k, const char **kind, fp_err *e
     if (fp_csv_load(path, &c, err) != 0)
         return -1;
     bool stats = fp_csv_col(&c, "TotalDurationNs") >= 0 && fp_csv_col(&c, "Name") >= 0;
-    bool trace = fp_csv_col(&c, "Kernel_Name") >= 0 && fp_csv_col(&c, "Start_Timestamp") >= 0 &&
-                 fp_csv_col(&c, "End_Timestamp") >= 0;
+    bool trace = fp_kernel_trace_header_has(&c, FP_KT_NEED_TIMING);
     fp_csv_free(&c);
     if (!stats && !trace) {
         fp_err_set(err, FP_BAD_INPUT,
                    "%s is neither a kernel_stats.csv (Name, Calls, TotalDurationNs) nor a kernel_trace.csv "
-                   "(Kernel_Name, Start_Timestamp, End_Timestamp)",
+                   "(" FP_KT_TIMING_COLS ")",
                    path);
         return fp_err_help(err, "pass what `rocprofv3 --stats --kernel-trace -f csv` wrote");
     }

@@ -16,6 +16,7 @@
 #include "flyprof/bundle_path.h"
 #include "flyprof/att.h"
 #include "flyprof/bubbles.h"
+#include "flyprof/bundle.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/flamegraph.h"
 #include "flyprof/fs.h"
@@ -297,9 +298,9 @@ static void fold_row(fp_folded *fo, const fp_inst *r, fp_class cl, int64_t w, fp
     fp_frames_free(fr, nf);
 }
 
-static int write_text(const char *dir, const char *name, const fp_sb *sb, fp_err *err)
+static int write_text(const char *dir, fp_artifact id, const fp_sb *sb, fp_err *err)
 {
-    char *p = fp_path_join(dir, name);
+    char *p = fp_bundle_path(dir, id);
     int rc = fp_write_atomic(p, sb->buf, sb->len, err);
     free(p);
     return rc;
@@ -477,19 +478,19 @@ static int write_map(fp_ctx *ctx, const char *out_dir, cJSON *doc, cJSON *fg, co
         cJSON_AddNullToObject(doc, "artifact");
         return 0;
     }
-    char *pf = fp_path_join(out_dir, "flamegraph.folded"), *ps = fp_path_join(out_dir, "flamegraph.svg"),
-         *pm = fp_path_join(out_dir, "map.json");
+    char *pf = fp_bundle_path(out_dir, FP_ART_FLAME_FOLDED), *ps = fp_bundle_path(out_dir, FP_ART_FLAME_SVG),
+         *pm = fp_bundle_path(out_dir, FP_ART_MAP);
     char *af = fp_path_abs(pf), *as = fp_path_abs(ps), *am = fp_path_abs(pm);
     fp_json_add_str(fg, "folded", af);
     fp_json_add_str(fg, "svg", as);
     fp_json_add_str(doc, "artifact", am);
     free(pf), free(ps), free(pm), free(af), free(as), free(am);
-    if (write_text(out_dir, "flamegraph.folded", folded, err) != 0 ||
-        write_text(out_dir, "flamegraph.svg", svg, err) != 0) {
+    if (write_text(out_dir, FP_ART_FLAME_FOLDED, folded, err) != 0 ||
+        write_text(out_dir, FP_ART_FLAME_SVG, svg, err) != 0) {
         fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");
         return -1;
     }
-    char *pmj = fp_path_join(out_dir, "map.json");
+    char *pmj = fp_bundle_path(out_dir, FP_ART_MAP);
     int wr = fp_bundle_write_json(pmj, doc, ctx->bundle, err);
     free(pmj);
     if (wr != 0) {
@@ -568,7 +569,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     if (a->code_line >= 0 && a->source_line)
         return fp_err_set(err, FP_BAD_ARGS, "--code-line and --source-line are exclusive");
     fp_dispatch_ref ref;
-    if (fp_dispatch_resolve(ctx->bundle, a->tag, a->dispatch, &ref, err) != 0) {
+    if (fp_bundle_dispatch(ctx->bundle, a->tag, a->dispatch, &ref, err) != 0) {
         fp_dispatch_ref_free(&ref);
         return -1;
     }

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flyprof/bundle.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
 #include "flyprof/cli.h"
@@ -689,7 +690,7 @@ static void run_table(const runner *r, fp_sb *t)
 static int finish(fp_ctx *ctx, runner *r, int rc, fp_err *serr, fp_err *err)
 {
     cJSON *doc = run_doc(r, rc, serr);
-    char *rj = fp_path_join(r->bundle, "run.json");
+    char *rj = fp_bundle_path(r->bundle, FP_ART_RUN);
     fp_err werr = {0};
     int wrc = fp_bundle_write_json(rj, doc, r->bundle, &werr);
     free(rj);

@@ -15,13 +15,15 @@
 #include <string.h>
 
 #include "commands.h"
+#include "flyprof/agent_info.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/bound.h"
+#include "flyprof/bundle.h"
 #include "flyprof/cli.h"
 #include "flyprof/counters.h"
-#include "flyprof/csv.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/kernel_trace.h"
 #include "flyprof/occupancy.h"
 #include "flyprof/soc.h"
 #include "flyprof/tile.h"
@@ -114,21 +116,18 @@ bad:
 /* The bundle's kernel trace CSV for the tag (path malloc'd) or NULL. */
 static char *trace_csv(fp_ctx *ctx, const cJSON *cap, const char *tag)
 {
-    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(cap, "tags");
-    const cJSON *t = tag ? cJSON_GetObjectItemCaseSensitive(tags, tag) : cJSON_GetObjectItemCaseSensitive(tags, "big");
-    if (!t && !tag && cJSON_GetArraySize(tags) == 1)
-        t = tags->child;
+    const cJSON *t = fp_bundle_capture_tag(cap, tag);
     const char *rel = fp_json_get_str(t, "kernel_trace_csv");
     if (!rel || rel[0] == '/' || strstr(rel, ".."))
         return NULL;
     return fp_path_join(ctx->bundle, rel);
 }
 
-static long long cell_ll(const fp_csv *c, size_t r, const char *col)
+/* A count of the trace row: the integer when it is one and >= 0, else -1. */
+static long long count_of(const fp_rp_num *n)
 {
     long long v;
-    const char *s = fp_csv_cell(c, r, fp_csv_col(c, col));
-    return s && fp_parse_ll(s, &v) == 0 && v >= 0 ? v : -1;
+    return fp_rp_int(n, &v) && v >= 0 ? v : -1;
 }
 
 /* Evaluate the real kernel from its first kernel-trace row. NULL when the
@@ -136,36 +135,30 @@ static long long cell_ll(const fp_csv *c, size_t r, const char *col)
 static cJSON *real_kernel(fp_ctx *ctx, const char *path, const char *kernel, const fp_soc_sel *soc,
                           const long long dims[3], bool have_shape)
 {
-    fp_csv c = {0};
+    fp_kernel_trace c = {0};
     fp_err err = {0};
-    if (fp_csv_load(path, &c, &err)) {
+    if (fp_kernel_trace_load(path, &c, &err)) {
         fp_warn(ctx, "kernel trace %s not used: %s", path, err.message);
         fp_err_clear(&err);
         return NULL;
     }
-    int ck = fp_csv_col(&c, "Kernel_Name");
-    size_t row = c.nrows, count = 0;
-    for (size_t r = 0; ck >= 0 && r < c.nrows; r++)
-        if (strstr(fp_csv_cell(&c, r, ck), kernel)) {
-            if (row == c.nrows)
-                row = r;
-            count++;
-        }
-    if (row == c.nrows) {
+    fp_kt_pick pk;
+    fp_kt_pick_rows(&c, kernel, FP_KT_CONTAINS, FP_KT_TIME_ANY, &pk);
+    size_t count = pk.n;
+    if (pk.n == 0) {
         fp_warn(ctx, "kernel '%s' is not in %s; only the generic tile model is shown", kernel, path);
-        fp_csv_free(&c);
+        fp_kernel_trace_free(&c);
         return NULL;
     }
-    long long vg = cell_ll(&c, row, "VGPR_Count"), ac = cell_ll(&c, row, "Accum_VGPR_Count"),
-              sg = cell_ll(&c, row, "SGPR_Count"), lds = cell_ll(&c, row, "LDS_Block_Size");
+    const fp_kt_row *row = &c.rows[pk.first];
+    long long vg = count_of(&row->vgpr), ac = count_of(&row->accum_vgpr), sg = count_of(&row->sgpr),
+              lds = count_of(&row->lds_block_size);
     long long wg[3], gr[3];
-    const char *wn[] = {"Workgroup_Size_X", "Workgroup_Size_Y", "Workgroup_Size_Z"};
-    const char *gn[] = {"Grid_Size_X", "Grid_Size_Y", "Grid_Size_Z"};
     long long wgs = 1, wgsize = 1;
     bool geom = true;
     for (int i = 0; i < 3; i++) {
-        wg[i] = cell_ll(&c, row, wn[i]);
-        gr[i] = cell_ll(&c, row, gn[i]);
+        wg[i] = count_of(&row->wg[i]);
+        gr[i] = count_of(&row->grid[i]);
         if (wg[i] <= 0 || gr[i] <= 0 || wg[i] > 1024 || gr[i] > (1LL << 40)) {
             geom = false;
             continue;
@@ -174,7 +167,7 @@ static cJSON *real_kernel(fp_ctx *ctx, const char *path, const char *kernel, con
         wgs *= (gr[i] + wg[i] - 1) / wg[i];
     }
     cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "kernel", fp_csv_cell(&c, row, ck));
+    fp_json_add_str(o, "kernel", row->kernel_name);
     fp_json_add_str(o, "source", path);
     fp_json_add_int(o, "dispatches_in_trace", (int64_t)count);
     if (vg < 0 || sg < 0 || lds < 0 || vg > 512 || !geom) {
@@ -182,7 +175,7 @@ static cJSON *real_kernel(fp_ctx *ctx, const char *path, const char *kernel, con
                      "skipped",
                 kernel);
         cJSON_Delete(o);
-        fp_csv_free(&c);
+        fp_kernel_trace_free(&c);
         return NULL;
     }
     bool corrected = false;
@@ -223,7 +216,7 @@ static cJSON *real_kernel(fp_ctx *ctx, const char *path, const char *kernel, con
         fp_json_add_num(o, "implied_square_tile", sqrt(area), 1);
     }
     fp_json_add_str(o, "note", "LDS_Block_Size is the static LDS only; dynamic LDS is not in the kernel trace");
-    fp_csv_free(&c);
+    fp_kernel_trace_free(&c);
     return o;
 }
 
@@ -299,28 +292,20 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 
     /* the bundle: capture.json (arch, kernel, kernel trace) and the trace's agent_info.csv */
     if (ctx->bundle) {
-        char *cp = fp_path_join(ctx->bundle, "capture.json");
+        char *cp = fp_bundle_path(ctx->bundle, FP_ART_CAPTURE);
         if (fp_is_file(cp) && fp_json_parse_file(cp, &cap, err)) {
             free(cp);
             goto out;
         }
         free(cp);
         trace = cap ? trace_csv(ctx, cap, a->tag) : NULL;
-        if (trace) {
-            size_t n = strlen(trace);
-            const char *suf = "kernel_trace.csv";
-            if (n >= strlen(suf) && !strcmp(trace + n - strlen(suf), suf)) {
-                char *ai = malloc(n + 8);
-                if (!ai)
-                    abort();
-                memcpy(ai, trace, n - strlen(suf));
-                strcpy(ai + n - strlen(suf), "agent_info.csv");
-                fp_err e2 = {0};
-                if (fp_is_file(ai))
-                    fp_pmc_load_agent_info(&agent, ai, &e2);
-                fp_err_clear(&e2);
-                free(ai);
-            }
+        char *ai = trace ? fp_agent_info_beside(trace, "kernel_trace.csv") : NULL;
+        if (ai) {
+            fp_err e2 = {0};
+            if (fp_is_file(ai))
+                fp_pmc_load_agent_info(&agent, ai, &e2);
+            fp_err_clear(&e2);
+            free(ai);
         }
     }
     fp_soc_query q = {.gpu_name = a->gpu_name, .arch = a->arch, .sclk_mhz = a->sclk_mhz, .hbm_gbs = a->hbm_gbs,
@@ -412,7 +397,7 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     fp_sb_adds(&ctx->table, "(heuristic for GEMM-shaped kernels)\n");
 
     if (ctx->bundle) {
-        char *out = fp_path_join(ctx->bundle, "tile.json");
+        char *out = fp_bundle_path(ctx->bundle, FP_ART_TILE);
         int wrc = fp_bundle_write_json(out, doc, ctx->bundle, err);
         if (!wrc)
             fp_json_add_str(doc, "artifact", out);

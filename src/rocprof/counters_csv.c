@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flyprof/agent_info.h"
 #include "flyprof/cli.h"
 #include "flyprof/counters.h"
 #include "flyprof/csv.h"
@@ -41,16 +42,10 @@ static int opt_int(const fp_csv *csv, size_t row, int col, long long *out)
 
 static void agent_sibling(fp_pmc_set *s, const char *path)
 {
-    static const char suffix[] = "counter_collection.csv";
-    size_t n = strlen(path), ls = sizeof suffix - 1;
-    if (n < ls || strcmp(path + n - ls, suffix) || s->agent.product_name || s->agent.device_id >= 0)
+    if (s->agent.product_name || s->agent.device_id >= 0)
         return;
-    char *sib = malloc(n + 16);
-    if (!sib)
-        abort();
-    memcpy(sib, path, n - ls);
-    strcpy(sib + n - ls, "agent_info.csv");
-    if (fp_is_file(sib)) {
+    char *sib = fp_agent_info_beside(path, "counter_collection.csv");
+    if (sib && fp_is_file(sib)) {
         fp_err ignored = {0};
         /* a broken agent_info.csv only loses the product, never the counters */
         fp_pmc_load_agent_info(&s->agent, sib, &ignored);
@@ -138,32 +133,27 @@ int fp_pmc_load_csv(fp_pmc_set *s, const char *path, fp_err *err)
 
 int fp_pmc_load_agent_info(fp_pmc_agent *a, const char *path, fp_err *err)
 {
-    fp_csv csv = {0};
-    if (fp_csv_load(path, &csv, err))
+    fp_agent_info ai;
+    if (fp_agent_info_load(path, &ai, err))
         return -1;
-    int c_type = fp_csv_col(&csv, "Agent_Type");
-    if (c_type < 0) {
-        fp_csv_free(&csv);
-        return fp_err_set(err, FP_BAD_INPUT, "%s: no Agent_Type column: not an agent_info.csv", path);
+    if (fp_agent_info_check(&ai, path, err)) {
+        fp_agent_info_free(&ai);
+        return -1;
     }
-    for (size_t r = 0; r < csv.nrows; r++) {
-        if (strcmp(fp_csv_cell(&csv, r, c_type), "GPU"))
-            continue;
-        const char *pn = fp_csv_cell(&csv, r, fp_csv_col(&csv, "Product_Name"));
-        const char *nm = fp_csv_cell(&csv, r, fp_csv_col(&csv, "Name"));
-        if (pn && *pn && !a->product_name)
-            a->product_name = strdup(pn);
-        if (nm && *nm && !a->name)
-            a->name = strdup(nm);
-        static const char *const ints[] = {"Device_Id", "Gfx_Target_Version", "Cu_Count", "Num_Xcc"};
+    const fp_agent_row *g = fp_agent_info_first_gpu(&ai);
+    if (g) {
+        if (g->product_name && *g->product_name && !a->product_name)
+            a->product_name = strdup(g->product_name);
+        if (g->name && *g->name && !a->name)
+            a->name = strdup(g->name);
+        const fp_rp_num *src[] = {&g->device_id, &g->gfx_target_version, &g->cu_count, &g->num_xcc};
         long long *dst[] = {&a->device_id, &a->gfx_target_version, &a->cu_count, &a->num_xcc};
         for (size_t i = 0; i < 4; i++) {
             long long v;
-            if (*dst[i] < 0 && !parse_int_cell(fp_csv_cell(&csv, r, fp_csv_col(&csv, ints[i])), &v))
+            if (*dst[i] < 0 && fp_rp_int(src[i], &v) && v >= 0)
                 *dst[i] = v;
         }
-        break;
     }
-    fp_csv_free(&csv);
+    fp_agent_info_free(&ai);
     return 0;
 }

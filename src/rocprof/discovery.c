@@ -15,10 +15,12 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "flyprof/agent_info.h"
 #include "flyprof/cli.h"
 #include "flyprof/csv.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
 
 /* Depth of the recursive decoder walk: rocprofv3 walks without a bound, but
@@ -126,6 +128,13 @@ static long long cell_ll(const fp_csv *c, size_t r, int col, long long dflt)
     return v;
 }
 
+/* A trace number read as discovery always has: the strict integer, else dflt. */
+static long long num_ll(const fp_rp_num *n, long long dflt)
+{
+    long long v;
+    return fp_rp_int(n, &v) ? v : dflt;
+}
+
 static double cell_d(const fp_csv *c, size_t r, int col, double dflt)
 {
     const char *s = fp_csv_cell(c, r, col);
@@ -152,25 +161,70 @@ static void sort_cands(fp_kcands *k)
 
 static void read_agent_csv(const char *path, fp_kcands *out)
 {
-    fp_csv a = {0};
+    fp_agent_info a = {0};
     fp_err e = {0};
-    if (!path || fp_csv_load(path, &a, &e) != 0) {
-        fp_csv_free(&a);
+    if (!path || fp_agent_info_load(path, &a, &e) != 0) {
+        fp_err_clear(&e);
+        fp_agent_info_free(&a);
         return;
     }
-    int ct = fp_csv_col(&a, "Agent_Type"), cn = fp_csv_col(&a, "Name"), cp = fp_csv_col(&a, "Product_Name"),
-        cd = fp_csv_col(&a, "Device_Id");
-    for (size_t r = 0; r < a.nrows; r++) {
-        const char *t = fp_csv_cell(&a, r, ct);
-        if (t && !strcmp(t, "GPU")) {
-            const char *n = fp_csv_cell(&a, r, cn), *p = fp_csv_cell(&a, r, cp);
-            out->arch = n ? strdup(n) : NULL;
-            out->product = p ? strdup(p) : NULL;
-            out->device_id = cell_ll(&a, r, cd, -1);
-            break; /* the first GPU; capture pins one with HIP_VISIBLE_DEVICES */
-        }
+    /* the first GPU; capture pins one with HIP_VISIBLE_DEVICES */
+    const fp_agent_row *g = fp_agent_info_first_gpu(&a);
+    if (g) {
+        out->arch = g->name ? strdup(g->name) : NULL;
+        out->product = g->product_name ? strdup(g->product_name) : NULL;
+        out->device_id = num_ll(&g->device_id, -1);
     }
-    fp_csv_free(&a);
+    fp_agent_info_free(&a);
+}
+
+/* The discovery figures of one kernel from its first trace row: registers,
+ * LDS, scratch, launch geometry and agent (-1 / 0 / NULL when unknown). */
+static void cand_from_row(fp_kcand *c, const fp_kt_row *row)
+{
+    c->vgpr_count = (int)num_ll(&row->vgpr, -1);
+    c->accum_vgpr_count = (int)num_ll(&row->accum_vgpr, -1);
+    c->sgpr_count = (int)num_ll(&row->sgpr, -1);
+    c->lds_bytes = num_ll(&row->lds_block_size, -1);
+    c->scratch_bytes = num_ll(&row->scratch_size, -1);
+    c->wg_x = (int)num_ll(&row->wg[0], 0);
+    c->wg_y = (int)num_ll(&row->wg[1], 0);
+    c->wg_z = (int)num_ll(&row->wg[2], 0);
+    c->grid_x = num_ll(&row->grid[0], 0);
+    c->grid_y = num_ll(&row->grid[1], 0);
+    c->grid_z = num_ll(&row->grid[2], 0);
+    c->agent = row->agent_id ? strdup(row->agent_id) : NULL;
+}
+
+/* Every row of the trace into the candidates; without a stats file the trace
+ * is aggregated here (calls, total/min/max/avg of End - Start). */
+static void cands_from_trace(fp_kcands *out, const fp_kernel_trace *t, size_t *cap)
+{
+    bool from_stats = out->n > 0;
+    out->total_dispatches = (long long)t->nrows;
+    for (size_t r = 0; r < t->nrows; r++) {
+        const fp_kt_row *row = &t->rows[r];
+        const char *n = row->kernel_name;
+        if (!n || !n[0])
+            continue;
+        fp_kcand *c = cand_find(out, n);
+        if (!c)
+            c = cand_add(out, n, cap);
+        if (!from_stats) {
+            long long d = num_ll(&row->end_ns, 0) - num_ll(&row->start_ns, 0);
+            if (d < 0)
+                d = 0;
+            if (c->calls == 0 || d < c->min_ns)
+                c->min_ns = d;
+            if (d > c->max_ns)
+                c->max_ns = d;
+            c->calls++;
+            c->total_ns += d;
+            c->avg_ns = (double)c->total_ns / (double)c->calls;
+        }
+        if (c->vgpr_count < 0)
+            cand_from_row(c, row);
+    }
 }
 
 int fp_discovery_load_csv(const char *stats_csv, const char *trace_csv, const char *agent_csv, fp_kcands *out,
@@ -180,21 +234,21 @@ int fp_discovery_load_csv(const char *stats_csv, const char *trace_csv, const ch
     out->source = "csv";
     out->device_id = -1;
     size_t cap = 0;
-    fp_csv t = {0};
+    fp_kernel_trace t = {0};
     bool have_trace = trace_csv && fp_is_file(trace_csv);
-    if (have_trace && fp_csv_load(trace_csv, &t, err) != 0)
+    if (have_trace && fp_kernel_trace_load(trace_csv, &t, err) != 0)
         return -1;
     if (stats_csv && fp_is_file(stats_csv)) {
         fp_csv s = {0};
         if (fp_csv_load(stats_csv, &s, err) != 0) {
-            fp_csv_free(&t);
+            fp_kernel_trace_free(&t);
             return -1;
         }
         int cn = fp_csv_col(&s, "Name"), cc = fp_csv_col(&s, "Calls"), ct = fp_csv_col(&s, "TotalDurationNs"),
             ca = fp_csv_col(&s, "AverageNs"), cmin = fp_csv_col(&s, "MinNs"), cmax = fp_csv_col(&s, "MaxNs");
         if (cn < 0 || cc < 0 || ct < 0) {
             fp_csv_free(&s);
-            fp_csv_free(&t);
+            fp_kernel_trace_free(&t);
             return fp_err_set(err, FP_BAD_INPUT, "%s: missing Name/Calls/TotalDurationNs columns", stats_csv);
         }
         for (size_t r = 0; r < s.nrows; r++) {
@@ -216,58 +270,13 @@ int fp_discovery_load_csv(const char *stats_csv, const char *trace_csv, const ch
                           stats_csv ? stats_csv : "(stats)", trace_csv ? trace_csv : "(trace)");
     }
     if (have_trace) {
-        int cn = fp_csv_col(&t, "Kernel_Name"), cs = fp_csv_col(&t, "Start_Timestamp"),
-            ce = fp_csv_col(&t, "End_Timestamp"), cv = fp_csv_col(&t, "VGPR_Count"),
-            cav = fp_csv_col(&t, "Accum_VGPR_Count"), csg = fp_csv_col(&t, "SGPR_Count"),
-            cl = fp_csv_col(&t, "LDS_Block_Size"), csc = fp_csv_col(&t, "Scratch_Size"),
-            cag = fp_csv_col(&t, "Agent_Id"), wx = fp_csv_col(&t, "Workgroup_Size_X"),
-            wy = fp_csv_col(&t, "Workgroup_Size_Y"), wz = fp_csv_col(&t, "Workgroup_Size_Z"),
-            gx = fp_csv_col(&t, "Grid_Size_X"), gy = fp_csv_col(&t, "Grid_Size_Y"),
-            gz = fp_csv_col(&t, "Grid_Size_Z");
-        if (cn < 0) {
-            fp_csv_free(&t);
+        if (fp_kernel_trace_check(&t, trace_csv, FP_KT_NEED_NAME, err)) {
+            fp_kernel_trace_free(&t);
             fp_kcands_free(out);
-            return fp_err_set(err, FP_BAD_INPUT, "%s: no Kernel_Name column", trace_csv);
+            return -1;
         }
-        bool from_stats = out->n > 0;
-        out->total_dispatches = (long long)t.nrows;
-        for (size_t r = 0; r < t.nrows; r++) {
-            const char *n = fp_csv_cell(&t, r, cn);
-            if (!n || !n[0])
-                continue;
-            fp_kcand *c = cand_find(out, n);
-            if (!c)
-                c = cand_add(out, n, &cap);
-            if (!from_stats) {
-                /* no stats file: aggregate the trace ourselves */
-                long long d = cell_ll(&t, r, ce, 0) - cell_ll(&t, r, cs, 0);
-                if (d < 0)
-                    d = 0;
-                if (c->calls == 0 || d < c->min_ns)
-                    c->min_ns = d;
-                if (d > c->max_ns)
-                    c->max_ns = d;
-                c->calls++;
-                c->total_ns += d;
-                c->avg_ns = (double)c->total_ns / (double)c->calls;
-            }
-            if (c->vgpr_count < 0) {
-                c->vgpr_count = (int)cell_ll(&t, r, cv, -1);
-                c->accum_vgpr_count = (int)cell_ll(&t, r, cav, -1);
-                c->sgpr_count = (int)cell_ll(&t, r, csg, -1);
-                c->lds_bytes = cell_ll(&t, r, cl, -1);
-                c->scratch_bytes = cell_ll(&t, r, csc, -1);
-                c->wg_x = (int)cell_ll(&t, r, wx, 0);
-                c->wg_y = (int)cell_ll(&t, r, wy, 0);
-                c->wg_z = (int)cell_ll(&t, r, wz, 0);
-                c->grid_x = cell_ll(&t, r, gx, 0);
-                c->grid_y = cell_ll(&t, r, gy, 0);
-                c->grid_z = cell_ll(&t, r, gz, 0);
-                const char *ag = fp_csv_cell(&t, r, cag);
-                c->agent = ag ? strdup(ag) : NULL;
-            }
-        }
-        fp_csv_free(&t);
+        cands_from_trace(out, &t, &cap);
+        fp_kernel_trace_free(&t);
     }
     read_agent_csv(agent_csv, out);
     sort_cands(out);

@@ -1,0 +1,135 @@
+/*
+ * agent_info.c - rocprofv3's agent_info.csv as typed rows (agent_info.h). The
+ * table AGENT_COLS is the only place that spells an agent_info.csv column.
+ */
+#include "flyprof/agent_info.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ai_colspec {
+    const char *name;
+    bool text;
+    size_t off;
+} ai_colspec;
+
+#define TXT(n, f) {n, true, offsetof(fp_agent_row, f)}
+#define NUM(n, f) {n, false, offsetof(fp_agent_row, f)}
+static const ai_colspec AGENT_COLS[] = {
+    TXT("Agent_Type", agent_type),
+    TXT("Name", name),
+    TXT("Product_Name", product_name),
+    TXT("Vendor_Name", vendor_name),
+    TXT("Model_Name", model_name),
+    NUM("Node_Id", node_id),
+    NUM("Logical_Node_Id", logical_node_id),
+    NUM("Device_Id", device_id),
+    NUM("Gfx_Target_Version", gfx_target_version),
+    NUM("Cu_Count", cu_count),
+    NUM("Num_Xcc", num_xcc),
+    NUM("Array_Count", array_count),
+    NUM("Simd_Per_Cu", simd_per_cu),
+    NUM("Max_Waves_Per_Simd", max_waves_per_simd),
+    NUM("Max_Waves_Per_Cu", max_waves_per_cu),
+    NUM("Wave_Front_Size", wave_front_size),
+    NUM("Lds_Size_In_Kb", lds_size_in_kb),
+    NUM("Max_Engine_Clk_Fcompute", max_engine_clk_fcompute),
+};
+#undef TXT
+#undef NUM
+#define NAI (sizeof AGENT_COLS / sizeof *AGENT_COLS)
+
+static int from_csv(fp_csv *csv, fp_agent_info *out)
+{
+    out->csv_ = *csv;
+    memset(csv, 0, sizeof *csv);
+    int idx[NAI];
+    size_t len[NAI];
+    for (size_t k = 0; k < NAI; k++) {
+        idx[k] = -1;
+        len[k] = strlen(AGENT_COLS[k].name);
+    }
+    /* one pass over the header, backwards so the first of duplicate names wins (as fp_csv_col) */
+    for (size_t h = out->csv_.ncols; h-- > 0;) {
+        size_t hl = strlen(out->csv_.header[h]);
+        for (size_t k = 0; k < NAI; k++)
+            if (len[k] == hl && !memcmp(out->csv_.header[h], AGENT_COLS[k].name, hl))
+                idx[k] = (int)h;
+    }
+    out->have_type = idx[0] >= 0;
+    out->nrows = out->csv_.nrows;
+    out->rows = calloc(out->nrows ? out->nrows : 1, sizeof *out->rows);
+    if (!out->rows)
+        abort();
+    for (size_t r = 0; r < out->nrows; r++) {
+        fp_agent_row *row = &out->rows[r];
+        row->line = out->csv_.line[r];
+        for (size_t k = 0; k < NAI; k++) {
+            const char *cell = idx[k] >= 0 ? out->csv_.rows[r][idx[k]] : NULL;
+            char *field = (char *)row + AGENT_COLS[k].off;
+            if (AGENT_COLS[k].text)
+                *(const char **)field = cell;
+            else
+                fp_rp_num_parse(cell, (fp_rp_num *)field);
+        }
+    }
+    return 0;
+}
+
+int fp_agent_info_parse(const char *buf, size_t len, const char *name, fp_agent_info *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    fp_csv c;
+    if (fp_csv_parse(buf, len, name, &c, err) != 0)
+        return -1;
+    return from_csv(&c, out);
+}
+
+int fp_agent_info_load(const char *path, fp_agent_info *out, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    fp_csv c;
+    if (fp_csv_load(path, &c, err) != 0)
+        return -1;
+    return from_csv(&c, out);
+}
+
+void fp_agent_info_free(fp_agent_info *ai)
+{
+    if (!ai)
+        return;
+    free(ai->rows);
+    fp_csv_free(&ai->csv_);
+    memset(ai, 0, sizeof *ai);
+}
+
+int fp_agent_info_check(const fp_agent_info *ai, const char *path, fp_err *err)
+{
+    if (ai->have_type)
+        return 0;
+    return fp_err_set(err, FP_BAD_INPUT, "%s: no Agent_Type column: not an agent_info.csv", path);
+}
+
+bool fp_agent_is_gpu(const fp_agent_row *r) { return r->agent_type && !strcmp(r->agent_type, "GPU"); }
+
+const fp_agent_row *fp_agent_info_first_gpu(const fp_agent_info *ai)
+{
+    for (size_t r = 0; r < ai->nrows; r++)
+        if (fp_agent_is_gpu(&ai->rows[r]))
+            return &ai->rows[r];
+    return NULL;
+}
+
+char *fp_agent_info_beside(const char *csv_path, const char *suffix)
+{
+    static const char ai[] = "agent_info.csv";
+    size_t n = strlen(csv_path), ls = strlen(suffix);
+    if (n < ls || strcmp(csv_path + n - ls, suffix))
+        return NULL;
+    char *p = malloc(n - ls + sizeof ai);
+    if (!p)
+        abort();
+    memcpy(p, csv_path, n - ls);
+    memcpy(p + n - ls, ai, sizeof ai);
+    return p;
+}

@@ -1,0 +1,97 @@
+/*
+ * test_agent_info.c - the agent_info.csv reader: the real MI350X row of
+ * rocprof-formats.md §3.4, the first GPU, the sibling path, bad input.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/agent_info.h"
+
+static const char AGENTS[] =
+    "\"Node_Id\",\"Logical_Node_Id\",\"Agent_Type\",\"Cu_Count\",\"Num_Xcc\",\"Simd_Per_Cu\","
+    "\"Max_Waves_Per_Simd\",\"Gfx_Target_Version\",\"Device_Id\",\"Max_Engine_Clk_Fcompute\",\"Hive_Id\","
+    "\"Name\",\"Vendor_Name\",\"Product_Name\",\"Model_Name\"\n"
+    "0,0,\"CPU\",0,0,0,0,0,0,3700,0,\"AMD EPYC 9575F\",\"CPU\",\"AMD EPYC 9575F\",\"\"\n"
+    "2,2,\"GPU\",256,8,4,8,90500,30112,2200,8861873366774386336,\"gfx950\",\"AMD\",\"AMD Instinct MI350X\","
+    "\"ip discovery\"\n";
+
+static void test_real_rows(void **state)
+{
+    (void)state;
+    fp_agent_info ai;
+    fp_err err = {0};
+    assert_int_equal(fp_agent_info_parse(AGENTS, sizeof AGENTS - 1, "a.csv", &ai, &err), 0);
+    assert_int_equal(ai.nrows, 2);
+    assert_int_equal(fp_agent_info_check(&ai, "a.csv", &err), 0);
+    assert_false(fp_agent_is_gpu(&ai.rows[0]));
+    const fp_agent_row *g = fp_agent_info_first_gpu(&ai);
+    assert_ptr_equal(g, &ai.rows[1]);
+    assert_int_equal(g->line, 3);
+    assert_string_equal(g->name, "gfx950");
+    assert_string_equal(g->product_name, "AMD Instinct MI350X");
+    assert_string_equal(g->model_name, "ip discovery");
+    long long v;
+    assert_true(fp_rp_int(&g->gfx_target_version, &v));
+    assert_int_equal(v, 90500);
+    assert_int_equal(fp_rp_int_sp(&g->device_id, -1), 30112);
+    assert_int_equal(fp_rp_int_sp(&g->cu_count, -1), 256);
+    assert_int_equal(fp_rp_int_sp(&g->num_xcc, -1), 8);
+    assert_int_equal(fp_rp_int_sp(&g->node_id, -1), 2);
+    assert_true(g->max_engine_clk_fcompute.d == 2200.0);
+    assert_false(fp_rp_have(&g->array_count)); /* not in this header */
+    fp_agent_info_free(&ai);
+}
+
+static void test_no_gpu_and_bad_input(void **state)
+{
+    (void)state;
+    fp_agent_info ai;
+    fp_err err = {0};
+    const char *cpu = "\"Agent_Type\",\"Name\"\n\"CPU\",\"x\"\n";
+    assert_int_equal(fp_agent_info_parse(cpu, strlen(cpu), "a.csv", &ai, &err), 0);
+    assert_null(fp_agent_info_first_gpu(&ai));
+    fp_agent_info_free(&ai);
+    const char *notype = "\"Name\"\n\"gfx950\"\n";
+    assert_int_equal(fp_agent_info_parse(notype, strlen(notype), "a.csv", &ai, &err), 0);
+    assert_int_equal(fp_agent_info_check(&ai, "a.csv", &err), -1);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    assert_string_equal(err.message, "a.csv: no Agent_Type column: not an agent_info.csv");
+    fp_err_clear(&err);
+    assert_null(fp_agent_info_first_gpu(&ai)); /* no type: not a GPU row */
+    fp_agent_info_free(&ai);
+    const char *ragged = "\"Agent_Type\",\"Name\"\n\"GPU\"\n";
+    assert_int_not_equal(fp_agent_info_parse(ragged, strlen(ragged), "a.csv", &ai, &err), 0);
+    assert_int_equal(err.code, FP_BAD_INPUT);
+    fp_err_clear(&err);
+    assert_int_not_equal(fp_agent_info_load("/nonexistent/agent_info.csv", &ai, &err), 0);
+    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    fp_err_clear(&err);
+}
+
+static void test_beside(void **state)
+{
+    (void)state;
+    char *p = fp_agent_info_beside("rocprof/big/kernel_trace.csv", "kernel_trace.csv");
+    assert_string_equal(p, "rocprof/big/agent_info.csv");
+    free(p);
+    p = fp_agent_info_beside("pmc/pass_1/123_counter_collection.csv", "counter_collection.csv");
+    assert_string_equal(p, "pmc/pass_1/123_agent_info.csv");
+    free(p);
+    assert_null(fp_agent_info_beside("x.csv", "kernel_trace.csv"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_real_rows),
+        cmocka_unit_test(test_no_gpu_and_bad_input),
+        cmocka_unit_test(test_beside),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
