@@ -197,6 +197,153 @@ static int open_out(const char *path, fp_err *err)
     return fd;
 }
 
+/* The pipes and files of one run: [0] = stdout, [1] = stderr. */
+typedef struct proc_fds {
+    int child[2];   /* what the child gets as fd 1 and 2 */
+    int read[2];    /* our end of a pipe into a buffer, or -1 */
+    int errpipe[2]; /* exec failures travel back through a close-on-exec pipe: EOF = exec worked */
+} proc_fds;
+
+/* Each output goes to a file, a pipe into a buffer, our own stdio, or /dev/null. */
+static int open_outputs(const fp_proc_opts *o, proc_fds *f, fp_err *err)
+{
+    const char *paths[2] = {o->stdout_path, o->stderr_path};
+    fp_sb *bufs[2] = {o->stdout_buf, o->stderr_buf};
+    for (int i = 0; i < 2; i++) {
+        if (paths[i]) {
+            if ((f->child[i] = open_out(paths[i], err)) < 0)
+                return -1;
+        } else if (bufs[i]) {
+            int p[2];
+            if (pipe2(p, O_CLOEXEC) != 0)
+                return fp_err_set(err, FP_IO_ERROR, "pipe: %s", strerror(errno));
+            f->read[i] = p[0];
+            f->child[i] = p[1];
+            fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+        } else if (o->inherit_stdio) {
+            f->child[i] = fcntl(i + 1, F_DUPFD_CLOEXEC, 3);
+            if (f->child[i] < 0)
+                return fp_err_set(err, FP_IO_ERROR, "dup: %s", strerror(errno));
+        } else if ((f->child[i] = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
+            return fp_err_set(err, FP_IO_ERROR, "/dev/null: %s", strerror(errno));
+        }
+    }
+    if (pipe2(f->errpipe, O_CLOEXEC) != 0)
+        return fp_err_set(err, FP_IO_ERROR, "pipe: %s", strerror(errno));
+    return 0;
+}
+
+/* In the child: its own process group, default signals, the fds, then exec. The
+ * errno of a failure goes back through the error pipe. */
+static _Noreturn void child_exec(const fp_proc_opts *o, const char *exe, char **envp, int devnull,
+                                 const proc_fds *f)
+{
+    setpgid(0, 0);
+    signal(SIGPIPE, SIG_DFL); /* flyprof ignores it; ignored signals survive exec */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    int e = 0;
+    if (devnull >= 0)
+        dup2(devnull, 0);
+    if (dup2(f->child[0], 1) < 0 || dup2(f->child[1], 2) < 0)
+        e = errno;
+    if (!e && o->cwd && chdir(o->cwd) != 0)
+        e = errno;
+    if (!e) {
+        execve(exe, (char *const *)o->argv, envp);
+        e = errno;
+    }
+    ssize_t wr = write(f->errpipe[1], &e, sizeof e);
+    (void)wr;
+    _exit(127);
+}
+
+/* Until the child is reaped: drain its pipes, kill its group on a signal or the
+ * timeout, tick the heartbeat. */
+static void supervise(const fp_proc_opts *o, pid_t pid, bool exec_ok, double t0, proc_fds *f, int *status,
+                      fp_proc_result *r)
+{
+    fp_sb *bufs[2] = {o->stdout_buf, o->stderr_buf};
+    bool reaped = false;
+    bool open_fd[2] = {f->read[0] >= 0, f->read[1] >= 0};
+    while (!reaped) {
+        if (exec_ok && o->interrupted && *o->interrupted) {
+            r->interrupted = true;
+            kill_group(pid, status, &reaped);
+            break;
+        }
+        if (exec_ok && o->timeout_s > 0 && now_s() - t0 >= o->timeout_s) {
+            r->timed_out = true;
+            kill_group(pid, status, &reaped);
+            break;
+        }
+        struct pollfd pf[2];
+        int np = 0;
+        for (int i = 0; i < 2; i++)
+            if (open_fd[i])
+                pf[np++] = (struct pollfd){.fd = f->read[i], .events = POLLIN};
+        if (np)
+            poll(pf, (nfds_t)np, FP_PROC_SLICE_MS);
+        else {
+            struct timespec ts = {0, FP_PROC_SLICE_MS * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        for (int i = 0; i < 2; i++)
+            if (open_fd[i])
+                open_fd[i] = drain(f->read[i], bufs[i], &r->output_truncated);
+        pid_t w = waitpid(pid, status, WNOHANG);
+        if (w == pid)
+            reaped = true;
+        else if (exec_ok && o->tick)
+            o->tick(o->tick_arg, now_s() - t0);
+    }
+    /* The leader is gone: take what is left in the pipes, but do not wait for
+     * EOF (a surviving grandchild may hold the write end forever). */
+    for (int i = 0; i < 2; i++)
+        if (open_fd[i])
+            drain(f->read[i], bufs[i], &r->output_truncated);
+}
+
+/* The outcome: exit status or signal, and the error of a failed exec, a signal or a timeout. */
+static int outcome(const fp_proc_opts *o, const char *exe, int status, bool exec_ok, int child_errno,
+                   fp_proc_result *r, fp_err *err)
+{
+    if (WIFEXITED(status)) {
+        r->exited = true;
+        r->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        r->term_signal = WTERMSIG(status);
+    }
+    if (!exec_ok) {
+        r->exec_failed = true;
+        r->exec_errno = child_errno;
+        r->exited = false;
+        return fp_err_set(err, FP_MISSING_PREREQ, "cannot execute '%s': %s", exe, strerror(child_errno));
+    }
+    if (r->interrupted)
+        return fp_err_set(err, FP_INTERRUPTED, "'%s' was stopped: flyprof received a signal", o->argv[0]);
+    if (r->timed_out)
+        return fp_err_set(err, FP_CAPTURE_TIMEOUT, "'%s' did not finish within %g s (process group killed)",
+                          o->argv[0], o->timeout_s);
+    return 0;
+}
+
+static void close_fds(proc_fds *f)
+{
+    for (int i = 0; i < 2; i++) {
+        if (f->child[i] >= 0)
+            close(f->child[i]);
+        if (f->read[i] >= 0)
+            close(f->read[i]);
+        if (f->errpipe[i] >= 0)
+            close(f->errpipe[i]);
+        f->child[i] = f->read[i] = f->errpipe[i] = -1;
+    }
+}
+
 int fp_proc_run(const fp_proc_opts *o, fp_proc_result *r, fp_err *err)
 {
     memset(r, 0, sizeof *r);
@@ -211,163 +358,41 @@ int fp_proc_run(const fp_proc_opts *o, fp_proc_result *r, fp_err *err)
         return fp_err_set(err, FP_MISSING_PREREQ, "cannot execute '%s': not found or not executable",
                           o->argv[0]);
     }
-
-    /* Output fds: [0] = stdout, [1] = stderr. For buffers, a pipe (read end kept). */
-    const char *paths[2] = {o->stdout_path, o->stderr_path};
-    fp_sb *bufs[2] = {o->stdout_buf, o->stderr_buf};
-    int child_fd[2] = {-1, -1}, read_fd[2] = {-1, -1};
-    int errpipe[2] = {-1, -1};
+    proc_fds f = {{-1, -1}, {-1, -1}, {-1, -1}};
     int rc = -1;
-    for (int i = 0; i < 2; i++) {
-        if (paths[i]) {
-            if ((child_fd[i] = open_out(paths[i], err)) < 0)
-                goto out;
-        } else if (bufs[i]) {
-            int p[2];
-            if (pipe2(p, O_CLOEXEC) != 0) {
-                fp_err_set(err, FP_IO_ERROR, "pipe: %s", strerror(errno));
-                goto out;
-            }
-            read_fd[i] = p[0];
-            child_fd[i] = p[1];
-            fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
-        } else if (o->inherit_stdio) {
-            child_fd[i] = fcntl(i + 1, F_DUPFD_CLOEXEC, 3);
-            if (child_fd[i] < 0) {
-                fp_err_set(err, FP_IO_ERROR, "dup: %s", strerror(errno));
-                goto out;
-            }
-        } else if ((child_fd[i] = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
-            fp_err_set(err, FP_IO_ERROR, "/dev/null: %s", strerror(errno));
-            goto out;
-        }
-    }
-    /* exec failures travel back through a close-on-exec pipe: EOF = exec worked. */
-    if (pipe2(errpipe, O_CLOEXEC) != 0) {
-        fp_err_set(err, FP_IO_ERROR, "pipe: %s", strerror(errno));
+    if (open_outputs(o, &f, err) != 0)
         goto out;
-    }
     char **envp = build_env(o->env);
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0) {
-        free(envp);
-        if (devnull >= 0)
-            close(devnull);
-        fp_err_set(err, FP_IO_ERROR, "fork: %s", strerror(errno));
-        goto out;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        signal(SIGPIPE, SIG_DFL); /* flyprof ignores it; ignored signals survive exec */
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        int e = 0;
-        if (devnull >= 0)
-            dup2(devnull, 0);
-        if (dup2(child_fd[0], 1) < 0 || dup2(child_fd[1], 2) < 0)
-            e = errno;
-        if (!e && o->cwd && chdir(o->cwd) != 0)
-            e = errno;
-        if (!e) {
-            execve(exe, (char *const *)o->argv, envp);
-            e = errno;
-        }
-        ssize_t wr = write(errpipe[1], &e, sizeof e);
-        (void)wr;
-        _exit(127);
-    }
-    setpgid(pid, pid); /* both sides set it: no window where a kill(-pid) misses */
+    if (pid == 0)
+        child_exec(o, exe, envp, devnull, &f);
     free(envp);
     if (devnull >= 0)
         close(devnull);
-    close(errpipe[1]);
-    errpipe[1] = -1;
+    if (pid < 0) {
+        fp_err_set(err, FP_IO_ERROR, "fork: %s", strerror(errno));
+        goto out;
+    }
+    setpgid(pid, pid); /* both sides set it: no window where a kill(-pid) misses */
+    close(f.errpipe[1]);
+    f.errpipe[1] = -1;
     for (int i = 0; i < 2; i++) {
-        close(child_fd[i]);
-        child_fd[i] = -1;
+        close(f.child[i]);
+        f.child[i] = -1;
     }
     int child_errno = 0;
     ssize_t got;
-    while ((got = read(errpipe[0], &child_errno, sizeof child_errno)) < 0 && errno == EINTR)
+    while ((got = read(f.errpipe[0], &child_errno, sizeof child_errno)) < 0 && errno == EINTR)
         ;
     bool exec_ok = got == 0;
-
     int status = 0;
-    bool reaped = false;
-    bool open_fd[2] = {read_fd[0] >= 0, read_fd[1] >= 0};
-    while (!reaped) {
-        if (exec_ok && o->interrupted && *o->interrupted) {
-            r->interrupted = true;
-            kill_group(pid, &status, &reaped);
-            break;
-        }
-        if (exec_ok && o->timeout_s > 0 && now_s() - t0 >= o->timeout_s) {
-            r->timed_out = true;
-            kill_group(pid, &status, &reaped);
-            break;
-        }
-        struct pollfd pf[2];
-        int np = 0;
-        for (int i = 0; i < 2; i++)
-            if (open_fd[i])
-                pf[np++] = (struct pollfd){.fd = read_fd[i], .events = POLLIN};
-        if (np)
-            poll(pf, (nfds_t)np, FP_PROC_SLICE_MS);
-        else {
-            struct timespec ts = {0, FP_PROC_SLICE_MS * 1000 * 1000};
-            nanosleep(&ts, NULL);
-        }
-        for (int i = 0; i < 2; i++)
-            if (open_fd[i])
-                open_fd[i] = drain(read_fd[i], bufs[i], &r->output_truncated);
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            reaped = true;
-        else if (exec_ok && o->tick)
-            o->tick(o->tick_arg, now_s() - t0);
-    }
-    /* The leader is gone: take what is left in the pipes, but do not wait for
-     * EOF (a surviving grandchild may hold the write end forever). */
-    for (int i = 0; i < 2; i++)
-        if (open_fd[i])
-            drain(read_fd[i], bufs[i], &r->output_truncated);
-
+    supervise(o, pid, exec_ok, t0, &f, &status, r);
     r->elapsed_s = now_s() - t0;
-    if (WIFEXITED(status)) {
-        r->exited = true;
-        r->exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        r->term_signal = WTERMSIG(status);
-    }
-    if (!exec_ok) {
-        r->exec_failed = true;
-        r->exec_errno = child_errno;
-        r->exited = false;
-        fp_err_set(err, FP_MISSING_PREREQ, "cannot execute '%s': %s", exe, strerror(child_errno));
-    } else if (r->interrupted) {
-        fp_err_set(err, FP_INTERRUPTED, "'%s' was stopped: flyprof received a signal", o->argv[0]);
-    } else if (r->timed_out) {
-        fp_err_set(err, FP_CAPTURE_TIMEOUT, "'%s' did not finish within %g s (process group killed)",
-                   o->argv[0], o->timeout_s);
-    } else {
-        rc = 0;
-    }
+    rc = outcome(o, exe, status, exec_ok, child_errno, r, err);
 out:
-    for (int i = 0; i < 2; i++) {
-        if (child_fd[i] >= 0)
-            close(child_fd[i]);
-        if (read_fd[i] >= 0)
-            close(read_fd[i]);
-    }
-    if (errpipe[0] >= 0)
-        close(errpipe[0]);
-    if (errpipe[1] >= 0)
-        close(errpipe[1]);
+    close_fds(&f);
     free(exe);
     return rc;
 }
