@@ -49,8 +49,8 @@ int fp_mcp_positionals(const fp_command *cmd, char ***names, bool *variadic);
 /* Options the usage line shows outside brackets (required): malloc'd long names. */
 int fp_mcp_required_opts(const fp_command *cmd, char ***names);
 void fp_mcp_names_free(char **names, int n);
-/* A positional word of the usage line whose metavar is not classified, or NULL. */
-const char *fp_mcp_unclassified(const fp_command *cmd);
+/* A positional word of the usage line whose metavar is not classified (copied into buf), or NULL. */
+const char *fp_mcp_unclassified(const fp_command *cmd, char *buf, size_t cap);
 
 /* {name, title, description, inputSchema} for tools/list. */
 cJSON *fp_mcp_tool_json(const fp_command *cmd, const fp_mcp_policy *p);

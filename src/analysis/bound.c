@@ -47,13 +47,6 @@
 
 typedef bool (*rule_fn)(const fp_bound_in *in, char *ev, size_t n);
 
-typedef struct bound_rule {
-    const char *id;
-    fp_bound bound;
-    const char *basis;
-    const char *confidence;
-    rule_fn test;
-} bound_rule;
 
 #define H(x) (in->x.have)
 #define V(x) (in->x.v)
@@ -240,50 +233,53 @@ static bool r_counters_default(const fp_bound_in *in, char *ev, size_t n)
 }
 
 /* THE table. First match wins. The condition column is what docs/bound.md
- * states (tests/unit/test_bound.c checks the doc against this table). */
-typedef struct bound_row {
-    bound_rule r;
-    const char *condition;
-} bound_row;
-
-static const bound_row bound_rows[] = {
-    {{"hbm_saturated", FP_BOUND_MEMORY, "counters", "high", r_hbm_saturated}, "HBM >= 60 % of peak"},
-    {{"mfma_saturated", FP_BOUND_COMPUTE, "counters", "high", r_mfma_saturated}, "MFMA utilisation >= 50 %"},
-    {{"valu_saturated", FP_BOUND_COMPUTE, "counters", "high", r_valu_saturated}, "VALU utilisation >= 80 %"},
-    {{"launch_underfilled", FP_BOUND_PARALLELISM, "launch", "high", r_launch_underfilled},
-     "fewer workgroups than CUs"},
-    {{"mfma_busy", FP_BOUND_COMPUTE, "trace", "medium", r_mfma_busy}, "trace MFMA busy >= 50 % of SIMD cycles"},
-    {{"valu_busy", FP_BOUND_COMPUTE, "trace", "medium", r_valu_busy}, "trace VALU busy >= 80 % of SIMD cycles"},
-    {{"hbm_trace_saturated", FP_BOUND_MEMORY, "trace", "medium", r_hbm_trace_saturated},
-     "trace HBM estimate in [60, 110] % of peak"},
-    {{"vmem_starved", FP_BOUND_LATENCY, "counters", "high", r_vmem_starved},
-     "VMEM stall > 35 % of stall and HBM < 30 % of peak"},
-    {{"vmem_starved_trace", FP_BOUND_LATENCY, "trace", "medium", r_vmem_starved_trace},
-     "VMEM stall > 35 % of stall and trace HBM estimate < 30 % of peak"},
-    {{"trace_vmem", FP_BOUND_MEMORY, "trace", "medium", r_trace_vmem}, "VMEM stall > 35 % of stall"},
-    {{"trace_lds", FP_BOUND_MEMORY, "trace", "medium", r_trace_lds}, "LDS stall > 35 % of stall"},
-    {{"trace_mfma_dep", FP_BOUND_LATENCY, "trace", "medium", r_trace_mfma_dep},
-     "MFMA stall + s_nop between MFMAs > 25 % of stall"},
-    {{"hbm_busy", FP_BOUND_MEMORY, "counters", "medium", r_hbm_busy}, "HBM >= 40 % of peak"},
-    {{"trace_default", FP_BOUND_LATENCY, "trace", "low", r_trace_default}, "any trace input, nothing above"},
-    {{"counters_default", FP_BOUND_LATENCY, "counters", "low", r_counters_default}, "any counter input, nothing above"},
-    {{"ai_below_ridge", FP_BOUND_MEMORY, "shape", "low", r_ai_below_ridge}, "AI < ridge"},
-    {{"ai_above_ridge", FP_BOUND_COMPUTE, "shape", "low", r_ai_above_ridge}, "AI >= ridge"},
+ * states (tests/unit/test_bound.c checks the doc against this table). The rule's
+ * test is in bound_tests[], same index: the public rows stay plain data. */
+static const fp_bound_rule_info bound_info[] = {
+    {"hbm_saturated", FP_BOUND_MEMORY, "counters", "high", "HBM >= 60 % of peak"},
+    {"mfma_saturated", FP_BOUND_COMPUTE, "counters", "high", "MFMA utilisation >= 50 %"},
+    {"valu_saturated", FP_BOUND_COMPUTE, "counters", "high", "VALU utilisation >= 80 %"},
+    {"launch_underfilled", FP_BOUND_PARALLELISM, "launch", "high", "fewer workgroups than CUs"},
+    {"mfma_busy", FP_BOUND_COMPUTE, "trace", "medium", "trace MFMA busy >= 50 % of SIMD cycles"},
+    {"valu_busy", FP_BOUND_COMPUTE, "trace", "medium", "trace VALU busy >= 80 % of SIMD cycles"},
+    {"hbm_trace_saturated", FP_BOUND_MEMORY, "trace", "medium", "trace HBM estimate in [60, 110] % of peak"},
+    {"vmem_starved", FP_BOUND_LATENCY, "counters", "high", "VMEM stall > 35 % of stall and HBM < 30 % of peak"},
+    {"vmem_starved_trace", FP_BOUND_LATENCY, "trace", "medium", "VMEM stall > 35 % of stall and trace HBM estimate < 30 % of peak"},
+    {"trace_vmem", FP_BOUND_MEMORY, "trace", "medium", "VMEM stall > 35 % of stall"},
+    {"trace_lds", FP_BOUND_MEMORY, "trace", "medium", "LDS stall > 35 % of stall"},
+    {"trace_mfma_dep", FP_BOUND_LATENCY, "trace", "medium", "MFMA stall + s_nop between MFMAs > 25 % of stall"},
+    {"hbm_busy", FP_BOUND_MEMORY, "counters", "medium", "HBM >= 40 % of peak"},
+    {"trace_default", FP_BOUND_LATENCY, "trace", "low", "any trace input, nothing above"},
+    {"counters_default", FP_BOUND_LATENCY, "counters", "low", "any counter input, nothing above"},
+    {"ai_below_ridge", FP_BOUND_MEMORY, "shape", "low", "AI < ridge"},
+    {"ai_above_ridge", FP_BOUND_COMPUTE, "shape", "low", "AI >= ridge"},
 };
-#define NBOUND (sizeof bound_rows / sizeof bound_rows[0])
+static const rule_fn bound_tests[] = {
+    r_hbm_saturated,
+    r_mfma_saturated,
+    r_valu_saturated,
+    r_launch_underfilled,
+    r_mfma_busy,
+    r_valu_busy,
+    r_hbm_trace_saturated,
+    r_vmem_starved,
+    r_vmem_starved_trace,
+    r_trace_vmem,
+    r_trace_lds,
+    r_trace_mfma_dep,
+    r_hbm_busy,
+    r_trace_default,
+    r_counters_default,
+    r_ai_below_ridge,
+    r_ai_above_ridge,
+};
+#define NBOUND (sizeof bound_info / sizeof bound_info[0])
+_Static_assert(sizeof bound_tests / sizeof bound_tests[0] == NBOUND, "one test per bound rule");
 
 const fp_bound_rule_info *fp_bound_rules(size_t *n)
 {
-    static fp_bound_rule_info info[NBOUND];
-    for (size_t i = 0; i < NBOUND; i++) {
-        info[i].id = bound_rows[i].r.id;
-        info[i].bound = bound_rows[i].r.bound;
-        info[i].basis = bound_rows[i].r.basis;
-        info[i].confidence = bound_rows[i].r.confidence;
-        info[i].condition = bound_rows[i].condition;
-    }
     *n = NBOUND;
-    return info;
+    return bound_info;
 }
 
 typedef struct optimal_rule {
@@ -341,8 +337,8 @@ void fp_bound_classify(const fp_bound_in *in, fp_bound_result *out)
     snprintf(out->evidence, sizeof out->evidence, "no trace, counter or shape input");
     size_t i = 0;
     for (; i < NBOUND; i++) {
-        const bound_rule *r = &bound_rows[i].r;
-        if (r->test(in, out->evidence, sizeof out->evidence)) {
+        const fp_bound_rule_info *r = &bound_info[i];
+        if (bound_tests[i](in, out->evidence, sizeof out->evidence)) {
             out->bound = r->bound;
             out->rule = r->id;
             out->basis = r->basis;
@@ -358,9 +354,9 @@ void fp_bound_classify(const fp_bound_in *in, fp_bound_result *out)
         out->within = FP_BOUND_LATENCY;
         out->within_rule = "trace_default";
         for (size_t j = i + 1; j < NBOUND; j++)
-            if (bound_rows[j].r.test(in, scratch, sizeof scratch)) {
-                out->within = bound_rows[j].r.bound;
-                out->within_rule = bound_rows[j].r.id;
+            if (bound_tests[j](in, scratch, sizeof scratch)) {
+                out->within = bound_info[j].bound;
+                out->within_rule = bound_info[j].id;
                 break;
             }
     }

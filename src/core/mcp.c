@@ -336,15 +336,14 @@ int fp_mcp_required_opts(const fp_command *cmd, char ***names)
     return n;
 }
 
-const char *fp_mcp_unclassified(const fp_command *cmd)
+const char *fp_mcp_unclassified(const fp_command *cmd, char *bad, size_t cap)
 {
-    static char bad[U_WORD];
     u_info u;
     usage_parse(cmd, &u);
     for (int i = 0; i < u.nalt; i++)
         for (int j = 0; j < u.alt[i].npos; j++)
             if (word_role(u.alt[i].pos[j]) == FP_MCP_UNKNOWN) {
-                snprintf(bad, sizeof bad, "%s", u.alt[i].pos[j]);
+                snprintf(bad, cap, "%s", u.alt[i].pos[j]);
                 return bad;
             }
     return NULL;

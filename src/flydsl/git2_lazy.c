@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-fp_git2_api fp_git2;
-
 /* One row per function: its libgit2 name and where its pointer goes. */
 #define SYM(field) {"git_" #field, offsetof(fp_git2_api, field)}
 static const struct {
@@ -29,16 +27,8 @@ static const struct {
 };
 #undef SYM
 
-const fp_git2_api *fp_git2_load(char *msg, size_t cap)
+const fp_git2_api *fp_git2_load(fp_git2_api *api, char *msg, size_t cap)
 {
-    static int state; /* 0 = not tried, 1 = loaded, -1 = failed */
-    static char why[256];
-    if (state == 1)
-        return &fp_git2;
-    if (state == -1) {
-        snprintf(msg, cap, "%s", why);
-        return NULL;
-    }
     const char *candidates[] = {FP_LIBGIT2_SONAME, FP_LIBGIT2_FILE, "libgit2.so"};
     void *h = NULL;
     for (size_t i = 0; i < sizeof candidates / sizeof *candidates && !h; i++)
@@ -46,22 +36,17 @@ const fp_git2_api *fp_git2_load(char *msg, size_t cap)
             h = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();
-        snprintf(why, sizeof why, "cannot load libgit2 (%s): %s", FP_LIBGIT2_SONAME, e ? e : "?");
-        state = -1;
-        snprintf(msg, cap, "%s", why);
+        snprintf(msg, cap, "cannot load libgit2 (%s): %s", FP_LIBGIT2_SONAME, e ? e : "?");
         return NULL;
     }
     for (size_t i = 0; i < sizeof git2_symbols / sizeof *git2_symbols; i++) {
         void *p = dlsym(h, git2_symbols[i].name);
         if (!p) {
-            snprintf(why, sizeof why, "libgit2 lacks %s", git2_symbols[i].name);
-            state = -1;
-            snprintf(msg, cap, "%s", why);
+            snprintf(msg, cap, "libgit2 lacks %s", git2_symbols[i].name);
             return NULL;
         }
         /* POSIX guarantees object and function pointers convert through dlsym. */
-        memcpy((char *)&fp_git2 + git2_symbols[i].off, &p, sizeof p);
+        memcpy((char *)api + git2_symbols[i].off, &p, sizeof p);
     }
-    state = 1;
-    return &fp_git2;
+    return api;
 }

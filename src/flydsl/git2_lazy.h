@@ -45,36 +45,40 @@ typedef struct fp_git2_api {
     void (*blob_free)(git_blob *blob);
 } fp_git2_api;
 
-/* Load libgit2 once. Returns the API, or NULL with a reason in msg. */
-const fp_git2_api *fp_git2_load(char *msg, size_t cap);
+/* Load libgit2 into *api (dlopen + dlsym). Returns api, or NULL with a reason in msg.
+ * No process-wide state: a second call dlopens the already loaded library again (the
+ * loader keeps one copy and counts references; the handle is never closed, as a linked
+ * library would not be) and looks up the ~25 symbols anew, microseconds for the one or
+ * two calls a command makes. */
+const fp_git2_api *fp_git2_load(fp_git2_api *api, char *msg, size_t cap);
 
-/* The loaded API; only valid after fp_git2_load() returned non-NULL. */
-extern fp_git2_api fp_git2;
+/* The git_* names below call through the API of the enclosing function: each function
+ * that uses libgit2 declares `const fp_git2_api *g2` (what fp_git2_load returned). */
 
-#define git_libgit2_init (fp_git2.libgit2_init)
-#define git_libgit2_shutdown (fp_git2.libgit2_shutdown)
-#define git_error_last (fp_git2.error_last)
-#define git_repository_open_ext (fp_git2.repository_open_ext)
-#define git_repository_free (fp_git2.repository_free)
-#define git_repository_head (fp_git2.repository_head)
-#define git_repository_index (fp_git2.repository_index)
-#define git_reference_target (fp_git2.reference_target)
-#define git_oid_tostr (fp_git2.oid_tostr)
-#define git_reference_is_branch (fp_git2.reference_is_branch)
-#define git_reference_shorthand (fp_git2.reference_shorthand)
-#define git_reference_free (fp_git2.reference_free)
-#define git_status_options_init (fp_git2.status_options_init)
-#define git_status_list_new (fp_git2.status_list_new)
-#define git_status_list_entrycount (fp_git2.status_list_entrycount)
-#define git_status_byindex (fp_git2.status_byindex)
-#define git_status_list_free (fp_git2.status_list_free)
-#define git_index_entrycount (fp_git2.index_entrycount)
-#define git_index_get_byindex (fp_git2.index_get_byindex)
-#define git_index_entry_stage (fp_git2.index_entry_stage)
-#define git_index_free (fp_git2.index_free)
-#define git_blob_lookup (fp_git2.blob_lookup)
-#define git_blob_rawsize (fp_git2.blob_rawsize)
-#define git_blob_rawcontent (fp_git2.blob_rawcontent)
-#define git_blob_free (fp_git2.blob_free)
+#define git_libgit2_init (g2->libgit2_init)
+#define git_libgit2_shutdown (g2->libgit2_shutdown)
+#define git_error_last (g2->error_last)
+#define git_repository_open_ext (g2->repository_open_ext)
+#define git_repository_free (g2->repository_free)
+#define git_repository_head (g2->repository_head)
+#define git_repository_index (g2->repository_index)
+#define git_reference_target (g2->reference_target)
+#define git_oid_tostr (g2->oid_tostr)
+#define git_reference_is_branch (g2->reference_is_branch)
+#define git_reference_shorthand (g2->reference_shorthand)
+#define git_reference_free (g2->reference_free)
+#define git_status_options_init (g2->status_options_init)
+#define git_status_list_new (g2->status_list_new)
+#define git_status_list_entrycount (g2->status_list_entrycount)
+#define git_status_byindex (g2->status_byindex)
+#define git_status_list_free (g2->status_list_free)
+#define git_index_entrycount (g2->index_entrycount)
+#define git_index_get_byindex (g2->index_get_byindex)
+#define git_index_entry_stage (g2->index_entry_stage)
+#define git_index_free (g2->index_free)
+#define git_blob_lookup (g2->blob_lookup)
+#define git_blob_rawsize (g2->blob_rawsize)
+#define git_blob_rawcontent (g2->blob_rawcontent)
+#define git_blob_free (g2->blob_free)
 
 #endif

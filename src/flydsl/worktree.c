@@ -16,7 +16,7 @@
 /* Files larger than this are not read from the index (kernel tests are a few KiB). */
 #define FP_TRACKED_MAX_BYTES ((size_t)4 << 20)
 
-static void git_msg(char *dst, size_t cap)
+static void git_msg(const fp_git2_api *g2, char *dst, size_t cap)
 {
     const git_error *e = git_error_last();
     snprintf(dst, cap, "%s", e && e->message ? e->message : "unknown libgit2 error");
@@ -37,13 +37,15 @@ int fp_worktree_inspect(const char *path, fp_worktree *wt, fp_err *err)
     free(pkg);
     free(bt);
 
-    if (!fp_git2_load(wt->git_error, sizeof wt->git_error))
+    fp_git2_api api;
+    const fp_git2_api *g2 = fp_git2_load(&api, wt->git_error, sizeof wt->git_error);
+    if (!g2)
         return 0;
     git_libgit2_init();
     git_repository *repo = NULL;
     /* exact path only: a worktree nested inside some other repo is not that repo */
     if (git_repository_open_ext(&repo, wt->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) {
-        git_msg(wt->git_error, sizeof wt->git_error);
+        git_msg(g2, wt->git_error, sizeof wt->git_error);
         git_libgit2_shutdown();
         return 0;
     }
@@ -57,7 +59,7 @@ int fp_worktree_inspect(const char *path, fp_worktree *wt, fp_err *err)
             wt->branch = strdup(git_reference_shorthand(head));
         git_reference_free(head);
     } else {
-        git_msg(wt->git_error, sizeof wt->git_error); /* unborn branch: no commit yet */
+        git_msg(g2, wt->git_error, sizeof wt->git_error); /* unborn branch: no commit yet */
     }
     git_status_options so;
     git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
@@ -75,7 +77,7 @@ int fp_worktree_inspect(const char *path, fp_worktree *wt, fp_err *err)
         }
         git_status_list_free(sl);
     } else {
-        git_msg(wt->git_error, sizeof wt->git_error);
+        git_msg(g2, wt->git_error, sizeof wt->git_error);
     }
     wt->dirty = wt->n_modified > 0;
     git_repository_free(repo);
@@ -121,7 +123,9 @@ int fp_worktree_tracked(const char *repo_path, const char *prefix, fp_tracked_fi
     *out = NULL;
     *n = 0;
     char why[256];
-    if (!fp_git2_load(why, sizeof why))
+    fp_git2_api api;
+    const fp_git2_api *g2 = fp_git2_load(&api, why, sizeof why);
+    if (!g2)
         return fp_err_set(err, FP_MISSING_PREREQ, "%s", why);
     git_libgit2_init();
     git_repository *repo = NULL;
@@ -129,13 +133,13 @@ int fp_worktree_tracked(const char *repo_path, const char *prefix, fp_tracked_fi
     int rc = 0;
     if (git_repository_open_ext(&repo, repo_path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) {
         char m[256];
-        git_msg(m, sizeof m);
+        git_msg(g2, m, sizeof m);
         git_libgit2_shutdown();
         return fp_err_set(err, FP_NO_ARTIFACT, "%s is not a git repository: %s", repo_path, m);
     }
     if (git_repository_index(&idx, repo) != 0) {
         char m[256];
-        git_msg(m, sizeof m);
+        git_msg(g2, m, sizeof m);
         git_repository_free(repo);
         git_libgit2_shutdown();
         return fp_err_set(err, FP_IO_ERROR, "%s: cannot read the git index: %s", repo_path, m);

@@ -168,6 +168,9 @@ for p in files("core", "att", "analysis", "rocprof", "flydsl", "history", "model
                 and not line.startswith("extern") and not line.startswith("struct ") and not line.startswith("enum"):
             out.append(line.strip())
         depth += line.count("{") - line.count("}")
+        # a mutable static inside a function is file-lifetime state too
+        if depth > 0 and re.match(r"\s+static\s", line) and not re.search(r"\bconst\b", line):
+            out.append(line.strip())
     if out:
         where[rel(p)] = out
 results["globals"] = (sum(len(v) for v in where.values()), where)

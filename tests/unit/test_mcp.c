@@ -57,7 +57,8 @@ static void test_every_option_in_schema(void **state)
                                                  "additionalProperties")));
             for (const fp_opt *o = (*c)->opts; o && o->lng; o++) {
                 fp_mcp_role role = fp_mcp_opt_role(o);
-                const char *w = fp_mcp_unclassified(*c);
+                char wbuf[128];
+                const char *w = fp_mcp_unclassified(*c, wbuf, sizeof wbuf);
                 if (w)
                     fail_msg("%s: positional %s is not classified in src/core/mcp.c", (*c)->name, w);
                 if (role == FP_MCP_UNKNOWN)
@@ -400,7 +401,8 @@ static void test_subcommands(void **state)
     assert_string_equal(pos[0], "subcommand");
     assert_string_equal(pos[1], "argument");
     fp_mcp_names_free(pos, np);
-    assert_null(fp_mcp_unclassified(&hist));
+    char hbuf[128];
+    assert_null(fp_mcp_unclassified(&hist, hbuf, sizeof hbuf));
     cJSON *t = fp_mcp_tool_json(&hist, &p);
     const cJSON *sch = cJSON_GetObjectItemCaseSensitive(t, "inputSchema");
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(sch, "required");
