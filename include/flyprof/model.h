@@ -59,6 +59,18 @@ typedef enum fp_kind {
     FP_K_NUMS,  /* double * at `off`, count at `count`: an array of numbers (dec as FP_K_NUM) */
     FP_K_JSON,  /* cJSON * (owned), any value, written as it is: for documents that embed
                    another program's free-form data (never for flyprof's own keys) */
+    /* (appended) a pointer to a struct of `sub` (owned) whose keys are written INLINE,
+     * in the parent object, at this field's place; NULL = none of them is written.
+     * For documents written in stages (capture.json is written on every exit): a group
+     * of keys that appear together. The reader allocates it when any of its keys is
+     * present. `key` is only a name for messages. */
+    FP_K_INLINE,
+    /* (appended) an object whose member names are data (metric ids, counter names):
+     * `sub` structs at `off`, count at `count`; each element struct starts with the
+     * member name, `char *key`, and `sub` describes the rest. When `sub` has exactly one
+     * field whose key is NULL, the member's value is that field's value itself (a number,
+     * a list...); otherwise it is an object of `sub`'s keys. Members keep their order. */
+    FP_K_MAP,
 } fp_kind;
 
 /* Field flags. */
@@ -107,6 +119,17 @@ struct fp_schema {
 #define FP_STRS(T, m, n, key, fl) {key, FP_K_STRS, offsetof(T, m), 0, fl, NULL, offsetof(T, n)}
 #define FP_NUMS(T, m, n, key, dec, fl) {key, FP_K_NUMS, offsetof(T, m), dec, fl, NULL, offsetof(T, n)}
 #define FP_JSON(T, m, key, fl) {key, FP_K_JSON, offsetof(T, m), 0, fl, NULL, 0}
+#define FP_INLINE(T, m, name, sub) {name, FP_K_INLINE, offsetof(T, m), 0, 0, sub, 0}
+#define FP_MAP(T, m, n, key, sub, fl) {key, FP_K_MAP, offsetof(T, m), 0, fl, sub, offsetof(T, n)}
+
+/* The element of a FP_K_MAP whose values are numbers (sub: fp_model_numval_schema
+ * or a one-field schema of your own for other decimals). */
+typedef struct fp_model_kv {
+    char *key;
+    double v;
+} fp_model_kv;
+/* numbers written as they are (dec -1) / rounded to 1 or 3 decimals */
+extern const fp_schema fp_model_numval_schema, fp_model_numval1_schema, fp_model_numval3_schema;
 
 /* struct -> a new cJSON object, keys in table order (aborts on OOM, like json.h). */
 cJSON *fp_model_write(const fp_schema *s, const void *obj);
