@@ -268,7 +268,7 @@ typedef struct fp_capture_doc {
 } fp_capture_doc;
 
 extern const fp_schema fp_capture_schema;
-extern const fp_schema fp_cap_dispatch_dir_schema;
+extern const fp_schema fp_cap_dispatch_dir_schema, fp_cap_inventoried_schema;
 
 int fp_capture_read_file(const char *path, fp_capture_doc *doc, fp_err *err);
 int fp_capture_write_file(const fp_capture_doc *doc, const char *path, fp_err *err);

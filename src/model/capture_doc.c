@@ -222,7 +222,7 @@ static const fp_field inventoried_f[] = {
     FP_OBJP(fp_cap_inventoried, registers, "registers", &registers_s, ON),
     FP_INLINE(fp_cap_inventoried, vgpr, "vgpr", &vgpr_s),
 };
-static const fp_schema inventoried_s = SCHEMA("capture.tags.inventoried", fp_cap_inventoried, inventoried_f);
+const fp_schema fp_cap_inventoried_schema = SCHEMA("capture.tags.inventoried", fp_cap_inventoried, inventoried_f);
 
 static const fp_field tag_done_f[] = {
     FP_STR(fp_cap_tag_done, att_buffer_size, "att_buffer_size", O),
@@ -230,7 +230,7 @@ static const fp_field tag_done_f[] = {
     FP_INT(fp_cap_tag_done, exit_code, "exit_code", O),
     FP_STR(fp_cap_tag_done, kernel_trace_csv, "kernel_trace_csv", ON),
     FP_STR(fp_cap_tag_done, agent_info_csv, "agent_info_csv", ON),
-    FP_INLINE(fp_cap_tag_done, inventoried, "inventoried", &inventoried_s),
+    FP_INLINE(fp_cap_tag_done, inventoried, "inventoried", &fp_cap_inventoried_schema),
 };
 static const fp_schema tag_done_s = SCHEMA("capture.tags.done", fp_cap_tag_done, tag_done_f);
 
