@@ -137,7 +137,7 @@ typedef struct fp_cap_kernel {
     char *kernel;                    /* the formatted name traced */
     char *match_confidence;          /* "exact" | "hint" | "name" | "heaviest" */
     int64_t calls, total_ns;
-    double avg_ns;                   /* mean duration in discovery, ns, 1 decimal */
+    fp_optd avg_ns;                  /* mean duration in discovery, ns, 1 decimal */
     char *arch;                      /* --arch, else the agent's */
     fp_cap_gpu *gpu;
     char *product;
@@ -170,12 +170,12 @@ typedef struct fp_cap_dispatch_dir {
 typedef struct fp_cap_kept {
     char *kept_dispatch;
     int64_t dispatch, waves, instructions, mapped;
-    double mapped_pct;               /* instructions with a source line, %, 1 decimal */
+    fp_optd mapped_pct;              /* instructions with a source line, %, 1 decimal */
 } fp_cap_kept;
 
 /* Occupancy of the registers (known arch only). */
 typedef struct fp_cap_reg_occ {
-    int64_t total_vgpr;              /* combined allocation, gfx950 under-count corrected */
+    fp_optd total_vgpr;              /* combined allocation, gfx950 under-count corrected */
     bool gfx950_undercount_corrected;
     int64_t arch_vgpr, accum_vgpr;   /* what occupancy should believe */
     int64_t waves_per_simd;
@@ -184,12 +184,13 @@ typedef struct fp_cap_reg_occ {
 
 typedef struct fp_cap_registers {
     char *source;                    /* "att kernel trace" | "discovery kernel trace" */
-    int64_t vgpr_count, accum_vgpr_count, sgpr_count, lds_bytes, scratch_bytes, workgroup_size;
+    /* numbers a reader asks "was it recorded?" of: fp_optd (integers; never null when written) */
+    fp_optd vgpr_count, accum_vgpr_count, sgpr_count, lds_bytes, scratch_bytes, workgroup_size;
     fp_cap_reg_occ *occ;
 } fp_cap_registers;
 
 typedef struct fp_cap_vgpr {
-    int64_t arch_vgpr, accum_vgpr;
+    fp_optd arch_vgpr, accum_vgpr;
 } fp_cap_vgpr;
 
 /* After the inventory of the tag's att dir. */

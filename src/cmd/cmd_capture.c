@@ -342,12 +342,12 @@ static fp_cap_registers *registers_fill(const cap *c, const fp_kcand *k, const c
     if (!o)
         abort();
     o->source = fp_model_strdup(source);
-    o->vgpr_count = k->vgpr_count;
-    o->accum_vgpr_count = k->accum_vgpr_count;
-    o->sgpr_count = k->sgpr_count;
-    o->lds_bytes = k->lds_bytes;
-    o->scratch_bytes = k->scratch_bytes;
-    o->workgroup_size = (int64_t)k->wg_x * (k->wg_y ? k->wg_y : 1) * (k->wg_z ? k->wg_z : 1);
+    o->vgpr_count = fp_optd_of(k->vgpr_count);
+    o->accum_vgpr_count = fp_optd_of(k->accum_vgpr_count);
+    o->sgpr_count = fp_optd_of(k->sgpr_count);
+    o->lds_bytes = fp_optd_of((double)k->lds_bytes);
+    o->scratch_bytes = fp_optd_of((double)k->scratch_bytes);
+    o->workgroup_size = fp_optd_of((double)((int64_t)k->wg_x * (k->wg_y ? k->wg_y : 1) * (k->wg_z ? k->wg_z : 1)));
     const fp_arch_limits *lim = arch ? fp_arch_by_name(arch) : NULL;
     if (lim && k->vgpr_count >= 0) {
         bool fixed = c->rp.version && fp_version_cmp(c->rp.version, SDK_FIXED_VERSION) >= 0;
@@ -357,7 +357,7 @@ static fp_cap_registers *registers_fill(const cap *c, const fp_kcand *k, const c
         fp_cap_reg_occ *ro = o->occ = calloc(1, sizeof *o->occ);
         if (!ro)
             abort();
-        ro->total_vgpr = total;
+        ro->total_vgpr = fp_optd_of(total);
         ro->gfx950_undercount_corrected = corrected;
         /* what occupancy should believe: on a corrected gfx950 row the
          * arch/accum split is unrecoverable, so the combined total is given
@@ -567,7 +567,7 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
         kp->waves = k->waves;
         kp->instructions = k->instructions;
         kp->mapped = k->mapped;
-        kp->mapped_pct = k->instructions ? 100.0 * (double)k->mapped / (double)k->instructions : 0;
+        kp->mapped_pct = fp_optd_of(k->instructions ? 100.0 * (double)k->mapped / (double)k->instructions : 0);
         if (k->mapped == 0)
             fp_warn(c->ctx, "tag %s: no instruction maps to a source line (warm JIT cache or no debug info: "
                             "FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1 was set and the cache emptied)",
@@ -597,8 +597,8 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
             ti->vgpr = calloc(1, sizeof *ti->vgpr);
             if (!ti->vgpr)
                 abort();
-            ti->vgpr->arch_vgpr = ti->registers->occ->arch_vgpr;
-            ti->vgpr->accum_vgpr = ti->registers->occ->accum_vgpr;
+            ti->vgpr->arch_vgpr = fp_optd_of((double)ti->registers->occ->arch_vgpr);
+            ti->vgpr->accum_vgpr = fp_optd_of((double)ti->registers->occ->accum_vgpr);
         }
     }
     fp_err_clear(&e3);
@@ -917,7 +917,7 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     kd->match_confidence = fp_model_strdup(fp_match_conf_name(conf));
     kd->calls = kc->calls;
     kd->total_ns = kc->total_ns;
-    kd->avg_ns = kc->avg_ns;
+    kd->avg_ns = fp_optd_of(kc->avg_ns);
     const char *arch = c->cfg.arch.value ? c->cfg.arch.value : k.arch;
     kd->arch = fp_model_strdup(arch);
     gj->index = c->cfg.gpu;
@@ -1123,7 +1123,7 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
             const fp_cap_reg_occ *ro = ti && ti->registers ? ti->registers->occ : NULL;
             fp_sb_addf(t, "  %-6s %-7s %-39s %5lld  %5.1f%%  %4lld  %10lld\n", tn[i], tv[i]->status,
                        kp && kp->kept_dispatch ? kp->kept_dispatch : "-", kp ? (long long)kp->waves : (long long)NAN,
-                       kp ? fp_round(kp->mapped_pct, 1) : NAN, ro ? (long long)ro->total_vgpr : (long long)NAN,
+                       kp ? fp_round(kp->mapped_pct.v, 1) : NAN, ro ? (long long)ro->total_vgpr.v : (long long)NAN,
                        ro ? (long long)ro->waves_per_simd : (long long)NAN);
         }
     } else if (c.bundle) {

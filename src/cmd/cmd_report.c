@@ -279,7 +279,12 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
             goto done;
     }
     if (capture) {
-        if (fp_signals_from_capture(&sig, capture, use_tag, err))
+        fp_capture_doc capdoc;
+        int crc = fp_model_read(&fp_capture_schema, capture, &capdoc, "capture.json", err);
+        if (crc == 0)
+            crc = fp_signals_from_capture(&sig, &capdoc, use_tag, err);
+        fp_capture_free(&capdoc);
+        if (crc)
             goto done;
         cJSON_AddItemToArray(available, cJSON_CreateString("capture.json"));
     } else {

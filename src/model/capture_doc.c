@@ -143,7 +143,7 @@ static const fp_field kernel_f[] = {
     FP_STR(fp_cap_kernel, match_confidence, "match_confidence", O),
     FP_I64(fp_cap_kernel, calls, "calls", O),
     FP_I64(fp_cap_kernel, total_ns, "total_ns", O),
-    FP_NUM(fp_cap_kernel, avg_ns, "avg_ns", 1, O),
+    FP_OPTD(fp_cap_kernel, avg_ns, "avg_ns", 1, O),
     FP_STR(fp_cap_kernel, arch, "arch", O),
     FP_OBJP(fp_cap_kernel, gpu, "gpu", &gpu_s, O),
     FP_STR(fp_cap_kernel, product, "product", O),
@@ -183,12 +183,12 @@ static const fp_field kept_f[] = {
     FP_I64(fp_cap_kept, waves, "waves", O),
     FP_I64(fp_cap_kept, instructions, "instructions", O),
     FP_I64(fp_cap_kept, mapped, "mapped", O),
-    FP_NUM(fp_cap_kept, mapped_pct, "mapped_pct", 1, O),
+    FP_OPTD(fp_cap_kept, mapped_pct, "mapped_pct", 1, O),
 };
 static const fp_schema kept_s = SCHEMA("capture.tags.kept", fp_cap_kept, kept_f);
 
 static const fp_field reg_occ_f[] = {
-    FP_I64(fp_cap_reg_occ, total_vgpr, "total_vgpr", O),
+    FP_OPTD(fp_cap_reg_occ, total_vgpr, "total_vgpr", 0, O),
     FP_BOOL(fp_cap_reg_occ, gfx950_undercount_corrected, "gfx950_undercount_corrected", O),
     FP_I64(fp_cap_reg_occ, arch_vgpr, "arch_vgpr", O),
     FP_I64(fp_cap_reg_occ, accum_vgpr, "accum_vgpr", O),
@@ -199,19 +199,19 @@ static const fp_schema reg_occ_s = SCHEMA("capture.tags.registers.occupancy", fp
 
 static const fp_field registers_f[] = {
     FP_STR(fp_cap_registers, source, "source", O),
-    FP_I64(fp_cap_registers, vgpr_count, "vgpr_count", O),
-    FP_I64(fp_cap_registers, accum_vgpr_count, "accum_vgpr_count", O),
-    FP_I64(fp_cap_registers, sgpr_count, "sgpr_count", O),
-    FP_I64(fp_cap_registers, lds_bytes, "lds_bytes", O),
-    FP_I64(fp_cap_registers, scratch_bytes, "scratch_bytes", O),
-    FP_I64(fp_cap_registers, workgroup_size, "workgroup_size", O),
+    FP_OPTD(fp_cap_registers, vgpr_count, "vgpr_count", 0, O),
+    FP_OPTD(fp_cap_registers, accum_vgpr_count, "accum_vgpr_count", 0, O),
+    FP_OPTD(fp_cap_registers, sgpr_count, "sgpr_count", 0, O),
+    FP_OPTD(fp_cap_registers, lds_bytes, "lds_bytes", 0, O),
+    FP_OPTD(fp_cap_registers, scratch_bytes, "scratch_bytes", 0, O),
+    FP_OPTD(fp_cap_registers, workgroup_size, "workgroup_size", 0, O),
     FP_INLINE(fp_cap_registers, occ, "occupancy", &reg_occ_s),
 };
 static const fp_schema registers_s = SCHEMA("capture.tags.registers", fp_cap_registers, registers_f);
 
 static const fp_field vgpr_f[] = {
-    FP_I64(fp_cap_vgpr, arch_vgpr, "arch_vgpr", O),
-    FP_I64(fp_cap_vgpr, accum_vgpr, "accum_vgpr", O),
+    FP_OPTD(fp_cap_vgpr, arch_vgpr, "arch_vgpr", 0, O),
+    FP_OPTD(fp_cap_vgpr, accum_vgpr, "accum_vgpr", 0, O),
 };
 static const fp_schema vgpr_s = SCHEMA("capture.tags.vgpr", fp_cap_vgpr, vgpr_f);
 
