@@ -64,6 +64,18 @@ typedef enum fp_kind {
     FP_K_VIEW,  /* a nested object whose members are fields of the SAME struct (`sub` is a
                    table over the enclosing struct type): for documents that group keys in
                    an object without a C struct of their own ("limits": {...}) */
+    /* (appended) a pointer to a struct of `sub` (owned) whose keys are written INLINE,
+     * in the parent object, at this field's place; NULL = none of them is written.
+     * For documents written in stages (capture.json is written on every exit): a group
+     * of keys that appear together. The reader allocates it when any of its keys is
+     * present. `key` is only a name for messages. */
+    FP_K_INLINE,
+    /* (appended) an object whose member names are data (metric ids, counter names):
+     * `sub` structs at `off`, count at `count`; each element struct starts with the
+     * member name, `char *key`, and `sub` describes the rest. When `sub` has exactly one
+     * field whose key is NULL, the member's value is that field's value itself (a number,
+     * a list...); otherwise it is an object of `sub`'s keys. Members keep their order. */
+    FP_K_MAP,
 } fp_kind;
 
 /* Field flags. */
@@ -123,6 +135,17 @@ struct fp_schema {
 #define FP_WHEN(T, wm, K, m, n, key, dec, sub) \
     {key, K, offsetof(T, m), dec, FP_F_WHEN, sub, K == FP_K_ARR || K == FP_K_STRS || K == FP_K_NUMS ? offsetof(T, n) : 0, \
      offsetof(T, wm)}
+#define FP_INLINE(T, m, name, sub) {name, FP_K_INLINE, offsetof(T, m), 0, 0, sub, 0, 0}
+#define FP_MAP(T, m, n, key, sub, fl) {key, FP_K_MAP, offsetof(T, m), 0, fl, sub, offsetof(T, n), 0}
+
+/* The element of a FP_K_MAP whose values are numbers (sub: fp_model_numval_schema
+ * or a one-field schema of your own for other decimals). */
+typedef struct fp_model_kv {
+    char *key;
+    double v;
+} fp_model_kv;
+/* numbers written as they are (dec -1) / rounded to 1 or 3 decimals */
+extern const fp_schema fp_model_numval_schema, fp_model_numval1_schema, fp_model_numval3_schema;
 
 /* struct -> a new cJSON object, keys in table order (aborts on OOM, like json.h). */
 struct cJSON *fp_model_write(const fp_schema *s, const void *obj);

@@ -23,11 +23,8 @@
 #include "flyprof/sol.h"
 #include "flyprof/soc.h"
 
-/* An optional number. */
-typedef struct fp_optd {
-    bool known;
-    double v;
-} fp_optd;
+/* An optional number: fp_optd of model.h. */
+#include "flyprof/capture_doc.h"
 
 #define FP_SIG_MAX_PRODUCERS 3
 
@@ -211,7 +208,8 @@ bool fp_signals_is_entry_line(const fp_snapshots *snaps, const char *source);
  * BAD_INPUT naming the artifact and key. */
 int fp_signals_from_bubbles(fp_signals *s, const cJSON *bubbles, fp_err *err);
 int fp_signals_from_counters(fp_signals *s, const cJSON *counters, fp_err *err);
-int fp_signals_from_capture(fp_signals *s, const cJSON *capture, const char *tag, fp_err *err);
+/* capture.json as read by fp_capture_read_file (tag NULL: the only tag) */
+int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *capture, const char *tag, fp_err *err);
 int fp_signals_from_tile(fp_signals *s, const cJSON *tile, fp_err *err);
 /* map.json: source-mapping coverage (a BAD_INPUT on wrong types). */
 int fp_signals_from_map(fp_signals *s, const cJSON *map, fp_err *err);

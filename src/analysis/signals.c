@@ -748,102 +748,76 @@ int fp_signals_from_counters(fp_signals *s, const cJSON *c, fp_err *err)
 
 /* ---- capture.json ---- */
 
-/* A string at path, or the string member `sub` of an object at path
- * (capture.json "invocation" is {argv, env, cwd, command}; older bundles
- * wrote the command line as a plain string). */
-static int str_or_member(const cJSON *o, const char *path, const char *sub, const char **out, fp_err *err)
+static void opt_if(fp_optd *dst, fp_optd v)
 {
-    const cJSON *v = at(o, path);
-    *out = NULL;
-    if (!v || cJSON_IsNull(v))
-        return 0;
-    if (cJSON_IsString(v)) {
-        *out = v->valuestring;
-        return 0;
-    }
-    if (cJSON_IsObject(v))
-        return str_at(v, sub, out, "capture.json", err);
-    return fp_err_set(err, FP_BAD_INPUT, "capture.json: '%s' must be a string or an object", path);
+    if (v.known)
+        *dst = v;
 }
 
-int fp_signals_from_capture(fp_signals *s, const cJSON *c, const char *tag, fp_err *err)
+int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *tag, fp_err *err)
 {
-    const char *A = "capture.json";
-    if (!cJSON_IsObject(c))
-        return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", A);
+    (void)err; /* the strict reader (fp_capture_read_file) has checked every type */
     s->have_capture = true;
-    const char *kernel, *recipe, *requested, *arch, *inv, *shape, *product;
-    fp_optd avg = {0};
-    if (str_at(c, "kernel", &kernel, A, err) || str_or_member(c, "recipe", "name", &recipe, err) ||
-        str_at(c, "requested_kernel", &requested, A, err) || str_at(c, "arch", &arch, A, err) ||
-        str_or_member(c, "invocation", "command", &inv, err) || str_at(c, "shape", &shape, A, err) ||
-        str_at(c, "gpu.product", &product, A, err) || num_at(c, "avg_ns", &avg, A, err))
-        return -1;
-    if (!recipe && str_at(c, "recipe_kernel", &recipe, A, err))
-        return -1;
-    if (kernel)
-        set_str(&s->kernel, kernel);
+    const fp_cap_workload *w = c->workload;
+    const fp_cap_kernel *k = c->kernel;
+    const char *recipe = w && w->recipe ? w->recipe->name : NULL;
+    if (!recipe && w)
+        recipe = w->recipe_kernel;
+    if (k && k->kernel)
+        set_str(&s->kernel, k->kernel);
     /* the name a user re-runs: what was asked, else the recipe's */
-    if (requested || recipe)
-        set_str(&s->recipe_kernel, requested ? requested : recipe);
-    if (arch)
-        set_str(&s->arch, arch);
-    if (product)
-        set_str(&s->product, product);
-    if (inv)
-        set_str(&s->invocation, inv);
-    if (shape)
-        set_str(&s->shape, shape);
-    if (avg.known && avg.v > 0)
-        s->time_ns = avg;
-    const cJSON *tags = at(c, "tags");
-    const cJSON *t = NULL;
-    if (cJSON_IsObject(tags)) {
-        t = tag ? cJSON_GetObjectItemCaseSensitive(tags, tag) : NULL;
-        if (!t && cJSON_GetArraySize(tags) == 1)
-            t = tags->child;
+    if (c->requested_kernel || recipe)
+        set_str(&s->recipe_kernel, c->requested_kernel ? c->requested_kernel : recipe);
+    if (k && k->arch)
+        set_str(&s->arch, k->arch);
+    if (k && k->gpu && k->gpu->product)
+        set_str(&s->product, k->gpu->product);
+    if (w && w->invocation)
+        set_str(&s->invocation, w->invocation);
+    if (w && w->shape)
+        set_str(&s->shape, w->shape);
+    if (k && k->avg_ns.known && k->avg_ns.v > 0)
+        s->time_ns = k->avg_ns;
+    const fp_cap_tag *t = fp_capture_tag_named(c, tag);
+    if (!t)
+        t = fp_capture_only_tag(c);
+    if (!t)
+        return 0;
+    const fp_cap_inventoried *ti = t->done ? t->done->inventoried : NULL;
+    const fp_cap_registers *rg = ti ? ti->registers : NULL;
+    fp_optd none = {0};
+    fp_optd av = ti && ti->vgpr ? ti->vgpr->arch_vgpr : none, acc = ti && ti->vgpr ? ti->vgpr->accum_vgpr : none;
+    fp_optd total = rg && rg->occ ? rg->occ->total_vgpr : none;
+    if (t->shape)
+        set_str(&s->shape, t->shape);
+    if (total.known && total.v > 0) {
+        /* capture already combined (and gfx950-corrected) the allocation */
+        s->arch_vgpr = total;
+        s->accum_vgpr = some(0);
+        set_str(&s->occ_source, "capture.json registers.total_vgpr");
+    } else if (av.known) {
+        s->arch_vgpr = av;
+        s->accum_vgpr = acc.known ? acc : some(0);
+        set_str(&s->occ_source, "capture.json");
     }
-    if (cJSON_IsObject(t)) {
-        const char *tshape;
-        fp_optd av = {0}, acc = {0}, total = {0}, lds = {0}, sgpr = {0}, wg = {0}, scr = {0}, mapped = {0};
-        if (str_at(t, "shape", &tshape, A, err) || num_at(t, "arch_vgpr", &av, A, err) ||
-            num_at(t, "accum_vgpr", &acc, A, err) || num_at(t, "registers.total_vgpr", &total, A, err) ||
-            num_at(t, "registers.lds_bytes", &lds, A, err) || num_at(t, "registers.sgpr_count", &sgpr, A, err) ||
-            num_at(t, "registers.workgroup_size", &wg, A, err) ||
-            num_at(t, "registers.scratch_bytes", &scr, A, err) || num_at(t, "mapped_pct", &mapped, A, err))
-            return -1;
-        if (tshape)
-            set_str(&s->shape, tshape);
-        if (total.known && total.v > 0) {
-            /* capture already combined (and gfx950-corrected) the allocation */
-            s->arch_vgpr = total;
-            s->accum_vgpr = some(0);
-            set_str(&s->occ_source, "capture.json registers.total_vgpr");
-        } else if (av.known) {
-            s->arch_vgpr = av;
-            s->accum_vgpr = acc.known ? acc : some(0);
-            set_str(&s->occ_source, "capture.json");
-        }
-        if (lds.known)
-            s->lds_bytes = lds;
-        if (sgpr.known)
-            s->sgpr = sgpr;
-        if (wg.known && wg.v > 0)
-            s->wg_size = wg;
-        if (scr.known)
-            s->scratch_size = scr;
-        const cJSON *tr = at(t, "truncated");
-        if (cJSON_IsTrue(tr)) {
-            cJSON_AddItemToArray(s->quality_issues,
-                                 cJSON_CreateString("capture.json: the ATT buffer overflowed (trace truncated)"));
-            if (s->capture_confidence > 0.8)
-                s->capture_confidence = 0.8;
-        }
-        if (mapped.known && mapped.v < 50) {
-            char buf[128];
-            snprintf(buf, sizeof buf, "capture.json: only %.1f%% of instructions map to a source line", mapped.v);
-            cJSON_AddItemToArray(s->quality_issues, cJSON_CreateString(buf));
-        }
+    if (rg) {
+        opt_if(&s->lds_bytes, rg->lds_bytes);
+        opt_if(&s->sgpr, rg->sgpr_count);
+        if (rg->workgroup_size.known && rg->workgroup_size.v > 0)
+            s->wg_size = rg->workgroup_size;
+        opt_if(&s->scratch_size, rg->scratch_bytes);
+    }
+    if (t->done && t->done->truncated) {
+        cJSON_AddItemToArray(s->quality_issues,
+                             cJSON_CreateString("capture.json: the ATT buffer overflowed (trace truncated)"));
+        if (s->capture_confidence > 0.8)
+            s->capture_confidence = 0.8;
+    }
+    fp_optd mapped = ti && ti->kept ? ti->kept->mapped_pct : none;
+    if (mapped.known && mapped.v < 50) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "capture.json: only %.1f%% of instructions map to a source line", mapped.v);
+        cJSON_AddItemToArray(s->quality_issues, cJSON_CreateString(buf));
     }
     return 0;
 }

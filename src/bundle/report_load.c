@@ -18,6 +18,7 @@
 #include "flyprof/att.h"
 #include "flyprof/bubbles.h"
 #include "flyprof/bundle.h"
+#include "flyprof/capture_doc.h"
 #include "flyprof/cli.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
@@ -310,7 +311,12 @@ static int gather(fp_ctx *ctx, const char *bundle, int jobs, report_inputs *in, 
             return -1;
     }
     if (in->capture) {
-        if (fp_signals_from_capture(&in->sig, in->capture, in->use_tag, err))
+        fp_capture_doc capdoc;
+        int crc = fp_model_read(&fp_capture_schema, in->capture, &capdoc, "capture.json", err);
+        if (crc == 0)
+            crc = fp_signals_from_capture(&in->sig, &capdoc, in->use_tag, err);
+        fp_capture_free(&capdoc);
+        if (crc)
             return -1;
         mark_available(in, FP_ART_CAPTURE);
     } else {

@@ -15,6 +15,7 @@
  * exists, with "status" saying how it ended, so the bundle is never left in
  * a state other commands would misread.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 
 #include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
+#include "flyprof/capture_doc.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
 #include "flyprof/discovery.h"
@@ -87,9 +89,7 @@ typedef struct cap {
     const fp_recipe *recipe;
     fp_invocation inv;
     char *bundle;
-    cJSON *doc;       /* capture.json being built */
-    cJSON *commands;  /* array of runs */
-    cJSON *tags;      /* object */
+    fp_capture_doc doc; /* capture.json being built */
     double t0;
 } cap;
 
@@ -102,23 +102,79 @@ static double now_s(void)
 
 static char *bpath(const cap *c, const char *rel) { return fp_path_join(c->bundle, rel); }
 
+/* capture.json's record of the worktree (what fp_worktree_json shows). */
+static fp_cap_worktree *worktree_fill(const fp_worktree *wt)
+{
+    fp_cap_worktree *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    o->path = fp_model_strdup(wt->path);
+    o->exists = wt->exists;
+    o->git = wt->is_git;
+    o->commit = fp_model_strdup(wt->commit[0] ? wt->commit : NULL);
+    o->branch = fp_model_strdup(wt->branch);
+    if (wt->is_git) {
+        o->dirty = (fp_optb){true, wt->dirty};
+        if (!(o->counts = calloc(1, sizeof *o->counts)))
+            abort();
+        o->counts->modified_files = (int64_t)wt->n_modified;
+        o->counts->untracked_files = (int64_t)wt->n_untracked;
+    }
+    o->build_tree = wt->path ? fp_path_join(wt->path, FP_FLYDSL_BUILD_TREE) : NULL;
+    o->build_tree_exists = wt->build_tree;
+    o->flydsl_pkg = wt->flydsl_pkg;
+    return o;
+}
+
+static fp_cap_setting *setting_fill(const fp_config_value *v)
+{
+    fp_cap_setting *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    o->value = fp_model_strdup(v->value);
+    o->source = fp_model_strdup(v->source);
+    return o;
+}
+
+/* capture.json's record of the resolved settings (what fp_config_json shows). */
+static fp_cap_config *config_fill(const fp_config *cfg)
+{
+    fp_cap_config *o = calloc(1, sizeof *o);
+    fp_cap_setting_int *g = calloc(1, sizeof *g);
+    if (!o || !g)
+        abort();
+    o->worktree = setting_fill(&cfg->worktree);
+    o->rocprofv3 = setting_fill(&cfg->rocprofv3);
+    o->python = setting_fill(&cfg->python);
+    g->value = cfg->gpu;
+    g->source = fp_model_strdup(cfg->gpu_text.source);
+    o->gpu = g;
+    o->arch = setting_fill(&cfg->arch);
+    o->recipes = setting_fill(&cfg->recipes);
+    o->config_file = fp_model_strdup(cfg->config_file);
+    return o;
+}
+
 /* Write capture.json with the final status; errors here are reported only if
  * nothing else failed. */
 static int write_capture_json(cap *c, const char *status, const fp_err *failure, fp_err *err)
 {
-    cJSON_DeleteItemFromObject(c->doc, "status");
-    cJSON_DeleteItemFromObject(c->doc, "error");
-    cJSON_DeleteItemFromObject(c->doc, "durations");
-    fp_json_add_str(c->doc, "status", status);
-    if (failure && failure->code != FP_OK) {
-        cJSON *e = cJSON_AddObjectToObject(c->doc, "error");
-        fp_json_add_str(e, "code", fp_code_name(failure->code));
-        fp_json_add_str(e, "message", failure->message);
+    free(c->doc.status);
+    c->doc.status = fp_model_strdup(status);
+    if (c->doc.error) {
+        fp_model_free(&fp_capture_schema, &(fp_capture_doc){.error = c->doc.error});
+        c->doc.error = NULL;
     }
-    cJSON *d = cJSON_AddObjectToObject(c->doc, "durations");
-    fp_json_add_num(d, "total_s", now_s() - c->t0, 2);
+    if (failure && failure->code != FP_OK) {
+        c->doc.error = calloc(1, sizeof *c->doc.error);
+        c->doc.error->code = fp_model_strdup(fp_code_name(failure->code));
+        c->doc.error->message = fp_model_strdup(failure->message);
+    }
+    c->doc.durations.total_s = now_s() - c->t0;
     char *p = bpath(c, "capture.json");
-    int rc = fp_bundle_write_json(p, c->doc, c->bundle, err);
+    cJSON *j = fp_model_write(&fp_capture_schema, &c->doc);
+    int rc = fp_bundle_write_json(p, j, c->bundle, err);
+    cJSON_Delete(j);
     free(p);
     return rc;
 }
@@ -171,29 +227,23 @@ static int run_rocprof(cap *c, const char *step, const char **argv, const char *
     int rc = fp_proc_run(&o, &r, err);
     fp_heartbeat_end(&hb, r.elapsed_s,
                      r.timed_out ? "timed out" : r.interrupted ? "interrupted" : rc != 0 ? "failed" : "done");
-    cJSON *cmd = cJSON_CreateObject();
-    fp_json_add_str(cmd, "step", step);
-    cJSON *av = cJSON_AddArrayToObject(cmd, "argv");
+    fp_cap_command *cmd = fp_model_push((void **)&c->doc.commands, &c->doc.ncommands, sizeof *cmd);
+    cmd->step = fp_model_strdup(step);
     for (size_t i = 0; argv[i]; i++)
-        cJSON_AddItemToArray(av, cJSON_CreateString(argv[i]));
+        fp_model_push_str(&cmd->argv, &cmd->nargv, argv[i]);
     fp_sb line;
     fp_sb_init(&line);
     fp_proc_argv_str(argv, &line);
-    fp_json_add_str(cmd, "command", line.buf);
+    cmd->command = fp_model_strdup(line.buf);
     fp_sb_free(&line);
-    fp_json_add_str(cmd, "cwd", c->wt.path);
-    if (r.exited)
-        fp_json_add_int(cmd, "exit_code", r.exit_code);
-    else
-        cJSON_AddNullToObject(cmd, "exit_code");
-    if (r.term_signal)
-        fp_json_add_int(cmd, "signal", r.term_signal);
-    fp_json_add_bool(cmd, "timed_out", r.timed_out);
-    fp_json_add_bool(cmd, "interrupted", r.interrupted);
-    fp_json_add_num(cmd, "seconds", r.elapsed_s, 2);
+    cmd->cwd = fp_model_strdup(c->wt.path);
+    cmd->exit_code = r.exited ? fp_optd_of(r.exit_code) : fp_optd_none();
+    cmd->signal = r.term_signal ? fp_optd_of(r.term_signal) : fp_optd_none();
+    cmd->timed_out = r.timed_out;
+    cmd->interrupted = r.interrupted;
+    cmd->seconds = r.elapsed_s;
     char *rel = se + strlen(c->bundle) + 1;
-    fp_json_add_str(cmd, "stderr", rel);
-    cJSON_AddItemToArray(c->commands, cmd);
+    cmd->stderr_path = fp_model_strdup(rel);
     if (rc == 0 || r.timed_out || r.interrupted) {
         fp_err e2 = {0};
         fp_read_file(se, stderr_text, &e2);
@@ -252,7 +302,29 @@ static const char **rocprof_argv(const cap *c, const char *const *pre, size_t np
     return v;
 }
 
-/* The discovery ranking, as `flyprof kernels` shows it (fp_kernel_rank). */
+/* The discovery ranking, as `flyprof kernels` shows it (fp_kernel_rank), into capture.json. */
+static void cands_fill(const fp_kcands *k, fp_cap_disc_found *f)
+{
+    fp_krank r;
+    fp_err e = {0};
+    fp_kernel_rank(k, NULL, MAX_CANDIDATES, &r, &e); /* no filter: cannot fail */
+    for (size_t j = 0; j < r.n; j++) {
+        const fp_kcand *kc = &k->v[r.idx[j]];
+        fp_cap_candidate *o = fp_model_push((void **)&f->candidates, &f->ncandidates, sizeof *o);
+        o->rank = (int64_t)r.idx[j] + 1;
+        o->name = fp_model_strdup(kc->name);
+        o->calls = kc->calls;
+        o->total_ns = kc->total_ns;
+        o->pct = r.total_ns > 0 ? 100.0 * (double)kc->total_ns / (double)r.total_ns : 0;
+        o->avg_ns = kc->avg_ns;
+        o->min_ns = kc->min_ns;
+        o->max_ns = kc->max_ns;
+        o->library = kc->noise;
+    }
+    fp_krank_free(&r);
+}
+
+/* The same ranking for an error's extra (the envelope of `flyprof kernels`). */
 static cJSON *cands_json(const fp_kcands *k)
 {
     fp_krank r;
@@ -264,29 +336,34 @@ static cJSON *cands_json(const fp_kcands *k)
 }
 
 /* Registers from a kernel trace row, with the gfx950 under-count corrected. */
-static cJSON *registers_json(const cap *c, const fp_kcand *k, const char *arch, const char *source)
+static fp_cap_registers *registers_fill(const cap *c, const fp_kcand *k, const char *arch, const char *source)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "source", source);
-    fp_json_add_int(o, "vgpr_count", k->vgpr_count);
-    fp_json_add_int(o, "accum_vgpr_count", k->accum_vgpr_count);
-    fp_json_add_int(o, "sgpr_count", k->sgpr_count);
-    fp_json_add_int(o, "lds_bytes", k->lds_bytes);
-    fp_json_add_int(o, "scratch_bytes", k->scratch_bytes);
-    fp_json_add_int(o, "workgroup_size", (int64_t)k->wg_x * (k->wg_y ? k->wg_y : 1) * (k->wg_z ? k->wg_z : 1));
+    fp_cap_registers *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    o->source = fp_model_strdup(source);
+    o->vgpr_count = fp_optd_of(k->vgpr_count);
+    o->accum_vgpr_count = fp_optd_of(k->accum_vgpr_count);
+    o->sgpr_count = fp_optd_of(k->sgpr_count);
+    o->lds_bytes = fp_optd_of((double)k->lds_bytes);
+    o->scratch_bytes = fp_optd_of((double)k->scratch_bytes);
+    o->workgroup_size = fp_optd_of((double)((int64_t)k->wg_x * (k->wg_y ? k->wg_y : 1) * (k->wg_z ? k->wg_z : 1)));
     const fp_arch_limits *lim = arch ? fp_arch_by_name(arch) : NULL;
     if (lim && k->vgpr_count >= 0) {
         bool fixed = c->rp.version && fp_version_cmp(c->rp.version, SDK_FIXED_VERSION) >= 0;
         bool corrected = false;
         int total = fp_occ_csv_combined_vgpr(lim, k->vgpr_count, k->accum_vgpr_count < 0 ? 0 : k->accum_vgpr_count,
                                              fixed, &corrected);
-        fp_json_add_int(o, "total_vgpr", total);
-        fp_json_add_bool(o, "gfx950_undercount_corrected", corrected);
+        fp_cap_reg_occ *ro = o->occ = calloc(1, sizeof *o->occ);
+        if (!ro)
+            abort();
+        ro->total_vgpr = fp_optd_of(total);
+        ro->gfx950_undercount_corrected = corrected;
         /* what occupancy should believe: on a corrected gfx950 row the
          * arch/accum split is unrecoverable, so the combined total is given
          * as arch_vgpr with accum 0 (same unified-pool occupancy) */
-        fp_json_add_int(o, "arch_vgpr", corrected ? total : k->vgpr_count);
-        fp_json_add_int(o, "accum_vgpr", corrected ? 0 : (k->accum_vgpr_count < 0 ? 0 : k->accum_vgpr_count));
+        ro->arch_vgpr = corrected ? total : k->vgpr_count;
+        ro->accum_vgpr = corrected ? 0 : (k->accum_vgpr_count < 0 ? 0 : k->accum_vgpr_count);
         fp_occ_in in = {.arch_vgpr = corrected ? 0 : k->vgpr_count,
                         .accum_vgpr = corrected ? 0 : (k->accum_vgpr_count < 0 ? 0 : k->accum_vgpr_count),
                         .lds_bytes = k->lds_bytes > 0 ? (int)k->lds_bytes : 0,
@@ -295,8 +372,8 @@ static cJSON *registers_json(const cap *c, const fp_kcand *k, const char *arch, 
                         .total_vgpr_floor = corrected ? total : 0};
         fp_occ_out out;
         fp_occ_compute(lim, &in, &out);
-        fp_json_add_int(o, "waves_per_simd", out.occupancy);
-        fp_json_add_str(o, "occupancy_limited_by", fp_occ_limiter_name(out.bound_by));
+        ro->waves_per_simd = out.occupancy;
+        ro->occupancy_limited_by = fp_model_strdup(fp_occ_limiter_name(out.bound_by));
     }
     return o;
 }
@@ -309,163 +386,195 @@ static const fp_kcand *find_cand(const fp_kcands *k, const char *name)
     return NULL;
 }
 
-/* Where one tag's pass writes: att/<tag>, rocprof/<tag> and its JIT cache. */
-typedef struct att_dirs {
-    char *att, *rp, *cache;
-} att_dirs;
-
-/* The rocprofv3 input.yaml job of one ATT attempt. */
-static cJSON *att_job(const char *regex, const char *iters, const char *att_dir, const char *buffer)
+/* One ATT pass for one tag, with one retry on lost data. Fills the tag's
+ * object; returns -1 only for errors that stop the whole capture (timeout,
+ * interrupt, decoder missing, I/O). An empty result is recorded in the tag
+ * (status "empty") and returns 0. */
+static int att_pass(cap *c, const char *tag, const char *shape, const char *kernel, const char *regex,
+                    const char *iters, const fp_kcand *disc, const char *arch, fp_err *err)
 {
-    cJSON *jobs = cJSON_CreateArray();
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddItemToArray(jobs, j);
-    fp_json_add_str(j, "kernel_include_regex", regex);
-    fp_json_add_str(j, "kernel_iteration_range", iters);
-    fp_json_add_str(j, "output_directory", att_dir);
-    fp_json_add_str(j, "output_file", "out");
-    cJSON *fmt = cJSON_AddArrayToObject(j, "output_format");
-    cJSON_AddItemToArray(fmt, cJSON_CreateString("csv"));
-    fp_json_add_bool(j, "kernel_trace", 1);
-    fp_json_add_bool(j, "advanced_thread_trace", 1);
-    fp_json_add_int(j, "att_target_cu", ATT_TARGET_CU);
-    fp_json_add_str(j, "att_shader_engine_mask", ATT_SE_MASK);
-    fp_json_add_str(j, "att_simd_select", ATT_SIMD_SELECT);
-    fp_json_add_str(j, "att_buffer_size", buffer);
-    return jobs;
-}
-
-/* One ATT run of the workload (attempt 0, or 1 = the retry with the bigger
- * buffer); *sc is what its stderr says, *attempts gets its record. */
-static int att_attempt(cap *c, const char *tag, const char *shape, const char *regex, const char *iters,
-                       const att_dirs *d, int attempt, cJSON *attempts, int *exit_code, fp_stderr_scan *sc,
-                       fp_err *err)
-{
-    static const char *const buffers[] = {ATT_BUFFER, ATT_BUFFER_RETRY};
-    /* a fresh output dir and a COLD JIT cache: a warm cache skips
-     * compilation and the code object then has no line table */
-    if (fp_rm_rf_contents(d->att, err) != 0 || fp_rm_rf_contents(d->cache, err) != 0 ||
-        fp_mkdir_p(d->att, err) != 0 || fp_mkdir_p(d->cache, err) != 0 || fp_mkdir_p(d->rp, err) != 0)
-        return -1;
-    cJSON *jobs = att_job(regex, iters, d->att, buffers[attempt]);
-    char yaml_name[64];
-    snprintf(yaml_name, sizeof yaml_name, "input_att%s.yaml", attempt ? "_retry" : "");
-    char *yaml = fp_path_join(d->rp, yaml_name);
-    int rc = fp_input_yaml_write(yaml, jobs, err);
-    cJSON_Delete(jobs);
-    if (rc != 0) {
-        free(yaml);
-        return -1;
-    }
-    fp_sb envs, stderr_text;
-    fp_sb_init(&envs);
+    fp_cap_tag *t = calloc(1, sizeof *t);
+    if (!t)
+        abort();
+    *(!strcmp(tag, "small") ? &c->doc.tags.small : &c->doc.tags.big) = t;
+    t->status = fp_model_strdup("running");
+    t->shape = fp_model_strdup(shape);
+    t->iter_range = fp_model_strdup(iters);
+    fp_sb rel;
+    fp_sb_init(&rel);
+    fp_sb_addf(&rel, "att/%s", tag);
+    t->att_dir = fp_model_strdup(rel.buf);
+    char *att_dir = bpath(c, rel.buf);
+    fp_sb_reset(&rel);
+    fp_sb_addf(&rel, "rocprof/%s", tag);
+    char *rp_dir = bpath(c, rel.buf);
+    fp_sb_reset(&rel);
+    fp_sb_addf(&rel, ".cache/%s", tag);
+    char *cache = bpath(c, rel.buf);
+    fp_sb_free(&rel);
+    int rc = 0;
+    const char *buffers[] = {ATT_BUFFER, ATT_BUFFER_RETRY};
+    bool lost = false;
+    int exit_code = 0;
+    fp_sb stderr_text;
     fp_sb_init(&stderr_text);
-    const char **env = NULL;
-    build_env(c, d->cache, shape, &envs, &env);
-    size_t nwl;
-    const char **wl = workload_argv(c, &nwl);
-    const char *pre[] = {"-i", yaml};
-    const char **argv = rocprof_argv(c, pre, 2, wl, nwl);
-    char step[64];
-    snprintf(step, sizeof step, "att:%s%s", tag, attempt ? ":retry" : "");
-    rc = run_rocprof(c, step, argv, d->rp, env, exit_code, &stderr_text, err);
-    free(argv);
-    free(wl);
-    free(env);
-    fp_sb_free(&envs);
-    free(yaml);
-    fp_scan_stderr(stderr_text.buf, sc);
-    fp_sb_free(&stderr_text);
-    cJSON *at = cJSON_CreateObject();
-    fp_json_add_str(at, "att_buffer_size", buffers[attempt]);
-    fp_json_add_int(at, "exit_code", *exit_code);
-    fp_json_add_bool(at, "data_lost", sc->data_lost);
-    cJSON_AddItemToArray(attempts, at);
-    return rc;
-}
-
-/* The ATT runs of one tag: a second one with the bigger buffer when the decoder
- * reports lost data. *lost: the kept trace is still truncated. */
-static int att_runs(cap *c, cJSON *t, const char *tag, const char *shape, const char *regex, const char *iters,
-                    const att_dirs *d, bool *lost, int *exit_code, fp_err *err)
-{
-    cJSON *attempts = cJSON_AddArrayToObject(t, "attempts");
-    *lost = false;
-    for (int attempt = 0; attempt < 2; attempt++) {
+    for (int attempt = 0; attempt < 2 && rc == 0; attempt++) {
+        /* a fresh output dir and a COLD JIT cache: a warm cache skips
+         * compilation and the code object then has no line table */
+        if (fp_rm_rf_contents(att_dir, err) != 0 || fp_rm_rf_contents(cache, err) != 0 ||
+            fp_mkdir_p(att_dir, err) != 0 || fp_mkdir_p(cache, err) != 0 || fp_mkdir_p(rp_dir, err) != 0) {
+            rc = -1;
+            break;
+        }
+        cJSON *jobs = cJSON_CreateArray();
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddItemToArray(jobs, j);
+        fp_json_add_str(j, "kernel_include_regex", regex);
+        fp_json_add_str(j, "kernel_iteration_range", iters);
+        fp_json_add_str(j, "output_directory", att_dir);
+        fp_json_add_str(j, "output_file", "out");
+        cJSON *fmt = cJSON_AddArrayToObject(j, "output_format");
+        cJSON_AddItemToArray(fmt, cJSON_CreateString("csv"));
+        fp_json_add_bool(j, "kernel_trace", 1);
+        fp_json_add_bool(j, "advanced_thread_trace", 1);
+        fp_json_add_int(j, "att_target_cu", ATT_TARGET_CU);
+        fp_json_add_str(j, "att_shader_engine_mask", ATT_SE_MASK);
+        fp_json_add_str(j, "att_simd_select", ATT_SIMD_SELECT);
+        fp_json_add_str(j, "att_buffer_size", buffers[attempt]);
+        char yaml_name[64];
+        snprintf(yaml_name, sizeof yaml_name, "input_att%s.yaml", attempt ? "_retry" : "");
+        char *yaml = fp_path_join(rp_dir, yaml_name);
+        rc = fp_input_yaml_write(yaml, jobs, err);
+        cJSON_Delete(jobs);
+        if (rc != 0) {
+            free(yaml);
+            break;
+        }
+        fp_sb envs;
+        fp_sb_init(&envs);
+        const char **env = NULL;
+        build_env(c, cache, shape, &envs, &env);
+        size_t nwl;
+        const char **wl = workload_argv(c, &nwl);
+        const char *pre[] = {"-i", yaml};
+        const char **argv = rocprof_argv(c, pre, 2, wl, nwl);
+        char step[64];
+        snprintf(step, sizeof step, "att:%s%s", tag, attempt ? ":retry" : "");
+        fp_sb_reset(&stderr_text);
+        rc = run_rocprof(c, step, argv, rp_dir, env, &exit_code, &stderr_text, err);
+        free(argv);
+        free(wl);
+        free(env);
+        fp_sb_free(&envs);
+        free(yaml);
         fp_stderr_scan sc;
-        if (att_attempt(c, tag, shape, regex, iters, d, attempt, attempts, exit_code, &sc, err) != 0)
-            return -1;
+        fp_scan_stderr(stderr_text.buf, &sc);
+        fp_cap_attempt *at = fp_model_push((void **)&t->attempts, &t->nattempts, sizeof *at);
+        at->att_buffer_size = fp_model_strdup(buffers[attempt]);
+        at->exit_code = exit_code;
+        at->data_lost = sc.data_lost;
+        if (rc != 0)
+            break;
         if (sc.decoder_missing) {
             fp_err_set(err, FP_TRACE_DECODER_MISSING, "rocprofv3 cannot find the trace decoder: %s",
                        sc.first_fatal[0] ? sc.first_fatal : "librocprof-trace-decoder.so not loaded");
-            return fp_err_help(err, "install rocprof-trace-decoder into <rocm>/lib or set ROCPROF_ATT_LIBRARY_PATH "
-                                    "(see `flyprof doctor`)");
+            fp_err_help(err, "install rocprof-trace-decoder into <rocm>/lib or set ROCPROF_ATT_LIBRARY_PATH (see "
+                             "`flyprof doctor`)");
+            rc = -1;
+            break;
         }
-        *lost = sc.data_lost;
-        if (!*lost)
+        lost = sc.data_lost;
+        if (!lost)
             break;
         if (attempt == 0)
             fp_progress(c->ctx, "capture: tag %s: trace data lost at att_buffer_size %s, retrying with %s", tag,
                         ATT_BUFFER, ATT_BUFFER_RETRY);
     }
-    fp_json_add_str(t, "att_buffer_size", cJSON_GetArraySize(attempts) > 1 ? ATT_BUFFER_RETRY : ATT_BUFFER);
-    return 0;
-}
+    fp_sb_free(&stderr_text);
+    if (rc != 0) {
+        free(t->status);
+        t->status = fp_model_strdup(err->code == FP_INTERRUPTED ? "interrupted" : "failed");
+        goto out;
+    }
+    fp_cap_tag_done *td = t->done = calloc(1, sizeof *t->done);
+    if (!td)
+        abort();
+    td->att_buffer_size = fp_model_strdup(t->nattempts > 1 ? ATT_BUFFER_RETRY : ATT_BUFFER);
+    td->truncated = lost;
+    if (lost)
+        fp_warn(c->ctx, "tag %s: the trace is still truncated at att_buffer_size %s (decoder reported lost data); "
+                        "reduce the shape or the SE mask",
+                tag, ATT_BUFFER_RETRY);
+    if (exit_code != 0)
+        fp_warn(c->ctx, "tag %s: rocprofv3 exited %d (stderr kept in rocprof/%s/rocprofv3.stderr.txt)", tag,
+                exit_code, tag);
+    td->exit_code = exit_code;
 
-/* copy the tag's kernel trace and agent info where docs/bundle.md says */
-static void copy_trace_csvs(cJSON *t, const char *tag, const att_dirs *d)
-{
+    /* copy the tag's kernel trace and agent info where docs/bundle.md says */
     static const char *const copies[][2] = {{"out_kernel_trace.csv", "kernel_trace.csv"},
                                             {"out_agent_info.csv", "agent_info.csv"}};
     for (size_t i = 0; i < 2; i++) {
-        char *from = fp_path_join(d->att, copies[i][0]);
+        char *from = fp_path_join(att_dir, copies[i][0]);
         if (fp_is_file(from)) {
-            char *to = fp_path_join(d->rp, copies[i][1]);
+            char *to = fp_path_join(rp_dir, copies[i][1]);
             fp_err e2 = {0};
             fp_copy_file(from, to, &e2);
             fp_err_clear(&e2);
             free(to);
             char relp[96];
             snprintf(relp, sizeof relp, "rocprof/%s/%s", tag, copies[i][1]);
-            fp_json_add_str(t, i == 0 ? "kernel_trace_csv" : "agent_info_csv", relp);
+            *(i == 0 ? &td->kernel_trace_csv : &td->agent_info_csv) = fp_model_strdup(relp);
         }
         free(from);
     }
-}
 
-/* The dispatch dir the analyses will read (the tag's status: ok or empty). */
-static void record_kept_dispatch(cap *c, cJSON *t, const char *tag, const fp_att_dir *inv, size_t ninv)
-{
+    fp_att_dir *inv = NULL;
+    size_t ninv = 0;
+    if (fp_att_inventory(att_dir, &inv, &ninv, err) != 0) {
+        rc = -1;
+        goto out;
+    }
+    fp_cap_inventoried *ti = td->inventoried = calloc(1, sizeof *td->inventoried);
+    if (!ti)
+        abort();
+    for (size_t i = 0; i < ninv; i++) {
+        fp_cap_dispatch_dir *d = fp_model_push((void **)&ti->inventory, &ti->ninventory, sizeof *d);
+        d->dir = fp_model_strdup(inv[i].name);
+        d->dispatch = inv[i].dispatch;
+        d->empty = inv[i].empty;
+        d->waves = inv[i].waves;
+        d->instructions = inv[i].instructions;
+        d->mapped = inv[i].mapped;
+        d->mapped_pct = inv[i].instructions ? 100.0 * (double)inv[i].mapped / (double)inv[i].instructions : 0.0;
+    }
     long keep = fp_att_pick(inv, ninv);
+    free(t->status);
     if (keep < 0) {
-        cJSON_ReplaceItemInObject(t, "status", cJSON_CreateString("empty"));
-        fp_json_add_str(t, "reason", ninv ? "every traced dispatch is an empty shell"
+        t->status = fp_model_strdup("empty");
+        ti->reason = fp_model_strdup(ninv ? "every traced dispatch is an empty shell"
                                           : "no dispatch was traced (regex or iteration matched nothing, or the "
                                             "workload failed)");
         fp_warn(c->ctx, "tag %s: %s", tag,
                 ninv ? "all ATT dispatches were empty shells" : "rocprofv3 wrote no ATT dispatch dir");
-        return;
+    } else {
+        const fp_att_dir *k = &inv[keep];
+        t->status = fp_model_strdup("ok");
+        fp_cap_kept *kp = ti->kept = calloc(1, sizeof *ti->kept);
+        if (!kp)
+            abort();
+        kp->kept_dispatch = fp_model_strdup(k->name);
+        kp->dispatch = k->dispatch;
+        kp->waves = k->waves;
+        kp->instructions = k->instructions;
+        kp->mapped = k->mapped;
+        kp->mapped_pct = fp_optd_of(k->instructions ? 100.0 * (double)k->mapped / (double)k->instructions : 0);
+        if (k->mapped == 0)
+            fp_warn(c->ctx, "tag %s: no instruction maps to a source line (warm JIT cache or no debug info: "
+                            "FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1 was set and the cache emptied)",
+                    tag);
     }
-    const fp_att_dir *k = &inv[keep];
-    cJSON_ReplaceItemInObject(t, "status", cJSON_CreateString("ok"));
-    fp_json_add_str(t, "kept_dispatch", k->name);
-    fp_json_add_int(t, "dispatch", k->dispatch);
-    fp_json_add_int(t, "waves", k->waves);
-    fp_json_add_int(t, "instructions", k->instructions);
-    fp_json_add_int(t, "mapped", k->mapped);
-    double pct = k->instructions ? 100.0 * (double)k->mapped / (double)k->instructions : 0;
-    fp_json_add_num(t, "mapped_pct", pct, 1);
-    if (k->mapped == 0)
-        fp_warn(c->ctx, "tag %s: no instruction maps to a source line (warm JIT cache or no debug info: "
-                        "FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1 was set and the cache emptied)",
-                tag);
-}
-
-/* registers: the tag's own kernel trace (its shape may JIT a different
- * specialization), else discovery's */
-static void record_registers(cap *c, cJSON *t, const char *kernel, const char *rp_dir, const fp_kcand *disc,
-                             const char *arch)
-{
+    /* registers: the tag's own kernel trace (its shape may JIT a different
+     * specialization), else discovery's */
     fp_kcands kt = {0};
     fp_sb ktp, agp;
     fp_sb_init(&ktp);
@@ -483,105 +592,25 @@ static void record_registers(cap *c, cJSON *t, const char *kernel, const char *r
         reg_src = "discovery kernel trace";
     }
     if (reg && reg->vgpr_count >= 0) {
-        cJSON *rj = registers_json(c, reg, kt.arch ? kt.arch : arch, reg_src);
-        cJSON_AddItemToObject(t, "registers", rj);
-        const cJSON *av = cJSON_GetObjectItem(rj, "arch_vgpr"), *cv = cJSON_GetObjectItem(rj, "accum_vgpr");
-        if (av && cv) {
-            fp_json_add_int(t, "arch_vgpr", (int64_t)av->valuedouble);
-            fp_json_add_int(t, "accum_vgpr", (int64_t)cv->valuedouble);
+        ti->registers = registers_fill(c, reg, kt.arch ? kt.arch : arch, reg_src);
+        if (ti->registers->occ) {
+            ti->vgpr = calloc(1, sizeof *ti->vgpr);
+            if (!ti->vgpr)
+                abort();
+            ti->vgpr->arch_vgpr = fp_optd_of((double)ti->registers->occ->arch_vgpr);
+            ti->vgpr->accum_vgpr = fp_optd_of((double)ti->registers->occ->accum_vgpr);
         }
     }
     fp_err_clear(&e3);
     fp_kcands_free(&kt);
     fp_sb_free(&ktp);
     fp_sb_free(&agp);
-}
-
-static char *tag_dir(const cap *c, const char *fmt, const char *tag)
-{
-    fp_sb rel;
-    fp_sb_init(&rel);
-    fp_sb_addf(&rel, fmt, tag);
-    char *p = bpath(c, rel.buf);
-    fp_sb_free(&rel);
-    return p;
-}
-
-/* One ATT pass for one tag, with one retry on lost data: trace, copy its CSVs,
- * take the inventory, keep one dispatch, record its registers. Fills the tag's
- * object; returns -1 only for errors that stop the whole capture (timeout,
- * interrupt, decoder missing, I/O). An empty result is recorded in the tag
- * (status "empty") and returns 0. */
-static int att_pass(cap *c, const char *tag, const char *shape, const char *kernel, const char *regex,
-                    const char *iters, const fp_kcand *disc, const char *arch, fp_err *err)
-{
-    cJSON *t = cJSON_AddObjectToObject(c->tags, tag);
-    fp_json_add_str(t, "status", "running");
-    fp_json_add_str(t, "shape", shape);
-    fp_json_add_str(t, "iter_range", iters);
-    fp_sb rel;
-    fp_sb_init(&rel);
-    fp_sb_addf(&rel, "att/%s", tag);
-    fp_json_add_str(t, "att_dir", rel.buf);
-    fp_sb_free(&rel);
-    att_dirs d = {tag_dir(c, "att/%s", tag), tag_dir(c, "rocprof/%s", tag), tag_dir(c, ".cache/%s", tag)};
-    bool lost = false;
-    int exit_code = 0;
-    fp_att_dir *inv = NULL;
-    size_t ninv = 0;
-    int rc = att_runs(c, t, tag, shape, regex, iters, &d, &lost, &exit_code, err);
-    if (rc != 0) {
-        cJSON_ReplaceItemInObject(t, "status", cJSON_CreateString(err->code == FP_INTERRUPTED ? "interrupted"
-                                                                                             : "failed"));
-    } else {
-        fp_json_add_bool(t, "truncated", lost);
-        if (lost)
-            fp_warn(c->ctx, "tag %s: the trace is still truncated at att_buffer_size %s (decoder reported lost "
-                            "data); reduce the shape or the SE mask",
-                    tag, ATT_BUFFER_RETRY);
-        if (exit_code != 0)
-            fp_warn(c->ctx, "tag %s: rocprofv3 exited %d (stderr kept in rocprof/%s/rocprofv3.stderr.txt)", tag,
-                    exit_code, tag);
-        fp_json_add_int(t, "exit_code", exit_code);
-        copy_trace_csvs(t, tag, &d);
-        rc = fp_att_inventory(d.att, &inv, &ninv, err);
-    }
-    if (rc == 0) {
-        cJSON_AddItemToObject(t, "inventory", fp_att_inventory_json(inv, ninv));
-        record_kept_dispatch(c, t, tag, inv, ninv);
-        record_registers(c, t, kernel, d.rp, disc, arch);
-        fp_att_inventory_free(inv, ninv);
-    }
-    free(d.att);
-    free(d.rp);
-    free(d.cache);
+    fp_att_inventory_free(inv, ninv);
+out:
+    free(att_dir);
+    free(rp_dir);
+    free(cache);
     return rc;
-}
-
-/* How the counters child ended, into capture.json pmc (status, counters_json or
- * error_code); a failure is a warning. Its kept envelope is made relocatable. */
-static void record_pmc_outcome(cap *c, cJSON *pj, int rc, const char *so, const fp_err *e2)
-{
-    cJSON *env_doc = NULL;
-    fp_err e3 = {0};
-    const char *st = "failed";
-    if (rc == 0 && fp_json_parse_file(so, &env_doc, &e3) == 0 && cJSON_IsTrue(cJSON_GetObjectItem(env_doc, "ok"))) {
-        st = "ok";
-        fp_json_add_str(pj, "counters_json", "counters.json");
-    } else {
-        const cJSON *er = cJSON_GetObjectItem(env_doc, "error");
-        fp_warn(c->ctx, "pmc pass failed: [%s] %s", er ? fp_json_get_str(er, "code") : fp_code_name(e2->code),
-                er ? fp_json_get_str(er, "message") : (e2->message[0] ? e2->message : "no envelope"));
-        fp_json_add_str(pj, "error_code", er ? fp_json_get_str(er, "code") : NULL);
-    }
-    fp_json_add_str(pj, "status", st);
-    if (env_doc) { /* the kept envelope is relocatable like the artifacts */
-        fp_err e4 = {0};
-        fp_bundle_write_json(so, env_doc, c->bundle, &e4);
-        fp_err_clear(&e4);
-    }
-    cJSON_Delete(env_doc);
-    fp_err_clear(&e3);
 }
 
 /* --with-pmc: the PMC pass belongs to `counters`; run this binary's counters
@@ -627,18 +656,42 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
     fp_proc_result r;
     fp_progress(c->ctx, "capture: pmc (flyprof counters)");
     int rc = fp_proc_run(&o, &r, &e2);
-    cJSON *pj = cJSON_AddObjectToObject(c->doc, "pmc");
+    fp_cap_pmc *pj = c->doc.pmc = calloc(1, sizeof *c->doc.pmc);
+    if (!pj)
+        abort();
     fp_sb line;
     fp_sb_init(&line);
     fp_proc_argv_str(argv, &line);
-    fp_json_add_str(pj, "command", line.buf);
+    pj->command = fp_model_strdup(line.buf);
     fp_sb_free(&line);
-    fp_json_add_num(pj, "seconds", r.elapsed_s, 2);
+    pj->seconds = r.elapsed_s;
     if (rc != 0 && r.interrupted) {
-        fp_json_add_str(pj, "status", "interrupted");
+        pj->status = fp_model_strdup("interrupted");
         fp_err_set(err, FP_INTERRUPTED, "pmc pass interrupted");
     } else {
-        record_pmc_outcome(c, pj, rc, so, &e2);
+        cJSON *env_doc = NULL;
+        fp_err e3 = {0};
+        const char *st = "failed";
+        if (rc == 0 && fp_json_parse_file(so, &env_doc, &e3) == 0 && cJSON_IsTrue(cJSON_GetObjectItem(env_doc, "ok"))) {
+            st = "ok";
+            pj->counters_json = fp_model_strdup("counters.json");
+        } else {
+            const cJSON *er = cJSON_GetObjectItem(env_doc, "error");
+            fp_warn(c->ctx, "pmc pass failed: [%s] %s", er ? fp_json_get_str(er, "code") : fp_code_name(e2.code),
+                    er ? fp_json_get_str(er, "message") : (e2.message[0] ? e2.message : "no envelope"));
+            pj->failed = calloc(1, sizeof *pj->failed);
+            if (!pj->failed)
+                abort();
+            pj->failed->error_code = fp_model_strdup(er ? fp_json_get_str(er, "code") : NULL);
+        }
+        pj->status = fp_model_strdup(st);
+        if (env_doc) { /* the kept envelope is relocatable like the artifacts */
+            fp_err e4 = {0};
+            fp_bundle_write_json(so, env_doc, c->bundle, &e4);
+            fp_err_clear(&e4);
+        }
+        cJSON_Delete(env_doc);
+        fp_err_clear(&e3);
         rc = 0;
     }
     fp_err_clear(&e2);
@@ -654,19 +707,21 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
 }
 
 
-/* --- the kernel's recipe and the invocation: c->recipe, c->inv; *source says where
- * the invocation came from --- */
-static int choose_workload(cap *c, const char *kernel_arg, const char **source, fp_err *err)
+static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
 {
     const capture_args *a = c->a;
+    fp_ctx *ctx = c->ctx;
+    fp_capture_doc *doc = &c->doc;
+
+    /* --- the kernel's recipe and the invocation --- */
     if (c->cfg.recipes.value && fp_recipes_load(c->cfg.recipes.value, &c->recipes, err) != 0)
         return -1;
     fp_err e2 = {0};
     if (fp_recipes_scan_worktree(c->wt.path, &c->recipes, &e2) != 0)
-        fp_warn(c->ctx, "worktree: %s (only registry recipes are known)", e2.message);
+        fp_warn(ctx, "worktree: %s (only registry recipes are known)", e2.message);
     fp_err_clear(&e2);
     c->recipe = fp_recipes_find(&c->recipes, kernel_arg);
-    *source = c->recipe ? (c->recipe->has_recipe ? "registry" : "synthesized") : NULL;
+    const char *recipe_source = c->recipe ? (c->recipe->has_recipe ? "registry" : "synthesized") : NULL;
     if (!c->recipe && !a->invocation) {
         fp_err_set(err, FP_KERNEL_NOT_FOUND, "no recipe and no test tests/kernels/test_%s.py for '%s'", kernel_arg,
                    kernel_arg);
@@ -688,7 +743,7 @@ static int choose_workload(cap *c, const char *kernel_arg, const char **source, 
         }
     }
     if (a->invocation)
-        *source = c->recipe ? "invocation-override" : "invocation";
+        recipe_source = c->recipe ? "invocation-override" : "invocation";
     fp_sb cmd;
     fp_sb_init(&cmd);
     if (a->invocation)
@@ -707,47 +762,35 @@ static int choose_workload(cap *c, const char *kernel_arg, const char **source, 
                           kernel_arg),
                fp_err_help(err, "pin the shape in --invocation instead (e.g. an env var or argument of the test)");
     if (a->shape && a->invocation && (!c->recipe || !c->recipe->shape_env))
-        fp_warn(c->ctx, "--shape %s is only recorded: no shape_env to pass it through; the --invocation must pin it",
+        fp_warn(ctx, "--shape %s is only recorded: no shape_env to pass it through; the --invocation must pin it",
                 a->shape);
-    return 0;
-}
-
-static bool wants_small(const cap *c) { return !strcmp(c->a->tag, "small") || !strcmp(c->a->tag, "both"); }
-
-/* The shrunk shape the small tag runs (NULL when it is not asked for). */
-static int small_shape_of(const cap *c, char **small, fp_err *err)
-{
-    *small = NULL;
-    if (!wants_small(c))
-        return 0;
-    if (!c->a->shape)
-        return fp_err_set(err, FP_BAD_ARGS, "--tag %s needs --shape (the small tag shrinks it)", c->a->tag),
-               fp_err_help(err, "pass --shape, or use --tag big");
-    return (*small = fp_shape_small(c->a->shape, err)) == NULL ? -1 : 0;
-}
-
-/* capture.json's recipe, invocation_detail, invocation and shape */
-static void record_workload(cap *c, const char *kernel_arg, const char *recipe_source)
-{
-    const capture_args *a = c->a;
-    cJSON *doc = c->doc;
-    cJSON *rj = cJSON_AddObjectToObject(doc, "recipe");
-    fp_json_add_str(rj, "name", c->recipe ? c->recipe->name : NULL);
-    fp_json_add_str(rj, "source", recipe_source);
-    fp_json_add_str(rj, "test_file", c->recipe ? c->recipe->test_file : NULL);
-    fp_json_add_str(rj, "kernel_name_hint", c->recipe ? c->recipe->hint : NULL);
-    fp_json_add_str(rj, "shape_env", c->recipe ? c->recipe->shape_env : NULL);
+    bool want_small = !strcmp(a->tag, "small") || !strcmp(a->tag, "both");
+    char *small_shape = NULL;
+    if (want_small) {
+        if (!a->shape)
+            return fp_err_set(err, FP_BAD_ARGS, "--tag %s needs --shape (the small tag shrinks it)", a->tag),
+                   fp_err_help(err, "pass --shape, or use --tag big");
+        if ((small_shape = fp_shape_small(a->shape, err)) == NULL)
+            return -1;
+    }
+    fp_cap_workload *wd = doc->workload = calloc(1, sizeof *doc->workload);
+    fp_cap_recipe *rj = wd ? wd->recipe = calloc(1, sizeof *wd->recipe) : NULL;
+    fp_cap_invocation *ij = wd ? wd->invocation_detail = calloc(1, sizeof *wd->invocation_detail) : NULL;
+    if (!rj || !ij)
+        abort();
+    rj->name = fp_model_strdup(c->recipe ? c->recipe->name : NULL);
+    rj->source = fp_model_strdup(recipe_source);
+    rj->test_file = fp_model_strdup(c->recipe ? c->recipe->test_file : NULL);
+    rj->kernel_name_hint = fp_model_strdup(c->recipe ? c->recipe->hint : NULL);
+    rj->shape_env = fp_model_strdup(c->recipe ? c->recipe->shape_env : NULL);
     size_t nwl;
     const char **wl = workload_argv(c, &nwl);
-    fp_json_add_str(doc, "recipe_kernel", c->recipe ? c->recipe->name : kernel_arg);
-    cJSON *ij = cJSON_AddObjectToObject(doc, "invocation_detail");
-    cJSON *iav = cJSON_AddArrayToObject(ij, "argv");
+    wd->recipe_kernel = fp_model_strdup(c->recipe ? c->recipe->name : kernel_arg);
     for (size_t i = 0; i < nwl; i++)
-        cJSON_AddItemToArray(iav, cJSON_CreateString(wl[i]));
-    cJSON *iev = cJSON_AddArrayToObject(ij, "env");
+        fp_model_push_str(&ij->argv, &ij->nargv, wl[i]);
     for (size_t i = 0; i < c->inv.nenv; i++)
-        cJSON_AddItemToArray(iev, cJSON_CreateString(c->inv.env[i]));
-    fp_json_add_str(ij, "cwd", c->wt.path);
+        fp_model_push_str(&ij->env, &ij->nenv, c->inv.env[i]);
+    ij->cwd = fp_model_strdup(c->wt.path);
     fp_sb line;
     fp_sb_init(&line);
     for (size_t i = 0; i < c->inv.nenv; i++) {
@@ -758,24 +801,21 @@ static void record_workload(cap *c, const char *kernel_arg, const char *recipe_s
     if (a->shape && c->recipe && c->recipe->shape_env)
         fp_sb_addf(&line, "%s=%s ", c->recipe->shape_env, a->shape);
     fp_proc_argv_str(wl, &line);
-    fp_json_add_str(ij, "command", line.buf);
+    ij->command = fp_model_strdup(line.buf);
     /* the reproducible command line as one string (what report and bundle read) */
-    fp_json_add_str(doc, "invocation", line.buf);
+    wd->invocation = fp_model_strdup(line.buf);
     fp_sb_free(&line);
-    fp_json_add_str(doc, "shape", a->shape);
+    wd->shape = fp_model_strdup(a->shape);
     free(wl);
-}
 
-/* The discovery run (kernel trace of the whole workload) into rocprof/discovery;
- * *exit_code and *errtext are rocprofv3's. */
-static int discovery_run(cap *c, cJSON *dj, int *exit_code, fp_sb *errtext, fp_err *err)
-{
+    /* --- discovery --- */
     char *ddir = bpath(c, "rocprof/discovery");
     char *dcache = bpath(c, ".cache/discovery");
     if (fp_rm_rf_contents(ddir, err) != 0 || fp_mkdir_p(ddir, err) != 0 || fp_mkdir_p(dcache, err) != 0) {
         free(ddir);
         free(dcache);
-        return -2; /* before the run: capture.json gets no discovery record */
+        free(small_shape);
+        return -1;
     }
     /* csv (with --stats) where the SDK still writes it plainly; rocpd on the
      * SDK that deprecates direct csv (rocprof-formats.md §1.8) */
@@ -783,136 +823,120 @@ static int discovery_run(cap *c, cJSON *dj, int *exit_code, fp_sb *errtext, fp_e
     fp_sb envs;
     fp_sb_init(&envs);
     const char **env = NULL;
-    build_env(c, dcache, c->a->shape, &envs, &env);
-    size_t nwl;
-    const char **wl = workload_argv(c, &nwl);
+    build_env(c, dcache, a->shape, &envs, &env);
+    wl = workload_argv(c, &nwl);
     const char *pre[] = {"--stats", "--kernel-trace", "-f", dfmt, "-d", ddir, "-o", "discover"};
     const char **argv = rocprof_argv(c, pre, 8, wl, nwl);
-    int rc = run_rocprof(c, "discovery", argv, ddir, env, exit_code, errtext, err);
+    int exit_code = 0;
+    fp_sb errtext;
+    fp_sb_init(&errtext);
+    rc = run_rocprof(c, "discovery", argv, ddir, env, &exit_code, &errtext, err);
     free(argv);
     free(wl);
     free(env);
     fp_sb_free(&envs);
     free(dcache);
-    free(ddir);
-    fp_json_add_str(dj, "format", dfmt);
-    fp_json_add_str(dj, "dir", "rocprof/discovery");
-    fp_json_add_int(dj, "exit_code", *exit_code);
-    return rc;
-}
-
-/* Why discovery found nothing to trace, as the error. */
-static int discovery_failed(const cap *c, int exit_code, const fp_sb *errtext, int lrc, fp_err *le, fp_err *err)
-{
-    fp_stderr_scan sc;
-    fp_scan_stderr(errtext->buf, &sc);
-    if (lrc != 0 && le->code == FP_BAD_INPUT) {
-        *err = *le;
-        memset(le, 0, sizeof *le);
-    } else if (exit_code != 0) {
-        fp_err_set(err, FP_NO_KERNEL_DISCOVERED,
-                   "the discovery run failed (rocprofv3 exited %d) and recorded no kernel dispatch%s%s", exit_code,
-                   sc.fatal ? ": " : "", sc.fatal ? sc.first_fatal : "");
-        fp_err_help(err, "read rocprof/discovery/rocprofv3.stderr.txt in the bundle; run the invocation by hand");
-    } else {
-        fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "the workload ran but dispatched no GPU kernel");
-        fp_err_help(err, "check the invocation runs the kernel on the GPU (HIP_VISIBLE_DEVICES=%d)", c->cfg.gpu);
-    }
-    fp_err_extra(err, "exit_code", fp_json_int(exit_code));
-    return -1;
-}
-
-/* --- discovery: the kernels the workload dispatches, into *k --- */
-static int discover(cap *c, fp_kcands *k, fp_err *err)
-{
-    int exit_code = 0;
-    fp_sb errtext;
-    fp_sb_init(&errtext);
-    cJSON *dj = cJSON_CreateObject();
-    int rc = discovery_run(c, dj, &exit_code, &errtext, err);
-    if (rc == -2) {
-        cJSON_Delete(dj);
-        fp_sb_free(&errtext);
-        return -1;
-    }
-    cJSON_AddItemToObject(c->doc, "discovery", dj);
+    fp_cap_discovery *dj = doc->discovery = calloc(1, sizeof *doc->discovery);
+    if (!dj)
+        abort();
+    dj->format = fp_model_strdup(dfmt);
+    dj->dir = fp_model_strdup("rocprof/discovery");
+    dj->exit_code = exit_code;
     if (rc != 0) {
+        free(ddir);
+        free(small_shape);
         fp_sb_free(&errtext);
         return -1;
     }
-    char *ddir = bpath(c, "rocprof/discovery");
+    fp_kcands k = {0};
     char *prefix = fp_path_join(ddir, "discover");
     fp_err le = {0};
-    int lrc = fp_discovery_load(prefix, k, &le);
+    int lrc = fp_discovery_load(prefix, &k, &le);
     free(prefix);
     free(ddir);
-    if (lrc != 0 || k->n == 0)
-        rc = discovery_failed(c, exit_code, &errtext, lrc, &le, err);
-    fp_err_clear(&le);
-    fp_sb_free(&errtext);
-    if (rc != 0)
+    if (lrc != 0 || k.n == 0) {
+        fp_stderr_scan sc;
+        fp_scan_stderr(errtext.buf, &sc);
+        if (lrc != 0 && le.code == FP_BAD_INPUT) {
+            *err = le;
+            memset(&le, 0, sizeof le);
+        } else if (exit_code != 0) {
+            fp_err_set(err, FP_NO_KERNEL_DISCOVERED,
+                       "the discovery run failed (rocprofv3 exited %d) and recorded no kernel dispatch%s%s",
+                       exit_code, sc.fatal ? ": " : "", sc.fatal ? sc.first_fatal : "");
+            fp_err_help(err, "read rocprof/discovery/rocprofv3.stderr.txt in the bundle; run the invocation by hand");
+        } else {
+            fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "the workload ran but dispatched no GPU kernel");
+            fp_err_help(err, "check the invocation runs the kernel on the GPU (HIP_VISIBLE_DEVICES=%d)", c->cfg.gpu);
+        }
+        fp_err_extra(err, "exit_code", fp_json_int(exit_code));
+        fp_err_clear(&le);
+        fp_kcands_free(&k);
+        fp_sb_free(&errtext);
+        free(small_shape);
         return -1;
+    }
+    fp_sb_free(&errtext);
     if (exit_code != 0)
-        fp_warn(c->ctx, "discovery: rocprofv3 exited %d but wrote a kernel trace; continuing", exit_code);
-    fp_json_add_int(dj, "dispatches", k->total_dispatches);
-    fp_json_add_int(dj, "kernels", (int64_t)k->n);
-    cJSON_AddItemToObject(dj, "candidates", cands_json(k));
-    fp_truncated(c->ctx, "discovery.candidates", k->n < MAX_CANDIDATES ? k->n : MAX_CANDIDATES, k->n);
-    return 0;
-}
+        fp_warn(ctx, "discovery: rocprofv3 exited %d but wrote a kernel trace; continuing", exit_code);
+    if (!(dj->found = calloc(1, sizeof *dj->found)))
+        abort();
+    dj->found->dispatches = k.total_dispatches;
+    dj->found->kernels = (int64_t)k.n;
+    cands_fill(&k, dj->found);
+    fp_truncated(ctx, "discovery.candidates", k.n < MAX_CANDIDATES ? k.n : MAX_CANDIDATES, k.n);
 
-/* --- which kernel: *kc among the discovered, *arch the one it ran on --- */
-static int choose_kernel(cap *c, const fp_kcands *k, const char *kernel_arg, const fp_kcand **kc, const char **arch,
-                         fp_err *err)
-{
-    cJSON *doc = c->doc;
+    /* --- which kernel --- */
     const char *names[34];
     size_t nn = 0;
     names[nn++] = kernel_arg;
     for (size_t i = 0; c->recipe && i < c->recipe->n_kernels && nn < 33; i++)
         names[nn++] = c->recipe->kernels[i];
     fp_match_conf conf;
-    long ki = fp_match_kernel(k, c->recipe ? c->recipe->hint : NULL, names, nn, &conf);
+    long ki = fp_match_kernel(&k, c->recipe ? c->recipe->hint : NULL, names, nn, &conf);
     if (ki < 0) {
         fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "no kernel to trace: the %zu discovered kernel(s) are all library "
                                                  "kernels and none matches '%s'",
-                   k->n, kernel_arg);
+                   k.n, kernel_arg);
         fp_err_help(err, "pass the exact JIT kernel name (see candidates) as KERNEL with --invocation");
-        fp_err_extra(err, "candidates", cands_json(k));
+        fp_err_extra(err, "candidates", cands_json(&k));
+        fp_kcands_free(&k);
+        free(small_shape);
         return -1;
     }
-    *kc = &k->v[ki];
+    const fp_kcand *kc = &k.v[ki];
     if (conf == FP_MATCH_HEAVIEST)
-        fp_warn(c->ctx, "no discovered kernel matches '%s'; tracing the heaviest non-library kernel '%s' "
-                        "(confidence: heaviest)",
-                kernel_arg, (*kc)->name);
-    fp_json_add_str(doc, "kernel", (*kc)->name);
-    fp_json_add_str(doc, "match_confidence", fp_match_conf_name(conf));
-    fp_json_add_int(doc, "calls", (*kc)->calls);
-    fp_json_add_int(doc, "total_ns", (*kc)->total_ns);
-    fp_json_add_num(doc, "avg_ns", (*kc)->avg_ns, 1);
-    *arch = c->cfg.arch.value ? c->cfg.arch.value : k->arch;
-    fp_json_add_str(doc, "arch", *arch);
-    cJSON *gj = cJSON_AddObjectToObject(doc, "gpu");
-    fp_json_add_int(gj, "index", c->cfg.gpu);
-    fp_json_add_str(gj, "arch", k->arch);
-    fp_json_add_str(gj, "product", k->product);
-    fp_json_add_str(doc, "product", k->product);
-    if (c->cfg.arch.value && k->arch && strcmp(c->cfg.arch.value, k->arch))
-        fp_warn(c->ctx, "--arch %s but rocprofv3 reports %s", c->cfg.arch.value, k->arch);
-    return 0;
-}
+        fp_warn(ctx, "no discovered kernel matches '%s'; tracing the heaviest non-library kernel '%s' "
+                     "(confidence: heaviest)",
+                kernel_arg, kc->name);
+    fp_cap_kernel *kd = doc->kernel = calloc(1, sizeof *doc->kernel);
+    fp_cap_gpu *gj = kd ? kd->gpu = calloc(1, sizeof *kd->gpu) : NULL;
+    if (!gj)
+        abort();
+    kd->kernel = fp_model_strdup(kc->name);
+    kd->match_confidence = fp_model_strdup(fp_match_conf_name(conf));
+    kd->calls = kc->calls;
+    kd->total_ns = kc->total_ns;
+    kd->avg_ns = fp_optd_of(kc->avg_ns);
+    const char *arch = c->cfg.arch.value ? c->cfg.arch.value : k.arch;
+    kd->arch = fp_model_strdup(arch);
+    gj->index = c->cfg.gpu;
+    gj->arch = fp_model_strdup(k.arch);
+    gj->product = fp_model_strdup(k.product);
+    kd->product = fp_model_strdup(k.product);
+    if (c->cfg.arch.value && k.arch && strcmp(c->cfg.arch.value, k.arch))
+        fp_warn(ctx, "--arch %s but rocprofv3 reports %s", c->cfg.arch.value, k.arch);
 
-/* --- iterations: an explicit 1-based set that exists, or the automatic one; *out as text --- */
-static int choose_iterations(cap *c, const fp_kcand *kc, char **out, fp_err *err)
-{
-    const capture_args *a = c->a;
+    /* --- iterations: an explicit 1-based set that exists --- */
     unsigned *iters = NULL;
     size_t ni = 0;
     unsigned autov[2];
     if (a->iter_range) {
-        if (fp_iter_parse(a->iter_range, &iters, &ni, err) != 0)
+        if (fp_iter_parse(a->iter_range, &iters, &ni, err) != 0) {
+            fp_kcands_free(&k);
+            free(small_shape);
             return -1;
+        }
         size_t exist = 0;
         for (size_t i = 0; i < ni; i++)
             exist += iters[i] <= (unsigned long long)kc->calls;
@@ -922,177 +946,77 @@ static int choose_iterations(cap *c, const fp_kcand *kc, char **out, fp_err *err
                        a->iter_range, kc->name, kc->calls);
             fp_err_help(err, "iterations are 1-based per kernel; pick values in 1..%lld", kc->calls);
             free(iters);
+            fp_kcands_free(&k);
+            free(small_shape);
             return -1;
         }
         if (exist < ni)
-            fp_warn(c->ctx, "--iter-range %s: %zu of %zu iterations exceed the %lld discovered calls", a->iter_range,
+            fp_warn(ctx, "--iter-range %s: %zu of %zu iterations exceed the %lld discovered calls", a->iter_range,
                     ni - exist, ni, kc->calls);
     } else {
         ni = fp_iter_auto(kc->calls, autov);
     }
-    *out = fp_iter_range_str(iters ? iters : autov, ni, err);
+    char *iter_str = fp_iter_range_str(iters ? iters : autov, ni, err);
     free(iters);
-    if (!*out)
+    if (!iter_str) {
+        fp_kcands_free(&k);
+        free(small_shape);
         return -1;
-    fp_json_add_str(c->doc, "iter_range", *out);
-    fp_json_add_str(c->doc, "iter_range_source", a->iter_range ? "flag" : "auto");
-    return 0;
-}
+    }
+    char *regex = fp_regex_escape(kc->name);
+    if (!(doc->iters = calloc(1, sizeof *doc->iters)))
+        abort();
+    doc->iters->iter_range = fp_model_strdup(iter_str);
+    doc->iters->iter_range_source = fp_model_strdup(a->iter_range ? "flag" : "auto");
+    doc->iters->kernel_regex = fp_model_strdup(regex);
 
-/* --- ATT per tag (small first); at least one must give a usable dispatch --- */
-static int att_passes(cap *c, const char *small_shape, const fp_kcand *kc, const char *regex, const char *iter_str,
-                      const char *arch, fp_err *err)
-{
+    /* --- ATT per tag --- */
     const char *tags[2];
     const char *shapes[2];
     size_t nt = 0;
-    if (wants_small(c)) {
+    if (want_small) {
         tags[nt] = "small";
         shapes[nt++] = small_shape;
     }
-    if (!strcmp(c->a->tag, "big") || !strcmp(c->a->tag, "both")) {
+    if (!strcmp(a->tag, "big") || !strcmp(a->tag, "both")) {
         tags[nt] = "big";
-        shapes[nt++] = c->a->shape;
+        shapes[nt++] = a->shape;
     }
-    int rc = 0;
+    rc = 0;
     size_t n_ok = 0;
     for (size_t i = 0; i < nt && rc == 0; i++) {
         rc = att_pass(c, tags[i], shapes[i], kc->name, regex, iter_str, kc, arch, err);
-        const char *st = fp_json_get_str(cJSON_GetObjectItem(c->tags, tags[i]), "status");
+        const fp_cap_tag *tt = fp_capture_tag_named(doc, tags[i]);
+        const char *st = tt ? tt->status : NULL;
         n_ok += st && !strcmp(st, "ok");
     }
-    if (rc != 0 || n_ok > 0)
-        return rc;
-    fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)", kc->name, iter_str);
-    fp_err_help(err, "the target CU got no wave: retry (another iteration with --iter-range), or a larger "
-                     "shape; inventory lists every dispatch dir");
-    cJSON *invs = cJSON_CreateObject();
-    cJSON *tj;
-    cJSON_ArrayForEach(tj, c->tags)
-    {
-        cJSON *inv = cJSON_GetObjectItem(tj, "inventory");
-        cJSON_AddItemToObject(invs, tj->string, inv ? cJSON_Duplicate(inv, 1) : cJSON_CreateArray());
+    if (rc == 0 && n_ok == 0) {
+        fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)", kc->name, iter_str);
+        fp_err_help(err, "the target CU got no wave: retry (another iteration with --iter-range), or a larger "
+                         "shape; inventory lists every dispatch dir");
+        cJSON *invs = cJSON_CreateObject();
+        const fp_cap_tag *const tv[] = {doc->tags.small, doc->tags.big};
+        const char *const tn[] = {"small", "big"};
+        for (size_t i = 0; i < 2; i++) {
+            if (!tv[i])
+                continue;
+            const fp_cap_inventoried *ti = tv[i]->done ? tv[i]->done->inventoried : NULL;
+            /* the inventory as capture.json holds it */
+            fp_cap_inventoried one = {.inventory = ti ? ti->inventory : NULL, .ninventory = ti ? ti->ninventory : 0};
+            cJSON *w = fp_model_write(&fp_cap_inventoried_schema, &one);
+            cJSON_AddItemToObject(invs, tn[i], cJSON_DetachItemFromObject(w, "inventory"));
+            cJSON_Delete(w);
+        }
+        fp_err_extra(err, "inventory", invs);
+        rc = -1;
     }
-    fp_err_extra(err, "inventory", invs);
-    return -1;
-}
-
-/* workload -> discovery -> kernel -> iterations -> ATT per tag (-> PMC) */
-static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
-{
-    const char *recipe_source = NULL;
-    char *small_shape = NULL;
-    if (choose_workload(c, kernel_arg, &recipe_source, err) != 0 || small_shape_of(c, &small_shape, err) != 0)
-        return -1;
-    record_workload(c, kernel_arg, recipe_source);
-    fp_kcands k = {0};
-    const fp_kcand *kc = NULL;
-    const char *arch = NULL;
-    char *iter_str = NULL, *regex = NULL;
-    int rc = discover(c, &k, err);
-    if (rc == 0)
-        rc = choose_kernel(c, &k, kernel_arg, &kc, &arch, err);
-    if (rc == 0)
-        rc = choose_iterations(c, kc, &iter_str, err);
-    if (rc == 0) {
-        regex = fp_regex_escape(kc->name);
-        fp_json_add_str(c->doc, "kernel_regex", regex);
-        rc = att_passes(c, small_shape, kc, regex, iter_str, arch, err);
-    }
-    if (rc == 0 && c->a->with_pmc)
+    if (rc == 0 && a->with_pmc)
         rc = pmc_pass(c, kc->name, iter_str, arch, err);
     free(regex);
     free(iter_str);
     free(small_shape);
     fp_kcands_free(&k);
     return rc;
-}
-
-/* hard gates first: rocprofv3, then the worktree and its build tree */
-static int check_gates(cap *c, fp_err *err)
-{
-    fp_ctx *ctx = c->ctx;
-    if (fp_rocprof_probe(c->cfg.rocprofv3.value, VERSION_TIMEOUT_S, ctx->interrupted, &c->rp, err) != 0 &&
-        (!c->rp.path || err->code == FP_INTERRUPTED || err->code == FP_ROCPROFV3_MISSING))
-        return -1;
-    fp_err_clear(err); /* a failed --version only warns: the release is assumed */
-    if (!c->rp.version)
-        fp_warn(ctx, "rocprofv3 --version failed (%s): assuming a release before ROCm 7.0", c->rp.probe_error);
-    if (!c->cfg.worktree.value) {
-        fp_err_set(err, FP_BUILD_TREE_MISSING, "no FlyDSL worktree configured");
-        return fp_err_help(err, "pass --worktree DIR or set FLYPROF_WORKTREE");
-    }
-    fp_worktree_inspect(c->cfg.worktree.value, &c->wt, err);
-    if (!c->wt.exists || !c->wt.build_tree) {
-        fp_err_set(err, FP_BUILD_TREE_MISSING, "%s%s", c->wt.path,
-                   !c->wt.exists ? " does not exist" : ": no build-fly/python_packages build tree");
-        return fp_err_help(err, "build FlyDSL in the worktree, or point --worktree at a built checkout");
-    }
-    if (!c->wt.flydsl_pkg)
-        fp_warn(ctx, "%s/%s has no flydsl/ package", c->wt.path, FP_FLYDSL_BUILD_TREE);
-    return 0;
-}
-
-/* capture.json's head: what was asked, when and where, with which profiler and worktree */
-static void open_capture_doc(cap *c, const char *kernel)
-{
-    c->doc = cJSON_CreateObject();
-    fp_json_add_int(c->doc, "schema", 1);
-    fp_json_add_str(c->doc, "status", "running");
-    fp_json_add_str(c->doc, "requested_kernel", kernel);
-    fp_json_add_str(c->doc, "tag", c->a->tag);
-    {
-        /* when and where: the provenance `history add` records */
-        char when[32], host[256] = "";
-        time_t now = time(NULL);
-        struct tm tm;
-        gmtime_r(&now, &tm);
-        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        fp_json_add_str(c->doc, "captured_at", when);
-        fp_json_add_str(c->doc, "host", gethostname(host, sizeof host - 1) == 0 && host[0] ? host : NULL);
-    }
-    cJSON *rp = cJSON_AddObjectToObject(c->doc, "rocprofv3");
-    fp_json_add_str(rp, "path", c->rp.path);
-    fp_json_add_str(rp, "version", c->rp.version);
-    fp_json_add_str(rp, "rocm_version", c->rp.rocm_version);
-    fp_json_add_str(rp, "default_output_format", c->rp.default_format);
-    cJSON *w = fp_worktree_json(&c->wt);
-    cJSON_AddItemToObject(c->doc, "worktree", w);
-    cJSON_AddItemToObject(c->doc, "config", fp_config_json(&c->cfg));
-    fp_json_add_num(c->doc, "timeout_s", c->a->timeout, 3);
-    c->tags = cJSON_AddObjectToObject(c->doc, "tags");
-    c->commands = cJSON_AddArrayToObject(c->doc, "commands");
-}
-
-static void capture_table(const cap *c, fp_sb *t)
-{
-    fp_sb_addf(t, "captured %s (%s match, %lld calls, iterations %s) into %s\n", fp_json_get_str(c->doc, "kernel"),
-               fp_json_get_str(c->doc, "match_confidence"),
-               (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(c->doc, "calls")),
-               fp_json_get_str(c->doc, "iter_range"), c->bundle);
-    fp_sb_adds(t, "  tag    status  dispatch                                waves  mapped  VGPR  waves/SIMD\n");
-    cJSON *tj;
-    cJSON_ArrayForEach(tj, c->tags)
-    {
-        const char *kept = fp_json_get_str(tj, "kept_dispatch");
-        const cJSON *rg = cJSON_GetObjectItem(tj, "registers");
-        fp_sb_addf(t, "  %-6s %-7s %-39s %5lld  %5.1f%%  %4lld  %10lld\n", tj->string, fp_json_get_str(tj, "status"),
-                   kept ? kept : "-", (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(tj, "waves")),
-                   cJSON_GetNumberValue(cJSON_GetObjectItem(tj, "mapped_pct")),
-                   (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(rg, "total_vgpr")),
-                   (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(rg, "waves_per_simd")));
-    }
-}
-
-static void cap_free(cap *c)
-{
-    cJSON_Delete(c->doc);
-    fp_invocation_free(&c->inv);
-    fp_recipes_free(&c->recipes);
-    fp_worktree_free(&c->wt);
-    fp_rocprof_info_free(&c->rp);
-    fp_config_free(&c->cfg);
-    free(c->bundle);
 }
 
 static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
@@ -1111,27 +1035,67 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     c.t0 = now_s();
     if (fp_config_load(&c.cfg, &a->cfg, err) != 0)
         return -1;
-    if (check_gates(&c, err) != 0) {
-        cap_free(&c);
-        return -1;
+    int rc = -1;
+
+    /* hard gates first: rocprofv3, then the worktree and its build tree */
+    if (fp_rocprof_probe(c.cfg.rocprofv3.value, VERSION_TIMEOUT_S, ctx->interrupted, &c.rp, err) != 0 &&
+        (!c.rp.path || err->code == FP_INTERRUPTED || err->code == FP_ROCPROFV3_MISSING))
+        goto out;
+    fp_err_clear(err);
+    if (!c.rp.version)
+        fp_warn(ctx, "rocprofv3 --version failed (%s): assuming a release before ROCm 7.0", c.rp.probe_error);
+    if (!c.cfg.worktree.value) {
+        fp_err_set(err, FP_BUILD_TREE_MISSING, "no FlyDSL worktree configured");
+        fp_err_help(err, "pass --worktree DIR or set FLYPROF_WORKTREE");
+        goto out;
     }
+    fp_worktree_inspect(c.cfg.worktree.value, &c.wt, err);
+    if (!c.wt.exists || !c.wt.build_tree) {
+        fp_err_set(err, FP_BUILD_TREE_MISSING, "%s%s", c.wt.path,
+                   !c.wt.exists ? " does not exist" : ": no build-fly/python_packages build tree");
+        fp_err_help(err, "build FlyDSL in the worktree, or point --worktree at a built checkout");
+        goto out;
+    }
+    if (!c.wt.flydsl_pkg)
+        fp_warn(ctx, "%s/%s has no flydsl/ package", c.wt.path, FP_FLYDSL_BUILD_TREE);
+
     /* the bundle */
     c.bundle = ctx->bundle ? fp_path_abs(ctx->bundle) : fp_capture_default_bundle(kernel);
-    if (fp_mkdir_p(c.bundle, err) != 0) {
-        cap_free(&c);
-        return -1;
-    }
+    if (fp_mkdir_p(c.bundle, err) != 0)
+        goto out;
     if (!ctx->bundle_abs)
         ctx->bundle_abs = strdup(c.bundle);
-    open_capture_doc(&c, kernel);
+    c.doc.schema = 1;
+    c.doc.status = fp_model_strdup("running");
+    c.doc.requested_kernel = fp_model_strdup(kernel);
+    c.doc.tag = fp_model_strdup(a->tag);
+    {
+        /* when and where: the provenance `history add` records */
+        char when[32], host[256] = "";
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        c.doc.captured_at = fp_model_strdup(when);
+        c.doc.host = fp_model_strdup(gethostname(host, sizeof host - 1) == 0 && host[0] ? host : NULL);
+    }
+    fp_cap_rocprof *rp = c.doc.rocprofv3 = calloc(1, sizeof *c.doc.rocprofv3);
+    if (!rp)
+        abort();
+    rp->path = fp_model_strdup(c.rp.path);
+    rp->version = fp_model_strdup(c.rp.version);
+    rp->rocm_version = fp_model_strdup(c.rp.rocm_version);
+    rp->default_output_format = fp_model_strdup(c.rp.default_format);
+    c.doc.worktree = worktree_fill(&c.wt);
+    c.doc.config = config_fill(&c.cfg);
+    c.doc.timeout_s = a->timeout;
     if (c.wt.dirty)
         fp_warn(ctx, "worktree %s has uncommitted changes: the commit alone does not reproduce this capture",
                 c.wt.path);
 
-    int rc = capture_body(&c, kernel, err);
+    rc = capture_body(&c, kernel, err);
     if (rc == 0 && ctx->interrupted && *ctx->interrupted)
         rc = fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d", (int)*ctx->interrupted);
-    /* capture.json is written whatever happened: it records how far the capture got */
     fp_err werr = {0};
     const char *status = rc == 0 ? "ok" : err->code == FP_INTERRUPTED ? "interrupted" : "failed";
     if (write_capture_json(&c, status, rc == 0 ? NULL : err, &werr) != 0 && rc == 0) {
@@ -1141,12 +1105,38 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     }
     fp_err_clear(&werr);
     if (rc == 0) {
-        ctx->data = cJSON_Duplicate(c.doc, 1);
-        capture_table(&c, &ctx->table);
-    } else {
+        ctx->data = fp_model_write(&fp_capture_schema, &c.doc);
+        fp_sb *t = &ctx->table;
+        const fp_cap_kernel *kd = c.doc.kernel;
+        fp_sb_addf(t, "captured %s (%s match, %lld calls, iterations %s) into %s\n", kd ? kd->kernel : NULL,
+                   kd ? kd->match_confidence : NULL, kd ? (long long)kd->calls : (long long)NAN,
+                   c.doc.iters ? c.doc.iters->iter_range : NULL, c.bundle);
+        fp_sb_adds(t, "  tag    status  dispatch                                waves  mapped  VGPR  waves/SIMD\n");
+        const fp_cap_tag *const tv[] = {c.doc.tags.small, c.doc.tags.big};
+        const char *const tn[] = {"small", "big"};
+        for (size_t i = 0; i < 2; i++) {
+            if (!tv[i])
+                continue;
+            /* the numbers as the file has them (rounded); NAN where a key is absent, as before */
+            const fp_cap_inventoried *ti = tv[i]->done ? tv[i]->done->inventoried : NULL;
+            const fp_cap_kept *kp = ti ? ti->kept : NULL;
+            const fp_cap_reg_occ *ro = ti && ti->registers ? ti->registers->occ : NULL;
+            fp_sb_addf(t, "  %-6s %-7s %-39s %5lld  %5.1f%%  %4lld  %10lld\n", tn[i], tv[i]->status,
+                       kp && kp->kept_dispatch ? kp->kept_dispatch : "-", kp ? (long long)kp->waves : (long long)NAN,
+                       kp ? fp_round(kp->mapped_pct.v, 1) : NAN, ro ? (long long)ro->total_vgpr.v : (long long)NAN,
+                       ro ? (long long)ro->waves_per_simd : (long long)NAN);
+        }
+    } else if (c.bundle) {
         fp_err_extra(err, "capture_json", cJSON_CreateString("capture.json"));
     }
-    cap_free(&c);
+out:
+    fp_capture_free(&c.doc);
+    fp_invocation_free(&c.inv);
+    fp_recipes_free(&c.recipes);
+    fp_worktree_free(&c.wt);
+    fp_rocprof_info_free(&c.rp);
+    fp_config_free(&c.cfg);
+    free(c.bundle);
     return rc;
 }
 

@@ -88,12 +88,19 @@ static bool is_null(const fp_field *f, const void *obj)
     case FP_K_STR: return *CAT(obj, f->off, char *) == NULL;
     case FP_K_OBJP: return *CAT(obj, f->off, void *) == NULL;
     case FP_K_JSON: return *CAT(obj, f->off, cJSON *) == NULL;
+    case FP_K_INLINE: return *CAT(obj, f->off, void *) == NULL;
+    case FP_K_MAP:
     case FP_K_ARR:
     case FP_K_STRS:
     case FP_K_NUMS: return *CAT(obj, f->count, size_t) == 0;
     default: return false;
     }
 }
+
+static void write_fields(cJSON *o, const fp_schema *s, const void *obj);
+
+/* A map's sub schema with one key-less field: the member's value is that field's. */
+static bool map_single(const fp_schema *sub) { return sub->nfields == 1 && sub->fields[0].key == NULL; }
 
 static cJSON *write_value(const fp_field *f, const void *obj)
 {
@@ -148,15 +155,33 @@ static cJSON *write_value(const fp_field *f, const void *obj)
         const cJSON *j = *CAT(obj, f->off, cJSON *);
         return must(j ? cJSON_Duplicate(j, 1) : cJSON_CreateNull());
     }
+    case FP_K_MAP: {
+        cJSON *o = must(cJSON_CreateObject());
+        const char *items = *CAT(obj, f->off, char *);
+        size_t n = *CAT(obj, f->count, size_t);
+        for (size_t i = 0; i < n; i++) {
+            const char *e = items + i * f->sub->size;
+            const char *key = *(const char *const *)e;
+            cJSON *v = map_single(f->sub) ? write_value(&f->sub->fields[0], e) : fp_model_write(f->sub, e);
+            cJSON_AddItemToObject(o, key ? key : "", v);
+        }
+        return o;
+    }
+    case FP_K_INLINE: break; /* written by write_fields */
     }
     abort();
 }
 
-cJSON *fp_model_write(const fp_schema *s, const void *obj)
+static void write_fields(cJSON *o, const fp_schema *s, const void *obj)
 {
-    cJSON *o = must(cJSON_CreateObject());
     for (size_t i = 0; i < s->nfields; i++) {
         const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_INLINE) {
+            const void *p = *CAT(obj, f->off, void *);
+            if (p)
+                write_fields(o, f->sub, p);
+            continue;
+        }
         if ((f->flags & FP_F_OMIT_NULL) && is_null(f, obj))
             continue;
         if ((f->flags & FP_F_WHEN) && !*CAT(obj, f->when, bool))
@@ -164,8 +189,22 @@ cJSON *fp_model_write(const fp_schema *s, const void *obj)
         /* keys are literals of the static tables: no copy (cJSON_AddItemToObjectCS) */
         cJSON_AddItemToObjectCS(o, f->key, write_value(f, obj));
     }
+}
+
+cJSON *fp_model_write(const fp_schema *s, const void *obj)
+{
+    cJSON *o = must(cJSON_CreateObject());
+    write_fields(o, s, obj);
     return o;
 }
+
+#define NUMVAL(name, dec)                                                                                          \
+    static const fp_field name##_fields[] = {{NULL, FP_K_NUM, offsetof(fp_model_kv, v), dec, 0, NULL, 0, 0}};         \
+    const fp_schema name##_schema = {#name, sizeof(fp_model_kv), FP_FIELDS(name##_fields), false};
+NUMVAL(fp_model_numval, -1)
+NUMVAL(fp_model_numval1, 1)
+NUMVAL(fp_model_numval3, 3)
+#undef NUMVAL
 
 /* ---------------------------------------------------------------- reader */
 
@@ -334,16 +373,92 @@ static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *
     case FP_K_JSON:
         *AT(obj, f->off, cJSON *) = must(cJSON_Duplicate(v, 1));
         return 0;
+    case FP_K_MAP: {
+        if (!cJSON_IsObject(v))
+            return bad(err, doc, p, "an object", v);
+        size_t n = (size_t)cJSON_GetArraySize(v);
+        char *items = xcalloc(n, f->sub->size);
+        *AT(obj, f->off, char *) = items;
+        *AT(obj, f->count, size_t) = n;
+        size_t i = 0;
+        const cJSON *m;
+        cJSON_ArrayForEach(m, v)
+        {
+            char *e = items + i++ * f->sub->size;
+            rpath mp = {p, m->string ? m->string : "", 0};
+            for (const cJSON *q = v->child; q != m; q = q->next)
+                if (q->string && !strcmp(q->string, mp.key))
+                    return bad(err, doc, &mp, "key repeated", NULL);
+            *(char **)e = fp_model_strdup(mp.key);
+            if (map_single(f->sub)) {
+                if (read_value(&f->sub->fields[0], m, e, doc, &mp, err) != 0)
+                    return -1;
+            } else {
+                if (!cJSON_IsObject(m))
+                    return bad(err, doc, &mp, "an object", m);
+                if (read_obj(f->sub, m, e, doc, &mp, err) != 0)
+                    return -1;
+            }
+        }
+        return 0;
+    }
+    case FP_K_INLINE: break; /* read by read_fields */
     }
     abort();
 }
 
 static const fp_field *field_of(const fp_schema *s, const char *key)
 {
-    for (size_t i = 0; i < s->nfields; i++)
-        if (!strcmp(s->fields[i].key, key))
-            return &s->fields[i];
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_INLINE) {
+            const fp_field *g = field_of(f->sub, key);
+            if (g)
+                return g;
+        } else if (f->key && !strcmp(f->key, key)) {
+            return f;
+        }
+    }
     return NULL;
+}
+
+/* Whether any key of s (inline groups included) is a member of j. */
+static bool any_present(const fp_schema *s, const cJSON *j)
+{
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_INLINE ? any_present(f->sub, j) : cJSON_GetObjectItemCaseSensitive(j, f->key) != NULL)
+            return true;
+    }
+    return false;
+}
+
+static int read_fields(const fp_schema *s, const cJSON *j, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_INLINE) {
+            if (!any_present(f->sub, j))
+                continue;
+            void *sub = xcalloc(1, f->sub->size);
+            *AT(obj, f->off, void *) = sub; /* owned by obj from here on */
+            if (read_fields(f->sub, j, sub, doc, p, err) != 0)
+                return -1;
+            continue;
+        }
+        rpath fpth = {p, f->key, 0};
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, f->key);
+        if (!v) {
+            if (f->flags & (FP_F_OMIT_NULL | FP_F_OPTIONAL | FP_F_WHEN))
+                continue; /* zeroed: null / 0 / empty, and a FP_F_WHEN key off */
+            return bad(err, doc, &fpth, "missing", NULL);
+        }
+        if (f->flags & FP_F_WHEN)
+            *AT(obj, f->when, bool) = true;
+        if (read_value(f, v, obj, doc, &fpth, err) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int read_obj(const fp_schema *s, const cJSON *j, void *obj, const char *doc, const rpath *p, fp_err *err)
@@ -362,21 +477,7 @@ static int read_obj(const fp_schema *s, const cJSON *j, void *obj, const char *d
             if (q->string && !strcmp(q->string, mp.key))
                 return bad(err, doc, &mp, "key repeated", NULL);
     }
-    for (size_t i = 0; i < s->nfields; i++) {
-        const fp_field *f = &s->fields[i];
-        rpath fpth = {p, f->key, 0};
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, f->key);
-        if (!v) {
-            if (f->flags & (FP_F_OMIT_NULL | FP_F_OPTIONAL | FP_F_WHEN))
-                continue; /* zeroed: null / 0 / empty, and a FP_F_WHEN key off */
-            return bad(err, doc, &fpth, "missing", NULL);
-        }
-        if (f->flags & FP_F_WHEN)
-            *AT(obj, f->when, bool) = true;
-        if (read_value(f, v, obj, doc, &fpth, err) != 0)
-            return -1;
-    }
-    return 0;
+    return read_fields(s, j, obj, doc, p, err);
 }
 
 int fp_model_read(const fp_schema *s, const cJSON *j, void *obj, const char *doc, fp_err *err)
@@ -431,12 +532,14 @@ void fp_model_round(const fp_schema *s, void *obj)
         }
         case FP_K_OBJ: fp_model_round(f->sub, AT(obj, f->off, char)); break;
         case FP_K_VIEW: fp_model_round(f->sub, obj); break;
+        case FP_K_INLINE:
         case FP_K_OBJP: {
             void *p = *AT(obj, f->off, void *);
             if (p)
                 fp_model_round(f->sub, p);
             break;
         }
+        case FP_K_MAP:
         case FP_K_ARR: {
             char *items = *AT(obj, f->off, char *);
             size_t n = *AT(obj, f->count, size_t);
@@ -465,6 +568,7 @@ static void free_fields(const fp_schema *s, void *obj)
         case FP_K_STR: free(*AT(obj, f->off, char *)); break;
         case FP_K_OBJ: free_fields(f->sub, AT(obj, f->off, char)); break;
         case FP_K_VIEW: free_fields(f->sub, obj); break;
+        case FP_K_INLINE:
         case FP_K_OBJP: {
             void *p = *AT(obj, f->off, void *);
             if (p) {
@@ -478,6 +582,16 @@ static void free_fields(const fp_schema *s, void *obj)
             size_t n = *AT(obj, f->count, size_t);
             for (size_t k = 0; k < n; k++)
                 free_fields(f->sub, items + k * f->sub->size);
+            free(items);
+            break;
+        }
+        case FP_K_MAP: {
+            char *items = *AT(obj, f->off, char *);
+            size_t n = *AT(obj, f->count, size_t);
+            for (size_t k = 0; k < n; k++) {
+                free(*(char **)(items + k * f->sub->size)); /* the member name */
+                fp_model_free(f->sub, items + k * f->sub->size);
+            }
             free(items);
             break;
         }
@@ -513,6 +627,7 @@ static void copy_fields(const fp_schema *s, void *dst, const void *src)
         case FP_K_STR: *AT(dst, f->off, char *) = fp_model_strdup(*CAT(src, f->off, char *)); break;
         case FP_K_OBJ: copy_fields(f->sub, AT(dst, f->off, char), CAT(src, f->off, char)); break;
         case FP_K_VIEW: copy_fields(f->sub, dst, src); break;
+        case FP_K_INLINE:
         case FP_K_OBJP: {
             const void *p = *CAT(src, f->off, void *);
             void *q = NULL;
@@ -524,19 +639,25 @@ static void copy_fields(const fp_schema *s, void *dst, const void *src)
             *AT(dst, f->off, void *) = q;
             break;
         }
+        case FP_K_MAP:
         case FP_K_ARR:
         case FP_K_STRS:
         case FP_K_NUMS: {
             size_t n = *CAT(src, f->count, size_t);
-            size_t size = f->kind == FP_K_ARR ? f->sub->size : f->kind == FP_K_STRS ? sizeof(char *) : sizeof(double);
+            size_t size = f->kind == FP_K_ARR || f->kind == FP_K_MAP ? f->sub->size
+                          : f->kind == FP_K_STRS                     ? sizeof(char *)
+                                                                     : sizeof(double);
             const char *from = *CAT(src, f->off, char *);
             char *to = n ? xcalloc(n, size) : NULL;
             for (size_t k = 0; k < n; k++) {
                 if (f->kind == FP_K_ARR) {
                     memcpy(to + k * size, from + k * size, size);
                     copy_fields(f->sub, to + k * size, from + k * size);
-                }
-                else if (f->kind == FP_K_STRS)
+                } else if (f->kind == FP_K_MAP) {
+                    memcpy(to + k * size, from + k * size, size);
+                    copy_fields(f->sub, to + k * size, from + k * size);
+                    *(char **)(to + k * size) = fp_model_strdup(*(char *const *)(from + k * size));
+                } else if (f->kind == FP_K_STRS)
                     ((char **)to)[k] = fp_model_strdup(((char *const *)from)[k]);
                 else
                     ((double *)to)[k] = ((const double *)from)[k];

@@ -14,7 +14,7 @@ D=$(basename "$(ls -d "$T"/b/att/ui_output_agent_*)")
 cat > "$T/b/capture.json" <<JSON
 {"schema": 1, "status": "ok", "requested_kernel": "rep_stream", "kernel": "rep_stream_kernel_0", "arch": "gfx950",
  "shape": "65536,bf16", "recipe": {"name": "rep_stream", "source": "synthesized"},
- "invocation": {"argv": ["python", "tests/kernels/test_rep_stream.py"], "command": "python tests/kernels/test_rep_stream.py"},
+ "invocation": "python tests/kernels/test_rep_stream.py",
  "gpu": {"index": 0, "arch": "gfx950", "product": "AMD Instinct MI350X"},
  "tags": {"big": {"status": "ok", "att_dir": "att", "kept_dispatch": "$D", "truncated": true,
                   "registers": {"total_vgpr": 256, "lds_bytes": 0, "sgpr_count": 32, "workgroup_size": 256}}}}

@@ -337,6 +337,87 @@ static void test_view(void **state)
     cJSON_Delete(j);
 }
 
+/* FP_K_INLINE: a group of keys written in place, all or none; FP_K_MAP: member names as data */
+typedef struct grp {
+    char *a;
+    fp_optd b;
+} grp;
+static const fp_field grp_fields[] = {
+    FP_STR(grp, a, "a", FP_F_OPTIONAL),
+    FP_OPTD(grp, b, "b", 1, FP_F_OPTIONAL),
+};
+static const fp_schema grp_schema = {"grp", sizeof(grp), FP_FIELDS(grp_fields), false};
+
+typedef struct staged {
+    int first;
+    grp *g;
+    fp_model_kv *m;
+    size_t nm;
+    int last;
+} staged;
+static const fp_field staged_fields[] = {
+    FP_INT(staged, first, "first", 0),
+    FP_INLINE(staged, g, "group", &grp_schema),
+    FP_MAP(staged, m, nm, "m", &fp_model_numval1_schema, 0),
+    FP_INT(staged, last, "last", 0),
+};
+static const fp_schema staged_schema = {"staged", sizeof(staged), FP_FIELDS(staged_fields), false};
+
+static void test_inline_and_map(void **state)
+{
+    (void)state;
+    staged d = {.first = 1, .last = 2};
+    cJSON *j = fp_model_write(&staged_schema, &d);
+    char *t = compact(j);
+    assert_string_equal(t, "{\"first\":1,\"m\":{},\"last\":2}");
+    free(t);
+    cJSON_Delete(j);
+    d.g = calloc(1, sizeof *d.g);
+    d.g->b = fp_optd_none();
+    fp_model_kv *kv = fp_model_push((void **)&d.m, &d.nm, sizeof *kv);
+    kv->key = fp_model_strdup("TCC_HIT_sum");
+    kv->v = 2.25;
+    j = fp_model_write(&staged_schema, &d);
+    t = compact(j);
+    assert_string_equal(t, "{\"first\":1,\"a\":null,\"b\":null,\"m\":{\"TCC_HIT_sum\":2.3},\"last\":2}");
+    staged back, cp;
+    fp_err err = {0};
+    assert_int_equal(fp_model_read(&staged_schema, j, &back, "s.json", &err), 0);
+    assert_non_null(back.g);
+    assert_int_equal(back.nm, 1);
+    assert_string_equal(back.m[0].key, "TCC_HIT_sum");
+    fp_model_copy(&staged_schema, &cp, &back);
+    cJSON *j2 = fp_model_write(&staged_schema, &cp);
+    char *t2 = compact(j2);
+    assert_string_equal(t, t2);
+    free(t);
+    free(t2);
+    cJSON_Delete(j);
+    cJSON_Delete(j2);
+    /* a group is read when any of its keys is there; its keys are known keys */
+    j = cJSON_Parse("{\"first\":1,\"b\":3,\"m\":{},\"last\":2}");
+    fp_model_free(&staged_schema, &back);
+    assert_int_equal(fp_model_read(&staged_schema, j, &back, "s.json", &err), 0);
+    assert_non_null(back.g);
+    assert_true(back.g->b.known && back.g->b.v == 3);
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"first\":1,\"m\":{},\"last\":2}");
+    fp_model_free(&staged_schema, &back);
+    assert_int_equal(fp_model_read(&staged_schema, j, &back, "s.json", &err), 0);
+    assert_null(back.g);
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"first\":1,\"m\":{\"x\":\"1\"},\"last\":2}");
+    assert_int_equal(fp_model_read(&staged_schema, j, &back, "s.json", &err), -1);
+    assert_string_equal(err.message, "s.json: $.m.x: expected a number, got a string");
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"first\":1,\"m\":{\"x\":1,\"x\":2},\"last\":2}");
+    assert_int_equal(fp_model_read(&staged_schema, j, &back, "s.json", &err), -1);
+    assert_string_equal(err.message, "s.json: $.m.x: key repeated");
+    cJSON_Delete(j);
+    fp_model_free(&staged_schema, &cp);
+    fp_model_free(&staged_schema, &d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_not_an_object),
         cmocka_unit_test(test_when),
         cmocka_unit_test(test_view),
+        cmocka_unit_test(test_inline_and_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

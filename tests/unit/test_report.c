@@ -104,8 +104,10 @@ static void test_wrong_types(void **state)
     assert_int_equal(err.code, FP_BAD_INPUT);
     cJSON_Delete(c);
     c = cJSON_Parse("{\"kernel\":\"k\",\"invocation\":42}");
-    assert_int_equal(fp_signals_from_capture(&s, c, "big", &err), -1);
+    fp_capture_doc cd;
+    assert_int_equal(fp_model_read(&fp_capture_schema, c, &cd, "capture.json", &err), -1);
     assert_int_equal(err.code, FP_BAD_INPUT);
+    assert_string_equal(err.message, "capture.json: $.invocation: expected a string or null, got a number");
     cJSON_Delete(c);
     fp_signals_free(&s);
 }
@@ -126,9 +128,12 @@ static void test_counters_and_capture(void **state)
     assert_true(s.bound_in.hbm_pct_of_peak.have && s.bound_in.hbm_pct_of_peak.v == 33);
     cJSON_Delete(c);
     c = cJSON_Parse("{\"kernel\":\"k_0\",\"requested_kernel\":\"k\",\"shape\":\"1,2\","
-                    "\"invocation\":{\"command\":\"python t.py\"},\"gpu\":{\"product\":\"AMD Instinct MI300X\"},"
+                    "\"invocation\":\"python t.py\",\"gpu\":{\"product\":\"AMD Instinct MI300X\"},"
                     "\"tags\":{\"big\":{\"registers\":{\"total_vgpr\":128},\"truncated\":true}}}");
-    assert_int_equal(fp_signals_from_capture(&s, c, "big", &err), 0);
+    fp_capture_doc cd2;
+    assert_int_equal(fp_model_read(&fp_capture_schema, c, &cd2, "capture.json", &err), 0);
+    assert_int_equal(fp_signals_from_capture(&s, &cd2, "big", &err), 0);
+    fp_capture_free(&cd2);
     assert_string_equal(s.recipe_kernel, "k");
     assert_string_equal(s.invocation, "python t.py");
     assert_string_equal(s.product, "AMD Instinct MI300X");
