@@ -41,6 +41,12 @@ typedef struct fp_optb {
     bool v;
 } fp_optb;
 
+/* One member of an FP_K_OPTDMAP object: a key that is data, and its optional number. */
+typedef struct fp_named_optd {
+    char *key;  /* owned */
+    fp_optd v;
+} fp_named_optd;
+
 static inline fp_optd fp_optd_of(double v) { return (fp_optd){true, v}; }
 static inline fp_optd fp_optd_none(void) { return (fp_optd){false, 0.0}; }
 
@@ -59,6 +65,9 @@ typedef enum fp_kind {
     FP_K_NUMS,  /* double * at `off`, count at `count`: an array of numbers (dec as FP_K_NUM) */
     FP_K_JSON,  /* cJSON * (owned), any value, written as it is: for documents that embed
                    another program's free-form data (never for flyprof's own keys) */
+    FP_K_OPTDMAP, /* fp_named_optd * at `off`, count at `count`: an object whose keys are data
+                     (names from another table, e.g. the signal kinds), each a number (dec as
+                     FP_K_NUM) or null; written in list order, read in document order */
 } fp_kind;
 
 /* Field flags. */
@@ -106,6 +115,9 @@ struct fp_schema {
 #define FP_ARR(T, m, n, key, sub, fl) {key, FP_K_ARR, offsetof(T, m), 0, fl, sub, offsetof(T, n)}
 #define FP_STRS(T, m, n, key, fl) {key, FP_K_STRS, offsetof(T, m), 0, fl, NULL, offsetof(T, n)}
 #define FP_NUMS(T, m, n, key, dec, fl) {key, FP_K_NUMS, offsetof(T, m), dec, fl, NULL, offsetof(T, n)}
+/* designated: robust to fields appended to fp_field */
+#define FP_OPTDMAP(T, m, n, k, d, fl) \
+    {.key = k, .kind = FP_K_OPTDMAP, .off = offsetof(T, m), .dec = d, .flags = fl, .count = offsetof(T, n)}
 #define FP_JSON(T, m, key, fl) {key, FP_K_JSON, offsetof(T, m), 0, fl, NULL, 0}
 
 /* struct -> a new cJSON object, keys in table order (aborts on OOM, like json.h). */
