@@ -267,4 +267,18 @@ int fp_bubbles_read_file(const char *path, fp_bubbles_doc *doc, fp_err *err);
 int fp_bubbles_write_file(const fp_bubbles_doc *doc, const char *path, fp_err *err);
 void fp_bubbles_doc_free(fp_bubbles_doc *doc);
 
+/* The ranked lists of the document that --limit bounds in an envelope, in the
+ * order their cuts are reported: hotspots, lines, files, waitcnt.producers
+ * (waitcnt.producer_lines is bounded too but not reported). */
+enum { FP_BUB_LIMITED = 4 };
+/* The key of bounded list i ("hotspots", "lines", "files", "producers"): the table's. */
+const char *fp_bub_limited_name(int i);
+
+/* A view of *full with every bounded list cut to `limit` entries (0 = all): a
+ * shallow copy sharing full's memory - never free it, and keep full alive while
+ * it is used. total[i] receives the length of list i (fp_bub_limited_name)
+ * before the cut (total may be NULL). */
+void fp_bubbles_doc_limit(const fp_bubbles_doc *full, size_t limit, fp_bubbles_doc *view,
+                          size_t total[FP_BUB_LIMITED]);
+
 #endif

@@ -370,3 +370,45 @@ int fp_bubbles_write_file(const fp_bubbles_doc *doc, const char *path, fp_err *e
 }
 
 void fp_bubbles_doc_free(fp_bubbles_doc *doc) { fp_model_free(&fp_bubbles_schema, doc); }
+
+static const char *key_at(const fp_schema *s, size_t off)
+{
+    for (size_t i = 0; i < s->nfields; i++)
+        if (s->fields[i].off == off)
+            return s->fields[i].key;
+    return NULL;
+}
+
+const char *fp_bub_limited_name(int i)
+{
+    switch (i) {
+    case 0: return key_at(&fp_bubbles_schema, offsetof(fp_bubbles_doc, hotspots));
+    case 1: return key_at(&fp_bubbles_schema, offsetof(fp_bubbles_doc, lines));
+    case 2: return key_at(&fp_bubbles_schema, offsetof(fp_bubbles_doc, files));
+    case 3: return key_at(&waitcnt_schema, offsetof(fp_bub_doc_waitcnt, producers));
+    default: return NULL;
+    }
+}
+
+static size_t cut(size_t *n, size_t limit)
+{
+    size_t total = *n;
+    if (limit && *n > limit)
+        *n = limit;
+    return total;
+}
+
+void fp_bubbles_doc_limit(const fp_bubbles_doc *full, size_t limit, fp_bubbles_doc *view,
+                          size_t total[FP_BUB_LIMITED])
+{
+    *view = *full;
+    size_t t[FP_BUB_LIMITED];
+    t[0] = cut(&view->n_hotspots, limit);
+    t[1] = cut(&view->n_lines, limit);
+    t[2] = cut(&view->n_files, limit);
+    t[3] = cut(&view->waitcnt.n_producers, limit);
+    cut(&view->waitcnt.n_producer_lines, limit);
+    if (total)
+        for (int i = 0; i < FP_BUB_LIMITED; i++)
+            total[i] = t[i];
+}
