@@ -18,11 +18,14 @@
 
 #include "flyprof/att.h"
 #include "flyprof/bound.h"
+#include "flyprof/bubbles_doc.h"
 #include "flyprof/error.h"
 #include "flyprof/launch.h"
-#include "flyprof/model.h" /* fp_optd, an optional number */
+#include "flyprof/model.h"
 #include "flyprof/sol.h"
 #include "flyprof/soc.h"
+
+/* An optional number: fp_optd, model.h's. */
 
 #define FP_SIG_MAX_PRODUCERS 3
 
@@ -204,7 +207,7 @@ bool fp_signals_is_entry_line(const fp_snapshots *snaps, const char *source);
  * without a taxonomy there is nothing to reason about (BAD_INPUT when its
  * shape is wrong). The others only add signals; a wrong type in them is
  * BAD_INPUT naming the artifact and key. */
-int fp_signals_from_bubbles(fp_signals *s, const cJSON *bubbles, fp_err *err);
+int fp_signals_from_bubbles(fp_signals *s, const fp_bubbles_doc *bubbles, fp_err *err);
 int fp_signals_from_counters(fp_signals *s, const cJSON *counters, fp_err *err);
 int fp_signals_from_capture(fp_signals *s, const cJSON *capture, const char *tag, fp_err *err);
 int fp_signals_from_tile(fp_signals *s, const cJSON *tile, fp_err *err);

@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "flyprof/att.h"
 #include "flyprof/bubbles.h"
+#include "flyprof/bubbles_doc.h"
 #include "flyprof/csv.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
@@ -91,6 +92,25 @@ static int optional_json(const char *root, const char *name, cJSON **out, fp_err
         rc = fp_json_parse_file(p, out, err);
     else if (fp_is_dir(p))
         rc = fp_err_set(err, FP_BAD_INPUT, "%s is a directory, expected a JSON file", p);
+    free(p);
+    return rc;
+}
+
+/* bubbles.json of the bundle, strictly (bubbles_doc.h): *have is false when absent. */
+static int optional_bubbles(const char *root, fp_bubbles_doc *doc, bool *have, fp_err *err)
+{
+    *have = false;
+    char *p = fp_path_join(root, "bubbles.json");
+    int rc = 0;
+    if (fp_is_file(p)) {
+        rc = fp_bubbles_read_file(p, doc, err);
+        if (rc == 0)
+            *have = true;
+        else if (err->code == FP_BAD_INPUT)
+            fp_err_help(err, "re-run `flyprof bubbles --bundle %s` or delete the file", root);
+    } else if (fp_is_dir(p)) {
+        rc = fp_err_set(err, FP_BAD_INPUT, "%s is a directory, expected a JSON file", p);
+    }
     free(p);
     return rc;
 }
@@ -256,6 +276,9 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
 
     int rc = -1;
     cJSON *capture = NULL, *counters = NULL, *tile = NULL, *bubbles = NULL, *map = NULL;
+    fp_bubbles_doc bdoc;
+    bool have_bubbles = false;
+    memset(&bdoc, 0, sizeof bdoc);
     cJSON *missing = cJSON_CreateArray(), *available = cJSON_CreateArray();
     fp_code code;
     fp_snapshots snaps;
@@ -274,7 +297,7 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
     /* the artifacts of the bundle (none when --bundle is a bare dispatch dir) */
     if (!dref.bundle_is_dispatch) {
         if (optional_json(bundle, "capture.json", &capture, err) || optional_json(bundle, "counters.json", &counters, err) ||
-            optional_json(bundle, "tile.json", &tile, err) || optional_json(bundle, "bubbles.json", &bubbles, err) ||
+            optional_json(bundle, "tile.json", &tile, err) || optional_bubbles(bundle, &bdoc, &have_bubbles, err) ||
             optional_json(bundle, "map.json", &map, err))
             goto done;
     }
@@ -286,24 +309,16 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
         note_missing(missing, "capture.json");
     }
     /* bubbles.json must describe the dispatch being reported, else recompute */
-    if (bubbles && (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(bubbles, "totals")) ||
-                    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(bubbles, "classes")))) {
-        fp_err_set(err, FP_BAD_INPUT, "%s/bubbles.json is not a bubbles document (no totals object / classes array)",
-                   bundle);
-        fp_err_help(err, "re-run `flyprof bubbles --bundle %s` or delete the file", bundle);
-        goto done;
-    }
-    if (bubbles) {
-        const cJSON *d = cJSON_GetObjectItemCaseSensitive(bubbles, "dispatch");
-        const char *bn = fp_json_get_str(d, "name");
+    if (have_bubbles) {
+        const char *bn = bdoc.dispatch.name;
         if (!bn || strcmp(bn, dref.name)) {
             fp_warn(ctx, "bubbles.json describes %s, not the resolved dispatch %s: recomputed", bn ? bn : "(unnamed)",
                     dref.name);
-            cJSON_Delete(bubbles);
-            bubbles = NULL;
+            fp_bubbles_doc_free(&bdoc);
+            have_bubbles = false;
         }
     }
-    if (bubbles) {
+    if (have_bubbles) {
         cJSON_AddItemToArray(available, cJSON_CreateString("bubbles.json"));
     } else {
         fp_bubbles b;
@@ -313,8 +328,9 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
             fp_bubbles_free(&b);
             goto done;
         }
-        bubbles = fp_bubbles_json(&b, 0, NULL);
+        fp_bubbles_doc_build(&b, &bdoc);
         fp_bubbles_free(&b);
+        fp_model_round(&fp_bubbles_schema, &bdoc); /* the numbers a reader of the file would see */
         note_missing(missing, "bubbles.json");
     }
     if (fp_snapshots_load(dref.dir, &snaps, err)) {
@@ -324,7 +340,7 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
         memset(&snaps, 0, sizeof snaps);
     }
     sig.snaps = &snaps;
-    if (fp_signals_from_bubbles(&sig, bubbles, err))
+    if (fp_signals_from_bubbles(&sig, &bdoc, err))
         goto done;
     if (map) {
         if (fp_signals_from_map(&sig, map, err))
@@ -381,6 +397,8 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
     fp_report_in in;
     memset(&in, 0, sizeof in);
     in.sig = &sig;
+    /* bridge: until report.c reads fp_bubbles_doc */
+    bubbles = fp_model_write(&fp_bubbles_schema, &bdoc);
     in.bubbles = bubbles;
     in.snaps = &snaps;
     in.code = &code;
@@ -399,6 +417,7 @@ done:
     cJSON_Delete(counters);
     cJSON_Delete(tile);
     cJSON_Delete(bubbles);
+    fp_bubbles_doc_free(&bdoc);
     cJSON_Delete(map);
     cJSON_Delete(missing);
     cJSON_Delete(available);
