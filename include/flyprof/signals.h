@@ -152,7 +152,8 @@ typedef struct fp_signals {
     /* capture quality: 0..1 multiplier on recommendation confidence, and why */
     double capture_confidence;
     fp_optd src_mapped_pct;    /* map.json: % of latency on instructions with a source line */
-    cJSON *quality_issues;     /* array of strings (owned) */
+    char **quality_issues;     /* capture-quality issues, in the order found (owned) */
+    size_t nquality_issues;
     /* the dispatch's source copies (borrowed, may be NULL): set before
      * fp_signals_from_bubbles so evidence skips decorator lines */
     const fp_snapshots *snaps;
@@ -174,7 +175,8 @@ typedef struct fp_signals {
     fp_optd coverage_pct;        /* static instructions executed at least once, % */
     int64_t static_insts, executed_insts;
     bool loop_known, loop_executed, has_loop; /* some instruction ran more often than the entry */
-    cJSON *repr_reasons;         /* array of strings (owned) */
+    char **repr_reasons;         /* why the trace is not representative (owned) */
+    size_t nrepr_reasons;
     /* ---- store drain at s_endpgm ---- */
     fp_optd drain_latency;       /* latency of s_endpgm summed over traced waves */
     fp_optd drain_pct;           /* % of total latency */

@@ -50,8 +50,6 @@ void fp_signals_init(fp_signals *s)
 {
     memset(s, 0, sizeof *s);
     s->capture_confidence = 1.0;
-    s->quality_issues = cJSON_CreateArray();
-    s->repr_reasons = cJSON_CreateArray();
     s->representative = true;
     fp_bound_in_init(&s->bound_in);
 }
@@ -89,8 +87,12 @@ void fp_signals_free(fp_signals *s)
     free(s->invocation);
     free(s->recipe_kernel);
     free(s->tile_text);
-    cJSON_Delete(s->quality_issues);
-    cJSON_Delete(s->repr_reasons);
+    for (size_t i = 0; i < s->nquality_issues; i++)
+        free(s->quality_issues[i]);
+    free(s->quality_issues);
+    for (size_t i = 0; i < s->nrepr_reasons; i++)
+        free(s->repr_reasons[i]);
+    free(s->repr_reasons);
     free(s->launch_reason);
     memset(s, 0, sizeof *s);
 }
@@ -482,7 +484,7 @@ int fp_signals_from_bubbles(fp_signals *s, const fp_bubbles_doc *b, fp_err *err)
     }
     for (size_t i = 0; i < b->quality.n_reasons; i++)
         if (b->quality.reasons[i])
-            cJSON_AddItemToArray(s->quality_issues, cJSON_CreateString(b->quality.reasons[i]));
+            fp_model_push_str(&s->quality_issues, &s->nquality_issues, b->quality.reasons[i]);
     fp_signals_sort_classes(s);
     return 0;
 }
@@ -753,15 +755,15 @@ int fp_signals_from_capture(fp_signals *s, const cJSON *c, const char *tag, fp_e
             s->scratch_size = scr;
         const cJSON *tr = at(t, "truncated");
         if (cJSON_IsTrue(tr)) {
-            cJSON_AddItemToArray(s->quality_issues,
-                                 cJSON_CreateString("capture.json: the ATT buffer overflowed (trace truncated)"));
+            fp_model_push_str(&s->quality_issues, &s->nquality_issues,
+                              "capture.json: the ATT buffer overflowed (trace truncated)");
             if (s->capture_confidence > 0.8)
                 s->capture_confidence = 0.8;
         }
         if (mapped.known && mapped.v < 50) {
             char buf[128];
             snprintf(buf, sizeof buf, "capture.json: only %.1f%% of instructions map to a source line", mapped.v);
-            cJSON_AddItemToArray(s->quality_issues, cJSON_CreateString(buf));
+            fp_model_push_str(&s->quality_issues, &s->nquality_issues, buf);
         }
     }
     return 0;
@@ -902,8 +904,8 @@ static void derive_occupancy(fp_signals *s)
     if (!in_range(s->arch_vgpr, FP_SIG_MAX_REGS) || !in_range(s->accum_vgpr, FP_SIG_MAX_REGS) ||
         !in_range(s->lds_bytes, FP_SIG_MAX_LDS) || !in_range(s->sgpr, FP_SIG_MAX_REGS) ||
         !in_range(s->wg_size, FP_SIG_MAX_WG)) {
-        cJSON_AddItemToArray(s->quality_issues,
-                             cJSON_CreateString("register/LDS/workgroup counts out of range: occupancy not modelled"));
+        fp_model_push_str(&s->quality_issues, &s->nquality_issues,
+                          "register/LDS/workgroup counts out of range: occupancy not modelled");
         return;
     }
     fp_occ_in in = {0};
@@ -1001,7 +1003,7 @@ static void derive_sol(fp_signals *s)
 
 static void repr_reason(fp_signals *s, const char *msg)
 {
-    cJSON_AddItemToArray(s->repr_reasons, cJSON_CreateString(msg));
+    fp_model_push_str(&s->repr_reasons, &s->nrepr_reasons, msg);
 }
 
 static void derive_representative(fp_signals *s)
@@ -1041,9 +1043,9 @@ static void derive_representative(fp_signals *s)
     if (!rep) {
         if (s->capture_confidence > FP_REPR_CONFIDENCE)
             s->capture_confidence = FP_REPR_CONFIDENCE;
-        cJSON_AddItemToArray(s->quality_issues,
-                             cJSON_CreateString("trace not representative (capture_quality.representative): re-capture "
-                                                "another CU (--att-target-cu), another dispatch, or a larger shape"));
+        fp_model_push_str(&s->quality_issues, &s->nquality_issues,
+                          "trace not representative (capture_quality.representative): re-capture "
+                          "another CU (--att-target-cu), another dispatch, or a larger shape");
     }
 }
 
