@@ -43,6 +43,12 @@ typedef struct fp_optb {
     bool v;
 } fp_optb;
 
+/* One member of an FP_K_OPTDMAP object: a key that is data, and its optional number. */
+typedef struct fp_named_optd {
+    char *key;  /* owned */
+    fp_optd v;
+} fp_named_optd;
+
 static inline fp_optd fp_optd_of(double v) { return (fp_optd){true, v}; }
 static inline fp_optd fp_optd_none(void) { return (fp_optd){false, 0.0}; }
 
@@ -76,6 +82,9 @@ typedef enum fp_kind {
      * field whose key is NULL, the member's value is that field's value itself (a number,
      * a list...); otherwise it is an object of `sub`'s keys. Members keep their order. */
     FP_K_MAP,
+    FP_K_OPTDMAP, /* fp_named_optd * at `off`, count at `count`: an object whose keys are data
+                     (names from another table, e.g. the signal kinds), each a number (dec as
+                     FP_K_NUM) or null; written in list order, read in document order */
 } fp_kind;
 
 /* Field flags. */
@@ -146,6 +155,13 @@ typedef struct fp_model_kv {
 } fp_model_kv;
 /* numbers written as they are (dec -1) / rounded to 1 or 3 decimals */
 extern const fp_schema fp_model_numval_schema, fp_model_numval1_schema, fp_model_numval3_schema;
+#define FP_OPTDMAP(T, m, n, k, d, fl) \
+    {.key = k, .kind = FP_K_OPTDMAP, .off = offsetof(T, m), .dec = d, .flags = fl, .count = offsetof(T, n)}
+/* Keys written only when the bool member `present` is true (FP_F_WHEN): absent from
+ * some documents, null in others (bubbles.json's dispatch.tag). */
+#define FP_STR_IF(T, m, key, present) {key, FP_K_STR, offsetof(T, m), 0, FP_F_WHEN, NULL, 0, offsetof(T, present)}
+#define FP_OPTD_IF(T, m, key, dec, present) \
+    {key, FP_K_OPTD, offsetof(T, m), dec, FP_F_WHEN, NULL, 0, offsetof(T, present)}
 
 /* struct -> a new cJSON object, keys in table order (aborts on OOM, like json.h). */
 struct cJSON *fp_model_write(const fp_schema *s, const void *obj);

@@ -75,8 +75,8 @@ static int load_side(fp_ctx *ctx, const char *which, const char *path, cJSON **o
         fp_warn(ctx, "--%s %s has no report.json: built in memory", which, path);
         rc = fp_report_from_bundle(ctx, path, NULL, -1, &l, err);
         if (rc == 0) {
-            *out = l.report;
-            l.report = NULL;
+            /* bridge until diff reads fp_report_doc: the document the file would hold */
+            *out = fp_model_write(&fp_report_schema, &l.report);
             fp_report_loaded_free(&l);
         } else if (err->code == FP_NO_ARTIFACT) {
             fp_err_set(err, FP_MISSING_PREREQ, "--%s %s has neither report.json nor an ATT dispatch", which, path);
