@@ -41,6 +41,12 @@ typedef struct fp_optb {
     bool v;
 } fp_optb;
 
+/* One member of an FP_K_OPTDMAP object: a key that is data, and its optional number. */
+typedef struct fp_named_optd {
+    char *key;  /* owned */
+    fp_optd v;
+} fp_named_optd;
+
 static inline fp_optd fp_optd_of(double v) { return (fp_optd){true, v}; }
 static inline fp_optd fp_optd_none(void) { return (fp_optd){false, 0.0}; }
 
@@ -71,6 +77,9 @@ typedef enum fp_kind {
      * field whose key is NULL, the member's value is that field's value itself (a number,
      * a list...); otherwise it is an object of `sub`'s keys. Members keep their order. */
     FP_K_MAP,
+    FP_K_OPTDMAP, /* fp_named_optd * at `off`, count at `count`: an object whose keys are data
+                     (names from another table, e.g. the signal kinds), each a number (dec as
+                     FP_K_NUM) or null; written in list order, read in document order */
 } fp_kind;
 
 /* Field flags. */
@@ -118,6 +127,9 @@ struct fp_schema {
 #define FP_ARR(T, m, n, key, sub, fl) {key, FP_K_ARR, offsetof(T, m), 0, fl, sub, offsetof(T, n)}
 #define FP_STRS(T, m, n, key, fl) {key, FP_K_STRS, offsetof(T, m), 0, fl, NULL, offsetof(T, n)}
 #define FP_NUMS(T, m, n, key, dec, fl) {key, FP_K_NUMS, offsetof(T, m), dec, fl, NULL, offsetof(T, n)}
+/* designated: robust to fields appended to fp_field */
+#define FP_OPTDMAP(T, m, n, k, d, fl) \
+    {.key = k, .kind = FP_K_OPTDMAP, .off = offsetof(T, m), .dec = d, .flags = fl, .count = offsetof(T, n)}
 #define FP_JSON(T, m, key, fl) {key, FP_K_JSON, offsetof(T, m), 0, fl, NULL, 0}
 #define FP_INLINE(T, m, name, sub) {name, FP_K_INLINE, offsetof(T, m), 0, 0, sub, 0}
 #define FP_MAP(T, m, n, key, sub, fl) {key, FP_K_MAP, offsetof(T, m), 0, fl, sub, offsetof(T, n)}

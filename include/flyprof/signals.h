@@ -20,14 +20,9 @@
 #include "flyprof/bound.h"
 #include "flyprof/error.h"
 #include "flyprof/launch.h"
+#include "flyprof/model.h" /* fp_optd, an optional number */
 #include "flyprof/sol.h"
 #include "flyprof/soc.h"
-
-/* An optional number. */
-typedef struct fp_optd {
-    bool known;
-    double v;
-} fp_optd;
 
 #define FP_SIG_MAX_PRODUCERS 3
 

@@ -90,7 +90,8 @@ static bool is_null(const fp_field *f, const void *obj)
     case FP_K_MAP:
     case FP_K_ARR:
     case FP_K_STRS:
-    case FP_K_NUMS: return *CAT(obj, f->count, size_t) == 0;
+    case FP_K_NUMS:
+    case FP_K_OPTDMAP: return *CAT(obj, f->count, size_t) == 0;
     default: return false;
     }
 }
@@ -165,6 +166,15 @@ static cJSON *write_value(const fp_field *f, const void *obj)
         return o;
     }
     case FP_K_INLINE: break; /* written by write_fields */
+    case FP_K_OPTDMAP: {
+        cJSON *o = must(cJSON_CreateObject());
+        const fp_named_optd *items = *CAT(obj, f->off, fp_named_optd *);
+        size_t n = *CAT(obj, f->count, size_t);
+        for (size_t i = 0; i < n; i++)
+            cJSON_AddItemToObject(o, items[i].key ? items[i].key : "",
+                                  items[i].v.known ? num(items[i].v.v, f->dec) : must(cJSON_CreateNull()));
+        return o;
+    }
     }
     abort();
 }
@@ -394,6 +404,29 @@ static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *
         return 0;
     }
     case FP_K_INLINE: break; /* read by read_fields */
+    case FP_K_OPTDMAP: {
+        if (!cJSON_IsObject(v))
+            return bad(err, doc, p, "an object", v);
+        size_t n = (size_t)cJSON_GetArraySize(v);
+        fp_named_optd *items = xcalloc(n, sizeof *items);
+        *AT(obj, f->off, fp_named_optd *) = items;
+        *AT(obj, f->count, size_t) = n;
+        size_t i = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, v)
+        {
+            rpath ep = {p, e->string ? e->string : "", 0};
+            for (size_t k = 0; k < i; k++)
+                if (!strcmp(items[k].key, ep.key))
+                    return bad(err, doc, &ep, "key repeated", NULL);
+            if (!cJSON_IsNull(e) && !cJSON_IsNumber(e))
+                return bad(err, doc, &ep, "a number or null", e);
+            items[i].key = fp_model_strdup(ep.key);
+            items[i].v = cJSON_IsNull(e) ? fp_optd_none() : fp_optd_of(e->valuedouble);
+            i++;
+        }
+        return 0;
+    }
     }
     abort();
 }
@@ -542,6 +575,14 @@ void fp_model_round(const fp_schema *s, void *obj)
                 items[k] = fp_round(items[k], f->dec);
             break;
         }
+        case FP_K_OPTDMAP: {
+            fp_named_optd *items = *AT(obj, f->off, fp_named_optd *);
+            size_t n = *AT(obj, f->count, size_t);
+            for (size_t k = 0; k < n && f->dec >= 0; k++)
+                if (items[k].v.known)
+                    items[k].v.v = fp_round(items[k].v.v, f->dec);
+            break;
+        }
         default: break;
         }
     }
@@ -593,6 +634,14 @@ void fp_model_free(const fp_schema *s, void *obj)
         }
         case FP_K_NUMS: free(*AT(obj, f->off, double *)); break;
         case FP_K_JSON: cJSON_Delete(*AT(obj, f->off, cJSON *)); break;
+        case FP_K_OPTDMAP: {
+            fp_named_optd *items = *AT(obj, f->off, fp_named_optd *);
+            size_t n = *AT(obj, f->count, size_t);
+            for (size_t k = 0; k < n; k++)
+                free(items[k].key);
+            free(items);
+            break;
+        }
         default: break;
         }
     }
@@ -645,6 +694,15 @@ void fp_model_copy(const fp_schema *s, void *dst, const void *src)
         case FP_K_JSON: {
             const cJSON *j = *CAT(src, f->off, cJSON *);
             *AT(dst, f->off, cJSON *) = j ? must(cJSON_Duplicate(j, 1)) : NULL;
+            break;
+        }
+        case FP_K_OPTDMAP: {
+            size_t n = *CAT(src, f->count, size_t);
+            const fp_named_optd *from = *CAT(src, f->off, fp_named_optd *);
+            fp_named_optd *to = n ? xcalloc(n, sizeof *to) : NULL;
+            for (size_t k = 0; k < n; k++)
+                to[k] = (fp_named_optd){fp_model_strdup(from[k].key), from[k].v};
+            *AT(dst, f->off, fp_named_optd *) = to;
             break;
         }
         default: break;
