@@ -90,6 +90,11 @@ enum {
     /* reader: the key may be absent (the value is then null / 0 / empty); the writer
      * always writes it. For keys added to an artifact after documents were written. */
     FP_F_OPTIONAL = 1u << 1,
+    /* writer: the key is written only when the bool member at `count` is true
+     * (a key absent from some documents and null in others, e.g. bubbles.json's
+     * dispatch.tag); reader: the key may be absent, and when present the bool is set.
+     * Scalars, strings and objects only (lists use `count` for their length). */
+    FP_F_IF = 1u << 2,
 };
 
 typedef struct fp_schema fp_schema;
@@ -142,6 +147,9 @@ typedef struct fp_model_kv {
 } fp_model_kv;
 /* numbers written as they are (dec -1) / rounded to 1 or 3 decimals */
 extern const fp_schema fp_model_numval_schema, fp_model_numval1_schema, fp_model_numval3_schema;
+/* FP_F_IF fields: written only when the bool member `present` is true. */
+#define FP_STR_IF(T, m, key, present) {key, FP_K_STR, offsetof(T, m), 0, FP_F_IF, NULL, offsetof(T, present)}
+#define FP_OPTD_IF(T, m, key, dec, present) {key, FP_K_OPTD, offsetof(T, m), dec, FP_F_IF, NULL, offsetof(T, present)}
 
 /* struct -> a new cJSON object, keys in table order (aborts on OOM, like json.h). */
 cJSON *fp_model_write(const fp_schema *s, const void *obj);

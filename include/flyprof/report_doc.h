@@ -423,8 +423,10 @@ typedef struct fp_report_envelope {
 } fp_report_envelope;
 
 extern const fp_schema fp_report_schema;
+extern const fp_schema fp_report_bound_schema; /* also counters.json / tile.json "bound" */
 extern const fp_schema fp_report_rec_schema;
 extern const fp_schema fp_report_counters_schema;
+extern const fp_schema fp_report_evidence_schema;
 extern const fp_schema fp_headlines_schema;
 extern const fp_schema fp_report_envelope_schema;
 extern const fp_schema fp_report_artifacts_schema;

@@ -141,9 +141,11 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n);
 /* "high" | "medium" | "low" for a 0..1 confidence. */
 const char *fp_conf_label(double c);
 
-/* The recommendation as report.json data: rule, bubble_class, rank, knob, api,
- * change, expected, gain, confidence, evidence {...}, acceptance {...}. */
-cJSON *fp_rec_json(const fp_signals *s, const fp_rec *r);
+/* The recommendation as report.json data (report_doc.h fp_report_rec: rule,
+ * bubble_class, rank, knob, api, change, expected, gain, confidence, evidence {...},
+ * acceptance {...}); out is overwritten. */
+struct fp_report_rec;
+void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, struct fp_report_rec *out);
 
 /* Gate as text: "any" or "memory|latency". */
 void fp_gate_text(unsigned gate, fp_sb *out);

@@ -61,8 +61,10 @@ static int load_side(fp_ctx *ctx, const char *which, const char *path, fp_report
         fp_warn(ctx, "--%s %s has no report.json: built in memory", which, path);
         rc = fp_report_from_bundle(ctx, path, NULL, -1, &l, err);
         if (rc == 0) {
-            /* bridge: the in-memory report is still a cJSON tree: read it as the file would be */
-            rc = fp_model_read(&fp_report_schema, l.report, out, rp, err);
+            /* the report built in memory, rounded as its file would be */
+            fp_model_round(&fp_report_schema, &l.report);
+            *out = l.report;
+            memset(&l.report, 0, sizeof l.report);
             fp_report_loaded_free(&l);
         } else if (err->code == FP_NO_ARTIFACT) {
             fp_err_set(err, FP_MISSING_PREREQ, "--%s %s has neither report.json nor an ATT dispatch", which, path);

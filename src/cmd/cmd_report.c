@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "flyprof/att.h"
 #include "flyprof/bubbles.h"
+#include "flyprof/bubbles_doc.h"
 #include "flyprof/csv.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
@@ -73,12 +74,16 @@ static const char *effect_of(const char *artifact)
     return "";
 }
 
-static void note_missing(cJSON *missing, const char *artifact)
+static void note_missing(fp_report_evidence *ev, const char *artifact)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "artifact", artifact);
-    fp_json_add_str(o, "effect", effect_of(artifact));
-    cJSON_AddItemToArray(missing, o);
+    fp_report_missing *o = fp_model_push((void **)&ev->missing, &ev->nmissing, sizeof *ev->missing);
+    o->artifact = fp_model_strdup(artifact);
+    o->effect = fp_model_strdup(effect_of(artifact));
+}
+
+static void note_available(fp_report_evidence *ev, const char *artifact)
+{
+    fp_model_push_str(&ev->available, &ev->navailable, artifact);
 }
 
 /* Parse <root>/<name> when it exists: 0 with *out NULL when absent. */
@@ -91,6 +96,25 @@ static int optional_json(const char *root, const char *name, cJSON **out, fp_err
         rc = fp_json_parse_file(p, out, err);
     else if (fp_is_dir(p))
         rc = fp_err_set(err, FP_BAD_INPUT, "%s is a directory, expected a JSON file", p);
+    free(p);
+    return rc;
+}
+
+/* bubbles.json of the bundle, strictly (bubbles_doc.h): *have is false when absent. */
+static int optional_bubbles(const char *root, fp_bubbles_doc *doc, bool *have, fp_err *err)
+{
+    *have = false;
+    char *p = fp_path_join(root, "bubbles.json");
+    int rc = 0;
+    if (fp_is_file(p)) {
+        rc = fp_bubbles_read_file(p, doc, err);
+        if (rc == 0)
+            *have = true;
+        else if (err->code == FP_BAD_INPUT)
+            fp_err_help(err, "re-run `flyprof bubbles --bundle %s` or delete the file", root);
+    } else if (fp_is_dir(p)) {
+        rc = fp_err_set(err, FP_BAD_INPUT, "%s is a directory, expected a JSON file", p);
+    }
     free(p);
     return rc;
 }
@@ -228,8 +252,8 @@ void fp_report_loaded_free(fp_report_loaded *l)
 {
     if (!l)
         return;
-    cJSON_Delete(l->report);
-    cJSON_Delete(l->bubbles);
+    fp_report_doc_free(&l->report);
+    fp_bubbles_doc_free(&l->bubbles);
     free(l->root);
     free(l->dispatch_dir);
     memset(l, 0, sizeof *l);
@@ -255,8 +279,12 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
             fp_warn(ctx, "%s", it->valuestring);
 
     int rc = -1;
-    cJSON *capture = NULL, *counters = NULL, *tile = NULL, *bubbles = NULL, *map = NULL;
-    cJSON *missing = cJSON_CreateArray(), *available = cJSON_CreateArray();
+    cJSON *capture = NULL, *counters = NULL, *tile = NULL, *map = NULL;
+    fp_bubbles_doc bdoc;
+    bool have_bubbles = false;
+    memset(&bdoc, 0, sizeof bdoc);
+    fp_report_evidence ev;
+    memset(&ev, 0, sizeof ev);
     fp_code code;
     fp_snapshots snaps;
     fp_signals sig;
@@ -274,37 +302,29 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
     /* the artifacts of the bundle (none when --bundle is a bare dispatch dir) */
     if (!dref.bundle_is_dispatch) {
         if (optional_json(bundle, "capture.json", &capture, err) || optional_json(bundle, "counters.json", &counters, err) ||
-            optional_json(bundle, "tile.json", &tile, err) || optional_json(bundle, "bubbles.json", &bubbles, err) ||
+            optional_json(bundle, "tile.json", &tile, err) || optional_bubbles(bundle, &bdoc, &have_bubbles, err) ||
             optional_json(bundle, "map.json", &map, err))
             goto done;
     }
     if (capture) {
         if (fp_signals_from_capture(&sig, capture, use_tag, err))
             goto done;
-        cJSON_AddItemToArray(available, cJSON_CreateString("capture.json"));
+        note_available(&ev, "capture.json");
     } else {
-        note_missing(missing, "capture.json");
+        note_missing(&ev, "capture.json");
     }
     /* bubbles.json must describe the dispatch being reported, else recompute */
-    if (bubbles && (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(bubbles, "totals")) ||
-                    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(bubbles, "classes")))) {
-        fp_err_set(err, FP_BAD_INPUT, "%s/bubbles.json is not a bubbles document (no totals object / classes array)",
-                   bundle);
-        fp_err_help(err, "re-run `flyprof bubbles --bundle %s` or delete the file", bundle);
-        goto done;
-    }
-    if (bubbles) {
-        const cJSON *d = cJSON_GetObjectItemCaseSensitive(bubbles, "dispatch");
-        const char *bn = fp_json_get_str(d, "name");
+    if (have_bubbles) {
+        const char *bn = bdoc.dispatch.name;
         if (!bn || strcmp(bn, dref.name)) {
             fp_warn(ctx, "bubbles.json describes %s, not the resolved dispatch %s: recomputed", bn ? bn : "(unnamed)",
                     dref.name);
-            cJSON_Delete(bubbles);
-            bubbles = NULL;
+            fp_bubbles_doc_free(&bdoc);
+            have_bubbles = false;
         }
     }
-    if (bubbles) {
-        cJSON_AddItemToArray(available, cJSON_CreateString("bubbles.json"));
+    if (have_bubbles) {
+        note_available(&ev, "bubbles.json");
     } else {
         fp_bubbles b;
         memset(&b, 0, sizeof b);
@@ -313,9 +333,10 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
             fp_bubbles_free(&b);
             goto done;
         }
-        bubbles = fp_bubbles_json(&b, 0, NULL);
+        fp_bubbles_doc_build(&b, &bdoc);
         fp_bubbles_free(&b);
-        note_missing(missing, "bubbles.json");
+        fp_model_round(&fp_bubbles_schema, &bdoc); /* the numbers a reader of the file would see */
+        note_missing(&ev, "bubbles.json");
     }
     if (fp_snapshots_load(dref.dir, &snaps, err)) {
         /* snippets are a nicety: a broken snapshots.json only loses them */
@@ -324,28 +345,28 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
         memset(&snaps, 0, sizeof snaps);
     }
     sig.snaps = &snaps;
-    if (fp_signals_from_bubbles(&sig, bubbles, err))
+    if (fp_signals_from_bubbles(&sig, &bdoc, err))
         goto done;
     if (map) {
         if (fp_signals_from_map(&sig, map, err))
             goto done;
-        cJSON_AddItemToArray(available, cJSON_CreateString("map.json"));
+        note_available(&ev, "map.json");
     }
     else
-        note_missing(missing, "map.json");
+        note_missing(&ev, "map.json");
     if (counters) {
         if (fp_signals_from_counters(&sig, counters, err))
             goto done;
-        cJSON_AddItemToArray(available, cJSON_CreateString("counters.json"));
+        note_available(&ev, "counters.json");
     } else {
-        note_missing(missing, "counters.json");
+        note_missing(&ev, "counters.json");
     }
     if (tile) {
         if (fp_signals_from_tile(&sig, tile, err))
             goto done;
-        cJSON_AddItemToArray(available, cJSON_CreateString("tile.json"));
+        note_available(&ev, "tile.json");
     } else {
-        note_missing(missing, "tile.json");
+        note_missing(&ev, "tile.json");
     }
     if (fp_code_load(dref.dir, &code, err))
         goto done;
@@ -363,16 +384,16 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
     if (ai) {
         if (read_agent(&sig, ai, err))
             goto done;
-        cJSON_AddItemToArray(available, cJSON_CreateString("agent_info.csv"));
+        note_available(&ev, "agent_info.csv");
     } else {
-        note_missing(missing, "agent_info.csv");
+        note_missing(&ev, "agent_info.csv");
     }
     if (kt) {
         if (read_kernel_trace(&sig, kt, err))
             goto done;
-        cJSON_AddItemToArray(available, cJSON_CreateString("kernel_trace.csv"));
+        note_available(&ev, "kernel_trace.csv");
     } else {
-        note_missing(missing, "kernel_trace.csv");
+        note_missing(&ev, "kernel_trace.csv");
     }
     fp_signals_derive(&sig);
     if (!sig.arch)
@@ -381,16 +402,15 @@ int fp_report_from_bundle(fp_ctx *ctx, const char *bundle, const char *tag, long
     fp_report_in in;
     memset(&in, 0, sizeof in);
     in.sig = &sig;
-    in.bubbles = bubbles;
+    in.bubbles = &bdoc;
     in.snaps = &snaps;
     in.code = &code;
     in.dispatch_name = dref.name;
     in.tag = dref.tag;
-    in.missing = missing;
-    in.available = available;
-    out->report = fp_report_build(&in);
-    out->bubbles = bubbles;
-    bubbles = NULL;
+    in.evidence = &ev;
+    fp_report_build(&in, &out->report);
+    out->bubbles = bdoc;
+    memset(&bdoc, 0, sizeof bdoc);
     rc = 0;
 done:
     if (rc)
@@ -398,10 +418,9 @@ done:
     cJSON_Delete(capture);
     cJSON_Delete(counters);
     cJSON_Delete(tile);
-    cJSON_Delete(bubbles);
+    fp_bubbles_doc_free(&bdoc);
     cJSON_Delete(map);
-    cJSON_Delete(missing);
-    cJSON_Delete(available);
+    fp_model_free(&fp_report_evidence_schema, &ev);
     fp_code_free(&code);
     fp_snapshots_free(&snaps);
     fp_signals_free(&sig);
@@ -415,28 +434,25 @@ done:
     return rc;
 }
 
-static int write_text(const char *dir, const char *name, const fp_sb *sb, cJSON *arts, const char *key, fp_err *err)
+/* Write <dir>/<name>; *abs_out gets its absolute path (the envelope's artifacts). */
+static int write_text(const char *dir, const char *name, const fp_sb *sb, char **abs_out, fp_err *err)
 {
     char *p = fp_path_join(dir, name);
     int rc = fp_write_atomic(p, sb->buf, sb->len, err);
-    if (rc == 0) {
-        char *abs = fp_path_abs(p);
-        fp_json_add_str(arts, key, abs);
-        free(abs);
-    }
+    if (rc == 0)
+        *abs_out = fp_path_abs(p);
     free(p);
     return rc;
 }
 
-static int write_json(const char *dir, const char *name, const cJSON *j, cJSON *arts, const char *key, fp_err *err)
+/* Write a document of the model (report.json, headlines.json) as <dir>/<name>. */
+static int write_doc(const char *dir, const char *name, const fp_schema *s, const void *doc, char **abs_out,
+                     fp_err *err)
 {
     char *p = fp_path_join(dir, name);
-    int rc = fp_json_write_file(p, j, err);
-    if (rc == 0) {
-        char *abs = fp_path_abs(p);
-        fp_json_add_str(arts, key, abs);
-        free(abs);
-    }
+    int rc = fp_model_write_file(s, doc, p, err);
+    if (rc == 0)
+        *abs_out = fp_path_abs(p);
     free(p);
     return rc;
 }
@@ -472,79 +488,56 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     report_jobs = (int)a->jobs;
     if (fp_report_from_bundle(ctx, ctx->bundle, a->tag, a->dispatch, &l, err))
         return -1;
-    cJSON *r = l.report;
+    const fp_report_doc *r = &l.report;
     const char *dest = a->out_dir ? a->out_dir : (l.bundle_is_dispatch ? NULL : l.root);
-    cJSON *arts = cJSON_CreateObject();
+    fp_report_envelope env;
+    fp_report_envelope_build(r, &env);
+    fp_report_artifacts *arts = &env.artifacts;
     int rc = 0;
     if (dest) {
         fp_sb md, html;
         fp_sb_init(&md);
         fp_sb_init(&html);
         fp_report_markdown(r, &md);
-        cJSON *hl = fp_report_headlines(r);
+        fp_headlines_doc hl;
+        fp_report_headlines(r, &hl);
         rc = fp_mkdir_p(dest, err);
         if (!rc)
-            rc = write_json(dest, "report.json", r, arts, "report_json", err);
+            rc = write_doc(dest, "report.json", &fp_report_schema, r, &arts->report_json, err);
         if (!rc)
-            rc = write_json(dest, "headlines.json", hl, arts, "headlines_json", err);
+            rc = write_doc(dest, "headlines.json", &fp_headlines_schema, &hl, &arts->headlines_json, err);
         if (!rc)
-            rc = write_text(dest, "REPORT.md", &md, arts, "report_md", err);
+            rc = write_text(dest, "REPORT.md", &md, &arts->report_md, err);
         if (!rc && !a->no_html) {
             char *svg = read_flamegraph(l.root);
             fp_report_html(r, svg, &html);
             free(svg);
-            rc = write_text(dest, "report.html", &html, arts, "report_html", err);
+            rc = write_text(dest, "report.html", &html, &arts->report_html, err);
         }
-        cJSON_Delete(hl);
+        fp_headlines_doc_free(&hl);
         fp_sb_free(&md);
         fp_sb_free(&html);
     } else {
         fp_warn(ctx, "--bundle is a dispatch dir: nothing written (pass --out-dir DIR to write the report files)");
     }
     if (rc) {
-        cJSON_Delete(arts);
+        fp_model_free(&fp_report_envelope_schema, &env);
         fp_report_loaded_free(&l);
         return -1;
     }
 
-    ctx->data = cJSON_CreateObject();
-    static const char *const keys[] = {"kernel", "arch", "product", "bound_type", "headline", "optimal", "summary"};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, keys[i]);
-        cJSON_AddItemToObject(ctx->data, keys[i], v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull());
-    }
-    cJSON *recs = cJSON_AddArrayToObject(ctx->data, "recommendations");
-    const cJSON *rec;
-    cJSON_ArrayForEach(rec, cJSON_GetObjectItemCaseSensitive(r, "recommendations"))
-    {
-        cJSON *o = cJSON_CreateObject();
-        static const char *const rk[] = {"rank", "rule", "bubble_class", "est_gain_pct", "confidence_label", "knob"};
-        for (size_t i = 0; i < sizeof rk / sizeof *rk; i++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, rk[i]);
-            cJSON_AddItemToObject(o, rk[i], v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull());
-        }
-        const cJSON *hot = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, "evidence"), "hottest");
-        fp_json_add_str(o, "source", cJSON_IsObject(hot) ? fp_json_get_str(hot, "source") : NULL);
-        fp_json_add_str(o, "acceptance",
-                        fp_json_get_str(cJSON_GetObjectItemCaseSensitive(rec, "acceptance"), "text"));
-        cJSON_AddItemToArray(recs, o);
-    }
-    cJSON_AddItemToObject(ctx->data, "missing_evidence",
-                          cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
-                                              cJSON_GetObjectItemCaseSensitive(r, "evidence"), "missing"),
-                                          1));
-    cJSON_AddItemToObject(ctx->data, "artifacts", arts);
+    ctx->data = fp_model_write(&fp_report_envelope_schema, &env);
     fp_report_table(r, &ctx->table);
 
-    bool none = !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "optimal")) && fp_report_nrecs(r) == 0;
-    fp_report_loaded_free(&l);
+    bool none = !r->optimal && fp_report_nrecs(r) == 0;
     if (none) {
         fp_err_set(err, FP_NO_RECOMMENDATION, "no rule fired: no bubble crossed its threshold");
         fp_err_help(err, "the report files were still written; see REPORT.md section 4 for the stall taxonomy");
-        fp_err_extra(err, "artifacts", cJSON_Duplicate(arts, 1));
-        return -1;
+        fp_err_extra(err, "artifacts", fp_model_write(&fp_report_artifacts_schema, arts));
     }
-    return 0;
+    fp_model_free(&fp_report_envelope_schema, &env);
+    fp_report_loaded_free(&l);
+    return none ? -1 : 0;
 }
 
 /* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */

@@ -25,6 +25,7 @@
 #include "flyprof/heartbeat.h"
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
+#include "flyprof/report_doc.h"
 
 static const char *const run_tag_choices[] = {"small", "big", "both", NULL};
 
@@ -468,11 +469,15 @@ static int run_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         }
         rc = step(&r, analyses[i], &b, &env, &serr);
         if (rc == 0 && !strcmp(analyses[i], "report")) {
-            const cJSON *d = cJSON_GetObjectItem(env, "data");
+            /* the report step's envelope data, strictly (report_doc.h): its headline */
+            fp_report_envelope rep;
+            fp_err e = {0};
             cJSON *last = cJSON_GetArrayItem(r.steps, cJSON_GetArraySize(r.steps) - 1);
-            const char *h = fp_json_get_str(d, "headline");
-            if (h)
-                fp_json_add_str(last, "summary", h);
+            if (fp_model_read(&fp_report_envelope_schema, cJSON_GetObjectItem(env, "data"), &rep, "report data", &e))
+                fp_warn(ctx, "%s", e.message);
+            else if (rep.headline)
+                fp_json_add_str(last, "summary", rep.headline);
+            fp_model_free(&fp_report_envelope_schema, &rep);
         }
         cJSON_Delete(env);
         env = NULL;

@@ -191,6 +191,8 @@ static void write_fields(cJSON *o, const fp_schema *s, const void *obj)
         }
         if ((f->flags & FP_F_OMIT_NULL) && is_null(f, obj))
             continue;
+        if ((f->flags & FP_F_IF) && !*CAT(obj, f->count, bool))
+            continue;
         /* keys are literals of the static tables: no copy (cJSON_AddItemToObjectCS) */
         cJSON_AddItemToObjectCS(o, f->key, write_value(f, obj));
     }
@@ -473,10 +475,12 @@ static int read_fields(const fp_schema *s, const cJSON *j, void *obj, const char
         rpath fpth = {p, f->key, 0};
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, f->key);
         if (!v) {
-            if (f->flags & (FP_F_OMIT_NULL | FP_F_OPTIONAL))
+            if (f->flags & (FP_F_OMIT_NULL | FP_F_OPTIONAL | FP_F_IF))
                 continue; /* zeroed: null / 0 / empty */
             return bad(err, doc, &fpth, "missing", NULL);
         }
+        if (f->flags & FP_F_IF)
+            *AT(obj, f->count, bool) = true;
         if (read_value(f, v, obj, doc, &fpth, err) != 0)
             return -1;
     }

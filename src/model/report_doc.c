@@ -38,7 +38,7 @@ static const fp_field bound_fields[] = {
     FP_OPTD(fp_report_bound, roof_pct_of_peak, "roof_pct_of_peak", 2, 0),
     FP_STR(fp_report_bound, roof_source, "roof_source", 0),
 };
-static const fp_schema bound_schema = {"report.bound", sizeof(fp_report_bound), FP_FIELDS(bound_fields), false};
+const fp_schema fp_report_bound_schema = {"report.bound", sizeof(fp_report_bound), FP_FIELDS(bound_fields), false};
 
 static const fp_field launch_fields[] = {
     FP_NUM(fp_report_launch, workgroups, "workgroups", -1, 0),
@@ -334,7 +334,7 @@ static const fp_field evidence_fields[] = {
     FP_STRS(fp_report_evidence, available, navailable, "available", 0),
     FP_ARR(fp_report_evidence, missing, nmissing, "missing", &missing_schema, 0),
 };
-static const fp_schema evidence_schema = {"report.evidence", sizeof(fp_report_evidence), FP_FIELDS(evidence_fields),
+const fp_schema fp_report_evidence_schema = {"report.evidence", sizeof(fp_report_evidence), FP_FIELDS(evidence_fields),
                                           false};
 
 static const fp_field quality_fields[] = {
@@ -385,7 +385,7 @@ static const fp_field report_fields[] = {
     FP_STR(fp_report_doc, product, "product", 0),
     FP_OBJ(fp_report_doc, dispatch, "dispatch", &dispatch_schema, 0),
     FP_STR(fp_report_doc, bound_type, "bound_type", 0),
-    FP_OBJ(fp_report_doc, bound, "bound", &bound_schema, 0),
+    FP_OBJ(fp_report_doc, bound, "bound", &fp_report_bound_schema, 0),
     FP_OBJP(fp_report_doc, launch, "launch", &launch_schema, 0),
     FP_STR(fp_report_doc, launch_reason, "launch_reason", 0),
     FP_OBJP(fp_report_doc, sol, "sol", &sol_schema, 0),
@@ -402,7 +402,7 @@ static const fp_field report_fields[] = {
     FP_ARR(fp_report_doc, recs, nrecs, "recommendations", &fp_report_rec_schema, 0),
     FP_ARR(fp_report_doc, hot_lines, nhot_lines, "hot_lines", &hot_line_schema, 0),
     FP_ARR(fp_report_doc, evidence_hotspots, nevidence_hotspots, "evidence_hotspots", &hotspot_schema, 0),
-    FP_OBJ(fp_report_doc, evidence, "evidence", &evidence_schema, 0),
+    FP_OBJ(fp_report_doc, evidence, "evidence", &fp_report_evidence_schema, 0),
     FP_OBJ(fp_report_doc, capture_quality, "capture_quality", &quality_schema, 0),
     FP_STR(fp_report_doc, repro, "repro", 0),
     FP_ARR(fp_report_doc, lines, nlines, "lines", &line_schema, 0),
