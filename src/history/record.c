@@ -15,9 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flyprof/bubbles_doc.h"
 #include "flyprof/capture_doc.h"
 #include "flyprof/fs.h"
-#include "flyprof/json.h" /* bridge: bubbles.json / counters.json (load_opt) */
+#include "flyprof/json.h" /* bridge: counters.json (load_opt) */
 #include "flyprof/model.h"
 #include "flyprof/report_doc.h"
 #include "flyprof/sha256.h"
@@ -33,10 +34,10 @@ static void iso_utc(time_t t, char buf[32])
     strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* bridge: bubbles.json and counters.json are still read as cJSON trees here (their
- * typed models are other converters' work: replace load_opt / add_metrics / the
- * lookups below by their structs when those land). Optional artifact of the
- * bundle: absent -> NULL; present but broken -> error. */
+/* bridge: counters.json is still read as a cJSON tree here (its typed model is
+ * another converter's work: replace load_opt / add_metrics / the duration lookup
+ * by its struct when it lands). Optional artifact of the bundle: absent -> NULL;
+ * present but broken -> error. */
 static int load_opt(const char *bundle, const char *name, cJSON **out, fp_err *err)
 {
     *out = NULL;
@@ -88,12 +89,15 @@ static void add_metrics(fp_history_record *r, const char *prefix, const cJSON *o
     }
 }
 
-/* The bundle's artifacts a record is made of; capture.json is optional (zeroed). */
+/* The bundle's artifacts a record is made of; capture.json and bubbles.json are
+ * optional (zeroed when absent). */
 typedef struct inputs {
     char *report_path;
     fp_report_doc rep;
     fp_capture_doc cap;
-    cJSON *bub, *cnt; /* bridge: see load_opt */
+    bool have_bub;
+    fp_bubbles_doc bub;
+    cJSON *cnt; /* bridge: see load_opt */
 } inputs;
 
 static void inputs_free(inputs *in)
@@ -101,7 +105,7 @@ static void inputs_free(inputs *in)
     free(in->report_path);
     fp_report_doc_free(&in->rep);
     fp_capture_free(&in->cap);
-    cJSON_Delete(in->bub);
+    fp_bubbles_doc_free(&in->bub);
     cJSON_Delete(in->cnt);
 }
 
@@ -125,8 +129,11 @@ static int load_inputs(const char *bundle, inputs *in, fp_err *err)
     if (rc == 0 && fp_is_file(cp))
         rc = fp_capture_read_file(cp, &in->cap, err);
     free(cp);
-    if (rc == 0)
-        rc = load_opt(bundle, "bubbles.json", &in->bub, err);
+    char *bp = fp_path_join(bundle, "bubbles.json");
+    in->have_bub = fp_is_file(bp);
+    if (rc == 0 && in->have_bub)
+        rc = fp_bubbles_read_file(bp, &in->bub, err);
+    free(bp);
     if (rc == 0)
         rc = load_opt(bundle, "counters.json", &in->cnt, err);
     return rc;
@@ -192,18 +199,25 @@ static void record_figures(const inputs *in, fp_history_record *r)
         o->est_gain_pct = finite_or_null(u->est_gain_pct);
     }
 
-    /* bridge (bubbles.json, counters.json): counters metrics and the whole-trace
-     * wave-state shares */
+    /* counters metrics (bridge: counters.json), the whole-trace wave-state shares
+     * and the bubbles totals (the record's metric names, in bubbles.json's order) */
     add_metrics(r, "counters", fp_jget(in->cnt, "metrics"));
-    add_metrics(r, "bubbles.wave_states_pct", fp_jget(fp_jget(in->bub, "wave_states"), "pct"));
-    const cJSON *bt = fp_jget(in->bub, "totals");
-    static const char *const bkeys[] = {"idle", "issue", "hidden", "hit"};
-    for (size_t i = 0; i < sizeof bkeys / sizeof bkeys[0]; i++) {
-        double v;
-        char key[64];
-        snprintf(key, sizeof key, "bubbles.%s", bkeys[i]);
-        if (fp_jnum(bt, bkeys[i], &v) && isfinite(v))
-            push_metric(r, key, v);
+    if (in->have_bub) {
+        const fp_bub_doc_states4 *wp = &in->bub.wave_states.pct;
+        const fp_bub_doc_totals *bt = &in->bub.totals;
+        const struct {
+            const char *name;
+            double v;
+            bool once; /* skip when already present */
+        } bm[] = {
+            {"bubbles.wave_states_pct.exec", wp->exec, true},   {"bubbles.wave_states_pct.wait", wp->wait, true},
+            {"bubbles.wave_states_pct.stall", wp->stall, true}, {"bubbles.wave_states_pct.idle", wp->idle, true},
+            {"bubbles.idle", (double)bt->idle, false},          {"bubbles.issue", (double)bt->issue, false},
+            {"bubbles.hidden", (double)bt->hidden, false},      {"bubbles.hit", (double)bt->hit, false},
+        };
+        for (size_t i = 0; i < sizeof bm / sizeof bm[0]; i++)
+            if (isfinite(bm[i].v) && !(bm[i].once && has_metric(r, bm[i].name)))
+                push_metric(r, bm[i].name, bm[i].v);
     }
 }
 
