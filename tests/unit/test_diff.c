@@ -216,6 +216,7 @@ static void test_doc_round_trip(void **state)
     char *t2 = fp_json_print_bytes(j2, true, NULL);
     assert_string_equal(t1, t2);
     assert_null(strstr(t1, "\"artifact\"")); /* the envelope's key only */
+    fp_diff_free(&back);
     free(t1);
     free(t2);
     cJSON_Delete(j2);
