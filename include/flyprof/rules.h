@@ -16,9 +16,9 @@
 #ifndef FLYPROF_RULES_H
 #define FLYPROF_RULES_H
 
-#include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "flyprof/rules_doc.h"
 #include "flyprof/signals.h"
 #include "flyprof/strbuf.h"
 
@@ -151,8 +151,9 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, struct fp_report_rec *o
 void fp_gate_text(unsigned gate, fp_sb *out);
 /* A rule's firing condition as text ("class.vmcnt.stall_pct > 10 AND ..."). */
 void fp_rule_cond_text(const fp_rule *r, fp_sb *out);
-/* The whole table as markdown (bubble-knob-table.md) and as JSON. */
+/* The whole table as markdown (bubble-knob-table.md) and as data (rules_doc.h, rounded
+ * as written; free with fp_model_free(&fp_rules_doc_schema, d)). */
 void fp_rules_markdown(fp_sb *out);
-cJSON *fp_rules_json(void);
+void fp_rules_doc_fill(fp_rules_doc *d);
 
 #endif

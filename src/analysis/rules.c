@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flyprof/json.h"
 #include "flyprof/report_doc.h"
+#include "flyprof/round.h"
 
 /* Confidence of a rule before capture quality lowers it. */
 #define FP_CONF_HIGH 0.9
@@ -681,38 +681,38 @@ void fp_rules_markdown(fp_sb *out)
     fp_sb_free(&tmp);
 }
 
-cJSON *fp_rules_json(void)
+void fp_rules_doc_fill(fp_rules_doc *d)
 {
-    cJSON *a = cJSON_CreateArray();
+    memset(d, 0, sizeof *d);
+    d->count = (int64_t)fp_rules_count;
     fp_sb tmp;
     fp_sb_init(&tmp);
     for (size_t i = 0; i < fp_rules_count; i++) {
         const fp_rule *r = &fp_rules[i];
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "id", r->id);
-        fp_json_add_str(o, "bubble_class", r->bubble_class);
+        fp_rule_row *o = fp_model_push((void **)&d->rules, &d->nrules, sizeof *o);
+        o->id = fp_model_strdup(r->id);
+        o->bubble_class = fp_model_strdup(r->bubble_class);
         fp_sb_reset(&tmp);
         fp_rule_cond_text(r, &tmp);
-        fp_json_add_str(o, "fires_when", tmp.buf);
-        fp_json_add_str(o, "signal", fp_sig_kind_name(r->conds[0].sig));
+        o->fires_when = fp_model_strdup(tmp.buf);
+        o->signal = fp_model_strdup(fp_sig_kind_name(r->conds[0].sig));
         fp_sb_reset(&tmp);
         fp_gate_text(r->gate, &tmp);
-        fp_json_add_str(o, "bound_gate", tmp.buf);
-        fp_json_add_num(o, "priority", r->priority, 2);
-        fp_json_add_str(o, "confidence", r->base_conf);
-        fp_json_add_str(o, "gain_model", gain_model_name(r->gain));
-        fp_json_add_str(o, "producers", fp_prod_group_name(r->prod));
+        o->bound_gate = fp_model_strdup(tmp.buf);
+        o->priority = r->priority;
+        o->confidence = fp_model_strdup(r->base_conf);
+        o->gain_model = fp_model_strdup(gain_model_name(r->gain));
+        o->producers = fp_model_strdup(fp_prod_group_name(r->prod));
         fp_sb_reset(&tmp);
         accept_rule_text(r, &tmp);
-        fp_json_add_str(o, "acceptance", tmp.buf);
-        fp_json_add_str(o, "knob", r->knob);
-        fp_json_add_str(o, "api", r->api);
-        fp_json_add_str(o, "change", r->change);
-        fp_json_add_str(o, "expected", r->expected);
-        cJSON_AddItemToArray(a, o);
+        o->acceptance = fp_model_strdup(tmp.buf);
+        o->knob = fp_model_strdup(r->knob);
+        o->api = fp_model_strdup(r->api);
+        o->change = fp_model_strdup(r->change);
+        o->expected = fp_model_strdup(r->expected);
     }
     fp_sb_free(&tmp);
-    return a;
+    fp_model_round(&fp_rules_doc_schema, d); /* the numbers of the envelope */
 }
 
 /* ---- one recommendation as data ---- */

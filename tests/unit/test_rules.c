@@ -276,9 +276,15 @@ static void test_table(void **state)
         assert_int_not_equal(fp_rules[i].conds[0].sig, FP_SIG_NONE);
     }
     fp_sb_free(&sb);
-    cJSON *j = fp_rules_json();
-    assert_int_equal(cJSON_GetArraySize(j), (int)fp_rules_count);
-    cJSON_Delete(j);
+    fp_rules_doc d;
+    fp_rules_doc_fill(&d);
+    assert_int_equal(d.nrules, fp_rules_count);
+    assert_int_equal(d.count, (int64_t)fp_rules_count);
+    for (size_t i = 0; i < d.nrules; i++) {
+        assert_string_equal(d.rules[i].id, fp_rules[i].id);
+        assert_true(d.rules[i].priority == fp_round(fp_rules[i].priority, 2)); /* rounded as written */
+    }
+    fp_model_free(&fp_rules_doc_schema, &d);
 }
 
 int main(void)
