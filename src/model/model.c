@@ -280,6 +280,100 @@ static int read_int(const cJSON *v, double lo, double hi, double *out)
     return 0;
 }
 
+static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err);
+
+/* An array of sub structs, strings or numbers. */
+static int read_list(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    if (!cJSON_IsArray(v))
+        return bad(err, doc, p, "an array", v);
+    size_t n = (size_t)cJSON_GetArraySize(v);
+    size_t size = f->kind == FP_K_ARR ? f->sub->size : f->kind == FP_K_STRS ? sizeof(char *) : sizeof(double);
+    char *items = xcalloc(n, size);
+    *AT(obj, f->off, char *) = items;
+    *AT(obj, f->count, size_t) = n; /* elements not yet read are zero: safe to free */
+    size_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        rpath ep = {p, NULL, i};
+        if (f->kind == FP_K_ARR) {
+            if (!cJSON_IsObject(e))
+                return bad(err, doc, &ep, "an object", e);
+            if (read_obj(f->sub, e, items + i * size, doc, &ep, err) != 0)
+                return -1;
+        } else if (f->kind == FP_K_STRS) {
+            if (!cJSON_IsString(e))
+                return bad(err, doc, &ep, "a string", e);
+            ((char **)items)[i] = fp_model_strdup(e->valuestring);
+        } else {
+            if (!cJSON_IsNumber(e))
+                return bad(err, doc, &ep, "a number", e);
+            ((double *)items)[i] = e->valuedouble;
+        }
+        i++;
+    }
+    return 0;
+}
+
+/* An object whose member names are data, each a sub struct or a single value. */
+static int read_map(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    if (!cJSON_IsObject(v))
+        return bad(err, doc, p, "an object", v);
+    size_t n = (size_t)cJSON_GetArraySize(v);
+    char *items = xcalloc(n, f->sub->size);
+    *AT(obj, f->off, char *) = items;
+    *AT(obj, f->count, size_t) = n;
+    size_t i = 0;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, v)
+    {
+        char *e = items + i++ * f->sub->size;
+        rpath mp = {p, m->string ? m->string : "", 0};
+        for (const cJSON *q = v->child; q != m; q = q->next)
+            if (q->string && !strcmp(q->string, mp.key))
+                return bad(err, doc, &mp, "key repeated", NULL);
+        *(char **)e = fp_model_strdup(mp.key);
+        if (map_single(f->sub)) {
+            if (read_value(&f->sub->fields[0], m, e, doc, &mp, err) != 0)
+                return -1;
+        } else {
+            if (!cJSON_IsObject(m))
+                return bad(err, doc, &mp, "an object", m);
+            if (read_obj(f->sub, m, e, doc, &mp, err) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* An object whose member names are data, each a number or null. */
+static int read_optdmap(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    if (!cJSON_IsObject(v))
+        return bad(err, doc, p, "an object", v);
+    size_t n = (size_t)cJSON_GetArraySize(v);
+    fp_named_optd *items = xcalloc(n, sizeof *items);
+    *AT(obj, f->off, fp_named_optd *) = items;
+    *AT(obj, f->count, size_t) = n;
+    size_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        rpath ep = {p, e->string ? e->string : "", 0};
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(items[k].key, ep.key))
+                return bad(err, doc, &ep, "key repeated", NULL);
+        if (!cJSON_IsNull(e) && !cJSON_IsNumber(e))
+            return bad(err, doc, &ep, "a number or null", e);
+        items[i].key = fp_model_strdup(ep.key);
+        items[i].v = cJSON_IsNull(e) ? fp_optd_none() : fp_optd_of(e->valuedouble);
+        i++;
+    }
+    return 0;
+}
+
 static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
 {
     double d;
@@ -349,93 +443,13 @@ static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *
     }
     case FP_K_ARR:
     case FP_K_STRS:
-    case FP_K_NUMS: {
-        if (!cJSON_IsArray(v))
-            return bad(err, doc, p, "an array", v);
-        size_t n = (size_t)cJSON_GetArraySize(v);
-        size_t size = f->kind == FP_K_ARR ? f->sub->size : f->kind == FP_K_STRS ? sizeof(char *) : sizeof(double);
-        char *items = xcalloc(n, size);
-        *AT(obj, f->off, char *) = items;
-        *AT(obj, f->count, size_t) = n; /* elements not yet read are zero: safe to free */
-        size_t i = 0;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, v)
-        {
-            rpath ep = {p, NULL, i};
-            if (f->kind == FP_K_ARR) {
-                if (!cJSON_IsObject(e))
-                    return bad(err, doc, &ep, "an object", e);
-                if (read_obj(f->sub, e, items + i * size, doc, &ep, err) != 0)
-                    return -1;
-            } else if (f->kind == FP_K_STRS) {
-                if (!cJSON_IsString(e))
-                    return bad(err, doc, &ep, "a string", e);
-                ((char **)items)[i] = fp_model_strdup(e->valuestring);
-            } else {
-                if (!cJSON_IsNumber(e))
-                    return bad(err, doc, &ep, "a number", e);
-                ((double *)items)[i] = e->valuedouble;
-            }
-            i++;
-        }
-        return 0;
-    }
+    case FP_K_NUMS: return read_list(f, v, obj, doc, p, err);
     case FP_K_JSON:
         *AT(obj, f->off, cJSON *) = must(cJSON_Duplicate(v, 1));
         return 0;
-    case FP_K_MAP: {
-        if (!cJSON_IsObject(v))
-            return bad(err, doc, p, "an object", v);
-        size_t n = (size_t)cJSON_GetArraySize(v);
-        char *items = xcalloc(n, f->sub->size);
-        *AT(obj, f->off, char *) = items;
-        *AT(obj, f->count, size_t) = n;
-        size_t i = 0;
-        const cJSON *m;
-        cJSON_ArrayForEach(m, v)
-        {
-            char *e = items + i++ * f->sub->size;
-            rpath mp = {p, m->string ? m->string : "", 0};
-            for (const cJSON *q = v->child; q != m; q = q->next)
-                if (q->string && !strcmp(q->string, mp.key))
-                    return bad(err, doc, &mp, "key repeated", NULL);
-            *(char **)e = fp_model_strdup(mp.key);
-            if (map_single(f->sub)) {
-                if (read_value(&f->sub->fields[0], m, e, doc, &mp, err) != 0)
-                    return -1;
-            } else {
-                if (!cJSON_IsObject(m))
-                    return bad(err, doc, &mp, "an object", m);
-                if (read_obj(f->sub, m, e, doc, &mp, err) != 0)
-                    return -1;
-            }
-        }
-        return 0;
-    }
+    case FP_K_MAP: return read_map(f, v, obj, doc, p, err);
     case FP_K_INLINE: break; /* read by read_fields */
-    case FP_K_OPTDMAP: {
-        if (!cJSON_IsObject(v))
-            return bad(err, doc, p, "an object", v);
-        size_t n = (size_t)cJSON_GetArraySize(v);
-        fp_named_optd *items = xcalloc(n, sizeof *items);
-        *AT(obj, f->off, fp_named_optd *) = items;
-        *AT(obj, f->count, size_t) = n;
-        size_t i = 0;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, v)
-        {
-            rpath ep = {p, e->string ? e->string : "", 0};
-            for (size_t k = 0; k < i; k++)
-                if (!strcmp(items[k].key, ep.key))
-                    return bad(err, doc, &ep, "key repeated", NULL);
-            if (!cJSON_IsNull(e) && !cJSON_IsNumber(e))
-                return bad(err, doc, &ep, "a number or null", e);
-            items[i].key = fp_model_strdup(ep.key);
-            items[i].v = cJSON_IsNull(e) ? fp_optd_none() : fp_optd_of(e->valuedouble);
-            i++;
-        }
-        return 0;
-    }
+    case FP_K_OPTDMAP: return read_optdmap(f, v, obj, doc, p, err);
     }
     abort();
 }
