@@ -207,7 +207,7 @@ static int parse_wave_obj(fp_jscan *js, fp_wave *w, const char *name, fp_err *er
  * shape the decoder writes - an object of scalars plus "wave": {scalars,
  * "instructions"/"timeline": [[int,...],...], "waitcnt": [[int,[[int,int],...]],...]}
  * - with whitespace allowed anywhere, straight into the fp_wave arrays with no
- * per-token calls (the scalar pieces are include/flyprof/fscan.h's, shared with
+ * per-token calls (the scalar pieces are include/core/flyprof/fscan.h's, shared with
  * code.json's fast path). Anything else (escapes in strings, nested unknown values, floats or >18-digit integers where an integer is wanted,
  * malformed input of any kind) makes it return -1 and fp_wave_parse() starts
  * over with jscan, which produces the result or the error message. So the fast

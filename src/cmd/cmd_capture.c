@@ -33,6 +33,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/heartbeat.h"
 #include "flyprof/input_yaml.h"
+#include "flyprof/inventory.h"
 #include "flyprof/json.h"
 #include "flyprof/occupancy.h"
 #include "flyprof/proc.h"

@@ -13,7 +13,7 @@
 
 #include "flyprof/agent_info.h"
 #include "flyprof/cli.h"
-#include "flyprof/counters.h"
+#include "flyprof/pmc.h"
 #include "flyprof/csv.h"
 #include "flyprof/fs.h"
 

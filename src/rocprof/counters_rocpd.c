@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flyprof/counters.h"
+#include "flyprof/pmc.h"
 #include "flyprof/fs.h"
 
 /* Counter rows per dispatch, SUMmed over instances; guid order = pass order. */

@@ -2,8 +2,8 @@
  * capture.h - the pieces of `capture` that are not orchestration: the
  * workload invocation (shell-like split, leading VAR=value env), the
  * kernel_iteration_range set (parse, auto choice, existence check), the
- * small-tag shape, and the ATT output inventory (which dispatch dirs exist,
- * which are empty shells, which one to keep).
+ * small-tag shape, and file helpers. Layer: rocprof (src/rocprof/att_capture.c);
+ * the inventory of the ATT dispatch dirs a capture wrote is att's (inventory.h).
  */
 #ifndef FLYPROF_CAPTURE_H
 #define FLYPROF_CAPTURE_H
@@ -52,25 +52,7 @@ int fp_iter_parse(const char *s, unsigned **iters, size_t *n, fp_err *err);
 #define FP_SMALL_SHAPE_DIV 8
 char *fp_shape_small(const char *shape, fp_err *err);
 
-/* ---- ATT outputs ---- */
-
-typedef struct fp_att_dir {
-    char *name;             /* ui_output_agent_<H>_dispatch_<D> */
-    long long dispatch;     /* D, -1 if absent */
-    bool empty;             /* empty shell: no wave file or code null/empty */
-    long long waves;
-    long long instructions; /* code.json rows minus the "; symbol" rows */
-    long long mapped;       /* of those, rows with a Source */
-    bool code_ok;           /* code.json parsed */
-} fp_att_dir;
-
-/* Inventory of att_dir (ordered by dispatch number). Missing dir -> n = 0. */
-int fp_att_inventory(const char *att_dir, fp_att_dir **v, size_t *n, fp_err *err);
-void fp_att_inventory_free(fp_att_dir *v, size_t n);
-/* The dispatch to keep: the non-empty one with the most waves, then most
- * instructions, then the lowest dispatch number; -1 when all are empty. */
-long fp_att_pick(const fp_att_dir *v, size_t n);
-cJSON *fp_att_inventory_json(const fp_att_dir *v, size_t n);
+/* ---- files ---- */
 
 /* Remove everything inside dir (not dir itself); missing dir is fine.
  * Refuses "/" and "" (BAD_ARGS). */

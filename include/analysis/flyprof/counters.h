@@ -13,8 +13,9 @@
  * inputs come from more than one pass is flagged (each pass replays the
  * kernel, so such ratios can exceed 100 %: rocprof-formats.md §6.3).
  *
- * Layers: the readers live in src/rocprof (counters_csv.c, counters_rocpd.c),
- * the formulas in src/analysis/counters.c.
+ * Layers: the data set and its readers are rocprof's (pmc.h: src/rocprof/pmc.c,
+ * counters_csv.c, counters_rocpd.c); the merged records and the formulas are
+ * analysis, src/analysis/counters.c.
  */
 #ifndef FLYPROF_COUNTERS_H
 #define FLYPROF_COUNTERS_H
@@ -25,80 +26,8 @@
 
 #include "flyprof/bound.h"
 #include "flyprof/error.h"
+#include "flyprof/pmc.h"
 #include "flyprof/soc.h"
-
-/* Largest counter value accepted (a 2.4 GHz clock summed over 10^5 instances
- * for an hour is ~10^18): anything bigger is a corrupt file, not a count. */
-#define FP_PMC_MAX_VALUE 1e18
-/* Most rows / dispatches one input may carry before it is refused. */
-#define FP_PMC_MAX_ROWS 50000000
-/* Distinct counters per dispatch (a pass holds at most a few dozen) and passes
- * per analysis (one per counter group): beyond these the input is not a
- * profiler's, and quadratic lookups would only waste time. */
-#define FP_PMC_MAX_COUNTERS 4096
-#define FP_PMC_MAX_PASSES 1024
-
-typedef struct fp_pmc_counter {
-    char *name; /* as written (TCC_HIT or TCC_HIT_sum) */
-    double value;
-} fp_pmc_counter;
-
-/* One dispatch in one pass. Integers are -1 when unknown. */
-typedef struct fp_pmc_dispatch {
-    size_t pass;            /* index into fp_pmc_set.passes */
-    char *agent;            /* Agent_Id text or "" */
-    long long dispatch_id;
-    char *kernel;
-    long long start_ns, end_ns;
-    long long grid_size, wg_size, lds_bytes, vgpr, accum_vgpr, sgpr;
-    fp_pmc_counter *c;
-    size_t n, cap;
-} fp_pmc_dispatch;
-
-/* GPU agent facts that came with the counters (CSV sibling agent_info.csv or
- * rocpd_info_agent); NULL / -1 when unknown. */
-typedef struct fp_pmc_agent {
-    char *product_name;
-    char *name; /* "gfx950" */
-    long long device_id, gfx_target_version, cu_count, num_xcc;
-} fp_pmc_agent;
-
-typedef struct fp_pmc_set {
-    char **passes; /* source of each pass: file path or "db#guid" */
-    size_t npasses;
-    fp_pmc_dispatch *d;
-    size_t nd, cap;
-    fp_pmc_agent agent;
-    size_t *index;  /* open-addressing hash of (pass, agent, id) -> d index + 1; private */
-    size_t index_cap;
-} fp_pmc_set;
-
-void fp_pmc_set_init(fp_pmc_set *s);
-void fp_pmc_set_free(fp_pmc_set *s);
-/* Add a pass, returns its index. */
-size_t fp_pmc_add_pass(fp_pmc_set *s, const char *source);
-/* Find or create the dispatch (pass, agent, dispatch_id). */
-fp_pmc_dispatch *fp_pmc_dispatch_get(fp_pmc_set *s, size_t pass, const char *agent, long long id,
-                                     const char *kernel);
-/* Add (or sum into) a counter of a dispatch. -1 when the dispatch already has
- * FP_PMC_MAX_COUNTERS distinct counters (the caller reports BAD_INPUT). */
-int fp_pmc_add(fp_pmc_dispatch *d, const char *name, double value);
-
-/* Readers (src/rocprof). Errors: missing file NO_ARTIFACT; malformed content
- * (missing columns, non-numeric or huge values, not a SQLite db, no rocpd
- * views, no counter rows) BAD_INPUT. Each CSV is one pass; each guid of a db
- * is one pass. A CSV's sibling <prefix>_agent_info.csv fills s->agent. */
-int fp_pmc_load_csv(fp_pmc_set *s, const char *path, fp_err *err);
-int fp_pmc_load_rocpd(fp_pmc_set *s, const char *path, fp_err *err);
-/* Same, but a valid database without counter rows is not an error (live runs
- * whose kernel filter matched nothing): nothing is added. */
-int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_err *err);
-/* Read the GPU row of an agent_info.csv into a (fields it lacks stay unknown). */
-int fp_pmc_load_agent_info(fp_pmc_agent *a, const char *path, fp_err *err);
-
-/* Strict number parse for counter cells: the whole cell, finite, in
- * [0, FP_PMC_MAX_VALUE]. */
-int fp_pmc_parse_value(const char *s, double *out);
 
 /* ---- merged records and metrics ---- */
 
