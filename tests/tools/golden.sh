@@ -423,7 +423,7 @@ normalise() { # DIR: rewrite volatile values in place
     done
     # stderr is not output under the contract (progress, heartbeats): not compared
     find "$1/res" -name '*.err' -delete
-    rm -rf "$1/bin"
+    rm -rf "$1/bin" "$1/share" # the inputs both runs were given, not outputs
 }
 
 # The differing paths of diff -r -q, relative to tree A.
