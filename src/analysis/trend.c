@@ -158,35 +158,36 @@ static void axis(fp_sb *o, int top, int h, double ymax, double step, const char 
     fp_sb_adds(o, "</text>\n");
 }
 
-char *fp_trend_svg(const fp_history_record *records, size_t n, char *const *top, size_t ntop)
+/* The title block: kernel, shape, arch and what the chart shows. */
+static void svg_head(fp_sb *o, const fp_history_record *first, size_t n)
 {
-    static const fp_history_record none;
-    const fp_history_record *first = n ? &records[0] : &none;
-    fp_sb o;
-    fp_sb_init(&o);
-    fp_sb_addf(&o,
+    fp_sb_addf(o,
                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                "font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
                W, HEIGHT, W, HEIGHT);
-    fp_sb_adds(&o, "<text x=\"16\" y=\"26\" font-size=\"16\" font-weight=\"bold\">flyprof history: ");
-    esc(&o, first->kernel);
+    fp_sb_adds(o, "<text x=\"16\" y=\"26\" font-size=\"16\" font-weight=\"bold\">flyprof history: ");
+    esc(o, first->kernel);
     const char *shape = first->shape;
     if (shape && shape[0]) {
-        fp_sb_adds(&o, "  shape ");
-        esc(&o, shape);
+        fp_sb_adds(o, "  shape ");
+        esc(o, shape);
     }
     if (first->arch) {
-        fp_sb_adds(&o, "  (");
-        esc(&o, first->arch);
-        fp_sb_adds(&o, ")");
+        fp_sb_adds(o, "  (");
+        esc(o, first->arch);
+        fp_sb_adds(o, ")");
     }
-    fp_sb_addf(&o, "</text>\n<text x=\"16\" y=\"44\" font-size=\"12\" fill=\"#555\">%zu entries, oldest left; "
+    fp_sb_addf(o, "</text>\n<text x=\"16\" y=\"44\" font-size=\"12\" fill=\"#555\">%zu entries, oldest left; "
                    "labels: FlyDSL commit (* = dirty worktree) or #entry id</text>\n",
                n);
 
-    /* panel 1: duration per call */
+}
+
+/* Panel 1: duration per call, one point per entry that measured one. */
+static void panel_duration(fp_sb *o, const fp_history_record *records, size_t n)
+{
     double tmax = 0;
     size_t nt = 0;
     EACH_REC(r, records, n)
@@ -200,22 +201,22 @@ char *fp_trend_svg(const fp_history_record *records, size_t n, char *const *top,
     }
     double ytop, ystep;
     nice_axis(tmax * 1.1, &ytop, &ystep);
-    axis(&o, TOP1, H1, ytop, ystep, "duration per call (us)");
+    axis(o, TOP1, H1, ytop, ystep, "duration per call (us)");
     if (!nt) {
-        fp_sb_addf(&o, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#777\">no entry measured a duration per call"
+        fp_sb_addf(o, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#777\">no entry measured a duration per call"
                        "</text>\n",
                    LEFT + 20, TOP1 + H1 / 2);
     } else {
-        fp_sb_adds(&o, "<polyline fill=\"none\" stroke=\"#222\" stroke-width=\"2\" points=\"");
+        fp_sb_adds(o, "<polyline fill=\"none\" stroke=\"#222\" stroke-width=\"2\" points=\"");
         size_t i = 0;
         EACH_REC(r, records, n)
         {
             double t;
             if (time_of(r, &t))
-                fp_sb_addf(&o, "%.1f,%.1f ", xpos(i, n), TOP1 + H1 - H1 * (t / 1000.0) / ytop);
+                fp_sb_addf(o, "%.1f,%.1f ", xpos(i, n), TOP1 + H1 - H1 * (t / 1000.0) / ytop);
             i++;
         }
-        fp_sb_adds(&o, "\"/>\n");
+        fp_sb_adds(o, "\"/>\n");
         i = 0;
         EACH_REC(r, records, n)
         {
@@ -224,20 +225,25 @@ char *fp_trend_svg(const fp_history_record *records, size_t n, char *const *top,
                 double x = xpos(i, n), y = TOP1 + H1 - H1 * (t / 1000.0) / ytop;
                 char lab[32];
                 label_of(r, lab, sizeof lab);
-                fp_sb_addf(&o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#222\"><title>", x, y);
-                esc(&o, lab);
-                fp_sb_addf(&o, " #%.0f ", opt0(r->id));
-                esc(&o, r->provenance.captured_at);
-                fp_sb_addf(&o, ": %.2f us</title></circle>\n", t / 1000.0);
+                fp_sb_addf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#222\"><title>", x, y);
+                esc(o, lab);
+                fp_sb_addf(o, " #%.0f ", opt0(r->id));
+                esc(o, r->provenance.captured_at);
+                fp_sb_addf(o, ": %.2f us</title></circle>\n", t / 1000.0);
                 if (n <= 40)
-                    fp_sb_addf(&o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%.1f</text>\n",
+                    fp_sb_addf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%.1f</text>\n",
                                x, y - 8, t / 1000.0);
             }
             i++;
         }
     }
 
-    /* panel 2: top classes' share of stall */
+}
+
+/* Panel 2: the top classes' share of stall, one line per class with its legend. */
+static void panel_classes(fp_sb *o, const fp_history_record *records, size_t n, char *const *top, size_t ntop)
+{
+    double ytop, ystep;
     double pmax = 0;
     EACH_REC(r, records, n) EACH_TOP(c, top, ntop)
     {
@@ -247,47 +253,51 @@ char *fp_trend_svg(const fp_history_record *records, size_t n, char *const *top,
             pmax = v;
     }
     nice_axis(pmax > 0 ? fmin(100, pmax * 1.1) : 100, &ytop, &ystep);
-    axis(&o, TOP2, H2, ytop, ystep, "share of stall (%)");
+    axis(o, TOP2, H2, ytop, ystep, "share of stall (%)");
     size_t ci = 0;
     EACH_TOP(c, top, ntop)
     {
         const char *col = palette[ci % (sizeof palette / sizeof palette[0])];
-        fp_sb_addf(&o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+        fp_sb_addf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
         size_t i = 0;
         EACH_REC(r, records, n)
         {
             int f;
             double v = class_pct(r, *c, &f);
             /* a class absent from an entry had no stall there: 0 % */
-            fp_sb_addf(&o, "%.1f,%.1f ", xpos(i, n), TOP2 + H2 - H2 * v / ytop);
+            fp_sb_addf(o, "%.1f,%.1f ", xpos(i, n), TOP2 + H2 - H2 * v / ytop);
             i++;
         }
-        fp_sb_adds(&o, "\"/>\n");
+        fp_sb_adds(o, "\"/>\n");
         i = 0;
         EACH_REC(r, records, n)
         {
             int f;
             double v = class_pct(r, *c, &f);
-            fp_sb_addf(&o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>", xpos(i, n),
+            fp_sb_addf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>", xpos(i, n),
                        TOP2 + H2 - H2 * v / ytop, col);
-            esc(&o, *c);
-            fp_sb_addf(&o, " %.2f %%</title></circle>\n", v);
+            esc(o, *c);
+            fp_sb_addf(o, " %.2f %%</title></circle>\n", v);
             i++;
         }
         /* legend */
         double ly = TOP2 + 14 + 20.0 * (double)ci;
-        fp_sb_addf(&o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
+        fp_sb_addf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
                    W - RIGHT + 14, ly - 4, W - RIGHT + 38, ly - 4, col);
-        fp_sb_addf(&o, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\">", W - RIGHT + 44, ly);
-        esc(&o, *c);
-        fp_sb_adds(&o, "</text>\n");
+        fp_sb_addf(o, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\">", W - RIGHT + 44, ly);
+        esc(o, *c);
+        fp_sb_adds(o, "</text>\n");
         ci++;
     }
     if (!ci)
-        fp_sb_addf(&o, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#777\">no stall classes recorded</text>\n",
+        fp_sb_addf(o, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#777\">no stall classes recorded</text>\n",
                    LEFT + 20, TOP2 + H2 / 2);
 
-    /* commit labels (thinned to ~40 so they never overlap) */
+}
+
+/* Commit labels under the x axis (thinned to ~40 so they never overlap). */
+static void commit_labels(fp_sb *o, const fp_history_record *records, size_t n)
+{
     size_t every = n > 40 ? (n + 39) / 40 : 1, i = 0;
     EACH_REC(r, records, n)
     {
@@ -295,19 +305,31 @@ char *fp_trend_svg(const fp_history_record *records, size_t n, char *const *top,
             char lab[32];
             label_of(r, lab, sizeof lab);
             double x = xpos(i, n);
-            fp_sb_addf(&o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999\"/>\n", x, TOP2 + H2, x,
+            fp_sb_addf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999\"/>\n", x, TOP2 + H2, x,
                        TOP2 + H2 + 5);
-            fp_sb_addf(&o, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" font-family=\"DejaVu Sans Mono, monospace\" "
+            fp_sb_addf(o, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" font-family=\"DejaVu Sans Mono, monospace\" "
                            "text-anchor=\"end\" transform=\"rotate(-40 %.1f %d)\">",
                        x, TOP2 + H2 + 18, x, TOP2 + H2 + 18);
-            esc(&o, lab);
-            fp_sb_adds(&o, "</text>\n");
+            esc(o, lab);
+            fp_sb_adds(o, "</text>\n");
         }
         i++;
     }
-    fp_sb_addf(&o, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" fill=\"#555\">entries in capture "
+    fp_sb_addf(o, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" fill=\"#555\">entries in capture "
                    "order (commit)</text>\n",
                LEFT + (W - LEFT - RIGHT) / 2, LABELS + 60);
+}
+
+char *fp_trend_svg(const fp_history_record *records, size_t n, char *const *top, size_t ntop)
+{
+    static const fp_history_record none;
+    const fp_history_record *first = n ? &records[0] : &none;
+    fp_sb o;
+    fp_sb_init(&o);
+    svg_head(&o, first, n);
+    panel_duration(&o, records, n);
+    panel_classes(&o, records, n, top, ntop);
+    commit_labels(&o, records, n);
     fp_sb_adds(&o, "</svg>\n");
     return fp_sb_detach(&o);
 }
