@@ -107,6 +107,59 @@ static void table(fp_sb *t, const fp_bubbles_doc *doc)
         fp_sb_addf(t, "    - %s\n", q->reasons[i]);
 }
 
+/* rocprofv3's decoder warnings for the traced tag, into the quality block (at most 10). */
+static void decoder_warnings(fp_ctx *ctx, const fp_dispatch_ref *ref, fp_bubbles *b)
+{
+    if (ref->bundle_is_dispatch)
+        return;
+    char **dl = NULL;
+    size_t nd = fp_dispatch_decoder_warnings(ctx->bundle, ref->tag, &dl, 10);
+    if (nd) {
+        fp_warn(ctx, "rocprofv3 reported %zu decoder warnings (rocprof/%s/rocprofv3.stderr.txt)", nd, ref->tag);
+        fp_bubbles_add_decoder_warnings(b, dl, nd < 10 ? nd : 10, nd);
+    }
+    for (size_t i = 0; i < (nd < 10 ? nd : 10); i++)
+        free(dl[i]);
+    free(dl);
+}
+
+/* bubbles.json: to --out, else into the bundle (a bare dispatch dir gets none). *out is
+ * the path written, or NULL. */
+static int write_artifact(fp_ctx *ctx, const bubbles_args *a, const fp_dispatch_ref *ref, const fp_bubbles_doc *doc,
+                          char **out, fp_err *err)
+{
+    *out = a->out ? strdup(a->out) : !ref->bundle_is_dispatch ? fp_bundle_path(ctx->bundle, FP_ART_BUBBLES) : NULL;
+    if (!*out)
+        return 0;
+    cJSON *j = fp_model_write(&fp_bubbles_schema, doc);
+    int rc = fp_bundle_write_json(*out, j, ctx->bundle, err);
+    cJSON_Delete(j);
+    if (rc != 0)
+        fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
+    return rc;
+}
+
+/* The envelope: the same document, long lists bounded (a view of doc), and its table. */
+static void envelope(fp_ctx *ctx, const bubbles_args *a, const fp_bubbles_doc *doc, const char *out)
+{
+    fp_bubbles_doc view;
+    size_t total[FP_BUB_LIMITED];
+    fp_bubbles_doc_limit(doc, (size_t)a->limit, &view, total);
+    cJSON *j = fp_model_write(&fp_bubbles_schema, &view);
+    if (out) {
+        char *abs = fp_path_abs(out);
+        fp_json_add_str(j, "artifact", abs);
+        free(abs);
+    } else {
+        cJSON_AddNullToObject(j, "artifact");
+    }
+    for (int i = 0; i < FP_BUB_LIMITED; i++)
+        if (a->limit && total[i] > (size_t)a->limit)
+            fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, total[i]);
+    table(&ctx->table, &view);
+    ctx->data = j;
+}
+
 static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 {
     (void)pos;
@@ -131,60 +184,18 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     fp_bubbles_doc doc;
     memset(&doc, 0, sizeof doc);
     int rc = -1;
-    cJSON *j = NULL;
     char *out = NULL;
     if (fp_bubbles_analyze_jobs(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, (int)a->jobs, err) != 0)
         goto done;
-    if (!ref.bundle_is_dispatch) {
-        char **dl = NULL;
-        size_t nd = fp_dispatch_decoder_warnings(ctx->bundle, ref.tag, &dl, 10);
-        if (nd) {
-            fp_warn(ctx, "rocprofv3 reported %zu decoder warnings (rocprof/%s/rocprofv3.stderr.txt)", nd, ref.tag);
-            fp_bubbles_add_decoder_warnings(&b, dl, nd < 10 ? nd : 10, nd);
-        }
-        for (size_t i = 0; i < (nd < 10 ? nd : 10); i++)
-            free(dl[i]);
-        free(dl);
-    }
+    decoder_warnings(ctx, &ref, &b);
     fp_bubbles_doc_build(&b, &doc);
     fp_bubbles_free(&b);
-    fp_model_round(&fp_bubbles_schema, &doc); /* the table below shows the file's numbers */
-    if (add_dispatch_info(&doc, &ref, err) != 0)
+    fp_model_round(&fp_bubbles_schema, &doc); /* the table shows the file's numbers */
+    if (add_dispatch_info(&doc, &ref, err) != 0 || write_artifact(ctx, a, &ref, &doc, &out, err) != 0)
         goto done;
-    if (a->out)
-        out = strdup(a->out);
-    else if (!ref.bundle_is_dispatch)
-        out = fp_bundle_path(ctx->bundle, FP_ART_BUBBLES);
-    if (out) {
-        j = fp_model_write(&fp_bubbles_schema, &doc);
-        if (fp_bundle_write_json(out, j, ctx->bundle, err) != 0) {
-            fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
-            goto done;
-        }
-        cJSON_Delete(j);
-        j = NULL;
-    }
-    /* the envelope: the same document, long lists bounded (a view of doc) */
-    fp_bubbles_doc view;
-    size_t total[FP_BUB_LIMITED];
-    fp_bubbles_doc_limit(&doc, (size_t)a->limit, &view, total);
-    j = fp_model_write(&fp_bubbles_schema, &view);
-    if (out) {
-        char *abs = fp_path_abs(out);
-        fp_json_add_str(j, "artifact", abs);
-        free(abs);
-    } else {
-        cJSON_AddNullToObject(j, "artifact");
-    }
-    for (int i = 0; i < FP_BUB_LIMITED; i++)
-        if (a->limit && total[i] > (size_t)a->limit)
-            fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, total[i]);
-    table(&ctx->table, &view);
-    ctx->data = j;
-    j = NULL;
+    envelope(ctx, a, &doc, out);
     rc = 0;
 done:
-    cJSON_Delete(j);
     free(out);
     fp_bubbles_doc_free(&doc);
     fp_bubbles_free(&b);
