@@ -46,6 +46,15 @@ typedef struct fp_optb {
 static inline fp_optd fp_optd_of(double v) { return (fp_optd){true, v}; }
 static inline fp_optd fp_optd_none(void) { return (fp_optd){false, 0.0}; }
 
+/* (appended) A value that is a number, a string or null (FP_K_NUMSTR): a command's
+ * query echoed back, `--code-line 20` or `--source-line x.py:19`. is_num: the number
+ * `num`; else the string `str` (owned), NULL = null. */
+typedef struct fp_numstr {
+    bool is_num;
+    double num;
+    char *str;
+} fp_numstr;
+
 typedef enum fp_kind {
     FP_K_I64,   /* int64_t, an integral number */
     FP_K_INT,   /* int, an integral number */
@@ -76,6 +85,8 @@ typedef enum fp_kind {
      * field whose key is NULL, the member's value is that field's value itself (a number,
      * a list...); otherwise it is an object of `sub`'s keys. Members keep their order. */
     FP_K_MAP,
+    /* (appended) fp_numstr: a number (rounded to `dec` as FP_K_NUM), a string or null */
+    FP_K_NUMSTR,
 } fp_kind;
 
 /* Field flags. */
@@ -137,6 +148,7 @@ struct fp_schema {
      offsetof(T, wm)}
 #define FP_INLINE(T, m, name, sub) {name, FP_K_INLINE, offsetof(T, m), 0, 0, sub, 0, 0}
 #define FP_MAP(T, m, n, key, sub, fl) {key, FP_K_MAP, offsetof(T, m), 0, fl, sub, offsetof(T, n), 0}
+#define FP_NUMSTR(T, m, key, dec, fl) {key, FP_K_NUMSTR, offsetof(T, m), dec, fl, NULL, 0, 0}
 
 /* The element of a FP_K_MAP whose values are numbers (sub: fp_model_numval_schema
  * or a one-field schema of your own for other decimals). */
