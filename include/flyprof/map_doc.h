@@ -109,6 +109,9 @@ extern const fp_schema fp_map_snippet_schema;
 
 /* Strict read of map.json (errors: model.h, doc = the path). */
 int fp_map_read_file(const char *path, fp_map_doc *doc, fp_err *err);
+/* Write map.json atomically; bundle non-NULL: its paths are written bundle-relative
+ * (fp_bundle_write_json), as every artifact of a bundle. */
+int fp_map_write_file(const char *path, const fp_map_doc *doc, const char *bundle, fp_err *err);
 void fp_map_free(fp_map_doc *doc);
 
 #endif

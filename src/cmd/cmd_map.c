@@ -457,9 +457,7 @@ static int write_map(fp_ctx *ctx, const char *out_dir, fp_map_doc *doc, const fp
         return -1;
     }
     char *pmj = fp_bundle_path(out_dir, FP_ART_MAP);
-    cJSON *j = fp_model_write(&fp_map_schema, doc);
-    int wr = fp_bundle_write_json(pmj, j, ctx->bundle, err);
-    cJSON_Delete(j);
+    int wr = fp_map_write_file(pmj, doc, ctx->bundle, err);
     free(pmj);
     if (wr != 0) {
         fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");

@@ -5,6 +5,10 @@
  */
 #include "flyprof/map_doc.h"
 
+#include <cjson/cJSON.h>
+
+#include "flyprof/bundle_path.h"
+
 #define T fp_map_snip_line
 static const fp_field snip_line_fields[] = {
     FP_I64(T, n, "n", 0),
@@ -117,6 +121,14 @@ const fp_schema fp_map_schema = {"map", sizeof(fp_map_doc), FP_FIELDS(map_fields
 int fp_map_read_file(const char *path, fp_map_doc *doc, fp_err *err)
 {
     return fp_model_read_file(&fp_map_schema, path, doc, err);
+}
+
+int fp_map_write_file(const char *path, const fp_map_doc *doc, const char *bundle, fp_err *err)
+{
+    cJSON *j = fp_model_write(&fp_map_schema, doc);
+    int rc = fp_bundle_write_json(path, j, bundle, err);
+    cJSON_Delete(j);
+    return rc;
 }
 
 void fp_map_free(fp_map_doc *doc) { fp_model_free(&fp_map_schema, doc); }
