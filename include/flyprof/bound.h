@@ -109,8 +109,13 @@ void fp_bound_classify(const fp_bound_in *in, fp_bound_result *out);
 /* "compute" | "memory" | "latency" | "parallelism" | "unknown". */
 const char *fp_bound_name(fp_bound b);
 
-/* {"bound","rule","basis","confidence","evidence","optimal","optimal_rule","optimal_evidence"}
- * in that order; caller owns the object. */
+/* The "bound" object of report.json / counters.json / tile.json as its struct
+ * (report_doc.h fp_report_bound; out is overwritten: strings are new copies). */
+struct fp_report_bound;
+void fp_bound_to_doc(const fp_bound_result *r, struct fp_report_bound *out);
+
+/* The same written by its table (fp_report_bound_schema); caller owns the object.
+ * For counters.json and tile.json until their writers embed fp_report_bound. */
 cJSON *fp_bound_to_json(const fp_bound_result *r);
 
 #endif

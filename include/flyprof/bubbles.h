@@ -5,18 +5,19 @@
  *
  * Inputs: code.json (the per-instruction aggregates), every wave file (streamed
  * one at a time), occupancy.json and wstates*.json. Output: one plain struct,
- * turned into bubbles.json by fp_bubbles_json(). Ownership: everything inside
+ * turned into the bubbles.json document (fp_bubbles_doc, bubbles_doc.h) by
+ * fp_bubbles_doc_build(). Ownership: everything inside
  * fp_bubbles is owned by it; free with fp_bubbles_free().
  */
 #ifndef FLYPROF_BUBBLES_H
 #define FLYPROF_BUBBLES_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "flyprof/att.h"
+#include "flyprof/bubbles_doc.h"
 #include "flyprof/error.h"
 #include "flyprof/taxonomy.h"
 #include "flyprof/wave.h"
@@ -151,9 +152,11 @@ int fp_bubbles_analyze_jobs(const char *dir, fp_rank_by rank_by, fp_bubbles *out
 int fp_bubbles_default_jobs(void);
 void fp_bubbles_free(fp_bubbles *b);
 
-/* The bubbles.json document. limit bounds hotspots/lines/files/producers (0 = all);
- * *cut receives {"hotspots": total, ...} for lists that were cut (may be NULL). */
-cJSON *fp_bubbles_json(const fp_bubbles *b, size_t limit, cJSON **cut);
+/* The bubbles.json document of the analysis, every list complete (*out is
+ * overwritten; free with fp_bubbles_doc_free). The dispatch resolution keys and
+ * quality.empty_shells are left to the command (cmd_bubbles.c). For an envelope
+ * bounded by --limit, see fp_bubbles_doc_limit (bubbles_doc.h). */
+void fp_bubbles_doc_build(const fp_bubbles *b, fp_bubbles_doc *out);
 
 /* Order of hotspot rows (indices into code rows with stall > 0) for rank_by. */
 size_t *fp_bubbles_hotspot_order(const fp_bubbles *b, size_t *n);

@@ -15,8 +15,12 @@
 #ifndef FLYPROF_DIFF_H
 #define FLYPROF_DIFF_H
 
-#include <cjson/cJSON.h>
+#include <stddef.h>
 
+#include "flyprof/diff_doc.h"
+#include "flyprof/history_doc.h"
+#include "flyprof/model.h"
+#include "flyprof/report_doc.h"
 #include "flyprof/strbuf.h"
 
 /* Noise floor of the overall verdict, in percentage points of the stalled
@@ -33,17 +37,32 @@
 #define FP_DIFF_MAX_ROWS 50
 
 /* The figures of one side that the verdict and the per-class comparison use.
- * `diff` takes them from a report.json, `check` from a history entry (which
- * stores the same keys), so both go through the same comparison and floors.
- * totals: {stall_pct, exposed_pct, waves, latency}; workload:
- * {time_ns_per_call} (may be NULL); classes: [{class, cycles, exposed, pct}]. */
+ * `diff` takes them from a report.json, `check` from a history record (which
+ * stores the same figures), so both go through the same comparison and floors.
+ * A null figure (an unknown fp_optd) counts as 0 where a number is needed, as
+ * an absent key did. */
+typedef struct fp_diff_item {
+    const char *name; /* the class (or line); not owned */
+    double stall;     /* cycles (a class's "cycles", a line's "stall") */
+    double exposed;   /* exposed cycles */
+    double pct;       /* share of total stall, % */
+} fp_diff_item;
+
 typedef struct fp_diff_figures {
-    const cJSON *totals;
-    const cJSON *workload;
-    const cJSON *classes;
+    fp_optd stall_pct;        /* totals */
+    fp_optd exposed_pct;
+    fp_optd waves;
+    fp_optd latency;
+    fp_optd time_ns_per_call; /* workload */
+    fp_diff_item *classes;    /* owned array (the names are not owned) */
+    size_t nclasses;
 } fp_diff_figures;
 
-fp_diff_figures fp_diff_figures_of(const cJSON *report);
+/* The figures of a report / of a history record (pointing into it: keep it
+ * alive); free with fp_diff_figures_free. */
+void fp_diff_figures_of(const fp_report_doc *report, fp_diff_figures *out);
+void fp_diff_figures_of_record(const fp_history_record *rec, fp_diff_figures *out);
+void fp_diff_figures_free(fp_diff_figures *f);
 
 typedef struct fp_diff_verdict {
     const char *overall; /* improved | regressed | neutral */
@@ -54,14 +73,15 @@ typedef struct fp_diff_verdict {
 
 /* The overall verdict of after vs before, within the noise floors above. */
 void fp_diff_verdict_of(const fp_diff_figures *before, const fp_diff_figures *after, fp_diff_verdict *v);
-/* The pieces of diff.json computed from figures alone (caller owns each). */
-cJSON *fp_diff_noise_floor_json(void);
-cJSON *fp_diff_totals_json(const fp_diff_figures *before, const fp_diff_figures *after);
-cJSON *fp_diff_classes_json(const fp_diff_figures *before, const fp_diff_figures *after);
-cJSON *fp_diff_verdict_json(const fp_diff_verdict *v); /* {overall, basis, delta, why} */
+/* The pieces of diff.json computed from figures alone (diff_doc.h; free what
+ * they own with fp_model_free and the piece's schema). */
+void fp_diff_noise_floor_of(fp_diff_noise_floor *out);
+void fp_diff_totals_of(const fp_diff_figures *before, const fp_diff_figures *after, fp_diff_totals *out);
+void fp_diff_classes_of(const fp_diff_figures *before, const fp_diff_figures *after, fp_diff_row **rows, size_t *n);
+void fp_diff_verdict_doc_of(const fp_diff_verdict *v, fp_diff_verdict_doc *out); /* {overall, basis, delta, why} */
 
-/* diff.json (caller owns). `before`/`after` are report.json documents. */
-cJSON *fp_diff_reports(const cJSON *before, const cJSON *after);
+/* diff.json of two reports (*out is overwritten; free with fp_diff_free). */
+void fp_diff_reports(const fp_report_doc *before, const fp_report_doc *after, fp_diff_doc *out);
 
 /* The --fail-on gate (diff, check): does `verdict` (verdict.overall:
  * improved / regressed / neutral) trip the gate `fail_on`? "regressed" trips
@@ -73,6 +93,6 @@ int fp_diff_gate(const char *verdict, const char *fail_on);
 extern const char *const fp_diff_fail_on_choices[];
 
 /* Human rendering of a diff.json (its notes first, as warnings). */
-void fp_diff_table(const cJSON *diff, fp_sb *out);
+void fp_diff_table(const fp_diff_doc *diff, fp_sb *out);
 
 #endif

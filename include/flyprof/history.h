@@ -2,8 +2,8 @@
  * history.h - the per-kernel performance history: one SQLite file of entries,
  * one per reported bundle (docs/commands/history.md).
  *
- * An entry is handled as a JSON "record" (the same object `history show`
- * prints and `history export` writes, one per line):
+ * An entry is handled as a "record", struct fp_history_record (history_doc.h;
+ * the same object `history show` prints and `history export` writes, one per line):
  *
  *   {hash, kernel, shape, arch, product,
  *    workload {time_ns_per_call}, totals {stall_pct, exposed_pct, waves, latency},
@@ -15,7 +15,7 @@
  *    added_at}            (+ "id" when read back from a database)
  *
  * workload/totals/classes use report.json's key names so that `check` feeds
- * a record to the very comparison `diff` uses (fp_diff_figures_of).
+ * a record to the very comparison `diff` uses (fp_diff_figures_of_record).
  *
  * The database: PRAGMA application_id marks it as ours, PRAGMA user_version is
  * the schema version, migrations run forward in one transaction, WAL and a busy
@@ -26,12 +26,12 @@
 #ifndef FLYPROF_HISTORY_H
 #define FLYPROF_HISTORY_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "flyprof/error.h"
+#include "flyprof/history_doc.h"
 
 /* "FPHS": PRAGMA application_id of a flyprof history database. */
 #define FP_HISTORY_APP_ID 0x46504853
@@ -64,19 +64,19 @@ int fp_history_create_at_version(const char *path, int version, fp_err *err);
  * give the provenance when capture.json has none (wt_dirty -1 = unknown).
  * Fills "hash" (content hash: same bundle, same hash). */
 int fp_history_record_from_bundle(const char *bundle, const char *wt_commit, int wt_dirty, const char *wt_branch,
-                                  cJSON **rec, fp_err *err);
+                                  fp_history_record *rec, fp_err *err);
 
 /* The content hash of a record (everything but id, hash, added_at and where /
  * by which flyprof it was added). 64 hex digits. */
-void fp_history_hash(const cJSON *rec, char out[65]);
+void fp_history_hash(const fp_history_record *rec, char out[65]);
 
 /* Insert in one transaction; a record whose hash is present is not added
  * again (*added false, *id the existing entry). Validates the record. */
-int fp_history_insert(fp_history *h, const cJSON *rec, int64_t *id, bool *added, fp_err *err);
+int fp_history_insert(fp_history *h, const fp_history_record *rec, int64_t *id, bool *added, fp_err *err);
 
 /* Insert many records in one transaction (all or nothing); *added counts the
  * new ones. Every record is validated before anything is written. */
-int fp_history_insert_many(fp_history *h, const cJSON *records, size_t *added, fp_err *err);
+int fp_history_insert_many(fp_history *h, const fp_history_record *records, size_t n, size_t *added, fp_err *err);
 
 typedef struct fp_history_filter {
     const char *kernel; /* exact, or NULL */
@@ -86,16 +86,16 @@ typedef struct fp_history_filter {
 } fp_history_filter;
 
 /* Matching records, oldest first (captured_at, then id). */
-int fp_history_query(fp_history *h, const fp_history_filter *f, cJSON **records, fp_err *err);
+int fp_history_query(fp_history *h, const fp_history_filter *f, fp_history_records *records, fp_err *err);
 /* One record by id; absent -> NO_ARTIFACT. */
-int fp_history_get(fp_history *h, int64_t id, cJSON **rec, fp_err *err);
+int fp_history_get(fp_history *h, int64_t id, fp_history_record *rec, fp_err *err);
 
 /* The baseline of `check`: among entries of kernel+shape whose hash differs
  * from exclude_hash, `latest` (or NULL), an entry id, or a commit (prefix of
  * at least 4 hex digits; the latest entry of that commit). None ->
  * NO_ARTIFACT. */
 int fp_history_baseline(fp_history *h, const char *kernel, const char *shape, const char *spec,
-                        const char *exclude_hash, cJSON **rec, fp_err *err);
+                        const char *exclude_hash, fp_history_record *rec, fp_err *err);
 
 /* Normalise a --since value: "YYYY-MM-DD[THH:MM[:SS]][Z]" or "<N>d" / "<N>h"
  * (relative to now) -> "YYYY-MM-DDTHH:MM:SSZ" in buf. -1 + BAD_ARGS otherwise. */

@@ -55,8 +55,10 @@ typedef struct fp_launch {
 /* Compute the model; out->valid false when the grid or workgroup is unusable. */
 void fp_launch_compute(const fp_launch_in *in, fp_launch *out);
 
-/* report.json "launch" object (caller owns); unknown figures are null. */
-cJSON *fp_launch_to_json(const fp_launch *l);
+/* report.json "launch" object as its struct (report_doc.h; out overwritten); unknown
+ * figures are null. */
+struct fp_report_launch;
+void fp_launch_to_doc(const fp_launch *l, struct fp_report_launch *out);
 
 /* "80 workgroups on 256 CUs: 31% of CUs busy (1 round)" into buf. */
 void fp_launch_sentence(const fp_launch *l, char *buf, size_t n);

@@ -43,6 +43,12 @@ typedef struct fp_optb {
     bool v;
 } fp_optb;
 
+/* One member of an FP_K_OPTDMAP object: a key that is data, and its optional number. */
+typedef struct fp_named_optd {
+    char *key;  /* owned */
+    fp_optd v;
+} fp_named_optd;
+
 static inline fp_optd fp_optd_of(double v) { return (fp_optd){true, v}; }
 static inline fp_optd fp_optd_none(void) { return (fp_optd){false, 0.0}; }
 
@@ -85,6 +91,9 @@ typedef enum fp_kind {
      * field whose key is NULL, the member's value is that field's value itself (a number,
      * a list...); otherwise it is an object of `sub`'s keys. Members keep their order. */
     FP_K_MAP,
+    FP_K_OPTDMAP, /* fp_named_optd * at `off`, count at `count`: an object whose keys are data
+                     (names from another table, e.g. the signal kinds), each a number (dec as
+                     FP_K_NUM) or null; written in list order, read in document order */
     /* (appended) fp_numstr: a number (rounded to `dec` as FP_K_NUM), a string or null */
     FP_K_NUMSTR,
 } fp_kind;
@@ -126,29 +135,33 @@ struct fp_schema {
 
 #define FP_FIELDS(arr) (arr), (sizeof(arr) / sizeof((arr)[0]))
 
-/* Field constructors, so that a table reads as a list of keys. T is the struct type. */
-#define FP_I64(T, m, key, fl) {key, FP_K_I64, offsetof(T, m), 0, fl, NULL, 0, 0}
-#define FP_INT(T, m, key, fl) {key, FP_K_INT, offsetof(T, m), 0, fl, NULL, 0, 0}
-#define FP_NUM(T, m, key, dec, fl) {key, FP_K_NUM, offsetof(T, m), dec, fl, NULL, 0, 0}
-#define FP_OPTD(T, m, key, dec, fl) {key, FP_K_OPTD, offsetof(T, m), dec, fl, NULL, 0, 0}
-#define FP_BOOL(T, m, key, fl) {key, FP_K_BOOL, offsetof(T, m), 0, fl, NULL, 0, 0}
-#define FP_OPTB(T, m, key, fl) {key, FP_K_OPTB, offsetof(T, m), 0, fl, NULL, 0, 0}
-#define FP_STR(T, m, key, fl) {key, FP_K_STR, offsetof(T, m), 0, fl, NULL, 0, 0}
-#define FP_OBJ(T, m, key, sub, fl) {key, FP_K_OBJ, offsetof(T, m), 0, fl, sub, 0, 0}
-#define FP_OBJP(T, m, key, sub, fl) {key, FP_K_OBJP, offsetof(T, m), 0, fl, sub, 0, 0}
-#define FP_ARR(T, m, n, key, sub, fl) {key, FP_K_ARR, offsetof(T, m), 0, fl, sub, offsetof(T, n), 0}
-#define FP_STRS(T, m, n, key, fl) {key, FP_K_STRS, offsetof(T, m), 0, fl, NULL, offsetof(T, n), 0}
-#define FP_NUMS(T, m, n, key, dec, fl) {key, FP_K_NUMS, offsetof(T, m), dec, fl, NULL, offsetof(T, n), 0}
-#define FP_JSON(T, m, key, fl) {key, FP_K_JSON, offsetof(T, m), 0, fl, NULL, 0, 0}
-#define FP_VIEW(key, sub) {key, FP_K_VIEW, 0, 0, 0, sub, 0, 0}
+/* Field constructors, so that a table reads as a list of keys. T is the struct type.
+ * Designated initializers: a member appended to fp_field later needs no edit here. */
+#define FP_I64(T, m, k, fl) {.key = k, .kind = FP_K_I64, .off = offsetof(T, m), .flags = fl}
+#define FP_INT(T, m, k, fl) {.key = k, .kind = FP_K_INT, .off = offsetof(T, m), .flags = fl}
+#define FP_NUM(T, m, k, d, fl) {.key = k, .kind = FP_K_NUM, .off = offsetof(T, m), .dec = d, .flags = fl}
+#define FP_OPTD(T, m, k, d, fl) {.key = k, .kind = FP_K_OPTD, .off = offsetof(T, m), .dec = d, .flags = fl}
+#define FP_BOOL(T, m, k, fl) {.key = k, .kind = FP_K_BOOL, .off = offsetof(T, m), .flags = fl}
+#define FP_OPTB(T, m, k, fl) {.key = k, .kind = FP_K_OPTB, .off = offsetof(T, m), .flags = fl}
+#define FP_STR(T, m, k, fl) {.key = k, .kind = FP_K_STR, .off = offsetof(T, m), .flags = fl}
+#define FP_OBJ(T, m, k, sb, fl) {.key = k, .kind = FP_K_OBJ, .off = offsetof(T, m), .flags = fl, .sub = sb}
+#define FP_OBJP(T, m, k, sb, fl) {.key = k, .kind = FP_K_OBJP, .off = offsetof(T, m), .flags = fl, .sub = sb}
+#define FP_ARR(T, m, n, k, sb, fl) \
+    {.key = k, .kind = FP_K_ARR, .off = offsetof(T, m), .flags = fl, .sub = sb, .count = offsetof(T, n)}
+#define FP_STRS(T, m, n, k, fl) {.key = k, .kind = FP_K_STRS, .off = offsetof(T, m), .flags = fl, .count = offsetof(T, n)}
+#define FP_NUMS(T, m, n, k, d, fl) \
+    {.key = k, .kind = FP_K_NUMS, .off = offsetof(T, m), .dec = d, .flags = fl, .count = offsetof(T, n)}
+#define FP_JSON(T, m, k, fl) {.key = k, .kind = FP_K_JSON, .off = offsetof(T, m), .flags = fl}
+#define FP_VIEW(k, sb) {.key = k, .kind = FP_K_VIEW, .sub = sb}
 /* Any field of kind K written only when the bool member `wm` is true (FP_F_WHEN). For
  * lists: m the pointer, n the count; for other kinds pass n = m. */
-#define FP_WHEN(T, wm, K, m, n, key, dec, sub) \
-    {key, K, offsetof(T, m), dec, FP_F_WHEN, sub, K == FP_K_ARR || K == FP_K_STRS || K == FP_K_NUMS ? offsetof(T, n) : 0, \
-     offsetof(T, wm)}
-#define FP_INLINE(T, m, name, sub) {name, FP_K_INLINE, offsetof(T, m), 0, 0, sub, 0, 0}
-#define FP_MAP(T, m, n, key, sub, fl) {key, FP_K_MAP, offsetof(T, m), 0, fl, sub, offsetof(T, n), 0}
-#define FP_NUMSTR(T, m, key, dec, fl) {key, FP_K_NUMSTR, offsetof(T, m), dec, fl, NULL, 0, 0}
+#define FP_WHEN(T, wm, K, m, n, k, d, sb)                                                                   \
+    {.key = k, .kind = K, .off = offsetof(T, m), .dec = d, .flags = FP_F_WHEN, .sub = sb,                         \
+     .count = K == FP_K_ARR || K == FP_K_STRS || K == FP_K_NUMS ? offsetof(T, n) : 0, .when = offsetof(T, wm)}
+#define FP_INLINE(T, m, name, sb) {.key = name, .kind = FP_K_INLINE, .off = offsetof(T, m), .sub = sb}
+#define FP_MAP(T, m, n, k, sb, fl) \
+    {.key = k, .kind = FP_K_MAP, .off = offsetof(T, m), .flags = fl, .sub = sb, .count = offsetof(T, n)}
+#define FP_NUMSTR(T, m, k, d, fl) {.key = k, .kind = FP_K_NUMSTR, .off = offsetof(T, m), .dec = d, .flags = fl}
 
 /* The element of a FP_K_MAP whose values are numbers (sub: fp_model_numval_schema
  * or a one-field schema of your own for other decimals). */
@@ -158,6 +171,14 @@ typedef struct fp_model_kv {
 } fp_model_kv;
 /* numbers written as they are (dec -1) / rounded to 1 or 3 decimals */
 extern const fp_schema fp_model_numval_schema, fp_model_numval1_schema, fp_model_numval3_schema;
+#define FP_OPTDMAP(T, m, n, k, d, fl) \
+    {.key = k, .kind = FP_K_OPTDMAP, .off = offsetof(T, m), .dec = d, .flags = fl, .count = offsetof(T, n)}
+/* Keys written only when the bool member `present` is true (FP_F_WHEN): absent from
+ * some documents, null in others (bubbles.json's dispatch.tag). */
+#define FP_STR_IF(T, m, k, present) \
+    {.key = k, .kind = FP_K_STR, .off = offsetof(T, m), .flags = FP_F_WHEN, .when = offsetof(T, present)}
+#define FP_OPTD_IF(T, m, k, d, present) \
+    {.key = k, .kind = FP_K_OPTD, .off = offsetof(T, m), .dec = d, .flags = FP_F_WHEN, .when = offsetof(T, present)}
 
 /* struct -> a new cJSON object, keys in table order (aborts on OOM, like json.h). */
 struct cJSON *fp_model_write(const fp_schema *s, const void *obj);

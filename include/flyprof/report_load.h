@@ -8,17 +8,18 @@
 #ifndef FLYPROF_REPORT_LOAD_H
 #define FLYPROF_REPORT_LOAD_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 
+#include "flyprof/bubbles_doc.h"
 #include "flyprof/error.h"
+#include "flyprof/report_doc.h"
 
 typedef struct fp_report_loaded {
-    cJSON *report;       /* report.json (owned) */
-    char *root;          /* directory holding the bundle's artifacts (owned) */
-    char *dispatch_dir;  /* the analysed dispatch dir (owned) */
+    fp_report_doc report;   /* report.json (owned, rounded as the file) */
+    char *root;             /* directory holding the bundle's artifacts (owned) */
+    char *dispatch_dir;     /* the analysed dispatch dir (owned) */
     bool bundle_is_dispatch;
-    cJSON *bubbles;      /* the bubbles document used (owned) */
+    fp_bubbles_doc bubbles; /* the bubbles document used (owned) */
 } fp_report_loaded;
 
 struct fp_ctx;

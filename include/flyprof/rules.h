@@ -16,9 +16,9 @@
 #ifndef FLYPROF_RULES_H
 #define FLYPROF_RULES_H
 
-#include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "flyprof/rules_doc.h"
 #include "flyprof/signals.h"
 #include "flyprof/strbuf.h"
 
@@ -141,16 +141,19 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n);
 /* "high" | "medium" | "low" for a 0..1 confidence. */
 const char *fp_conf_label(double c);
 
-/* The recommendation as report.json data: rule, bubble_class, rank, knob, api,
- * change, expected, gain, confidence, evidence {...}, acceptance {...}. */
-cJSON *fp_rec_json(const fp_signals *s, const fp_rec *r);
+/* The recommendation as report.json data (report_doc.h fp_report_rec: rule,
+ * bubble_class, rank, knob, api, change, expected, gain, confidence, evidence {...},
+ * acceptance {...}); out is overwritten. */
+struct fp_report_rec;
+void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, struct fp_report_rec *out);
 
 /* Gate as text: "any" or "memory|latency". */
 void fp_gate_text(unsigned gate, fp_sb *out);
 /* A rule's firing condition as text ("class.vmcnt.stall_pct > 10 AND ..."). */
 void fp_rule_cond_text(const fp_rule *r, fp_sb *out);
-/* The whole table as markdown (bubble-knob-table.md) and as JSON. */
+/* The whole table as markdown (bubble-knob-table.md) and as data (rules_doc.h, rounded
+ * as written; free with fp_model_free(&fp_rules_doc_schema, d)). */
 void fp_rules_markdown(fp_sb *out);
-cJSON *fp_rules_json(void);
+void fp_rules_doc_fill(fp_rules_doc *d);
 
 #endif

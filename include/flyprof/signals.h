@@ -18,8 +18,10 @@
 
 #include "flyprof/att.h"
 #include "flyprof/bound.h"
+#include "flyprof/bubbles_doc.h"
 #include "flyprof/error.h"
 #include "flyprof/launch.h"
+#include "flyprof/model.h"
 #include "flyprof/sol.h"
 #include "flyprof/soc.h"
 
@@ -152,7 +154,8 @@ typedef struct fp_signals {
     /* capture quality: 0..1 multiplier on recommendation confidence, and why */
     double capture_confidence;
     fp_optd src_mapped_pct;    /* map.json: % of latency on instructions with a source line */
-    cJSON *quality_issues;     /* array of strings (owned) */
+    char **quality_issues;     /* capture-quality issues, in the order found (owned) */
+    size_t nquality_issues;
     /* the dispatch's source copies (borrowed, may be NULL): set before
      * fp_signals_from_bubbles so evidence skips decorator lines */
     const fp_snapshots *snaps;
@@ -174,7 +177,8 @@ typedef struct fp_signals {
     fp_optd coverage_pct;        /* static instructions executed at least once, % */
     int64_t static_insts, executed_insts;
     bool loop_known, loop_executed, has_loop; /* some instruction ran more often than the entry */
-    cJSON *repr_reasons;         /* array of strings (owned) */
+    char **repr_reasons;         /* why the trace is not representative (owned) */
+    size_t nrepr_reasons;
     /* ---- store drain at s_endpgm ---- */
     fp_optd drain_latency;       /* latency of s_endpgm summed over traced waves */
     fp_optd drain_pct;           /* % of total latency */
@@ -207,7 +211,7 @@ bool fp_signals_is_entry_line(const fp_snapshots *snaps, const char *source);
  * without a taxonomy there is nothing to reason about (BAD_INPUT when its
  * shape is wrong). The others only add signals; a wrong type in them is
  * BAD_INPUT naming the artifact and key. */
-int fp_signals_from_bubbles(fp_signals *s, const cJSON *bubbles, fp_err *err);
+int fp_signals_from_bubbles(fp_signals *s, const fp_bubbles_doc *bubbles, fp_err *err);
 int fp_signals_from_counters(fp_signals *s, const cJSON *counters, fp_err *err);
 /* capture.json as read by fp_capture_read_file (tag NULL: the only tag) */
 int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *capture, const char *tag, fp_err *err);

@@ -80,7 +80,8 @@ typedef struct fp_sol {
 } fp_sol;
 
 void fp_sol_compute(const fp_sol_in *in, fp_sol *out);
-/* report.json "sol" (caller owns). */
-cJSON *fp_sol_to_json(const fp_sol *s, const fp_sol_in *in);
+/* report.json "sol" as its struct (report_doc.h; out overwritten). */
+struct fp_report_sol;
+void fp_sol_to_doc(const fp_sol *s, const fp_sol_in *in, struct fp_report_sol *out);
 
 #endif

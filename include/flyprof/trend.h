@@ -6,19 +6,21 @@
 #ifndef FLYPROF_TREND_H
 #define FLYPROF_TREND_H
 
-#include <cjson/cJSON.h>
 #include <stddef.h>
+
+#include "flyprof/history_doc.h"
 
 /* Stall classes charted: the largest mean share over the series. */
 #define FP_TREND_TOP_CLASSES 5
 
-/* The classes charted (largest mean pct first), a JSON array of names (caller owns). */
-cJSON *fp_trend_top_classes(const cJSON *records, size_t k);
+/* The classes charted (largest mean pct first): *top, *ntop (owned strings, as
+ * fp_model_push_str lists them). */
+void fp_trend_top_classes(const fp_history_record *records, size_t n, size_t k, char ***top, size_t *ntop);
 
 /* A self-contained SVG (no scripts, no external references). malloc'd. */
-char *fp_trend_svg(const cJSON *records, const cJSON *top_classes);
+char *fp_trend_svg(const fp_history_record *records, size_t n, char *const *top, size_t ntop);
 
 /* CSV: id,captured_at,commit,dirty,time_ns_per_call,stall_pct,exposed_pct,bound,<class>_pct... malloc'd. */
-char *fp_trend_csv(const cJSON *records, const cJSON *top_classes);
+char *fp_trend_csv(const fp_history_record *records, size_t n, char *const *top, size_t ntop);
 
 #endif

@@ -11,8 +11,10 @@
 #include "flyprof/bound.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "flyprof/json.h"
+#include "flyprof/report_doc.h"
 #include "flyprof/sol.h"
 
 /* Thresholds (percent unless noted). They mirror rocprofiler-compute's
@@ -398,25 +400,30 @@ const char *fp_bound_name(fp_bound b)
     }
 }
 
+void fp_bound_to_doc(const fp_bound_result *r, fp_report_bound *o)
+{
+    memset(o, 0, sizeof *o);
+    o->bound = fp_model_strdup(fp_bound_name(r->bound));
+    o->rule = fp_model_strdup(r->rule);
+    o->basis = fp_model_strdup(r->basis);
+    o->confidence = fp_model_strdup(r->confidence);
+    o->evidence = fp_model_strdup(r->evidence);
+    o->optimal = r->optimal;
+    o->optimal_rule = fp_model_strdup(r->optimal_rule);
+    o->optimal_evidence = fp_model_strdup(r->optimal ? r->optimal_evidence : NULL);
+    o->within = fp_model_strdup(fp_bound_name(r->within));
+    o->within_rule = fp_model_strdup(r->within_rule);
+    o->at_roof = r->at_roof;
+    o->roof_pct_of_peak = r->at_roof ? fp_optd_of(r->roof_pct) : fp_optd_none();
+    o->roof_source = fp_model_strdup(r->roof_source);
+}
+
 cJSON *fp_bound_to_json(const fp_bound_result *r)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "bound", fp_bound_name(r->bound));
-    fp_json_add_str(o, "rule", r->rule);
-    fp_json_add_str(o, "basis", r->basis);
-    fp_json_add_str(o, "confidence", r->confidence);
-    fp_json_add_str(o, "evidence", r->evidence);
-    fp_json_add_bool(o, "optimal", r->optimal);
-    fp_json_add_str(o, "optimal_rule", r->optimal_rule);
-    fp_json_add_str(o, "optimal_evidence", r->optimal ? r->optimal_evidence : NULL);
-    fp_json_add_str(o, "within", fp_bound_name(r->within));
-    fp_json_add_str(o, "within_rule", r->within_rule);
-    fp_json_add_bool(o, "at_roof", r->at_roof);
-    if (r->at_roof)
-        fp_json_add_num(o, "roof_pct_of_peak", r->roof_pct, 2);
-    else
-        cJSON_AddNullToObject(o, "roof_pct_of_peak");
-    fp_json_add_str(o, "roof_source", r->roof_source);
+    fp_report_bound d;
+    fp_bound_to_doc(r, &d);
+    cJSON *o = fp_model_write(&fp_report_bound_schema, &d);
+    fp_model_free(&fp_report_bound_schema, &d);
     return o;
 }
 

@@ -1,53 +1,21 @@
 /*
- * bubbles_json.c - fp_bubbles -> bubbles.json, in ONE place, with the fixed key
- * order documented in docs/commands/bubbles.md. Lists are ranked with stable
- * sorts (ties keep code order) so the artifact is byte-for-byte reproducible.
+ * bubbles_json.c - fp_bubbles -> the bubbles.json document (fp_bubbles_doc,
+ * bubbles_doc.h), in ONE place; the model's table (src/model/bubbles_doc.c)
+ * writes it with the fixed key order documented in docs/commands/bubbles.md.
+ * Lists are ranked with stable sorts (ties keep code order) so the artifact is
+ * byte-for-byte reproducible. Percentages are rounded here as the file has them
+ * (pct()); every other number is rounded by the table's decimals when written.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bubbles_internal.h"
+#include "flyprof/bubbles_doc.h"
 #include "flyprof/json.h"
 #include "flyprof/satmath.h"
 
-/* Every key below is a string literal: it is added without a copy
- * (cJSON_AddItemToObjectCS), one malloc + free less per field of an artifact
- * of ~30k nodes. Values as fp_json_add_*. */
-static cJSON *must_item(cJSON *n)
-{
-    if (!n)
-        abort();
-    return n;
-}
-
-static cJSON *add_int(cJSON *o, const char *key, int64_t v)
-{
-    cJSON *n = fp_json_int(v);
-    cJSON_AddItemToObjectCS(o, key, n);
-    return n;
-}
-
-static cJSON *add_num(cJSON *o, const char *key, double v, int decimals)
-{
-    cJSON *n = must_item(cJSON_CreateNumber(fp_round(v, decimals)));
-    cJSON_AddItemToObjectCS(o, key, n);
-    return n;
-}
-
-static cJSON *add_str(cJSON *o, const char *key, const char *s)
-{
-    cJSON *n = must_item(s ? cJSON_CreateString(s) : cJSON_CreateNull());
-    cJSON_AddItemToObjectCS(o, key, n);
-    return n;
-}
-
-static cJSON *add_bool(cJSON *o, const char *key, int b)
-{
-    cJSON *n = must_item(cJSON_CreateBool(b));
-    cJSON_AddItemToObjectCS(o, key, n);
-    return n;
-}
+#define SDUP fp_model_strdup
 
 static const char *const RANK_NAMES[] = {"exposed", "stall", "latency"};
 
@@ -106,13 +74,18 @@ static int64_t hidden_of(int64_t wave_stall, int64_t exposed)
     return wave_stall > exposed ? wave_stall - exposed : 0;
 }
 
-static cJSON *cycles_obj(int64_t sum, int64_t count, int64_t mn, int64_t mx)
+
+static void *xcalloc(size_t n, size_t size)
 {
-    cJSON *o = cJSON_CreateObject();
-    add_num(o, "mean", count ? (double)sum / (double)count : 0.0, 1);
-    add_int(o, "min", count ? mn : 0);
-    add_int(o, "max", count ? mx : 0);
-    return o;
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+static fp_bub_doc_cycles cycles_of(int64_t sum, int64_t count, int64_t mn, int64_t mx)
+{
+    return (fp_bub_doc_cycles){count ? (double)sum / (double)count : 0.0, count ? mn : 0, count ? mx : 0};
 }
 
 static const char *evidence(int64_t count, int64_t inferred)
@@ -120,107 +93,84 @@ static const char *evidence(int64_t count, int64_t inferred)
     return inferred == 0 ? "decoder" : inferred == count ? "inferred" : "mixed";
 }
 
-/* waits_on of one wait row: its pairs, most frequent first. */
-static cJSON *waits_on(const fp_bubbles *b, size_t row)
+/* waits_on of one wait row: its pairs, most frequent first. v: scratch of n_pairs + 1. */
+static void waits_on(const fp_bubbles *b, size_t row, keyed *v, fp_bub_doc_hotspot *h)
 {
-    cJSON *a = cJSON_CreateArray();
-    keyed *v = malloc((b->n_pairs + 1) * sizeof *v);
-    if (!v)
-        abort();
     size_t k = 0;
     for (size_t i = 0; i < b->n_pairs; i++)
         if ((size_t)b->pairs[i].wait_line == row)
             v[k++] = (keyed){b->pairs[i].count, (int64_t)b->pairs[i].stall_share, i};
     qsort(v, k, sizeof *v, cmp_keyed);
+    h->waits_on = k ? xcalloc(k, sizeof *h->waits_on) : NULL;
+    h->n_waits_on = k;
     for (size_t q = 0; q < k; q++) {
         const fp_bub_pair *p = &b->pairs[v[q].i];
         const fp_inst *pr = &b->code.rows[p->prod_line];
-        cJSON *o = cJSON_CreateObject();
-        add_int(o, "code_line", pr->index);
-        add_str(o, "inst", pr->isa);
-        add_str(o, "source", pr->source);
-        add_int(o, "count", p->count);
-        cJSON_AddItemToObjectCS(o, "load_to_use_cycles", cycles_obj(p->cycles_sum, p->count, p->cycles_min, p->cycles_max));
-        add_num(o, "distance_mean", p->count ? (double)p->distance_sum / (double)p->count : 0.0, 1);
-        add_num(o, "stall_share", p->stall_share, 1);
-        add_str(o, "evidence", evidence(p->count, p->count_inferred));
-        cJSON_AddItemToArray(a, o);
+        fp_bub_doc_wait *o = &h->waits_on[q];
+        o->code_line = pr->index;
+        o->inst = SDUP(pr->isa);
+        o->source = SDUP(pr->source);
+        o->count = p->count;
+        o->load_to_use_cycles = cycles_of(p->cycles_sum, p->count, p->cycles_min, p->cycles_max);
+        o->distance_mean = p->count ? (double)p->distance_sum / (double)p->count : 0.0;
+        o->stall_share = p->stall_share;
+        o->evidence = SDUP(evidence(p->count, p->count_inferred));
     }
-    free(v);
-    return a;
 }
 
-/* How many of n ranked entries a list shows: the builders below stop there, so
- * the envelope's bounded document never builds (and frees) the entries it
- * would cut. */
-static size_t shown(size_t n, size_t limit) { return limit && n > limit ? limit : n; }
-
-/* arr holds the first shown(total, limit) of total entries. */
-static void add_limited(cJSON *parent, const char *key, cJSON *arr, size_t total, size_t limit, cJSON **cut)
+static void totals_of(const fp_bubbles *b, fp_bub_doc_totals *t)
 {
-    if (limit && total > limit) {
-        if (cut) {
-            if (!*cut)
-                *cut = cJSON_CreateObject();
-            fp_json_add_int(*cut, key, (int64_t)total);
-        }
-    }
-    cJSON_AddItemToObject(parent, key, arr);
-}
-
-static cJSON *totals_json(const fp_bubbles *b)
-{
-    cJSON *t = cJSON_CreateObject();
-    add_int(t, "instructions", (int64_t)b->n_rows_counted);
-    add_int(t, "latency", b->t_latency);
-    add_int(t, "stall", b->t_stall);
-    add_int(t, "idle", b->t_idle);
+    t->instructions = (int64_t)b->n_rows_counted;
+    t->latency = b->t_latency;
+    t->stall = b->t_stall;
+    t->idle = b->t_idle;
     bool ov = false; /* already warned by the analysis (b->overflow) */
-    add_int(t, "issue", fp_sat_sub(b->t_latency, b->t_stall, &ov));
-    add_int(t, "hit", b->t_hit);
-    add_num(t, "stall_pct", pct(b->t_stall, b->t_latency), 2);
-    add_int(t, "waves", (int64_t)b->waves_read);
-    add_int(t, "wave_records", b->w_records);
-    add_int(t, "wave_stall", b->w_stall);
-    add_int(t, "exposed", b->w_exposed);
-    add_int(t, "hidden", hidden_of(b->w_stall, b->w_exposed));
-    add_num(t, "exposed_pct", pct(b->w_exposed, b->w_stall), 2);
-    return t;
+    t->issue = fp_sat_sub(b->t_latency, b->t_stall, &ov);
+    t->hit = b->t_hit;
+    t->stall_pct = pct(b->t_stall, b->t_latency);
+    t->waves = (int64_t)b->waves_read;
+    t->wave_records = b->w_records;
+    t->wave_stall = b->w_stall;
+    t->exposed = b->w_exposed;
+    t->hidden = hidden_of(b->w_stall, b->w_exposed);
+    t->exposed_pct = pct(b->w_exposed, b->w_stall);
 }
 
-static cJSON *states_json(const fp_bubbles *b)
+static void states_of(const fp_bubbles *b, fp_bub_doc_states *o)
 {
-    static const char *const names[FP_WS_COUNT] = {"empty", "idle", "exec", "wait", "stall"};
-    static const int order[] = {FP_WS_EXEC, FP_WS_WAIT, FP_WS_STALL, FP_WS_IDLE};
-    cJSON *o = cJSON_CreateObject();
+    const int64_t *sc = b->state_cycles, *wc = b->wstates_cycles;
     int64_t sum = 0;
     bool ov = false;
+    static const int order[] = {FP_WS_EXEC, FP_WS_WAIT, FP_WS_STALL, FP_WS_IDLE};
     for (int i = 0; i < 4; i++)
-        sum = fp_sat_add(sum, b->state_cycles[order[i]], &ov);
-    for (int i = 0; i < 4; i++)
-        fp_json_add_int(o, names[order[i]], b->state_cycles[order[i]]);
-    cJSON *p = cJSON_AddObjectToObject(o, "pct");
-    for (int i = 0; i < 4; i++)
-        fp_json_add_num(p, names[order[i]], pct(b->state_cycles[order[i]], sum), 2);
-    cJSON *w = cJSON_AddObjectToObject(o, "wstates");
-    add_bool(w, "available", b->wstates_available);
+        sum = fp_sat_add(sum, sc[order[i]], &ov);
+    o->exec = sc[FP_WS_EXEC];
+    o->wait = sc[FP_WS_WAIT];
+    o->stall = sc[FP_WS_STALL];
+    o->idle = sc[FP_WS_IDLE];
+    o->pct = (fp_bub_doc_states4){pct(sc[FP_WS_EXEC], sum), pct(sc[FP_WS_WAIT], sum), pct(sc[FP_WS_STALL], sum),
+                                  pct(sc[FP_WS_IDLE], sum)};
+    fp_bub_doc_wstates *w = &o->wstates;
+    w->available = b->wstates_available;
+    w->exec = wc[FP_WS_EXEC];
+    w->wait = wc[FP_WS_WAIT];
+    w->stall = wc[FP_WS_STALL];
+    w->idle = wc[FP_WS_IDLE];
     bool agrees = b->wstates_available;
     for (int i = 0; i < 4; i++) {
         int s = order[i];
-        fp_json_add_int(w, names[s], b->wstates_cycles[s]);
         /* in double: a saturated wstates integral must not wrap the difference */
-        double d = (double)b->wstates_cycles[s] - (double)b->state_cycles[s];
+        double d = (double)wc[s] - (double)sc[s];
         if (d < 0)
             d = -d;
         /* 1% tolerance: the step function merges equal timestamps */
-        if (d * 100 > (double)(b->state_cycles[s] > 0 ? b->state_cycles[s] : 1))
+        if (d * 100 > (double)(sc[s] > 0 ? sc[s] : 1))
             agrees = false;
     }
-    add_bool(w, "agrees", agrees);
-    return o;
+    w->agrees = agrees;
 }
 
-static cJSON *classes_json(const fp_bubbles *b)
+static void classes_of(const fp_bubbles *b, fp_bubbles_doc *d)
 {
     keyed v[FP_CL_COUNT];
     size_t k = 0;
@@ -228,66 +178,61 @@ static cJSON *classes_json(const fp_bubbles *b)
         if (b->classes[c].cycles > 0 || b->classes[c].wave_stall > 0)
             v[k++] = (keyed){b->classes[c].cycles, b->classes[c].wave_stall, (size_t)c};
     qsort(v, k, sizeof *v, cmp_keyed);
-    cJSON *a = cJSON_CreateArray();
+    d->classes = k ? xcalloc(k, sizeof *d->classes) : NULL;
+    d->n_classes = k;
     for (size_t i = 0; i < k; i++) {
         const fp_bub_class *c = &b->classes[v[i].i];
-        cJSON *o = cJSON_CreateObject();
-        add_str(o, "class", fp_class_name((fp_class)v[i].i));
-        add_int(o, "rank", (int64_t)i + 1);
-        add_int(o, "cycles", c->cycles);
-        add_num(o, "pct", pct(c->cycles, b->t_stall), 2);
-        add_bool(o, "is_bubble", fp_class_is_bubble((fp_class)v[i].i));
-        add_int(o, "exposed", c->exposed);
-        add_int(o, "hidden", hidden_of(c->wave_stall, c->exposed));
-        add_num(o, "gain_upper_pct", fp_bubbles_gain_pct(b, c->wall), 2);
-        add_int(o, "instructions", c->static_count);
-        add_int(o, "hit", c->hit);
-        cJSON_AddItemToArray(a, o);
+        fp_bub_doc_class *o = &d->classes[i];
+        o->cls = SDUP(fp_class_name((fp_class)v[i].i));
+        o->rank = (int64_t)i + 1;
+        o->cycles = c->cycles;
+        o->pct = pct(c->cycles, b->t_stall);
+        o->is_bubble = fp_class_is_bubble((fp_class)v[i].i);
+        o->exposed = c->exposed;
+        o->hidden = hidden_of(c->wave_stall, c->exposed);
+        o->gain_upper_pct = fp_bubbles_gain_pct(b, c->wall);
+        o->instructions = c->static_count;
+        o->hit = c->hit;
     }
-    return a;
 }
 
-static cJSON *hotspots_json(const fp_bubbles *b, size_t limit, size_t *total)
+static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d)
 {
     size_t n;
     size_t *ord = fp_bubbles_hotspot_order(b, &n);
-    *total = n;
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < shown(n, limit); i++) {
+    keyed *v = xcalloc(b->n_pairs + 1, sizeof *v);
+    d->hotspots = n ? xcalloc(n, sizeof *d->hotspots) : NULL;
+    d->n_hotspots = n;
+    for (size_t i = 0; i < n; i++) {
         size_t row = ord[i];
         const fp_inst *r = &b->code.rows[row];
         const fp_bub_inst *x = &b->insts[row];
-        cJSON *o = cJSON_CreateObject();
-        char addr[32];
-        snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)r->vaddr);
-        add_int(o, "rank", (int64_t)i + 1);
-        add_int(o, "code_line", r->index);
-        add_str(o, "addr", addr);
-        add_str(o, "inst", r->isa);
-        add_str(o, "class", fp_class_name(x->cls));
-        add_bool(o, "is_bubble", fp_class_is_bubble(x->cls));
-        add_str(o, "source", r->source);
-        add_int(o, "hit", r->hit);
-        add_int(o, "latency", r->latency);
-        add_int(o, "stall", r->stall);
-        add_int(o, "idle", r->idle);
-        add_int(o, "exposed", x->exposed);
-        add_int(o, "hidden", hidden_of(x->w_stall, x->exposed));
-        add_num(o, "stall_pct", pct(r->stall, r->latency), 2);
-        add_num(o, "share_pct", pct(r->stall, b->t_stall), 2);
-        add_num(o, "gain_upper_pct", fp_bubbles_gain_pct(b, x->wall), 2);
-        cJSON_AddItemToObjectCS(o, "waits_on", waits_on(b, row));
-        cJSON_AddItemToArray(a, o);
+        fp_bub_doc_hotspot *o = &d->hotspots[i];
+        o->rank = (int64_t)i + 1;
+        o->code_line = r->index;
+        o->addr = fp_model_printf("0x%llx", (unsigned long long)r->vaddr);
+        o->inst = SDUP(r->isa);
+        o->cls = SDUP(fp_class_name(x->cls));
+        o->is_bubble = fp_class_is_bubble(x->cls);
+        o->source = SDUP(r->source);
+        o->hit = r->hit;
+        o->latency = r->latency;
+        o->stall = r->stall;
+        o->idle = r->idle;
+        o->exposed = x->exposed;
+        o->hidden = hidden_of(x->w_stall, x->exposed);
+        o->stall_pct = pct(r->stall, r->latency);
+        o->share_pct = pct(r->stall, b->t_stall);
+        o->gain_upper_pct = fp_bubbles_gain_pct(b, x->wall);
+        waits_on(b, row, v, o);
     }
+    free(v);
     free(ord);
-    return a;
 }
 
-static cJSON *lines_json(const fp_bubbles *b, size_t limit, size_t *total)
+static void lines_of(const fp_bubbles *b, fp_bubbles_doc *d)
 {
-    keyed *v = malloc((b->n_lines + 1) * sizeof *v);
-    if (!v)
-        abort();
+    keyed *v = xcalloc(b->n_lines + 1, sizeof *v);
     size_t k = 0;
     for (size_t i = 0; i < b->n_lines; i++) {
         const fp_bub_line *L = &b->lines[i];
@@ -295,46 +240,39 @@ static cJSON *lines_json(const fp_bubbles *b, size_t limit, size_t *total)
             v[k++] = (keyed){rank_key(b->rank_by, L->exposed, L->stall, L->latency), L->stall, i};
     }
     qsort(v, k, sizeof *v, cmp_keyed);
-    *total = k;
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < shown(k, limit); i++) {
+    d->lines = k ? xcalloc(k, sizeof *d->lines) : NULL;
+    d->n_lines = k;
+    for (size_t i = 0; i < k; i++) {
         const fp_bub_line *L = &b->lines[v[i].i];
-        cJSON *o = cJSON_CreateObject();
-        add_str(o, "source", L->source);
-        add_str(o, "file", L->file);
-        if (L->line >= 0)
-            add_int(o, "line", L->line);
-        else
-            cJSON_AddNullToObject(o, "line");
-        add_int(o, "stall", L->stall);
-        add_num(o, "pct", pct(L->stall, b->t_stall), 2);
-        add_int(o, "exposed", L->exposed);
-        add_int(o, "hidden", hidden_of(L->wave_stall, L->exposed));
-        add_int(o, "latency", L->latency);
-        add_int(o, "hit", L->hit);
+        fp_bub_doc_line *o = &d->lines[i];
+        o->source = SDUP(L->source);
+        o->file = SDUP(L->file);
+        o->line = L->line >= 0 ? fp_optd_of((double)L->line) : fp_optd_none();
+        o->stall = L->stall;
+        o->pct = pct(L->stall, b->t_stall);
+        o->exposed = L->exposed;
+        o->hidden = hidden_of(L->wave_stall, L->exposed);
+        o->latency = L->latency;
+        o->hit = L->hit;
         int best = 0;
         for (int c = 1; c < FP_CL_COUNT; c++)
             if (L->class_cycles[c] > L->class_cycles[best])
                 best = c;
-        add_str(o, "dom_class", fp_class_name((fp_class)best));
-        add_num(o, "gain_upper_pct", fp_bubbles_gain_pct(b, L->wall), 2);
-        add_int(o, "instructions", (int64_t)L->n_insts);
-        cJSON_AddItemToArray(a, o);
+        o->dom_class = SDUP(fp_class_name((fp_class)best));
+        o->gain_upper_pct = fp_bubbles_gain_pct(b, L->wall);
+        o->instructions = (int64_t)L->n_insts;
     }
     free(v);
-    return a;
 }
 
-static cJSON *files_json(const fp_bubbles *b, size_t limit, size_t *total)
+static void files_of(const fp_bubbles *b, fp_bubbles_doc *d)
 {
     /* files in first-seen line order, then ranked by stall */
     typedef struct fagg {
         const char *file;
         int64_t stall, exposed, latency;
     } fagg;
-    fagg *f = calloc(b->n_lines + 1, sizeof *f);
-    if (!f)
-        abort();
+    fagg *f = xcalloc(b->n_lines + 1, sizeof *f);
     size_t nf = 0;
     for (size_t i = 0; i < b->n_lines; i++) {
         const fp_bub_line *L = &b->lines[i];
@@ -348,30 +286,21 @@ static cJSON *files_json(const fp_bubbles *b, size_t limit, size_t *total)
         f[j].exposed = fp_sat_add(f[j].exposed, L->exposed, &ov);
         f[j].latency = fp_sat_add(f[j].latency, L->latency, &ov);
     }
-    keyed *v = malloc((nf + 1) * sizeof *v);
-    if (!v)
-        abort();
+    keyed *v = xcalloc(nf + 1, sizeof *v);
     for (size_t i = 0; i < nf; i++)
         v[i] = (keyed){f[i].stall, f[i].latency, i};
     qsort(v, nf, sizeof *v, cmp_keyed);
-    *total = nf;
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < shown(nf, limit); i++) {
+    d->files = nf ? xcalloc(nf, sizeof *d->files) : NULL;
+    d->n_files = nf;
+    for (size_t i = 0; i < nf; i++) {
         const fagg *x = &f[v[i].i];
-        cJSON *o = cJSON_CreateObject();
-        add_str(o, "file", x->file);
-        add_int(o, "stall", x->stall);
-        add_num(o, "pct", pct(x->stall, b->t_stall), 2);
-        add_int(o, "exposed", x->exposed);
-        add_int(o, "latency", x->latency);
-        cJSON_AddItemToArray(a, o);
+        d->files[i] = (fp_bub_doc_file){SDUP(x->file), x->stall, pct(x->stall, b->t_stall), x->exposed, x->latency};
     }
     free(v);
     free(f);
-    return a;
 }
 
-static cJSON *mix_json(const fp_bubbles *b)
+static void mix_of(const fp_bubbles *b, fp_bub_doc_inst_mix *o)
 {
     int64_t cnt[FP_CL_COUNT] = {0}, hit[FP_CL_COUNT] = {0}, tc = 0, th = 0;
     for (size_t i = 0; i < b->code.n; i++) {
@@ -385,7 +314,6 @@ static cJSON *mix_json(const fp_bubbles *b)
         tc++;
         th = fp_sat_add(th, r->hit, &ov);
     }
-    cJSON *o = cJSON_CreateObject();
     for (int pass = 0; pass < 2; pass++) {
         const int64_t *x = pass ? hit : cnt;
         int64_t tot = pass ? th : tc;
@@ -395,16 +323,18 @@ static cJSON *mix_json(const fp_bubbles *b)
             if (x[c] > 0)
                 v[k++] = (keyed){x[c], 0, (size_t)c};
         qsort(v, k, sizeof *v, cmp_keyed);
-        cJSON *a = cJSON_AddArrayToObject(o, pass ? "dynamic" : "static");
-        for (size_t i = 0; i < k; i++) {
-            cJSON *e = cJSON_CreateObject();
-            add_str(e, "class", fp_class_name((fp_class)v[i].i));
-            fp_json_add_int(e, pass ? "hit" : "count", v[i].k1);
-            add_num(e, "frac", tot ? fp_round((double)v[i].k1 / (double)tot, 4) : 0.0, 4);
-            cJSON_AddItemToArray(a, e);
+        fp_bub_doc_mix *a = k ? xcalloc(k, sizeof *a) : NULL;
+        for (size_t i = 0; i < k; i++)
+            a[i] = (fp_bub_doc_mix){SDUP(fp_class_name((fp_class)v[i].i)), v[i].k1,
+                                    tot ? fp_round((double)v[i].k1 / (double)tot, 4) : 0.0};
+        if (pass) {
+            o->dyn = a;
+            o->n_dyn = k;
+        } else {
+            o->stat = a;
+            o->n_stat = k;
         }
     }
-    return o;
 }
 
 typedef struct pagg {
@@ -431,26 +361,56 @@ static void pagg_add(pagg *a, const fp_bub_pair *p)
         a->cyc_max = p->cycles_max;
 }
 
-static cJSON *waitcnt_json(const fp_bubbles *b, size_t limit, cJSON **cut)
+static void producers_of(const fp_bubbles *b, const pagg *pr, keyed *v, fp_bub_doc_waitcnt *o)
 {
-    cJSON *o = cJSON_CreateObject();
+    size_t k = 0;
+    for (size_t i = 0; i < b->code.n; i++)
+        if (pr[i].used)
+            v[k++] = (keyed){(int64_t)pr[i].share, pr[i].count, i};
+    qsort(v, k, sizeof *v, cmp_keyed);
+    o->producers = k ? xcalloc(k, sizeof *o->producers) : NULL;
+    o->n_producers = k;
+    for (size_t q = 0; q < k; q++) {
+        size_t row = v[q].i;
+        const pagg *g = &pr[row];
+        const fp_inst *r = &b->code.rows[row];
+        fp_bub_doc_producer *e = &o->producers[q];
+        e->code_line = r->index;
+        e->inst = SDUP(r->isa);
+        e->source = SDUP(r->source);
+        e->cls = SDUP(fp_class_name(b->insts[row].cls));
+        e->count = g->count;
+        size_t nw = 0;
+        for (size_t i = 0; i < b->n_pairs; i++)
+            nw += (size_t)b->pairs[i].prod_line == row;
+        e->waits = nw ? xcalloc(nw, sizeof *e->waits) : NULL;
+        for (size_t i = 0; i < b->n_pairs; i++)
+            if ((size_t)b->pairs[i].prod_line == row)
+                e->waits[e->n_waits++] = (double)b->code.rows[b->pairs[i].wait_line].index;
+        e->load_to_use_cycles = cycles_of(g->cyc_sum, g->count, g->cyc_min, g->cyc_max);
+        e->distance_mean = g->count ? (double)g->dist_sum / (double)g->count : 0.0;
+        e->stall_share = g->share;
+        e->evidence = SDUP(evidence(g->count, g->inferred));
+    }
+}
+
+static void waitcnt_of(const fp_bubbles *b, fp_bub_doc_waitcnt *o)
+{
     int64_t inf = 0, all = 0;
     for (size_t i = 0; i < b->n_pairs; i++) {
         inf += b->pairs[i].count_inferred;
         all += b->pairs[i].count;
     }
-    add_str(o, "evidence", all == 0 ? "none" : evidence(all, inf));
-    add_int(o, "executions", b->waits_exec);
-    add_int(o, "with_producers", b->waits_with_producers);
-    add_int(o, "inferred", b->waits_inferred);
-    add_int(o, "unmatched_entries", b->waits_unmatched_entries);
-    add_int(o, "producer_missing", b->producer_missing);
-    add_int(o, "producer_not_seen", b->producer_not_seen);
+    o->evidence = SDUP(all == 0 ? "none" : evidence(all, inf));
+    o->executions = b->waits_exec;
+    o->with_producers = b->waits_with_producers;
+    o->inferred = b->waits_inferred;
+    o->unmatched_entries = b->waits_unmatched_entries;
+    o->producer_missing = b->producer_missing;
+    o->producer_not_seen = b->producer_not_seen;
 
-    pagg *pr = calloc(b->code.n + 1, sizeof *pr);
-    pagg *pl = calloc(b->n_lines + 1, sizeof *pl);
-    if (!pr || !pl)
-        abort();
+    pagg *pr = xcalloc(b->code.n + 1, sizeof *pr);
+    pagg *pl = xcalloc(b->n_lines + 1, sizeof *pl);
     for (size_t i = 0; i < b->n_pairs; i++) {
         const fp_bub_pair *p = &b->pairs[i];
         pagg_add(&pr[p->prod_line], p);
@@ -458,120 +418,85 @@ static cJSON *waitcnt_json(const fp_bubbles *b, size_t limit, cJSON **cut)
         if (lid >= 0)
             pagg_add(&pl[lid], p);
     }
-    keyed *v = malloc((b->code.n + b->n_lines + 1) * sizeof *v);
-    if (!v)
-        abort();
+    keyed *v = xcalloc(b->code.n + b->n_lines + 1, sizeof *v);
+    producers_of(b, pr, v, o);
     size_t k = 0;
-    for (size_t i = 0; i < b->code.n; i++)
-        if (pr[i].used)
-            v[k++] = (keyed){(int64_t)pr[i].share, pr[i].count, i};
-    qsort(v, k, sizeof *v, cmp_keyed);
-    cJSON *a = cJSON_CreateArray();
-    for (size_t q = 0; q < shown(k, limit); q++) {
-        size_t row = v[q].i;
-        const pagg *g = &pr[row];
-        const fp_inst *r = &b->code.rows[row];
-        cJSON *e = cJSON_CreateObject();
-        add_int(e, "code_line", r->index);
-        add_str(e, "inst", r->isa);
-        add_str(e, "source", r->source);
-        add_str(e, "class", fp_class_name(b->insts[row].cls));
-        add_int(e, "count", g->count);
-        cJSON *w = cJSON_AddArrayToObject(e, "waits");
-        for (size_t i = 0; i < b->n_pairs; i++)
-            if ((size_t)b->pairs[i].prod_line == row)
-                cJSON_AddItemToArray(w, fp_json_int(b->code.rows[b->pairs[i].wait_line].index));
-        cJSON_AddItemToObjectCS(e, "load_to_use_cycles", cycles_obj(g->cyc_sum, g->count, g->cyc_min, g->cyc_max));
-        add_num(e, "distance_mean", g->count ? (double)g->dist_sum / (double)g->count : 0.0, 1);
-        add_num(e, "stall_share", g->share, 1);
-        add_str(e, "evidence", evidence(g->count, g->inferred));
-        cJSON_AddItemToArray(a, e);
-    }
-    add_limited(o, "producers", a, k, limit, cut);
-    k = 0;
     for (size_t i = 0; i < b->n_lines; i++)
         if (pl[i].used)
             v[k++] = (keyed){(int64_t)pl[i].share, pl[i].count, i};
     qsort(v, k, sizeof *v, cmp_keyed);
-    a = cJSON_CreateArray();
-    for (size_t q = 0; q < shown(k, limit); q++) {
+    o->producer_lines = k ? xcalloc(k, sizeof *o->producer_lines) : NULL;
+    o->n_producer_lines = k;
+    for (size_t q = 0; q < k; q++) {
         const pagg *g = &pl[v[q].i];
-        cJSON *e = cJSON_CreateObject();
-        add_str(e, "source", b->lines[v[q].i].source);
-        add_int(e, "count", g->count);
-        add_num(e, "stall_share", g->share, 1);
-        add_num(e, "load_to_use_mean", g->count ? (double)g->cyc_sum / (double)g->count : 0.0, 1);
-        add_num(e, "distance_mean", g->count ? (double)g->dist_sum / (double)g->count : 0.0, 1);
-        cJSON_AddItemToArray(a, e);
+        o->producer_lines[q] = (fp_bub_doc_producer_line){
+            SDUP(b->lines[v[q].i].source), g->count, g->share,
+            g->count ? (double)g->cyc_sum / (double)g->count : 0.0,
+            g->count ? (double)g->dist_sum / (double)g->count : 0.0};
     }
-    add_limited(o, "producer_lines", a, k, limit, NULL);
     free(v);
     free(pr);
     free(pl);
-    return o;
 }
 
-static cJSON *simds_json(const fp_bubbles *b)
+static void simds_of(const fp_bubbles *b, fp_bubbles_doc *d)
 {
-    cJSON *a = cJSON_CreateArray();
+    d->simds = b->n_simds ? xcalloc(b->n_simds, sizeof *d->simds) : NULL;
+    d->n_simds = b->n_simds;
     for (size_t i = 0; i < b->n_simds; i++) {
         const fp_bub_simd *s = &b->simds[i];
-        cJSON *o = cJSON_CreateObject();
-        add_int(o, "se", s->se);
-        add_int(o, "cu", s->cu);
-        add_int(o, "simd", s->simd);
-        add_int(o, "waves", (int64_t)s->waves);
-        add_int(o, "span", s->end - s->begin);
-        add_int(o, "issue", s->issue);
-        add_int(o, "stall", s->stall);
-        add_int(o, "exposed", s->exposed);
-        add_int(o, "lost", s->wall);
-        cJSON_AddItemToArray(a, o);
+        d->simds[i] = (fp_bub_doc_simd){s->se,    s->cu,    s->simd,    (int64_t)s->waves, s->end - s->begin,
+                                        s->issue, s->stall, s->exposed, s->wall};
     }
-    return a;
 }
 
-static cJSON *occupancy_json(const fp_bubbles *b)
+static void occupancy_of(const fp_bubbles *b, fp_bub_doc_occupancy *o)
 {
-    cJSON *o = cJSON_CreateObject();
-    add_bool(o, "available", b->occ_available);
-    add_int(o, "traced_waves", (int64_t)b->waves_read);
-    cJSON *a = cJSON_AddArrayToObject(o, "per_se");
+    o->available = b->occ_available;
+    o->traced_waves = (int64_t)b->waves_read;
+    o->per_se = b->n_occ ? xcalloc(b->n_occ, sizeof *o->per_se) : NULL;
+    o->n_per_se = b->n_occ;
     for (size_t i = 0; i < b->n_occ; i++) {
         const fp_bub_occ_se *s = &b->occ[i];
-        cJSON *e = cJSON_CreateObject();
-        add_int(e, "se", s->se);
+        fp_bub_doc_occ_se *e = &o->per_se[i];
         size_t traced = 0;
         for (size_t k = 0; k < b->n_ses; k++)
             if (b->ses[k] == s->se)
                 traced = b->ses_waves[k];
-        add_int(e, "traced_waves", (int64_t)traced);
-        add_int(e, "events", (int64_t)s->events);
-        add_int(e, "peak", s->peak);
-        add_num(e, "mean", s->mean, 2);
-        add_int(e, "t0", s->t0);
-        add_int(e, "t1", s->t1);
-        cJSON *ot = cJSON_AddArrayToObject(e, "over_time");
-        for (int q = 0; q < s->n_buckets; q++)
-            cJSON_AddItemToArray(ot, cJSON_CreateNumber(fp_round(s->buckets[q], 2)));
-        cJSON_AddItemToArray(a, e);
+        e->se = s->se;
+        e->traced_waves = (int64_t)traced;
+        e->events = (int64_t)s->events;
+        e->peak = s->peak;
+        e->mean = s->mean;
+        e->t0 = s->t0;
+        e->t1 = s->t1;
+        size_t nb = s->n_buckets > 0 ? (size_t)s->n_buckets : 0;
+        e->over_time = nb ? xcalloc(nb, sizeof *e->over_time) : NULL;
+        e->n_over_time = nb;
+        for (size_t q = 0; q < nb; q++)
+            e->over_time[q] = s->buckets[q];
     }
-    return o;
 }
 
-static cJSON *quality_json(const fp_bubbles *b)
+static char **strs_of(char *const *v, size_t n)
 {
-    cJSON *o = cJSON_CreateObject();
-    add_int(o, "waves_listed", (int64_t)b->waves_listed);
-    add_int(o, "waves_read", (int64_t)b->waves_read);
-    add_int(o, "waves_skipped", (int64_t)b->waves_skipped);
-    cJSON *sk = cJSON_AddArrayToObject(o, "skipped");
-    for (size_t i = 0; i < b->n_skipped_names; i++)
-        cJSON_AddItemToArray(sk, cJSON_CreateString(b->skipped_names[i]));
-    add_int(o, "waves_truncated", (int64_t)b->waves_truncated);
-    add_bool(o, "filenames_json", b->filenames_json);
-    add_int(o, "listed_missing", (int64_t)b->listed_missing);
-    add_int(o, "unlisted", (int64_t)b->unlisted);
+    char **a = n ? xcalloc(n, sizeof *a) : NULL;
+    for (size_t i = 0; i < n; i++)
+        a[i] = SDUP(v[i]);
+    return a;
+}
+
+static void quality_of(const fp_bubbles *b, fp_bub_doc_quality *o)
+{
+    o->waves_listed = (int64_t)b->waves_listed;
+    o->waves_read = (int64_t)b->waves_read;
+    o->waves_skipped = (int64_t)b->waves_skipped;
+    o->skipped = strs_of(b->skipped_names, b->n_skipped_names);
+    o->n_skipped = b->n_skipped_names;
+    o->waves_truncated = (int64_t)b->waves_truncated;
+    o->filenames_json = b->filenames_json;
+    o->listed_missing = (int64_t)b->listed_missing;
+    o->unlisted = (int64_t)b->unlisted;
     int ses[64];
     size_t n = b->n_ses;
     memcpy(ses, b->ses, n * sizeof *ses);
@@ -581,63 +506,47 @@ static cJSON *quality_json(const fp_bubbles *b)
             ses[j] = ses[j - 1];
             ses[j - 1] = t;
         }
-    cJSON *sa = cJSON_AddArrayToObject(o, "ses");
+    o->ses = n ? xcalloc(n, sizeof *o->ses) : NULL;
+    o->n_ses = n;
     for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(sa, fp_json_int(ses[i]));
+        o->ses[i] = ses[i];
     int64_t mapped = 0;
     bool ov = false;
     for (size_t i = 0; i < b->n_lines; i++)
         mapped = fp_sat_add(mapped, b->lines[i].latency, &ov);
-    add_num(o, "latency_mapped_pct", pct(mapped, b->t_latency), 2);
-    add_int(o, "unknown_line_records", b->unknown_line_records);
-    cJSON *cw = cJSON_AddObjectToObject(o, "code_vs_waves");
-    add_int(cw, "hit_code", b->t_hit);
-    add_int(cw, "hit_waves", b->w_records);
-    add_int(cw, "stall_code", b->t_stall);
-    add_int(cw, "stall_waves", b->w_stall);
-    add_bool(cw, "agree", b->t_hit == b->w_records && b->t_stall == b->w_stall);
-    cJSON_AddArrayToObject(o, "empty_shells"); /* filled by the command from the dispatch inventory */
-    cJSON *dw = cJSON_AddArrayToObject(o, "decoder_warnings");
-    for (size_t i = 0; i < b->n_decoder_warnings; i++)
-        cJSON_AddItemToArray(dw, cJSON_CreateString(b->decoder_warnings[i]));
-    add_str(o, "confidence", b->confidence ? b->confidence : "low");
-    cJSON *r = cJSON_AddArrayToObject(o, "reasons");
-    for (size_t i = 0; i < b->n_reasons; i++)
-        cJSON_AddItemToArray(r, cJSON_CreateString(b->reasons[i]));
-    return o;
+    o->latency_mapped_pct = pct(mapped, b->t_latency);
+    o->unknown_line_records = b->unknown_line_records;
+    o->code_vs_waves = (fp_bub_doc_code_vs_waves){b->t_hit, b->w_records, b->t_stall, b->w_stall,
+                                                  b->t_hit == b->w_records && b->t_stall == b->w_stall};
+    /* empty_shells: filled by the command from the dispatch inventory */
+    o->decoder_warnings = strs_of(b->decoder_warnings, b->n_decoder_warnings);
+    o->n_decoder_warnings = b->n_decoder_warnings;
+    o->confidence = SDUP(b->confidence ? b->confidence : "low");
+    o->reasons = strs_of(b->reasons, b->n_reasons);
+    o->n_reasons = b->n_reasons;
 }
 
-cJSON *fp_bubbles_json(const fp_bubbles *b, size_t limit, cJSON **cut)
+void fp_bubbles_doc_build(const fp_bubbles *b, fp_bubbles_doc *d)
 {
-    if (cut)
-        *cut = NULL;
-    cJSON *j = cJSON_CreateObject();
-    add_int(j, "schema", FP_BUBBLES_SCHEMA);
-    cJSON *d = cJSON_AddObjectToObject(j, "dispatch");
-    add_str(d, "dir", b->dispatch_dir);
-    add_str(d, "name", b->dispatch_name);
-    add_str(d, "symbol", b->symbol);
-    add_str(j, "rank_by", RANK_NAMES[b->rank_by]);
-    cJSON_AddItemToObjectCS(j, "totals", totals_json(b));
-    cJSON_AddItemToObjectCS(j, "wave_states", states_json(b));
-    cJSON_AddItemToObjectCS(j, "classes", classes_json(b));
-    size_t total;
-    cJSON *a = hotspots_json(b, limit, &total);
-    add_limited(j, "hotspots", a, total, limit, cut);
-    a = lines_json(b, limit, &total);
-    add_limited(j, "lines", a, total, limit, cut);
-    a = files_json(b, limit, &total);
-    add_limited(j, "files", a, total, limit, cut);
-    cJSON_AddItemToObjectCS(j, "inst_mix", mix_json(b));
-    cJSON_AddItemToObjectCS(j, "waitcnt", waitcnt_json(b, limit, cut));
-    cJSON_AddItemToObjectCS(j, "simds", simds_json(b));
-    cJSON *g = cJSON_AddObjectToObject(j, "gain");
-    add_int(g, "span_total", b->w_span);
-    add_str(g, "formula",
-                    "gain_upper_pct = 100 * lost / span_total; lost = SIMD cycles in which no wave issues and at "
-                    "least one wave stalls on the class/instruction/line (counted once); span_total = sum over "
-                    "traced SIMDs of (last wave end - first wave begin). See docs/exposed-stall.md");
-    cJSON_AddItemToObjectCS(j, "occupancy", occupancy_json(b));
-    cJSON_AddItemToObjectCS(j, "quality", quality_json(b));
-    return j;
+    memset(d, 0, sizeof *d);
+    d->schema = FP_BUBBLES_SCHEMA;
+    d->dispatch.dir = SDUP(b->dispatch_dir);
+    d->dispatch.name = SDUP(b->dispatch_name);
+    d->dispatch.symbol = SDUP(b->symbol);
+    d->rank_by = SDUP(RANK_NAMES[b->rank_by]);
+    totals_of(b, &d->totals);
+    states_of(b, &d->wave_states);
+    classes_of(b, d);
+    hotspots_of(b, d);
+    lines_of(b, d);
+    files_of(b, d);
+    mix_of(b, &d->inst_mix);
+    waitcnt_of(b, &d->waitcnt);
+    simds_of(b, d);
+    d->gain.span_total = b->w_span;
+    d->gain.formula = SDUP("gain_upper_pct = 100 * lost / span_total; lost = SIMD cycles in which no wave issues and at "
+                           "least one wave stalls on the class/instruction/line (counted once); span_total = sum over "
+                           "traced SIMDs of (last wave end - first wave begin). See docs/exposed-stall.md");
+    occupancy_of(b, &d->occupancy);
+    quality_of(b, &d->quality);
 }

@@ -14,53 +14,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flyprof/json.h"
+#include "flyprof/model.h"
+#include "flyprof/round.h"
 
 
-/* Traced waves of a report (cycle counts are compared per wave). */
-static double waves_of(const cJSON *r)
+/* A side's traced waves (cycle counts are compared per wave): 1 when unknown. */
+static double fig_waves(const fp_diff_figures *f) { return f->waves.known && f->waves.v > 0 ? f->waves.v : 1.0; }
+
+/* {before, after, delta} of a figure that either side may lack */
+static fp_diff_change change_of(fp_optd x, fp_optd y)
 {
-    double w = fp_jnum0(fp_jget(r, "totals"), "waves");
-    return w > 0 ? w : 1.0;
+    fp_diff_change c = {x, y, fp_optd_none()};
+    if (x.known && y.known)
+        c.delta = fp_optd_of(y.v - x.v);
+    return c;
 }
 
-static cJSON *bad(const cJSON *a, const cJSON *b, const char *k, int dp)
-{
-    /* {before, after, delta} of a numeric field, nulls when absent */
-    cJSON *o = cJSON_CreateObject();
-    double x, y;
-    bool hx = fp_jnum(a, k, &x), hy = fp_jnum(b, k, &y);
-    if (hx)
-        fp_json_add_num(o, "before", x, dp);
-    else
-        cJSON_AddNullToObject(o, "before");
-    if (hy)
-        fp_json_add_num(o, "after", y, dp);
-    else
-        cJSON_AddNullToObject(o, "after");
-    if (hx && hy)
-        fp_json_add_num(o, "delta", y - x, dp);
-    else
-        cJSON_AddNullToObject(o, "delta");
-    return o;
-}
+static double opt0(fp_optd v) { return v.known ? v.v : 0.0; }
 
 /* ---- classes and lines: union by key ---- */
 
-static const cJSON *find_by(const cJSON *arr, const char *key, const char *val)
+static const fp_diff_item *find_item(const fp_diff_item *v, size_t n, const char *name)
 {
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr)
-    {
-        const char *v = fp_json_get_str(it, key);
-        if (v && !strcmp(v, val))
-            return it;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (v[i].name && !strcmp(v[i].name, name))
+            return &v[i];
     return NULL;
 }
 
 typedef struct row {
-    cJSON *obj;
+    void *obj;  /* fp_diff_row / fp_diff_inst_change, copied into the document in order */
     double mag; /* |delta share| for ordering */
     size_t order;
 } row;
@@ -73,84 +56,82 @@ static int row_cmp(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* One side of a class/line row: {stall, exposed, pct, stall_per_wave, exposed_per_wave}. */
-static cJSON *side(const cJSON *e, const char *stall_key, double waves)
+static void push_row(row **rows, size_t *n, void *obj, double mag)
 {
-    if (!e)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    double st = fp_jnum0(e, stall_key), ex = fp_jnum0(e, "exposed");
-    fp_json_add_num(o, "stall", st, 0);
-    fp_json_add_num(o, "exposed", ex, 0);
-    fp_json_add_num(o, "pct", fp_jnum0(e, "pct"), 2);
-    fp_json_add_num(o, "stall_per_wave", st / waves, 1);
-    fp_json_add_num(o, "exposed_per_wave", ex / waves, 1);
-    return o;
-}
-
-static void add_union_row(row **rows, size_t *n, const char *keyname, const char *key, const cJSON *b,
-                          const cJSON *a, const char *stall_key, double wb, double wa)
-{
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, keyname, key);
-    cJSON_AddItemToObject(o, "before", side(b, stall_key, wb));
-    cJSON_AddItemToObject(o, "after", side(a, stall_key, wa));
-    double pb = b ? fp_jnum0(b, "pct") : 0, pa = a ? fp_jnum0(a, "pct") : 0;
-    double sb = b ? fp_jnum0(b, stall_key) / wb : 0, sa = a ? fp_jnum0(a, stall_key) / wa : 0;
-    double eb = b ? fp_jnum0(b, "exposed") / wb : 0, ea = a ? fp_jnum0(a, "exposed") / wa : 0;
-    cJSON *d = cJSON_AddObjectToObject(o, "delta");
-    fp_json_add_num(d, "pct", pa - pb, 2);
-    fp_json_add_num(d, "stall_per_wave", sa - sb, 1);
-    fp_json_add_num(d, "exposed_per_wave", ea - eb, 1);
-    fp_json_add_bool(o, "significant", fabs(pa - pb) >= FP_DIFF_NOISE_SHARE_PTS);
     row *nr = realloc(*rows, (*n + 1) * sizeof *nr);
     if (!nr)
         abort();
     *rows = nr;
-    nr[*n].obj = o;
-    nr[*n].mag = fp_round(fabs(pa - pb), 2);
-    nr[*n].order = *n;
+    nr[*n] = (row){obj, mag, *n};
     (*n)++;
 }
 
-/* Union of two arrays keyed by `keyname`; before's order first, then after-only rows. */
-static cJSON *union_rows(const cJSON *ab, const cJSON *aa, const char *keyname, const char *stall_key, double wb,
-                         double wa, bool sort, size_t cap, size_t *total)
+/* One side of a class/line row: {stall, exposed, pct, stall_per_wave, exposed_per_wave}. */
+static fp_diff_side *side(const fp_diff_item *e, double waves)
+{
+    if (!e)
+        return NULL;
+    fp_diff_side *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    *o = (fp_diff_side){e->stall, e->exposed, e->pct, e->stall / waves, e->exposed / waves};
+    return o;
+}
+
+static fp_diff_row *union_row(const char *key, const fp_diff_item *b, const fp_diff_item *a, double wb, double wa)
+{
+    fp_diff_row *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    o->key = fp_model_strdup(key);
+    o->before = side(b, wb);
+    o->after = side(a, wa);
+    double pb = b ? b->pct : 0, pa = a ? a->pct : 0;
+    double sb = b ? b->stall / wb : 0, sa = a ? a->stall / wa : 0;
+    double eb = b ? b->exposed / wb : 0, ea = a ? a->exposed / wa : 0;
+    o->delta = (fp_diff_row_delta){pa - pb, sa - sb, ea - eb};
+    o->significant = fabs(pa - pb) >= FP_DIFF_NOISE_SHARE_PTS;
+    return o;
+}
+
+/* Union of two lists by name; before's order first, then after-only rows. The
+ * rows (cut to cap when cap > 0) go to *out; returns how many there were. */
+static size_t union_rows(const fp_diff_item *ib, size_t nb, const fp_diff_item *ia, size_t na, double wb, double wa,
+                         bool sort, size_t cap, fp_diff_row **out, size_t *nout)
 {
     row *rows = NULL;
     size_t n = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, ab)
-    {
-        const char *k = fp_json_get_str(it, keyname);
-        if (k)
-            add_union_row(&rows, &n, keyname, k, it, find_by(aa, keyname, k), stall_key, wb, wa);
-    }
-    cJSON_ArrayForEach(it, aa)
-    {
-        const char *k = fp_json_get_str(it, keyname);
-        if (k && !find_by(ab, keyname, k))
-            add_union_row(&rows, &n, keyname, k, NULL, it, stall_key, wb, wa);
-    }
+    for (size_t i = 0; i < nb; i++)
+        if (ib[i].name) {
+            fp_diff_row *o = union_row(ib[i].name, &ib[i], find_item(ia, na, ib[i].name), wb, wa);
+            push_row(&rows, &n, o, fp_round(fabs(o->delta.pct), 2));
+        }
+    for (size_t i = 0; i < na; i++)
+        if (ia[i].name && !find_item(ib, nb, ia[i].name)) {
+            fp_diff_row *o = union_row(ia[i].name, NULL, &ia[i], wb, wa);
+            push_row(&rows, &n, o, fp_round(fabs(o->delta.pct), 2));
+        }
     if (sort && n > 1)
         qsort(rows, n, sizeof *rows, row_cmp);
-    cJSON *out = cJSON_CreateArray();
+    *out = NULL;
+    *nout = 0;
     for (size_t i = 0; i < n; i++) {
+        fp_diff_row *o = rows[i].obj;
         if (cap && i >= cap)
-            cJSON_Delete(rows[i].obj);
+            fp_model_free(&fp_diff_class_row_schema, o); /* same struct for lines */
         else
-            cJSON_AddItemToArray(out, rows[i].obj);
+            *(fp_diff_row *)fp_model_push((void **)out, nout, sizeof **out) = *o;
+        free(o);
     }
-    *total = n;
     free(rows);
-    return out;
+    return n;
 }
 
 /* ---- instructions keyed by (source, opcode, occurrence) ---- */
 
 typedef struct ikey {
     char *key;
-    const cJSON *inst;
+    const fp_report_inst *inst;
     size_t order;
 } ikey;
 
@@ -189,25 +170,22 @@ static void opcode(const char *isa, char *buf, size_t cap)
  * With use_source false the key is (opcode, occurrence) over the instructions
  * given (the fallback for instructions whose source location changed); skip
  * marks instructions already matched (may be NULL). */
-static ikey *make_keys_ex(const cJSON *insts, bool use_source, const bool *skip, size_t *n)
+static ikey *make_keys_ex(const fp_report_inst *insts, size_t cnt, bool use_source, const bool *skip, size_t *n)
 {
-    size_t cnt = (size_t)cJSON_GetArraySize(insts);
     ikey *k = calloc(cnt ? cnt : 1, sizeof *k);
     if (!k)
         abort();
-    size_t i = 0, pos = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, insts)
-    {
-        size_t here = pos++;
+    size_t i = 0;
+    for (size_t here = 0; here < cnt; here++) {
         if (skip && skip[here])
             continue;
+        const fp_report_inst *it = &insts[here];
         char src[1024], op[128];
         if (use_source)
-            innermost(fp_json_get_str(it, "source"), src, sizeof src);
+            innermost(it->source, src, sizeof src);
         else
             src[0] = 0;
-        opcode(fp_json_get_str(it, "inst"), op, sizeof op);
+        opcode(it->inst, op, sizeof op);
         size_t len = strlen(src) + strlen(op) + 3;
         k[i].key = malloc(len);
         if (!k[i].key)
@@ -235,8 +213,6 @@ static ikey *make_keys_ex(const cJSON *insts, bool use_source, const bool *skip,
     return k;
 }
 
-static ikey *make_keys(const cJSON *insts, size_t *n) { return make_keys_ex(insts, true, NULL, n); }
-
 static void free_keys(ikey *k, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -244,14 +220,9 @@ static void free_keys(ikey *k, size_t n)
     free(k);
 }
 
-static cJSON *inst_side(const cJSON *i, double waves)
+static fp_diff_inst_side inst_side(const fp_report_inst *i, double waves)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_num(o, "code_line", fp_jnum0(i, "code_line"), 0);
-    fp_json_add_num(o, "stall", fp_jnum0(i, "stall"), 0);
-    fp_json_add_num(o, "exposed", fp_jnum0(i, "exposed"), 0);
-    fp_json_add_num(o, "stall_per_wave", fp_jnum0(i, "stall") / waves, 1);
-    return o;
+    return (fp_diff_inst_side){(double)i->code_line, (double)i->stall, i->exposed, (double)i->stall / waves};
 }
 
 typedef struct match_state {
@@ -278,42 +249,36 @@ static void merge_keys(match_state *m, ikey *kb, size_t nb, ikey *ka, size_t na,
         m->matched++;
         m->done_b[kb[i].order] = true;
         m->done_a[ka[j].order] = true;
-        const cJSON *b = kb[i].inst, *a = ka[j].inst;
-        if (fp_jnum0(b, "code_line") != fp_jnum0(a, "code_line"))
+        const fp_report_inst *b = kb[i].inst, *a = ka[j].inst;
+        if (b->code_line != a->code_line)
             m->moved++;
-        double d = fp_jnum0(a, "stall") / wa - fp_jnum0(b, "stall") / wb;
+        double d = (double)a->stall / wa - (double)b->stall / wb;
         if (d != 0) {
-            cJSON *o = cJSON_CreateObject();
-            char src[1024], op[128];
-            innermost(fp_json_get_str(b, "source"), src, sizeof src);
-            opcode(fp_json_get_str(b, "inst"), op, sizeof op);
-            fp_json_add_str(o, "source", src);
-            fp_json_add_str(o, "opcode", op);
-            const char *occ = strrchr(kb[i].key, '\x1f');
-            fp_json_add_int(o, "occurrence", occ ? atoll(occ + 1) : 0);
-            fp_json_add_str(o, "matched_by", how);
-            fp_json_add_str(o, "inst", fp_json_get_str(b, "inst"));
-            cJSON_AddItemToObject(o, "before", inst_side(b, wb));
-            cJSON_AddItemToObject(o, "after", inst_side(a, wa));
-            fp_json_add_num(o, "delta_stall_per_wave", d, 1);
-            row *nr = realloc(m->rows, (m->n + 1) * sizeof *nr);
-            if (!nr)
+            fp_diff_inst_change *o = calloc(1, sizeof *o);
+            if (!o)
                 abort();
-            m->rows = nr;
-            m->rows[m->n].obj = o;
-            m->rows[m->n].mag = fp_round(fabs(d), 1);
-            m->rows[m->n].order = m->n;
-            m->n++;
+            char src[1024], op[128];
+            innermost(b->source, src, sizeof src);
+            opcode(b->inst, op, sizeof op);
+            o->source = fp_model_strdup(src);
+            o->opcode = fp_model_strdup(op);
+            const char *occ = strrchr(kb[i].key, '\x1f');
+            o->occurrence = occ ? atoll(occ + 1) : 0;
+            o->matched_by = fp_model_strdup(how);
+            o->inst = fp_model_strdup(b->inst);
+            o->before = inst_side(b, wb);
+            o->after = inst_side(a, wa);
+            o->delta_stall_per_wave = d;
+            push_row(&m->rows, &m->n, o, fp_round(fabs(d), 1));
         }
         i++;
         j++;
     }
 }
 
-static cJSON *match_insts(const cJSON *rb, const cJSON *ra, double wb, double wa)
+static void match_insts(const fp_report_doc *rb, const fp_report_doc *ra, double wb, double wa, fp_diff_insts *o)
 {
-    const cJSON *ib = fp_jget(rb, "instructions"), *ia = fp_jget(ra, "instructions");
-    size_t cb = (size_t)cJSON_GetArraySize(ib), ca = (size_t)cJSON_GetArraySize(ia);
+    size_t cb = rb->ninstructions, ca = ra->ninstructions;
     match_state m;
     memset(&m, 0, sizeof m);
     m.done_b = calloc(cb + 1, 1);
@@ -321,59 +286,62 @@ static cJSON *match_insts(const cJSON *rb, const cJSON *ra, double wb, double wa
     if (!m.done_b || !m.done_a)
         abort();
     size_t nb, na;
-    ikey *kb = make_keys(ib, &nb), *ka = make_keys(ia, &na);
+    ikey *kb = make_keys_ex(rb->instructions, cb, true, NULL, &nb);
+    ikey *ka = make_keys_ex(ra->instructions, ca, true, NULL, &na);
     merge_keys(&m, kb, nb, ka, na, wb, wa, "source+opcode+occurrence");
     size_t by_source = m.matched;
     free_keys(kb, nb);
     free_keys(ka, na);
     /* what is left had its source location changed: (opcode, occurrence) among the rest */
-    kb = make_keys_ex(ib, false, m.done_b, &nb);
-    ka = make_keys_ex(ia, false, m.done_a, &na);
+    kb = make_keys_ex(rb->instructions, cb, false, m.done_b, &nb);
+    ka = make_keys_ex(ra->instructions, ca, false, m.done_a, &na);
     merge_keys(&m, kb, nb, ka, na, wb, wa, "opcode+occurrence (source changed)");
     free_keys(kb, nb);
     free_keys(ka, na);
     if (m.n > 1)
         qsort(m.rows, m.n, sizeof *m.rows, row_cmp);
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_int(o, "before", (int64_t)cb);
-    fp_json_add_int(o, "after", (int64_t)ca);
-    fp_json_add_int(o, "matched", (int64_t)m.matched);
-    fp_json_add_int(o, "matched_by_source", (int64_t)by_source);
-    fp_json_add_int(o, "moved", (int64_t)m.moved);
-    fp_json_add_int(o, "unmatched_before", (int64_t)(cb - m.matched));
-    fp_json_add_int(o, "unmatched_after", (int64_t)(ca - m.matched));
-    fp_json_add_int(o, "changed", (int64_t)m.n);
-    cJSON *ch = cJSON_AddArrayToObject(o, "top_changes");
+    o->before = (int64_t)cb;
+    o->after = (int64_t)ca;
+    o->matched = (int64_t)m.matched;
+    o->matched_by_source = (int64_t)by_source;
+    o->moved = (int64_t)m.moved;
+    o->unmatched_before = (int64_t)(cb - m.matched);
+    o->unmatched_after = (int64_t)(ca - m.matched);
+    o->changed = (int64_t)m.n;
     for (size_t k = 0; k < m.n; k++) {
+        fp_diff_inst_change *c = m.rows[k].obj;
         if (k < FP_DIFF_MAX_ROWS)
-            cJSON_AddItemToArray(ch, m.rows[k].obj);
+            *(fp_diff_inst_change *)fp_model_push((void **)&o->top_changes, &o->ntop_changes, sizeof *c) = *c;
         else
-            cJSON_Delete(m.rows[k].obj);
+            fp_model_free(&fp_diff_inst_change_schema, c);
+        free(c);
     }
     free(m.rows);
     free(m.done_b);
     free(m.done_a);
-    return o;
 }
 
 /* ---- acceptance tests of the before report ---- */
 
-static cJSON *check_acceptance(const cJSON *rec, const cJSON *rb, const cJSON *ra, double wb, double wa)
+static void check_acceptance(const fp_report_rec *rec, const fp_report_doc *ra, double wb, double wa,
+                             fp_diff_acceptance *o)
 {
-    const cJSON *acc = fp_jget(rec, "acceptance");
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "rule", fp_json_get_str(rec, "rule"));
-    fp_json_add_num(o, "rank", fp_jnum0(rec, "rank"), 0);
-    fp_json_add_str(o, "test", fp_json_get_str(acc, "text"));
-    const char *kind = fp_json_get_str(acc, "kind");
-    fp_json_add_str(o, "kind", kind);
+    const fp_report_acceptance *acc = &rec->acceptance;
+    o->rule = fp_model_strdup(rec->rule);
+    o->rank = rec->rank;
+    o->test = fp_model_strdup(acc->text);
+    const char *kind = acc->kind;
+    o->kind = fp_model_strdup(kind);
     const char *verdict = "unknown";
     char note[256] = "";
-    double before = fp_jnum0(acc, "before"), target = fp_jnum0(acc, "target"), after = NAN;
+    double before = acc->before, target = acc->target, after = NAN;
     if (kind && !strcmp(kind, "class_exposed_drop")) {
-        const char *cls = fp_json_get_str(acc, "class"), *metric = fp_json_get_str(acc, "metric");
-        const cJSON *ca = cls ? find_by(fp_jget(ra, "classes"), "class", cls) : NULL;
-        double v = ca ? fp_jnum0(ca, metric && !strcmp(metric, "exposed") ? "exposed" : "cycles") : 0.0;
+        const char *cls = acc->cls, *metric = acc->metric;
+        const fp_report_class *ca = NULL;
+        for (size_t i = 0; cls && i < ra->nclasses && !ca; i++)
+            if (ra->classes[i].cls && !strcmp(ra->classes[i].cls, cls))
+                ca = &ra->classes[i];
+        double v = !ca ? 0.0 : metric && !strcmp(metric, "exposed") ? opt0(ca->exposed) : (double)ca->cycles;
         before /= wb;
         target /= wb;
         after = v / wa;
@@ -381,17 +349,15 @@ static cJSON *check_acceptance(const cJSON *rec, const cJSON *rb, const cJSON *r
         snprintf(note, sizeof note, "per traced wave");
     } else if (kind && !strcmp(kind, "line_stall_drop")) {
         /* the class's stall summed over the after report's instructions on that line */
-        const char *src = fp_json_get_str(acc, "source"), *cls = fp_json_get_str(acc, "class");
+        const char *src = acc->source, *cls = acc->cls;
         double sum = 0;
         size_t seen = 0;
-        const cJSON *i;
-        cJSON_ArrayForEach(i, fp_jget(ra, "instructions"))
-        {
-            const char *s = fp_json_get_str(i, "source"), *c = fp_json_get_str(i, "class");
-            if (src && s && !strcmp(s, src)) {
+        for (size_t k = 0; k < ra->ninstructions; k++) {
+            const fp_report_inst *i = &ra->instructions[k];
+            if (src && i->source && !strcmp(i->source, src)) {
                 seen++;
-                if (cls && c && !strcmp(c, cls))
-                    sum += fp_jnum0(i, "stall");
+                if (cls && i->cls && !strcmp(i->cls, cls))
+                    sum += (double)i->stall;
             }
         }
         before /= wb;
@@ -405,9 +371,9 @@ static cJSON *check_acceptance(const cJSON *rec, const cJSON *rb, const cJSON *r
             snprintf(note, sizeof note, "no instruction maps to %s in the after report", src ? src : "?");
         }
     } else if (kind && (!strcmp(kind, "signal_below") || !strcmp(kind, "signal_above"))) {
-        const char *sig = fp_json_get_str(acc, "signal");
+        const char *sig = acc->signal;
         double v;
-        if (sig && fp_jnum(fp_jget(ra, "signals"), sig, &v)) {
+        if (sig && fp_report_signal(ra, sig, &v)) {
             after = v;
             bool below = !strcmp(kind, "signal_below");
             verdict = (below ? v < target : v >= target) ? "met" : "not_met";
@@ -417,80 +383,94 @@ static cJSON *check_acceptance(const cJSON *rec, const cJSON *rb, const cJSON *r
     } else {
         snprintf(note, sizeof note, "unknown acceptance kind");
     }
-    fp_json_add_num(o, "before", before, 2);
-    if (isnan(after))
-        cJSON_AddNullToObject(o, "after");
-    else
-        fp_json_add_num(o, "after", after, 2);
-    fp_json_add_num(o, "target", target, 2);
-    fp_json_add_str(o, "verdict", verdict);
-    fp_json_add_str(o, "note", note[0] ? note : NULL);
-    return o;
+    o->before = before;
+    o->after = isnan(after) ? fp_optd_none() : fp_optd_of(after);
+    o->target = target;
+    o->verdict = fp_model_strdup(verdict);
+    o->note = fp_model_strdup(note[0] ? note : NULL);
 }
 
-static cJSON *who(const cJSON *r)
+static void who(const fp_report_doc *r, fp_diff_who *o)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "kernel", fp_json_get_str(r, "kernel"));
-    fp_json_add_str(o, "arch", fp_json_get_str(r, "arch"));
-    fp_json_add_str(o, "dispatch", fp_json_get_str(fp_jget(r, "dispatch"), "name"));
-    fp_json_add_str(o, "bound_type", fp_json_get_str(r, "bound_type"));
-    fp_json_add_str(o, "headline", fp_json_get_str(r, "headline"));
-    return o;
+    o->kernel = fp_model_strdup(r->kernel);
+    o->arch = fp_model_strdup(r->arch);
+    o->dispatch = fp_model_strdup(r->dispatch.name);
+    o->bound_type = fp_model_strdup(r->bound_type);
+    o->headline = fp_model_strdup(r->headline);
 }
 
-fp_diff_figures fp_diff_figures_of(const cJSON *report)
+void fp_diff_figures_of(const fp_report_doc *r, fp_diff_figures *f)
 {
-    fp_diff_figures f = {fp_jget(report, "totals"), fp_jget(report, "workload"), fp_jget(report, "classes")};
-    return f;
+    memset(f, 0, sizeof *f);
+    f->stall_pct = fp_optd_of(r->totals.stall_pct);
+    f->exposed_pct = fp_optd_of(r->totals.exposed_pct);
+    f->waves = r->totals.waves;
+    f->latency = fp_optd_of((double)r->totals.latency);
+    f->time_ns_per_call = r->workload.time_ns_per_call;
+    f->classes = calloc(r->nclasses ? r->nclasses : 1, sizeof *f->classes);
+    if (!f->classes)
+        abort();
+    for (size_t i = 0; i < r->nclasses; i++) {
+        const fp_report_class *c = &r->classes[i];
+        f->classes[i] = (fp_diff_item){c->cls, (double)c->cycles, opt0(c->exposed), c->pct};
+    }
+    f->nclasses = r->nclasses;
 }
 
-cJSON *fp_diff_noise_floor_json(void)
+void fp_diff_figures_of_record(const fp_history_record *r, fp_diff_figures *f)
 {
-    cJSON *floor = cJSON_CreateObject();
-    fp_json_add_num(floor, "stall_pct_points", FP_DIFF_NOISE_STALL_PTS, 2);
-    fp_json_add_num(floor, "share_points", FP_DIFF_NOISE_SHARE_PTS, 2);
-    fp_json_add_num(floor, "time_pct", FP_DIFF_NOISE_TIME_PCT, 2);
-    fp_json_add_str(floor, "source", "docs/commands/diff.md: corpus flash_attn_func-small vs -small-after_loc_fix");
-    return floor;
+    memset(f, 0, sizeof *f);
+    f->stall_pct = r->totals.stall_pct;
+    f->exposed_pct = r->totals.exposed_pct;
+    f->waves = r->totals.waves;
+    f->latency = r->totals.latency;
+    f->time_ns_per_call = r->workload.time_ns_per_call;
+    f->classes = calloc(r->nclasses ? r->nclasses : 1, sizeof *f->classes);
+    if (!f->classes)
+        abort();
+    for (size_t i = 0; i < r->nclasses; i++) {
+        const fp_history_class *c = &r->classes[i];
+        f->classes[i] = (fp_diff_item){c->cls, opt0(c->cycles), opt0(c->exposed), opt0(c->pct)};
+    }
+    f->nclasses = r->nclasses;
 }
 
-/* Traced waves of one side (cycle counts are compared per wave). */
-static double fig_waves(const fp_diff_figures *f)
+void fp_diff_figures_free(fp_diff_figures *f)
 {
-    double w = fp_jnum0(f->totals, "waves");
-    return w > 0 ? w : 1.0;
+    free(f->classes);
+    memset(f, 0, sizeof *f);
 }
 
-cJSON *fp_diff_totals_json(const fp_diff_figures *b, const fp_diff_figures *a)
+void fp_diff_noise_floor_of(fp_diff_noise_floor *o)
+{
+    o->stall_pct_points = FP_DIFF_NOISE_STALL_PTS;
+    o->share_points = FP_DIFF_NOISE_SHARE_PTS;
+    o->time_pct = FP_DIFF_NOISE_TIME_PCT;
+    o->source = fp_model_strdup("docs/commands/diff.md: corpus flash_attn_func-small vs -small-after_loc_fix");
+}
+
+void fp_diff_totals_of(const fp_diff_figures *b, const fp_diff_figures *a, fp_diff_totals *o)
 {
     double wb = fig_waves(b), wa = fig_waves(a);
-    const cJSON *tb = b->totals, *ta = a->totals;
-    cJSON *tot = cJSON_CreateObject();
-    cJSON_AddItemToObject(tot, "stall_pct", bad(tb, ta, "stall_pct", 2));
-    cJSON_AddItemToObject(tot, "exposed_pct", bad(tb, ta, "exposed_pct", 2));
-    cJSON_AddItemToObject(tot, "waves", bad(tb, ta, "waves", 0));
-    cJSON *lpw = cJSON_AddObjectToObject(tot, "latency_per_wave");
-    double lb = fp_jnum0(tb, "latency") / wb, la = fp_jnum0(ta, "latency") / wa;
-    fp_json_add_num(lpw, "before", lb, 1);
-    fp_json_add_num(lpw, "after", la, 1);
-    fp_json_add_num(lpw, "delta", la - lb, 1);
-    cJSON_AddItemToObject(tot, "time_ns_per_call", bad(b->workload, a->workload, "time_ns_per_call", 1));
-    return tot;
+    o->stall_pct = change_of(b->stall_pct, a->stall_pct);
+    o->exposed_pct = change_of(b->exposed_pct, a->exposed_pct);
+    o->waves = change_of(b->waves, a->waves);
+    double lb = opt0(b->latency) / wb, la = opt0(a->latency) / wa;
+    o->latency_per_wave = change_of(fp_optd_of(lb), fp_optd_of(la));
+    o->time_ns_per_call = change_of(b->time_ns_per_call, a->time_ns_per_call);
 }
 
-cJSON *fp_diff_classes_json(const fp_diff_figures *b, const fp_diff_figures *a)
+void fp_diff_classes_of(const fp_diff_figures *b, const fp_diff_figures *a, fp_diff_row **rows, size_t *n)
 {
-    size_t total;
-    return union_rows(b->classes, a->classes, "class", "cycles", fig_waves(b), fig_waves(a), false, 0, &total);
+    union_rows(b->classes, b->nclasses, a->classes, a->nclasses, fig_waves(b), fig_waves(a), false, 0, rows, n);
 }
 
 void fp_diff_verdict_of(const fp_diff_figures *b, const fp_diff_figures *a, fp_diff_verdict *v)
 {
     /* duration when both sides measured it, else the stalled share */
-    double x, y;
     v->overall = "neutral";
-    if (fp_jnum(b->workload, "time_ns_per_call", &x) && fp_jnum(a->workload, "time_ns_per_call", &y) && x > 0) {
+    if (b->time_ns_per_call.known && a->time_ns_per_call.known && b->time_ns_per_call.v > 0) {
+        double x = b->time_ns_per_call.v, y = a->time_ns_per_call.v;
         v->basis = "time_ns_per_call";
         v->delta = 100.0 * (y - x) / x;
         if (v->delta <= -FP_DIFF_NOISE_TIME_PCT)
@@ -501,7 +481,7 @@ void fp_diff_verdict_of(const fp_diff_figures *b, const fp_diff_figures *a, fp_d
                  FP_DIFF_NOISE_TIME_PCT);
     } else {
         v->basis = "stall_pct";
-        v->delta = fp_jnum0(a->totals, "stall_pct") - fp_jnum0(b->totals, "stall_pct");
+        v->delta = opt0(a->stall_pct) - opt0(b->stall_pct);
         if (v->delta <= -FP_DIFF_NOISE_STALL_PTS)
             v->overall = "improved";
         else if (v->delta >= FP_DIFF_NOISE_STALL_PTS)
@@ -511,83 +491,92 @@ void fp_diff_verdict_of(const fp_diff_figures *b, const fp_diff_figures *a, fp_d
     }
 }
 
-cJSON *fp_diff_verdict_json(const fp_diff_verdict *v)
+void fp_diff_verdict_doc_of(const fp_diff_verdict *v, fp_diff_verdict_doc *o)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "overall", v->overall);
-    fp_json_add_str(o, "basis", v->basis);
-    fp_json_add_num(o, "delta", v->delta, 2);
-    fp_json_add_str(o, "why", v->why);
-    return o;
+    o->overall = fp_model_strdup(v->overall);
+    o->basis = fp_model_strdup(v->basis);
+    o->delta = v->delta;
+    o->why = fp_model_strdup(v->why);
+    o->acceptance_met = fp_optd_none();
+    o->acceptance_total = fp_optd_none();
 }
 
-cJSON *fp_diff_reports(const cJSON *rb, const cJSON *ra)
+/* The source lines of a report as comparison items. */
+static fp_diff_item *line_items(const fp_report_doc *r)
 {
-    double wb = waves_of(rb), wa = waves_of(ra);
-    fp_diff_figures fb = fp_diff_figures_of(rb), fa = fp_diff_figures_of(ra);
-    cJSON *d = cJSON_CreateObject();
-    fp_json_add_int(d, "schema", 1);
-    cJSON_AddItemToObject(d, "before", who(rb));
-    cJSON_AddItemToObject(d, "after", who(ra));
-    /* notes: reasons the comparison may mislead; cmd_diff also turns them into
-     * envelope warnings and the table shows them first */
-    cJSON *notes = cJSON_CreateArray();
+    fp_diff_item *v = calloc(r->nlines ? r->nlines : 1, sizeof *v);
+    if (!v)
+        abort();
+    for (size_t i = 0; i < r->nlines; i++)
+        v[i] = (fp_diff_item){r->lines[i].source, r->lines[i].stall, r->lines[i].exposed, r->lines[i].pct};
+    return v;
+}
+
+/* notes: reasons the comparison may mislead; cmd_diff also turns them into
+ * envelope warnings and the table shows them first */
+static void diff_notes(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_doc *d)
+{
     char note[512];
-    const char *kb = fp_json_get_str(rb, "kernel"), *ka = fp_json_get_str(ra, "kernel");
+    const char *kb = rb->kernel, *ka = ra->kernel;
     if (kb && ka && strcmp(kb, ka)) {
         snprintf(note, sizeof note, "different kernels (%.200s vs %.200s): the comparison may be meaningless", kb, ka);
-        cJSON_AddItemToArray(notes, cJSON_CreateString(note));
+        fp_model_push_str(&d->notes, &d->nnotes, note);
     }
-    const char *ab = fp_json_get_str(rb, "arch"), *aa = fp_json_get_str(ra, "arch");
+    const char *ab = rb->arch, *aa = ra->arch;
     if (ab && aa && strcmp(ab, aa)) {
         snprintf(note, sizeof note, "different architectures (%.60s vs %.60s)", ab, aa);
-        cJSON_AddItemToArray(notes, cJSON_CreateString(note));
+        fp_model_push_str(&d->notes, &d->nnotes, note);
     }
-    {
-        /* the duration verdict needs the same measure on both sides */
-        double tb0, ta0;
-        bool hb = fp_jnum(fp_jget(rb, "workload"), "time_ns_per_call", &tb0) && tb0 > 0;
-        bool ha = fp_jnum(fp_jget(ra, "workload"), "time_ns_per_call", &ta0) && ta0 > 0;
-        if (hb != ha) {
-            snprintf(note, sizeof note,
-                     "duration per call measured on the %s side only: the verdict uses the stalled share "
-                     "(give both sides a kernel trace or counters for a duration verdict)",
-                     hb ? "before" : "after");
-            cJSON_AddItemToArray(notes, cJSON_CreateString(note));
-        }
+    /* the duration verdict needs the same measure on both sides */
+    fp_optd tb = rb->workload.time_ns_per_call, ta = ra->workload.time_ns_per_call;
+    bool hb = tb.known && tb.v > 0, ha = ta.known && ta.v > 0;
+    if (hb != ha) {
+        snprintf(note, sizeof note,
+                 "duration per call measured on the %s side only: the verdict uses the stalled share "
+                 "(give both sides a kernel trace or counters for a duration verdict)",
+                 hb ? "before" : "after");
+        fp_model_push_str(&d->notes, &d->nnotes, note);
     }
+}
 
-    cJSON_AddItemToObject(d, "noise_floor", fp_diff_noise_floor_json());
-    cJSON_AddItemToObject(d, "totals", fp_diff_totals_json(&fb, &fa));
-    cJSON_AddItemToObject(d, "classes", fp_diff_classes_json(&fb, &fa));
-    size_t total;
-    cJSON *lines = union_rows(fp_jget(rb, "lines"), fp_jget(ra, "lines"), "source", "stall", wb, wa, true, FP_DIFF_MAX_ROWS,
-                              &total);
-    cJSON *ls = cJSON_AddObjectToObject(d, "lines");
-    fp_json_add_int(ls, "total", (int64_t)total);
-    cJSON_AddItemToObject(ls, "rows", lines);
-    cJSON_AddItemToObject(d, "instructions", match_insts(rb, ra, wb, wa));
+void fp_diff_reports(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_doc *d)
+{
+    memset(d, 0, sizeof *d);
+    fp_diff_figures fb, fa;
+    fp_diff_figures_of(rb, &fb);
+    fp_diff_figures_of(ra, &fa);
+    double wb = fig_waves(&fb), wa = fig_waves(&fa);
+    d->schema = 1;
+    who(rb, &d->before);
+    who(ra, &d->after);
+    diff_notes(rb, ra, d);
+    fp_diff_noise_floor_of(&d->noise_floor);
+    fp_diff_totals_of(&fb, &fa, &d->totals);
+    fp_diff_classes_of(&fb, &fa, &d->classes, &d->nclasses);
+    fp_diff_item *lb = line_items(rb), *la = line_items(ra);
+    d->lines.total = (int64_t)union_rows(lb, rb->nlines, la, ra->nlines, wb, wa, true, FP_DIFF_MAX_ROWS,
+                                         &d->lines.rows, &d->lines.nrows);
+    free(lb);
+    free(la);
+    match_insts(rb, ra, wb, wa, &d->instructions);
 
-    cJSON *acc = cJSON_AddArrayToObject(d, "acceptance");
-    const cJSON *rec;
-    size_t met = 0, nacc = 0;
-    cJSON_ArrayForEach(rec, fp_jget(rb, "recommendations"))
-    {
-        cJSON *c = check_acceptance(rec, rb, ra, wb, wa);
-        nacc++;
-        if (!strcmp(fp_json_get_str(c, "verdict"), "met"))
+    size_t met = 0;
+    for (size_t i = 0; i < rb->nrecs; i++) {
+        fp_diff_acceptance *c = fp_model_push((void **)&d->acceptance, &d->nacceptance, sizeof *c);
+        check_acceptance(&rb->recs[i], ra, wb, wa, c);
+        if (!strcmp(c->verdict, "met"))
             met++;
-        cJSON_AddItemToArray(acc, c);
     }
 
     fp_diff_verdict vd;
     fp_diff_verdict_of(&fb, &fa, &vd);
-    cJSON *v = fp_diff_verdict_json(&vd);
-    fp_json_add_int(v, "acceptance_met", (int64_t)met);
-    fp_json_add_int(v, "acceptance_total", (int64_t)nacc);
-    cJSON_AddItemToObject(d, "verdict", v);
-    cJSON_AddItemToObject(d, "notes", notes);
-    return d;
+    fp_diff_verdict_doc_of(&vd, &d->verdict);
+    d->verdict.acceptance_met = fp_optd_of((double)met);
+    d->verdict.acceptance_total = fp_optd_of((double)d->nacceptance);
+    fp_diff_figures_free(&fb);
+    fp_diff_figures_free(&fa);
+    /* a renderer of the struct sees the numbers of the file */
+    fp_model_round(&fp_diff_schema, d);
 }
 
 /* Which verdicts pass which gate: one row per --fail-on value; any other
@@ -618,25 +607,24 @@ int fp_diff_gate(const char *verdict, const char *fail_on)
     return -1;
 }
 
-void fp_diff_table(const cJSON *d, fp_sb *out)
+void fp_diff_table(const fp_diff_doc *d, fp_sb *out)
 {
-    const cJSON *v = fp_jget(d, "verdict"), *it;
-    cJSON_ArrayForEach(it, fp_jget(d, "notes"))
-        if (cJSON_IsString(it))
-            fp_sb_addf(out, "warning: %s\n", it->valuestring);
-    fp_sb_addf(out, "verdict: %s (%s)\n", fp_json_get_str(v, "overall") ? fp_json_get_str(v, "overall") : "?", fp_json_get_str(v, "why") ? fp_json_get_str(v, "why") : "");
-    fp_sb_addf(out, "acceptance tests met: %.0f / %.0f\n\n", fp_jnum0(v, "acceptance_met"), fp_jnum0(v, "acceptance_total"));
+    const fp_diff_verdict_doc *v = &d->verdict;
+    for (size_t i = 0; i < d->nnotes; i++)
+        fp_sb_addf(out, "warning: %s\n", d->notes[i]);
+    fp_sb_addf(out, "verdict: %s (%s)\n", v->overall ? v->overall : "?", v->why ? v->why : "");
+    fp_sb_addf(out, "acceptance tests met: %.0f / %.0f\n\n", v->acceptance_met.v, v->acceptance_total.v);
     fp_sb_adds(out, "class            share before -> after (points)\n");
-    cJSON_ArrayForEach(it, fp_jget(d, "classes"))
-    {
-        const cJSON *b = fp_jget(it, "before"), *a = fp_jget(it, "after");
-        fp_sb_pad_left(out, fp_json_get_str(it, "class") ? fp_json_get_str(it, "class") : "?", 17);
-        fp_sb_addf(out, "%6.2f -> %6.2f (%+.2f)%s\n", cJSON_IsObject(b) ? fp_jnum0(b, "pct") : 0.0,
-                   cJSON_IsObject(a) ? fp_jnum0(a, "pct") : 0.0, fp_jnum0(fp_jget(it, "delta"), "pct"),
-                   cJSON_IsTrue(fp_jget(it, "significant")) ? "  *" : "");
+    for (size_t i = 0; i < d->nclasses; i++) {
+        const fp_diff_row *it = &d->classes[i];
+        fp_sb_pad_left(out, it->key ? it->key : "?", 17);
+        fp_sb_addf(out, "%6.2f -> %6.2f (%+.2f)%s\n", it->before ? it->before->pct : 0.0,
+                   it->after ? it->after->pct : 0.0, it->delta.pct, it->significant ? "  *" : "");
     }
     fp_sb_adds(out, "\nacceptance:\n");
-    cJSON_ArrayForEach(it, fp_jget(d, "acceptance"))
-        fp_sb_addf(out, "  [%s] %s: %s\n", fp_json_get_str(it, "verdict") ? fp_json_get_str(it, "verdict") : "?",
-                   fp_json_get_str(it, "rule") ? fp_json_get_str(it, "rule") : "?", fp_json_get_str(it, "test") ? fp_json_get_str(it, "test") : "");
+    for (size_t i = 0; i < d->nacceptance; i++) {
+        const fp_diff_acceptance *it = &d->acceptance[i];
+        fp_sb_addf(out, "  [%s] %s: %s\n", it->verdict ? it->verdict : "?", it->rule ? it->rule : "?",
+                   it->test ? it->test : "");
+    }
 }

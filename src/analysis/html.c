@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "flyprof/json.h"
 #include "flyprof/report.h"
 
 
@@ -41,9 +40,9 @@ static void inline_svg(fp_sb *out, const char *svg)
     fp_sb_adds(out, "</div>\n");
 }
 
-void fp_report_html(const cJSON *r, const char *svg, fp_sb *out)
+void fp_report_html(const fp_report_doc *r, const char *svg, fp_sb *out)
 {
-    const char *kernel = fp_json_get_str(r, "kernel") ? fp_json_get_str(r, "kernel") : "kernel";
+    const char *kernel = r->kernel ? r->kernel : "kernel";
     fp_sb_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
     esc(out, kernel);
     fp_sb_adds(out, " - flyprof report</title>\n<style>\n"
@@ -58,96 +57,94 @@ void fp_report_html(const cJSON *r, const char *svg, fp_sb *out)
                     "</style></head><body>\n<h1>");
     esc(out, kernel);
     fp_sb_adds(out, " <span class=\"muted\">");
-    esc(out, fp_json_get_str(r, "arch") ? fp_json_get_str(r, "arch") : "arch unknown");
+    esc(out, r->arch ? r->arch : "arch unknown");
     fp_sb_adds(out, " / ");
-    esc(out, fp_json_get_str(r, "product") ? fp_json_get_str(r, "product") : "product unknown");
+    esc(out, r->product ? r->product : "product unknown");
     fp_sb_adds(out, "</span></h1>\n<p><b>");
-    esc(out, fp_json_get_str(r, "headline"));
+    esc(out, r->headline);
     fp_sb_adds(out, "</b></p>\n");
     /* launch and speed of light first: they bound what any stall fix can gain */
-    const cJSON *sum = fp_jget(r, "summary"), *sl;
-    if (cJSON_GetArraySize(sum) > 0) {
+    if (r->nsummary > 0) {
         fp_sb_adds(out, "<h2>Launch &amp; speed of light</h2>\n<ul>\n");
-        cJSON_ArrayForEach(sl, sum)
-            if (cJSON_IsString(sl)) {
-                fp_sb_adds(out, "<li>");
-                esc(out, sl->valuestring);
-                fp_sb_adds(out, "</li>\n");
-            }
+        for (size_t i = 0; i < r->nsummary; i++) {
+            fp_sb_adds(out, "<li>");
+            esc(out, r->summary[i]);
+            fp_sb_adds(out, "</li>\n");
+        }
         fp_sb_adds(out, "</ul>\n");
     }
 
-    const cJSON *t = fp_jget(r, "totals"), *it;
     fp_sb_addf(out, "<h2>Stall by class</h2>\n<p class=\"muted\">%.2f%% of %.0f latency cycles stalled; "
                     "red = bubble (waiting), blue = working</p>\n<table>\n",
-               fp_jnum0(t, "stall_pct"), fp_jnum0(t, "latency"));
-    cJSON_ArrayForEach(it, fp_jget(r, "classes"))
-    {
-        double pct = fp_jnum0(it, "pct");
+               r->totals.stall_pct, (double)r->totals.latency);
+    for (size_t i = 0; i < r->nclasses; i++) {
+        const fp_report_class *it = &r->classes[i];
+        double pct = it->pct;
         fp_sb_adds(out, "<tr><td>");
-        esc(out, fp_json_get_str(it, "class"));
+        esc(out, it->cls);
         fp_sb_addf(out, "</td><td><span class=\"bar\"><span class=\"fill %s\" style=\"width:%.2f%%\"></span></span>"
                         "</td><td>%.2f%%</td><td>gain &le; %.2f%%</td></tr>\n",
-                   cJSON_IsTrue(fp_jget(it, "is_bubble")) ? "bub" : "work", pct > 100 ? 100 : pct, pct,
-                   fp_jnum0(it, "gain_upper_pct"));
+                   it->is_bubble ? "bub" : "work", pct > 100 ? 100 : pct, pct,
+                   it->gain_upper_pct.known ? it->gain_upper_pct.v : 0.0);
     }
     fp_sb_adds(out, "</table>\n<h2>Flamegraph</h2>\n");
     inline_svg(out, svg);
 
     fp_sb_adds(out, "<h2>Ranked plan</h2>\n");
-    if (cJSON_IsTrue(fp_jget(r, "optimal"))) {
+    if (r->optimal) {
         fp_sb_adds(out, "<p><b>Already optimal.</b> ");
-        esc(out, fp_json_get_str(fp_jget(r, "bound"), "optimal_evidence"));
+        esc(out, r->bound.optimal_evidence);
         fp_sb_adds(out, "</p>\n");
-    } else if (!cJSON_GetArraySize(fp_jget(r, "recommendations"))) {
+    } else if (!r->nrecs) {
         fp_sb_adds(out, "<p>No rule fired.</p>\n");
     }
-    cJSON_ArrayForEach(it, fp_jget(r, "recommendations"))
-    {
-        const cJSON *ev = fp_jget(it, "evidence"), *hot = fp_jget(ev, "hottest");
-        fp_sb_addf(out, "<div class=\"rec\"><b>#%.0f ", fp_jnum0(it, "rank"));
-        esc(out, fp_json_get_str(it, "knob"));
+    for (size_t i = 0; i < r->nrecs; i++) {
+        const fp_report_rec *it = &r->recs[i];
+        const fp_report_rec_evidence *ev = &it->evidence;
+        const fp_report_hottest *hot = ev->hottest;
+        fp_sb_addf(out, "<div class=\"rec\"><b>#%d ", it->rank);
+        esc(out, it->knob);
         fp_sb_adds(out, "</b> <span class=\"muted\">(<code>");
-        esc(out, fp_json_get_str(it, "rule"));
-        fp_sb_addf(out, "</code>, est. gain &le; %.2f%%, confidence ", fp_jnum0(it, "est_gain_pct"));
-        esc(out, fp_json_get_str(it, "confidence_label"));
+        esc(out, it->rule);
+        fp_sb_addf(out, "</code>, est. gain &le; %.2f%%, confidence ", it->est_gain_pct);
+        esc(out, it->confidence_label);
         fp_sb_adds(out, ")</span><br>\nEvidence: <code>");
-        esc(out, fp_json_get_str(ev, "signal"));
-        fp_sb_addf(out, "</code> = %.4g", fp_jnum0(ev, "value"));
-        if (cJSON_IsObject(hot)) {
+        esc(out, ev->signal);
+        fp_sb_addf(out, "</code> = %.4g", ev->value);
+        if (hot) {
             fp_sb_adds(out, " at ");
-            esc(out, fp_json_get_str(hot, "source") ? fp_json_get_str(hot, "source") : "<unmapped>");
+            esc(out, hot->source ? hot->source : "<unmapped>");
             fp_sb_adds(out, " <code>");
-            esc(out, fp_json_get_str(hot, "inst"));
+            esc(out, hot->inst);
             fp_sb_adds(out, "</code>");
-            if (fp_json_get_str(hot, "snippet")) {
+            if (hot->snippet) {
                 fp_sb_adds(out, "<br>\n<code>");
-                esc(out, fp_json_get_str(hot, "snippet"));
+                esc(out, hot->snippet);
                 fp_sb_adds(out, "</code>");
             }
         }
         fp_sb_adds(out, "<br>\nChange: ");
-        esc(out, fp_json_get_str(it, "change"));
+        esc(out, it->change);
         fp_sb_adds(out, "<br>\nAPI: ");
-        esc(out, fp_json_get_str(it, "api"));
+        esc(out, it->api);
         fp_sb_adds(out, "<br>\nAcceptance: ");
-        esc(out, fp_json_get_str(fp_jget(it, "acceptance"), "text"));
+        esc(out, it->acceptance.text);
         fp_sb_adds(out, "</div>\n");
     }
 
     fp_sb_adds(out, "<h2>Hot source lines</h2>\n<table><tr><th>source</th><th>stall %</th><th>exposed</th>"
                     "<th>class</th><th>text</th></tr>\n");
-    cJSON_ArrayForEach(it, fp_jget(r, "hot_lines"))
-    {
+    for (size_t i = 0; i < r->nhot_lines; i++) {
+        const fp_report_hot_line *it = &r->hot_lines[i];
         fp_sb_adds(out, "<tr><td>");
-        esc(out, fp_json_get_str(it, "source") ? fp_json_get_str(it, "source") : "<unmapped>");
-        fp_sb_addf(out, "</td><td>%.2f</td><td>%.0f</td><td>", fp_jnum0(it, "pct"), fp_jnum0(it, "exposed"));
-        esc(out, fp_json_get_str(it, "dom_class"));
+        esc(out, it->source ? it->source : "<unmapped>");
+        fp_sb_addf(out, "</td><td>%.2f</td><td>%.0f</td><td>", it->pct, it->exposed);
+        esc(out, it->dom_class);
         fp_sb_adds(out, "</td><td><code>");
-        esc(out, fp_json_get_str(it, "text"));
+        esc(out, it->text);
         fp_sb_adds(out, "</code></td></tr>\n");
     }
     fp_sb_adds(out, "</table>\n<p class=\"muted\">Repro: <code>");
-    esc(out, fp_json_get_str(r, "repro"));
+    esc(out, r->repro);
     fp_sb_adds(out, "</code></p>\n</body></html>\n");
 }

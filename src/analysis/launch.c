@@ -6,8 +6,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "flyprof/json.h"
+#include "flyprof/report_doc.h"
 
 /* Largest workgroup count modelled: beyond it the CSV cell is corrupt. */
 #define FP_LAUNCH_MAX_WGS 1e12
@@ -51,35 +53,25 @@ void fp_launch_compute(const fp_launch_in *in, fp_launch *out)
     }
 }
 
-static void add_num_or_null(cJSON *o, const char *k, bool have, double v)
-{
-    if (have)
-        cJSON_AddNumberToObject(o, k, v);
-    else
-        cJSON_AddNullToObject(o, k);
-}
+static fp_optd num_if(bool have, double v) { return have ? fp_optd_of(v) : fp_optd_none(); }
 
-cJSON *fp_launch_to_json(const fp_launch *l)
+void fp_launch_to_doc(const fp_launch *l, fp_report_launch *o)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "workgroups", l->workgroups);
-    cJSON_AddNumberToObject(o, "wg_waves", l->wg_waves);
-    cJSON_AddNumberToObject(o, "grid_waves", l->grid_waves);
-    add_num_or_null(o, "cus", l->cus > 0, l->cus);
-    add_num_or_null(o, "resident_wgs_per_cu", l->resident_wgs_per_cu > 0, l->resident_wgs_per_cu);
-    add_num_or_null(o, "concurrent_wgs", l->concurrent_wgs > 0, l->concurrent_wgs);
-    add_num_or_null(o, "rounds", l->rounds > 0, l->rounds);
-    add_num_or_null(o, "fill_pct", l->fill_pct >= 0, l->fill_pct);
-    add_num_or_null(o, "tail_efficiency_pct", l->tail_efficiency_pct >= 0, l->tail_efficiency_pct);
-    if (l->have_underfilled)
-        fp_json_add_bool(o, "underfilled", l->underfilled);
-    else
-        cJSON_AddNullToObject(o, "underfilled");
-    add_num_or_null(o, "grid_waves_per_cu", l->cus > 0, l->grid_waves_per_cu);
+    memset(o, 0, sizeof *o);
+    o->workgroups = l->workgroups;
+    o->wg_waves = l->wg_waves;
+    o->grid_waves = l->grid_waves;
+    o->cus = num_if(l->cus > 0, l->cus);
+    o->resident_wgs_per_cu = num_if(l->resident_wgs_per_cu > 0, l->resident_wgs_per_cu);
+    o->concurrent_wgs = num_if(l->concurrent_wgs > 0, l->concurrent_wgs);
+    o->rounds = num_if(l->rounds > 0, l->rounds);
+    o->fill_pct = num_if(l->fill_pct >= 0, l->fill_pct);
+    o->tail_efficiency_pct = num_if(l->tail_efficiency_pct >= 0, l->tail_efficiency_pct);
+    o->underfilled = (fp_optb){l->have_underfilled, l->have_underfilled && l->underfilled};
+    o->grid_waves_per_cu = num_if(l->cus > 0, l->grid_waves_per_cu);
     char buf[256];
     fp_launch_sentence(l, buf, sizeof buf);
-    fp_json_add_str(o, "text", buf);
-    return o;
+    o->text = fp_model_strdup(buf);
 }
 
 void fp_launch_sentence(const fp_launch *l, char *buf, size_t n)

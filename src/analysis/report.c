@@ -1,6 +1,6 @@
 /*
- * report.c - report.json from the evidence, and its text renderings
- * (REPORT.md, the terminal table, headlines.json). See report.h.
+ * report.c - report.json from the evidence (fp_report_doc, report_doc.h), and its
+ * text renderings (REPORT.md, the terminal table, headlines.json). See report.h.
  *
  * The plan format follows what engineers expect (seed 000 "Optimization
  * Plan"): stall summary, hotspot analysis with root cause, fix, estimated
@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flyprof/json.h"
 #include "flyprof/rules.h"
 #include "flyprof/taxonomy.h"
 
@@ -21,14 +20,16 @@
 #define FP_PRIO_HIGH_GAIN 10.0
 #define FP_PRIO_MED_GAIN 3.0
 
-
-static void add_optd(cJSON *o, const char *k, fp_optd v, int dp)
+/* A new zeroed struct (aborts on OOM, like the model's helpers). */
+static void *new_obj(size_t size)
 {
-    if (v.known)
-        fp_json_add_num(o, k, v.v, dp);
-    else
-        cJSON_AddNullToObject(o, k);
+    void *p = calloc(1, size);
+    if (!p)
+        abort();
+    return p;
 }
+
+#define PUSH(list, n) fp_model_push((void **)&(list), &(n), sizeof *(list))
 
 /* ---- source text ---- */
 
@@ -43,218 +44,167 @@ static char *trimmed(const char *s)
         return NULL;
     while (*s == ' ' || *s == '\t')
         s++;
-    char *d = strdup(s);
-    if (!d)
-        abort();
+    char *d = fp_model_strdup(s);
     size_t n = strlen(d);
     while (n && (d[n - 1] == ' ' || d[n - 1] == '\t' || d[n - 1] == '\r' || d[n - 1] == '\n'))
         d[--n] = 0;
     return d;
 }
 
-static void add_snippet(cJSON *o, const char *key, const fp_snapshots *snaps, const char *source)
-{
-    char *t = trimmed(fp_report_source_text(snaps, source));
-    fp_json_add_str(o, key, t);
-    free(t);
-}
-
 /* ---- build ---- */
 
-static cJSON *classes_json(const fp_signals *s)
+static void classes_doc(const fp_signals *s, fp_report_doc *d)
 {
-    cJSON *a = cJSON_CreateArray();
     int rank = 0;
     for (size_t i = 0; i < s->nclasses; i++) {
         const fp_sig_class *c = &s->classes[i];
         if (c->stall <= 0)
             continue;
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "class", c->name);
-        fp_json_add_int(o, "rank", ++rank);
-        fp_json_add_int(o, "cycles", c->stall);
-        fp_json_add_num(o, "pct", c->stall_pct, 2);
-        fp_json_add_bool(o, "is_bubble", c->is_bubble);
-        add_optd(o, "exposed", c->exposed, 0);
-        add_optd(o, "gain_upper_pct", c->gain_pct, 2);
-        add_optd(o, "mix", c->mix, 4);
-        cJSON_AddItemToArray(a, o);
+        fp_report_class *o = PUSH(d->classes, d->nclasses);
+        o->cls = fp_model_strdup(c->name);
+        o->rank = ++rank;
+        o->cycles = c->stall;
+        o->pct = c->stall_pct;
+        o->is_bubble = c->is_bubble;
+        o->exposed = c->exposed;
+        o->gain_upper_pct = c->gain_pct;
+        o->mix = c->mix;
     }
-    return a;
 }
 
-static cJSON *signals_json(const fp_signals *s)
+/* Every signal kind the rules read, by its name (rules.h's table), null when unknown. */
+static void signals_doc(const fp_signals *s, fp_report_doc *d)
 {
-    cJSON *o = cJSON_CreateObject();
     for (int k = FP_SIG_SCRATCH_INSTS; k < FP_SIG_KIND_COUNT; k++) {
         double v;
-        if (fp_sig_value(s, (fp_sig_kind)k, NULL, &v))
-            fp_json_add_num(o, fp_sig_kind_name((fp_sig_kind)k), v, 4);
-        else
-            cJSON_AddNullToObject(o, fp_sig_kind_name((fp_sig_kind)k));
+        fp_named_optd *o = PUSH(d->signals, d->nsignals);
+        o->key = fp_model_strdup(fp_sig_kind_name((fp_sig_kind)k));
+        o->v = fp_sig_value(s, (fp_sig_kind)k, NULL, &v) ? fp_optd_of(v) : fp_optd_none();
     }
-    return o;
 }
 
-static cJSON *occupancy_json(const fp_signals *s)
+static fp_report_occupancy *occupancy_doc(const fp_signals *s)
 {
     if (!s->waves_per_cu.known && !s->arch_vgpr.known)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    add_optd(o, "waves_per_cu", s->waves_per_cu, 0);
-    add_optd(o, "waves_per_simd", s->waves_per_simd, 0);
-    fp_json_add_str(o, "limiter", s->occ_limiter);
-    add_optd(o, "next_waves_per_cu", s->next_waves_per_cu, 0);
-    add_optd(o, "vgprs_to_free", s->vgpr_to_next, 0);
-    add_optd(o, "arch_vgpr", s->arch_vgpr, 0);
-    add_optd(o, "accum_vgpr", s->accum_vgpr, 0);
-    add_optd(o, "lds_bytes", s->lds_bytes, 0);
-    add_optd(o, "sgpr", s->sgpr, 0);
-    add_optd(o, "wg_size", s->wg_size, 0);
-    add_optd(o, "scratch_bytes", s->scratch_size, 0);
-    fp_json_add_str(o, "source", s->occ_source);
-    fp_json_add_str(o, "model", "unified 512-entry VGPR pool (occupancy.h)");
+        return NULL;
+    fp_report_occupancy *o = new_obj(sizeof *o);
+    o->waves_per_cu = s->waves_per_cu;
+    o->waves_per_simd = s->waves_per_simd;
+    o->limiter = fp_model_strdup(s->occ_limiter);
+    o->next_waves_per_cu = s->next_waves_per_cu;
+    o->vgprs_to_free = s->vgpr_to_next;
+    o->arch_vgpr = s->arch_vgpr;
+    o->accum_vgpr = s->accum_vgpr;
+    o->lds_bytes = s->lds_bytes;
+    o->sgpr = s->sgpr;
+    o->wg_size = s->wg_size;
+    o->scratch_bytes = s->scratch_size;
+    o->source = fp_model_strdup(s->occ_source);
+    o->model = fp_model_strdup("unified 512-entry VGPR pool (occupancy.h)");
     return o;
 }
 
-static cJSON *counters_json(const fp_signals *s)
+static fp_report_counters *counters_doc(const fp_signals *s)
 {
     if (!s->have_counters)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    add_optd(o, "l2_hit_pct", s->l2_hit, 2);
-    add_optd(o, "partial_32b_frac", s->partial_32b, 4);
-    add_optd(o, "lds_bank_conflict_pct", s->lds_conflict_pct, 2);
-    add_optd(o, "mfma_util", s->mfma_frac, 4);
-    add_optd(o, "achieved_hbm_gbs", s->achieved_gbs, 1);
-    add_optd(o, "peak_hbm_gbs", s->peak_gbs, 1);
-    add_optd(o, "pct_of_hbm_roof", s->pct_hbm_roof, 2);
+        return NULL;
+    fp_report_counters *o = new_obj(sizeof *o);
+    o->l2_hit_pct = s->l2_hit;
+    o->partial_32b_frac = s->partial_32b;
+    o->lds_bank_conflict_pct = s->lds_conflict_pct;
+    o->mfma_util = s->mfma_frac;
+    o->achieved_hbm_gbs = s->achieved_gbs;
+    o->peak_hbm_gbs = s->peak_gbs;
+    o->pct_of_hbm_roof = s->pct_hbm_roof;
     return o;
 }
 
 /* Compact per-line and per-instruction stall lists: what `diff` matches. */
-static cJSON *lines_json(const cJSON *bubbles)
+static void lines_doc(const fp_bubbles_doc *b, fp_report_doc *d)
 {
-    cJSON *a = cJSON_CreateArray();
-    const cJSON *l;
-    cJSON_ArrayForEach(l, fp_jget(bubbles, "lines"))
-    {
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "source", fp_json_get_str(l, "source"));
-        fp_json_add_num(o, "stall", fp_jnum0(l, "stall"), 0);
-        fp_json_add_num(o, "exposed", fp_jnum0(l, "exposed"), 0);
-        fp_json_add_num(o, "pct", fp_jnum0(l, "pct"), 2);
-        fp_json_add_str(o, "dom_class", fp_json_get_str(l, "dom_class"));
-        cJSON_AddItemToArray(a, o);
+    for (size_t i = 0; i < b->n_lines; i++) {
+        const fp_bub_doc_line *l = &b->lines[i];
+        fp_report_line *o = PUSH(d->lines, d->nlines);
+        o->source = fp_model_strdup(l->source);
+        o->stall = (double)l->stall;
+        o->exposed = (double)l->exposed;
+        o->pct = l->pct;
+        o->dom_class = fp_model_strdup(l->dom_class);
     }
-    return a;
 }
 
 /* Every executed instruction (hit > 0) in code order with its stall and
  * exposed stall: `diff` matches them by source line + opcode + occurrence. */
-static cJSON *insts_json(const fp_code *code, const cJSON *bubbles)
+static void insts_doc(const fp_code *code, const fp_bubbles_doc *b, fp_report_doc *d)
 {
-    cJSON *a = cJSON_CreateArray();
     if (!code)
-        return a;
+        return;
     /* exposed and class per code_line, from the hotspots */
     size_t n = code->max_index > 0 ? (size_t)code->max_index + 1 : 1;
-    const cJSON **by_line = calloc(n, sizeof *by_line);
-    if (!by_line)
-        abort();
-    const cJSON *h;
-    cJSON_ArrayForEach(h, fp_jget(bubbles, "hotspots"))
-    {
-        double l;
-        if (fp_jnum(h, "code_line", &l) && l >= 0 && l < (double)n)
-            by_line[(size_t)l] = h;
+    const fp_bub_doc_hotspot **by_line = new_obj(n * sizeof *by_line);
+    for (size_t i = 0; i < b->n_hotspots; i++) {
+        int64_t l = b->hotspots[i].code_line;
+        if (l >= 0 && (uint64_t)l < n)
+            by_line[l] = &b->hotspots[i];
     }
     for (size_t i = 0; i < code->n; i++) {
         const fp_inst *r = &code->rows[i];
         if (!r->index_ok || r->index <= 0 || r->hit <= 0)
             continue;
-        const cJSON *hs = r->index < (int64_t)n ? by_line[r->index] : NULL;
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_int(o, "code_line", r->index);
-        fp_json_add_str(o, "inst", r->isa);
+        const fp_bub_doc_hotspot *hs = r->index < (int64_t)n ? by_line[r->index] : NULL;
+        fp_report_inst *o = PUSH(d->instructions, d->ninstructions);
+        o->code_line = r->index;
+        o->inst = fp_model_strdup(r->isa);
         /* the dynamic class bubbles decided (combined waits), else the taxonomy's */
-        fp_json_add_str(o, "class", hs && fp_json_get_str(hs, "class") ? fp_json_get_str(hs, "class") : fp_class_name(fp_classify(r->isa)));
-        fp_json_add_str(o, "source", r->source);
-        fp_json_add_int(o, "hit", r->hit);
-        fp_json_add_int(o, "stall", r->stall);
-        fp_json_add_num(o, "exposed", hs ? fp_jnum0(hs, "exposed") : 0.0, 0);
-        cJSON_AddItemToArray(a, o);
+        o->cls = fp_model_strdup(hs && hs->cls ? hs->cls : fp_class_name(fp_classify(r->isa)));
+        o->source = fp_model_strdup(r->source);
+        o->hit = r->hit;
+        o->stall = r->stall;
+        o->exposed = hs ? (double)hs->exposed : 0.0;
     }
     free(by_line);
-    return a;
 }
 
-static cJSON *hot_lines_json(const cJSON *bubbles, const fp_snapshots *snaps)
+static void hot_lines_doc(const fp_bubbles_doc *b, const fp_snapshots *snaps, fp_report_doc *d)
 {
-    cJSON *a = cJSON_CreateArray();
-    const cJSON *l;
-    int n = 0;
-    cJSON_ArrayForEach(l, fp_jget(bubbles, "lines"))
-    {
-        if (n++ >= FP_REPORT_HOT_LINES)
-            break;
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "source", fp_json_get_str(l, "source"));
-        fp_json_add_num(o, "stall", fp_jnum0(l, "stall"), 0);
-        fp_json_add_num(o, "pct", fp_jnum0(l, "pct"), 2);
-        fp_json_add_num(o, "exposed", fp_jnum0(l, "exposed"), 0);
-        fp_json_add_num(o, "gain_upper_pct", fp_jnum0(l, "gain_upper_pct"), 2);
-        fp_json_add_str(o, "dom_class", fp_json_get_str(l, "dom_class"));
-        add_snippet(o, "text", snaps, fp_json_get_str(l, "source"));
+    for (size_t i = 0; i < b->n_lines && i < FP_REPORT_HOT_LINES; i++) {
+        const fp_bub_doc_line *l = &b->lines[i];
+        fp_report_hot_line *o = PUSH(d->hot_lines, d->nhot_lines);
+        o->source = fp_model_strdup(l->source);
+        o->stall = (double)l->stall;
+        o->pct = l->pct;
+        o->exposed = (double)l->exposed;
+        o->gain_upper_pct = l->gain_upper_pct;
+        o->dom_class = fp_model_strdup(l->dom_class);
+        o->text = trimmed(fp_report_source_text(snaps, l->source));
         /* a decorator line collecting stall is the compiler's catch-all for
          * prologue/address code (seed pattern 5): flag it, do not chase it */
-        const char *txt = fp_json_get_str(o, "text");
-        fp_json_add_bool(o, "entry_line", txt && txt[0] == '@');
-        cJSON_AddItemToArray(a, o);
+        o->entry_line = o->text && o->text[0] == '@';
     }
-    return a;
 }
 
-static cJSON *evidence_hotspots_json(const cJSON *bubbles)
+static void evidence_hotspots_doc(const fp_bubbles_doc *b, fp_report_doc *d)
 {
-    cJSON *a = cJSON_CreateArray();
-    const cJSON *h;
-    int n = 0;
-    cJSON_ArrayForEach(h, fp_jget(bubbles, "hotspots"))
-    {
-        if (n++ >= FP_REPORT_EVIDENCE_HOTSPOTS)
-            break;
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_num(o, "code_line", fp_jnum0(h, "code_line"), 0);
-        fp_json_add_str(o, "addr", fp_json_get_str(h, "addr"));
-        fp_json_add_str(o, "inst", fp_json_get_str(h, "inst"));
-        fp_json_add_str(o, "class", fp_json_get_str(h, "class"));
-        fp_json_add_str(o, "source", fp_json_get_str(h, "source"));
-        fp_json_add_num(o, "stall", fp_jnum0(h, "stall"), 0);
-        fp_json_add_num(o, "exposed", fp_jnum0(h, "exposed"), 0);
-        fp_json_add_num(o, "gain_upper_pct", fp_jnum0(h, "gain_upper_pct"), 2);
-        cJSON *w = cJSON_AddArrayToObject(o, "waits_on");
-        const cJSON *p;
-        int k = 0;
-        cJSON_ArrayForEach(p, fp_jget(h, "waits_on"))
-        {
-            if (k++ >= FP_SIG_MAX_PRODUCERS)
-                break;
-            cJSON *po = cJSON_CreateObject();
-            fp_json_add_num(po, "code_line", fp_jnum0(p, "code_line"), 0);
-            fp_json_add_str(po, "inst", fp_json_get_str(p, "inst"));
-            fp_json_add_str(po, "source", fp_json_get_str(p, "source"));
-            const cJSON *l2u = fp_jget(p, "load_to_use_cycles");
-            double m;
-            if (fp_jnum(l2u, "mean", &m))
-                fp_json_add_num(po, "load_to_use_cycles", m, 1);
-            else
-                cJSON_AddNullToObject(po, "load_to_use_cycles");
-            cJSON_AddItemToArray(w, po);
+    for (size_t i = 0; i < b->n_hotspots && i < FP_REPORT_EVIDENCE_HOTSPOTS; i++) {
+        const fp_bub_doc_hotspot *h = &b->hotspots[i];
+        fp_report_hotspot *o = PUSH(d->evidence_hotspots, d->nevidence_hotspots);
+        o->code_line = (double)h->code_line;
+        o->addr = fp_model_strdup(h->addr);
+        o->inst = fp_model_strdup(h->inst);
+        o->cls = fp_model_strdup(h->cls);
+        o->source = fp_model_strdup(h->source);
+        o->stall = (double)h->stall;
+        o->exposed = (double)h->exposed;
+        o->gain_upper_pct = h->gain_upper_pct;
+        for (size_t k = 0; k < h->n_waits_on && k < FP_SIG_MAX_PRODUCERS; k++) {
+            const fp_bub_doc_wait *p = &h->waits_on[k];
+            fp_report_hs_producer *po = PUSH(o->waits_on, o->nwaits_on);
+            po->code_line = (double)p->code_line;
+            po->inst = fp_model_strdup(p->inst);
+            po->source = fp_model_strdup(p->source);
+            po->load_to_use_cycles = fp_optd_of(p->load_to_use_cycles.mean);
         }
-        cJSON_AddItemToArray(a, o);
     }
-    return a;
 }
 
 /* The repro command: faithful when capture.json recorded the workload. */
@@ -287,15 +237,14 @@ static char *repro_text(const fp_signals *s)
 
 /* The plain-number lines every rendering shows before the stall taxonomy:
  * launch, speed of light, drain, trace representativeness. */
-static cJSON *summary_lines(const fp_signals *s)
+static void summary_lines(const fp_signals *s, fp_report_doc *d)
 {
-    cJSON *a = cJSON_CreateArray();
     char buf[512];
     if (!s->representative) {
         snprintf(buf, sizeof buf, "TRACE NOT REPRESENTATIVE: %s. Every recommendation is low confidence; re-capture "
                  "another CU (--att-target-cu), another dispatch or a larger shape.",
-                 cJSON_GetArraySize(s->repr_reasons) > 0 ? cJSON_GetArrayItem(s->repr_reasons, 0)->valuestring : "?");
-        cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+                 s->nrepr_reasons > 0 ? s->repr_reasons[0] : "?");
+        fp_model_push_str(&d->summary, &d->nsummary, buf);
     }
     if (s->launch.valid) {
         char l[256];
@@ -305,7 +254,7 @@ static cJSON *summary_lines(const fp_signals *s)
     } else {
         snprintf(buf, sizeof buf, "Launch: unknown (%s)", s->launch_reason ? s->launch_reason : "not modelled");
     }
-    cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+    fp_model_push_str(&d->summary, &d->nsummary, buf);
     if (s->have_sol) {
         const fp_sol *o = &s->sol;
         fp_sb sb;
@@ -329,7 +278,7 @@ static cJSON *summary_lines(const fp_signals *s)
         if (o->hbm_pct.have && o->hbm_pct.v > FP_SOL_TRACE_PLAUSIBLE_PCT && !strcmp(o->hbm_source, "trace"))
             fp_sb_adds(&sb, ". The trace bytes exceed what HBM can deliver: they are L2/MALL traffic, so the HBM "
                             "roof cannot be judged without counters");
-        cJSON_AddItemToArray(a, cJSON_CreateString(sb.buf));
+        fp_model_push_str(&d->summary, &d->nsummary, sb.buf);
         fp_sb_free(&sb);
     }
     if (s->bound_res.at_roof && s->bound_res.roof_source && !strcmp(s->bound_res.roof_source, "trace")) {
@@ -340,22 +289,21 @@ static cJSON *summary_lines(const fp_signals *s)
                  "the roof, at most %.1f%% left to gain; `flyprof counters` measures the real HBM bytes; "
                  "latency-hiding advice is low confidence",
                  s->bound_res.roof_pct, 100.0 - s->bound_res.roof_pct);
-        cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+        fp_model_push_str(&d->summary, &d->nsummary, buf);
     } else if (s->bound_res.at_roof) {
         snprintf(buf, sizeof buf,
                  "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain; latency-hiding advice is "
                  "low confidence",
                  s->bound_res.roof_pct, s->bound_res.roof_source, 100.0 - s->bound_res.roof_pct);
-        cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+        fp_model_push_str(&d->summary, &d->nsummary, buf);
     }
     if (s->drain_pct.known && s->drain_pct.v >= 5.0) {
         snprintf(buf, sizeof buf,
                  "Drain: s_endpgm holds %.1f%% of wave latency (outstanding stores draining at exit): store bandwidth, "
                  "not a prefetch target",
                  s->drain_pct.v);
-        cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+        fp_model_push_str(&d->summary, &d->nsummary, buf);
     }
-    return a;
 }
 
 static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
@@ -397,290 +345,289 @@ static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
     return fp_sb_detach(&sb);
 }
 
-cJSON *fp_report_build(const fp_report_in *in)
+static void quality_doc(const fp_report_in *in, fp_report_quality *q)
 {
     const fp_signals *s = in->sig;
+    const char *conf = in->bubbles ? in->bubbles->quality.confidence : NULL;
+    q->confidence = fp_model_strdup(conf ? conf : "unknown");
+    q->confidence_multiplier = s->capture_confidence;
+    q->src_mapped_pct = s->src_mapped_pct;
+    for (size_t i = 0; i < s->nquality_issues; i++)
+        fp_model_push_str(&q->reasons, &q->nreasons, s->quality_issues[i]);
+    q->representative = s->representative;
+    q->coverage_pct = s->coverage_pct;
+    q->static_instructions = s->static_insts;
+    q->executed_instructions = s->executed_insts;
+    q->has_loop = s->has_loop;
+    q->loop_executed = (fp_optb){s->loop_known, s->loop_known && s->loop_executed};
+    q->traced_waves = s->waves;
+    if (s->launch.valid) {
+        q->launched_waves = fp_optd_of(s->launch.grid_waves);
+        if (s->waves.known && s->launch.grid_waves > 0)
+            q->traced_pct_of_launched = fp_optd_of(100.0 * s->waves.v / s->launch.grid_waves);
+    }
+    for (size_t i = 0; i < s->nrepr_reasons; i++)
+        fp_model_push_str(&q->representative_reasons, &q->nrepresentative_reasons, s->repr_reasons[i]);
+    if (!s->representative)
+        q->recapture = fp_model_strdup("re-capture with another CU (--att-target-cu N), another dispatch (--dispatch "
+                                       "N), or a shape whose traced waves reach the main loop");
+}
+
+void fp_report_build(const fp_report_in *in, fp_report_doc *d)
+{
+    const fp_signals *s = in->sig;
+    static const fp_bubbles_doc no_bubbles;
+    const fp_bubbles_doc *bub = in->bubbles ? in->bubbles : &no_bubbles;
     fp_rec *recs = NULL;
     size_t n = 0;
     bool optimal = s->bound_res.optimal;
     if (!optimal)
         fp_rules_eval(s, &recs, &n);
 
-    cJSON *r = cJSON_CreateObject();
-    fp_json_add_int(r, "schema", FP_REPORT_SCHEMA);
-    fp_json_add_str(r, "kernel", s->kernel);
-    fp_json_add_str(r, "recipe_kernel", s->recipe_kernel);
-    fp_json_add_str(r, "arch", s->arch);
-    fp_json_add_str(r, "product", s->product);
-    cJSON *d = cJSON_AddObjectToObject(r, "dispatch");
-    fp_json_add_str(d, "name", in->dispatch_name);
-    fp_json_add_str(d, "tag", in->tag);
-    fp_json_add_str(r, "bound_type", s->bound);
-    cJSON_AddItemToObject(r, "bound", fp_bound_to_json(&s->bound_res));
+    memset(d, 0, sizeof *d);
+    d->schema = FP_REPORT_SCHEMA;
+    d->kernel = fp_model_strdup(s->kernel);
+    d->recipe_kernel = fp_model_strdup(s->recipe_kernel);
+    d->arch = fp_model_strdup(s->arch);
+    d->product = fp_model_strdup(s->product);
+    d->dispatch.name = fp_model_strdup(in->dispatch_name);
+    d->dispatch.tag = fp_model_strdup(in->tag);
+    d->bound_type = fp_model_strdup(s->bound);
+    fp_bound_to_doc(&s->bound_res, &d->bound);
     if (s->launch.valid) {
-        cJSON_AddItemToObject(r, "launch", fp_launch_to_json(&s->launch));
-        cJSON_AddNullToObject(r, "launch_reason");
+        d->launch = new_obj(sizeof *d->launch);
+        fp_launch_to_doc(&s->launch, d->launch);
     } else {
-        cJSON_AddNullToObject(r, "launch");
-        fp_json_add_str(r, "launch_reason", s->launch_reason ? s->launch_reason : "launch not modelled");
+        d->launch_reason = fp_model_strdup(s->launch_reason ? s->launch_reason : "launch not modelled");
     }
-    if (s->have_sol)
-        cJSON_AddItemToObject(r, "sol", fp_sol_to_json(&s->sol, &s->sol_in));
-    else
-        cJSON_AddNullToObject(r, "sol");
-    cJSON *dr = cJSON_AddObjectToObject(r, "drain");
-    add_optd(dr, "cycles", s->drain_latency, 0);
-    add_optd(dr, "pct_of_latency", s->drain_pct, 2);
+    if (s->have_sol) {
+        d->sol = new_obj(sizeof *d->sol);
+        fp_sol_to_doc(&s->sol, &s->sol_in, d->sol);
+    }
+    d->drain.cycles = s->drain_latency;
+    d->drain.pct_of_latency = s->drain_pct;
     const fp_sig_class *dc = fp_signals_class(s, "drain");
-    fp_json_add_num(dr, "stall", dc ? (double)dc->stall : 0.0, 0);
-    cJSON_AddItemToObject(r, "summary", summary_lines(s));
-    fp_json_add_bool(r, "optimal", optimal);
-    char *h = headline_text(s, n ? &recs[0] : NULL, optimal);
-    fp_json_add_str(r, "headline", h);
-    free(h);
+    d->drain.stall = dc ? (double)dc->stall : 0.0;
+    summary_lines(s, d);
+    d->optimal = optimal;
+    d->headline = headline_text(s, n ? &recs[0] : NULL, optimal);
 
-    cJSON *t = cJSON_AddObjectToObject(r, "totals");
-    const cJSON *bt = fp_jget(in->bubbles, "totals");
-    fp_json_add_int(t, "instructions", s->instructions);
-    fp_json_add_int(t, "latency", s->total_latency);
-    fp_json_add_int(t, "stall", s->total_stall);
-    fp_json_add_num(t, "stall_pct", s->stall_pct, 2);
-    add_optd(t, "waves", s->waves, 0);
-    fp_json_add_num(t, "exposed", fp_jnum0(bt, "exposed"), 0);
-    fp_json_add_num(t, "exposed_pct", fp_jnum0(bt, "exposed_pct"), 2);
-    cJSON_AddItemToObject(r, "classes", classes_json(s));
-    cJSON_AddItemToObject(r, "occupancy", occupancy_json(s));
-    cJSON_AddItemToObject(r, "counters", counters_json(s));
-    cJSON *w = cJSON_AddObjectToObject(r, "workload");
-    fp_json_add_str(w, "shape", s->shape);
-    fp_json_add_str(w, "invocation", s->invocation);
-    fp_json_add_str(w, "tile", s->tile_text);
-    add_optd(w, "time_ns_per_call", s->time_ns, 1);
-    cJSON_AddItemToObject(r, "signals", signals_json(s));
+    d->totals.instructions = s->instructions;
+    d->totals.latency = s->total_latency;
+    d->totals.stall = s->total_stall;
+    d->totals.stall_pct = s->stall_pct;
+    d->totals.waves = s->waves;
+    d->totals.exposed = (double)bub->totals.exposed;
+    d->totals.exposed_pct = bub->totals.exposed_pct;
+    classes_doc(s, d);
+    d->occupancy = occupancy_doc(s);
+    d->counters = counters_doc(s);
+    d->workload.shape = fp_model_strdup(s->shape);
+    d->workload.invocation = fp_model_strdup(s->invocation);
+    d->workload.tile = fp_model_strdup(s->tile_text);
+    d->workload.time_ns_per_call = s->time_ns;
+    signals_doc(s, d);
 
-    cJSON *ra = cJSON_AddArrayToObject(r, "recommendations");
-    for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(ra, fp_rec_json(s, &recs[i]));
-    /* snippets of the evidence lines */
-    cJSON *rec;
-    cJSON_ArrayForEach(rec, ra)
-    {
-        cJSON *hot = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, "evidence"), "hottest");
-        if (cJSON_IsObject(hot) && cJSON_IsNull(fp_jget(hot, "snippet"))) {
-            char *txt = trimmed(fp_report_source_text(in->snaps, fp_json_get_str(hot, "source")));
-            if (txt)
-                cJSON_ReplaceItemInObjectCaseSensitive(hot, "snippet", cJSON_CreateString(txt));
-            free(txt);
-        }
+    for (size_t i = 0; i < n; i++) {
+        fp_report_rec *o = PUSH(d->recs, d->nrecs);
+        fp_rec_to_doc(s, &recs[i], o);
+        /* the snippet of the evidence line */
+        fp_report_hottest *hot = o->evidence.hottest;
+        if (hot && !hot->snippet)
+            hot->snippet = trimmed(fp_report_source_text(in->snaps, hot->source));
     }
     free(recs);
 
-    cJSON_AddItemToObject(r, "hot_lines", hot_lines_json(in->bubbles, in->snaps));
-    cJSON_AddItemToObject(r, "evidence_hotspots", evidence_hotspots_json(in->bubbles));
-    cJSON *ev = cJSON_AddObjectToObject(r, "evidence");
-    cJSON_AddItemToObject(ev, "available", in->available ? cJSON_Duplicate(in->available, 1) : cJSON_CreateArray());
-    cJSON_AddItemToObject(ev, "missing", in->missing ? cJSON_Duplicate(in->missing, 1) : cJSON_CreateArray());
-    cJSON *q = cJSON_AddObjectToObject(r, "capture_quality");
-    const char *conf = NULL;
-    const cJSON *qual = fp_jget(in->bubbles, "quality");
-    conf = fp_json_get_str(qual, "confidence");
-    fp_json_add_str(q, "confidence", conf ? conf : "unknown");
-    fp_json_add_num(q, "confidence_multiplier", s->capture_confidence, 2);
-    add_optd(q, "src_mapped_pct", s->src_mapped_pct, 1);
-    cJSON_AddItemToObject(q, "reasons", cJSON_Duplicate(s->quality_issues, 1));
-    fp_json_add_bool(q, "representative", s->representative);
-    add_optd(q, "coverage_pct", s->coverage_pct, 2);
-    fp_json_add_int(q, "static_instructions", s->static_insts);
-    fp_json_add_int(q, "executed_instructions", s->executed_insts);
-    fp_json_add_bool(q, "has_loop", s->has_loop);
-    if (s->loop_known)
-        fp_json_add_bool(q, "loop_executed", s->loop_executed);
-    else
-        cJSON_AddNullToObject(q, "loop_executed");
-    add_optd(q, "traced_waves", s->waves, 0);
-    if (s->launch.valid) {
-        fp_json_add_num(q, "launched_waves", s->launch.grid_waves, 0);
-        if (s->waves.known && s->launch.grid_waves > 0)
-            fp_json_add_num(q, "traced_pct_of_launched", 100.0 * s->waves.v / s->launch.grid_waves, 3);
-        else
-            cJSON_AddNullToObject(q, "traced_pct_of_launched");
-    } else {
-        cJSON_AddNullToObject(q, "launched_waves");
-        cJSON_AddNullToObject(q, "traced_pct_of_launched");
+    hot_lines_doc(bub, in->snaps, d);
+    evidence_hotspots_doc(bub, d);
+    if (in->evidence)
+        fp_model_copy(&fp_report_evidence_schema, &d->evidence, in->evidence);
+    quality_doc(in, &d->capture_quality);
+    d->repro = repro_text(s);
+    lines_doc(bub, d);
+    insts_doc(in->code, bub, d);
+    /* the numbers of the file, for the renderers that take the struct */
+    fp_model_round(&fp_report_schema, d);
+}
+
+int fp_report_nrecs(const fp_report_doc *r) { return (int)r->nrecs; }
+
+void fp_report_headlines(const fp_report_doc *r, fp_headlines_doc *o)
+{
+    memset(o, 0, sizeof *o);
+    o->kernel = fp_model_strdup(r->kernel);
+    o->arch = fp_model_strdup(r->arch);
+    o->product = fp_model_strdup(r->product);
+    o->bound_type = fp_model_strdup(r->bound_type);
+    o->headline = fp_model_strdup(r->headline);
+    o->optimal = r->optimal;
+    for (size_t i = 0; i < r->nsummary; i++)
+        fp_model_push_str(&o->summary, &o->nsummary, r->summary[i]);
+    if (r->launch) {
+        o->launch.fill_pct = r->launch->fill_pct;
+        o->launch.underfilled = r->launch->underfilled;
     }
-    cJSON_AddItemToObject(q, "representative_reasons", cJSON_Duplicate(s->repr_reasons, 1));
-    if (!s->representative)
-        fp_json_add_str(q, "recapture",
-                        "re-capture with another CU (--att-target-cu N), another dispatch (--dispatch N), or a shape "
-                        "whose traced waves reach the main loop");
-    char *rp = repro_text(s);
-    fp_json_add_str(r, "repro", rp);
-    free(rp);
-    cJSON_AddItemToObject(r, "lines", lines_json(in->bubbles));
-    cJSON_AddItemToObject(r, "instructions", insts_json(in->code, in->bubbles));
-    return r;
+    if (r->sol) {
+        o->sol.hbm_pct_of_peak = r->sol->hbm.pct_of_peak;
+        o->sol.mfma_busy_pct = r->sol->mfma.busy_pct;
+    }
+    o->representative = r->capture_quality.representative;
+    if (r->nrecs) {
+        o->top_recommendation = new_obj(sizeof *o->top_recommendation);
+        fp_model_copy(&fp_report_rec_schema, o->top_recommendation, &r->recs[0]);
+    }
 }
 
-int fp_report_nrecs(const cJSON *report)
+void fp_report_envelope_build(const fp_report_doc *r, fp_report_envelope *o)
 {
-    const cJSON *a = fp_jget(report, "recommendations");
-    return cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
-}
-
-cJSON *fp_report_headlines(const cJSON *r)
-{
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "kernel", fp_json_get_str(r, "kernel"));
-    fp_json_add_str(o, "arch", fp_json_get_str(r, "arch"));
-    fp_json_add_str(o, "product", fp_json_get_str(r, "product"));
-    fp_json_add_str(o, "bound_type", fp_json_get_str(r, "bound_type"));
-    fp_json_add_str(o, "headline", fp_json_get_str(r, "headline"));
-    fp_json_add_bool(o, "optimal", cJSON_IsTrue(fp_jget(r, "optimal")));
-    const cJSON *sum = fp_jget(r, "summary");
-    cJSON_AddItemToObject(o, "summary", cJSON_IsArray(sum) ? cJSON_Duplicate(sum, 1) : cJSON_CreateArray());
-    const cJSON *la = fp_jget(r, "launch"), *so = fp_jget(r, "sol");
-    cJSON *lo = cJSON_AddObjectToObject(o, "launch");
-    double x;
-    if (fp_jnum(la, "fill_pct", &x))
-        cJSON_AddNumberToObject(lo, "fill_pct", x);
-    else
-        cJSON_AddNullToObject(lo, "fill_pct");
-    const cJSON *uf = fp_jget(la, "underfilled");
-    if (cJSON_IsBool(uf))
-        fp_json_add_bool(lo, "underfilled", cJSON_IsTrue(uf));
-    else
-        cJSON_AddNullToObject(lo, "underfilled");
-    cJSON *sl = cJSON_AddObjectToObject(o, "sol");
-    if (fp_jnum(fp_jget(so, "hbm"), "pct_of_peak", &x))
-        cJSON_AddNumberToObject(sl, "hbm_pct_of_peak", x);
-    else
-        cJSON_AddNullToObject(sl, "hbm_pct_of_peak");
-    if (fp_jnum(fp_jget(so, "mfma"), "busy_pct", &x))
-        cJSON_AddNumberToObject(sl, "mfma_busy_pct", x);
-    else
-        cJSON_AddNullToObject(sl, "mfma_busy_pct");
-    fp_json_add_bool(o, "representative", cJSON_IsTrue(fp_jget(fp_jget(r, "capture_quality"), "representative")));
-    const cJSON *recs = fp_jget(r, "recommendations");
-    const cJSON *top = cJSON_IsArray(recs) ? cJSON_GetArrayItem(recs, 0) : NULL;
-    cJSON_AddItemToObject(o, "top_recommendation", top ? cJSON_Duplicate(top, 1) : cJSON_CreateNull());
-    return o;
+    memset(o, 0, sizeof *o);
+    o->kernel = fp_model_strdup(r->kernel);
+    o->arch = fp_model_strdup(r->arch);
+    o->product = fp_model_strdup(r->product);
+    o->bound_type = fp_model_strdup(r->bound_type);
+    o->headline = fp_model_strdup(r->headline);
+    o->optimal = r->optimal;
+    for (size_t i = 0; i < r->nsummary; i++)
+        fp_model_push_str(&o->summary, &o->nsummary, r->summary[i]);
+    for (size_t i = 0; i < r->nrecs; i++) {
+        const fp_report_rec *rec = &r->recs[i];
+        fp_report_brief_rec *b = PUSH(o->recs, o->nrecs);
+        b->rank = rec->rank;
+        b->rule = fp_model_strdup(rec->rule);
+        b->bubble_class = fp_model_strdup(rec->bubble_class);
+        b->est_gain_pct = rec->est_gain_pct;
+        b->confidence_label = fp_model_strdup(rec->confidence_label);
+        b->knob = fp_model_strdup(rec->knob);
+        b->source = fp_model_strdup(rec->evidence.hottest ? rec->evidence.hottest->source : NULL);
+        b->acceptance = fp_model_strdup(rec->acceptance.text);
+    }
+    for (size_t i = 0; i < r->evidence.nmissing; i++) {
+        fp_report_missing *m = PUSH(o->missing_evidence, o->nmissing_evidence);
+        m->artifact = fp_model_strdup(r->evidence.missing[i].artifact);
+        m->effect = fp_model_strdup(r->evidence.missing[i].effect);
+    }
 }
 
 /* ---- markdown ---- */
 
 static const char *or_(const char *s, const char *d) { return s && *s ? s : d; }
+static double v0(fp_optd o) { return o.known ? o.v : 0.0; }
 
 static const char *prio_label(double gain)
 {
     return gain >= FP_PRIO_HIGH_GAIN ? "HIGH" : gain >= FP_PRIO_MED_GAIN ? "MED" : "LOW";
 }
 
-static void md_producers(const cJSON *waits, const char *indent, fp_sb *out)
+static void md_producer(const char *indent, const char *inst, double code_line, const char *source, fp_optd l2u,
+                        fp_sb *out)
 {
-    const cJSON *p;
-    cJSON_ArrayForEach(p, waits)
-    {
-        double l2u;
-        fp_sb_addf(out, "%swaits on `%s` (code_line %.0f) -> %s", indent, or_(fp_json_get_str(p, "inst"), "?"),
-                   fp_jnum0(p, "code_line"), or_(fp_json_get_str(p, "source"), "<unmapped>"));
-        if (fp_jnum(p, "load_to_use_cycles", &l2u))
-            fp_sb_addf(out, "; load-to-use %.0f cycles", l2u);
-        fp_sb_adds(out, "\n");
-    }
+    fp_sb_addf(out, "%swaits on `%s` (code_line %.0f) -> %s", indent, or_(inst, "?"), code_line,
+               or_(source, "<unmapped>"));
+    if (l2u.known)
+        fp_sb_addf(out, "; load-to-use %.0f cycles", l2u.v);
+    fp_sb_adds(out, "\n");
 }
 
-static void md_rec(const cJSON *rec, fp_sb *out)
+static void md_rec(const fp_report_rec *rec, fp_sb *out)
 {
-    const cJSON *ev = fp_jget(rec, "evidence"), *hot = fp_jget(ev, "hottest"), *acc = fp_jget(rec, "acceptance");
-    fp_sb_addf(out, "### #%.0f - `%s` (%s) - est. gain <= %.2f%%, confidence %s (%.2f)\n\n", fp_jnum0(rec, "rank"),
-               or_(fp_json_get_str(rec, "rule"), "?"), or_(fp_json_get_str(rec, "bubble_class"), "?"), fp_jnum0(rec, "est_gain_pct"),
-               or_(fp_json_get_str(rec, "confidence_label"), "?"), fp_jnum0(rec, "confidence"));
-    fp_sb_addf(out, "- **Evidence:** `%s` = %.4g (fired because %s); class stall %.2f%%", or_(fp_json_get_str(ev, "signal"), "?"),
-               fp_jnum0(ev, "value"), or_(fp_json_get_str(ev, "fired_because"), "?"), fp_jnum0(ev, "class_stall_pct"));
-    double x;
-    if (fp_jnum(ev, "exposed_stall", &x))
-        fp_sb_addf(out, ", exposed %.0f cycles", x);
+    const fp_report_rec_evidence *ev = &rec->evidence;
+    const fp_report_hottest *hot = ev->hottest;
+    fp_sb_addf(out, "### #%d - `%s` (%s) - est. gain <= %.2f%%, confidence %s (%.2f)\n\n", rec->rank,
+               or_(rec->rule, "?"), or_(rec->bubble_class, "?"), rec->est_gain_pct, or_(rec->confidence_label, "?"),
+               rec->confidence);
+    fp_sb_addf(out, "- **Evidence:** `%s` = %.4g (fired because %s); class stall %.2f%%", or_(ev->signal, "?"),
+               ev->value, or_(ev->fired_because, "?"), ev->class_stall_pct);
+    if (ev->exposed_stall.known)
+        fp_sb_addf(out, ", exposed %.0f cycles", ev->exposed_stall.v);
     fp_sb_adds(out, "\n");
-    if (cJSON_IsObject(hot)) {
-        fp_sb_addf(out, "- **Root cause:** `%s` (code_line %.0f, stall %.0f", or_(fp_json_get_str(hot, "inst"), "?"),
-                   fp_jnum0(hot, "code_line"), fp_jnum0(hot, "stall"));
-        if (fp_jnum(hot, "exposed", &x))
-            fp_sb_addf(out, ", exposed %.0f", x);
-        fp_sb_addf(out, ") at %s\n", or_(fp_json_get_str(hot, "source"), "<unmapped>"));
-        if (fp_json_get_str(hot, "snippet"))
-            fp_sb_addf(out, "  `%s`\n", fp_json_get_str(hot, "snippet"));
-        if (cJSON_IsTrue(fp_jget(hot, "entry_line")))
+    if (hot) {
+        fp_sb_addf(out, "- **Root cause:** `%s` (code_line %.0f, stall %.0f", or_(hot->inst, "?"),
+                   (double)hot->code_line, (double)hot->stall);
+        if (hot->exposed.known)
+            fp_sb_addf(out, ", exposed %.0f", hot->exposed.v);
+        fp_sb_addf(out, ") at %s\n", or_(hot->source, "<unmapped>"));
+        if (hot->snippet)
+            fp_sb_addf(out, "  `%s`\n", hot->snippet);
+        if (hot->entry_line)
             fp_sb_adds(out, "  _Every stall of this class is filed under the kernel entry/decorator line (debug-info "
                             "aggregation): the producers below say which loads are involved._\n");
-        md_producers(fp_jget(hot, "waits_on"), "  - ", out);
+        for (size_t i = 0; i < hot->nwaits_on; i++) {
+            const fp_report_producer *p = &hot->waits_on[i];
+            md_producer("  - ", p->inst, (double)p->code_line, p->source, p->load_to_use_cycles, out);
+        }
     }
-    const cJSON *occ = fp_jget(ev, "occupancy");
-    if (cJSON_IsObject(occ)) {
-        fp_sb_addf(out, "- **Occupancy:** %.0f waves/CU (limiter %s)", fp_jnum0(occ, "waves_per_cu"),
-                   or_(fp_json_get_str(occ, "limiter"), "?"));
-        if (fp_jnum(occ, "next_waves_per_cu", &x))
-            fp_sb_addf(out, "; next step %.0f waves/CU", x);
-        if (fp_jnum(occ, "vgprs_to_free", &x))
-            fp_sb_addf(out, " needs %.0f fewer VGPRs", x);
+    const fp_report_ev_occupancy *occ = ev->occupancy;
+    if (occ) {
+        fp_sb_addf(out, "- **Occupancy:** %.0f waves/CU (limiter %s)", v0(occ->waves_per_cu), or_(occ->limiter, "?"));
+        if (occ->next_waves_per_cu.known)
+            fp_sb_addf(out, "; next step %.0f waves/CU", occ->next_waves_per_cu.v);
+        if (occ->vgprs_to_free.known)
+            fp_sb_addf(out, " needs %.0f fewer VGPRs", occ->vgprs_to_free.v);
         fp_sb_adds(out, "\n");
     }
-    fp_sb_addf(out, "- **Knob:** %s\n", or_(fp_json_get_str(rec, "knob"), ""));
-    fp_sb_addf(out, "- **FlyDSL API:** %s\n", or_(fp_json_get_str(rec, "api"), ""));
-    fp_sb_addf(out, "- **Change:** %s\n", or_(fp_json_get_str(rec, "change"), ""));
-    fp_sb_addf(out, "- **Expected:** %s\n", or_(fp_json_get_str(rec, "expected"), ""));
-    fp_sb_addf(out, "- **Acceptance test:** %s\n\n", or_(fp_json_get_str(acc, "text"), ""));
+    fp_sb_addf(out, "- **Knob:** %s\n", or_(rec->knob, ""));
+    fp_sb_addf(out, "- **FlyDSL API:** %s\n", or_(rec->api, ""));
+    fp_sb_addf(out, "- **Change:** %s\n", or_(rec->change, ""));
+    fp_sb_addf(out, "- **Expected:** %s\n", or_(rec->expected, ""));
+    fp_sb_addf(out, "- **Acceptance test:** %s\n\n", or_(rec->acceptance.text, ""));
 }
 
-void fp_report_markdown(const cJSON *r, fp_sb *out)
+static void md_counter(const char *key, fp_optd v, void *user)
 {
-    const char *kernel = or_(fp_json_get_str(r, "kernel"), "kernel");
-    const char *arch = or_(fp_json_get_str(r, "arch"), "arch unknown");
-    const char *product = or_(fp_json_get_str(r, "product"), "product unknown");
-    const cJSON *w = fp_jget(r, "workload"), *b = fp_jget(r, "bound"), *t = fp_jget(r, "totals");
-    double x;
+    fp_sb *out = user;
+    if (v.known)
+        fp_sb_addf(out, "- %s: %.4g\n", key, v.v);
+    else
+        fp_sb_addf(out, "- %s: (not measured)\n", key);
+}
+
+void fp_report_markdown(const fp_report_doc *r, fp_sb *out)
+{
+    const char *kernel = or_(r->kernel, "kernel");
+    const char *arch = or_(r->arch, "arch unknown");
+    const char *product = or_(r->product, "product unknown");
+    const fp_report_workload *w = &r->workload;
+    const fp_report_bound *b = &r->bound;
+    const fp_report_totals *t = &r->totals;
     fp_sb_addf(out, "# %s - %s / %s profiling report\n\n", kernel, arch, product);
     fp_sb_addf(out, "_Provenance: FlyDSL · rocprofv3 ATT · %s (%s) · dispatch %s", product, arch,
-               or_(fp_json_get_str(fp_jget(r, "dispatch"), "name"), "?"));
-    if (fp_json_get_str(fp_jget(r, "dispatch"), "tag"))
-        fp_sb_addf(out, " (tag %s)", fp_json_get_str(fp_jget(r, "dispatch"), "tag"));
-    if (fp_jnum(w, "time_ns_per_call", &x))
-        fp_sb_addf(out, " · avg %.1f ns/call", x);
+               or_(r->dispatch.name, "?"));
+    if (r->dispatch.tag)
+        fp_sb_addf(out, " (tag %s)", r->dispatch.tag);
+    if (w->time_ns_per_call.known)
+        fp_sb_addf(out, " · avg %.1f ns/call", w->time_ns_per_call.v);
     fp_sb_adds(out, "_\n\n");
 
-    fp_sb_addf(out, "## 1. Headline\n\n%s\n\n", or_(fp_json_get_str(r, "headline"), ""));
-    const cJSON *sum = fp_jget(r, "summary"), *sl;
-    cJSON_ArrayForEach(sl, sum)
-        if (cJSON_IsString(sl))
-            fp_sb_addf(out, "- %s\n", sl->valuestring);
-    if (cJSON_GetArraySize(sum) > 0)
+    fp_sb_addf(out, "## 1. Headline\n\n%s\n\n", or_(r->headline, ""));
+    for (size_t i = 0; i < r->nsummary; i++)
+        fp_sb_addf(out, "- %s\n", r->summary[i]);
+    if (r->nsummary > 0)
         fp_sb_adds(out, "\n");
 
     fp_sb_adds(out, "## 2. Workload & Tile\n\n");
-    fp_sb_addf(out, "- shape: %s\n", or_(fp_json_get_str(w, "shape"), "(not recorded: no capture.json)"));
-    if (fp_json_get_str(w, "invocation"))
-        fp_sb_addf(out, "- invocation: `%s`\n", fp_json_get_str(w, "invocation"));
-    fp_sb_addf(out, "- kernel tile: %s\n\n",
-               or_(fp_json_get_str(w, "tile"), "unknown (no tile.json evaluating the kernel's own BM/BN/BK)"));
+    fp_sb_addf(out, "- shape: %s\n", or_(w->shape, "(not recorded: no capture.json)"));
+    if (w->invocation)
+        fp_sb_addf(out, "- invocation: `%s`\n", w->invocation);
+    fp_sb_addf(out, "- kernel tile: %s\n\n", or_(w->tile, "unknown (no tile.json evaluating the kernel's own BM/BN/BK)"));
 
     fp_sb_adds(out, "## 3. Roofline & Occupancy\n\n");
-    fp_sb_addf(out, "- bound: **%s** (rule `%s`, basis %s, confidence %s): %s\n", or_(fp_json_get_str(r, "bound_type"), "unknown"),
-               or_(fp_json_get_str(b, "rule"), "none"), or_(fp_json_get_str(b, "basis"), "none"), or_(fp_json_get_str(b, "confidence"), "-"),
-               or_(fp_json_get_str(b, "evidence"), ""));
-    if (cJSON_IsTrue(fp_jget(r, "optimal")))
-        fp_sb_addf(out, "- roof: %s\n", or_(fp_json_get_str(b, "optimal_evidence"), ""));
-    const cJSON *c = fp_jget(r, "counters");
-    if (cJSON_IsObject(c) && fp_jnum(c, "pct_of_hbm_roof", &x))
+    fp_sb_addf(out, "- bound: **%s** (rule `%s`, basis %s, confidence %s): %s\n", or_(r->bound_type, "unknown"),
+               or_(b->rule, "none"), or_(b->basis, "none"), or_(b->confidence, "-"), or_(b->evidence, ""));
+    if (r->optimal)
+        fp_sb_addf(out, "- roof: %s\n", or_(b->optimal_evidence, ""));
+    const fp_report_counters *c = r->counters;
+    if (c && c->pct_of_hbm_roof.known)
         fp_sb_addf(out, "- achieved HBM bandwidth: %.1f GB/s = %.2f%% of the %.0f GB/s peak\n",
-                   fp_jnum0(c, "achieved_hbm_gbs"), x, fp_jnum0(c, "peak_hbm_gbs"));
-    const cJSON *o = fp_jget(r, "occupancy");
-    if (cJSON_IsObject(o)) {
+                   v0(c->achieved_hbm_gbs), c->pct_of_hbm_roof.v, v0(c->peak_hbm_gbs));
+    const fp_report_occupancy *o = r->occupancy;
+    if (o) {
         fp_sb_addf(out, "- occupancy: %.0f waves/CU (%.0f/SIMD), limiter %s; arch_vgpr %.0f, accum_vgpr %.0f (%s)",
-                   fp_jnum0(o, "waves_per_cu"), fp_jnum0(o, "waves_per_simd"), or_(fp_json_get_str(o, "limiter"), "?"),
-                   fp_jnum0(o, "arch_vgpr"), fp_jnum0(o, "accum_vgpr"), or_(fp_json_get_str(o, "source"), "?"));
-        if (fp_jnum(o, "next_waves_per_cu", &x))
-            fp_sb_addf(out, "; next step %.0f waves/CU", x);
-        if (fp_jnum(o, "vgprs_to_free", &x))
-            fp_sb_addf(out, " needs %.0f fewer VGPRs", x);
+                   v0(o->waves_per_cu), v0(o->waves_per_simd), or_(o->limiter, "?"), v0(o->arch_vgpr),
+                   v0(o->accum_vgpr), or_(o->source, "?"));
+        if (o->next_waves_per_cu.known)
+            fp_sb_addf(out, "; next step %.0f waves/CU", o->next_waves_per_cu.v);
+        if (o->vgprs_to_free.known)
+            fp_sb_addf(out, " needs %.0f fewer VGPRs", o->vgprs_to_free.v);
         fp_sb_adds(out, "\n\n");
     } else {
         fp_sb_adds(out, "- occupancy: unknown (no register counts: no capture.json or kernel_trace.csv row)\n\n");
@@ -688,56 +635,56 @@ void fp_report_markdown(const cJSON *r, fp_sb *out)
 
     fp_sb_adds(out, "## 4. Bubble / Stall Taxonomy\n\n");
     fp_sb_addf(out, "- total stall: %.0f cycles = %.2f%% of %.0f latency cycles; exposed %.0f (%.2f%%)\n\n",
-               fp_jnum0(t, "stall"), fp_jnum0(t, "stall_pct"), fp_jnum0(t, "latency"), fp_jnum0(t, "exposed"),
-               fp_jnum0(t, "exposed_pct"));
+               (double)t->stall, t->stall_pct, (double)t->latency, t->exposed, t->exposed_pct);
     fp_sb_adds(out, "| rank | class | stall % | cycles | exposed | gain <= % | bubble? |\n|---:|---|---:|---:|---:|---:|---|\n");
-    const cJSON *it;
-    cJSON_ArrayForEach(it, fp_jget(r, "classes"))
-    {
-        fp_sb_addf(out, "| %.0f | %s | %.2f | %.0f | %.0f | %.2f | %s |\n", fp_jnum0(it, "rank"),
-                   or_(fp_json_get_str(it, "class"), "?"), fp_jnum0(it, "pct"), fp_jnum0(it, "cycles"), fp_jnum0(it, "exposed"),
-                   fp_jnum0(it, "gain_upper_pct"), cJSON_IsTrue(fp_jget(it, "is_bubble")) ? "yes" : "");
+    for (size_t i = 0; i < r->nclasses; i++) {
+        const fp_report_class *it = &r->classes[i];
+        fp_sb_addf(out, "| %d | %s | %.2f | %.0f | %.0f | %.2f | %s |\n", it->rank, or_(it->cls, "?"), it->pct,
+                   (double)it->cycles, v0(it->exposed), v0(it->gain_upper_pct), it->is_bubble ? "yes" : "");
     }
     fp_sb_adds(out, "\n");
 
     fp_sb_adds(out, "## 5. ISA <-> Python Evidence\n\nHot source lines:\n\n");
-    cJSON_ArrayForEach(it, fp_jget(r, "hot_lines"))
-    {
-        fp_sb_addf(out, "- %s - stall %.0f (%.2f%%), exposed %.0f, %s", or_(fp_json_get_str(it, "source"), "<unmapped>"),
-                   fp_jnum0(it, "stall"), fp_jnum0(it, "pct"), fp_jnum0(it, "exposed"), or_(fp_json_get_str(it, "dom_class"), "?"));
-        if (fp_json_get_str(it, "text"))
-            fp_sb_addf(out, ": `%s`", fp_json_get_str(it, "text"));
-        if (cJSON_IsTrue(fp_jget(it, "entry_line")))
+    for (size_t i = 0; i < r->nhot_lines; i++) {
+        const fp_report_hot_line *it = &r->hot_lines[i];
+        fp_sb_addf(out, "- %s - stall %.0f (%.2f%%), exposed %.0f, %s", or_(it->source, "<unmapped>"), it->stall, it->pct,
+                   it->exposed, or_(it->dom_class, "?"));
+        if (it->text)
+            fp_sb_addf(out, ": `%s`", it->text);
+        if (it->entry_line)
             fp_sb_adds(out, " _(kernel entry/decorator line: debug-info aggregation of prologue and address code; "
                             "look at the lines with explicit ops)_");
         fp_sb_adds(out, "\n");
     }
     fp_sb_adds(out, "\nHottest instructions:\n\n");
-    cJSON_ArrayForEach(it, fp_jget(r, "evidence_hotspots"))
-    {
-        fp_sb_addf(out, "- `%s` @%s (code_line %.0f, %s, stall %.0f, exposed %.0f) -> %s\n", or_(fp_json_get_str(it, "inst"), "?"),
-                   or_(fp_json_get_str(it, "addr"), "?"), fp_jnum0(it, "code_line"), or_(fp_json_get_str(it, "class"), "?"), fp_jnum0(it, "stall"),
-                   fp_jnum0(it, "exposed"), or_(fp_json_get_str(it, "source"), "<unmapped>"));
-        md_producers(fp_jget(it, "waits_on"), "    ", out);
+    for (size_t i = 0; i < r->nevidence_hotspots; i++) {
+        const fp_report_hotspot *it = &r->evidence_hotspots[i];
+        fp_sb_addf(out, "- `%s` @%s (code_line %.0f, %s, stall %.0f, exposed %.0f) -> %s\n", or_(it->inst, "?"),
+                   or_(it->addr, "?"), it->code_line, or_(it->cls, "?"), it->stall, it->exposed,
+                   or_(it->source, "<unmapped>"));
+        for (size_t k = 0; k < it->nwaits_on; k++) {
+            const fp_report_hs_producer *p = &it->waits_on[k];
+            md_producer("    ", p->inst, p->code_line, p->source, p->load_to_use_cycles, out);
+        }
     }
     fp_sb_adds(out, "\n");
 
     fp_sb_adds(out, "## 6. Ranked Optimization Opportunities\n\n");
-    const cJSON *recs = fp_jget(r, "recommendations");
-    if (cJSON_IsTrue(fp_jget(r, "optimal"))) {
+    if (r->optimal) {
         fp_sb_addf(out, "**Already optimal.** %s No change is recommended at this level.\n\n",
-                   or_(fp_json_get_str(b, "optimal_evidence"), ""));
-    } else if (!cJSON_GetArraySize(recs)) {
+                   or_(b->optimal_evidence, ""));
+    } else if (!r->nrecs) {
         fp_sb_adds(out, "_No rule fired: no bubble crossed its threshold._\n\n");
     } else {
-        cJSON_ArrayForEach(it, recs)
-            md_rec(it, out);
+        for (size_t i = 0; i < r->nrecs; i++)
+            md_rec(&r->recs[i], out);
         fp_sb_adds(out, "### Priority order\n\n");
-        cJSON_ArrayForEach(it, recs)
-            fp_sb_addf(out, "%.0f. [%s] %s - `%s`, est. gain <= %.2f%% (%s %.2f%% of stall)\n", fp_jnum0(it, "rank"),
-                       prio_label(fp_jnum0(it, "est_gain_pct")), or_(fp_json_get_str(it, "knob"), ""), or_(fp_json_get_str(it, "rule"), ""),
-                       fp_jnum0(it, "est_gain_pct"), or_(fp_json_get_str(it, "bubble_class"), ""),
-                       fp_jnum0(fp_jget(it, "evidence"), "class_stall_pct"));
+        for (size_t i = 0; i < r->nrecs; i++) {
+            const fp_report_rec *it = &r->recs[i];
+            fp_sb_addf(out, "%d. [%s] %s - `%s`, est. gain <= %.2f%% (%s %.2f%% of stall)\n", it->rank,
+                       prio_label(it->est_gain_pct), or_(it->knob, ""), or_(it->rule, ""), it->est_gain_pct,
+                       or_(it->bubble_class, ""), it->evidence.class_stall_pct);
+        }
         fp_sb_adds(out, "\nGains are upper bounds (the exposed stall a change could hide at most); verify by "
                         "re-capturing.\n\n");
     }
@@ -748,79 +695,66 @@ void fp_report_markdown(const cJSON *r, fp_sb *out)
     fp_sb_adds(out, "2. Re-capture into a NEW bundle and run `flyprof report`, then `flyprof diff --before <this bundle> "
                     "--after <new bundle>`.\n");
     fp_sb_adds(out, "3. Acceptance tests (checked by `diff`):\n");
-    cJSON_ArrayForEach(it, recs)
-        fp_sb_addf(out, "   - `%s`: %s\n", or_(fp_json_get_str(it, "rule"), ""), or_(fp_json_get_str(fp_jget(it, "acceptance"), "text"), ""));
+    for (size_t i = 0; i < r->nrecs; i++)
+        fp_sb_addf(out, "   - `%s`: %s\n", or_(r->recs[i].rule, ""), or_(r->recs[i].acceptance.text, ""));
     fp_sb_adds(out, "\n");
 
     fp_sb_adds(out, "## 8. Counters\n\n");
-    if (cJSON_IsObject(c)) {
-        const cJSON *kv;
-        cJSON_ArrayForEach(kv, c)
-        {
-            if (cJSON_IsNumber(kv))
-                fp_sb_addf(out, "- %s: %.4g\n", kv->string, kv->valuedouble);
-            else
-                fp_sb_addf(out, "- %s: (not measured)\n", kv->string);
-        }
-    } else {
+    if (c)
+        fp_report_counters_each(c, md_counter, out);
+    else
         fp_sb_adds(out, "- (no counters.json: run `flyprof counters`)\n");
-    }
     fp_sb_adds(out, "\n## 9. Evidence & Capture Quality\n\n");
-    const cJSON *ev = fp_jget(r, "evidence"), *q = fp_jget(r, "capture_quality");
+    const fp_report_evidence *ev = &r->evidence;
+    const fp_report_quality *q = &r->capture_quality;
     fp_sb_adds(out, "- used:");
-    cJSON_ArrayForEach(it, fp_jget(ev, "available"))
-        if (cJSON_IsString(it))
-            fp_sb_addf(out, " %s", it->valuestring);
+    for (size_t i = 0; i < ev->navailable; i++)
+        fp_sb_addf(out, " %s", ev->available[i]);
     fp_sb_adds(out, "\n");
-    cJSON_ArrayForEach(it, fp_jget(ev, "missing"))
-        fp_sb_addf(out, "- missing %s: %s\n", or_(fp_json_get_str(it, "artifact"), "?"), or_(fp_json_get_str(it, "effect"), ""));
-    fp_sb_addf(out, "- capture quality: %s (recommendation confidence x %.2f)", or_(fp_json_get_str(q, "confidence"), "?"),
-               fp_jnum0(q, "confidence_multiplier"));
-    if (fp_jnum(q, "src_mapped_pct", &x))
-        fp_sb_addf(out, "; %.1f%% of latency maps to a source line (map.json)", x);
+    for (size_t i = 0; i < ev->nmissing; i++)
+        fp_sb_addf(out, "- missing %s: %s\n", or_(ev->missing[i].artifact, "?"), or_(ev->missing[i].effect, ""));
+    fp_sb_addf(out, "- capture quality: %s (recommendation confidence x %.2f)", or_(q->confidence, "?"),
+               q->confidence_multiplier);
+    if (q->src_mapped_pct.known)
+        fp_sb_addf(out, "; %.1f%% of latency maps to a source line (map.json)", q->src_mapped_pct.v);
     fp_sb_adds(out, "\n");
-    cJSON_ArrayForEach(it, fp_jget(q, "reasons"))
-        if (cJSON_IsString(it))
-            fp_sb_addf(out, "  - %s\n", it->valuestring);
-    fp_sb_addf(out, "\n## 10. Repro\n\n```\n%s\n```\n", or_(fp_json_get_str(r, "repro"), ""));
+    for (size_t i = 0; i < q->nreasons; i++)
+        fp_sb_addf(out, "  - %s\n", q->reasons[i]);
+    fp_sb_addf(out, "\n## 10. Repro\n\n```\n%s\n```\n", or_(r->repro, ""));
 }
 
 /* ---- terminal table ---- */
 
-void fp_report_table(const cJSON *r, fp_sb *out)
+void fp_report_table(const fp_report_doc *r, fp_sb *out)
 {
-    fp_sb_addf(out, "%s\n\n", or_(fp_json_get_str(r, "headline"), ""));
-    const cJSON *sum = fp_jget(r, "summary"), *sl;
-    cJSON_ArrayForEach(sl, sum)
-        if (cJSON_IsString(sl))
-            fp_sb_addf(out, "%s\n", sl->valuestring);
-    if (cJSON_GetArraySize(sum) > 0)
+    fp_sb_addf(out, "%s\n\n", or_(r->headline, ""));
+    for (size_t i = 0; i < r->nsummary; i++)
+        fp_sb_addf(out, "%s\n", r->summary[i]);
+    if (r->nsummary > 0)
         fp_sb_adds(out, "\n");
-    const cJSON *recs = fp_jget(r, "recommendations"), *it;
-    if (cJSON_IsTrue(fp_jget(r, "optimal"))) {
+    if (r->optimal) {
         fp_sb_adds(out, "Already optimal: no change recommended.\n");
         return;
     }
-    if (!cJSON_GetArraySize(recs)) {
+    if (!r->nrecs) {
         fp_sb_adds(out, "No rule fired.\n");
         return;
     }
     fp_sb_adds(out, "rank  prio  gain<=%  conf    rule                     class      evidence\n");
-    cJSON_ArrayForEach(it, recs)
-    {
+    for (size_t i = 0; i < r->nrecs; i++) {
+        const fp_report_rec *it = &r->recs[i];
         char gain[32];
-        snprintf(gain, sizeof gain, "%.2f", fp_jnum0(it, "est_gain_pct"));
+        snprintf(gain, sizeof gain, "%.2f", it->est_gain_pct);
         char rank[16];
-        snprintf(rank, sizeof rank, "%.0f", fp_jnum0(it, "rank"));
+        snprintf(rank, sizeof rank, "%d", it->rank);
         fp_sb_pad_left(out, rank, 6);
-        fp_sb_pad_left(out, prio_label(fp_jnum0(it, "est_gain_pct")), 6);
+        fp_sb_pad_left(out, prio_label(it->est_gain_pct), 6);
         fp_sb_pad_left(out, gain, 8);
-        fp_sb_pad_left(out, or_(fp_json_get_str(it, "confidence_label"), "?"), 8);
-        fp_sb_pad_left(out, or_(fp_json_get_str(it, "rule"), "?"), 25);
-        fp_sb_pad_left(out, or_(fp_json_get_str(it, "bubble_class"), "?"), 11);
-        const cJSON *hot = fp_jget(fp_jget(it, "evidence"), "hottest");
-        fp_sb_addf(out, "%s", cJSON_IsObject(hot) ? or_(fp_json_get_str(hot, "source"), "<unmapped>") : "-");
-        fp_sb_addf(out, "\n%*s-> %s\n%*s   accept: %s\n", 6, "", or_(fp_json_get_str(it, "knob"), ""), 6, "",
-                   or_(fp_json_get_str(fp_jget(it, "acceptance"), "text"), ""));
+        fp_sb_pad_left(out, or_(it->confidence_label, "?"), 8);
+        fp_sb_pad_left(out, or_(it->rule, "?"), 25);
+        fp_sb_pad_left(out, or_(it->bubble_class, "?"), 11);
+        const fp_report_hottest *hot = it->evidence.hottest;
+        fp_sb_addf(out, "%s", hot ? or_(hot->source, "<unmapped>") : "-");
+        fp_sb_addf(out, "\n%*s-> %s\n%*s   accept: %s\n", 6, "", or_(it->knob, ""), 6, "", or_(it->acceptance.text, ""));
     }
 }

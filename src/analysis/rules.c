@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flyprof/json.h"
+#include "flyprof/report_doc.h"
+#include "flyprof/round.h"
 
 /* Confidence of a rule before capture quality lowers it. */
 #define FP_CONF_HIGH 0.9
@@ -680,119 +681,124 @@ void fp_rules_markdown(fp_sb *out)
     fp_sb_free(&tmp);
 }
 
-cJSON *fp_rules_json(void)
+void fp_rules_doc_fill(fp_rules_doc *d)
 {
-    cJSON *a = cJSON_CreateArray();
+    memset(d, 0, sizeof *d);
+    d->count = (int64_t)fp_rules_count;
     fp_sb tmp;
     fp_sb_init(&tmp);
     for (size_t i = 0; i < fp_rules_count; i++) {
         const fp_rule *r = &fp_rules[i];
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "id", r->id);
-        fp_json_add_str(o, "bubble_class", r->bubble_class);
+        fp_rule_row *o = fp_model_push((void **)&d->rules, &d->nrules, sizeof *o);
+        o->id = fp_model_strdup(r->id);
+        o->bubble_class = fp_model_strdup(r->bubble_class);
         fp_sb_reset(&tmp);
         fp_rule_cond_text(r, &tmp);
-        fp_json_add_str(o, "fires_when", tmp.buf);
-        fp_json_add_str(o, "signal", fp_sig_kind_name(r->conds[0].sig));
+        o->fires_when = fp_model_strdup(tmp.buf);
+        o->signal = fp_model_strdup(fp_sig_kind_name(r->conds[0].sig));
         fp_sb_reset(&tmp);
         fp_gate_text(r->gate, &tmp);
-        fp_json_add_str(o, "bound_gate", tmp.buf);
-        fp_json_add_num(o, "priority", r->priority, 2);
-        fp_json_add_str(o, "confidence", r->base_conf);
-        fp_json_add_str(o, "gain_model", gain_model_name(r->gain));
-        fp_json_add_str(o, "producers", fp_prod_group_name(r->prod));
+        o->bound_gate = fp_model_strdup(tmp.buf);
+        o->priority = r->priority;
+        o->confidence = fp_model_strdup(r->base_conf);
+        o->gain_model = fp_model_strdup(gain_model_name(r->gain));
+        o->producers = fp_model_strdup(fp_prod_group_name(r->prod));
         fp_sb_reset(&tmp);
         accept_rule_text(r, &tmp);
-        fp_json_add_str(o, "acceptance", tmp.buf);
-        fp_json_add_str(o, "knob", r->knob);
-        fp_json_add_str(o, "api", r->api);
-        fp_json_add_str(o, "change", r->change);
-        fp_json_add_str(o, "expected", r->expected);
-        cJSON_AddItemToArray(a, o);
+        o->acceptance = fp_model_strdup(tmp.buf);
+        o->knob = fp_model_strdup(r->knob);
+        o->api = fp_model_strdup(r->api);
+        o->change = fp_model_strdup(r->change);
+        o->expected = fp_model_strdup(r->expected);
     }
     fp_sb_free(&tmp);
-    return a;
+    fp_model_round(&fp_rules_doc_schema, d); /* the numbers of the envelope */
 }
 
 /* ---- one recommendation as data ---- */
 
-static cJSON *hot_json(const fp_sig_hot *h)
+/* A source line or NULL: "" (unmapped) is written as null. */
+static char *src_or_null(const char *src) { return fp_model_strdup(src && src[0] ? src : NULL); }
+
+/* A new zeroed struct (aborts on OOM, like the model's helpers). */
+static void *new_obj(size_t size)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_int(o, "code_line", h->code_line);
-    fp_json_add_str(o, "inst", h->isa);
-    fp_json_add_str(o, "source", h->source && h->source[0] ? h->source : NULL);
-    fp_json_add_str(o, "snippet", h->snippet);
-    fp_json_add_int(o, "hit", h->hit);
-    fp_json_add_int(o, "stall", h->stall);
-    fp_json_add_bool(o, "entry_line", h->entry_line);
-    if (h->exposed.known)
-        fp_json_add_num(o, "exposed", h->exposed.v, 0);
-    else
-        cJSON_AddNullToObject(o, "exposed");
-    cJSON *w = cJSON_AddArrayToObject(o, "waits_on");
+    void *p = calloc(1, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+static fp_report_hottest *hot_doc(const fp_sig_hot *h)
+{
+    fp_report_hottest *o = new_obj(sizeof *o);
+    o->code_line = h->code_line;
+    o->inst = fp_model_strdup(h->isa);
+    o->source = src_or_null(h->source);
+    o->snippet = fp_model_strdup(h->snippet);
+    o->hit = h->hit;
+    o->stall = h->stall;
+    o->entry_line = h->entry_line;
+    o->exposed = h->exposed;
     for (size_t i = 0; i < h->nproducers; i++) {
         const fp_sig_producer *p = &h->producers[i];
-        cJSON *po = cJSON_CreateObject();
-        fp_json_add_int(po, "code_line", p->code_line);
-        fp_json_add_str(po, "inst", p->isa);
-        fp_json_add_str(po, "source", p->source && p->source[0] ? p->source : NULL);
-        fp_json_add_str(po, "class", p->cls && p->cls[0] ? p->cls : NULL);
-        if (p->load_to_use.known)
-            fp_json_add_num(po, "load_to_use_cycles", p->load_to_use.v, 1);
-        else
-            cJSON_AddNullToObject(po, "load_to_use_cycles");
-        if (p->share.known)
-            fp_json_add_num(po, "share", p->share.v, 3);
-        cJSON_AddItemToArray(w, po);
+        fp_report_producer *po = fp_model_push((void **)&o->waits_on, &o->nwaits_on, sizeof *po);
+        po->code_line = p->code_line;
+        po->inst = fp_model_strdup(p->isa);
+        po->source = src_or_null(p->source);
+        po->cls = src_or_null(p->cls);
+        po->load_to_use_cycles = p->load_to_use;
+        po->share = p->share; /* absent when unknown */
     }
     return o;
 }
 
+/* The class fallback of an acceptance test: the class's exposed (else total) stall. */
+static void accept_class(const fp_rule *ru, const fp_sig_class *c, fp_report_acceptance *o, double *base)
+{
+    *base = c ? (c->exposed.known ? c->exposed.v : (double)c->stall) : 0;
+    o->kind = fp_model_strdup("class_exposed_drop");
+    o->cls = fp_model_strdup(ru->bubble_class);
+    o->metric = fp_model_strdup(c && c->exposed.known ? "exposed" : "stall");
+    o->before = fp_round(*base, 0);
+    o->drop_pct = fp_optd_of(ru->accept_value);
+    o->target = fp_round(*base * (1 - ru->accept_value / 100.0), 0);
+}
+
 /* The acceptance test, concrete for this kernel: names the line, the
- * baseline and the target so that `diff` can check it mechanically. */
-static cJSON *accept_json(const fp_signals *s, const fp_rec *r)
+ * baseline and the target so that `diff` can check it mechanically.
+ * before / target are rounded here (0 decimals for the drops, 4 for signals). */
+static void accept_doc(const fp_signals *s, const fp_rec *r, fp_report_acceptance *o)
 {
     const fp_rule *ru = r->rule;
-    cJSON *o = cJSON_CreateObject();
     fp_sb t;
     fp_sb_init(&t);
     const fp_sig_class *c = r->cls;
+    double base;
     switch (ru->accept) {
-    case FP_ACC_CLASS_EXPOSED_DROP: {
-        double base = c ? (c->exposed.known ? c->exposed.v : (double)c->stall) : 0;
-        fp_json_add_str(o, "kind", "class_exposed_drop");
-        fp_json_add_str(o, "class", ru->bubble_class);
-        fp_json_add_str(o, "metric", c && c->exposed.known ? "exposed" : "stall");
-        fp_json_add_num(o, "before", base, 0);
-        fp_json_add_num(o, "drop_pct", ru->accept_value, 1);
-        fp_json_add_num(o, "target", base * (1 - ru->accept_value / 100.0), 0);
+    case FP_ACC_CLASS_EXPOSED_DROP:
+        accept_class(ru, c, o, &base);
         fp_sb_addf(&t, "exposed %s stall drops by >= %.0f%% (from %.0f to <= %.0f cycles)", ru->bubble_class,
                    ru->accept_value, base, base * (1 - ru->accept_value / 100.0));
         break;
-    }
     case FP_ACC_LINE_STALL_DROP: {
         const fp_sig_hot *h = r->hot;
         if (h && h->source && h->source[0]) {
-            double base = (double)h->line_class_stall, tgt = base * (1 - ru->accept_value / 100.0);
-            fp_json_add_str(o, "kind", "line_stall_drop");
-            fp_json_add_str(o, "class", ru->bubble_class);
-            fp_json_add_str(o, "source", h->source);
-            fp_json_add_str(o, "inst", h->isa);
-            fp_json_add_num(o, "before", base, 0);
-            fp_json_add_num(o, "drop_pct", ru->accept_value, 1);
-            fp_json_add_num(o, "target", tgt, 0);
+            double tgt;
+            base = (double)h->line_class_stall;
+            tgt = base * (1 - ru->accept_value / 100.0);
+            o->kind = fp_model_strdup("line_stall_drop");
+            o->cls = fp_model_strdup(ru->bubble_class);
+            o->source = fp_model_strdup(h->source);
+            o->inst = fp_model_strdup(h->isa);
+            o->before = fp_round(base, 0);
+            o->drop_pct = fp_optd_of(ru->accept_value);
+            o->target = fp_round(tgt, 0);
             fp_sb_addf(&t, "%s stall at %s drops by >= %.0f%% (from %.0f to <= %.0f cycles)", ru->bubble_class,
                        h->source, ru->accept_value, base, tgt);
         } else {
             /* no source line to pin: fall back to the class */
-            double base = c ? (c->exposed.known ? c->exposed.v : (double)c->stall) : 0;
-            fp_json_add_str(o, "kind", "class_exposed_drop");
-            fp_json_add_str(o, "class", ru->bubble_class);
-            fp_json_add_str(o, "metric", c && c->exposed.known ? "exposed" : "stall");
-            fp_json_add_num(o, "before", base, 0);
-            fp_json_add_num(o, "drop_pct", ru->accept_value, 1);
-            fp_json_add_num(o, "target", base * (1 - ru->accept_value / 100.0), 0);
+            accept_class(ru, c, o, &base);
             fp_sb_addf(&t, "exposed %s stall drops by >= %.0f%% (no source line to pin)", ru->bubble_class,
                        ru->accept_value);
         }
@@ -800,12 +806,11 @@ static cJSON *accept_json(const fp_signals *s, const fp_rec *r)
     }
     case FP_ACC_SIGNAL_BELOW: {
         double target = ru->accept_value > 0 ? ru->accept_value : r->value * 0.5;
-        fp_json_add_str(o, "kind", "signal_below");
-        fp_sb_reset(&t);
+        o->kind = fp_model_strdup("signal_below");
         sig_text(ru->conds[0].sig, ru->conds[0].cls, &t);
-        fp_json_add_str(o, "signal", t.buf);
-        fp_json_add_num(o, "before", r->value, 4);
-        fp_json_add_num(o, "target", target, 4);
+        o->signal = fp_model_strdup(t.buf);
+        o->before = fp_round(r->value, 4);
+        o->target = fp_round(target, 4);
         fp_sb_addf(&t, " falls below %.4g (now %.4g)", target, r->value);
         break;
     }
@@ -815,37 +820,36 @@ static cJSON *accept_json(const fp_signals *s, const fp_rec *r)
             target = s->next_waves_per_cu.known ? s->next_waves_per_cu.v : r->value * 2;
         else if (ru->conds[0].cmp == FP_LT)
             target = ru->conds[0].thr; /* e.g. l2 hit rate rises to the threshold */
-        fp_json_add_str(o, "kind", "signal_above");
+        o->kind = fp_model_strdup("signal_above");
         sig_text(ru->conds[0].sig, ru->conds[0].cls, &t);
-        fp_json_add_str(o, "signal", t.buf);
-        fp_json_add_num(o, "before", r->value, 4);
-        fp_json_add_num(o, "target", target, 4);
+        o->signal = fp_model_strdup(t.buf);
+        o->before = fp_round(r->value, 4);
+        o->target = fp_round(target, 4);
         fp_sb_addf(&t, " reaches >= %.4g (now %.4g)", target, r->value);
         break;
     }
     }
-    fp_json_add_str(o, "text", t.buf);
+    o->text = fp_model_strdup(t.buf);
     fp_sb_free(&t);
-    return o;
 }
 
-cJSON *fp_rec_json(const fp_signals *s, const fp_rec *r)
+void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
 {
     const fp_rule *ru = r->rule;
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_int(o, "rank", r->rank);
-    fp_json_add_str(o, "rule", ru->id);
-    fp_json_add_str(o, "bubble_class", ru->bubble_class);
-    fp_json_add_num(o, "est_gain_pct", r->gain_pct, 2);
-    fp_json_add_num(o, "confidence", r->confidence, 2);
-    fp_json_add_str(o, "confidence_label", fp_conf_label(r->confidence));
-    fp_json_add_num(o, "priority", ru->priority, 2);
-    fp_json_add_str(o, "knob", ru->knob);
-    fp_json_add_str(o, "api", ru->api);
-    fp_json_add_str(o, "change", ru->change);
-    fp_json_add_str(o, "expected", ru->expected);
+    memset(o, 0, sizeof *o);
+    o->rank = r->rank;
+    o->rule = fp_model_strdup(ru->id);
+    o->bubble_class = fp_model_strdup(ru->bubble_class);
+    o->est_gain_pct = r->gain_pct;
+    o->confidence = r->confidence;
+    o->confidence_label = fp_model_strdup(fp_conf_label(r->confidence));
+    o->priority = ru->priority;
+    o->knob = fp_model_strdup(ru->knob);
+    o->api = fp_model_strdup(ru->api);
+    o->change = fp_model_strdup(ru->change);
+    o->expected = fp_model_strdup(ru->expected);
 
-    cJSON *ev = cJSON_AddObjectToObject(o, "evidence");
+    fp_report_rec_evidence *ev = &o->evidence;
     fp_sb t;
     fp_sb_init(&t);
     const fp_rule_cond *c0 = &ru->conds[0];
@@ -853,61 +857,43 @@ cJSON *fp_rec_json(const fp_signals *s, const fp_rec *r)
         sig_text(c0->fb_sig, c0->fb_cls, &t);
     else
         sig_text(c0->sig, c0->cls, &t);
-    fp_json_add_str(ev, "signal", t.buf);
-    fp_json_add_num(ev, "value", r->value, 4);
+    ev->signal = fp_model_strdup(t.buf);
+    ev->value = r->value;
     fp_sb_reset(&t);
     fp_rule_cond_text(ru, &t);
-    fp_json_add_str(ev, "fired_because", t.buf);
+    ev->fired_because = fp_model_strdup(t.buf);
     fp_sb_free(&t);
     const fp_sig_class *c = r->cls;
-    fp_json_add_num(ev, "class_stall_pct", c ? c->stall_pct : 0.0, 2);
-    if (c && c->exposed.known)
-        fp_json_add_num(ev, "exposed_stall", c->exposed.v, 0);
-    else
-        cJSON_AddNullToObject(ev, "exposed_stall");
-    if (c && c->gain_pct.known)
-        fp_json_add_num(ev, "class_gain_pct", c->gain_pct.v, 2);
-    else
-        cJSON_AddNullToObject(ev, "class_gain_pct");
+    ev->class_stall_pct = c ? c->stall_pct : 0.0;
+    ev->exposed_stall = c ? c->exposed : fp_optd_none();
+    ev->class_gain_pct = c ? c->gain_pct : fp_optd_none();
     if (ru->gain == FP_GAIN_FILL && s->launch.valid) {
-        cJSON *la = cJSON_AddObjectToObject(ev, "launch");
-        fp_json_add_num(la, "workgroups", s->launch.workgroups, 0);
-        fp_json_add_num(la, "cus", s->launch.cus, 0);
-        fp_json_add_num(la, "fill_pct", s->launch.fill_pct, 2);
-        fp_json_add_num(la, "wg_waves", s->launch.wg_waves, 0);
+        ev->launch = new_obj(sizeof *ev->launch);
+        *ev->launch = (fp_report_ev_launch){s->launch.workgroups, s->launch.cus, s->launch.fill_pct,
+                                            s->launch.wg_waves};
     }
     if (s->bound_res.at_roof) {
-        cJSON *ro = cJSON_AddObjectToObject(ev, "roof");
-        fp_json_add_num(ro, "hbm_pct_of_peak", s->bound_res.roof_pct, 2);
-        fp_json_add_str(ro, "source", s->bound_res.roof_source);
-        fp_json_add_num(ro, "gain_cap_pct", 100.0 - s->bound_res.roof_pct, 2);
+        ev->roof = new_obj(sizeof *ev->roof);
+        ev->roof->hbm_pct_of_peak = s->bound_res.roof_pct;
+        ev->roof->source = fp_model_strdup(s->bound_res.roof_source);
+        ev->roof->gain_cap_pct = 100.0 - s->bound_res.roof_pct;
     }
     if (ru->gain == FP_GAIN_OCCUPANCY) {
-        cJSON *oc = cJSON_AddObjectToObject(ev, "occupancy");
-        if (s->waves_per_cu.known)
-            fp_json_add_num(oc, "waves_per_cu", s->waves_per_cu.v, 2);
-        if (s->next_waves_per_cu.known)
-            fp_json_add_num(oc, "next_waves_per_cu", s->next_waves_per_cu.v, 2);
-        if (s->vgpr_to_next.known)
-            fp_json_add_num(oc, "vgprs_to_free", s->vgpr_to_next.v, 0);
-        if (s->arch_vgpr.known)
-            fp_json_add_num(oc, "arch_vgpr", s->arch_vgpr.v, 0);
-        if (s->accum_vgpr.known)
-            fp_json_add_num(oc, "accum_vgpr", s->accum_vgpr.v, 0);
-        fp_json_add_str(oc, "limiter", s->occ_limiter);
+        fp_report_ev_occupancy *oc = ev->occupancy = new_obj(sizeof *ev->occupancy);
+        oc->waves_per_cu = s->waves_per_cu;
+        oc->next_waves_per_cu = s->next_waves_per_cu;
+        oc->vgprs_to_free = s->vgpr_to_next;
+        oc->arch_vgpr = s->arch_vgpr;
+        oc->accum_vgpr = s->accum_vgpr;
+        oc->limiter = fp_model_strdup(s->occ_limiter);
     }
-    if (ru->prod != FP_PROD_ANY)
-    {
-        char sel[96];
-        snprintf(sel, sizeof sel, "waits mainly on %s producers", fp_prod_group_name(ru->prod));
-        fp_json_add_str(ev, "selection", c && r->hot == &c->hot_prod[ru->prod]
-                                             ? sel
-                                             : "no wait mainly on such a producer: hottest of the class");
+    if (ru->prod != FP_PROD_ANY) {
+        if (c && r->hot == &c->hot_prod[ru->prod])
+            ev->selection = fp_model_printf("waits mainly on %s producers", fp_prod_group_name(ru->prod));
+        else
+            ev->selection = fp_model_strdup("no wait mainly on such a producer: hottest of the class");
     }
     if (r->hot)
-        cJSON_AddItemToObject(ev, "hottest", hot_json(r->hot));
-    else
-        cJSON_AddNullToObject(ev, "hottest");
-    cJSON_AddItemToObject(o, "acceptance", accept_json(s, r));
-    return o;
+        ev->hottest = hot_doc(r->hot);
+    accept_doc(s, r, &o->acceptance);
 }

@@ -50,8 +50,6 @@ void fp_signals_init(fp_signals *s)
 {
     memset(s, 0, sizeof *s);
     s->capture_confidence = 1.0;
-    s->quality_issues = cJSON_CreateArray();
-    s->repr_reasons = cJSON_CreateArray();
     s->representative = true;
     fp_bound_in_init(&s->bound_in);
 }
@@ -89,8 +87,12 @@ void fp_signals_free(fp_signals *s)
     free(s->invocation);
     free(s->recipe_kernel);
     free(s->tile_text);
-    cJSON_Delete(s->quality_issues);
-    cJSON_Delete(s->repr_reasons);
+    for (size_t i = 0; i < s->nquality_issues; i++)
+        free(s->quality_issues[i]);
+    free(s->quality_issues);
+    for (size_t i = 0; i < s->nrepr_reasons; i++)
+        free(s->repr_reasons[i]);
+    free(s->repr_reasons);
     free(s->launch_reason);
     memset(s, 0, sizeof *s);
 }
@@ -208,74 +210,29 @@ static int num_at(const cJSON *o, const char *path, fp_optd *out, const char *ar
     return 0;
 }
 
-static int str_at(const cJSON *o, const char *path, const char **out, const char *art, fp_err *err)
-{
-    const cJSON *v = at(o, path);
-    *out = NULL;
-    if (!v || cJSON_IsNull(v))
-        return 0;
-    if (!cJSON_IsString(v))
-        return fp_err_set(err, FP_BAD_INPUT, "%s: '%s' must be a string", art, path);
-    *out = v->valuestring;
-    return 0;
-}
-
-static int arr_at(const cJSON *o, const char *path, const cJSON **out, const char *art, fp_err *err)
-{
-    const cJSON *v = at(o, path);
-    *out = NULL;
-    if (!v || cJSON_IsNull(v))
-        return 0;
-    if (!cJSON_IsArray(v))
-        return fp_err_set(err, FP_BAD_INPUT, "%s: '%s' must be an array", art, path);
-    *out = v;
-    return 0;
-}
-
-static int64_t i64(fp_optd o) { return o.known && o.v > -9.2e18 && o.v < 9.2e18 ? (int64_t)o.v : 0; }
-
 /* ---- bubbles.json ---- */
 
-static int read_hot(fp_sig_hot *h, const cJSON *hs, fp_err *err)
+static void read_hot(fp_sig_hot *h, const fp_bub_doc_hotspot *hs)
 {
-    const char *A = "bubbles.json";
-    fp_optd line = {0}, hit = {0}, stall = {0}, exposed = {0};
-    const char *inst, *src;
-    if (num_at(hs, "code_line", &line, A, err) || num_at(hs, "hit", &hit, A, err) ||
-        num_at(hs, "stall", &stall, A, err) || num_at(hs, "exposed", &exposed, A, err) ||
-        str_at(hs, "inst", &inst, A, err) || str_at(hs, "source", &src, A, err))
-        return -1;
     h->present = true;
-    h->code_line = i64(line);
-    h->hit = i64(hit);
-    h->stall = i64(stall);
-    h->exposed = exposed;
-    h->isa = xstrdup(inst ? inst : "");
-    h->source = xstrdup(src ? src : "");
-    const cJSON *w;
-    if (arr_at(hs, "waits_on", &w, A, err))
-        return -1;
-    const cJSON *p;
-    cJSON_ArrayForEach(p, w)
-    {
-        if (h->nproducers >= FP_SIG_MAX_PRODUCERS)
-            break;
-        if (!cJSON_IsObject(p))
-            return fp_err_set(err, FP_BAD_INPUT, "%s: hotspots[].waits_on[] must be objects", A);
+    h->code_line = hs->code_line;
+    h->hit = hs->hit;
+    h->stall = hs->stall;
+    h->exposed = some((double)hs->exposed);
+    h->isa = xstrdup(hs->inst ? hs->inst : "");
+    h->source = xstrdup(hs->source ? hs->source : "");
+    for (size_t i = 0; i < hs->n_waits_on && h->nproducers < FP_SIG_MAX_PRODUCERS; i++) {
+        const fp_bub_doc_wait *p = &hs->waits_on[i];
         fp_sig_producer *pr = &h->producers[h->nproducers];
-        fp_optd pl = {0};
-        const char *pi, *ps, *pc;
-        if (num_at(p, "code_line", &pl, A, err) || str_at(p, "inst", &pi, A, err) ||
-            str_at(p, "source", &ps, A, err) || str_at(p, "class", &pc, A, err) || num_at(p, "load_to_use_cycles.mean", &pr->load_to_use, A, err) ||
-            num_at(p, "stall_share", &pr->share, A, err))
-            return -1;
-        pr->code_line = i64(pl);
-        pr->isa = xstrdup(pi ? pi : "");
-        pr->source = xstrdup(ps ? ps : "");
-        pr->cls = xstrdup(pc ? pc : pi ? fp_class_name(fp_classify(pi)) : "");
+        pr->code_line = p->code_line;
+        pr->load_to_use = some(p->load_to_use_cycles.mean);
+        pr->share = some(p->stall_share);
+        pr->isa = xstrdup(p->inst ? p->inst : "");
+        pr->source = xstrdup(p->source ? p->source : "");
+        /* waits_on carries no class: the producer's opcode decides */
+        pr->cls = xstrdup(p->inst ? fp_class_name(fp_classify(p->inst)) : "");
         h->nproducers++;
     }
-    return 0;
 }
 
 /* ---- producer kinds ---- */
@@ -313,31 +270,24 @@ fp_prod_group fp_prod_group_of(const char *isa, const char *cls)
 /* Split a wait over its producers' kinds: frac[g] = the producers of kind g's
  * stall share / all producers' (an equal split when shares are absent).
  * Returns false when the hotspot names no producer. */
-static bool prod_fracs(const cJSON *hs, double frac[FP_PROD_COUNT])
+static bool prod_fracs(const fp_bub_doc_hotspot *hs, double frac[FP_PROD_COUNT])
 {
     for (int g = 0; g < FP_PROD_COUNT; g++)
         frac[g] = 0;
     double tot = 0, eq = 0;
-    int n = 0;
-    const cJSON *p;
-    cJSON_ArrayForEach(p, at(hs, "waits_on"))
-    {
-        const cJSON *c = at(p, "class"), *i = at(p, "inst"), *sh = at(p, "stall_share");
-        fp_prod_group g = fp_prod_group_of(cJSON_IsString(i) ? i->valuestring : NULL,
-                                           cJSON_IsString(c) ? c->valuestring : NULL);
-        double w = cJSON_IsNumber(sh) && sh->valuedouble > 0 ? sh->valuedouble : 0;
-        frac[g] += w;
+    size_t n = hs->n_waits_on;
+    /* waits_on carries no class: the producer's opcode decides (fp_prod_group_of) */
+    for (size_t i = 0; i < n; i++) {
+        const fp_bub_doc_wait *p = &hs->waits_on[i];
+        double w = p->stall_share > 0 ? p->stall_share : 0;
+        frac[fp_prod_group_of(p->inst, NULL)] += w;
         tot += w;
-        n++;
     }
     if (n == 0)
         return false;
     if (tot <= 0) { /* no shares: every producer counts the same */
-        cJSON_ArrayForEach(p, at(hs, "waits_on"))
-        {
-            const cJSON *c = at(p, "class"), *i = at(p, "inst");
-            frac[fp_prod_group_of(cJSON_IsString(i) ? i->valuestring : NULL,
-                                  cJSON_IsString(c) ? c->valuestring : NULL)] += 1;
+        for (size_t i = 0; i < n; i++) {
+            frac[fp_prod_group_of(hs->waits_on[i].inst, NULL)] += 1;
             eq += 1;
         }
         tot = eq;
@@ -348,7 +298,7 @@ static bool prod_fracs(const cJSON *hs, double frac[FP_PROD_COUNT])
 }
 
 /* Whether a hotspot waits mainly (>= half its stall) on producers of group g. */
-static bool waits_on_group(const cJSON *hs, fp_prod_group g)
+static bool waits_on_group(const fp_bub_doc_hotspot *hs, fp_prod_group g)
 {
     double f[FP_PROD_COUNT];
     if (!prod_fracs(hs, f))
@@ -358,183 +308,147 @@ static bool waits_on_group(const cJSON *hs, fp_prod_group g)
     return v >= 0.5;
 }
 
-int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
+/* CU time: per (se, cu) the longest SIMD span, summed (the LDS is per CU) */
+static void add_cu_cycles(fp_signals *s, const fp_bubbles_doc *b)
 {
-    const char *A = "bubbles.json";
-    if (!cJSON_IsObject(b))
-        return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", A);
-    const cJSON *totals = at(b, "totals"), *classes;
-    if (!cJSON_IsObject(totals))
-        return fp_err_set(err, FP_BAD_INPUT, "%s: 'totals' object missing", A);
-    if (arr_at(b, "classes", &classes, A, err))
-        return -1;
-    if (!classes)
-        return fp_err_set(err, FP_BAD_INPUT, "%s: 'classes' array missing", A);
-    s->have_bubbles_json = true;
-    fp_optd ins = {0}, lat = {0}, st = {0}, sp = {0};
-    if (num_at(totals, "instructions", &ins, A, err) || num_at(totals, "latency", &lat, A, err) ||
-        num_at(totals, "stall", &st, A, err) || num_at(totals, "stall_pct", &sp, A, err) ||
-        num_at(totals, "waves", &s->waves, A, err))
-        return -1;
-    s->instructions = i64(ins);
-    s->total_latency = i64(lat);
-    s->total_stall = i64(st);
-    s->stall_pct = sp.known ? sp.v : 0.0;
-    const char *dir, *sym;
-    if (str_at(b, "dispatch.dir", &dir, A, err) || str_at(b, "dispatch.symbol", &sym, A, err))
-        return -1;
-    fp_optd span = {0};
-    if (num_at(b, "gain.span_total", &span, A, err))
-        return -1;
-    s->span_total = span.known && span.v > 0 ? span.v : 0;
-    /* CU time: per (se, cu) the longest SIMD span, summed (the LDS is per CU) */
-    const cJSON *simds = at(b, "simds"), *sd;
-    if (cJSON_IsArray(simds)) {
-        size_t n = (size_t)cJSON_GetArraySize(simds), k = 0;
-        double *key = calloc(n ? n : 1, sizeof *key), *mx = calloc(n ? n : 1, sizeof *mx);
-        if (!key || !mx)
-            abort();
-        cJSON_ArrayForEach(sd, simds)
-        {
-            const cJSON *se = at(sd, "se"), *cu = at(sd, "cu"), *spn = at(sd, "span");
-            if (!cJSON_IsNumber(se) || !cJSON_IsNumber(cu) || !cJSON_IsNumber(spn))
-                continue;
-            double kk = se->valuedouble * 65536.0 + cu->valuedouble;
-            size_t j = 0;
-            while (j < k && key[j] != kk)
-                j++;
-            if (j == k)
-                key[k++] = kk;
-            if (spn->valuedouble > mx[j])
-                mx[j] = spn->valuedouble;
-        }
-        for (size_t j = 0; j < k; j++)
-            s->cu_cycles += mx[j];
-        free(key);
-        free(mx);
+    size_t n = b->n_simds, k = 0;
+    double *key = calloc(n ? n : 1, sizeof *key), *mx = calloc(n ? n : 1, sizeof *mx);
+    if (!key || !mx)
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        const fp_bub_doc_simd *sd = &b->simds[i];
+        double kk = (double)sd->se * 65536.0 + (double)sd->cu;
+        size_t j = 0;
+        while (j < k && key[j] != kk)
+            j++;
+        if (j == k)
+            key[k++] = kk;
+        if ((double)sd->span > mx[j])
+            mx[j] = (double)sd->span;
     }
-    if (dir)
-        set_str(&s->dispatch_dir, dir);
-    if (sym && !s->kernel)
-        set_str(&s->kernel, sym);
+    for (size_t j = 0; j < k; j++)
+        s->cu_cycles += mx[j];
+    free(key);
+    free(mx);
+}
 
-    const cJSON *c;
-    cJSON_ArrayForEach(c, classes)
-    {
-        const char *name;
-        if (!cJSON_IsObject(c) || str_at(c, "class", &name, A, err) || !name)
-            return fp_err_set(err, FP_BAD_INPUT, "%s: classes[] entries need a string 'class'", A);
-        fp_sig_class *sc = fp_signals_class_add(s, name);
-        fp_optd cyc = {0}, pct = {0}, cnt = {0};
-        if (num_at(c, "cycles", &cyc, A, err) || num_at(c, "pct", &pct, A, err) ||
-            num_at(c, "exposed", &sc->exposed, A, err) || num_at(c, "gain_upper_pct", &sc->gain_pct, A, err) ||
-            num_at(c, "instructions", &cnt, A, err))
-            return -1;
-        sc->stall = i64(cyc);
-        sc->stall_pct = pct.known ? pct.v : 0.0;
-        sc->static_count = i64(cnt);
-        const cJSON *bub = at(c, "is_bubble");
-        if (cJSON_IsBool(bub))
-            sc->is_bubble = cJSON_IsTrue(bub);
-    }
-    /* hit-weighted mix: every class that executed, stalled or not */
-    const cJSON *mix;
-    if (arr_at(b, "inst_mix.dynamic", &mix, A, err))
-        return -1;
-    cJSON_ArrayForEach(c, mix)
-    {
-        const char *name;
-        fp_optd frac = {0};
-        if (!cJSON_IsObject(c) || str_at(c, "class", &name, A, err) || !name || num_at(c, "frac", &frac, A, err))
-            return fp_err_set(err, FP_BAD_INPUT, "%s: inst_mix.dynamic[] entries need 'class' and 'frac'", A);
-        fp_sig_class *sc = fp_signals_class_add(s, name);
-        sc->mix = frac;
-        if (!strcmp(name, "scratch")) {
-            fp_optd hit = {0};
-            if (num_at(c, "hit", &hit, A, err))
-                return -1;
-            s->scratch_insts = hit;
-        }
-    }
-    if (mix && !s->scratch_insts.known)
-        s->scratch_insts = some(0); /* the mix is complete: no scratch executed */
-
-    /* hottest instruction of each class: the first hotspot of that class in
-     * the artifact's order (rank_by, exposed by default). Pass 0 skips hotspots
-     * on a kernel entry/decorator line (seed pattern 5: the compiler files
-     * prologue and address code there); pass 1 falls back to them. */
-    const cJSON *hots;
-    if (arr_at(b, "hotspots", &hots, A, err))
-        return -1;
-    cJSON_ArrayForEach(c, hots)
-    {
-        const char *name;
-        if (!cJSON_IsObject(c) || str_at(c, "class", &name, A, err) || !name)
-            return fp_err_set(err, FP_BAD_INPUT, "%s: hotspots[] entries need a string 'class'", A);
-        fp_sig_class *sc = (fp_sig_class *)fp_signals_class(s, name);
+/* The stall and gain of each class's hotspots split over their producers' kinds. */
+static void class_prod_split(fp_signals *s, const fp_bubbles_doc *b)
+{
+    for (size_t i = 0; i < b->n_hotspots; i++) {
+        const fp_bub_doc_hotspot *c = &b->hotspots[i];
+        fp_sig_class *sc = (fp_sig_class *)fp_signals_class(s, c->cls);
         if (!sc)
             continue;
-        if (cJSON_GetArraySize(at(c, "waits_on")) > 0)
+        if (c->n_waits_on > 0)
             sc->has_producers = true;
         double frac[FP_PROD_COUNT];
         if (!prod_fracs(c, frac))
             continue;
-        fp_optd gain = {0}, hst = {0};
-        if (num_at(c, "gain_upper_pct", &gain, A, err) || num_at(c, "stall", &hst, A, err))
-            return -1;
         /* the wait's stall and gain split over its producers' kinds by their shares */
         for (int g = 0; g < FP_PROD_COUNT; g++) {
             double f = frac[g] + (g == FP_PROD_GLOBAL ? frac[FP_PROD_FLAT] : 0);
-            sc->stall_prod[g] += (hst.known ? hst.v : 0.0) * frac[g];
+            sc->stall_prod[g] += (double)c->stall * frac[g];
             if (f <= 0 || g == FP_PROD_ANY)
                 continue;
             fp_optd *acc = &sc->gain_prod_pct[g];
-            *acc = some((acc->known ? acc->v : 0.0) + (gain.known ? gain.v : 0.0) * f);
+            *acc = some((acc->known ? acc->v : 0.0) + c->gain_upper_pct * f);
         }
     }
+}
+
+/* hottest instruction of each class: the first hotspot of that class in the
+ * artifact's order (rank_by, exposed by default). Pass 0 skips hotspots on a
+ * kernel entry/decorator line (seed pattern 5: the compiler files prologue and
+ * address code there); pass 1 falls back to them. Then the class's stall on the
+ * hot instruction's whole source line (acceptance tests name the line). */
+static void class_hots(fp_signals *s, const fp_bubbles_doc *b)
+{
     for (int pass = 0; pass < 2; pass++) {
-        cJSON_ArrayForEach(c, hots)
-        {
-            const char *name = NULL, *src = NULL;
-            str_at(c, "class", &name, A, NULL);
-            str_at(c, "source", &src, A, NULL);
-            fp_sig_class *sc = (fp_sig_class *)fp_signals_class(s, name);
+        for (size_t i = 0; i < b->n_hotspots; i++) {
+            const fp_bub_doc_hotspot *c = &b->hotspots[i];
+            fp_sig_class *sc = (fp_sig_class *)fp_signals_class(s, c->cls);
             if (!sc)
                 continue;
-            bool entry = fp_signals_is_entry_line(s->snaps, src);
+            bool entry = fp_signals_is_entry_line(s->snaps, c->source);
             if (pass == 0 && entry)
                 continue;
             if (!sc->hot.present) {
-                if (read_hot(&sc->hot, c, err))
-                    return -1;
+                read_hot(&sc->hot, c);
                 sc->hot.entry_line = entry;
             }
             for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++) {
                 if (sc->hot_prod[g].present || !waits_on_group(c, (fp_prod_group)g))
                     continue;
-                if (read_hot(&sc->hot_prod[g], c, err))
-                    return -1;
+                read_hot(&sc->hot_prod[g], c);
                 sc->hot_prod[g].entry_line = entry;
             }
         }
     }
-    /* the class's stall on the hot instruction's whole source line (acceptance tests name the line) */
-    cJSON_ArrayForEach(c, hots)
-    {
-        const char *name = NULL, *src = NULL;
-        fp_optd hst = {0};
-        str_at(c, "class", &name, A, NULL);
-        str_at(c, "source", &src, A, NULL);
-        num_at(c, "stall", &hst, A, NULL);
-        fp_sig_class *sc = name && src ? (fp_sig_class *)fp_signals_class(s, name) : NULL;
+    for (size_t i = 0; i < b->n_hotspots; i++) {
+        const fp_bub_doc_hotspot *c = &b->hotspots[i];
+        const char *src = c->source;
+        fp_sig_class *sc = src ? (fp_sig_class *)fp_signals_class(s, c->cls) : NULL;
         if (!sc)
             continue;
         if (sc->hot.present && !strcmp(sc->hot.source, src))
-            sc->hot.line_class_stall += i64(hst);
+            sc->hot.line_class_stall += c->stall;
         for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++)
             if (sc->hot_prod[g].present && !strcmp(sc->hot_prod[g].source, src))
-                sc->hot_prod[g].line_class_stall += i64(hst);
+                sc->hot_prod[g].line_class_stall += c->stall;
     }
+}
+
+int fp_signals_from_bubbles(fp_signals *s, const fp_bubbles_doc *b, fp_err *err)
+{
+    const char *A = "bubbles.json";
+    /* a class name is what a rule looks up: null ones are not evidence */
+    for (size_t i = 0; i < b->n_classes; i++)
+        if (!b->classes[i].cls)
+            return fp_err_set(err, FP_BAD_INPUT, "%s: classes[] entries need a string 'class'", A);
+    for (size_t i = 0; i < b->inst_mix.n_dyn; i++)
+        if (!b->inst_mix.dyn[i].cls)
+            return fp_err_set(err, FP_BAD_INPUT, "%s: inst_mix.dynamic[] entries need 'class' and 'frac'", A);
+    for (size_t i = 0; i < b->n_hotspots; i++)
+        if (!b->hotspots[i].cls)
+            return fp_err_set(err, FP_BAD_INPUT, "%s: hotspots[] entries need a string 'class'", A);
+    s->have_bubbles_json = true;
+    const fp_bub_doc_totals *t = &b->totals;
+    s->instructions = t->instructions;
+    s->total_latency = t->latency;
+    s->total_stall = t->stall;
+    s->stall_pct = t->stall_pct;
+    s->waves = some((double)t->waves);
+    s->span_total = b->gain.span_total > 0 ? (double)b->gain.span_total : 0;
+    add_cu_cycles(s, b);
+    if (b->dispatch.dir)
+        set_str(&s->dispatch_dir, b->dispatch.dir);
+    if (b->dispatch.symbol && !s->kernel)
+        set_str(&s->kernel, b->dispatch.symbol);
+
+    for (size_t i = 0; i < b->n_classes; i++) {
+        const fp_bub_doc_class *c = &b->classes[i];
+        fp_sig_class *sc = fp_signals_class_add(s, c->cls);
+        sc->stall = c->cycles;
+        sc->stall_pct = c->pct;
+        sc->exposed = some((double)c->exposed);
+        sc->gain_pct = some(c->gain_upper_pct);
+        sc->static_count = c->instructions;
+        sc->is_bubble = c->is_bubble;
+    }
+    /* hit-weighted mix: every class that executed, stalled or not */
+    for (size_t i = 0; i < b->inst_mix.n_dyn; i++) {
+        const fp_bub_doc_mix *c = &b->inst_mix.dyn[i];
+        fp_sig_class *sc = fp_signals_class_add(s, c->cls);
+        sc->mix = some(c->frac);
+        if (!strcmp(c->cls, "scratch"))
+            s->scratch_insts = some((double)c->n);
+    }
+    if (!s->scratch_insts.known)
+        s->scratch_insts = some(0); /* the mix is complete: no scratch executed */
+
+    class_prod_split(s, b);
+    class_hots(s, b);
     for (size_t i = 0; i < s->nclasses; i++)
         for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++)
             if (s->classes[i].gain_prod_pct[g].known)
@@ -550,20 +464,15 @@ int fp_signals_from_bubbles(fp_signals *s, const cJSON *b, fp_err *err)
         s->load_use_exposed = some(f > 1 ? 1 : f);
     }
 
-    const char *conf;
-    if (str_at(b, "quality.confidence", &conf, A, err))
-        return -1;
+    const char *conf = b->quality.confidence;
     if (conf) {
         double q = !strcmp(conf, "high") ? FP_QUALITY_HIGH : !strcmp(conf, "medium") ? FP_QUALITY_MEDIUM : FP_QUALITY_LOW;
         if (q < s->capture_confidence) /* capture.json may already have lowered it */
             s->capture_confidence = q;
     }
-    const cJSON *reasons;
-    if (arr_at(b, "quality.reasons", &reasons, A, err))
-        return -1;
-    cJSON_ArrayForEach(c, reasons)
-        if (cJSON_IsString(c))
-            cJSON_AddItemToArray(s->quality_issues, cJSON_CreateString(c->valuestring));
+    for (size_t i = 0; i < b->quality.n_reasons; i++)
+        if (b->quality.reasons[i])
+            fp_model_push_str(&s->quality_issues, &s->nquality_issues, b->quality.reasons[i]);
     fp_signals_sort_classes(s);
     return 0;
 }
@@ -808,8 +717,8 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *
         opt_if(&s->scratch_size, rg->scratch_bytes);
     }
     if (t->done && t->done->truncated) {
-        cJSON_AddItemToArray(s->quality_issues,
-                             cJSON_CreateString("capture.json: the ATT buffer overflowed (trace truncated)"));
+        fp_model_push_str(&s->quality_issues, &s->nquality_issues,
+                          "capture.json: the ATT buffer overflowed (trace truncated)");
         if (s->capture_confidence > 0.8)
             s->capture_confidence = 0.8;
     }
@@ -817,7 +726,7 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *
     if (mapped.known && mapped.v < 50) {
         char buf[128];
         snprintf(buf, sizeof buf, "capture.json: only %.1f%% of instructions map to a source line", mapped.v);
-        cJSON_AddItemToArray(s->quality_issues, cJSON_CreateString(buf));
+        fp_model_push_str(&s->quality_issues, &s->nquality_issues, buf);
     }
     return 0;
 }
@@ -955,8 +864,8 @@ static void derive_occupancy(fp_signals *s)
     if (!in_range(s->arch_vgpr, FP_SIG_MAX_REGS) || !in_range(s->accum_vgpr, FP_SIG_MAX_REGS) ||
         !in_range(s->lds_bytes, FP_SIG_MAX_LDS) || !in_range(s->sgpr, FP_SIG_MAX_REGS) ||
         !in_range(s->wg_size, FP_SIG_MAX_WG)) {
-        cJSON_AddItemToArray(s->quality_issues,
-                             cJSON_CreateString("register/LDS/workgroup counts out of range: occupancy not modelled"));
+        fp_model_push_str(&s->quality_issues, &s->nquality_issues,
+                          "register/LDS/workgroup counts out of range: occupancy not modelled");
         return;
     }
     fp_occ_in in = {0};
@@ -1054,7 +963,7 @@ static void derive_sol(fp_signals *s)
 
 static void repr_reason(fp_signals *s, const char *msg)
 {
-    cJSON_AddItemToArray(s->repr_reasons, cJSON_CreateString(msg));
+    fp_model_push_str(&s->repr_reasons, &s->nrepr_reasons, msg);
 }
 
 static void derive_representative(fp_signals *s)
@@ -1094,9 +1003,9 @@ static void derive_representative(fp_signals *s)
     if (!rep) {
         if (s->capture_confidence > FP_REPR_CONFIDENCE)
             s->capture_confidence = FP_REPR_CONFIDENCE;
-        cJSON_AddItemToArray(s->quality_issues,
-                             cJSON_CreateString("trace not representative (capture_quality.representative): re-capture "
-                                                "another CU (--att-target-cu), another dispatch, or a larger shape"));
+        fp_model_push_str(&s->quality_issues, &s->nquality_issues,
+                          "trace not representative (capture_quality.representative): re-capture "
+                          "another CU (--att-target-cu), another dispatch, or a larger shape");
     }
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "flyprof/json.h"
+#include "flyprof/report_doc.h"
 #include "flyprof/taxonomy.h"
 
 /* Cycles one wave64 VALU instruction holds a 16-lane SIMD (CDNA issues a
@@ -248,52 +249,37 @@ void fp_sol_compute(const fp_sol_in *in, fp_sol *out)
         out->lds_pct = num(fp_round(100.0 * out->lds_bytes_traced / (in->cu_cycles * in->lds_bytes_clk_cu), 2));
 }
 
-static void put(cJSON *o, const char *k, fp_sol_num n)
-{
-    if (n.have)
-        cJSON_AddNumberToObject(o, k, n.v);
-    else
-        cJSON_AddNullToObject(o, k);
-}
+static fp_optd put(fp_sol_num n) { return n.have ? fp_optd_of(n.v) : fp_optd_none(); }
 
-cJSON *fp_sol_to_json(const fp_sol *s, const fp_sol_in *in)
+void fp_sol_to_doc(const fp_sol *s, const fp_sol_in *in, fp_report_sol *o)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *h = cJSON_AddObjectToObject(o, "hbm");
-    put(h, "bytes_per_dispatch", s->hbm_bytes);
-    put(h, "gbs", s->hbm_gbs);
-    put(h, "pct_of_peak", s->hbm_pct);
-    fp_json_add_str(h, "source", s->hbm_source);
-    if (in->peak_hbm_gbs > 0)
-        cJSON_AddNumberToObject(h, "peak_gbs", in->peak_hbm_gbs);
-    else
-        cJSON_AddNullToObject(h, "peak_gbs");
-    cJSON *t = cJSON_AddObjectToObject(h, "trace");
-    put(t, "bytes_per_dispatch", s->trace_bytes);
-    put(t, "gbs", s->trace_gbs);
-    put(t, "pct_of_peak", s->trace_pct);
-    cJSON_AddNumberToObject(t, "load_bytes_traced", s->vmem_load_bytes_traced);
-    cJSON_AddNumberToObject(t, "store_bytes_traced", s->vmem_store_bytes_traced);
-    cJSON *c = cJSON_AddObjectToObject(h, "counters");
-    put(c, "gbs", s->ctr_gbs);
-    put(c, "pct_of_peak", s->ctr_pct);
-    fp_json_add_str(h, "caveat",
-                    "trace bytes are bytes the vector-memory instructions request (every lane counted, L2/MALL hits "
-                    "counted as HBM traffic): an upper bound on HBM bytes; above 100% of peak they are cache traffic");
-    cJSON *m = cJSON_AddObjectToObject(o, "mfma");
-    put(m, "busy_pct", s->mfma_busy);
-    fp_json_add_str(m, "source", s->mfma_source);
-    put(m, "trace_busy_pct", s->trace_mfma_busy);
-    put(m, "counters_util_pct", s->ctr_mfma);
-    cJSON_AddNumberToObject(m, "flop_traced", s->mfma_flop_traced);
-    cJSON_AddNumberToObject(m, "unknown_opcode_executions", (double)s->mfma_unknown);
-    cJSON *v = cJSON_AddObjectToObject(o, "valu");
-    put(v, "busy_pct", s->valu_busy);
-    fp_json_add_str(v, "source", s->valu_source);
-    put(v, "trace_busy_pct", s->trace_valu_busy);
-    put(v, "counters_util_pct", s->ctr_valu);
-    cJSON *l = cJSON_AddObjectToObject(o, "lds");
-    cJSON_AddNumberToObject(l, "bytes", s->lds_bytes_traced);
-    put(l, "pct_of_peak", s->lds_pct);
-    return o;
+    memset(o, 0, sizeof *o);
+    fp_report_sol_hbm *h = &o->hbm;
+    h->bytes_per_dispatch = put(s->hbm_bytes);
+    h->gbs = put(s->hbm_gbs);
+    h->pct_of_peak = put(s->hbm_pct);
+    h->source = fp_model_strdup(s->hbm_source);
+    h->peak_gbs = in->peak_hbm_gbs > 0 ? fp_optd_of(in->peak_hbm_gbs) : fp_optd_none();
+    h->trace.bytes_per_dispatch = put(s->trace_bytes);
+    h->trace.gbs = put(s->trace_gbs);
+    h->trace.pct_of_peak = put(s->trace_pct);
+    h->trace.load_bytes_traced = s->vmem_load_bytes_traced;
+    h->trace.store_bytes_traced = s->vmem_store_bytes_traced;
+    h->counters.gbs = put(s->ctr_gbs);
+    h->counters.pct_of_peak = put(s->ctr_pct);
+    h->caveat = fp_model_strdup("trace bytes are bytes the vector-memory instructions request (every lane counted, "
+                                "L2/MALL hits counted as HBM traffic): an upper bound on HBM bytes; above 100% of "
+                                "peak they are cache traffic");
+    o->mfma.busy_pct = put(s->mfma_busy);
+    o->mfma.source = fp_model_strdup(s->mfma_source);
+    o->mfma.trace_busy_pct = put(s->trace_mfma_busy);
+    o->mfma.counters_util_pct = put(s->ctr_mfma);
+    o->mfma.flop_traced = s->mfma_flop_traced;
+    o->mfma.unknown_opcode_executions = (double)s->mfma_unknown;
+    o->valu.busy_pct = put(s->valu_busy);
+    o->valu.source = fp_model_strdup(s->valu_source);
+    o->valu.trace_busy_pct = put(s->trace_valu_busy);
+    o->valu.counters_util_pct = put(s->ctr_valu);
+    o->lds.bytes = s->lds_bytes_traced;
+    o->lds.pct_of_peak = put(s->lds_pct);
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flyprof/json.h"
+#include "flyprof/history_doc.h"
 #include "flyprof/strbuf.h"
 
 #define W 960
@@ -43,15 +43,15 @@ static void esc(fp_sb *o, const char *s)
     }
 }
 
-static double class_pct(const cJSON *rec, const char *cls, int *found)
+static double opt0(fp_optd v) { return v.known ? v.v : 0.0; }
+
+static double class_pct(const fp_history_record *rec, const char *cls, int *found)
 {
-    const cJSON *c;
-    cJSON_ArrayForEach(c, fp_jget(rec, "classes"))
-    {
-        const char *n = fp_json_get_str(c, "class");
+    for (size_t i = 0; i < rec->nclasses; i++) {
+        const char *n = rec->classes[i].cls;
         if (n && !strcmp(n, cls)) {
             *found = 1;
-            return fp_jnum0(c, "pct");
+            return opt0(rec->classes[i].pct);
         }
     }
     *found = 0;
@@ -72,14 +72,14 @@ static int mean_cmp(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-cJSON *fp_trend_top_classes(const cJSON *records, size_t k)
+void fp_trend_top_classes(const fp_history_record *records, size_t nrec, size_t k, char ***top, size_t *ntop)
 {
     cls_mean *v = NULL;
     size_t n = 0;
-    const cJSON *r, *c;
-    cJSON_ArrayForEach(r, records) cJSON_ArrayForEach(c, fp_jget(r, "classes"))
-    {
-        const char *name = fp_json_get_str(c, "class");
+    for (size_t ri = 0; ri < nrec; ri++)
+        for (size_t ci = 0; ci < records[ri].nclasses; ci++) {
+        const fp_history_class *c = &records[ri].classes[ci];
+        const char *name = c->cls;
         if (!name)
             continue;
         size_t i = 0;
@@ -93,26 +93,37 @@ cJSON *fp_trend_top_classes(const cJSON *records, size_t k)
             v[n] = (cls_mean){name, 0, n};
             n++;
         }
-        v[i].sum += fp_jnum0(c, "pct");
+        v[i].sum += opt0(c->pct);
     }
     if (n > 1)
         qsort(v, n, sizeof *v, mean_cmp);
-    cJSON *out = cJSON_CreateArray();
+    *top = NULL;
+    *ntop = 0;
     for (size_t i = 0; i < n && i < k; i++)
-        cJSON_AddItemToArray(out, cJSON_CreateString(v[i].name));
+        fp_model_push_str(top, ntop, v[i].name);
     free(v);
-    return out;
 }
 
 /* "abc1234" (+ "*" when dirty), else "#<id>". */
-static void label_of(const cJSON *rec, char *buf, size_t cap)
+/* The records / the charted classes, in order. */
+#define EACH_REC(r, recs, n) for (const fp_history_record *r = (recs); r < (recs) + (n); r++)
+#define EACH_TOP(c, top, ntop) for (char *const *c = (top); c < (top) + (ntop); c++)
+
+static bool time_of(const fp_history_record *r, double *t)
 {
-    const cJSON *p = fp_jget(rec, "provenance");
-    const char *c = fp_json_get_str(p, "commit");
+    *t = r->workload.time_ns_per_call.v;
+    return r->workload.time_ns_per_call.known;
+}
+
+static bool is_true(fp_optb b) { return b.known && b.v; }
+
+static void label_of(const fp_history_record *rec, char *buf, size_t cap)
+{
+    const char *c = rec->provenance.commit;
     if (c)
-        snprintf(buf, cap, "%.7s%s", c, cJSON_IsTrue(fp_jget(p, "dirty")) ? "*" : "");
+        snprintf(buf, cap, "%.7s%s", c, is_true(rec->provenance.dirty) ? "*" : "");
     else
-        snprintf(buf, cap, "#%.0f", fp_jnum0(rec, "id"));
+        snprintf(buf, cap, "#%.0f", opt0(rec->id));
 }
 
 /* A "nice" upper bound and tick step covering [0, hi]. */
@@ -147,10 +158,10 @@ static void axis(fp_sb *o, int top, int h, double ymax, double step, const char 
     fp_sb_adds(o, "</text>\n");
 }
 
-char *fp_trend_svg(const cJSON *records, const cJSON *top)
+char *fp_trend_svg(const fp_history_record *records, size_t n, char *const *top, size_t ntop)
 {
-    size_t n = (size_t)cJSON_GetArraySize(records);
-    const cJSON *first = cJSON_GetArrayItem(records, 0);
+    static const fp_history_record none;
+    const fp_history_record *first = n ? &records[0] : &none;
     fp_sb o;
     fp_sb_init(&o);
     fp_sb_addf(&o,
@@ -160,15 +171,15 @@ char *fp_trend_svg(const cJSON *records, const cJSON *top)
                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
                W, HEIGHT, W, HEIGHT);
     fp_sb_adds(&o, "<text x=\"16\" y=\"26\" font-size=\"16\" font-weight=\"bold\">flyprof history: ");
-    esc(&o, fp_json_get_str(first, "kernel"));
-    const char *shape = fp_json_get_str(first, "shape");
+    esc(&o, first->kernel);
+    const char *shape = first->shape;
     if (shape && shape[0]) {
         fp_sb_adds(&o, "  shape ");
         esc(&o, shape);
     }
-    if (fp_json_get_str(first, "arch")) {
+    if (first->arch) {
         fp_sb_adds(&o, "  (");
-        esc(&o, fp_json_get_str(first, "arch"));
+        esc(&o, first->arch);
         fp_sb_adds(&o, ")");
     }
     fp_sb_addf(&o, "</text>\n<text x=\"16\" y=\"44\" font-size=\"12\" fill=\"#555\">%zu entries, oldest left; "
@@ -178,11 +189,10 @@ char *fp_trend_svg(const cJSON *records, const cJSON *top)
     /* panel 1: duration per call */
     double tmax = 0;
     size_t nt = 0;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, records)
+    EACH_REC(r, records, n)
     {
         double t;
-        if (fp_jnum(fp_jget(r, "workload"), "time_ns_per_call", &t)) {
+        if (time_of(r, &t)) {
             nt++;
             if (t / 1000.0 > tmax)
                 tmax = t / 1000.0;
@@ -198,26 +208,26 @@ char *fp_trend_svg(const cJSON *records, const cJSON *top)
     } else {
         fp_sb_adds(&o, "<polyline fill=\"none\" stroke=\"#222\" stroke-width=\"2\" points=\"");
         size_t i = 0;
-        cJSON_ArrayForEach(r, records)
+        EACH_REC(r, records, n)
         {
             double t;
-            if (fp_jnum(fp_jget(r, "workload"), "time_ns_per_call", &t))
+            if (time_of(r, &t))
                 fp_sb_addf(&o, "%.1f,%.1f ", xpos(i, n), TOP1 + H1 - H1 * (t / 1000.0) / ytop);
             i++;
         }
         fp_sb_adds(&o, "\"/>\n");
         i = 0;
-        cJSON_ArrayForEach(r, records)
+        EACH_REC(r, records, n)
         {
             double t;
-            if (fp_jnum(fp_jget(r, "workload"), "time_ns_per_call", &t)) {
+            if (time_of(r, &t)) {
                 double x = xpos(i, n), y = TOP1 + H1 - H1 * (t / 1000.0) / ytop;
                 char lab[32];
                 label_of(r, lab, sizeof lab);
                 fp_sb_addf(&o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#222\"><title>", x, y);
                 esc(&o, lab);
-                fp_sb_addf(&o, " #%.0f ", fp_jnum0(r, "id"));
-                esc(&o, fp_json_get_str(fp_jget(r, "provenance"), "captured_at"));
+                fp_sb_addf(&o, " #%.0f ", opt0(r->id));
+                esc(&o, r->provenance.captured_at);
                 fp_sb_addf(&o, ": %.2f us</title></circle>\n", t / 1000.0);
                 if (n <= 40)
                     fp_sb_addf(&o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%.1f</text>\n",
@@ -229,39 +239,38 @@ char *fp_trend_svg(const cJSON *records, const cJSON *top)
 
     /* panel 2: top classes' share of stall */
     double pmax = 0;
-    const cJSON *c;
-    cJSON_ArrayForEach(r, records) cJSON_ArrayForEach(c, top)
+    EACH_REC(r, records, n) EACH_TOP(c, top, ntop)
     {
         int f;
-        double v = class_pct(r, c->valuestring, &f);
+        double v = class_pct(r, *c, &f);
         if (f && v > pmax)
             pmax = v;
     }
     nice_axis(pmax > 0 ? fmin(100, pmax * 1.1) : 100, &ytop, &ystep);
     axis(&o, TOP2, H2, ytop, ystep, "share of stall (%)");
     size_t ci = 0;
-    cJSON_ArrayForEach(c, top)
+    EACH_TOP(c, top, ntop)
     {
         const char *col = palette[ci % (sizeof palette / sizeof palette[0])];
         fp_sb_addf(&o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
         size_t i = 0;
-        cJSON_ArrayForEach(r, records)
+        EACH_REC(r, records, n)
         {
             int f;
-            double v = class_pct(r, c->valuestring, &f);
+            double v = class_pct(r, *c, &f);
             /* a class absent from an entry had no stall there: 0 % */
             fp_sb_addf(&o, "%.1f,%.1f ", xpos(i, n), TOP2 + H2 - H2 * v / ytop);
             i++;
         }
         fp_sb_adds(&o, "\"/>\n");
         i = 0;
-        cJSON_ArrayForEach(r, records)
+        EACH_REC(r, records, n)
         {
             int f;
-            double v = class_pct(r, c->valuestring, &f);
+            double v = class_pct(r, *c, &f);
             fp_sb_addf(&o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>", xpos(i, n),
                        TOP2 + H2 - H2 * v / ytop, col);
-            esc(&o, c->valuestring);
+            esc(&o, *c);
             fp_sb_addf(&o, " %.2f %%</title></circle>\n", v);
             i++;
         }
@@ -270,7 +279,7 @@ char *fp_trend_svg(const cJSON *records, const cJSON *top)
         fp_sb_addf(&o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
                    W - RIGHT + 14, ly - 4, W - RIGHT + 38, ly - 4, col);
         fp_sb_addf(&o, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\">", W - RIGHT + 44, ly);
-        esc(&o, c->valuestring);
+        esc(&o, *c);
         fp_sb_adds(&o, "</text>\n");
         ci++;
     }
@@ -280,7 +289,7 @@ char *fp_trend_svg(const cJSON *records, const cJSON *top)
 
     /* commit labels (thinned to ~40 so they never overlap) */
     size_t every = n > 40 ? (n + 39) / 40 : 1, i = 0;
-    cJSON_ArrayForEach(r, records)
+    EACH_REC(r, records, n)
     {
         if (i % every == 0 || i + 1 == n) {
             char lab[32];
@@ -320,48 +329,45 @@ static void csv_field(fp_sb *o, const char *s)
     }
 }
 
-static void csv_num(fp_sb *o, const cJSON *obj, const char *k)
+static void csv_num(fp_sb *o, fp_optd v)
 {
-    double v;
     fp_sb_addc(o, ',');
-    if (fp_jnum(obj, k, &v))
-        fp_sb_addf(o, "%.15g", v);
+    if (v.known)
+        fp_sb_addf(o, "%.15g", v.v);
 }
 
-char *fp_trend_csv(const cJSON *records, const cJSON *top)
+char *fp_trend_csv(const fp_history_record *records, size_t n, char *const *top, size_t ntop)
 {
     fp_sb o;
     fp_sb_init(&o);
     fp_sb_adds(&o, "id,captured_at,commit,dirty,time_ns_per_call,stall_pct,exposed_pct,bound");
-    const cJSON *c, *r;
-    cJSON_ArrayForEach(c, top)
+    EACH_TOP(c, top, ntop)
     {
         fp_sb_addc(&o, ',');
         char buf[256];
-        snprintf(buf, sizeof buf, "%s_pct", c->valuestring);
+        snprintf(buf, sizeof buf, "%s_pct", *c);
         csv_field(&o, buf);
     }
     fp_sb_addc(&o, '\n');
-    cJSON_ArrayForEach(r, records)
+    EACH_REC(r, records, n)
     {
-        const cJSON *p = fp_jget(r, "provenance");
-        fp_sb_addf(&o, "%.0f,", fp_jnum0(r, "id"));
-        csv_field(&o, fp_json_get_str(p, "captured_at"));
+        const fp_history_provenance *p = &r->provenance;
+        fp_sb_addf(&o, "%.0f,", opt0(r->id));
+        csv_field(&o, p->captured_at);
         fp_sb_addc(&o, ',');
-        csv_field(&o, fp_json_get_str(p, "commit"));
+        csv_field(&o, p->commit);
         fp_sb_addc(&o, ',');
-        const cJSON *d = fp_jget(p, "dirty");
-        if (cJSON_IsBool(d))
-            fp_sb_adds(&o, cJSON_IsTrue(d) ? "true" : "false");
-        csv_num(&o, fp_jget(r, "workload"), "time_ns_per_call");
-        csv_num(&o, fp_jget(r, "totals"), "stall_pct");
-        csv_num(&o, fp_jget(r, "totals"), "exposed_pct");
+        if (p->dirty.known)
+            fp_sb_adds(&o, p->dirty.v ? "true" : "false");
+        csv_num(&o, r->workload.time_ns_per_call);
+        csv_num(&o, r->totals.stall_pct);
+        csv_num(&o, r->totals.exposed_pct);
         fp_sb_addc(&o, ',');
-        csv_field(&o, fp_json_get_str(r, "bound"));
-        cJSON_ArrayForEach(c, top)
+        csv_field(&o, r->bound);
+        EACH_TOP(c, top, ntop)
         {
             int f;
-            double v = class_pct(r, c->valuestring, &f);
+            double v = class_pct(r, *c, &f);
             fp_sb_addf(&o, ",%.15g", v);
         }
         fp_sb_addc(&o, '\n');

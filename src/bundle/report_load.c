@@ -17,6 +17,7 @@
 #include "flyprof/agent_info.h"
 #include "flyprof/att.h"
 #include "flyprof/bubbles.h"
+#include "flyprof/bubbles_doc.h"
 #include "flyprof/bundle.h"
 #include "flyprof/capture_doc.h"
 #include "flyprof/cli.h"
@@ -54,12 +55,16 @@ static const char *effect_of(const char *artifact)
     return "";
 }
 
-static void note_missing(cJSON *missing, const char *artifact)
+static void note_missing(fp_report_evidence *ev, const char *artifact)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "artifact", artifact);
-    fp_json_add_str(o, "effect", effect_of(artifact));
-    cJSON_AddItemToArray(missing, o);
+    fp_report_missing *o = fp_model_push((void **)&ev->missing, &ev->nmissing, sizeof *ev->missing);
+    o->artifact = fp_model_strdup(artifact);
+    o->effect = fp_model_strdup(effect_of(artifact));
+}
+
+static void note_available(fp_report_evidence *ev, const char *artifact)
+{
+    fp_model_push_str(&ev->available, &ev->navailable, artifact);
 }
 
 /* Parse <root>/<name> when it exists: 0 with *out NULL when absent. */
@@ -72,6 +77,25 @@ static int optional_json(const char *root, fp_artifact id, cJSON **out, fp_err *
         rc = fp_json_parse_file(p, out, err);
     else if (fp_is_dir(p))
         rc = fp_err_set(err, FP_BAD_INPUT, "%s is a directory, expected a JSON file", p);
+    free(p);
+    return rc;
+}
+
+/* bubbles.json of the bundle, strictly (bubbles_doc.h): *have is false when absent. */
+static int optional_bubbles(const char *root, fp_bubbles_doc *doc, bool *have, fp_err *err)
+{
+    *have = false;
+    char *p = fp_bundle_path(root, FP_ART_BUBBLES);
+    int rc = 0;
+    if (fp_is_file(p)) {
+        rc = fp_bubbles_read_file(p, doc, err);
+        if (rc == 0)
+            *have = true;
+        else if (err->code == FP_BAD_INPUT)
+            fp_err_help(err, "re-run `flyprof bubbles --bundle %s` or delete the file", root);
+    } else if (fp_is_dir(p)) {
+        rc = fp_err_set(err, FP_BAD_INPUT, "%s is a directory, expected a JSON file", p);
+    }
     free(p);
     return rc;
 }
@@ -170,8 +194,8 @@ void fp_report_loaded_free(fp_report_loaded *l)
 {
     if (!l)
         return;
-    cJSON_Delete(l->report);
-    cJSON_Delete(l->bubbles);
+    fp_report_doc_free(&l->report);
+    fp_bubbles_doc_free(&l->bubbles);
     free(l->root);
     free(l->dispatch_dir);
     memset(l, 0, sizeof *l);
@@ -180,8 +204,10 @@ void fp_report_loaded_free(fp_report_loaded *l)
 /* Everything one report is built from, and what it still owns. */
 typedef struct report_inputs {
     fp_dispatch_ref dref;
-    cJSON *capture, *counters, *tile, *bubbles, *map;
-    cJSON *missing, *available;
+    cJSON *capture, *counters, *tile, *map;
+    fp_bubbles_doc bubbles;
+    bool have_bubbles;
+    fp_report_evidence ev;
     fp_code code;
     fp_snapshots snaps;
     fp_signals sig;
@@ -193,10 +219,9 @@ static void inputs_free(report_inputs *in)
     cJSON_Delete(in->capture);
     cJSON_Delete(in->counters);
     cJSON_Delete(in->tile);
-    cJSON_Delete(in->bubbles);
+    fp_bubbles_doc_free(&in->bubbles);
     cJSON_Delete(in->map);
-    cJSON_Delete(in->missing);
-    cJSON_Delete(in->available);
+    fp_model_free(&fp_report_evidence_schema, &in->ev);
     fp_code_free(&in->code);
     fp_snapshots_free(&in->snaps);
     fp_signals_free(&in->sig);
@@ -205,29 +230,22 @@ static void inputs_free(report_inputs *in)
 
 static void mark_available(report_inputs *in, fp_artifact id)
 {
-    cJSON_AddItemToArray(in->available, cJSON_CreateString(fp_artifact_name(id)));
+    note_available(&in->ev, fp_artifact_name(id));
 }
 
 /* bubbles.json must describe the dispatch being reported, else it is recomputed. */
 static int bubbles_input(fp_ctx *ctx, const char *bundle, int jobs, report_inputs *in, fp_err *err)
 {
-    if (in->bubbles && (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(in->bubbles, "totals")) ||
-                        !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(in->bubbles, "classes")))) {
-        fp_err_set(err, FP_BAD_INPUT, "%s/bubbles.json is not a bubbles document (no totals object / classes array)",
-                   bundle);
-        return fp_err_help(err, "re-run `flyprof bubbles --bundle %s` or delete the file", bundle);
-    }
-    if (in->bubbles) {
-        const cJSON *d = cJSON_GetObjectItemCaseSensitive(in->bubbles, "dispatch");
-        const char *bn = fp_json_get_str(d, "name");
+    if (in->have_bubbles) {
+        const char *bn = in->bubbles.dispatch.name;
         if (!bn || strcmp(bn, in->dref.name)) {
             fp_warn(ctx, "bubbles.json describes %s, not the resolved dispatch %s: recomputed", bn ? bn : "(unnamed)",
                     in->dref.name);
-            cJSON_Delete(in->bubbles);
-            in->bubbles = NULL;
+            fp_bubbles_doc_free(&in->bubbles);
+            in->have_bubbles = false;
         }
     }
-    if (in->bubbles) {
+    if (in->have_bubbles) {
         mark_available(in, FP_ART_BUBBLES);
         return 0;
     }
@@ -238,9 +256,10 @@ static int bubbles_input(fp_ctx *ctx, const char *bundle, int jobs, report_input
         fp_bubbles_free(&b);
         return -1;
     }
-    in->bubbles = fp_bubbles_json(&b, 0, NULL);
+    fp_bubbles_doc_build(&b, &in->bubbles);
     fp_bubbles_free(&b);
-    note_missing(in->missing, "bubbles.json");
+    fp_model_round(&fp_bubbles_schema, &in->bubbles); /* the numbers a reader of the file would see */
+    note_missing(&in->ev, "bubbles.json");
     return 0;
 }
 
@@ -250,7 +269,7 @@ typedef int (*signals_from_fn)(fp_signals *s, const cJSON *doc, fp_err *err);
 static int optional_signals(report_inputs *in, const cJSON *doc, fp_artifact id, signals_from_fn fn, fp_err *err)
 {
     if (!doc) {
-        note_missing(in->missing, fp_artifact_name(id));
+        note_missing(&in->ev, fp_artifact_name(id));
         return 0;
     }
     if (fn(&in->sig, doc, err))
@@ -292,16 +311,16 @@ static int csv_inputs(fp_ctx *ctx, const char *bundle, report_inputs *in, fp_err
     if (ai) {
         if (read_agent(&in->sig, ai, err))
             goto done;
-        cJSON_AddItemToArray(in->available, cJSON_CreateString("agent_info.csv"));
+        note_available(&in->ev, "agent_info.csv");
     } else {
-        note_missing(in->missing, "agent_info.csv");
+        note_missing(&in->ev, "agent_info.csv");
     }
     if (kt) {
         if (read_kernel_trace(&in->sig, kt, err))
             goto done;
-        cJSON_AddItemToArray(in->available, cJSON_CreateString("kernel_trace.csv"));
+        note_available(&in->ev, "kernel_trace.csv");
     } else {
-        note_missing(in->missing, "kernel_trace.csv");
+        note_missing(&in->ev, "kernel_trace.csv");
     }
     fp_signals_derive(&in->sig);
     if (!in->sig.arch)
@@ -325,7 +344,7 @@ static int gather(fp_ctx *ctx, const char *bundle, int jobs, report_inputs *in, 
         if (optional_json(bundle, FP_ART_CAPTURE, &in->capture, err) ||
             optional_json(bundle, FP_ART_COUNTERS, &in->counters, err) ||
             optional_json(bundle, FP_ART_TILE, &in->tile, err) ||
-            optional_json(bundle, FP_ART_BUBBLES, &in->bubbles, err) ||
+            optional_bubbles(bundle, &in->bubbles, &in->have_bubbles, err) ||
             optional_json(bundle, FP_ART_MAP, &in->map, err))
             return -1;
     }
@@ -339,7 +358,7 @@ static int gather(fp_ctx *ctx, const char *bundle, int jobs, report_inputs *in, 
             return -1;
         mark_available(in, FP_ART_CAPTURE);
     } else {
-        note_missing(in->missing, "capture.json");
+        note_missing(&in->ev, "capture.json");
     }
     if (bubbles_input(ctx, bundle, jobs, in, err))
         return -1;
@@ -350,7 +369,7 @@ static int gather(fp_ctx *ctx, const char *bundle, int jobs, report_inputs *in, 
         memset(&in->snaps, 0, sizeof in->snaps);
     }
     in->sig.snaps = &in->snaps;
-    if (fp_signals_from_bubbles(&in->sig, in->bubbles, err) ||
+    if (fp_signals_from_bubbles(&in->sig, &in->bubbles, err) ||
         map_input(in, err) ||
         optional_signals(in, in->counters, FP_ART_COUNTERS, fp_signals_from_counters, err) ||
         optional_signals(in, in->tile, FP_ART_TILE, fp_signals_from_tile, err))
@@ -380,8 +399,6 @@ int fp_report_from_bundle_jobs(fp_ctx *ctx, const char *bundle, const char *tag,
         if (cJSON_IsString(it))
             fp_warn(ctx, "%s", it->valuestring);
 
-    in.missing = cJSON_CreateArray();
-    in.available = cJSON_CreateArray();
     fp_signals_init(&in.sig);
     in.use_tag = in.dref.tag ? in.dref.tag : tag;
     out->root = strdup(bundle);
@@ -394,16 +411,15 @@ int fp_report_from_bundle_jobs(fp_ctx *ctx, const char *bundle, const char *tag,
         fp_report_in rin;
         memset(&rin, 0, sizeof rin);
         rin.sig = &in.sig;
-        rin.bubbles = in.bubbles;
+        rin.bubbles = &in.bubbles;
         rin.snaps = &in.snaps;
         rin.code = &in.code;
         rin.dispatch_name = in.dref.name;
         rin.tag = in.dref.tag;
-        rin.missing = in.missing;
-        rin.available = in.available;
-        out->report = fp_report_build(&rin);
+        rin.evidence = &in.ev;
+        fp_report_build(&rin, &out->report);
         out->bubbles = in.bubbles;
-        in.bubbles = NULL;
+        memset(&in.bubbles, 0, sizeof in.bubbles);
     } else {
         fp_report_loaded_free(out);
     }

@@ -16,6 +16,7 @@
 #include "flyprof/bundle_path.h"
 #include "flyprof/bubbles.h"
 #include "flyprof/bundle.h"
+#include "flyprof/bubbles_doc.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
@@ -56,69 +57,54 @@ static fp_rank_by rank_of(const char *s)
     return !strcmp(s, "stall") ? FP_RANK_STALL : !strcmp(s, "latency") ? FP_RANK_LATENCY : FP_RANK_EXPOSED;
 }
 
-/* dispatch block: what was resolved and how, plus the inventory */
-static void add_dispatch_info(cJSON *doc, const fp_dispatch_ref *ref)
+/* dispatch block: what was resolved and how, plus the inventory (att/dispatch.c's
+ * items, read into the document by its table) and the empty shells of it */
+static int add_dispatch_info(fp_bubbles_doc *doc, const fp_dispatch_ref *ref, fp_err *err)
 {
-    cJSON *d = cJSON_GetObjectItemCaseSensitive(doc, "dispatch");
+    fp_bub_doc_dispatch *d = &doc->dispatch;
     /* absolute here (never relative to the cwd); bundle-relative in the artifact */
-    char *abs = fp_path_abs(ref->dir);
-    cJSON_ReplaceItemInObjectCaseSensitive(d, "dir", cJSON_CreateString(abs));
-    free(abs);
-    fp_json_add_str(d, "tag", ref->tag);
-    if (ref->number >= 0)
-        fp_json_add_int(d, "dispatch", ref->number);
-    else
-        cJSON_AddNullToObject(d, "dispatch");
-    fp_json_add_str(d, "resolved_by", ref->how);
-    cJSON_AddItemToObject(d, "inventory", cJSON_Duplicate(ref->inventory, 1));
-    cJSON *q = cJSON_GetObjectItemCaseSensitive(doc, "quality");
-    cJSON *shells = cJSON_GetObjectItemCaseSensitive(q, "empty_shells");
+    free(d->dir);
+    d->dir = fp_path_abs(ref->dir);
+    d->resolved = true;
+    d->tag = fp_model_strdup(ref->tag);
+    d->dispatch = ref->number >= 0 ? fp_optd_of((double)ref->number) : fp_optd_none();
+    d->resolved_by = fp_model_strdup(ref->how);
     const cJSON *e;
     cJSON_ArrayForEach(e, ref->inventory)
     {
-        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "empty")))
-            cJSON_AddItemToArray(shells, cJSON_CreateString(fp_json_get_str(e, "dir")));
+        fp_bub_doc_inv *inv = fp_model_push((void **)&d->inventory, &d->n_inventory, sizeof *inv);
+        if (fp_model_read(&fp_bub_doc_inv_schema, e, inv, "dispatch inventory", err) != 0)
+            return -1;
+        if (inv->empty)
+            fp_model_push_str(&doc->quality.empty_shells, &doc->quality.n_empty_shells, inv->dir);
     }
+    return 0;
 }
 
-static void table(fp_sb *t, const cJSON *doc)
+static void table(fp_sb *t, const fp_bubbles_doc *doc)
 {
-    const cJSON *tot = cJSON_GetObjectItemCaseSensitive(doc, "totals");
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(doc, "dispatch");
-    fp_sb_addf(t, "bubbles: %s (%s)\n", fp_json_get_str(d, "name") ? fp_json_get_str(d, "name") : "?",
-               fp_json_get_str(d, "symbol") ? fp_json_get_str(d, "symbol") : "?");
-    int64_t v[6] = {0};
-    static const char *const keys[] = {"latency", "stall", "exposed", "hidden", "waves", "wave_records"};
-    for (int i = 0; i < 6; i++)
-        fp_json_get_i64(tot, keys[i], &v[i]);
+    const fp_bub_doc_totals *tot = &doc->totals;
+    const fp_bub_doc_dispatch *d = &doc->dispatch;
+    fp_sb_addf(t, "bubbles: %s (%s)\n", d->name ? d->name : "?", d->symbol ? d->symbol : "?");
     fp_sb_addf(t, "  latency %lld  stall %lld  exposed %lld  hidden %lld  (%lld waves, %lld records)\n",
-               (long long)v[0], (long long)v[1], (long long)v[2], (long long)v[3], (long long)v[4],
-               (long long)v[5]);
+               (long long)tot->latency, (long long)tot->stall, (long long)tot->exposed, (long long)tot->hidden,
+               (long long)tot->waves, (long long)tot->wave_records);
     fp_sb_adds(t, "\n  class            cycles    %stall    exposed   gain<=%\n");
-    const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "classes"))
-    {
-        int64_t cy = 0, ex = 0;
-        fp_json_get_i64(c, "cycles", &cy);
-        fp_json_get_i64(c, "exposed", &ex);
-        fp_sb_addf(t, "  %-12s %10lld  %8.2f %10lld  %8.2f\n", fp_json_get_str(c, "class"), (long long)cy,
-                   cJSON_GetObjectItemCaseSensitive(c, "pct")->valuedouble, (long long)ex,
-                   cJSON_GetObjectItemCaseSensitive(c, "gain_upper_pct")->valuedouble);
+    for (size_t i = 0; i < doc->n_classes; i++) {
+        const fp_bub_doc_class *c = &doc->classes[i];
+        fp_sb_addf(t, "  %-12s %10lld  %8.2f %10lld  %8.2f\n", c->cls, (long long)c->cycles, c->pct,
+                   (long long)c->exposed, c->gain_upper_pct);
     }
     fp_sb_adds(t, "\n  #     exposed     stall  class      inst / source\n");
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "hotspots"))
-    {
-        int64_t rk = 0, ex = 0, st = 0;
-        fp_json_get_i64(c, "rank", &rk);
-        fp_json_get_i64(c, "exposed", &ex);
-        fp_json_get_i64(c, "stall", &st);
-        fp_sb_addf(t, "  %-3lld %9lld %9lld  %-9s  %s\n        %s\n", (long long)rk, (long long)ex, (long long)st,
-                   fp_json_get_str(c, "class"), fp_json_get_str(c, "inst"), fp_json_get_str(c, "source"));
+    for (size_t i = 0; i < doc->n_hotspots; i++) {
+        const fp_bub_doc_hotspot *h = &doc->hotspots[i];
+        fp_sb_addf(t, "  %-3lld %9lld %9lld  %-9s  %s\n        %s\n", (long long)h->rank, (long long)h->exposed,
+                   (long long)h->stall, h->cls, h->inst, h->source);
     }
-    const cJSON *q = cJSON_GetObjectItemCaseSensitive(doc, "quality");
-    fp_sb_addf(t, "\n  confidence: %s\n", fp_json_get_str(q, "confidence"));
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(q, "reasons"))
-        fp_sb_addf(t, "    - %s\n", c->valuestring);
+    const fp_bub_doc_quality *q = &doc->quality;
+    fp_sb_addf(t, "\n  confidence: %s\n", q->confidence);
+    for (size_t i = 0; i < q->n_reasons; i++)
+        fp_sb_addf(t, "    - %s\n", q->reasons[i]);
 }
 
 static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
@@ -142,8 +128,10 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
 
     fp_bubbles b;
     memset(&b, 0, sizeof b);
+    fp_bubbles_doc doc;
+    memset(&doc, 0, sizeof doc);
     int rc = -1;
-    cJSON *doc = NULL, *cut = NULL;
+    cJSON *j = NULL;
     char *out = NULL;
     if (fp_bubbles_analyze_jobs(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, (int)a->jobs, err) != 0)
         goto done;
@@ -158,40 +146,47 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
             free(dl[i]);
         free(dl);
     }
-    doc = fp_bubbles_json(&b, 0, NULL);
-    add_dispatch_info(doc, &ref);
+    fp_bubbles_doc_build(&b, &doc);
+    fp_bubbles_free(&b);
+    fp_model_round(&fp_bubbles_schema, &doc); /* the table below shows the file's numbers */
+    if (add_dispatch_info(&doc, &ref, err) != 0)
+        goto done;
     if (a->out)
         out = strdup(a->out);
     else if (!ref.bundle_is_dispatch)
         out = fp_bundle_path(ctx->bundle, FP_ART_BUBBLES);
-    if (out && fp_bundle_write_json(out, doc, ctx->bundle, err) != 0) {
-        fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
-        goto done;
+    if (out) {
+        j = fp_model_write(&fp_bubbles_schema, &doc);
+        if (fp_bundle_write_json(out, j, ctx->bundle, err) != 0) {
+            fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
+            goto done;
+        }
+        cJSON_Delete(j);
+        j = NULL;
     }
-    /* the envelope: the same document, long lists bounded */
-    cJSON_Delete(doc);
-    doc = fp_bubbles_json(&b, (size_t)a->limit, &cut);
-    add_dispatch_info(doc, &ref);
+    /* the envelope: the same document, long lists bounded (a view of doc) */
+    fp_bubbles_doc view;
+    size_t total[FP_BUB_LIMITED];
+    fp_bubbles_doc_limit(&doc, (size_t)a->limit, &view, total);
+    j = fp_model_write(&fp_bubbles_schema, &view);
     if (out) {
         char *abs = fp_path_abs(out);
-        fp_json_add_str(doc, "artifact", abs);
+        fp_json_add_str(j, "artifact", abs);
         free(abs);
     } else {
-        cJSON_AddNullToObject(doc, "artifact");
+        cJSON_AddNullToObject(j, "artifact");
     }
-    const cJSON *cf;
-    cJSON_ArrayForEach(cf, cut)
-    {
-        fp_truncated(ctx, cf->string, (size_t)a->limit, (size_t)cf->valuedouble);
-    }
-    table(&ctx->table, doc);
-    ctx->data = doc;
-    doc = NULL;
+    for (int i = 0; i < FP_BUB_LIMITED; i++)
+        if (a->limit && total[i] > (size_t)a->limit)
+            fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, total[i]);
+    table(&ctx->table, &view);
+    ctx->data = j;
+    j = NULL;
     rc = 0;
 done:
-    cJSON_Delete(doc);
-    cJSON_Delete(cut);
+    cJSON_Delete(j);
     free(out);
+    fp_bubbles_doc_free(&doc);
     fp_bubbles_free(&b);
     fp_dispatch_ref_free(&ref);
     return rc;

@@ -254,12 +254,12 @@ static char *example_name(const char *kernel)
     return s;
 }
 
-static void readme(const cJSON *r, const char *name, const char *disp_rel, fp_sb *out)
+static void readme(const fp_report_doc *r, const char *name, const char *disp_rel, fp_sb *out)
 {
-    const char *arch = fp_json_get_str(r, "arch"), *product = fp_json_get_str(r, "product");
+    const char *arch = r->arch, *product = r->product;
     fp_sb_addf(out, "# %s - %s / %s profiling example\n\n", name, arch ? arch : "arch unknown",
                product ? product : "product unknown");
-    fp_sb_addf(out, "%s\n\n", fp_json_get_str(r, "headline") ? fp_json_get_str(r, "headline") : "");
+    fp_sb_addf(out, "%s\n\n", r->headline ? r->headline : "");
     fp_sb_adds(out, "Written by `flyprof bundle`. Layout:\n\n");
     fp_sb_addf(out, "- `%s/` - the analysed ATT dispatch (code.json, wave files, source copies)\n", disp_rel);
     fp_sb_adds(out, "- `rocprof/` - rocprofv3 kernel_trace.csv / agent_info.csv of the capture (arch, product, "
@@ -271,21 +271,22 @@ static void readme(const cJSON *r, const char *name, const char *disp_rel, fp_sb
     fp_sb_adds(out, "Re-analyse without a GPU:\n\n```\n");
     fp_sb_addf(out, "flyprof report --bundle examples/%s\nflyprof bubbles --bundle examples/%s\n", name, name);
     fp_sb_adds(out, "```\n\nRepro on a GPU:\n\n```\n");
-    fp_sb_addf(out, "%s\n```\n", fp_json_get_str(r, "repro") ? fp_json_get_str(r, "repro") : "");
+    fp_sb_addf(out, "%s\n```\n", r->repro ? r->repro : "");
 }
 
-static int write_report_files(const char *dir, const cJSON *r, fp_err *err)
+static int write_report_files(const char *dir, const fp_report_doc *r, fp_err *err)
 {
     char *p = fp_bundle_path(dir, FP_ART_REPORT);
-    int rc = fp_json_write_file(p, r, err);
+    int rc = fp_report_write_file(r, p, err);
     free(p);
-    cJSON *hl = fp_report_headlines(r);
+    fp_headlines_doc hl;
+    fp_report_headlines(r, &hl);
     if (rc == 0) {
         p = fp_bundle_path(dir, FP_ART_HEADLINES);
-        rc = fp_json_write_file(p, hl, err);
+        rc = fp_headlines_write_file(&hl, p, err);
         free(p);
     }
-    cJSON_Delete(hl);
+    fp_headlines_doc_free(&hl);
     fp_sb md;
     fp_sb_init(&md);
     if (rc == 0) {
@@ -334,10 +335,10 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     fp_report_loaded l;
     if (fp_report_from_bundle(ctx, ctx->bundle, a->tag, -1, &l, err))
         return -1;
-    const cJSON *r0 = l.report;
-    const char *kernel = fp_json_get_str(r0, "recipe_kernel");
+    const fp_report_doc *r0 = &l.report;
+    const char *kernel = r0->recipe_kernel;
     if (!kernel)
-        kernel = fp_json_get_str(r0, "kernel");
+        kernel = r0->kernel;
     char *name = example_name(kernel);
     char *dest = fp_path_join(root, name);
     char tmpname[512];
@@ -431,7 +432,7 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
         char *bp = fp_bundle_path(tmp, FP_ART_BUBBLES);
         int c = 0;
         if (!fp_is_file(bp)) {
-            cJSON *bj = cJSON_Duplicate(l.bubbles, 1);
+            cJSON *bj = fp_model_write(&fp_bubbles_schema, &l.bubbles);
             fp_json_path_replace(bj, l.dispatch_dir, disp_rel);
             fp_json_bundle_relative(bj, l.root);
             c = fp_json_write_file(bp, bj, err);
@@ -446,11 +447,11 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
         fp_report_loaded ex;
         if (fp_report_from_bundle(ctx, tmp, a->tag, -1, &ex, err))
             goto done;
-        int c = write_report_files(tmp, ex.report, err);
+        int c = write_report_files(tmp, &ex.report, err);
         if (c == 0) {
             fp_sb rd;
             fp_sb_init(&rd);
-            readme(ex.report, name, disp_rel, &rd);
+            readme(&ex.report, name, disp_rel, &rd);
             char *p = fp_path_join(tmp, "README.md");
             c = fp_write_atomic(p, rd.buf, rd.len, err);
             free(p);
@@ -489,9 +490,8 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     cJSON_AddItemToObject(ctx->data, "copied", copied);
     copied = NULL;
     fp_json_add_int(ctx->data, "files", (int64_t)nfiles);
-    fp_json_add_str(ctx->data, "headline", fp_json_get_str(r0, "headline"));
-    fp_sb_addf(&ctx->table, "example written: %s\n%s\n", dest,
-               fp_json_get_str(r0, "headline") ? fp_json_get_str(r0, "headline") : "");
+    fp_json_add_str(ctx->data, "headline", r0->headline);
+    fp_sb_addf(&ctx->table, "example written: %s\n%s\n", dest, r0->headline ? r0->headline : "");
 done:
     if (rc)
         remove_tree(tmp);

@@ -22,9 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flyprof/bundle.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
 #include "flyprof/capture_doc.h"
+#include "flyprof/envelope_doc.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
 #include "flyprof/discovery.h"
@@ -670,19 +672,23 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
         fp_err_set(err, FP_INTERRUPTED, "pmc pass interrupted");
     } else {
         cJSON *env_doc = NULL;
+        fp_envelope_doc child;
+        memset(&child, 0, sizeof child);
         fp_err e3 = {0};
         const char *st = "failed";
-        if (rc == 0 && fp_json_parse_file(so, &env_doc, &e3) == 0 && cJSON_IsTrue(cJSON_GetObjectItem(env_doc, "ok"))) {
+        bool have_env = rc == 0 && fp_json_parse_file(so, &env_doc, &e3) == 0 &&
+                        fp_model_read(&fp_envelope_doc_schema, env_doc, &child, so, &e3) == 0;
+        if (have_env && child.ok) {
             st = "ok";
-            pj->counters_json = fp_model_strdup("counters.json");
+            pj->counters_json = fp_model_strdup(fp_artifact_name(FP_ART_COUNTERS));
         } else {
-            const cJSON *er = cJSON_GetObjectItem(env_doc, "error");
-            fp_warn(c->ctx, "pmc pass failed: [%s] %s", er ? fp_json_get_str(er, "code") : fp_code_name(e2.code),
-                    er ? fp_json_get_str(er, "message") : (e2.message[0] ? e2.message : "no envelope"));
+            const fp_envelope_error *er = have_env ? child.error : NULL;
+            fp_warn(c->ctx, "pmc pass failed: [%s] %s", er ? er->code : fp_code_name(e2.code),
+                    er ? er->message : (e2.message[0] ? e2.message : "no envelope"));
             pj->failed = calloc(1, sizeof *pj->failed);
             if (!pj->failed)
                 abort();
-            pj->failed->error_code = fp_model_strdup(er ? fp_json_get_str(er, "code") : NULL);
+            pj->failed->error_code = fp_model_strdup(er ? er->code : NULL);
         }
         pj->status = fp_model_strdup(st);
         if (env_doc) { /* the kept envelope is relocatable like the artifacts */
@@ -691,6 +697,7 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
             fp_err_clear(&e4);
         }
         cJSON_Delete(env_doc);
+        fp_model_free(&fp_envelope_doc_schema, &child);
         fp_err_clear(&e3);
         rc = 0;
     }

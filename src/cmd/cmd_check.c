@@ -4,7 +4,7 @@
  * Story: B's history record (the same reader as `history add`) -> the
  * baseline entry of the same kernel and shape in the database (latest, an
  * entry id, or a commit) -> the comparison `diff` makes, on the figures both
- * sides have (fp_diff_totals_json / classes / verdict: same noise floors) ->
+ * sides have (fp_diff_totals_of / classes / verdict: same noise floors) ->
  * the --fail-on gate. A tripped gate is the REGRESSED error (exit 1) whose
  * envelope still carries the whole comparison in data (ctx->data_on_error).
  */
@@ -15,9 +15,10 @@
 
 #include "commands.h"
 #include "flyprof/diff.h"
+#include "flyprof/diff_doc.h"
 #include "flyprof/fs.h"
 #include "flyprof/history.h"
-#include "flyprof/json.h"
+#include "flyprof/model.h"
 #include "flyprof/worktree.h"
 
 typedef struct check_args {
@@ -52,24 +53,17 @@ static const fp_path_rule check_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
-static cJSON *side(const cJSON *rec)
+static void side(const fp_history_record *rec, fp_check_side *o)
 {
-    cJSON *o = cJSON_CreateObject();
-    double id;
-    if (fp_jnum(rec, "id", &id))
-        fp_json_add_int(o, "id", (int64_t)id);
-    else
-        cJSON_AddNullToObject(o, "id");
-    const cJSON *p = fp_jget(rec, "provenance");
-    fp_json_add_str(o, "kernel", fp_json_get_str(rec, "kernel"));
-    fp_json_add_str(o, "shape", fp_json_get_str(rec, "shape"));
-    fp_json_add_str(o, "arch", fp_json_get_str(rec, "arch"));
-    fp_json_add_str(o, "commit", fp_json_get_str(p, "commit"));
-    cJSON_AddItemToObject(o, "dirty", cJSON_Duplicate(fp_jget(p, "dirty"), 1));
-    fp_json_add_str(o, "captured_at", fp_json_get_str(p, "captured_at"));
-    fp_json_add_str(o, "bound", fp_json_get_str(rec, "bound"));
-    fp_json_add_str(o, "hash", fp_json_get_str(rec, "hash"));
-    return o;
+    o->id = rec->id.known ? fp_optd_of((double)(int64_t)rec->id.v) : fp_optd_none();
+    o->kernel = fp_model_strdup(rec->kernel);
+    o->shape = fp_model_strdup(rec->shape);
+    o->arch = fp_model_strdup(rec->arch);
+    o->commit = fp_model_strdup(rec->provenance.commit);
+    o->dirty = rec->provenance.dirty;
+    o->captured_at = fp_model_strdup(rec->provenance.captured_at);
+    o->bound = fp_model_strdup(rec->bound);
+    o->hash = fp_model_strdup(rec->hash);
 }
 
 static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
@@ -92,7 +86,7 @@ static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err
         }
         have_wt = true;
     }
-    cJSON *cur = NULL, *base = NULL;
+    fp_history_record cur = {0}, base = {0};
     int rc = fp_history_record_from_bundle(ctx->bundle, have_wt && wt.commit[0] ? wt.commit : NULL,
                                            have_wt ? (int)wt.dirty : -1, have_wt ? wt.branch : NULL, &cur, err);
     if (have_wt)
@@ -102,61 +96,61 @@ static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err
         rc = fp_history_open(dbp, false, &h, err);
     /* B itself may already be in the history (added on main): never its own baseline */
     if (rc == 0)
-        rc = fp_history_baseline(h, fp_json_get_str(cur, "kernel"), fp_json_get_str(cur, "shape"), a->baseline,
-                                 fp_json_get_str(cur, "hash"), &base, err);
+        rc = fp_history_baseline(h, cur.kernel, cur.shape, a->baseline, cur.hash, &base, err);
     fp_history_close(h);
     if (rc) {
         free(dbp);
-        cJSON_Delete(cur);
+        fp_history_record_free(&cur);
         return -1;
     }
 
-    fp_diff_figures fb = fp_diff_figures_of(base), fa = fp_diff_figures_of(cur);
+    fp_diff_figures fb, fa;
+    fp_diff_figures_of_record(&base, &fb);
+    fp_diff_figures_of_record(&cur, &fa);
     fp_diff_verdict v;
     fp_diff_verdict_of(&fb, &fa, &v);
-    cJSON *d = cJSON_CreateObject();
-    fp_json_add_str(d, "db", dbp);
-    fp_json_add_str(d, "baseline_ref", a->baseline ? a->baseline : "latest");
-    cJSON_AddItemToObject(d, "baseline", side(base));
-    cJSON_AddItemToObject(d, "current", side(cur));
-    cJSON *notes = cJSON_CreateArray();
-    const char *ab = fp_json_get_str(base, "arch"), *aa = fp_json_get_str(cur, "arch");
+    fp_check_doc d = {0};
+    d.db = fp_model_strdup(dbp);
+    d.baseline_ref = fp_model_strdup(a->baseline ? a->baseline : "latest");
+    side(&base, &d.baseline);
+    side(&cur, &d.current);
+    const char *ab = base.arch, *aa = cur.arch;
     if (ab && aa && strcmp(ab, aa))
-        cJSON_AddItemToArray(notes, cJSON_CreateString("different architectures"));
+        fp_model_push_str(&d.notes, &d.nnotes, "different architectures");
     if (strcmp(v.basis, "time_ns_per_call"))
-        cJSON_AddItemToArray(notes, cJSON_CreateString("no duration per call on both sides: the verdict uses the "
-                                                       "stalled share of latency"));
-    cJSON_AddItemToObject(d, "noise_floor", fp_diff_noise_floor_json());
-    cJSON_AddItemToObject(d, "totals", fp_diff_totals_json(&fb, &fa));
-    cJSON_AddItemToObject(d, "classes", fp_diff_classes_json(&fb, &fa));
-    cJSON_AddItemToObject(d, "verdict", fp_diff_verdict_json(&v));
+        fp_model_push_str(&d.notes, &d.nnotes, "no duration per call on both sides: the verdict uses the "
+                                               "stalled share of latency");
+    fp_diff_noise_floor_of(&d.noise_floor);
+    fp_diff_totals_of(&fb, &fa, &d.totals);
+    fp_diff_classes_of(&fb, &fa, &d.classes, &d.nclasses);
+    fp_diff_verdict_doc_of(&v, &d.verdict);
+    fp_diff_figures_free(&fb);
+    fp_diff_figures_free(&fa);
     const char *gate_on = a->fail_on && strcmp(a->fail_on, "never") ? a->fail_on : NULL;
     bool tripped = fp_diff_gate(v.overall, gate_on) == 1;
-    cJSON *g = cJSON_AddObjectToObject(d, "gate");
-    fp_json_add_str(g, "fail_on", a->fail_on);
-    fp_json_add_bool(g, "tripped", tripped);
-    cJSON_AddItemToObject(d, "notes", notes);
+    d.gate.fail_on = fp_model_strdup(a->fail_on);
+    d.gate.tripped = tripped;
+    /* the table shows the numbers of the envelope */
+    fp_model_round(&fp_check_schema, &d);
 
-    const char *bc = fp_json_get_str(fp_jget(base, "provenance"), "commit");
-    fp_sb_addf(&ctx->table, "check %s%s%s%s against entry %.0f (%.7s, %s)\n", fp_json_get_str(cur, "kernel"),
-               fp_json_get_str(cur, "shape")[0] ? " [" : "", fp_json_get_str(cur, "shape"),
-               fp_json_get_str(cur, "shape")[0] ? "]" : "", fp_jnum0(base, "id"), bc ? bc : "no commit",
-               fp_json_get_str(fp_jget(base, "provenance"), "captured_at"));
+    const char *bc = base.provenance.commit;
+    fp_sb_addf(&ctx->table, "check %s%s%s%s against entry %.0f (%.7s, %s)\n", cur.kernel,
+               cur.shape[0] ? " [" : "", cur.shape, cur.shape[0] ? "]" : "", base.id.v, bc ? bc : "no commit",
+               base.provenance.captured_at);
     fp_sb_addf(&ctx->table, "verdict: %s (%s)\n", v.overall, v.why);
     fp_sb_addf(&ctx->table, "gate --fail-on %s: %s\n", a->fail_on, tripped ? "TRIPPED (exit 1)" : "passed");
-    const cJSON *it;
     fp_sb_adds(&ctx->table, "\nclass            share before -> after (points)\n");
-    cJSON_ArrayForEach(it, fp_jget(d, "classes"))
-    {
-        const cJSON *b = fp_jget(it, "before"), *af = fp_jget(it, "after");
-        fp_sb_addf(&ctx->table, "%-17s%6.2f -> %6.2f (%+.2f)%s\n", fp_json_get_str(it, "class"),
-                   cJSON_IsObject(b) ? fp_jnum0(b, "pct") : 0.0, cJSON_IsObject(af) ? fp_jnum0(af, "pct") : 0.0,
-                   fp_jnum0(fp_jget(it, "delta"), "pct"), cJSON_IsTrue(fp_jget(it, "significant")) ? "  *" : "");
+    for (size_t i = 0; i < d.nclasses; i++) {
+        const fp_diff_row *it = &d.classes[i];
+        fp_sb_addf(&ctx->table, "%-17s%6.2f -> %6.2f (%+.2f)%s\n", it->key, it->before ? it->before->pct : 0.0,
+                   it->after ? it->after->pct : 0.0, it->delta.pct, it->significant ? "  *" : "");
     }
     free(dbp);
-    cJSON_Delete(cur);
-    cJSON_Delete(base);
-    ctx->data = d;
+    fp_history_record_free(&cur);
+    fp_history_record_free(&base);
+    ctx->data = fp_model_write(&fp_check_schema, &d);
+    double base_id = d.baseline.id.v;
+    fp_model_free(&fp_check_schema, &d);
     if (tripped) {
         /* the gate is an error code for CI, but the comparison is the point: it
          * stays in the envelope's data (as with diff --fail-on) */
@@ -164,7 +158,7 @@ static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err
         fp_err_set(err, FP_REGRESSED, "--fail-on %s: the verdict is %s (%s)", a->fail_on, v.overall, v.why);
         return fp_err_help(err, "the comparison ran: data holds it (data.verdict, data.classes); "
                                 "`flyprof history show %.0f` for the baseline",
-                           fp_jnum0(fp_jget(d, "baseline"), "id"));
+                           base_id);
     }
     return 0;
 }

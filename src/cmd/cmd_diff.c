@@ -15,10 +15,11 @@
 #include "commands.h"
 #include "flyprof/bundle.h"
 #include "flyprof/diff.h"
+#include "flyprof/diff_doc.h"
 #include "flyprof/fs.h"
-#include "flyprof/json.h"
 #include "flyprof/report.h"
 #include "flyprof/report_load.h"
+#include "flyprof/report_doc.h"
 
 typedef struct diff_args {
     const char *before;
@@ -43,40 +44,29 @@ static const fp_opt diff_opts[] = {
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
-/* A report.json must at least carry its totals and classes. */
-static int check_report(const cJSON *r, const char *path, fp_err *err)
+/* Load one side (the strict report.json reader). *is_bundle tells whether path was a directory. */
+static int load_side(fp_ctx *ctx, const char *which, const char *path, fp_report_doc *out, bool *is_bundle,
+                     fp_err *err)
 {
-    if (!cJSON_IsObject(r) || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r, "totals")) ||
-        !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r, "classes")))
-        return fp_err_set(err, FP_BAD_INPUT, "%s is not a flyprof report.json (no totals/classes)", path);
-    return 0;
-}
-
-/* Load one side. *is_bundle tells whether path was a directory. */
-static int load_side(fp_ctx *ctx, const char *which, const char *path, cJSON **out, bool *is_bundle, fp_err *err)
-{
-    *out = NULL;
+    memset(out, 0, sizeof *out);
     *is_bundle = false;
     /* presence, existence and kind were checked by main (fp_check_paths) */
-    if (fp_is_file(path)) {
-        if (fp_json_parse_file(path, out, err))
-            return -1;
-        return check_report(*out, path, err);
-    }
+    if (fp_is_file(path))
+        return fp_report_read_file(path, out, err);
     *is_bundle = true;
     char *rp = fp_bundle_path(path, FP_ART_REPORT);
     int rc;
     if (fp_is_file(rp)) {
-        rc = fp_json_parse_file(rp, out, err);
-        if (rc == 0)
-            rc = check_report(*out, rp, err);
+        rc = fp_report_read_file(rp, out, err);
     } else {
         fp_report_loaded l;
         fp_warn(ctx, "--%s %s has no report.json: built in memory", which, path);
         rc = fp_report_from_bundle(ctx, path, NULL, -1, &l, err);
         if (rc == 0) {
+            /* the report built in memory, rounded as its file would be */
+            fp_model_round(&fp_report_schema, &l.report);
             *out = l.report;
-            l.report = NULL;
+            memset(&l.report, 0, sizeof l.report);
             fp_report_loaded_free(&l);
         } else if (err->code == FP_NO_ARTIFACT) {
             fp_err_set(err, FP_MISSING_PREREQ, "--%s %s has neither report.json nor an ATT dispatch", which, path);
@@ -91,7 +81,7 @@ static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
 {
     (void)pos, (void)npos;
     diff_args *a = vargs;
-    cJSON *rb = NULL, *ra = NULL;
+    fp_report_doc rb = {0}, ra = {0};
     bool bb, ab;
     if (!a->before || !a->after) {
         fp_err_set(err, FP_USAGE, "diff needs --%s PATH", a->before ? "after" : "before");
@@ -100,13 +90,14 @@ static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
     if (a->out && a->no_write)
         return fp_err_set(err, FP_BAD_ARGS, "--out and --no-write contradict each other");
     if (load_side(ctx, "before", a->before, &rb, &bb, err) || load_side(ctx, "after", a->after, &ra, &ab, err)) {
-        cJSON_Delete(rb);
-        cJSON_Delete(ra);
+        fp_report_doc_free(&rb);
+        fp_report_doc_free(&ra);
         return -1;
     }
-    cJSON *d = fp_diff_reports(rb, ra);
-    cJSON_Delete(rb);
-    cJSON_Delete(ra);
+    fp_diff_doc d;
+    fp_diff_reports(&rb, &ra, &d);
+    fp_report_doc_free(&rb);
+    fp_report_doc_free(&ra);
     char *dest = NULL;
     if (!a->no_write) {
         if (a->out)
@@ -115,33 +106,28 @@ static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
             dest = fp_bundle_path(a->after, FP_ART_DIFF);
     }
     if (dest) {
-        if (fp_json_write_file(dest, d, err)) {
+        if (fp_diff_write_file(&d, dest, err)) {
             free(dest);
-            cJSON_Delete(d);
+            fp_diff_free(&d);
             return -1;
         }
-        char *abs = fp_path_abs(dest);
-        fp_json_add_str(d, "artifact", abs);
-        free(abs);
+        d.artifact = fp_path_abs(dest);
         free(dest);
-    } else {
-        cJSON_AddNullToObject(d, "artifact");
     }
-    const cJSON *it;
-    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(d, "notes"))
-        if (cJSON_IsString(it))
-            fp_warn(ctx, "%s", it->valuestring);
-    fp_diff_table(d, &ctx->table);
-    ctx->data = d;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(d, "verdict");
-    const char *overall = fp_json_get_str(v, "overall");
+    for (size_t i = 0; i < d.nnotes; i++)
+        fp_warn(ctx, "%s", d.notes[i]);
+    fp_diff_table(&d, &ctx->table);
+    ctx->data = fp_model_write(&fp_diff_envelope_schema, &d);
+    int rc = 0;
+    const char *overall = d.verdict.overall;
     if (fp_diff_gate(overall, a->fail_on) == 1) {
         ctx->data_on_error = true;
         fp_err_set(err, FP_REGRESSED, "--fail-on %s: the verdict is %s (%s)", a->fail_on, overall ? overall : "unknown",
-                   fp_json_get_str(v, "why") ? fp_json_get_str(v, "why") : "");
-        return fp_err_help(err, "the comparison ran: data holds the whole diff (see data.verdict and data.classes)");
+                   d.verdict.why ? d.verdict.why : "");
+        rc = fp_err_help(err, "the comparison ran: data holds the whole diff (see data.verdict and data.classes)");
     }
-    return 0;
+    fp_diff_free(&d);
+    return rc;
 }
 
 static const fp_path_rule diff_paths[] = {

@@ -48,6 +48,7 @@ typedef struct checks {
     cJSON *list;     /* [{name, status, evidence, fix, blocker}] */
     cJSON *blockers; /* [{code, check, message}] */
     fp_sb *table;
+    fp_sb codes;     /* " CODE" per blocker, in order: the verdict line */
 } checks;
 
 static void add_check(checks *c, const char *name, const char *status, const char *evidence, const char *fix,
@@ -66,6 +67,7 @@ static void add_check(checks *c, const char *name, const char *status, const cha
         fp_json_add_str(b, "check", name);
         fp_json_add_str(b, "message", evidence);
         cJSON_AddItemToArray(c->blockers, b);
+        fp_sb_addf(&c->codes, " %s", blocker);
     }
     fp_sb_addf(c->table, "  [%-4s] ", status);
     fp_sb_pad_left(c->table, name, 14);
@@ -467,10 +469,7 @@ static void doctor_verdict(fp_ctx *ctx, cJSON *d, checks *c, const fp_config *cf
     fp_sb_init(&v);
     fp_sb_addf(&v, "%s", nb ? "not-ready" : "ready");
     if (nb) {
-        fp_sb_adds(&v, " (blockers:");
-        for (int i = 0; i < nb; i++)
-            fp_sb_addf(&v, " %s", fp_json_get_str(cJSON_GetArrayItem(c->blockers, i), "code"));
-        fp_sb_adds(&v, ")");
+        fp_sb_addf(&v, " (blockers:%s)", c->codes.buf);
     }
     fp_sb_addf(&ctx->table, "\nverdict: %s\n", v.buf);
     fp_sb t;
@@ -493,13 +492,15 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
         return -1;
     cJSON *d = ctx->data = cJSON_CreateObject();
     fp_sb_adds(&ctx->table, "flyprof doctor\n\n");
-    checks c = {cJSON_CreateArray(), cJSON_CreateArray(), &ctx->table};
+    checks c = {cJSON_CreateArray(), cJSON_CreateArray(), &ctx->table, {0}};
+    fp_sb_init(&c.codes);
     fp_rocprof_info ri;
     if (check_rocprofv3(&c, d, ctx, &cfg, &ri, err) != 0) {
         fp_rocprof_info_free(&ri);
         fp_config_free(&cfg);
         cJSON_Delete(c.list);
         cJSON_Delete(c.blockers);
+        fp_sb_free(&c.codes);
         return -1;
     }
     check_decoder(&c, d, &ri);
@@ -510,6 +511,7 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
     check_soc(&c, d, &cfg, g);
     check_recipes(&c, d, &cfg);
     doctor_verdict(ctx, d, &c, &cfg);
+    fp_sb_free(&c.codes);
     fp_rocprof_info_free(&ri);
     fp_config_free(&cfg);
     return 0;

@@ -16,7 +16,8 @@
 #include "commands.h"
 #include "flyprof/fs.h"
 #include "flyprof/history.h"
-#include "flyprof/json.h"
+#include "flyprof/history_doc.h"
+#include "flyprof/model.h"
 #include "flyprof/trend.h"
 #include "flyprof/worktree.h"
 
@@ -68,54 +69,26 @@ static char *db_path(const history_args *a, fp_err *err)
     return p;
 }
 
-/* The one-line view of a record (list rows, add/check summaries). */
-static cJSON *summary(const cJSON *r)
-{
-    cJSON *o = cJSON_CreateObject();
-    double id;
-    if (fp_jnum(r, "id", &id))
-        fp_json_add_int(o, "id", (int64_t)id);
-    const cJSON *p = fp_jget(r, "provenance");
-    fp_json_add_str(o, "captured_at", fp_json_get_str(p, "captured_at"));
-    fp_json_add_str(o, "kernel", fp_json_get_str(r, "kernel"));
-    fp_json_add_str(o, "shape", fp_json_get_str(r, "shape"));
-    fp_json_add_str(o, "arch", fp_json_get_str(r, "arch"));
-    cJSON_AddItemToObject(o, "time_ns_per_call",
-                          cJSON_Duplicate(fp_jget(fp_jget(r, "workload"), "time_ns_per_call"), 1));
-    cJSON_AddItemToObject(o, "stall_pct", cJSON_Duplicate(fp_jget(fp_jget(r, "totals"), "stall_pct"), 1));
-    fp_json_add_str(o, "bound", fp_json_get_str(r, "bound"));
-    const cJSON *c0 = cJSON_GetArrayItem(fp_jget(r, "classes"), 0);
-    fp_json_add_str(o, "top_class", fp_json_get_str(c0, "class"));
-    const cJSON *r0 = cJSON_GetArrayItem(fp_jget(r, "rules"), 0);
-    fp_json_add_str(o, "top_rule", fp_json_get_str(r0, "rule"));
-    fp_json_add_str(o, "commit", fp_json_get_str(p, "commit"));
-    cJSON_AddItemToObject(o, "dirty", cJSON_Duplicate(fp_jget(p, "dirty"), 1));
-    fp_json_add_str(o, "hash", fp_json_get_str(r, "hash"));
-    return o;
-}
-
 static void table_header(fp_sb *t)
 {
     fp_sb_adds(t, "   id  captured_at           commit    us/call  stall%  bound     top class    kernel [shape]\n");
 }
 
-static void table_row(fp_sb *t, const cJSON *s)
+/* The one-line view of a record (fp_history_summary: list rows, add summaries). */
+static void table_row(fp_sb *t, const fp_history_summary *s)
 {
-    const char *c = fp_json_get_str(s, "commit");
+    const char *c = s->commit;
     char commit[16];
-    snprintf(commit, sizeof commit, "%.7s%s", c ? c : "-", cJSON_IsTrue(fp_jget(s, "dirty")) ? "*" : "");
-    double tm, st;
+    snprintf(commit, sizeof commit, "%.7s%s", c ? c : "-", s->dirty.known && s->dirty.v ? "*" : "");
     char tbuf[24] = "-", sbuf[24] = "-";
-    if (fp_jnum(s, "time_ns_per_call", &tm))
-        snprintf(tbuf, sizeof tbuf, "%.2f", tm / 1000.0);
-    if (fp_jnum(s, "stall_pct", &st))
-        snprintf(sbuf, sizeof sbuf, "%.2f", st);
-    const char *shape = fp_json_get_str(s, "shape");
-    fp_sb_addf(t, "%5.0f  %-20s  %-8s %8s  %6s  %-8s  %-11s  %s%s%s%s\n", fp_jnum0(s, "id"),
-               fp_json_get_str(s, "captured_at") ? fp_json_get_str(s, "captured_at") : "-", commit, tbuf, sbuf,
-               fp_json_get_str(s, "bound") ? fp_json_get_str(s, "bound") : "-",
-               fp_json_get_str(s, "top_class") ? fp_json_get_str(s, "top_class") : "-",
-               fp_json_get_str(s, "kernel") ? fp_json_get_str(s, "kernel") : "?", shape && shape[0] ? " [" : "",
+    if (s->time_ns_per_call.known)
+        snprintf(tbuf, sizeof tbuf, "%.2f", s->time_ns_per_call.v / 1000.0);
+    if (s->stall_pct.known)
+        snprintf(sbuf, sizeof sbuf, "%.2f", s->stall_pct.v);
+    const char *shape = s->shape;
+    fp_sb_addf(t, "%5.0f  %-20s  %-8s %8s  %6s  %-8s  %-11s  %s%s%s%s\n", s->id.known ? s->id.v : 0.0,
+               s->captured_at ? s->captured_at : "-", commit, tbuf, sbuf, s->bound ? s->bound : "-",
+               s->top_class ? s->top_class : "-", s->kernel ? s->kernel : "?", shape && shape[0] ? " [" : "",
                shape && shape[0] ? shape : "", shape && shape[0] ? "]" : "");
 }
 
@@ -139,50 +112,50 @@ static int do_add(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err *e
             fp_warn(ctx, "--worktree %s is not a git checkout: no commit recorded%s%s", a->worktree,
                     wt.git_error[0] ? ": " : "", wt.git_error);
     }
-    cJSON *rec = NULL;
+    fp_history_record rec;
     int rc = fp_history_record_from_bundle(ctx->bundle, have_wt && wt.commit[0] ? wt.commit : NULL,
                                            have_wt ? (int)wt.dirty : -1, have_wt ? wt.branch : NULL, &rec, err);
     if (have_wt)
         fp_worktree_free(&wt);
     if (rc)
         return -1;
-    if (!fp_json_get_str(fp_jget(rec, "provenance"), "commit"))
+    if (!rec.provenance.commit)
         fp_warn(ctx, "no FlyDSL commit recorded (capture.json has none; pass --worktree DIR)");
-    if (!fp_json_get_str(rec, "shape")[0])
+    if (!rec.shape[0])
         fp_warn(ctx, "no shape recorded (capture --shape); the entry's series is keyed by kernel alone");
     fp_history *h;
     if (fp_history_open(dbp, true, &h, err)) {
-        cJSON_Delete(rec);
+        fp_history_record_free(&rec);
         return -1;
     }
     int64_t id;
     bool added;
-    rc = fp_history_insert(h, rec, &id, &added, err);
+    rc = fp_history_insert(h, &rec, &id, &added, err);
     fp_history_close(h);
     if (rc) {
-        cJSON_Delete(rec);
+        fp_history_record_free(&rec);
         return -1;
     }
-    cJSON *d = cJSON_CreateObject();
-    fp_json_add_str(d, "db", dbp);
-    fp_json_add_int(d, "id", id);
-    fp_json_add_bool(d, "added", added);
-    fp_json_add_str(d, "hash", fp_json_get_str(rec, "hash"));
-    fp_json_add_int(rec, "id", id);
-    cJSON *s = summary(rec);
-    cJSON_AddItemToObject(d, "entry", s);
+    fp_history_add_doc d = {0};
+    d.db = fp_model_strdup(dbp);
+    d.id = id;
+    d.added = added;
+    d.hash = fp_model_strdup(rec.hash);
+    rec.id = fp_optd_of((double)id);
+    fp_history_summary_of(&rec, &d.entry);
     fp_sb_addf(&ctx->table, "%s entry %lld in %s\n", added ? "added" : "already present (same content hash):", (long long)id,
                dbp);
     table_header(&ctx->table);
-    table_row(&ctx->table, s);
-    cJSON_Delete(rec);
-    ctx->data = d;
+    table_row(&ctx->table, &d.entry);
+    fp_history_record_free(&rec);
+    ctx->data = fp_model_write(&fp_history_add_schema, &d);
+    fp_model_free(&fp_history_add_schema, &d);
     return 0;
 }
 
 /* ---- list / show / trend / export: filtered queries ---- */
 
-static int query(const history_args *a, const char *dbp, cJSON **recs, fp_history **hout, fp_err *err)
+static int query(const history_args *a, const char *dbp, fp_history_records *recs, fp_history **hout, fp_err *err)
 {
     fp_history_filter f = {a->kernel, a->shape, NULL, a->limit};
     char since[32];
@@ -205,59 +178,55 @@ static int query(const history_args *a, const char *dbp, cJSON **recs, fp_histor
     return 0;
 }
 
-static cJSON *filter_json(const history_args *a)
+static void filter_doc(const history_args *a, fp_history_filter_doc *o)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "kernel", a->kernel);
-    fp_json_add_str(o, "shape", a->shape);
-    fp_json_add_str(o, "since", a->since);
-    if (a->limit > 0)
-        fp_json_add_int(o, "limit", a->limit);
-    else
-        cJSON_AddNullToObject(o, "limit");
-    return o;
+    o->kernel = fp_model_strdup(a->kernel);
+    o->shape = fp_model_strdup(a->shape);
+    o->since = fp_model_strdup(a->since);
+    o->limit = a->limit > 0 ? fp_optd_of((double)a->limit) : fp_optd_none();
 }
 
 static int do_list(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err *err)
 {
-    cJSON *recs;
+    fp_history_records recs;
     fp_history *h;
     if (query(a, dbp, &recs, &h, err))
         return -1;
-    cJSON *d = cJSON_CreateObject();
-    fp_json_add_str(d, "db", dbp);
-    fp_json_add_int(d, "schema_version", fp_history_schema_version(h));
+    fp_history_list_doc d = {0};
+    d.db = fp_model_strdup(dbp);
+    d.schema_version = fp_history_schema_version(h);
     fp_history_close(h);
-    cJSON_AddItemToObject(d, "filter", filter_json(a));
-    fp_json_add_int(d, "count", cJSON_GetArraySize(recs));
-    cJSON *arr = cJSON_AddArrayToObject(d, "entries");
+    filter_doc(a, &d.filter);
+    d.count = (int64_t)recs.n;
     table_header(&ctx->table);
-    const cJSON *r;
-    cJSON_ArrayForEach(r, recs)
-    {
-        cJSON *s = summary(r);
+    for (size_t i = 0; i < recs.n; i++) {
+        fp_history_summary *s = fp_model_push((void **)&d.entries, &d.nentries, sizeof *s);
+        fp_history_summary_of(&recs.items[i], s);
         table_row(&ctx->table, s);
-        cJSON_AddItemToArray(arr, s);
     }
-    fp_sb_addf(&ctx->table, "%d entr%s in %s\n", cJSON_GetArraySize(recs), cJSON_GetArraySize(recs) == 1 ? "y" : "ies",
-               dbp);
-    cJSON_Delete(recs);
-    ctx->data = d;
+    fp_sb_addf(&ctx->table, "%d entr%s in %s\n", (int)recs.n, recs.n == 1 ? "y" : "ies", dbp);
+    fp_history_records_free(&recs);
+    ctx->data = fp_model_write(&fp_history_list_schema, &d);
+    fp_model_free(&fp_history_list_schema, &d);
     return 0;
 }
 
 static int do_show(fp_ctx *ctx, const history_args *a, const char *dbp, const char *which, fp_err *err)
 {
-    cJSON *rec = NULL;
+    fp_history_record rec = {0};
     if (!which || !strcmp(which, "latest")) {
-        cJSON *recs;
+        fp_history_records recs;
         history_args b = *a;
         b.limit = 1;
         if (query(&b, dbp, &recs, NULL, err))
             return -1;
-        rec = cJSON_DetachItemFromArray(recs, 0);
-        cJSON_Delete(recs);
-        if (!rec) {
+        bool any = recs.n > 0;
+        if (any) {
+            rec = recs.items[0];
+            memset(&recs.items[0], 0, sizeof rec);
+        }
+        fp_history_records_free(&recs);
+        if (!any) {
             fp_err_set(err, FP_NO_ARTIFACT, "no history entry matches");
             return fp_err_help(err, "`flyprof history list` shows what is there");
         }
@@ -275,60 +244,73 @@ static int do_show(fp_ctx *ctx, const history_args *a, const char *dbp, const ch
         if (rc)
             return -1;
     }
-    cJSON *s = summary(rec);
+    fp_history_summary s = {0};
+    fp_history_summary_of(&rec, &s);
     table_header(&ctx->table);
-    table_row(&ctx->table, s);
-    cJSON_Delete(s);
-    const cJSON *it;
+    table_row(&ctx->table, &s);
+    fp_model_free(&fp_history_summary_schema, &s);
     fp_sb_adds(&ctx->table, "\nclass            stall%   exposed\n");
-    cJSON_ArrayForEach(it, fp_jget(rec, "classes"))
-        fp_sb_addf(&ctx->table, "%-16s %6.2f  %8.0f\n", fp_json_get_str(it, "class"), fp_jnum0(it, "pct"),
-                   fp_jnum0(it, "exposed"));
+    for (size_t i = 0; i < rec.nclasses; i++) {
+        const fp_history_class *c = &rec.classes[i];
+        fp_sb_addf(&ctx->table, "%-16s %6.2f  %8.0f\n", c->cls, c->pct.known ? c->pct.v : 0.0,
+                   c->exposed.known ? c->exposed.v : 0.0);
+    }
     fp_sb_adds(&ctx->table, "\nrank rule                       est. gain\n");
-    cJSON_ArrayForEach(it, fp_jget(rec, "rules"))
-        fp_sb_addf(&ctx->table, "%4.0f %-26s %6.2f %%\n", fp_jnum0(it, "rank"), fp_json_get_str(it, "rule"),
-                   fp_jnum0(it, "est_gain_pct"));
-    ctx->data = rec;
+    for (size_t i = 0; i < rec.nrules; i++) {
+        const fp_history_rule *u = &rec.rules[i];
+        fp_sb_addf(&ctx->table, "%4.0f %-26s %6.2f %%\n", (double)u->rank, u->rule,
+                   u->est_gain_pct.known ? u->est_gain_pct.v : 0.0);
+    }
+    ctx->data = fp_model_write(&fp_history_record_schema, &rec);
+    fp_history_record_free(&rec);
     return 0;
 }
 
 static int do_trend(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err *err)
 {
-    cJSON *recs;
+    fp_history_records recs;
     if (query(a, dbp, &recs, NULL, err))
         return -1;
-    if (cJSON_GetArraySize(recs) == 0) {
-        cJSON_Delete(recs);
+    if (recs.n == 0) {
+        fp_history_records_free(&recs);
         fp_err_set(err, FP_NO_ARTIFACT, "no history entry matches");
         return fp_err_help(err, "`flyprof history list` shows what is there");
     }
     /* one series (kernel + shape) per chart: mixing them would chart noise */
-    cJSON *series = cJSON_CreateArray();
-    const cJSON *r;
-    cJSON_ArrayForEach(r, recs)
-    {
-        const char *k = fp_json_get_str(r, "kernel"), *s = fp_json_get_str(r, "shape");
+    fp_history_series *series = NULL;
+    size_t nseries = 0;
+    for (size_t ri = 0; ri < recs.n; ri++) {
+        const fp_history_record *r = &recs.items[ri];
+        const char *k = r->kernel, *s = r->shape;
         bool seen = false;
-        const cJSON *x;
-        cJSON_ArrayForEach(x, series) seen |= !strcmp(fp_json_get_str(x, "kernel"), k) &&
-                                              !strcmp(fp_json_get_str(x, "shape"), s);
+        for (size_t x = 0; x < nseries; x++)
+            seen |= !strcmp(series[x].kernel, k) && !strcmp(series[x].shape, s);
         if (!seen) {
-            cJSON *o = cJSON_CreateObject();
-            fp_json_add_str(o, "kernel", k);
-            fp_json_add_str(o, "shape", s);
-            cJSON_AddItemToArray(series, o);
+            fp_history_series *o = fp_model_push((void **)&series, &nseries, sizeof *o);
+            o->kernel = fp_model_strdup(k);
+            o->shape = fp_model_strdup(s);
         }
     }
-    if (cJSON_GetArraySize(series) > 1) {
-        fp_err_set(err, FP_BAD_ARGS, "%d series (kernel + shape) match; trend charts one", cJSON_GetArraySize(series));
+    if (nseries > 1) {
+        fp_err_set(err, FP_BAD_ARGS, "%d series (kernel + shape) match; trend charts one", (int)nseries);
         fp_err_help(err, "pass --kernel K and --shape S (the series are in error.series)");
-        fp_err_extra(err, "series", series);
-        cJSON_Delete(recs);
+        cJSON *arr = cJSON_CreateArray();
+        for (size_t x = 0; x < nseries; x++)
+            cJSON_AddItemToArray(arr, fp_model_write(&fp_history_series_schema, &series[x]));
+        fp_err_extra(err, "series", arr);
+        for (size_t x = 0; x < nseries; x++)
+            fp_model_free(&fp_history_series_schema, &series[x]);
+        free(series);
+        fp_history_records_free(&recs);
         return -1;
     }
-    cJSON_Delete(series);
-    cJSON *top = fp_trend_top_classes(recs, FP_TREND_TOP_CLASSES);
-    char *svg = fp_trend_svg(recs, top), *csv = fp_trend_csv(recs, top);
+    for (size_t x = 0; x < nseries; x++)
+        fp_model_free(&fp_history_series_schema, &series[x]);
+    free(series);
+    fp_history_trend_doc d = {0};
+    fp_trend_top_classes(recs.items, recs.n, FP_TREND_TOP_CLASSES, &d.classes, &d.nclasses);
+    char *svg = fp_trend_svg(recs.items, recs.n, d.classes, d.nclasses);
+    char *csv = fp_trend_csv(recs.items, recs.n, d.classes, d.nclasses);
     const char *dir = a->out ? a->out : ".";
     char *ps = fp_path_join(dir, "trend.svg"), *pc = fp_path_join(dir, "trend.csv");
     int rc = fp_write_atomic(ps, svg, strlen(svg), err);
@@ -337,68 +319,60 @@ static int do_trend(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err 
     free(svg);
     free(csv);
     if (rc == 0) {
-        const cJSON *f = cJSON_GetArrayItem(recs, 0);
-        cJSON *d = cJSON_CreateObject();
-        fp_json_add_str(d, "db", dbp);
-        cJSON *s = cJSON_AddObjectToObject(d, "series");
-        fp_json_add_str(s, "kernel", fp_json_get_str(f, "kernel"));
-        fp_json_add_str(s, "shape", fp_json_get_str(f, "shape"));
-        fp_json_add_str(s, "arch", fp_json_get_str(f, "arch"));
-        fp_json_add_int(d, "count", cJSON_GetArraySize(recs));
-        cJSON_AddItemToObject(d, "classes", cJSON_Duplicate(top, 1));
-        cJSON *pts = cJSON_AddArrayToObject(d, "points");
-        fp_sb_addf(&ctx->table, "%s%s%s%s: %d entries\n", fp_json_get_str(f, "kernel"),
-                   fp_json_get_str(f, "shape")[0] ? " [" : "", fp_json_get_str(f, "shape"),
-                   fp_json_get_str(f, "shape")[0] ? "]" : "", cJSON_GetArraySize(recs));
+        const fp_history_record *f = &recs.items[0];
+        d.db = fp_model_strdup(dbp);
+        d.series.kernel = fp_model_strdup(f->kernel);
+        d.series.shape = fp_model_strdup(f->shape);
+        d.series.arch = fp_model_strdup(f->arch);
+        d.count = (int64_t)recs.n;
+        fp_sb_addf(&ctx->table, "%s%s%s%s: %d entries\n", f->kernel, f->shape[0] ? " [" : "", f->shape,
+                   f->shape[0] ? "]" : "", (int)recs.n);
         fp_sb_adds(&ctx->table, "   id  captured_at           commit    us/call  stall%");
-        const cJSON *c;
-        cJSON_ArrayForEach(c, top) fp_sb_addf(&ctx->table, "  %10.10s", c->valuestring);
+        for (size_t c = 0; c < d.nclasses; c++)
+            fp_sb_addf(&ctx->table, "  %10.10s", d.classes[c]);
         fp_sb_addc(&ctx->table, '\n');
-        cJSON_ArrayForEach(r, recs)
-        {
-            const cJSON *p = fp_jget(r, "provenance");
-            cJSON *pt = cJSON_CreateObject();
-            fp_json_add_int(pt, "id", (int64_t)fp_jnum0(r, "id"));
-            fp_json_add_str(pt, "captured_at", fp_json_get_str(p, "captured_at"));
-            fp_json_add_str(pt, "commit", fp_json_get_str(p, "commit"));
-            cJSON_AddItemToObject(pt, "dirty", cJSON_Duplicate(fp_jget(p, "dirty"), 1));
-            cJSON_AddItemToObject(pt, "time_ns_per_call",
-                                  cJSON_Duplicate(fp_jget(fp_jget(r, "workload"), "time_ns_per_call"), 1));
-            cJSON_AddItemToObject(pt, "stall_pct", cJSON_Duplicate(fp_jget(fp_jget(r, "totals"), "stall_pct"), 1));
-            cJSON *cp = cJSON_AddObjectToObject(pt, "class_pct");
-            const char *cm = fp_json_get_str(p, "commit");
+        for (size_t ri = 0; ri < recs.n; ri++) {
+            const fp_history_record *r = &recs.items[ri];
+            const fp_history_provenance *p = &r->provenance;
+            fp_history_trend_point *pt = fp_model_push((void **)&d.points, &d.npoints, sizeof *pt);
+            pt->id = (int64_t)(r->id.known ? r->id.v : 0);
+            pt->captured_at = fp_model_strdup(p->captured_at);
+            pt->commit = fp_model_strdup(p->commit);
+            pt->dirty = p->dirty;
+            pt->time_ns_per_call = r->workload.time_ns_per_call;
+            pt->stall_pct = r->totals.stall_pct;
+            const char *cm = p->commit;
             char commit[16], tbuf[24] = "-";
-            snprintf(commit, sizeof commit, "%.7s%s", cm ? cm : "-", cJSON_IsTrue(fp_jget(p, "dirty")) ? "*" : "");
-            double tm;
-            if (fp_jnum(fp_jget(r, "workload"), "time_ns_per_call", &tm))
-                snprintf(tbuf, sizeof tbuf, "%.2f", tm / 1000.0);
-            fp_sb_addf(&ctx->table, "%5.0f  %-20s  %-8s %8s  %6.2f", fp_jnum0(r, "id"),
-                       fp_json_get_str(p, "captured_at") ? fp_json_get_str(p, "captured_at") : "-", commit, tbuf,
-                       fp_jnum0(fp_jget(r, "totals"), "stall_pct"));
-            cJSON_ArrayForEach(c, top)
-            {
-                const cJSON *k;
+            snprintf(commit, sizeof commit, "%.7s%s", cm ? cm : "-", p->dirty.known && p->dirty.v ? "*" : "");
+            if (r->workload.time_ns_per_call.known)
+                snprintf(tbuf, sizeof tbuf, "%.2f", r->workload.time_ns_per_call.v / 1000.0);
+            fp_sb_addf(&ctx->table, "%5.0f  %-20s  %-8s %8s  %6.2f", r->id.known ? r->id.v : 0.0,
+                       p->captured_at ? p->captured_at : "-", commit, tbuf,
+                       r->totals.stall_pct.known ? r->totals.stall_pct.v : 0.0);
+            for (size_t c = 0; c < d.nclasses; c++) {
                 double v = 0;
-                cJSON_ArrayForEach(k, fp_jget(r, "classes")) if (!strcmp(fp_json_get_str(k, "class"), c->valuestring)) v =
-                    fp_jnum0(k, "pct");
-                cJSON_AddNumberToObject(cp, c->valuestring, v);
+                for (size_t k = 0; k < r->nclasses; k++)
+                    if (!strcmp(r->classes[k].cls, d.classes[c]))
+                        v = r->classes[k].pct.known ? r->classes[k].pct.v : 0.0;
+                fp_model_kv *kv = fp_model_push((void **)&pt->class_pct, &pt->nclass_pct, sizeof *kv);
+                kv->key = fp_model_strdup(d.classes[c]);
+                kv->v = v;
                 fp_sb_addf(&ctx->table, "  %10.2f", v);
             }
             fp_sb_addc(&ctx->table, '\n');
-            cJSON_AddItemToArray(pts, pt);
         }
         char *as = fp_path_abs(ps), *ac = fp_path_abs(pc);
-        fp_json_add_str(d, "svg", as);
-        fp_json_add_str(d, "csv", ac);
+        d.svg = fp_model_strdup(as);
+        d.csv = fp_model_strdup(ac);
         fp_sb_addf(&ctx->table, "wrote %s and %s\n", as, ac);
         free(as);
         free(ac);
-        ctx->data = d;
+        ctx->data = fp_model_write(&fp_history_trend_schema, &d);
     }
     free(ps);
     free(pc);
-    cJSON_Delete(top);
-    cJSON_Delete(recs);
+    fp_model_free(&fp_history_trend_schema, &d);
+    fp_history_records_free(&recs);
     return rc;
 }
 
@@ -406,15 +380,15 @@ static int do_trend(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err 
 
 static int do_export(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err *err)
 {
-    cJSON *recs;
+    fp_history_records recs;
     if (query(a, dbp, &recs, NULL, err))
         return -1;
     fp_sb out;
     fp_sb_init(&out);
-    const cJSON *r;
-    cJSON_ArrayForEach(r, recs)
-    {
-        char *s = cJSON_PrintUnformatted(r);
+    for (size_t i = 0; i < recs.n; i++) {
+        cJSON *j = fp_model_write(&fp_history_record_schema, &recs.items[i]);
+        char *s = cJSON_PrintUnformatted(j);
+        cJSON_Delete(j);
         if (!s)
             abort();
         fp_sb_adds(&out, s);
@@ -425,19 +399,50 @@ static int do_export(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err
     int rc = fp_write_atomic(dest, out.buf, out.len, err);
     fp_sb_free(&out);
     if (rc == 0) {
-        cJSON *d = cJSON_CreateObject();
-        fp_json_add_str(d, "db", dbp);
-        cJSON_AddItemToObject(d, "filter", filter_json(a));
-        fp_json_add_int(d, "count", cJSON_GetArraySize(recs));
-        char *abs = fp_path_abs(dest);
-        fp_json_add_str(d, "artifact", abs);
-        fp_sb_addf(&ctx->table, "exported %d entr%s to %s\n", cJSON_GetArraySize(recs),
-                   cJSON_GetArraySize(recs) == 1 ? "y" : "ies", abs);
-        free(abs);
-        ctx->data = d;
+        fp_history_export_doc d = {0};
+        d.db = fp_model_strdup(dbp);
+        filter_doc(a, &d.filter);
+        d.count = (int64_t)recs.n;
+        d.artifact = fp_path_abs(dest);
+        fp_sb_addf(&ctx->table, "exported %d entr%s to %s\n", (int)recs.n, recs.n == 1 ? "y" : "ies", d.artifact);
+        ctx->data = fp_model_write(&fp_history_export_schema, &d);
+        fp_model_free(&fp_history_export_schema, &d);
     }
-    cJSON_Delete(recs);
+    fp_history_records_free(&recs);
     return rc;
+}
+
+/* One export line -> a record whose hash matches its content (id dropped). */
+static int import_line(const char *file, size_t line, const char *l, fp_history_record *r, fp_err *err)
+{
+    cJSON *j = cJSON_Parse(l);
+    if (!cJSON_IsObject(j)) {
+        cJSON_Delete(j);
+        return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: not a JSON object", file, line);
+    }
+    char where[4200];
+    snprintf(where, sizeof where, "%s:%zu", file, line);
+    /* the record version first: a line of another version says so */
+    int rc = fp_model_read(&fp_history_record_head_schema, j, r, where, err);
+    if (rc == 0 && r->schema != FP_HISTORY_RECORD_SCHEMA)
+        rc = -1;
+    if (rc) {
+        cJSON_Delete(j);
+        return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: record schema is not %d", file, line, FP_HISTORY_RECORD_SCHEMA);
+    }
+    rc = fp_model_read(&fp_history_record_schema, j, r, where, err);
+    cJSON_Delete(j);
+    if (rc)
+        return -1;
+    char h[65];
+    fp_history_hash(r, h);
+    if (!r->hash || strcmp(r->hash, h)) {
+        fp_history_record_free(r);
+        return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: the hash does not match the record's content (edited?)", file,
+                          line);
+    }
+    r->id = fp_optd_none(); /* ids are the database's own */
+    return 0;
 }
 
 static int do_import(fp_ctx *ctx, const char *dbp, const char *file, fp_err *err)
@@ -453,7 +458,7 @@ static int do_import(fp_ctx *ctx, const char *dbp, const char *file, fp_err *err
         return -1;
     }
     /* parse and verify every line before writing anything */
-    cJSON *recs = cJSON_CreateArray();
+    fp_history_records recs = {0};
     size_t line = 0;
     char *save = NULL;
     int rc = 0;
@@ -463,53 +468,35 @@ static int do_import(fp_ctx *ctx, const char *dbp, const char *file, fp_err *err
             l++;
         if (!*l)
             continue;
-        cJSON *r = cJSON_Parse(l);
-        if (!cJSON_IsObject(r)) {
-            cJSON_Delete(r);
-            rc = fp_err_set(err, FP_BAD_INPUT, "%s:%zu: not a JSON object", file, line);
+        fp_history_record r;
+        if ((rc = import_line(file, line, l, &r, err)) != 0)
             break;
-        }
-        double sch;
-        if (!fp_jnum(r, "schema", &sch) || sch != FP_HISTORY_RECORD_SCHEMA) {
-            cJSON_Delete(r);
-            rc = fp_err_set(err, FP_BAD_INPUT, "%s:%zu: record schema is not %d", file, line, FP_HISTORY_RECORD_SCHEMA);
-            break;
-        }
-        char h[65];
-        fp_history_hash(r, h);
-        const char *given = fp_json_get_str(r, "hash");
-        if (!given || strcmp(given, h)) {
-            cJSON_Delete(r);
-            rc = fp_err_set(err, FP_BAD_INPUT, "%s:%zu: the hash does not match the record's content (edited?)", file,
-                            line);
-            break;
-        }
-        cJSON_DeleteItemFromObjectCaseSensitive(r, "id"); /* ids are the database's own */
-        cJSON_AddItemToArray(recs, r);
+        *(fp_history_record *)fp_model_push((void **)&recs.items, &recs.n, sizeof r) = r;
     }
     fp_sb_free(&in);
     if (rc) {
-        cJSON_Delete(recs);
+        fp_history_records_free(&recs);
         return fp_err_help(err, "nothing was imported; the file must be `flyprof history export` output");
     }
     fp_history *h;
     if (fp_history_open(dbp, true, &h, err)) {
-        cJSON_Delete(recs);
+        fp_history_records_free(&recs);
         return -1;
     }
     size_t added = 0;
-    rc = fp_history_insert_many(h, recs, &added, err);
+    rc = fp_history_insert_many(h, recs.items, recs.n, &added, err);
     fp_history_close(h);
     if (rc == 0) {
-        cJSON *d = cJSON_CreateObject();
-        fp_json_add_str(d, "db", dbp);
-        fp_json_add_int(d, "records", cJSON_GetArraySize(recs));
-        fp_json_add_int(d, "added", (int64_t)added);
-        fp_json_add_int(d, "already_present", cJSON_GetArraySize(recs) - (int64_t)added);
-        fp_sb_addf(&ctx->table, "imported %zu new of %d record(s) into %s\n", added, cJSON_GetArraySize(recs), dbp);
-        ctx->data = d;
+        fp_history_import_doc d = {0};
+        d.db = fp_model_strdup(dbp);
+        d.records = (int64_t)recs.n;
+        d.added = (int64_t)added;
+        d.already_present = (int64_t)recs.n - (int64_t)added;
+        fp_sb_addf(&ctx->table, "imported %zu new of %d record(s) into %s\n", added, (int)recs.n, dbp);
+        ctx->data = fp_model_write(&fp_history_import_schema, &d);
+        fp_model_free(&fp_history_import_schema, &d);
     }
-    cJSON_Delete(recs);
+    fp_history_records_free(&recs);
     return rc;
 }
 

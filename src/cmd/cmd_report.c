@@ -19,6 +19,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/report.h"
+#include "flyprof/report_doc.h"
 #include "flyprof/report_load.h"
 
 typedef struct report_args {
@@ -43,28 +44,25 @@ static const fp_opt report_opts[] = {
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
-static int write_text(const char *dir, fp_artifact name, const fp_sb *sb, cJSON *arts, const char *key, fp_err *err)
+/* Write <dir>/<artifact>; *abs_out gets its absolute path (the envelope's artifacts). */
+static int write_text(const char *dir, fp_artifact name, const fp_sb *sb, char **abs_out, fp_err *err)
 {
     char *p = fp_bundle_path(dir, name);
     int rc = fp_write_atomic(p, sb->buf, sb->len, err);
-    if (rc == 0) {
-        char *abs = fp_path_abs(p);
-        fp_json_add_str(arts, key, abs);
-        free(abs);
-    }
+    if (rc == 0)
+        *abs_out = fp_path_abs(p);
     free(p);
     return rc;
 }
 
-static int write_json(const char *dir, fp_artifact name, const cJSON *j, cJSON *arts, const char *key, fp_err *err)
+/* Write a document of the model (report.json, headlines.json) as <dir>/<artifact>. */
+static int write_doc(const char *dir, fp_artifact name, const fp_schema *s, const void *doc, char **abs_out,
+                     fp_err *err)
 {
     char *p = fp_bundle_path(dir, name);
-    int rc = fp_json_write_file(p, j, err);
-    if (rc == 0) {
-        char *abs = fp_path_abs(p);
-        fp_json_add_str(arts, key, abs);
-        free(abs);
-    }
+    int rc = fp_model_write_file(s, doc, p, err);
+    if (rc == 0)
+        *abs_out = fp_path_abs(p);
     free(p);
     return rc;
 }
@@ -99,79 +97,56 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     fp_report_loaded l;
     if (fp_report_from_bundle_jobs(ctx, ctx->bundle, a->tag, a->dispatch, (int)a->jobs, &l, err))
         return -1;
-    cJSON *r = l.report;
+    const fp_report_doc *r = &l.report;
     const char *dest = a->out_dir ? a->out_dir : (l.bundle_is_dispatch ? NULL : l.root);
-    cJSON *arts = cJSON_CreateObject();
+    fp_report_envelope env;
+    fp_report_envelope_build(r, &env);
+    fp_report_artifacts *arts = &env.artifacts;
     int rc = 0;
     if (dest) {
         fp_sb md, html;
         fp_sb_init(&md);
         fp_sb_init(&html);
         fp_report_markdown(r, &md);
-        cJSON *hl = fp_report_headlines(r);
+        fp_headlines_doc hl;
+        fp_report_headlines(r, &hl);
         rc = fp_mkdir_p(dest, err);
         if (!rc)
-            rc = write_json(dest, FP_ART_REPORT, r, arts, "report_json", err);
+            rc = write_doc(dest, FP_ART_REPORT, &fp_report_schema, r, &arts->report_json, err);
         if (!rc)
-            rc = write_json(dest, FP_ART_HEADLINES, hl, arts, "headlines_json", err);
+            rc = write_doc(dest, FP_ART_HEADLINES, &fp_headlines_schema, &hl, &arts->headlines_json, err);
         if (!rc)
-            rc = write_text(dest, FP_ART_REPORT_MD, &md, arts, "report_md", err);
+            rc = write_text(dest, FP_ART_REPORT_MD, &md, &arts->report_md, err);
         if (!rc && !a->no_html) {
             char *svg = read_flamegraph(l.root);
             fp_report_html(r, svg, &html);
             free(svg);
-            rc = write_text(dest, FP_ART_REPORT_HTML, &html, arts, "report_html", err);
+            rc = write_text(dest, FP_ART_REPORT_HTML, &html, &arts->report_html, err);
         }
-        cJSON_Delete(hl);
+        fp_headlines_doc_free(&hl);
         fp_sb_free(&md);
         fp_sb_free(&html);
     } else {
         fp_warn(ctx, "--bundle is a dispatch dir: nothing written (pass --out-dir DIR to write the report files)");
     }
     if (rc) {
-        cJSON_Delete(arts);
+        fp_model_free(&fp_report_envelope_schema, &env);
         fp_report_loaded_free(&l);
         return -1;
     }
 
-    ctx->data = cJSON_CreateObject();
-    static const char *const keys[] = {"kernel", "arch", "product", "bound_type", "headline", "optimal", "summary"};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, keys[i]);
-        cJSON_AddItemToObject(ctx->data, keys[i], v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull());
-    }
-    cJSON *recs = cJSON_AddArrayToObject(ctx->data, "recommendations");
-    const cJSON *rec;
-    cJSON_ArrayForEach(rec, cJSON_GetObjectItemCaseSensitive(r, "recommendations"))
-    {
-        cJSON *o = cJSON_CreateObject();
-        static const char *const rk[] = {"rank", "rule", "bubble_class", "est_gain_pct", "confidence_label", "knob"};
-        for (size_t i = 0; i < sizeof rk / sizeof *rk; i++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, rk[i]);
-            cJSON_AddItemToObject(o, rk[i], v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull());
-        }
-        const cJSON *hot = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, "evidence"), "hottest");
-        fp_json_add_str(o, "source", cJSON_IsObject(hot) ? fp_json_get_str(hot, "source") : NULL);
-        fp_json_add_str(o, "acceptance",
-                        fp_json_get_str(cJSON_GetObjectItemCaseSensitive(rec, "acceptance"), "text"));
-        cJSON_AddItemToArray(recs, o);
-    }
-    cJSON_AddItemToObject(ctx->data, "missing_evidence",
-                          cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
-                                              cJSON_GetObjectItemCaseSensitive(r, "evidence"), "missing"),
-                                          1));
-    cJSON_AddItemToObject(ctx->data, "artifacts", arts);
+    ctx->data = fp_model_write(&fp_report_envelope_schema, &env);
     fp_report_table(r, &ctx->table);
 
-    bool none = !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "optimal")) && fp_report_nrecs(r) == 0;
-    fp_report_loaded_free(&l);
+    bool none = !r->optimal && fp_report_nrecs(r) == 0;
     if (none) {
         fp_err_set(err, FP_NO_RECOMMENDATION, "no rule fired: no bubble crossed its threshold");
         fp_err_help(err, "the report files were still written; see REPORT.md section 4 for the stall taxonomy");
-        fp_err_extra(err, "artifacts", cJSON_Duplicate(arts, 1));
-        return -1;
+        fp_err_extra(err, "artifacts", fp_model_write(&fp_report_artifacts_schema, arts));
     }
-    return 0;
+    fp_model_free(&fp_report_envelope_schema, &env);
+    fp_report_loaded_free(&l);
+    return none ? -1 : 0;
 }
 
 /* Paths checked by main before run() (fp_check_paths: docs/exit-codes.md). */

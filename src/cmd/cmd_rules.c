@@ -9,7 +9,6 @@
 #include <stddef.h>
 
 #include "commands.h"
-#include "flyprof/json.h"
 #include "flyprof/rules.h"
 
 typedef struct rules_args {
@@ -23,26 +22,22 @@ static const fp_opt rules_opts[] = {
     {0}};
 
 /* One block per rule: the id line, then what fires it and the knob. */
-static void rules_text(const cJSON *rules, fp_sb *t)
+static void rules_text(const fp_rules_doc *d, fp_sb *t)
 {
-    fp_sb_addf(t, "knob rules (%d): bubble class -> signal -> FlyDSL knob; --markdown for the doc table\n",
-               cJSON_GetArraySize(rules));
-    int i = 0;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, rules)
-    {
-        fp_sb_addf(t, "\n%2d  %s  class %s  gate %s  priority %.2f  confidence %s\n", ++i,
-                   fp_json_get_str(r, "id"), fp_json_get_str(r, "bubble_class"), fp_json_get_str(r, "bound_gate"),
-                   fp_jnum0(r, "priority"), fp_json_get_str(r, "confidence"));
-        static const char *const rows[][2] = {{"fires when", "fires_when"}, {"knob", "knob"},
-                                              {"api", "api"},               {"change", "change"},
-                                              {"expected", "expected"},     {"gain model", "gain_model"},
-                                              {"acceptance", "acceptance"}};
-        for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-            const char *v = fp_json_get_str(r, rows[k][1]);
-            if (v && v[0])
-                fp_sb_addf(t, "    %-11s %s\n", rows[k][0], v);
-        }
+    fp_sb_addf(t, "knob rules (%zu): bubble class -> signal -> FlyDSL knob; --markdown for the doc table\n",
+               d->nrules);
+    for (size_t i = 0; i < d->nrules; i++) {
+        const fp_rule_row *r = &d->rules[i];
+        fp_sb_addf(t, "\n%2zu  %s  class %s  gate %s  priority %.2f  confidence %s\n", i + 1, r->id, r->bubble_class,
+                   r->bound_gate, r->priority, r->confidence);
+        const struct {
+            const char *label, *value;
+        } rows[] = {{"fires when", r->fires_when}, {"knob", r->knob},         {"api", r->api},
+                    {"change", r->change},         {"expected", r->expected}, {"gain model", r->gain_model},
+                    {"acceptance", r->acceptance}};
+        for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++)
+            if (rows[k].value && rows[k].value[0])
+                fp_sb_addf(t, "    %-11s %s\n", rows[k].label, rows[k].value);
     }
 }
 
@@ -50,16 +45,16 @@ static int run_rules(fp_ctx *ctx, void *args, char **pos, int npos, fp_err *err)
 {
     const rules_args *a = args;
     (void)pos, (void)npos, (void)err;
-    ctx->data = cJSON_CreateObject();
-    fp_json_add_int(ctx->data, "count", (int64_t)fp_rules_count);
-    cJSON *rules = fp_rules_json();
-    cJSON_AddItemToObject(ctx->data, "rules", rules);
+    fp_rules_doc d;
+    fp_rules_doc_fill(&d);
+    ctx->data = fp_model_write(&fp_rules_doc_schema, &d);
     if (a->markdown) {
         fp_rules_markdown(&ctx->table);
         ctx->table_verbatim = true;
     } else {
-        rules_text(rules, &ctx->table);
+        rules_text(&d, &ctx->table);
     }
+    fp_model_free(&fp_rules_doc_schema, &d);
     return 0;
 }
 

@@ -32,6 +32,7 @@
 #include "flyprof/heartbeat.h"
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
+#include "flyprof/report_doc.h"
 
 #include "commands.h"
 
@@ -507,9 +508,14 @@ static int counters_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
 
 static int report_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
 {
-    const char *h = fp_json_get_str(d, "headline");
-    if (h)
-        fp_json_add_str(entry, "summary", h);
+    /* the report step's envelope data, strictly (report_doc.h): its headline */
+    fp_report_envelope rep;
+    fp_err e = {0};
+    if (fp_model_read(&fp_report_envelope_schema, d, &rep, "report data", &e))
+        fp_warn(r->ctx, "%s", e.message);
+    else if (rep.headline)
+        fp_json_add_str(entry, "summary", rep.headline);
+    fp_model_free(&fp_report_envelope_schema, &rep);
     return 0;
 }
 

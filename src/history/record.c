@@ -15,27 +15,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flyprof/bubbles_doc.h"
+#include "flyprof/capture_doc.h"
 #include "flyprof/fs.h"
-#include "flyprof/json.h"
+#include "flyprof/json.h" /* bridge: counters.json (load_opt) */
+#include "flyprof/model.h"
+#include "flyprof/report_doc.h"
 #include "flyprof/sha256.h"
+#include "flyprof/strbuf.h"
 
-static void add_num_or_null(cJSON *o, const char *k, const cJSON *src, const char *sk)
-{
-    double v;
-    if (fp_jnum(src, sk, &v) && isfinite(v))
-        cJSON_AddNumberToObject(o, k, v);
-    else
-        cJSON_AddNullToObject(o, k);
-}
-
-static void add_bool_or_null(cJSON *o, const char *k, const cJSON *src, const char *sk)
-{
-    const cJSON *b = fp_jget(src, sk);
-    if (cJSON_IsBool(b))
-        fp_json_add_bool(o, k, cJSON_IsTrue(b));
-    else
-        cJSON_AddNullToObject(o, k);
-}
+static fp_optd finite_or_null(double v) { return isfinite(v) ? fp_optd_of(v) : fp_optd_none(); }
+static fp_optd opt_finite(fp_optd v) { return v.known ? finite_or_null(v.v) : v; }
 
 static void iso_utc(time_t t, char buf[32])
 {
@@ -44,7 +34,10 @@ static void iso_utc(time_t t, char buf[32])
     strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Optional JSON artifact of the bundle: absent -> NULL; present but broken -> error. */
+/* bridge: counters.json is still read as a cJSON tree here (its typed model is
+ * another converter's work: replace load_opt / add_metrics / the duration lookup
+ * by its struct when it lands). Optional artifact of the bundle: absent -> NULL;
+ * present but broken -> error. */
 static int load_opt(const char *bundle, const char *name, cJSON **out, fp_err *err)
 {
     *out = NULL;
@@ -62,9 +55,24 @@ static int load_opt(const char *bundle, const char *name, cJSON **out, fp_err *e
     return rc;
 }
 
-/* Numeric members of obj (one level; objects with a numeric "value" count) as
- * metrics "<prefix>.<key>". */
-static void add_metrics(cJSON *m, const char *prefix, const cJSON *obj)
+static bool has_metric(const fp_history_record *r, const char *key)
+{
+    for (size_t i = 0; i < r->nmetrics; i++)
+        if (!strcmp(r->metrics[i].key, key))
+            return true;
+    return false;
+}
+
+static void push_metric(fp_history_record *r, const char *key, double v)
+{
+    fp_history_metric *m = fp_model_push((void **)&r->metrics, &r->nmetrics, sizeof *m);
+    m->key = fp_model_strdup(key);
+    m->v = fp_optd_of(v);
+}
+
+/* bridge (see load_opt): numeric members of obj (one level; objects with a
+ * numeric "value" count) as metrics "<prefix>.<key>". */
+static void add_metrics(fp_history_record *r, const char *prefix, const cJSON *obj)
 {
     const cJSON *it;
     cJSON_ArrayForEach(it, obj)
@@ -76,208 +84,221 @@ static void add_metrics(cJSON *m, const char *prefix, const cJSON *obj)
             v = it->valuedouble;
         else if (!fp_jnum(it, "value", &v))
             continue;
-        if (isfinite(v) && !cJSON_GetObjectItemCaseSensitive(m, key))
-            cJSON_AddNumberToObject(m, key, v);
+        if (isfinite(v) && !has_metric(r, key))
+            push_metric(r, key, v);
     }
 }
 
-int fp_history_record_from_bundle(const char *bundle, const char *wt_commit, int wt_dirty, const char *wt_branch,
-                                  cJSON **out, fp_err *err)
+/* The bundle's artifacts a record is made of; capture.json and bubbles.json are
+ * optional (zeroed when absent). */
+typedef struct inputs {
+    char *report_path;
+    fp_report_doc rep;
+    fp_capture_doc cap;
+    bool have_bub;
+    fp_bubbles_doc bub;
+    cJSON *cnt; /* bridge: see load_opt */
+} inputs;
+
+static void inputs_free(inputs *in)
 {
-    *out = NULL;
+    free(in->report_path);
+    fp_report_doc_free(&in->rep);
+    fp_capture_free(&in->cap);
+    fp_bubbles_doc_free(&in->bub);
+    cJSON_Delete(in->cnt);
+}
+
+static int load_inputs(const char *bundle, inputs *in, fp_err *err)
+{
+    memset(in, 0, sizeof *in);
     if (!fp_is_dir(bundle)) {
         fp_err_set(err, FP_MISSING_PREREQ, "bundle %s does not exist", bundle);
         return fp_err_help(err, "pass a reported bundle dir (flyprof run / flyprof report --bundle DIR)");
     }
-    char *rp = fp_path_join(bundle, "report.json");
-    if (!fp_is_file(rp)) {
+    in->report_path = fp_path_join(bundle, "report.json");
+    if (!fp_is_file(in->report_path)) {
         fp_err_set(err, FP_MISSING_PREREQ, "%s has no report.json", bundle);
-        fp_err_help(err, "run `flyprof report --bundle %s` first", bundle);
-        free(rp);
-        return -1;
+        return fp_err_help(err, "run `flyprof report --bundle %s` first", bundle);
     }
-    cJSON *rep = NULL, *cap = NULL, *bub = NULL, *cnt = NULL;
-    int rc = fp_json_parse_file(rp, &rep, err);
-    if (rc == 0 && (!cJSON_IsObject(rep) || !cJSON_IsObject(fp_jget(rep, "totals")) ||
-                    !cJSON_IsArray(fp_jget(rep, "classes")) || !fp_json_get_str(rep, "kernel")))
-        rc = fp_err_set(err, FP_BAD_INPUT, "%s is not a flyprof report.json (no kernel/totals/classes)", rp);
+    int rc = fp_report_read_file(in->report_path, &in->rep, err);
+    if (rc == 0 && !in->rep.kernel)
+        rc = fp_err_set(err, FP_BAD_INPUT, "%s is not a flyprof report.json (no kernel/totals/classes)",
+                        in->report_path);
+    char *cp = fp_path_join(bundle, "capture.json");
+    if (rc == 0 && fp_is_file(cp))
+        rc = fp_capture_read_file(cp, &in->cap, err);
+    free(cp);
+    char *bp = fp_path_join(bundle, "bubbles.json");
+    in->have_bub = fp_is_file(bp);
+    if (rc == 0 && in->have_bub)
+        rc = fp_bubbles_read_file(bp, &in->bub, err);
+    free(bp);
     if (rc == 0)
-        rc = load_opt(bundle, "capture.json", &cap, err);
-    if (rc == 0)
-        rc = load_opt(bundle, "bubbles.json", &bub, err);
-    if (rc == 0)
-        rc = load_opt(bundle, "counters.json", &cnt, err);
-    if (rc) {
-        free(rp);
-        cJSON_Delete(rep);
-        cJSON_Delete(cap);
-        cJSON_Delete(bub);
-        cJSON_Delete(cnt);
-        return -1;
-    }
+        rc = load_opt(bundle, "counters.json", &in->cnt, err);
+    return rc;
+}
 
-    cJSON *r = cJSON_CreateObject();
-    fp_json_add_int(r, "schema", FP_HISTORY_RECORD_SCHEMA);
-    cJSON_AddNullToObject(r, "hash"); /* filled last */
-    fp_json_add_str(r, "kernel", fp_json_get_str(rep, "kernel"));
+/* The figures: report.json's, the duration from counters.json when the report has none. */
+static void record_figures(const inputs *in, fp_history_record *r)
+{
+    const fp_report_doc *rep = &in->rep;
+    const fp_capture_doc *cap = &in->cap;
+    r->kernel = fp_model_strdup(rep->kernel);
     /* shape: what the capture was asked for ("" when not recorded) */
-    const char *shape = fp_json_get_str(fp_jget(rep, "workload"), "shape");
-    if (!shape)
-        shape = fp_json_get_str(cap, "shape");
-    fp_json_add_str(r, "shape", shape ? shape : "");
-    const char *arch = fp_json_get_str(rep, "arch");
-    fp_json_add_str(r, "arch", arch ? arch : fp_json_get_str(cap, "arch"));
-    fp_json_add_str(r, "product", fp_json_get_str(rep, "product"));
+    const char *shape = rep->workload.shape;
+    if (!shape && cap->workload)
+        shape = cap->workload->shape;
+    r->shape = fp_model_strdup(shape ? shape : "");
+    r->arch = fp_model_strdup(rep->arch ? rep->arch : cap->kernel ? cap->kernel->arch : NULL);
+    r->product = fp_model_strdup(rep->product);
 
     /* duration per call: report's workload, else counters.json's measurement */
-    cJSON *w = cJSON_AddObjectToObject(r, "workload");
-    double t;
-    if (fp_jnum(fp_jget(rep, "workload"), "time_ns_per_call", &t) && t > 0)
-        cJSON_AddNumberToObject(w, "time_ns_per_call", t);
-    else if (fp_jnum(cnt, "duration_ns", &t) && t > 0)
-        cJSON_AddNumberToObject(w, "time_ns_per_call", t);
-    else
-        cJSON_AddNullToObject(w, "time_ns_per_call");
-    const cJSON *rt = fp_jget(rep, "totals");
-    cJSON *tot = cJSON_AddObjectToObject(r, "totals");
-    add_num_or_null(tot, "stall_pct", rt, "stall_pct");
-    add_num_or_null(tot, "exposed_pct", rt, "exposed_pct");
-    add_num_or_null(tot, "waves", rt, "waves");
-    add_num_or_null(tot, "latency", rt, "latency");
-    const char *bound = fp_json_get_str(rep, "bound_type");
-    if (!bound)
-        bound = fp_json_get_str(fp_jget(rep, "bound"), "bound");
-    fp_json_add_str(r, "bound", bound);
-    fp_json_add_str(r, "bound_rule", fp_json_get_str(fp_jget(rep, "bound"), "rule"));
+    fp_optd t = rep->workload.time_ns_per_call;
+    double ct;
+    if (t.known && t.v > 0)
+        r->workload.time_ns_per_call = t;
+    else if (fp_jnum(in->cnt, "duration_ns", &ct) && ct > 0) /* bridge: counters.json */
+        r->workload.time_ns_per_call = fp_optd_of(ct);
+    r->totals.stall_pct = finite_or_null(rep->totals.stall_pct);
+    r->totals.exposed_pct = finite_or_null(rep->totals.exposed_pct);
+    r->totals.waves = opt_finite(rep->totals.waves);
+    r->totals.latency = fp_optd_of((double)rep->totals.latency);
+    r->bound = fp_model_strdup(rep->bound_type ? rep->bound_type : rep->bound.bound);
+    r->bound_rule = fp_model_strdup(rep->bound.rule);
 
-    /* launch fill and speed of light: report.json sections that may be absent */
-    const cJSON *rl = fp_jget(rep, "launch"), *rs = fp_jget(rep, "sol");
-    cJSON *la = cJSON_AddObjectToObject(r, "launch");
-    add_num_or_null(la, "fill_pct", rl, "fill_pct");
-    add_bool_or_null(la, "underfilled", rl, "underfilled");
-    add_num_or_null(la, "workgroups", rl, "workgroups");
-    cJSON *sol = cJSON_AddObjectToObject(r, "sol");
-    add_num_or_null(sol, "hbm_pct", fp_jget(rs, "hbm"), "pct_of_peak");
-    add_num_or_null(sol, "mfma_busy_pct", fp_jget(rs, "mfma"), "busy_pct");
-    add_num_or_null(sol, "valu_busy_pct", fp_jget(rs, "valu"), "busy_pct");
-
-    cJSON *cls = cJSON_AddArrayToObject(r, "classes");
-    const cJSON *it;
-    cJSON_ArrayForEach(it, fp_jget(rep, "classes"))
-    {
-        const char *name = fp_json_get_str(it, "class");
-        if (!name)
+    /* launch fill and speed of light: report.json sections that may be null */
+    if (rep->launch) {
+        r->launch.fill_pct = opt_finite(rep->launch->fill_pct);
+        r->launch.underfilled = rep->launch->underfilled;
+        r->launch.workgroups = finite_or_null(rep->launch->workgroups);
+    }
+    if (rep->sol) {
+        r->sol.hbm_pct = opt_finite(rep->sol->hbm.pct_of_peak);
+        r->sol.mfma_busy_pct = opt_finite(rep->sol->mfma.busy_pct);
+        r->sol.valu_busy_pct = opt_finite(rep->sol->valu.busy_pct);
+    }
+    for (size_t i = 0; i < rep->nclasses; i++) {
+        const fp_report_class *c = &rep->classes[i];
+        if (!c->cls)
             continue;
-        cJSON *c = cJSON_CreateObject();
-        fp_json_add_str(c, "class", name);
-        add_num_or_null(c, "cycles", it, "cycles");
-        add_num_or_null(c, "exposed", it, "exposed");
-        add_num_or_null(c, "pct", it, "pct");
-        cJSON_AddItemToArray(cls, c);
+        fp_history_class *o = fp_model_push((void **)&r->classes, &r->nclasses, sizeof *o);
+        o->cls = fp_model_strdup(c->cls);
+        o->cycles = fp_optd_of((double)c->cycles);
+        o->exposed = opt_finite(c->exposed);
+        o->pct = finite_or_null(c->pct);
     }
-    cJSON *rules = cJSON_AddArrayToObject(r, "rules");
-    cJSON_ArrayForEach(it, fp_jget(rep, "recommendations"))
-    {
-        const char *name = fp_json_get_str(it, "rule");
-        double rank;
-        if (!name || !fp_jnum(it, "rank", &rank))
+    for (size_t i = 0; i < rep->nrecs; i++) {
+        const fp_report_rec *u = &rep->recs[i];
+        if (!u->rule)
             continue;
-        cJSON *c = cJSON_CreateObject();
-        fp_json_add_int(c, "rank", (int64_t)rank);
-        fp_json_add_str(c, "rule", name);
-        fp_json_add_str(c, "bubble_class", fp_json_get_str(it, "bubble_class"));
-        add_num_or_null(c, "est_gain_pct", it, "est_gain_pct");
-        cJSON_AddItemToArray(rules, c);
+        fp_history_rule *o = fp_model_push((void **)&r->rules, &r->nrules, sizeof *o);
+        o->rank = u->rank;
+        o->rule = fp_model_strdup(u->rule);
+        o->bubble_class = fp_model_strdup(u->bubble_class);
+        o->est_gain_pct = finite_or_null(u->est_gain_pct);
     }
 
-    /* counters metrics and the whole-trace wave-state shares */
-    cJSON *m = cJSON_AddObjectToObject(r, "metrics");
-    add_metrics(m, "counters", fp_jget(cnt, "metrics"));
-    add_metrics(m, "bubbles.wave_states_pct", fp_jget(fp_jget(bub, "wave_states"), "pct"));
-    const cJSON *bt = fp_jget(bub, "totals");
-    static const char *const bkeys[] = {"idle", "issue", "hidden", "hit"};
-    for (size_t i = 0; i < sizeof bkeys / sizeof bkeys[0]; i++) {
-        double v;
-        char key[64];
-        snprintf(key, sizeof key, "bubbles.%s", bkeys[i]);
-        if (fp_jnum(bt, bkeys[i], &v) && isfinite(v))
-            cJSON_AddNumberToObject(m, key, v);
+    /* counters metrics (bridge: counters.json), the whole-trace wave-state shares
+     * and the bubbles totals (the record's metric names, in bubbles.json's order) */
+    add_metrics(r, "counters", fp_jget(in->cnt, "metrics"));
+    if (in->have_bub) {
+        const fp_bub_doc_states4 *wp = &in->bub.wave_states.pct;
+        const fp_bub_doc_totals *bt = &in->bub.totals;
+        const struct {
+            const char *name;
+            double v;
+            bool once; /* skip when already present */
+        } bm[] = {
+            {"bubbles.wave_states_pct.exec", wp->exec, true},   {"bubbles.wave_states_pct.wait", wp->wait, true},
+            {"bubbles.wave_states_pct.stall", wp->stall, true}, {"bubbles.wave_states_pct.idle", wp->idle, true},
+            {"bubbles.idle", (double)bt->idle, false},          {"bubbles.issue", (double)bt->issue, false},
+            {"bubbles.hidden", (double)bt->hidden, false},      {"bubbles.hit", (double)bt->hit, false},
+        };
+        for (size_t i = 0; i < sizeof bm / sizeof bm[0]; i++)
+            if (isfinite(bm[i].v) && !(bm[i].once && has_metric(r, bm[i].name)))
+                push_metric(r, bm[i].name, bm[i].v);
     }
+}
 
-    /* provenance: the capture's own record of the worktree (libgit2 at capture
-     * time), else what the caller read from --worktree */
-    cJSON *p = cJSON_AddObjectToObject(r, "provenance");
-    const cJSON *cw = fp_jget(cap, "worktree");
-    const char *commit = fp_json_get_str(cw, "commit");
-    const cJSON *dirty = fp_jget(cw, "dirty");
-    const char *branch = fp_json_get_str(cw, "branch");
+/* provenance: the capture's own record of the worktree (libgit2 at capture
+ * time), else what the caller read from --worktree */
+static void record_provenance(const char *bundle, const inputs *in, const char *wt_commit, int wt_dirty,
+                              const char *wt_branch, fp_history_record *r)
+{
+    const fp_capture_doc *cap = &in->cap;
+    const fp_cap_worktree *cw = cap->worktree;
+    fp_history_provenance *p = &r->provenance;
+    const char *commit = cw ? cw->commit : NULL;
+    fp_optb dirty = cw ? cw->dirty : (fp_optb){false, false};
+    const char *branch = cw ? cw->branch : NULL;
     if (!commit) {
         commit = wt_commit;
         branch = wt_branch;
-        dirty = NULL;
+        dirty = (fp_optb){false, false};
+        if (wt_commit && wt_dirty >= 0)
+            dirty = (fp_optb){true, wt_dirty != 0};
     }
-    fp_json_add_str(p, "commit", commit);
-    if (cJSON_IsBool(dirty))
-        fp_json_add_bool(p, "dirty", cJSON_IsTrue(dirty));
-    else if (!fp_json_get_str(cw, "commit") && wt_commit && wt_dirty >= 0)
-        fp_json_add_bool(p, "dirty", wt_dirty);
-    else
-        cJSON_AddNullToObject(p, "dirty");
-    fp_json_add_str(p, "branch", branch);
-    fp_json_add_str(p, "flyprof_version", FLYPROF_VERSION);
+    p->commit = fp_model_strdup(commit);
+    p->dirty = dirty;
+    p->branch = fp_model_strdup(branch);
+    p->flyprof_version = fp_model_strdup(FLYPROF_VERSION);
     /* capture time: capture.json's captured_at, else when the capture (or the
      * report) file was written */
     char when[32];
-    const char *ca = fp_json_get_str(cap, "captured_at");
-    if (ca) {
-        snprintf(when, sizeof when, "%s", ca);
+    if (cap->captured_at) {
+        snprintf(when, sizeof when, "%s", cap->captured_at);
     } else {
         char *cp = fp_path_join(bundle, "capture.json");
         struct stat sb;
-        if (stat(cp, &sb) != 0 && stat(rp, &sb) != 0)
+        if (stat(cp, &sb) != 0 && stat(in->report_path, &sb) != 0)
             sb.st_mtime = time(NULL);
         iso_utc(sb.st_mtime, when);
         free(cp);
     }
-    fp_json_add_str(p, "captured_at", when);
-    const char *host = fp_json_get_str(cap, "host");
+    p->captured_at = fp_model_strdup(when);
+    const char *host = cap->host;
     char hn[256] = "";
     if (!host && gethostname(hn, sizeof hn - 1) == 0)
         host = hn;
-    fp_json_add_str(p, "host", host && host[0] ? host : NULL);
-    char *abs = fp_path_abs(bundle);
-    fp_json_add_str(p, "bundle", abs);
-    free(abs);
+    p->host = fp_model_strdup(host && host[0] ? host : NULL);
+    p->bundle = fp_path_abs(bundle);
+}
+
+int fp_history_record_from_bundle(const char *bundle, const char *wt_commit, int wt_dirty, const char *wt_branch,
+                                  fp_history_record *r, fp_err *err)
+{
+    memset(r, 0, sizeof *r);
+    inputs in;
+    if (load_inputs(bundle, &in, err)) {
+        inputs_free(&in);
+        return -1;
+    }
+    r->schema = FP_HISTORY_RECORD_SCHEMA;
+    record_figures(&in, r);
+    record_provenance(bundle, &in, wt_commit, wt_dirty, wt_branch, r);
     char now[32];
     iso_utc(time(NULL), now);
-    fp_json_add_str(r, "added_at", now);
-
+    r->added_at = fp_model_strdup(now);
     char hash[65];
     fp_history_hash(r, hash);
-    cJSON_ReplaceItemInObjectCaseSensitive(r, "hash", cJSON_CreateString(hash));
-    free(rp);
-    cJSON_Delete(rep);
-    cJSON_Delete(cap);
-    cJSON_Delete(bub);
-    cJSON_Delete(cnt);
-    *out = r;
+    r->hash = fp_model_strdup(hash);
+    inputs_free(&in);
     return 0;
 }
 
 /* ---- content hash: a canonical rendering of the figures ---- */
 
-static void canon_num(fp_sb *s, const cJSON *o, const char *k)
+static void canon_num(fp_sb *s, fp_optd v)
 {
-    double v;
-    if (fp_jnum(o, k, &v) && isfinite(v))
-        fp_sb_addf(s, "%.17g|", v);
+    if (v.known && isfinite(v.v))
+        fp_sb_addf(s, "%.17g|", v.v);
     else
         fp_sb_adds(s, "null|");
 }
 
-static void canon_str(fp_sb *s, const cJSON *o, const char *k)
+static void canon_str(fp_sb *s, const char *v)
 {
-    const char *v = fp_json_get_str(o, k);
     if (v) {
         /* length-prefixed: no separator inside a string can forge another record */
         fp_sb_addf(s, "%zu:", strlen(v));
@@ -288,83 +309,72 @@ static void canon_str(fp_sb *s, const cJSON *o, const char *k)
     }
 }
 
-static void canon_bool(fp_sb *s, const cJSON *o, const char *k)
-{
-    const cJSON *b = fp_jget(o, k);
-    fp_sb_adds(s, cJSON_IsBool(b) ? (cJSON_IsTrue(b) ? "true|" : "false|") : "null|");
-}
+static void canon_bool(fp_sb *s, fp_optb b) { fp_sb_adds(s, b.known ? (b.v ? "true|" : "false|") : "null|"); }
 
 static int name_cmp(const void *a, const void *b)
 {
-    return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+    return strcmp((*(const fp_history_metric *const *)a)->key, (*(const fp_history_metric *const *)b)->key);
 }
 
-void fp_history_hash(const cJSON *r, char out[65])
+void fp_history_hash(const fp_history_record *r, char out[65])
 {
     fp_sb s;
     fp_sb_init(&s);
     fp_sb_adds(&s, "flyprof-history-record-1|");
-    canon_str(&s, r, "kernel");
-    canon_str(&s, r, "shape");
-    canon_str(&s, r, "arch");
-    canon_str(&s, r, "product");
-    canon_num(&s, fp_jget(r, "workload"), "time_ns_per_call");
-    const cJSON *t = fp_jget(r, "totals");
-    canon_num(&s, t, "stall_pct");
-    canon_num(&s, t, "exposed_pct");
-    canon_num(&s, t, "waves");
-    canon_num(&s, t, "latency");
-    canon_str(&s, r, "bound");
-    canon_str(&s, r, "bound_rule");
-    const cJSON *la = fp_jget(r, "launch"), *sol = fp_jget(r, "sol");
-    canon_num(&s, la, "fill_pct");
-    canon_bool(&s, la, "underfilled");
-    canon_num(&s, la, "workgroups");
-    canon_num(&s, sol, "hbm_pct");
-    canon_num(&s, sol, "mfma_busy_pct");
-    canon_num(&s, sol, "valu_busy_pct");
-    const cJSON *it;
+    canon_str(&s, r->kernel);
+    canon_str(&s, r->shape);
+    canon_str(&s, r->arch);
+    canon_str(&s, r->product);
+    canon_num(&s, r->workload.time_ns_per_call);
+    canon_num(&s, r->totals.stall_pct);
+    canon_num(&s, r->totals.exposed_pct);
+    canon_num(&s, r->totals.waves);
+    canon_num(&s, r->totals.latency);
+    canon_str(&s, r->bound);
+    canon_str(&s, r->bound_rule);
+    canon_num(&s, r->launch.fill_pct);
+    canon_bool(&s, r->launch.underfilled);
+    canon_num(&s, r->launch.workgroups);
+    canon_num(&s, r->sol.hbm_pct);
+    canon_num(&s, r->sol.mfma_busy_pct);
+    canon_num(&s, r->sol.valu_busy_pct);
     fp_sb_adds(&s, "classes|");
-    cJSON_ArrayForEach(it, fp_jget(r, "classes"))
-    {
-        canon_str(&s, it, "class");
-        canon_num(&s, it, "cycles");
-        canon_num(&s, it, "exposed");
-        canon_num(&s, it, "pct");
+    for (size_t i = 0; i < r->nclasses; i++) {
+        const fp_history_class *c = &r->classes[i];
+        canon_str(&s, c->cls);
+        canon_num(&s, c->cycles);
+        canon_num(&s, c->exposed);
+        canon_num(&s, c->pct);
     }
     fp_sb_adds(&s, "rules|");
-    cJSON_ArrayForEach(it, fp_jget(r, "rules"))
-    {
-        canon_num(&s, it, "rank");
-        canon_str(&s, it, "rule");
-        canon_str(&s, it, "bubble_class");
-        canon_num(&s, it, "est_gain_pct");
+    for (size_t i = 0; i < r->nrules; i++) {
+        const fp_history_rule *u = &r->rules[i];
+        canon_num(&s, fp_optd_of((double)u->rank));
+        canon_str(&s, u->rule);
+        canon_str(&s, u->bubble_class);
+        canon_num(&s, u->est_gain_pct);
     }
     /* metrics by name (the database returns them sorted) */
     fp_sb_adds(&s, "metrics|");
-    const cJSON *m = fp_jget(r, "metrics");
-    size_t n = 0;
-    cJSON_ArrayForEach(it, m) n++;
-    const cJSON **v = calloc(n ? n : 1, sizeof *v);
+    const fp_history_metric **v = calloc(r->nmetrics ? r->nmetrics : 1, sizeof *v);
     if (!v)
         abort();
-    n = 0;
-    cJSON_ArrayForEach(it, m) if (it->string) v[n++] = it;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nmetrics; i++)
+        if (r->metrics[i].key)
+            v[n++] = &r->metrics[i];
     qsort(v, n, sizeof *v, name_cmp);
     for (size_t i = 0; i < n; i++) {
-        fp_sb_addf(&s, "%zu:%s|", strlen(v[i]->string), v[i]->string);
-        if (cJSON_IsNumber(v[i]) && isfinite(v[i]->valuedouble))
-            fp_sb_addf(&s, "%.17g|", v[i]->valuedouble);
-        else
-            fp_sb_adds(&s, "null|");
+        fp_sb_addf(&s, "%zu:%s|", strlen(v[i]->key), v[i]->key);
+        canon_num(&s, v[i]->v);
     }
     free(v);
     /* where the capture came from and when: not where or by whom it was added */
-    const cJSON *p = fp_jget(r, "provenance");
-    canon_str(&s, p, "commit");
-    canon_bool(&s, p, "dirty");
-    canon_str(&s, p, "branch");
-    canon_str(&s, p, "captured_at");
+    const fp_history_provenance *p = &r->provenance;
+    canon_str(&s, p->commit);
+    canon_bool(&s, p->dirty);
+    canon_str(&s, p->branch);
+    canon_str(&s, p->captured_at);
     fp_sha256_hex(s.buf, s.len, out);
     fp_sb_free(&s);
 }

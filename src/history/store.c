@@ -20,7 +20,8 @@
 #include <time.h>
 
 #include "flyprof/fs.h"
-#include "flyprof/json.h"
+#include "flyprof/model.h"
+#include "flyprof/strbuf.h"
 
 struct fp_history {
     sqlite3 *db;
@@ -317,11 +318,10 @@ int fp_history_create_at_version(const char *path, int version, fp_err *err)
 
 /* ---- binding and reading values ---- */
 
-static void bind_num(sqlite3_stmt *st, int i, const cJSON *o, const char *k)
+static void bind_num(sqlite3_stmt *st, int i, fp_optd v)
 {
-    double v;
-    if (fp_jnum(o, k, &v) && isfinite(v))
-        sqlite3_bind_double(st, i, v);
+    if (v.known && isfinite(v.v))
+        sqlite3_bind_double(st, i, v.v);
     else
         sqlite3_bind_null(st, i);
 }
@@ -334,41 +334,34 @@ static void bind_str(sqlite3_stmt *st, int i, const char *s)
         sqlite3_bind_null(st, i);
 }
 
-static void bind_bool(sqlite3_stmt *st, int i, const cJSON *o, const char *k)
+static void bind_bool(sqlite3_stmt *st, int i, fp_optb b)
 {
-    const cJSON *b = fp_jget(o, k);
-    if (cJSON_IsBool(b))
-        sqlite3_bind_int(st, i, cJSON_IsTrue(b));
+    if (b.known)
+        sqlite3_bind_int(st, i, b.v);
     else
         sqlite3_bind_null(st, i);
 }
 
-static void col_num(cJSON *o, const char *k, sqlite3_stmt *st, int c)
+static fp_optd col_num(sqlite3_stmt *st, int c)
 {
     if (sqlite3_column_type(st, c) == SQLITE_NULL)
-        cJSON_AddNullToObject(o, k);
-    else
-        cJSON_AddNumberToObject(o, k, sqlite3_column_double(st, c));
+        return fp_optd_none();
+    return fp_optd_of(sqlite3_column_double(st, c));
 }
 
-static void col_str(cJSON *o, const char *k, sqlite3_stmt *st, int c)
-{
-    fp_json_add_str(o, k, (const char *)sqlite3_column_text(st, c));
-}
+static char *col_str(sqlite3_stmt *st, int c) { return fp_model_strdup((const char *)sqlite3_column_text(st, c)); }
 
-static void col_bool(cJSON *o, const char *k, sqlite3_stmt *st, int c)
+static fp_optb col_bool(sqlite3_stmt *st, int c)
 {
     if (sqlite3_column_type(st, c) == SQLITE_NULL)
-        cJSON_AddNullToObject(o, k);
-    else
-        fp_json_add_bool(o, k, sqlite3_column_int(st, c));
+        return (fp_optb){false, false};
+    return (fp_optb){true, sqlite3_column_int(st, c) != 0};
 }
 
 /* ---- insert ---- */
 
-static const char *need_str(const cJSON *o, const char *k, const char *what, fp_err *err)
+static const char *need_str(const char *s, const char *what, fp_err *err)
 {
-    const char *s = fp_json_get_str(o, k);
     if (!s)
         fp_err_set(err, FP_BAD_INPUT, "history record without %s", what);
     return s;
@@ -382,24 +375,23 @@ static bool is_hex(const char *s, size_t n)
     return s[n] == 0;
 }
 
-static int check_record(const cJSON *rec, fp_err *err)
+static int check_record(const fp_history_record *rec, fp_err *err)
 {
-    if (!cJSON_IsObject(rec))
-        return fp_err_set(err, FP_BAD_INPUT, "a history record must be a JSON object");
-    const char *hash = need_str(rec, "hash", "hash", err);
+    const char *hash = need_str(rec->hash, "hash", err);
     if (!hash)
         return -1;
     if (strlen(hash) != 64 || !is_hex(hash, 64))
         return fp_err_set(err, FP_BAD_INPUT, "history record hash is not 64 hex digits");
-    if (!need_str(rec, "kernel", "kernel", err) || !need_str(rec, "shape", "shape", err) ||
-        !need_str(fp_jget(rec, "provenance"), "captured_at", "provenance.captured_at", err) ||
-        !need_str(rec, "added_at", "added_at", err))
+    if (!need_str(rec->kernel, "kernel", err) || !need_str(rec->shape, "shape", err) ||
+        !need_str(rec->provenance.captured_at, "provenance.captured_at", err) ||
+        !need_str(rec->added_at, "added_at", err))
         return -1;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, fp_jget(rec, "classes")) if (!fp_json_get_str(it, "class")) return fp_err_set(
-        err, FP_BAD_INPUT, "history record class without a name");
-    cJSON_ArrayForEach(it, fp_jget(rec, "rules")) if (!fp_json_get_str(it, "rule") || !cJSON_IsNumber(fp_jget(it, "rank")))
-        return fp_err_set(err, FP_BAD_INPUT, "history record rule without rule/rank");
+    for (size_t i = 0; i < rec->nclasses; i++)
+        if (!rec->classes[i].cls)
+            return fp_err_set(err, FP_BAD_INPUT, "history record class without a name");
+    for (size_t i = 0; i < rec->nrules; i++)
+        if (!rec->rules[i].rule)
+            return fp_err_set(err, FP_BAD_INPUT, "history record rule without rule/rank");
     return 0;
 }
 
@@ -408,25 +400,23 @@ static const char *const entry_cols =
     " commit_sha, dirty, branch, flyprof_version, captured_at, host, bundle, added_at,"
     " launch_fill_pct, launch_underfilled, launch_workgroups, sol_hbm_pct, sol_mfma_busy_pct, sol_valu_busy_pct";
 
-static int insert_children(fp_history *h, int64_t id, const cJSON *rec, fp_err *err)
+static int insert_children(fp_history *h, int64_t id, const fp_history_record *rec, fp_err *err)
 {
     sqlite3_stmt *st = NULL;
     int rc;
-    const cJSON *it;
-    int ord = 0;
     rc = sqlite3_prepare_v2(h->db, "INSERT INTO classes(entry_id, class, cycles, exposed, pct, ord) VALUES (?,?,?,?,?,?)",
                             -1, &st, NULL);
     if (rc != SQLITE_OK)
         return db_err(h, h->db, rc, "prepare classes", err);
-    cJSON_ArrayForEach(it, fp_jget(rec, "classes"))
-    {
+    for (size_t i = 0; i < rec->nclasses; i++) {
+        const fp_history_class *c = &rec->classes[i];
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, id);
-        bind_str(st, 2, fp_json_get_str(it, "class"));
-        bind_num(st, 3, it, "cycles");
-        bind_num(st, 4, it, "exposed");
-        bind_num(st, 5, it, "pct");
-        sqlite3_bind_int(st, 6, ord++);
+        bind_str(st, 2, c->cls);
+        bind_num(st, 3, c->cycles);
+        bind_num(st, 4, c->exposed);
+        bind_num(st, 5, c->pct);
+        sqlite3_bind_int(st, 6, (int)i);
         if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
             sqlite3_finalize(st);
             return db_err(h, h->db, rc, "insert class", err);
@@ -437,14 +427,14 @@ static int insert_children(fp_history *h, int64_t id, const cJSON *rec, fp_err *
                             -1, &st, NULL);
     if (rc != SQLITE_OK)
         return db_err(h, h->db, rc, "prepare rules", err);
-    cJSON_ArrayForEach(it, fp_jget(rec, "rules"))
-    {
+    for (size_t i = 0; i < rec->nrules; i++) {
+        const fp_history_rule *r = &rec->rules[i];
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, id);
-        sqlite3_bind_int(st, 2, (int)fp_jnum0(it, "rank"));
-        bind_str(st, 3, fp_json_get_str(it, "rule"));
-        bind_str(st, 4, fp_json_get_str(it, "bubble_class"));
-        bind_num(st, 5, it, "est_gain_pct");
+        sqlite3_bind_int(st, 2, (int)r->rank);
+        bind_str(st, 3, r->rule);
+        bind_str(st, 4, r->bubble_class);
+        bind_num(st, 5, r->est_gain_pct);
         if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
             sqlite3_finalize(st);
             return db_err(h, h->db, rc, "insert rule", err);
@@ -454,17 +444,11 @@ static int insert_children(fp_history *h, int64_t id, const cJSON *rec, fp_err *
     rc = sqlite3_prepare_v2(h->db, "INSERT INTO metrics(entry_id, name, value) VALUES (?,?,?)", -1, &st, NULL);
     if (rc != SQLITE_OK)
         return db_err(h, h->db, rc, "prepare metrics", err);
-    cJSON_ArrayForEach(it, fp_jget(rec, "metrics"))
-    {
-        if (!cJSON_IsNumber(it) && !cJSON_IsNull(it))
-            continue;
+    for (size_t i = 0; i < rec->nmetrics; i++) {
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, id);
-        bind_str(st, 2, it->string);
-        if (cJSON_IsNumber(it) && isfinite(it->valuedouble))
-            sqlite3_bind_double(st, 3, it->valuedouble);
-        else
-            sqlite3_bind_null(st, 3);
+        bind_str(st, 2, rec->metrics[i].key);
+        bind_num(st, 3, rec->metrics[i].v);
         if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
             sqlite3_finalize(st);
             return db_err(h, h->db, rc, "insert metric", err);
@@ -488,12 +472,11 @@ static int find_hash(fp_history *h, const char *hash, int64_t *id, fp_err *err)
 }
 
 /* One record inside the caller's transaction. */
-static int insert_one(fp_history *h, const cJSON *rec, int64_t *id, bool *added, fp_err *err)
+static int insert_one(fp_history *h, const fp_history_record *rec, int64_t *id, bool *added, fp_err *err)
 {
     *id = 0;
     *added = false;
-    const char *hash = fp_json_get_str(rec, "hash");
-    if (find_hash(h, hash, id, err))
+    if (find_hash(h, rec->hash, id, err))
         return -1;
     if (*id)
         return 0;
@@ -504,34 +487,36 @@ static int insert_one(fp_history *h, const cJSON *rec, int64_t *id, bool *added,
     int rc = sqlite3_prepare_v2(h->db, sql, -1, &st, NULL);
     if (rc != SQLITE_OK)
         return db_err(h, h->db, rc, "prepare insert", err);
-    const cJSON *tot = fp_jget(rec, "totals"), *pv = fp_jget(rec, "provenance");
-    const cJSON *la = fp_jget(rec, "launch"), *sol = fp_jget(rec, "sol");
-    bind_str(st, 1, hash);
-    bind_str(st, 2, fp_json_get_str(rec, "kernel"));
-    bind_str(st, 3, fp_json_get_str(rec, "shape"));
-    bind_str(st, 4, fp_json_get_str(rec, "arch"));
-    bind_str(st, 5, fp_json_get_str(rec, "product"));
-    bind_num(st, 6, fp_jget(rec, "workload"), "time_ns_per_call");
-    bind_num(st, 7, tot, "stall_pct");
-    bind_num(st, 8, tot, "exposed_pct");
-    bind_num(st, 9, tot, "waves");
-    bind_num(st, 10, tot, "latency");
-    bind_str(st, 11, fp_json_get_str(rec, "bound"));
-    bind_str(st, 12, fp_json_get_str(rec, "bound_rule"));
-    bind_str(st, 13, fp_json_get_str(pv, "commit"));
-    bind_bool(st, 14, pv, "dirty");
-    bind_str(st, 15, fp_json_get_str(pv, "branch"));
-    bind_str(st, 16, fp_json_get_str(pv, "flyprof_version"));
-    bind_str(st, 17, fp_json_get_str(pv, "captured_at"));
-    bind_str(st, 18, fp_json_get_str(pv, "host"));
-    bind_str(st, 19, fp_json_get_str(pv, "bundle"));
-    bind_str(st, 20, fp_json_get_str(rec, "added_at"));
-    bind_num(st, 21, la, "fill_pct");
-    bind_bool(st, 22, la, "underfilled");
-    bind_num(st, 23, la, "workgroups");
-    bind_num(st, 24, sol, "hbm_pct");
-    bind_num(st, 25, sol, "mfma_busy_pct");
-    bind_num(st, 26, sol, "valu_busy_pct");
+    const fp_history_totals *tot = &rec->totals;
+    const fp_history_provenance *pv = &rec->provenance;
+    const fp_history_launch *la = &rec->launch;
+    const fp_history_sol *sol = &rec->sol;
+    bind_str(st, 1, rec->hash);
+    bind_str(st, 2, rec->kernel);
+    bind_str(st, 3, rec->shape);
+    bind_str(st, 4, rec->arch);
+    bind_str(st, 5, rec->product);
+    bind_num(st, 6, rec->workload.time_ns_per_call);
+    bind_num(st, 7, tot->stall_pct);
+    bind_num(st, 8, tot->exposed_pct);
+    bind_num(st, 9, tot->waves);
+    bind_num(st, 10, tot->latency);
+    bind_str(st, 11, rec->bound);
+    bind_str(st, 12, rec->bound_rule);
+    bind_str(st, 13, pv->commit);
+    bind_bool(st, 14, pv->dirty);
+    bind_str(st, 15, pv->branch);
+    bind_str(st, 16, pv->flyprof_version);
+    bind_str(st, 17, pv->captured_at);
+    bind_str(st, 18, pv->host);
+    bind_str(st, 19, pv->bundle);
+    bind_str(st, 20, rec->added_at);
+    bind_num(st, 21, la->fill_pct);
+    bind_bool(st, 22, la->underfilled);
+    bind_num(st, 23, la->workgroups);
+    bind_num(st, 24, sol->hbm_pct);
+    bind_num(st, 25, sol->mfma_busy_pct);
+    bind_num(st, 26, sol->valu_busy_pct);
     rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -543,14 +528,11 @@ static int insert_one(fp_history *h, const cJSON *rec, int64_t *id, bool *added,
     return 0;
 }
 
-int fp_history_insert_many(fp_history *h, const cJSON *recs, size_t *added, fp_err *err)
+int fp_history_insert_many(fp_history *h, const fp_history_record *recs, size_t n, size_t *added, fp_err *err)
 {
     *added = 0;
-    const cJSON *r;
-    size_t i = 0;
-    cJSON_ArrayForEach(r, recs)
-    {
-        if (check_record(r, err)) {
+    for (size_t i = 0; i < n; i++) {
+        if (check_record(&recs[i], err)) {
             /* prefix the record number (the message keeps what fits) */
             char pre[32];
             int np = snprintf(pre, sizeof pre, "record %zu: ", i + 1);
@@ -562,17 +544,15 @@ int fp_history_insert_many(fp_history *h, const cJSON *recs, size_t *added, fp_e
             err->message[np + keep] = 0;
             return -1;
         }
-        i++;
     }
     /* IMMEDIATE: take the write lock first, so the hash checks and the inserts
      * see the same database (a deferred transaction could not upgrade). */
     if (exec(h, "BEGIN IMMEDIATE", "begin", err))
         return -1;
-    cJSON_ArrayForEach(r, recs)
-    {
+    for (size_t i = 0; i < n; i++) {
         int64_t id;
         bool a;
-        if (insert_one(h, r, &id, &a, err)) {
+        if (insert_one(h, &recs[i], &id, &a, err)) {
             sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
             *added = 0;
             return -1;
@@ -587,7 +567,7 @@ int fp_history_insert_many(fp_history *h, const cJSON *recs, size_t *added, fp_e
     return 0;
 }
 
-int fp_history_insert(fp_history *h, const cJSON *rec, int64_t *id, bool *added, fp_err *err)
+int fp_history_insert(fp_history *h, const fp_history_record *rec, int64_t *id, bool *added, fp_err *err)
 {
     *id = 0;
     *added = false;
@@ -606,7 +586,7 @@ int fp_history_insert(fp_history *h, const cJSON *rec, int64_t *id, bool *added,
 
 /* ---- read back ---- */
 
-static int add_children(fp_history *h, int64_t id, cJSON *rec, fp_err *err)
+static int add_children(fp_history *h, int64_t id, fp_history_record *rec, fp_err *err)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(h->db, "SELECT class, cycles, exposed, pct FROM classes WHERE entry_id=? ORDER BY ord", -1,
@@ -614,14 +594,12 @@ static int add_children(fp_history *h, int64_t id, cJSON *rec, fp_err *err)
     if (rc != SQLITE_OK)
         return db_err(h, h->db, rc, "classes", err);
     sqlite3_bind_int64(st, 1, id);
-    cJSON *arr = cJSON_AddArrayToObject(rec, "classes");
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        cJSON *c = cJSON_CreateObject();
-        col_str(c, "class", st, 0);
-        col_num(c, "cycles", st, 1);
-        col_num(c, "exposed", st, 2);
-        col_num(c, "pct", st, 3);
-        cJSON_AddItemToArray(arr, c);
+        fp_history_class *c = fp_model_push((void **)&rec->classes, &rec->nclasses, sizeof *c);
+        c->cls = col_str(st, 0);
+        c->cycles = col_num(st, 1);
+        c->exposed = col_num(st, 2);
+        c->pct = col_num(st, 3);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -631,14 +609,12 @@ static int add_children(fp_history *h, int64_t id, cJSON *rec, fp_err *err)
     if (rc != SQLITE_OK)
         return db_err(h, h->db, rc, "rules", err);
     sqlite3_bind_int64(st, 1, id);
-    arr = cJSON_AddArrayToObject(rec, "rules");
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        cJSON *c = cJSON_CreateObject();
-        fp_json_add_int(c, "rank", sqlite3_column_int64(st, 0));
-        col_str(c, "rule", st, 1);
-        col_str(c, "bubble_class", st, 2);
-        col_num(c, "est_gain_pct", st, 3);
-        cJSON_AddItemToArray(arr, c);
+        fp_history_rule *r = fp_model_push((void **)&rec->rules, &rec->nrules, sizeof *r);
+        r->rank = sqlite3_column_int64(st, 0);
+        r->rule = col_str(st, 1);
+        r->bubble_class = col_str(st, 2);
+        r->est_gain_pct = col_num(st, 3);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -647,62 +623,55 @@ static int add_children(fp_history *h, int64_t id, cJSON *rec, fp_err *err)
     if (rc != SQLITE_OK)
         return db_err(h, h->db, rc, "metrics", err);
     sqlite3_bind_int64(st, 1, id);
-    cJSON *m = cJSON_AddObjectToObject(rec, "metrics");
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        col_num(m, (const char *)sqlite3_column_text(st, 0), st, 1);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        fp_history_metric *m = fp_model_push((void **)&rec->metrics, &rec->nmetrics, sizeof *m);
+        m->key = col_str(st, 0);
+        m->v = col_num(st, 1);
+    }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
         return db_err(h, h->db, rc, "metrics", err);
     return 0;
 }
 
-/* One entries row (columns: id, then entry_cols) -> record, key order as history.h. */
-static cJSON *row_record(sqlite3_stmt *st)
+/* One entries row (columns: id, then entry_cols) -> record. */
+static void row_record(sqlite3_stmt *st, fp_history_record *r)
 {
-    cJSON *r = cJSON_CreateObject();
-    fp_json_add_int(r, "schema", FP_HISTORY_RECORD_SCHEMA);
-    fp_json_add_int(r, "id", sqlite3_column_int64(st, 0));
-    col_str(r, "hash", st, 1);
-    col_str(r, "kernel", st, 2);
-    col_str(r, "shape", st, 3);
-    col_str(r, "arch", st, 4);
-    col_str(r, "product", st, 5);
-    cJSON *w = cJSON_AddObjectToObject(r, "workload");
-    col_num(w, "time_ns_per_call", st, 6);
-    cJSON *t = cJSON_AddObjectToObject(r, "totals");
-    col_num(t, "stall_pct", st, 7);
-    col_num(t, "exposed_pct", st, 8);
-    col_num(t, "waves", st, 9);
-    col_num(t, "latency", st, 10);
-    col_str(r, "bound", st, 11);
-    col_str(r, "bound_rule", st, 12);
-    cJSON *la = cJSON_AddObjectToObject(r, "launch");
-    col_num(la, "fill_pct", st, 21);
-    col_bool(la, "underfilled", st, 22);
-    col_num(la, "workgroups", st, 23);
-    cJSON *sol = cJSON_AddObjectToObject(r, "sol");
-    col_num(sol, "hbm_pct", st, 24);
-    col_num(sol, "mfma_busy_pct", st, 25);
-    col_num(sol, "valu_busy_pct", st, 26);
-    return r;
-}
-
-static void row_provenance(cJSON *r, sqlite3_stmt *st)
-{
-    cJSON *p = cJSON_AddObjectToObject(r, "provenance");
-    col_str(p, "commit", st, 13);
-    col_bool(p, "dirty", st, 14);
-    col_str(p, "branch", st, 15);
-    col_str(p, "flyprof_version", st, 16);
-    col_str(p, "captured_at", st, 17);
-    col_str(p, "host", st, 18);
-    col_str(p, "bundle", st, 19);
-    col_str(r, "added_at", st, 20);
+    memset(r, 0, sizeof *r);
+    r->schema = FP_HISTORY_RECORD_SCHEMA;
+    r->id = fp_optd_of((double)sqlite3_column_int64(st, 0));
+    r->hash = col_str(st, 1);
+    r->kernel = col_str(st, 2);
+    r->shape = col_str(st, 3);
+    r->arch = col_str(st, 4);
+    r->product = col_str(st, 5);
+    r->workload.time_ns_per_call = col_num(st, 6);
+    r->totals.stall_pct = col_num(st, 7);
+    r->totals.exposed_pct = col_num(st, 8);
+    r->totals.waves = col_num(st, 9);
+    r->totals.latency = col_num(st, 10);
+    r->bound = col_str(st, 11);
+    r->bound_rule = col_str(st, 12);
+    r->launch.fill_pct = col_num(st, 21);
+    r->launch.underfilled = col_bool(st, 22);
+    r->launch.workgroups = col_num(st, 23);
+    r->sol.hbm_pct = col_num(st, 24);
+    r->sol.mfma_busy_pct = col_num(st, 25);
+    r->sol.valu_busy_pct = col_num(st, 26);
+    fp_history_provenance *p = &r->provenance;
+    p->commit = col_str(st, 13);
+    p->dirty = col_bool(st, 14);
+    p->branch = col_str(st, 15);
+    p->flyprof_version = col_str(st, 16);
+    p->captured_at = col_str(st, 17);
+    p->host = col_str(st, 18);
+    p->bundle = col_str(st, 19);
+    r->added_at = col_str(st, 20);
 }
 
 /* Run a SELECT of (id, entry_cols) with text binds; records appended to out. */
 static int select_records(fp_history *h, const char *where_order, const char *const *binds, int nb, long long limit,
-                          cJSON *out, fp_err *err)
+                          fp_history_records *out, fp_err *err)
 {
     char sql[2048];
     snprintf(sql, sizeof sql, "SELECT id, %s FROM entries %s", entry_cols, where_order);
@@ -715,22 +684,18 @@ static int select_records(fp_history *h, const char *where_order, const char *co
     if (limit > 0)
         sqlite3_bind_int64(st, nb + 1, limit);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        cJSON *r = row_record(st);
-        int64_t id = sqlite3_column_int64(st, 0);
-        /* classes/rules/metrics before provenance: the record's key order */
-        if (add_children(h, id, r, err)) {
-            cJSON_Delete(r);
+        fp_history_record *r = fp_model_push((void **)&out->items, &out->n, sizeof *r);
+        row_record(st, r);
+        if (add_children(h, sqlite3_column_int64(st, 0), r, err)) {
             sqlite3_finalize(st);
             return -1;
         }
-        row_provenance(r, st);
-        cJSON_AddItemToArray(out, r);
     }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : db_err(h, h->db, rc, "select", err);
 }
 
-int fp_history_query(fp_history *h, const fp_history_filter *f, cJSON **records, fp_err *err)
+int fp_history_query(fp_history *h, const fp_history_filter *f, fp_history_records *records, fp_err *err)
 {
     char where[512] = "";
     const char *binds[3];
@@ -757,28 +722,38 @@ int fp_history_query(fp_history *h, const fp_history_filter *f, cJSON **records,
     else
         snprintf(where, sizeof where, "%s ORDER BY captured_at, id", w.buf);
     fp_sb_free(&w);
-    *records = cJSON_CreateArray();
-    if (select_records(h, where, binds, nb, f->limit, *records, err)) {
-        cJSON_Delete(*records);
-        *records = NULL;
+    memset(records, 0, sizeof *records);
+    if (select_records(h, where, binds, nb, f->limit, records, err)) {
+        fp_history_records_free(records);
         return -1;
     }
     return 0;
 }
 
-int fp_history_get(fp_history *h, int64_t id, cJSON **rec, fp_err *err)
+/* The first of a selection into *rec (the rest freed); false when none. */
+static bool take_first(fp_history_records *rs, fp_history_record *rec)
 {
+    bool any = rs->n > 0;
+    if (any) {
+        *rec = rs->items[0];
+        memset(&rs->items[0], 0, sizeof rs->items[0]);
+    }
+    fp_history_records_free(rs);
+    return any;
+}
+
+int fp_history_get(fp_history *h, int64_t id, fp_history_record *rec, fp_err *err)
+{
+    memset(rec, 0, sizeof *rec);
     char idbuf[32];
     snprintf(idbuf, sizeof idbuf, "%lld", (long long)id);
     const char *b[1] = {idbuf};
-    cJSON *arr = cJSON_CreateArray();
-    if (select_records(h, "WHERE id = CAST(? AS INTEGER)", b, 1, 0, arr, err)) {
-        cJSON_Delete(arr);
+    fp_history_records arr = {0};
+    if (select_records(h, "WHERE id = CAST(? AS INTEGER)", b, 1, 0, &arr, err)) {
+        fp_history_records_free(&arr);
         return -1;
     }
-    *rec = cJSON_DetachItemFromArray(arr, 0);
-    cJSON_Delete(arr);
-    if (!*rec) {
+    if (!take_first(&arr, rec)) {
         fp_err_set(err, FP_NO_ARTIFACT, "no history entry %lld", (long long)id);
         return fp_err_help(err, "`flyprof history list` shows the entry ids");
     }
@@ -796,35 +771,36 @@ static bool all_digits(const char *s)
 }
 
 int fp_history_baseline(fp_history *h, const char *kernel, const char *shape, const char *spec,
-                        const char *exclude_hash, cJSON **rec, fp_err *err)
+                        const char *exclude_hash, fp_history_record *rec, fp_err *err)
 {
-    *rec = NULL;
+    memset(rec, 0, sizeof *rec);
     const char *ex = exclude_hash ? exclude_hash : "";
-    cJSON *arr = cJSON_CreateArray();
+    fp_history_records arr = {0};
+    fp_history_records *rs = &arr;
     int rc = 0;
     const char *how;
     if (!spec || !strcmp(spec, "latest")) {
         const char *b[3] = {kernel, shape, ex};
         how = "the latest entry";
         rc = select_records(h, "WHERE kernel = ? AND shape = ? AND hash <> ? ORDER BY captured_at DESC, id DESC LIMIT 1",
-                            b, 3, 0, arr, err);
+                            b, 3, 0, rs, err);
     } else {
         if (all_digits(spec) && strlen(spec) < 19) {
             const char *b[4] = {kernel, shape, ex, spec};
             how = "entry id";
             rc = select_records(h, "WHERE kernel = ? AND shape = ? AND hash <> ? AND id = CAST(? AS INTEGER)", b, 4, 0,
-                                arr, err);
+                                rs, err);
         }
-        if (rc == 0 && cJSON_GetArraySize(arr) == 0) {
+        if (rc == 0 && arr.n == 0) {
             size_t n = strlen(spec);
             if (all_digits(spec) && n < 4) {
-                cJSON_Delete(arr);
+                fp_history_records_free(&arr);
                 fp_err_set(err, FP_NO_ARTIFACT, "no entry %s of kernel %s shape '%s' other than the bundle itself", spec,
                            kernel, shape);
                 return fp_err_help(err, "`flyprof history list --kernel %s` shows ids and commits", kernel);
             }
             if (n < 4 || n > 40 || !is_hex(spec, n)) {
-                cJSON_Delete(arr);
+                fp_history_records_free(&arr);
                 fp_err_set(err, FP_BAD_ARGS, "--baseline %s is neither latest, an entry id of %s, nor a commit (4-40 hex digits)",
                            spec, kernel);
                 return fp_err_help(err, "`flyprof history list --kernel %s` shows ids and commits", kernel);
@@ -837,16 +813,14 @@ int fp_history_baseline(fp_history *h, const char *kernel, const char *shape, co
             how = "the latest entry of commit";
             rc = select_records(h, "WHERE kernel = ? AND shape = ? AND hash <> ? AND commit_sha LIKE ? "
                                    "ORDER BY captured_at DESC, id DESC LIMIT 1",
-                                b, 4, 0, arr, err);
+                                b, 4, 0, rs, err);
         }
     }
     if (rc) {
-        cJSON_Delete(arr);
+        fp_history_records_free(&arr);
         return -1;
     }
-    *rec = cJSON_DetachItemFromArray(arr, 0);
-    cJSON_Delete(arr);
-    if (!*rec) {
+    if (!take_first(&arr, rec)) {
         fp_err_set(err, FP_NO_ARTIFACT, "no baseline for kernel %s shape '%s' (%s %s) in the history", kernel, shape, how,
                    spec ? spec : "latest");
         return fp_err_help(err, "add a baseline first (on main: flyprof history add --bundle DIR); "

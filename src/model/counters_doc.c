@@ -28,7 +28,7 @@ static const fp_field metric_f[] = {
 const fp_schema fp_cnt_metric_schema = SCHEMA("counters.metrics", fp_cnt_metric, metric_f);
 
 static const fp_field missing_f[] = {
-    {NULL, FP_K_STRS, offsetof(fp_cnt_missing, inputs), 0, 0, NULL, offsetof(fp_cnt_missing, ninputs), 0},
+    {.kind = FP_K_STRS, .off = offsetof(fp_cnt_missing, inputs), .count = offsetof(fp_cnt_missing, ninputs)},
 };
 static const fp_schema missing_s = SCHEMA("counters.missing", fp_cnt_missing, missing_f);
 

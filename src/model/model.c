@@ -93,7 +93,8 @@ static bool is_null(const fp_field *f, const void *obj)
     case FP_K_MAP:
     case FP_K_ARR:
     case FP_K_STRS:
-    case FP_K_NUMS: return *CAT(obj, f->count, size_t) == 0;
+    case FP_K_NUMS:
+    case FP_K_OPTDMAP: return *CAT(obj, f->count, size_t) == 0;
     default: return false;
     }
 }
@@ -173,6 +174,15 @@ static cJSON *write_value(const fp_field *f, const void *obj)
         return v->is_num ? num(v->num, f->dec) : must(v->str ? cJSON_CreateString(v->str) : cJSON_CreateNull());
     }
     case FP_K_INLINE: break; /* written by write_fields */
+    case FP_K_OPTDMAP: {
+        cJSON *o = must(cJSON_CreateObject());
+        const fp_named_optd *items = *CAT(obj, f->off, fp_named_optd *);
+        size_t n = *CAT(obj, f->count, size_t);
+        for (size_t i = 0; i < n; i++)
+            cJSON_AddItemToObject(o, items[i].key ? items[i].key : "",
+                                  items[i].v.known ? num(items[i].v.v, f->dec) : must(cJSON_CreateNull()));
+        return o;
+    }
     }
     abort();
 }
@@ -275,6 +285,117 @@ static int read_int(const cJSON *v, double lo, double hi, double *out)
     return 0;
 }
 
+static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err);
+
+/* An array of sub structs, strings or numbers. */
+static int read_list(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    if (!cJSON_IsArray(v))
+        return bad(err, doc, p, "an array", v);
+    size_t n = (size_t)cJSON_GetArraySize(v);
+    size_t size = f->kind == FP_K_ARR ? f->sub->size : f->kind == FP_K_STRS ? sizeof(char *) : sizeof(double);
+    char *items = xcalloc(n, size);
+    *AT(obj, f->off, char *) = items;
+    *AT(obj, f->count, size_t) = n; /* elements not yet read are zero: safe to free */
+    size_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        rpath ep = {p, NULL, i};
+        if (f->kind == FP_K_ARR) {
+            if (!cJSON_IsObject(e))
+                return bad(err, doc, &ep, "an object", e);
+            if (read_obj(f->sub, e, items + i * size, doc, &ep, err) != 0)
+                return -1;
+        } else if (f->kind == FP_K_STRS) {
+            if (!cJSON_IsString(e))
+                return bad(err, doc, &ep, "a string", e);
+            ((char **)items)[i] = fp_model_strdup(e->valuestring);
+        } else {
+            if (!cJSON_IsNumber(e))
+                return bad(err, doc, &ep, "a number", e);
+            ((double *)items)[i] = e->valuedouble;
+        }
+        i++;
+    }
+    return 0;
+}
+
+/* An object whose member names are data, each a sub struct or a single value. */
+static int read_map(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    if (!cJSON_IsObject(v))
+        return bad(err, doc, p, "an object", v);
+    size_t n = (size_t)cJSON_GetArraySize(v);
+    char *items = xcalloc(n, f->sub->size);
+    *AT(obj, f->off, char *) = items;
+    *AT(obj, f->count, size_t) = n;
+    size_t i = 0;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, v)
+    {
+        char *e = items + i++ * f->sub->size;
+        rpath mp = {p, m->string ? m->string : "", 0};
+        for (const cJSON *q = v->child; q != m; q = q->next)
+            if (q->string && !strcmp(q->string, mp.key))
+                return bad(err, doc, &mp, "key repeated", NULL);
+        *(char **)e = fp_model_strdup(mp.key);
+        if (map_single(f->sub)) {
+            if (read_value(&f->sub->fields[0], m, e, doc, &mp, err) != 0)
+                return -1;
+        } else {
+            if (!cJSON_IsObject(m))
+                return bad(err, doc, &mp, "an object", m);
+            if (read_obj(f->sub, m, e, doc, &mp, err) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* An object whose member names are data, each a number or null. */
+static int read_optdmap(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    if (!cJSON_IsObject(v))
+        return bad(err, doc, p, "an object", v);
+    size_t n = (size_t)cJSON_GetArraySize(v);
+    fp_named_optd *items = xcalloc(n, sizeof *items);
+    *AT(obj, f->off, fp_named_optd *) = items;
+    *AT(obj, f->count, size_t) = n;
+    size_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        rpath ep = {p, e->string ? e->string : "", 0};
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(items[k].key, ep.key))
+                return bad(err, doc, &ep, "key repeated", NULL);
+        if (!cJSON_IsNull(e) && !cJSON_IsNumber(e))
+            return bad(err, doc, &ep, "a number or null", e);
+        items[i].key = fp_model_strdup(ep.key);
+        items[i].v = cJSON_IsNull(e) ? fp_optd_none() : fp_optd_of(e->valuedouble);
+        i++;
+    }
+    return 0;
+}
+
+/* A number, a string or null (fp_numstr). */
+static int read_numstr(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    fp_numstr *o = AT(obj, f->off, fp_numstr);
+    if (cJSON_IsNull(v))
+        return 0;
+    if (cJSON_IsNumber(v)) {
+        o->is_num = true;
+        o->num = v->valuedouble;
+        return 0;
+    }
+    if (!cJSON_IsString(v))
+        return bad(err, doc, p, "a number, a string or null", v);
+    o->str = fp_model_strdup(v->valuestring);
+    return 0;
+}
+
 static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
 {
     double d;
@@ -344,84 +465,14 @@ static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *
     }
     case FP_K_ARR:
     case FP_K_STRS:
-    case FP_K_NUMS: {
-        if (!cJSON_IsArray(v))
-            return bad(err, doc, p, "an array", v);
-        size_t n = (size_t)cJSON_GetArraySize(v);
-        size_t size = f->kind == FP_K_ARR ? f->sub->size : f->kind == FP_K_STRS ? sizeof(char *) : sizeof(double);
-        char *items = xcalloc(n, size);
-        *AT(obj, f->off, char *) = items;
-        *AT(obj, f->count, size_t) = n; /* elements not yet read are zero: safe to free */
-        size_t i = 0;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, v)
-        {
-            rpath ep = {p, NULL, i};
-            if (f->kind == FP_K_ARR) {
-                if (!cJSON_IsObject(e))
-                    return bad(err, doc, &ep, "an object", e);
-                if (read_obj(f->sub, e, items + i * size, doc, &ep, err) != 0)
-                    return -1;
-            } else if (f->kind == FP_K_STRS) {
-                if (!cJSON_IsString(e))
-                    return bad(err, doc, &ep, "a string", e);
-                ((char **)items)[i] = fp_model_strdup(e->valuestring);
-            } else {
-                if (!cJSON_IsNumber(e))
-                    return bad(err, doc, &ep, "a number", e);
-                ((double *)items)[i] = e->valuedouble;
-            }
-            i++;
-        }
-        return 0;
-    }
+    case FP_K_NUMS: return read_list(f, v, obj, doc, p, err);
     case FP_K_JSON:
         *AT(obj, f->off, cJSON *) = must(cJSON_Duplicate(v, 1));
         return 0;
-    case FP_K_MAP: {
-        if (!cJSON_IsObject(v))
-            return bad(err, doc, p, "an object", v);
-        size_t n = (size_t)cJSON_GetArraySize(v);
-        char *items = xcalloc(n, f->sub->size);
-        *AT(obj, f->off, char *) = items;
-        *AT(obj, f->count, size_t) = n;
-        size_t i = 0;
-        const cJSON *m;
-        cJSON_ArrayForEach(m, v)
-        {
-            char *e = items + i++ * f->sub->size;
-            rpath mp = {p, m->string ? m->string : "", 0};
-            for (const cJSON *q = v->child; q != m; q = q->next)
-                if (q->string && !strcmp(q->string, mp.key))
-                    return bad(err, doc, &mp, "key repeated", NULL);
-            *(char **)e = fp_model_strdup(mp.key);
-            if (map_single(f->sub)) {
-                if (read_value(&f->sub->fields[0], m, e, doc, &mp, err) != 0)
-                    return -1;
-            } else {
-                if (!cJSON_IsObject(m))
-                    return bad(err, doc, &mp, "an object", m);
-                if (read_obj(f->sub, m, e, doc, &mp, err) != 0)
-                    return -1;
-            }
-        }
-        return 0;
-    }
-    case FP_K_NUMSTR: {
-        fp_numstr *o = AT(obj, f->off, fp_numstr);
-        if (cJSON_IsNull(v))
-            return 0;
-        if (cJSON_IsNumber(v)) {
-            o->is_num = true;
-            o->num = v->valuedouble;
-            return 0;
-        }
-        if (!cJSON_IsString(v))
-            return bad(err, doc, p, "a number, a string or null", v);
-        o->str = fp_model_strdup(v->valuestring);
-        return 0;
-    }
+    case FP_K_MAP: return read_map(f, v, obj, doc, p, err);
     case FP_K_INLINE: break; /* read by read_fields */
+    case FP_K_OPTDMAP: return read_optdmap(f, v, obj, doc, p, err);
+    case FP_K_NUMSTR: return read_numstr(f, v, obj, doc, p, err);
     }
     abort();
 }
@@ -579,6 +630,14 @@ void fp_model_round(const fp_schema *s, void *obj)
                 items[k] = fp_round(items[k], f->dec);
             break;
         }
+        case FP_K_OPTDMAP: {
+            fp_named_optd *items = *AT(obj, f->off, fp_named_optd *);
+            size_t n = *AT(obj, f->count, size_t);
+            for (size_t k = 0; k < n && f->dec >= 0; k++)
+                if (items[k].v.known)
+                    items[k].v.v = fp_round(items[k].v.v, f->dec);
+            break;
+        }
         default: break;
         }
     }
@@ -631,6 +690,14 @@ static void free_fields(const fp_schema *s, void *obj)
         }
         case FP_K_NUMS: free(*AT(obj, f->off, double *)); break;
         case FP_K_JSON: cJSON_Delete(*AT(obj, f->off, cJSON *)); break;
+        case FP_K_OPTDMAP: {
+            fp_named_optd *items = *AT(obj, f->off, fp_named_optd *);
+            size_t n = *AT(obj, f->count, size_t);
+            for (size_t k = 0; k < n; k++)
+                free(items[k].key);
+            free(items);
+            break;
+        }
         default: break;
         }
     }
@@ -695,6 +762,15 @@ static void copy_fields(const fp_schema *s, void *dst, const void *src)
         case FP_K_JSON: {
             const cJSON *j = *CAT(src, f->off, cJSON *);
             *AT(dst, f->off, cJSON *) = j ? must(cJSON_Duplicate(j, 1)) : NULL;
+            break;
+        }
+        case FP_K_OPTDMAP: {
+            size_t n = *CAT(src, f->count, size_t);
+            const fp_named_optd *from = *CAT(src, f->off, fp_named_optd *);
+            fp_named_optd *to = n ? xcalloc(n, sizeof *to) : NULL;
+            for (size_t k = 0; k < n; k++)
+                to[k] = (fp_named_optd){fp_model_strdup(from[k].key), from[k].v};
+            *AT(dst, f->off, fp_named_optd *) = to;
             break;
         }
         default: break;

@@ -12,6 +12,10 @@
 #   --tree DIR     work tree whose current files are compared (default: this checkout)
 #   --only LIST    run only these parts of the workload (default: all)
 #   --keep         keep the output trees (printed at the end)
+#   --allow FILE   announced differences (default: tests/tools/golden-allowed.txt of the tree):
+#                  lines "GLOB<TAB>why"; a differing output whose path (relative to the output
+#                  tree, e.g. res/0702-fz-capture_json-*.out) matches a GLOB is listed as
+#                  announced instead of failing the comparison
 #
 # Both runs happen at the same absolute paths (one work dir, renamed after each run),
 # with the binaries copied to the same place, so paths inside outputs compare equal.
@@ -31,12 +35,14 @@ ref=""
 only="corpus,gen,example,live,fuzz"
 keep=0
 jobs=2
+allow=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --ref) ref=$2; shift 2 ;;
     --tree) tree=$(cd "$2" && pwd) || exit 2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --keep) keep=1; shift ;;
+    --allow) allow=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "golden: unknown argument $1" >&2; exit 2 ;;
@@ -420,11 +426,44 @@ normalise() { # DIR: rewrite volatile values in place
     rm -rf "$1/bin"
 }
 
-compare() { # A B LABEL
+# The differing paths of diff -r -q, relative to tree A.
+diff_paths() { # A B
+    diff -r -q "$1" "$2" 2>&1 | sed -E -e "s|^Files $1/([^ ]+) and .*|\1|" -e "s|^Only in $1/?([^:]*): (.*)|\1/\2 (only before)|" \
+        -e "s|^Only in $2/?([^:]*): (.*)|\1/\2 (only after)|"
+}
+
+compare() { # A B LABEL [ALLOWED]
     local out; out=$(diff -r -q "$1" "$2" 2>&1)
     if [ -z "$out" ]; then
         echo "golden: $3: identical ($(find "$1" -type f | wc -l) files, $(ls "$1/res" | grep -c '\.rc$') commands)"
         return 0
+    fi
+    if [ -n "${4:-}" ] && [ -f "$4" ]; then
+        # split the differences into announced (a GLOB of the allow file matches) and not
+        local p g why announced="" unexpected=""
+        while IFS= read -r p; do
+            local hit=""
+            while IFS=$'\t' read -r g why; do
+                case "$g" in ''|'#'*) continue ;; esac
+                # shellcheck disable=SC2254
+                case "${p%% (*}" in $g) hit=$g; break ;; esac
+            done <"$4"
+            if [ -n "$hit" ]; then announced="$announced$p	$hit"$'\n'; else unexpected="$unexpected$p"$'\n'; fi
+        done < <(diff_paths "$1" "$2")
+        if [ -z "$unexpected" ]; then
+            echo "golden: $3: identical except $(printf '%s' "$announced" | grep -c .) announced differences" \
+                "($(find "$1" -type f | wc -l) files, $(ls "$1/res" | grep -c '\.rc$') commands); by pattern:"
+            printf '%s' "$announced" | cut -f2 | sort | uniq -c | sed 's/^/golden:   /'
+            return 0
+        fi
+        echo "golden: $3: DIFFERENT: $(printf '%s' "$unexpected" | grep -c .) unannounced differences" \
+            "(+ $(printf '%s' "$announced" | grep -c .) announced)"
+        printf '%s' "$unexpected" | head -40
+        printf '%s' "$unexpected" | head -8 | while read -r f _; do
+            echo "--- $f"
+            diff "$1/$f" "$2/$f" 2>/dev/null | head -12
+        done
+        return 1
     fi
     echo "golden: $3: DIFFERENT ($(printf '%s\n' "$out" | wc -l) paths)"
     printf '%s\n' "$out" | head -40
@@ -446,6 +485,7 @@ compare "$A" "$A2" "reference against itself" ||
 rm -rf "$A2"
 run_all "$cache/tree-$tkey" tree-out
 normalise "$B"
-compare "$A" "$B" "tree against $ref"; rc=$?
+[ -n "$allow" ] || allow=$tree/tests/tools/golden-allowed.txt
+compare "$A" "$B" "tree against $ref" "$allow"; rc=$?
 if [ $keep = 1 ]; then echo "golden: outputs in $A and $B"; else rm -rf "$A" "$B"; fi
 exit $rc

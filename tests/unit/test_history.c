@@ -19,7 +19,9 @@
 
 #include "flyprof/diff.h"
 #include "flyprof/history.h"
+#include "flyprof/history_doc.h"
 #include "flyprof/json.h"
+#include "flyprof/model.h"
 #include "flyprof/sha256.h"
 #include "flyprof/trend.h"
 
@@ -73,8 +75,8 @@ static void test_sha256_vectors(void **state)
     assert_string_equal(out, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
-/* A record as record.c builds it. */
-static cJSON *make_record(const char *kernel, const char *shape, double t_ns, const char *commit, const char *when)
+/* A record as record.c builds it (a full document, through the strict reader). */
+static void make_record_into(fp_history_record *out, const char *kernel, const char *shape, double t_ns, const char *commit, const char *when)
 {
     char js[2048];
     snprintf(js, sizeof js,
@@ -91,49 +93,106 @@ static cJSON *make_record(const char *kernel, const char *shape, double t_ns, co
              "\"provenance\":{\"commit\":\"%s\",\"dirty\":false,\"branch\":\"main\",\"flyprof_version\":\"0.1.0\","
              "\"captured_at\":\"%s\",\"host\":\"ci-1\",\"bundle\":\"/b\"},\"added_at\":\"2026-11-30T00:00:00Z\"}",
              kernel, shape, t_ns, commit, when);
-    cJSON *r = cJSON_Parse(js);
-    assert_non_null(r);
+    cJSON *j = cJSON_Parse(js);
+    assert_non_null(j);
+    fp_err err = {0};
+    if (fp_model_read(&fp_history_record_schema, j, out, "record", &err) != 0)
+        fail_msg("%s", err.message);
+    cJSON_Delete(j);
     char h[65];
-    fp_history_hash(r, h);
-    cJSON_ReplaceItemInObjectCaseSensitive(r, "hash", cJSON_CreateString(h));
+    fp_history_hash(out, h);
+    out->hash = fp_model_strdup(h);
+}
+
+static fp_history_record *make_record(const char *kernel, const char *shape, double t_ns, const char *commit,
+                                      const char *when)
+{
+    fp_history_record *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    make_record_into(r, kernel, shape, t_ns, commit, when);
     return r;
+}
+
+static void rec_delete(fp_history_record *r)
+{
+    fp_history_record_free(r);
+    free(r);
+}
+
+static void set_str(char **slot, const char *v)
+{
+    free(*slot);
+    *slot = fp_model_strdup(v);
 }
 
 static void test_hash_covers_figures_not_where_added(void **state)
 {
     (void)state;
-    cJSON *a = make_record("k", "s", 20000, "abcdef0123", "2026-11-01T00:00:00Z");
+    fp_history_record *a = make_record("k", "s", 20000, "abcdef0123", "2026-11-01T00:00:00Z");
     char h0[65], h1[65];
     fp_history_hash(a, h0);
     /* where/when/by which flyprof it was added: same entry */
-    cJSON *p = cJSON_GetObjectItem(a, "provenance");
-    cJSON_ReplaceItemInObjectCaseSensitive(p, "host", cJSON_CreateString("other"));
-    cJSON_ReplaceItemInObjectCaseSensitive(p, "bundle", cJSON_CreateString("/elsewhere"));
-    cJSON_ReplaceItemInObjectCaseSensitive(p, "flyprof_version", cJSON_CreateString("9.9"));
-    cJSON_ReplaceItemInObjectCaseSensitive(a, "added_at", cJSON_CreateString("2030-01-01T00:00:00Z"));
+    set_str(&a->provenance.host, "other");
+    set_str(&a->provenance.bundle, "/elsewhere");
+    set_str(&a->provenance.flyprof_version, "9.9");
+    set_str(&a->added_at, "2030-01-01T00:00:00Z");
     fp_history_hash(a, h1);
     assert_string_equal(h0, h1);
     /* a figure, the commit or the capture time: another entry */
-    cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItem(a, "workload"), "time_ns_per_call",
-                                           cJSON_CreateNumber(20001));
+    a->workload.time_ns_per_call = fp_optd_of(20001);
     fp_history_hash(a, h1);
     assert_string_not_equal(h0, h1);
-    cJSON_Delete(a);
+    rec_delete(a);
     a = make_record("k", "s", 20000, "abcdef0124", "2026-11-01T00:00:00Z");
     fp_history_hash(a, h1);
     assert_string_not_equal(h0, h1);
-    cJSON_Delete(a);
+    rec_delete(a);
     /* metrics in another order: the same hash */
     a = make_record("k", "s", 20000, "abcdef0123", "2026-11-01T00:00:00Z");
-    cJSON *m = cJSON_DetachItemFromObject(a, "metrics");
-    cJSON *m2 = cJSON_CreateObject();
-    cJSON_AddNumberToObject(m2, "bubbles.idle", 448);
-    cJSON_AddNumberToObject(m2, "counters.l2_hit_pct", 71.25);
-    cJSON_AddItemToObject(a, "metrics", m2);
+    assert_int_equal(a->nmetrics, 2);
+    fp_history_metric m0 = a->metrics[0];
+    a->metrics[0] = a->metrics[1];
+    a->metrics[1] = m0;
+    assert_string_equal(a->metrics[0].key, "bubbles.idle");
     fp_history_hash(a, h1);
     assert_string_equal(h0, h1);
-    cJSON_Delete(m);
-    cJSON_Delete(a);
+    rec_delete(a);
+}
+
+/* A record's JSON form (history show / export lines) through its table: the bytes
+ * back, and typed errors with the key path. */
+static void test_record_doc(void **state)
+{
+    (void)state;
+    fp_history_record *a = make_record("k", "s", 20000, "abcdef0123", "2026-11-01T00:00:00Z");
+    cJSON *j = fp_model_write(&fp_history_record_schema, a);
+    char *t1 = fp_json_print_bytes(j, false, NULL);
+    assert_null(strstr(t1, "\"id\"")); /* not stored yet */
+    assert_non_null(strstr(t1, "\"metrics\":{\"counters.l2_hit_pct\":71.25,\"bubbles.idle\":448},"));
+    fp_history_record back;
+    fp_err err = {0};
+    assert_int_equal(fp_model_read(&fp_history_record_schema, j, &back, "x.jsonl:1", &err), 0);
+    cJSON *j2 = fp_model_write(&fp_history_record_schema, &back);
+    char *t2 = fp_json_print_bytes(j2, false, NULL);
+    assert_string_equal(t1, t2);
+    free(t1);
+    free(t2);
+    cJSON_Delete(j2);
+    fp_history_record_free(&back);
+    cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "metrics");
+    cJSON_AddStringToObject(m, "counters.x", "high");
+    assert_int_equal(fp_model_read(&fp_history_record_schema, j, &back, "x.jsonl:1", &err), -1);
+    assert_string_equal(err.message, "x.jsonl:1: $.metrics.counters.x: expected a number or null, got a string");
+    cJSON_DeleteItemFromObject(m, "counters.x");
+    cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "totals");
+    cJSON_AddItemToObject(t, "stall", cJSON_DetachItemFromObject(t, "stall_pct"));
+    assert_int_equal(fp_model_read(&fp_history_record_schema, j, &back, "x.jsonl:1", &err), -1);
+    assert_string_equal(err.message, "x.jsonl:1: $.totals.stall: unknown key");
+    cJSON_DeleteItemFromObject(t, "stall");
+    assert_int_equal(fp_model_read(&fp_history_record_schema, j, &back, "x.jsonl:1", &err), -1);
+    assert_string_equal(err.message, "x.jsonl:1: $.totals.stall_pct: missing");
+    cJSON_Delete(j);
+    rec_delete(a);
 }
 
 static void test_roundtrip_and_idempotent(void **state)
@@ -143,7 +202,7 @@ static void test_roundtrip_and_idempotent(void **state)
     fp_history *h;
     assert_int_equal(fp_history_open(tpath("rt.db"), true, &h, &err), 0);
     assert_int_equal(fp_history_schema_version(h), FP_HISTORY_SCHEMA);
-    cJSON *a = make_record("k", "s", 20000, "aaaa1111", "2026-11-01T00:00:00Z");
+    fp_history_record *a = make_record("k", "s", 20000, "aaaa1111", "2026-11-01T00:00:00Z");
     int64_t id;
     bool added;
     assert_int_equal(fp_history_insert(h, a, &id, &added, &err), 0);
@@ -152,25 +211,28 @@ static void test_roundtrip_and_idempotent(void **state)
     assert_int_equal(fp_history_insert(h, a, &id, &added, &err), 0);
     assert_false(added);
     assert_int_equal(id, 1);
-    cJSON *back;
+    fp_history_record back;
     assert_int_equal(fp_history_get(h, 1, &back, &err), 0);
     /* the record read back hashes to the stored hash (import verifies this) */
     char hb[65];
-    fp_history_hash(back, hb);
-    assert_string_equal(hb, cJSON_GetObjectItem(a, "hash")->valuestring);
-    assert_int_equal((int)fp_jnum0(cJSON_GetObjectItem(back, "sol"), "hbm_pct") * 10, 410);
-    assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(back, "launch"), "fill_pct")));
-    assert_string_equal(fp_json_get_str(cJSON_GetArrayItem(cJSON_GetObjectItem(back, "classes"), 1), "class"), "valu");
-    assert_int_equal((int)fp_jnum0(cJSON_GetObjectItem(back, "metrics"), "counters.l2_hit_pct"), 71);
-    cJSON_Delete(back);
+    fp_history_hash(&back, hb);
+    assert_string_equal(hb, a->hash);
+    assert_int_equal((int)back.sol.hbm_pct.v * 10, 410);
+    assert_false(back.launch.fill_pct.known);
+    assert_string_equal(back.classes[1].cls, "valu");
+    assert_string_equal(back.metrics[1].key, "counters.l2_hit_pct"); /* by name */
+    assert_int_equal((int)back.metrics[1].v.v, 71);
+    fp_history_record_free(&back);
     assert_int_equal(fp_history_get(h, 7, &back, &err), -1);
     assert_int_equal(err.code, FP_NO_ARTIFACT);
     /* an invalid record is refused before anything is written */
-    cJSON *bad = cJSON_Parse("{\"hash\":\"xyz\",\"kernel\":\"k\"}");
-    assert_int_equal(fp_history_insert(h, bad, &id, &added, &err), -1);
+    fp_history_record bad = {0};
+    bad.hash = fp_model_strdup("xyz");
+    bad.kernel = fp_model_strdup("k");
+    assert_int_equal(fp_history_insert(h, &bad, &id, &added, &err), -1);
     assert_int_equal(err.code, FP_BAD_INPUT);
-    cJSON_Delete(bad);
-    cJSON_Delete(a);
+    fp_history_record_free(&bad);
+    rec_delete(a);
     fp_history_close(h);
 }
 
@@ -180,30 +242,27 @@ static void test_baseline(void **state)
     fp_err err = {0};
     fp_history *h;
     assert_int_equal(fp_history_open(tpath("bl.db"), true, &h, &err), 0);
-    cJSON *r1 = make_record("k", "s", 20000, "aaaa1111", "2026-11-01T00:00:00Z");
-    cJSON *r2 = make_record("k", "s", 26000, "bbbb2222", "2026-11-02T00:00:00Z");
-    cJSON *r3 = make_record("k", "other", 1000, "cccc3333", "2026-11-03T00:00:00Z");
-    cJSON *all = cJSON_CreateArray();
-    cJSON_AddItemReferenceToArray(all, r1);
-    cJSON_AddItemReferenceToArray(all, r2);
-    cJSON_AddItemReferenceToArray(all, r3);
+    fp_history_record all[3];
+    make_record_into(&all[0], "k", "s", 20000, "aaaa1111", "2026-11-01T00:00:00Z");
+    make_record_into(&all[1], "k", "s", 26000, "bbbb2222", "2026-11-02T00:00:00Z");
+    make_record_into(&all[2], "k", "other", 1000, "cccc3333", "2026-11-03T00:00:00Z");
     size_t added;
-    assert_int_equal(fp_history_insert_many(h, all, &added, &err), 0);
+    assert_int_equal(fp_history_insert_many(h, all, 3, &added, &err), 0);
     assert_int_equal(added, 3);
-    cJSON *b;
+    fp_history_record b;
     /* latest of the same kernel + shape, never the bundle itself */
     assert_int_equal(fp_history_baseline(h, "k", "s", "latest", NULL, &b, &err), 0);
-    assert_int_equal((int)fp_jnum0(b, "id"), 2);
-    cJSON_Delete(b);
-    assert_int_equal(fp_history_baseline(h, "k", "s", NULL, fp_json_get_str(r2, "hash"), &b, &err), 0);
-    assert_int_equal((int)fp_jnum0(b, "id"), 1);
-    cJSON_Delete(b);
+    assert_int_equal((int)b.id.v, 2);
+    fp_history_record_free(&b);
+    assert_int_equal(fp_history_baseline(h, "k", "s", NULL, all[1].hash, &b, &err), 0);
+    assert_int_equal((int)b.id.v, 1);
+    fp_history_record_free(&b);
     assert_int_equal(fp_history_baseline(h, "k", "s", "AAAA", NULL, &b, &err), 0); /* commit prefix, any case */
-    assert_int_equal((int)fp_jnum0(b, "id"), 1);
-    cJSON_Delete(b);
+    assert_int_equal((int)b.id.v, 1);
+    fp_history_record_free(&b);
     assert_int_equal(fp_history_baseline(h, "k", "s", "2", NULL, &b, &err), 0); /* entry id */
-    assert_int_equal((int)fp_jnum0(b, "id"), 2);
-    cJSON_Delete(b);
+    assert_int_equal((int)b.id.v, 2);
+    fp_history_record_free(&b);
     assert_int_equal(fp_history_baseline(h, "k", "s", "3", NULL, &b, &err), -1); /* id of another shape */
     assert_int_equal(err.code, FP_NO_ARTIFACT);
     assert_int_equal(fp_history_baseline(h, "k", "nope", NULL, NULL, &b, &err), -1);
@@ -212,24 +271,25 @@ static void test_baseline(void **state)
     assert_int_equal(err.code, FP_BAD_ARGS);
     /* query: the latest N, oldest first */
     fp_history_filter f = {"k", NULL, NULL, 2};
-    cJSON *recs;
+    fp_history_records recs;
     assert_int_equal(fp_history_query(h, &f, &recs, &err), 0);
-    assert_int_equal(cJSON_GetArraySize(recs), 2);
-    assert_int_equal((int)fp_jnum0(cJSON_GetArrayItem(recs, 0), "id"), 2);
-    assert_int_equal((int)fp_jnum0(cJSON_GetArrayItem(recs, 1), "id"), 3);
+    assert_int_equal(recs.n, 2);
+    assert_int_equal((int)recs.items[0].id.v, 2);
+    assert_int_equal((int)recs.items[1].id.v, 3);
     /* trend: top classes by mean share, CSV row per entry */
-    cJSON *top = fp_trend_top_classes(recs, 1);
-    assert_int_equal(cJSON_GetArraySize(top), 1);
-    assert_string_equal(cJSON_GetArrayItem(top, 0)->valuestring, "vmcnt");
-    char *csv = fp_trend_csv(recs, top);
+    char **top;
+    size_t ntop;
+    fp_trend_top_classes(recs.items, recs.n, 1, &top, &ntop);
+    assert_int_equal(ntop, 1);
+    assert_string_equal(top[0], "vmcnt");
+    char *csv = fp_trend_csv(recs.items, recs.n, top, ntop);
     assert_non_null(strstr(csv, "\n2,2026-11-02T00:00:00Z,bbbb2222,false,26000,60,50,memory,83.33\n"));
     free(csv);
-    cJSON_Delete(top);
-    cJSON_Delete(recs);
-    cJSON_Delete(all);
-    cJSON_Delete(r1);
-    cJSON_Delete(r2);
-    cJSON_Delete(r3);
+    free(top[0]);
+    free(top);
+    fp_history_records_free(&recs);
+    for (size_t i = 0; i < 3; i++)
+        fp_history_record_free(&all[i]);
     fp_history_close(h);
 }
 
@@ -258,26 +318,26 @@ static void test_migration_1_to_2(void **state)
     fp_history *h;
     assert_int_equal(fp_history_open(p, false, &h, &err), 0);
     assert_int_equal(fp_history_schema_version(h), 2);
-    cJSON *r;
+    fp_history_record r;
     assert_int_equal(fp_history_get(h, 1, &r, &err), 0);
-    assert_string_equal(fp_json_get_str(r, "kernel"), "old_kernel");
-    assert_int_equal((int)fp_jnum0(cJSON_GetObjectItem(r, "workload"), "time_ns_per_call"), 1234);
-    assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "launch"), "fill_pct")));
-    assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "sol"), "hbm_pct")));
-    cJSON_Delete(r);
+    assert_string_equal(r.kernel, "old_kernel");
+    assert_int_equal((int)r.workload.time_ns_per_call.v, 1234);
+    assert_false(r.launch.fill_pct.known);
+    assert_false(r.sol.hbm_pct.known);
+    fp_history_record_free(&r);
     /* a v2 entry with launch figures goes next to it */
-    cJSON *n = make_record("k", "s", 1, "dd", "2026-11-01T00:00:00Z");
-    cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItem(n, "launch"), "fill_pct", cJSON_CreateNumber(62.5));
+    fp_history_record *n = make_record("k", "s", 1, "dd", "2026-11-01T00:00:00Z");
+    n->launch.fill_pct = fp_optd_of(62.5);
     char hh[65];
     fp_history_hash(n, hh);
-    cJSON_ReplaceItemInObjectCaseSensitive(n, "hash", cJSON_CreateString(hh));
+    set_str(&n->hash, hh);
     int64_t id;
     bool added;
     assert_int_equal(fp_history_insert(h, n, &id, &added, &err), 0);
     assert_int_equal(fp_history_get(h, id, &r, &err), 0);
-    assert_int_equal((int)(fp_jnum0(cJSON_GetObjectItem(r, "launch"), "fill_pct") * 10), 625);
-    cJSON_Delete(r);
-    cJSON_Delete(n);
+    assert_int_equal((int)(r.launch.fill_pct.v * 10), 625);
+    fp_history_record_free(&r);
+    rec_delete(n);
     fp_history_close(h);
     /* opening again is a no-op at the latest version */
     assert_int_equal(fp_history_open(p, false, &h, &err), 0);
@@ -341,12 +401,11 @@ static void test_since(void **state)
 static void test_verdict_and_gate(void **state)
 {
     (void)state;
-    cJSON *a = cJSON_Parse("{\"totals\":{\"stall_pct\":60,\"waves\":2},\"workload\":{\"time_ns_per_call\":20000},\"classes\":[]}");
-    cJSON *b = cJSON_Parse("{\"totals\":{\"stall_pct\":60,\"waves\":2},\"workload\":{\"time_ns_per_call\":26000},\"classes\":[]}");
-    cJSON *c = cJSON_Parse("{\"totals\":{\"stall_pct\":60,\"waves\":2},\"workload\":{\"time_ns_per_call\":20300},\"classes\":[]}");
-    cJSON *s = cJSON_Parse("{\"totals\":{\"stall_pct\":58.5,\"waves\":2},\"workload\":{\"time_ns_per_call\":null},\"classes\":[]}");
-    fp_diff_figures fa = fp_diff_figures_of(a), fb = fp_diff_figures_of(b), fc = fp_diff_figures_of(c),
-                    fs = fp_diff_figures_of(s);
+    /* the figures of four sides: totals {stall_pct, waves}, workload {time_ns_per_call}, no classes */
+    fp_diff_figures fa = {.stall_pct = fp_optd_of(60), .waves = fp_optd_of(2), .time_ns_per_call = fp_optd_of(20000)};
+    fp_diff_figures fb = {.stall_pct = fp_optd_of(60), .waves = fp_optd_of(2), .time_ns_per_call = fp_optd_of(26000)};
+    fp_diff_figures fc = {.stall_pct = fp_optd_of(60), .waves = fp_optd_of(2), .time_ns_per_call = fp_optd_of(20300)};
+    fp_diff_figures fs = {.stall_pct = fp_optd_of(58.5), .waves = fp_optd_of(2), .time_ns_per_call = fp_optd_none()};
     fp_diff_verdict v;
     fp_diff_verdict_of(&fa, &fb, &v);
     assert_string_equal(v.overall, "regressed");
@@ -368,10 +427,15 @@ static void test_verdict_and_gate(void **state)
     assert_int_equal(fp_diff_gate("regressed", NULL), 0);
     assert_int_equal(fp_diff_gate(NULL, "regressed"), 1); /* an unknown verdict never passes */
     assert_int_equal(fp_diff_gate("neutral", "sometimes"), -1);
-    cJSON_Delete(a);
-    cJSON_Delete(b);
-    cJSON_Delete(c);
-    cJSON_Delete(s);
+    /* a history record gives the same figures (check feeds records to the verdict) */
+    fp_history_record *r = make_record("k", "s", 26000, "aaaa1111", "2026-11-01T00:00:00Z");
+    fp_diff_figures fr;
+    fp_diff_figures_of_record(r, &fr);
+    fp_diff_verdict_of(&fa, &fr, &v);
+    assert_string_equal(v.overall, "regressed");
+    assert_int_equal(fr.nclasses, 2);
+    fp_diff_figures_free(&fr);
+    rec_delete(r);
 }
 
 int main(void)
@@ -379,6 +443,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sha256_vectors),
         cmocka_unit_test(test_hash_covers_figures_not_where_added),
+        cmocka_unit_test(test_record_doc),
         cmocka_unit_test(test_roundtrip_and_idempotent),
         cmocka_unit_test(test_baseline),
         cmocka_unit_test(test_migration_1_to_2),

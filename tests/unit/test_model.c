@@ -419,6 +419,58 @@ static void test_inline_and_map(void **state)
     fp_model_free(&staged_schema, &d);
 }
 
+/* FP_K_OPTDMAP: an object whose keys are data (e.g. the signal kinds' names). */
+typedef struct mapdoc {
+    fp_named_optd *sig;
+    size_t nsig;
+} mapdoc;
+
+static const fp_field mapdoc_fields[] = {
+    FP_OPTDMAP(mapdoc, sig, nsig, "signals", 2, 0),
+};
+static const fp_schema mapdoc_schema = {"mapdoc", sizeof(mapdoc), FP_FIELDS(mapdoc_fields), false};
+
+static void test_optd_map(void **state)
+{
+    (void)state;
+    mapdoc d = {0};
+    fp_named_optd *e = fp_model_push((void **)&d.sig, &d.nsig, sizeof *d.sig);
+    *e = (fp_named_optd){fp_model_strdup("trace.b"), fp_optd_of(1.005)};
+    e = fp_model_push((void **)&d.sig, &d.nsig, sizeof *d.sig);
+    *e = (fp_named_optd){fp_model_strdup("a.x"), fp_optd_none()};
+    cJSON *j = fp_model_write(&mapdoc_schema, &d);
+    char *t = compact(j);
+    assert_string_equal(t, "{\"signals\":{\"trace.b\":1,\"a.x\":null}}"); /* list order, rounded */
+    free(t);
+    mapdoc back, c;
+    fp_err err = {0};
+    assert_int_equal(fp_model_read(&mapdoc_schema, j, &back, "m.json", &err), 0);
+    cJSON_Delete(j);
+    assert_int_equal(back.nsig, 2);
+    assert_string_equal(back.sig[1].key, "a.x");
+    assert_false(back.sig[1].v.known);
+    fp_model_round(&mapdoc_schema, &d);
+    assert_true(d.sig[0].v.v == 1.0);
+    fp_model_copy(&mapdoc_schema, &c, &back);
+    fp_model_free(&mapdoc_schema, &back);
+    assert_string_equal(c.sig[0].key, "trace.b");
+    fp_model_free(&mapdoc_schema, &c);
+    fp_model_free(&mapdoc_schema, &d);
+    /* typed errors: a value that is no number, a repeated key, not an object */
+    static const char *const bad[][2] = {
+        {"{\"signals\":{\"a\":\"1\"}}", "m.json: $.signals.a: expected a number or null, got a string"},
+        {"{\"signals\":{\"a\":1,\"a\":2}}", "m.json: $.signals.a: key repeated"},
+        {"{\"signals\":[]}", "m.json: $.signals: expected an object, got an array"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        j = cJSON_Parse(bad[i][0]);
+        assert_int_equal(fp_model_read(&mapdoc_schema, j, &back, "m.json", &err), -1);
+        assert_string_equal(err.message, bad[i][1]);
+        assert_null(back.sig);
+        cJSON_Delete(j);
+    }
+}
+
 /* FP_K_NUMSTR: a key whose value is a number, a string or null (map.json's
  * selection.query: --code-line N | --source-line FILE:LINE | neither). */
 typedef struct nsdoc {
@@ -504,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_when),
         cmocka_unit_test(test_view),
         cmocka_unit_test(test_inline_and_map),
+        cmocka_unit_test(test_optd_map),
         cmocka_unit_test(test_numstr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 /*
- * test_report.c - the signal adapters (bubbles.json, counters.json,
+ * test_report.c - the signal adapters (bubbles.json as fp_bubbles_doc, counters.json,
  * capture.json: values read, wrong types refused as BAD_INPUT) and
  * report.json -> REPORT.md / headlines rendering.
  */
@@ -9,40 +9,82 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "flyprof/json.h"
 #include "flyprof/report.h"
 #include "flyprof/signals.h"
 
-/* bubbles.json (schema 1 subset): vmcnt hottest wait on a global load (load-to-use
- * 1000 cycles, 10 executions, 6000 stall -> 600 per execution -> 0.6 exposed),
- * lgkmcnt: the hottest wait is on a scalar load, the next one on an LDS read. */
-static const char *BUB =
-    "{\"dispatch\":{\"name\":\"d\",\"symbol\":\"k_0\"},"
-    "\"totals\":{\"instructions\":9,\"latency\":20000,\"stall\":10000,\"stall_pct\":50,\"waves\":2},"
-    "\"classes\":[{\"class\":\"vmcnt\",\"cycles\":6000,\"pct\":60,\"is_bubble\":true,\"exposed\":5000,\"gain_upper_pct\":25},"
-    "{\"class\":\"lgkmcnt\",\"cycles\":4000,\"pct\":40,\"is_bubble\":true,\"exposed\":4000,\"gain_upper_pct\":20}],"
-    "\"inst_mix\":{\"dynamic\":[{\"class\":\"valu\",\"hit\":50,\"frac\":0.5},{\"class\":\"vmem_load\",\"hit\":25,\"frac\":0.25}]},"
-    "\"hotspots\":["
-    "{\"code_line\":5,\"inst\":\"s_waitcnt vmcnt(0)\",\"class\":\"vmcnt\",\"source\":\"/k.py:7\",\"hit\":10,\"stall\":6000,"
-    "\"exposed\":5000,\"gain_upper_pct\":25,\"waits_on\":[{\"code_line\":4,\"inst\":\"global_load_dword v0, v1, s[0:1]\","
-    "\"source\":\"/k.py:6\",\"load_to_use_cycles\":{\"mean\":1000,\"min\":900,\"max\":1100},\"stall_share\":1}]},"
-    "{\"code_line\":2,\"inst\":\"s_waitcnt lgkmcnt(0)\",\"class\":\"lgkmcnt\",\"source\":\"/k.py:3\",\"hit\":2,\"stall\":3000,"
-    "\"exposed\":3000,\"gain_upper_pct\":15,\"waits_on\":[{\"code_line\":1,\"inst\":\"s_load_dword s4, s[0:1], 0x0\",\"source\":\"/k.py:3\"}]},"
-    "{\"code_line\":9,\"inst\":\"s_waitcnt lgkmcnt(0)\",\"class\":\"lgkmcnt\",\"source\":\"/k.py:9\",\"hit\":2,\"stall\":1000,"
-    "\"exposed\":1000,\"gain_upper_pct\":5,\"waits_on\":[{\"code_line\":8,\"inst\":\"ds_read_b128 v[0:3], v4\",\"source\":\"/k.py:8\"}]}],"
-    "\"quality\":{\"confidence\":\"medium\",\"reasons\":[\"2 wave files skipped\"]}}";
+/* bubbles.json as a struct (the fields the signals read): vmcnt hottest wait on a
+ * global load (load-to-use 1000 cycles, 10 executions, 6000 stall -> 600 per
+ * execution -> 0.6 exposed), lgkmcnt: the hottest wait is on a scalar load, the
+ * next one on an LDS read. */
+#define S fp_model_strdup
+
+static fp_bub_doc_hotspot *hot(fp_bubbles_doc *d, int64_t line, const char *inst, const char *cls, const char *src,
+                               int64_t hit, int64_t stall, double gain)
+{
+    fp_bub_doc_hotspot *h = fp_model_push((void **)&d->hotspots, &d->n_hotspots, sizeof *h);
+    h->code_line = line;
+    h->inst = S(inst);
+    h->cls = S(cls);
+    h->source = S(src);
+    h->hit = hit;
+    h->stall = stall;
+    h->exposed = stall == 6000 ? 5000 : stall;
+    h->gain_upper_pct = gain;
+    return h;
+}
+
+static fp_bub_doc_wait *waits_on(fp_bub_doc_hotspot *h, int64_t line, const char *inst, const char *src)
+{
+    fp_bub_doc_wait *w = fp_model_push((void **)&h->waits_on, &h->n_waits_on, sizeof *w);
+    w->code_line = line;
+    w->inst = S(inst);
+    w->source = S(src);
+    return w;
+}
+
+static void bub_doc(fp_bubbles_doc *d)
+{
+    memset(d, 0, sizeof *d);
+    d->schema = 1;
+    d->dispatch.name = S("d");
+    d->dispatch.symbol = S("k_0");
+    d->totals = (fp_bub_doc_totals){.instructions = 9, .latency = 20000, .stall = 10000, .stall_pct = 50, .waves = 2};
+    fp_bub_doc_class *c = fp_model_push((void **)&d->classes, &d->n_classes, sizeof *c);
+    *c = (fp_bub_doc_class){.cls = S("vmcnt"), .cycles = 6000, .pct = 60, .is_bubble = true, .exposed = 5000,
+                            .gain_upper_pct = 25};
+    c = fp_model_push((void **)&d->classes, &d->n_classes, sizeof *c);
+    *c = (fp_bub_doc_class){.cls = S("lgkmcnt"), .cycles = 4000, .pct = 40, .is_bubble = true, .exposed = 4000,
+                            .gain_upper_pct = 20};
+    fp_bub_doc_mix *m = fp_model_push((void **)&d->inst_mix.dyn, &d->inst_mix.n_dyn, sizeof *m);
+    *m = (fp_bub_doc_mix){S("valu"), 50, 0.5};
+    m = fp_model_push((void **)&d->inst_mix.dyn, &d->inst_mix.n_dyn, sizeof *m);
+    *m = (fp_bub_doc_mix){S("vmem_load"), 25, 0.25};
+    fp_bub_doc_hotspot *h = hot(d, 5, "s_waitcnt vmcnt(0)", "vmcnt", "/k.py:7", 10, 6000, 25);
+    fp_bub_doc_wait *w = waits_on(h, 4, "global_load_dword v0, v1, s[0:1]", "/k.py:6");
+    w->load_to_use_cycles = (fp_bub_doc_cycles){1000, 900, 1100};
+    w->stall_share = 1;
+    h = hot(d, 2, "s_waitcnt lgkmcnt(0)", "lgkmcnt", "/k.py:3", 2, 3000, 15);
+    waits_on(h, 1, "s_load_dword s4, s[0:1], 0x0", "/k.py:3");
+    h = hot(d, 9, "s_waitcnt lgkmcnt(0)", "lgkmcnt", "/k.py:9", 2, 1000, 5);
+    waits_on(h, 8, "ds_read_b128 v[0:3], v4", "/k.py:8");
+    d->quality.confidence = S("medium");
+    fp_model_push_str(&d->quality.reasons, &d->quality.n_reasons, "2 wave files skipped");
+}
 
 static void test_bubbles_adapter(void **state)
 {
     (void)state;
-    cJSON *b = cJSON_Parse(BUB);
+    fp_bubbles_doc b;
+    bub_doc(&b);
     fp_signals s;
     fp_signals_init(&s);
     fp_err err;
     memset(&err, 0, sizeof err);
-    assert_int_equal(fp_signals_from_bubbles(&s, b, &err), 0);
+    assert_int_equal(fp_signals_from_bubbles(&s, &b, &err), 0);
     assert_string_equal(s.kernel, "k_0");
     assert_int_equal(s.total_latency, 20000);
     const fp_sig_class *vm = fp_signals_class(&s, "vmcnt");
@@ -64,22 +106,28 @@ static void test_bubbles_adapter(void **state)
     assert_int_equal(lg->hot_prod[FP_PROD_LDS].code_line, 9);
     assert_true(lg->gain_prod_pct[FP_PROD_LDS].v == 5);
     assert_true(s.capture_confidence == 0.8);
-    assert_int_equal(cJSON_GetArraySize(s.quality_issues), 1);
+    assert_int_equal(s.nquality_issues, 1);
     /* classes in rank order */
     assert_string_equal(s.classes[0].name, "vmcnt");
     fp_signals_free(&s);
-    cJSON_Delete(b);
+    fp_bubbles_doc_free(&b);
 }
 
+/* A bubbles.json text through the strict reader, then the signals. */
 static int try_bubbles(const char *text, fp_err *err)
 {
-    cJSON *b = cJSON_Parse(text);
+    cJSON *j = cJSON_Parse(text);
+    fp_bubbles_doc b;
     fp_signals s;
     fp_signals_init(&s);
     memset(err, 0, sizeof *err);
-    int rc = fp_signals_from_bubbles(&s, b, err);
+    int rc = fp_model_read(&fp_bubbles_schema, j, &b, "bubbles.json", err);
+    if (rc == 0) {
+        rc = fp_signals_from_bubbles(&s, &b, err);
+        fp_bubbles_doc_free(&b);
+    }
     fp_signals_free(&s);
-    cJSON_Delete(b);
+    cJSON_Delete(j);
     return rc;
 }
 
@@ -90,11 +138,44 @@ static void test_wrong_types(void **state)
     assert_int_equal(try_bubbles("[]", &err), -1);
     assert_int_equal(err.code, FP_BAD_INPUT);
     assert_int_equal(try_bubbles("{\"classes\":[]}", &err), -1); /* no totals */
-    assert_int_equal(try_bubbles("{\"totals\":{\"latency\":\"big\"},\"classes\":[]}", &err), -1);
-    assert_non_null(strstr(err.message, "latency"));
+    {
+        /* a complete document whose totals.latency is a string */
+        fp_bubbles_doc z;
+        memset(&z, 0, sizeof z);
+        cJSON *j = fp_model_write(&fp_bubbles_schema, &z);
+        cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "totals"), "latency",
+                                               cJSON_CreateString("big"));
+        char *t = cJSON_PrintUnformatted(j);
+        assert_int_equal(try_bubbles(t, &err), -1);
+        assert_non_null(strstr(err.message, "latency"));
+        assert_string_equal(err.message, "bubbles.json: $.totals.latency: expected an integer, got a string");
+        free(t);
+        cJSON_Delete(j);
+    }
     assert_int_equal(try_bubbles("{\"totals\":{},\"classes\":[{\"cycles\":3}]}", &err), -1);
     assert_int_equal(try_bubbles("{\"totals\":{},\"classes\":[],\"hotspots\":{}}", &err), -1);
-    assert_int_equal(try_bubbles("{\"totals\":{},\"classes\":[]}", &err), 0);
+    /* partial documents are refused by the strict reader (key path named) ... */
+    assert_int_equal(try_bubbles("{\"totals\":{},\"classes\":[]}", &err), -1);
+    assert_string_equal(err.message, "bubbles.json: $.schema: missing");
+    /* ... a complete one with empty lists is evidence of nothing, and fine */
+    {
+        fp_bubbles_doc z;
+        memset(&z, 0, sizeof z);
+        cJSON *j = fp_model_write(&fp_bubbles_schema, &z);
+        char *t = cJSON_PrintUnformatted(j);
+        assert_int_equal(try_bubbles(t, &err), 0);
+        free(t);
+        cJSON_Delete(j);
+        /* a null class name is refused by the signals */
+        fp_signals s;
+        fp_signals_init(&s);
+        fp_bub_doc_class *c = fp_model_push((void **)&z.classes, &z.n_classes, sizeof *c);
+        (void)c;
+        assert_int_equal(fp_signals_from_bubbles(&s, &z, &err), -1);
+        assert_int_equal(err.code, FP_BAD_INPUT);
+        fp_signals_free(&s);
+        fp_bubbles_doc_free(&z);
+    }
 
     fp_signals s;
     fp_signals_init(&s);
@@ -146,22 +227,25 @@ static void test_counters_and_capture(void **state)
 static void test_render(void **state)
 {
     (void)state;
-    cJSON *b = cJSON_Parse(BUB);
+    fp_bubbles_doc bd;
+    bub_doc(&bd);
     fp_signals s;
     fp_signals_init(&s);
     fp_err err;
     memset(&err, 0, sizeof err);
-    assert_int_equal(fp_signals_from_bubbles(&s, b, &err), 0);
+    assert_int_equal(fp_signals_from_bubbles(&s, &bd, &err), 0);
     s.arch = strdup("gfx942");
     s.product = strdup("AMD Instinct MI300X");
     fp_signals_derive(&s);
     fp_report_in in;
     memset(&in, 0, sizeof in);
     in.sig = &s;
-    in.bubbles = b;
+    in.bubbles = &bd;
     in.dispatch_name = "d";
-    cJSON *r = fp_report_build(&in);
-    assert_string_equal(fp_json_get_str(r, "bound_type"), "memory");
+    fp_report_doc rd;
+    fp_report_build(&in, &rd);
+    const fp_report_doc *r = &rd;
+    assert_string_equal(r->bound_type, "memory");
     assert_true(fp_report_nrecs(r) >= 1);
     fp_sb md;
     fp_sb_init(&md);
@@ -175,18 +259,19 @@ static void test_render(void **state)
                                            "## 8. Counters", "## 9. Evidence & Capture Quality", "## 10. Repro"};
     for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
         assert_non_null(strstr(md.buf, sections[i]));
-    cJSON *hl = fp_report_headlines(r);
-    assert_string_equal(fp_json_get_str(hl, "headline"), fp_json_get_str(r, "headline"));
+    fp_headlines_doc hl;
+    fp_report_headlines(r, &hl);
+    assert_string_equal(hl.headline, r->headline);
     fp_sb html;
     fp_sb_init(&html);
     fp_report_html(r, "<svg><script>alert(1)</script></svg>", &html);
     assert_null(strstr(html.buf, "<script"));
     fp_sb_free(&html);
     fp_sb_free(&md);
-    cJSON_Delete(hl);
-    cJSON_Delete(r);
+    fp_headlines_doc_free(&hl);
+    fp_report_doc_free(&rd);
     fp_signals_free(&s);
-    cJSON_Delete(b);
+    fp_bubbles_doc_free(&bd);
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "flyprof/json.h"
+#include "flyprof/report_doc.h"
 #include "flyprof/rules.h"
 #include "flyprof/signals.h"
 
@@ -238,17 +239,20 @@ static void test_evidence_and_acceptance(void **state)
     fp_rec *r;
     size_t n;
     fp_rules_eval(&s, &r, &n);
-    cJSON *j = fp_rec_json(&s, &r[0]);
-    const cJSON *ev = cJSON_GetObjectItem(j, "evidence"), *hot = cJSON_GetObjectItem(ev, "hottest");
-    assert_string_equal(fp_json_get_str(hot, "source"), "/k/kernel.py:192");
-    const cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItem(hot, "waits_on"), 0);
-    assert_true(cJSON_GetObjectItem(p, "load_to_use_cycles")->valuedouble == 2100.5);
-    const cJSON *acc = cJSON_GetObjectItem(j, "acceptance");
-    assert_string_equal(fp_json_get_str(acc, "kind"), "line_stall_drop");
-    assert_string_equal(fp_json_get_str(acc, "text"),
+    fp_report_rec rec;
+    fp_rec_to_doc(&s, &r[0], &rec);
+    fp_model_round(&fp_report_rec_schema, &rec); /* the numbers of report.json */
+    const fp_report_hottest *hot = rec.evidence.hottest;
+    assert_non_null(hot);
+    assert_string_equal(hot->source, "/k/kernel.py:192");
+    assert_int_equal(hot->nwaits_on, 1);
+    assert_true(hot->waits_on[0].load_to_use_cycles.known && hot->waits_on[0].load_to_use_cycles.v == 2100.5);
+    const fp_report_acceptance *acc = &rec.acceptance;
+    assert_string_equal(acc->kind, "line_stall_drop");
+    assert_string_equal(acc->text,
                         "vmcnt stall at /k/kernel.py:192 drops by >= 30% (from 25000 to <= 17500 cycles)");
-    assert_true(cJSON_GetObjectItem(acc, "target")->valuedouble == 17500);
-    cJSON_Delete(j);
+    assert_true(acc->target == 17500);
+    fp_model_free(&fp_report_rec_schema, &rec);
     free(r);
     fp_signals_free(&s);
 }
@@ -272,9 +276,15 @@ static void test_table(void **state)
         assert_int_not_equal(fp_rules[i].conds[0].sig, FP_SIG_NONE);
     }
     fp_sb_free(&sb);
-    cJSON *j = fp_rules_json();
-    assert_int_equal(cJSON_GetArraySize(j), (int)fp_rules_count);
-    cJSON_Delete(j);
+    fp_rules_doc d;
+    fp_rules_doc_fill(&d);
+    assert_int_equal(d.nrules, fp_rules_count);
+    assert_int_equal(d.count, (int64_t)fp_rules_count);
+    for (size_t i = 0; i < d.nrules; i++) {
+        assert_string_equal(d.rules[i].id, fp_rules[i].id);
+        assert_true(d.rules[i].priority == fp_round(fp_rules[i].priority, 2)); /* rounded as written */
+    }
+    fp_model_free(&fp_rules_doc_schema, &d);
 }
 
 int main(void)

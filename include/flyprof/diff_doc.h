@@ -1,0 +1,211 @@
+/*
+ * diff_doc.h - the typed model of diff.json (`flyprof diff`) and of the `check`
+ * envelope, which carries the same comparison pieces (noise floor, totals,
+ * classes, verdict). The tables are in src/model/diff_doc.c: the only place a
+ * key of these documents is spelled. See diff.h for how the figures are computed
+ * and docs/commands/diff.md for what they mean.
+ *
+ * Units: "stall" / "exposed" are cycles (summed over the traced waves),
+ * "*_per_wave" the same divided by the side's traced wave count, "pct" a share
+ * of total stall in %, deltas are after - before in the same unit (share deltas
+ * in percentage points).
+ */
+#ifndef FLYPROF_DIFF_DOC_H
+#define FLYPROF_DIFF_DOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "flyprof/model.h"
+
+/* Who one side is: {kernel, arch, dispatch, bound_type, headline} of its report. */
+typedef struct fp_diff_who {
+    char *kernel;
+    char *arch;
+    char *dispatch;   /* the report's dispatch.name */
+    char *bound_type;
+    char *headline;
+} fp_diff_who;
+
+/* The floors the verdict and `significant` use (diff.h's FP_DIFF_NOISE_*). */
+typedef struct fp_diff_noise_floor {
+    double stall_pct_points; /* points of totals.stall_pct, 2 dp */
+    double share_points;     /* points of a class / line share, 2 dp */
+    double time_pct;         /* % of the duration per call, 2 dp */
+    char *source;            /* where the floor was measured */
+} fp_diff_noise_floor;
+
+/* before / after / delta of one figure; null where a side lacks it (delta:
+ * null unless both sides have it). The decimals depend on the figure: one
+ * table per precision (fp_diff_change0/1/2_schema). */
+typedef struct fp_diff_change {
+    fp_optd before;
+    fp_optd after;
+    fp_optd delta;
+} fp_diff_change;
+
+typedef struct fp_diff_totals {
+    fp_diff_change stall_pct;        /* stalled share of latency, %, 2 dp */
+    fp_diff_change exposed_pct;      /* exposed share of latency, %, 2 dp */
+    fp_diff_change waves;            /* traced waves, 0 dp */
+    fp_diff_change latency_per_wave; /* latency cycles / traced waves, 1 dp (never null) */
+    fp_diff_change time_ns_per_call; /* measured duration per call, ns, 1 dp */
+} fp_diff_totals;
+
+/* One side of a class / line row. */
+typedef struct fp_diff_side {
+    double stall;            /* cycles (a class's "cycles", a line's "stall"), 0 dp */
+    double exposed;          /* exposed cycles, 0 dp */
+    double pct;              /* share of total stall, %, 2 dp */
+    double stall_per_wave;   /* 1 dp */
+    double exposed_per_wave; /* 1 dp */
+} fp_diff_side;
+
+typedef struct fp_diff_row_delta {
+    double pct;              /* points, 2 dp */
+    double stall_per_wave;   /* 1 dp */
+    double exposed_per_wave; /* 1 dp */
+} fp_diff_row_delta;
+
+/* A row of the class or line union: `key` is written as "class" in classes
+ * (fp_diff_class_row_schema) and as "source" in lines (fp_diff_line_row_schema). */
+typedef struct fp_diff_row {
+    char *key;
+    fp_diff_side *before; /* NULL (null): not on that side */
+    fp_diff_side *after;
+    fp_diff_row_delta delta;
+    bool significant; /* |delta.pct| >= FP_DIFF_NOISE_SHARE_PTS */
+} fp_diff_row;
+
+typedef struct fp_diff_lines {
+    int64_t total; /* rows of the union before the cut to FP_DIFF_MAX_ROWS */
+    fp_diff_row *rows;
+    size_t nrows;
+} fp_diff_lines;
+
+/* One side of a matched instruction. */
+typedef struct fp_diff_inst_side {
+    double code_line;      /* the instruction's line in the code listing, 0 dp */
+    double stall;          /* cycles, 0 dp */
+    double exposed;        /* cycles, 0 dp */
+    double stall_per_wave; /* 1 dp */
+} fp_diff_inst_side;
+
+/* A matched instruction whose stall per wave changed. */
+typedef struct fp_diff_inst_change {
+    char *source;       /* innermost "file:line" */
+    char *opcode;
+    int64_t occurrence; /* rank among the same (source, opcode) in code order */
+    char *matched_by;   /* "source+opcode+occurrence" | "opcode+occurrence (source changed)" */
+    char *inst;         /* the before side's instruction text */
+    fp_diff_inst_side before;
+    fp_diff_inst_side after;
+    double delta_stall_per_wave; /* 1 dp */
+} fp_diff_inst_change;
+
+typedef struct fp_diff_insts {
+    int64_t before; /* instructions of each side */
+    int64_t after;
+    int64_t matched;
+    int64_t matched_by_source;
+    int64_t moved; /* matched at another code line */
+    int64_t unmatched_before;
+    int64_t unmatched_after;
+    int64_t changed; /* matched with a stall-per-wave change */
+    fp_diff_inst_change *top_changes; /* largest |delta| first, <= FP_DIFF_MAX_ROWS */
+    size_t ntop_changes;
+} fp_diff_insts;
+
+/* A before recommendation's acceptance test checked against the after report. */
+typedef struct fp_diff_acceptance {
+    char *rule;
+    double rank;    /* 0 dp */
+    char *test;     /* the test's text */
+    char *kind;     /* class_exposed_drop | line_stall_drop | signal_below | signal_above */
+    double before;  /* 2 dp (cycle tests: per traced wave) */
+    fp_optd after;  /* 2 dp; null: undecidable */
+    double target;  /* 2 dp */
+    char *verdict;  /* met | not_met | unknown */
+    char *note;     /* why unknown / "per traced wave", or null */
+} fp_diff_acceptance;
+
+/* The overall verdict; acceptance_met / _total only in diff.json (check has none). */
+typedef struct fp_diff_verdict_doc {
+    char *overall; /* improved | regressed | neutral */
+    char *basis;   /* time_ns_per_call | stall_pct */
+    double delta;  /* % of duration, or points of stall_pct, 2 dp */
+    char *why;
+    fp_optd acceptance_met;   /* a count; absent when unknown */
+    fp_optd acceptance_total;
+} fp_diff_verdict_doc;
+
+/* diff.json. `artifact` is not in the file: it is the envelope's last key
+ * (fp_diff_envelope_schema: the path written, or null with --no-write). */
+typedef struct fp_diff_doc {
+    int schema; /* 1 */
+    fp_diff_who before;
+    fp_diff_who after;
+    fp_diff_noise_floor noise_floor;
+    fp_diff_totals totals;
+    fp_diff_row *classes; /* before's order, then after-only classes */
+    size_t nclasses;
+    fp_diff_lines lines;
+    fp_diff_insts instructions;
+    fp_diff_acceptance *acceptance;
+    size_t nacceptance;
+    fp_diff_verdict_doc verdict;
+    char **notes; /* reasons the comparison may mislead (also envelope warnings) */
+    size_t nnotes;
+    char *artifact; /* envelope only */
+} fp_diff_doc;
+
+/* ---- the `check` envelope ---- */
+
+/* One side of a check: a history record's identity. */
+typedef struct fp_check_side {
+    fp_optd id; /* entry id; null for the bundle not (yet) in the history */
+    char *kernel;
+    char *shape;
+    char *arch;
+    char *commit;
+    fp_optb dirty;
+    char *captured_at;
+    char *bound;
+    char *hash;
+} fp_check_side;
+
+typedef struct fp_check_gate {
+    char *fail_on; /* regressed | any-change | never */
+    bool tripped;
+} fp_check_gate;
+
+typedef struct fp_check_doc {
+    char *db;
+    char *baseline_ref; /* latest | an entry id | a commit */
+    fp_check_side baseline;
+    fp_check_side current;
+    fp_diff_noise_floor noise_floor;
+    fp_diff_totals totals;
+    fp_diff_row *classes;
+    size_t nclasses;
+    fp_diff_verdict_doc verdict;
+    fp_check_gate gate;
+    char **notes;
+    size_t nnotes;
+} fp_check_doc;
+
+extern const fp_schema fp_diff_schema;          /* diff.json */
+extern const fp_schema fp_diff_envelope_schema; /* diff.json + artifact: `diff`'s data */
+extern const fp_schema fp_diff_noise_floor_schema;
+extern const fp_schema fp_diff_totals_schema;
+extern const fp_schema fp_diff_class_row_schema;
+extern const fp_schema fp_diff_inst_change_schema;
+extern const fp_schema fp_diff_verdict_schema;
+extern const fp_schema fp_check_schema; /* `check`'s data */
+
+int fp_diff_read_file(const char *path, fp_diff_doc *doc, fp_err *err);
+int fp_diff_write_file(const fp_diff_doc *doc, const char *path, fp_err *err);
+void fp_diff_free(fp_diff_doc *doc);
+
+#endif
