@@ -282,7 +282,7 @@ static int optional_signals(report_inputs *in, const cJSON *doc, fp_artifact id,
 static int map_input(report_inputs *in, fp_err *err)
 {
     if (!in->map) {
-        note_missing(in->missing, fp_artifact_name(FP_ART_MAP));
+        note_missing(&in->ev, fp_artifact_name(FP_ART_MAP));
         return 0;
     }
     fp_map_doc doc;
