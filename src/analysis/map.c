@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flyprof/json.h"
 #include "flyprof/map.h"
 #include "flyprof/mem.h"
 
@@ -116,7 +115,7 @@ fp_file_match fp_match_file(const char *want, const char *const *paths, size_t n
     return hits == 0 ? FP_FM_NONE : hits == 1 ? FP_FM_SUFFIX : FP_FM_AMBIGUOUS;
 }
 
-cJSON *fp_snippet(const fp_snapshots *snaps, const char *file, long line, long context)
+fp_map_snippet *fp_snippet(const fp_snapshots *snaps, const char *file, long line, long context)
 {
     if (!snaps || snaps->n == 0 || line < 1)
         return NULL;
@@ -133,20 +132,20 @@ cJSON *fp_snippet(const fp_snapshots *snaps, const char *file, long line, long c
     const fp_source_file *sf = fp_snapshots_find(snaps, which);
     if (!sf || (size_t)line > sf->nlines)
         return NULL;
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "file", sf->vpath);
-    fp_json_add_str(o, "snapshot", sf->local);
-    fp_json_add_str(o, "match", m == FP_FM_EXACT ? "exact" : "suffix");
-    fp_json_add_int(o, "line", line);
-    cJSON *a = cJSON_AddArrayToObject(o, "lines");
+    fp_map_snippet *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    o->file = fp_model_strdup(sf->vpath);
+    o->snapshot = fp_model_strdup(sf->local);
+    o->match = fp_model_strdup(m == FP_FM_EXACT ? "exact" : "suffix");
+    o->line = line;
     long lo = line - context < 1 ? 1 : line - context;
     long hi = line + context > (long)sf->nlines ? (long)sf->nlines : line + context;
     for (long n = lo; n <= hi; n++) {
-        cJSON *e = cJSON_CreateObject();
-        fp_json_add_int(e, "n", n);
-        fp_json_add_str(e, "text", sf->lines[n - 1]);
-        fp_json_add_bool(e, "hot", n == line);
-        cJSON_AddItemToArray(a, e);
+        fp_map_snip_line *e = fp_model_push((void **)&o->lines, &o->nlines, sizeof *e);
+        e->n = n;
+        e->text = fp_model_strdup(sf->lines[n - 1]);
+        e->hot = n == line;
     }
     return o;
 }

@@ -733,13 +733,11 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *
 
 /* ---- map.json ---- */
 
-int fp_signals_from_map(fp_signals *s, const cJSON *m, fp_err *err)
+int fp_signals_from_map(fp_signals *s, const fp_map_doc *m, fp_err *err)
 {
-    if (!cJSON_IsObject(m))
-        return fp_err_set(err, FP_BAD_INPUT, "map.json: not a JSON object");
+    (void)err; /* the strict reader has checked every type */
     s->have_map_json = true;
-    if (num_at(m, "src_mapped_pct", &s->src_mapped_pct, "map.json", err))
-        return -1;
+    s->src_mapped_pct = fp_optd_of(m->src_mapped_pct);
     return 0;
 }
 

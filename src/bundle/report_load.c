@@ -25,6 +25,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/kernel_trace.h"
+#include "flyprof/map_doc.h"
 #include "flyprof/report.h"
 #include "flyprof/signals.h"
 
@@ -277,6 +278,24 @@ static int optional_signals(report_inputs *in, const cJSON *doc, fp_artifact id,
     return 0;
 }
 
+/* map.json (parsed with the others) through the strict reader into the signals */
+static int map_input(report_inputs *in, fp_err *err)
+{
+    if (!in->map) {
+        note_missing(&in->ev, fp_artifact_name(FP_ART_MAP));
+        return 0;
+    }
+    fp_map_doc doc;
+    int rc = fp_model_read(&fp_map_schema, in->map, &doc, fp_artifact_name(FP_ART_MAP), err);
+    if (rc == 0)
+        rc = fp_signals_from_map(&in->sig, &doc, err);
+    fp_map_free(&doc);
+    if (rc)
+        return -1;
+    mark_available(in, FP_ART_MAP);
+    return 0;
+}
+
 /* rocprofv3 CSVs: rocprof/<tag>/, rocprof/, and beside a bare dispatch dir
  * (<case>/att/<dispatch> -> <case>/rocprof/) */
 static int csv_inputs(fp_ctx *ctx, const char *bundle, report_inputs *in, fp_err *err)
@@ -351,7 +370,7 @@ static int gather(fp_ctx *ctx, const char *bundle, int jobs, report_inputs *in, 
     }
     in->sig.snaps = &in->snaps;
     if (fp_signals_from_bubbles(&in->sig, &in->bubbles, err) ||
-        optional_signals(in, in->map, FP_ART_MAP, fp_signals_from_map, err) ||
+        map_input(in, err) ||
         optional_signals(in, in->counters, FP_ART_COUNTERS, fp_signals_from_counters, err) ||
         optional_signals(in, in->tile, FP_ART_TILE, fp_signals_from_tile, err))
         return -1;

@@ -22,6 +22,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/map.h"
+#include "flyprof/map_doc.h"
 #include "flyprof/satmath.h"
 #include "flyprof/taxonomy.h"
 
@@ -223,49 +224,32 @@ static fp_class *row_classes(fp_ctx *ctx, const char *dir, const fp_code *code)
     return cls;
 }
 
-static cJSON *mapping_json(const fp_code *code, const fp_class *cls, size_t row, int frame,
-                           const fp_snapshots *snaps, long context, bool *unmapped)
+static void mapping_fill(fp_map_mapping *o, const fp_code *code, const fp_class *cls, size_t row, int frame,
+                         const fp_snapshots *snaps, long context, bool *unmapped)
 {
     const fp_inst *r = &code->rows[row];
-    cJSON *o = cJSON_CreateObject();
-    char addr[32];
-    snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)r->vaddr);
-    fp_json_add_int(o, "code_line", r->index);
-    fp_json_add_str(o, "isa", r->isa);
-    fp_json_add_str(o, "addr", addr);
-    fp_json_add_str(o, "class", fp_class_name(cls[row]));
-    fp_json_add_str(o, "source", r->source[0] ? r->source : "<unmapped>");
+    o->code_line = r->index;
+    o->isa = fp_model_strdup(r->isa);
+    o->addr = fp_model_printf("0x%llx", (unsigned long long)r->vaddr);
+    o->cls = fp_model_strdup(fp_class_name(cls[row]));
+    o->source = fp_model_strdup(r->source[0] ? r->source : "<unmapped>");
     fp_frame *fr;
     size_t nf = fp_source_frames(r->source, &fr);
-    cJSON *fa = cJSON_AddArrayToObject(o, "frames");
     for (size_t k = 0; k < nf; k++) {
-        cJSON *e = cJSON_CreateObject();
-        fp_json_add_str(e, "file", fr[k].file);
-        if (fr[k].line >= 0)
-            fp_json_add_int(e, "line", fr[k].line);
-        else
-            cJSON_AddNullToObject(e, "line");
-        cJSON_AddItemToArray(fa, e);
+        fp_map_frame *e = fp_model_push((void **)&o->frames, &o->nframes, sizeof *e);
+        e->file = fp_model_strdup(fr[k].file);
+        e->line = fr[k].line >= 0 ? fp_optd_of((double)fr[k].line) : fp_optd_none();
     }
-    if (frame >= 0)
-        fp_json_add_int(o, "matched_frame", frame);
-    else
-        cJSON_AddNullToObject(o, "matched_frame");
-    fp_json_add_int(o, "hit", r->hit);
-    fp_json_add_int(o, "latency", r->latency);
-    fp_json_add_int(o, "stall", r->stall);
+    o->matched_frame = frame >= 0 ? fp_optd_of(frame) : fp_optd_none();
+    o->hit = r->hit;
+    o->latency = r->latency;
+    o->stall = r->stall;
     int f = frame >= 0 ? frame : 0;
-    cJSON *snip = nf ? fp_snippet(snaps, fr[f].file, fr[f].line, context) : NULL;
-    if (snip)
-        cJSON_AddItemToObject(o, "snippet", snip);
-    else
-        cJSON_AddNullToObject(o, "snippet");
-    const char *conf = !nf ? "none" : !snip ? "source_only"
-                       : !strcmp(fp_json_get_str(snip, "match"), "exact") ? "exact" : "suffix";
-    fp_json_add_str(o, "confidence", conf);
-    *unmapped = !snip;
+    o->snippet = nf ? fp_snippet(snaps, fr[f].file, fr[f].line, context) : NULL;
+    const char *conf = !nf ? "none" : !o->snippet ? "source_only" : !strcmp(o->snippet->match, "exact") ? "exact" : "suffix";
+    o->confidence = fp_model_strdup(conf);
+    *unmapped = !o->snippet;
     fp_frames_free(fr, nf);
-    return o;
 }
 
 /* Folded stack of one row: outermost call site first, the instruction's own
@@ -351,43 +335,35 @@ static void select_top(fp_ctx *ctx, const fp_code *code, long long limit, sel *s
 }
 
 /* map.json's head: which dispatch, which selection */
-static cJSON *map_head(const map_args *a, const fp_dispatch_ref *ref, const fp_code *code, const sel *s)
+static void map_head(fp_map_doc *doc, const map_args *a, const fp_dispatch_ref *ref, const fp_code *code, const sel *s)
 {
-    cJSON *doc = cJSON_CreateObject();
-    fp_json_add_int(doc, "schema", 1);
-    cJSON *d = cJSON_AddObjectToObject(doc, "dispatch");
-    char *dir_abs = fp_path_abs(ref->dir); /* never cwd-relative; bundle-relative in map.json */
-    fp_json_add_str(d, "dir", dir_abs);
-    free(dir_abs);
-    fp_json_add_str(d, "name", ref->name);
-    fp_json_add_str(d, "symbol", code->symbol);
-    fp_json_add_str(d, "tag", ref->tag);
-    if (ref->number >= 0)
-        fp_json_add_int(d, "dispatch", ref->number);
-    else
-        cJSON_AddNullToObject(d, "dispatch");
-    fp_json_add_str(d, "resolved_by", ref->how);
-    cJSON *sj = cJSON_AddObjectToObject(doc, "selection");
-    fp_json_add_str(sj, "kind", s->kind);
+    doc->schema = 1;
+    fp_map_dispatch *d = &doc->dispatch;
+    d->dir = fp_path_abs(ref->dir); /* never cwd-relative; bundle-relative in map.json */
+    d->name = fp_model_strdup(ref->name);
+    d->symbol = fp_model_strdup(code->symbol);
+    d->tag = fp_model_strdup(ref->tag);
+    d->dispatch = ref->number >= 0 ? fp_optd_of((double)ref->number) : fp_optd_none();
+    d->resolved_by = fp_model_strdup(ref->how);
+    fp_map_selection *sj = &doc->selection;
+    sj->kind = fp_model_strdup(s->kind);
     if (a->code_line >= 0)
-        fp_json_add_int(sj, "query", a->code_line);
+        sj->query = (fp_numstr){.is_num = true, .num = (double)a->code_line};
     else
-        fp_json_add_str(sj, "query", a->source_line);
-    fp_json_add_str(sj, "file_match", s->file_match);
-    fp_json_add_str(sj, "matched_file", s->matched_file);
-    fp_json_add_int(sj, "count", (int64_t)s->n);
-    return doc;
+        sj->query.str = fp_model_strdup(a->source_line);
+    sj->file_match = fp_model_strdup(s->file_match);
+    sj->matched_file = fp_model_strdup(s->matched_file);
+    sj->count = (int64_t)s->n;
 }
 
 /* whole-kernel mapping coverage, the per-file rollup (innermost file) and the
  * folded stacks of the flamegraph; *lat, *lat_mapped: total and source-mapped latency */
-static void rollup(fp_ctx *ctx, cJSON *doc, const map_args *a, const fp_code *code, const fp_class *cls,
+static void rollup(fp_ctx *ctx, fp_map_doc *doc, const map_args *a, const fp_code *code, const fp_class *cls,
                    fp_folded *fo, fp_sb *tmp, int64_t *lat_out, int64_t *lat_mapped_out)
 {
     /* whole-kernel mapping coverage and the per-file rollup (innermost file) */
     int64_t lat = 0, lat_mapped = 0;
     bool ovf = false; /* hostile code->json cells saturate instead of wrapping */
-    cJSON *files = cJSON_CreateArray();
     typedef struct fr_agg { char *file; int64_t latency, stall; size_t n; } fr_agg;
     fr_agg *fa = NULL;
     size_t nfa = 0;
@@ -419,9 +395,8 @@ static void rollup(fp_ctx *ctx, cJSON *doc, const map_args *a, const fp_code *co
     }
     if (ovf)
         fp_warn(ctx, "code->json cycle counts overflow 64-bit sums: file totals saturated");
-    fp_json_add_num(doc, "src_mapped_pct", lat ? fp_round(100.0 * (double)lat_mapped / (double)lat, 2) : 0.0, 2);
-    fp_json_add_num(doc, "unmapped_latency_pct",
-                    lat ? fp_round(100.0 * (double)(lat - lat_mapped) / (double)lat, 2) : 0.0, 2);
+    doc->src_mapped_pct = lat ? fp_round(100.0 * (double)lat_mapped / (double)lat, 2) : 0.0;
+    doc->unmapped_latency_pct = lat ? fp_round(100.0 * (double)(lat - lat_mapped) / (double)lat, 2) : 0.0;
     /* files by latency desc, ties first-seen */
     for (size_t i = 1; i < nfa; i++)
         for (size_t j = i; j > 0 && fa[j - 1].latency < fa[j].latency; j--) {
@@ -430,22 +405,19 @@ static void rollup(fp_ctx *ctx, cJSON *doc, const map_args *a, const fp_code *co
             fa[j - 1] = t;
         }
     for (size_t i = 0; i < nfa; i++) {
-        cJSON *e = cJSON_CreateObject();
-        fp_json_add_str(e, "file", fa[i].file);
-        fp_json_add_int(e, "instructions", (int64_t)fa[i].n);
-        fp_json_add_int(e, "latency", fa[i].latency);
-        fp_json_add_int(e, "stall", fa[i].stall);
-        cJSON_AddItemToArray(files, e);
-        free(fa[i].file);
+        fp_map_file *e = fp_model_push((void **)&doc->files, &doc->nfiles, sizeof *e);
+        e->file = fa[i].file; /* owned by doc from here on */
+        e->instructions = (int64_t)fa[i].n;
+        e->latency = fa[i].latency;
+        e->stall = fa[i].stall;
     }
     free(fa);
-    cJSON_AddItemToObject(doc, "files", files);
     *lat_out = lat;
     *lat_mapped_out = lat_mapped;
 }
 
-/* the flamegraph: folded text and SVG, and its map.json entry (returned) */
-static cJSON *flamegraph(cJSON *doc, const map_args *a, const fp_code *code, const fp_dispatch_ref *ref,
+/* the flamegraph: folded text and SVG, and its map.json entry */
+static void flamegraph(fp_map_doc *doc, const map_args *a, const fp_code *code, const fp_dispatch_ref *ref,
                          fp_folded *fo, fp_sb *folded, fp_sb *svg)
 {
     fp_folded_finish(fo);
@@ -460,38 +432,32 @@ static cJSON *flamegraph(cJSON *doc, const map_args *a, const fp_code *code, con
     snprintf(title, sizeof title, "%s - %s cycles by source line and class", code->symbol ? code->symbol : ref->name,
              a->weight);
     fp_flame_svg(fo, title, "cycles", hot, 1200, svg);
-    cJSON *fg = cJSON_AddObjectToObject(doc, "flamegraph");
-    fp_json_add_str(fg, "weight", a->weight);
-    fp_json_add_int(fg, "stacks", (int64_t)fo->n);
-    fp_json_add_str(fg, "order", "outermost call site first, then inlined frames, the instruction class as leaf");
-    return fg;
+    fp_map_flamegraph *fg = &doc->flamegraph;
+    fg->weight = fp_model_strdup(a->weight);
+    fg->stacks = (int64_t)fo->n;
+    fg->order = fp_model_strdup("outermost call site first, then inlined frames, the instruction class as leaf");
 }
 
 /* flamegraph.folded, flamegraph.svg and map.json into out_dir (NULL: a dispatch
  * dir as --bundle, nothing written and the paths are null) */
-static int write_map(fp_ctx *ctx, const char *out_dir, cJSON *doc, cJSON *fg, const fp_sb *folded, const fp_sb *svg,
+static int write_map(fp_ctx *ctx, const char *out_dir, fp_map_doc *doc, const fp_sb *folded, const fp_sb *svg,
                      fp_err *err)
 {
-    if (!out_dir) {
-        cJSON_AddNullToObject(fg, "folded");
-        cJSON_AddNullToObject(fg, "svg");
-        cJSON_AddNullToObject(doc, "artifact");
+    if (!out_dir)
         return 0;
-    }
     char *pf = fp_bundle_path(out_dir, FP_ART_FLAME_FOLDED), *ps = fp_bundle_path(out_dir, FP_ART_FLAME_SVG),
          *pm = fp_bundle_path(out_dir, FP_ART_MAP);
-    char *af = fp_path_abs(pf), *as = fp_path_abs(ps), *am = fp_path_abs(pm);
-    fp_json_add_str(fg, "folded", af);
-    fp_json_add_str(fg, "svg", as);
-    fp_json_add_str(doc, "artifact", am);
-    free(pf), free(ps), free(pm), free(af), free(as), free(am);
+    doc->flamegraph.folded = fp_path_abs(pf);
+    doc->flamegraph.svg = fp_path_abs(ps);
+    doc->artifact = fp_path_abs(pm);
+    free(pf), free(ps), free(pm);
     if (write_text(out_dir, FP_ART_FLAME_FOLDED, folded, err) != 0 ||
         write_text(out_dir, FP_ART_FLAME_SVG, svg, err) != 0) {
         fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");
         return -1;
     }
     char *pmj = fp_bundle_path(out_dir, FP_ART_MAP);
-    int wr = fp_bundle_write_json(pmj, doc, ctx->bundle, err);
+    int wr = fp_map_write_file(pmj, doc, ctx->bundle, err);
     free(pmj);
     if (wr != 0) {
         fp_err_help(err, "the bundle must be writable (or pass --out-dir DIR)");
@@ -501,27 +467,18 @@ static int write_map(fp_ctx *ctx, const char *out_dir, cJSON *doc, cJSON *fg, co
 }
 
 static void map_table(fp_ctx *ctx, const fp_dispatch_ref *ref, const sel *s, int64_t lat, int64_t lat_mapped,
-                      const cJSON *maps)
+                      const fp_map_mapping *maps, size_t nmaps)
 {
     fp_sb_addf(&ctx->table, "map: %s  (%s, %zu instructions)  source-mapped %.2f%% of latency\n", ref->name, s->kind,
                s->n, lat ? 100.0 * (double)lat_mapped / (double)lat : 0.0);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, maps)
-    {
-        int64_t cl = 0, st = 0;
-        fp_json_get_i64(m, "code_line", &cl);
-        fp_json_get_i64(m, "stall", &st);
-        fp_sb_addf(&ctx->table, "  %6lld %10lld  %-40s %s\n", (long long)cl, (long long)st, fp_json_get_str(m, "isa"),
-                   fp_json_get_str(m, "source"));
-        const cJSON *sn = cJSON_GetObjectItemCaseSensitive(m, "snippet");
-        const cJSON *ln;
-        cJSON_ArrayForEach(ln, cJSON_GetObjectItemCaseSensitive(sn, "lines"))
-        {
-            int64_t n = 0;
-            fp_json_get_i64(ln, "n", &n);
-            fp_sb_addf(&ctx->table, "        %s%5lld | %s\n",
-                       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ln, "hot")) ? ">" : " ", (long long)n,
-                       fp_json_get_str(ln, "text"));
+    for (size_t i = 0; i < nmaps; i++) {
+        const fp_map_mapping *m = &maps[i];
+        fp_sb_addf(&ctx->table, "  %6lld %10lld  %-40s %s\n", (long long)m->code_line, (long long)m->stall, m->isa,
+                   m->source);
+        for (size_t k = 0; m->snippet && k < m->snippet->nlines; k++) {
+            const fp_map_snip_line *ln = &m->snippet->lines[k];
+            fp_sb_addf(&ctx->table, "        %s%5lld | %s\n", ln->hot ? ">" : " ", (long long)ln->n,
+                       ln->text);
         }
     }
 }
@@ -582,7 +539,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     fp_snapshots snaps = {0};
     sel s = {0};
     char *want_file = NULL;
-    cJSON *doc = NULL;
+    fp_map_doc doc = {0};
     fp_folded fo = {0};
     fp_class *cls = NULL;
     fp_sb tmp, folded, svg;
@@ -594,35 +551,36 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     if (load_code(ctx, ref.dir, &code, &snaps, err) != 0 || select_rows(ctx, a, &code, &s, &want_file, err) != 0)
         goto done;
 
-    doc = map_head(a, &ref, &code, &s);
+    map_head(&doc, a, &ref, &code, &s);
     cls = row_classes(ctx, ref.dir, &code);
-    cJSON *maps = cJSON_AddArrayToObject(doc, "mappings");
     size_t unm = 0;
     for (size_t i = 0; i < s.n; i++) {
         bool u;
-        cJSON_AddItemToArray(maps, mapping_json(&code, cls, s.rows[i], s.frame[i], &snaps, (long)a->context, &u));
+        fp_map_mapping *m = fp_model_push((void **)&doc.mappings, &doc.nmappings, sizeof *m);
+        mapping_fill(m, &code, cls, s.rows[i], s.frame[i], &snaps, (long)a->context, &u);
         unm += u;
     }
-    fp_json_add_num(doc, "unmapped_pct", s.n ? fp_round(100.0 * (double)unm / (double)s.n, 2) : 0.0, 2);
+    doc.unmapped_pct = s.n ? fp_round(100.0 * (double)unm / (double)s.n, 2) : 0.0;
 
     int64_t lat, lat_mapped;
-    rollup(ctx, doc, a, &code, cls, &fo, &tmp, &lat, &lat_mapped);
-    cJSON *fg = flamegraph(doc, a, &code, &ref, &fo, &folded, &svg);
-    if (write_map(ctx, out_dir, doc, fg, &folded, &svg, err) != 0)
+    rollup(ctx, &doc, a, &code, cls, &fo, &tmp, &lat, &lat_mapped);
+    flamegraph(&doc, a, &code, &ref, &fo, &folded, &svg);
+    if (write_map(ctx, out_dir, &doc, &folded, &svg, err) != 0)
         goto done;
-    /* the envelope bounds the mappings of an explicit selection too */
+    /* the envelope: the same document, its mappings bounded by --limit (an
+     * explicit selection's too) */
+    size_t nall = doc.nmappings;
     if (a->limit > 0 && s.n > (size_t)a->limit) {
-        while ((size_t)cJSON_GetArraySize(maps) > (size_t)a->limit)
-            cJSON_DeleteItemFromArray(maps, (int)a->limit);
+        doc.nmappings = (size_t)a->limit;
         fp_truncated(ctx, "mappings", (size_t)a->limit, s.n);
     }
-    map_table(ctx, &ref, &s, lat, lat_mapped, maps);
-    ctx->data = doc;
-    doc = NULL;
+    map_table(ctx, &ref, &s, lat, lat_mapped, doc.mappings, doc.nmappings);
+    ctx->data = fp_model_write(&fp_map_schema, &doc);
+    doc.nmappings = nall;
     rc = 0;
 done:
     free(cls);
-    cJSON_Delete(doc);
+    fp_map_free(&doc);
     free(s.rows);
     free(s.frame);
     free(want_file);

@@ -89,6 +89,7 @@ static bool is_null(const fp_field *f, const void *obj)
     case FP_K_OBJP: return *CAT(obj, f->off, void *) == NULL;
     case FP_K_JSON: return *CAT(obj, f->off, cJSON *) == NULL;
     case FP_K_INLINE: return *CAT(obj, f->off, void *) == NULL;
+    case FP_K_NUMSTR: return !CAT(obj, f->off, fp_numstr)->is_num && !CAT(obj, f->off, fp_numstr)->str;
     case FP_K_MAP:
     case FP_K_ARR:
     case FP_K_STRS:
@@ -167,6 +168,10 @@ static cJSON *write_value(const fp_field *f, const void *obj)
             cJSON_AddItemToObject(o, key ? key : "", v);
         }
         return o;
+    }
+    case FP_K_NUMSTR: {
+        const fp_numstr *v = CAT(obj, f->off, fp_numstr);
+        return v->is_num ? num(v->num, f->dec) : must(v->str ? cJSON_CreateString(v->str) : cJSON_CreateNull());
     }
     case FP_K_INLINE: break; /* written by write_fields */
     case FP_K_OPTDMAP: {
@@ -374,6 +379,23 @@ static int read_optdmap(const fp_field *f, const cJSON *v, void *obj, const char
     return 0;
 }
 
+/* A number, a string or null (fp_numstr). */
+static int read_numstr(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
+{
+    fp_numstr *o = AT(obj, f->off, fp_numstr);
+    if (cJSON_IsNull(v))
+        return 0;
+    if (cJSON_IsNumber(v)) {
+        o->is_num = true;
+        o->num = v->valuedouble;
+        return 0;
+    }
+    if (!cJSON_IsString(v))
+        return bad(err, doc, p, "a number, a string or null", v);
+    o->str = fp_model_strdup(v->valuestring);
+    return 0;
+}
+
 static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *doc, const rpath *p, fp_err *err)
 {
     double d;
@@ -450,6 +472,7 @@ static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *
     case FP_K_MAP: return read_map(f, v, obj, doc, p, err);
     case FP_K_INLINE: break; /* read by read_fields */
     case FP_K_OPTDMAP: return read_optdmap(f, v, obj, doc, p, err);
+    case FP_K_NUMSTR: return read_numstr(f, v, obj, doc, p, err);
     }
     abort();
 }
@@ -579,6 +602,12 @@ void fp_model_round(const fp_schema *s, void *obj)
         }
         case FP_K_OBJ: fp_model_round(f->sub, AT(obj, f->off, char)); break;
         case FP_K_VIEW: fp_model_round(f->sub, obj); break;
+        case FP_K_NUMSTR: {
+            fp_numstr *o = AT(obj, f->off, fp_numstr);
+            if (o->is_num && f->dec >= 0)
+                o->num = fp_round(o->num, f->dec);
+            break;
+        }
         case FP_K_INLINE:
         case FP_K_OBJP: {
             void *p = *AT(obj, f->off, void *);
@@ -621,6 +650,7 @@ static void free_fields(const fp_schema *s, void *obj)
         const fp_field *f = &s->fields[i];
         switch (f->kind) {
         case FP_K_STR: free(*AT(obj, f->off, char *)); break;
+        case FP_K_NUMSTR: free(AT(obj, f->off, fp_numstr)->str); break;
         case FP_K_OBJ: free_fields(f->sub, AT(obj, f->off, char)); break;
         case FP_K_VIEW: free_fields(f->sub, obj); break;
         case FP_K_INLINE:
@@ -688,6 +718,7 @@ static void copy_fields(const fp_schema *s, void *dst, const void *src)
         const fp_field *f = &s->fields[i];
         switch (f->kind) {
         case FP_K_STR: *AT(dst, f->off, char *) = fp_model_strdup(*CAT(src, f->off, char *)); break;
+        case FP_K_NUMSTR: AT(dst, f->off, fp_numstr)->str = fp_model_strdup(CAT(src, f->off, fp_numstr)->str); break;
         case FP_K_OBJ: copy_fields(f->sub, AT(dst, f->off, char), CAT(src, f->off, char)); break;
         case FP_K_VIEW: copy_fields(f->sub, dst, src); break;
         case FP_K_INLINE:

@@ -21,12 +21,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc == 0) {
         for (size_t i = 0; i < snaps.n; i++) {
             (void)fp_snapshots_find(&snaps, snaps.files[i].vpath);
-            cJSON *sn = fp_snippet(&snaps, snaps.files[i].vpath, (long)(i % 6), 2);
+            fp_map_snippet *sn = fp_snippet(&snaps, snaps.files[i].vpath, (long)(i % 6), 2);
             if (sn) {
-                char *t = fp_json_print(sn, false);
+                cJSON *j = fp_model_write(&fp_map_snippet_schema, sn);
+                char *t = fp_json_print(j, false);
                 fz_check_json_text(t, "a snippet");
                 free(t);
-                cJSON_Delete(sn);
+                cJSON_Delete(j);
+                fp_model_free(&fp_map_snippet_schema, sn);
+                free(sn);
             }
         }
         (void)fp_snapshots_find(&snaps, "/w/k.py");

@@ -406,6 +406,7 @@ static void test_inline_and_map(void **state)
     assert_int_equal(fp_model_read(&staged_schema, j, &back, "s.json", &err), 0);
     assert_null(back.g);
     cJSON_Delete(j);
+    fp_model_free(&staged_schema, &back); /* the empty map's (1-element) allocation */
     j = cJSON_Parse("{\"first\":1,\"m\":{\"x\":\"1\"},\"last\":2}");
     assert_int_equal(fp_model_read(&staged_schema, j, &back, "s.json", &err), -1);
     assert_string_equal(err.message, "s.json: $.m.x: expected a number, got a string");
@@ -470,6 +471,81 @@ static void test_optd_map(void **state)
     }
 }
 
+/* FP_K_NUMSTR: a key whose value is a number, a string or null (map.json's
+ * selection.query: --code-line N | --source-line FILE:LINE | neither). */
+typedef struct nsdoc {
+    fp_numstr q;
+    fp_numstr r; /* omitted when null */
+} nsdoc;
+
+static const fp_field nsdoc_fields[] = {
+    FP_NUMSTR(nsdoc, q, "q", 1, 0),
+    FP_NUMSTR(nsdoc, r, "r", -1, FP_F_OMIT_NULL),
+};
+static const fp_schema nsdoc_schema = {"nsdoc", sizeof(nsdoc), FP_FIELDS(nsdoc_fields), false};
+
+static void numstr_trip(const char *json, const char *want_written)
+{
+    cJSON *j = cJSON_Parse(json);
+    nsdoc d, cp;
+    fp_err err = {0};
+    assert_int_equal(fp_model_read(&nsdoc_schema, j, &d, "ns.json", &err), 0);
+    fp_model_copy(&nsdoc_schema, &cp, &d);
+    fp_model_free(&nsdoc_schema, &d);
+    cJSON *w = fp_model_write(&nsdoc_schema, &cp);
+    char *t = compact(w);
+    assert_string_equal(t, want_written);
+    free(t);
+    cJSON_Delete(w);
+    cJSON_Delete(j);
+    fp_model_free(&nsdoc_schema, &cp);
+}
+
+static void test_numstr(void **state)
+{
+    (void)state;
+    nsdoc d = {.q = {.is_num = true, .num = 20.04}};
+    cJSON *j = fp_model_write(&nsdoc_schema, &d);
+    char *t = compact(j);
+    assert_string_equal(t, "{\"q\":20}"); /* rounded to the field's decimals, r omitted */
+    free(t);
+    cJSON_Delete(j);
+    fp_model_round(&nsdoc_schema, &d);
+    assert_true(d.q.num == 20.0);
+    d.q = (fp_numstr){.str = fp_model_strdup("x.py:19")};
+    d.r = (fp_numstr){.is_num = true, .num = 7};
+    j = fp_model_write(&nsdoc_schema, &d);
+    t = compact(j);
+    assert_string_equal(t, "{\"q\":\"x.py:19\",\"r\":7}");
+    free(t);
+    cJSON_Delete(j);
+    fp_model_free(&nsdoc_schema, &d);
+    assert_null(d.q.str);
+    j = fp_model_write(&nsdoc_schema, &d);
+    t = compact(j);
+    assert_string_equal(t, "{\"q\":null}");
+    free(t);
+    cJSON_Delete(j);
+    /* read back: each shape, copied and written again */
+    numstr_trip("{\"q\":null}", "{\"q\":null}");
+    numstr_trip("{\"q\":12,\"r\":\"a\"}", "{\"q\":12,\"r\":\"a\"}");
+    numstr_trip("{\"q\":\"b.py:3\",\"r\":null}", "{\"q\":\"b.py:3\"}");
+    /* typed errors */
+    fp_err err = {0};
+    j = cJSON_Parse("{\"q\":true}");
+    assert_int_equal(fp_model_read(&nsdoc_schema, j, &d, "ns.json", &err), -1);
+    assert_string_equal(err.message, "ns.json: $.q: expected a number, a string or null, got a bool");
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"q\":[1]}");
+    assert_int_equal(fp_model_read(&nsdoc_schema, j, &d, "ns.json", &err), -1);
+    assert_string_equal(err.message, "ns.json: $.q: expected a number, a string or null, got an array");
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"r\":1}");
+    assert_int_equal(fp_model_read(&nsdoc_schema, j, &d, "ns.json", &err), -1);
+    assert_string_equal(err.message, "ns.json: $.q: missing");
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -481,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_view),
         cmocka_unit_test(test_inline_and_map),
         cmocka_unit_test(test_optd_map),
+        cmocka_unit_test(test_numstr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

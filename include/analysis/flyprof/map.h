@@ -8,12 +8,12 @@
 #ifndef FLYPROF_MAP_H
 #define FLYPROF_MAP_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "flyprof/att.h"
 #include "flyprof/error.h"
+#include "flyprof/map_doc.h"
 
 typedef struct fp_frame {
     char *file; /* path as written in code.json */
@@ -38,9 +38,10 @@ typedef enum fp_file_match { FP_FM_NONE = 0, FP_FM_EXACT, FP_FM_SUFFIX, FP_FM_AM
  * match, else the unique suffix match. *which = the matched path (borrowed). */
 fp_file_match fp_match_file(const char *want, const char *const *paths, size_t n, const char **which);
 
-/* Snippet of `file`:`line` with `context` lines each side from the snapshots:
- * {file, snapshot, match, line, lines:[{n, text, hot}]}, or NULL when the file
- * has no snapshot or the line is out of range. */
-cJSON *fp_snippet(const fp_snapshots *snaps, const char *file, long line, long context);
+/* Snippet of `file`:`line` with `context` lines each side from the snapshots
+ * (map.json's mappings[].snippet, map_doc.h), or NULL when the file has no
+ * snapshot or the line is out of range. Free with fp_model_free(&fp_map_snippet_schema)
+ * + free, or own it from a fp_map_mapping. */
+fp_map_snippet *fp_snippet(const fp_snapshots *snaps, const char *file, long line, long context);
 
 #endif

@@ -27,6 +27,7 @@
 
 /* An optional number: fp_optd of model.h. */
 #include "flyprof/capture_doc.h"
+#include "flyprof/map_doc.h"
 
 #define FP_SIG_MAX_PRODUCERS 3
 
@@ -215,8 +216,8 @@ int fp_signals_from_counters(fp_signals *s, const cJSON *counters, fp_err *err);
 /* capture.json as read by fp_capture_read_file (tag NULL: the only tag) */
 int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *capture, const char *tag, fp_err *err);
 int fp_signals_from_tile(fp_signals *s, const cJSON *tile, fp_err *err);
-/* map.json: source-mapping coverage (a BAD_INPUT on wrong types). */
-int fp_signals_from_map(fp_signals *s, const cJSON *map, fp_err *err);
+/* map.json as read by the strict reader (fp_map_read_file): source-mapping coverage. */
+int fp_signals_from_map(fp_signals *s, const fp_map_doc *map, fp_err *err);
 /* Facts only the instruction listing shows: s_nop padding between MFMAs. */
 void fp_signals_from_code(fp_signals *s, const fp_code *code);
 

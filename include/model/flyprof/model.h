@@ -52,6 +52,15 @@ typedef struct fp_named_optd {
 static inline fp_optd fp_optd_of(double v) { return (fp_optd){true, v}; }
 static inline fp_optd fp_optd_none(void) { return (fp_optd){false, 0.0}; }
 
+/* (appended) A value that is a number, a string or null (FP_K_NUMSTR): a command's
+ * query echoed back, `--code-line 20` or `--source-line x.py:19`. is_num: the number
+ * `num`; else the string `str` (owned), NULL = null. */
+typedef struct fp_numstr {
+    bool is_num;
+    double num;
+    char *str;
+} fp_numstr;
+
 typedef enum fp_kind {
     FP_K_I64,   /* int64_t, an integral number */
     FP_K_INT,   /* int, an integral number */
@@ -85,6 +94,8 @@ typedef enum fp_kind {
     FP_K_OPTDMAP, /* fp_named_optd * at `off`, count at `count`: an object whose keys are data
                      (names from another table, e.g. the signal kinds), each a number (dec as
                      FP_K_NUM) or null; written in list order, read in document order */
+    /* (appended) fp_numstr: a number (rounded to `dec` as FP_K_NUM), a string or null */
+    FP_K_NUMSTR,
 } fp_kind;
 
 /* Field flags. */
@@ -150,6 +161,7 @@ struct fp_schema {
 #define FP_INLINE(T, m, name, sb) {.key = name, .kind = FP_K_INLINE, .off = offsetof(T, m), .sub = sb}
 #define FP_MAP(T, m, n, k, sb, fl) \
     {.key = k, .kind = FP_K_MAP, .off = offsetof(T, m), .flags = fl, .sub = sb, .count = offsetof(T, n)}
+#define FP_NUMSTR(T, m, k, d, fl) {.key = k, .kind = FP_K_NUMSTR, .off = offsetof(T, m), .dec = d, .flags = fl}
 
 /* The element of a FP_K_MAP whose values are numbers (sub: fp_model_numval_schema
  * or a one-field schema of your own for other decimals). */
