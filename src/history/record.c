@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "flyprof/bubbles_doc.h"
+#include "flyprof/bundle.h"
 #include "flyprof/capture_doc.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h" /* bridge: counters.json (load_opt) */
@@ -38,10 +39,10 @@ static void iso_utc(time_t t, char buf[32])
  * another converter's work: replace load_opt / add_metrics / the duration lookup
  * by its struct when it lands). Optional artifact of the bundle: absent -> NULL;
  * present but broken -> error. */
-static int load_opt(const char *bundle, const char *name, cJSON **out, fp_err *err)
+static int load_opt(const char *bundle, fp_artifact name, cJSON **out, fp_err *err)
 {
     *out = NULL;
-    char *p = fp_path_join(bundle, name);
+    char *p = fp_bundle_path(bundle, name);
     int rc = 0;
     if (fp_is_file(p)) {
         rc = fp_json_parse_file(p, out, err);
@@ -116,7 +117,7 @@ static int load_inputs(const char *bundle, inputs *in, fp_err *err)
         fp_err_set(err, FP_MISSING_PREREQ, "bundle %s does not exist", bundle);
         return fp_err_help(err, "pass a reported bundle dir (flyprof run / flyprof report --bundle DIR)");
     }
-    in->report_path = fp_path_join(bundle, "report.json");
+    in->report_path = fp_bundle_path(bundle, FP_ART_REPORT);
     if (!fp_is_file(in->report_path)) {
         fp_err_set(err, FP_MISSING_PREREQ, "%s has no report.json", bundle);
         return fp_err_help(err, "run `flyprof report --bundle %s` first", bundle);
@@ -125,17 +126,17 @@ static int load_inputs(const char *bundle, inputs *in, fp_err *err)
     if (rc == 0 && !in->rep.kernel)
         rc = fp_err_set(err, FP_BAD_INPUT, "%s is not a flyprof report.json (no kernel/totals/classes)",
                         in->report_path);
-    char *cp = fp_path_join(bundle, "capture.json");
+    char *cp = fp_bundle_path(bundle, FP_ART_CAPTURE);
     if (rc == 0 && fp_is_file(cp))
         rc = fp_capture_read_file(cp, &in->cap, err);
     free(cp);
-    char *bp = fp_path_join(bundle, "bubbles.json");
+    char *bp = fp_bundle_path(bundle, FP_ART_BUBBLES);
     in->have_bub = fp_is_file(bp);
     if (rc == 0 && in->have_bub)
         rc = fp_bubbles_read_file(bp, &in->bub, err);
     free(bp);
     if (rc == 0)
-        rc = load_opt(bundle, "counters.json", &in->cnt, err);
+        rc = load_opt(bundle, FP_ART_COUNTERS, &in->cnt, err);
     return rc;
 }
 
@@ -249,7 +250,7 @@ static void record_provenance(const char *bundle, const inputs *in, const char *
     if (cap->captured_at) {
         snprintf(when, sizeof when, "%s", cap->captured_at);
     } else {
-        char *cp = fp_path_join(bundle, "capture.json");
+        char *cp = fp_bundle_path(bundle, FP_ART_CAPTURE);
         struct stat sb;
         if (stat(cp, &sb) != 0 && stat(in->report_path, &sb) != 0)
             sb.st_mtime = time(NULL);
