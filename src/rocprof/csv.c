@@ -291,20 +291,15 @@ const char *fp_csv_cell(const fp_csv *csv, size_t row, int col)
     return csv->rows[row][col];
 }
 
-long long fp_csv_int(const fp_csv *csv, size_t row, int col, long long dflt, bool *ok)
+bool fp_csv_parse_int(const char *c, long long *out)
 {
-    const char *c = fp_csv_cell(csv, row, col);
-    if (ok)
-        *ok = false;
-    if (!c)
-        return dflt;
     while (*c == ' ')
         c++;
     const char *e = c + strlen(c);
     while (e > c && e[-1] == ' ')
         e--;
     if (e == c || (size_t)(e - c) > 20)
-        return dflt;
+        return false;
     char tmp[24];
     memcpy(tmp, c, (size_t)(e - c));
     tmp[e - c] = '\0';
@@ -312,10 +307,19 @@ long long fp_csv_int(const fp_csv *csv, size_t row, int col, long long dflt, boo
     errno = 0;
     long long v = strtoll(tmp, &end, 10);
     if (errno == ERANGE || !end || *end)
-        return dflt;
+        return false;
+    *out = v;
+    return true;
+}
+
+long long fp_csv_int(const fp_csv *csv, size_t row, int col, long long dflt, bool *ok)
+{
+    const char *c = fp_csv_cell(csv, row, col);
+    long long v;
+    bool good = c && fp_csv_parse_int(c, &v);
     if (ok)
-        *ok = true;
-    return v;
+        *ok = good;
+    return good ? v : dflt;
 }
 
 void fp_csv_free(fp_csv *csv)

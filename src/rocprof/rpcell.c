@@ -8,28 +8,7 @@
 #include <string.h>
 
 #include "flyprof/cli.h"
-
-/* fp_csv_int's reading: spaces trimmed, 1..20 characters, strtoll of the whole. */
-static bool int_sp(const char *c, long long *out)
-{
-    while (*c == ' ')
-        c++;
-    const char *e = c + strlen(c);
-    while (e > c && e[-1] == ' ')
-        e--;
-    if (e == c || (size_t)(e - c) > 20)
-        return false;
-    char tmp[24];
-    memcpy(tmp, c, (size_t)(e - c));
-    tmp[e - c] = '\0';
-    char *end = NULL;
-    errno = 0;
-    long long v = strtoll(tmp, &end, 10);
-    if (errno == ERANGE || !end || *end)
-        return false;
-    *out = v;
-    return true;
-}
+#include "flyprof/csv.h"
 
 void fp_rp_num_parse(const char *s, fp_rp_num *n)
 {
@@ -55,7 +34,7 @@ void fp_rp_num_parse(const char *s, fp_rp_num *n)
         n->i = v;
         n->f |= FP_RP_INT;
     }
-    if (int_sp(s, &v)) {
+    if (fp_csv_parse_int(s, &v)) {
         n->i = v;
         n->f |= FP_RP_INT_SP;
     }

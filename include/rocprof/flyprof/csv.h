@@ -50,6 +50,9 @@ int fp_csv_load_matching(const char *path, const char *needle, fp_csv *out, fp_e
 int fp_csv_col(const fp_csv *csv, const char *name);
 /* Cell (row, col) or NULL when out of range / col < 0. */
 const char *fp_csv_cell(const fp_csv *csv, size_t row, int col);
+/* The integer reading of a cell: spaces trimmed, 1..20 characters, strtoll of the whole
+ * (what fp_csv_int and the kernel_trace cell reader both use). */
+bool fp_csv_parse_int(const char *c, long long *out);
 /* Integer cell: 0 and *ok = true when it is a plain decimal integer (surrounding
  * spaces allowed); otherwise returns `dflt` with *ok = false (a missing column,
  * an empty cell, a float such as "1.5", text). */
