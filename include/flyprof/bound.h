@@ -109,6 +109,11 @@ void fp_bound_classify(const fp_bound_in *in, fp_bound_result *out);
 /* "compute" | "memory" | "latency" | "parallelism" | "unknown". */
 const char *fp_bound_name(fp_bound b);
 
+/* The verdict as tile.json's / counters.json's "bound" object (tile_doc.h
+ * fp_bound_doc; *o is overwritten, its strings are new copies). */
+struct fp_bound_doc;
+void fp_bound_doc_fill(const fp_bound_result *r, struct fp_bound_doc *o);
+
 /* {"bound","rule","basis","confidence","evidence","optimal","optimal_rule","optimal_evidence"}
  * in that order; caller owns the object. */
 cJSON *fp_bound_to_json(const fp_bound_result *r);

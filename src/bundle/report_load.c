@@ -19,6 +19,7 @@
 #include "flyprof/bubbles.h"
 #include "flyprof/bundle.h"
 #include "flyprof/capture_doc.h"
+#include "flyprof/counters_doc.h"
 #include "flyprof/cli.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
@@ -258,6 +259,39 @@ static int optional_signals(report_inputs *in, const cJSON *doc, fp_artifact id,
     return 0;
 }
 
+/* counters.json / tile.json: the strict reader, then their signals. */
+static int counters_signals(report_inputs *in, fp_err *err)
+{
+    if (!in->counters) {
+        note_missing(in->missing, fp_artifact_name(FP_ART_COUNTERS));
+        return 0;
+    }
+    fp_counters_doc c;
+    int rc = fp_model_read(&fp_counters_doc_schema, in->counters, &c, fp_artifact_name(FP_ART_COUNTERS), err);
+    if (rc == 0)
+        rc = fp_signals_from_counters(&in->sig, &c, err);
+    fp_counters_doc_free(&c);
+    if (rc == 0)
+        mark_available(in, FP_ART_COUNTERS);
+    return rc;
+}
+
+static int tile_signals(report_inputs *in, fp_err *err)
+{
+    if (!in->tile) {
+        note_missing(in->missing, fp_artifact_name(FP_ART_TILE));
+        return 0;
+    }
+    fp_tile_doc t;
+    int rc = fp_model_read(&fp_tile_doc_schema, in->tile, &t, fp_artifact_name(FP_ART_TILE), err);
+    if (rc == 0)
+        rc = fp_signals_from_tile(&in->sig, &t, err);
+    fp_tile_doc_free(&t);
+    if (rc == 0)
+        mark_available(in, FP_ART_TILE);
+    return rc;
+}
+
 /* rocprofv3 CSVs: rocprof/<tag>/, rocprof/, and beside a bare dispatch dir
  * (<case>/att/<dispatch> -> <case>/rocprof/) */
 static int csv_inputs(fp_ctx *ctx, const char *bundle, report_inputs *in, fp_err *err)
@@ -333,8 +367,7 @@ static int gather(fp_ctx *ctx, const char *bundle, int jobs, report_inputs *in, 
     in->sig.snaps = &in->snaps;
     if (fp_signals_from_bubbles(&in->sig, in->bubbles, err) ||
         optional_signals(in, in->map, FP_ART_MAP, fp_signals_from_map, err) ||
-        optional_signals(in, in->counters, FP_ART_COUNTERS, fp_signals_from_counters, err) ||
-        optional_signals(in, in->tile, FP_ART_TILE, fp_signals_from_tile, err))
+        counters_signals(in, err) || tile_signals(in, err))
         return -1;
     if (fp_code_load(in->dref.dir, &in->code, err))
         return -1;

@@ -19,6 +19,7 @@
 #include "flyprof/proc.h"
 #include "flyprof/recipes.h"
 #include "flyprof/soc.h"
+#include "flyprof/tile_doc.h"
 #include "flyprof/worktree.h"
 
 /* Bounds for the probes (a wedged driver can hang rocminfo). */
@@ -406,7 +407,10 @@ static void check_soc(checks *c, cJSON *d, const fp_config *cfg, const gpu_info 
         fp_json_add_str(sj, "error", serr.message);
         add_check(c, "soc_spec", "warn", serr.message, serr.help[0] ? serr.help : NULL, NULL);
     } else {
-        cJSON *sj = fp_soc_to_json(&s);
+        fp_soc_doc sd;
+        fp_soc_to_doc(&s, &sd);
+        cJSON *sj = fp_model_write(&fp_soc_doc_schema, &sd);
+        fp_model_free(&fp_soc_doc_schema, &sd);
         cJSON_AddItemToObjectCS(sj, "loaded", cJSON_CreateBool(1));
         cJSON_AddItemToObject(d, "soc_spec", sj);
         fp_sb_addf(&ev, "%s%s%s (arch from %s)", s.product ? s.product->marketing : "", s.product ? ", " : "",
