@@ -76,6 +76,15 @@ typedef enum fp_kind {
      * field whose key is NULL, the member's value is that field's value itself (a number,
      * a list...); otherwise it is an object of `sub`'s keys. Members keep their order. */
     FP_K_MAP,
+    /* (appended) ONE of several forms of the same struct, written inline: `sub` points
+     * to an array of `count` schemas over the ENCLOSING struct type (like FP_K_VIEW),
+     * the int member at `when` says which one is written. For lists whose elements
+     * come in shapes with different key orders (run.json's steps); the forms share
+     * their rows through macros, so each key is still spelled once. The reader takes
+     * the first form that knows every key of the object and finds its required keys,
+     * and sets the selector. Members outside the selected form must be zero (round,
+     * copy and free go through the selected form). `key` is only a name for messages. */
+    FP_K_ONEOF,
 } fp_kind;
 
 /* Field flags. */
@@ -137,6 +146,9 @@ struct fp_schema {
      offsetof(T, wm)}
 #define FP_INLINE(T, m, name, sub) {name, FP_K_INLINE, offsetof(T, m), 0, 0, sub, 0, 0}
 #define FP_MAP(T, m, n, key, sub, fl) {key, FP_K_MAP, offsetof(T, m), 0, fl, sub, offsetof(T, n), 0}
+/* forms: an array of fp_schema (FP_FIELDS-like count taken from it), sel: the int selector */
+#define FP_ONEOF(T, sel, name, forms) \
+    {name, FP_K_ONEOF, 0, 0, 0, forms, sizeof(forms) / sizeof((forms)[0]), offsetof(T, sel)}
 
 /* The element of a FP_K_MAP whose values are numbers (sub: fp_model_numval_schema
  * or a one-field schema of your own for other decimals). */
