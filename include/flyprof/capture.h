@@ -70,7 +70,7 @@ void fp_att_inventory_free(fp_att_dir *v, size_t n);
 /* The dispatch to keep: the non-empty one with the most waves, then most
  * instructions, then the lowest dispatch number; -1 when all are empty. */
 long fp_att_pick(const fp_att_dir *v, size_t n);
-cJSON *fp_att_inventory_json(const fp_att_dir *v, size_t n);
+/* (capture.json's "inventory" is filled as fp_cap_dispatch_dir in cmd_capture.c) */
 
 /* Remove everything inside dir (not dir itself); missing dir is fine.
  * Refuses "/" and "" (BAD_ARGS). */

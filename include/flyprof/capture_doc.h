@@ -270,6 +270,10 @@ typedef struct fp_capture_doc {
 
 extern const fp_schema fp_capture_schema;
 extern const fp_schema fp_cap_dispatch_dir_schema, fp_cap_inventoried_schema;
+/* the worktree and settings records, also doctor's "worktree" / "config" */
+extern const fp_schema fp_cap_worktree_schema, fp_cap_config_schema;
+/* a ranked kernel, also `flyprof kernels`' "kernels" and capture's error "candidates" */
+extern const fp_schema fp_cap_candidate_schema;
 
 int fp_capture_read_file(const char *path, fp_capture_doc *doc, fp_err *err);
 int fp_capture_write_file(const fp_capture_doc *doc, const char *path, fp_err *err);

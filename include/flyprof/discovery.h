@@ -77,8 +77,12 @@ typedef struct fp_krank {
 /* A filter that does not compile -> FP_USAGE (it is a malformed argument). */
 int fp_kernel_rank(const fp_kcands *k, const char *filter, size_t top, fp_krank *out, fp_err *err);
 void fp_krank_free(fp_krank *r);
-/* [{rank, name, calls, total_ns, pct, avg_ns, min_ns, max_ns, library}]; rank is
- * the kernel's place among all kernels (1 = the heaviest), not in the filtered list. */
+/* The ranking as capture_doc.h's fp_cap_candidate (rank, name, calls, total_ns, pct,
+ * avg_ns, min_ns, max_ns, library), appended to *out / *n; rank is the kernel's place
+ * among all kernels (1 = the heaviest), not in the filtered list. */
+struct fp_cap_candidate;
+void fp_krank_to_doc(const fp_kcands *k, const fp_krank *r, struct fp_cap_candidate **out, size_t *n);
+/* The same as a JSON array, written by fp_cap_candidate_schema; caller owns it. */
 cJSON *fp_krank_json(const fp_kcands *k, const fp_krank *r);
 
 typedef enum fp_match_conf {

@@ -37,7 +37,10 @@ typedef struct fp_worktree {
  * states (OOM) fail. */
 int fp_worktree_inspect(const char *path, fp_worktree *wt, fp_err *err);
 void fp_worktree_free(fp_worktree *wt);
-cJSON *fp_worktree_json(const fp_worktree *wt);
+/* The record of capture.json's / doctor's "worktree" (capture_doc.h fp_cap_worktree,
+ * written by fp_cap_worktree_schema); *o is overwritten. */
+struct fp_cap_worktree;
+void fp_worktree_to_doc(const fp_worktree *wt, struct fp_cap_worktree *o);
 
 typedef struct fp_tracked_file {
     char *path;    /* repo-relative, '/' separated */

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "flyprof/fs.h"
+#include "flyprof/capture_doc.h"
 #include "flyprof/json.h"
 
 /* The registry shipped with the project, found next to the binary first:
@@ -247,18 +248,29 @@ void fp_config_free(fp_config *c)
     c->config_file = NULL;
 }
 
-cJSON *fp_config_json(const fp_config *c)
+static fp_cap_setting *setting_doc(const fp_config_value *v)
 {
-    cJSON *o = cJSON_CreateObject();
-    for (size_t i = 0; i < N_SETTINGS; i++) {
-        const fp_config_value *v = (const fp_config_value *)((const char *)c + SETTINGS[i].cfg_off);
-        cJSON *e = cJSON_AddObjectToObject(o, SETTINGS[i].key);
-        if (!strcmp(SETTINGS[i].key, "gpu"))
-            fp_json_add_int(e, "value", c->gpu);
-        else
-            fp_json_add_str(e, "value", v->value);
-        fp_json_add_str(e, "source", v->source);
-    }
-    fp_json_add_str(o, "config_file", c->config_file);
+    fp_cap_setting *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    o->value = fp_model_strdup(v->value);
+    o->source = fp_model_strdup(v->source);
     return o;
+}
+
+void fp_config_to_doc(const fp_config *c, fp_cap_config *o)
+{
+    *o = (fp_cap_config){0};
+    fp_cap_setting_int *g = calloc(1, sizeof *g);
+    if (!g)
+        abort();
+    o->worktree = setting_doc(&c->worktree);
+    o->rocprofv3 = setting_doc(&c->rocprofv3);
+    o->python = setting_doc(&c->python);
+    g->value = c->gpu;
+    g->source = fp_model_strdup(c->gpu_text.source);
+    o->gpu = g;
+    o->arch = setting_doc(&c->arch);
+    o->recipes = setting_doc(&c->recipes);
+    o->config_file = fp_model_strdup(c->config_file);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "flyprof/fs.h"
-#include "flyprof/json.h"
+#include "flyprof/capture_doc.h"
 #include "git2_lazy.h"
 
 /* Files larger than this are not read from the index (kernel tests are a few KiB). */
@@ -94,27 +94,24 @@ void fp_worktree_free(fp_worktree *wt)
     wt->path = wt->branch = NULL;
 }
 
-cJSON *fp_worktree_json(const fp_worktree *wt)
+void fp_worktree_to_doc(const fp_worktree *wt, fp_cap_worktree *o)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "path", wt->path);
-    fp_json_add_bool(o, "exists", wt->exists);
-    fp_json_add_bool(o, "git", wt->is_git);
-    fp_json_add_str(o, "commit", wt->commit[0] ? wt->commit : NULL);
-    fp_json_add_str(o, "branch", wt->branch);
+    *o = (fp_cap_worktree){0};
+    o->path = fp_model_strdup(wt->path);
+    o->exists = wt->exists;
+    o->git = wt->is_git;
+    o->commit = fp_model_strdup(wt->commit[0] ? wt->commit : NULL);
+    o->branch = fp_model_strdup(wt->branch);
     if (wt->is_git) {
-        fp_json_add_bool(o, "dirty", wt->dirty);
-        fp_json_add_int(o, "modified_files", (int64_t)wt->n_modified);
-        fp_json_add_int(o, "untracked_files", (int64_t)wt->n_untracked);
-    } else {
-        cJSON_AddNullToObject(o, "dirty");
+        o->dirty = (fp_optb){true, wt->dirty};
+        if (!(o->counts = calloc(1, sizeof *o->counts)))
+            abort();
+        o->counts->modified_files = (int64_t)wt->n_modified;
+        o->counts->untracked_files = (int64_t)wt->n_untracked;
     }
-    char *bt = wt->path ? fp_path_join(wt->path, FP_FLYDSL_BUILD_TREE) : NULL;
-    fp_json_add_str(o, "build_tree", bt);
-    free(bt);
-    fp_json_add_bool(o, "build_tree_exists", wt->build_tree);
-    fp_json_add_bool(o, "flydsl_pkg", wt->flydsl_pkg);
-    return o;
+    o->build_tree = wt->path ? fp_path_join(wt->path, FP_FLYDSL_BUILD_TREE) : NULL;
+    o->build_tree_exists = wt->build_tree;
+    o->flydsl_pkg = wt->flydsl_pkg;
 }
 
 int fp_worktree_tracked(const char *repo_path, const char *prefix, fp_tracked_file **out, size_t *n,

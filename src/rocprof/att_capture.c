@@ -333,24 +333,6 @@ long fp_att_pick(const fp_att_dir *v, size_t n)
     return best;
 }
 
-cJSON *fp_att_inventory_json(const fp_att_dir *v, size_t n)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < n; i++) {
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_str(o, "dir", v[i].name);
-        fp_json_add_int(o, "dispatch", v[i].dispatch);
-        fp_json_add_bool(o, "empty", v[i].empty);
-        fp_json_add_int(o, "waves", v[i].waves);
-        fp_json_add_int(o, "instructions", v[i].instructions);
-        fp_json_add_int(o, "mapped", v[i].mapped);
-        fp_json_add_num(o, "mapped_pct",
-                        v[i].instructions ? 100.0 * (double)v[i].mapped / (double)v[i].instructions : 0.0, 1);
-        cJSON_AddItemToArray(a, o);
-    }
-    return a;
-}
-
 /* ---------- files ---------- */
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -5,6 +5,8 @@
  */
 #include "flyprof/discovery.h"
 
+#include "flyprof/capture_doc.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <regex.h>
@@ -426,23 +428,34 @@ void fp_krank_free(fp_krank *r)
     memset(r, 0, sizeof *r);
 }
 
-cJSON *fp_krank_json(const fp_kcands *k, const fp_krank *r)
+void fp_krank_to_doc(const fp_kcands *k, const fp_krank *r, fp_cap_candidate **out, size_t *n)
 {
-    cJSON *a = cJSON_CreateArray();
     for (size_t j = 0; j < r->n; j++) {
         const fp_kcand *c = &k->v[r->idx[j]];
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_int(o, "rank", (int64_t)r->idx[j] + 1);
-        fp_json_add_str(o, "name", c->name);
-        fp_json_add_int(o, "calls", c->calls);
-        fp_json_add_int(o, "total_ns", c->total_ns);
-        fp_json_add_num(o, "pct", r->total_ns > 0 ? 100.0 * (double)c->total_ns / (double)r->total_ns : 0, 2);
-        fp_json_add_num(o, "avg_ns", c->avg_ns, 1);
-        fp_json_add_int(o, "min_ns", c->min_ns);
-        fp_json_add_int(o, "max_ns", c->max_ns);
-        fp_json_add_bool(o, "library", c->noise);
-        cJSON_AddItemToArray(a, o);
+        fp_cap_candidate *o = fp_model_push((void **)out, n, sizeof *o);
+        o->rank = (int64_t)r->idx[j] + 1;
+        o->name = fp_model_strdup(c->name);
+        o->calls = c->calls;
+        o->total_ns = c->total_ns;
+        o->pct = r->total_ns > 0 ? 100.0 * (double)c->total_ns / (double)r->total_ns : 0;
+        o->avg_ns = c->avg_ns;
+        o->min_ns = c->min_ns;
+        o->max_ns = c->max_ns;
+        o->library = c->noise;
     }
+}
+
+cJSON *fp_krank_json(const fp_kcands *k, const fp_krank *r)
+{
+    fp_cap_candidate *v = NULL;
+    size_t n = 0;
+    fp_krank_to_doc(k, r, &v, &n);
+    cJSON *a = cJSON_CreateArray();
+    for (size_t j = 0; j < n; j++) {
+        cJSON_AddItemToArray(a, fp_model_write(&fp_cap_candidate_schema, &v[j]));
+        fp_model_free(&fp_cap_candidate_schema, &v[j]);
+    }
+    free(v);
     return a;
 }
 
