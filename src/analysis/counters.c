@@ -16,8 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-#include "flyprof/json.h"
+#include "flyprof/counters_doc.h"
+#include "flyprof/json.h" /* fp_round */
+#include "flyprof/model.h"
 #include "flyprof/strbuf.h"
 
 /* MFMA MOPS counters count matrix ops divided by 512 (counter_defs.yaml,
@@ -77,12 +80,9 @@ int fp_pmc_records(const fp_pmc_set *s, const char *kernel, fp_pmc_record **out,
         size_t nk;
         const char **ks = fp_pmc_kernels(s, &nk);
         if (nk > 1) {
-            cJSON *list = cJSON_CreateArray();
-            for (size_t i = 0; i < nk && i < 20; i++)
-                cJSON_AddItemToArray(list, cJSON_CreateString(ks[i]));
-            free(ks);
             fp_err_set(err, FP_BAD_ARGS, "the counters hold %zu kernels; choose one with --kernel", nk);
-            fp_err_extra(err, "kernels", list);
+            fp_err_extra_strs(err, "kernels", ks, nk < 20 ? nk : 20);
+            free(ks);
             return fp_err_help(err, "--kernel NAME selects rows whose Kernel_Name contains NAME");
         }
         free(ks);
@@ -113,11 +113,8 @@ int fp_pmc_records(const fp_pmc_set *s, const char *kernel, fp_pmc_record **out,
             fp_err_help(err, "the kernels present are listed in the error's \"kernels\" member");
         else
             fp_err_help(err, "the inputs hold no counter rows at all: did the profiler's kernel filter match?");
-        cJSON *list = cJSON_CreateArray();
-        for (size_t i = 0; i < nk && i < 20; i++)
-            cJSON_AddItemToArray(list, cJSON_CreateString(ks[i]));
+        fp_err_extra_strs(err, "kernels", ks, nk < 20 ? nk : 20);
         free(ks);
-        fp_err_extra(err, "kernels", list);
     } else {
         for (size_t p = 0; p < s->npasses; p++)
             if (cnt[p] && cnt[p] != common)
@@ -214,7 +211,7 @@ typedef struct mctx {
     const char *formula;  /* may be set by the metric when it has variants */
     char fbuf[160];       /* storage for a formula built at run time */
     bool approximate;
-    cJSON *done;          /* metrics computed so far (for derived metrics) */
+    const fp_counters_doc *done; /* metrics computed so far (for derived metrics) */
 } mctx;
 
 /* Mean value of a counter over the records, preferring the pass of the
@@ -262,18 +259,19 @@ static bool maybe(mctx *m, const char *name, double *out)
 /* A metric computed earlier in the table. */
 static bool prior(mctx *m, const char *id, double *out)
 {
-    cJSON *o = cJSON_GetObjectItem(m->done, id);
-    cJSON *v = o ? cJSON_GetObjectItem(o, "value") : NULL;
-    if (!cJSON_IsNumber(v)) {
+    const fp_cnt_metric *o = fp_counters_metric(m->done, id);
+    if (!o) {
         if (m->nmissing < MAX_INPUTS)
             m->missing[m->nmissing++] = id;
         return false;
     }
-    *out = v->valuedouble;
-    cJSON *ps = cJSON_GetObjectItem(o, "passes");
-    cJSON *p;
-    cJSON_ArrayForEach(p, ps) if (p->valueint >= 0 && p->valueint < 64) m->passes |= (uint64_t)1
-                                                                                      << p->valueint;
+    *out = o->value;
+    /* the listed (1-based) pass numbers, taken as bit numbers as they always were */
+    for (size_t i = 0; i < o->npasses; i++) {
+        int p = (int)o->passes[i];
+        if (p >= 0 && p < 64)
+            m->passes |= (uint64_t)1 << p;
+    }
     return true;
 }
 
@@ -678,20 +676,26 @@ static const metric_def metric_defs[] = {
 };
 #define N_METRICS (sizeof metric_defs / sizeof metric_defs[0])
 
-static void set_opt(fp_optnum *o, const cJSON *metrics, const char *id)
+static void set_opt(fp_optnum *o, const fp_counters_doc *d, const char *id)
 {
-    cJSON *m = cJSON_GetObjectItem(metrics, id);
-    cJSON *v = m ? cJSON_GetObjectItem(m, "value") : NULL;
-    if (cJSON_IsNumber(v))
-        *o = fp_some(v->valuedouble);
+    const fp_cnt_metric *m = fp_counters_metric(d, id);
+    if (m)
+        *o = fp_some(m->value);
 }
 
-cJSON *fp_counters_metrics(const fp_pmc_record *records, size_t n, const fp_counters_opts *o,
-                           fp_bound_in *bin)
+/* Whether the metric already lists that input (case-insensitively, as the JSON
+ * object it used to be looked up in). */
+static bool has_input(const fp_cnt_metric *e, const char *name)
 {
-    cJSON *out = cJSON_CreateObject();
-    cJSON *metrics = cJSON_AddObjectToObject(out, "metrics");
-    cJSON *missing = cJSON_AddObjectToObject(out, "missing");
+    for (size_t k = 0; k < e->ninputs; k++)
+        if (!strcasecmp(e->inputs[k].key, name))
+            return true;
+    return false;
+}
+
+void fp_counters_metrics(const fp_pmc_record *records, size_t n, const fp_counters_opts *o, fp_bound_in *bin,
+                         fp_counters_doc *out)
+{
     double dur = 0;
     size_t nd = 0;
     for (size_t i = 0; i < n; i++)
@@ -702,61 +706,60 @@ cJSON *fp_counters_metrics(const fp_pmc_record *records, size_t n, const fp_coun
     for (size_t i = 0; i < N_METRICS; i++) {
         const metric_def *d = &metric_defs[i];
         mctx m = {.r = records, .n = n, .o = o, .duration_ns = nd ? dur / nd : 0, .pref_pass = -1,
-                  .formula = d->formula, .done = metrics};
+                  .formula = d->formula, .done = out};
         double v = 0;
         bool ok = d->fn(&m, &v) && isfinite(v);
         if (!ok) {
-            cJSON *a = cJSON_CreateArray();
-            for (size_t k = 0; k < m.nmissing; k++)
-                cJSON_AddItemToArray(a, cJSON_CreateString(m.missing[k]));
-            if (m.nmissing)
-                cJSON_AddItemToObject(missing, d->id, a);
-            else
-                cJSON_Delete(a); /* inputs present but degenerate (zero denominator) */
+            /* inputs present but degenerate (zero denominator): not listed */
+            if (m.nmissing) {
+                fp_cnt_missing *ms = fp_model_push((void **)&out->missing, &out->nmissing, sizeof *ms);
+                ms->key = fp_model_strdup(d->id);
+                for (size_t k = 0; k < m.nmissing; k++)
+                    fp_model_push_str(&ms->inputs, &ms->ninputs, m.missing[k]);
+            }
             continue;
         }
-        cJSON *e = cJSON_AddObjectToObject(metrics, d->id);
-        fp_json_add_num(e, "value", v, d->decimals);
-        fp_json_add_str(e, "unit", d->unit);
-        fp_json_add_str(e, "formula", m.formula);
-        cJSON *in = cJSON_AddObjectToObject(e, "inputs");
+        fp_cnt_metric *e = fp_model_push((void **)&out->metrics, &out->nmetrics, sizeof *e);
+        e->key = fp_model_strdup(d->id);
+        e->value = fp_round(v, d->decimals);
+        e->unit = fp_model_strdup(d->unit);
+        e->formula = fp_model_strdup(m.formula);
         for (size_t k = 0; k < m.nin; k++)
-            if (!cJSON_GetObjectItem(in, m.in_name[k]))
-                fp_json_add_num(in, m.in_name[k], m.in_val[k], 3);
-        cJSON *ps = cJSON_AddArrayToObject(e, "passes");
-        int npass = 0;
+            if (!has_input(e, m.in_name[k])) {
+                fp_model_kv *kv = fp_model_push((void **)&e->inputs, &e->ninputs, sizeof *kv);
+                kv->key = fp_model_strdup(m.in_name[k]);
+                kv->v = m.in_val[k];
+            }
         for (int p = 0; p < 64; p++)
             if (m.passes & ((uint64_t)1 << p)) {
-                cJSON_AddItemToArray(ps, fp_json_int(p + 1));
-                npass++;
+                double *pv = fp_model_push((void **)&e->passes, &e->npasses, sizeof *pv);
+                *pv = p + 1;
             }
-        fp_json_add_bool(e, "cross_pass", npass > 1);
+        e->cross_pass = e->npasses > 1;
         if (m.approximate)
-            fp_json_add_bool(e, "approximate", 1);
+            e->approximate = (fp_optb){true, true};
     }
     if (bin) {
-        set_opt(&bin->hbm_pct_of_peak, metrics, "hbm_pct_of_peak");
-        set_opt(&bin->mfma_util_pct, metrics, "mfma_util_pct");
-        set_opt(&bin->valu_util_pct, metrics, "valu_util_pct");
-        set_opt(&bin->l2_hit_pct, metrics, "l2_hit_pct");
-        set_opt(&bin->partial_32b_pct, metrics, "partial_32b_pct");
-        set_opt(&bin->over_fetch, metrics, "over_fetch");
+        set_opt(&bin->hbm_pct_of_peak, out, "hbm_pct_of_peak");
+        set_opt(&bin->mfma_util_pct, out, "mfma_util_pct");
+        set_opt(&bin->valu_util_pct, out, "valu_util_pct");
+        set_opt(&bin->l2_hit_pct, out, "l2_hit_pct");
+        set_opt(&bin->partial_32b_pct, out, "partial_32b_pct");
+        set_opt(&bin->over_fetch, out, "over_fetch");
     }
-    return out;
 }
 
-static bool metric_value(const cJSON *metrics, const char *id, double *v)
+static bool metric_value(const fp_counters_doc *d, const char *id, double *v)
 {
-    cJSON *m = cJSON_GetObjectItem(metrics, id);
-    cJSON *x = m ? cJSON_GetObjectItem(m, "value") : NULL;
-    if (!cJSON_IsNumber(x))
+    const fp_cnt_metric *m = fp_counters_metric(d, id);
+    if (!m)
         return false;
-    *v = x->valuedouble;
+    *v = m->value;
     return true;
 }
 
-static void say(cJSON *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(cJSON *a, const char *fmt, ...)
+static void say(fp_counters_doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(fp_counters_doc *d, const char *fmt, ...)
 {
     fp_sb sb;
     fp_sb_init(&sb);
@@ -764,14 +767,13 @@ static void say(cJSON *a, const char *fmt, ...)
     va_start(ap, fmt);
     fp_sb_vaddf(&sb, fmt, ap);
     va_end(ap);
-    cJSON_AddItemToArray(a, cJSON_CreateString(sb.buf));
+    fp_model_push_str(&d->interpretation, &d->ninterpretation, sb.buf);
     fp_sb_free(&sb);
 }
 
-cJSON *fp_counters_interpret(const cJSON *metrics_obj)
+void fp_counters_interpret(fp_counters_doc *metrics)
 {
-    const cJSON *metrics = cJSON_GetObjectItem(metrics_obj, "metrics");
-    cJSON *a = cJSON_CreateArray();
+    fp_counters_doc *a = metrics;
     double l2 = 0, p32 = 0, of = 0, pct = 0, ideal_pct = 0;
     if (metric_value(metrics, "l2_hit_pct", &l2)) {
         if (l2 < STREAMING_L2_HIT_PCT)
@@ -819,8 +821,8 @@ cJSON *fp_counters_interpret(const cJSON *metrics_obj)
         else if (have_hbm && metric_value(metrics, "hbm_gbs", &g))
             say(a, "fabric traffic %.2f TB/s = %.0f%% of peak HBM.", g / 1000.0, pct);
     }
-    return a;
 }
+
 
 /* ------------------------------------------------------------ live groups */
 

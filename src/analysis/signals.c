@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flyprof/json.h"
+#include "flyprof/counters_doc.h"
+#include "flyprof/round.h"
 #include "flyprof/occupancy.h"
 #include "flyprof/soc.h"
 #include "flyprof/taxonomy.h"
@@ -179,36 +180,6 @@ bool fp_signals_is_entry_line(const fp_snapshots *snaps, const char *source)
 }
 
 /* ---- typed JSON access ---- */
-
-/* Value at a dotted path, NULL when any part is absent. */
-static const cJSON *at(const cJSON *o, const char *path)
-{
-    char key[64];
-    while (o && *path) {
-        const char *dot = strchr(path, '.');
-        size_t n = dot ? (size_t)(dot - path) : strlen(path);
-        if (n >= sizeof key)
-            return NULL;
-        memcpy(key, path, n);
-        key[n] = 0;
-        o = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-        path += n + (dot ? 1 : 0);
-    }
-    return o;
-}
-
-/* A number at path: absent or null -> unknown (0); a number -> known; any
- * other type -> BAD_INPUT. Non-finite numbers cannot come out of cJSON. */
-static int num_at(const cJSON *o, const char *path, fp_optd *out, const char *art, fp_err *err)
-{
-    const cJSON *v = at(o, path);
-    if (!v || cJSON_IsNull(v))
-        return 0;
-    if (!cJSON_IsNumber(v))
-        return fp_err_set(err, FP_BAD_INPUT, "%s: '%s' must be a number", art, path);
-    *out = some(v->valuedouble);
-    return 0;
-}
 
 /* ---- bubbles.json ---- */
 
@@ -606,29 +577,22 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
 /* ---- counters.json ---- */
 
 /* counters.json "metrics" is {id: {value, unit, formula, ...}} (docs/commands/counters.md). */
-static int metric(const cJSON *c, const char *id, fp_optd *out, fp_err *err)
+static fp_optd metric(const fp_counters_doc *c, const char *id)
 {
-    char path[96];
-    snprintf(path, sizeof path, "metrics.%s.value", id);
-    return num_at(c, path, out, "counters.json", err);
+    const fp_cnt_metric *m = fp_counters_metric(c, id);
+    return m ? some(m->value) : (fp_optd){0};
 }
 
-int fp_signals_from_counters(fp_signals *s, const cJSON *c, fp_err *err)
+int fp_signals_from_counters(fp_signals *s, const fp_counters_doc *c, fp_err *err)
 {
-    const char *A = "counters.json";
-    if (!cJSON_IsObject(c))
-        return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", A);
-    const cJSON *m = at(c, "metrics");
-    if (m && !cJSON_IsObject(m))
-        return fp_err_set(err, FP_BAD_INPUT, "%s: 'metrics' must be an object", A);
+    (void)err; /* the strict reader (fp_counters_read_file) has checked every type */
     s->have_counters = true;
-    fp_optd l2 = {0}, p32 = {0}, conf = {0}, mu = {0}, vu = {0}, gbs = {0}, roof = {0}, of = {0}, dur = {0};
-    if (metric(c, "l2_hit_pct", &l2, err) || metric(c, "partial_32b_pct", &p32, err) ||
-        metric(c, "lds_bank_conflict_pct", &conf, err) || metric(c, "mfma_util_pct", &mu, err) ||
-        metric(c, "valu_util_pct", &vu, err) || metric(c, "hbm_gbs", &gbs, err) ||
-        metric(c, "hbm_pct_of_peak", &roof, err) || metric(c, "over_fetch", &of, err) ||
-        num_at(c, "duration_ns", &dur, A, err) || num_at(c, "soc.hbm_gbs", &s->peak_gbs, A, err))
-        return -1;
+    fp_optd l2 = metric(c, "l2_hit_pct"), p32 = metric(c, "partial_32b_pct"),
+            conf = metric(c, "lds_bank_conflict_pct"), mu = metric(c, "mfma_util_pct"),
+            vu = metric(c, "valu_util_pct"), gbs = metric(c, "hbm_gbs"), roof = metric(c, "hbm_pct_of_peak"),
+            of = metric(c, "over_fetch"), dur = c->duration_ns;
+    if (c->soc.hbm_gbs.known)
+        s->peak_gbs = c->soc.hbm_gbs;
     s->l2_hit = l2;
     if (p32.known)
         s->partial_32b = some(p32.v / 100.0);
@@ -743,31 +707,22 @@ int fp_signals_from_map(fp_signals *s, const fp_map_doc *m, fp_err *err)
 
 /* ---- tile.json ---- */
 
-int fp_signals_from_tile(fp_signals *s, const cJSON *t, fp_err *err)
+int fp_signals_from_tile(fp_signals *s, const fp_tile_doc *t, fp_err *err)
 {
-    const char *A = "tile.json";
-    if (!cJSON_IsObject(t))
-        return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", A);
+    (void)err; /* the strict reader (fp_tile_read_file) has checked every type */
     s->have_tile = true;
     /* only the kernel's own tile ("evaluated" with explicit BM/BN/BK) is a fact
      * about this kernel; a recommendation is not */
-    const cJSON *ev = at(t, "evaluated.tile");
-    if (cJSON_IsObject(ev)) {
-        fp_optd bm = {0}, bn = {0}, bk = {0};
-        if (num_at(ev, "BM", &bm, A, err) || num_at(ev, "BN", &bn, A, err) || num_at(ev, "BK", &bk, A, err))
-            return -1;
-        if (bm.known && bn.known && bk.known) {
-            char buf[96];
-            snprintf(buf, sizeof buf, "BM=%.0f BN=%.0f BK=%.0f", bm.v, bn.v, bk.v);
-            set_str(&s->tile_text, buf);
-        }
-    }
-    fp_optd ai = {0}, ridge = {0};
-    if (num_at(t, "evaluated.ai_tile", &ai, A, err) || num_at(t, "evaluated.ridge_ai", &ridge, A, err))
-        return -1;
-    if (ai.known && ridge.known) {
-        s->bound_in.ai = fp_some(ai.v);
-        s->bound_in.ridge_ai = fp_some(ridge.v);
+    const fp_tile_doc_eval *ev = t->eval ? t->eval->evaluated : NULL;
+    if (!ev)
+        return 0;
+    char buf[96];
+    snprintf(buf, sizeof buf, "BM=%.0f BN=%.0f BK=%.0f", (double)ev->tile.BM, (double)ev->tile.BN,
+             (double)ev->tile.BK);
+    set_str(&s->tile_text, buf);
+    if (ev->ridge_ai.known) {
+        s->bound_in.ai = fp_some(ev->ai_tile);
+        s->bound_in.ridge_ai = fp_some(ev->ridge_ai.v);
     }
     return 0;
 }

@@ -21,10 +21,11 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "flyprof/json.h"
+#include "flyprof/tile_doc.h"
 
 /* ---------------------------------------------------------------- dtypes */
 
@@ -252,51 +253,52 @@ double fp_soc_ridge(const fp_soc_sel *s, fp_dtype t)
     return p / s->hbm_gbs;
 }
 
-cJSON *fp_soc_to_json(const fp_soc_sel *s)
+void fp_soc_to_doc(const fp_soc_sel *s, fp_soc_doc *d)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "product", s->product ? s->product->product : NULL);
-    fp_json_add_str(o, "marketing_name", s->product ? s->product->marketing : NULL);
-    fp_json_add_str(o, "product_source", s->product_source);
-    fp_json_add_str(o, "arch", s->arch);
-    fp_json_add_str(o, "arch_source", s->arch_source);
+    *d = (fp_soc_doc){0};
+    d->product = fp_model_strdup(s->product ? s->product->product : NULL);
+    d->marketing_name = fp_model_strdup(s->product ? s->product->marketing : NULL);
+    d->product_source = fp_model_strdup(s->product_source);
+    d->arch = fp_model_strdup(s->arch);
+    d->arch_source = fp_model_strdup(s->arch_source);
     if (s->product) {
-        fp_json_add_int(o, "device_id", s->product->device_id);
-        fp_json_add_int(o, "cus", s->product->cus);
-        fp_json_add_int(o, "xcds", s->product->xcds);
-        fp_json_add_int(o, "shader_engines", s->product->shader_engines);
-        fp_json_add_int(o, "l2_mib", s->product->l2_mib);
-        fp_json_add_int(o, "infinity_cache_mib", s->product->infinity_cache_mib);
-        fp_json_add_int(o, "hbm_gib", s->product->hbm_gib);
+        d->spec = calloc(1, sizeof *d->spec);
+        if (!d->spec)
+            abort();
+        *d->spec = (fp_soc_doc_product){s->product->device_id, s->product->cus, s->product->xcds,
+                                        s->product->shader_engines, s->product->l2_mib,
+                                        s->product->infinity_cache_mib, s->product->hbm_gib};
     }
     if (s->limits) {
-        fp_json_add_int(o, "simds_per_cu", s->limits->simds_per_cu);
-        fp_json_add_int(o, "wave_size", s->limits->wave_size);
-        fp_json_add_int(o, "waves_per_simd", s->limits->max_waves_per_simd);
-        fp_json_add_int(o, "vgpr_pool_per_lane", s->limits->vgpr_pool);
-        fp_json_add_int(o, "sgprs_per_simd", s->limits->sgpr_per_simd);
-        fp_json_add_int(o, "lds_bytes_per_cu", s->limits->lds_per_cu);
+        d->limits = calloc(1, sizeof *d->limits);
+        if (!d->limits)
+            abort();
+        *d->limits = (fp_soc_doc_limits){s->limits->simds_per_cu, s->limits->wave_size,
+                                         s->limits->max_waves_per_simd, s->limits->vgpr_pool,
+                                         s->limits->sgpr_per_simd, s->limits->lds_per_cu};
     }
-    if (s->rates && s->product)
-        fp_json_add_int(o, "l2_channels", (int64_t)s->rates->l2_channels_per_xcd * s->product->xcds);
-    if (s->sclk_mhz > 0)
-        fp_json_add_num(o, "sclk_mhz", s->sclk_mhz, 1);
-    else
-        cJSON_AddNullToObject(o, "sclk_mhz");
-    fp_json_add_bool(o, "sclk_overridden", s->sclk_overridden);
-    if (s->hbm_gbs > 0)
-        fp_json_add_num(o, "hbm_gbs", s->hbm_gbs, 1);
-    else
-        cJSON_AddNullToObject(o, "hbm_gbs");
-    fp_json_add_bool(o, "hbm_overridden", s->hbm_overridden);
-    cJSON *peaks = cJSON_AddObjectToObject(o, "peaks_gflops");
+    if (s->rates && s->product) {
+        d->l2 = calloc(1, sizeof *d->l2);
+        if (!d->l2)
+            abort();
+        d->l2->l2_channels = (int64_t)s->rates->l2_channels_per_xcd * s->product->xcds;
+    }
+    d->sclk_mhz = s->sclk_mhz > 0 ? fp_optd_of(s->sclk_mhz) : fp_optd_none();
+    d->sclk_overridden = s->sclk_overridden;
+    d->hbm_gbs = s->hbm_gbs > 0 ? fp_optd_of(s->hbm_gbs) : fp_optd_none();
+    d->hbm_overridden = s->hbm_overridden;
     for (int t = 0; t < FP_DT_COUNT; t++) {
         double p = fp_soc_peak_gflops(s, (fp_dtype)t);
-        if (p > 0)
-            fp_json_add_num(peaks, fp_dtype_name((fp_dtype)t), p, 1);
+        if (p > 0) {
+            fp_model_kv *kv = fp_model_push((void **)&d->peaks_gflops, &d->npeaks_gflops, sizeof *kv);
+            kv->key = fp_model_strdup(fp_dtype_name((fp_dtype)t));
+            kv->v = p;
+        }
     }
     double v = fp_soc_peak_vector_gflops(s);
-    if (v > 0)
-        fp_json_add_num(peaks, "fp32_vector", v, 1);
-    return o;
+    if (v > 0) {
+        fp_model_kv *kv = fp_model_push((void **)&d->peaks_gflops, &d->npeaks_gflops, sizeof *kv);
+        kv->key = fp_model_strdup("fp32_vector");
+        kv->v = v;
+    }
 }

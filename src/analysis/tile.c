@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flyprof/json.h"
+#include "flyprof/tile_doc.h"
 
 static long long ceil_div(long long a, long long b)
 {
@@ -157,72 +157,54 @@ size_t fp_tile_search(const fp_soc_sel *soc, const fp_tile_in *base, fp_tile_eva
     return k;
 }
 
-cJSON *fp_grid_json(const fp_grid *g)
+void fp_grid_to_doc(const fp_grid *g, fp_tile_doc_grid *d)
 {
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_int(o, "tiles", g->tiles);
-    fp_json_add_int(o, "cus", g->cus);
-    fp_json_add_int(o, "resident_wgs_per_cu", g->wgs_per_cu);
-    fp_json_add_int(o, "tiles_on_busiest_cu", g->per_cu_max);
-    fp_json_add_int(o, "rounds", g->rounds);
-    fp_json_add_num(o, "efficiency", g->efficiency, 3);
-    fp_json_add_str(o, "verdict", g->verdict);
-    fp_json_add_str(o, "detail", g->detail);
-    return o;
+    *d = (fp_tile_doc_grid){.tiles = g->tiles, .cus = g->cus, .resident_wgs_per_cu = g->wgs_per_cu,
+                            .tiles_on_busiest_cu = g->per_cu_max, .rounds = g->rounds, .efficiency = g->efficiency,
+                            .verdict = fp_model_strdup(g->verdict), .detail = fp_model_strdup(g->detail)};
 }
 
-cJSON *fp_tile_eval_json(const fp_tile_eval *e)
+static void *xcalloc1(size_t size)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *t = cJSON_AddObjectToObject(o, "tile");
-    fp_json_add_int(t, "BM", e->in.bm);
-    fp_json_add_int(t, "BN", e->in.bn);
-    fp_json_add_int(t, "BK", e->in.bk);
-    fp_json_add_int(t, "buffers", e->in.buffers);
-    fp_json_add_int(t, "wg_size", e->in.wg_size);
-    cJSON *l = cJSON_AddObjectToObject(o, "lds");
-    fp_json_add_int(l, "bytes", e->lds_bytes);
-    fp_json_add_int(l, "limit", e->lds_limit);
-    fp_json_add_bool(l, "fits", e->lds_ok);
-    fp_json_add_str(l, "formula", "ceil512((BM*BK + BK*BN) * dtype_bytes * buffers)");
-    cJSON *v = cJSON_AddObjectToObject(o, "vgpr_estimate");
-    fp_json_add_int(v, "arch", e->vgpr_arch);
-    fp_json_add_int(v, "accum", e->vgpr_acc);
-    fp_json_add_int(v, "total_alloc", e->vgpr_total);
-    fp_json_add_bool(v, "fits", e->regs_ok);
-    fp_json_add_str(v, "formula",
-                    "accum = ceil(BM*BN / wg_size); arch = ceil((BM*BK + BK*BN) * dtype_bytes / 4 / wg_size) + 16");
-    cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
-    fp_json_add_int(oc, "waves_per_simd", e->occ.occupancy);
-    fp_json_add_int(oc, "waves_per_cu", e->waves_per_cu);
-    fp_json_add_num(oc, "pct", e->occupancy_pct, 1);
-    fp_json_add_int(oc, "vgpr_limit", e->occ.vgpr_limit);
-    fp_json_add_int(oc, "lds_limit", e->occ.lds_limit);
-    fp_json_add_str(oc, "limiter", !e->lds_ok    ? "LDS (overflow)"
+    void *p = calloc(1, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+void fp_tile_eval_to_doc(const fp_tile_eval *e, fp_tile_doc_eval *d)
+{
+    *d = (fp_tile_doc_eval){0};
+    d->tile = (fp_tile_doc_tile){e->in.bm, e->in.bn, e->in.bk, e->in.buffers, e->in.wg_size};
+    d->lds = (fp_tile_doc_lds){.bytes = e->lds_bytes, .limit = e->lds_limit, .fits = e->lds_ok,
+                               .formula = fp_model_strdup("ceil512((BM*BK + BK*BN) * dtype_bytes * buffers)")};
+    d->vgpr_estimate = (fp_tile_doc_vgpr){
+        .arch = e->vgpr_arch, .accum = e->vgpr_acc, .total_alloc = e->vgpr_total, .fits = e->regs_ok,
+        .formula = fp_model_strdup(
+            "accum = ceil(BM*BN / wg_size); arch = ceil((BM*BK + BK*BN) * dtype_bytes / 4 / wg_size) + 16")};
+    d->occupancy = (fp_tile_doc_occ){
+        .waves_per_simd = e->occ.occupancy, .waves_per_cu = e->waves_per_cu, .pct = e->occupancy_pct,
+        .vgpr_limit = e->occ.vgpr_limit, .lds_limit = e->occ.lds_limit,
+        .limiter = fp_model_strdup(!e->lds_ok    ? "LDS (overflow)"
                                    : !e->regs_ok ? "VGPR (over 256 arch or accum)"
-                                                 : fp_occ_limiter_name(e->occ.bound_by));
-    cJSON *r = cJSON_AddObjectToObject(o, "roofline");
-    fp_json_add_num(r, "ai_tile", e->ai_tile, 2);
+                                                 : fp_occ_limiter_name(e->occ.bound_by))};
+    fp_tile_doc_roofline *r = &d->roofline;
+    r->ai_tile = e->ai_tile;
     if (e->ai_traffic > 0) {
-        fp_json_add_num(r, "ai_traffic", e->ai_traffic, 2);
-        fp_json_add_num(r, "ai_ideal", e->ai_ideal, 2);
+        r->traffic = xcalloc1(sizeof *r->traffic);
+        *r->traffic = (fp_tile_doc_traffic){e->ai_traffic, e->ai_ideal};
     }
-    if (e->ridge > 0)
-        fp_json_add_num(r, "ridge", e->ridge, 2);
-    else
-        cJSON_AddNullToObject(r, "ridge");
-    fp_json_add_str(r, "regime", e->regime);
-    fp_json_add_str(r, "basis", e->ai_traffic > 0 ? "ai_traffic" : "ai_tile");
-    if (e->have_grid)
-        cJSON_AddItemToObject(o, "grid", fp_grid_json(&e->grid));
-    fp_json_add_num(o, "score", e->score, 2);
+    r->ridge = e->ridge > 0 ? fp_optd_of(e->ridge) : fp_optd_none();
+    r->regime = fp_model_strdup(e->regime);
+    r->basis = fp_model_strdup(e->ai_traffic > 0 ? "ai_traffic" : "ai_tile");
+    if (e->have_grid) {
+        d->grid = xcalloc1(sizeof *d->grid);
+        fp_grid_to_doc(&e->grid, d->grid);
+    }
+    d->score = e->score;
     /* flat keys of the prototype's TILE_EVAL (flyprof-spec.md §3.1) that readers of
      * tile.json rely on: the intensity the bound should use and the ridge */
-    fp_json_add_num(o, "ai_tile", e->ai_traffic > 0 ? e->ai_traffic : e->ai_tile, 2);
-    if (e->ridge > 0)
-        fp_json_add_num(o, "ridge_ai", e->ridge, 2);
-    else
-        cJSON_AddNullToObject(o, "ridge_ai");
-    fp_json_add_str(o, "regime", e->regime);
-    return o;
+    d->ai_tile = e->ai_traffic > 0 ? e->ai_traffic : e->ai_tile;
+    d->ridge_ai = r->ridge;
+    d->regime = fp_model_strdup(e->regime);
 }

@@ -4,6 +4,8 @@
  */
 #include "flyprof/bundle.h"
 
+#include "flyprof/capture_doc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,17 @@ const cJSON *fp_bundle_capture_tag(const cJSON *capture, const char *want)
     else if (cJSON_IsObject(tags))
         t = cJSON_GetObjectItemCaseSensitive(tags, "big");
     return cJSON_IsObject(t) ? t : NULL;
+}
+
+const fp_cap_tag *fp_bundle_capture_tag_doc(const fp_capture_doc *capture, const char *want)
+{
+    if (!capture)
+        return NULL;
+    if (want)
+        return fp_capture_tag_named(capture, want);
+    /* the only recorded tag (its name, small or big, is plain), else big */
+    const fp_cap_tag *only = fp_capture_only_tag(capture);
+    return only ? only : capture->tags.big;
 }
 
 /* A relative path from capture.json: no absolute path, no "..", no empty parts. */

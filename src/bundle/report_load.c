@@ -20,6 +20,7 @@
 #include "flyprof/bubbles_doc.h"
 #include "flyprof/bundle.h"
 #include "flyprof/capture_doc.h"
+#include "flyprof/counters_doc.h"
 #include "flyprof/cli.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
@@ -263,21 +264,6 @@ static int bubbles_input(fp_ctx *ctx, const char *bundle, int jobs, report_input
     return 0;
 }
 
-/* One optional artifact into the signals: available, or noted missing. */
-typedef int (*signals_from_fn)(fp_signals *s, const cJSON *doc, fp_err *err);
-
-static int optional_signals(report_inputs *in, const cJSON *doc, fp_artifact id, signals_from_fn fn, fp_err *err)
-{
-    if (!doc) {
-        note_missing(&in->ev, fp_artifact_name(id));
-        return 0;
-    }
-    if (fn(&in->sig, doc, err))
-        return -1;
-    mark_available(in, id);
-    return 0;
-}
-
 /* map.json (parsed with the others) through the strict reader into the signals */
 static int map_input(report_inputs *in, fp_err *err)
 {
@@ -294,6 +280,39 @@ static int map_input(report_inputs *in, fp_err *err)
         return -1;
     mark_available(in, FP_ART_MAP);
     return 0;
+}
+
+/* counters.json / tile.json: the strict reader, then their signals. */
+static int counters_signals(report_inputs *in, fp_err *err)
+{
+    if (!in->counters) {
+        note_missing(&in->ev, fp_artifact_name(FP_ART_COUNTERS));
+        return 0;
+    }
+    fp_counters_doc c;
+    int rc = fp_model_read(&fp_counters_doc_schema, in->counters, &c, fp_artifact_name(FP_ART_COUNTERS), err);
+    if (rc == 0)
+        rc = fp_signals_from_counters(&in->sig, &c, err);
+    fp_counters_doc_free(&c);
+    if (rc == 0)
+        mark_available(in, FP_ART_COUNTERS);
+    return rc;
+}
+
+static int tile_signals(report_inputs *in, fp_err *err)
+{
+    if (!in->tile) {
+        note_missing(&in->ev, fp_artifact_name(FP_ART_TILE));
+        return 0;
+    }
+    fp_tile_doc t;
+    int rc = fp_model_read(&fp_tile_doc_schema, in->tile, &t, fp_artifact_name(FP_ART_TILE), err);
+    if (rc == 0)
+        rc = fp_signals_from_tile(&in->sig, &t, err);
+    fp_tile_doc_free(&t);
+    if (rc == 0)
+        mark_available(in, FP_ART_TILE);
+    return rc;
 }
 
 /* rocprofv3 CSVs: rocprof/<tag>/, rocprof/, and beside a bare dispatch dir
@@ -369,10 +388,8 @@ static int gather(fp_ctx *ctx, const char *bundle, int jobs, report_inputs *in, 
         memset(&in->snaps, 0, sizeof in->snaps);
     }
     in->sig.snaps = &in->snaps;
-    if (fp_signals_from_bubbles(&in->sig, &in->bubbles, err) ||
-        map_input(in, err) ||
-        optional_signals(in, in->counters, FP_ART_COUNTERS, fp_signals_from_counters, err) ||
-        optional_signals(in, in->tile, FP_ART_TILE, fp_signals_from_tile, err))
+    if (fp_signals_from_bubbles(&in->sig, &in->bubbles, err) || map_input(in, err) || counters_signals(in, err) ||
+        tile_signals(in, err))
         return -1;
     if (fp_code_load(in->dref.dir, &in->code, err))
         return -1;

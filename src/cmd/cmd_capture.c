@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "flyprof/bundle.h"
+#include "flyprof/provenance.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
 #include "flyprof/capture_doc.h"
@@ -105,56 +106,22 @@ static double now_s(void)
 
 static char *bpath(const cap *c, const char *rel) { return fp_path_join(c->bundle, rel); }
 
-/* capture.json's record of the worktree (what fp_worktree_json shows). */
+/* capture.json's records of the worktree and the resolved settings (doctor shows the same). */
 static fp_cap_worktree *worktree_fill(const fp_worktree *wt)
 {
     fp_cap_worktree *o = calloc(1, sizeof *o);
     if (!o)
         abort();
-    o->path = fp_model_strdup(wt->path);
-    o->exists = wt->exists;
-    o->git = wt->is_git;
-    o->commit = fp_model_strdup(wt->commit[0] ? wt->commit : NULL);
-    o->branch = fp_model_strdup(wt->branch);
-    if (wt->is_git) {
-        o->dirty = (fp_optb){true, wt->dirty};
-        if (!(o->counts = calloc(1, sizeof *o->counts)))
-            abort();
-        o->counts->modified_files = (int64_t)wt->n_modified;
-        o->counts->untracked_files = (int64_t)wt->n_untracked;
-    }
-    o->build_tree = wt->path ? fp_path_join(wt->path, FP_FLYDSL_BUILD_TREE) : NULL;
-    o->build_tree_exists = wt->build_tree;
-    o->flydsl_pkg = wt->flydsl_pkg;
+    fp_worktree_to_doc(wt, o);
     return o;
 }
 
-static fp_cap_setting *setting_fill(const fp_config_value *v)
-{
-    fp_cap_setting *o = calloc(1, sizeof *o);
-    if (!o)
-        abort();
-    o->value = fp_model_strdup(v->value);
-    o->source = fp_model_strdup(v->source);
-    return o;
-}
-
-/* capture.json's record of the resolved settings (what fp_config_json shows). */
 static fp_cap_config *config_fill(const fp_config *cfg)
 {
     fp_cap_config *o = calloc(1, sizeof *o);
-    fp_cap_setting_int *g = calloc(1, sizeof *g);
-    if (!o || !g)
+    if (!o)
         abort();
-    o->worktree = setting_fill(&cfg->worktree);
-    o->rocprofv3 = setting_fill(&cfg->rocprofv3);
-    o->python = setting_fill(&cfg->python);
-    g->value = cfg->gpu;
-    g->source = fp_model_strdup(cfg->gpu_text.source);
-    o->gpu = g;
-    o->arch = setting_fill(&cfg->arch);
-    o->recipes = setting_fill(&cfg->recipes);
-    o->config_file = fp_model_strdup(cfg->config_file);
+    fp_config_to_doc(cfg, o);
     return o;
 }
 
@@ -311,19 +278,7 @@ static void cands_fill(const fp_kcands *k, fp_cap_disc_found *f)
     fp_krank r;
     fp_err e = {0};
     fp_kernel_rank(k, NULL, MAX_CANDIDATES, &r, &e); /* no filter: cannot fail */
-    for (size_t j = 0; j < r.n; j++) {
-        const fp_kcand *kc = &k->v[r.idx[j]];
-        fp_cap_candidate *o = fp_model_push((void **)&f->candidates, &f->ncandidates, sizeof *o);
-        o->rank = (int64_t)r.idx[j] + 1;
-        o->name = fp_model_strdup(kc->name);
-        o->calls = kc->calls;
-        o->total_ns = kc->total_ns;
-        o->pct = r.total_ns > 0 ? 100.0 * (double)kc->total_ns / (double)r.total_ns : 0;
-        o->avg_ns = kc->avg_ns;
-        o->min_ns = kc->min_ns;
-        o->max_ns = kc->max_ns;
-        o->library = kc->noise;
-    }
+    fp_krank_to_doc(k, &r, &f->candidates, &f->ncandidates);
     fp_krank_free(&r);
 }
 

@@ -19,6 +19,8 @@
 
 #include "commands.h"
 #include "flyprof/bundle.h"
+#include "flyprof/capture_doc.h"
+#include "flyprof/counters_doc.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/bound.h"
 #include "flyprof/config.h"
@@ -131,27 +133,32 @@ static void find_files(const char *dir, const char *suffix, char ***out, size_t 
     fp_strv_free(names, cnt);
 }
 
-/* capture.json of the bundle (NULL when absent or unreadable). */
-static cJSON *load_capture(fp_ctx *ctx)
+/* capture.json of the bundle into *cap (strict reader); false when absent or
+ * unreadable (then *cap is empty). */
+static bool load_capture(fp_ctx *ctx, fp_capture_doc *cap)
 {
+    *cap = (fp_capture_doc){0};
     if (!ctx->bundle)
-        return NULL;
+        return false;
     char *p = fp_bundle_path(ctx->bundle, FP_ART_CAPTURE);
-    cJSON *j = NULL;
+    bool ok = false;
     fp_err err = {0};
-    if (fp_is_file(p) && fp_json_parse_file(p, &j, &err)) {
-        fp_warn(ctx, "capture.json unreadable (%s); not used", err.message);
-        fp_err_clear(&err);
-        j = NULL;
+    if (fp_is_file(p)) {
+        if (fp_model_read_file(&fp_capture_schema, p, cap, &err)) {
+            fp_warn(ctx, "capture.json unreadable (%s); not used", err.message);
+            fp_err_clear(&err);
+        } else {
+            ok = true;
+        }
     }
     free(p);
-    return j;
+    return ok;
 }
 
 /* Mean End-Start of the kernel's rows in the capture's kernel_trace.csv. */
-static double trace_duration(fp_ctx *ctx, const cJSON *tag, const char *kernel, char **trace_path)
+static double trace_duration(fp_ctx *ctx, const fp_cap_tag *tag, const char *kernel, char **trace_path)
 {
-    const char *rel = fp_json_get_str(tag, "kernel_trace_csv");
+    const char *rel = tag && tag->done ? tag->done->kernel_trace_csv : NULL;
     if (!rel || !kernel || strstr(rel, "..") || rel[0] == '/')
         return 0;
     char *p = fp_path_join(ctx->bundle, rel);
@@ -248,7 +255,7 @@ static int sdk_version(const char *text, char *ver, size_t vlen)
 /* ------------------------------------------------------------------ live */
 
 typedef struct live_state {
-    cJSON *info;      /* counters.json "live" block */
+    fp_cnt_live *info; /* counters.json's live-mode keys ("missing_counters" is filled later, "live") */
     char **files;     /* outputs found */
     size_t nfiles;
     bool rocpd;
@@ -272,9 +279,12 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
         return fp_err_help(err, "install ROCm >= 6.2 or point --rocprofv3 / $FLYPROF_ROCPROFV3 at it; offline "
                                 "mode (--csv / --db) needs no profiler");
     }
-    ls->info = cJSON_CreateObject();
-    fp_json_add_str(ls->info, "rocprofv3", exe);
-    fp_json_add_str(ls->info, "rocprofv3_source", cfg.rocprofv3.source);
+    ls->info = calloc(1, sizeof *ls->info);
+    if (!ls->info)
+        abort();
+    fp_cnt_live_info *li = &ls->info->live;
+    li->rocprofv3 = fp_model_strdup(exe);
+    li->rocprofv3_source = fp_model_strdup(cfg.rocprofv3.source);
     fp_config_free(&cfg);
 
     /* version -> output format (rocprof-formats.md §1.6: --version absent => <= 6.4) */
@@ -296,13 +306,12 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
         free(exe);
         return -1;
     }
-    fp_json_add_str(ls->info, "version", vn ? ver : NULL);
+    li->version = fp_model_strdup(vn ? ver : NULL);
     ls->rocpd = !strcmp(a->output_format, "rocpd") || (!strcmp(a->output_format, "auto") && vn >= SDK_ROCPD_MIN);
-    fp_json_add_str(ls->info, "output_format", ls->rocpd ? "rocpd" : "csv");
-    fp_json_add_str(ls->info, "format_reason",
-                    strcmp(a->output_format, "auto") ? "--output-format"
-                    : vn >= SDK_ROCPD_MIN            ? "SDK >= 1.0 (ROCm 7.0): rocpd is the default"
-                                                     : "no --version (ROCm <= 6.4): csv");
+    li->output_format = fp_model_strdup(ls->rocpd ? "rocpd" : "csv");
+    li->format_reason = fp_model_strdup(strcmp(a->output_format, "auto") ? "--output-format"
+                                        : vn >= SDK_ROCPD_MIN ? "SDK >= 1.0 (ROCm 7.0): rocpd is the default"
+                                                              : "no --version (ROCm <= 6.4): csv");
 
     unsigned *iters;
     size_t nit;
@@ -316,11 +325,10 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
         free(exe);
         return -1;
     }
-    fp_json_add_str(ls->info, "kernel_iteration_range", range);
+    li->kernel_iteration_range = fp_model_strdup(range);
     char *regex = regex_escape(kernel);
-    fp_json_add_str(ls->info, "kernel_include_regex", regex);
+    li->kernel_include_regex = fp_model_strdup(regex);
     char *pmcdir = fp_path_join(ctx->bundle_abs ? ctx->bundle_abs : ctx->bundle, "pmc");
-    cJSON *groups = cJSON_AddArrayToObject(ls->info, "groups");
     size_t ok_groups = 0;
     rc = 0;
     for (size_t g = 0; g < ls->ngroups && rc == 0; g++) {
@@ -350,11 +358,11 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
         cJSON *of = cJSON_AddArrayToObject(job, "output_format");
         cJSON_AddItemToArray(of, cJSON_CreateString(ls->rocpd ? "rocpd" : "csv"));
 
-        cJSON *gi = cJSON_CreateObject();
-        cJSON_AddItemToArray(groups, gi);
-        cJSON_AddItemToObject(gi, "counters", cJSON_CreateStringArray(ls->groups[g], (int)nc));
-        fp_json_add_str(gi, "input_yaml", yaml);
-        fp_json_add_str(gi, "log", logp);
+        fp_cnt_group *gi = fp_model_push((void **)&li->groups, &li->ngroups, sizeof *gi);
+        for (size_t i = 0; i < nc; i++)
+            fp_model_push_str(&gi->counters, &gi->ncounters, ls->groups[g][i]);
+        gi->input_yaml = fp_model_strdup(yaml);
+        gi->log = fp_model_strdup(logp);
         /* stale outputs of an earlier run must not pass for this one's */
         char **old = NULL;
         size_t nold = 0;
@@ -386,9 +394,12 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
             fp_heartbeat_end(&hb, pr.elapsed_s,
                              pr.timed_out ? "timed out" : pr.interrupted ? "interrupted" : rc ? "failed" : "done");
             free(argv);
-            fp_json_add_num(gi, "elapsed_s", pr.elapsed_s, 2);
+            fp_cnt_group_ran *ran = gi->ran = calloc(1, sizeof *gi->ran);
+            if (!ran)
+                abort();
+            ran->elapsed_s = pr.elapsed_s;
             if (rc) {
-                fp_json_add_str(gi, "status", pr.timed_out ? "timeout" : pr.interrupted ? "interrupted" : "error");
+                ran->status = fp_model_strdup(pr.timed_out ? "timeout" : pr.interrupted ? "interrupted" : "error");
                 if (pr.timed_out) {
                     fp_err_set(err, FP_CAPTURE_TIMEOUT, "rocprofv3 counter pass %zu did not finish in %lld s",
                                g + 1, a->timeout);
@@ -400,23 +411,26 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
                     fp_err_set(err, FP_ROCPROFV3_MISSING, "cannot run %s: %s", exe, strerror(pr.exec_errno));
                 }
             } else {
-                fp_json_add_int(gi, "exit_code", pr.exited ? pr.exit_code : 128 + pr.term_signal);
+                ran->exited = calloc(1, sizeof *ran->exited);
+                ran->found = calloc(1, sizeof *ran->found);
+                if (!ran->exited || !ran->found)
+                    abort();
+                ran->exited->exit_code = pr.exited ? pr.exit_code : 128 + pr.term_signal;
                 char **found = NULL;
                 size_t nf = 0;
                 find_files(gdir, ls->rocpd ? "results.db" : "counter_collection.csv", &found, &nf, 0);
                 if (pr.exited && pr.exit_code == 0 && nf) {
-                    fp_json_add_str(gi, "status", "ok");
+                    ran->status = fp_model_strdup("ok");
                     ok_groups++;
                 } else {
-                    fp_json_add_str(gi, "status", nf ? "nonzero_exit" : "no_output");
+                    ran->status = fp_model_strdup(nf ? "nonzero_exit" : "no_output");
                     fp_warn(ctx, "counter pass %zu: rocprofv3 %s (see %s)", g + 1,
                             nf ? "exited non-zero; its outputs are used" : "wrote no counters", logp);
                     if (nf)
                         ok_groups++;
                 }
-                cJSON *fa = cJSON_AddArrayToObject(gi, "outputs");
                 for (size_t i = 0; i < nf; i++) {
-                    cJSON_AddItemToArray(fa, cJSON_CreateString(found[i]));
+                    fp_model_push_str(&ran->found->outputs, &ran->found->noutputs, found[i]);
                     ls->files = realloc(ls->files, (ls->nfiles + 1) * sizeof *ls->files);
                     if (!ls->files)
                         abort();
@@ -445,72 +459,63 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
 
 /* ------------------------------------------------------------------ output */
 
-static cJSON *raw_json(const fp_pmc_record *r, const fp_pmc_set *s)
+/* per_dispatch[].raw: each pass's row of the dispatch. */
+static void raw_rows(fp_cnt_dispatch *o, const fp_pmc_record *r)
 {
-    cJSON *a = cJSON_CreateArray();
     for (size_t p = 0; p < r->npasses; p++) {
         const fp_pmc_dispatch *d = r->per_pass[p];
         if (!d)
             continue;
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_int(o, "pass", (int64_t)p + 1);
-        fp_json_add_int(o, "dispatch_id", d->dispatch_id);
-        if (d->start_ns >= 0 && d->end_ns > d->start_ns)
-            fp_json_add_int(o, "duration_ns", d->end_ns - d->start_ns);
-        cJSON *c = cJSON_AddObjectToObject(o, "counters");
-        for (size_t i = 0; i < d->n; i++)
-            fp_json_add_num(c, d->c[i].name, d->c[i].value, 3);
-        cJSON_AddItemToArray(a, o);
+        fp_cnt_raw *w = fp_model_push((void **)&o->raw, &o->nraw, sizeof *w);
+        w->pass = (int64_t)p + 1;
+        w->dispatch_id = d->dispatch_id;
+        if (d->start_ns >= 0 && d->end_ns > d->start_ns) {
+            w->duration = calloc(1, sizeof *w->duration);
+            if (!w->duration)
+                abort();
+            w->duration->duration_ns = d->end_ns - d->start_ns;
+        }
+        for (size_t i = 0; i < d->n; i++) {
+            fp_model_kv *kv = fp_model_push((void **)&w->counters, &w->ncounters, sizeof *kv);
+            kv->key = fp_model_strdup(d->c[i].name);
+            kv->v = d->c[i].value;
+        }
     }
-    (void)s;
-    return a;
 }
 
-static void render_table(fp_sb *t, const char *kernel, const cJSON *doc)
+/* The table, from the (rounded) document. */
+static void render_table(fp_sb *t, const fp_counters_doc *doc)
 {
-    fp_sb_addf(t, "counters: %s  (%d dispatch%s, %d pass%s)\n", kernel,
-               cJSON_GetObjectItem(doc, "dispatches")->valueint,
-               cJSON_GetObjectItem(doc, "dispatches")->valueint == 1 ? "" : "es",
-               cJSON_GetArraySize(cJSON_GetObjectItem(doc, "passes")),
-               cJSON_GetArraySize(cJSON_GetObjectItem(doc, "passes")) == 1 ? "" : "es");
-    const cJSON *soc = cJSON_GetObjectItem(doc, "soc");
-    const char *prod = fp_json_get_str(soc, "product");
-    const char *arch = fp_json_get_str(soc, "arch");
+    int nd = (int)doc->dispatches, np = (int)doc->npasses;
+    fp_sb_addf(t, "counters: %s  (%d dispatch%s, %d pass%s)\n", doc->kernel, nd, nd == 1 ? "" : "es", np,
+               np == 1 ? "" : "es");
+    const char *prod = doc->soc.product;
+    const char *arch = doc->soc.arch;
     fp_sb_addf(t, "gpu: %s (%s)\n\n", prod ? prod : "unknown product", arch ? arch : "unknown arch");
-    const cJSON *m;
-    cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "metrics"))
-    {
+    for (size_t i = 0; i < doc->nmetrics; i++) {
+        const fp_cnt_metric *m = &doc->metrics[i];
         char num[64];
-        snprintf(num, sizeof num, "%.6g", cJSON_GetObjectItem(m, "value")->valuedouble);
+        snprintf(num, sizeof num, "%.6g", m->value);
         fp_sb_adds(t, "  ");
-        fp_sb_pad_left(t, m->string, 30);
+        fp_sb_pad_left(t, m->key, 30);
         fp_sb_pad_right(t, num, 14);
-        fp_sb_addf(t, " %-14s %s%s\n", fp_json_get_str(m, "unit"), fp_json_get_str(m, "formula"),
-                   cJSON_IsTrue(cJSON_GetObjectItem(m, "cross_pass")) ? "  [cross-pass]" : "");
+        fp_sb_addf(t, " %-14s %s%s\n", m->unit, m->formula, m->cross_pass ? "  [cross-pass]" : "");
     }
-    const cJSON *b = cJSON_GetObjectItem(doc, "bound");
-    fp_sb_addf(t, "\nbound: %s (%s, %s confidence): %s\n", fp_json_get_str(b, "bound"), fp_json_get_str(b, "rule"),
-               fp_json_get_str(b, "confidence"), fp_json_get_str(b, "evidence"));
-    if (cJSON_IsTrue(cJSON_GetObjectItem(b, "optimal")))
-        fp_sb_addf(t, "optimal: %s\n", fp_json_get_str(b, "optimal_evidence"));
-    const cJSON *s;
-    const cJSON *interp = cJSON_GetObjectItem(doc, "interpretation");
-    if (cJSON_GetArraySize(interp))
+    const fp_bound_doc *b = &doc->bound;
+    fp_sb_addf(t, "\nbound: %s (%s, %s confidence): %s\n", b->bound, b->rule, b->confidence, b->evidence);
+    if (b->optimal)
+        fp_sb_addf(t, "optimal: %s\n", b->optimal_evidence);
+    if (doc->ninterpretation)
         fp_sb_adds(t, "\ninterpretation (seed decision tree):\n");
-    cJSON_ArrayForEach(s, interp) fp_sb_addf(t, "  - %s\n", s->valuestring);
-    const cJSON *miss = cJSON_GetObjectItem(doc, "missing");
-    if (cJSON_GetArraySize(miss)) {
+    for (size_t i = 0; i < doc->ninterpretation; i++)
+        fp_sb_addf(t, "  - %s\n", doc->interpretation[i]);
+    if (doc->nmissing) {
         fp_sb_adds(t, "\nnot computed (missing inputs):\n");
-        cJSON_ArrayForEach(m, miss)
-        {
-            fp_sb_addf(t, "  %s: ", m->string);
-            const cJSON *x;
-            bool first = true;
-            cJSON_ArrayForEach(x, m)
-            {
-                fp_sb_addf(t, "%s%s", first ? "" : ", ", x->valuestring);
-                first = false;
-            }
+        for (size_t i = 0; i < doc->nmissing; i++) {
+            const fp_cnt_missing *m = &doc->missing[i];
+            fp_sb_addf(t, "  %s: ", m->key);
+            for (size_t k = 0; k < m->ninputs; k++)
+                fp_sb_addf(t, "%s%s", k ? ", " : "", m->inputs[k]);
             fp_sb_addc(t, '\n');
         }
     }
@@ -525,12 +530,15 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
     int rc = -1;
     fp_pmc_set set;
     fp_pmc_set_init(&set);
-    cJSON *cap = load_capture(ctx);
+    fp_capture_doc cap;
+    bool have_cap = load_capture(ctx, &cap);
+    fp_counters_doc doc = {0};
     fp_pmc_record *recs = NULL;
     size_t nrec = 0;
     live_state ls = {0};
     char *trace_path = NULL;
-    const char *kernel = a->kernel ? a->kernel : fp_json_get_str(cap, "kernel");
+    const char *cap_arch = cap.kernel ? cap.kernel->arch : NULL;
+    const char *kernel = a->kernel ? a->kernel : cap.kernel ? cap.kernel->kernel : NULL;
     fp_dtype dtype = FP_DT_COUNT;
 
     if (a->dtype && fp_dtype_parse(a->dtype, &dtype, err))
@@ -555,7 +563,7 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
 
     /* the SoC: flags, then what the bundle's capture says; agent info of the counters is added below */
     fp_soc_query q = {.gpu_name = a->gpu_name, .arch = a->arch, .sclk_mhz = a->sclk_mhz, .hbm_gbs = a->hbm_gbs,
-                      .agent_arch = fp_json_get_str(cap, "arch")};
+                      .agent_arch = cap_arch};
     fp_soc_sel soc;
     if (fp_soc_resolve(&q, &soc, err))
         goto out;
@@ -631,8 +639,8 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
     if (a->duration_ns > 0) {
         dur = a->duration_ns;
         dur_src = "--duration-ns";
-    } else if (cap) {
-        dur = trace_duration(ctx, fp_bundle_capture_tag(cap, a->tag), kernel ? kernel : recs[0].per_pass[0]->kernel,
+    } else if (have_cap) {
+        dur = trace_duration(ctx, fp_bundle_capture_tag_doc(&cap, a->tag), kernel ? kernel : recs[0].per_pass[0]->kernel,
                              &trace_path);
         if (dur > 0)
             dur_src = "kernel trace (capture.json)";
@@ -650,106 +658,99 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
                            .ea_channels = a->ea_channels > 0 ? a->ea_channels : 1.0, .dtype = dtype};
     fp_bound_in bin;
     fp_bound_in_init(&bin);
-    cJSON *summary = fp_counters_metrics(recs, nrec, &co, &bin);
+    fp_counters_metrics(recs, nrec, &co, &bin, &doc);
     fp_bound_result br;
     fp_bound_classify(&bin, &br);
 
-    cJSON *doc = cJSON_CreateObject();
-    fp_json_add_int(doc, "schema", 1);
-    fp_json_add_str(doc, "kernel", kernel ? kernel : recs[0].per_pass[0]->kernel);
-    fp_json_add_str(doc, "mode", live ? "live" : "offline");
-    cJSON *passes = cJSON_AddArrayToObject(doc, "passes");
+    doc.schema = 1;
+    doc.kernel = fp_model_strdup(kernel ? kernel : recs[0].per_pass[0]->kernel);
+    doc.mode = fp_model_strdup(live ? "live" : "offline");
     for (size_t p = 0; p < set.npasses; p++) {
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_int(o, "pass", (int64_t)p + 1);
-        fp_json_add_str(o, "source", set.passes[p]);
-        cJSON_AddItemToArray(passes, o);
+        fp_cnt_pass *o = fp_model_push((void **)&doc.passes, &doc.npasses, sizeof *o);
+        o->pass = (int64_t)p + 1;
+        o->source = fp_model_strdup(set.passes[p]);
     }
-    cJSON_AddItemToObject(doc, "soc", fp_soc_to_json(&soc));
-    fp_json_add_int(doc, "dispatches", (int64_t)nrec);
-    fp_json_add_bool(doc, "uneven_passes", uneven);
+    fp_soc_to_doc(&soc, &doc.soc);
+    doc.dispatches = (int64_t)nrec;
+    doc.uneven_passes = uneven;
     if (nrec && recs[0].duration_ns > 0) {
         double mean = 0;
         for (size_t i = 0; i < nrec; i++)
             mean += recs[i].duration_ns;
-        fp_json_add_num(doc, "duration_ns", mean / (double)nrec, 1);
-    } else {
-        cJSON_AddNullToObject(doc, "duration_ns");
+        doc.duration_ns = fp_optd_of(mean / (double)nrec);
     }
-    fp_json_add_str(doc, "duration_source", nrec && recs[0].duration_ns > 0 ? recs[0].duration_source : NULL);
-    if (trace_path)
-        fp_json_add_str(doc, "kernel_trace", trace_path);
+    doc.duration_source = fp_model_strdup(nrec && recs[0].duration_ns > 0 ? recs[0].duration_source : NULL);
+    doc.kernel_trace = fp_model_strdup(trace_path);
     if (a->ideal_gb > 0)
-        fp_json_add_num(doc, "ideal_bytes", co.ideal_bytes, 0);
-    else
-        cJSON_AddNullToObject(doc, "ideal_bytes");
-    fp_json_add_num(doc, "ea_channels", co.ea_channels, 3);
-    cJSON_AddItemToObject(doc, "metrics", cJSON_DetachItemFromObject(summary, "metrics"));
-    cJSON_AddItemToObject(doc, "missing", cJSON_DetachItemFromObject(summary, "missing"));
-    cJSON_Delete(summary);
-    cJSON_AddItemToObject(doc, "bound", fp_bound_to_json(&br));
-    cJSON_AddItemToObject(doc, "interpretation", fp_counters_interpret(doc));
+        doc.ideal_bytes = fp_optd_of(co.ideal_bytes);
+    doc.ea_channels = co.ea_channels;
+    fp_bound_doc_fill(&br, &doc.bound);
+    fp_counters_interpret(&doc);
 
     /* counters asked for but absent from every pass (dropped by rocprofv3 or unsupported) */
     if (live) {
-        cJSON *mc = cJSON_AddArrayToObject(doc, "missing_counters");
+        fp_cnt_live *lv = ls.info;
         for (size_t g = 0; g < ls.ngroups; g++)
             for (const char *const *c = ls.groups[g]; *c; c++) {
                 bool seen = false;
                 for (size_t i = 0; i < nrec && !seen; i++)
                     seen = fp_pmc_get(&recs[i], *c).have;
                 bool listed = false;
-                const cJSON *x;
-                cJSON_ArrayForEach(x, mc) listed |= !strcmp(x->valuestring, *c);
+                for (size_t i = 0; i < lv->nmissing_counters; i++)
+                    listed |= !strcmp(lv->missing_counters[i], *c);
                 if (!seen && !listed)
-                    cJSON_AddItemToArray(mc, cJSON_CreateString(*c));
+                    fp_model_push_str(&lv->missing_counters, &lv->nmissing_counters, *c);
             }
-        if (cJSON_GetArraySize(mc))
+        if (lv->nmissing_counters)
             fp_warn(ctx, "%d requested counters are absent from the output (unsupported or dropped); the metrics "
                          "that need them are listed under \"missing\"",
-                    cJSON_GetArraySize(mc));
-        cJSON_AddItemToObject(doc, "live", ls.info);
+                    (int)lv->nmissing_counters);
+        doc.live = ls.info;
         ls.info = NULL;
     }
 
-    cJSON *per = cJSON_AddArrayToObject(doc, "per_dispatch");
     size_t shown = nrec < MAX_LISTED_DISPATCHES ? nrec : MAX_LISTED_DISPATCHES;
     for (size_t i = 0; i < shown; i++) {
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_int(o, "ordinal", (int64_t)i + 1);
+        fp_cnt_dispatch *o = fp_model_push((void **)&doc.per_dispatch, &doc.nper_dispatch, sizeof *o);
+        o->ordinal = (int64_t)i + 1;
         if (recs[i].duration_ns > 0)
-            fp_json_add_num(o, "duration_ns", recs[i].duration_ns, 1);
-        cJSON *one = fp_counters_metrics(&recs[i], 1, &co, NULL);
-        cJSON *vals = cJSON_AddObjectToObject(o, "metrics");
-        const cJSON *m;
-        cJSON_ArrayForEach(m, cJSON_GetObjectItem(one, "metrics"))
-            cJSON_AddItemToObject(vals, m->string, cJSON_Duplicate(cJSON_GetObjectItem(m, "value"), 1));
-        cJSON_Delete(one);
-        cJSON_AddItemToObject(o, "raw", raw_json(&recs[i], &set));
-        cJSON_AddItemToArray(per, o);
+            o->duration_ns = fp_optd_of(recs[i].duration_ns);
+        fp_counters_doc one = {0};
+        fp_counters_metrics(&recs[i], 1, &co, NULL, &one);
+        for (size_t k = 0; k < one.nmetrics; k++) {
+            fp_model_kv *kv = fp_model_push((void **)&o->metrics, &o->nmetrics, sizeof *kv);
+            kv->key = fp_model_strdup(one.metrics[k].key);
+            kv->v = one.metrics[k].value;
+        }
+        fp_counters_doc_free(&one);
+        raw_rows(o, &recs[i]);
     }
     fp_truncated(ctx, "per_dispatch", shown, nrec);
 
     if (ctx->bundle) {
         char *out = fp_bundle_path(ctx->bundle, FP_ART_COUNTERS);
-        int wrc = fp_bundle_write_json(out, doc, ctx->bundle, err);
+        cJSON *file = fp_model_write(&fp_counters_doc_schema, &doc);
+        int wrc = fp_bundle_write_json(out, file, ctx->bundle, err);
+        cJSON_Delete(file);
         if (wrc == 0)
-            fp_json_add_str(doc, "artifact", out);
+            doc.artifact = fp_model_strdup(out);
         free(out);
-        if (wrc) {
-            cJSON_Delete(doc);
+        if (wrc)
             goto out;
-        }
     }
-    render_table(&ctx->table, fp_json_get_str(doc, "kernel"), doc);
-    ctx->data = doc;
+    /* the table shows the numbers of the file */
+    fp_model_round(&fp_counters_doc_schema, &doc);
+    render_table(&ctx->table, &doc);
+    ctx->data = fp_model_write(&fp_counters_doc_schema, &doc);
     rc = 0;
 out:
-    cJSON_Delete(ls.info);
+    if (ls.info)
+        fp_model_free(&fp_counters_doc_schema, &(fp_counters_doc){.live = ls.info});
+    fp_counters_doc_free(&doc);
     fp_strv_free(ls.files, ls.nfiles);
     fp_pmc_records_free(recs, nrec);
     fp_pmc_set_free(&set);
-    cJSON_Delete(cap);
+    fp_capture_free(&cap);
     free(trace_path);
     return rc;
 }

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "flyprof/cli.h"
+#include "flyprof/provenance.h"
+#include "flyprof/capture_doc.h"
 #include "flyprof/config.h"
 #include "flyprof/discovery.h"
 #include "flyprof/fs.h"
@@ -19,6 +21,7 @@
 #include "flyprof/proc.h"
 #include "flyprof/recipes.h"
 #include "flyprof/soc.h"
+#include "flyprof/tile_doc.h"
 #include "flyprof/worktree.h"
 
 /* Bounds for the probes (a wedged driver can hang rocminfo). */
@@ -340,7 +343,10 @@ static void check_worktree(checks *c, cJSON *d, const fp_config *cfg, fp_err *er
                   "BUILD_TREE_MISSING");
     } else {
         fp_worktree_inspect(cfg->worktree.value, &wt, err);
-        cJSON_AddItemToObject(d, "worktree", fp_worktree_json(&wt));
+        fp_cap_worktree wd;
+        fp_worktree_to_doc(&wt, &wd);
+        cJSON_AddItemToObject(d, "worktree", fp_model_write(&fp_cap_worktree_schema, &wd));
+        fp_model_free(&fp_cap_worktree_schema, &wd);
         if (!wt.exists) {
             fp_sb_addf(&ev, "%s does not exist", wt.path);
             add_check(c, "worktree", "fail", ev.buf, "clone FlyDSL there or point --worktree at the checkout",
@@ -408,7 +414,10 @@ static void check_soc(checks *c, cJSON *d, const fp_config *cfg, const gpu_info 
         fp_json_add_str(sj, "error", serr.message);
         add_check(c, "soc_spec", "warn", serr.message, serr.help[0] ? serr.help : NULL, NULL);
     } else {
-        cJSON *sj = fp_soc_to_json(&s);
+        fp_soc_doc sd;
+        fp_soc_to_doc(&s, &sd);
+        cJSON *sj = fp_model_write(&fp_soc_doc_schema, &sd);
+        fp_model_free(&fp_soc_doc_schema, &sd);
         cJSON_AddItemToObjectCS(sj, "loaded", cJSON_CreateBool(1));
         cJSON_AddItemToObject(d, "soc_spec", sj);
         fp_sb_addf(&ev, "%s%s%s (arch from %s)", s.product ? s.product->marketing : "", s.product ? ", " : "",
@@ -463,7 +472,10 @@ static void doctor_verdict(fp_ctx *ctx, cJSON *d, checks *c, const fp_config *cf
     fp_json_add_str(d, "verdict", nb ? "not-ready" : "ready");
     cJSON_AddItemToObject(d, "blockers", c->blockers);
     cJSON_AddItemToObject(d, "checks", c->list);
-    cJSON_AddItemToObject(d, "config", fp_config_json(cfg));
+    fp_cap_config cd;
+    fp_config_to_doc(cfg, &cd);
+    cJSON_AddItemToObject(d, "config", fp_model_write(&fp_cap_config_schema, &cd));
+    fp_model_free(&fp_cap_config_schema, &cd);
     /* the verdict is the headline: first (replacing the title) and last */
     fp_sb v;
     fp_sb_init(&v);

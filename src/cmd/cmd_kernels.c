@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "flyprof/csv.h"
+#include "flyprof/capture_doc.h"
 #include "flyprof/discovery.h"
 #include "flyprof/fs.h"
 #include "flyprof/kernel_trace.h"

@@ -26,6 +26,7 @@
 #include "flyprof/bundle.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/capture.h"
+#include "flyprof/capture_doc.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
 #include "flyprof/fs.h"
@@ -33,6 +34,7 @@
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
 #include "flyprof/report_doc.h"
+#include "flyprof/run_doc.h"
 
 #include "commands.h"
 
@@ -185,12 +187,11 @@ struct runner {
     const char *analysis_tag; /* the tag the analyses read: big unless only small was captured */
     char *self;               /* this binary, re-run once per step */
     char *bundle;
-    cJSON *steps;    /* run.json "steps", in the order they ran */
-    cJSON *warnings; /* the steps' warnings, prefixed with the step's name */
+    fp_run_doc doc;  /* run.json: its steps (in the order they ran) and step warnings grow as it goes */
     double t0;
     int index; /* of the last step run, for the progress lines */
     char *gpu_name;  /* doctor's, for tile */
-    cJSON *pmc;      /* capture's data.pmc (counters ran inside capture), or NULL */
+    fp_cap_pmc *pmc; /* capture's data.pmc (counters ran inside capture), or NULL */
 };
 
 /* Run's own option `lng` passed on as the child's option `as`: strings as given,
@@ -347,28 +348,46 @@ static void take_warnings(runner *r, const char *name, const cJSON *env)
             fp_sb m;
             fp_sb_init(&m);
             fp_sb_addf(&m, "%s: %s", name, w->valuestring);
-            cJSON_AddItemToArray(r->warnings, cJSON_CreateString(m.buf));
+            fp_model_push_str(&r->doc.step_warnings, &r->doc.nstep_warnings, m.buf);
             fp_sb_free(&m);
         }
     }
 }
 
-/* The step's run.json entry: what ran, how long, where its envelope and stderr are. */
-static cJSON *step_entry(const char *name, const argvb *b, double secs, const fp_proc_result *pr, const char *so,
-                         const char *se)
+/* A new step of run.json (its form, name and status; the rest is the caller's). */
+static fp_run_step *new_step(runner *r, int form, const char *name, const char *status)
 {
-    cJSON *s = cJSON_CreateObject();
-    fp_json_add_str(s, "name", name);
+    fp_run_step *s = fp_model_push((void **)&r->doc.steps, &r->doc.nsteps, sizeof *s);
+    s->form = form;
+    s->name = fp_model_strdup(name);
+    s->status = fp_model_strdup(status);
+    return s;
+}
+
+/* The step's run.json entry: what ran, how long, where its envelope and stderr are. */
+static void step_entry(fp_run_step *s, const argvb *b, double secs, const fp_proc_result *pr, const char *so,
+                       const char *se)
+{
     fp_sb line;
     fp_sb_init(&line);
     fp_proc_argv_str(b->v + 1, &line);
-    fp_json_add_str(s, "command", line.buf);
+    s->command = fp_model_strdup(line.buf);
     fp_sb_free(&line);
-    fp_json_add_num(s, "seconds", secs, 2);
-    fp_json_add_int(s, "exit_code", pr->exited ? pr->exit_code : 128 + pr->term_signal);
-    fp_json_add_str(s, "envelope", so);
-    fp_json_add_str(s, "stderr", se);
-    return s;
+    s->seconds = secs;
+    s->exit_code = pr->exited ? pr->exit_code : 128 + pr->term_signal;
+    s->envelope = fp_model_strdup(so);
+    s->stderr_path = fp_model_strdup(se);
+}
+
+/* run.json's "error" of a failure. */
+static fp_run_error *run_error(const fp_err *e)
+{
+    fp_run_error *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    o->code = fp_model_strdup(fp_code_name(e->code));
+    o->message = fp_model_strdup(e->message);
+    return o;
 }
 
 /* Run one step; returns 0 when its envelope says ok. On failure err holds the
@@ -389,7 +408,6 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
     double t = now_s();
     int prc = fp_proc_run(&o, &pr, &perr);
     double secs = now_s() - t;
-    cJSON *s = step_entry(name, b, secs, &pr, so, se);
     cJSON *env = NULL;
     if (prc == 0 && fp_json_parse_file(sop, &env, &e2) != 0) {
         cJSON_Delete(env);
@@ -404,13 +422,11 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
         fp_err_clear(&e4);
     }
     take_warnings(r, name, env);
-    fp_json_add_str(s, "status", rc == 0 ? "ok" : err->code == FP_INTERRUPTED ? "interrupted" : "failed");
-    if (rc != 0) {
-        cJSON *e = cJSON_AddObjectToObject(s, "error");
-        fp_json_add_str(e, "code", fp_code_name(err->code));
-        fp_json_add_str(e, "message", err->message);
-    }
-    cJSON_AddItemToArray(r->steps, s);
+    fp_run_step *s = new_step(r, FP_RUN_STEP_RAN, name,
+                              rc == 0 ? "ok" : err->code == FP_INTERRUPTED ? "interrupted" : "failed");
+    step_entry(s, b, secs, &pr, so, se);
+    if (rc != 0)
+        s->error = run_error(err);
     fp_progress(r->ctx, "run: [%d] %-8s %s (%.1fs, total %.1fs)", r->index, name,
                 rc == 0 ? "ok" : fp_code_name(err->code), secs, now_s() - r->t0);
     free(sop);
@@ -421,11 +437,7 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
 
 static void skipped(runner *r, const char *name, const char *status, const char *why)
 {
-    cJSON *s = cJSON_CreateObject();
-    fp_json_add_str(s, "name", name);
-    fp_json_add_str(s, "status", status);
-    fp_json_add_str(s, "reason", why);
-    cJSON_AddItemToArray(r->steps, s);
+    new_step(r, FP_RUN_STEP_SKIPPED, name, status)->reason = fp_model_strdup(why);
     fp_progress(r->ctx, "run: [-] %-8s %s: %s", name, status, why);
 }
 
@@ -463,12 +475,13 @@ static const char *bundle_skip(const runner *r, const char **status)
 static bool history_asked(const runner *r) { return r->a->history; }
 
 /* any blocker stops the run with that blocker's code */
-static int doctor_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
+static int doctor_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err *err)
 {
     const char *gn = fp_json_get_str(cJSON_GetObjectItem(d, "gpu"), "name");
     r->gpu_name = gn ? strdup(gn) : NULL;
     const char *verdict = fp_json_get_str(d, "verdict");
-    fp_json_add_str(entry, "summary", verdict);
+    entry->has_summary = true;
+    entry->summary = fp_model_strdup(verdict);
     if (verdict && !strcmp(verdict, "ready"))
         return 0;
     const cJSON *b0 = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "blockers"), 0);
@@ -481,49 +494,60 @@ static int doctor_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
                fp_json_get_str(b0, "message") ? fp_json_get_str(b0, "message") : "");
     fp_err_help(err, "run `flyprof doctor` for the evidence and the fix of each blocker");
     fp_sb_free(&all);
-    cJSON_ReplaceItemInObject(entry, "status", cJSON_CreateString("failed"));
+    free(entry->status);
+    entry->status = fp_model_strdup("failed");
     return -1;
 }
 
-static int capture_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
+/* capture's envelope data is capture.json (strict reader) */
+static int capture_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err *err)
 {
-    fp_json_add_str(entry, "summary", fp_json_get_str(d, "kernel"));
-    const cJSON *pmc = cJSON_GetObjectItem(d, "pmc");
-    r->pmc = pmc ? cJSON_Duplicate(pmc, 1) : NULL;
+    fp_capture_doc cap = {0};
+    if (d && fp_model_read(&fp_capture_schema, d, &cap, "run/capture.json data", err) != 0)
+        return -1;
+    entry->has_summary = true;
+    entry->summary = fp_model_strdup(cap.kernel ? cap.kernel->kernel : NULL);
+    r->pmc = cap.pmc;
+    cap.pmc = NULL;
+    fp_capture_free(&cap);
     return 0;
 }
 
 /* counters ran inside capture (--with-pmc): its own line, from capture's data.pmc */
-static int counters_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
+static int counters_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err *err)
 {
-    cJSON *s = cJSON_CreateObject();
-    fp_json_add_str(s, "name", "counters");
-    fp_json_add_str(s, "status", fp_json_get_str(r->pmc, "status"));
-    fp_json_add_str(s, "command", fp_json_get_str(r->pmc, "command"));
-    fp_json_add_str(s, "via", "capture --with-pmc");
-    fp_json_add_str(s, "artifact", fp_json_get_str(r->pmc, "counters_json"));
-    cJSON_AddItemToArray(r->steps, s);
+    fp_run_step *s = new_step(r, FP_RUN_STEP_PMC, "counters", r->pmc->status);
+    s->command = fp_model_strdup(r->pmc->command);
+    s->via = fp_model_strdup("capture --with-pmc");
+    s->artifact = fp_model_strdup(r->pmc->counters_json);
     return 0;
 }
 
-static int report_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
+static int report_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err *err)
 {
     /* the report step's envelope data, strictly (report_doc.h): its headline */
     fp_report_envelope rep;
     fp_err e = {0};
     if (fp_model_read(&fp_report_envelope_schema, d, &rep, "report data", &e))
         fp_warn(r->ctx, "%s", e.message);
-    else if (rep.headline)
-        fp_json_add_str(entry, "summary", rep.headline);
+    else if (rep.headline) {
+        entry->has_summary = true;
+        entry->summary = fp_model_strdup(rep.headline);
+    }
     fp_model_free(&fp_report_envelope_schema, &rep);
     return 0;
 }
 
-static int history_record(runner *r, cJSON *entry, const cJSON *d, fp_err *err)
+static int history_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err *err)
 {
-    cJSON_AddItemToObject(entry, "entry", cJSON_Duplicate(cJSON_GetObjectItem(d, "id"), 1));
-    cJSON_AddItemToObject(entry, "added", cJSON_Duplicate(cJSON_GetObjectItem(d, "added"), 1));
-    fp_json_add_str(entry, "db", fp_json_get_str(d, "db"));
+    double id;
+    if (fp_jnum(d, "id", &id))
+        entry->entry = fp_optd_of(id);
+    const cJSON *added = cJSON_GetObjectItem(d, "added");
+    if (cJSON_IsBool(added))
+        entry->added = (fp_optb){true, cJSON_IsTrue(added)};
+    entry->has_db = true;
+    entry->db = fp_model_strdup(fp_json_get_str(d, "db"));
     return 0;
 }
 
@@ -537,7 +561,7 @@ typedef struct run_step {
     const char *(*skip)(const runner *r, const char **status);
     void (*argv)(argvb *b, const runner *r); /* after "SELF <cmd>" */
     /* what it adds to its run.json entry from its envelope's data (may fail the step) */
-    int (*record)(runner *r, cJSON *entry, const cJSON *data, fp_err *err);
+    int (*record)(runner *r, fp_run_step *entry, const cJSON *data, fp_err *err);
     bool failure_warns; /* a failure only warns and the run goes on (an interrupt still stops it) */
 } run_step;
 
@@ -573,15 +597,14 @@ static int run_child(runner *r, const run_step *s, fp_err *serr)
     fp_err e = {0};
     int rc = step(r, s->name, &b, &env, &e);
     if (rc == 0 && s->record)
-        rc = s->record(r, cJSON_GetArrayItem(r->steps, cJSON_GetArraySize(r->steps) - 1),
-                       cJSON_GetObjectItem(env, "data"), &e);
+        rc = s->record(r, &r->doc.steps[r->doc.nsteps - 1], cJSON_GetObjectItem(env, "data"), &e);
     cJSON_Delete(env);
     argvb_free(&b);
     if (rc != 0 && s->failure_warns && e.code != FP_INTERRUPTED) {
         fp_sb m;
         fp_sb_init(&m);
         fp_sb_addf(&m, "%s: [%s] %s (continuing)", s->name, fp_code_name(e.code), e.message);
-        cJSON_AddItemToArray(r->warnings, cJSON_CreateString(m.buf));
+        fp_model_push_str(&r->doc.step_warnings, &r->doc.nstep_warnings, m.buf);
         fp_sb_free(&m);
         rc = 0;
     }
@@ -616,73 +639,56 @@ static void mark_not_run(runner *r)
         if (st->asked && !st->asked(r))
             continue;
         bool seen = false;
-        const cJSON *s;
-        cJSON_ArrayForEach(s, r->steps)
-        {
-            const char *n = fp_json_get_str(s, "name");
-            seen |= n && !strcmp(n, st->name);
-        }
-        if (!seen) {
-            cJSON *s2 = cJSON_CreateObject();
-            fp_json_add_str(s2, "name", st->name);
-            fp_json_add_str(s2, "status", "not-run");
-            cJSON_AddItemToArray(r->steps, s2);
-        }
+        for (size_t i = 0; i < r->doc.nsteps; i++)
+            seen |= r->doc.steps[i].name && !strcmp(r->doc.steps[i].name, st->name);
+        if (!seen)
+            new_step(r, FP_RUN_STEP_NOT_RUN, st->name, "not-run");
     }
 }
 
 /* ---- run.json and the table ---- */
 
-/* run.json; takes r->steps. */
-static cJSON *run_doc(runner *r, int rc, const fp_err *serr)
+/* run.json's own keys, once the steps are done. */
+static void run_doc(runner *r, int rc, const fp_err *serr)
 {
-    cJSON *doc = cJSON_CreateObject();
-    fp_json_add_int(doc, "schema", 1);
-    fp_json_add_str(doc, "kernel", r->kernel);
-    fp_json_add_str(doc, "status", rc == 0 ? "ok" : serr->code == FP_INTERRUPTED ? "interrupted" : "failed");
-    if (rc != 0) {
-        cJSON *e = cJSON_AddObjectToObject(doc, "error");
-        fp_json_add_str(e, "code", fp_code_name(serr->code));
-        fp_json_add_str(e, "message", serr->message);
-    }
-    fp_json_add_str(doc, "tag", r->a->tag);
-    fp_json_add_str(doc, "analysis_tag", r->analysis_tag);
-    cJSON_AddItemToObject(doc, "steps", r->steps);
-    cJSON_AddItemToObject(doc, "step_warnings", cJSON_Duplicate(r->warnings, 1));
-    fp_json_add_num(doc, "seconds", now_s() - r->t0, 2);
-    cJSON *art = cJSON_AddObjectToObject(doc, "artifacts");
-    static const char *const files[] = {"capture.json", "counters.json", "tile.json", "bubbles.json",
-                                        "map.json",     "report.json",   "REPORT.md"};
+    fp_run_doc *d = &r->doc;
+    d->schema = 1;
+    d->kernel = fp_model_strdup(r->kernel);
+    d->status = fp_model_strdup(rc == 0 ? "ok" : serr->code == FP_INTERRUPTED ? "interrupted" : "failed");
+    if (rc != 0)
+        d->error = run_error(serr);
+    d->tag = fp_model_strdup(r->a->tag);
+    d->analysis_tag = fp_model_strdup(r->analysis_tag);
+    d->seconds = now_s() - r->t0;
+    static const fp_artifact files[] = {FP_ART_CAPTURE, FP_ART_COUNTERS, FP_ART_TILE,     FP_ART_BUBBLES,
+                                        FP_ART_MAP,     FP_ART_REPORT,   FP_ART_REPORT_MD};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char *p = fp_path_join(r->bundle, files[i]);
-        fp_json_add_str(art, files[i], fp_is_file(p) ? files[i] : NULL);
+        char *p = fp_bundle_path(r->bundle, files[i]);
+        fp_run_artifact *a = fp_model_push((void **)&d->artifacts, &d->nartifacts, sizeof *a);
+        a->key = fp_model_strdup(fp_artifact_name(files[i]));
+        a->present = fp_is_file(p) ? fp_model_strdup(a->key) : NULL;
         free(p);
     }
-    return doc;
 }
 
 /* the headline first (report's one-line diagnosis), then what each step did */
 static void run_table(const runner *r, fp_sb *t)
 {
-    const cJSON *s;
     const char *headline = NULL;
-    cJSON_ArrayForEach(s, r->steps)
-    {
-        if (!strcmp(fp_json_get_str(s, "name"), "report"))
-            headline = fp_json_get_str(s, "summary");
-    }
+    for (size_t i = 0; i < r->doc.nsteps; i++)
+        if (!strcmp(r->doc.steps[i].name, "report") && r->doc.steps[i].has_summary)
+            headline = r->doc.steps[i].summary;
     fp_sb_addf(t, "%s\n\n", headline ? headline : "run: no report (see the steps)");
-    cJSON_ArrayForEach(s, r->steps)
-    {
-        double secs;
-        const char *why = fp_json_get_str(s, "reason"), *sum = fp_json_get_str(s, "summary");
-        fp_sb_addf(t, "  %-9s %-8s", fp_json_get_str(s, "name"), fp_json_get_str(s, "status"));
-        if (fp_jnum(s, "seconds", &secs))
-            fp_sb_addf(t, " %7.1f s", secs);
+    for (size_t i = 0; i < r->doc.nsteps; i++) {
+        const fp_run_step *s = &r->doc.steps[i];
+        const char *why = s->reason, *sum = s->has_summary ? s->summary : NULL;
+        fp_sb_addf(t, "  %-9s %-8s", s->name, s->status);
+        if (s->form == FP_RUN_STEP_RAN)
+            fp_sb_addf(t, " %7.1f s", s->seconds);
         else
             fp_sb_adds(t, "          ");
         /* why a step was skipped; what capture found (the report's summary is the headline) */
-        if (why || (sum && strcmp(fp_json_get_str(s, "name"), "report")))
+        if (why || (sum && strcmp(s->name, "report")))
             fp_sb_addf(t, "  %s", why ? why : sum);
         while (t->len && t->buf[t->len - 1] == ' ')
             t->buf[--t->len] = '\0';
@@ -695,13 +701,16 @@ static void run_table(const runner *r, fp_sb *t)
  * failing step's error with the steps attached. */
 static int finish(fp_ctx *ctx, runner *r, int rc, fp_err *serr, fp_err *err)
 {
-    cJSON *doc = run_doc(r, rc, serr);
+    run_doc(r, rc, serr);
+    /* the table and the envelope show the numbers of the file */
+    fp_model_round(&fp_run_doc_schema, &r->doc);
+    cJSON *doc = fp_model_write(&fp_run_doc_schema, &r->doc);
     char *rj = fp_bundle_path(r->bundle, FP_ART_RUN);
     fp_err werr = {0};
     int wrc = fp_bundle_write_json(rj, doc, r->bundle, &werr);
     free(rj);
-    const cJSON *w;
-    cJSON_ArrayForEach(w, r->warnings) fp_warn(ctx, "%s", w->valuestring);
+    for (size_t i = 0; i < r->doc.nstep_warnings; i++)
+        fp_warn(ctx, "%s", r->doc.step_warnings[i]);
     if (rc == 0 && wrc != 0) {
         *err = werr;
         memset(&werr, 0, sizeof werr);
@@ -713,8 +722,11 @@ static int finish(fp_ctx *ctx, runner *r, int rc, fp_err *serr, fp_err *err)
     } else {
         *err = *serr;
         memset(serr, 0, sizeof *serr);
-        fp_err_extra(err, "run_json", cJSON_CreateString("run.json"));
-        fp_err_extra(err, "steps", cJSON_Duplicate(r->steps, 1));
+        fp_err_extra(err, "run_json", cJSON_CreateString(fp_artifact_name(FP_ART_RUN)));
+        cJSON *steps = cJSON_CreateArray();
+        for (size_t i = 0; i < r->doc.nsteps; i++)
+            cJSON_AddItemToArray(steps, fp_model_write(&fp_run_step_schema, &r->doc.steps[i]));
+        fp_err_extra(err, "steps", steps);
         cJSON_Delete(doc);
     }
     fp_err_clear(&werr);
@@ -738,15 +750,14 @@ static int runner_open(runner *r, fp_ctx *ctx, fp_err *err)
         return -1;
     if (!ctx->bundle_abs)
         ctx->bundle_abs = strdup(r->bundle);
-    r->steps = cJSON_CreateArray();
-    r->warnings = cJSON_CreateArray();
     return 0;
 }
 
 static void runner_free(runner *r)
 {
-    cJSON_Delete(r->warnings);
-    cJSON_Delete(r->pmc);
+    fp_run_doc_free(&r->doc);
+    if (r->pmc)
+        fp_model_free(&fp_capture_schema, &(fp_capture_doc){.pmc = r->pmc});
     free(r->bundle);
     free(r->self);
     free(r->gpu_name);

@@ -19,6 +19,7 @@
 #include "flyprof/bundle_path.h"
 #include "flyprof/bound.h"
 #include "flyprof/bundle.h"
+#include "flyprof/capture_doc.h"
 #include "flyprof/cli.h"
 #include "flyprof/counters.h"
 #include "flyprof/fs.h"
@@ -27,6 +28,9 @@
 #include "flyprof/occupancy.h"
 #include "flyprof/soc.h"
 #include "flyprof/tile.h"
+#include "flyprof/tile_doc.h"
+
+#include <cjson/cJSON.h>
 
 #define MAX_CANDIDATES 5
 
@@ -114,10 +118,10 @@ bad:
 }
 
 /* The bundle's kernel trace CSV for the tag (path malloc'd) or NULL. */
-static char *trace_csv(fp_ctx *ctx, const cJSON *cap, const char *tag)
+static char *trace_csv(fp_ctx *ctx, const fp_capture_doc *cap, const char *tag)
 {
-    const cJSON *t = fp_bundle_capture_tag(cap, tag);
-    const char *rel = fp_json_get_str(t, "kernel_trace_csv");
+    const fp_cap_tag *t = fp_bundle_capture_tag_doc(cap, tag);
+    const char *rel = t && t->done ? t->done->kernel_trace_csv : NULL;
     if (!rel || rel[0] == '/' || strstr(rel, ".."))
         return NULL;
     return fp_path_join(ctx->bundle, rel);
@@ -132,8 +136,8 @@ static long long count_of(const fp_rp_num *n)
 
 /* Evaluate the real kernel from its first kernel-trace row. NULL when the
  * trace has no row of the kernel. */
-static cJSON *real_kernel(fp_ctx *ctx, const char *path, const char *kernel, const fp_soc_sel *soc,
-                          const long long dims[3], bool have_shape)
+static fp_tile_doc_real *real_kernel(fp_ctx *ctx, const char *path, const char *kernel, const fp_soc_sel *soc,
+                                     const long long dims[3], bool have_shape)
 {
     fp_kernel_trace c = {0};
     fp_err err = {0};
@@ -166,18 +170,19 @@ static cJSON *real_kernel(fp_ctx *ctx, const char *path, const char *kernel, con
         wgsize *= wg[i];
         wgs *= (gr[i] + wg[i] - 1) / wg[i];
     }
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "kernel", row->kernel_name);
-    fp_json_add_str(o, "source", path);
-    fp_json_add_int(o, "dispatches_in_trace", (int64_t)count);
     if (vg < 0 || sg < 0 || lds < 0 || vg > 512 || !geom) {
         fp_warn(ctx, "the kernel trace row of '%s' lacks register, LDS or launch columns; real-kernel evaluation "
                      "skipped",
                 kernel);
-        cJSON_Delete(o);
         fp_kernel_trace_free(&c);
         return NULL;
     }
+    fp_tile_doc_real *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    o->kernel = fp_model_strdup(row->kernel_name);
+    o->source = fp_model_strdup(path);
+    o->dispatches_in_trace = (int64_t)count;
     bool corrected = false;
     int combined = fp_occ_csv_combined_vgpr(soc->limits, (int)vg, ac < 0 ? 0 : (int)ac, false, &corrected);
     fp_occ_in oi = {.arch_vgpr = corrected ? combined : (int)vg, .accum_vgpr = corrected ? 0 : (int)(ac < 0 ? 0 : ac),
@@ -185,79 +190,90 @@ static cJSON *real_kernel(fp_ctx *ctx, const char *path, const char *kernel, con
                     .wg_size = (int)wgsize};
     fp_occ_out oo;
     fp_occ_compute(soc->limits, &oi, &oo);
-    cJSON *res = cJSON_AddObjectToObject(o, "resources");
-    fp_json_add_int(res, "vgpr_count", vg);
-    fp_json_add_int(res, "accum_vgpr_count", ac < 0 ? 0 : ac);
-    fp_json_add_int(res, "combined_vgpr", oo.total_vgpr);
-    fp_json_add_bool(res, "gfx950_undercount_corrected", corrected);
-    fp_json_add_int(res, "sgpr_count", sg);
-    fp_json_add_int(res, "lds_bytes_static", lds);
-    fp_json_add_int(res, "wg_size", wgsize);
-    fp_json_add_int(res, "workgroups", wgs);
-    cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
-    fp_json_add_int(oc, "waves_per_simd", oo.occupancy);
-    fp_json_add_int(oc, "waves_per_cu", (int64_t)oo.occupancy * soc->limits->simds_per_cu);
-    fp_json_add_str(oc, "limiter", fp_occ_limiter_name(oo.bound_by));
-    fp_json_add_int(oc, "vgpr_limit", oo.vgpr_limit);
-    fp_json_add_int(oc, "lds_limit", oo.lds_limit);
-    fp_json_add_int(oc, "sgpr_limit", oo.sgpr_limit);
-    if (oo.next_occ)
-        fp_json_add_int(oc, "next_vgpr_target", oo.next_vgpr_target);
+    o->resources = (fp_tile_doc_resources){.vgpr_count = vg, .accum_vgpr_count = ac < 0 ? 0 : ac,
+                                           .combined_vgpr = oo.total_vgpr, .gfx950_undercount_corrected = corrected,
+                                           .sgpr_count = sg, .lds_bytes_static = lds, .wg_size = wgsize,
+                                           .workgroups = wgs};
+    o->occupancy = (fp_tile_doc_real_occ){
+        .waves_per_simd = oo.occupancy, .waves_per_cu = (int64_t)oo.occupancy * soc->limits->simds_per_cu,
+        .limiter = fp_model_strdup(fp_occ_limiter_name(oo.bound_by)), .vgpr_limit = oo.vgpr_limit,
+        .lds_limit = oo.lds_limit, .sgpr_limit = oo.sgpr_limit,
+        .next_vgpr_target = oo.next_occ ? fp_optd_of(oo.next_vgpr_target) : fp_optd_none()};
     if (soc->product) {
         fp_grid g;
         int per_cu = oo.waves_per_wg > 0 ? oo.occupancy * soc->limits->simds_per_cu / oo.waves_per_wg : 1;
         fp_grid_fill(wgs, soc->product->cus, per_cu, &g);
-        cJSON_AddItemToObject(o, "grid", fp_grid_json(&g));
+        o->grid = calloc(1, sizeof *o->grid);
+        if (!o->grid)
+            abort();
+        fp_grid_to_doc(&g, o->grid);
     }
     if (have_shape && wgs > 0) {
         /* one workgroup per output tile: BM*BN = M*N / workgroups */
         double area = (double)dims[0] * (double)dims[1] / (double)wgs;
-        fp_json_add_num(o, "implied_tile_area", area, 1);
-        fp_json_add_num(o, "implied_square_tile", sqrt(area), 1);
+        o->implied = calloc(1, sizeof *o->implied);
+        if (!o->implied)
+            abort();
+        *o->implied = (fp_tile_doc_implied){area, sqrt(area)};
     }
-    fp_json_add_str(o, "note", "LDS_Block_Size is the static LDS only; dynamic LDS is not in the kernel trace");
+    o->note = fp_model_strdup("LDS_Block_Size is the static LDS only; dynamic LDS is not in the kernel trace");
     fp_kernel_trace_free(&c);
     return o;
 }
 
-static void add_soc_summary(cJSON *doc, const fp_soc_sel *soc, fp_dtype t)
+static void soc_summary(fp_soc_doc *d, const fp_soc_sel *soc, fp_dtype t)
 {
-    cJSON *s = fp_soc_to_json(soc);
-    fp_json_add_str(s, "dtype", fp_dtype_name(t));
+    fp_soc_to_doc(soc, d);
+    d->dtype = fp_model_strdup(fp_dtype_name(t));
     double p = fp_soc_peak_gflops(soc, t);
     if (p > 0) {
-        fp_json_add_num(s, "peak_gflops_dtype", p, 1);
-        fp_json_add_num(s, "ridge_ai", fp_soc_ridge(soc, t), 2);
+        d->peak = calloc(1, sizeof *d->peak);
+        if (!d->peak)
+            abort();
+        *d->peak = (fp_soc_doc_peak){p, fp_soc_ridge(soc, t)};
     }
-    cJSON_AddItemToObject(doc, "soc", s);
 }
 
-static void table_eval(fp_sb *t, const char *title, const cJSON *e)
+/* One evaluated tile of the (rounded) document. */
+static void table_eval(fp_sb *t, const char *title, const fp_tile_doc_eval *e)
 {
-    const cJSON *tl = cJSON_GetObjectItem(e, "tile"), *l = cJSON_GetObjectItem(e, "lds"),
-                *v = cJSON_GetObjectItem(e, "vgpr_estimate"), *o = cJSON_GetObjectItem(e, "occupancy"),
-                *r = cJSON_GetObjectItem(e, "roofline"), *g = cJSON_GetObjectItem(e, "grid");
-    fp_sb_addf(t, "%s: %dx%dx%d, %d buffer(s), %d work-items\n", title, cJSON_GetObjectItem(tl, "BM")->valueint,
-               cJSON_GetObjectItem(tl, "BN")->valueint, cJSON_GetObjectItem(tl, "BK")->valueint,
-               cJSON_GetObjectItem(tl, "buffers")->valueint, cJSON_GetObjectItem(tl, "wg_size")->valueint);
-    fp_sb_addf(t, "  LDS        %d of %d bytes%s\n", cJSON_GetObjectItem(l, "bytes")->valueint,
-               cJSON_GetObjectItem(l, "limit")->valueint, cJSON_IsTrue(cJSON_GetObjectItem(l, "fits")) ? "" : "  OVERFLOW");
-    fp_sb_addf(t, "  VGPRs      ~%d arch + %d accum = %d allocated%s\n", cJSON_GetObjectItem(v, "arch")->valueint,
-               cJSON_GetObjectItem(v, "accum")->valueint, cJSON_GetObjectItem(v, "total_alloc")->valueint,
-               cJSON_IsTrue(cJSON_GetObjectItem(v, "fits")) ? "" : "  TOO MANY");
-    fp_sb_addf(t, "  occupancy  %d waves/SIMD, %d waves/CU (%s-limited)\n",
-               cJSON_GetObjectItem(o, "waves_per_simd")->valueint, cJSON_GetObjectItem(o, "waves_per_cu")->valueint,
-               fp_json_get_str(o, "limiter"));
-    const cJSON *ridge = cJSON_GetObjectItem(r, "ridge");
-    const cJSON *ait = cJSON_GetObjectItem(r, "ai_traffic");
-    fp_sb_addf(t, "  intensity  %.1f FLOP/B per K step", cJSON_GetObjectItem(r, "ai_tile")->valuedouble);
-    if (ait)
-        fp_sb_addf(t, ", %.1f FLOP/B whole GEMM without L2 reuse", ait->valuedouble);
-    if (cJSON_IsNumber(ridge))
-        fp_sb_addf(t, " vs ridge %.1f: %s", ridge->valuedouble, fp_json_get_str(r, "regime"));
+    const fp_tile_doc_tile *tl = &e->tile;
+    const fp_tile_doc_roofline *r = &e->roofline;
+    fp_sb_addf(t, "%s: %dx%dx%d, %d buffer(s), %d work-items\n", title, (int)tl->BM, (int)tl->BN, (int)tl->BK,
+               (int)tl->buffers, (int)tl->wg_size);
+    fp_sb_addf(t, "  LDS        %d of %d bytes%s\n", (int)e->lds.bytes, (int)e->lds.limit,
+               e->lds.fits ? "" : "  OVERFLOW");
+    fp_sb_addf(t, "  VGPRs      ~%d arch + %d accum = %d allocated%s\n", (int)e->vgpr_estimate.arch,
+               (int)e->vgpr_estimate.accum, (int)e->vgpr_estimate.total_alloc,
+               e->vgpr_estimate.fits ? "" : "  TOO MANY");
+    fp_sb_addf(t, "  occupancy  %d waves/SIMD, %d waves/CU (%s-limited)\n", (int)e->occupancy.waves_per_simd,
+               (int)e->occupancy.waves_per_cu, e->occupancy.limiter);
+    fp_sb_addf(t, "  intensity  %.1f FLOP/B per K step", r->ai_tile);
+    if (r->traffic)
+        fp_sb_addf(t, ", %.1f FLOP/B whole GEMM without L2 reuse", r->traffic->ai_traffic);
+    if (r->ridge.known)
+        fp_sb_addf(t, " vs ridge %.1f: %s", r->ridge.v, r->regime);
     fp_sb_addc(t, '\n');
-    if (g)
-        fp_sb_addf(t, "  grid       %s: %s\n", fp_json_get_str(g, "verdict"), fp_json_get_str(g, "detail"));
+    if (e->grid)
+        fp_sb_addf(t, "  grid       %s: %s\n", e->grid->verdict, e->grid->detail);
+}
+
+/* The table: the tile evaluated or recommended, the real kernel (doc rounded). */
+static void render_table(fp_sb *t, const fp_tile_doc *doc)
+{
+    if (doc->eval)
+        table_eval(t, "tile", doc->eval->evaluated);
+    else if (doc->search && doc->search->recommended)
+        table_eval(t, "recommended", doc->search->recommended);
+    const fp_tile_doc_real *rk = doc->real_kernel;
+    if (rk) {
+        fp_sb_addf(t, "real kernel %s: %d waves/SIMD (%s-limited)", rk->kernel, (int)rk->occupancy.waves_per_simd,
+                   rk->occupancy.limiter);
+        if (rk->grid)
+            fp_sb_addf(t, ", grid %s: %s", rk->grid->verdict, rk->grid->detail);
+        fp_sb_addc(t, '\n');
+    }
+    fp_sb_adds(t, "(heuristic for GEMM-shaped kernels)\n");
 }
 
 static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
@@ -266,7 +282,9 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     (void)npos;
     tile_args *a = argsp;
     int rc = -1;
-    cJSON *cap = NULL, *doc = NULL;
+    fp_capture_doc cap = {0};
+    bool have_cap = false;
+    fp_tile_doc doc = {0};
     char *trace = NULL;
     fp_pmc_agent agent = {0};
     agent.device_id = agent.gfx_target_version = agent.cu_count = agent.num_xcc = -1;
@@ -293,12 +311,15 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     /* the bundle: capture.json (arch, kernel, kernel trace) and the trace's agent_info.csv */
     if (ctx->bundle) {
         char *cp = fp_bundle_path(ctx->bundle, FP_ART_CAPTURE);
-        if (fp_is_file(cp) && fp_json_parse_file(cp, &cap, err)) {
-            free(cp);
-            goto out;
+        if (fp_is_file(cp)) {
+            if (fp_model_read_file(&fp_capture_schema, cp, &cap, err)) {
+                free(cp);
+                goto out;
+            }
+            have_cap = true;
         }
         free(cp);
-        trace = cap ? trace_csv(ctx, cap, a->tag) : NULL;
+        trace = have_cap ? trace_csv(ctx, &cap, a->tag) : NULL;
         char *ai = trace ? fp_agent_info_beside(trace, "kernel_trace.csv") : NULL;
         if (ai) {
             fp_err e2 = {0};
@@ -311,7 +332,7 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     fp_soc_query q = {.gpu_name = a->gpu_name, .arch = a->arch, .sclk_mhz = a->sclk_mhz, .hbm_gbs = a->hbm_gbs,
                       .product_name = agent.product_name, .device_id = agent.device_id,
                       .gfx_target_version = agent.gfx_target_version,
-                      .agent_arch = agent.name ? agent.name : fp_json_get_str(cap, "arch")};
+                      .agent_arch = agent.name ? agent.name : cap.kernel ? cap.kernel->arch : NULL};
     fp_soc_sel soc;
     if (fp_soc_resolve(&q, &soc, err))
         goto out;
@@ -328,31 +349,33 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     if (soc.rates && soc.rates->matrix_flop_clk_cu[dt] == 0)
         fp_warn(ctx, "%s has no %s matrix peak in the SoC table: the ridge is unknown", soc.arch, fp_dtype_name(dt));
 
-    doc = cJSON_CreateObject();
-    fp_json_add_int(doc, "schema", 1);
-    fp_json_add_str(doc, "confidence", "heuristic");
-    fp_json_add_str(doc, "note",
-                    "a model for GEMM-shaped kernels: one 32-bit accumulator per output element, one register "
-                    "stage of A/B, one workgroup per output tile, no L2 reuse between tiles; use it to compare "
-                    "tiles, not to predict time");
-    cJSON *sh = cJSON_AddObjectToObject(doc, "shape");
+    doc.schema = 1;
+    doc.confidence = fp_model_strdup("heuristic");
+    doc.note = fp_model_strdup("a model for GEMM-shaped kernels: one 32-bit accumulator per output element, one "
+                               "register stage of A/B, one workgroup per output tile, no L2 reuse between tiles; "
+                               "use it to compare tiles, not to predict time");
     if (have_shape) {
-        fp_json_add_int(sh, "M", dims[0]);
-        fp_json_add_int(sh, "N", dims[1]);
-        fp_json_add_int(sh, "K", dims[2]);
+        doc.shape.dims = calloc(1, sizeof *doc.shape.dims);
+        if (!doc.shape.dims)
+            abort();
+        *doc.shape.dims = (fp_tile_doc_dims){dims[0], dims[1], dims[2]};
     }
-    fp_json_add_str(sh, "dtype", fp_dtype_name(dt));
-    fp_json_add_str(sh, "out_dtype", fp_dtype_name(odt));
-    add_soc_summary(doc, &soc, dt);
+    doc.shape.dtype = fp_model_strdup(fp_dtype_name(dt));
+    doc.shape.out_dtype = fp_model_strdup(fp_dtype_name(odt));
+    soc_summary(&doc.soc, &soc, dt);
 
     fp_tile_in in = {.m = dims[0], .n = dims[1], .k = dims[2], .dtype = dt, .out_dtype = odt, .bm = (int)a->bm,
                      .bn = (int)a->bn, .bk = (int)a->bk, .buffers = (int)a->buffers, .wg_size = (int)a->wg_size};
     if (given == 3) {
         fp_tile_eval e;
         fp_tile_evaluate(&soc, &in, &e);
-        cJSON *ej = fp_tile_eval_json(&e);
-        cJSON_AddItemToObject(doc, "evaluated", ej);
-        table_eval(&ctx->table, "tile", ej);
+        doc.eval = calloc(1, sizeof *doc.eval);
+        if (!doc.eval)
+            abort();
+        doc.eval->evaluated = calloc(1, sizeof *doc.eval->evaluated);
+        if (!doc.eval->evaluated)
+            abort();
+        fp_tile_eval_to_doc(&e, doc.eval->evaluated);
         fp_bound_in bin;
         fp_bound_in_init(&bin);
         bin.ai = fp_some(e.ai_traffic > 0 ? e.ai_traffic : e.ai_tile);
@@ -360,57 +383,58 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
             bin.ridge_ai = fp_some(e.ridge);
         fp_bound_result br;
         fp_bound_classify(&bin, &br);
-        if (e.ridge > 0)
-            cJSON_AddItemToObject(doc, "bound", fp_bound_to_json(&br));
+        if (e.ridge > 0) {
+            doc.eval->bound = calloc(1, sizeof *doc.eval->bound);
+            if (!doc.eval->bound)
+                abort();
+            fp_bound_doc_fill(&br, doc.eval->bound);
+        }
     } else {
         fp_tile_eval c[MAX_CANDIDATES];
         size_t considered = 0;
         size_t n = fp_tile_search(&soc, &in, c, MAX_CANDIDATES, &considered);
-        fp_json_add_int(doc, "tiles_considered", (int64_t)considered);
-        cJSON *cands = cJSON_AddArrayToObject(doc, "candidates");
+        doc.search = calloc(1, sizeof *doc.search);
+        if (!doc.search)
+            abort();
+        doc.search->tiles_considered = (int64_t)considered;
         for (size_t i = 0; i < n; i++)
-            cJSON_AddItemToArray(cands, fp_tile_eval_json(&c[i]));
+            fp_tile_eval_to_doc(&c[i], fp_model_push((void **)&doc.search->candidates, &doc.search->ncandidates,
+                                                     sizeof *doc.search->candidates));
         if (n) {
-            cJSON_AddItemToObject(doc, "recommended", cJSON_Duplicate(cJSON_GetArrayItem(cands, 0), 1));
-            table_eval(&ctx->table, "recommended", cJSON_GetArrayItem(cands, 0));
+            doc.search->recommended = calloc(1, sizeof *doc.search->recommended);
+            if (!doc.search->recommended)
+                abort();
+            fp_model_copy(&fp_tile_eval_doc_schema, doc.search->recommended, &doc.search->candidates[0]);
         } else {
-            cJSON_AddNullToObject(doc, "recommended");
             fp_warn(ctx, "no tile of the search grid fits LDS and registers with one wave per SIMD");
         }
     }
 
-    const char *kernel = a->kernel ? a->kernel : fp_json_get_str(cap, "kernel");
-    if (trace && kernel) {
-        cJSON *rk = real_kernel(ctx, trace, kernel, &soc, dims, have_shape);
-        if (rk) {
-            cJSON_AddItemToObject(doc, "real_kernel", rk);
-            const cJSON *oc = cJSON_GetObjectItem(rk, "occupancy"), *g = cJSON_GetObjectItem(rk, "grid");
-            fp_sb_addf(&ctx->table, "real kernel %s: %d waves/SIMD (%s-limited)", fp_json_get_str(rk, "kernel"),
-                       cJSON_GetObjectItem(oc, "waves_per_simd")->valueint, fp_json_get_str(oc, "limiter"));
-            if (g)
-                fp_sb_addf(&ctx->table, ", grid %s: %s", fp_json_get_str(g, "verdict"), fp_json_get_str(g, "detail"));
-            fp_sb_addc(&ctx->table, '\n');
-        }
-    } else if (a->kernel && ctx->bundle) {
+    const char *kernel = a->kernel ? a->kernel : cap.kernel ? cap.kernel->kernel : NULL;
+    if (trace && kernel)
+        doc.real_kernel = real_kernel(ctx, trace, kernel, &soc, dims, have_shape);
+    else if (a->kernel && ctx->bundle)
         fp_warn(ctx, "no kernel trace in the bundle: the real kernel '%s' is not evaluated", a->kernel);
-    }
-    fp_sb_adds(&ctx->table, "(heuristic for GEMM-shaped kernels)\n");
+    /* the table shows the numbers of the file */
+    fp_model_round(&fp_tile_doc_schema, &doc);
+    render_table(&ctx->table, &doc);
 
     if (ctx->bundle) {
         char *out = fp_bundle_path(ctx->bundle, FP_ART_TILE);
-        int wrc = fp_bundle_write_json(out, doc, ctx->bundle, err);
+        cJSON *file = fp_model_write(&fp_tile_doc_schema, &doc);
+        int wrc = fp_bundle_write_json(out, file, ctx->bundle, err);
+        cJSON_Delete(file);
         if (!wrc)
-            fp_json_add_str(doc, "artifact", out);
+            doc.artifact = fp_model_strdup(out);
         free(out);
         if (wrc)
             goto out;
     }
-    ctx->data = doc;
-    doc = NULL;
+    ctx->data = fp_model_write(&fp_tile_doc_schema, &doc);
     rc = 0;
 out:
-    cJSON_Delete(doc);
-    cJSON_Delete(cap);
+    fp_tile_doc_free(&doc);
+    fp_capture_free(&cap);
     free(trace);
     free(agent.product_name);
     free(agent.name);

@@ -98,6 +98,14 @@ void fp_err_extra(fp_err *err, const char *key, cJSON *item)
     cJSON_AddItemToObject(err->extra, key, item);
 }
 
+void fp_err_extra_strs(fp_err *err, const char *key, const char *const *items, size_t n)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(list, cJSON_CreateString(items[i]));
+    fp_err_extra(err, key, list);
+}
+
 void fp_err_clear(fp_err *err)
 {
     if (!err)

@@ -247,18 +247,3 @@ void fp_config_free(fp_config *c)
     c->config_file = NULL;
 }
 
-cJSON *fp_config_json(const fp_config *c)
-{
-    cJSON *o = cJSON_CreateObject();
-    for (size_t i = 0; i < N_SETTINGS; i++) {
-        const fp_config_value *v = (const fp_config_value *)((const char *)c + SETTINGS[i].cfg_off);
-        cJSON *e = cJSON_AddObjectToObject(o, SETTINGS[i].key);
-        if (!strcmp(SETTINGS[i].key, "gpu"))
-            fp_json_add_int(e, "value", c->gpu);
-        else
-            fp_json_add_str(e, "value", v->value);
-        fp_json_add_str(e, "source", v->source);
-    }
-    fp_json_add_str(o, "config_file", c->config_file);
-    return o;
-}

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "flyprof/fs.h"
-#include "flyprof/json.h"
 #include "git2_lazy.h"
 
 /* Files larger than this are not read from the index (kernel tests are a few KiB). */
@@ -94,28 +93,6 @@ void fp_worktree_free(fp_worktree *wt)
     wt->path = wt->branch = NULL;
 }
 
-cJSON *fp_worktree_json(const fp_worktree *wt)
-{
-    cJSON *o = cJSON_CreateObject();
-    fp_json_add_str(o, "path", wt->path);
-    fp_json_add_bool(o, "exists", wt->exists);
-    fp_json_add_bool(o, "git", wt->is_git);
-    fp_json_add_str(o, "commit", wt->commit[0] ? wt->commit : NULL);
-    fp_json_add_str(o, "branch", wt->branch);
-    if (wt->is_git) {
-        fp_json_add_bool(o, "dirty", wt->dirty);
-        fp_json_add_int(o, "modified_files", (int64_t)wt->n_modified);
-        fp_json_add_int(o, "untracked_files", (int64_t)wt->n_untracked);
-    } else {
-        cJSON_AddNullToObject(o, "dirty");
-    }
-    char *bt = wt->path ? fp_path_join(wt->path, FP_FLYDSL_BUILD_TREE) : NULL;
-    fp_json_add_str(o, "build_tree", bt);
-    free(bt);
-    fp_json_add_bool(o, "build_tree_exists", wt->build_tree);
-    fp_json_add_bool(o, "flydsl_pkg", wt->flydsl_pkg);
-    return o;
-}
 
 int fp_worktree_tracked(const char *repo_path, const char *prefix, fp_tracked_file **out, size_t *n,
                         fp_err *err)

@@ -7,6 +7,7 @@
  */
 #include "flyprof/capture_doc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define O FP_F_OPTIONAL
@@ -39,7 +40,7 @@ static const fp_field worktree_f[] = {
     FP_BOOL(fp_cap_worktree, build_tree_exists, "build_tree_exists", O),
     FP_BOOL(fp_cap_worktree, flydsl_pkg, "flydsl_pkg", O),
 };
-static const fp_schema worktree_s = SCHEMA("capture.worktree", fp_cap_worktree, worktree_f);
+const fp_schema fp_cap_worktree_schema = SCHEMA("capture.worktree", fp_cap_worktree, worktree_f);
 
 static const fp_field setting_f[] = {
     FP_STR(fp_cap_setting, value, "value", O),
@@ -61,7 +62,7 @@ static const fp_field config_f[] = {
     FP_OBJP(fp_cap_config, recipes, "recipes", &setting_s, O),
     FP_STR(fp_cap_config, config_file, "config_file", O),
 };
-static const fp_schema config_s = SCHEMA("capture.config", fp_cap_config, config_f);
+const fp_schema fp_cap_config_schema = SCHEMA("capture.config", fp_cap_config, config_f);
 
 static const fp_field command_f[] = {
     FP_STR(fp_cap_command, step, "step", O),
@@ -114,12 +115,12 @@ static const fp_field candidate_f[] = {
     FP_I64(fp_cap_candidate, max_ns, "max_ns", O),
     FP_BOOL(fp_cap_candidate, library, "library", O),
 };
-static const fp_schema candidate_s = SCHEMA("capture.discovery.candidates", fp_cap_candidate, candidate_f);
+const fp_schema fp_cap_candidate_schema = SCHEMA("capture.discovery.candidates", fp_cap_candidate, candidate_f);
 
 static const fp_field disc_found_f[] = {
     FP_I64(fp_cap_disc_found, dispatches, "dispatches", O),
     FP_I64(fp_cap_disc_found, kernels, "kernels", O),
-    FP_ARR(fp_cap_disc_found, candidates, ncandidates, "candidates", &candidate_s, O),
+    FP_ARR(fp_cap_disc_found, candidates, ncandidates, "candidates", &fp_cap_candidate_schema, O),
 };
 static const fp_schema disc_found_s = SCHEMA("capture.discovery.found", fp_cap_disc_found, disc_found_f);
 
@@ -284,8 +285,8 @@ static const fp_field capture_f[] = {
     FP_STR(fp_capture_doc, captured_at, "captured_at", O),
     FP_STR(fp_capture_doc, host, "host", O),
     FP_OBJP(fp_capture_doc, rocprofv3, "rocprofv3", &rocprof_s, O),
-    FP_OBJP(fp_capture_doc, worktree, "worktree", &worktree_s, O),
-    FP_OBJP(fp_capture_doc, config, "config", &config_s, O),
+    FP_OBJP(fp_capture_doc, worktree, "worktree", &fp_cap_worktree_schema, O),
+    FP_OBJP(fp_capture_doc, config, "config", &fp_cap_config_schema, O),
     FP_NUM(fp_capture_doc, timeout_s, "timeout_s", 3, O),
     FP_OBJ(fp_capture_doc, tags, "tags", &tags_s, O),
     FP_ARR(fp_capture_doc, commands, ncommands, "commands", &command_s, O),
@@ -328,4 +329,37 @@ const fp_cap_tag *fp_capture_only_tag(const fp_capture_doc *doc)
     if ((doc->tags.small != NULL) == (doc->tags.big != NULL))
         return NULL;
     return doc->tags.small ? doc->tags.small : doc->tags.big;
+}
+
+/* ---- the kernel ranking (discovery.h) as fp_cap_candidate rows: here, above rocprof ---- */
+
+void fp_krank_to_doc(const fp_kcands *k, const fp_krank *r, fp_cap_candidate **out, size_t *n)
+{
+    for (size_t j = 0; j < r->n; j++) {
+        const fp_kcand *c = &k->v[r->idx[j]];
+        fp_cap_candidate *o = fp_model_push((void **)out, n, sizeof *o);
+        o->rank = (int64_t)r->idx[j] + 1;
+        o->name = fp_model_strdup(c->name);
+        o->calls = c->calls;
+        o->total_ns = c->total_ns;
+        o->pct = r->total_ns > 0 ? 100.0 * (double)c->total_ns / (double)r->total_ns : 0;
+        o->avg_ns = c->avg_ns;
+        o->min_ns = c->min_ns;
+        o->max_ns = c->max_ns;
+        o->library = c->noise;
+    }
+}
+
+cJSON *fp_krank_json(const fp_kcands *k, const fp_krank *r)
+{
+    fp_cap_candidate *v = NULL;
+    size_t n = 0;
+    fp_krank_to_doc(k, r, &v, &n);
+    cJSON *a = cJSON_CreateArray();
+    for (size_t j = 0; j < n; j++) {
+        cJSON_AddItemToArray(a, fp_model_write(&fp_cap_candidate_schema, &v[j]));
+        fp_model_free(&fp_cap_candidate_schema, &v[j]);
+    }
+    free(v);
+    return a;
 }

@@ -173,7 +173,8 @@ static cJSON *write_value(const fp_field *f, const void *obj)
         const fp_numstr *v = CAT(obj, f->off, fp_numstr);
         return v->is_num ? num(v->num, f->dec) : must(v->str ? cJSON_CreateString(v->str) : cJSON_CreateNull());
     }
-    case FP_K_INLINE: break; /* written by write_fields */
+    case FP_K_INLINE:
+    case FP_K_ONEOF: break; /* written by write_fields */
     case FP_K_OPTDMAP: {
         cJSON *o = must(cJSON_CreateObject());
         const fp_named_optd *items = *CAT(obj, f->off, fp_named_optd *);
@@ -187,10 +188,21 @@ static cJSON *write_value(const fp_field *f, const void *obj)
     abort();
 }
 
+/* The form an FP_K_ONEOF field selects in obj (the first when out of range). */
+static const fp_schema *form_of(const fp_field *f, const void *obj)
+{
+    int sel = *CAT(obj, f->when, int);
+    return &f->sub[sel >= 0 && (size_t)sel < f->count ? (size_t)sel : 0];
+}
+
 static void write_fields(cJSON *o, const fp_schema *s, const void *obj)
 {
     for (size_t i = 0; i < s->nfields; i++) {
         const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_ONEOF) {
+            write_fields(o, form_of(f, obj), obj);
+            continue;
+        }
         if (f->kind == FP_K_INLINE) {
             const void *p = *CAT(obj, f->off, void *);
             if (p)
@@ -470,7 +482,8 @@ static int read_value(const fp_field *f, const cJSON *v, void *obj, const char *
         *AT(obj, f->off, cJSON *) = must(cJSON_Duplicate(v, 1));
         return 0;
     case FP_K_MAP: return read_map(f, v, obj, doc, p, err);
-    case FP_K_INLINE: break; /* read by read_fields */
+    case FP_K_INLINE:
+    case FP_K_ONEOF: break; /* read by read_fields */
     case FP_K_OPTDMAP: return read_optdmap(f, v, obj, doc, p, err);
     case FP_K_NUMSTR: return read_numstr(f, v, obj, doc, p, err);
     }
@@ -485,6 +498,12 @@ static const fp_field *field_of(const fp_schema *s, const char *key)
             const fp_field *g = field_of(f->sub, key);
             if (g)
                 return g;
+        } else if (f->kind == FP_K_ONEOF) {
+            for (size_t k = 0; k < f->count; k++) {
+                const fp_field *g = field_of(&f->sub[k], key);
+                if (g)
+                    return g;
+            }
         } else if (f->key && !strcmp(f->key, key)) {
             return f;
         }
@@ -497,16 +516,47 @@ static bool any_present(const fp_schema *s, const cJSON *j)
 {
     for (size_t i = 0; i < s->nfields; i++) {
         const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_ONEOF)
+            continue; /* a form is chosen, not detected */
         if (f->kind == FP_K_INLINE ? any_present(f->sub, j) : cJSON_GetObjectItemCaseSensitive(j, f->key) != NULL)
             return true;
     }
     return false;
 }
 
+/* Whether form s fits j: it knows every key of j, and j has every key s requires. */
+static bool form_fits(const fp_schema *s, const cJSON *j)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, j) if (!m->string || !field_of(s, m->string)) return false;
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_INLINE || f->kind == FP_K_ONEOF)
+            continue;
+        if (!(f->flags & (FP_F_OMIT_NULL | FP_F_OPTIONAL | FP_F_WHEN)) && !cJSON_GetObjectItemCaseSensitive(j, f->key))
+            return false;
+    }
+    return true;
+}
+
 static int read_fields(const fp_schema *s, const cJSON *j, void *obj, const char *doc, const rpath *p, fp_err *err)
 {
     for (size_t i = 0; i < s->nfields; i++) {
         const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_ONEOF) {
+            size_t k = 0;
+            while (k < f->count && !form_fits(&f->sub[k], j))
+                k++;
+            if (k == f->count) {
+                char what[128];
+                snprintf(what, sizeof what, "the keys fit none of the forms of %s", f->key ? f->key : "the object");
+                return bad(err, doc, p, what, NULL);
+            }
+            *AT(obj, f->when, int) = (int)k;
+            if (read_fields(&f->sub[k], j, obj, doc, p, err) != 0)
+                return -1;
+            continue;
+        }
         if (f->kind == FP_K_INLINE) {
             if (!any_present(f->sub, j))
                 continue;
@@ -608,6 +658,7 @@ void fp_model_round(const fp_schema *s, void *obj)
                 o->num = fp_round(o->num, f->dec);
             break;
         }
+        case FP_K_ONEOF: fp_model_round(form_of(f, obj), obj); break;
         case FP_K_INLINE:
         case FP_K_OBJP: {
             void *p = *AT(obj, f->off, void *);
@@ -653,6 +704,7 @@ static void free_fields(const fp_schema *s, void *obj)
         case FP_K_NUMSTR: free(AT(obj, f->off, fp_numstr)->str); break;
         case FP_K_OBJ: free_fields(f->sub, AT(obj, f->off, char)); break;
         case FP_K_VIEW: free_fields(f->sub, obj); break;
+        case FP_K_ONEOF: free_fields(form_of(f, obj), obj); break;
         case FP_K_INLINE:
         case FP_K_OBJP: {
             void *p = *AT(obj, f->off, void *);
@@ -721,6 +773,7 @@ static void copy_fields(const fp_schema *s, void *dst, const void *src)
         case FP_K_NUMSTR: AT(dst, f->off, fp_numstr)->str = fp_model_strdup(CAT(src, f->off, fp_numstr)->str); break;
         case FP_K_OBJ: copy_fields(f->sub, AT(dst, f->off, char), CAT(src, f->off, char)); break;
         case FP_K_VIEW: copy_fields(f->sub, dst, src); break;
+        case FP_K_ONEOF: copy_fields(form_of(f, src), dst, src); break;
         case FP_K_INLINE:
         case FP_K_OBJP: {
             const void *p = *CAT(src, f->off, void *);

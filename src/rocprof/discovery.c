@@ -5,6 +5,7 @@
  */
 #include "flyprof/discovery.h"
 
+
 #include <dirent.h>
 #include <errno.h>
 #include <regex.h>
@@ -424,26 +425,6 @@ void fp_krank_free(fp_krank *r)
 {
     free(r->idx);
     memset(r, 0, sizeof *r);
-}
-
-cJSON *fp_krank_json(const fp_kcands *k, const fp_krank *r)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (size_t j = 0; j < r->n; j++) {
-        const fp_kcand *c = &k->v[r->idx[j]];
-        cJSON *o = cJSON_CreateObject();
-        fp_json_add_int(o, "rank", (int64_t)r->idx[j] + 1);
-        fp_json_add_str(o, "name", c->name);
-        fp_json_add_int(o, "calls", c->calls);
-        fp_json_add_int(o, "total_ns", c->total_ns);
-        fp_json_add_num(o, "pct", r->total_ns > 0 ? 100.0 * (double)c->total_ns / (double)r->total_ns : 0, 2);
-        fp_json_add_num(o, "avg_ns", c->avg_ns, 1);
-        fp_json_add_int(o, "min_ns", c->min_ns);
-        fp_json_add_int(o, "max_ns", c->max_ns);
-        fp_json_add_bool(o, "library", c->noise);
-        cJSON_AddItemToArray(a, o);
-    }
-    return a;
 }
 
 /* ---------- matching ---------- */

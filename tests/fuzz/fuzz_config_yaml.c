@@ -2,6 +2,8 @@
  * the flat-mapping validation and the resolved-settings JSON. */
 #include <stdlib.h>
 
+#include "flyprof/capture_doc.h"
+#include "flyprof/provenance.h"
 #include "flyprof/config.h"
 #include "flyprof/json.h"
 #include "fuzz_common.h"
@@ -27,7 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_check_err(rc, &err, "fp_config_load");
     fp_err_clear(&err);
     if (rc == 0) {
-        cJSON *j = fp_config_json(&c);
+        fp_cap_config cd;
+        fp_config_to_doc(&c, &cd);
+        cJSON *j = fp_model_write(&fp_cap_config_schema, &cd);
+        fp_model_free(&fp_cap_config_schema, &cd);
         char *t = fp_json_print(j, false);
         fz_check_json_text(t, "the config JSON");
         free(t);

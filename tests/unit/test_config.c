@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "flyprof/capture.h"
+#include "flyprof/provenance.h"
 #include "flyprof/config.h"
+#include "flyprof/capture_doc.h"
 #include "flyprof/fs.h"
 
 static char g_dir[64];
@@ -85,7 +87,10 @@ static void test_precedence(void **state)
     assert_string_equal(c.arch.source, "config");
     assert_string_equal(c.python.value, "/file/python");
     assert_non_null(c.config_file);
-    cJSON *j = fp_config_json(&c);
+    fp_cap_config cd;
+    fp_config_to_doc(&c, &cd);
+    cJSON *j = fp_model_write(&fp_cap_config_schema, &cd);
+    fp_model_free(&fp_cap_config_schema, &cd);
     assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "gpu"), "value")->valueint, 5);
     cJSON_Delete(j);
     fp_config_free(&c);

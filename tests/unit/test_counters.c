@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "flyprof/counters.h"
+#include "flyprof/counters_doc.h"
 #include "flyprof/strbuf.h"
 
 static fp_soc_sel soc(const char *product)
@@ -61,8 +62,12 @@ static cJSON *compute(fp_pmc_set *s, const char *kernel, const fp_counters_opts 
     bool uneven;
     fp_err err = {0};
     assert_int_equal(fp_pmc_records(s, kernel, &r, &n, &uneven, &err), 0);
-    cJSON *res = fp_counters_metrics(r, n, o, bin);
+    fp_counters_doc doc = {0};
+    fp_counters_metrics(r, n, o, bin, &doc);
     fp_pmc_records_free(r, n);
+    /* the assertions look at the document as counters.json holds it */
+    cJSON *res = fp_model_write(&fp_counters_doc_schema, &doc);
+    fp_counters_doc_free(&doc);
     return res;
 }
 
@@ -108,7 +113,14 @@ static void test_seed_worked_example(void **state)
     assert_true(br.optimal);
     assert_string_equal(br.optimal_rule, "clean_stream");
 
-    cJSON *why = fp_counters_interpret(res);
+    fp_counters_doc doc;
+    fp_err rerr = {0};
+    assert_int_equal(fp_model_read(&fp_counters_doc_schema, res, &doc, "counters.json", &rerr), 0);
+    fp_counters_interpret(&doc);
+    cJSON *whydoc = fp_model_write(&fp_counters_doc_schema, &doc);
+    fp_counters_doc_free(&doc);
+    cJSON *why = cJSON_DetachItemFromObject(whydoc, "interpretation");
+    cJSON_Delete(whydoc);
     char *txt = cJSON_PrintUnformatted(why);
     assert_non_null(strstr(txt, "L2 hit 1.7% < 5%"));
     assert_non_null(strstr(txt, "32B partial 0.0% ~ 0"));

@@ -546,6 +546,88 @@ static void test_numstr(void **state)
     cJSON_Delete(j);
 }
 
+/* FP_K_ONEOF: list elements in several forms (different key orders), rows shared by a macro */
+typedef struct step {
+    int form;
+    char *name, *status, *command, *via;
+    double secs;
+} step;
+#define STEP_NAME FP_STR(step, name, "name", 0)
+#define STEP_STATUS FP_STR(step, status, "status", 0)
+#define STEP_COMMAND FP_STR(step, command, "command", 0)
+static const fp_field ran_fields[] = {STEP_NAME, STEP_COMMAND, FP_NUM(step, secs, "secs", 1, 0), STEP_STATUS};
+static const fp_field via_fields[] = {STEP_NAME, STEP_STATUS, STEP_COMMAND, FP_STR(step, via, "via", 0)};
+static const fp_field bare_fields[] = {STEP_NAME, STEP_STATUS};
+static const fp_schema step_forms[] = {
+    {"ran", sizeof(step), FP_FIELDS(ran_fields), false},
+    {"via", sizeof(step), FP_FIELDS(via_fields), false},
+    {"bare", sizeof(step), FP_FIELDS(bare_fields), false},
+};
+static const fp_field step_fields[] = {FP_ONEOF(step, form, "a step", step_forms)};
+static const fp_schema step_schema = {"step", sizeof(step), FP_FIELDS(step_fields), false};
+typedef struct steps {
+    step *v;
+    size_t n;
+} steps;
+static const fp_field steps_fields[] = {FP_ARR(steps, v, n, "steps", &step_schema, 0)};
+static const fp_schema steps_schema = {"steps", sizeof(steps), FP_FIELDS(steps_fields), false};
+
+static void test_oneof(void **state)
+{
+    (void)state;
+    steps d = {0};
+    step *a = fp_model_push((void **)&d.v, &d.n, sizeof *a);
+    *a = (step){0, fp_model_strdup("a"), fp_model_strdup("ok"), fp_model_strdup("x --y"), NULL, 1.26};
+    step *b = fp_model_push((void **)&d.v, &d.n, sizeof *b);
+    *b = (step){1, fp_model_strdup("b"), fp_model_strdup("ok"), fp_model_strdup("z"), fp_model_strdup("a"), 0};
+    step *c = fp_model_push((void **)&d.v, &d.n, sizeof *c);
+    *c = (step){2, fp_model_strdup("c"), fp_model_strdup("not-run"), NULL, NULL, 0};
+    const char *want = "{\"steps\":[{\"name\":\"a\",\"command\":\"x --y\",\"secs\":1.3,\"status\":\"ok\"},"
+                       "{\"name\":\"b\",\"status\":\"ok\",\"command\":\"z\",\"via\":\"a\"},"
+                       "{\"name\":\"c\",\"status\":\"not-run\"}]}";
+    cJSON *j = fp_model_write(&steps_schema, &d);
+    char *out = compact(j);
+    assert_string_equal(out, want);
+    free(out);
+    /* read back: each element gets its form; copy and round go through it */
+    steps r, cp;
+    fp_err err = {0};
+    assert_int_equal(fp_model_read(&steps_schema, j, &r, "s.json", &err), 0);
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.v[0].form, 0);
+    assert_int_equal(r.v[1].form, 1);
+    assert_int_equal(r.v[2].form, 2);
+    assert_string_equal(r.v[1].via, "a");
+    fp_model_copy(&steps_schema, &cp, &r);
+    fp_model_round(&steps_schema, &cp);
+    assert_true(cp.v[0].secs == 1.3);
+    cJSON *j2 = fp_model_write(&steps_schema, &cp);
+    out = compact(j2);
+    assert_string_equal(out, want);
+    free(out);
+    cJSON_Delete(j2);
+    fp_model_free(&steps_schema, &cp);
+    fp_model_free(&steps_schema, &r);
+    cJSON_Delete(j);
+    fp_model_free(&steps_schema, &d);
+    /* typed errors: a key no form has, keys of two forms, a missing required key */
+    const char *bad[][2] = {
+        {"{\"steps\":[{\"name\":\"a\",\"status\":\"ok\",\"cmd\":\"x\"}]}", "s.json: $.steps[0].cmd: unknown key"},
+        {"{\"steps\":[{\"name\":\"a\",\"status\":\"ok\",\"secs\":1,\"via\":\"x\"}]}",
+         "s.json: $.steps[0]: the keys fit none of the forms of a step"},
+        {"{\"steps\":[{\"name\":\"a\",\"command\":\"x\",\"secs\":1}]}",
+         "s.json: $.steps[0]: the keys fit none of the forms of a step"},
+        {"{\"steps\":[{\"name\":1,\"status\":\"ok\"}]}", "s.json: $.steps[0].name: expected a string or null, got a number"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cJSON *b2 = cJSON_Parse(bad[i][0]);
+        assert_int_equal(fp_model_read(&steps_schema, b2, &r, "s.json", &err), -1);
+        assert_int_equal(err.code, FP_BAD_INPUT);
+        assert_string_equal(err.message, bad[i][1]);
+        cJSON_Delete(b2);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_inline_and_map),
         cmocka_unit_test(test_optd_map),
         cmocka_unit_test(test_numstr),
+        cmocka_unit_test(test_oneof),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "flyprof/json.h"
+#include "flyprof/counters_doc.h"
 #include "flyprof/report.h"
 #include "flyprof/signals.h"
 
@@ -181,8 +182,10 @@ static void test_wrong_types(void **state)
     fp_signals_init(&s);
     cJSON *c = cJSON_Parse("{\"metrics\":{\"l2_hit_pct\":{\"value\":\"x\"}}}");
     memset(&err, 0, sizeof err);
-    assert_int_equal(fp_signals_from_counters(&s, c, &err), -1);
+    fp_counters_doc cnt;
+    assert_int_equal(fp_model_read(&fp_counters_doc_schema, c, &cnt, "counters.json", &err), -1);
     assert_int_equal(err.code, FP_BAD_INPUT);
+    assert_string_equal(err.message, "counters.json: $.metrics.l2_hit_pct.value: expected a number, got a string");
     cJSON_Delete(c);
     c = cJSON_Parse("{\"kernel\":\"k\",\"invocation\":42}");
     fp_capture_doc cd;
@@ -203,7 +206,10 @@ static void test_counters_and_capture(void **state)
     cJSON *c = cJSON_Parse("{\"duration_ns\":5000,\"metrics\":{\"l2_hit_pct\":{\"value\":42.5},"
                            "\"partial_32b_pct\":{\"value\":20},\"mfma_util_pct\":{\"value\":60},"
                            "\"hbm_pct_of_peak\":{\"value\":33}}}");
-    assert_int_equal(fp_signals_from_counters(&s, c, &err), 0);
+    fp_counters_doc cnt;
+    assert_int_equal(fp_model_read(&fp_counters_doc_schema, c, &cnt, "counters.json", &err), 0);
+    assert_int_equal(fp_signals_from_counters(&s, &cnt, &err), 0);
+    fp_counters_doc_free(&cnt);
     assert_true(s.l2_hit.v == 42.5 && s.partial_32b.v == 0.2 && s.mfma_frac.v == 0.6);
     assert_true(s.pct_hbm_roof.v == 33 && s.time_ns.v == 5000);
     assert_true(s.bound_in.hbm_pct_of_peak.have && s.bound_in.hbm_pct_of_peak.v == 33);

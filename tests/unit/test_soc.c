@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "flyprof/soc.h"
+#include "flyprof/tile_doc.h"
 
 static fp_soc_sel resolve_ok(const fp_soc_query *q)
 {
@@ -142,7 +143,10 @@ static void test_json(void **state)
     (void)state;
     fp_soc_query q = {.gpu_name = "MI300X"};
     fp_soc_sel s = resolve_ok(&q);
-    cJSON *j = fp_soc_to_json(&s);
+    fp_soc_doc sd;
+    fp_soc_to_doc(&s, &sd);
+    cJSON *j = fp_model_write(&fp_soc_doc_schema, &sd);
+    fp_model_free(&fp_soc_doc_schema, &sd);
     assert_int_equal(cJSON_GetObjectItem(j, "cus")->valueint, 304);
     assert_int_equal(cJSON_GetObjectItem(j, "l2_channels")->valueint, 128);
     cJSON *p = cJSON_GetObjectItem(j, "peaks_gflops");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "flyprof/tile.h"
+#include "flyprof/tile_doc.h"
 
 static fp_soc_sel soc(const char *product)
 {
@@ -164,9 +165,12 @@ static void test_arch_only(void **state)
     assert_null(e.regime);
     assert_false(e.have_grid);
     assert_true(e.occ.occupancy > 0);
-    cJSON *j = fp_tile_eval_json(&e);
+    fp_tile_doc_eval d;
+    fp_tile_eval_to_doc(&e, &d);
+    cJSON *j = fp_model_write(&fp_tile_eval_doc_schema, &d);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "roofline"), "ridge")));
     cJSON_Delete(j);
+    fp_model_free(&fp_tile_eval_doc_schema, &d);
 }
 
 int main(void)

@@ -73,15 +73,18 @@ typedef struct fp_counters_opts {
 } fp_counters_opts;
 
 /* Compute every metric for one record (or the mean record when `records` has
- * n > 1: counters averaged, durations averaged) into a JSON object
- * {"metrics": {id: {value, unit, formula, inputs, passes, cross_pass}}, "missing": {id: [counters]}}.
- * Also fills bin (when not NULL) with the counter-derived bound inputs. */
-cJSON *fp_counters_metrics(const fp_pmc_record *records, size_t n, const fp_counters_opts *o,
-                           fp_bound_in *bin);
+ * n > 1: counters averaged, durations averaged) into counters.json's "metrics"
+ * ({id: {value, unit, formula, inputs, passes, cross_pass}}; each value rounded to
+ * the metric's decimals) and "missing" ({id: [inputs]}) of *out (counters_doc.h;
+ * both lists must be empty). Also fills bin (when not NULL) with the
+ * counter-derived bound inputs. */
+struct fp_counters_doc;
+void fp_counters_metrics(const fp_pmc_record *records, size_t n, const fp_counters_opts *o, fp_bound_in *bin,
+                         struct fp_counters_doc *out);
 
-/* The seed's decision tree for a memory-bound kernel, as sentences (array of
- * strings) from a metrics object made by fp_counters_metrics. */
-cJSON *fp_counters_interpret(const cJSON *metrics_obj);
+/* The seed's decision tree for a memory-bound kernel, as sentences appended to
+ * d->interpretation, from the metrics fp_counters_metrics put in *d. */
+void fp_counters_interpret(struct fp_counters_doc *d);
 
 /* The counter groups a live run collects for arch ("gfx942"/"gfx950"), each
  * fitting one pass (TCC <= 4, SQ <= 8, GRBM <= 2). Returns a NULL-terminated

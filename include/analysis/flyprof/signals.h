@@ -212,10 +212,13 @@ bool fp_signals_is_entry_line(const fp_snapshots *snaps, const char *source);
  * shape is wrong). The others only add signals; a wrong type in them is
  * BAD_INPUT naming the artifact and key. */
 int fp_signals_from_bubbles(fp_signals *s, const fp_bubbles_doc *bubbles, fp_err *err);
-int fp_signals_from_counters(fp_signals *s, const cJSON *counters, fp_err *err);
+/* counters.json / tile.json as read by fp_counters_read_file / fp_tile_read_file */
+struct fp_counters_doc;
+struct fp_tile_doc;
+int fp_signals_from_counters(fp_signals *s, const struct fp_counters_doc *counters, fp_err *err);
 /* capture.json as read by fp_capture_read_file (tag NULL: the only tag) */
 int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *capture, const char *tag, fp_err *err);
-int fp_signals_from_tile(fp_signals *s, const cJSON *tile, fp_err *err);
+int fp_signals_from_tile(fp_signals *s, const struct fp_tile_doc *tile, fp_err *err);
 /* map.json as read by the strict reader (fp_map_read_file): source-mapping coverage. */
 int fp_signals_from_map(fp_signals *s, const fp_map_doc *map, fp_err *err);
 /* Facts only the instruction listing shows: s_nop padding between MFMAs. */

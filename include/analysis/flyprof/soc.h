@@ -114,9 +114,12 @@ double fp_soc_peak_vector_gflops(const fp_soc_sel *s);
 /* Ridge arithmetic intensity (FLOP/byte) = peak / HBM; 0 when unknown. */
 double fp_soc_ridge(const fp_soc_sel *s, fp_dtype t);
 
-/* The model as JSON: product, arch, sources, CUs, SIMDs, wave size, waves/SIMD,
- * VGPR pool, SGPRs, LDS, L2, clock, HBM, and "peaks_gflops" per supported type. */
-cJSON *fp_soc_to_json(const fp_soc_sel *s);
+/* The model as the "soc" part of tile.json / counters.json (tile_doc.h fp_soc_doc,
+ * written by fp_soc_doc_schema): product, arch, sources, CUs, SIMDs, wave size,
+ * waves/SIMD, VGPR pool, SGPRs, LDS, L2, clock, HBM, and "peaks_gflops" per supported
+ * type. *d is overwritten (free with fp_model_free(&fp_soc_doc_schema, d)). */
+struct fp_soc_doc;
+void fp_soc_to_doc(const fp_soc_sel *s, struct fp_soc_doc *d);
 
 /* Comma-separated product names ("MI300X, MI325X, MI350X, MI355X") for help text. */
 const char *fp_soc_product_list(void);

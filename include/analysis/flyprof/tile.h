@@ -83,7 +83,11 @@ void fp_tile_evaluate(const fp_soc_sel *soc, const fp_tile_in *in, fp_tile_eval 
 size_t fp_tile_search(const fp_soc_sel *soc, const fp_tile_in *base, fp_tile_eval *out, size_t max,
                       size_t *considered);
 
-cJSON *fp_tile_eval_json(const fp_tile_eval *e);
-cJSON *fp_grid_json(const fp_grid *g);
+/* The evaluation / grid fill as tile.json's objects (tile_doc.h; *d is overwritten,
+ * free with fp_model_free of fp_tile_eval_doc_schema / fp_tile_grid_doc_schema). */
+struct fp_tile_doc_eval;
+struct fp_tile_doc_grid;
+void fp_tile_eval_to_doc(const fp_tile_eval *e, struct fp_tile_doc_eval *d);
+void fp_grid_to_doc(const fp_grid *g, struct fp_tile_doc_grid *d);
 
 #endif

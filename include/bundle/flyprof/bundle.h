@@ -62,6 +62,12 @@ char *fp_bundle_path(const char *bundle, fp_artifact id);
  * member is absent or not an object (or capture is NULL). */
 const cJSON *fp_bundle_capture_tag(const cJSON *capture, const char *want);
 
+/* The same rule on a capture.json read by the strict reader (capture_doc.h): the
+ * tag `want` names, else the only recorded tag, else tags.big; NULL when absent. */
+struct fp_capture_doc;
+struct fp_cap_tag;
+const struct fp_cap_tag *fp_bundle_capture_tag_doc(const struct fp_capture_doc *capture, const char *want);
+
 /* Which ATT dispatch dir a command analyses (the rules of dispatch.h): the
  * bundle itself when it is a dispatch dir; else capture.json is read here (its
  * tag by fp_bundle_capture_tag, att_dir, kept_dispatch; when no tag results and

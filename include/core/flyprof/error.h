@@ -70,6 +70,8 @@ int fp_err_vset(fp_err *err, fp_errcode code, const char *fmt, va_list ap);
 int fp_err_help(fp_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Attach an extra member to the error envelope (takes ownership of item). */
 void fp_err_extra(fp_err *err, const char *key, cJSON *item);
+/* The same for a list of strings (for callers that build no JSON). */
+void fp_err_extra_strs(fp_err *err, const char *key, const char *const *items, size_t n);
 void fp_err_clear(fp_err *err);
 
 #endif

@@ -70,7 +70,5 @@ typedef struct fp_config {
  * BAD_INPUT; a --config that does not exist -> NO_ARTIFACT. */
 int fp_config_load(fp_config *c, const fp_config_args *a, fp_err *err);
 void fp_config_free(fp_config *c);
-/* {"worktree": {"value": ..., "source": ...}, ...} for capture.json and doctor. */
-cJSON *fp_config_json(const fp_config *c);
 
 #endif

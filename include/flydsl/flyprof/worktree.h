@@ -37,7 +37,6 @@ typedef struct fp_worktree {
  * states (OOM) fail. */
 int fp_worktree_inspect(const char *path, fp_worktree *wt, fp_err *err);
 void fp_worktree_free(fp_worktree *wt);
-cJSON *fp_worktree_json(const fp_worktree *wt);
 
 typedef struct fp_tracked_file {
     char *path;    /* repo-relative, '/' separated */

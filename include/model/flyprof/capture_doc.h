@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "flyprof/error.h"
+#include "flyprof/discovery.h"
 #include "flyprof/model.h"
 
 /* rocprofv3 as probed (`rocprofv3 --version`). Strings NULL when unknown. */
@@ -270,6 +271,10 @@ typedef struct fp_capture_doc {
 
 extern const fp_schema fp_capture_schema;
 extern const fp_schema fp_cap_dispatch_dir_schema, fp_cap_inventoried_schema;
+/* the worktree and settings records, also doctor's "worktree" / "config" */
+extern const fp_schema fp_cap_worktree_schema, fp_cap_config_schema;
+/* a ranked kernel, also `flyprof kernels`' "kernels" and capture's error "candidates" */
+extern const fp_schema fp_cap_candidate_schema;
 
 int fp_capture_read_file(const char *path, fp_capture_doc *doc, fp_err *err);
 int fp_capture_write_file(const fp_capture_doc *doc, const char *path, fp_err *err);
@@ -279,5 +284,13 @@ void fp_capture_free(fp_capture_doc *doc);
 const fp_cap_tag *fp_capture_tag_named(const fp_capture_doc *doc, const char *name);
 /* The only tag when exactly one was recorded, else NULL. */
 const fp_cap_tag *fp_capture_only_tag(const fp_capture_doc *doc);
+
+/* The ranking as capture_doc.h's fp_cap_candidate (rank, name, calls, total_ns, pct,
+ * avg_ns, min_ns, max_ns, library), appended to *out / *n; rank is the kernel's place
+ * among all kernels (1 = the heaviest), not in the filtered list. */
+void fp_krank_to_doc(const fp_kcands *k, const fp_krank *r, fp_cap_candidate **out, size_t *n);
+/* The same as a JSON array, written by fp_cap_candidate_schema; caller owns it. */
+struct cJSON *fp_krank_json(const fp_kcands *k, const fp_krank *r);
+
 
 #endif

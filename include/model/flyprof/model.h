@@ -96,6 +96,15 @@ typedef enum fp_kind {
                      FP_K_NUM) or null; written in list order, read in document order */
     /* (appended) fp_numstr: a number (rounded to `dec` as FP_K_NUM), a string or null */
     FP_K_NUMSTR,
+    /* (appended) ONE of several forms of the same struct, written inline: `sub` points
+     * to an array of `count` schemas over the ENCLOSING struct type (like FP_K_VIEW),
+     * the int member at `when` says which one is written. For lists whose elements
+     * come in shapes with different key orders (run.json's steps); the forms share
+     * their rows through macros, so each key is still spelled once. The reader takes
+     * the first form that knows every key of the object and finds its required keys,
+     * and sets the selector. Members outside the selected form must be zero (round,
+     * copy and free go through the selected form). `key` is only a name for messages. */
+    FP_K_ONEOF,
 } fp_kind;
 
 /* Field flags. */
@@ -162,6 +171,9 @@ struct fp_schema {
 #define FP_MAP(T, m, n, k, sb, fl) \
     {.key = k, .kind = FP_K_MAP, .off = offsetof(T, m), .flags = fl, .sub = sb, .count = offsetof(T, n)}
 #define FP_NUMSTR(T, m, k, d, fl) {.key = k, .kind = FP_K_NUMSTR, .off = offsetof(T, m), .dec = d, .flags = fl}
+/* forms: an array of fp_schema (FP_FIELDS-like count taken from it), sel: the int selector */
+#define FP_ONEOF(T, sel, name, forms) \
+    {.key = name, .kind = FP_K_ONEOF, .sub = forms, .count = sizeof(forms) / sizeof((forms)[0]), .when = offsetof(T, sel)}
 
 /* The element of a FP_K_MAP whose values are numbers (sub: fp_model_numval_schema
  * or a one-field schema of your own for other decimals). */

@@ -1,9 +1,13 @@
 /*
  * tile_doc.h - tile.json as a type (model.h), plus the two parts it shares with
- * counters.json (and report.json): the SoC summary ("soc", fp_soc_to_json) and the
- * bound verdict ("bound", fp_bound_to_json). Tables: src/model/tile_doc.c, the only
- * place these keys are spelled. Producer: src/cmd/cmd_tile.c (from src/analysis/tile.c's
- * fp_tile_eval); reader: signals.c fp_signals_from_tile.
+ * counters.json (and report.json): the SoC summary ("soc", filled by soc.c
+ * fp_soc_to_doc) and the bound verdict ("bound", bound.c fp_bound_doc_fill). Tables:
+ * src/model/tile_doc.c, the only place these keys are spelled. Producer:
+ * src/cmd/cmd_tile.c (with tile.c's fp_tile_eval_to_doc / fp_grid_to_doc); reader:
+ * signals.c fp_signals_from_tile (report reads tile.json with the strict reader).
+ *
+ * fp_bound_doc has the members, in the same order, of report_doc.h's fp_report_bound
+ * (branch repdoc): when both are on one branch, one of the two tables goes.
  *
  * Reading is lenient about ABSENT keys (hand-written bundles hold a subset of the
  * document; every field is optional on read) and strict about unknown keys and types.
@@ -18,7 +22,7 @@
 #include "flyprof/error.h"
 #include "flyprof/model.h"
 
-/* ---- the SoC summary (soc.c fp_soc_to_json) ---- */
+/* ---- the SoC summary (soc.c fp_soc_to_doc) ---- */
 
 typedef struct fp_soc_doc_product {
     int64_t device_id, cus, xcds, shader_engines, l2_mib, infinity_cache_mib, hbm_gib;
@@ -53,7 +57,7 @@ typedef struct fp_soc_doc {
     fp_soc_doc_peak *peak;      /* tile only, when the dtype has a peak */
 } fp_soc_doc;
 
-/* ---- the bound verdict (bound.c fp_bound_to_json) ---- */
+/* ---- the bound verdict (bound.c fp_bound_doc_fill) ---- */
 
 typedef struct fp_bound_doc {
     char *bound, *rule, *basis, *confidence, *evidence;

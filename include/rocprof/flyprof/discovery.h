@@ -77,10 +77,6 @@ typedef struct fp_krank {
 /* A filter that does not compile -> FP_USAGE (it is a malformed argument). */
 int fp_kernel_rank(const fp_kcands *k, const char *filter, size_t top, fp_krank *out, fp_err *err);
 void fp_krank_free(fp_krank *r);
-/* [{rank, name, calls, total_ns, pct, avg_ns, min_ns, max_ns, library}]; rank is
- * the kernel's place among all kernels (1 = the heaviest), not in the filtered list. */
-cJSON *fp_krank_json(const fp_kcands *k, const fp_krank *r);
-
 typedef enum fp_match_conf {
     FP_MATCH_NONE,
     FP_MATCH_EXACT,     /* a candidate equals the requested/hinted name */
