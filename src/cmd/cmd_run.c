@@ -29,8 +29,10 @@
 #include "flyprof/capture_doc.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
+#include "flyprof/envelope_doc.h"
 #include "flyprof/fs.h"
 #include "flyprof/heartbeat.h"
+#include "flyprof/history_doc.h"
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
 #include "flyprof/report_doc.h"
@@ -314,43 +316,37 @@ static void history_argv(argvb *b, const runner *r)
 
 /* The step's own verdict from its exit and envelope; 0 when ok, else err holds
  * the step's error (code, message, help). */
-static int step_outcome(const char *name, int prc, fp_err *perr, const fp_proc_result *pr, const cJSON *env,
-                        const char *se, fp_err *err)
+static int step_outcome(const char *name, int prc, fp_err *perr, const fp_proc_result *pr,
+                        const fp_envelope_doc *env, const char *se, fp_err *err)
 {
     if (prc != 0) {
         *err = *perr;
         memset(perr, 0, sizeof *perr);
         return -1;
     }
-    if (!cJSON_IsObject(env)) {
+    if (!env) {
         fp_err_set(err, FP_INTERNAL, "step %s printed no envelope (exit %d)", name,
                    pr->exited ? pr->exit_code : 128 + pr->term_signal);
         return fp_err_help(err, "see %s in the bundle", se);
     }
-    if (cJSON_IsTrue(cJSON_GetObjectItem(env, "ok")))
+    if (env->ok)
         return 0;
-    const cJSON *e = cJSON_GetObjectItem(env, "error");
-    fp_err_set(err, code_by_name(fp_json_get_str(e, "code")), "%s: %s", name,
-               fp_json_get_str(e, "message") ? fp_json_get_str(e, "message") : "failed");
-    if (fp_json_get_str(e, "help"))
-        fp_err_help(err, "%s", fp_json_get_str(e, "help"));
+    const fp_envelope_error *e = env->error;
+    fp_err_set(err, code_by_name(e ? e->code : NULL), "%s: %s", name, e && e->message ? e->message : "failed");
+    if (e && e->help)
+        fp_err_help(err, "%s", e->help);
     return -1;
 }
 
 /* The step's warnings become run's, prefixed with the step's name. */
-static void take_warnings(runner *r, const char *name, const cJSON *env)
+static void take_warnings(runner *r, const char *name, const fp_envelope_doc *env)
 {
-    const cJSON *w;
-    const cJSON *warr = env ? cJSON_GetObjectItem(env, "warnings") : NULL;
-    cJSON_ArrayForEach(w, warr)
-    {
-        if (cJSON_IsString(w)) {
-            fp_sb m;
-            fp_sb_init(&m);
-            fp_sb_addf(&m, "%s: %s", name, w->valuestring);
-            fp_model_push_str(&r->doc.step_warnings, &r->doc.nstep_warnings, m.buf);
-            fp_sb_free(&m);
-        }
+    for (size_t i = 0; env && i < env->nwarnings; i++) {
+        fp_sb m;
+        fp_sb_init(&m);
+        fp_sb_addf(&m, "%s: %s", name, env->warnings[i]);
+        fp_model_push_str(&r->doc.step_warnings, &r->doc.nstep_warnings, m.buf);
+        fp_sb_free(&m);
     }
 }
 
@@ -392,7 +388,7 @@ static fp_run_error *run_error(const fp_err *e)
 
 /* Run one step; returns 0 when its envelope says ok. On failure err holds the
  * step's own error (code, message, help). *out_env is the parsed envelope. */
-static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *err)
+static int step(runner *r, const char *name, argvb *b, fp_envelope_doc *out_env, fp_err *err)
 {
     r->index++;
     char so[64], se[64];
@@ -408,12 +404,18 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
     double t = now_s();
     int prc = fp_proc_run(&o, &pr, &perr);
     double secs = now_s() - t;
+    /* the step's envelope, read by its table (a child of this binary always writes one) */
     cJSON *env = NULL;
+    fp_envelope_doc ed;
+    memset(&ed, 0, sizeof ed);
+    bool have_env = false;
     if (prc == 0 && fp_json_parse_file(sop, &env, &e2) != 0) {
         cJSON_Delete(env);
         env = NULL;
     }
-    int rc = step_outcome(name, prc, &perr, &pr, env, se, err);
+    if (env)
+        have_env = fp_model_read(&fp_envelope_doc_schema, env, &ed, so, &e2) == 0;
+    int rc = step_outcome(name, prc, &perr, &pr, have_env ? &ed : NULL, se, err);
     fp_err_clear(&e2);
     fp_err_clear(&perr);
     if (env) { /* the kept step envelope is relocatable like the artifacts */
@@ -421,7 +423,8 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
         fp_bundle_write_json(sop, env, r->bundle, &e4);
         fp_err_clear(&e4);
     }
-    take_warnings(r, name, env);
+    take_warnings(r, name, have_env ? &ed : NULL);
+    cJSON_Delete(env);
     fp_run_step *s = new_step(r, FP_RUN_STEP_RAN, name,
                               rc == 0 ? "ok" : err->code == FP_INTERRUPTED ? "interrupted" : "failed");
     step_entry(s, b, secs, &pr, so, se);
@@ -431,7 +434,7 @@ static int step(runner *r, const char *name, argvb *b, cJSON **out_env, fp_err *
                 rc == 0 ? "ok" : fp_code_name(err->code), secs, now_s() - r->t0);
     free(sop);
     free(sep);
-    *out_env = env;
+    *out_env = ed;
     return rc;
 }
 
@@ -477,26 +480,29 @@ static bool history_asked(const runner *r) { return r->a->history; }
 /* any blocker stops the run with that blocker's code */
 static int doctor_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err *err)
 {
-    const char *gn = fp_json_get_str(cJSON_GetObjectItem(d, "gpu"), "name");
-    r->gpu_name = gn ? strdup(gn) : NULL;
-    const char *verdict = fp_json_get_str(d, "verdict");
+    fp_doctor_view v;
+    if (fp_model_read(&fp_doctor_view_schema, d, &v, "run/doctor.json data", err) != 0)
+        return -1;
+    r->gpu_name = v.gpu && v.gpu->name ? strdup(v.gpu->name) : NULL;
     entry->has_summary = true;
-    entry->summary = fp_model_strdup(verdict);
-    if (verdict && !strcmp(verdict, "ready"))
-        return 0;
-    const cJSON *b0 = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "blockers"), 0);
-    fp_sb all;
-    fp_sb_init(&all);
-    const cJSON *bl;
-    cJSON_ArrayForEach(bl, cJSON_GetObjectItem(d, "blockers"))
-    fp_sb_addf(&all, "%s%s", all.len ? ", " : "", fp_json_get_str(bl, "code"));
-    fp_err_set(err, code_by_name(fp_json_get_str(b0, "code")), "doctor not ready: [%s] %s", all.buf,
-               fp_json_get_str(b0, "message") ? fp_json_get_str(b0, "message") : "");
-    fp_err_help(err, "run `flyprof doctor` for the evidence and the fix of each blocker");
-    fp_sb_free(&all);
-    free(entry->status);
-    entry->status = fp_model_strdup("failed");
-    return -1;
+    entry->summary = fp_model_strdup(v.verdict);
+    int rc = 0;
+    if (!v.verdict || strcmp(v.verdict, "ready")) {
+        const fp_doctor_blocker *b0 = v.nblockers ? &v.blockers[0] : NULL;
+        fp_sb all;
+        fp_sb_init(&all);
+        for (size_t i = 0; i < v.nblockers; i++)
+            fp_sb_addf(&all, "%s%s", all.len ? ", " : "", v.blockers[i].code);
+        fp_err_set(err, code_by_name(b0 ? b0->code : NULL), "doctor not ready: [%s] %s", all.buf,
+                   b0 && b0->message ? b0->message : "");
+        fp_err_help(err, "run `flyprof doctor` for the evidence and the fix of each blocker");
+        fp_sb_free(&all);
+        free(entry->status);
+        entry->status = fp_model_strdup("failed");
+        rc = -1;
+    }
+    fp_model_free(&fp_doctor_view_schema, &v);
+    return rc;
 }
 
 /* capture's envelope data is capture.json (strict reader) */
@@ -538,16 +544,17 @@ static int report_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err *
     return 0;
 }
 
+/* history add's envelope data (history_doc.h): the entry, whether it was new, the db */
 static int history_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err *err)
 {
-    double id;
-    if (fp_jnum(d, "id", &id))
-        entry->entry = fp_optd_of(id);
-    const cJSON *added = cJSON_GetObjectItem(d, "added");
-    if (cJSON_IsBool(added))
-        entry->added = (fp_optb){true, cJSON_IsTrue(added)};
+    fp_history_add_doc h;
+    if (fp_model_read(&fp_history_add_schema, d, &h, "run/history.json data", err) != 0)
+        return -1;
+    entry->entry = fp_optd_of((double)h.id);
+    entry->added = (fp_optb){true, h.added};
     entry->has_db = true;
-    entry->db = fp_model_strdup(fp_json_get_str(d, "db"));
+    entry->db = fp_model_strdup(h.db);
+    fp_model_free(&fp_history_add_schema, &h);
     return 0;
 }
 
@@ -593,12 +600,12 @@ static int run_child(runner *r, const run_step *s, fp_err *serr)
         argvb_free(&b);
         return fp_err_set(serr, FP_INTERNAL, "run: `flyprof %s` has no option --%s", s->cmd->name, b.unknown);
     }
-    cJSON *env = NULL;
+    fp_envelope_doc env;
     fp_err e = {0};
     int rc = step(r, s->name, &b, &env, &e);
     if (rc == 0 && s->record)
-        rc = s->record(r, &r->doc.steps[r->doc.nsteps - 1], cJSON_GetObjectItem(env, "data"), &e);
-    cJSON_Delete(env);
+        rc = s->record(r, &r->doc.steps[r->doc.nsteps - 1], env.data, &e);
+    fp_model_free(&fp_envelope_doc_schema, &env);
     argvb_free(&b);
     if (rc != 0 && s->failure_warns && e.code != FP_INTERRUPTED) {
         fp_sb m;

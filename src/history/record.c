@@ -19,7 +19,7 @@
 #include "flyprof/bundle.h"
 #include "flyprof/capture_doc.h"
 #include "flyprof/fs.h"
-#include "flyprof/json.h" /* bridge: counters.json (load_opt) */
+#include "flyprof/counters_doc.h"
 #include "flyprof/model.h"
 #include "flyprof/report_doc.h"
 #include "flyprof/sha256.h"
@@ -33,27 +33,6 @@ static void iso_utc(time_t t, char buf[32])
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* bridge: counters.json is still read as a cJSON tree here (its typed model is
- * another converter's work: replace load_opt / add_metrics / the duration lookup
- * by its struct when it lands). Optional artifact of the bundle: absent -> NULL;
- * present but broken -> error. */
-static int load_opt(const char *bundle, fp_artifact name, cJSON **out, fp_err *err)
-{
-    *out = NULL;
-    char *p = fp_bundle_path(bundle, name);
-    int rc = 0;
-    if (fp_is_file(p)) {
-        rc = fp_json_parse_file(p, out, err);
-        if (rc == 0 && !cJSON_IsObject(*out)) {
-            cJSON_Delete(*out);
-            *out = NULL;
-            rc = fp_err_set(err, FP_BAD_INPUT, "%s is not a JSON object", p);
-        }
-    }
-    free(p);
-    return rc;
 }
 
 static bool has_metric(const fp_history_record *r, const char *key)
@@ -71,20 +50,13 @@ static void push_metric(fp_history_record *r, const char *key, double v)
     m->v = fp_optd_of(v);
 }
 
-/* bridge (see load_opt): numeric members of obj (one level; objects with a
- * numeric "value" count) as metrics "<prefix>.<key>". */
-static void add_metrics(fp_history_record *r, const char *prefix, const cJSON *obj)
+/* counters.json's derived metrics as "counters.<id>" (their values, as written). */
+static void add_counter_metrics(fp_history_record *r, const fp_counters_doc *c)
 {
-    const cJSON *it;
-    cJSON_ArrayForEach(it, obj)
-    {
-        double v;
+    for (size_t i = 0; i < c->nmetrics; i++) {
         char key[256];
-        snprintf(key, sizeof key, "%s.%s", prefix, it->string ? it->string : "?");
-        if (cJSON_IsNumber(it))
-            v = it->valuedouble;
-        else if (!fp_jnum(it, "value", &v))
-            continue;
+        snprintf(key, sizeof key, "counters.%s", c->metrics[i].key ? c->metrics[i].key : "?");
+        double v = c->metrics[i].value;
         if (isfinite(v) && !has_metric(r, key))
             push_metric(r, key, v);
     }
@@ -98,7 +70,7 @@ typedef struct inputs {
     fp_capture_doc cap;
     bool have_bub;
     fp_bubbles_doc bub;
-    cJSON *cnt; /* bridge: see load_opt */
+    fp_counters_doc cnt; /* zeroed when the bundle has no counters.json */
 } inputs;
 
 static void inputs_free(inputs *in)
@@ -107,7 +79,7 @@ static void inputs_free(inputs *in)
     fp_report_doc_free(&in->rep);
     fp_capture_free(&in->cap);
     fp_bubbles_doc_free(&in->bub);
-    cJSON_Delete(in->cnt);
+    fp_counters_doc_free(&in->cnt);
 }
 
 static int load_inputs(const char *bundle, inputs *in, fp_err *err)
@@ -135,8 +107,10 @@ static int load_inputs(const char *bundle, inputs *in, fp_err *err)
     if (rc == 0 && in->have_bub)
         rc = fp_bubbles_read_file(bp, &in->bub, err);
     free(bp);
-    if (rc == 0)
-        rc = load_opt(bundle, FP_ART_COUNTERS, &in->cnt, err);
+    char *np = fp_bundle_path(bundle, FP_ART_COUNTERS);
+    if (rc == 0 && fp_is_file(np))
+        rc = fp_counters_read_file(np, &in->cnt, err);
+    free(np);
     return rc;
 }
 
@@ -156,11 +130,10 @@ static void record_figures(const inputs *in, fp_history_record *r)
 
     /* duration per call: report's workload, else counters.json's measurement */
     fp_optd t = rep->workload.time_ns_per_call;
-    double ct;
     if (t.known && t.v > 0)
         r->workload.time_ns_per_call = t;
-    else if (fp_jnum(in->cnt, "duration_ns", &ct) && ct > 0) /* bridge: counters.json */
-        r->workload.time_ns_per_call = fp_optd_of(ct);
+    else if (in->cnt.duration_ns.known && in->cnt.duration_ns.v > 0)
+        r->workload.time_ns_per_call = in->cnt.duration_ns;
     r->totals.stall_pct = finite_or_null(rep->totals.stall_pct);
     r->totals.exposed_pct = finite_or_null(rep->totals.exposed_pct);
     r->totals.waves = opt_finite(rep->totals.waves);
@@ -200,9 +173,9 @@ static void record_figures(const inputs *in, fp_history_record *r)
         o->est_gain_pct = finite_or_null(u->est_gain_pct);
     }
 
-    /* counters metrics (bridge: counters.json), the whole-trace wave-state shares
-     * and the bubbles totals (the record's metric names, in bubbles.json's order) */
-    add_metrics(r, "counters", fp_jget(in->cnt, "metrics"));
+    /* counters metrics, the whole-trace wave-state shares and the bubbles totals (the
+     * record's metric names, in bubbles.json's order) */
+    add_counter_metrics(r, &in->cnt);
     if (in->have_bub) {
         const fp_bub_doc_states4 *wp = &in->bub.wave_states.pct;
         const fp_bub_doc_totals *bt = &in->bub.totals;

@@ -28,3 +28,22 @@ int fp_envelope_read_file(const char *path, fp_envelope_doc *e, fp_err *err)
 {
     return fp_model_read_file(&fp_envelope_doc_schema, path, e, err);
 }
+
+static const fp_field blocker_fields[] = {
+    FP_STR(fp_doctor_blocker, code, "code", 0),
+    FP_STR(fp_doctor_blocker, check, "check", 0),
+    FP_STR(fp_doctor_blocker, message, "message", 0),
+};
+static const fp_schema blocker_schema = {"doctor.blockers", sizeof(fp_doctor_blocker), FP_FIELDS(blocker_fields), false};
+
+static const fp_field gpu_fields[] = {
+    FP_STR(fp_doctor_gpu, name, "name", FP_F_OPTIONAL),
+};
+static const fp_schema gpu_schema = {"doctor.gpu", sizeof(fp_doctor_gpu), FP_FIELDS(gpu_fields), true};
+
+static const fp_field doctor_fields[] = {
+    FP_STR(fp_doctor_view, verdict, "verdict", 0),
+    FP_OBJP(fp_doctor_view, gpu, "gpu", &gpu_schema, FP_F_OPTIONAL),
+    FP_ARR(fp_doctor_view, blockers, nblockers, "blockers", &blocker_schema, 0),
+};
+const fp_schema fp_doctor_view_schema = {"doctor data", sizeof(fp_doctor_view), FP_FIELDS(doctor_fields), true};

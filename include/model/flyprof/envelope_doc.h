@@ -29,6 +29,26 @@ typedef struct fp_envelope_doc {
 
 extern const fp_schema fp_envelope_doc_schema;
 
+/* What `run` reads of doctor's data: the verdict, the GPU's name and the blockers. An
+ * open view (doctor's data has more members, written by cmd_doctor.c; unknown keys are
+ * skipped here, mistyped known ones are still BAD_INPUT). */
+typedef struct fp_doctor_blocker {
+    char *code, *check, *message;
+} fp_doctor_blocker;
+
+typedef struct fp_doctor_gpu {
+    char *name;
+} fp_doctor_gpu;
+
+typedef struct fp_doctor_view {
+    char *verdict;           /* "ready" | "not-ready" */
+    fp_doctor_gpu *gpu;      /* NULL when doctor saw none */
+    fp_doctor_blocker *blockers;
+    size_t nblockers;
+} fp_doctor_view;
+
+extern const fp_schema fp_doctor_view_schema;
+
 /* Read the envelope a child printed into `path`: fp_model_read_file's errors. */
 int fp_envelope_read_file(const char *path, fp_envelope_doc *e, fp_err *err);
 
