@@ -385,27 +385,6 @@ void fp_bound_classify(const fp_bound_in *in, fp_bound_result *out)
     out->optimal_evidence[0] = '\0';
 }
 
-/* The bound verdict as tile.json's / counters.json's "bound" (tile_doc.h; the same
- * members, in the same order, as report_doc.h's fp_report_bound: the two unify when
- * report.json's model lands). */
-void fp_bound_doc_fill(const fp_bound_result *r, fp_bound_doc *o)
-{
-    *o = (fp_bound_doc){0};
-    o->bound = fp_model_strdup(fp_bound_name(r->bound));
-    o->rule = fp_model_strdup(r->rule);
-    o->basis = fp_model_strdup(r->basis);
-    o->confidence = fp_model_strdup(r->confidence);
-    o->evidence = fp_model_strdup(r->evidence);
-    o->optimal = r->optimal;
-    o->optimal_rule = fp_model_strdup(r->optimal_rule);
-    o->optimal_evidence = fp_model_strdup(r->optimal ? r->optimal_evidence : NULL);
-    o->within = fp_model_strdup(fp_bound_name(r->within));
-    o->within_rule = fp_model_strdup(r->within_rule);
-    o->at_roof = r->at_roof;
-    o->roof_pct_of_peak = r->at_roof ? fp_optd_of(r->roof_pct) : fp_optd_none();
-    o->roof_source = fp_model_strdup(r->roof_source);
-}
-
 const char *fp_bound_name(fp_bound b)
 {
     switch (b) {
@@ -440,14 +419,6 @@ void fp_bound_to_doc(const fp_bound_result *r, fp_report_bound *o)
     o->roof_source = fp_model_strdup(r->roof_source);
 }
 
-cJSON *fp_bound_to_json(const fp_bound_result *r)
-{
-    fp_report_bound d;
-    fp_bound_to_doc(r, &d);
-    cJSON *o = fp_model_write(&fp_report_bound_schema, &d);
-    fp_model_free(&fp_report_bound_schema, &d);
-    return o;
-}
 
 #undef H
 #undef V

@@ -684,7 +684,7 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
     if (a->ideal_gb > 0)
         doc.ideal_bytes = fp_optd_of(co.ideal_bytes);
     doc.ea_channels = co.ea_channels;
-    fp_bound_doc_fill(&br, &doc.bound);
+    fp_bound_to_doc(&br, &doc.bound);
     fp_counters_interpret(&doc);
 
     /* counters asked for but absent from every pass (dropped by rocprofv3 or unsupported) */

@@ -387,7 +387,7 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
             doc.eval->bound = calloc(1, sizeof *doc.eval->bound);
             if (!doc.eval->bound)
                 abort();
-            fp_bound_doc_fill(&br, doc.eval->bound);
+            fp_bound_to_doc(&br, doc.eval->bound);
         }
     } else {
         fp_tile_eval c[MAX_CANDIDATES];

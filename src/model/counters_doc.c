@@ -111,7 +111,7 @@ static const fp_field counters_f[] = {
     FP_NUM(fp_counters_doc, ea_channels, "ea_channels", 3, O),
     FP_MAP(fp_counters_doc, metrics, nmetrics, "metrics", &fp_cnt_metric_schema, O),
     FP_MAP(fp_counters_doc, missing, nmissing, "missing", &missing_s, O),
-    FP_OBJ(fp_counters_doc, bound, "bound", &fp_bound_doc_schema, O),
+    FP_OBJ(fp_counters_doc, bound, "bound", &fp_report_bound_schema, O),
     FP_STRS(fp_counters_doc, interpretation, ninterpretation, "interpretation", O),
     FP_INLINE(fp_counters_doc, live, "live mode", &live_s),
     FP_ARR(fp_counters_doc, per_dispatch, nper_dispatch, "per_dispatch", &dispatch_s, O),

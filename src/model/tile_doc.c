@@ -62,25 +62,6 @@ static const fp_field soc_f[] = {
 };
 const fp_schema fp_soc_doc_schema = SCHEMA("soc", fp_soc_doc, soc_f);
 
-/* ---- bound ---- */
-
-static const fp_field bound_f[] = {
-    FP_STR(fp_bound_doc, bound, "bound", O),
-    FP_STR(fp_bound_doc, rule, "rule", O),
-    FP_STR(fp_bound_doc, basis, "basis", O),
-    FP_STR(fp_bound_doc, confidence, "confidence", O),
-    FP_STR(fp_bound_doc, evidence, "evidence", O),
-    FP_BOOL(fp_bound_doc, optimal, "optimal", O),
-    FP_STR(fp_bound_doc, optimal_rule, "optimal_rule", O),
-    FP_STR(fp_bound_doc, optimal_evidence, "optimal_evidence", O),
-    FP_STR(fp_bound_doc, within, "within", O),
-    FP_STR(fp_bound_doc, within_rule, "within_rule", O),
-    FP_BOOL(fp_bound_doc, at_roof, "at_roof", O),
-    FP_OPTD(fp_bound_doc, roof_pct_of_peak, "roof_pct_of_peak", 2, O),
-    FP_STR(fp_bound_doc, roof_source, "roof_source", O),
-};
-const fp_schema fp_bound_doc_schema = SCHEMA("bound", fp_bound_doc, bound_f);
-
 /* ---- tile ---- */
 
 static const fp_field dims_f[] = {
@@ -176,7 +157,7 @@ const fp_schema fp_tile_eval_doc_schema = SCHEMA("tile.evaluated", fp_tile_doc_e
 
 static const fp_field evaluated_f[] = {
     FP_OBJP(fp_tile_doc_evaluated, evaluated, "evaluated", &fp_tile_eval_doc_schema, O),
-    FP_OBJP(fp_tile_doc_evaluated, bound, "bound", &fp_bound_doc_schema, ON),
+    FP_OBJP(fp_tile_doc_evaluated, bound, "bound", &fp_report_bound_schema, ON),
 };
 static const fp_schema evaluated_s = SCHEMA("tile.evaluate", fp_tile_doc_evaluated, evaluated_f);
 

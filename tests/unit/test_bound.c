@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "flyprof/bound.h"
+#include "flyprof/report_doc.h"
 
 static fp_bound_result run(const fp_bound_in *in)
 {
@@ -311,7 +314,14 @@ static void test_json(void **state)
     fp_bound_in_init(&in);
     in.hbm_pct_of_peak = fp_some(90.0);
     fp_bound_result r = run(&in);
-    cJSON *j = fp_bound_to_json(&r);
+    fp_report_bound d;
+    fp_bound_to_doc(&r, &d);
+    assert_string_equal(d.bound, "memory");
+    assert_string_equal(d.rule, "hbm_saturated");
+    assert_true(d.optimal);
+    assert_string_equal(d.optimal_rule, "near_roof");
+    cJSON *j = fp_model_write(&fp_report_bound_schema, &d);
+    fp_model_free(&fp_report_bound_schema, &d);
     assert_string_equal(cJSON_GetObjectItem(j, "bound")->valuestring, "memory");
     assert_string_equal(cJSON_GetObjectItem(j, "rule")->valuestring, "hbm_saturated");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "optimal")));

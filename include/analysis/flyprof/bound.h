@@ -16,7 +16,6 @@
 #ifndef FLYPROF_BOUND_H
 #define FLYPROF_BOUND_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -114,15 +113,5 @@ const char *fp_bound_name(fp_bound b);
 struct fp_report_bound;
 void fp_bound_to_doc(const fp_bound_result *r, struct fp_report_bound *out);
 
-/* The same written by its table (fp_report_bound_schema); caller owns the object.
- * For counters.json and tile.json until their writers embed fp_report_bound. */
-/* The verdict as tile.json's / counters.json's "bound" object (tile_doc.h
- * fp_bound_doc; *o is overwritten, its strings are new copies). */
-struct fp_bound_doc;
-void fp_bound_doc_fill(const fp_bound_result *r, struct fp_bound_doc *o);
-
-/* {"bound","rule","basis","confidence","evidence","optimal","optimal_rule","optimal_evidence"}
- * in that order; caller owns the object. */
-cJSON *fp_bound_to_json(const fp_bound_result *r);
 
 #endif

@@ -20,7 +20,6 @@
 #ifndef FLYPROF_COUNTERS_H
 #define FLYPROF_COUNTERS_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -20,8 +20,8 @@
 #ifndef FLYPROF_LAUNCH_H
 #define FLYPROF_LAUNCH_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct fp_launch_in {
     double grid[3];      /* work-items per dimension (0 = dimension absent -> 1) */

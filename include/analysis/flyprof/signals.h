@@ -11,7 +11,6 @@
 #ifndef FLYPROF_SIGNALS_H
 #define FLYPROF_SIGNALS_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

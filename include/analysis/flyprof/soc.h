@@ -16,7 +16,6 @@
 #ifndef FLYPROF_SOC_H
 #define FLYPROF_SOC_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 

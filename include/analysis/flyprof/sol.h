@@ -16,7 +16,6 @@
 #ifndef FLYPROF_SOL_H
 #define FLYPROF_SOL_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
 

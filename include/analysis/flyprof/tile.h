@@ -13,7 +13,6 @@
 #ifndef FLYPROF_TILE_H
 #define FLYPROF_TILE_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 
 #include "flyprof/occupancy.h"

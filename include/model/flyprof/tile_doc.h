@@ -21,6 +21,7 @@
 
 #include "flyprof/error.h"
 #include "flyprof/model.h"
+#include "flyprof/report_doc.h"
 
 /* ---- the SoC summary (soc.c fp_soc_to_doc) ---- */
 
@@ -59,17 +60,10 @@ typedef struct fp_soc_doc {
 
 /* ---- the bound verdict (bound.c fp_bound_doc_fill) ---- */
 
-typedef struct fp_bound_doc {
-    char *bound, *rule, *basis, *confidence, *evidence;
-    bool optimal;
-    char *optimal_rule, *optimal_evidence;
-    char *within, *within_rule;
-    bool at_roof;
-    fp_optd roof_pct_of_peak;  /* % of peak HBM, 2 decimals; null when not at the roof */
-    char *roof_source;
-} fp_bound_doc;
+/* the same object as report.json's "bound": one struct, one table (report_doc.h) */
+typedef fp_report_bound fp_bound_doc;
 
-extern const fp_schema fp_soc_doc_schema, fp_bound_doc_schema;
+extern const fp_schema fp_soc_doc_schema;
 
 /* ---- tile.json ---- */
 
