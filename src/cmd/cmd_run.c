@@ -38,6 +38,7 @@
 #include "flyprof/report_doc.h"
 #include "flyprof/run_doc.h"
 
+#include "child_argv.h"
 #include "commands.h"
 
 static const char *const run_tag_choices[] = {"small", "big", "both", NULL};
@@ -92,91 +93,7 @@ static fp_errcode code_by_name(const char *name)
     return FP_INTERNAL;
 }
 
-/* ---- a step's command line, spelled from the child command's own option table ---- */
-
-/* The argv of one step. Every option is looked up by name in the child's fp_opt
- * table (the global flags in fp_global_opts) and spelled from it, so a step can
- * only pass what the child accepts; the first name the child does not have is
- * kept in `unknown` and fails the run as an internal error (a test catches it). */
-typedef struct argvb {
-    const fp_command *cmd; /* the child */
-    const char *v[64];
-    size_t n;
-    char *owned[64]; /* "--name" spellings and formatted values */
-    size_t nowned;
-    const char *unknown;
-} argvb;
-
-static void push(argvb *b, const char *s)
-{
-    if (b->n < 63)
-        b->v[b->n++] = s;
-    b->v[b->n] = NULL;
-}
-
-static const char *own(argvb *b, fp_sb *sb)
-{
-    char *s = fp_sb_detach(sb);
-    if (!s || b->nowned >= sizeof b->owned / sizeof *b->owned)
-        abort(); /* at most one owned string per argv slot */
-    b->owned[b->nowned++] = s;
-    return s;
-}
-
-static void argvb_free(argvb *b)
-{
-    for (size_t i = 0; i < b->nowned; i++)
-        free(b->owned[i]);
-}
-
-static const fp_opt *find_opt(const fp_opt *opts, const char *lng)
-{
-    for (const fp_opt *o = opts; o && o->lng; o++)
-        if (!strcmp(o->lng, lng))
-            return o;
-    return NULL;
-}
-
-/* Option `lng` of `opts` as "--lng" (or "-s" when shrt), then its value unless
- * it is a flag. */
-static void push_opt(argvb *b, const fp_opt *opts, const char *lng, bool shrt, const char *value)
-{
-    const fp_opt *o = find_opt(opts, lng);
-    if (!o || (shrt && !o->shrt)) {
-        if (!b->unknown)
-            b->unknown = lng;
-        return;
-    }
-    fp_sb f;
-    fp_sb_init(&f);
-    if (shrt)
-        fp_sb_addf(&f, "-%c", o->shrt);
-    else
-        fp_sb_addf(&f, "--%s", o->lng);
-    push(b, own(b, &f));
-    if (o->kind != FP_OPT_FLAG)
-        push(b, value);
-}
-
-/* The child's option `lng` with `value`; nothing when value is NULL (not set). */
-static void opt(argvb *b, const char *lng, const char *value)
-{
-    if (value)
-        push_opt(b, b->cmd->opts, lng, false, value);
-}
-
-/* The child's flag `lng`, when on. */
-static void flag(argvb *b, const char *lng, bool on)
-{
-    if (on)
-        push_opt(b, b->cmd->opts, lng, false, NULL);
-}
-
-static void global_bundle(argvb *b, const char *dir) { push_opt(b, fp_global_opts, "bundle", false, dir); }
-
-/* -f json: a step's envelope is read back; -q: its progress is not wanted */
-static void json_envelope(argvb *b) { push_opt(b, fp_global_opts, "format", true, "json"); }
-static void quiet(argvb *b) { push_opt(b, fp_global_opts, "quiet", true, NULL); }
+/* ---- a step's command line: spelled from the child command's own option table (child_argv.h) ---- */
 
 typedef struct runner runner;
 
