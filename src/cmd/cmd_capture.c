@@ -669,22 +669,19 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
     return r.interrupted ? -1 : rc;
 }
 
-
-static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
+/* --- the kernel's recipe and the invocation: c->recipe, c->inv; *source says where
+ * the invocation came from --- */
+static int choose_workload(cap *c, const char *kernel_arg, const char **source, fp_err *err)
 {
     const capture_args *a = c->a;
-    fp_ctx *ctx = c->ctx;
-    fp_capture_doc *doc = &c->doc;
-
-    /* --- the kernel's recipe and the invocation --- */
     if (c->cfg.recipes.value && fp_recipes_load(c->cfg.recipes.value, &c->recipes, err) != 0)
         return -1;
     fp_err e2 = {0};
     if (fp_recipes_scan_worktree(c->wt.path, &c->recipes, &e2) != 0)
-        fp_warn(ctx, "worktree: %s (only registry recipes are known)", e2.message);
+        fp_warn(c->ctx, "worktree: %s (only registry recipes are known)", e2.message);
     fp_err_clear(&e2);
     c->recipe = fp_recipes_find(&c->recipes, kernel_arg);
-    const char *recipe_source = c->recipe ? (c->recipe->has_recipe ? "registry" : "synthesized") : NULL;
+    *source = c->recipe ? (c->recipe->has_recipe ? "registry" : "synthesized") : NULL;
     if (!c->recipe && !a->invocation) {
         fp_err_set(err, FP_KERNEL_NOT_FOUND, "no recipe and no test tests/kernels/test_%s.py for '%s'", kernel_arg,
                    kernel_arg);
@@ -706,7 +703,7 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
         }
     }
     if (a->invocation)
-        recipe_source = c->recipe ? "invocation-override" : "invocation";
+        *source = c->recipe ? "invocation-override" : "invocation";
     fp_sb cmd;
     fp_sb_init(&cmd);
     if (a->invocation)
@@ -725,18 +722,30 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
                           kernel_arg),
                fp_err_help(err, "pin the shape in --invocation instead (e.g. an env var or argument of the test)");
     if (a->shape && a->invocation && (!c->recipe || !c->recipe->shape_env))
-        fp_warn(ctx, "--shape %s is only recorded: no shape_env to pass it through; the --invocation must pin it",
+        fp_warn(c->ctx, "--shape %s is only recorded: no shape_env to pass it through; the --invocation must pin it",
                 a->shape);
-    bool want_small = !strcmp(a->tag, "small") || !strcmp(a->tag, "both");
-    char *small_shape = NULL;
-    if (want_small) {
-        if (!a->shape)
-            return fp_err_set(err, FP_BAD_ARGS, "--tag %s needs --shape (the small tag shrinks it)", a->tag),
-                   fp_err_help(err, "pass --shape, or use --tag big");
-        if ((small_shape = fp_shape_small(a->shape, err)) == NULL)
-            return -1;
-    }
-    fp_cap_workload *wd = doc->workload = calloc(1, sizeof *doc->workload);
+    return 0;
+}
+
+static bool wants_small(const cap *c) { return !strcmp(c->a->tag, "small") || !strcmp(c->a->tag, "both"); }
+
+/* The shrunk shape the small tag runs (NULL when it is not asked for). */
+static int small_shape_of(const cap *c, char **small, fp_err *err)
+{
+    *small = NULL;
+    if (!wants_small(c))
+        return 0;
+    if (!c->a->shape)
+        return fp_err_set(err, FP_BAD_ARGS, "--tag %s needs --shape (the small tag shrinks it)", c->a->tag),
+               fp_err_help(err, "pass --shape, or use --tag big");
+    return (*small = fp_shape_small(c->a->shape, err)) == NULL ? -1 : 0;
+}
+
+/* capture.json's workload: recipe, recipe_kernel, invocation_detail, invocation and shape */
+static void record_workload(cap *c, const char *kernel_arg, const char *recipe_source)
+{
+    const capture_args *a = c->a;
+    fp_cap_workload *wd = c->doc.workload = calloc(1, sizeof *c->doc.workload);
     fp_cap_recipe *rj = wd ? wd->recipe = calloc(1, sizeof *wd->recipe) : NULL;
     fp_cap_invocation *ij = wd ? wd->invocation_detail = calloc(1, sizeof *wd->invocation_detail) : NULL;
     if (!rj || !ij)
@@ -770,15 +779,20 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     fp_sb_free(&line);
     wd->shape = fp_model_strdup(a->shape);
     free(wl);
+}
 
-    /* --- discovery --- */
+/* The discovery run (kernel trace of the whole workload) into rocprof/discovery;
+ * *exit_code and *errtext are rocprofv3's. Returns -2 when it failed before the
+ * run (capture.json then gets no discovery record), else the run's result with
+ * capture.json's discovery record made. */
+static int discovery_run(cap *c, int *exit_code, fp_sb *errtext, fp_err *err)
+{
     char *ddir = bpath(c, "rocprof/discovery");
     char *dcache = bpath(c, ".cache/discovery");
     if (fp_rm_rf_contents(ddir, err) != 0 || fp_mkdir_p(ddir, err) != 0 || fp_mkdir_p(dcache, err) != 0) {
         free(ddir);
         free(dcache);
-        free(small_shape);
-        return -1;
+        return -2;
     }
     /* csv (with --stats) where the SDK still writes it plainly; rocpd on the
      * SDK that deprecates direct csv (rocprof-formats.md §1.8) */
@@ -786,120 +800,137 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     fp_sb envs;
     fp_sb_init(&envs);
     const char **env = NULL;
-    build_env(c, dcache, a->shape, &envs, &env);
-    wl = workload_argv(c, &nwl);
+    build_env(c, dcache, c->a->shape, &envs, &env);
+    size_t nwl;
+    const char **wl = workload_argv(c, &nwl);
     const char *pre[] = {"--stats", "--kernel-trace", "-f", dfmt, "-d", ddir, "-o", "discover"};
     const char **argv = rocprof_argv(c, pre, 8, wl, nwl);
-    int exit_code = 0;
-    fp_sb errtext;
-    fp_sb_init(&errtext);
-    rc = run_rocprof(c, "discovery", argv, ddir, env, &exit_code, &errtext, err);
+    int rc = run_rocprof(c, "discovery", argv, ddir, env, exit_code, errtext, err);
     free(argv);
     free(wl);
     free(env);
     fp_sb_free(&envs);
     free(dcache);
-    fp_cap_discovery *dj = doc->discovery = calloc(1, sizeof *doc->discovery);
+    free(ddir);
+    fp_cap_discovery *dj = c->doc.discovery = calloc(1, sizeof *c->doc.discovery);
     if (!dj)
         abort();
     dj->format = fp_model_strdup(dfmt);
     dj->dir = fp_model_strdup("rocprof/discovery");
-    dj->exit_code = exit_code;
+    dj->exit_code = *exit_code;
+    return rc;
+}
+
+/* Why discovery found nothing to trace, as the error. */
+static int discovery_failed(const cap *c, int exit_code, const fp_sb *errtext, int lrc, fp_err *le, fp_err *err)
+{
+    fp_stderr_scan sc;
+    fp_scan_stderr(errtext->buf, &sc);
+    if (lrc != 0 && le->code == FP_BAD_INPUT) {
+        *err = *le;
+        memset(le, 0, sizeof *le);
+    } else if (exit_code != 0) {
+        fp_err_set(err, FP_NO_KERNEL_DISCOVERED,
+                   "the discovery run failed (rocprofv3 exited %d) and recorded no kernel dispatch%s%s", exit_code,
+                   sc.fatal ? ": " : "", sc.fatal ? sc.first_fatal : "");
+        fp_err_help(err, "read rocprof/discovery/rocprofv3.stderr.txt in the bundle; run the invocation by hand");
+    } else {
+        fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "the workload ran but dispatched no GPU kernel");
+        fp_err_help(err, "check the invocation runs the kernel on the GPU (HIP_VISIBLE_DEVICES=%d)", c->cfg.gpu);
+    }
+    fp_err_extra(err, "exit_code", fp_json_int(exit_code));
+    return -1;
+}
+
+/* --- discovery: the kernels the workload dispatches, into *k --- */
+static int discover(cap *c, fp_kcands *k, fp_err *err)
+{
+    int exit_code = 0;
+    fp_sb errtext;
+    fp_sb_init(&errtext);
+    int rc = discovery_run(c, &exit_code, &errtext, err);
     if (rc != 0) {
-        free(ddir);
-        free(small_shape);
         fp_sb_free(&errtext);
         return -1;
     }
-    fp_kcands k = {0};
+    char *ddir = bpath(c, "rocprof/discovery");
     char *prefix = fp_path_join(ddir, "discover");
     fp_err le = {0};
-    int lrc = fp_discovery_load(prefix, &k, &le);
+    int lrc = fp_discovery_load(prefix, k, &le);
     free(prefix);
     free(ddir);
-    if (lrc != 0 || k.n == 0) {
-        fp_stderr_scan sc;
-        fp_scan_stderr(errtext.buf, &sc);
-        if (lrc != 0 && le.code == FP_BAD_INPUT) {
-            *err = le;
-            memset(&le, 0, sizeof le);
-        } else if (exit_code != 0) {
-            fp_err_set(err, FP_NO_KERNEL_DISCOVERED,
-                       "the discovery run failed (rocprofv3 exited %d) and recorded no kernel dispatch%s%s",
-                       exit_code, sc.fatal ? ": " : "", sc.fatal ? sc.first_fatal : "");
-            fp_err_help(err, "read rocprof/discovery/rocprofv3.stderr.txt in the bundle; run the invocation by hand");
-        } else {
-            fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "the workload ran but dispatched no GPU kernel");
-            fp_err_help(err, "check the invocation runs the kernel on the GPU (HIP_VISIBLE_DEVICES=%d)", c->cfg.gpu);
-        }
-        fp_err_extra(err, "exit_code", fp_json_int(exit_code));
-        fp_err_clear(&le);
-        fp_kcands_free(&k);
-        fp_sb_free(&errtext);
-        free(small_shape);
-        return -1;
-    }
+    if (lrc != 0 || k->n == 0)
+        rc = discovery_failed(c, exit_code, &errtext, lrc, &le, err);
+    fp_err_clear(&le);
     fp_sb_free(&errtext);
+    if (rc != 0)
+        return -1;
     if (exit_code != 0)
-        fp_warn(ctx, "discovery: rocprofv3 exited %d but wrote a kernel trace; continuing", exit_code);
+        fp_warn(c->ctx, "discovery: rocprofv3 exited %d but wrote a kernel trace; continuing", exit_code);
+    fp_cap_discovery *dj = c->doc.discovery;
     if (!(dj->found = calloc(1, sizeof *dj->found)))
         abort();
-    dj->found->dispatches = k.total_dispatches;
-    dj->found->kernels = (int64_t)k.n;
-    cands_fill(&k, dj->found);
-    fp_truncated(ctx, "discovery.candidates", k.n < MAX_CANDIDATES ? k.n : MAX_CANDIDATES, k.n);
+    dj->found->dispatches = k->total_dispatches;
+    dj->found->kernels = (int64_t)k->n;
+    cands_fill(k, dj->found);
+    fp_truncated(c->ctx, "discovery.candidates", k->n < MAX_CANDIDATES ? k->n : MAX_CANDIDATES, k->n);
+    return 0;
+}
 
-    /* --- which kernel --- */
+/* --- which kernel: *kc among the discovered, *arch the one it ran on --- */
+static int choose_kernel(cap *c, const fp_kcands *k, const char *kernel_arg, const fp_kcand **kc, const char **arch,
+                         fp_err *err)
+{
     const char *names[34];
     size_t nn = 0;
     names[nn++] = kernel_arg;
     for (size_t i = 0; c->recipe && i < c->recipe->n_kernels && nn < 33; i++)
         names[nn++] = c->recipe->kernels[i];
     fp_match_conf conf;
-    long ki = fp_match_kernel(&k, c->recipe ? c->recipe->hint : NULL, names, nn, &conf);
+    long ki = fp_match_kernel(k, c->recipe ? c->recipe->hint : NULL, names, nn, &conf);
     if (ki < 0) {
         fp_err_set(err, FP_NO_KERNEL_DISCOVERED, "no kernel to trace: the %zu discovered kernel(s) are all library "
                                                  "kernels and none matches '%s'",
-                   k.n, kernel_arg);
+                   k->n, kernel_arg);
         fp_err_help(err, "pass the exact JIT kernel name (see candidates) as KERNEL with --invocation");
-        fp_err_extra(err, "candidates", cands_json(&k));
-        fp_kcands_free(&k);
-        free(small_shape);
+        fp_err_extra(err, "candidates", cands_json(k));
         return -1;
     }
-    const fp_kcand *kc = &k.v[ki];
+    *kc = &k->v[ki];
     if (conf == FP_MATCH_HEAVIEST)
-        fp_warn(ctx, "no discovered kernel matches '%s'; tracing the heaviest non-library kernel '%s' "
-                     "(confidence: heaviest)",
-                kernel_arg, kc->name);
-    fp_cap_kernel *kd = doc->kernel = calloc(1, sizeof *doc->kernel);
+        fp_warn(c->ctx, "no discovered kernel matches '%s'; tracing the heaviest non-library kernel '%s' "
+                        "(confidence: heaviest)",
+                kernel_arg, (*kc)->name);
+    fp_cap_kernel *kd = c->doc.kernel = calloc(1, sizeof *c->doc.kernel);
     fp_cap_gpu *gj = kd ? kd->gpu = calloc(1, sizeof *kd->gpu) : NULL;
     if (!gj)
         abort();
-    kd->kernel = fp_model_strdup(kc->name);
+    kd->kernel = fp_model_strdup((*kc)->name);
     kd->match_confidence = fp_model_strdup(fp_match_conf_name(conf));
-    kd->calls = kc->calls;
-    kd->total_ns = kc->total_ns;
-    kd->avg_ns = fp_optd_of(kc->avg_ns);
-    const char *arch = c->cfg.arch.value ? c->cfg.arch.value : k.arch;
-    kd->arch = fp_model_strdup(arch);
+    kd->calls = (*kc)->calls;
+    kd->total_ns = (*kc)->total_ns;
+    kd->avg_ns = fp_optd_of((*kc)->avg_ns);
+    *arch = c->cfg.arch.value ? c->cfg.arch.value : k->arch;
+    kd->arch = fp_model_strdup(*arch);
     gj->index = c->cfg.gpu;
-    gj->arch = fp_model_strdup(k.arch);
-    gj->product = fp_model_strdup(k.product);
-    kd->product = fp_model_strdup(k.product);
-    if (c->cfg.arch.value && k.arch && strcmp(c->cfg.arch.value, k.arch))
-        fp_warn(ctx, "--arch %s but rocprofv3 reports %s", c->cfg.arch.value, k.arch);
+    gj->arch = fp_model_strdup(k->arch);
+    gj->product = fp_model_strdup(k->product);
+    kd->product = fp_model_strdup(k->product);
+    if (c->cfg.arch.value && k->arch && strcmp(c->cfg.arch.value, k->arch))
+        fp_warn(c->ctx, "--arch %s but rocprofv3 reports %s", c->cfg.arch.value, k->arch);
+    return 0;
+}
 
-    /* --- iterations: an explicit 1-based set that exists --- */
+/* --- iterations: an explicit 1-based set that exists, or the automatic one; *out as text --- */
+static int choose_iterations(cap *c, const fp_kcand *kc, char **out, fp_err *err)
+{
+    const capture_args *a = c->a;
     unsigned *iters = NULL;
     size_t ni = 0;
     unsigned autov[2];
     if (a->iter_range) {
-        if (fp_iter_parse(a->iter_range, &iters, &ni, err) != 0) {
-            fp_kcands_free(&k);
-            free(small_shape);
+        if (fp_iter_parse(a->iter_range, &iters, &ni, err) != 0)
             return -1;
-        }
         size_t exist = 0;
         for (size_t i = 0; i < ni; i++)
             exist += iters[i] <= (unsigned long long)kc->calls;
@@ -909,71 +940,98 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
                        a->iter_range, kc->name, kc->calls);
             fp_err_help(err, "iterations are 1-based per kernel; pick values in 1..%lld", kc->calls);
             free(iters);
-            fp_kcands_free(&k);
-            free(small_shape);
             return -1;
         }
         if (exist < ni)
-            fp_warn(ctx, "--iter-range %s: %zu of %zu iterations exceed the %lld discovered calls", a->iter_range,
+            fp_warn(c->ctx, "--iter-range %s: %zu of %zu iterations exceed the %lld discovered calls", a->iter_range,
                     ni - exist, ni, kc->calls);
     } else {
         ni = fp_iter_auto(kc->calls, autov);
     }
-    char *iter_str = fp_iter_range_str(iters ? iters : autov, ni, err);
+    *out = fp_iter_range_str(iters ? iters : autov, ni, err);
     free(iters);
-    if (!iter_str) {
-        fp_kcands_free(&k);
-        free(small_shape);
+    if (!*out)
         return -1;
-    }
-    char *regex = fp_regex_escape(kc->name);
-    if (!(doc->iters = calloc(1, sizeof *doc->iters)))
+    if (!(c->doc.iters = calloc(1, sizeof *c->doc.iters)))
         abort();
-    doc->iters->iter_range = fp_model_strdup(iter_str);
-    doc->iters->iter_range_source = fp_model_strdup(a->iter_range ? "flag" : "auto");
-    doc->iters->kernel_regex = fp_model_strdup(regex);
+    c->doc.iters->iter_range = fp_model_strdup(*out);
+    c->doc.iters->iter_range_source = fp_model_strdup(a->iter_range ? "flag" : "auto");
+    return 0;
+}
 
-    /* --- ATT per tag --- */
+/* The EMPTY_ATT error's extra: every tag's inventory as capture.json holds it. */
+static cJSON *inventories_json(const fp_capture_doc *doc)
+{
+    cJSON *invs = cJSON_CreateObject();
+    const fp_cap_tag *const tv[] = {doc->tags.small, doc->tags.big};
+    const char *const tn[] = {"small", "big"};
+    for (size_t i = 0; i < 2; i++) {
+        if (!tv[i])
+            continue;
+        const fp_cap_inventoried *ti = tv[i]->done ? tv[i]->done->inventoried : NULL;
+        fp_cap_inventoried one = {.inventory = ti ? ti->inventory : NULL, .ninventory = ti ? ti->ninventory : 0};
+        cJSON *w = fp_model_write(&fp_cap_inventoried_schema, &one);
+        cJSON_AddItemToObject(invs, tn[i], cJSON_DetachItemFromObject(w, "inventory"));
+        cJSON_Delete(w);
+    }
+    return invs;
+}
+
+/* --- ATT per tag (small first); at least one must give a usable dispatch --- */
+static int att_passes(cap *c, const char *small_shape, const fp_kcand *kc, const char *regex, const char *iter_str,
+                      const char *arch, fp_err *err)
+{
     const char *tags[2];
     const char *shapes[2];
     size_t nt = 0;
-    if (want_small) {
+    if (wants_small(c)) {
         tags[nt] = "small";
         shapes[nt++] = small_shape;
     }
-    if (!strcmp(a->tag, "big") || !strcmp(a->tag, "both")) {
+    if (!strcmp(c->a->tag, "big") || !strcmp(c->a->tag, "both")) {
         tags[nt] = "big";
-        shapes[nt++] = a->shape;
+        shapes[nt++] = c->a->shape;
     }
-    rc = 0;
+    int rc = 0;
     size_t n_ok = 0;
     for (size_t i = 0; i < nt && rc == 0; i++) {
         rc = att_pass(c, tags[i], shapes[i], kc->name, regex, iter_str, kc, arch, err);
-        const fp_cap_tag *tt = fp_capture_tag_named(doc, tags[i]);
+        const fp_cap_tag *tt = fp_capture_tag_named(&c->doc, tags[i]);
         const char *st = tt ? tt->status : NULL;
         n_ok += st && !strcmp(st, "ok");
     }
-    if (rc == 0 && n_ok == 0) {
-        fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)", kc->name, iter_str);
-        fp_err_help(err, "the target CU got no wave: retry (another iteration with --iter-range), or a larger "
-                         "shape; inventory lists every dispatch dir");
-        cJSON *invs = cJSON_CreateObject();
-        const fp_cap_tag *const tv[] = {doc->tags.small, doc->tags.big};
-        const char *const tn[] = {"small", "big"};
-        for (size_t i = 0; i < 2; i++) {
-            if (!tv[i])
-                continue;
-            const fp_cap_inventoried *ti = tv[i]->done ? tv[i]->done->inventoried : NULL;
-            /* the inventory as capture.json holds it */
-            fp_cap_inventoried one = {.inventory = ti ? ti->inventory : NULL, .ninventory = ti ? ti->ninventory : 0};
-            cJSON *w = fp_model_write(&fp_cap_inventoried_schema, &one);
-            cJSON_AddItemToObject(invs, tn[i], cJSON_DetachItemFromObject(w, "inventory"));
-            cJSON_Delete(w);
-        }
-        fp_err_extra(err, "inventory", invs);
-        rc = -1;
+    if (rc != 0 || n_ok > 0)
+        return rc;
+    fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)", kc->name, iter_str);
+    fp_err_help(err, "the target CU got no wave: retry (another iteration with --iter-range), or a larger "
+                     "shape; inventory lists every dispatch dir");
+    fp_err_extra(err, "inventory", inventories_json(&c->doc));
+    return -1;
+}
+
+/* workload -> discovery -> kernel -> iterations -> ATT per tag (-> PMC) */
+static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
+{
+    const char *recipe_source = NULL;
+    char *small_shape = NULL;
+    if (choose_workload(c, kernel_arg, &recipe_source, err) != 0 || small_shape_of(c, &small_shape, err) != 0)
+        return -1;
+    record_workload(c, kernel_arg, recipe_source);
+    fp_kcands k = {0};
+    const fp_kcand *kc = NULL;
+    const char *arch = NULL;
+    char *iter_str = NULL, *regex = NULL;
+    int rc = discover(c, &k, err);
+    if (rc == 0)
+        rc = choose_kernel(c, &k, kernel_arg, &kc, &arch, err);
+    if (rc == 0)
+        rc = choose_iterations(c, kc, &iter_str, err);
+    if (rc == 0) {
+        regex = fp_regex_escape(kc->name);
+        c->doc.iters->kernel_regex = fp_model_strdup(regex);
+        rc = att_passes(c, small_shape, kc, regex, iter_str, arch, err);
     }
-    if (rc == 0 && a->with_pmc)
+    if (rc == 0 && c->a->with_pmc)
         rc = pmc_pass(c, kc->name, iter_str, arch, err);
     free(regex);
     free(iter_str);
