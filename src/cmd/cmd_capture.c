@@ -344,116 +344,119 @@ static const fp_kcand *find_cand(const fp_kcands *k, const char *name)
     return NULL;
 }
 
-/* One ATT pass for one tag, with one retry on lost data. Fills the tag's
- * object; returns -1 only for errors that stop the whole capture (timeout,
- * interrupt, decoder missing, I/O). An empty result is recorded in the tag
- * (status "empty") and returns 0. */
-static int att_pass(cap *c, const char *tag, const char *shape, const char *kernel, const char *regex,
-                    const char *iters, const fp_kcand *disc, const char *arch, fp_err *err)
+/* Where one tag's pass writes: att/<tag>, rocprof/<tag> and its JIT cache. */
+typedef struct att_dirs {
+    char *att, *rp, *cache;
+} att_dirs;
+
+static char *tag_dir(const cap *c, const char *fmt, const char *tag)
 {
-    fp_cap_tag *t = calloc(1, sizeof *t);
-    if (!t)
-        abort();
-    *(!strcmp(tag, "small") ? &c->doc.tags.small : &c->doc.tags.big) = t;
-    t->status = fp_model_strdup("running");
-    t->shape = fp_model_strdup(shape);
-    t->iter_range = fp_model_strdup(iters);
     fp_sb rel;
     fp_sb_init(&rel);
-    fp_sb_addf(&rel, "att/%s", tag);
-    t->att_dir = fp_model_strdup(rel.buf);
-    char *att_dir = bpath(c, rel.buf);
-    fp_sb_reset(&rel);
-    fp_sb_addf(&rel, "rocprof/%s", tag);
-    char *rp_dir = bpath(c, rel.buf);
-    fp_sb_reset(&rel);
-    fp_sb_addf(&rel, ".cache/%s", tag);
-    char *cache = bpath(c, rel.buf);
+    fp_sb_addf(&rel, fmt, tag);
+    char *p = bpath(c, rel.buf);
     fp_sb_free(&rel);
-    int rc = 0;
-    const char *buffers[] = {ATT_BUFFER, ATT_BUFFER_RETRY};
-    bool lost = false;
-    int exit_code = 0;
-    fp_sb stderr_text;
-    fp_sb_init(&stderr_text);
-    for (int attempt = 0; attempt < 2 && rc == 0; attempt++) {
-        /* a fresh output dir and a COLD JIT cache: a warm cache skips
-         * compilation and the code object then has no line table */
-        if (fp_rm_rf_contents(att_dir, err) != 0 || fp_rm_rf_contents(cache, err) != 0 ||
-            fp_mkdir_p(att_dir, err) != 0 || fp_mkdir_p(cache, err) != 0 || fp_mkdir_p(rp_dir, err) != 0) {
-            rc = -1;
-            break;
-        }
-        cJSON *jobs = cJSON_CreateArray();
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddItemToArray(jobs, j);
-        fp_json_add_str(j, "kernel_include_regex", regex);
-        fp_json_add_str(j, "kernel_iteration_range", iters);
-        fp_json_add_str(j, "output_directory", att_dir);
-        fp_json_add_str(j, "output_file", "out");
-        cJSON *fmt = cJSON_AddArrayToObject(j, "output_format");
-        cJSON_AddItemToArray(fmt, cJSON_CreateString("csv"));
-        fp_json_add_bool(j, "kernel_trace", 1);
-        fp_json_add_bool(j, "advanced_thread_trace", 1);
-        fp_json_add_int(j, "att_target_cu", ATT_TARGET_CU);
-        fp_json_add_str(j, "att_shader_engine_mask", ATT_SE_MASK);
-        fp_json_add_str(j, "att_simd_select", ATT_SIMD_SELECT);
-        fp_json_add_str(j, "att_buffer_size", buffers[attempt]);
-        char yaml_name[64];
-        snprintf(yaml_name, sizeof yaml_name, "input_att%s.yaml", attempt ? "_retry" : "");
-        char *yaml = fp_path_join(rp_dir, yaml_name);
-        rc = fp_input_yaml_write(yaml, jobs, err);
-        cJSON_Delete(jobs);
-        if (rc != 0) {
-            free(yaml);
-            break;
-        }
-        fp_sb envs;
-        fp_sb_init(&envs);
-        const char **env = NULL;
-        build_env(c, cache, shape, &envs, &env);
-        size_t nwl;
-        const char **wl = workload_argv(c, &nwl);
-        const char *pre[] = {"-i", yaml};
-        const char **argv = rocprof_argv(c, pre, 2, wl, nwl);
-        char step[64];
-        snprintf(step, sizeof step, "att:%s%s", tag, attempt ? ":retry" : "");
-        fp_sb_reset(&stderr_text);
-        rc = run_rocprof(c, step, argv, rp_dir, env, &exit_code, &stderr_text, err);
-        free(argv);
-        free(wl);
-        free(env);
-        fp_sb_free(&envs);
+    return p;
+}
+
+/* The rocprofv3 input.yaml job of one ATT attempt. */
+static cJSON *att_job(const char *regex, const char *iters, const char *att_dir, const char *buffer)
+{
+    cJSON *jobs = cJSON_CreateArray();
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddItemToArray(jobs, j);
+    fp_json_add_str(j, "kernel_include_regex", regex);
+    fp_json_add_str(j, "kernel_iteration_range", iters);
+    fp_json_add_str(j, "output_directory", att_dir);
+    fp_json_add_str(j, "output_file", "out");
+    cJSON *fmt = cJSON_AddArrayToObject(j, "output_format");
+    cJSON_AddItemToArray(fmt, cJSON_CreateString("csv"));
+    fp_json_add_bool(j, "kernel_trace", 1);
+    fp_json_add_bool(j, "advanced_thread_trace", 1);
+    fp_json_add_int(j, "att_target_cu", ATT_TARGET_CU);
+    fp_json_add_str(j, "att_shader_engine_mask", ATT_SE_MASK);
+    fp_json_add_str(j, "att_simd_select", ATT_SIMD_SELECT);
+    fp_json_add_str(j, "att_buffer_size", buffer);
+    return jobs;
+}
+
+/* One ATT run of the workload (attempt 0, or 1 = the retry with the bigger
+ * buffer); *sc is what its stderr says, t->attempts gets its record. */
+static int att_attempt(cap *c, fp_cap_tag *t, const char *tag, const char *shape, const char *regex,
+                       const char *iters, const att_dirs *d, int attempt, int *exit_code, fp_stderr_scan *sc,
+                       fp_err *err)
+{
+    static const char *const buffers[] = {ATT_BUFFER, ATT_BUFFER_RETRY};
+    /* a fresh output dir and a COLD JIT cache: a warm cache skips
+     * compilation and the code object then has no line table */
+    if (fp_rm_rf_contents(d->att, err) != 0 || fp_rm_rf_contents(d->cache, err) != 0 ||
+        fp_mkdir_p(d->att, err) != 0 || fp_mkdir_p(d->cache, err) != 0 || fp_mkdir_p(d->rp, err) != 0)
+        return -1;
+    cJSON *jobs = att_job(regex, iters, d->att, buffers[attempt]);
+    char yaml_name[64];
+    snprintf(yaml_name, sizeof yaml_name, "input_att%s.yaml", attempt ? "_retry" : "");
+    char *yaml = fp_path_join(d->rp, yaml_name);
+    int rc = fp_input_yaml_write(yaml, jobs, err);
+    cJSON_Delete(jobs);
+    if (rc != 0) {
         free(yaml);
+        return -1;
+    }
+    fp_sb envs, stderr_text;
+    fp_sb_init(&envs);
+    fp_sb_init(&stderr_text);
+    const char **env = NULL;
+    build_env(c, d->cache, shape, &envs, &env);
+    size_t nwl;
+    const char **wl = workload_argv(c, &nwl);
+    const char *pre[] = {"-i", yaml};
+    const char **argv = rocprof_argv(c, pre, 2, wl, nwl);
+    char step[64];
+    snprintf(step, sizeof step, "att:%s%s", tag, attempt ? ":retry" : "");
+    rc = run_rocprof(c, step, argv, d->rp, env, exit_code, &stderr_text, err);
+    free(argv);
+    free(wl);
+    free(env);
+    fp_sb_free(&envs);
+    free(yaml);
+    fp_scan_stderr(stderr_text.buf, sc);
+    fp_sb_free(&stderr_text);
+    fp_cap_attempt *at = fp_model_push((void **)&t->attempts, &t->nattempts, sizeof *at);
+    at->att_buffer_size = fp_model_strdup(buffers[attempt]);
+    at->exit_code = *exit_code;
+    at->data_lost = sc->data_lost;
+    return rc;
+}
+
+/* The ATT runs of one tag: a second one with the bigger buffer when the decoder
+ * reports lost data. *lost: the kept trace is still truncated. */
+static int att_runs(cap *c, fp_cap_tag *t, const char *tag, const char *shape, const char *regex, const char *iters,
+                    const att_dirs *d, bool *lost, int *exit_code, fp_err *err)
+{
+    *lost = false;
+    for (int attempt = 0; attempt < 2; attempt++) {
         fp_stderr_scan sc;
-        fp_scan_stderr(stderr_text.buf, &sc);
-        fp_cap_attempt *at = fp_model_push((void **)&t->attempts, &t->nattempts, sizeof *at);
-        at->att_buffer_size = fp_model_strdup(buffers[attempt]);
-        at->exit_code = exit_code;
-        at->data_lost = sc.data_lost;
-        if (rc != 0)
-            break;
+        if (att_attempt(c, t, tag, shape, regex, iters, d, attempt, exit_code, &sc, err) != 0)
+            return -1;
         if (sc.decoder_missing) {
             fp_err_set(err, FP_TRACE_DECODER_MISSING, "rocprofv3 cannot find the trace decoder: %s",
                        sc.first_fatal[0] ? sc.first_fatal : "librocprof-trace-decoder.so not loaded");
-            fp_err_help(err, "install rocprof-trace-decoder into <rocm>/lib or set ROCPROF_ATT_LIBRARY_PATH (see "
-                             "`flyprof doctor`)");
-            rc = -1;
-            break;
+            return fp_err_help(err, "install rocprof-trace-decoder into <rocm>/lib or set ROCPROF_ATT_LIBRARY_PATH "
+                                    "(see `flyprof doctor`)");
         }
-        lost = sc.data_lost;
-        if (!lost)
+        *lost = sc.data_lost;
+        if (!*lost)
             break;
         if (attempt == 0)
             fp_progress(c->ctx, "capture: tag %s: trace data lost at att_buffer_size %s, retrying with %s", tag,
                         ATT_BUFFER, ATT_BUFFER_RETRY);
     }
-    fp_sb_free(&stderr_text);
-    if (rc != 0) {
-        free(t->status);
-        t->status = fp_model_strdup(err->code == FP_INTERRUPTED ? "interrupted" : "failed");
-        goto out;
-    }
+    return 0;
+}
+
+/* The tag's record of runs that finished: the buffer kept, truncation, rocprofv3's exit. */
+static fp_cap_tag_done *record_att_done(cap *c, fp_cap_tag *t, const char *tag, bool lost, int exit_code)
+{
     fp_cap_tag_done *td = t->done = calloc(1, sizeof *t->done);
     if (!td)
         abort();
@@ -467,14 +470,18 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
         fp_warn(c->ctx, "tag %s: rocprofv3 exited %d (stderr kept in rocprof/%s/rocprofv3.stderr.txt)", tag,
                 exit_code, tag);
     td->exit_code = exit_code;
+    return td;
+}
 
-    /* copy the tag's kernel trace and agent info where docs/bundle.md says */
+/* copy the tag's kernel trace and agent info where docs/bundle.md says */
+static void copy_trace_csvs(fp_cap_tag_done *td, const char *tag, const att_dirs *d)
+{
     static const char *const copies[][2] = {{"out_kernel_trace.csv", "kernel_trace.csv"},
                                             {"out_agent_info.csv", "agent_info.csv"}};
     for (size_t i = 0; i < 2; i++) {
-        char *from = fp_path_join(att_dir, copies[i][0]);
+        char *from = fp_path_join(d->att, copies[i][0]);
         if (fp_is_file(from)) {
-            char *to = fp_path_join(rp_dir, copies[i][1]);
+            char *to = fp_path_join(d->rp, copies[i][1]);
             fp_err e2 = {0};
             fp_copy_file(from, to, &e2);
             fp_err_clear(&e2);
@@ -485,13 +492,11 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
         }
         free(from);
     }
+}
 
-    fp_att_dir *inv = NULL;
-    size_t ninv = 0;
-    if (fp_att_inventory(att_dir, &inv, &ninv, err) != 0) {
-        rc = -1;
-        goto out;
-    }
+/* Every dispatch dir the pass wrote, as capture.json's inventory. */
+static fp_cap_inventoried *record_inventory(fp_cap_tag_done *td, const fp_att_dir *inv, size_t ninv)
+{
     fp_cap_inventoried *ti = td->inventoried = calloc(1, sizeof *td->inventoried);
     if (!ti)
         abort();
@@ -505,6 +510,13 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
         d->mapped = inv[i].mapped;
         d->mapped_pct = inv[i].instructions ? 100.0 * (double)inv[i].mapped / (double)inv[i].instructions : 0.0;
     }
+    return ti;
+}
+
+/* The dispatch dir the analyses will read (the tag's status: ok or empty). */
+static void record_kept_dispatch(cap *c, fp_cap_tag *t, fp_cap_inventoried *ti, const char *tag,
+                                 const fp_att_dir *inv, size_t ninv)
+{
     long keep = fp_att_pick(inv, ninv);
     free(t->status);
     if (keep < 0) {
@@ -514,25 +526,30 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
                                             "workload failed)");
         fp_warn(c->ctx, "tag %s: %s", tag,
                 ninv ? "all ATT dispatches were empty shells" : "rocprofv3 wrote no ATT dispatch dir");
-    } else {
-        const fp_att_dir *k = &inv[keep];
-        t->status = fp_model_strdup("ok");
-        fp_cap_kept *kp = ti->kept = calloc(1, sizeof *ti->kept);
-        if (!kp)
-            abort();
-        kp->kept_dispatch = fp_model_strdup(k->name);
-        kp->dispatch = k->dispatch;
-        kp->waves = k->waves;
-        kp->instructions = k->instructions;
-        kp->mapped = k->mapped;
-        kp->mapped_pct = fp_optd_of(k->instructions ? 100.0 * (double)k->mapped / (double)k->instructions : 0);
-        if (k->mapped == 0)
-            fp_warn(c->ctx, "tag %s: no instruction maps to a source line (warm JIT cache or no debug info: "
-                            "FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1 was set and the cache emptied)",
-                    tag);
+        return;
     }
-    /* registers: the tag's own kernel trace (its shape may JIT a different
-     * specialization), else discovery's */
+    const fp_att_dir *k = &inv[keep];
+    t->status = fp_model_strdup("ok");
+    fp_cap_kept *kp = ti->kept = calloc(1, sizeof *ti->kept);
+    if (!kp)
+        abort();
+    kp->kept_dispatch = fp_model_strdup(k->name);
+    kp->dispatch = k->dispatch;
+    kp->waves = k->waves;
+    kp->instructions = k->instructions;
+    kp->mapped = k->mapped;
+    kp->mapped_pct = fp_optd_of(k->instructions ? 100.0 * (double)k->mapped / (double)k->instructions : 0);
+    if (k->mapped == 0)
+        fp_warn(c->ctx, "tag %s: no instruction maps to a source line (warm JIT cache or no debug info: "
+                        "FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1 was set and the cache emptied)",
+                tag);
+}
+
+/* registers: the tag's own kernel trace (its shape may JIT a different
+ * specialization), else discovery's */
+static void record_registers(cap *c, fp_cap_inventoried *ti, const char *kernel, const char *rp_dir,
+                             const fp_kcand *disc, const char *arch)
+{
     fp_kcands kt = {0};
     fp_sb ktp, agp;
     fp_sb_init(&ktp);
@@ -563,11 +580,51 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
     fp_kcands_free(&kt);
     fp_sb_free(&ktp);
     fp_sb_free(&agp);
-    fp_att_inventory_free(inv, ninv);
-out:
-    free(att_dir);
-    free(rp_dir);
-    free(cache);
+}
+
+/* One ATT pass for one tag, with one retry on lost data: trace, copy its CSVs,
+ * take the inventory, keep one dispatch, record its registers. Fills the tag's
+ * object; returns -1 only for errors that stop the whole capture (timeout,
+ * interrupt, decoder missing, I/O). An empty result is recorded in the tag
+ * (status "empty") and returns 0. */
+static int att_pass(cap *c, const char *tag, const char *shape, const char *kernel, const char *regex,
+                    const char *iters, const fp_kcand *disc, const char *arch, fp_err *err)
+{
+    fp_cap_tag *t = calloc(1, sizeof *t);
+    if (!t)
+        abort();
+    *(!strcmp(tag, "small") ? &c->doc.tags.small : &c->doc.tags.big) = t;
+    t->status = fp_model_strdup("running");
+    t->shape = fp_model_strdup(shape);
+    t->iter_range = fp_model_strdup(iters);
+    fp_sb rel;
+    fp_sb_init(&rel);
+    fp_sb_addf(&rel, "att/%s", tag);
+    t->att_dir = fp_model_strdup(rel.buf);
+    fp_sb_free(&rel);
+    att_dirs d = {tag_dir(c, "att/%s", tag), tag_dir(c, "rocprof/%s", tag), tag_dir(c, ".cache/%s", tag)};
+    bool lost = false;
+    int exit_code = 0;
+    fp_att_dir *inv = NULL;
+    size_t ninv = 0;
+    int rc = att_runs(c, t, tag, shape, regex, iters, &d, &lost, &exit_code, err);
+    if (rc != 0) {
+        free(t->status);
+        t->status = fp_model_strdup(err->code == FP_INTERRUPTED ? "interrupted" : "failed");
+    } else {
+        fp_cap_tag_done *td = record_att_done(c, t, tag, lost, exit_code);
+        copy_trace_csvs(td, tag, &d);
+        /* an inventory that cannot be read is an I/O error: the capture stops, the tag stays "running" */
+        if ((rc = fp_att_inventory(d.att, &inv, &ninv, err)) == 0) {
+            fp_cap_inventoried *ti = record_inventory(td, inv, ninv);
+            record_kept_dispatch(c, t, ti, tag, inv, ninv);
+            record_registers(c, ti, kernel, d.rp, disc, arch);
+            fp_att_inventory_free(inv, ninv);
+        }
+    }
+    free(d.att);
+    free(d.rp);
+    free(d.cache);
     return rc;
 }
 
