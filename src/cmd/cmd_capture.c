@@ -1097,6 +1097,96 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     return rc;
 }
 
+/* hard gates first: rocprofv3, then the worktree and its build tree */
+static int check_gates(cap *c, fp_err *err)
+{
+    fp_ctx *ctx = c->ctx;
+    if (fp_rocprof_probe(c->cfg.rocprofv3.value, VERSION_TIMEOUT_S, ctx->interrupted, &c->rp, err) != 0 &&
+        (!c->rp.path || err->code == FP_INTERRUPTED || err->code == FP_ROCPROFV3_MISSING))
+        return -1;
+    fp_err_clear(err); /* a failed --version only warns: the release is assumed */
+    if (!c->rp.version)
+        fp_warn(ctx, "rocprofv3 --version failed (%s): assuming a release before ROCm 7.0", c->rp.probe_error);
+    if (!c->cfg.worktree.value) {
+        fp_err_set(err, FP_BUILD_TREE_MISSING, "no FlyDSL worktree configured");
+        return fp_err_help(err, "pass --worktree DIR or set FLYPROF_WORKTREE");
+    }
+    fp_worktree_inspect(c->cfg.worktree.value, &c->wt, err);
+    if (!c->wt.exists || !c->wt.build_tree) {
+        fp_err_set(err, FP_BUILD_TREE_MISSING, "%s%s", c->wt.path,
+                   !c->wt.exists ? " does not exist" : ": no build-fly/python_packages build tree");
+        return fp_err_help(err, "build FlyDSL in the worktree, or point --worktree at a built checkout");
+    }
+    if (!c->wt.flydsl_pkg)
+        fp_warn(ctx, "%s/%s has no flydsl/ package", c->wt.path, FP_FLYDSL_BUILD_TREE);
+    return 0;
+}
+
+/* capture.json's head: what was asked, when and where, with which profiler and worktree */
+static void open_capture_doc(cap *c, const char *kernel)
+{
+    c->doc.schema = 1;
+    c->doc.status = fp_model_strdup("running");
+    c->doc.requested_kernel = fp_model_strdup(kernel);
+    c->doc.tag = fp_model_strdup(c->a->tag);
+    {
+        /* when and where: the provenance `history add` records */
+        char when[32], host[256] = "";
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        c->doc.captured_at = fp_model_strdup(when);
+        c->doc.host = fp_model_strdup(gethostname(host, sizeof host - 1) == 0 && host[0] ? host : NULL);
+    }
+    fp_cap_rocprof *rp = c->doc.rocprofv3 = calloc(1, sizeof *c->doc.rocprofv3);
+    if (!rp)
+        abort();
+    rp->path = fp_model_strdup(c->rp.path);
+    rp->version = fp_model_strdup(c->rp.version);
+    rp->rocm_version = fp_model_strdup(c->rp.rocm_version);
+    rp->default_output_format = fp_model_strdup(c->rp.default_format);
+    c->doc.worktree = worktree_fill(&c->wt);
+    c->doc.config = config_fill(&c->cfg);
+    c->doc.timeout_s = c->a->timeout;
+}
+
+/* -f table: the kernel, then one line per tag */
+static void capture_table(const cap *c, fp_sb *t)
+{
+    const fp_cap_kernel *kd = c->doc.kernel;
+    fp_sb_addf(t, "captured %s (%s match, %lld calls, iterations %s) into %s\n", kd ? kd->kernel : NULL,
+               kd ? kd->match_confidence : NULL, kd ? (long long)kd->calls : (long long)NAN,
+               c->doc.iters ? c->doc.iters->iter_range : NULL, c->bundle);
+    fp_sb_adds(t, "  tag    status  dispatch                                waves  mapped  VGPR  waves/SIMD\n");
+    const fp_cap_tag *const tv[] = {c->doc.tags.small, c->doc.tags.big};
+    const char *const tn[] = {"small", "big"};
+    for (size_t i = 0; i < 2; i++) {
+        if (!tv[i])
+            continue;
+        /* the numbers as the file has them (rounded); NAN where a key is absent, as before */
+        const fp_cap_inventoried *ti = tv[i]->done ? tv[i]->done->inventoried : NULL;
+        const fp_cap_kept *kp = ti ? ti->kept : NULL;
+        const fp_cap_reg_occ *ro = ti && ti->registers ? ti->registers->occ : NULL;
+        fp_sb_addf(t, "  %-6s %-7s %-39s %5lld  %5.1f%%  %4lld  %10lld\n", tn[i], tv[i]->status,
+                   kp && kp->kept_dispatch ? kp->kept_dispatch : "-", kp ? (long long)kp->waves : (long long)NAN,
+                   kp ? fp_round(kp->mapped_pct.v, 1) : NAN, ro ? (long long)ro->total_vgpr.v : (long long)NAN,
+                   ro ? (long long)ro->waves_per_simd : (long long)NAN);
+    }
+}
+
+static void cap_free(cap *c)
+{
+    fp_capture_free(&c->doc);
+    fp_invocation_free(&c->inv);
+    fp_recipes_free(&c->recipes);
+    fp_worktree_free(&c->wt);
+    fp_rocprof_info_free(&c->rp);
+    fp_config_free(&c->cfg);
+    free(c->bundle);
+}
+
+/* gates -> the bundle and capture.json's head -> the capture -> capture.json (always) -> envelope */
 static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 {
     (void)npos;
@@ -1113,67 +1203,27 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     c.t0 = now_s();
     if (fp_config_load(&c.cfg, &a->cfg, err) != 0)
         return -1;
-    int rc = -1;
-
-    /* hard gates first: rocprofv3, then the worktree and its build tree */
-    if (fp_rocprof_probe(c.cfg.rocprofv3.value, VERSION_TIMEOUT_S, ctx->interrupted, &c.rp, err) != 0 &&
-        (!c.rp.path || err->code == FP_INTERRUPTED || err->code == FP_ROCPROFV3_MISSING))
-        goto out;
-    fp_err_clear(err);
-    if (!c.rp.version)
-        fp_warn(ctx, "rocprofv3 --version failed (%s): assuming a release before ROCm 7.0", c.rp.probe_error);
-    if (!c.cfg.worktree.value) {
-        fp_err_set(err, FP_BUILD_TREE_MISSING, "no FlyDSL worktree configured");
-        fp_err_help(err, "pass --worktree DIR or set FLYPROF_WORKTREE");
-        goto out;
+    if (check_gates(&c, err) != 0) {
+        cap_free(&c);
+        return -1;
     }
-    fp_worktree_inspect(c.cfg.worktree.value, &c.wt, err);
-    if (!c.wt.exists || !c.wt.build_tree) {
-        fp_err_set(err, FP_BUILD_TREE_MISSING, "%s%s", c.wt.path,
-                   !c.wt.exists ? " does not exist" : ": no build-fly/python_packages build tree");
-        fp_err_help(err, "build FlyDSL in the worktree, or point --worktree at a built checkout");
-        goto out;
-    }
-    if (!c.wt.flydsl_pkg)
-        fp_warn(ctx, "%s/%s has no flydsl/ package", c.wt.path, FP_FLYDSL_BUILD_TREE);
-
     /* the bundle */
     c.bundle = ctx->bundle ? fp_path_abs(ctx->bundle) : fp_capture_default_bundle(kernel);
-    if (fp_mkdir_p(c.bundle, err) != 0)
-        goto out;
+    if (fp_mkdir_p(c.bundle, err) != 0) {
+        cap_free(&c);
+        return -1;
+    }
     if (!ctx->bundle_abs)
         ctx->bundle_abs = strdup(c.bundle);
-    c.doc.schema = 1;
-    c.doc.status = fp_model_strdup("running");
-    c.doc.requested_kernel = fp_model_strdup(kernel);
-    c.doc.tag = fp_model_strdup(a->tag);
-    {
-        /* when and where: the provenance `history add` records */
-        char when[32], host[256] = "";
-        time_t now = time(NULL);
-        struct tm tm;
-        gmtime_r(&now, &tm);
-        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        c.doc.captured_at = fp_model_strdup(when);
-        c.doc.host = fp_model_strdup(gethostname(host, sizeof host - 1) == 0 && host[0] ? host : NULL);
-    }
-    fp_cap_rocprof *rp = c.doc.rocprofv3 = calloc(1, sizeof *c.doc.rocprofv3);
-    if (!rp)
-        abort();
-    rp->path = fp_model_strdup(c.rp.path);
-    rp->version = fp_model_strdup(c.rp.version);
-    rp->rocm_version = fp_model_strdup(c.rp.rocm_version);
-    rp->default_output_format = fp_model_strdup(c.rp.default_format);
-    c.doc.worktree = worktree_fill(&c.wt);
-    c.doc.config = config_fill(&c.cfg);
-    c.doc.timeout_s = a->timeout;
+    open_capture_doc(&c, kernel);
     if (c.wt.dirty)
         fp_warn(ctx, "worktree %s has uncommitted changes: the commit alone does not reproduce this capture",
                 c.wt.path);
 
-    rc = capture_body(&c, kernel, err);
+    int rc = capture_body(&c, kernel, err);
     if (rc == 0 && ctx->interrupted && *ctx->interrupted)
         rc = fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d", (int)*ctx->interrupted);
+    /* capture.json is written whatever happened: it records how far the capture got */
     fp_err werr = {0};
     const char *status = rc == 0 ? "ok" : err->code == FP_INTERRUPTED ? "interrupted" : "failed";
     if (write_capture_json(&c, status, rc == 0 ? NULL : err, &werr) != 0 && rc == 0) {
@@ -1184,37 +1234,11 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     fp_err_clear(&werr);
     if (rc == 0) {
         ctx->data = fp_model_write(&fp_capture_schema, &c.doc);
-        fp_sb *t = &ctx->table;
-        const fp_cap_kernel *kd = c.doc.kernel;
-        fp_sb_addf(t, "captured %s (%s match, %lld calls, iterations %s) into %s\n", kd ? kd->kernel : NULL,
-                   kd ? kd->match_confidence : NULL, kd ? (long long)kd->calls : (long long)NAN,
-                   c.doc.iters ? c.doc.iters->iter_range : NULL, c.bundle);
-        fp_sb_adds(t, "  tag    status  dispatch                                waves  mapped  VGPR  waves/SIMD\n");
-        const fp_cap_tag *const tv[] = {c.doc.tags.small, c.doc.tags.big};
-        const char *const tn[] = {"small", "big"};
-        for (size_t i = 0; i < 2; i++) {
-            if (!tv[i])
-                continue;
-            /* the numbers as the file has them (rounded); NAN where a key is absent, as before */
-            const fp_cap_inventoried *ti = tv[i]->done ? tv[i]->done->inventoried : NULL;
-            const fp_cap_kept *kp = ti ? ti->kept : NULL;
-            const fp_cap_reg_occ *ro = ti && ti->registers ? ti->registers->occ : NULL;
-            fp_sb_addf(t, "  %-6s %-7s %-39s %5lld  %5.1f%%  %4lld  %10lld\n", tn[i], tv[i]->status,
-                       kp && kp->kept_dispatch ? kp->kept_dispatch : "-", kp ? (long long)kp->waves : (long long)NAN,
-                       kp ? fp_round(kp->mapped_pct.v, 1) : NAN, ro ? (long long)ro->total_vgpr.v : (long long)NAN,
-                       ro ? (long long)ro->waves_per_simd : (long long)NAN);
-        }
+        capture_table(&c, &ctx->table);
     } else if (c.bundle) {
         fp_err_extra(err, "capture_json", cJSON_CreateString("capture.json"));
     }
-out:
-    fp_capture_free(&c.doc);
-    fp_invocation_free(&c.inv);
-    fp_recipes_free(&c.recipes);
-    fp_worktree_free(&c.wt);
-    fp_rocprof_info_free(&c.rp);
-    fp_config_free(&c.cfg);
-    free(c.bundle);
+    cap_free(&c);
     return rc;
 }
 
