@@ -41,6 +41,9 @@
 #include "flyprof/recipes.h"
 #include "flyprof/worktree.h"
 
+#include "child_argv.h"
+#include "commands.h"
+
 /* ATT parameters of seed 000 Step 2: one target CU, SEs 0-3, all SIMDs,
  * 96 MiB buffer; on truncation the seed advises 0xC000000 (192 MiB). */
 #define ATT_TARGET_CU 1
@@ -628,6 +631,80 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
     return rc;
 }
 
+/* The counters child's command line, each option spelled from counters' own
+ * table (child_argv.h), then "--" and the workload:
+ *   SELF counters --bundle B --kernel K --iterations SET --timeout S --rocprofv3 P -q -f json [--arch A] -- ...
+ * NULL-terminated, the array malloc'd (its words live in b, c and c->inv);
+ * NULL when counters lacks one of the options (b->unknown). */
+static const char **pmc_argv(const cap *c, argvb *b, const char *kernel, const char *iters, const char *arch)
+{
+    fp_sb tmo, set;
+    fp_sb_init(&tmo);
+    fp_sb_init(&set);
+    fp_sb_addf(&tmo, "%lld", (long long)(c->a->timeout + 0.999));
+    /* counters takes the set as "6,8" / "2-4": drop the brackets and blanks */
+    for (const char *p = iters; *p; p++)
+        if (!strchr("[] ", *p))
+            fp_sb_addc(&set, *p);
+    push(b, c->ctx->argv0);
+    push(b, b->cmd->name);
+    global_bundle(b, c->bundle);
+    opt(b, "kernel", kernel);
+    opt(b, "iterations", own(b, &set));
+    opt(b, "timeout", own(b, &tmo));
+    opt(b, "rocprofv3", c->rp.path);
+    quiet(b);
+    json_envelope(b);
+    opt(b, "arch", arch); /* not passed when no arch is known */
+    if (b->unknown)
+        return NULL;
+    size_t nwl;
+    const char **wl = workload_argv(c, &nwl);
+    const char **argv = calloc(b->n + 1 + nwl + 1, sizeof *argv);
+    if (!argv)
+        abort();
+    memcpy(argv, b->v, b->n * sizeof *argv);
+    argv[b->n] = "--";
+    memcpy(argv + b->n + 1, wl, nwl * sizeof *wl);
+    free(wl);
+    return argv;
+}
+
+/* How the counters child ended, into capture.json pmc (status, counters_json or
+ * error_code) from its envelope read back by its table; a failure is a warning.
+ * Its kept envelope is made relocatable. */
+static void record_pmc_outcome(cap *c, fp_cap_pmc *pj, int rc, const char *so, const fp_err *e2)
+{
+    cJSON *env_doc = NULL;
+    fp_envelope_doc child;
+    memset(&child, 0, sizeof child);
+    fp_err e3 = {0};
+    const char *st = "failed";
+    bool have_env = rc == 0 && fp_json_parse_file(so, &env_doc, &e3) == 0 &&
+                    fp_model_read(&fp_envelope_doc_schema, env_doc, &child, so, &e3) == 0;
+    if (have_env && child.ok) {
+        st = "ok";
+        pj->counters_json = fp_model_strdup(fp_artifact_name(FP_ART_COUNTERS));
+    } else {
+        const fp_envelope_error *er = have_env ? child.error : NULL;
+        fp_warn(c->ctx, "pmc pass failed: [%s] %s", er ? er->code : fp_code_name(e2->code),
+                er ? er->message : (e2->message[0] ? e2->message : "no envelope"));
+        pj->failed = calloc(1, sizeof *pj->failed);
+        if (!pj->failed)
+            abort();
+        pj->failed->error_code = fp_model_strdup(er ? er->code : NULL);
+    }
+    pj->status = fp_model_strdup(st);
+    if (env_doc) { /* the kept envelope is relocatable like the artifacts */
+        fp_err e4 = {0};
+        fp_bundle_write_json(so, env_doc, c->bundle, &e4);
+        fp_err_clear(&e4);
+    }
+    cJSON_Delete(env_doc);
+    fp_model_free(&fp_envelope_doc_schema, &child);
+    fp_err_clear(&e3);
+}
+
 /* --with-pmc: the PMC pass belongs to `counters`; run this binary's counters
  * command live on the same workload, environment, kernel and iterations.
  * A failure is a warning (the ATT capture stands); only an interrupt stops. */
@@ -640,28 +717,18 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
         free(cache);
         return 0;
     }
+    argvb b = {.cmd = &fp_cmd_counters};
+    const char **argv = pmc_argv(c, &b, kernel, iters, arch);
+    if (!argv) { /* a bug, not a failed pass: a test catches it */
+        fp_err_set(err, FP_INTERNAL, "capture: `flyprof counters` has no option --%s", b.unknown);
+        argvb_free(&b);
+        free(cache);
+        return -1;
+    }
     fp_sb envs;
     fp_sb_init(&envs);
     const char **env = NULL;
     build_env(c, cache, c->a->shape, &envs, &env);
-    size_t nwl;
-    const char **wl = workload_argv(c, &nwl);
-    char tmo[32];
-    snprintf(tmo, sizeof tmo, "%lld", (long long)(c->a->timeout + 0.999));
-    /* counters takes the set as "6,8" / "2-4": drop the brackets and blanks */
-    fp_sb set;
-    fp_sb_init(&set);
-    for (const char *p = iters; *p; p++)
-        if (!strchr("[] ", *p))
-            fp_sb_addc(&set, *p);
-    const char *pre[] = {c->ctx->argv0, "counters", "--bundle", c->bundle, "--kernel", kernel, "--iterations",
-                         set.buf, "--timeout", tmo, "--rocprofv3", c->rp.path, "-q", "-f", "json",
-                         arch ? "--arch" : "--", arch, "--"};
-    /* without a known arch the list ends at the first "--" */
-    size_t npre = sizeof pre / sizeof pre[0] - (arch ? 0 : 2);
-    const char **argv = calloc(npre + nwl + 1, sizeof *argv);
-    memcpy(argv, pre, sizeof pre);
-    memcpy(argv + npre, wl, nwl * sizeof *wl);
     char *so = bpath(c, "pmc/counters.envelope.json"), *se = bpath(c, "pmc/counters.stderr.txt");
     char *pdir = bpath(c, "pmc");
     fp_mkdir_p(pdir, &e2);
@@ -684,45 +751,17 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
         pj->status = fp_model_strdup("interrupted");
         fp_err_set(err, FP_INTERRUPTED, "pmc pass interrupted");
     } else {
-        cJSON *env_doc = NULL;
-        fp_envelope_doc child;
-        memset(&child, 0, sizeof child);
-        fp_err e3 = {0};
-        const char *st = "failed";
-        bool have_env = rc == 0 && fp_json_parse_file(so, &env_doc, &e3) == 0 &&
-                        fp_model_read(&fp_envelope_doc_schema, env_doc, &child, so, &e3) == 0;
-        if (have_env && child.ok) {
-            st = "ok";
-            pj->counters_json = fp_model_strdup(fp_artifact_name(FP_ART_COUNTERS));
-        } else {
-            const fp_envelope_error *er = have_env ? child.error : NULL;
-            fp_warn(c->ctx, "pmc pass failed: [%s] %s", er ? er->code : fp_code_name(e2.code),
-                    er ? er->message : (e2.message[0] ? e2.message : "no envelope"));
-            pj->failed = calloc(1, sizeof *pj->failed);
-            if (!pj->failed)
-                abort();
-            pj->failed->error_code = fp_model_strdup(er ? er->code : NULL);
-        }
-        pj->status = fp_model_strdup(st);
-        if (env_doc) { /* the kept envelope is relocatable like the artifacts */
-            fp_err e4 = {0};
-            fp_bundle_write_json(so, env_doc, c->bundle, &e4);
-            fp_err_clear(&e4);
-        }
-        cJSON_Delete(env_doc);
-        fp_model_free(&fp_envelope_doc_schema, &child);
-        fp_err_clear(&e3);
+        record_pmc_outcome(c, pj, rc, so, &e2);
         rc = 0;
     }
     fp_err_clear(&e2);
     free(so);
     free(se);
     free(argv);
-    free(wl);
+    argvb_free(&b);
     free(env);
     fp_sb_free(&envs);
     free(cache);
-    fp_sb_free(&set);
     return r.interrupted ? -1 : rc;
 }
 
