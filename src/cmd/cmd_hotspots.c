@@ -272,80 +272,81 @@ static const fp_arch_limits *arch_from_agent_info(fp_ctx *ctx, const ktrace *k, 
     return found;
 }
 
-static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *err)
+/* code.json of the dispatch dir; an empty shell ("code": null) is EMPTY_ATT. */
+static int load_code(fp_ctx *ctx, const char *dir, fp_code *code, fp_err *err)
 {
-    (void)npos;
-    hotspots_args *a = argp;
-    const char *dir = pos[0];
     if (!fp_is_dir(dir)) {
         fp_err_set(err, FP_NO_ARTIFACT, "directory not found: %s", dir);
         return fp_err_help(err, "pass a decoded ATT dispatch dir (ui_output_agent_<pid>_dispatch_<n>)");
     }
-    fp_code code;
-    if (fp_code_load(dir, &code, err) != 0)
+    if (fp_code_load(dir, code, err) != 0)
         return -1;
-    if (code.null_code) {
-        fp_code_free(&code);
+    if (code->null_code) {
+        fp_code_free(code);
         fp_err_set(err, FP_EMPTY_ATT, "%s/code.json has \"code\": null: the decoder wrote an empty shell "
                                       "(this dispatch was not traced)", dir);
         return fp_err_help(err, "pick the dispatch dir whose code.json has rows (see `flyprof help hotspots`)");
     }
-    if (code.coerced_cells)
+    if (code->coerced_cells)
         fp_warn(ctx, "code.json: %zu numeric cells were not integers and read as 0 (as the seed analyzer does)",
-                code.coerced_cells);
+                code->coerced_cells);
+    return 0;
+}
 
-    fp_hotspots hs;
-    if (fp_hotspots_compute(&code, &hs, err) != 0) {
-        fp_code_free(&code);
+/* The analysis itself, with a warning for each degenerate total. */
+static int rank_hotspots(fp_ctx *ctx, const fp_code *code, fp_hotspots *hs, fp_err *err)
+{
+    if (fp_hotspots_compute(code, hs, err) != 0)
         return -1;
-    }
-    if (hs.ninst == 0)
+    if (hs->ninst == 0)
         fp_warn(ctx, "code.json has no instruction rows: nothing to rank");
-    else if (hs.total_cycles == 0)
+    else if (hs->total_cycles == 0)
         fp_warn(ctx, "total cycles are 0: the stall share is reported as n/a (null)");
-    if (hs.overflow)
+    if (hs->overflow)
         fp_warn(ctx, "cycle sums exceed 64 bits and were saturated");
+    return 0;
+}
 
-    fp_hs_opts o = {.topk = a->topk,
-                    .show_src = strcmp(a->mode, "asm") != 0,
-                    .show_asm = strcmp(a->mode, "src") != 0,
-                    .detail = a->detail,
-                    .context = a->context,
-                    .loading_arg = dir};
-
-    /* Snapshots feed only the detail snippets. */
-    fp_snapshots snaps = {0};
-    if (o.detail && o.show_src) {
-        fp_err e = {0};
-        if (fp_snapshots_load(dir, &snaps, &e) != 0) {
-            fp_warn(ctx, "snapshots.json unusable, no source snippets: %s", e.message);
-            fp_err_clear(&e);
-            memset(&snaps, 0, sizeof snaps);
-        }
-        if (snaps.refused)
-            fp_warn(ctx, "snapshots.json: %zu leaves point outside the dispatch dir and were not read",
-                    snaps.refused);
+/* Snapshots feed only the detail snippets; unusable ones only warn. */
+static void load_snippets(fp_ctx *ctx, const char *dir, const fp_hs_opts *o, fp_snapshots *snaps)
+{
+    if (!o->detail || !o->show_src)
+        return;
+    fp_err e = {0};
+    if (fp_snapshots_load(dir, snaps, &e) != 0) {
+        fp_warn(ctx, "snapshots.json unusable, no source snippets: %s", e.message);
+        fp_err_clear(&e);
+        memset(snaps, 0, sizeof *snaps);
     }
+    if (snaps->refused)
+        fp_warn(ctx, "snapshots.json: %zu leaves point outside the dispatch dir and were not read", snaps->refused);
+}
 
-    /* Kernel-trace CSV. */
-    ktrace kt = {0};
-    kt.agent_node = -1;
-    char *sym = NULL;
-    if (code.symbol) {
-        sym = strdup(code.symbol);
-        if (!sym)
-            abort();
-        size_t sl = strlen(sym);
-        if (sl > 3 && !strcmp(sym + sl - 3, ".kd"))
-            sym[sl - 3] = '\0';
-    }
-    const char *want = a->kernel ? a->kernel : sym;
+/* The kernel's name as a kernel trace spells it: code.json's symbol without ".kd" (malloc'd, or NULL). */
+static char *kernel_symbol(const char *symbol)
+{
+    if (!symbol)
+        return NULL;
+    char *sym = strdup(symbol);
+    if (!sym)
+        abort();
+    size_t sl = strlen(sym);
+    if (sl > 3 && !strcmp(sym + sl - 3, ".kd"))
+        sym[sl - 3] = '\0';
+    return sym;
+}
+
+/* The kernel's kernel-trace row into *kt: from --kernel-trace (which must have
+ * it), else searched for near the dispatch dir (a miss only warns). */
+static int load_ktrace(fp_ctx *ctx, const hotspots_args *a, const char *dir, const char *want, ktrace *kt,
+                       fp_err *err)
+{
     int rc = 0;
     if (a->kernel_trace) {
         if (!fp_is_file(a->kernel_trace)) {
             rc = fp_err_set(err, FP_NO_ARTIFACT, "--kernel-trace %s: no such file", a->kernel_trace);
         } else {
-            int r = try_csv(ctx, a->kernel_trace, want, true, &kt, err);
+            int r = try_csv(ctx, a->kernel_trace, want, true, kt, err);
             if (r < 0)
                 rc = -1;
             else if (r == 0) {
@@ -355,31 +356,87 @@ static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *e
             }
         }
     } else if (want) {
-        find_ktrace(ctx, dir, want, &kt, err);
+        find_ktrace(ctx, dir, want, kt, err);
     }
-    if (rc == 0 && !kt.regs.have)
+    if (rc == 0 && !kt->regs.have)
         fp_warn(ctx, "no kernel_trace CSV row for '%s' (searched the dispatch dir, its parent, ../rocprof and "
                 "../../rocprof): registers from the ISA scan only; LDS and SGPR limits unknown",
                 want ? want : "?");
+    return rc;
+}
 
-    /* Architecture: --arch, else agent_info, else the opcode heuristic. */
+/* Architecture: --arch, else agent_info, else the opcode heuristic; *asrc and
+ * *detail say which. */
+static const fp_arch_limits *choose_arch(fp_ctx *ctx, const hotspots_args *a, const fp_hotspots *hs,
+                                         const ktrace *kt, fp_arch_src *asrc, fp_sb *detail)
+{
     const fp_arch_limits *arch = NULL;
-    fp_arch_src asrc = FP_ARCH_HEURISTIC;
+    *asrc = FP_ARCH_HEURISTIC;
+    if (a->arch) {
+        arch = fp_arch_by_name(a->arch);
+        *asrc = FP_ARCH_FLAG;
+        fp_sb_adds(detail, "--arch");
+    } else if (kt->regs.have && (arch = arch_from_agent_info(ctx, kt, detail)) != NULL) {
+        *asrc = FP_ARCH_AGENT_INFO;
+    } else {
+        arch = fp_arch_by_name(hs->isa.gfx950_opcodes ? "gfx950" : "gfx942");
+        fp_warn(ctx, "architecture guessed from opcodes as %s (no --arch, no agent_info.csv); "
+                "pass --arch if that is wrong", arch->name);
+    }
+    return arch;
+}
+
+/* -f json: the same numbers as data, with the ranked lists' truncation. */
+static void hotspots_data(fp_ctx *ctx, const char *dir, const fp_code *code, const fp_hotspots *hs,
+                          const fp_hs_regs *regs, const fp_snapshots *snaps, const fp_hs_opts *o)
+{
+    fp_hotspots_doc doc;
+    fp_hotspots_doc_fill(hs, regs, snaps, o, &doc);
+    doc.dispatch_dir = fp_model_strdup(dir);
+    doc.symbol = fp_model_strdup(code->symbol);
+    ctx->data = fp_model_write(&fp_hotspots_doc_schema, &doc);
+    fp_model_free(&fp_hotspots_doc_schema, &doc);
+    if (o->show_src)
+        fp_truncated(ctx, "source_lines", (size_t)o->topk < hs->n_stalling_lines ? (size_t)o->topk
+                                                                                 : hs->n_stalling_lines,
+                     hs->n_stalling_lines);
+    if (o->show_asm)
+        fp_truncated(ctx, "instructions_ranked", (size_t)o->topk < hs->n_stalling ? (size_t)o->topk : hs->n_stalling,
+                     hs->n_stalling);
+}
+
+/* code.json -> hotspots -> kernel trace row -> architecture and registers -> text / data */
+static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *err)
+{
+    (void)npos;
+    hotspots_args *a = argp;
+    const char *dir = pos[0];
+    fp_code code;
+    if (load_code(ctx, dir, &code, err) != 0)
+        return -1;
+    fp_hotspots hs;
+    if (rank_hotspots(ctx, &code, &hs, err) != 0) {
+        fp_code_free(&code);
+        return -1;
+    }
+    fp_hs_opts o = {.topk = a->topk,
+                    .show_src = strcmp(a->mode, "asm") != 0,
+                    .show_asm = strcmp(a->mode, "src") != 0,
+                    .detail = a->detail,
+                    .context = a->context,
+                    .loading_arg = dir};
+    fp_snapshots snaps = {0};
+    load_snippets(ctx, dir, &o, &snaps);
+    ktrace kt = {0};
+    kt.agent_node = -1;
+    char *sym = kernel_symbol(code.symbol);
+    int rc = load_ktrace(ctx, a, dir, a->kernel ? a->kernel : sym, &kt, err);
     fp_sb detail;
     fp_sb_init(&detail);
-    fp_hs_regs regs;
     if (rc == 0) {
-        if (a->arch) {
-            arch = fp_arch_by_name(a->arch);
-            asrc = FP_ARCH_FLAG;
-            fp_sb_adds(&detail, "--arch");
-        } else if (kt.regs.have && (arch = arch_from_agent_info(ctx, &kt, &detail)) != NULL) {
-            asrc = FP_ARCH_AGENT_INFO;
-        } else {
-            arch = fp_arch_by_name(hs.isa.gfx950_opcodes ? "gfx950" : "gfx942");
-            fp_warn(ctx, "architecture guessed from opcodes as %s (no --arch, no agent_info.csv); "
-                    "pass --arch if that is wrong", arch->name);
-        }
+        fp_arch_src asrc;
+        const fp_arch_limits *arch = choose_arch(ctx, a, &hs, &kt, &asrc, &detail);
+        fp_hs_regs regs;
         fp_hs_regs_compute(&hs, arch, asrc, detail.len ? detail.buf : NULL, &kt.regs, &regs);
         if (regs.gfx950_corrected)
             fp_warn(ctx, "gfx950 kernel_trace VGPR_Count %d doubled to %d (ROCm <= 7.2 under-count, "
@@ -390,22 +447,9 @@ static int run_hotspots(fp_ctx *ctx, void *argp, char **pos, int npos, fp_err *e
         ctx->table_verbatim = true;
         if (ctx->format == FP_FMT_TABLE)
             fp_hotspots_render_text(&hs, &regs, &snaps, &o, &ctx->table);
-    }
-    /* the envelope's data is not printed next to a table (main's emit) */
-    if (rc == 0 && !(ctx->table_only && ctx->table.len)) {
-        fp_hotspots_doc doc;
-        fp_hotspots_doc_fill(&hs, &regs, &snaps, &o, &doc);
-        doc.dispatch_dir = fp_model_strdup(dir);
-        doc.symbol = fp_model_strdup(code.symbol);
-        ctx->data = fp_model_write(&fp_hotspots_doc_schema, &doc);
-        fp_model_free(&fp_hotspots_doc_schema, &doc);
-        if (o.show_src)
-            fp_truncated(ctx, "source_lines", (size_t)o.topk < hs.n_stalling_lines ? (size_t)o.topk
-                                                                                   : hs.n_stalling_lines,
-                         hs.n_stalling_lines);
-        if (o.show_asm)
-            fp_truncated(ctx, "instructions_ranked",
-                         (size_t)o.topk < hs.n_stalling ? (size_t)o.topk : hs.n_stalling, hs.n_stalling);
+        /* the envelope's data is not printed next to a table (main's emit) */
+        if (!(ctx->table_only && ctx->table.len))
+            hotspots_data(ctx, dir, &code, &hs, &regs, &snaps, &o);
     }
     fp_sb_free(&detail);
     free(sym);
