@@ -266,21 +266,14 @@ static int do_show(fp_ctx *ctx, const history_args *a, const char *dbp, const ch
     return 0;
 }
 
-static int do_trend(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err *err)
+/* One series (kernel + shape) per chart: mixing them would chart noise. More
+ * than one among recs is BAD_ARGS, the series listed in error.series. */
+static int one_series(const fp_history_records *recs, fp_err *err)
 {
-    fp_history_records recs;
-    if (query(a, dbp, &recs, NULL, err))
-        return -1;
-    if (recs.n == 0) {
-        fp_history_records_free(&recs);
-        fp_err_set(err, FP_NO_ARTIFACT, "no history entry matches");
-        return fp_err_help(err, "`flyprof history list` shows what is there");
-    }
-    /* one series (kernel + shape) per chart: mixing them would chart noise */
     fp_history_series *series = NULL;
     size_t nseries = 0;
-    for (size_t ri = 0; ri < recs.n; ri++) {
-        const fp_history_record *r = &recs.items[ri];
+    for (size_t ri = 0; ri < recs->n; ri++) {
+        const fp_history_record *r = &recs->items[ri];
         const char *k = r->kernel, *s = r->shape;
         bool seen = false;
         for (size_t x = 0; x < nseries; x++)
@@ -291,6 +284,7 @@ static int do_trend(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err 
             o->shape = fp_model_strdup(s);
         }
     }
+    int rc = 0;
     if (nseries > 1) {
         fp_err_set(err, FP_BAD_ARGS, "%d series (kernel + shape) match; trend charts one", (int)nseries);
         fp_err_help(err, "pass --kernel K and --shape S (the series are in error.series)");
@@ -298,26 +292,91 @@ static int do_trend(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err 
         for (size_t x = 0; x < nseries; x++)
             cJSON_AddItemToArray(arr, fp_model_write(&fp_history_series_schema, &series[x]));
         fp_err_extra(err, "series", arr);
-        for (size_t x = 0; x < nseries; x++)
-            fp_model_free(&fp_history_series_schema, &series[x]);
-        free(series);
-        fp_history_records_free(&recs);
-        return -1;
+        rc = -1;
     }
     for (size_t x = 0; x < nseries; x++)
         fp_model_free(&fp_history_series_schema, &series[x]);
     free(series);
-    fp_history_trend_doc d = {0};
-    fp_trend_top_classes(recs.items, recs.n, FP_TREND_TOP_CLASSES, &d.classes, &d.nclasses);
-    char *svg = fp_trend_svg(recs.items, recs.n, d.classes, d.nclasses);
-    char *csv = fp_trend_csv(recs.items, recs.n, d.classes, d.nclasses);
-    const char *dir = a->out ? a->out : ".";
-    char *ps = fp_path_join(dir, "trend.svg"), *pc = fp_path_join(dir, "trend.csv");
+    return rc;
+}
+
+/* trend.svg and trend.csv into ps and pc, charting the classes in d->classes. */
+static int write_trend_files(const fp_history_records *recs, const fp_history_trend_doc *d, const char *ps,
+                             const char *pc, fp_err *err)
+{
+    char *svg = fp_trend_svg(recs->items, recs->n, d->classes, d->nclasses);
+    char *csv = fp_trend_csv(recs->items, recs->n, d->classes, d->nclasses);
     int rc = fp_write_atomic(ps, svg, strlen(svg), err);
     if (rc == 0)
         rc = fp_write_atomic(pc, csv, strlen(csv), err);
     free(svg);
     free(csv);
+    return rc;
+}
+
+/* -f table: the series and the column heads (one per charted class). */
+static void trend_table_head(fp_sb *t, const fp_history_records *recs, const fp_history_trend_doc *d)
+{
+    const fp_history_record *f = &recs->items[0];
+    fp_sb_addf(t, "%s%s%s%s: %d entries\n", f->kernel, f->shape[0] ? " [" : "", f->shape, f->shape[0] ? "]" : "",
+               (int)recs->n);
+    fp_sb_adds(t, "   id  captured_at           commit    us/call  stall%");
+    for (size_t c = 0; c < d->nclasses; c++)
+        fp_sb_addf(t, "  %10.10s", d->classes[c]);
+    fp_sb_addc(t, '\n');
+}
+
+/* One entry: its point in d (data) and its row of the table. */
+static void trend_point(fp_sb *t, fp_history_trend_doc *d, const fp_history_record *r)
+{
+    const fp_history_provenance *p = &r->provenance;
+    fp_history_trend_point *pt = fp_model_push((void **)&d->points, &d->npoints, sizeof *pt);
+    pt->id = (int64_t)(r->id.known ? r->id.v : 0);
+    pt->captured_at = fp_model_strdup(p->captured_at);
+    pt->commit = fp_model_strdup(p->commit);
+    pt->dirty = p->dirty;
+    pt->time_ns_per_call = r->workload.time_ns_per_call;
+    pt->stall_pct = r->totals.stall_pct;
+    const char *cm = p->commit;
+    char commit[16], tbuf[24] = "-";
+    snprintf(commit, sizeof commit, "%.7s%s", cm ? cm : "-", p->dirty.known && p->dirty.v ? "*" : "");
+    if (r->workload.time_ns_per_call.known)
+        snprintf(tbuf, sizeof tbuf, "%.2f", r->workload.time_ns_per_call.v / 1000.0);
+    fp_sb_addf(t, "%5.0f  %-20s  %-8s %8s  %6.2f", r->id.known ? r->id.v : 0.0, p->captured_at ? p->captured_at : "-",
+               commit, tbuf, r->totals.stall_pct.known ? r->totals.stall_pct.v : 0.0);
+    for (size_t c = 0; c < d->nclasses; c++) {
+        double v = 0;
+        for (size_t k = 0; k < r->nclasses; k++)
+            if (!strcmp(r->classes[k].cls, d->classes[c]))
+                v = r->classes[k].pct.known ? r->classes[k].pct.v : 0.0;
+        fp_model_kv *kv = fp_model_push((void **)&pt->class_pct, &pt->nclass_pct, sizeof *kv);
+        kv->key = fp_model_strdup(d->classes[c]);
+        kv->v = v;
+        fp_sb_addf(t, "  %10.2f", v);
+    }
+    fp_sb_addc(t, '\n');
+}
+
+/* the matching entries (one series) -> trend.svg + trend.csv -> the points as data and table */
+static int do_trend(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err *err)
+{
+    fp_history_records recs;
+    if (query(a, dbp, &recs, NULL, err))
+        return -1;
+    if (recs.n == 0) {
+        fp_history_records_free(&recs);
+        fp_err_set(err, FP_NO_ARTIFACT, "no history entry matches");
+        return fp_err_help(err, "`flyprof history list` shows what is there");
+    }
+    if (one_series(&recs, err) != 0) {
+        fp_history_records_free(&recs);
+        return -1;
+    }
+    fp_history_trend_doc d = {0};
+    fp_trend_top_classes(recs.items, recs.n, FP_TREND_TOP_CLASSES, &d.classes, &d.nclasses);
+    const char *dir = a->out ? a->out : ".";
+    char *ps = fp_path_join(dir, "trend.svg"), *pc = fp_path_join(dir, "trend.csv");
+    int rc = write_trend_files(&recs, &d, ps, pc, err);
     if (rc == 0) {
         const fp_history_record *f = &recs.items[0];
         d.db = fp_model_strdup(dbp);
@@ -325,42 +384,9 @@ static int do_trend(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err 
         d.series.shape = fp_model_strdup(f->shape);
         d.series.arch = fp_model_strdup(f->arch);
         d.count = (int64_t)recs.n;
-        fp_sb_addf(&ctx->table, "%s%s%s%s: %d entries\n", f->kernel, f->shape[0] ? " [" : "", f->shape,
-                   f->shape[0] ? "]" : "", (int)recs.n);
-        fp_sb_adds(&ctx->table, "   id  captured_at           commit    us/call  stall%");
-        for (size_t c = 0; c < d.nclasses; c++)
-            fp_sb_addf(&ctx->table, "  %10.10s", d.classes[c]);
-        fp_sb_addc(&ctx->table, '\n');
-        for (size_t ri = 0; ri < recs.n; ri++) {
-            const fp_history_record *r = &recs.items[ri];
-            const fp_history_provenance *p = &r->provenance;
-            fp_history_trend_point *pt = fp_model_push((void **)&d.points, &d.npoints, sizeof *pt);
-            pt->id = (int64_t)(r->id.known ? r->id.v : 0);
-            pt->captured_at = fp_model_strdup(p->captured_at);
-            pt->commit = fp_model_strdup(p->commit);
-            pt->dirty = p->dirty;
-            pt->time_ns_per_call = r->workload.time_ns_per_call;
-            pt->stall_pct = r->totals.stall_pct;
-            const char *cm = p->commit;
-            char commit[16], tbuf[24] = "-";
-            snprintf(commit, sizeof commit, "%.7s%s", cm ? cm : "-", p->dirty.known && p->dirty.v ? "*" : "");
-            if (r->workload.time_ns_per_call.known)
-                snprintf(tbuf, sizeof tbuf, "%.2f", r->workload.time_ns_per_call.v / 1000.0);
-            fp_sb_addf(&ctx->table, "%5.0f  %-20s  %-8s %8s  %6.2f", r->id.known ? r->id.v : 0.0,
-                       p->captured_at ? p->captured_at : "-", commit, tbuf,
-                       r->totals.stall_pct.known ? r->totals.stall_pct.v : 0.0);
-            for (size_t c = 0; c < d.nclasses; c++) {
-                double v = 0;
-                for (size_t k = 0; k < r->nclasses; k++)
-                    if (!strcmp(r->classes[k].cls, d.classes[c]))
-                        v = r->classes[k].pct.known ? r->classes[k].pct.v : 0.0;
-                fp_model_kv *kv = fp_model_push((void **)&pt->class_pct, &pt->nclass_pct, sizeof *kv);
-                kv->key = fp_model_strdup(d.classes[c]);
-                kv->v = v;
-                fp_sb_addf(&ctx->table, "  %10.2f", v);
-            }
-            fp_sb_addc(&ctx->table, '\n');
-        }
+        trend_table_head(&ctx->table, &recs, &d);
+        for (size_t ri = 0; ri < recs.n; ri++)
+            trend_point(&ctx->table, &d, &recs.items[ri]);
         char *as = fp_path_abs(ps), *ac = fp_path_abs(pc);
         d.svg = fp_model_strdup(as);
         d.csv = fp_model_strdup(ac);
