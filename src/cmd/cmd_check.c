@@ -66,6 +66,85 @@ static void side(const fp_history_record *rec, fp_check_side *o)
     o->hash = fp_model_strdup(rec->hash);
 }
 
+/* B's record (with --worktree's provenance when given) and its baseline entry
+ * in the database dbp; on failure *cur may still need freeing. */
+static int load_sides(const fp_ctx *ctx, const check_args *a, const char *dbp, fp_history_record *cur,
+                      fp_history_record *base, fp_err *err)
+{
+    fp_worktree wt;
+    memset(&wt, 0, sizeof wt);
+    bool have_wt = false;
+    if (a->worktree) {
+        if (fp_worktree_inspect(a->worktree, &wt, err))
+            return -1;
+        have_wt = true;
+    }
+    int rc = fp_history_record_from_bundle(ctx->bundle, have_wt && wt.commit[0] ? wt.commit : NULL,
+                                           have_wt ? (int)wt.dirty : -1, have_wt ? wt.branch : NULL, cur, err);
+    if (have_wt)
+        fp_worktree_free(&wt);
+    fp_history *h = NULL;
+    if (rc == 0)
+        rc = fp_history_open(dbp, false, &h, err);
+    /* B itself may already be in the history (added on main): never its own baseline */
+    if (rc == 0)
+        rc = fp_history_baseline(h, cur->kernel, cur->shape, a->baseline, cur->hash, base, err);
+    fp_history_close(h);
+    return rc;
+}
+
+/* The comparison diff makes, on the figures both sides have, into d (rounded
+ * as the envelope has it) and *v; returns whether the --fail-on gate tripped. */
+static bool compare_to_baseline(const check_args *a, const char *dbp, const fp_history_record *base,
+                    const fp_history_record *cur, fp_check_doc *d, fp_diff_verdict *v)
+{
+    fp_diff_figures fb, fa;
+    fp_diff_figures_of_record(base, &fb);
+    fp_diff_figures_of_record(cur, &fa);
+    fp_diff_verdict_of(&fb, &fa, v);
+    d->db = fp_model_strdup(dbp);
+    d->baseline_ref = fp_model_strdup(a->baseline ? a->baseline : "latest");
+    side(base, &d->baseline);
+    side(cur, &d->current);
+    const char *ab = base->arch, *aa = cur->arch;
+    if (ab && aa && strcmp(ab, aa))
+        fp_model_push_str(&d->notes, &d->nnotes, "different architectures");
+    if (strcmp(v->basis, "time_ns_per_call"))
+        fp_model_push_str(&d->notes, &d->nnotes, "no duration per call on both sides: the verdict uses the "
+                                                 "stalled share of latency");
+    fp_diff_noise_floor_of(&d->noise_floor);
+    fp_diff_totals_of(&fb, &fa, &d->totals);
+    fp_diff_classes_of(&fb, &fa, &d->classes, &d->nclasses);
+    fp_diff_verdict_doc_of(v, &d->verdict);
+    fp_diff_figures_free(&fb);
+    fp_diff_figures_free(&fa);
+    const char *gate_on = a->fail_on && strcmp(a->fail_on, "never") ? a->fail_on : NULL;
+    bool tripped = fp_diff_gate(v->overall, gate_on) == 1;
+    d->gate.fail_on = fp_model_strdup(a->fail_on);
+    d->gate.tripped = tripped;
+    /* the table shows the numbers of the envelope */
+    fp_model_round(&fp_check_schema, d);
+    return tripped;
+}
+
+/* -f table: what was compared, the verdict, the gate, the classes' shares */
+static void check_table(fp_sb *t, const check_args *a, const fp_history_record *base, const fp_history_record *cur,
+                        const fp_diff_verdict *v, const fp_check_doc *d)
+{
+    const char *bc = base->provenance.commit;
+    fp_sb_addf(t, "check %s%s%s%s against entry %.0f (%.7s, %s)\n", cur->kernel, cur->shape[0] ? " [" : "",
+               cur->shape, cur->shape[0] ? "]" : "", base->id.v, bc ? bc : "no commit", base->provenance.captured_at);
+    fp_sb_addf(t, "verdict: %s (%s)\n", v->overall, v->why);
+    fp_sb_addf(t, "gate --fail-on %s: %s\n", a->fail_on, d->gate.tripped ? "TRIPPED (exit 1)" : "passed");
+    fp_sb_adds(t, "\nclass            share before -> after (points)\n");
+    for (size_t i = 0; i < d->nclasses; i++) {
+        const fp_diff_row *it = &d->classes[i];
+        fp_sb_addf(t, "%-17s%6.2f -> %6.2f (%+.2f)%s\n", it->key, it->before ? it->before->pct : 0.0,
+                   it->after ? it->after->pct : 0.0, it->delta.pct, it->significant ? "  *" : "");
+    }
+}
+
+/* B and its baseline -> the comparison -> table and data -> the gate */
 static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
 {
     (void)pos, (void)npos;
@@ -76,75 +155,16 @@ static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err
         fp_err_set(err, FP_BAD_ARGS, "no history database: neither --db, $FLYPROF_HISTORY, $XDG_DATA_HOME nor $HOME");
         return fp_err_help(err, "pass --db FILE");
     }
-    fp_worktree wt;
-    memset(&wt, 0, sizeof wt);
-    bool have_wt = false;
-    if (a->worktree) {
-        if (fp_worktree_inspect(a->worktree, &wt, err)) {
-            free(dbp);
-            return -1;
-        }
-        have_wt = true;
-    }
     fp_history_record cur = {0}, base = {0};
-    int rc = fp_history_record_from_bundle(ctx->bundle, have_wt && wt.commit[0] ? wt.commit : NULL,
-                                           have_wt ? (int)wt.dirty : -1, have_wt ? wt.branch : NULL, &cur, err);
-    if (have_wt)
-        fp_worktree_free(&wt);
-    fp_history *h = NULL;
-    if (rc == 0)
-        rc = fp_history_open(dbp, false, &h, err);
-    /* B itself may already be in the history (added on main): never its own baseline */
-    if (rc == 0)
-        rc = fp_history_baseline(h, cur.kernel, cur.shape, a->baseline, cur.hash, &base, err);
-    fp_history_close(h);
-    if (rc) {
+    if (load_sides(ctx, a, dbp, &cur, &base, err) != 0) {
         free(dbp);
         fp_history_record_free(&cur);
         return -1;
     }
-
-    fp_diff_figures fb, fa;
-    fp_diff_figures_of_record(&base, &fb);
-    fp_diff_figures_of_record(&cur, &fa);
-    fp_diff_verdict v;
-    fp_diff_verdict_of(&fb, &fa, &v);
     fp_check_doc d = {0};
-    d.db = fp_model_strdup(dbp);
-    d.baseline_ref = fp_model_strdup(a->baseline ? a->baseline : "latest");
-    side(&base, &d.baseline);
-    side(&cur, &d.current);
-    const char *ab = base.arch, *aa = cur.arch;
-    if (ab && aa && strcmp(ab, aa))
-        fp_model_push_str(&d.notes, &d.nnotes, "different architectures");
-    if (strcmp(v.basis, "time_ns_per_call"))
-        fp_model_push_str(&d.notes, &d.nnotes, "no duration per call on both sides: the verdict uses the "
-                                               "stalled share of latency");
-    fp_diff_noise_floor_of(&d.noise_floor);
-    fp_diff_totals_of(&fb, &fa, &d.totals);
-    fp_diff_classes_of(&fb, &fa, &d.classes, &d.nclasses);
-    fp_diff_verdict_doc_of(&v, &d.verdict);
-    fp_diff_figures_free(&fb);
-    fp_diff_figures_free(&fa);
-    const char *gate_on = a->fail_on && strcmp(a->fail_on, "never") ? a->fail_on : NULL;
-    bool tripped = fp_diff_gate(v.overall, gate_on) == 1;
-    d.gate.fail_on = fp_model_strdup(a->fail_on);
-    d.gate.tripped = tripped;
-    /* the table shows the numbers of the envelope */
-    fp_model_round(&fp_check_schema, &d);
-
-    const char *bc = base.provenance.commit;
-    fp_sb_addf(&ctx->table, "check %s%s%s%s against entry %.0f (%.7s, %s)\n", cur.kernel,
-               cur.shape[0] ? " [" : "", cur.shape, cur.shape[0] ? "]" : "", base.id.v, bc ? bc : "no commit",
-               base.provenance.captured_at);
-    fp_sb_addf(&ctx->table, "verdict: %s (%s)\n", v.overall, v.why);
-    fp_sb_addf(&ctx->table, "gate --fail-on %s: %s\n", a->fail_on, tripped ? "TRIPPED (exit 1)" : "passed");
-    fp_sb_adds(&ctx->table, "\nclass            share before -> after (points)\n");
-    for (size_t i = 0; i < d.nclasses; i++) {
-        const fp_diff_row *it = &d.classes[i];
-        fp_sb_addf(&ctx->table, "%-17s%6.2f -> %6.2f (%+.2f)%s\n", it->key, it->before ? it->before->pct : 0.0,
-                   it->after ? it->after->pct : 0.0, it->delta.pct, it->significant ? "  *" : "");
-    }
+    fp_diff_verdict v;
+    bool tripped = compare_to_baseline(a, dbp, &base, &cur, &d, &v);
+    check_table(&ctx->table, a, &base, &cur, &v, &d);
     free(dbp);
     fp_history_record_free(&cur);
     fp_history_record_free(&base);
