@@ -349,26 +349,14 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
-static int spawn(server *s, call *c, fp_err *err)
+/* The child's argv: flyprof <cmd> -f json <rest>; -f before any "--" (main strips it there). */
+static const char **call_argv(const call *c)
 {
-    running *r = &s->run;
-    int p[3][2];
-    for (int i = 0; i < 3; i++)
-        if (pipe2(p[i], O_CLOEXEC) != 0) {
-            for (int j = 0; j < i; j++)
-                close(p[j][0]), close(p[j][1]);
-            return fp_err_set(err, FP_IO_ERROR, "pipe: %s", strerror(errno));
-        }
-    /* argv: flyprof <cmd> -f json <rest>; -f before any "--" (main strips it there). */
     size_t n = 0;
     while (c->argv[n])
         n++;
     const char **argv = calloc(n + 4, sizeof *argv);
-    size_t ne = 0;
-    while (environ[ne])
-        ne++;
-    const char **envp = calloc(ne + 2, sizeof *envp);
-    if (!argv || !envp)
+    if (!argv)
         abort();
     size_t k = 0;
     argv[k++] = "flyprof";
@@ -377,38 +365,49 @@ static int spawn(server *s, call *c, fp_err *err)
     argv[k++] = "json";
     for (size_t i = 1; i < n; i++)
         argv[k++] = c->argv[i];
-    k = 0;
+    return argv;
+}
+
+/* The child's environment: ours, with FLYPROF_TABLE_FD=3 (its table rendering on fd 3). */
+static const char **call_env(void)
+{
+    size_t ne = 0;
+    while (environ[ne])
+        ne++;
+    const char **envp = calloc(ne + 2, sizeof *envp);
+    if (!envp)
+        abort();
+    size_t k = 0;
     for (size_t i = 0; i < ne; i++)
         if (strncmp(environ[i], "FLYPROF_TABLE_FD=", 17))
             envp[k++] = environ[i];
     envp[k++] = "FLYPROF_TABLE_FD=3";
+    return envp;
+}
 
-    pid_t pid = fork();
-    if (pid < 0) {
-        for (int i = 0; i < 3; i++)
-            close(p[i][0]), close(p[i][1]);
-        free(argv);
-        free(envp);
-        return fp_err_set(err, FP_IO_ERROR, "fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        /* Move the write ends out of the way first, then onto 1, 3, 2. */
-        int w[3];
-        for (int i = 0; i < 3; i++)
-            w[i] = fcntl(p[i][1], F_DUPFD_CLOEXEC, 10);
-        int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-        if (w[0] < 0 || w[1] < 0 || w[2] < 0 || devnull < 0 || dup2(devnull, 0) < 0 || dup2(w[0], 1) < 0 ||
-            dup2(w[1], 3) < 0 || dup2(w[2], 2) < 0)
-            _exit(127);
-        if (chdir(s->pol.root) != 0)
-            _exit(127);
-        execve(s->exe, (char *const *)argv, (char *const *)envp);
+/* In the forked child: its own process group, stdin /dev/null, the pipes' write
+ * ends on 1 (envelope), 3 (table) and 2 (stderr), cwd the policy root, then exec. */
+static _Noreturn void exec_call(const server *s, int p[3][2], const char **argv, const char **envp)
+{
+    setpgid(0, 0);
+    /* Move the write ends out of the way first, then onto 1, 3, 2. */
+    int w[3];
+    for (int i = 0; i < 3; i++)
+        w[i] = fcntl(p[i][1], F_DUPFD_CLOEXEC, 10);
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (w[0] < 0 || w[1] < 0 || w[2] < 0 || devnull < 0 || dup2(devnull, 0) < 0 || dup2(w[0], 1) < 0 ||
+        dup2(w[1], 3) < 0 || dup2(w[2], 2) < 0)
         _exit(127);
-    }
-    setpgid(pid, pid); /* also from the parent: no race with an early kill */
-    free(argv);
-    free(envp);
+    if (chdir(s->pol.root) != 0)
+        _exit(127);
+    execve(s->exe, (char *const *)argv, (char *const *)envp);
+    _exit(127);
+}
+
+/* The running call's state, fresh: its pid, the read ends (non-blocking), empty buffers. */
+static void running_begin(server *s, call *c, pid_t pid, int p[3][2])
+{
+    running *r = &s->run;
     for (int i = 0; i < 3; i++) {
         close(p[i][1]);
         r->fd[i] = p[i][0];
@@ -429,6 +428,34 @@ static int spawn(server *s, call *c, fp_err *err)
     r->cancelled = r->killed = r->reaped = false;
     r->status = 0;
     s->busy = true;
+}
+
+/* Start call c as a child `flyprof <cmd> -f json ...` with three pipes (stdout, fd 3, stderr). */
+static int spawn(server *s, call *c, fp_err *err)
+{
+    int p[3][2];
+    for (int i = 0; i < 3; i++)
+        if (pipe2(p[i], O_CLOEXEC) != 0) {
+            for (int j = 0; j < i; j++)
+                close(p[j][0]), close(p[j][1]);
+            return fp_err_set(err, FP_IO_ERROR, "pipe: %s", strerror(errno));
+        }
+    const char **argv = call_argv(c);
+    const char **envp = call_env();
+    pid_t pid = fork();
+    if (pid < 0) {
+        for (int i = 0; i < 3; i++)
+            close(p[i][0]), close(p[i][1]);
+        free(argv);
+        free(envp);
+        return fp_err_set(err, FP_IO_ERROR, "fork: %s", strerror(errno));
+    }
+    if (pid == 0)
+        exec_call(s, p, argv, envp); /* does not return */
+    setpgid(pid, pid); /* also from the parent: no race with an early kill */
+    free(argv);
+    free(envp);
+    running_begin(s, c, pid, p);
     return 0;
 }
 
