@@ -7,14 +7,14 @@
 
 #include "child_argv.h"
 
-void push(argvb *b, const char *s)
+void fp_argv_push(fp_argvb *b, const char *s)
 {
     if (b->n < 63)
         b->v[b->n++] = s;
     b->v[b->n] = NULL;
 }
 
-const char *own(argvb *b, fp_sb *sb)
+const char *fp_argv_own(fp_argvb *b, fp_sb *sb)
 {
     char *s = fp_sb_detach(sb);
     if (!s || b->nowned >= sizeof b->owned / sizeof *b->owned)
@@ -23,13 +23,13 @@ const char *own(argvb *b, fp_sb *sb)
     return s;
 }
 
-void argvb_free(argvb *b)
+void fp_argv_free(fp_argvb *b)
 {
     for (size_t i = 0; i < b->nowned; i++)
         free(b->owned[i]);
 }
 
-const fp_opt *find_opt(const fp_opt *opts, const char *lng)
+const fp_opt *fp_argv_find_opt(const fp_opt *opts, const char *lng)
 {
     for (const fp_opt *o = opts; o && o->lng; o++)
         if (!strcmp(o->lng, lng))
@@ -39,9 +39,9 @@ const fp_opt *find_opt(const fp_opt *opts, const char *lng)
 
 /* Option `lng` of `opts` as "--lng" (or "-s" when shrt), then its value unless
  * it is a flag. */
-void push_opt(argvb *b, const fp_opt *opts, const char *lng, bool shrt, const char *value)
+void fp_argv_opt_as(fp_argvb *b, const fp_opt *opts, const char *lng, bool shrt, const char *value)
 {
-    const fp_opt *o = find_opt(opts, lng);
+    const fp_opt *o = fp_argv_find_opt(opts, lng);
     if (!o || (shrt && !o->shrt)) {
         if (!b->unknown)
             b->unknown = lng;
@@ -53,26 +53,26 @@ void push_opt(argvb *b, const fp_opt *opts, const char *lng, bool shrt, const ch
         fp_sb_addf(&f, "-%c", o->shrt);
     else
         fp_sb_addf(&f, "--%s", o->lng);
-    push(b, own(b, &f));
+    fp_argv_push(b, fp_argv_own(b, &f));
     if (o->kind != FP_OPT_FLAG)
-        push(b, value);
+        fp_argv_push(b, value);
 }
 
 /* The child's option `lng` with `value`; nothing when value is NULL (not set). */
-void opt(argvb *b, const char *lng, const char *value)
+void fp_argv_opt(fp_argvb *b, const char *lng, const char *value)
 {
     if (value)
-        push_opt(b, b->cmd->opts, lng, false, value);
+        fp_argv_opt_as(b, b->cmd->opts, lng, false, value);
 }
 
 /* The child's flag `lng`, when on. */
-void flag(argvb *b, const char *lng, bool on)
+void fp_argv_flag(fp_argvb *b, const char *lng, bool on)
 {
     if (on)
-        push_opt(b, b->cmd->opts, lng, false, NULL);
+        fp_argv_opt_as(b, b->cmd->opts, lng, false, NULL);
 }
 
-void global_bundle(argvb *b, const char *dir) { push_opt(b, fp_global_opts, "bundle", false, dir); }
+void fp_argv_bundle(fp_argvb *b, const char *dir) { fp_argv_opt_as(b, fp_global_opts, "bundle", false, dir); }
 
-void json_envelope(argvb *b) { push_opt(b, fp_global_opts, "format", true, "json"); }
-void quiet(argvb *b) { push_opt(b, fp_global_opts, "quiet", true, NULL); }
+void fp_argv_json(fp_argvb *b) { fp_argv_opt_as(b, fp_global_opts, "format", true, "json"); }
+void fp_argv_quiet(fp_argvb *b) { fp_argv_opt_as(b, fp_global_opts, "quiet", true, NULL); }

@@ -17,36 +17,36 @@
 #include "flyprof/cli.h"
 #include "flyprof/strbuf.h"
 
-typedef struct argvb {
+typedef struct fp_argvb {
     const fp_command *cmd; /* the child */
     const char *v[64];     /* NULL-terminated; words past 63 are dropped */
     size_t n;
     char *owned[64]; /* "--name" spellings and formatted values */
     size_t nowned;
     const char *unknown; /* the first option name the child does not have */
-} argvb;
+} fp_argvb;
 
 /* Append one word as is (the program, the command name, a positional). */
-void push(argvb *b, const char *s);
+void fp_argv_push(fp_argvb *b, const char *s);
 /* Keep sb's text for as long as b lives (sb is left empty) and return it. */
-const char *own(argvb *b, fp_sb *sb);
+const char *fp_argv_own(fp_argvb *b, fp_sb *sb);
 /* Free what b owns (not b itself). */
-void argvb_free(argvb *b);
+void fp_argv_free(fp_argvb *b);
 
 /* The option of `opts` whose long name is `lng`, or NULL. */
-const fp_opt *find_opt(const fp_opt *opts, const char *lng);
+const fp_opt *fp_argv_find_opt(const fp_opt *opts, const char *lng);
 /* Option `lng` of `opts` as "--lng" (or "-s" when shrt), then its value unless
  * it is a flag. */
-void push_opt(argvb *b, const fp_opt *opts, const char *lng, bool shrt, const char *value);
+void fp_argv_opt_as(fp_argvb *b, const fp_opt *opts, const char *lng, bool shrt, const char *value);
 
 /* The child's option `lng` with `value`; nothing when value is NULL (not set). */
-void opt(argvb *b, const char *lng, const char *value);
+void fp_argv_opt(fp_argvb *b, const char *lng, const char *value);
 /* The child's flag `lng`, when on. */
-void flag(argvb *b, const char *lng, bool on);
+void fp_argv_flag(fp_argvb *b, const char *lng, bool on);
 /* The global --bundle DIR. */
-void global_bundle(argvb *b, const char *dir);
+void fp_argv_bundle(fp_argvb *b, const char *dir);
 /* -f json: the child's envelope is read back; -q: its progress is not wanted */
-void json_envelope(argvb *b);
-void quiet(argvb *b);
+void fp_argv_json(fp_argvb *b);
+void fp_argv_quiet(fp_argvb *b);
 
 #endif

@@ -636,7 +636,7 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
  *   SELF counters --bundle B --kernel K --iterations SET --timeout S --rocprofv3 P -q -f json [--arch A] -- ...
  * NULL-terminated, the array malloc'd (its words live in b, c and c->inv);
  * NULL when counters lacks one of the options (b->unknown). */
-static const char **pmc_argv(const cap *c, argvb *b, const char *kernel, const char *iters, const char *arch)
+static const char **pmc_argv(const cap *c, fp_argvb *b, const char *kernel, const char *iters, const char *arch)
 {
     fp_sb tmo, set;
     fp_sb_init(&tmo);
@@ -646,16 +646,16 @@ static const char **pmc_argv(const cap *c, argvb *b, const char *kernel, const c
     for (const char *p = iters; *p; p++)
         if (!strchr("[] ", *p))
             fp_sb_addc(&set, *p);
-    push(b, c->ctx->argv0);
-    push(b, b->cmd->name);
-    global_bundle(b, c->bundle);
-    opt(b, "kernel", kernel);
-    opt(b, "iterations", own(b, &set));
-    opt(b, "timeout", own(b, &tmo));
-    opt(b, "rocprofv3", c->rp.path);
-    quiet(b);
-    json_envelope(b);
-    opt(b, "arch", arch); /* not passed when no arch is known */
+    fp_argv_push(b, c->ctx->argv0);
+    fp_argv_push(b, b->cmd->name);
+    fp_argv_bundle(b, c->bundle);
+    fp_argv_opt(b, "kernel", kernel);
+    fp_argv_opt(b, "iterations", fp_argv_own(b, &set));
+    fp_argv_opt(b, "timeout", fp_argv_own(b, &tmo));
+    fp_argv_opt(b, "rocprofv3", c->rp.path);
+    fp_argv_quiet(b);
+    fp_argv_json(b);
+    fp_argv_opt(b, "arch", arch); /* not passed when no arch is known */
     if (b->unknown)
         return NULL;
     size_t nwl;
@@ -717,11 +717,11 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
         free(cache);
         return 0;
     }
-    argvb b = {.cmd = &fp_cmd_counters};
+    fp_argvb b = {.cmd = &fp_cmd_counters};
     const char **argv = pmc_argv(c, &b, kernel, iters, arch);
     if (!argv) { /* a bug, not a failed pass: a test catches it */
         fp_err_set(err, FP_INTERNAL, "capture: `flyprof counters` has no option --%s", b.unknown);
-        argvb_free(&b);
+        fp_argv_free(&b);
         free(cache);
         return -1;
     }
@@ -758,7 +758,7 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
     free(so);
     free(se);
     free(argv);
-    argvb_free(&b);
+    fp_argv_free(&b);
     free(env);
     fp_sb_free(&envs);
     free(cache);

@@ -116,9 +116,9 @@ struct runner {
 /* Run's own option `lng` passed on as the child's option `as`: strings as given,
  * numbers as run parsed them (%g, %lld; an integer 0 means "the child's default"
  * and is not passed), flags when set. */
-static void fwd_as(argvb *b, const runner *r, const char *lng, const char *as)
+static void fwd_as(fp_argvb *b, const runner *r, const char *lng, const char *as)
 {
-    const fp_opt *o = find_opt(run_opts, lng);
+    const fp_opt *o = fp_argv_find_opt(run_opts, lng);
     const char *field = o ? (const char *)r->a + o->off : NULL;
     fp_sb v;
     fp_sb_init(&v);
@@ -126,24 +126,24 @@ static void fwd_as(argvb *b, const runner *r, const char *lng, const char *as)
         if (!b->unknown)
             b->unknown = lng;
     } else if (o->kind == FP_OPT_STR || o->kind == FP_OPT_CHOICE) {
-        opt(b, as, *(const char *const *)field);
+        fp_argv_opt(b, as, *(const char *const *)field);
     } else if (o->kind == FP_OPT_DOUBLE) {
         fp_sb_addf(&v, "%g", *(const double *)field);
-        opt(b, as, own(b, &v));
+        fp_argv_opt(b, as, fp_argv_own(b, &v));
     } else if (o->kind == FP_OPT_INT && *(const long long *)field > 0) {
         fp_sb_addf(&v, "%lld", *(const long long *)field);
-        opt(b, as, own(b, &v));
+        fp_argv_opt(b, as, fp_argv_own(b, &v));
     } else if (o->kind == FP_OPT_FLAG) {
-        flag(b, as, *(const bool *)field);
+        fp_argv_flag(b, as, *(const bool *)field);
     }
     fp_sb_free(&v);
 }
 
-static void fwd(argvb *b, const runner *r, const char *lng) { fwd_as(b, r, lng, lng); }
+static void fwd(fp_argvb *b, const runner *r, const char *lng) { fwd_as(b, r, lng, lng); }
 
 /* The settings (--worktree, --rocprofv3, ... FP_CONFIG_OPTS) that are set, in
  * run's table order. */
-static void fwd_config(argvb *b, const runner *r)
+static void fwd_config(fp_argvb *b, const runner *r)
 {
     size_t lo = offsetof(run_args, cfg), hi = lo + sizeof(fp_config_args);
     for (const fp_opt *o = run_opts; o->lng; o++)
@@ -153,14 +153,14 @@ static void fwd_config(argvb *b, const runner *r)
 
 /* ---- the steps' command lines ---- */
 
-static void doctor_argv(argvb *b, const runner *r)
+static void doctor_argv(fp_argvb *b, const runner *r)
 {
     fwd_config(b, r);
-    quiet(b);
-    json_envelope(b);
+    fp_argv_quiet(b);
+    fp_argv_json(b);
 }
 
-static void tile_argv(argvb *b, const runner *r)
+static void tile_argv(fp_argvb *b, const runner *r)
 {
     /* tile wants M,N,K and the dtype apart: "32768,8192,bf16" -> --shape 32768,8192 --dtype bf16 */
     const char *shape = r->a->shape, *last = strrchr(shape, ',');
@@ -170,63 +170,63 @@ static void tile_argv(argvb *b, const runner *r)
         fp_sb mnk;
         fp_sb_init(&mnk);
         fp_sb_add(&mnk, shape, (size_t)(last - shape));
-        opt(b, "shape", own(b, &mnk));
-        opt(b, "dtype", tail);
+        fp_argv_opt(b, "shape", fp_argv_own(b, &mnk));
+        fp_argv_opt(b, "dtype", tail);
     } else if (numeric) {
-        opt(b, "shape", shape);
+        fp_argv_opt(b, "shape", shape);
     }
     if (r->gpu_name)
-        opt(b, "gpu-name", r->gpu_name);
+        fp_argv_opt(b, "gpu-name", r->gpu_name);
     else
         fwd(b, r, "arch");
-    global_bundle(b, r->bundle);
-    quiet(b);
-    json_envelope(b);
+    fp_argv_bundle(b, r->bundle);
+    fp_argv_quiet(b);
+    fp_argv_json(b);
 }
 
-static void capture_argv(argvb *b, const runner *r)
+static void capture_argv(fp_argvb *b, const runner *r)
 {
-    push(b, r->kernel);
-    global_bundle(b, r->bundle);
+    fp_argv_push(b, r->kernel);
+    fp_argv_bundle(b, r->bundle);
     fwd(b, r, "tag");
     fwd(b, r, "timeout");
-    flag(b, "with-pmc", !r->a->no_pmc); /* counters runs inside capture */
+    fp_argv_flag(b, "with-pmc", !r->a->no_pmc); /* counters runs inside capture */
     fwd(b, r, "shape");
     fwd(b, r, "invocation");
     fwd(b, r, "iter-range");
     fwd_config(b, r);
-    json_envelope(b);
+    fp_argv_json(b);
     if (r->ctx->quiet) /* capture's progress (the rocprofv3 passes) is worth showing */
-        quiet(b);
+        fp_argv_quiet(b);
 }
 
 /* bubbles, map, report */
-static void analysis_argv(argvb *b, const runner *r)
+static void analysis_argv(fp_argvb *b, const runner *r)
 {
-    global_bundle(b, r->bundle);
-    opt(b, "tag", r->analysis_tag);
-    quiet(b);
-    json_envelope(b);
-    if (find_opt(b->cmd->opts, "jobs")) /* map has no threads */
+    fp_argv_bundle(b, r->bundle);
+    fp_argv_opt(b, "tag", r->analysis_tag);
+    fp_argv_quiet(b);
+    fp_argv_json(b);
+    if (fp_argv_find_opt(b->cmd->opts, "jobs")) /* map has no threads */
         fwd(b, r, "jobs");
 }
 
-static void bundle_argv(argvb *b, const runner *r)
+static void bundle_argv(fp_argvb *b, const runner *r)
 {
-    global_bundle(b, r->bundle);
-    opt(b, "tag", r->analysis_tag);
+    fp_argv_bundle(b, r->bundle);
+    fp_argv_opt(b, "tag", r->analysis_tag);
     fwd(b, r, "examples-dir");
-    quiet(b);
-    json_envelope(b);
+    fp_argv_quiet(b);
+    fp_argv_json(b);
 }
 
-static void history_argv(argvb *b, const runner *r)
+static void history_argv(fp_argvb *b, const runner *r)
 {
-    push(b, "add");
-    global_bundle(b, r->bundle);
+    fp_argv_push(b, "add");
+    fp_argv_bundle(b, r->bundle);
     fwd_as(b, r, "history-db", "db");
-    quiet(b);
-    json_envelope(b);
+    fp_argv_quiet(b);
+    fp_argv_json(b);
 }
 
 /* ---- running one step ---- */
@@ -278,7 +278,7 @@ static fp_run_step *new_step(runner *r, int form, const char *name, const char *
 }
 
 /* The step's run.json entry: what ran, how long, where its envelope and stderr are. */
-static void step_entry(fp_run_step *s, const argvb *b, double secs, const fp_proc_result *pr, const char *so,
+static void step_entry(fp_run_step *s, const fp_argvb *b, double secs, const fp_proc_result *pr, const char *so,
                        const char *se)
 {
     fp_sb line;
@@ -305,7 +305,7 @@ static fp_run_error *run_error(const fp_err *e)
 
 /* Run one step; returns 0 when its envelope says ok. On failure err holds the
  * step's own error (code, message, help). *out_env is the parsed envelope. */
-static int step(runner *r, const char *name, argvb *b, fp_envelope_doc *out_env, fp_err *err)
+static int step(runner *r, const char *name, fp_argvb *b, fp_envelope_doc *out_env, fp_err *err)
 {
     r->index++;
     char so[64], se[64];
@@ -483,7 +483,7 @@ typedef struct run_step {
     bool (*asked)(const runner *r); /* NULL: part of every run; else absent from run.json unless true */
     /* why the step is skipped (and *status: "skipped"/"unavailable"), NULL to run it */
     const char *(*skip)(const runner *r, const char **status);
-    void (*argv)(argvb *b, const runner *r); /* after "SELF <cmd>" */
+    void (*argv)(fp_argvb *b, const runner *r); /* after "SELF <cmd>" */
     /* what it adds to its run.json entry from its envelope's data (may fail the step) */
     int (*record)(runner *r, fp_run_step *entry, const cJSON *data, fp_err *err);
     bool failure_warns; /* a failure only warns and the run goes on (an interrupt still stops it) */
@@ -509,12 +509,12 @@ static const run_step run_steps[] = {
 /* Run one step's command; 0 when it succeeded or its failure only warns. */
 static int run_child(runner *r, const run_step *s, fp_err *serr)
 {
-    argvb b = {.cmd = s->cmd};
-    push(&b, r->self);
-    push(&b, s->cmd->name);
+    fp_argvb b = {.cmd = s->cmd};
+    fp_argv_push(&b, r->self);
+    fp_argv_push(&b, s->cmd->name);
     s->argv(&b, r);
     if (b.unknown) {
-        argvb_free(&b);
+        fp_argv_free(&b);
         return fp_err_set(serr, FP_INTERNAL, "run: `flyprof %s` has no option --%s", s->cmd->name, b.unknown);
     }
     fp_envelope_doc env;
@@ -523,7 +523,7 @@ static int run_child(runner *r, const run_step *s, fp_err *serr)
     if (rc == 0 && s->record)
         rc = s->record(r, &r->doc.steps[r->doc.nsteps - 1], env.data, &e);
     fp_model_free(&fp_envelope_doc_schema, &env);
-    argvb_free(&b);
+    fp_argv_free(&b);
     if (rc != 0 && s->failure_warns && e.code != FP_INTERRUPTED) {
         fp_sb m;
         fp_sb_init(&m);
