@@ -98,94 +98,131 @@ static int cmp_long(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The source frames of every code row, and the file of each frame in row order
+ * (repeats kept: fp_match_file and the error lists see them as the rows do). */
+typedef struct row_frames {
+    size_t nrows;
+    fp_frame **fr;
+    size_t *nfr;
+    const char **files; /* point into fr */
+    size_t nf;
+} row_frames;
+
+static void row_frames_load(const fp_code *code, row_frames *rf)
+{
+    *rf = (row_frames){.nrows = code->n};
+    rf->fr = calloc(code->n + 1, sizeof *rf->fr);
+    rf->nfr = calloc(code->n + 1, sizeof *rf->nfr);
+    if (!rf->fr || !rf->nfr)
+        abort();
+    for (size_t i = 0; i < code->n; i++) {
+        rf->nfr[i] = fp_source_frames(code->rows[i].source, &rf->fr[i]);
+        for (size_t k = 0; k < rf->nfr[i]; k++) {
+            rf->files = realloc(rf->files, (rf->nf + 1) * sizeof *rf->files);
+            if (!rf->files)
+                abort();
+            rf->files[rf->nf++] = rf->fr[i][k].file;
+        }
+    }
+}
+
+static void row_frames_free(row_frames *rf)
+{
+    for (size_t i = 0; i < rf->nrows; i++)
+        fp_frames_free(rf->fr[i], rf->nfr[i]);
+    free(rf->fr);
+    free(rf->nfr);
+    free(rf->files);
+}
+
+/* The file of --source-line matched no file or several: the error lists the
+ * files to choose from (all of them, or the ones the suffix matches). */
+static int file_choice_error(const row_frames *rf, const char *want, fp_file_match m, fp_err *err)
+{
+    cJSON *av = cJSON_CreateArray();
+    for (size_t i = 0; i < rf->nf; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = !strcmp(rf->files[i], rf->files[j]);
+        if (!dup && (m == FP_FM_NONE || fp_path_suffix_match(rf->files[i], want)))
+            cJSON_AddItemToArray(av, cJSON_CreateString(rf->files[i]));
+    }
+    if (m == FP_FM_NONE) {
+        fp_err_set(err, FP_NO_ARTIFACT, "no instruction maps to a file matching '%s'", want);
+        fp_err_help(err, "use one of error.available (exact path or a unique suffix)");
+        fp_err_extra(err, "available", av);
+    } else {
+        fp_err_set(err, FP_BAD_ARGS, "'%s' matches several files", want);
+        fp_err_help(err, "give a longer suffix: one of error.candidates");
+        fp_err_extra(err, "candidates", av);
+    }
+    return -1;
+}
+
+/* No counted instruction maps to file:line: the error lists the lines of the
+ * file that have instructions (sorted, distinct). */
+static int line_choice_error(const row_frames *rf, const char *file, long line, fp_err *err)
+{
+    long *lines = NULL;
+    size_t nl = 0;
+    for (size_t i = 0; i < rf->nrows; i++)
+        for (size_t k = 0; k < rf->nfr[i]; k++)
+            if (!strcmp(rf->fr[i][k].file, file) && rf->fr[i][k].line >= 0) {
+                lines = realloc(lines, (nl + 1) * sizeof *lines);
+                if (!lines)
+                    abort();
+                lines[nl++] = rf->fr[i][k].line;
+            }
+    qsort(lines, nl, sizeof *lines, cmp_long);
+    cJSON *av = cJSON_CreateArray();
+    for (size_t i = 0; i < nl; i++)
+        if (i == 0 || lines[i] != lines[i - 1])
+            cJSON_AddItemToArray(av, fp_json_int(lines[i]));
+    free(lines);
+    fp_err_set(err, FP_NO_ARTIFACT, "no instruction maps to %s:%ld", file, line);
+    fp_err_help(err, "lines of that file with instructions are in error.available");
+    fp_err_extra(err, "available", av);
+    return -1;
+}
+
+/* --source-line FILE:LINE: the counted rows with a frame at that line of the
+ * one file FILE names (exact path or unique suffix), each with its frame. */
 static int select_source_line(const fp_code *code, const char *spec, sel *s, char **want_file, fp_err *err)
 {
     long line;
     if (fp_parse_file_line(spec, want_file, &line, err) != 0)
         return -1;
-    /* distinct files of every frame */
-    const char **files = NULL;
-    size_t nf = 0;
-    fp_frame **fr = calloc(code->n + 1, sizeof *fr);
-    size_t *nfr = calloc(code->n + 1, sizeof *nfr);
-    if (!fr || !nfr)
-        abort();
-    for (size_t i = 0; i < code->n; i++) {
-        nfr[i] = fp_source_frames(code->rows[i].source, &fr[i]);
-        for (size_t k = 0; k < nfr[i]; k++) {
-            files = realloc(files, (nf + 1) * sizeof *files);
-            if (!files)
-                abort();
-            files[nf++] = fr[i][k].file;
-        }
-    }
+    row_frames rf;
+    row_frames_load(code, &rf);
     const char *which = NULL;
-    fp_file_match m = fp_match_file(*want_file, files, nf, &which);
+    fp_file_match m = fp_match_file(*want_file, rf.files, rf.nf, &which);
     int rc = -1;
     if (m == FP_FM_NONE || m == FP_FM_AMBIGUOUS) {
-        cJSON *av = cJSON_CreateArray();
-        for (size_t i = 0; i < nf; i++) {
-            bool dup = false;
-            for (size_t j = 0; j < i && !dup; j++)
-                dup = !strcmp(files[i], files[j]);
-            if (!dup && (m == FP_FM_NONE || fp_path_suffix_match(files[i], *want_file)))
-                cJSON_AddItemToArray(av, cJSON_CreateString(files[i]));
-        }
-        if (m == FP_FM_NONE) {
-            fp_err_set(err, FP_NO_ARTIFACT, "no instruction maps to a file matching '%s'", *want_file);
-            fp_err_help(err, "use one of error.available (exact path or a unique suffix)");
-            fp_err_extra(err, "available", av);
-        } else {
-            fp_err_set(err, FP_BAD_ARGS, "'%s' matches several files", *want_file);
-            fp_err_help(err, "give a longer suffix: one of error.candidates");
-            fp_err_extra(err, "candidates", av);
-        }
+        rc = file_choice_error(&rf, *want_file, m, err);
         goto done;
     }
     s->file_match = m == FP_FM_EXACT ? "exact" : "suffix";
     for (size_t i = 0; i < code->n; i++) {
         if (!counted(&code->rows[i]))
             continue;
-        for (size_t k = 0; k < nfr[i]; k++)
-            if (fr[i][k].line == line && !strcmp(fr[i][k].file, which)) {
+        for (size_t k = 0; k < rf.nfr[i]; k++)
+            if (rf.fr[i][k].line == line && !strcmp(rf.fr[i][k].file, which)) {
                 sel_add(s, i, (int)k);
                 break;
             }
     }
     s->matched_file = NULL;
     if (s->n == 0) {
-        long *lines = NULL;
-        size_t nl = 0;
-        for (size_t i = 0; i < code->n; i++)
-            for (size_t k = 0; k < nfr[i]; k++)
-                if (!strcmp(fr[i][k].file, which) && fr[i][k].line >= 0) {
-                    lines = realloc(lines, (nl + 1) * sizeof *lines);
-                    if (!lines)
-                        abort();
-                    lines[nl++] = fr[i][k].line;
-                }
-        qsort(lines, nl, sizeof *lines, cmp_long);
-        cJSON *av = cJSON_CreateArray();
-        for (size_t i = 0; i < nl; i++)
-            if (i == 0 || lines[i] != lines[i - 1])
-                cJSON_AddItemToArray(av, fp_json_int(lines[i]));
-        free(lines);
-        fp_err_set(err, FP_NO_ARTIFACT, "no instruction maps to %s:%ld", which, line);
-        fp_err_help(err, "lines of that file with instructions are in error.available");
-        fp_err_extra(err, "available", av);
+        rc = line_choice_error(&rf, which, line, err);
         goto done;
     }
-    /* keep the matched path: it lives in fr, copy it */
+    /* keep the matched path: it lives in rf's frames, copy it */
     *want_file = realloc(*want_file, strlen(which) + 1);
     strcpy(*want_file, which);
     s->matched_file = *want_file;
     rc = 0;
 done:
-    for (size_t i = 0; i < code->n; i++)
-        fp_frames_free(fr[i], nfr[i]);
-    free(fr);
-    free(nfr);
-    free(files);
+    row_frames_free(&rf);
     return rc;
 }
 
