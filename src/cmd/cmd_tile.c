@@ -134,6 +134,51 @@ static long long count_of(const fp_rp_num *n)
     return fp_rp_int(n, &v) && v >= 0 ? v : -1;
 }
 
+/* Work-items per workgroup and workgroups of the launch, from the trace row's
+ * workgroup and grid sizes; false when a dimension is missing or implausible
+ * (the products are then partial and unused). */
+static bool launch_geometry(const fp_kt_row *row, long long *wgsize, long long *wgs)
+{
+    bool geom = true;
+    *wgsize = *wgs = 1;
+    for (int i = 0; i < 3; i++) {
+        long long wg = count_of(&row->wg[i]), gr = count_of(&row->grid[i]);
+        if (wg <= 0 || gr <= 0 || wg > 1024 || gr > (1LL << 40)) {
+            geom = false;
+            continue;
+        }
+        *wgsize *= wg;
+        *wgs *= (gr + wg - 1) / wg;
+    }
+    return geom;
+}
+
+/* How the real launch fills the CUs at its occupancy (only with a known product). */
+static void real_grid(fp_tile_doc_real *o, const fp_soc_sel *soc, const fp_occ_out *oo, long long wgs)
+{
+    if (!soc->product)
+        return;
+    fp_grid g;
+    int per_cu = oo->waves_per_wg > 0 ? oo->occupancy * soc->limits->simds_per_cu / oo->waves_per_wg : 1;
+    fp_grid_fill(wgs, soc->product->cus, per_cu, &g);
+    o->grid = calloc(1, sizeof *o->grid);
+    if (!o->grid)
+        abort();
+    fp_grid_to_doc(&g, o->grid);
+}
+
+/* The tile the launch implies for the GEMM shape: one workgroup per output
+ * tile, so BM*BN = M*N / workgroups. */
+static fp_tile_doc_implied *implied_tile(const long long dims[3], long long wgs)
+{
+    double area = (double)dims[0] * (double)dims[1] / (double)wgs;
+    fp_tile_doc_implied *im = calloc(1, sizeof *im);
+    if (!im)
+        abort();
+    *im = (fp_tile_doc_implied){area, sqrt(area)};
+    return im;
+}
+
 /* Evaluate the real kernel from its first kernel-trace row. NULL when the
  * trace has no row of the kernel. */
 static fp_tile_doc_real *real_kernel(fp_ctx *ctx, const char *path, const char *kernel, const fp_soc_sel *soc,
@@ -157,19 +202,8 @@ static fp_tile_doc_real *real_kernel(fp_ctx *ctx, const char *path, const char *
     const fp_kt_row *row = &c.rows[pk.first];
     long long vg = count_of(&row->vgpr), ac = count_of(&row->accum_vgpr), sg = count_of(&row->sgpr),
               lds = count_of(&row->lds_block_size);
-    long long wg[3], gr[3];
-    long long wgs = 1, wgsize = 1;
-    bool geom = true;
-    for (int i = 0; i < 3; i++) {
-        wg[i] = count_of(&row->wg[i]);
-        gr[i] = count_of(&row->grid[i]);
-        if (wg[i] <= 0 || gr[i] <= 0 || wg[i] > 1024 || gr[i] > (1LL << 40)) {
-            geom = false;
-            continue;
-        }
-        wgsize *= wg[i];
-        wgs *= (gr[i] + wg[i] - 1) / wg[i];
-    }
+    long long wgs, wgsize;
+    bool geom = launch_geometry(row, &wgsize, &wgs);
     if (vg < 0 || sg < 0 || lds < 0 || vg > 512 || !geom) {
         fp_warn(ctx, "the kernel trace row of '%s' lacks register, LDS or launch columns; real-kernel evaluation "
                      "skipped",
@@ -199,23 +233,9 @@ static fp_tile_doc_real *real_kernel(fp_ctx *ctx, const char *path, const char *
         .limiter = fp_model_strdup(fp_occ_limiter_name(oo.bound_by)), .vgpr_limit = oo.vgpr_limit,
         .lds_limit = oo.lds_limit, .sgpr_limit = oo.sgpr_limit,
         .next_vgpr_target = oo.next_occ ? fp_optd_of(oo.next_vgpr_target) : fp_optd_none()};
-    if (soc->product) {
-        fp_grid g;
-        int per_cu = oo.waves_per_wg > 0 ? oo.occupancy * soc->limits->simds_per_cu / oo.waves_per_wg : 1;
-        fp_grid_fill(wgs, soc->product->cus, per_cu, &g);
-        o->grid = calloc(1, sizeof *o->grid);
-        if (!o->grid)
-            abort();
-        fp_grid_to_doc(&g, o->grid);
-    }
-    if (have_shape && wgs > 0) {
-        /* one workgroup per output tile: BM*BN = M*N / workgroups */
-        double area = (double)dims[0] * (double)dims[1] / (double)wgs;
-        o->implied = calloc(1, sizeof *o->implied);
-        if (!o->implied)
-            abort();
-        *o->implied = (fp_tile_doc_implied){area, sqrt(area)};
-    }
+    real_grid(o, soc, &oo, wgs);
+    if (have_shape && wgs > 0)
+        o->implied = implied_tile(dims, wgs);
     o->note = fp_model_strdup("LDS_Block_Size is the static LDS only; dynamic LDS is not in the kernel trace");
     fp_kernel_trace_free(&c);
     return o;
@@ -276,6 +296,177 @@ static void render_table(fp_sb *t, const fp_tile_doc *doc)
     fp_sb_adds(t, "(heuristic for GEMM-shaped kernels)\n");
 }
 
+/* What the flags ask for: the GEMM shape, its data types, one tile or a search. */
+typedef struct tile_req {
+    long long dims[3];
+    bool have_shape;
+    fp_dtype dt, odt;
+    bool one_tile; /* --bm --bn --bk given: evaluate that tile, else search */
+} tile_req;
+
+static int parse_request(const tile_args *a, tile_req *rq, fp_err *err)
+{
+    *rq = (tile_req){.have_shape = false};
+    const char *shape_dtype = NULL;
+    char tokbuf[32];
+    if (a->shape) {
+        if (parse_shape(a->shape, rq->dims, &shape_dtype, tokbuf, sizeof tokbuf, err))
+            return -1;
+        rq->have_shape = true;
+    }
+    const char *dts = a->dtype ? a->dtype : shape_dtype ? shape_dtype : "bf16";
+    if (fp_dtype_parse(dts, &rq->dt, err) || fp_dtype_parse(a->out_dtype ? a->out_dtype : dts, &rq->odt, err))
+        return -1;
+    int given = (a->bm > 0) + (a->bn > 0) + (a->bk > 0);
+    if (given != 0 && given != 3)
+        return fp_err_set(err, FP_USAGE, "--bm, --bn and --bk go together (all three to evaluate a tile, none to "
+                                         "search)");
+    rq->one_tile = given == 3;
+    return 0;
+}
+
+/* The bundle: capture.json (arch, kernel, kernel trace; a broken one is an
+ * error) and the agent_info.csv beside the trace (best effort). */
+static int load_bundle(fp_ctx *ctx, const char *tag, fp_capture_doc *cap, char **trace, fp_pmc_agent *agent,
+                       fp_err *err)
+{
+    if (!ctx->bundle)
+        return 0;
+    bool have_cap = false;
+    char *cp = fp_bundle_path(ctx->bundle, FP_ART_CAPTURE);
+    if (fp_is_file(cp)) {
+        if (fp_model_read_file(&fp_capture_schema, cp, cap, err)) {
+            free(cp);
+            return -1;
+        }
+        have_cap = true;
+    }
+    free(cp);
+    *trace = have_cap ? trace_csv(ctx, cap, tag) : NULL;
+    char *ai = *trace ? fp_agent_info_beside(*trace, "kernel_trace.csv") : NULL;
+    if (ai) {
+        fp_err e2 = {0};
+        if (fp_is_file(ai))
+            fp_pmc_load_agent_info(agent, ai, &e2);
+        fp_err_clear(&e2);
+        free(ai);
+    }
+    return 0;
+}
+
+/* The GPU: flags, else the agent info, else capture.json's arch. The tile model
+ * cannot run without the arch limits; what is missing beyond them is warned. */
+static int resolve_gpu(fp_ctx *ctx, const tile_args *a, const fp_pmc_agent *agent, const fp_capture_doc *cap,
+                       fp_dtype dt, fp_soc_sel *soc, fp_err *err)
+{
+    fp_soc_query q = {.gpu_name = a->gpu_name, .arch = a->arch, .sclk_mhz = a->sclk_mhz, .hbm_gbs = a->hbm_gbs,
+                      .product_name = agent->product_name, .device_id = agent->device_id,
+                      .gfx_target_version = agent->gfx_target_version,
+                      .agent_arch = agent->name ? agent->name : cap->kernel ? cap->kernel->arch : NULL};
+    if (fp_soc_resolve(&q, soc, err))
+        return -1;
+    if (!soc->limits) {
+        fp_err_set(err, FP_BAD_ARGS, "the GPU is unknown: the tile model needs its LDS, registers and CU count");
+        return fp_err_help(err, "pass --gpu-name (%s), or --arch gfx942|gfx950, or a bundle with agent info",
+                           fp_soc_product_list());
+    }
+    if (!soc->product)
+        fp_warn(ctx, "GPU product unknown (only %s): no CU count or peaks, so no grid fill and no ridge; pass "
+                     "--gpu-name",
+                soc->arch);
+    if (soc->rates && soc->rates->matrix_flop_clk_cu[dt] == 0)
+        fp_warn(ctx, "%s has no %s matrix peak in the SoC table: the ridge is unknown", soc->arch, fp_dtype_name(dt));
+    return 0;
+}
+
+/* tile.json's fixed part: schema, the heuristic's label, the shape, the GPU. */
+static void doc_header(fp_tile_doc *doc, const tile_req *rq, const fp_soc_sel *soc)
+{
+    doc->schema = 1;
+    doc->confidence = fp_model_strdup("heuristic");
+    doc->note = fp_model_strdup("a model for GEMM-shaped kernels: one 32-bit accumulator per output element, one "
+                                "register stage of A/B, one workgroup per output tile, no L2 reuse between tiles; "
+                                "use it to compare tiles, not to predict time");
+    if (rq->have_shape) {
+        doc->shape.dims = calloc(1, sizeof *doc->shape.dims);
+        if (!doc->shape.dims)
+            abort();
+        *doc->shape.dims = (fp_tile_doc_dims){rq->dims[0], rq->dims[1], rq->dims[2]};
+    }
+    doc->shape.dtype = fp_model_strdup(fp_dtype_name(rq->dt));
+    doc->shape.out_dtype = fp_model_strdup(fp_dtype_name(rq->odt));
+    soc_summary(&doc->soc, soc, rq->dt);
+}
+
+/* --bm/--bn/--bk: that tile, and its bound when the ridge is known. */
+static fp_tile_doc_evaluated *evaluate_one(const fp_soc_sel *soc, const fp_tile_in *in)
+{
+    fp_tile_eval e;
+    fp_tile_evaluate(soc, in, &e);
+    fp_tile_doc_evaluated *ev = calloc(1, sizeof *ev);
+    if (!ev)
+        abort();
+    ev->evaluated = calloc(1, sizeof *ev->evaluated);
+    if (!ev->evaluated)
+        abort();
+    fp_tile_eval_to_doc(&e, ev->evaluated);
+    fp_bound_in bin;
+    fp_bound_in_init(&bin);
+    bin.ai = fp_some(e.ai_traffic > 0 ? e.ai_traffic : e.ai_tile);
+    if (e.ridge > 0)
+        bin.ridge_ai = fp_some(e.ridge);
+    fp_bound_result br;
+    fp_bound_classify(&bin, &br);
+    if (e.ridge > 0) {
+        ev->bound = calloc(1, sizeof *ev->bound);
+        if (!ev->bound)
+            abort();
+        fp_bound_to_doc(&br, ev->bound);
+    }
+    return ev;
+}
+
+/* No tile given: the best MAX_CANDIDATES of the search grid, the first recommended. */
+static fp_tile_doc_search *search_tiles(fp_ctx *ctx, const fp_soc_sel *soc, const fp_tile_in *in)
+{
+    fp_tile_eval c[MAX_CANDIDATES];
+    size_t considered = 0;
+    size_t n = fp_tile_search(soc, in, c, MAX_CANDIDATES, &considered);
+    fp_tile_doc_search *sr = calloc(1, sizeof *sr);
+    if (!sr)
+        abort();
+    sr->tiles_considered = (int64_t)considered;
+    for (size_t i = 0; i < n; i++)
+        fp_tile_eval_to_doc(&c[i], fp_model_push((void **)&sr->candidates, &sr->ncandidates, sizeof *sr->candidates));
+    if (n) {
+        sr->recommended = calloc(1, sizeof *sr->recommended);
+        if (!sr->recommended)
+            abort();
+        fp_model_copy(&fp_tile_eval_doc_schema, sr->recommended, &sr->candidates[0]);
+    } else {
+        fp_warn(ctx, "no tile of the search grid fits LDS and registers with one wave per SIMD");
+    }
+    return sr;
+}
+
+/* tile.json into the bundle (when there is one), then the envelope's data. */
+static int write_outputs(fp_ctx *ctx, fp_tile_doc *doc, fp_err *err)
+{
+    if (ctx->bundle) {
+        char *out = fp_bundle_path(ctx->bundle, FP_ART_TILE);
+        cJSON *file = fp_model_write(&fp_tile_doc_schema, doc);
+        int wrc = fp_bundle_write_json(out, file, ctx->bundle, err);
+        cJSON_Delete(file);
+        if (!wrc)
+            doc->artifact = fp_model_strdup(out);
+        free(out);
+        if (wrc)
+            return -1;
+    }
+    ctx->data = fp_model_write(&fp_tile_doc_schema, doc);
+    return 0;
+}
+
 static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 {
     (void)pos;
@@ -283,155 +474,34 @@ static int tile_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     tile_args *a = argsp;
     int rc = -1;
     fp_capture_doc cap = {0};
-    bool have_cap = false;
     fp_tile_doc doc = {0};
     char *trace = NULL;
     fp_pmc_agent agent = {0};
     agent.device_id = agent.gfx_target_version = agent.cu_count = agent.num_xcc = -1;
-
-    long long dims[3] = {0, 0, 0};
-    bool have_shape = false;
-    const char *shape_dtype = NULL;
-    char tokbuf[32];
-    if (a->shape) {
-        if (parse_shape(a->shape, dims, &shape_dtype, tokbuf, sizeof tokbuf, err))
-            goto out;
-        have_shape = true;
-    }
-    fp_dtype dt, odt;
-    const char *dts = a->dtype ? a->dtype : shape_dtype ? shape_dtype : "bf16";
-    if (fp_dtype_parse(dts, &dt, err) || fp_dtype_parse(a->out_dtype ? a->out_dtype : dts, &odt, err))
-        goto out;
-    int given = (a->bm > 0) + (a->bn > 0) + (a->bk > 0);
-    if (given != 0 && given != 3) {
-        fp_err_set(err, FP_USAGE, "--bm, --bn and --bk go together (all three to evaluate a tile, none to search)");
-        goto out;
-    }
-
-    /* the bundle: capture.json (arch, kernel, kernel trace) and the trace's agent_info.csv */
-    if (ctx->bundle) {
-        char *cp = fp_bundle_path(ctx->bundle, FP_ART_CAPTURE);
-        if (fp_is_file(cp)) {
-            if (fp_model_read_file(&fp_capture_schema, cp, &cap, err)) {
-                free(cp);
-                goto out;
-            }
-            have_cap = true;
-        }
-        free(cp);
-        trace = have_cap ? trace_csv(ctx, &cap, a->tag) : NULL;
-        char *ai = trace ? fp_agent_info_beside(trace, "kernel_trace.csv") : NULL;
-        if (ai) {
-            fp_err e2 = {0};
-            if (fp_is_file(ai))
-                fp_pmc_load_agent_info(&agent, ai, &e2);
-            fp_err_clear(&e2);
-            free(ai);
-        }
-    }
-    fp_soc_query q = {.gpu_name = a->gpu_name, .arch = a->arch, .sclk_mhz = a->sclk_mhz, .hbm_gbs = a->hbm_gbs,
-                      .product_name = agent.product_name, .device_id = agent.device_id,
-                      .gfx_target_version = agent.gfx_target_version,
-                      .agent_arch = agent.name ? agent.name : cap.kernel ? cap.kernel->arch : NULL};
+    tile_req rq;
     fp_soc_sel soc;
-    if (fp_soc_resolve(&q, &soc, err))
+    if (parse_request(a, &rq, err) || load_bundle(ctx, a->tag, &cap, &trace, &agent, err) ||
+        resolve_gpu(ctx, a, &agent, &cap, rq.dt, &soc, err))
         goto out;
-    if (!soc.limits) {
-        fp_err_set(err, FP_BAD_ARGS, "the GPU is unknown: the tile model needs its LDS, registers and CU count");
-        fp_err_help(err, "pass --gpu-name (%s), or --arch gfx942|gfx950, or a bundle with agent info",
-                    fp_soc_product_list());
-        goto out;
-    }
-    if (!soc.product)
-        fp_warn(ctx, "GPU product unknown (only %s): no CU count or peaks, so no grid fill and no ridge; pass "
-                     "--gpu-name",
-                soc.arch);
-    if (soc.rates && soc.rates->matrix_flop_clk_cu[dt] == 0)
-        fp_warn(ctx, "%s has no %s matrix peak in the SoC table: the ridge is unknown", soc.arch, fp_dtype_name(dt));
 
-    doc.schema = 1;
-    doc.confidence = fp_model_strdup("heuristic");
-    doc.note = fp_model_strdup("a model for GEMM-shaped kernels: one 32-bit accumulator per output element, one "
-                               "register stage of A/B, one workgroup per output tile, no L2 reuse between tiles; "
-                               "use it to compare tiles, not to predict time");
-    if (have_shape) {
-        doc.shape.dims = calloc(1, sizeof *doc.shape.dims);
-        if (!doc.shape.dims)
-            abort();
-        *doc.shape.dims = (fp_tile_doc_dims){dims[0], dims[1], dims[2]};
-    }
-    doc.shape.dtype = fp_model_strdup(fp_dtype_name(dt));
-    doc.shape.out_dtype = fp_model_strdup(fp_dtype_name(odt));
-    soc_summary(&doc.soc, &soc, dt);
-
-    fp_tile_in in = {.m = dims[0], .n = dims[1], .k = dims[2], .dtype = dt, .out_dtype = odt, .bm = (int)a->bm,
-                     .bn = (int)a->bn, .bk = (int)a->bk, .buffers = (int)a->buffers, .wg_size = (int)a->wg_size};
-    if (given == 3) {
-        fp_tile_eval e;
-        fp_tile_evaluate(&soc, &in, &e);
-        doc.eval = calloc(1, sizeof *doc.eval);
-        if (!doc.eval)
-            abort();
-        doc.eval->evaluated = calloc(1, sizeof *doc.eval->evaluated);
-        if (!doc.eval->evaluated)
-            abort();
-        fp_tile_eval_to_doc(&e, doc.eval->evaluated);
-        fp_bound_in bin;
-        fp_bound_in_init(&bin);
-        bin.ai = fp_some(e.ai_traffic > 0 ? e.ai_traffic : e.ai_tile);
-        if (e.ridge > 0)
-            bin.ridge_ai = fp_some(e.ridge);
-        fp_bound_result br;
-        fp_bound_classify(&bin, &br);
-        if (e.ridge > 0) {
-            doc.eval->bound = calloc(1, sizeof *doc.eval->bound);
-            if (!doc.eval->bound)
-                abort();
-            fp_bound_to_doc(&br, doc.eval->bound);
-        }
-    } else {
-        fp_tile_eval c[MAX_CANDIDATES];
-        size_t considered = 0;
-        size_t n = fp_tile_search(&soc, &in, c, MAX_CANDIDATES, &considered);
-        doc.search = calloc(1, sizeof *doc.search);
-        if (!doc.search)
-            abort();
-        doc.search->tiles_considered = (int64_t)considered;
-        for (size_t i = 0; i < n; i++)
-            fp_tile_eval_to_doc(&c[i], fp_model_push((void **)&doc.search->candidates, &doc.search->ncandidates,
-                                                     sizeof *doc.search->candidates));
-        if (n) {
-            doc.search->recommended = calloc(1, sizeof *doc.search->recommended);
-            if (!doc.search->recommended)
-                abort();
-            fp_model_copy(&fp_tile_eval_doc_schema, doc.search->recommended, &doc.search->candidates[0]);
-        } else {
-            fp_warn(ctx, "no tile of the search grid fits LDS and registers with one wave per SIMD");
-        }
-    }
+    doc_header(&doc, &rq, &soc);
+    fp_tile_in in = {.m = rq.dims[0], .n = rq.dims[1], .k = rq.dims[2], .dtype = rq.dt, .out_dtype = rq.odt,
+                     .bm = (int)a->bm, .bn = (int)a->bn, .bk = (int)a->bk, .buffers = (int)a->buffers,
+                     .wg_size = (int)a->wg_size};
+    if (rq.one_tile)
+        doc.eval = evaluate_one(&soc, &in);
+    else
+        doc.search = search_tiles(ctx, &soc, &in);
 
     const char *kernel = a->kernel ? a->kernel : cap.kernel ? cap.kernel->kernel : NULL;
     if (trace && kernel)
-        doc.real_kernel = real_kernel(ctx, trace, kernel, &soc, dims, have_shape);
+        doc.real_kernel = real_kernel(ctx, trace, kernel, &soc, rq.dims, rq.have_shape);
     else if (a->kernel && ctx->bundle)
         fp_warn(ctx, "no kernel trace in the bundle: the real kernel '%s' is not evaluated", a->kernel);
     /* the table shows the numbers of the file */
     fp_model_round(&fp_tile_doc_schema, &doc);
     render_table(&ctx->table, &doc);
-
-    if (ctx->bundle) {
-        char *out = fp_bundle_path(ctx->bundle, FP_ART_TILE);
-        cJSON *file = fp_model_write(&fp_tile_doc_schema, &doc);
-        int wrc = fp_bundle_write_json(out, file, ctx->bundle, err);
-        cJSON_Delete(file);
-        if (!wrc)
-            doc.artifact = fp_model_strdup(out);
-        free(out);
-        if (wrc)
-            goto out;
-    }
-    ctx->data = fp_model_write(&fp_tile_doc_schema, &doc);
-    rc = 0;
+    rc = write_outputs(ctx, &doc, err);
 out:
     fp_tile_doc_free(&doc);
     fp_capture_free(&cap);
