@@ -315,153 +315,147 @@ static int write_report_files(const char *dir, const fp_report_doc *r, fp_err *e
     return rc;
 }
 
-static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
+/* The destination root: --examples-dir, else $FLYPROF_EXAMPLES_DIR, else runs/examples. */
+static const char *examples_root(const bundle_args *a)
 {
-    (void)pos, (void)npos;
-    bundle_args *a = vargs;
-    if (!ctx->bundle) {
-        fp_err_set(err, FP_USAGE, "bundle needs --bundle DIR");
-        return fp_err_help(err, "point --bundle at a capture bundle (or a ui_output_agent_*_dispatch_* dir)");
-    }
-    if (a->tag && !fp_is_plain_name(a->tag))
-        return fp_err_set(err, FP_BAD_ARGS, "--tag '%s' is not a plain name", a->tag);
     const char *root = a->examples_dir ? a->examples_dir : getenv("FLYPROF_EXAMPLES_DIR");
     /* Not ./examples: run from a FlyDSL checkout, that is the project's own tree,
      * and a bundle replaces examples/<kernel>/ whole. runs/ is where capture and
      * run already put their bundles (the seed's "repo-local runs/examples/"). */
     if (!root || !*root)
         root = "runs/examples";
+    return root;
+}
 
-    fp_report_loaded l;
-    if (fp_report_from_bundle(ctx, ctx->bundle, a->tag, -1, &l, err))
-        return -1;
-    const fp_report_doc *r0 = &l.report;
-    const char *kernel = r0->recipe_kernel;
-    if (!kernel)
-        kernel = r0->kernel;
-    char *name = example_name(kernel);
-    char *dest = fp_path_join(root, name);
-    char tmpname[512];
-    snprintf(tmpname, sizeof tmpname, ".%s.tmp-%ld", name, (long)getpid());
-    char *tmp = fp_path_join(root, tmpname);
-    char *disp_rel = NULL, *old = NULL;
-    cJSON *copied = cJSON_CreateArray();
-    size_t nfiles = 0;
-    int rc = -1;
+/* An example being assembled in its temporary directory. */
+typedef struct example {
+    const fp_report_loaded *l; /* the bundle's report inputs: root, dispatch dir, bubbles */
+    const char *tmp;           /* the directory being assembled */
+    char *disp_rel;            /* where the dispatch goes inside it (owned) */
+    cJSON *copied;             /* what was copied, for the envelope (owned) */
+    size_t nfiles;
+} example;
 
-    if (check_no_overlap(ctx->bundle, &l, root, dest, err))
-        goto done;
-    if (a->no_clobber && (fp_is_dir(dest) || fp_is_file(dest))) {
-        fp_err_set(err, FP_BAD_ARGS, "%s exists and --no-clobber was given", dest);
-        fp_err_help(err, "remove it, pick another --examples-dir, or drop --no-clobber");
-        goto done;
-    }
-    remove_tree(tmp);
-    if (fp_mkdir_p(tmp, err))
-        goto done;
-
-    /* the dispatch, at the same place relative to the bundle (capture.json stays valid) */
-    disp_rel = l.bundle_is_dispatch ? NULL : rel_below(l.root, l.dispatch_dir);
-    if (!disp_rel) {
-        const char *base = fp_path_base(l.dispatch_dir);
+/* The dispatch's path in the example: the same place relative to the bundle
+ * (so capture.json stays valid), else att/<dir name> for a bare dispatch dir. */
+static char *dispatch_rel(const fp_report_loaded *l)
+{
+    char *rel = l->bundle_is_dispatch ? NULL : rel_below(l->root, l->dispatch_dir);
+    if (!rel) {
+        const char *base = fp_path_base(l->dispatch_dir);
         size_t n = strlen(base) + 5;
-        disp_rel = malloc(n);
-        if (!disp_rel)
+        rel = malloc(n);
+        if (!rel)
             abort();
-        snprintf(disp_rel, n, "att/%s", base);
+        snprintf(rel, n, "att/%s", base);
     }
-    {
-        char *d = fp_path_join(tmp, disp_rel);
-        rc = copy_tree(l.dispatch_dir, d, 0, &nfiles, err);
-        free(d);
-        if (rc)
-            goto done;
-        cJSON_AddItemToArray(copied, cJSON_CreateString(disp_rel));
-        rc = -1;
-    }
-    /* artifacts, rocprof CSVs and counter CSVs */
-    if (!l.bundle_is_dispatch) {
-        for (size_t i = 0; i < sizeof bundle_files / sizeof *bundle_files; i++) {
-            char *s = fp_path_join(l.root, bundle_files[i]), *d = fp_path_join(tmp, bundle_files[i]);
-            int c = !fp_is_file(s) ? 0
-                    : strstr(bundle_files[i], ".json")
-                        ? copy_json_relocated(s, d, l.root, l.dispatch_dir, disp_rel, err)
-                        : copy_file(s, d, err);
-            if (c == 0 && fp_is_file(s))
-                cJSON_AddItemToArray(copied, cJSON_CreateString(bundle_files[i]));
-            free(s);
-            free(d);
-            if (c)
-                goto done;
-        }
-        static const char *const dirs[] = {"rocprof", "pmc"};
-        for (size_t i = 0; i < 2; i++) {
-            char *s = fp_path_join(l.root, dirs[i]), *d = fp_path_join(tmp, dirs[i]);
-            int c = fp_is_dir(s) ? copy_tree(s, d, 0, &nfiles, err) : 0;
-            if (c == 0 && fp_is_dir(s))
-                cJSON_AddItemToArray(copied, cJSON_CreateString(dirs[i]));
-            free(s);
-            free(d);
-            if (c)
-                goto done;
-        }
-    } else {
-        /* a bare dispatch dir: its capture's CSVs live at <case>/rocprof/ */
-        char *s = fp_path_join(l.dispatch_dir, "../../rocprof"), *d = fp_path_join(tmp, "rocprof");
-        static const char *const csvs[] = {"kernel_trace.csv", "agent_info.csv"};
-        for (size_t i = 0; i < 2 && rc == -1; i++) {
-            char *sf = fp_path_join(s, csvs[i]), *df = fp_path_join(d, csvs[i]);
-            if (fp_is_file(sf)) {
-                if (copy_file(sf, df, err)) {
-                    free(sf);
-                    free(df);
-                    free(s);
-                    free(d);
-                    goto done;
-                }
-                cJSON_AddItemToArray(copied, cJSON_CreateString(csvs[i]));
-            }
-            free(sf);
-            free(df);
-        }
+    return rel;
+}
+
+static int copy_dispatch(example *ex, fp_err *err)
+{
+    char *d = fp_path_join(ex->tmp, ex->disp_rel);
+    int rc = copy_tree(ex->l->dispatch_dir, d, 0, &ex->nfiles, err);
+    free(d);
+    if (rc == 0)
+        cJSON_AddItemToArray(ex->copied, cJSON_CreateString(ex->disp_rel));
+    return rc;
+}
+
+/* The bundle's artifacts (JSON ones with their paths relocated), rocprof/ and pmc/. */
+static int copy_artifacts(example *ex, fp_err *err)
+{
+    const fp_report_loaded *l = ex->l;
+    for (size_t i = 0; i < sizeof bundle_files / sizeof *bundle_files; i++) {
+        char *s = fp_path_join(l->root, bundle_files[i]), *d = fp_path_join(ex->tmp, bundle_files[i]);
+        int c = !fp_is_file(s) ? 0
+                : strstr(bundle_files[i], ".json")
+                    ? copy_json_relocated(s, d, l->root, l->dispatch_dir, ex->disp_rel, err)
+                    : copy_file(s, d, err);
+        if (c == 0 && fp_is_file(s))
+            cJSON_AddItemToArray(ex->copied, cJSON_CreateString(bundle_files[i]));
         free(s);
         free(d);
-    }
-    /* bubbles.json always ships (computed when the bundle had none) */
-    {
-        char *bp = fp_bundle_path(tmp, FP_ART_BUBBLES);
-        int c = 0;
-        if (!fp_is_file(bp)) {
-            cJSON *bj = fp_model_write(&fp_bubbles_schema, &l.bubbles);
-            fp_json_path_replace(bj, l.dispatch_dir, disp_rel);
-            fp_json_bundle_relative(bj, l.root);
-            c = fp_json_write_file(bp, bj, err);
-            cJSON_Delete(bj);
-        }
-        free(bp);
         if (c)
-            goto done;
+            return -1;
     }
-    /* the example's own report: what `flyprof report` will say on it */
-    {
-        fp_report_loaded ex;
-        if (fp_report_from_bundle(ctx, tmp, a->tag, -1, &ex, err))
-            goto done;
-        int c = write_report_files(tmp, &ex.report, err);
-        if (c == 0) {
-            fp_sb rd;
-            fp_sb_init(&rd);
-            readme(&ex.report, name, disp_rel, &rd);
-            char *p = fp_path_join(tmp, "README.md");
-            c = fp_write_atomic(p, rd.buf, rd.len, err);
-            free(p);
-            fp_sb_free(&rd);
-        }
-        fp_report_loaded_free(&ex);
+    static const char *const dirs[] = {"rocprof", "pmc"};
+    for (size_t i = 0; i < 2; i++) {
+        char *s = fp_path_join(l->root, dirs[i]), *d = fp_path_join(ex->tmp, dirs[i]);
+        int c = fp_is_dir(s) ? copy_tree(s, d, 0, &ex->nfiles, err) : 0;
+        if (c == 0 && fp_is_dir(s))
+            cJSON_AddItemToArray(ex->copied, cJSON_CreateString(dirs[i]));
+        free(s);
+        free(d);
         if (c)
-            goto done;
+            return -1;
     }
-    /* swap into place: the old example (if any) is removed whole */
+    return 0;
+}
+
+/* A bare dispatch dir: its capture's CSVs live at <case>/rocprof/. */
+static int copy_dispatch_csvs(example *ex, fp_err *err)
+{
+    char *s = fp_path_join(ex->l->dispatch_dir, "../../rocprof"), *d = fp_path_join(ex->tmp, "rocprof");
+    static const char *const csvs[] = {"kernel_trace.csv", "agent_info.csv"};
+    int rc = 0;
+    for (size_t i = 0; i < 2 && rc == 0; i++) {
+        char *sf = fp_path_join(s, csvs[i]), *df = fp_path_join(d, csvs[i]);
+        if (fp_is_file(sf)) {
+            rc = copy_file(sf, df, err);
+            if (rc == 0)
+                cJSON_AddItemToArray(ex->copied, cJSON_CreateString(csvs[i]));
+        }
+        free(sf);
+        free(df);
+    }
+    free(s);
+    free(d);
+    return rc;
+}
+
+/* bubbles.json always ships: computed (by the report's load) when the bundle had none. */
+static int ensure_bubbles(const example *ex, fp_err *err)
+{
+    char *bp = fp_bundle_path(ex->tmp, FP_ART_BUBBLES);
+    int c = 0;
+    if (!fp_is_file(bp)) {
+        cJSON *bj = fp_model_write(&fp_bubbles_schema, &ex->l->bubbles);
+        fp_json_path_replace(bj, ex->l->dispatch_dir, ex->disp_rel);
+        fp_json_bundle_relative(bj, ex->l->root);
+        c = fp_json_write_file(bp, bj, err);
+        cJSON_Delete(bj);
+    }
+    free(bp);
+    return c;
+}
+
+/* The example's own report - what `flyprof report` will say on it - and its README.md. */
+static int report_example(fp_ctx *ctx, const example *ex, const char *tag, const char *name, fp_err *err)
+{
+    fp_report_loaded own;
+    if (fp_report_from_bundle(ctx, ex->tmp, tag, -1, &own, err))
+        return -1;
+    int c = write_report_files(ex->tmp, &own.report, err);
+    if (c == 0) {
+        fp_sb rd;
+        fp_sb_init(&rd);
+        readme(&own.report, name, ex->disp_rel, &rd);
+        char *p = fp_path_join(ex->tmp, "README.md");
+        c = fp_write_atomic(p, rd.buf, rd.len, err);
+        free(p);
+        fp_sb_free(&rd);
+    }
+    fp_report_loaded_free(&own);
+    return c;
+}
+
+/* Rename tmp to dest; an old example there is moved aside first and removed
+ * whole after (put back when the rename fails). */
+static int swap_into_place(const char *root, const char *name, const char *tmp, const char *dest, fp_err *err)
+{
+    char *old = NULL;
+    int rc = -1;
     if (fp_is_dir(dest)) {
         char oldname[512];
         snprintf(oldname, sizeof oldname, ".%s.old-%ld", name, (long)getpid());
@@ -480,27 +474,78 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     if (old)
         remove_tree(old);
     rc = 0;
+done:
+    free(old);
+    return rc;
+}
 
+/* The envelope: the example's name, place, dispatch, what it holds, the headline. */
+static void bundle_envelope(fp_ctx *ctx, const char *name, const char *dest, example *ex, const char *headline)
+{
     ctx->data = cJSON_CreateObject();
     fp_json_add_str(ctx->data, "kernel", name);
     char *abs = fp_path_abs(dest);
     fp_json_add_str(ctx->data, "example_dir", abs);
     free(abs);
-    fp_json_add_str(ctx->data, "dispatch", disp_rel);
-    cJSON_AddItemToObject(ctx->data, "copied", copied);
-    copied = NULL;
-    fp_json_add_int(ctx->data, "files", (int64_t)nfiles);
-    fp_json_add_str(ctx->data, "headline", r0->headline);
-    fp_sb_addf(&ctx->table, "example written: %s\n%s\n", dest, r0->headline ? r0->headline : "");
+    fp_json_add_str(ctx->data, "dispatch", ex->disp_rel);
+    cJSON_AddItemToObject(ctx->data, "copied", ex->copied);
+    ex->copied = NULL;
+    fp_json_add_int(ctx->data, "files", (int64_t)ex->nfiles);
+    fp_json_add_str(ctx->data, "headline", headline);
+    fp_sb_addf(&ctx->table, "example written: %s\n%s\n", dest, headline ? headline : "");
+}
+
+static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
+{
+    (void)pos, (void)npos;
+    bundle_args *a = vargs;
+    if (!ctx->bundle) {
+        fp_err_set(err, FP_USAGE, "bundle needs --bundle DIR");
+        return fp_err_help(err, "point --bundle at a capture bundle (or a ui_output_agent_*_dispatch_* dir)");
+    }
+    if (a->tag && !fp_is_plain_name(a->tag))
+        return fp_err_set(err, FP_BAD_ARGS, "--tag '%s' is not a plain name", a->tag);
+    const char *root = examples_root(a);
+
+    /* the bundle's report names the kernel (the recipe's, else the trace's) and the dispatch */
+    fp_report_loaded l;
+    if (fp_report_from_bundle(ctx, ctx->bundle, a->tag, -1, &l, err))
+        return -1;
+    const char *kernel = l.report.recipe_kernel ? l.report.recipe_kernel : l.report.kernel;
+    char *name = example_name(kernel);
+    char *dest = fp_path_join(root, name);
+    char tmpname[512];
+    snprintf(tmpname, sizeof tmpname, ".%s.tmp-%ld", name, (long)getpid());
+    char *tmp = fp_path_join(root, tmpname);
+    example ex = {.l = &l, .tmp = tmp, .copied = cJSON_CreateArray()};
+    int rc = -1;
+
+    if (check_no_overlap(ctx->bundle, &l, root, dest, err))
+        goto done;
+    if (a->no_clobber && (fp_is_dir(dest) || fp_is_file(dest))) {
+        fp_err_set(err, FP_BAD_ARGS, "%s exists and --no-clobber was given", dest);
+        fp_err_help(err, "remove it, pick another --examples-dir, or drop --no-clobber");
+        goto done;
+    }
+    remove_tree(tmp);
+    if (fp_mkdir_p(tmp, err))
+        goto done;
+    ex.disp_rel = dispatch_rel(&l);
+    if (copy_dispatch(&ex, err) ||
+        (l.bundle_is_dispatch ? copy_dispatch_csvs(&ex, err) : copy_artifacts(&ex, err)) ||
+        ensure_bubbles(&ex, err) || report_example(ctx, &ex, a->tag, name, err) ||
+        swap_into_place(root, name, tmp, dest, err))
+        goto done;
+    rc = 0;
+    bundle_envelope(ctx, name, dest, &ex, l.report.headline);
 done:
     if (rc)
         remove_tree(tmp);
-    cJSON_Delete(copied);
+    cJSON_Delete(ex.copied);
     free(name);
     free(dest);
     free(tmp);
-    free(old);
-    free(disp_rel);
+    free(ex.disp_rel);
     fp_report_loaded_free(&l);
     return rc;
 }
