@@ -263,21 +263,34 @@ typedef struct live_state {
     size_t ngroups;
 } live_state;
 
-static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, char **app,
-                    int napp, live_state *ls, fp_err *err)
+/* What every counter pass of one live run shares. */
+typedef struct live_pass {
+    fp_ctx *ctx;
+    const counters_args *a;
+    const char *exe;    /* the profiler */
+    char **app;         /* the application and its arguments */
+    int napp;
+    const char *pmcdir; /* <bundle>/pmc */
+    const char *regex, *range; /* rocprofv3's kernel filters */
+} live_pass;
+
+/* The profiler as every configured command finds it: flag > $FLYPROF_ROCPROFV3 >
+ * config file > default. Allocates ls->info with where it came from; NULL when
+ * it is not found. */
+static char *find_profiler(const counters_args *a, live_state *ls, fp_err *err)
 {
-    /* the profiler as every configured command finds it: flag > $FLYPROF_ROCPROFV3 > config file > default */
     fp_config cfg;
     fp_config_args cargs = {.rocprofv3 = a->rocprofv3};
     if (fp_config_load(&cfg, &cargs, err))
-        return -1;
+        return NULL;
     const char *prof = cfg.rocprofv3.value && *cfg.rocprofv3.value ? cfg.rocprofv3.value : "rocprofv3";
     char *exe = fp_proc_which(prof, NULL);
     if (!exe) {
         fp_err_set(err, FP_ROCPROFV3_MISSING, "rocprofv3 not found ('%s', from %s)", prof, cfg.rocprofv3.source);
         fp_config_free(&cfg);
-        return fp_err_help(err, "install ROCm >= 6.2 or point --rocprofv3 / $FLYPROF_ROCPROFV3 at it; offline "
-                                "mode (--csv / --db) needs no profiler");
+        fp_err_help(err, "install ROCm >= 6.2 or point --rocprofv3 / $FLYPROF_ROCPROFV3 at it; offline "
+                         "mode (--csv / --db) needs no profiler");
+        return NULL;
     }
     ls->info = calloc(1, sizeof *ls->info);
     if (!ls->info)
@@ -286,8 +299,14 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
     li->rocprofv3 = fp_model_strdup(exe);
     li->rocprofv3_source = fp_model_strdup(cfg.rocprofv3.source);
     fp_config_free(&cfg);
+    return exe;
+}
 
-    /* version -> output format (rocprof-formats.md §1.6: --version absent => <= 6.4) */
+/* The SDK version -> the output format (rocprof-formats.md §1.6: --version
+ * absent => <= 6.4), with the reason. */
+static int choose_format(fp_ctx *ctx, const counters_args *a, const char *exe, live_state *ls, fp_err *err)
+{
+    fp_cnt_live_info *li = &ls->info->live;
     fp_sb vout;
     fp_sb_init(&vout);
     const char *vargv[] = {exe, "--version", NULL};
@@ -303,7 +322,6 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
             fp_err_set(err, FP_ROCPROFV3_MISSING, "cannot run %s: %s", exe, strerror(vr.exec_errno));
             fp_err_help(err, "check that rocprofv3 is executable");
         }
-        free(exe);
         return -1;
     }
     li->version = fp_model_strdup(vn ? ver : NULL);
@@ -312,139 +330,218 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
     li->format_reason = fp_model_strdup(strcmp(a->output_format, "auto") ? "--output-format"
                                         : vn >= SDK_ROCPD_MIN ? "SDK >= 1.0 (ROCm 7.0): rocpd is the default"
                                                               : "no --version (ROCm <= 6.4): csv");
+    return 0;
+}
 
+/* --iterations and the kernel name as rocprofv3's filters (*range, *regex, both
+ * malloc'd), recorded in li. */
+static int kernel_filters(const counters_args *a, const char *kernel, fp_cnt_live_info *li, char **range,
+                          char **regex, fp_err *err)
+{
     unsigned *iters;
     size_t nit;
-    if (parse_iterations(a->iterations, &iters, &nit, err)) {
-        free(exe);
+    if (parse_iterations(a->iterations, &iters, &nit, err))
         return -1;
-    }
-    char *range = fp_iter_range_str(iters, nit, err);
+    *range = fp_iter_range_str(iters, nit, err);
     free(iters);
-    if (!range) {
+    if (!*range)
+        return -1;
+    li->kernel_iteration_range = fp_model_strdup(*range);
+    *regex = regex_escape(kernel);
+    li->kernel_include_regex = fp_model_strdup(*regex);
+    return 0;
+}
+
+/* The counter outputs rocprofv3 writes in the chosen format. */
+static const char *output_name(bool rocpd)
+{
+    return rocpd ? "results.db" : "counter_collection.csv";
+}
+
+/* The files of counter group g under pmc/: its output dir, input yaml, logs. */
+typedef struct group_files {
+    char *gdir, *yaml, *log, *out;
+} group_files;
+
+static void group_files_make(const char *pmcdir, size_t g, group_files *f)
+{
+    char name[32];
+    snprintf(name, sizeof name, "group_%zu", g + 1);
+    f->gdir = fp_path_join(pmcdir, name);
+    char yname[48];
+    snprintf(yname, sizeof yname, "input_%s.yaml", name);
+    f->yaml = fp_path_join(pmcdir, yname);
+    char lname[48];
+    snprintf(lname, sizeof lname, "%s.stderr.log", name);
+    f->log = fp_path_join(pmcdir, lname);
+    snprintf(lname, sizeof lname, "%s.stdout.log", name);
+    f->out = fp_path_join(pmcdir, lname);
+}
+
+static void group_files_free(group_files *f)
+{
+    free(f->gdir);
+    free(f->yaml);
+    free(f->log);
+    free(f->out);
+}
+
+/* The input.yaml jobs of group g: its counters, the kernel filters, where to write. */
+static cJSON *group_jobs(const live_state *ls, size_t g, const live_pass *lp, const char *gdir)
+{
+    cJSON *jobs = cJSON_CreateArray();
+    cJSON *job = cJSON_CreateObject();
+    cJSON_AddItemToArray(jobs, job);
+    size_t nc = 0;
+    while (ls->groups[g][nc])
+        nc++;
+    cJSON_AddItemToObject(job, "pmc", cJSON_CreateStringArray(ls->groups[g], (int)nc));
+    fp_json_add_str(job, "kernel_include_regex", lp->regex);
+    fp_json_add_str(job, "kernel_iteration_range", lp->range);
+    fp_json_add_str(job, "output_directory", gdir);
+    fp_json_add_str(job, "output_file", "pmc");
+    cJSON *of = cJSON_AddArrayToObject(job, "output_format");
+    cJSON_AddItemToArray(of, cJSON_CreateString(ls->rocpd ? "rocpd" : "csv"));
+    return jobs;
+}
+
+/* Run rocprofv3 on the application for one group, under the timeout, with a heartbeat. */
+static int run_pass(const live_pass *lp, size_t g, size_t ngroups, size_t nc, const group_files *f,
+                    fp_proc_result *pr, fp_err *err)
+{
+    const char **argv = calloc((size_t)lp->napp + 5, sizeof *argv);
+    if (!argv)
+        abort();
+    argv[0] = lp->exe;
+    argv[1] = "-i";
+    argv[2] = f->yaml;
+    argv[3] = "--";
+    for (int i = 0; i < lp->napp; i++)
+        argv[4 + i] = lp->app[i];
+    fp_progress(lp->ctx, "counters: pass %zu/%zu (%zu counters) ...", g + 1, ngroups, nc);
+    fp_heartbeat hb;
+    fp_heartbeat_begin(&hb, lp->ctx, "counters: pass %zu/%zu", g + 1, ngroups);
+    fp_proc_opts po = {.argv = argv, .stdout_path = f->out, .stderr_path = f->log,
+                       .timeout_s = (double)lp->a->timeout, .interrupted = lp->ctx->interrupted,
+                       .tick = fp_heartbeat_tick, .tick_arg = &hb};
+    int rc = fp_proc_run(&po, pr, err);
+    fp_heartbeat_end(&hb, pr->elapsed_s,
+                     pr->timed_out ? "timed out" : pr->interrupted ? "interrupted" : rc ? "failed" : "done");
+    free(argv);
+    return rc;
+}
+
+/* A pass that did not end by itself: its status, and the error when it is ours to word. */
+static void pass_failed(const live_pass *lp, size_t g, const fp_proc_result *pr, const char *logp,
+                        fp_cnt_group_ran *ran, fp_err *err)
+{
+    ran->status = fp_model_strdup(pr->timed_out ? "timeout" : pr->interrupted ? "interrupted" : "error");
+    if (pr->timed_out) {
+        fp_err_set(err, FP_CAPTURE_TIMEOUT, "rocprofv3 counter pass %zu did not finish in %lld s", g + 1,
+                   lp->a->timeout);
+        fp_err_help(err, "its process group was killed; see %s. A counter set that does not fit one "
+                         "pass can hang rocprofv3 (rocprof-formats.md §6.4); raise --timeout if the "
+                         "workload is just slow",
+                    logp);
+    } else if (pr->exec_failed) {
+        fp_err_set(err, FP_ROCPROFV3_MISSING, "cannot run %s: %s", lp->exe, strerror(pr->exec_errno));
+    }
+}
+
+/* A pass that ended: its exit code and outputs (added to ls->files). True when
+ * the outputs count: a non-zero exit that still wrote counters is warned, used. */
+static bool pass_outputs(fp_ctx *ctx, live_state *ls, size_t g, const fp_proc_result *pr, const group_files *f,
+                         fp_cnt_group_ran *ran)
+{
+    ran->exited = calloc(1, sizeof *ran->exited);
+    ran->found = calloc(1, sizeof *ran->found);
+    if (!ran->exited || !ran->found)
+        abort();
+    ran->exited->exit_code = pr->exited ? pr->exit_code : 128 + pr->term_signal;
+    char **found = NULL;
+    size_t nf = 0;
+    find_files(f->gdir, output_name(ls->rocpd), &found, &nf, 0);
+    bool ok = nf > 0;
+    if (pr->exited && pr->exit_code == 0 && nf) {
+        ran->status = fp_model_strdup("ok");
+    } else {
+        ran->status = fp_model_strdup(nf ? "nonzero_exit" : "no_output");
+        fp_warn(ctx, "counter pass %zu: rocprofv3 %s (see %s)", g + 1,
+                nf ? "exited non-zero; its outputs are used" : "wrote no counters", f->log);
+    }
+    for (size_t i = 0; i < nf; i++) {
+        fp_model_push_str(&ran->found->outputs, &ran->found->noutputs, found[i]);
+        ls->files = realloc(ls->files, (ls->nfiles + 1) * sizeof *ls->files);
+        if (!ls->files)
+            abort();
+        ls->files[ls->nfiles++] = found[i];
+    }
+    free(found);
+    return ok;
+}
+
+/* Counter group g: recorded in counters.json's live.groups, its input.yaml
+ * written, one rocprofv3 pass run; *ok_groups counts the passes with outputs. */
+static int run_group(const live_pass *lp, live_state *ls, size_t g, size_t *ok_groups, fp_err *err)
+{
+    fp_cnt_live_info *li = &ls->info->live;
+    group_files f;
+    group_files_make(lp->pmcdir, g, &f);
+    cJSON *jobs = group_jobs(ls, g, lp, f.gdir);
+    size_t nc = 0;
+    while (ls->groups[g][nc])
+        nc++;
+    fp_cnt_group *gi = fp_model_push((void **)&li->groups, &li->ngroups, sizeof *gi);
+    for (size_t i = 0; i < nc; i++)
+        fp_model_push_str(&gi->counters, &gi->ncounters, ls->groups[g][i]);
+    gi->input_yaml = fp_model_strdup(f.yaml);
+    gi->log = fp_model_strdup(f.log);
+    /* stale outputs of an earlier run must not pass for this one's */
+    char **old = NULL;
+    size_t nold = 0;
+    find_files(f.gdir, output_name(ls->rocpd), &old, &nold, 0);
+    for (size_t i = 0; i < nold; i++)
+        unlink(old[i]);
+    fp_strv_free(old, nold);
+
+    int rc = -1;
+    if (fp_mkdir_p(lp->pmcdir, err) == 0 && fp_input_yaml_write(f.yaml, jobs, err) == 0) {
+        fp_proc_result pr;
+        rc = run_pass(lp, g, ls->ngroups, nc, &f, &pr, err);
+        fp_cnt_group_ran *ran = gi->ran = calloc(1, sizeof *gi->ran);
+        if (!ran)
+            abort();
+        ran->elapsed_s = pr.elapsed_s;
+        if (rc)
+            pass_failed(lp, g, &pr, f.log, ran, err);
+        else if (pass_outputs(lp->ctx, ls, g, &pr, &f, ran))
+            (*ok_groups)++;
+    }
+    cJSON_Delete(jobs);
+    group_files_free(&f);
+    return rc;
+}
+
+/* Live: find the profiler and its format, then one rocprofv3 pass per counter
+ * group (ls->groups), stopping at the first that fails; ls->files are the outputs. */
+static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, char **app,
+                    int napp, live_state *ls, fp_err *err)
+{
+    char *exe = find_profiler(a, ls, err);
+    if (!exe)
+        return -1;
+    char *range = NULL, *regex = NULL;
+    if (choose_format(ctx, a, exe, ls, err) || kernel_filters(a, kernel, &ls->info->live, &range, &regex, err)) {
         free(exe);
         return -1;
     }
-    li->kernel_iteration_range = fp_model_strdup(range);
-    char *regex = regex_escape(kernel);
-    li->kernel_include_regex = fp_model_strdup(regex);
     char *pmcdir = fp_path_join(ctx->bundle_abs ? ctx->bundle_abs : ctx->bundle, "pmc");
+    live_pass lp = {.ctx = ctx, .a = a, .exe = exe, .app = app, .napp = napp, .pmcdir = pmcdir,
+                    .regex = regex, .range = range};
     size_t ok_groups = 0;
-    rc = 0;
-    for (size_t g = 0; g < ls->ngroups && rc == 0; g++) {
-        char name[32];
-        snprintf(name, sizeof name, "group_%zu", g + 1);
-        char *gdir = fp_path_join(pmcdir, name);
-        char yname[48];
-        snprintf(yname, sizeof yname, "input_%s.yaml", name);
-        char *yaml = fp_path_join(pmcdir, yname);
-        char lname[48];
-        snprintf(lname, sizeof lname, "%s.stderr.log", name);
-        char *logp = fp_path_join(pmcdir, lname);
-        snprintf(lname, sizeof lname, "%s.stdout.log", name);
-        char *outp = fp_path_join(pmcdir, lname);
-
-        cJSON *jobs = cJSON_CreateArray();
-        cJSON *job = cJSON_CreateObject();
-        cJSON_AddItemToArray(jobs, job);
-        size_t nc = 0;
-        while (ls->groups[g][nc])
-            nc++;
-        cJSON_AddItemToObject(job, "pmc", cJSON_CreateStringArray(ls->groups[g], (int)nc));
-        fp_json_add_str(job, "kernel_include_regex", regex);
-        fp_json_add_str(job, "kernel_iteration_range", range);
-        fp_json_add_str(job, "output_directory", gdir);
-        fp_json_add_str(job, "output_file", "pmc");
-        cJSON *of = cJSON_AddArrayToObject(job, "output_format");
-        cJSON_AddItemToArray(of, cJSON_CreateString(ls->rocpd ? "rocpd" : "csv"));
-
-        fp_cnt_group *gi = fp_model_push((void **)&li->groups, &li->ngroups, sizeof *gi);
-        for (size_t i = 0; i < nc; i++)
-            fp_model_push_str(&gi->counters, &gi->ncounters, ls->groups[g][i]);
-        gi->input_yaml = fp_model_strdup(yaml);
-        gi->log = fp_model_strdup(logp);
-        /* stale outputs of an earlier run must not pass for this one's */
-        char **old = NULL;
-        size_t nold = 0;
-        find_files(gdir, ls->rocpd ? "results.db" : "counter_collection.csv", &old, &nold, 0);
-        for (size_t i = 0; i < nold; i++)
-            unlink(old[i]);
-        fp_strv_free(old, nold);
-
-        if (fp_mkdir_p(pmcdir, err) || fp_input_yaml_write(yaml, jobs, err)) {
-            rc = -1;
-        } else {
-            const char **argv = calloc((size_t)napp + 5, sizeof *argv);
-            if (!argv)
-                abort();
-            argv[0] = exe;
-            argv[1] = "-i";
-            argv[2] = yaml;
-            argv[3] = "--";
-            for (int i = 0; i < napp; i++)
-                argv[4 + i] = app[i];
-            fp_progress(ctx, "counters: pass %zu/%zu (%zu counters) ...", g + 1, ls->ngroups, nc);
-            fp_heartbeat hb;
-            fp_heartbeat_begin(&hb, ctx, "counters: pass %zu/%zu", g + 1, ls->ngroups);
-            fp_proc_opts po = {.argv = argv, .stdout_path = outp, .stderr_path = logp,
-                               .timeout_s = (double)a->timeout, .interrupted = ctx->interrupted,
-                               .tick = fp_heartbeat_tick, .tick_arg = &hb};
-            fp_proc_result pr;
-            rc = fp_proc_run(&po, &pr, err);
-            fp_heartbeat_end(&hb, pr.elapsed_s,
-                             pr.timed_out ? "timed out" : pr.interrupted ? "interrupted" : rc ? "failed" : "done");
-            free(argv);
-            fp_cnt_group_ran *ran = gi->ran = calloc(1, sizeof *gi->ran);
-            if (!ran)
-                abort();
-            ran->elapsed_s = pr.elapsed_s;
-            if (rc) {
-                ran->status = fp_model_strdup(pr.timed_out ? "timeout" : pr.interrupted ? "interrupted" : "error");
-                if (pr.timed_out) {
-                    fp_err_set(err, FP_CAPTURE_TIMEOUT, "rocprofv3 counter pass %zu did not finish in %lld s",
-                               g + 1, a->timeout);
-                    fp_err_help(err, "its process group was killed; see %s. A counter set that does not fit one "
-                                     "pass can hang rocprofv3 (rocprof-formats.md §6.4); raise --timeout if the "
-                                     "workload is just slow",
-                                logp);
-                } else if (pr.exec_failed) {
-                    fp_err_set(err, FP_ROCPROFV3_MISSING, "cannot run %s: %s", exe, strerror(pr.exec_errno));
-                }
-            } else {
-                ran->exited = calloc(1, sizeof *ran->exited);
-                ran->found = calloc(1, sizeof *ran->found);
-                if (!ran->exited || !ran->found)
-                    abort();
-                ran->exited->exit_code = pr.exited ? pr.exit_code : 128 + pr.term_signal;
-                char **found = NULL;
-                size_t nf = 0;
-                find_files(gdir, ls->rocpd ? "results.db" : "counter_collection.csv", &found, &nf, 0);
-                if (pr.exited && pr.exit_code == 0 && nf) {
-                    ran->status = fp_model_strdup("ok");
-                    ok_groups++;
-                } else {
-                    ran->status = fp_model_strdup(nf ? "nonzero_exit" : "no_output");
-                    fp_warn(ctx, "counter pass %zu: rocprofv3 %s (see %s)", g + 1,
-                            nf ? "exited non-zero; its outputs are used" : "wrote no counters", logp);
-                    if (nf)
-                        ok_groups++;
-                }
-                for (size_t i = 0; i < nf; i++) {
-                    fp_model_push_str(&ran->found->outputs, &ran->found->noutputs, found[i]);
-                    ls->files = realloc(ls->files, (ls->nfiles + 1) * sizeof *ls->files);
-                    if (!ls->files)
-                        abort();
-                    ls->files[ls->nfiles++] = found[i];
-                }
-                free(found);
-            }
-        }
-        cJSON_Delete(jobs);
-        free(gdir);
-        free(yaml);
-        free(logp);
-        free(outp);
-    }
+    int rc = 0;
+    for (size_t g = 0; g < ls->ngroups && rc == 0; g++)
+        rc = run_group(&lp, ls, g, &ok_groups, err);
     free(pmcdir);
     free(regex);
     free(range);
