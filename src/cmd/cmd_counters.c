@@ -620,235 +620,293 @@ static void render_table(fp_sb *t, const fp_counters_doc *doc)
 
 /* ------------------------------------------------------------------ run */
 
-static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
-{
-    counters_args *a = argsp;
-    bool live = npos > 0;
-    int rc = -1;
-    fp_pmc_set set;
-    fp_pmc_set_init(&set);
+/* One `counters` invocation: its inputs as they are read, resolved and merged. */
+typedef struct cnt_job {
+    const counters_args *a;
+    bool live;
+    const char *kernel; /* --kernel, else capture.json's; NULL = the records' own */
     fp_capture_doc cap;
-    bool have_cap = load_capture(ctx, &cap);
-    fp_counters_doc doc = {0};
-    fp_pmc_record *recs = NULL;
-    size_t nrec = 0;
-    live_state ls = {0};
-    char *trace_path = NULL;
-    const char *cap_arch = cap.kernel ? cap.kernel->arch : NULL;
-    const char *kernel = a->kernel ? a->kernel : cap.kernel ? cap.kernel->kernel : NULL;
-    fp_dtype dtype = FP_DT_COUNT;
-
-    if (a->dtype && fp_dtype_parse(a->dtype, &dtype, err))
-        goto out;
-    if (live && (a->csv.n || a->db.n)) {
-        fp_err_set(err, FP_USAGE, "live mode (an application after --) and --csv/--db are exclusive");
-        goto out;
-    }
-    if (live && !ctx->bundle) {
-        fp_err_set(err, FP_USAGE, "live mode needs --bundle DIR (rocprofv3 outputs go to DIR/pmc/)");
-        goto out;
-    }
-    if (live && !kernel) {
-        fp_err_set(err, FP_USAGE, "live mode needs --kernel NAME (or a bundle whose capture.json names it)");
-        goto out;
-    }
-    if (!live && !a->csv.n && !a->db.n && !ctx->bundle) {
-        fp_err_set(err, FP_USAGE, "nothing to read: give --csv FILE..., --db FILE..., --bundle DIR with pmc/, or "
-                                  "an application after -- for a live run");
-        goto out;
-    }
-
-    /* the SoC: flags, then what the bundle's capture says; agent info of the counters is added below */
-    fp_soc_query q = {.gpu_name = a->gpu_name, .arch = a->arch, .sclk_mhz = a->sclk_mhz, .hbm_gbs = a->hbm_gbs,
-                      .agent_arch = cap_arch};
+    bool have_cap;
+    fp_soc_query q;
     fp_soc_sel soc;
-    if (fp_soc_resolve(&q, &soc, err))
-        goto out;
-
-    if (live) {
-        ls.groups = fp_counters_groups(soc.arch, &ls.ngroups);
-        if (!ls.groups) {
-            fp_err_set(err, FP_BAD_ARGS, "live mode needs the architecture to pick counter names");
-            fp_err_help(err, "pass --gpu-name (%s) or --arch gfx942|gfx950, or a bundle whose capture.json has "
-                             "\"arch\"",
-                        fp_soc_product_list());
-            goto out;
-        }
-        if (live_run(ctx, a, kernel, pos, npos, &ls, err))
-            goto out;
-        for (size_t i = 0; i < ls.nfiles; i++)
-            if ((ls.rocpd ? fp_pmc_load_rocpd_ex(&set, ls.files[i], true, err)
-                          : fp_pmc_load_csv(&set, ls.files[i], err)))
-                goto out;
-    } else if (a->csv.n || a->db.n) {
-        for (size_t i = 0; i < a->csv.n; i++)
-            if (fp_pmc_load_csv(&set, a->csv.v[i], err))
-                goto out;
-        for (size_t i = 0; i < a->db.n; i++)
-            if (fp_pmc_load_rocpd(&set, a->db.v[i], err))
-                goto out;
-    } else {
-        char *pmc = fp_path_join(ctx->bundle, "pmc");
-        char **files = NULL;
-        size_t nf = 0;
-        find_files(pmc, "counter_collection.csv", &files, &nf, 0);
-        bool csv = nf > 0;
-        if (!csv)
-            find_files(pmc, "results.db", &files, &nf, 0);
-        free(pmc);
-        int lrc = 0;
-        for (size_t i = 0; i < nf && !lrc; i++)
-            lrc = csv ? fp_pmc_load_csv(&set, files[i], err) : fp_pmc_load_rocpd(&set, files[i], err);
-        fp_strv_free(files, nf);
-        if (lrc)
-            goto out;
-        if (!nf) {
-            fp_err_set(err, FP_NO_ARTIFACT, "no counter_collection.csv or results.db under %s/pmc", ctx->bundle);
-            fp_err_help(err, "run `flyprof counters --bundle DIR --kernel K -- APP ARGS` (live) or pass --csv/--db");
-            goto out;
-        }
-    }
-
-    /* agent info that came with the counters completes the SoC (never overrides the flags) */
-    q.product_name = set.agent.product_name;
-    q.device_id = set.agent.device_id;
-    q.gfx_target_version = set.agent.gfx_target_version;
-    if (set.agent.name)
-        q.agent_arch = set.agent.name;
-    if (fp_soc_resolve(&q, &soc, err))
-        goto out;
-
+    live_state ls;
+    fp_pmc_set set;
+    fp_pmc_record *recs; /* the kernel's dispatches merged over passes */
+    size_t nrec;
     bool uneven;
-    if (fp_pmc_records(&set, kernel, &recs, &nrec, &uneven, err))
-        goto out;
-    if (uneven)
+    char *trace_path;    /* the kernel trace the duration came from, or NULL */
+    fp_counters_opts co;
+} cnt_job;
+
+/* Live (an application after --) and offline are exclusive, and each needs its inputs. */
+static int check_mode(const fp_ctx *ctx, const cnt_job *j, fp_err *err)
+{
+    const counters_args *a = j->a;
+    if (j->live && (a->csv.n || a->db.n))
+        return fp_err_set(err, FP_USAGE, "live mode (an application after --) and --csv/--db are exclusive");
+    if (j->live && !ctx->bundle)
+        return fp_err_set(err, FP_USAGE, "live mode needs --bundle DIR (rocprofv3 outputs go to DIR/pmc/)");
+    if (j->live && !j->kernel)
+        return fp_err_set(err, FP_USAGE, "live mode needs --kernel NAME (or a bundle whose capture.json names it)");
+    if (!j->live && !a->csv.n && !a->db.n && !ctx->bundle)
+        return fp_err_set(err, FP_USAGE, "nothing to read: give --csv FILE..., --db FILE..., --bundle DIR with "
+                                         "pmc/, or an application after -- for a live run");
+    return 0;
+}
+
+/* Live: the arch's counter groups, one rocprofv3 pass each, their outputs into the set. */
+static int load_live(fp_ctx *ctx, cnt_job *j, char **app, int napp, fp_err *err)
+{
+    live_state *ls = &j->ls;
+    ls->groups = fp_counters_groups(j->soc.arch, &ls->ngroups);
+    if (!ls->groups) {
+        fp_err_set(err, FP_BAD_ARGS, "live mode needs the architecture to pick counter names");
+        return fp_err_help(err, "pass --gpu-name (%s) or --arch gfx942|gfx950, or a bundle whose capture.json has "
+                                "\"arch\"",
+                           fp_soc_product_list());
+    }
+    if (live_run(ctx, j->a, j->kernel, app, napp, ls, err))
+        return -1;
+    for (size_t i = 0; i < ls->nfiles; i++)
+        if ((ls->rocpd ? fp_pmc_load_rocpd_ex(&j->set, ls->files[i], true, err)
+                       : fp_pmc_load_csv(&j->set, ls->files[i], err)))
+            return -1;
+    return 0;
+}
+
+/* Offline: the --csv / --db files, else what the bundle's pmc/ holds (the CSVs
+ * when there are any, else the results.db files). */
+static int load_offline(fp_ctx *ctx, const counters_args *a, fp_pmc_set *set, fp_err *err)
+{
+    if (a->csv.n || a->db.n) {
+        for (size_t i = 0; i < a->csv.n; i++)
+            if (fp_pmc_load_csv(set, a->csv.v[i], err))
+                return -1;
+        for (size_t i = 0; i < a->db.n; i++)
+            if (fp_pmc_load_rocpd(set, a->db.v[i], err))
+                return -1;
+        return 0;
+    }
+    char *pmc = fp_path_join(ctx->bundle, "pmc");
+    char **files = NULL;
+    size_t nf = 0;
+    find_files(pmc, "counter_collection.csv", &files, &nf, 0);
+    bool csv = nf > 0;
+    if (!csv)
+        find_files(pmc, "results.db", &files, &nf, 0);
+    free(pmc);
+    int lrc = 0;
+    for (size_t i = 0; i < nf && !lrc; i++)
+        lrc = csv ? fp_pmc_load_csv(set, files[i], err) : fp_pmc_load_rocpd(set, files[i], err);
+    fp_strv_free(files, nf);
+    if (lrc)
+        return -1;
+    if (!nf) {
+        fp_err_set(err, FP_NO_ARTIFACT, "no counter_collection.csv or results.db under %s/pmc", ctx->bundle);
+        return fp_err_help(err, "run `flyprof counters --bundle DIR --kernel K -- APP ARGS` (live) or pass --csv/--db");
+    }
+    return 0;
+}
+
+/* The agent info that came with the counters completes the SoC (never overrides the flags). */
+static int complete_soc(cnt_job *j, fp_err *err)
+{
+    j->q.product_name = j->set.agent.product_name;
+    j->q.device_id = j->set.agent.device_id;
+    j->q.gfx_target_version = j->set.agent.gfx_target_version;
+    if (j->set.agent.name)
+        j->q.agent_arch = j->set.agent.name;
+    return fp_soc_resolve(&j->q, &j->soc, err);
+}
+
+/* The kernel's dispatches merged over the passes, with what the merge could not promise. */
+static int merge_records(fp_ctx *ctx, cnt_job *j, fp_err *err)
+{
+    if (fp_pmc_records(&j->set, j->kernel, &j->recs, &j->nrec, &j->uneven, err))
+        return -1;
+    if (j->uneven)
         fp_warn(ctx, "the passes hold different numbers of dispatches of the kernel; only the first %zu of each "
                      "are merged",
-                nrec);
-    if (set.npasses > 1)
+                j->nrec);
+    if (j->set.npasses > 1)
         fp_warn(ctx, "%zu passes: ratios whose inputs come from different passes are flagged cross_pass (each pass "
                      "replays the kernel; they can exceed 100%%)",
-                set.npasses);
+                j->set.npasses);
+    return 0;
+}
 
-    /* duration: --duration-ns, else the capture's kernel trace, else each record's own pass timestamps */
-    const char *dur_src = nrec && recs[0].duration_source ? recs[0].duration_source : NULL;
+/* The kernel the document names: the one asked for, else the first record's. */
+static const char *doc_kernel(const cnt_job *j)
+{
+    return j->kernel ? j->kernel : j->recs[0].per_pass[0]->kernel;
+}
+
+/* Duration: --duration-ns, else the capture's kernel trace, else each record's
+ * own pass timestamps (kept as the records have them, and warned about). */
+static void apply_duration(fp_ctx *ctx, cnt_job *j)
+{
+    const char *dur_src = j->nrec && j->recs[0].duration_source ? j->recs[0].duration_source : NULL;
     double dur = 0;
-    if (a->duration_ns > 0) {
-        dur = a->duration_ns;
+    if (j->a->duration_ns > 0) {
+        dur = j->a->duration_ns;
         dur_src = "--duration-ns";
-    } else if (have_cap) {
-        dur = trace_duration(ctx, fp_bundle_capture_tag_doc(&cap, a->tag), kernel ? kernel : recs[0].per_pass[0]->kernel,
-                             &trace_path);
+    } else if (j->have_cap) {
+        dur = trace_duration(ctx, fp_bundle_capture_tag_doc(&j->cap, j->a->tag), doc_kernel(j), &j->trace_path);
         if (dur > 0)
             dur_src = "kernel trace (capture.json)";
     }
     if (dur > 0)
-        for (size_t i = 0; i < nrec; i++) {
-            recs[i].duration_ns = dur;
-            recs[i].duration_source = dur_src;
+        for (size_t i = 0; i < j->nrec; i++) {
+            j->recs[i].duration_ns = dur;
+            j->recs[i].duration_source = dur_src;
         }
     if (dur <= 0 && dur_src)
         fp_warn(ctx, "duration taken from the counter passes' timestamps: counter collection serialises "
                      "dispatches, so bandwidths are approximate; give --duration-ns or a bundle kernel trace");
+}
 
-    fp_counters_opts co = {.soc = &soc, .ideal_bytes = a->ideal_gb * BYTES_PER_GB,
-                           .ea_channels = a->ea_channels > 0 ? a->ea_channels : 1.0, .dtype = dtype};
-    fp_bound_in bin;
-    fp_bound_in_init(&bin);
-    fp_counters_metrics(recs, nrec, &co, &bin, &doc);
-    fp_bound_result br;
-    fp_bound_classify(&bin, &br);
-
-    doc.schema = 1;
-    doc.kernel = fp_model_strdup(kernel ? kernel : recs[0].per_pass[0]->kernel);
-    doc.mode = fp_model_strdup(live ? "live" : "offline");
-    for (size_t p = 0; p < set.npasses; p++) {
-        fp_cnt_pass *o = fp_model_push((void **)&doc.passes, &doc.npasses, sizeof *o);
+/* counters.json's summary beside the metrics: what was read, the GPU, the mean
+ * duration, the bound, and the seed's decision tree over all of it. */
+static void fill_summary(fp_counters_doc *doc, const cnt_job *j, const fp_bound_result *br)
+{
+    doc->schema = 1;
+    doc->kernel = fp_model_strdup(doc_kernel(j));
+    doc->mode = fp_model_strdup(j->live ? "live" : "offline");
+    for (size_t p = 0; p < j->set.npasses; p++) {
+        fp_cnt_pass *o = fp_model_push((void **)&doc->passes, &doc->npasses, sizeof *o);
         o->pass = (int64_t)p + 1;
-        o->source = fp_model_strdup(set.passes[p]);
+        o->source = fp_model_strdup(j->set.passes[p]);
     }
-    fp_soc_to_doc(&soc, &doc.soc);
-    doc.dispatches = (int64_t)nrec;
-    doc.uneven_passes = uneven;
-    if (nrec && recs[0].duration_ns > 0) {
+    fp_soc_to_doc(&j->soc, &doc->soc);
+    doc->dispatches = (int64_t)j->nrec;
+    doc->uneven_passes = j->uneven;
+    bool timed = j->nrec && j->recs[0].duration_ns > 0;
+    if (timed) {
         double mean = 0;
-        for (size_t i = 0; i < nrec; i++)
-            mean += recs[i].duration_ns;
-        doc.duration_ns = fp_optd_of(mean / (double)nrec);
+        for (size_t i = 0; i < j->nrec; i++)
+            mean += j->recs[i].duration_ns;
+        doc->duration_ns = fp_optd_of(mean / (double)j->nrec);
     }
-    doc.duration_source = fp_model_strdup(nrec && recs[0].duration_ns > 0 ? recs[0].duration_source : NULL);
-    doc.kernel_trace = fp_model_strdup(trace_path);
-    if (a->ideal_gb > 0)
-        doc.ideal_bytes = fp_optd_of(co.ideal_bytes);
-    doc.ea_channels = co.ea_channels;
-    fp_bound_to_doc(&br, &doc.bound);
-    fp_counters_interpret(&doc);
+    doc->duration_source = fp_model_strdup(timed ? j->recs[0].duration_source : NULL);
+    doc->kernel_trace = fp_model_strdup(j->trace_path);
+    if (j->a->ideal_gb > 0)
+        doc->ideal_bytes = fp_optd_of(j->co.ideal_bytes);
+    doc->ea_channels = j->co.ea_channels;
+    fp_bound_to_doc(br, &doc->bound);
+    fp_counters_interpret(doc);
+}
 
-    /* counters asked for but absent from every pass (dropped by rocprofv3 or unsupported) */
-    if (live) {
-        fp_cnt_live *lv = ls.info;
-        for (size_t g = 0; g < ls.ngroups; g++)
-            for (const char *const *c = ls.groups[g]; *c; c++) {
-                bool seen = false;
-                for (size_t i = 0; i < nrec && !seen; i++)
-                    seen = fp_pmc_get(&recs[i], *c).have;
-                bool listed = false;
-                for (size_t i = 0; i < lv->nmissing_counters; i++)
-                    listed |= !strcmp(lv->missing_counters[i], *c);
-                if (!seen && !listed)
-                    fp_model_push_str(&lv->missing_counters, &lv->nmissing_counters, *c);
-            }
-        if (lv->nmissing_counters)
-            fp_warn(ctx, "%d requested counters are absent from the output (unsupported or dropped); the metrics "
-                         "that need them are listed under \"missing\"",
-                    (int)lv->nmissing_counters);
-        doc.live = ls.info;
-        ls.info = NULL;
-    }
+/* Live: the counters asked for but absent from every pass (dropped by rocprofv3
+ * or unsupported) join live.missing_counters; the live part moves into doc. */
+static void live_into_doc(fp_ctx *ctx, cnt_job *j, fp_counters_doc *doc)
+{
+    fp_cnt_live *lv = j->ls.info;
+    for (size_t g = 0; g < j->ls.ngroups; g++)
+        for (const char *const *c = j->ls.groups[g]; *c; c++) {
+            bool seen = false;
+            for (size_t i = 0; i < j->nrec && !seen; i++)
+                seen = fp_pmc_get(&j->recs[i], *c).have;
+            bool listed = false;
+            for (size_t i = 0; i < lv->nmissing_counters; i++)
+                listed |= !strcmp(lv->missing_counters[i], *c);
+            if (!seen && !listed)
+                fp_model_push_str(&lv->missing_counters, &lv->nmissing_counters, *c);
+        }
+    if (lv->nmissing_counters)
+        fp_warn(ctx, "%d requested counters are absent from the output (unsupported or dropped); the metrics "
+                     "that need them are listed under \"missing\"",
+                (int)lv->nmissing_counters);
+    doc->live = j->ls.info;
+    j->ls.info = NULL;
+}
 
-    size_t shown = nrec < MAX_LISTED_DISPATCHES ? nrec : MAX_LISTED_DISPATCHES;
+/* per_dispatch: the first MAX_LISTED_DISPATCHES records, each with its own
+ * metrics and raw rows (the summary covers all). */
+static void per_dispatch(fp_ctx *ctx, fp_counters_doc *doc, const cnt_job *j)
+{
+    size_t shown = j->nrec < MAX_LISTED_DISPATCHES ? j->nrec : MAX_LISTED_DISPATCHES;
     for (size_t i = 0; i < shown; i++) {
-        fp_cnt_dispatch *o = fp_model_push((void **)&doc.per_dispatch, &doc.nper_dispatch, sizeof *o);
+        fp_cnt_dispatch *o = fp_model_push((void **)&doc->per_dispatch, &doc->nper_dispatch, sizeof *o);
         o->ordinal = (int64_t)i + 1;
-        if (recs[i].duration_ns > 0)
-            o->duration_ns = fp_optd_of(recs[i].duration_ns);
+        if (j->recs[i].duration_ns > 0)
+            o->duration_ns = fp_optd_of(j->recs[i].duration_ns);
         fp_counters_doc one = {0};
-        fp_counters_metrics(&recs[i], 1, &co, NULL, &one);
+        fp_counters_metrics(&j->recs[i], 1, &j->co, NULL, &one);
         for (size_t k = 0; k < one.nmetrics; k++) {
             fp_model_kv *kv = fp_model_push((void **)&o->metrics, &o->nmetrics, sizeof *kv);
             kv->key = fp_model_strdup(one.metrics[k].key);
             kv->v = one.metrics[k].value;
         }
         fp_counters_doc_free(&one);
-        raw_rows(o, &recs[i]);
+        raw_rows(o, &j->recs[i]);
     }
-    fp_truncated(ctx, "per_dispatch", shown, nrec);
+    fp_truncated(ctx, "per_dispatch", shown, j->nrec);
+}
 
+/* counters.json into the bundle (when there is one), then the table and the
+ * envelope's data - both from the rounded document, so they show the file's numbers. */
+static int write_outputs(fp_ctx *ctx, fp_counters_doc *doc, fp_err *err)
+{
     if (ctx->bundle) {
         char *out = fp_bundle_path(ctx->bundle, FP_ART_COUNTERS);
-        cJSON *file = fp_model_write(&fp_counters_doc_schema, &doc);
+        cJSON *file = fp_model_write(&fp_counters_doc_schema, doc);
         int wrc = fp_bundle_write_json(out, file, ctx->bundle, err);
         cJSON_Delete(file);
         if (wrc == 0)
-            doc.artifact = fp_model_strdup(out);
+            doc->artifact = fp_model_strdup(out);
         free(out);
         if (wrc)
-            goto out;
+            return -1;
     }
-    /* the table shows the numbers of the file */
-    fp_model_round(&fp_counters_doc_schema, &doc);
-    render_table(&ctx->table, &doc);
-    ctx->data = fp_model_write(&fp_counters_doc_schema, &doc);
-    rc = 0;
+    fp_model_round(&fp_counters_doc_schema, doc);
+    render_table(&ctx->table, doc);
+    ctx->data = fp_model_write(&fp_counters_doc_schema, doc);
+    return 0;
+}
+
+static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
+{
+    counters_args *a = argsp;
+    int rc = -1;
+    cnt_job j = {.a = a, .live = npos > 0};
+    fp_pmc_set_init(&j.set);
+    j.have_cap = load_capture(ctx, &j.cap);
+    j.kernel = a->kernel ? a->kernel : j.cap.kernel ? j.cap.kernel->kernel : NULL;
+    fp_counters_doc doc = {0};
+    fp_dtype dtype = FP_DT_COUNT;
+    if ((a->dtype && fp_dtype_parse(a->dtype, &dtype, err)) || check_mode(ctx, &j, err))
+        goto out;
+
+    /* the SoC: flags, then what the bundle's capture says; the counters' agent info completes it */
+    j.q = (fp_soc_query){.gpu_name = a->gpu_name, .arch = a->arch, .sclk_mhz = a->sclk_mhz, .hbm_gbs = a->hbm_gbs,
+                         .agent_arch = j.cap.kernel ? j.cap.kernel->arch : NULL};
+    if (fp_soc_resolve(&j.q, &j.soc, err) ||
+        (j.live ? load_live(ctx, &j, pos, npos, err) : load_offline(ctx, a, &j.set, err)) ||
+        complete_soc(&j, err) || merge_records(ctx, &j, err))
+        goto out;
+    apply_duration(ctx, &j);
+
+    j.co = (fp_counters_opts){.soc = &j.soc, .ideal_bytes = a->ideal_gb * BYTES_PER_GB,
+                              .ea_channels = a->ea_channels > 0 ? a->ea_channels : 1.0, .dtype = dtype};
+    fp_bound_in bin;
+    fp_bound_in_init(&bin);
+    fp_counters_metrics(j.recs, j.nrec, &j.co, &bin, &doc);
+    fp_bound_result br;
+    fp_bound_classify(&bin, &br);
+    fill_summary(&doc, &j, &br);
+    if (j.live)
+        live_into_doc(ctx, &j, &doc);
+    per_dispatch(ctx, &doc, &j);
+    rc = write_outputs(ctx, &doc, err);
 out:
-    if (ls.info)
-        fp_model_free(&fp_counters_doc_schema, &(fp_counters_doc){.live = ls.info});
+    if (j.ls.info)
+        fp_model_free(&fp_counters_doc_schema, &(fp_counters_doc){.live = j.ls.info});
     fp_counters_doc_free(&doc);
-    fp_strv_free(ls.files, ls.nfiles);
-    fp_pmc_records_free(recs, nrec);
-    fp_pmc_set_free(&set);
-    fp_capture_free(&cap);
-    free(trace_path);
+    fp_strv_free(j.ls.files, j.ls.nfiles);
+    fp_pmc_records_free(j.recs, j.nrec);
+    fp_pmc_set_free(&j.set);
+    fp_capture_free(&j.cap);
+    free(j.trace_path);
     return rc;
 }
 
