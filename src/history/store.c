@@ -273,15 +273,26 @@ int fp_history_open(const char *path, bool create, fp_history **out, fp_err *err
     if (ver < FP_HISTORY_SCHEMA && migrate(h, FP_HISTORY_SCHEMA, err))
         goto fail;
     h->version = FP_HISTORY_SCHEMA;
-    /* WAL: readers never block the writer, and parallel adds only queue */
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(h->db, "PRAGMA journal_mode=WAL", -1, &st, NULL) == SQLITE_OK) {
-        int rc = sqlite3_step(st);
-        sqlite3_finalize(st);
-        if (rc != SQLITE_ROW) {
-            db_err(h, h->db, rc, "journal_mode=WAL", err);
-            goto fail;
+    /* WAL: readers never block the writer, and parallel adds only queue. Switching a
+     * fresh database to WAL needs it to itself: when several first writers race (8
+     * parallel `history add` on a new db), SQLite answers SQLITE_BUSY at once instead of
+     * calling the busy handler (it would deadlock), so the switch is retried here for
+     * as long as the busy timeout allows. */
+    int wrc = SQLITE_BUSY;
+    for (int waited = 0; (wrc & 0xff) == SQLITE_BUSY && waited <= FP_HISTORY_BUSY_MS; waited += 10) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(h->db, "PRAGMA journal_mode=WAL", -1, &st, NULL) != SQLITE_OK) {
+            wrc = SQLITE_ROW; /* no such pragma: keep the default journal */
+            break;
         }
+        wrc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if ((wrc & 0xff) == SQLITE_BUSY)
+            sqlite3_sleep(10);
+    }
+    if (wrc != SQLITE_ROW) {
+        db_err(h, h->db, wrc, "journal_mode=WAL", err);
+        goto fail;
     }
     if (exec(h, "PRAGMA foreign_keys=ON", "foreign_keys", err))
         goto fail;
