@@ -15,6 +15,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "doc_round_trip.h"
+
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/strbuf.h"
@@ -22,25 +24,7 @@
 
 #define DATA FP_TEST_DATA "/model/"
 
-/* read path strictly, write it again: the bytes of the file */
-static void round_trip(const char *path)
-{
-    fp_tile_doc d;
-    fp_err err = {0};
-    assert_int_equal(fp_tile_read_file(path, &d, &err), 0);
-    cJSON *j = fp_model_write(&fp_tile_doc_schema, &d);
-    char *out = cJSON_Print(j);
-    fp_sb file;
-    fp_sb_init(&file);
-    assert_int_equal(fp_read_file(path, &file, &err), 0);
-    if (file.len && file.buf[file.len - 1] == '\n')
-        file.buf[--file.len] = '\0';
-    assert_string_equal(out, file.buf);
-    free(out);
-    fp_sb_free(&file);
-    cJSON_Delete(j);
-    fp_tile_doc_free(&d);
-}
+static void round_trip(const char *path) { doc_round_trip(&fp_tile_doc_schema, path); }
 
 static void test_round_trip(void **state)
 {
