@@ -249,6 +249,59 @@ static void test_not_an_object(void **state)
     cJSON_Delete(j);
 }
 
+/* FP_F_IF: a key absent in some documents and null in others (bubbles.json's dispatch.tag). */
+typedef struct cond {
+    char *name;
+    bool has;
+    char *tag;
+    fp_optd n;
+} cond;
+
+static const fp_field cond_fields[] = {
+    FP_STR(cond, name, "name", 0),
+    FP_STR_IF(cond, tag, "tag", has),
+    FP_OPTD_IF(cond, n, "n", 0, has),
+};
+static const fp_schema cond_schema = {"cond", sizeof(cond), FP_FIELDS(cond_fields), false};
+
+static void test_present_if(void **state)
+{
+    (void)state;
+    cond c = {fp_model_strdup("a"), false, NULL, fp_optd_none()};
+    cJSON *j = fp_model_write(&cond_schema, &c);
+    char *t = compact(j);
+    assert_string_equal(t, "{\"name\":\"a\"}");
+    free(t);
+    cond back;
+    fp_err err = {0};
+    assert_int_equal(fp_model_read(&cond_schema, j, &back, "c.json", &err), 0);
+    assert_false(back.has);
+    fp_model_free(&cond_schema, &back);
+    cJSON_Delete(j);
+    c.has = true; /* present: null values are written as null */
+    j = fp_model_write(&cond_schema, &c);
+    t = compact(j);
+    assert_string_equal(t, "{\"name\":\"a\",\"tag\":null,\"n\":null}");
+    free(t);
+    assert_int_equal(fp_model_read(&cond_schema, j, &back, "c.json", &err), 0);
+    assert_true(back.has);
+    assert_null(back.tag);
+    assert_false(back.n.known);
+    fp_model_free(&cond_schema, &back);
+    cJSON_Delete(j);
+    /* one of the keys is enough to mark it present; a wrong type still fails */
+    j = cJSON_Parse("{\"name\":\"a\",\"n\":3}");
+    assert_int_equal(fp_model_read(&cond_schema, j, &back, "c.json", &err), 0);
+    assert_true(back.has && back.n.known && back.n.v == 3);
+    fp_model_free(&cond_schema, &back);
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"name\":\"a\",\"tag\":1}");
+    assert_int_equal(fp_model_read(&cond_schema, j, &back, "c.json", &err), -1);
+    assert_string_equal(err.message, "c.json: $.tag: expected a string or null, got a number");
+    cJSON_Delete(j);
+    fp_model_free(&cond_schema, &c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_not_an_object),
+        cmocka_unit_test(test_present_if),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
