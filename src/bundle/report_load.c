@@ -89,11 +89,18 @@ static int optional_bubbles(const char *root, fp_bubbles_doc *doc, bool *have, f
     char *p = fp_bundle_path(root, FP_ART_BUBBLES);
     int rc = 0;
     if (fp_is_file(p)) {
-        rc = fp_bubbles_read_file(p, doc, err);
-        if (rc == 0)
-            *have = true;
-        else if (err->code == FP_BAD_INPUT)
-            fp_err_help(err, "re-run `flyprof bubbles --bundle %s` or delete the file", root);
+        /* parse errors keep fp_json_parse_file's message and help; a document of the
+         * wrong shape gets the strict reader's key path and a way out */
+        cJSON *j = NULL;
+        rc = fp_json_parse_file(p, &j, err);
+        if (rc == 0) {
+            rc = fp_model_read(&fp_bubbles_schema, j, doc, p, err);
+            cJSON_Delete(j);
+            if (rc == 0)
+                *have = true;
+            else
+                fp_err_help(err, "re-run `flyprof bubbles --bundle %s` or delete the file", root);
+        }
     } else if (fp_is_dir(p)) {
         rc = fp_err_set(err, FP_BAD_INPUT, "%s is a directory, expected a JSON file", p);
     }

@@ -140,11 +140,14 @@ static int write_artifact(fp_ctx *ctx, const bubbles_args *a, const fp_dispatch_
 }
 
 /* The envelope: the same document, long lists bounded (a view of doc), and its table. */
-static void envelope(fp_ctx *ctx, const bubbles_args *a, const fp_bubbles_doc *doc, const char *out)
+static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, const char *out)
 {
     fp_bubbles_doc view;
     size_t total[FP_BUB_LIMITED];
     fp_bubbles_doc_limit(doc, (size_t)a->limit, &view, total);
+    /* the table shows the file's numbers: round what it shows (the view's entries are
+     * doc's, already written; the writer rounds the same way, so this changes no byte) */
+    fp_model_round(&fp_bubbles_schema, &view);
     cJSON *j = fp_model_write(&fp_bubbles_schema, &view);
     if (out) {
         char *abs = fp_path_abs(out);
@@ -190,7 +193,6 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     decoder_warnings(ctx, &ref, &b);
     fp_bubbles_doc_build(&b, &doc);
     fp_bubbles_free(&b);
-    fp_model_round(&fp_bubbles_schema, &doc); /* the table shows the file's numbers */
     if (add_dispatch_info(&doc, &ref, err) != 0 || write_artifact(ctx, a, &ref, &doc, &out, err) != 0)
         goto done;
     envelope(ctx, a, &doc, out);
