@@ -452,17 +452,24 @@ void fp_report_build(const fp_report_in *in, fp_report_doc *d)
 
 int fp_report_nrecs(const fp_report_doc *r) { return (int)r->nrecs; }
 
+/* The head headlines.json and report's envelope both start with, copied from the report
+ * (a macro: the two are different structs with the same member names). */
+#define COPY_HEAD(o, r)                                                                          \
+    do {                                                                                         \
+        (o)->kernel = fp_model_strdup((r)->kernel);                                              \
+        (o)->arch = fp_model_strdup((r)->arch);                                                  \
+        (o)->product = fp_model_strdup((r)->product);                                            \
+        (o)->bound_type = fp_model_strdup((r)->bound_type);                                      \
+        (o)->headline = fp_model_strdup((r)->headline);                                          \
+        (o)->optimal = (r)->optimal;                                                             \
+        for (size_t i_ = 0; i_ < (r)->nsummary; i_++)                                            \
+            fp_model_push_str(&(o)->summary, &(o)->nsummary, (r)->summary[i_]);                  \
+    } while (0)
+
 void fp_report_headlines(const fp_report_doc *r, fp_headlines_doc *o)
 {
     memset(o, 0, sizeof *o);
-    o->kernel = fp_model_strdup(r->kernel);
-    o->arch = fp_model_strdup(r->arch);
-    o->product = fp_model_strdup(r->product);
-    o->bound_type = fp_model_strdup(r->bound_type);
-    o->headline = fp_model_strdup(r->headline);
-    o->optimal = r->optimal;
-    for (size_t i = 0; i < r->nsummary; i++)
-        fp_model_push_str(&o->summary, &o->nsummary, r->summary[i]);
+    COPY_HEAD(o, r);
     if (r->launch) {
         o->launch.fill_pct = r->launch->fill_pct;
         o->launch.underfilled = r->launch->underfilled;
@@ -481,14 +488,7 @@ void fp_report_headlines(const fp_report_doc *r, fp_headlines_doc *o)
 void fp_report_envelope_build(const fp_report_doc *r, fp_report_envelope *o)
 {
     memset(o, 0, sizeof *o);
-    o->kernel = fp_model_strdup(r->kernel);
-    o->arch = fp_model_strdup(r->arch);
-    o->product = fp_model_strdup(r->product);
-    o->bound_type = fp_model_strdup(r->bound_type);
-    o->headline = fp_model_strdup(r->headline);
-    o->optimal = r->optimal;
-    for (size_t i = 0; i < r->nsummary; i++)
-        fp_model_push_str(&o->summary, &o->nsummary, r->summary[i]);
+    COPY_HEAD(o, r);
     for (size_t i = 0; i < r->nrecs; i++) {
         const fp_report_rec *rec = &r->recs[i];
         fp_report_brief_rec *b = PUSH(o->recs, o->nrecs);
