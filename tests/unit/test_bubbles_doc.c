@@ -1,6 +1,7 @@
 /*
  * test_bubbles_doc.c - the typed model of bubbles.json (bubbles_doc.h): a real
- * document (the analysis of a corpus dispatch, as `flyprof bubbles` writes it)
+ * document (the analysis of the shipped example's dispatch, as `flyprof bubbles` writes
+ * it: always present, so the test runs where the corpus is not)
  * read back by the strict reader and written again byte for byte; the --limit
  * view; and the typed errors with their exact messages.
  */
@@ -20,7 +21,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 
-#define DISPATCH FP_CORPUS "/flash_attn_func-small/att/ui_output_agent_32235_dispatch_44"
+#define DISPATCH FP_TEST_DATA "/../../examples/synthetic_gemm/att/ui_output_agent_4242_dispatch_3"
 
 static void quiet(void *user, const char *msg) { (void)user, (void)msg; }
 
@@ -39,7 +40,7 @@ static char *slurp(const char *path)
     return b;
 }
 
-/* The document of the corpus dispatch, as the command builds it (resolved). */
+/* The document of the example dispatch, as the command builds it (resolved). */
 static void real_doc(fp_bubbles_doc *d)
 {
     fp_bubbles b;
@@ -50,11 +51,11 @@ static void real_doc(fp_bubbles_doc *d)
     fp_bubbles_free(&b);
     d->dispatch.resolved = true;
     d->dispatch.tag = NULL; /* null, present */
-    d->dispatch.dispatch = fp_optd_of(44);
+    d->dispatch.dispatch = fp_optd_of(3);
     d->dispatch.resolved_by = fp_model_strdup("dispatch_dir");
     fp_bub_doc_inv *inv = fp_model_push((void **)&d->dispatch.inventory, &d->dispatch.n_inventory, sizeof *inv);
-    inv->dir = fp_model_strdup("ui_output_agent_32235_dispatch_44");
-    inv->dispatch = fp_optd_of(44);
+    inv->dir = fp_model_strdup("ui_output_agent_4242_dispatch_3");
+    inv->dispatch = fp_optd_of(3);
     inv->waves = 3;
 }
 
@@ -73,7 +74,7 @@ static void test_round_trip(void **state)
     char *first = slurp(p1);
     /* the keys of a resolved document, in the file's order */
     assert_non_null(strstr(first, "\"symbol\":"));
-    assert_non_null(strstr(first, "\"tag\":\tnull,\n\t\t\"dispatch\":\t44,\n\t\t\"resolved_by\":\t\"dispatch_dir\""));
+    assert_non_null(strstr(first, "\"tag\":\tnull,\n\t\t\"dispatch\":\t3,\n\t\t\"resolved_by\":\t\"dispatch_dir\""));
     assert_int_equal(fp_bubbles_read_file(p1, &back, &err), 0);
     assert_true(back.dispatch.resolved);
     assert_null(back.dispatch.tag);
