@@ -120,6 +120,7 @@ typedef struct server {
     running run;
     bool busy;
     long requests, calls, call_errors, rpc_errors;
+    char *env_fixed[2]; /* "VAR=value" of the defaults confined to the root (confined_defaults) */
 } server;
 
 static double now_s(void)
@@ -368,20 +369,60 @@ static const char **call_argv(const call *c)
     return argv;
 }
 
-/* The child's environment: ours, with FLYPROF_TABLE_FD=3 (its table rendering on fd 3). */
-static const char **call_env(void)
+/* Defaults a command falls back to when the agent names no path (history's and
+ * check's --db, bundle's --examples-dir): taken from the environment only when
+ * that resolves inside the root, else a place under it, so no call reads the
+ * user's global history or replaces $FLYPROF_EXAMPLES_DIR/<kernel>/ elsewhere. */
+static const struct {
+    const char *var, *under_root;
+} confined_env[2] = {
+    {"FLYPROF_HISTORY", ".flyprof/history.db"},
+    {"FLYPROF_EXAMPLES_DIR", "runs/examples"},
+};
+
+static void confined_defaults(server *s)
+{
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(confined_env[i].var);
+        fp_err e = {0};
+        char *res = v && v[0] ? fp_mcp_confine(s->pol.root, v, &e) : NULL;
+        fp_sb sb;
+        fp_sb_init(&sb);
+        if (res)
+            fp_sb_addf(&sb, "%s=%s", confined_env[i].var, res);
+        else
+            fp_sb_addf(&sb, "%s=%s/%s", confined_env[i].var, s->pol.root, confined_env[i].under_root);
+        if (v && v[0] && !res)
+            logf_("$%s=%s is outside the root: calls use %s", confined_env[i].var, v, strchr(sb.buf, '=') + 1);
+        free(res);
+        s->env_fixed[i] = fp_sb_detach(&sb);
+    }
+}
+
+static bool env_is(const char *entry, const char *var)
+{
+    size_t n = strlen(var);
+    return !strncmp(entry, var, n) && entry[n] == '=';
+}
+
+/* The child's environment: ours, with FLYPROF_TABLE_FD=3 (its table rendering on
+ * fd 3) and the confined defaults in place of the user's. */
+static const char **call_env(const server *s)
 {
     size_t ne = 0;
     while (environ[ne])
         ne++;
-    const char **envp = calloc(ne + 2, sizeof *envp);
+    const char **envp = calloc(ne + 4, sizeof *envp);
     if (!envp)
         abort();
     size_t k = 0;
     for (size_t i = 0; i < ne; i++)
-        if (strncmp(environ[i], "FLYPROF_TABLE_FD=", 17))
+        if (!env_is(environ[i], "FLYPROF_TABLE_FD") && !env_is(environ[i], confined_env[0].var) &&
+            !env_is(environ[i], confined_env[1].var))
             envp[k++] = environ[i];
     envp[k++] = "FLYPROF_TABLE_FD=3";
+    envp[k++] = s->env_fixed[0];
+    envp[k++] = s->env_fixed[1];
     return envp;
 }
 
@@ -441,7 +482,7 @@ static int spawn(server *s, call *c, fp_err *err)
             return fp_err_set(err, FP_IO_ERROR, "pipe: %s", strerror(errno));
         }
     const char **argv = call_argv(c);
-    const char **envp = call_env();
+    const char **envp = call_env(s);
     pid_t pid = fork();
     if (pid < 0) {
         for (int i = 0; i < 3; i++)
@@ -1044,10 +1085,13 @@ static int mcp_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         return fp_err_set(err, FP_IO_ERROR, "cannot set up the protocol channel: %s", strerror(errno));
     }
     prctl(PR_SET_CHILD_SUBREAPER, 1); /* see reap_orphans */
+    confined_defaults(&s);
     fp_sb_init(&s.in);
     logf_("serving on stdio, root %s%s", root, a->allow_gpu ? ", GPU commands allowed" : "");
     serve(&s);
     fp_sb_free(&s.in);
+    free(s.env_fixed[0]);
+    free(s.env_fixed[1]);
     close(s.out);
     logf_("stopped: %ld requests, %ld tool calls (%ld failed), %ld protocol errors", s.requests, s.calls,
           s.call_errors, s.rpc_errors);
