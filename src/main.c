@@ -241,6 +241,8 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
     /* A failing command may still have an answer to show (diff --fail-on):
      * its data and warnings go with the error. */
     bool with_data = rc != 0 && ctx->data_on_error && ctx->data;
+    /* no terminal control sequence from the data reaches a terminal, verbatim or not */
+    fp_term_safe(&ctx->table, 0);
     /* fit the table once, for the terminal and for FLYPROF_TABLE_FD (mcp's text) alike */
     if (ctx->format == FP_FMT_TABLE && ctx->table.len && !ctx->table_verbatim)
         fp_table_fit(&ctx->table, ctx->width, getenv("FLYPROF_WORKTREE"));
@@ -258,8 +260,14 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
         }
         if (rc == 0 || with_data) {
             int n = ctx->warnings ? cJSON_GetArraySize(ctx->warnings) : 0;
-            for (int i = 0; i < n; i++)
-                fprintf(stderr, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
+            for (int i = 0; i < n; i++) {
+                fp_sb w;
+                fp_sb_init(&w);
+                fp_sb_addf(&w, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
+                fp_term_safe(&w, 0);
+                fputs(w.buf, stderr);
+                fp_sb_free(&w);
+            }
         }
         if (rc != 0) {
             /* the error as text, with what the JSON error carries beyond the
@@ -271,6 +279,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
             if (err->help[0])
                 fp_sb_addf(&det, "  help: %s\n", err->help);
             fp_table_error_details(err->extra, 20, &det);
+            fp_term_safe(&det, 0);
             fp_table_fit(&det, ctx->width, getenv("FLYPROF_WORKTREE"));
             fputs(det.buf, stderr);
             fp_sb_free(&det);

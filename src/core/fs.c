@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -128,18 +129,14 @@ int fp_mkdir_p(const char *path, fp_err *err)
  * Returns the fd with tmp holding the name, or -1 with errno set. */
 static int open_fresh_temp(const char *path, fp_sb *tmp)
 {
-    static unsigned long counter;
     for (int attempt = 0; attempt < 64; attempt++) {
+        /* the random part only avoids collisions; O_EXCL is what makes it safe */
         unsigned long r = 0;
-        int ufd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-        if (ufd >= 0) {
-            if (read(ufd, &r, sizeof r) != (ssize_t)sizeof r)
-                r = 0;
-            close(ufd);
+        if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            r = (unsigned long)ts.tv_nsec * 2654435761UL + (unsigned long)attempt;
         }
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        r ^= (unsigned long)ts.tv_nsec * 2654435761UL ^ __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
         tmp->len = 0;
         fp_sb_addf(tmp, "%s.tmp.%ld.%08lx", path, (long)getpid(), r & 0xffffffffUL);
         int fd = open(tmp->buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);

@@ -47,4 +47,49 @@ PY
 [ ! -e "$T/examples" ] || fail "mcp bundle wrote \$FLYPROF_EXAMPLES_DIR outside the root"
 [ -f "$ROOT/.flyprof/history.db" ] || fail "no db under the root"
 
+# ---- terminal escapes: kernel names, code.json and history records never reach a terminal raw ----
+python3 - "$FP_SRC/tests/data/gen/rep_stream.json" "$T/esc.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["symbol"] = "rep\x1b]52;c;SGVsbG8=\x07_k\x1b]0;pwned\x07\x9b2J"
+s["program"][2]["isa"] = "v_mov_b32_e32 v10, 0 \x1b[2J\x1b]0;title\x07"
+s["program"][2]["source"] = "/synthetic/kernels/rep\x1b[31m_stream.py:11"
+json.dump(s, open(sys.argv[2], "w"))
+PY
+"$FP_TOOLS/fp_gen_att" "$T/esc.json" "$T/esc" >/dev/null || fail "gen esc"
+printf '{"schema":1,"kernel":"k\u001b]0;pwned\u0007","arch":"gfx950","shape":"s\u001b[2J","captured_at":"2026-11-01T10:00:00Z"}\n' > "$T/esc/capture.json"
+noctl() { # FILE WHAT: no C0 control but \n \t, no DEL, no C1 (U+0080..U+009F)
+    python3 - "$1" "$2" <<'PY' || fail "$2 carries a terminal control sequence"
+import re, sys
+t = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+bad = re.findall(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", t)
+sys.exit(1 if bad else 0)
+PY
+}
+"$FLYPROF" report --bundle "$T/esc" -q -f json > /dev/null || fail "report esc"
+grep -q $'\x1b' "$T/esc/report.json" && fail "report.json should keep the name escaped as JSON"
+noctl "$T/esc/REPORT.md" REPORT.md
+grep -q $'\xef\xbf\xbd' "$T/esc/REPORT.md" || fail "REPORT.md: control characters not replaced by U+FFFD"
+D=$(ls -d "$T"/esc/att/ui_output_* | head -1)
+COLUMNS=100 "$FLYPROF" hotspots "$D" -f table > "$T/hs.txt" 2>&1 || fail "hotspots table"
+noctl "$T/hs.txt" "hotspots -f table"
+grep -q "pwned" "$T/hs.txt" || fail "hotspots table lost the kernel name"
+COLUMNS=100 "$FLYPROF" report --bundle "$T/esc" -f table > "$T/rep.txt" 2>&1 || fail "report table"
+noctl "$T/rep.txt" "report -f table"
+"$FLYPROF" history add --bundle "$T/esc" --db "$T/esc.db" -q -f json > /dev/null || fail "history add esc"
+COLUMNS=100 "$FLYPROF" history list --db "$T/esc.db" -f table > "$T/hl.txt" 2>&1 || fail "history list"
+noctl "$T/hl.txt" "history list -f table"
+grep -q "pwned" "$T/hl.txt" || fail "history list lost the kernel name"
+# an error message naming a hostile path, on stderr
+"$FLYPROF" hotspots "$T/no"$'\x1b]0;x\x07'"pe" -f table > /dev/null 2> "$T/err.txt"
+noctl "$T/err.txt" "error text"
+
+# ---- wrap_line: a 2 MB kernel name in table mode is linear ----
+python3 -c "print('{\"schema\":1,\"kernel\":\"' + 'k'*2000000 + '\",\"arch\":\"gfx950\",\"shape\":\"s\",\"captured_at\":\"2026-11-01T10:00:00Z\"}')" > "$T/esc/capture.json"
+s0=$(date +%s%N)
+COLUMNS=80 timeout 20 "$FLYPROF" report --bundle "$T/esc" --no-html -f table > "$T/long.txt" 2>&1 || fail "report with a 2 MB kernel name"
+ms=$(( ($(date +%s%N) - s0) / 1000000 ))
+[ "$ms" -lt 3000 ] || fail "2 MB kernel name took $ms ms in table mode"
+awk 'length($0) > 400 { bad=1 } END { exit bad }' "$T/long.txt" || fail "long line not wrapped"
+
 echo ok
