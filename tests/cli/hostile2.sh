@@ -92,4 +92,46 @@ ms=$(( ($(date +%s%N) - s0) / 1000000 ))
 [ "$ms" -lt 3000 ] || fail "2 MB kernel name took $ms ms in table mode"
 awk 'length($0) > 400 { bad=1 } END { exit bad }' "$T/long.txt" || fail "long line not wrapped"
 
+# ---- kernels --filter: nested bounded repeats are refused before regcomp builds them ----
+KT=$ROOT/b/rocprof/kernel_trace.csv
+s0=$(date +%s%N)
+( ulimit -v 1000000; exec "$FLYPROF" kernels --csv "$KT" --filter '((((a{1,99}){1,99}){1,99}){1,99})' -f json ) > "$T/re.json" 2>/dev/null
+rc=$?; ms=$(( ($(date +%s%N) - s0) / 1000000 ))
+[ $rc -eq 64 ] || fail "regex bomb: exit $rc"
+grep -q "too complex" "$T/re.json" || fail "regex bomb: $(cat "$T/re.json")"
+[ "$ms" -lt 1000 ] || fail "regex bomb took $ms ms"
+for ok in '^rep_' 'rep_(stream|x){1,3}_kernel_[0-9]{1,4}' '[[:alpha:]_]+(0|1)$' 'a)|rep'; do
+    "$FLYPROF" kernels --csv "$KT" --filter "$ok" -f json > "$T/re.json" 2>/dev/null; rc=$?
+    [ $rc -eq 0 ] || fail "filter '$ok' refused: exit $rc $(cat "$T/re.json")"
+done
+[ "$(py "$T/re.json" "len(j['data']['kernels'])")" = 1 ] || fail "filter 'a)|rep' matched nothing"
+
+# ---- kernels: duration sums saturate (no signed overflow, no negative total_ns) ----
+head -1 "$KT" > "$T/ovf.csv"
+for i in 1 2 3; do
+    echo "\"KERNEL_DISPATCH\",\"Agent 2\",1,0,700,$i,1,\"k_ovf\",$i,0,4000000000000000000,0,0,32,0,32,256,1,1,65536,1,1" >> "$T/ovf.csv"
+done
+echo "\"KERNEL_DISPATCH\",\"Agent 2\",1,0,700,4,1,\"k_neg\",4,-9223372036854775807,9223372036854775807,0,0,32,0,32,256,1,1,65536,1,1" >> "$T/ovf.csv"
+"$FLYPROF" kernels --csv "$T/ovf.csv" -f json > "$T/ovf.json" 2>/dev/null || fail "kernels on huge durations: exit $?"
+python3 - "$T/ovf.json" <<'PY' || fail "kernels duration sums wrapped"
+import json, sys
+d = json.load(open(sys.argv[1]))["data"]
+ks = {k["name"]: k for k in d["kernels"]}
+assert ks["k_ovf"]["total_ns"] == float(2**63 - 1), ks["k_ovf"]
+assert ks["k_neg"]["total_ns"] == float(2**63 - 1), ks["k_neg"]
+assert all(0 <= k["pct"] <= 100 for k in d["kernels"]), d["kernels"]
+PY
+
+# ---- YAML: 400 KB of nesting is refused in linear time (was ~100 s in libyaml) ----
+python3 -c "print('recipes:\n  - ' + '['*200000 + ']'*200000)" > "$T/deep.yaml"
+s0=$(date +%s%N)
+timeout 20 "$FLYPROF" list --recipes "$T/deep.yaml" -f json > "$T/y.json" 2>/dev/null; rc=$?
+ms=$(( ($(date +%s%N) - s0) / 1000000 ))
+[ $rc -eq 65 ] || fail "deep recipes: exit $rc"
+grep -q "nested more than 64 levels" "$T/y.json" || fail "deep recipes: $(head -c 300 "$T/y.json")"
+[ "$ms" -lt 2000 ] || fail "deep recipes took $ms ms"
+python3 -c "print('worktree: ' + '{a: '*100000 + '}'*100000)" > "$T/deep_cfg.yaml"
+timeout 20 "$FLYPROF" doctor --config "$T/deep_cfg.yaml" -f json > "$T/y.json" 2>/dev/null; rc=$?
+[ $rc -eq 65 ] || fail "deep config: exit $rc"
+
 echo ok
