@@ -232,6 +232,23 @@ static void top_help(fp_ctx *ctx)
     exit_codes_text(t);
 }
 
+/* The exit status once the envelope (or table) went to stdout. When it did not
+ * arrive (stdout closed, full, a broken pipe: SIGPIPE is ignored) the caller
+ * got no answer, so success must not be reported: IO_ERROR's status, on stderr
+ * why (a failure keeps its own status). */
+static int finish_stdout(const fp_ctx *ctx, int rc, const fp_err *err)
+{
+    errno = 0;
+    bool lost = fflush(stdout) != 0 || ferror(stdout);
+    if (lost)
+        fprintf(stderr, "flyprof %s: error IO_ERROR: the %s was not delivered: cannot write stdout: %s\n",
+                ctx->command ? ctx->command : "", ctx->format == FP_FMT_TABLE ? "table" : "envelope",
+                errno ? strerror(errno) : "write error");
+    if (rc != 0)
+        return fp_code_exit(err->code);
+    return lost ? fp_code_exit(FP_IO_ERROR) : 0;
+}
+
 /* Print the one envelope; returns the exit status. */
 static int emit(fp_ctx *ctx, int rc, fp_err *err)
 {
@@ -284,8 +301,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
             fputs(det.buf, stderr);
             fp_sb_free(&det);
         }
-        fflush(stdout);
-        return rc == 0 ? 0 : fp_code_exit(err->code);
+        return finish_stdout(ctx, rc, err);
     }
 
     if (g_table_fd >= 0 && (rc == 0 || with_data))
@@ -337,8 +353,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
         free(s);
     }
     cJSON_Delete(env);
-    fflush(stdout);
-    return rc == 0 ? 0 : fp_code_exit(err->code);
+    return finish_stdout(ctx, rc, err);
 }
 
 int main(int argc, char **argv)

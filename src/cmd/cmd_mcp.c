@@ -1102,6 +1102,8 @@ static int mcp_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     fp_json_add_int(ctx->data, "toolErrors", s.call_errors);
     fp_json_add_int(ctx->data, "protocolErrors", s.rpc_errors);
     free(root);
+    if (s.out_dead) /* a response could not be written: the client did not get its answers */
+        return fp_err_set(err, FP_IO_ERROR, "the protocol channel (stdout) was closed: responses were lost");
     return 0;
 }
 

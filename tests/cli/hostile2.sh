@@ -134,4 +134,25 @@ python3 -c "print('worktree: ' + '{a: '*100000 + '}'*100000)" > "$T/deep_cfg.yam
 timeout 20 "$FLYPROF" doctor --config "$T/deep_cfg.yaml" -f json > "$T/y.json" 2>/dev/null; rc=$?
 [ $rc -eq 65 ] || fail "deep config: exit $rc"
 
+# ---- a lost envelope is not success: closed stdout, a full disk, a broken pipe; mcp too ----
+"$FLYPROF" rules -f json >&- 2> "$T/lost.txt"; rc=$?
+[ $rc -eq 74 ] || fail "closed stdout: exit $rc"
+grep -q "not delivered" "$T/lost.txt" || fail "closed stdout: no reason on stderr"
+"$FLYPROF" rules -f table > /dev/full 2>/dev/null; rc=$?
+[ $rc -eq 74 ] || fail "/dev/full: exit $rc"
+"$FLYPROF" kernels -f json > /dev/full 2>/dev/null; rc=$?
+[ $rc -eq 64 ] || fail "a failing command keeps its own exit status when stdout is lost: $rc"
+python3 - "$FLYPROF" "$ROOT" <<'PY' || fail "broken pipe / mcp"
+import os, subprocess, sys
+flyprof, root = sys.argv[1:3]
+r, w = os.pipe()
+os.close(r)  # nobody will read: every write is EPIPE (SIGPIPE is ignored by flyprof)
+p = subprocess.run([flyprof, "rules", "-f", "json"], stdout=w, stderr=subprocess.DEVNULL)
+assert p.returncode == 74, p.returncode
+msg = b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}\n'
+p = subprocess.run([flyprof, "mcp", "--root", root], input=msg, stdout=w, stderr=subprocess.DEVNULL, timeout=30)
+assert p.returncode == 74, p.returncode
+os.close(w)
+PY
+
 echo ok
