@@ -260,7 +260,7 @@ static int bubbles_input(fp_ctx *ctx, const char *bundle, int jobs, report_input
     fp_bubbles b;
     memset(&b, 0, sizeof b);
     fp_progress(ctx, "report: analysing %s", in->dref.dir);
-    if (fp_bubbles_analyze_jobs(in->dref.dir, FP_RANK_EXPOSED, &b, bub_warn, ctx, jobs, err)) {
+    if (fp_bubbles_analyze_cancel(in->dref.dir, FP_RANK_EXPOSED, &b, bub_warn, ctx, jobs, ctx->interrupted, err)) {
         fp_bubbles_free(&b);
         return -1;
     }

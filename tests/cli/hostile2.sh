@@ -155,4 +155,55 @@ assert p.returncode == 74, p.returncode
 os.close(w)
 PY
 
+# ---- SIGTERM is acted on during the walk: exit 130 at once, the old bubbles.json kept; mcp cancel is prompt ----
+if [ -n "${FP_CORPUS:-}" ] && [ -d "$FP_CORPUS/flash_attn_func-big" ]; then
+    S=$(ls -d "$FP_CORPUS"/flash_attn_func-big/att/ui_output_*)
+    SIG=$ROOT/sig
+    mkdir -p "$SIG"
+    cp "$S/code.json" "$S/occupancy.json" "$SIG/"
+    # 1,600 links to the real wave files (page-cache reads): a walk of a few seconds
+    for se in $(seq 0 199); do for sm in 0 1 2 3; do for sl in 0 1; do
+        ln -s "$S/se0_sm${sm}_sl${sl}_wv0.json" "$SIG/se${se}_sm${sm}_sl${sl}_wv0.json"
+    done; done; done
+    echo '{"previous": true}' > "$T/keep.json"
+    "$FLYPROF" bubbles --bundle "$SIG" --out "$T/keep.json" --jobs 1 -q -f json > "$T/sig.json" 2>/dev/null &
+    pid=$!
+    sleep 0.3
+    kill -TERM $pid
+    t0=$(date +%s%N)
+    wait $pid; rc=$?
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    [ $rc -eq 130 ] || fail "SIGTERM: exit $rc (the walk finished before the signal? $(head -c 200 "$T/sig.json"))"
+    [ "$(cat "$T/keep.json")" = '{"previous": true}' ] || fail "SIGTERM: bubbles.json was replaced"
+    [ "$(py "$T/sig.json" "j['error']['code']")" = INTERRUPTED ] || fail "SIGTERM: no INTERRUPTED envelope"
+    [ "$ms" -lt 1500 ] || fail "SIGTERM acted on $ms ms after the signal"
+    ls "$T" | grep -q 'keep.json.tmp' && fail "SIGTERM left a temp file"
+    python3 - "$FLYPROF" "$ROOT" <<'PY' || fail "mcp cancel"
+import json, subprocess, sys, time
+flyprof, root = sys.argv[1:3]
+p = subprocess.Popen([flyprof, "mcp", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=subprocess.DEVNULL, cwd="/")
+def send(m):
+    p.stdin.write((json.dumps(m) + "\n").encode()); p.stdin.flush()
+def until(i):
+    while True:
+        m = json.loads(p.stdout.readline())
+        if m.get("id") == i:
+            return m
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+until(1)
+send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "bubbles", "arguments": {"bundle": "sig", "out": "sig.json", "jobs": 1}}})
+time.sleep(0.3)
+t0 = time.time()
+send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}})
+send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "rules", "arguments": {}}})
+m = until(3)
+dt = time.time() - t0
+assert "result" in m, m
+assert dt < 2.0, "the cancelled call held the server %.2f s" % dt
+p.stdin.close()
+p.wait(timeout=30)
+PY
+fi
+
 echo ok
