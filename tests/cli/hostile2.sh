@@ -206,4 +206,54 @@ p.wait(timeout=30)
 PY
 fi
 
+# ---- history: readers open read-only; import refuses what it would drop or what breaks the tables ----
+HDB=$T/hdb
+mkdir -p "$HDB"
+"$FLYPROF" history add --bundle "$ROOT/b" --db "$HDB/h.db" -q -f json > /dev/null || fail "history add"
+"$FLYPROF" history export --db "$HDB/h.db" --out "$T/exp.jsonl" -q -f json > /dev/null || fail "history export"
+sum0=$(sha256sum "$HDB/h.db" | cut -c1-64)
+if unshare -m true 2>/dev/null; then
+    # a read-only mount (the db in WAL mode, no -shm can be created): every reader still reads
+    unshare -m bash -c "mount --bind '$HDB' '$HDB' && mount -o remount,bind,ro '$HDB' &&
+        '$FLYPROF' history list --db '$HDB/h.db' -f json > '$T/ro1.json' 2>/dev/null; echo \$? > '$T/ro1.rc';
+        '$FLYPROF' history show latest --db '$HDB/h.db' -f json > '$T/ro2.json' 2>/dev/null; echo \$? > '$T/ro2.rc';
+        '$FLYPROF' history export --db '$HDB/h.db' --out '$T/ro.jsonl' -f json > /dev/null 2>&1; echo \$? > '$T/ro3.rc'" ||
+        fail "read-only mount set-up"
+    [ "$(cat "$T/ro1.rc")" = 0 ] || fail "history list on a read-only mount: exit $(cat "$T/ro1.rc") $(head -c 300 "$T/ro1.json")"
+    [ "$(py "$T/ro1.json" "j['data']['count']")" = 1 ] || fail "history list on a read-only mount: count"
+    [ "$(cat "$T/ro2.rc")" = 0 ] || fail "history show on a read-only mount: exit $(cat "$T/ro2.rc")"
+    [ "$(cat "$T/ro3.rc")" = 0 ] || fail "history export on a read-only mount: exit $(cat "$T/ro3.rc")"
+    cmp -s "$T/exp.jsonl" "$T/ro.jsonl" || fail "export from a read-only mount differs"
+fi
+"$FLYPROF" history list --db "$HDB/h.db" -q -f json > /dev/null || fail "history list"
+[ "$(sha256sum "$HDB/h.db" | cut -c1-64)" = "$sum0" ] || fail "a reader changed the database file"
+python3 - "$FP_SRC/tests/tools" "$T/exp.jsonl" "$T" <<'PY' || fail "crafting import cases"
+import copy, json, sys
+sys.path.insert(0, sys.argv[1])
+from history_hash import record_hash
+base = json.loads(open(sys.argv[2]).readline()); base.pop("id", None)
+assert record_hash(base) == base["hash"], "the Python reference hash disagrees with flyprof's"
+t = sys.argv[3]
+def H(r):
+    r = copy.deepcopy(r); r["hash"] = record_hash(r); return r
+def w(name, data):
+    open("%s/imp_%s.jsonl" % (t, name), "wb").write(data)
+line = json.dumps(H(base)).encode()
+other = copy.deepcopy(base); other["shape"] = "1,f32"
+w("nul", line + b"\n\x00" + json.dumps(H(other)).encode() + b"\n")
+w("two", line + b" " + json.dumps(H(other)).encode() + b"\n")
+d = copy.deepcopy(base); d["classes"].append(dict(d["classes"][0])); w("dupclass", json.dumps(H(d)).encode() + b"\n")
+d = copy.deepcopy(base); d["rules"].append(dict(d["rules"][0])); w("duprank", json.dumps(H(d)).encode() + b"\n")
+d = copy.deepcopy(base); d["rules"][0]["rank"] = 2**40; w("bigrank", json.dumps(H(d)).encode() + b"\n")
+d = copy.deepcopy(base); d["rules"][0]["rank"] = -3; w("negrank", json.dumps(H(d)).encode() + b"\n")
+d = copy.deepcopy(base); d["rules"][0]["rank"] = 1.5; w("fracrank", json.dumps(H(d)).encode() + b"\n")
+d = copy.deepcopy(base); d["metrics"] = [1, 2]; w("metrics_arr", json.dumps(H(d)).encode() + b"\n")
+PY
+for c in nul two dupclass duprank bigrank negrank fracrank metrics_arr; do
+    "$FLYPROF" history import "$T/imp_$c.jsonl" --db "$T/imp_$c.db" -f json > "$T/imp.json" 2>/dev/null; rc=$?
+    [ $rc -eq 65 ] || fail "import $c: exit $rc $(head -c 300 "$T/imp.json")"
+    [ ! -e "$T/imp_$c.db" ] || fail "import $c created the database"
+done
+"$FLYPROF" history import "$T/exp.jsonl" --db "$T/imp_ok.db" -q -f json > /dev/null || fail "a clean import"
+
 echo ok
