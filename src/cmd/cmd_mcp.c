@@ -35,6 +35,7 @@
 
 #include "commands.h"
 #include "flyprof/fs.h"
+#include "flyprof/jscan.h"
 #include "flyprof/json.h"
 #include "flyprof/mcp.h"
 #include "flyprof/proc.h"
@@ -739,7 +740,20 @@ static void start_next(server *s)
 
 /* ---- requests ---- */
 
+static bool id_equal_parsed(const cJSON *a, const cJSON *b);
+
+/* Ids are kept raw (raw_id); a cancellation's requestId is compared by value. */
 static bool id_equal(const cJSON *a, const cJSON *b)
+{
+    cJSON *pa = a && cJSON_IsRaw(a) ? cJSON_Parse(a->valuestring) : NULL;
+    cJSON *pb = b && cJSON_IsRaw(b) ? cJSON_Parse(b->valuestring) : NULL;
+    bool eq = id_equal_parsed(pa ? pa : a, pb ? pb : b);
+    cJSON_Delete(pa);
+    cJSON_Delete(pb);
+    return eq;
+}
+
+static bool id_equal_parsed(const cJSON *a, const cJSON *b)
 {
     if (!a || !b)
         return false;
@@ -875,6 +889,43 @@ static void on_cancelled(server *s, const cJSON *params)
     /* unknown or finished request: ignored, as the spec asks */
 }
 
+/* The top-level "id" of a message as written (a raw cJSON item, printed verbatim):
+ * cJSON keeps numbers as doubles and strings only up to a NUL. NULL when the
+ * message has no scalar id (the parsed one is used). */
+static cJSON *raw_id(const char *line, size_t len)
+{
+    fp_jscan js;
+    fp_js_init(&js, line, len);
+    cJSON *out = NULL;
+    if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
+        fp_js_free(&js);
+        return NULL;
+    }
+    for (;;) {
+        fp_jtok t = fp_js_next(&js);
+        if (t != FP_JT_STRING || !js.is_key)
+            break;
+        bool is_id = fp_js_str_eq(&js, "id") && js.str_len == 2;
+        size_t a = fp_js_offset(&js);
+        t = fp_js_next(&js);
+        size_t b = fp_js_offset(&js);
+        if (is_id && (t == FP_JT_STRING || t == FP_JT_NUMBER)) {
+            while (a < b && (line[a] == ' ' || line[a] == '\t' || line[a] == '\r' || line[a] == '\n' || line[a] == ':'))
+                a++;
+            char *txt = strndup(line + a, b - a);
+            if (txt)
+                out = cJSON_CreateRaw(txt);
+            free(txt);
+            break;
+        }
+        if (t == FP_JT_ERROR || !fp_js_skip(&js))
+            break;
+    }
+    fp_js_free(&js);
+    return out;
+}
+
+
 static void handle_message(server *s, const char *line, size_t len)
 {
     if (!utf8_valid(line, len)) { /* JSON text is UTF-8 (RFC 8259 §8.1) */
@@ -896,7 +947,9 @@ static void handle_message(server *s, const char *line, size_t len)
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
     bool id_ok = id && ((cJSON_IsString(id)) ||
                         (cJSON_IsNumber(id) && isfinite(id->valuedouble) && id->valuedouble == floor(id->valuedouble)));
-    const cJSON *echo = id_ok ? id : NULL;
+    /* answers carry the id exactly as sent: 9223372036854775807 stays that, not 9.2e18 */
+    cJSON *rid = id_ok ? raw_id(line, len) : NULL;
+    const cJSON *echo = rid ? rid : id_ok ? id : NULL;
     const char *jv = fp_json_get_str(m, "jsonrpc");
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(m, "params");
@@ -921,18 +974,19 @@ static void handle_message(server *s, const char *line, size_t len)
         const char *mn = method->valuestring;
         s->requests++;
         if (!strcmp(mn, "initialize"))
-            on_initialize(s, id, params);
+            on_initialize(s, echo, params);
         else if (!strcmp(mn, "ping"))
-            reply(s, id, cJSON_CreateObject());
+            reply(s, echo, cJSON_CreateObject());
         else if (strcmp(mn, "tools/list") && strcmp(mn, "tools/call"))
-            reply_error(s, id, RPC_NO_METHOD, "method '%s' not found (this server offers tools only)", mn);
+            reply_error(s, echo, RPC_NO_METHOD, "method '%s' not found (this server offers tools only)", mn);
         else if (!s->initialized)
-            reply_error(s, id, RPC_INVALID_REQUEST, "not initialized: send initialize first");
+            reply_error(s, echo, RPC_INVALID_REQUEST, "not initialized: send initialize first");
         else if (!strcmp(mn, "tools/list"))
-            on_tools_list(s, id, params);
+            on_tools_list(s, echo, params);
         else
-            on_tools_call(s, id, params);
+            on_tools_call(s, echo, params);
     }
+    cJSON_Delete(rid);
     cJSON_Delete(m);
 }
 

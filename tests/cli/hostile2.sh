@@ -256,4 +256,17 @@ for c in nul two dupclass duprank bigrank negrank fracrank metrics_arr; do
 done
 "$FLYPROF" history import "$T/exp.jsonl" --db "$T/imp_ok.db" -q -f json > /dev/null || fail "a clean import"
 
+# ---- mcp: JSON-RPC ids are echoed exactly (no double rounding, no cut at \u0000) ----
+printf '%s\n' '{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"}' \
+    '{"jsonrpc":"2.0","id" : "a\u0000b" ,"method":"ping"}' '{"id":-12345678901234567890123,"jsonrpc":"2.0","method":"ping"}' \
+    '{"jsonrpc":"2.0","id":"x","method":"nope"}' | "$FLYPROF" mcp --root "$ROOT" 2>/dev/null > "$T/ids.txt"
+python3 - "$T/ids.txt" <<'PY' || fail "mcp ids not kept exactly: $(cat "$T/ids.txt")"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0] == '{"jsonrpc":"2.0","id":9223372036854775807,"result":{}}', lines[0]
+assert lines[1] == '{"jsonrpc":"2.0","id":"a\\u0000b","result":{}}', lines[1]
+assert lines[2] == '{"jsonrpc":"2.0","id":-12345678901234567890123,"result":{}}', lines[2]
+assert lines[3].startswith('{"jsonrpc":"2.0","id":"x","error":{"code":-32601'), lines[3]
+PY
+
 echo ok
