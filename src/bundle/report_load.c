@@ -140,9 +140,10 @@ static int read_agent(fp_signals *s, const char *path, fp_err *err)
         double v;
         q.product_name = g->product_name;
         q.agent_arch = g->name;
-        if (fp_rp_real(&g->device_id, &v))
+        /* a cell outside long long (1e300, nan) is corrupt: left unknown, never cast (UB) */
+        if (fp_rp_real(&g->device_id, &v) && v >= 0 && v <= FP_CSV_MAX_COUNT * 1e6)
             q.device_id = (long long)v;
-        if (fp_rp_real(&g->gfx_target_version, &v))
+        if (fp_rp_real(&g->gfx_target_version, &v) && v >= 0 && v <= FP_CSV_MAX_COUNT * 1e6)
             q.gfx_target_version = (long long)v;
         fp_signals_from_agent(s, &q);
     }

@@ -269,4 +269,45 @@ assert lines[2] == '{"jsonrpc":"2.0","id":-12345678901234567890123,"result":{}}'
 assert lines[3].startswith('{"jsonrpc":"2.0","id":"x","error":{"code":-32601'), lines[3]
 PY
 
+# ---- numbers: stall past latency is BAD_INPUT (no stall_pct 1e18, no negative issue); 1e300 workgroups ----
+"$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/rep_stream.json" "$T/num" >/dev/null || fail "gen num"
+ND=$(ls -d "$T"/num/att/ui_output_*)
+cp -r "$T/num" "$T/wg"
+python3 - "$ND/code.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+rows = [r for r in j["code"] if isinstance(r[2], int) and not r[0].startswith(";")]
+for r in rows[:3]:
+    r[8] = 2**62   # stall only: sums saturate while latency stays small
+json.dump(j, open(sys.argv[1], "w"))
+PY
+for c in "bubbles --bundle $T/num" "hotspots $ND" "map --bundle $T/num" "report --bundle $T/num"; do
+    "$FLYPROF" $c -q -f json > "$T/n.json" 2>/dev/null; rc=$?
+    [ $rc -eq 65 ] || fail "$c with stall > latency: exit $rc $(head -c 300 "$T/n.json")"
+done
+python3 - "$T/wg/rocprof/kernel_trace.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+for r in rows[1:]:
+    r[h.index("Workgroup_Size_Y")] = r[h.index("Workgroup_Size_Z")] = "1e300"
+csv.writer(open(sys.argv[1], "w")).writerows(rows)
+PY
+"$FLYPROF" report --bundle "$T/wg" -q -f json > /dev/null 2>&1 || fail "report with 1e300 workgroup sizes"
+python3 - "$T/wg/report.json" <<'PY' || fail "1e300 workgroup sizes gave impossible numbers in report.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = []
+def walk(o, p=""):
+    if isinstance(o, dict):
+        for k, v in o.items(): walk(v, p + "." + k)
+    elif isinstance(o, list):
+        for i, v in enumerate(o): walk(v, "%s[%d]" % (p, i))
+    elif isinstance(o, (int, float)) and not isinstance(o, bool) and o < 0 and "delta" not in p:
+        bad.append((p, o))
+walk(r)
+assert not bad, bad
+assert r.get("launch") is None or (r["launch"].get("wg_waves") or 0) >= 0, r.get("launch")
+PY
+
 echo ok
