@@ -310,4 +310,19 @@ assert not bad, bad
 assert r.get("launch") is None or (r["launch"].get("wg_waves") or 0) >= 0, r.get("launch")
 PY
 
+# ---- trend.csv: text cells a spreadsheet would run as formulas are neutralised ----
+cp -r "$ROOT/b" "$T/fb"
+printf '{"schema":1,"kernel":"rep_stream_kernel_0","arch":"gfx950","shape":"65536,f32","captured_at":"2026-11-03T10:00:00Z","worktree":{"commit":"=HYPERLINK(\\"http://x/\\",\\"a\\")","dirty":false,"branch":"main"}}\n' > "$T/fb/capture.json"
+"$FLYPROF" report --bundle "$T/fb" -q -f json > /dev/null || fail "report fb"
+"$FLYPROF" history add --bundle "$T/fb" --db "$T/f.db" -q -f json > "$T/fa.json" || fail "history add fb: $(cat "$T/fa.json")"
+"$FLYPROF" history trend --db "$T/f.db" --out "$T/trend" -q -f json > /dev/null || fail "history trend"
+python3 - "$T/trend/trend.csv" <<'PY' || fail "trend.csv carries a formula cell: $(cat "$T/trend/trend.csv")"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+cells = [c for r in rows[1:] for c in r]
+assert any("HYPERLINK" in c for c in cells), rows
+assert not any(c[:1] in ("=", "+", "@", "\t", "\r") for c in cells), rows
+assert any(c.startswith("'=HYPERLINK") for c in cells), rows
+PY
+
 echo ok
