@@ -325,4 +325,20 @@ assert not any(c[:1] in ("=", "+", "@", "\t", "\r") for c in cells), rows
 assert any(c.startswith("'=HYPERLINK") for c in cells), rows
 PY
 
+# ---- bundle: .tmp-/.old- dirs a SIGKILLed bundle left are cleaned (an orphaned .old- is restored) ----
+EX=$T/ex
+mkdir -p "$EX"
+dead=$(python3 -c "
+import os
+for p in range(4000000, 3000000, -1):
+    try: os.kill(p, 0)
+    except ProcessLookupError: print(p); break")
+mkdir -p "$EX/.rep_stream.tmp-$dead/x" "$EX/.other.old-$dead/att" "$EX/.keep.tmp-$$" "$EX/.rep_stream.old-$dead"
+echo kept > "$EX/.other.old-$dead/att/f"
+"$FLYPROF" bundle --bundle "$ROOT/b" --examples-dir "$EX" -q -f json > "$T/bu.json" 2>/dev/null || fail "bundle: $(head -c 300 "$T/bu.json")"
+[ ! -e "$EX/.rep_stream.tmp-$dead" ] || fail "a dead bundle's .tmp- dir was left"
+[ ! -e "$EX/.rep_stream.old-$dead" ] || fail "a dead bundle's .old- dir was left"
+[ "$(cat "$EX/other/att/f" 2>/dev/null)" = kept ] || fail "an orphaned .old- example was not restored: $(ls -a "$EX")"
+[ -d "$EX/.keep.tmp-$$" ] || fail "the .tmp- dir of a live process was removed"
+
 echo ok
