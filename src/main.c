@@ -43,6 +43,72 @@ static void take_table_fd(void)
     unsetenv("FLYPROF_TABLE_FD");
 }
 
+/* The envelope of a run that ends in abort(): every allocation failure aborts
+ * (mem.h), and malloc has just set errno to ENOMEM, so the handler can tell "out
+ * of memory" (IO_ERROR: the input does not fit the memory available) from any
+ * other abort (INTERNAL). Both texts are built before the command runs, because
+ * a signal handler may only write(); in table mode they go to stderr. */
+static char *g_abort_text[2];
+static size_t g_abort_len[2];
+static int g_abort_fd = 1, g_abort_exit[2];
+
+static void on_abort(int sig)
+{
+    (void)sig;
+    int k = errno == ENOMEM ? 0 : 1;
+    if (g_abort_text[k]) {
+        ssize_t w = write(g_abort_fd, g_abort_text[k], g_abort_len[k]);
+        (void)w;
+        _exit(g_abort_exit[k]);
+    }
+    signal(SIGABRT, SIG_DFL);
+    raise(SIGABRT);
+}
+
+static void prepare_abort(const fp_ctx *ctx)
+{
+    static const struct {
+        fp_errcode code;
+        const char *message, *help;
+    } why[2] = {
+        {FP_IO_ERROR, "out of memory: the input does not fit in the memory this process may use",
+         "raise the memory limit (ulimit -v, the container's), or analyse a smaller dispatch"},
+        {FP_INTERNAL, "flyprof aborted (an internal error)", "please report it with the command line"},
+    };
+    bool table = ctx->format == FP_FMT_TABLE && g_table_fd < 0;
+    g_abort_fd = table ? 2 : 1;
+    for (int k = 0; k < 2; k++) {
+        fp_sb t;
+        fp_sb_init(&t);
+        if (table) {
+            fp_sb_addf(&t, "flyprof %s: error %s (exit %d): %s\n  help: %s\n", ctx->command, fp_code_name(why[k].code),
+                       fp_code_exit(why[k].code), why[k].message, why[k].help);
+            fp_term_safe(&t, 0);
+        } else {
+            cJSON *env = cJSON_CreateObject(), *e = cJSON_CreateObject();
+            cJSON_AddItemToObject(env, "ok", cJSON_CreateFalse());
+            fp_json_add_str(env, "command", ctx->command);
+            fp_json_add_str(e, "code", fp_code_name(why[k].code));
+            fp_json_add_int(e, "exitCode", fp_code_exit(why[k].code));
+            fp_json_add_str(e, "message", why[k].message);
+            fp_json_add_str(e, "help", why[k].help);
+            cJSON_AddItemToObject(env, "error", e);
+            char *p = fp_json_print(env, false);
+            fp_sb_addf(&t, "%s\n", p ? p : "");
+            free(p);
+            cJSON_Delete(env);
+        }
+        g_abort_exit[k] = fp_code_exit(why[k].code);
+        g_abort_len[k] = t.len;
+        g_abort_text[k] = fp_sb_detach(&t);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_abort;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGABRT, &sa, NULL);
+}
+
 static void write_table_fd(fp_ctx *ctx)
 {
     char *s = ctx->table.len ? NULL : (ctx->data ? fp_json_print(ctx->data, true) : NULL);
@@ -451,6 +517,7 @@ int main(int argc, char **argv)
 
     const char *name = nrest > 0 && rest[0][0] != '-' ? rest[0] : NULL;
     ctx.command = name ? name : (want_version ? "version" : "help");
+    prepare_abort(&ctx);
     const fp_command *cmd = NULL;
 
     if (rc != 0) {

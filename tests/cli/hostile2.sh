@@ -341,4 +341,24 @@ echo kept > "$EX/.other.old-$dead/att/f"
 [ "$(cat "$EX/other/att/f" 2>/dev/null)" = kept ] || fail "an orphaned .old- example was not restored: $(ls -a "$EX")"
 [ -d "$EX/.keep.tmp-$$" ] || fail "the .tmp- dir of a live process was removed"
 
+# ---- a failed allocation is a typed error with an envelope, not SIGABRT ----
+if [ -n "${FP_CORPUS:-}" ] && [ -d "$FP_CORPUS/flash_attn_func-big" ]; then
+    S=$(ls -d "$FP_CORPUS"/flash_attn_func-big/att/ui_output_*)
+    mkdir -p "$T/oom"
+    python3 - "$S/code.json" "$T/oom/code.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); rows = j["code"]; out = [rows[0]]; k = 1
+for rep in range(150):              # 46 MB, 310k rows
+    for r in rows[1:]:
+        r = list(r); r[2] = k; k += 1; out.append(r)
+j["code"] = out
+json.dump(j, open(sys.argv[2], "w"))
+PY
+    ( ulimit -v 80000; exec "$FLYPROF" rules -f json ) > /dev/null 2>&1 || fail "rules does not run under an 80 MB limit (calibration)"
+    ( ulimit -v 80000; exec "$FLYPROF" hotspots "$T/oom" -f json ) > "$T/oom.json" 2>/dev/null; rc=$?
+    [ $rc -eq 74 ] || fail "out of memory: exit $rc (134 = SIGABRT without an envelope)"
+    [ "$(py "$T/oom.json" "j['error']['code']")" = IO_ERROR ] || fail "out of memory: $(head -c 300 "$T/oom.json")"
+    rm -rf "$T/oom"
+fi
+
 echo ok
