@@ -327,7 +327,8 @@ void fp_term_safe(fp_sb *text, size_t from)
     const unsigned char *end = (const unsigned char *)text->buf + text->len;
     size_t n;
     const unsigned char *q = p;
-    while (q < end && !is_control_at(q, end, &n))
+    /* a byte that can start a control character at all, before the exact test */
+    while (q < end && !((*q < 0x20 || *q == 0x7f || *q == 0xc2) && is_control_at(q, end, &n)))
         q++;
     if (q == end)
         return; /* the common case: nothing to replace, no copy */
