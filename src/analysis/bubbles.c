@@ -752,10 +752,130 @@ static void finish_rows(fp_bubbles *b, bub_ctx *c)
     }
 }
 
+/* ---- occupancy levels streamed (fp_occupancy_stream): two passes, constant memory ---- */
+
+typedef struct occ_acc {
+    int se;
+    size_t n, i;
+    int64_t t0, t1, prev;
+    long lvl, low, peak;
+    double area, bucket_area[16];
+} occ_acc;
+
+typedef struct occ_pass {
+    occ_acc *a;
+    size_t n, cap, cur;
+    int pass;
+} occ_pass;
+
+/* [a, z) at level lvl, spread over the 16 buckets of [t0, t0 + span) (as finish_occupancy) */
+static void occ_segment(occ_acc *o, int64_t a, int64_t z, int64_t span)
+{
+    o->area += (double)o->lvl * (double)(z - a);
+    while (a < z) {
+        int bi = (int)((a - o->t0) * 16 / span);
+        if (bi > 15)
+            bi = 15;
+        int64_t bend = o->t0 + (int64_t)(((double)span * (bi + 1)) / 16.0);
+        if (bend <= a)
+            bend = a + 1;
+        int64_t seg_end = z < bend ? z : bend;
+        o->bucket_area[bi] += (double)o->lvl * (double)(seg_end - a);
+        a = seg_end;
+    }
+}
+
+static void occ_event(void *user, int se, const fp_occ_event *ev)
+{
+    occ_pass *p = user;
+    if (!ev) { /* a new SE series: the same order in both passes */
+        if (p->pass == 0) {
+            FP_GROW(p->a, p->n, p->cap);
+            p->a[p->n++] = (occ_acc){.se = se};
+        }
+        p->cur = p->pass == 0 ? p->n - 1 : p->cur + 1;
+        return;
+    }
+    if (p->cur >= p->n)
+        return;
+    occ_acc *o = &p->a[p->cur];
+    if (p->pass == 0) {
+        if (o->n++ == 0)
+            o->t0 = ev->time;
+        o->t1 = ev->time;
+        o->lvl += ev->start ? 1 : -1;
+        if (o->lvl < o->low)
+            o->low = o->lvl;
+        return;
+    }
+    int64_t span = o->t1 - o->t0;
+    if (o->i > 0 && span > 0)
+        occ_segment(o, o->prev, ev->time, span);
+    o->lvl += ev->start ? 1 : -1;
+    if (o->lvl > o->peak)
+        o->peak = o->lvl;
+    o->prev = ev->time;
+    o->i++;
+}
+
+static int cmp_acc_se(const void *x, const void *y)
+{
+    const occ_acc *a = x, *b = y;
+    return (a->se > b->se) - (a->se < b->se);
+}
+
+/* 0: b->occ filled; 1: the layout is not streamable (or the passes disagree): load it. */
+static int occupancy_streamed(fp_bubbles *b, const char *dir, fp_err *e)
+{
+    occ_pass p = {0};
+    int rc = fp_occupancy_stream(dir, occ_event, &p, e);
+    for (size_t s = 0; rc == 0 && s < p.n; s++) {
+        p.a[s].lvl = p.a[s].peak = -p.a[s].low; /* waves resident before the first event */
+        p.a[s].i = 0;
+    }
+    size_t n1 = p.n;
+    p.pass = 1;
+    p.cur = (size_t)-1;
+    if (rc == 0)
+        rc = fp_occupancy_stream(dir, occ_event, &p, e);
+    if (rc == 0 && (p.cur + 1 != n1 || p.n != n1))
+        rc = 1; /* the file changed between the passes */
+    if (rc == 0) {
+        qsort(p.a, p.n, sizeof *p.a, cmp_acc_se);
+        b->occ_available = true;
+        b->occ = calloc(p.n + 1, sizeof *b->occ);
+        if (!b->occ)
+            abort();
+        b->n_occ = p.n;
+        for (size_t s = 0; s < p.n; s++) {
+            const occ_acc *a = &p.a[s];
+            fp_bub_occ_se *o = &b->occ[s];
+            o->se = a->se;
+            o->events = a->n;
+            if (a->n == 0)
+                continue;
+            o->t0 = a->t0;
+            o->t1 = a->t1;
+            int64_t span = a->t1 - a->t0;
+            o->n_buckets = span > 0 ? 16 : 0;
+            o->peak = (int)a->peak;
+            o->mean = span > 0 ? a->area / (double)span : (double)a->peak;
+            for (int i = 0; i < o->n_buckets; i++)
+                o->buckets[i] = a->bucket_area[i] / ((double)span / 16.0);
+        }
+    }
+    free(p.a);
+    return rc;
+}
+
 static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c)
 {
     fp_occupancy occ;
     fp_err e = {0};
+    int sr = occupancy_streamed(b, dir, &e);
+    if (sr == 0)
+        return;
+    fp_err_clear(&e);
     if (fp_occupancy_load(dir, &occ, &e) != 0) {
         if (e.code != FP_NO_ARTIFACT && c->warn) {
             char msg[FP_ERR_MSG_MAX + 32];
