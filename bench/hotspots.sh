@@ -51,4 +51,4 @@ done < "$CORPUS/cases.tsv"
 echo "$ratios" | tr ' ' '\n' | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
     med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     printf "ref/fp over %d cases: min %.1fx, median %.1fx (goal: >= 15x every case, >= 25x median: %s)\n", n, v[1], med,
-           v[1] >= 15 && med >= 25 ? "met" : "NOT met" }'
+           ((v[1] >= 15 && med >= 25) ? "met" : "NOT met") }'
