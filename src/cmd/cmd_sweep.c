@@ -29,6 +29,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "flyprof/bundle.h"
 #include "flyprof/bundle_path.h"
 #include "flyprof/cli.h"
 #include "flyprof/config.h"
@@ -65,11 +66,11 @@ typedef struct sweep_args {
 static const fp_opt sweep_opts[] = {
     {"spec", 0, FP_OPT_STR, offsetof(sweep_args, spec), "FILE", "the matrix: kernels, shapes, slurm (YAML or JSON)",
      NULL, NULL, 0, 0},
-    {"out", 'o', FP_OPT_STR, offsetof(sweep_args, out), "DIR", "the sweep's directory (bundles, summary, state)", NULL,
+    {"out", 0, FP_OPT_STR, offsetof(sweep_args, out), "DIR", "the sweep's directory (bundles, summary, state)", NULL,
      NULL, 0, 0},
     {"backend", 0, FP_OPT_CHOICE, offsetof(sweep_args, backend), "B", "local (this machine) or slurm", "local",
      backend_choices, 0, 0},
-    {"history", 0, FP_OPT_STR, offsetof(sweep_args, history), "DB",
+    {"history", 0, FP_OPT_STR, offsetof(sweep_args, history), "FILE",
      "add every ok task's bundle to this history db (by the aggregation, serially)", NULL, NULL, 0, 0},
     {"wait", 0, FP_OPT_FLAG, offsetof(sweep_args, wait), NULL, "slurm: block until the aggregation is done", NULL,
      NULL, 0, 0},
@@ -257,7 +258,7 @@ static bool task_done(const char *dir, const fp_sweep_task *t)
     free(rp);
     if (done) {
         char *b = dir_file(dir, "%s", t->name);
-        char *rep = fp_path_join(b, "report.json");
+        char *rep = fp_bundle_path(b, FP_ART_REPORT);
         done = fp_is_file(rep);
         free(rep);
         free(b);
@@ -504,7 +505,7 @@ static int run_local(fp_ctx *ctx, const char *dir, const fp_sweep_state *st, con
 /* What the task's report says: time, bound, the first recommendation. */
 static void row_from_report(fp_sweep_row *row, const char *bundle)
 {
-    char *rp = fp_path_join(bundle, "report.json");
+    char *rp = fp_bundle_path(bundle, FP_ART_REPORT);
     fp_report_doc rep;
     fp_err e = {0};
     if (fp_report_read_file(rp, &rep, &e) == 0) {
@@ -783,6 +784,12 @@ static int after_wait(fp_ctx *ctx, const char *dir, const fp_sweep_state *st, co
 {
     char state[32];
     fp_slurm_job_state(st->aggregate_job, state, sizeof state);
+    /* the queue can look empty an instant before the job's final state is set */
+    for (int i = 0; i < 50 && state[0] && !fp_sweep_status_final(fp_sweep_status_of_slurm(state)); i++) {
+        struct timespec ts = {0, 200 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        fp_slurm_job_state(st->aggregate_job, state, sizeof state);
+    }
     char *jp = dir_file(dir, "%s", "sweep.json");
     fp_sweep_doc d;
     fp_err e = {0};
@@ -1002,8 +1009,8 @@ static const fp_path_rule sweep_paths[] = {
 const fp_command fp_cmd_sweep = {
     .name = "sweep",
     .summary = "run a kernels x shapes matrix (locally or as a Slurm array) and fold it into one summary",
-    .usage = "flyprof sweep --spec SPEC --out DIR [--backend local|slurm] [--wait] [--history DB] [run's options] | "
-             "flyprof sweep --out DIR --status|--cancel",
+    .usage = "flyprof sweep --out DIR [--spec FILE] [--backend local|slurm] [--wait] [--history FILE] "
+             "[--status | --cancel] [--parallel N] [--no-pmc] [--timeout S] [--tag TAG] [--skip-bundle]",
     .details = "One task per (kernel, shape): `flyprof run KERNEL --shape S --bundle DIR/<task>` with the sweep's "
                "run options. Results in DIR/sweep.json, sweep.txt, sweep.svg. Re-running the same sweep skips the "
                "tasks that ended ok. Exit TASKS_FAILED (2) when a finished sweep has a task not ok.\n"

@@ -227,14 +227,18 @@ bool fp_slurm_any_queued(char *const *jobs, size_t njobs, const char *agg)
     if (agg)
         fp_sb_addf(&list, "%s%s", list.len ? "," : "", agg);
     const char *v[] = {"squeue", "-h", "-o", "%i", "-j", list.buf, NULL};
-    fp_sb out;
+    fp_sb out, eb;
     fp_sb_init(&out);
+    fp_sb_init(&eb);
     fp_err e = {0};
-    int rc = list.len ? slurm_run(v, &out, NULL, &e) : 1;
+    int rc = list.len ? slurm_run(v, &out, &eb, &e) : 1;
     fp_err_clear(&e);
-    /* squeue exits 1 ("Invalid job id") once every job has left the queue */
-    bool queued = rc == 0 && strspn(out.buf, " \n") < out.len;
+    /* squeue lists nothing once the jobs ended (and says "Invalid job id" once
+     * slurmctld forgot them); any other failure (a busy controller timing out) is
+     * not an answer: still queued, ask again */
+    bool queued = list.len && (rc == 0 ? strspn(out.buf, " \n") < out.len : !strstr(eb.buf ? eb.buf : "", "Invalid job id"));
     fp_sb_free(&out);
+    fp_sb_free(&eb);
     fp_sb_free(&list);
     return queued;
 }
