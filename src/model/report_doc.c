@@ -92,6 +92,9 @@ static const fp_field mfma_fields[] = {
     FP_OPTD(fp_report_sol_mfma, counters_util_pct, "counters_util_pct", -1, 0),
     FP_NUM(fp_report_sol_mfma, flop_traced, "flop_traced", -1, 0),
     FP_NUM(fp_report_sol_mfma, unknown_opcode_executions, "unknown_opcode_executions", -1, 0),
+    /* issue 23 item 3 (facts-stall); optional: reports written before them still read */
+    FP_NUM(fp_report_sol_mfma, cycles_traced, "cycles_traced", -1, FP_F_OPTIONAL),
+    FP_NUM(fp_report_sol_mfma, rate_model_executions, "rate_model_executions", -1, FP_F_OPTIONAL),
 };
 static const fp_schema mfma_schema = {"report.sol.mfma", sizeof(fp_report_sol_mfma), FP_FIELDS(mfma_fields), false};
 
@@ -100,6 +103,9 @@ static const fp_field valu_fields[] = {
     FP_STR(fp_report_sol_valu, source, "source", 0),
     FP_OPTD(fp_report_sol_valu, trace_busy_pct, "trace_busy_pct", -1, 0),
     FP_OPTD(fp_report_sol_valu, counters_util_pct, "counters_util_pct", -1, 0),
+    /* issue 23 item 3 (facts-stall) */
+    FP_NUM(fp_report_sol_valu, cycles_traced, "cycles_traced", -1, FP_F_OPTIONAL),
+    FP_NUM(fp_report_sol_valu, slow_executions, "slow_executions", -1, FP_F_OPTIONAL),
 };
 static const fp_schema valu_schema = {"report.sol.valu", sizeof(fp_report_sol_valu), FP_FIELDS(valu_fields), false};
 

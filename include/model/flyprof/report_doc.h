@@ -91,12 +91,18 @@ typedef struct fp_report_sol_mfma {
     fp_optd trace_busy_pct, counters_util_pct;
     double flop_traced;
     double unknown_opcode_executions; /* MFMA executions whose cycles are unknown */
+    /* issue 23 item 3 (facts-stall): the opcode cost table (opcost.h) */
+    double cycles_traced;             /* matrix-pipe issue cycles summed over the traced waves */
+    double rate_model_executions;     /* MFMA executions with no table row: FLOP / dense rate */
 } fp_report_sol_mfma;
 
 typedef struct fp_report_sol_valu {
     fp_optd busy_pct;
     char *source;
     fp_optd trace_busy_pct, counters_util_pct;
+    /* issue 23 item 3 (facts-stall): VALU issue cycles from the opcode cost table */
+    double cycles_traced;             /* VALU issue cycles summed over the traced waves */
+    double slow_executions;           /* executions costing more than 4 cycles (transcendentals) */
 } fp_report_sol_valu;
 
 typedef struct fp_report_sol_lds {
