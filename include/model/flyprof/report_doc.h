@@ -122,6 +122,12 @@ typedef struct fp_report_drain {
     fp_optd cycles;          /* latency of s_endpgm over the traced waves */
     fp_optd pct_of_latency;  /* % of total latency */
     double stall;            /* stall of the "drain" class, cycles */
+    /* issue 23 item 2 (facts-stall): the drain wait itself, s_endpgm's [time+stall,
+     * time+duration) summed over the traced waves (bubbles totals.drain_*), cycles */
+    double wait;             /* the drain's cycles */
+    double exposed;          /* ... no other wave of the SIMD had an instruction in flight */
+    double hidden;           /* wait - exposed */
+    double lost;             /* ... no wave at all had one (once per SIMD cycle) */
 } fp_report_drain;
 
 /* "totals": of the traced waves. */
@@ -133,6 +139,7 @@ typedef struct fp_report_totals {
     fp_optd waves;           /* traced waves */
     double exposed;          /* stall not hidden by other waves, cycles */
     double exposed_pct;      /* % of stall */
+    char *hidden_by;         /* issue 23 (facts-stall): "issue_windows" (docs/exposed-stall.md); null = older */
 } fp_report_totals;
 
 /* "classes[]": stall classes with stall > 0, by rank. */
