@@ -52,6 +52,7 @@ void fp_signals_init(fp_signals *s)
     memset(s, 0, sizeof *s);
     s->capture_confidence = 1.0;
     s->representative = true;
+    s->lds_used = -1;
     fp_bound_in_init(&s->bound_in);
 }
 
@@ -95,6 +96,7 @@ void fp_signals_free(fp_signals *s)
         free(s->repr_reasons[i]);
     free(s->repr_reasons);
     free(s->launch_reason);
+    fp_launch_facts_free(s);
     memset(s, 0, sizeof *s);
 }
 
@@ -396,6 +398,7 @@ int fp_signals_from_bubbles(fp_signals *s, const fp_bubbles_doc *b, fp_err *err)
         set_str(&s->dispatch_dir, b->dispatch.dir);
     if (b->dispatch.symbol && !s->kernel)
         set_str(&s->kernel, b->dispatch.symbol);
+    fp_launch_facts_from_bubbles(s, b);
 
     for (size_t i = 0; i < b->n_classes; i++) {
         const fp_bub_doc_class *c = &b->classes[i];
@@ -505,6 +508,7 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
 
     /* coverage and loops: what the traced waves actually executed */
     s->code = code;
+    fp_launch_facts_from_code(s, code);
     int64_t entry_hit = -1, max_hit = 0, endpgm_lat = 0;
     bool have_endpgm = false;
     s->static_insts = s->executed_insts = 0;
@@ -601,8 +605,10 @@ int fp_signals_from_counters(fp_signals *s, const fp_counters_doc *c, fp_err *er
         s->mfma_frac = some(mu.v / 100.0);
     s->achieved_gbs = gbs;
     s->pct_hbm_roof = roof;
-    if (dur.known && dur.v > 0)
+    if (dur.known && dur.v > 0) {
         s->time_ns = dur;
+        s->time_counters_ns = dur;
+    }
     /* the same bound inputs `counters` gives the shared classification */
     if (roof.known)
         s->bound_in.hbm_pct_of_peak = fp_some(roof.v);
@@ -649,8 +655,10 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *
         set_str(&s->invocation, w->invocation);
     if (w && w->shape)
         set_str(&s->shape, w->shape);
-    if (k && k->avg_ns.known && k->avg_ns.v > 0)
+    if (k && k->avg_ns.known && k->avg_ns.v > 0) {
         s->time_ns = k->avg_ns;
+        s->time_capture_ns = k->avg_ns;
+    }
     const fp_cap_tag *t = fp_capture_tag_named(c, tag);
     if (!t)
         t = fp_capture_only_tag(c);
@@ -754,6 +762,8 @@ void fp_signals_from_agent(fp_signals *s, const fp_soc_query *q)
 
 void fp_signals_from_kernel_row(fp_signals *s, const fp_kernel_row *k)
 {
+    s->csv = k->pick;
+    s->csv_read = true;
     if (k->dispatches > 0 && !s->time_ns.known)
         s->time_ns = some(k->avg_ns);
     if (k->have_grid) {
@@ -853,33 +863,6 @@ static void derive_occupancy(fp_signals *s)
     }
 }
 
-static void derive_launch(fp_signals *s)
-{
-    if (!s->cus && s->product) {
-        const fp_soc *p = fp_soc_by_product(s->product);
-        if (p)
-            s->cus = p->cus;
-    }
-    if (!s->have_grid) {
-        set_str(&s->launch_reason, "no kernel_trace.csv row with this kernel's Grid_Size/Workgroup_Size: launch not "
-                                   "modelled");
-        return;
-    }
-    const fp_arch_limits *a = s->arch ? fp_arch_by_name(s->arch) : NULL;
-    fp_launch_in in = {{0}, {0}, 0, 0, 0, 0};
-    for (int i = 0; i < 3; i++) {
-        in.grid[i] = s->grid[i];
-        in.wg[i] = s->wg3[i];
-    }
-    in.cus = s->cus;
-    in.simds_per_cu = a ? a->simds_per_cu : 4; /* every CDNA CU has 4 SIMDs and wave64 */
-    in.wave_size = a ? a->wave_size : 64;
-    in.waves_per_simd = s->waves_per_simd.known ? (int)s->waves_per_simd.v : 0;
-    fp_launch_compute(&in, &s->launch);
-    if (!s->launch.valid)
-        set_str(&s->launch_reason, "kernel_trace.csv grid or workgroup size unusable: launch not modelled");
-}
-
 static void derive_sol(fp_signals *s)
 {
     if (!s->code)
@@ -975,7 +958,8 @@ void fp_signals_derive(fp_signals *s)
             c->gain_pct = some(fp_round(100.0 * (double)c->stall / (double)s->total_latency, 2));
     }
     derive_occupancy(s);
-    derive_launch(s);
+    fp_launch_facts_derive(s); /* launch_facts.c: the launch (CSV or trace) */
+    fp_launch_facts_time(s);   /* and the duration sol divides by */
     derive_sol(s);
     derive_representative(s);
 

@@ -86,3 +86,86 @@ static const fp_field workdist_fields[] = {
 };
 #undef T
 const fp_schema fp_workdist_schema = {"bubbles.workdist", sizeof(fp_workdist), FP_FIELDS(workdist_fields), false};
+
+/* ---- report.json ---- */
+
+#define T fp_rl_trace
+static const fp_field rl_trace_fields[] = {
+    FP_I64(T, traced_ses, "traced_ses", 0),
+    FP_OPTD(T, agent_ses, "agent_ses", 0, 0),
+    FP_STR(T, unit, "unit", 0),
+    FP_I64(T, traced_units, "traced_units", 0),
+    FP_OPTD(T, agent_units, "agent_units", 0, 0),
+    FP_I64(T, waves, "waves", 0),
+    FP_OPTD(T, waves_agent, "waves_agent", 0, 0),
+    FP_OPTD(T, wg_waves, "wg_waves", 0, 0),
+    FP_OPTD(T, workgroups, "workgroups", 0, 0),
+    FP_OPTD(T, workgroups_min, "workgroups_min", 0, 0),
+    FP_OPTD(T, workgroups_max, "workgroups_max", 0, 0),
+    FP_OPTD(T, simd_fill_pct, "simd_fill_pct", 2, 0),
+    FP_I64(T, peak_waves_per_simd, "peak_waves_per_simd", 0),
+    FP_STR(T, text, "text", 0),
+};
+#undef T
+const fp_schema fp_rl_trace_schema = {"report.launch.trace", sizeof(fp_rl_trace), FP_FIELDS(rl_trace_fields), false};
+
+#define T fp_rl_rejected
+static const fp_field rl_rej_fields[] = {
+    FP_I64(T, grid, "grid", 0),
+    FP_I64(T, workgroup, "workgroup", 0),
+    FP_I64(T, lds, "lds", 0),
+    FP_I64(T, vgpr, "vgpr", 0),
+};
+#undef T
+static const fp_schema rl_rej_schema = {"report.launch.csv.rejected", sizeof(fp_rl_rejected), FP_FIELDS(rl_rej_fields),
+                                        false};
+
+#define T fp_rl_csv
+static const fp_field rl_csv_fields[] = {
+    FP_I64(T, rows_named, "rows_named", 0),
+    FP_I64(T, rows_used, "rows_used", 0),
+    FP_OBJ(T, rejected, "rejected", &rl_rej_schema, 0),
+    FP_OPTD(T, workgroups, "workgroups", 0, 0),
+    FP_OPTD(T, wg_waves, "wg_waves", 0, 0),
+};
+#undef T
+const fp_schema fp_rl_csv_schema = {"report.launch.csv", sizeof(fp_rl_csv), FP_FIELDS(rl_csv_fields), false};
+
+#define T fp_rtm_trace
+static const fp_field rtm_trace_fields[] = {
+    FP_I64(T, span_cycles, "span_cycles", 0),
+    FP_OPTD(T, span_ns, "span_ns", 1, 0),
+    FP_OPTD(T, clock_mhz, "clock_mhz", 1, 0),
+    FP_STR(T, clock_source, "clock_source", 0),
+};
+#undef T
+static const fp_schema rtm_trace_schema = {"report.time.trace", sizeof(fp_rtm_trace), FP_FIELDS(rtm_trace_fields),
+                                           false};
+
+#define T fp_rtm_csv
+static const fp_field rtm_csv_fields[] = {
+    FP_I64(T, rows, "rows", 0),
+    FP_I64(T, timed, "timed", 0),
+    FP_I64(T, outliers, "outliers", 0),
+    FP_OPTD(T, median_ns, "median_ns", 1, 0),
+    FP_OPTD(T, min_ns, "min_ns", 1, 0),
+    FP_OPTD(T, max_ns, "max_ns", 1, 0),
+    FP_OPTD(T, mean_ns, "mean_ns", 1, 0),
+    FP_STR(T, rows_sha256, "rows_sha256", 0),
+};
+#undef T
+static const fp_schema rtm_csv_schema = {"report.time.csv", sizeof(fp_rtm_csv), FP_FIELDS(rtm_csv_fields), false};
+
+#define T fp_report_time
+static const fp_field report_time_fields[] = {
+    FP_STR(T, source, "source", 0),
+    FP_OPTD(T, ns, "ns", 1, 0),
+    FP_OBJP(T, trace, "trace", &rtm_trace_schema, 0),
+    FP_OBJP(T, csv, "csv", &rtm_csv_schema, 0),
+    FP_OPTD(T, counters_ns, "counters_ns", 1, 0),
+    FP_OPTD(T, capture_ns, "capture_ns", 1, 0),
+    FP_STRS(T, warnings, nwarnings, "warnings", 0),
+    FP_STR(T, text, "text", 0),
+};
+#undef T
+const fp_schema fp_report_time_schema = {"report.time", sizeof(fp_report_time), FP_FIELDS(report_time_fields), false};

@@ -311,6 +311,7 @@ void fp_kt_pick_traced(const fp_kernel_trace *kt, const char *kernel, fp_kt_matc
             if (!row_matches(&kt->rows[r], kernel, exact))
                 continue;
             out->named++;
+            out->named_last = r;
             int why = id ? row_reject(&kt->rows[r], id) : -1;
             if (why >= 0) {
                 out->rejected[why]++;

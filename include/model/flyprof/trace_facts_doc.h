@@ -82,6 +82,69 @@ typedef struct fp_workdist {
 /* A wave is heavy beyond this multiple of the median wave duration. */
 #define FP_WD_HEAVY 2.0
 
+/* ---- report.json (issue 23): the launch's sources and the time ---- */
+
+/* report.launch.trace: the dispatch as the trace records it, scaled to the agent. */
+typedef struct fp_rl_trace {
+    int64_t traced_ses;       /* SEs in occupancy.json */
+    fp_optd agent_ses;        /* SEs of the product (SoC table), null unknown */
+    char *unit;               /* "xcd" (the traced SEs are whole XCDs) | "se" | null (not scaled) */
+    int64_t traced_units;
+    fp_optd agent_units;
+    int64_t waves;            /* wave starts on the traced SEs */
+    fp_optd waves_agent;      /* waves x agent_units / traced_units */
+    fp_optd wg_waves;         /* waves per workgroup (the CSV row's when it matched, else the trace's bursts) */
+    fp_optd workgroups;       /* waves_agent / wg_waves */
+    fp_optd workgroups_min, workgroups_max; /* what the per-unit counts allow (round-robin dealing) */
+    fp_optd simd_fill_pct;    /* SIMDs of the traced SEs that ran a wave, % */
+    int64_t peak_waves_per_simd;
+    char *text;               /* how it was scaled, said once */
+} fp_rl_trace;
+
+/* report.launch.csv.rejected: named rows refused, by the first test failed. */
+typedef struct fp_rl_rejected {
+    int64_t grid, workgroup, lds, vgpr;
+} fp_rl_rejected;
+
+/* report.launch.csv: the kernel_trace.csv rows and what was made of them. */
+typedef struct fp_rl_csv {
+    int64_t rows_named;       /* rows with the kernel's name */
+    int64_t rows_used;        /* of them, the traced dispatch's launch */
+    fp_rl_rejected rejected;
+    fp_optd workgroups, wg_waves; /* of the used rows (null when none) */
+} fp_rl_csv;
+
+/* report.time.trace */
+typedef struct fp_rtm_trace {
+    int64_t span_cycles;      /* occupancy.json: first wave start .. last wave end (longest SE) */
+    fp_optd span_ns;
+    fp_optd clock_mhz;
+    char *clock_source;       /* "realtime.json" | "agent clock (<product> <MHz> MHz)" | null */
+} fp_rtm_trace;
+
+/* report.time.csv */
+typedef struct fp_rtm_csv {
+    int64_t rows, timed, outliers; /* used rows, with usable timestamps, outside [median/2, 2 median] */
+    fp_optd median_ns, min_ns, max_ns, mean_ns;
+    char *rows_sha256;        /* content hash of the used rows: equal hashes = the same discovery run */
+} fp_rtm_csv;
+
+/* report.time: the dispatch's duration and where it came from. */
+typedef struct fp_report_time {
+    char *source;             /* "counters" | "csv" | "capture" | "trace" | null (unknown) */
+    fp_optd ns;               /* the duration used (sol.hbm, workload.time_ns_per_call) */
+    fp_rtm_trace *trace;      /* null without occupancy.json */
+    fp_rtm_csv *csv;          /* null without used rows */
+    fp_optd counters_ns, capture_ns;
+    char **warnings;
+    size_t nwarnings;
+    char *text;
+} fp_report_time;
+
+extern const fp_schema fp_rl_trace_schema;
+extern const fp_schema fp_rl_csv_schema;
+extern const fp_schema fp_report_time_schema;
+
 extern const fp_schema fp_launch_trace_schema;
 extern const fp_schema fp_workdist_schema;
 

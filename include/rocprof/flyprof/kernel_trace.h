@@ -145,6 +145,7 @@ typedef struct fp_kt_pick {
     double mean_ns;     /* mean End - Start over them, 0 when none */
     /* issue 23 (filled by fp_kt_pick_traced; fp_kt_pick_rows fills the spread too) */
     size_t named;       /* rows with the kernel's name, before the identity test */
+    size_t named_last;  /* index of the last of them (named > 0) */
     size_t rejected[FP_KT_REJ_COUNT]; /* named rows refused, by the first test they failed */
     double median_ns, min_ns, max_ns; /* over the timed matched rows (0 when none) */
     size_t outliers;    /* timed rows outside [median / 2, 2 x median] */
