@@ -316,6 +316,7 @@ void fp_launch_facts_free(fp_signals *s)
     for (size_t i = 0; i < s->ntime_warnings; i++)
         free(s->time_warnings[i]);
     free(s->time_warnings);
+    fp_loops_free(&s->loops);
 }
 
 /* report.json: launch's sources and SIMD fill, time, workdist (the report's
@@ -385,6 +386,12 @@ void fp_launch_facts_to_doc(const fp_signals *s, fp_report_doc *d)
                        !strcmp(s->time_source, "trace") ? ", first wave start to last wave end" : "");
     else
         t->text = fp_model_strdup("unknown: no counters, kernel_trace.csv row or occupancy.json span");
+    for (size_t i = 0; i < s->loops.n; i++) {
+        const fp_loop *L = &s->loops.v[i];
+        fp_rq_loop *o = fp_model_push((void **)&d->capture_quality.loops, &d->capture_quality.nloops, sizeof *o);
+        *o = (fp_rq_loop){L->branch_line, L->head_line, fp_model_strdup(fp_loop_kind_name(L->kind)), L->body,
+                          L->taken, (long)i == s->loops.main};
+    }
     if (s->workdist) {
         d->workdist = malloc(sizeof *d->workdist);
         if (!d->workdist)

@@ -108,7 +108,7 @@ void fp_loops_find(const fp_code *code, fp_loops *out)
     for (size_t i = 0; code && i < code->n; i++) {
         int64_t target;
         const fp_inst *r = &code->rows[i];
-        if (!fp_loops_branch_target(r, &target) || target > r->vaddr)
+        if (!fp_loops_branch_target(r, &target) || target >= r->vaddr)
             continue;
         size_t j = row_at(code, target);
         if (j == SIZE_MAX || j > i)

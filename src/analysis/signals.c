@@ -457,31 +457,6 @@ static bool is_mfma(const char *isa) { return fp_classify(isa) == FP_CL_MFMA; }
 
 /* Target address of a branch with a plain simm16 operand (the decoder prints
  * it unsigned, the generator signed); false for anything else. */
-static bool branch_target(const fp_inst *r, int64_t *target)
-{
-    if (!r->index_ok || r->index == 0 || fp_classify(r->isa) != FP_CL_BRANCH)
-        return false;
-    const char *sp = strchr(r->isa, ' ');
-    if (!sp)
-        return false;
-    char *end;
-    long imm = strtol(sp + 1, &end, 10);
-    if (end == sp + 1 || imm < -32768 || imm > 65535)
-        return false;
-    if (imm >= 32768)
-        imm -= 65536;
-    *target = r->vaddr + 4 + 4 * (int64_t)imm;
-    return true;
-}
-
-static size_t row_at(const fp_code *code, int64_t vaddr)
-{
-    for (size_t j = 1; j < code->n; j++)
-        if (code->rows[j].index_ok && code->rows[j].index > 0 && code->rows[j].vaddr == vaddr)
-            return j;
-    return SIZE_MAX;
-}
-
 void fp_signals_from_code(fp_signals *s, const fp_code *code)
 {
     if (!code || code->n == 0)
@@ -528,46 +503,12 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
             have_endpgm = true;
         }
     }
-    /* loops: a backward branch (s_branch / s_cbranch_* with a negative simm16)
-     * that was taken. An unconditional s_branch is taken every time it runs; a
-     * conditional one was taken when its target ran more often than the
-     * fall-through from the row above plus the unconditional jumps into it, or
-     * when it ran more often than the row after it. */
-    s->has_loop = false;
-    s->loop_executed = false;
-    for (size_t i = 0; i < code->n; i++) {
-        const fp_inst *r = &code->rows[i];
-        int64_t target;
-        if (!branch_target(r, &target) || target >= r->vaddr)
-            continue;
-        size_t j = row_at(code, target);
-        if (j == SIZE_MAX)
-            continue;
-        s->has_loop = true;
-        bool uncond = !strncmp(r->isa, "s_branch", 8);
-        if (uncond) {
-            if (r->hit > 0)
-                s->loop_executed = true;
-            continue;
-        }
-        int64_t in = 0;
-        const fp_inst *prev = j > 0 ? &code->rows[j - 1] : NULL;
-        if (prev && prev->index_ok && prev->index > 0 && strncmp(prev->isa, "s_branch", 8) &&
-            strncmp(prev->isa, "s_endpgm", 8) && strncmp(prev->isa, "s_setpc", 7))
-            in += prev->hit;
-        for (size_t k = 0; k < code->n; k++) {
-            int64_t t2;
-            if (!strncmp(code->rows[k].isa, "s_branch", 8) && branch_target(&code->rows[k], &t2) && t2 == target)
-                in += code->rows[k].hit;
-        }
-        if (code->rows[j].hit > in)
-            s->loop_executed = true;
-        /* a conditional branch has two successors: when it ran more often than the
-         * row after it, the rest of its runs were taken (independent of how the
-         * target's vaddr maps, which a listing with odd encodings can get wrong) */
-        if (i + 1 < code->n && code->rows[i + 1].index_ok && r->hit > code->rows[i + 1].hit)
-            s->loop_executed = true;
-    }
+    /* loops (issue 23 item 6, loops.c): a back-edge whose body ran more than once;
+     * exits to s_endpgm and spin-waits are not the kernel's loop */
+    fp_loops_free(&s->loops);
+    fp_loops_find(code, &s->loops);
+    s->has_loop = s->loops.main >= 0;
+    s->loop_executed = s->has_loop && s->loops.v[s->loops.main].kind == FP_LOOP_ITERATED;
     if (s->static_insts > 0)
         s->coverage_pct = some(fp_round(100.0 * (double)s->executed_insts / (double)s->static_insts, 2));
     s->loop_known = entry_hit > 0;
@@ -917,8 +858,12 @@ static void derive_representative(fp_signals *s)
         rep = false;
     }
     if (s->has_loop && !s->loop_executed) {
-        repr_reason(s, "the listing has a loop (backward branch) that no traced wave iterated: the steady state is not "
-                       "in the trace");
+        /* exits to s_endpgm and spin-waits are not loops (loops.c): only a real loop body counts */
+        snprintf(buf, sizeof buf,
+                 "the listing has a loop (backward branch at code line %lld to line %lld) that no traced wave "
+                 "iterated: the steady state is not in the trace",
+                 (long long)s->loops.v[s->loops.main].branch_line, (long long)s->loops.v[s->loops.main].head_line);
+        repr_reason(s, buf);
         rep = false;
     }
     if (s->waves.known && s->launch.valid && s->waves.v > s->launch.grid_waves) {

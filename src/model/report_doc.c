@@ -362,6 +362,7 @@ static const fp_field quality_fields[] = {
     FP_OPTD(fp_report_quality, traced_pct_of_launched, "traced_pct_of_launched", 3, 0),
     FP_STRS(fp_report_quality, representative_reasons, nrepresentative_reasons, "representative_reasons", 0),
     FP_STR(fp_report_quality, recapture, "recapture", OMIT),
+    FP_ARR(fp_report_quality, loops, nloops, "loops", &fp_rq_loop_schema, FP_F_OPTIONAL), /* issue 23 */
 };
 static const fp_schema quality_schema = {"report.capture_quality", sizeof(fp_report_quality),
                                          FP_FIELDS(quality_fields), false};

@@ -169,3 +169,16 @@ static const fp_field report_time_fields[] = {
 };
 #undef T
 const fp_schema fp_report_time_schema = {"report.time", sizeof(fp_report_time), FP_FIELDS(report_time_fields), false};
+
+#define T fp_rq_loop
+static const fp_field rq_loop_fields[] = {
+    FP_I64(T, code_line, "code_line", 0),
+    FP_I64(T, head_line, "head_line", 0),
+    FP_STR(T, kind, "kind", 0),
+    FP_I64(T, body, "body", 0),
+    FP_I64(T, taken, "taken", 0),
+    FP_BOOL(T, main, "main", 0),
+};
+#undef T
+const fp_schema fp_rq_loop_schema = {"report.capture_quality.loops", sizeof(fp_rq_loop), FP_FIELDS(rq_loop_fields),
+                                     false};

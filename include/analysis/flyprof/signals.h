@@ -21,6 +21,7 @@
 #include "flyprof/error.h"
 #include "flyprof/kernel_trace.h"
 #include "flyprof/launch.h"
+#include "flyprof/loops.h"
 #include "flyprof/model.h"
 #include "flyprof/sol.h"
 #include "flyprof/soc.h"
@@ -200,6 +201,7 @@ typedef struct fp_signals {
     fp_rl_trace *launch_trace_doc; /* report.launch.trace, built by fp_launch_facts_derive (owned) */
     char **launch_warnings, **time_warnings; /* the CSV disagrees with the trace, ... (owned) */
     size_t nlaunch_warnings, ntime_warnings;
+    fp_loops loops;              /* item 6: the listing's back-edges and their kinds (loops.h) */
 } fp_signals;
 
 void fp_signals_init(fp_signals *s);

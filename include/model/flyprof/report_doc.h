@@ -329,6 +329,8 @@ typedef struct fp_report_quality {
     char **representative_reasons;
     size_t nrepresentative_reasons;
     char *recapture;               /* written only when not representative */
+    fp_rq_loop *loops;             /* issue 23 item 6: the back-edges and their kinds */
+    size_t nloops;
 } fp_report_quality;
 
 /* "lines[]": every source line with its stall (what diff matches). */

@@ -141,6 +141,17 @@ typedef struct fp_report_time {
     char *text;
 } fp_report_time;
 
+/* report.capture_quality.loops[]: a back-edge of the listing and what it is (item 6). */
+typedef struct fp_rq_loop {
+    int64_t code_line;        /* the backward branch */
+    int64_t head_line;        /* its target */
+    char *kind;               /* "loop" | "loop_not_run" | "spin_wait" | "early_exit" (loops.h) */
+    int64_t body;             /* instructions head..branch */
+    int64_t taken;            /* times the branch was taken (Hit counts) */
+    bool main;                /* the main loop: what representativeness and iterations go by */
+} fp_rq_loop;
+
+extern const fp_schema fp_rq_loop_schema;
 extern const fp_schema fp_rl_trace_schema;
 extern const fp_schema fp_rl_csv_schema;
 extern const fp_schema fp_report_time_schema;
