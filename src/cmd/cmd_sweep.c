@@ -853,7 +853,8 @@ static int status_now(sweeper *s, fp_err *err)
     fp_sweep_doc d;
     memset(&d, 0, sizeof d);
     fold(s->ctx, s->dir, &s->st, &d);
-    if (!strcmp(s->st.backend, "slurm") && fp_slurm_any_queued(s->st.jobs, s->st.njobs, s->st.aggregate_job)) {
+    /* the tasks decide; an aggregation still queued does not make a finished sweep run */
+    if (!strcmp(s->st.backend, "slurm") && fp_slurm_any_queued(s->st.jobs, s->st.njobs, NULL)) {
         free(d.state);
         d.state = fp_model_strdup("running");
     }
