@@ -38,6 +38,8 @@ for i in 0 1 2 3; do
   [ "$(d "d['data']['tasks'][$i]['first_rule']")" = "$(jget "$b/report.json" 'd["recommendations"][0]["rule"] if d["recommendations"] else None')" ] ||
     fail "task $i first rule"
   [ "$(d "d['data']['tasks'][$i]['history_entry']")" = "$((i + 1))" ] || fail "task $i history entry"
+  [ "$(d "(d['data']['tasks'][$i]['duration_us'], d['data']['tasks'][$i]['time_source'])")" = \
+    "$(jget "$b/report.json" '(round(d["time"]["ns"] / 1000, 3), d["time"]["source"])')" ] || fail "task $i time and its source"
 done
 [ "$(basename "$(d 'd["data"]["tasks"][0]["bundle"]')")" = "softmax--4096_8192_bf16" ] || fail "task dir name"
 # each task is exactly `flyprof run KERNEL --shape S --bundle ...` with the sweep's run options
