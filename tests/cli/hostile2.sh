@@ -362,23 +362,4 @@ PY
     rm -rf "$T/oom"
 fi
 
-# ---- occupancy.json is streamed: a 25 MB file does not grow the peak RSS (was 2.4 x its size) ----
-"$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/rep_stream.json" "$T/occ" >/dev/null || fail "gen occ"
-OD=$(ls -d "$T"/occ/att/ui_output_*)
-python3 - "$OD/occupancy.json" <<'PY'
-import sys
-with open(sys.argv[1], "w") as f:
-    f.write('{"0":[')
-    t = 1000
-    for i in range(1000000):          # 1M events in order, ties as rocprofv3 writes them
-        f.write('%s[%d,%d,%d,0,%d,1]' % ("," if i else "", t, i % 4, i % 16, (i // 2) % 2))
-        t += 4 * (i % 3 == 0)
-    f.write('],"dispatches":{"0":"0 / 0x0","1":"rep_stream_kernel_0"},"version":"3.0.0"}')
-PY
-/usr/bin/time -f %M -o "$T/rss.txt" "$FLYPROF" bubbles --bundle "$T/occ" --out "$T/occ.json" -q -f json > /dev/null 2>&1 ||
-    fail "bubbles with a 25 MB occupancy.json"
-kb=$(tail -1 "$T/rss.txt")
-[ "$kb" -lt 16384 ] || fail "bubbles peak RSS $kb KiB with a 25 MB occupancy.json (streamed: a few MiB)"
-[ "$(py "$T/occ.json" "j['occupancy']['per_se'][0]['events']")" = 1000000 ] || fail "occupancy events not all counted"
-
 echo ok
