@@ -39,18 +39,19 @@
 #include "flyprof/occupancy.h"
 #include "flyprof/proc.h"
 #include "flyprof/recipes.h"
+#include "flyprof/rpenv.h"
 #include "flyprof/worktree.h"
 
 #include "child_argv.h"
 #include "commands.h"
 
-/* ATT parameters of seed 000 Step 2: one target CU, SEs 0-3, all SIMDs,
- * 96 MiB buffer; on truncation the seed advises 0xC000000 (192 MiB). */
+/* ATT parameters of seed 000 Step 2: one target CU, SEs 0-3, all SIMDs. The
+ * buffer is rocprofv3's own default of the detected SDK (fp_att_buffer_default:
+ * 256 MiB in 7.0, 384 MiB from SDK 1.3; the seed's 96 MiB was smaller than
+ * either), doubled on the retry after a cut-off ("Wave incomplete"). */
 #define ATT_TARGET_CU 1
 #define ATT_SE_MASK "0xf"
 #define ATT_SIMD_SELECT "0xf"
-#define ATT_BUFFER "0x6000000"
-#define ATT_BUFFER_RETRY "0xC000000"
 /* Default bound of one rocprofv3 run (JIT compile + benchmark under ATT). */
 #define CAPTURE_DEFAULT_TIMEOUT "1200"
 /* Bound of `rocprofv3 --version`. */
@@ -98,6 +99,12 @@ typedef struct cap {
     char *bundle;
     fp_capture_doc doc; /* capture.json being built */
     double t0;
+    char **rp_env;      /* inherited ROCPROF_* names, removed from every rocprofv3 run (rpenv.h) */
+    size_t nrp_env;
+    char **att_lib;     /* ROCPROF_ATT_LIBRARY_PATH's dirs, passed as the job's att_library_path */
+    size_t natt_lib;
+    char att_buffer[2][24]; /* att_buffer_size of the first attempt and of the retry ("0x10000000") */
+    char att_fatal[512];    /* the last ATT run's fatal line (an EMPTY_ATT then says why) */
 } cap;
 
 static double now_s(void)
@@ -177,9 +184,12 @@ static void build_env(const cap *c, const char *cache_dir, const char *shape, fp
     for (size_t i = 0; i < c->inv.nenv && n < 60; i++)
         ADDF("%s", c->inv.env[i]); /* the user's inline assignments win */
 #undef ADDF
-    const char **e = calloc(n + 1, sizeof *e);
+    size_t nall = n + c->nrp_env;
+    const char **e = calloc(nall + 1, sizeof *e);
     for (size_t i = 0; i < n; i++)
         e[i] = store->buf + offs[i];
+    for (size_t i = 0; i < c->nrp_env; i++)
+        e[n + i] = c->rp_env[i]; /* "NAME" alone: removed (proc.h) */
     *envp = e;
 }
 
@@ -363,7 +373,7 @@ static char *tag_dir(const cap *c, const char *fmt, const char *tag)
 }
 
 /* The rocprofv3 input.yaml job of one ATT attempt. */
-static cJSON *att_job(const char *regex, const char *iters, const char *att_dir, const char *buffer)
+static cJSON *att_job(const cap *c, const char *regex, const char *iters, const char *att_dir, const char *buffer)
 {
     cJSON *jobs = cJSON_CreateArray();
     cJSON *j = cJSON_CreateObject();
@@ -380,6 +390,11 @@ static cJSON *att_job(const char *regex, const char *iters, const char *att_dir,
     fp_json_add_str(j, "att_shader_engine_mask", ATT_SE_MASK);
     fp_json_add_str(j, "att_simd_select", ATT_SIMD_SELECT);
     fp_json_add_str(j, "att_buffer_size", buffer);
+    if (c->natt_lib) { /* the decoder dir the user exported, as the flag form (rpenv.h) */
+        cJSON *lib = cJSON_AddArrayToObject(j, "att_library_path");
+        for (size_t i = 0; i < c->natt_lib; i++)
+            cJSON_AddItemToArray(lib, cJSON_CreateString(c->att_lib[i]));
+    }
     return jobs;
 }
 
@@ -389,17 +404,18 @@ static int att_attempt(cap *c, fp_cap_tag *t, const char *tag, const char *shape
                        const char *iters, const att_dirs *d, int attempt, int *exit_code, fp_stderr_scan *sc,
                        fp_err *err)
 {
-    static const char *const buffers[] = {ATT_BUFFER, ATT_BUFFER_RETRY};
+    const char *const buffers[] = {c->att_buffer[0], c->att_buffer[1]};
     /* a fresh output dir and a COLD JIT cache: a warm cache skips
      * compilation and the code object then has no line table */
     if (fp_rm_rf_contents(d->att, err) != 0 || fp_rm_rf_contents(d->cache, err) != 0 ||
         fp_mkdir_p(d->att, err) != 0 || fp_mkdir_p(d->cache, err) != 0 || fp_mkdir_p(d->rp, err) != 0)
         return -1;
-    cJSON *jobs = att_job(regex, iters, d->att, buffers[attempt]);
+    cJSON *jobs = att_job(c, regex, iters, d->att, buffers[attempt]);
     char yaml_name[64];
-    snprintf(yaml_name, sizeof yaml_name, "input_att%s.yaml", attempt ? "_retry" : "");
+    /* JSON, not YAML: .yaml needs PyYAML in rocprofv3's python (input_yaml.h) */
+    snprintf(yaml_name, sizeof yaml_name, "input_att%s.json", attempt ? "_retry" : "");
     char *yaml = fp_path_join(d->rp, yaml_name);
-    int rc = fp_input_yaml_write(yaml, jobs, err);
+    int rc = fp_input_json_write(yaml, jobs, err);
     cJSON_Delete(jobs);
     if (rc != 0) {
         free(yaml);
@@ -424,6 +440,8 @@ static int att_attempt(cap *c, fp_cap_tag *t, const char *tag, const char *shape
     free(yaml);
     fp_scan_stderr(stderr_text.buf, sc);
     fp_sb_free(&stderr_text);
+    if (sc->fatal && *exit_code != 0)
+        snprintf(c->att_fatal, sizeof c->att_fatal, "%s", sc->first_fatal);
     fp_cap_attempt *at = fp_model_push((void **)&t->attempts, &t->nattempts, sizeof *at);
     at->att_buffer_size = fp_model_strdup(buffers[attempt]);
     at->exit_code = *exit_code;
@@ -434,9 +452,10 @@ static int att_attempt(cap *c, fp_cap_tag *t, const char *tag, const char *shape
 /* The ATT runs of one tag: a second one with the bigger buffer when the decoder
  * reports lost data. *lost: the kept trace is still truncated. */
 static int att_runs(cap *c, fp_cap_tag *t, const char *tag, const char *shape, const char *regex, const char *iters,
-                    const att_dirs *d, bool *lost, int *exit_code, fp_err *err)
+                    const att_dirs *d, bool *lost, bool *bandwidth, int *exit_code, fp_err *err)
 {
     *lost = false;
+    *bandwidth = false;
     for (int attempt = 0; attempt < 2; attempt++) {
         fp_stderr_scan sc;
         if (att_attempt(c, t, tag, shape, regex, iters, d, attempt, exit_code, &sc, err) != 0)
@@ -447,28 +466,46 @@ static int att_runs(cap *c, fp_cap_tag *t, const char *tag, const char *shape, c
             return fp_err_help(err, "install rocprof-trace-decoder into <rocm>/lib or set ROCPROF_ATT_LIBRARY_PATH "
                                     "(see `flyprof doctor`)");
         }
+        if (sc.stitch_incomplete) {
+            fp_err_set(err, FP_TRACE_STITCH_FAILED, "tag %s: the trace decoder reported \"Stitch Incomplete\": "
+                                                    "the trace does not match the kernel's code object",
+                       tag);
+            return fp_err_help(err, "code object / decoder version skew: install the rocprof-trace-decoder "
+                                    "release that matches this ROCm (`flyprof doctor` shows both); a bigger "
+                                    "buffer does not help");
+        }
+        *bandwidth = sc.bandwidth_loss;
         *lost = sc.data_lost;
         if (!*lost)
             break;
         if (attempt == 0)
-            fp_progress(c->ctx, "capture: tag %s: trace data lost at att_buffer_size %s, retrying with %s", tag,
-                        ATT_BUFFER, ATT_BUFFER_RETRY);
+            fp_progress(c->ctx, "capture: tag %s: waves cut off (decoder: wave incomplete) at att_buffer_size %s, "
+                                "retrying with %s",
+                        tag, c->att_buffer[0], c->att_buffer[1]);
     }
     return 0;
 }
 
 /* The tag's record of runs that finished: the buffer kept, truncation, rocprofv3's exit. */
-static fp_cap_tag_done *record_att_done(cap *c, fp_cap_tag *t, const char *tag, bool lost, int exit_code)
+static fp_cap_tag_done *record_att_done(cap *c, fp_cap_tag *t, const char *tag, bool lost, bool bandwidth,
+                                        int exit_code)
 {
     fp_cap_tag_done *td = t->done = calloc(1, sizeof *t->done);
     if (!td)
         abort();
-    td->att_buffer_size = fp_model_strdup(t->nattempts > 1 ? ATT_BUFFER_RETRY : ATT_BUFFER);
+    td->att_buffer_size = fp_model_strdup(c->att_buffer[t->nattempts > 1]);
     td->truncated = lost;
     if (lost)
-        fp_warn(c->ctx, "tag %s: the trace is still truncated at att_buffer_size %s (decoder reported lost data); "
+        fp_warn(c->ctx, "tag %s: the trace is still truncated at att_buffer_size %s (decoder: wave incomplete); "
                         "reduce the shape or the SE mask",
-                tag, ATT_BUFFER_RETRY);
+                tag, c->att_buffer[1]);
+    if (bandwidth) { /* a bigger buffer does not help: the trace is kept, its quality said */
+        td->quality = fp_model_strdup("packets_dropped");
+        fp_warn(c->ctx, "tag %s: the trace decoder reported \"Data Lost\" (packets dropped for bandwidth, not a "
+                        "full buffer): stall and latency figures have gaps; trace fewer SEs "
+                        "(att_shader_engine_mask) or SIMDs",
+                tag);
+    }
     if (exit_code != 0)
         fp_warn(c->ctx, "tag %s: rocprofv3 exited %d (stderr kept in rocprof/%s/rocprofv3.stderr.txt)", tag,
                 exit_code, tag);
@@ -606,16 +643,16 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
     t->att_dir = fp_model_strdup(rel.buf);
     fp_sb_free(&rel);
     att_dirs d = {tag_dir(c, "att/%s", tag), tag_dir(c, "rocprof/%s", tag), tag_dir(c, ".cache/%s", tag)};
-    bool lost = false;
+    bool lost = false, bandwidth = false;
     int exit_code = 0;
     fp_att_dir *inv = NULL;
     size_t ninv = 0;
-    int rc = att_runs(c, t, tag, shape, regex, iters, &d, &lost, &exit_code, err);
+    int rc = att_runs(c, t, tag, shape, regex, iters, &d, &lost, &bandwidth, &exit_code, err);
     if (rc != 0) {
         free(t->status);
         t->status = fp_model_strdup(err->code == FP_INTERRUPTED ? "interrupted" : "failed");
     } else {
-        fp_cap_tag_done *td = record_att_done(c, t, tag, lost, exit_code);
+        fp_cap_tag_done *td = record_att_done(c, t, tag, lost, bandwidth, exit_code);
         copy_trace_csvs(td, tag, &d);
         /* an inventory that cannot be read is an I/O error: the capture stops, the tag stays "running" */
         if ((rc = fp_att_inventory(d.att, &inv, &ninv, err)) == 0) {
@@ -1098,7 +1135,8 @@ static int att_passes(cap *c, const char *small_shape, const fp_kcand *kc, const
     }
     if (rc != 0 || n_ok > 0)
         return rc;
-    fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)", kc->name, iter_str);
+    fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)%s%s", kc->name, iter_str,
+               c->att_fatal[0] ? "; rocprofv3 failed: " : "", c->att_fatal);
     fp_err_help(err, "the target CU got no wave: retry (another iteration with --iter-range), or a larger "
                      "shape; inventory lists every dispatch dir");
     fp_err_extra(err, "inventory", inventories_json(&c->doc));
@@ -1185,6 +1223,8 @@ static void open_capture_doc(cap *c, const char *kernel)
     rp->version = fp_model_strdup(c->rp.version);
     rp->rocm_version = fp_model_strdup(c->rp.rocm_version);
     rp->default_output_format = fp_model_strdup(c->rp.default_format);
+    for (size_t i = 0; i < c->nrp_env; i++)
+        fp_model_push_str(&rp->env_dropped, &rp->nenv_dropped, c->rp_env[i]);
     c->doc.worktree = worktree_fill(&c->wt);
     c->doc.config = config_fill(&c->cfg);
     c->doc.timeout_s = c->a->timeout;
@@ -1223,6 +1263,8 @@ static void cap_free(cap *c)
     fp_rocprof_info_free(&c->rp);
     fp_config_free(&c->cfg);
     free(c->bundle);
+    fp_strv_free(c->rp_env, c->nrp_env);
+    fp_strv_free(c->att_lib, c->natt_lib);
 }
 
 /* gates -> the bundle and capture.json's head -> the capture -> capture.json (always) -> envelope */
@@ -1254,6 +1296,16 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     }
     if (!ctx->bundle_abs)
         ctx->bundle_abs = strdup(c.bundle);
+    long long buf0 = fp_att_buffer_default(c.rp.version);
+    snprintf(c.att_buffer[0], sizeof c.att_buffer[0], "0x%llx", buf0);
+    snprintf(c.att_buffer[1], sizeof c.att_buffer[1], "0x%llx", 2 * buf0);
+    c.nrp_env = fp_rocprof_env_inherited(&c.rp_env);
+    c.natt_lib = fp_rocprof_att_lib_dirs(&c.att_lib);
+    for (size_t i = 0; i < c.nrp_env; i++)
+        fp_warn(ctx, "%s is set in the environment: not passed to rocprofv3 (every setting is explicit; a stale "
+                     "value would redirect or change its output)%s",
+                c.rp_env[i], strcmp(c.rp_env[i], FP_ROCPROF_ATT_LIB_ENV) ? "" : "; its directories go to the "
+                                                                                 "ATT job's att_library_path");
     open_capture_doc(&c, kernel);
     if (c.wt.dirty)
         fp_warn(ctx, "worktree %s has uncommitted changes: the commit alone does not reproduce this capture",

@@ -28,6 +28,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/heartbeat.h"
 #include "flyprof/input_yaml.h"
+#include "flyprof/rpenv.h"
 #include "flyprof/json.h"
 #include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
@@ -272,6 +273,7 @@ typedef struct live_pass {
     int napp;
     const char *pmcdir; /* <bundle>/pmc */
     const char *regex, *range; /* rocprofv3's kernel filters */
+    const char **env;   /* "NAME" entries: the inherited ROCPROF_* removed (rpenv.h) */
 } live_pass;
 
 /* The profiler as every configured command finds it: flag > $FLYPROF_ROCPROFV3 >
@@ -369,7 +371,8 @@ static void group_files_make(const char *pmcdir, size_t g, group_files *f)
     snprintf(name, sizeof name, "group_%zu", g + 1);
     f->gdir = fp_path_join(pmcdir, name);
     char yname[48];
-    snprintf(yname, sizeof yname, "input_%s.yaml", name);
+    /* JSON, not YAML: .yaml needs PyYAML in rocprofv3's python (input_yaml.h) */
+    snprintf(yname, sizeof yname, "input_%s.json", name);
     f->yaml = fp_path_join(pmcdir, yname);
     char lname[48];
     snprintf(lname, sizeof lname, "%s.stderr.log", name);
@@ -421,7 +424,7 @@ static int run_pass(const live_pass *lp, size_t g, size_t ngroups, size_t nc, co
     fp_progress(lp->ctx, "counters: pass %zu/%zu (%zu counters) ...", g + 1, ngroups, nc);
     fp_heartbeat hb;
     fp_heartbeat_begin(&hb, lp->ctx, "counters: pass %zu/%zu", g + 1, ngroups);
-    fp_proc_opts po = {.argv = argv, .stdout_path = f->out, .stderr_path = f->log,
+    fp_proc_opts po = {.argv = argv, .env = lp->env, .stdout_path = f->out, .stderr_path = f->log,
                        .timeout_s = (double)lp->a->timeout, .interrupted = lp->ctx->interrupted,
                        .tick = fp_heartbeat_tick, .tick_arg = &hb};
     int rc = fp_proc_run(&po, pr, err);
@@ -505,7 +508,7 @@ static int run_group(const live_pass *lp, live_state *ls, size_t g, size_t *ok_g
     fp_strv_free(old, nold);
 
     int rc = -1;
-    if (fp_mkdir_p(lp->pmcdir, err) == 0 && fp_input_yaml_write(f.yaml, jobs, err) == 0) {
+    if (fp_mkdir_p(lp->pmcdir, err) == 0 && fp_input_json_write(f.yaml, jobs, err) == 0) {
         fp_proc_result pr;
         rc = run_pass(lp, g, ls->ngroups, nc, &f, &pr, err);
         fp_cnt_group_ran *ran = gi->ran = calloc(1, sizeof *gi->ran);
@@ -536,12 +539,24 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
         return -1;
     }
     char *pmcdir = fp_path_join(ctx->bundle_abs ? ctx->bundle_abs : ctx->bundle, "pmc");
+    char **drop = NULL;
+    size_t ndrop = fp_rocprof_env_inherited(&drop);
+    const char **env = calloc(ndrop + 1, sizeof *env);
+    if (!env)
+        abort();
+    for (size_t i = 0; i < ndrop; i++) {
+        env[i] = drop[i];
+        fp_model_push_str(&ls->info->live.env_dropped, &ls->info->live.nenv_dropped, drop[i]);
+        fp_warn(ctx, "%s is set in the environment: not passed to rocprofv3 (every setting is explicit)", drop[i]);
+    }
     live_pass lp = {.ctx = ctx, .a = a, .exe = exe, .app = app, .napp = napp, .pmcdir = pmcdir,
-                    .regex = regex, .range = range};
+                    .regex = regex, .range = range, .env = env};
     size_t ok_groups = 0;
     int rc = 0;
     for (size_t g = 0; g < ls->ngroups && rc == 0; g++)
         rc = run_group(&lp, ls, g, &ok_groups, err);
+    free(env);
+    fp_strv_free(drop, ndrop);
     free(pmcdir);
     free(regex);
     free(range);

@@ -19,6 +19,7 @@ static const fp_field rocprof_f[] = {
     FP_STR(fp_cap_rocprof, version, "version", O),
     FP_STR(fp_cap_rocprof, rocm_version, "rocm_version", O),
     FP_STR(fp_cap_rocprof, default_output_format, "default_output_format", O),
+    FP_STRS(fp_cap_rocprof, env_dropped, nenv_dropped, "env_dropped", ON),
 };
 static const fp_schema rocprof_s = SCHEMA("capture.rocprofv3", fp_cap_rocprof, rocprof_f);
 
@@ -228,6 +229,7 @@ const fp_schema fp_cap_inventoried_schema = SCHEMA("capture.tags.inventoried", f
 static const fp_field tag_done_f[] = {
     FP_STR(fp_cap_tag_done, att_buffer_size, "att_buffer_size", O),
     FP_BOOL(fp_cap_tag_done, truncated, "truncated", O),
+    FP_STR(fp_cap_tag_done, quality, "quality", ON),
     FP_INT(fp_cap_tag_done, exit_code, "exit_code", O),
     FP_STR(fp_cap_tag_done, kernel_trace_csv, "kernel_trace_csv", ON),
     FP_STR(fp_cap_tag_done, agent_info_csv, "agent_info_csv", ON),

@@ -676,6 +676,21 @@ void fp_decoder_search(const char *const *lib_dirs, size_t n_dirs, const char *r
 
 static bool has_ci(const char *hay, const char *needle) { return strcasestr(hay, needle) != NULL; }
 
+/* The first fatal line: "[rocprofv3] Fatal error:" (SDK >= 1.1) or, from
+ * ROCm 7.0's script, a bare "Fatal error:" at the start of a line. */
+static const char *find_fatal(const char *text)
+{
+    for (const char *p = text; (p = strstr(p, "Fatal error:")) != NULL; p++) {
+        static const char pre[] = "[rocprofv3] ";
+        size_t lp = sizeof pre - 1;
+        if ((size_t)(p - text) >= lp && !strncmp(p - lp, pre, lp))
+            return p - lp;
+        if (p == text || p[-1] == '\n')
+            return p;
+    }
+    return NULL;
+}
+
 void fp_scan_stderr(const char *text, fp_stderr_scan *s)
 {
     memset(s, 0, sizeof *s);
@@ -684,13 +699,19 @@ void fp_scan_stderr(const char *text, fp_stderr_scan *s)
     /* §8.4: the Python-layer fatal error and the tool's load failures */
     s->decoder_missing = has_ci(text, "rocprof-trace-decoder library path not found") ||
                          has_ci(text, "Decoder library not found") || has_ci(text, "Error loading decoder");
-    /* §5.1: decoder info records about lost data (buffer too small) */
-    s->data_lost = has_ci(text, "data lost") || has_ci(text, "stitch incomplete") ||
-                   has_ci(text, "buffer full") || has_ci(text, "buffer overflow");
-    const char *f = strstr(text, "[rocprofv3] Fatal error:");
+    /* the decoder's info strings (discovery.h): only the cut-off one is a buffer problem */
+    s->data_lost = has_ci(text, "wave incomplete") || has_ci(text, "buffer full") || has_ci(text, "buffer overflow");
+    s->bandwidth_loss = has_ci(text, "data lost");
+    s->stitch_incomplete = has_ci(text, "stitch incomplete");
+    const char *f = find_fatal(text);
     if (f) {
         s->fatal = true;
         size_t n = strcspn(f, "\r\n");
         snprintf(s->first_fatal, sizeof s->first_fatal, "%.*s", (int)(n < 500 ? n : 500), f);
     }
+}
+
+long long fp_att_buffer_default(const char *sdk_version)
+{
+    return sdk_version && fp_version_cmp(sdk_version, "1.3.0") >= 0 ? 0x18000000LL : 0x10000000LL;
 }

@@ -73,7 +73,7 @@ pgrep -f "rocprofv3 -i $T/b12" >/dev/null && fail "fake rocprofv3 survived the t
 FAKE_ROCPROF_HANG=att "$FLYPROF" capture softmax --bundle "$T/b13" -f json > "$T/out.json" 2>/dev/null &
 pid=$!
 for i in $(seq 1 100); do grep -q '"att:big"' "$T/b13/capture.json" 2>/dev/null && break; \
-  [ -f "$T/b13/rocprof/big/input_att.yaml" ] && break; sleep 0.1; done
+  [ -f "$T/b13/rocprof/big/input_att.json" ] && break; sleep 0.1; done
 sleep 0.5
 kill -INT $pid
 wait $pid; RC=$?

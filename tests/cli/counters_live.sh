@@ -45,8 +45,10 @@ for g in live["groups"]:
     tcc=sum(c.startswith("TCC_") for c in g["counters"]); sq=sum(c.startswith("SQ_") for c in g["counters"])
     assert tcc<=4 and sq<=8, g["counters"]
     assert not any(c.startswith("TCC_EA_RDREQ") for c in g["counters"])
-    y=open(g["input_yaml"]).read()
-    assert y.startswith("jobs:\n- pmc: [") and 'kernel_iteration_range: "[1-3]"' in y and 'output_format: ["rocpd"]' in y, y
+    assert g["input_yaml"].endswith(".json"), g["input_yaml"]
+    y=json.load(open(g["input_yaml"]))
+    assert list(y)==["jobs"] and y["jobs"][0]["pmc"]==g["counters"], y
+    assert y["jobs"][0]["kernel_iteration_range"]=="[1-3]" and y["jobs"][0]["output_format"]==["rocpd"], y
 allc=sum((g["counters"] for g in live["groups"]),[])
 assert "SQ_LDS_IDX_ACTIVE" in allc and "TCC_EA0_RDREQ_128B_sum" in allc  # gfx950: exact fetch bytes
 for k in ("l2_hit_pct","fetch_bytes","mfma_util_pct","occupancy_waves_per_cu","hbm_pct_of_peak"):

@@ -28,13 +28,18 @@
 #include "flyprof/proc.h"
 #include "flyprof/strbuf.h"
 
+extern char **environ;
+
 #define MAX_KERNELS 32
 #define MAX_JOBS 8
 #define MAX_RANGES 64
 #define MAX_COUNTERS 64
 
 /* Default ATT buffer of the 7.x tool config (rocprof-formats.md §1.3). */
+/* --att-buffer-size defaults: 0x10000000 (256 MiB) in the 7.0 tool config,
+ * 0x18000000 (384 MiB) in the rocm-systems source of SDK 1.3 (issue 18) */
 #define DEFAULT_ATT_BUFFER 0x10000000LL
+#define DEFAULT_ATT_BUFFER_NEW 0x18000000LL
 /* Agent handle of the traced GPU in the samples (ui_output_agent_38430_*). */
 #define DEFAULT_AGENT_HANDLE 38430
 
@@ -178,12 +183,20 @@ typedef struct job {
     int target_cu;
 } job;
 
+/* "[rocprofv3] Fatal error: " since SDK 1.1.0; ROCm 7.0's script (SDK 1.0.0)
+ * wrote "Fatal error: " with no prefix */
+static const char *fatal_prefix(void)
+{
+    return version_num(env_or("FAKE_ROCPROF_VERSION", "1.1.0")) < 10100 ? "Fatal error: "
+                                                                         : "[rocprofv3] Fatal error: ";
+}
+
 static void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void fatal(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("[rocprofv3] Fatal error: ", stderr);
+    fputs(fatal_prefix(), stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -292,6 +305,11 @@ static int load_input(const char *path, job *jobs)
     FILE *f = fopen(path, "rb");
     if (!f)
         fatal("Input file '%s' does not exist", path);
+    /* no-pyyaml: the python running the script cannot import yaml (a FlyDSL
+     * virtualenv); .json input is read by the standard library and still works */
+    if (mode_has("no-pyyaml") && strcmp(dot, ".json") != 0)
+        fatal("YAML package is not installed. Run '/usr/bin/python3 -m pip install pyyaml' or use JSON or text "
+              "format");
     yaml_parser_t parser;
     yaml_document_t doc;
     yaml_parser_initialize(&parser);
@@ -1028,6 +1046,15 @@ static bool find_decoder(const job *j, fp_sb *searched)
         ADD_DIR(j->att_lib.v[i]);
     if (!j->att_lib.n) {
         const char *e = getenv("ROCPROF_ATT_LIBRARY_PATH");
+        if (e && e[0] && version_num(env_or("FAKE_ROCPROF_VERSION", "1.1.0")) < 10300) {
+            /* ROCm 7.0-7.2: the env string is iterated character by character, so
+             * its first entry is "/" and os.walk goes through the whole
+             * filesystem: in practice the run never gets to the application */
+            fprintf(stderr, "[fake rocprofv3] walking '/' for %s (ROCPROF_ATT_LIBRARY_PATH=%s, 7.0 bug)\n",
+                    "librocprof-trace-decoder.so", e);
+            for (;;)
+                pause();
+        }
         if (e && e[0])
             ADD_DIR(e);
         const char *ld = getenv("LD_LIBRARY_PATH");
@@ -1044,17 +1071,49 @@ static bool find_decoder(const job *j, fp_sb *searched)
     return present;
 }
 
-static bool data_lost(const job *j)
+/* The decoder's info strings (rocprof-trace-decoder, issue 18): "Wave incomplete"
+ * is the cut-off symptom of a full buffer (truncated / FAKE_ROCPROF_ATT_NEED_BUFFER:
+ * waves lose their ends); "Data Lost" is packets dropped for bandwidth (mode
+ * data-lost: the waves decode, with gaps); "Stitch Incomplete" means the trace
+ * does not match the code object's disassembly (mode stitch-incomplete). */
+static bool wave_incomplete(const job *j)
 {
-    /* FAKE_ROCPROF_ATT_NEED_BUFFER: the trace is truncated ("data lost")
-     * unless att_buffer_size is at least this many bytes. */
     const char *need = getenv("FAKE_ROCPROF_ATT_NEED_BUFFER");
     if (mode_has("truncated"))
         return true;
     if (!need)
         return false;
-    long long buf = j->att_buffer ? j->att_buffer : DEFAULT_ATT_BUFFER;
+    long long dflt = version_num(env_or("FAKE_ROCPROF_VERSION", "1.1.0")) >= 10300 ? DEFAULT_ATT_BUFFER_NEW
+                                                                                 : DEFAULT_ATT_BUFFER;
+    long long buf = j->att_buffer ? j->att_buffer : dflt;
     return buf < int_auto("FAKE_ROCPROF_ATT_NEED_BUFFER", need);
+}
+
+static void decoder_info(const char *what, int dispatch_id)
+{
+    fprintf(stderr, "W0000 00:00:00.000000 %d att_decoder.cpp:212] [rocprofv3] ATT decoder info: %s (shader engine "
+                    "0, dispatch %d)\n",
+            (int)getpid(), what, dispatch_id);
+}
+
+/* FAKE_ROCPROF_CODE_OBJECT: a real AMDGPU ELF copied as the code object
+ * rocprofv3 writes next to the ATT output; without it a 4-line stand-in. */
+static void write_code_object(const char *co)
+{
+    const char *src = getenv("FAKE_ROCPROF_CODE_OBJECT");
+    fp_sb b;
+    fp_sb_init(&b);
+    fp_err e = {0};
+    if (src && fp_read_file(src, &b, &e) == 0) {
+        FILE *f = fopen(co, "wb");
+        if (f) {
+            fwrite(b.buf, 1, b.len, f);
+            fclose(f);
+        }
+    } else {
+        write_text(co, "\177ELF fake code object\n");
+    }
+    fp_sb_free(&b);
 }
 
 static void do_att(const char *argv0, const job *j, const char *dir, const char *file)
@@ -1062,7 +1121,7 @@ static void do_att(const char *argv0, const job *j, const char *dir, const char 
     int *idx = calloc((size_t)g_nd + 1, sizeof *idx);
     int n = targeted(j, true, idx);
     long long handle = atoll(env_or("FAKE_ROCPROF_AGENT_HANDLE", "38430"));
-    bool lost = data_lost(j);
+    bool lost = wave_incomplete(j);
     const char *dbg = getenv("FLYDSL_DEBUG_ENABLE_DEBUG_INFO");
     bool mapped = dbg && !strcmp(dbg, "1") && !mode_has("no-line-info");
     if (n == 0)
@@ -1071,7 +1130,7 @@ static void do_att(const char *argv0, const job *j, const char *dir, const char 
     char cofile[64];
     snprintf(cofile, sizeof cofile, "%s_code_object_id_1.out", arch());
     char *co = out_path(dir, file, cofile);
-    write_text(co, "\177ELF fake code object\n");
+    write_code_object(co);
     log_opened(co);
     free(co);
     for (int t = 0; t < n; t++) {
@@ -1094,11 +1153,11 @@ static void do_att(const char *argv0, const job *j, const char *dir, const char 
                           "\"Source\"\n");
         fp_sb_free(&stats);
         if (lost)
-            fprintf(stderr,
-                    "W0000 00:00:00.000000 %d att_decoder.cpp:212] [rocprofv3] ATT decoder: Data lost in shader "
-                    "engine 0 of dispatch %d (trace buffer full); increase --att-buffer-size or reduce "
-                    "--att-shader-engine-mask\n",
-                    (int)getpid(), d->id);
+            decoder_info("Wave incomplete", d->id);
+        if (mode_has("data-lost"))
+            decoder_info("Data Lost", d->id);
+        if (mode_has("stitch-incomplete"))
+            decoder_info("Stitch Incomplete", d->id);
     }
     free(idx);
 }
@@ -1120,6 +1179,12 @@ int main(int argc, char **argv)
     memset(&cli, 0, sizeof cli);
     const char *input = NULL;
     int app = -1;
+    /* ROCPROF_OUTPUT_PATH / ROCPROF_OUTPUT_FILE_NAME are argparse defaults of -d / -o:
+     * they take part in the merge with an input file's jobs like typed flags */
+    if (getenv("ROCPROF_OUTPUT_PATH"))
+        set_str(&cli.dir, getenv("ROCPROF_OUTPUT_PATH")), cli.set_dir = true;
+    if (getenv("ROCPROF_OUTPUT_FILE_NAME"))
+        set_str(&cli.file, getenv("ROCPROF_OUTPUT_FILE_NAME")), cli.set_file = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *eq = strchr(a, '=');
@@ -1263,7 +1328,7 @@ int main(int argc, char **argv)
             fp_sb_init(&searched);
             bool ok = find_decoder(j, &searched);
             if (!ok) {
-                fprintf(stderr, "[rocprofv3] Fatal error: rocprof-trace-decoder library path not found in %s\n",
+                fprintf(stderr, "%srocprof-trace-decoder library path not found in %s\n", fatal_prefix(),
                         searched.buf);
                 fp_sb_free(&searched);
                 return 1;
@@ -1288,6 +1353,11 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
             if (getenv(vars[i]))
                 fp_json_add_str(e, vars[i], getenv(vars[i]));
+        /* every ROCPROF_* the tool inherited (flyprof must pass none) */
+        cJSON *rpe = cJSON_AddArrayToObject(o, "rocprof_env");
+        for (char **ev = environ; ev && *ev; ev++)
+            if (!strncmp(*ev, "ROCPROF_", 8))
+                cJSON_AddItemToArray(rpe, cJSON_CreateString(*ev));
         cJSON *js = cJSON_AddArrayToObject(o, "jobs");
         for (int k = 0; k < nj; k++) {
             cJSON *jo = cJSON_CreateObject();
@@ -1297,6 +1367,9 @@ int main(int argc, char **argv)
             fp_json_add_str(jo, "kernel_iteration_range", jobs[k].range);
             fp_json_add_int(jo, "att_buffer_size", jobs[k].att_buffer);
             fp_json_add_int(jo, "pmc", jobs[k].pmc.n);
+            cJSON *al = cJSON_AddArrayToObject(jo, "att_library_path");
+            for (int i = 0; i < jobs[k].att_lib.n; i++)
+                cJSON_AddItemToArray(al, cJSON_CreateString(jobs[k].att_lib.v[i]));
             cJSON_AddItemToArray(js, jo);
         }
         char *line = cJSON_PrintUnformatted(o);

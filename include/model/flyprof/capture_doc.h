@@ -29,6 +29,8 @@
 /* rocprofv3 as probed (`rocprofv3 --version`). Strings NULL when unknown. */
 typedef struct fp_cap_rocprof {
     char *path, *version, *rocm_version, *default_output_format;
+    char **env_dropped; /* inherited ROCPROF_* removed from its environment (rpenv.h); omitted when none */
+    size_t nenv_dropped;
 } fp_cap_rocprof;
 
 /* Worktree provenance (libgit2) at capture time. */
@@ -208,6 +210,7 @@ typedef struct fp_cap_inventoried {
 typedef struct fp_cap_tag_done {
     char *att_buffer_size;
     bool truncated;                  /* data still lost at the last buffer size */
+    char *quality;                   /* NULL, or "packets_dropped" (decoder "Data Lost": bandwidth) */
     int exit_code;
     char *kernel_trace_csv, *agent_info_csv; /* bundle-relative, when rocprofv3 wrote them */
     fp_cap_inventoried *inventoried;
