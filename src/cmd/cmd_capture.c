@@ -29,6 +29,7 @@
 #include "flyprof/capture_doc.h"
 #include "flyprof/envelope_doc.h"
 #include "flyprof/cli.h"
+#include "flyprof/codeobj.h"
 #include "flyprof/config.h"
 #include "flyprof/discovery.h"
 #include "flyprof/fs.h"
@@ -306,8 +307,10 @@ static cJSON *cands_json(const fp_kcands *k)
     return a;
 }
 
-/* Registers from a kernel trace row, with the gfx950 under-count corrected. */
-static fp_cap_registers *registers_fill(const cap *c, const fp_kcand *k, const char *arch, const char *source)
+/* Registers from a kernel trace row, with the gfx950 under-count corrected
+ * (authoritative: the row was made from the code object, nothing to correct). */
+static fp_cap_registers *registers_fill(const cap *c, const fp_kcand *k, const char *arch, const char *source,
+                                        bool authoritative)
 {
     fp_cap_registers *o = calloc(1, sizeof *o);
     if (!o)
@@ -321,7 +324,7 @@ static fp_cap_registers *registers_fill(const cap *c, const fp_kcand *k, const c
     o->workgroup_size = fp_optd_of((double)((int64_t)k->wg_x * (k->wg_y ? k->wg_y : 1) * (k->wg_z ? k->wg_z : 1)));
     const fp_arch_limits *lim = arch ? fp_arch_by_name(arch) : NULL;
     if (lim && k->vgpr_count >= 0) {
-        bool fixed = c->rp.version && fp_version_cmp(c->rp.version, SDK_FIXED_VERSION) >= 0;
+        bool fixed = authoritative || (c->rp.version && fp_version_cmp(c->rp.version, SDK_FIXED_VERSION) >= 0);
         bool corrected = false;
         int total = fp_occ_csv_combined_vgpr(lim, k->vgpr_count, k->accum_vgpr_count < 0 ? 0 : k->accum_vgpr_count,
                                              fixed, &corrected);
@@ -585,10 +588,84 @@ static void record_kept_dispatch(cap *c, fp_cap_tag *t, fp_cap_inventoried *ti, 
                 tag);
 }
 
-/* registers: the tag's own kernel trace (its shape may JIT a different
- * specialization), else discovery's */
+/* capture.json's record of the kernel's entry in its code object. */
+static fp_cap_codeobj *codeobj_doc(const cap *c, const fp_codeobj *co, const fp_co_kernel *k, const char *path)
+{
+    fp_cap_codeobj *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    size_t lb = strlen(c->bundle);
+    o->path = fp_model_strdup(!strncmp(path, c->bundle, lb) && path[lb] == '/' ? path + lb + 1 : path);
+    o->arch = fp_model_strdup(co->arch[0] ? co->arch : NULL);
+    o->target = fp_model_strdup(co->target);
+    o->symbol = fp_model_strdup(k->symbol);
+#define OPT(v) ((v) >= 0 ? fp_optd_of((double)(v)) : fp_optd_none())
+    o->vgpr_count = OPT(k->vgpr_count);
+    o->agpr_count = OPT(k->agpr_count);
+    o->sgpr_count = OPT(k->sgpr_count);
+    o->group_segment_fixed_size = OPT(k->group_segment_fixed_size);
+    o->private_segment_fixed_size = OPT(k->private_segment_fixed_size);
+    o->wavefront_size = OPT(k->wavefront_size);
+    o->kd_vgpr_alloc = OPT(k->kd_vgpr_alloc);
+    o->kd_accum_offset = OPT(k->kd_accum_offset);
+#undef OPT
+    return o;
+}
+
+/* The kernel trace row as the code object says it should read: arch VGPRs =
+ * the unified .vgpr_count minus the AGPRs (= ACCUM_OFFSET on gfx90a+), AGPRs,
+ * SGPRs, LDS = the larger of the static segment and the dispatch's
+ * LDS_Block_Size (which includes dynamic LDS), scratch likewise. */
+static fp_kcand codeobj_row(const fp_co_kernel *k, const fp_kcand *csv)
+{
+    fp_kcand r;
+    memset(&r, 0, sizeof r);
+    if (csv)
+        r = *csv;
+    else
+        r.lds_bytes = r.scratch_bytes = -1;
+    int agpr = k->agpr_count > 0 ? k->agpr_count : 0;
+    r.vgpr_count = k->vgpr_count >= 0 ? k->vgpr_count - agpr : k->kd_accum_offset;
+    r.accum_vgpr_count = agpr;
+    r.sgpr_count = k->sgpr_count;
+    if (k->group_segment_fixed_size > r.lds_bytes)
+        r.lds_bytes = k->group_segment_fixed_size;
+    if (k->private_segment_fixed_size > r.scratch_bytes)
+        r.scratch_bytes = k->private_segment_fixed_size;
+    return r;
+}
+
+/* Kernel trace vs code object: each disagreement a line in cross_check and a warning. */
+static void cross_check(cap *c, fp_cap_registers *o, const fp_kcand *csv, const fp_kcand *co_row,
+                        const fp_co_kernel *k, const char *arch, const char *tag)
+{
+    if (!csv || csv->vgpr_count < 0)
+        return;
+    char line[256];
+    int total = co_row->vgpr_count + co_row->accum_vgpr_count;
+    if (csv->vgpr_count != co_row->vgpr_count || csv->accum_vgpr_count != co_row->accum_vgpr_count) {
+        bool half = arch && !strcmp(arch, "gfx950") && csv->accum_vgpr_count <= 0 &&
+                    (2 * csv->vgpr_count == total || 2 * csv->vgpr_count == k->kd_vgpr_alloc);
+        snprintf(line, sizeof line, "VGPR_Count %d / Accum_VGPR_Count %d in the kernel trace, %d arch + %d AGPR in "
+                 "the code object%s", csv->vgpr_count, csv->accum_vgpr_count, co_row->vgpr_count,
+                 co_row->accum_vgpr_count, half ? " (the rocprofiler-sdk gfx950 under-count: half the allocation)" : "");
+        fp_model_push_str(&o->cross_check, &o->ncross_check, line);
+        fp_warn(c->ctx, "tag %s: registers: %s; the code object's counts are used", tag, line);
+    }
+    if (csv->lds_bytes >= 0 && k->group_segment_fixed_size > csv->lds_bytes) {
+        snprintf(line, sizeof line, "LDS_Block_Size %lld in the kernel trace is below the code object's static "
+                 "group segment %lld", csv->lds_bytes, k->group_segment_fixed_size);
+        fp_model_push_str(&o->cross_check, &o->ncross_check, line);
+        fp_warn(c->ctx, "tag %s: registers: %s", tag, line);
+    }
+}
+
+/* registers: from the kernel's code object next to the ATT output when one holds
+ * it (the compiler's counts; the kernel trace becomes a cross-check), else the
+ * tag's own kernel trace (its shape may JIT a different specialization), else
+ * discovery's */
 static void record_registers(cap *c, fp_cap_inventoried *ti, const char *kernel, const char *rp_dir,
-                             const fp_kcand *disc, const char *arch)
+                             const char *att_dir, const fp_kcand *disc, const char *arch, const char *tag)
 {
     fp_kcands kt = {0};
     fp_sb ktp, agp;
@@ -606,8 +683,25 @@ static void record_registers(cap *c, fp_cap_inventoried *ti, const char *kernel,
         reg = disc;
         reg_src = "discovery kernel trace";
     }
-    if (reg && reg->vgpr_count >= 0) {
-        ti->registers = registers_fill(c, reg, kt.arch ? kt.arch : arch, reg_src);
+    fp_codeobj co;
+    const fp_co_kernel *ck = NULL;
+    char *co_path = NULL;
+    size_t nbad = 0;
+    const char *rarch = kt.arch ? kt.arch : arch;
+    if (fp_codeobj_find_in_dir(att_dir, kernel, &co, &ck, &co_path, &nbad) && (ck->vgpr_count >= 0 || ck->has_kd)) {
+        fp_kcand row = codeobj_row(ck, reg);
+        const char *carch = co.arch[0] ? co.arch : rarch;
+        ti->registers = registers_fill(c, &row, carch, "code object", true);
+        ti->registers->code_object = codeobj_doc(c, &co, ck, co_path);
+        cross_check(c, ti->registers, reg, &row, ck, carch, tag);
+    } else if (reg && reg->vgpr_count >= 0) {
+        ti->registers = registers_fill(c, reg, rarch, reg_src, false);
+    }
+    if (nbad)
+        fp_warn(c->ctx, "tag %s: %zu code object file(s) in %s are not valid AMDGPU code objects", tag, nbad, att_dir);
+    fp_codeobj_free(&co);
+    free(co_path);
+    if (ti->registers) {
         if (ti->registers->occ) {
             ti->vgpr = calloc(1, sizeof *ti->vgpr);
             if (!ti->vgpr)
@@ -658,7 +752,7 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
         if ((rc = fp_att_inventory(d.att, &inv, &ninv, err)) == 0) {
             fp_cap_inventoried *ti = record_inventory(td, inv, ninv);
             record_kept_dispatch(c, t, ti, tag, inv, ninv);
-            record_registers(c, ti, kernel, d.rp, disc, arch);
+            record_registers(c, ti, kernel, d.rp, d.att, disc, arch, tag);
             fp_att_inventory_free(inv, ninv);
         }
     }

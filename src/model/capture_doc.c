@@ -199,6 +199,22 @@ static const fp_field reg_occ_f[] = {
 };
 static const fp_schema reg_occ_s = SCHEMA("capture.tags.registers.occupancy", fp_cap_reg_occ, reg_occ_f);
 
+static const fp_field codeobj_f[] = {
+    FP_STR(fp_cap_codeobj, path, "path", O),
+    FP_STR(fp_cap_codeobj, arch, "arch", O),
+    FP_STR(fp_cap_codeobj, target, "target", O),
+    FP_STR(fp_cap_codeobj, symbol, "symbol", O),
+    FP_OPTD(fp_cap_codeobj, vgpr_count, "vgpr_count", 0, O),
+    FP_OPTD(fp_cap_codeobj, agpr_count, "agpr_count", 0, O),
+    FP_OPTD(fp_cap_codeobj, sgpr_count, "sgpr_count", 0, O),
+    FP_OPTD(fp_cap_codeobj, group_segment_fixed_size, "group_segment_fixed_size", 0, O),
+    FP_OPTD(fp_cap_codeobj, private_segment_fixed_size, "private_segment_fixed_size", 0, O),
+    FP_OPTD(fp_cap_codeobj, wavefront_size, "wavefront_size", 0, O),
+    FP_OPTD(fp_cap_codeobj, kd_vgpr_alloc, "kd_vgpr_alloc", 0, O),
+    FP_OPTD(fp_cap_codeobj, kd_accum_offset, "kd_accum_offset", 0, O),
+};
+static const fp_schema codeobj_s = SCHEMA("capture.tags.registers.code_object", fp_cap_codeobj, codeobj_f);
+
 static const fp_field registers_f[] = {
     FP_STR(fp_cap_registers, source, "source", O),
     FP_OPTD(fp_cap_registers, vgpr_count, "vgpr_count", 0, O),
@@ -208,6 +224,8 @@ static const fp_field registers_f[] = {
     FP_OPTD(fp_cap_registers, scratch_bytes, "scratch_bytes", 0, O),
     FP_OPTD(fp_cap_registers, workgroup_size, "workgroup_size", 0, O),
     FP_INLINE(fp_cap_registers, occ, "occupancy", &reg_occ_s),
+    FP_OBJP(fp_cap_registers, code_object, "code_object", &codeobj_s, ON),
+    FP_STRS(fp_cap_registers, cross_check, ncross_check, "cross_check", ON),
 };
 static const fp_schema registers_s = SCHEMA("capture.tags.registers", fp_cap_registers, registers_f);
 

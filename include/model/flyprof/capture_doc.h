@@ -185,11 +185,24 @@ typedef struct fp_cap_reg_occ {
     char *occupancy_limited_by;
 } fp_cap_reg_occ;
 
+/* The kernel's entry in the code object rocprofv3 wrote next to the ATT output
+ * (codeobj.h): the metadata note's counts and the kernel descriptor's. */
+typedef struct fp_cap_codeobj {
+    char *path;                      /* bundle-relative */
+    char *arch, *target, *symbol;
+    fp_optd vgpr_count, agpr_count, sgpr_count;   /* .vgpr_count is the unified total on gfx90a+ */
+    fp_optd group_segment_fixed_size, private_segment_fixed_size, wavefront_size;
+    fp_optd kd_vgpr_alloc, kd_accum_offset;       /* null without a descriptor / ACCUM_OFFSET */
+} fp_cap_codeobj;
+
 typedef struct fp_cap_registers {
-    char *source;                    /* "att kernel trace" | "discovery kernel trace" */
+    char *source;                    /* "code object" | "att kernel trace" | "discovery kernel trace" */
     /* numbers a reader asks "was it recorded?" of: fp_optd (integers; never null when written) */
     fp_optd vgpr_count, accum_vgpr_count, sgpr_count, lds_bytes, scratch_bytes, workgroup_size;
     fp_cap_reg_occ *occ;
+    fp_cap_codeobj *code_object;     /* omitted when no code object holds the kernel */
+    char **cross_check;              /* kernel trace vs code object disagreements, omitted when none */
+    size_t ncross_check;
 } fp_cap_registers;
 
 typedef struct fp_cap_vgpr {
