@@ -1113,7 +1113,7 @@ static void write_code_object(const char *co)
             fclose(f);
         }
     } else {
-        write_text(co, "\177ELF fake code object\n");
+        write_text(co, "fake code object (no ELF: set FAKE_ROCPROF_CODE_OBJECT for a real one)\n");
     }
     fp_sb_free(&b);
 }
