@@ -30,6 +30,7 @@
 #include "flyprof/envelope_doc.h"
 #include "flyprof/cli.h"
 #include "flyprof/codeobj.h"
+#include "flyprof/agent_info.h"
 #include "flyprof/config.h"
 #include "flyprof/discovery.h"
 #include "flyprof/fs.h"
@@ -106,6 +107,7 @@ typedef struct cap {
     size_t natt_lib;
     char att_buffer[2][24]; /* att_buffer_size of the first attempt and of the retry ("0x10000000") */
     char att_fatal[512];    /* the last ATT run's fatal line (an EMPTY_ATT then says why) */
+    char *disc_agent_csv;   /* discovery's agent_info.csv (csv discovery only) */
 } cap;
 
 static double now_s(void)
@@ -588,6 +590,40 @@ static void record_kept_dispatch(cap *c, fp_cap_tag *t, fp_cap_inventoried *ti, 
                 tag);
 }
 
+/* gpu.{agent_id, cu_count, num_xcc, max_engine_clk_mhz, partition} from the row
+ * of the agent the kernel's dispatches ran on (the first tag that has both files
+ * decides): the CU and XCD counts of a partitioned device are its own, not the
+ * product table's (CPX MI300X: 38 CUs, 1 XCD). */
+static void record_agent(cap *c, const char *agent_id, const char *agent_csv, const char *tag)
+{
+    fp_cap_gpu *g = c->doc.kernel ? c->doc.kernel->gpu : NULL;
+    fp_agent_info ai;
+    fp_err e = {0};
+    if (!g || g->agent_id || !fp_is_file(agent_csv) || fp_agent_info_load(agent_csv, &ai, &e) != 0) {
+        fp_err_clear(&e);
+        return;
+    }
+    const fp_agent_row *r = fp_agent_info_for(&ai, agent_id);
+    if (r) {
+        g->agent_id = fp_model_strdup(agent_id);
+        long long v;
+        if (fp_rp_int(&r->cu_count, &v) && v > 0)
+            g->cu_count = fp_optd_of((double)v);
+        if (fp_rp_int(&r->num_xcc, &v) && v > 0)
+            g->num_xcc = fp_optd_of((double)v);
+        if (fp_rp_int(&r->max_engine_clk_fcompute, &v) && v > 0)
+            g->max_engine_clk_mhz = fp_optd_of((double)v);
+        g->partition = fp_model_strdup(fp_agent_partition(r));
+        if (g->partition && strcmp(g->partition, "SPX"))
+            fp_warn(c->ctx, "tag %s: the traced agent is a %s partition (%lld CUs, %lld XCDs): CU-based peaks "
+                            "must use these, not the product's",
+                    tag, g->partition, (long long)g->cu_count.v, (long long)g->num_xcc.v);
+    } else if (agent_id) {
+        fp_warn(c->ctx, "tag %s: agent '%s' of the kernel trace is not a GPU row of %s", tag, agent_id, agent_csv);
+    }
+    fp_agent_info_free(&ai);
+}
+
 /* capture.json's record of the kernel's entry in its code object. */
 static fp_cap_codeobj *codeobj_doc(const cap *c, const fp_codeobj *co, const fp_co_kernel *k, const char *path)
 {
@@ -683,6 +719,8 @@ static void record_registers(cap *c, fp_cap_inventoried *ti, const char *kernel,
         reg = disc;
         reg_src = "discovery kernel trace";
     }
+    if (reg)
+        record_agent(c, reg->agent, reg == disc ? c->disc_agent_csv : agp.buf, tag);
     fp_codeobj co;
     const fp_co_kernel *ck = NULL;
     char *co_path = NULL;
@@ -1084,6 +1122,7 @@ static int discover(cap *c, fp_kcands *k, fp_err *err)
     char *prefix = fp_path_join(ddir, "discover");
     fp_err le = {0};
     int lrc = fp_discovery_load(prefix, k, &le);
+    c->disc_agent_csv = fp_path_join(ddir, "discover_agent_info.csv");
     free(prefix);
     free(ddir);
     if (lrc != 0 || k->n == 0)
@@ -1359,6 +1398,7 @@ static void cap_free(cap *c)
     free(c->bundle);
     fp_strv_free(c->rp_env, c->nrp_env);
     fp_strv_free(c->att_lib, c->natt_lib);
+    free(c->disc_agent_csv);
 }
 
 /* gates -> the bundle and capture.json's head -> the capture -> capture.json (always) -> envelope */

@@ -137,6 +137,13 @@ static const fp_field gpu_f[] = {
     FP_INT(fp_cap_gpu, index, "index", O),
     FP_STR(fp_cap_gpu, arch, "arch", O),
     FP_STR(fp_cap_gpu, product, "product", O),
+    FP_STR(fp_cap_gpu, agent_id, "agent_id", ON),
+    FP_OPTD(fp_cap_gpu, cu_count, "cu_count", 0, ON),
+    FP_OPTD(fp_cap_gpu, num_xcc, "num_xcc", 0, ON),
+    FP_OPTD(fp_cap_gpu, max_engine_clk_mhz, "max_engine_clk_mhz", 0, ON),
+    FP_STR(fp_cap_gpu, partition, "partition", ON),
+    FP_STR(fp_cap_gpu, visible_devices, "visible_devices", ON),
+    FP_OPTD(fp_cap_gpu, physical_index, "physical_index", 0, ON),
 };
 static const fp_schema gpu_s = SCHEMA("capture.gpu", fp_cap_gpu, gpu_f);
 

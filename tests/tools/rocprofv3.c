@@ -550,6 +550,35 @@ static void reg_counts(const kernel *k, int *archv, int *accv)
     }
 }
 
+/* FAKE_ROCPROF_GPUS (physical GPUs, default 1) x FAKE_ROCPROF_PARTITION
+ * (spx|dpx|qpx|cpx, gfx942: 1, 2, 4, 8 agents per GPU, each with 304/n CUs and
+ * 8/n XCDs) GPU agents after the 2 CPUs. agent_info lists every one of them
+ * whatever HIP_VISIBLE_DEVICES says (it is enumerated through HSA); with either
+ * variable set the dispatches run on agent HIP_VISIBLE_DEVICES (its first
+ * entry), i.e. "Agent <2 + that>", not necessarily the first GPU row. */
+static int partitions(void)
+{
+    static const struct {
+        const char *name;
+        int n;
+    } modes[] = {{"spx", 1}, {"dpx", 2}, {"qpx", 4}, {"cpx", 8}};
+    const char *p = getenv("FAKE_ROCPROF_PARTITION");
+    for (size_t i = 0; p && i < sizeof modes / sizeof modes[0]; i++)
+        if (!strcmp(p, modes[i].name))
+            return modes[i].n;
+    return 1;
+}
+
+static int gpu_agents(void) { return atoi(env_or("FAKE_ROCPROF_GPUS", "1")) * partitions(); }
+
+static int traced_node(void)
+{
+    if (!getenv("FAKE_ROCPROF_GPUS") && !getenv("FAKE_ROCPROF_PARTITION"))
+        return 2;
+    int t = atoi(env_or("HIP_VISIBLE_DEVICES", "0"));
+    return 2 + (t >= 0 && t < gpu_agents() ? t : 0);
+}
+
 static const char *KT_HEADER =
     "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\",\"Kernel_Name\","
     "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
@@ -565,8 +594,8 @@ static void write_kernel_trace(const char *dir, const char *file)
         const kernel *k = &g_k[d->k];
         int av, cv;
         reg_counts(k, &av, &cv);
-        fprintf(f, "\"KERNEL_DISPATCH\",\"Agent 2\",1,0,%d,%d,%d,\"%s\",%d,%lld,%lld,%d,0,%d,%d,%d,256,1,1,%d,1,1\n",
-                (int)getpid(), d->id, k->id, k->name, d->id, d->start, d->end, 16384, av, cv, 48,
+        fprintf(f, "\"KERNEL_DISPATCH\",\"Agent %d\",1,0,%d,%d,%d,\"%s\",%d,%lld,%lld,%d,0,%d,%d,%d,256,1,1,%d,1,1\n",
+                traced_node(), (int)getpid(), d->id, k->id, k->name, d->id, d->start, d->end, 16384, av, cv, 48,
                 256 * 1024);
     }
     fclose(f);
@@ -593,12 +622,16 @@ static void write_agent_info(const char *dir, const char *file)
                 "0,0,0,0,0,0,0,0,\"AMD EPYC 9575F 64-Core Processor\",\"CPU\",\"AMD EPYC 9575F 64-Core Processor\","
                 "\"\"\n",
                 n, n, n * 96);
+    int parts = partitions();
+    for (int g = 0; !strcmp(arch(), "gfx942") && g < gpu_agents(); g++)
+        /* MI300X: 304 CUs, 8 XCDs, 64 KiB LDS, 2100 MHz (rocprof-formats.md §7.1); a partition has 1/n of them */
+        fprintf(f, "%d,%d,\"GPU\",0,%d,0,2147487744,8,64,0,64,64,%d,%d,%d,32,1,10,4,32,90402,4098,29857,29952,0,"
+                   "%d,2,14,8,24,2100,2100,12,30,2755109504,10,32,141,1024,4294967295,0,8861873366774386336,12605,"
+                   "1024,1024,1024,2147483647,65535,65535,\"gfx942\",\"AMD\",\"AMD Instinct MI300X\",\"ip "
+                   "discovery\"\n",
+                2 + g, 2 + g, 1216 / parts, 8 / parts, 304 / parts, 32 / parts, 128 + g);
     if (!strcmp(arch(), "gfx942"))
-        /* MI300X: 304 CUs, 64 KiB LDS, 2100 MHz (rocprof-formats.md §7.1) */
-        fputs("2,2,\"GPU\",0,1216,0,2147487744,8,64,0,64,64,8,304,32,32,1,10,4,32,90402,4098,29857,29952,0,128,2,"
-              "14,8,24,2100,2100,12,30,2755109504,10,32,141,1024,4294967295,0,8861873366774386336,12605,1024,"
-              "1024,1024,2147483647,65535,65535,\"gfx942\",\"AMD\",\"AMD Instinct MI300X\",\"ip discovery\"\n",
-              f);
+        ;
     else
         /* the real MI350X row of rocprof-formats.md §3.4 */
         fputs("2,2,\"GPU\",0,1024,0,2147487744,8,160,0,64,64,8,256,32,32,1,9,4,32,90500,4098,30112,29952,0,128,2,"
@@ -825,7 +858,7 @@ static void write_counters(const char *dir, const char *file, const job *j, cons
         for (int c = 0; c < j->pmc.n; c++) {
             if (counter_dropped(j->pmc.v[c]))
                 continue; /* silently, like counters that do not exist on the agent */
-            fprintf(f, "%d,%d,\"Agent 2\",1,%d,%d,262144,%d,\"%s\",256,16384,0,%d,%d,48,\"%s\",", d->id, d->id,
+            fprintf(f, "%d,%d,\"Agent %d\",1,%d,%d,262144,%d,\"%s\",256,16384,0,%d,%d,48,\"%s\",", d->id, d->id, traced_node(),
                     (int)getpid(), (int)getpid(), k->id, k->name, av, cv, j->pmc.v[c]);
             fmt_float(f, counter_value(j->pmc.v[c], d));
             fprintf(f, ",%lld,%lld\n", d->start, d->end);

@@ -133,6 +133,14 @@ typedef struct fp_cap_discovery {
 typedef struct fp_cap_gpu {
     int index;
     char *arch, *product;
+    /* the traced agent's own agent_info row (matched by the kernel trace's Agent_Id;
+     * issue 18): omitted when unknown. A partitioned MI300X agent (CPX) has 38 CUs
+     * and 1 XCD, not the product table's 304 / 8. */
+    char *agent_id;                 /* "Agent 5" as the kernel trace names it */
+    fp_optd cu_count, num_xcc, max_engine_clk_mhz;
+    char *partition;                /* "SPX" | "DPX" | "QPX" | "CPX" (gfx942 / gfx950) */
+    char *visible_devices;          /* ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES the --gpu index was taken in */
+    fp_optd physical_index;         /* the --gpu index mapped through them */
 } fp_cap_gpu;
 
 /* Stage: the kernel to trace was chosen. */
