@@ -108,6 +108,9 @@ typedef struct cap {
     char att_buffer[2][24]; /* att_buffer_size of the first attempt and of the retry ("0x10000000") */
     char att_fatal[512];    /* the last ATT run's fatal line (an EMPTY_ATT then says why) */
     char *disc_agent_csv;   /* discovery's agent_info.csv (csv discovery only) */
+    char hip_visible[64];   /* HIP_VISIBLE_DEVICES for every run: --gpu mapped through the inherited masks */
+    char *visible_desc;     /* the inherited masks, for capture.json (NULL when none) */
+    long long physical;     /* --gpu through them as a physical index, -1 when not numeric */
 } cap;
 
 static double now_s(void)
@@ -177,7 +180,7 @@ static void build_env(const cap *c, const char *cache_dir, const char *shape, fp
     const char *pp = getenv("PYTHONPATH");
     ADDF("PYTHONPATH=%s/%s:%s%s%s", c->wt.path, FP_FLYDSL_BUILD_TREE, c->wt.path, pp && pp[0] ? ":" : "",
          pp && pp[0] ? pp : "");
-    ADDF("HIP_VISIBLE_DEVICES=%d", c->cfg.gpu);
+    ADDF("HIP_VISIBLE_DEVICES=%s", c->hip_visible);
     /* DWARF line tables in the JIT output: without them code.json has no source column */
     ADDF("FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1");
     ADDF("FLYDSL_RUNTIME_CACHE_DIR=%s", cache_dir);
@@ -1179,6 +1182,9 @@ static int choose_kernel(cap *c, const fp_kcands *k, const char *kernel_arg, con
     *arch = c->cfg.arch.value ? c->cfg.arch.value : k->arch;
     kd->arch = fp_model_strdup(*arch);
     gj->index = c->cfg.gpu;
+    gj->visible_devices = fp_model_strdup(c->visible_desc);
+    if (c->visible_desc && c->physical >= 0)
+        gj->physical_index = fp_optd_of((double)c->physical);
     gj->arch = fp_model_strdup(k->arch);
     gj->product = fp_model_strdup(k->product);
     kd->product = fp_model_strdup(k->product);
@@ -1307,6 +1313,67 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     return rc;
 }
 
+/* The n-th comma-separated entry of list into out; false when there is none. */
+static bool list_nth(const char *list, int n, char *out, size_t cap_)
+{
+    const char *p = list;
+    for (int i = 0; p && i < n; i++)
+        p = (p = strchr(p, ',')) ? p + 1 : NULL;
+    if (!p || n < 0)
+        return false;
+    size_t len = strcspn(p, ",");
+    if (!len || len >= cap_)
+        return false;
+    snprintf(out, cap_, "%.*s", (int)len, p);
+    return true;
+}
+
+static long long as_index(const char *s)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    return *s && !*end && v >= 0 ? v : -1;
+}
+
+/* --gpu N is an index among the devices the user's shell already made visible
+ * (Slurm sets ROCR_VISIBLE_DEVICES; HIP_VISIBLE_DEVICES may be set too): with
+ * HIP_VISIBLE_DEVICES set, the run gets its N-th entry (overwriting it with N
+ * would pick another device); ROCR_VISIBLE_DEVICES filters below HIP, so
+ * HIP_VISIBLE_DEVICES=N already means its N-th entry. Out of range -> BAD_ARGS. */
+static int resolve_gpu(cap *c, fp_err *err)
+{
+    const char *hip = getenv("HIP_VISIBLE_DEVICES"), *rocr = getenv("ROCR_VISIBLE_DEVICES");
+    int n = c->cfg.gpu;
+    char ent[64];
+    snprintf(c->hip_visible, sizeof c->hip_visible, "%d", n);
+    c->physical = n;
+    fp_sb d;
+    fp_sb_init(&d);
+    if (rocr && rocr[0])
+        fp_sb_addf(&d, "ROCR_VISIBLE_DEVICES=%s", rocr);
+    if (hip && hip[0]) {
+        fp_sb_addf(&d, "%sHIP_VISIBLE_DEVICES=%s", d.len ? " " : "", hip);
+        if (!list_nth(hip, n, c->hip_visible, sizeof c->hip_visible)) {
+            fp_sb_free(&d);
+            return fp_err_set(err, FP_BAD_ARGS, "--gpu %d: HIP_VISIBLE_DEVICES=%s has no entry %d", n, hip, n),
+                   fp_err_help(err, "--gpu is an index among the visible devices: 0 .. (their number - 1)");
+        }
+        c->physical = as_index(c->hip_visible);
+    }
+    if (rocr && rocr[0]) {
+        long long idx = as_index(c->hip_visible);
+        if (idx < 0 || !list_nth(rocr, (int)idx, ent, sizeof ent)) {
+            fp_err_set(err, FP_BAD_ARGS, "--gpu %d: ROCR_VISIBLE_DEVICES=%s has no entry %s", n, rocr, c->hip_visible);
+            fp_sb_free(&d);
+            return fp_err_help(err, "under Slurm --gpu counts the GPUs of the allocation (ROCR_VISIBLE_DEVICES)");
+        }
+        c->physical = as_index(ent);
+    }
+    c->visible_desc = d.len ? fp_sb_detach(&d) : NULL;
+    fp_sb_free(&d);
+    return 0;
+}
+
 /* hard gates first: rocprofv3, then the worktree and its build tree */
 static int check_gates(cap *c, fp_err *err)
 {
@@ -1399,6 +1466,7 @@ static void cap_free(cap *c)
     fp_strv_free(c->rp_env, c->nrp_env);
     fp_strv_free(c->att_lib, c->natt_lib);
     free(c->disc_agent_csv);
+    free(c->visible_desc);
 }
 
 /* gates -> the bundle and capture.json's head -> the capture -> capture.json (always) -> envelope */
@@ -1418,7 +1486,7 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     c.t0 = now_s();
     if (fp_config_load(&c.cfg, &a->cfg, err) != 0)
         return -1;
-    if (check_gates(&c, err) != 0) {
+    if (check_gates(&c, err) != 0 || resolve_gpu(&c, err) != 0) {
         cap_free(&c);
         return -1;
     }
