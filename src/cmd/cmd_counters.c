@@ -28,6 +28,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/heartbeat.h"
 #include "flyprof/input_yaml.h"
+#include "flyprof/mem.h"
 #include "flyprof/rpenv.h"
 #include "flyprof/json.h"
 #include "flyprof/kernel_trace.h"
@@ -93,7 +94,8 @@ static const fp_opt counters_opts[] = {
     {"timeout", 0, FP_OPT_INT, offsetof(counters_args, timeout), "S",
      "live: seconds per rocprofv3 run before its process group is killed", "900", NULL, 1, 86400},
     {"iterations", 0, FP_OPT_STR, offsetof(counters_args, iterations), "SET",
-     "live: 1-based per-kernel iterations to collect, e.g. 6,8 or 2-4", "1-3", NULL, 0, 0},
+     "live: 1-based per-kernel iterations to collect, e.g. 6,8 or 2-4 (default skips the cold first launch)",
+     "2-4", NULL, 0, 0},
     {"rocprofv3", 0, FP_OPT_STR, offsetof(counters_args, rocprofv3), "PATH",
      "live: the profiler (default $FLYPROF_ROCPROFV3, else the config file, else rocprofv3 on PATH)", NULL, NULL, 0, 0},
     {"output-format", 0, FP_OPT_CHOICE, offsetof(counters_args, output_format), "FMT",
@@ -260,8 +262,11 @@ typedef struct live_state {
     char **files;     /* outputs found */
     size_t nfiles;
     bool rocpd;
-    const char *const *const *groups;
+    const char *const *const *groups; /* what runs: the packed passes, or the logical groups */
     size_t ngroups;
+    const char *const *const *logical; /* the arch's groups (fp_counters_groups) */
+    size_t nlogical;
+    fp_counter_passes packed;          /* the groups packed by block limits (fp_counters_pack) */
 } live_state;
 
 /* What every counter pass of one live run shares. */
@@ -525,6 +530,42 @@ static int run_group(const live_pass *lp, live_state *ls, size_t g, size_t *ok_g
     return rc;
 }
 
+/* `rocprofv3-avail pmc-check C...` (next to rocprofv3, ROCm >= 7.0; exit 0 =
+ * the counters can be collected together on the agent) on every packed pass;
+ * a refusal falls back to one pass per logical group. Recorded in live.pmc_check. */
+static void pmc_check(fp_ctx *ctx, const char *exe, live_state *ls)
+{
+    fp_cnt_live_info *li = &ls->info->live;
+    char *dir = fp_xstrndup(exe, (size_t)(fp_path_base(exe) - exe));
+    char *avail = fp_path_join(dir[0] ? dir : ".", "rocprofv3-avail");
+    free(dir);
+    const char *status = "not available";
+    if (access(avail, X_OK) == 0 && ls->groups != ls->logical) {
+        status = "ok";
+        for (size_t g = 0; g < ls->ngroups && !strcmp(status, "ok"); g++) {
+            const char *argv[FP_MAX_PASSES * 4 + 8] = {avail, "pmc-check"};
+            size_t k = 2;
+            for (const char *const *c = ls->groups[g]; *c && k + 1 < sizeof argv / sizeof *argv; c++)
+                argv[k++] = *c;
+            fp_proc_opts po = {.argv = argv, .stdout_path = "/dev/null", .stderr_path = "/dev/null",
+                               .timeout_s = VERSION_TIMEOUT_S, .interrupted = ctx->interrupted};
+            fp_proc_result pr;
+            fp_err e = {0};
+            if (fp_proc_run(&po, &pr, &e) != 0 || !pr.exited || pr.exit_code != 0)
+                status = "refused";
+            fp_err_clear(&e);
+        }
+        if (!strcmp(status, "refused")) {
+            fp_warn(ctx, "rocprofv3-avail pmc-check refused a packed pass: collecting one pass per counter group "
+                         "(%zu instead of %zu)", ls->nlogical, ls->ngroups);
+            ls->groups = ls->logical;
+            ls->ngroups = ls->nlogical;
+        }
+    }
+    li->pmc_check = fp_model_strdup(status);
+    free(avail);
+}
+
 /* Live: find the profiler and its format, then one rocprofv3 pass per counter
  * group (ls->groups), stopping at the first that fails; ls->files are the outputs. */
 static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, char **app,
@@ -538,6 +579,7 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
         free(exe);
         return -1;
     }
+    pmc_check(ctx, exe, ls);
     char *pmcdir = fp_path_join(ctx->bundle_abs ? ctx->bundle_abs : ctx->bundle, "pmc");
     char **drop = NULL;
     size_t ndrop = fp_rocprof_env_inherited(&drop);
@@ -673,7 +715,14 @@ static int check_mode(const fp_ctx *ctx, const cnt_job *j, fp_err *err)
 static int load_live(fp_ctx *ctx, cnt_job *j, char **app, int napp, fp_err *err)
 {
     live_state *ls = &j->ls;
-    ls->groups = fp_counters_groups(j->soc.arch, &ls->ngroups);
+    ls->logical = fp_counters_groups(j->soc.arch, &ls->nlogical);
+    ls->groups = ls->logical;
+    ls->ngroups = ls->nlogical;
+    /* the fewest passes: 4 groups -> 2 application runs on gfx942/gfx950 */
+    if (ls->logical && fp_counters_pack(ls->logical, ls->nlogical, &ls->packed) == 0) {
+        ls->groups = (const char *const *const *)ls->packed.pass;
+        ls->ngroups = ls->packed.n;
+    }
     if (!ls->groups) {
         fp_err_set(err, FP_BAD_ARGS, "live mode needs the architecture to pick counter names");
         return fp_err_help(err, "pass --gpu-name (%s) or --arch gfx942|gfx950, or a bundle whose capture.json has "
@@ -918,6 +967,7 @@ out:
         fp_model_free(&fp_counters_doc_schema, &(fp_counters_doc){.live = j.ls.info});
     fp_counters_doc_free(&doc);
     fp_strv_free(j.ls.files, j.ls.nfiles);
+    fp_counter_passes_free(&j.ls.packed);
     fp_pmc_records_free(j.recs, j.nrec);
     fp_pmc_set_free(&j.set);
     fp_capture_free(&j.cap);

@@ -826,6 +826,8 @@ static double counter_value(const char *name, const dispatch *d)
         return (double)(d->end - d->start) * 2.2 * 8; /* 2.2 GHz, summed over 8 XCDs */
     if (!strcmp(name, "SQ_WAVES"))
         return 16384.0;
+    if (!strcmp(name, "MeanOccupancyPerCU"))
+        return 14.5; /* waves per CU, the SDK's derived counter (of 32 possible) */
     unsigned h = 2166136261u;
     for (const char *c = name; *c; c++)
         h = (h ^ (unsigned char)*c) * 16777619u;
@@ -1206,8 +1208,56 @@ __attribute__((used)) const char *__asan_default_options(void) { return "detect_
 
 static void set_str(char **dst, const char *v) { *dst = strdup(v); }
 
+/* Run as `rocprofv3-avail pmc-check [-d N] C...` (a symlink to the fake): exit 0
+ * when the counters fit one pass by the block limits of rocprof-formats.md §6.3
+ * (TCC 4, SQ 8, GRBM 2; MeanOccupancyPerCU = SQ_LEVEL_WAVES + SQ_ACCUM_PREV_HIRES
+ * + GRBM_GUI_ACTIVE), else 1 with a message; FAKE_ROCPROF_MODE=pmc-check-refuses
+ * refuses everything. Other subcommands: exit 0, nothing printed. */
+static int avail_main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "pmc-check"))
+        return 0;
+    static const struct {
+        const char *prefix;
+        int limit;
+    } blocks[] = {{"TCC_", 4}, {"SQ_", 8}, {"GRBM_", 2}};
+    const char *hw[256];
+    int n = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-d")) {
+            i++;
+            continue;
+        }
+        const char *mean[] = {"SQ_LEVEL_WAVES", "SQ_ACCUM_PREV_HIRES", "GRBM_GUI_ACTIVE"};
+        const char *one[] = {argv[i]};
+        bool derived = !strcmp(argv[i], "MeanOccupancyPerCU");
+        for (int b = 0; b < (derived ? 3 : 1) && n < 256; b++) {
+            const char *c = derived ? mean[b] : one[b];
+            bool have = false;
+            for (int k = 0; k < n && !have; k++)
+                have = !strcmp(hw[k], c);
+            if (!have)
+                hw[n++] = c;
+        }
+    }
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+        int used = 0;
+        for (int k = 0; k < n; k++)
+            used += !strncmp(hw[k], blocks[b].prefix, strlen(blocks[b].prefix));
+        if (used > blocks[b].limit || mode_has("pmc-check-refuses")) {
+            printf("Counters cannot be collected together in a single pass\n");
+            return 1;
+        }
+    }
+    printf("Counters can be collected together\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    const char *base = strrchr(argv[0], '/');
+    if (!strcmp(base ? base + 1 : argv[0], "rocprofv3-avail"))
+        return avail_main(argc, argv);
     const char *ver = env_or("FAKE_ROCPROF_VERSION", "1.1.0");
     int vn = version_num(ver);
     job cli;
