@@ -1094,9 +1094,15 @@ static int discovery_failed(const cap *c, int exit_code, const fp_sb *errtext, i
 {
     fp_stderr_scan sc;
     fp_scan_stderr(errtext->buf, &sc);
+    const char *kfd = NULL;
     if (lrc != 0 && le->code == FP_BAD_INPUT) {
         *err = *le;
         memset(le, 0, sizeof *le);
+    } else if (!fp_kfd_present(&kfd)) {
+        fp_err_set(err, FP_NO_GPU, "no AMD GPU is visible (%s absent): the workload could not dispatch a kernel",
+                   kfd);
+        fp_err_help(err, "run on a machine with an AMD Instinct GPU (amdgpu driver); in a container pass --device "
+                         "/dev/kfd --device /dev/dri; `flyprof doctor` checks");
     } else if (exit_code != 0) {
         fp_err_set(err, FP_NO_KERNEL_DISCOVERED,
                    "the discovery run failed (rocprofv3 exited %d) and recorded no kernel dispatch%s%s", exit_code,
@@ -1300,7 +1306,13 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     if (rc == 0)
         rc = choose_iterations(c, kc, &iter_str, err);
     if (rc == 0) {
-        regex = fp_regex_escape(kc->name);
+        /* anchored: rocprofv3 searches, so "foo_0" alone would also trace "foo_0_bwd" and "my_foo_0" */
+        char *esc = fp_regex_escape(kc->name);
+        regex = malloc(strlen(esc) + 3);
+        if (!regex)
+            abort();
+        sprintf(regex, "^%s$", esc);
+        free(esc);
         c->doc.iters->kernel_regex = fp_model_strdup(regex);
         rc = att_passes(c, small_shape, kc, regex, iter_str, arch, err);
     }

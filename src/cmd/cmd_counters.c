@@ -25,6 +25,7 @@
 #include "flyprof/bound.h"
 #include "flyprof/config.h"
 #include "flyprof/counters.h"
+#include "flyprof/discovery.h"
 #include "flyprof/fs.h"
 #include "flyprof/heartbeat.h"
 #include "flyprof/input_yaml.h"
@@ -267,6 +268,7 @@ typedef struct live_state {
     const char *const *const *logical; /* the arch's groups (fp_counters_groups) */
     size_t nlogical;
     fp_counter_passes packed;          /* the groups packed by block limits (fp_counters_pack) */
+    bool exact_kernel;                 /* the kernel is capture.json's traced name: anchor the regex */
 } live_state;
 
 /* What every counter pass of one live run shares. */
@@ -342,8 +344,8 @@ static int choose_format(fp_ctx *ctx, const counters_args *a, const char *exe, l
 
 /* --iterations and the kernel name as rocprofv3's filters (*range, *regex, both
  * malloc'd), recorded in li. */
-static int kernel_filters(const counters_args *a, const char *kernel, fp_cnt_live_info *li, char **range,
-                          char **regex, fp_err *err)
+static int kernel_filters(const counters_args *a, const char *kernel, bool exact, fp_cnt_live_info *li,
+                          char **range, char **regex, fp_err *err)
 {
     unsigned *iters;
     size_t nit;
@@ -355,6 +357,14 @@ static int kernel_filters(const counters_args *a, const char *kernel, fp_cnt_liv
         return -1;
     li->kernel_iteration_range = fp_model_strdup(*range);
     *regex = regex_escape(kernel);
+    if (exact) { /* the capture's traced name: anchored, so foo_0 does not also select foo_0_bwd */
+        char *anchored = malloc(strlen(*regex) + 3);
+        if (!anchored)
+            abort();
+        sprintf(anchored, "^%s$", *regex);
+        free(*regex);
+        *regex = anchored;
+    }
     li->kernel_include_regex = fp_model_strdup(*regex);
     return 0;
 }
@@ -575,7 +585,7 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
     if (!exe)
         return -1;
     char *range = NULL, *regex = NULL;
-    if (choose_format(ctx, a, exe, ls, err) || kernel_filters(a, kernel, &ls->info->live, &range, &regex, err)) {
+    if (choose_format(ctx, a, exe, ls, err) || kernel_filters(a, kernel, ls->exact_kernel, &ls->info->live, &range, &regex, err)) {
         free(exe);
         return -1;
     }
@@ -603,6 +613,11 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
     free(regex);
     free(range);
     free(exe);
+    const char *kfd = NULL;
+    if (rc == 0 && ok_groups == 0 && !fp_kfd_present(&kfd)) {
+        fp_err_set(err, FP_NO_GPU, "no AMD GPU is visible (%s absent): rocprofv3 collected no counters", kfd);
+        return fp_err_help(err, "run on a machine with an AMD Instinct GPU; `flyprof doctor` checks");
+    }
     if (rc == 0 && ok_groups == 0) {
         fp_err_set(err, FP_NO_ARTIFACT, "rocprofv3 wrote no counters for kernel '%s' in any pass", kernel);
         return fp_err_help(err, "see the logs under <bundle>/pmc/; check the kernel name (it is matched as a "
@@ -729,6 +744,7 @@ static int load_live(fp_ctx *ctx, cnt_job *j, char **app, int napp, fp_err *err)
                                 "\"arch\"",
                            fp_soc_product_list());
     }
+    ls->exact_kernel = j->kernel && j->cap.kernel && j->cap.kernel->kernel && !strcmp(j->kernel, j->cap.kernel->kernel);
     if (live_run(ctx, j->a, j->kernel, app, napp, ls, err))
         return -1;
     for (size_t i = 0; i < ls->nfiles; i++)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <sys/stat.h>
 
@@ -709,6 +710,16 @@ void fp_scan_stderr(const char *text, fp_stderr_scan *s)
         size_t n = strcspn(f, "\r\n");
         snprintf(s->first_fatal, sizeof s->first_fatal, "%.*s", (int)(n < 500 ? n : 500), f);
     }
+}
+
+bool fp_kfd_present(const char **path)
+{
+    const char *p = getenv("FLYPROF_KFD_DEVICE");
+    if (!p || !p[0])
+        p = "/dev/kfd";
+    if (path)
+        *path = p;
+    return access(p, F_OK) == 0;
 }
 
 long long fp_att_buffer_default(const char *sdk_version)

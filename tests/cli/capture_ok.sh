@@ -16,7 +16,7 @@ C=$B/capture.json
 # the ATT input is JSON (rocprofv3 needs PyYAML for .yaml, the standard library for .json)
 [ ! -e "$B/rocprof/big/input_att.yaml" ] || fail "yaml input written"
 [ "$(jget "$B/rocprof/big/input_att.json" 'd["jobs"][0]["kernel_iteration_range"]')" = "[6, 8]" ] || fail "json range"
-[ "$(jget "$B/rocprof/big/input_att.json" 'd["jobs"][0]["kernel_include_regex"]')" = softmax_kernel_0 ] || fail "json regex"
+[ "$(jget "$B/rocprof/big/input_att.json" 'd["jobs"][0]["kernel_include_regex"]')" = '^softmax_kernel_0$' ] || fail "json regex (anchored)"
 for tag in small big; do
   [ "$(jget $C "d['tags']['$tag']['status']")" = ok ] || fail "$tag status"
   kept=$(jget $C "d['tags']['$tag']['kept_dispatch']")

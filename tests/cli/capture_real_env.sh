@@ -77,4 +77,13 @@ expect_error TRACE_DECODER_MISSING 69
 # 4. the 7.0 walk: a fake run given ROCPROF_ATT_LIBRARY_PATH never reaches the app
 ROCPROF_ATT_LIBRARY_PATH=/opt/x timeout 2 "$R" --att -d "$T/w" -o out -- true 2> "$T/e4.txt"; rc=$?
 [ "$rc" = 124 ] && grep -q "walking '/'" "$T/e4.txt" || fail "fake 7.0 walk ($rc)"
+# 5. the kernel regex is anchored: softmax_kernel_0 does not also select softmax_kernel_0_bwd
+rm -f "$FAKE_ROCPROF_LOG"
+FAKE_ROCPROF_KERNELS="softmax_kernel_0:12:30000:96,softmax_kernel_0_bwd:12:40000:96" fp capture softmax_kernel_0 \
+  --invocation true --bundle "$T/b7"
+[ "$RC" = 0 ] || fail "anchored exit $RC"
+[ "$(jget $T/b7/capture.json 'd["kernel_regex"]')" = '^softmax_kernel_0$' ] || fail "anchored regex"
+# dispatches 11 and 15 = iterations 6 and 8 of softmax_kernel_0 (1st kernel of each round); bwd's would add 12, 16
+[ "$(jget $T/b7/capture.json '[e["dispatch"] for e in d["tags"]["big"]["inventory"]]')" = "[11, 15]" ] \
+  || fail "traced dispatches $(jget $T/b7/capture.json '[e["dispatch"] for e in d["tags"]["big"]["inventory"]]')"
 echo ok

@@ -151,9 +151,13 @@ expect live-exit 0 OK -- env FAKE_ROCPROF_EXIT=3 "$F" counters -q --bundle "$B" 
 grep -q '"status":"nonzero_exit"' "$T/out.json" && grep -q 'exited non-zero' "$T/out.json" || { echo "FAIL live-exit"; fail=1; }
 
 # 6. the application itself cannot start: rocprofv3 fails and writes nothing -> NO_ARTIFACT
-B="$T/b6"; mkdir -p "$B"
-expect live-no-output 66 NO_ARTIFACT -- "$F" counters -q --bundle "$B" --kernel pa_decode --gpu-name MI350X \
-  --rocprofv3 "$R" -- /nonexistent/app
+#    (a GPU visible: FLYPROF_KFD_DEVICE stands for /dev/kfd); without one -> NO_GPU
+B="$T/b6"; mkdir -p "$B"; touch "$T/kfd"
+expect live-no-output 66 NO_ARTIFACT -- env FLYPROF_KFD_DEVICE="$T/kfd" "$F" counters -q --bundle "$B" --kernel pa_decode \
+  --gpu-name MI350X --rocprofv3 "$R" -- /nonexistent/app
+B="$T/b6g"; mkdir -p "$B"
+expect live-no-gpu 69 NO_GPU -- env FLYPROF_KFD_DEVICE="$T/no-kfd" "$F" counters -q --bundle "$B" --kernel pa_decode \
+  --gpu-name MI350X --rocprofv3 "$R" -- /nonexistent/app
 
 # 7. errors before anything runs
 expect live-missing-profiler 69 ROCPROFV3_MISSING -- "$F" counters -q --bundle "$B" --kernel pa_decode --gpu-name MI350X \

@@ -115,6 +115,12 @@ typedef struct fp_rocprof_info {
 int fp_rocprof_probe(const char *exe, double timeout_s, const volatile sig_atomic_t *interrupted, fp_rocprof_info *info,
                      fp_err *err);
 void fp_rocprof_info_free(fp_rocprof_info *info);
+/* Whether a GPU can be visible at all: the KFD device node (/dev/kfd, or
+ * $FLYPROF_KFD_DEVICE - a test hook) exists. Without it no process can run a
+ * kernel, so "no dispatch" means NO_GPU, not NO_KERNEL_DISCOVERED. *path gets
+ * the node checked. */
+bool fp_kfd_present(const char **path);
+
 /* rocprofv3's own --att-buffer-size default for an SDK version (NULL =
  * unknown, taken as 7.0): 0x10000000 (256 MiB) in SDK 1.0-1.2, 0x18000000
  * (384 MiB) from 1.3.0 (rocm-systems source). capture starts there and doubles
