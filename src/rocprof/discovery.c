@@ -24,6 +24,7 @@
 #include "flyprof/json.h"
 #include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
+#include "flyprof/rocpd.h"
 
 /* Depth of the recursive decoder walk: rocprofv3 walks without a bound, but
  * flyprof must not walk "/" when ROCPROF_ATT_LIBRARY_PATH is mis-set (§8.3). */
@@ -301,6 +302,10 @@ int fp_discovery_load_rocpd(const char *db_path, fp_kcands *out, fp_err *err)
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         fp_err_set(err, FP_BAD_INPUT, "%s: cannot open as SQLite: %s", db_path, db ? sqlite3_errmsg(db) : "?");
+        sqlite3_close(db);
+        return -1;
+    }
+    if (fp_rocpd_schema_check(db, db_path, err) != 0) {
         sqlite3_close(db);
         return -1;
     }

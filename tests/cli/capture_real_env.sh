@@ -86,4 +86,13 @@ FAKE_ROCPROF_KERNELS="softmax_kernel_0:12:30000:96,softmax_kernel_0_bwd:12:40000
 # dispatches 11 and 15 = iterations 6 and 8 of softmax_kernel_0 (1st kernel of each round); bwd's would add 12, 16
 [ "$(jget $T/b7/capture.json '[e["dispatch"] for e in d["tags"]["big"]["inventory"]]')" = "[11, 15]" ] \
   || fail "traced dispatches $(jget $T/b7/capture.json '[e["dispatch"] for e in d["tags"]["big"]["inventory"]]')"
+# 6. a rocpd schema other than 3.x (4.1.0 is in the rocm-systems tree) is a clear BAD_INPUT
+FAKE_ROCPROF_VERSION=1.3.0 FAKE_ROCPROF_ROCPD_SCHEMA=4.1.0 fp capture softmax --bundle "$T/b8"
+expect_error BAD_INPUT 65
+[ "$(jget $T/out.json '"schema_version 4.1.0 is not supported" in d["error"]["message"]')" = True ] || fail "schema msg"
+FAKE_ROCPROF_ROCPD_SCHEMA=4.1.0 "$FLYPROF" counters -q --bundle "$T/b1" --kernel softmax_kernel_0 --gpu-name MI350X \
+  --output-format rocpd -f json -- true > "$T/c4.json"
+[ $? = 65 ] && jget "$T/c4.json" 'd["error"]["code"]' | grep -qx BAD_INPUT || fail "counters schema 4"
+FAKE_ROCPROF_VERSION=1.3.0 FAKE_ROCPROF_ROCPD_SCHEMA=3.0.2 fp capture softmax --bundle "$T/b9"
+[ "$RC" = 0 ] || fail "schema 3.0.2 accepted"
 echo ok

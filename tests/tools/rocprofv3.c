@@ -751,8 +751,9 @@ static void write_rocpd(const char *dir, const char *file, const job *j, const i
         fp_sb_addf(&sql, "CREATE TABLE %s%s (%s); CREATE VIEW %s AS SELECT * FROM %s%s;", tables[t][0], sfx,
                    tables[t][1], tables[t][0], tables[t][0], sfx);
     fp_sb_addf(&sql,
-               "INSERT INTO rocpd_metadata%s(tag,value) VALUES('schema_version','3'),('uuid','%s'),('guid','%s');",
-               sfx, sfx + 1, guid);
+               "INSERT INTO rocpd_metadata%s(tag,value) VALUES('schema_version','%s'),('uuid','%s'),('guid','%s');",
+               /* FAKE_ROCPROF_ROCPD_SCHEMA: e.g. 4.1.0, the rocm-systems tree's newer schema */
+               sfx, env_or("FAKE_ROCPROF_ROCPD_SCHEMA", "3"), sfx + 1, guid);
     fp_sb_addf(&sql, "INSERT INTO rocpd_string%s VALUES(1,'%s','KERNEL_DISPATCH');", sfx, guid);
     bool g942 = !strcmp(arch(), "gfx942");
     fp_sb_addf(&sql,
