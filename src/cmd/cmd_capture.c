@@ -54,6 +54,10 @@
 #define ATT_TARGET_CU 1
 #define ATT_SE_MASK "0xf"
 #define ATT_SIMD_SELECT "0xf"
+/* The -o bases; rocprofv3 expands %pid% per process (a launcher and its workers
+ * each write their own set; fp_discovery_load_dir merges them). */
+#define ATT_OUT "out"
+#define DISC_OUT "discover"
 /* Default bound of one rocprofv3 run (JIT compile + benchmark under ATT). */
 #define CAPTURE_DEFAULT_TIMEOUT "1200"
 /* Bound of `rocprofv3 --version`. */
@@ -389,7 +393,7 @@ static cJSON *att_job(const cap *c, const char *regex, const char *iters, const 
     fp_json_add_str(j, "kernel_include_regex", regex);
     fp_json_add_str(j, "kernel_iteration_range", iters);
     fp_json_add_str(j, "output_directory", att_dir);
-    fp_json_add_str(j, "output_file", "out");
+    fp_json_add_str(j, "output_file", ATT_OUT "_%pid%"); /* one file set per process: none clobbers another */
     cJSON *fmt = cJSON_AddArrayToObject(j, "output_format");
     cJSON_AddItemToArray(fmt, cJSON_CreateString("csv"));
     fp_json_add_bool(j, "kernel_trace", 1);
@@ -521,14 +525,64 @@ static fp_cap_tag_done *record_att_done(cap *c, fp_cap_tag *t, const char *tag, 
     return td;
 }
 
-/* copy the tag's kernel trace and agent info where docs/bundle.md says */
-static void copy_trace_csvs(fp_cap_tag_done *td, const char *tag, const att_dirs *d)
+/* The per-process file <dir>/<base>[_<pid>]_<suffix> (sorted names; with `want`,
+ * the first whose text holds it: the process that ran the kernel); malloc'd or NULL. */
+static char *pid_file(const char *dir, const char *base, const char *suffix, const char *want)
 {
-    static const char *const copies[][2] = {{"out_kernel_trace.csv", "kernel_trace.csv"},
-                                            {"out_agent_info.csv", "agent_info.csv"}};
+    char **names = NULL;
+    size_t n = 0;
+    fp_err e = {0};
+    if (fp_list_dir(dir, &names, &n, &e) != 0) {
+        fp_err_clear(&e);
+        return NULL;
+    }
+    char *first = NULL, *hit = NULL;
+    size_t lb = strlen(base), ls = strlen(suffix);
+    for (size_t i = 0; i < n && !hit; i++) {
+        size_t ln = strlen(names[i]);
+        if (ln < lb + ls + 1 || strncmp(names[i], base, lb) || names[i][lb] != '_' ||
+            strcmp(names[i] + ln - ls, suffix) || strspn(names[i] + lb + 1, "0123456789_") != ln - ls - lb - 1)
+            continue;
+        char *p = fp_path_join(dir, names[i]);
+        fp_sb t;
+        fp_sb_init(&t);
+        bool has = !want || (fp_read_file(p, &t, &e) == 0 && strstr(t.buf, want));
+        fp_err_clear(&e);
+        fp_sb_free(&t);
+        if (has)
+            hit = p;
+        else if (!first)
+            first = p;
+        else
+            free(p);
+    }
+    fp_strv_free(names, n);
+    if (hit) {
+        free(first);
+        return hit;
+    }
+    return first;
+}
+
+/* copy the tag's kernel trace and agent info where docs/bundle.md says (from
+ * the process that traced the kernel: out_<pid>_kernel_trace.csv) */
+static void copy_trace_csvs(fp_cap_tag_done *td, const char *tag, const att_dirs *d, const char *kernel)
+{
+    static const char *const copies[][2] = {{"kernel_trace.csv", "kernel_trace.csv"},
+                                            {"agent_info.csv", "agent_info.csv"}};
+    char *kt = pid_file(d->att, ATT_OUT, copies[0][0], kernel);
     for (size_t i = 0; i < 2; i++) {
-        char *from = fp_path_join(d->att, copies[i][0]);
-        if (fp_is_file(from)) {
+        char *from = NULL;
+        if (i == 0) {
+            from = kt ? strdup(kt) : NULL;
+        } else if (kt) { /* the same process's agent info */
+            size_t l = strlen(kt) - strlen(copies[0][0]);
+            from = malloc(l + strlen(copies[1][0]) + 1);
+            if (!from)
+                abort();
+            sprintf(from, "%.*s%s", (int)l, kt, copies[1][0]);
+        }
+        if (from && fp_is_file(from)) {
             char *to = fp_path_join(d->rp, copies[i][1]);
             fp_err e2 = {0};
             fp_copy_file(from, to, &e2);
@@ -540,6 +594,7 @@ static void copy_trace_csvs(fp_cap_tag_done *td, const char *tag, const att_dirs
         }
         free(from);
     }
+    free(kt);
 }
 
 /* Every dispatch dir the pass wrote, as capture.json's inventory. */
@@ -602,7 +657,7 @@ static void record_agent(cap *c, const char *agent_id, const char *agent_csv, co
     fp_cap_gpu *g = c->doc.kernel ? c->doc.kernel->gpu : NULL;
     fp_agent_info ai;
     fp_err e = {0};
-    if (!g || g->agent_id || !fp_is_file(agent_csv) || fp_agent_info_load(agent_csv, &ai, &e) != 0) {
+    if (!g || g->agent_id || !agent_csv || !fp_is_file(agent_csv) || fp_agent_info_load(agent_csv, &ai, &e) != 0) {
         fp_err_clear(&e);
         return;
     }
@@ -788,7 +843,7 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
         t->status = fp_model_strdup(err->code == FP_INTERRUPTED ? "interrupted" : "failed");
     } else {
         fp_cap_tag_done *td = record_att_done(c, t, tag, lost, bandwidth, exit_code);
-        copy_trace_csvs(td, tag, &d);
+        copy_trace_csvs(td, tag, &d, kernel);
         /* an inventory that cannot be read is an I/O error: the capture stops, the tag stays "running" */
         if ((rc = fp_att_inventory(d.att, &inv, &ninv, err)) == 0) {
             fp_cap_inventoried *ti = record_inventory(td, inv, ninv);
@@ -1071,7 +1126,7 @@ static int discovery_run(cap *c, int *exit_code, fp_sb *errtext, fp_err *err)
     build_env(c, dcache, c->a->shape, &envs, &env);
     size_t nwl;
     const char **wl = workload_argv(c, &nwl);
-    const char *pre[] = {"--stats", "--kernel-trace", "-f", dfmt, "-d", ddir, "-o", "discover"};
+    const char *pre[] = {"--stats", "--kernel-trace", "-f", dfmt, "-d", ddir, "-o", DISC_OUT "_%pid%"};
     const char **argv = rocprof_argv(c, pre, 8, wl, nwl);
     int rc = run_rocprof(c, "discovery", argv, ddir, env, exit_code, errtext, err);
     free(argv);
@@ -1128,12 +1183,14 @@ static int discover(cap *c, fp_kcands *k, fp_err *err)
         return -1;
     }
     char *ddir = bpath(c, "rocprof/discovery");
-    char *prefix = fp_path_join(ddir, "discover");
     fp_err le = {0};
-    int lrc = fp_discovery_load(prefix, k, &le);
-    c->disc_agent_csv = fp_path_join(ddir, "discover_agent_info.csv");
-    free(prefix);
+    size_t nsets = 0;
+    int lrc = fp_discovery_load_dir(ddir, DISC_OUT, k, &nsets, &le);
+    c->disc_agent_csv = pid_file(ddir, DISC_OUT, "agent_info.csv", NULL);
     free(ddir);
+    if (nsets > 1)
+        fp_warn(c->ctx, "discovery: %zu processes wrote kernel traces (merged; rocprofv3 -o %s_%%pid%%)", nsets,
+                DISC_OUT);
     if (lrc != 0 || k->n == 0)
         rc = discovery_failed(c, exit_code, &errtext, lrc, &le, err);
     fp_err_clear(&le);

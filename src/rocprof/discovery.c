@@ -21,6 +21,7 @@
 #include "flyprof/cli.h"
 #include "flyprof/csv.h"
 #include "flyprof/fs.h"
+#include "flyprof/mem.h"
 #include "flyprof/json.h"
 #include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
@@ -394,6 +395,105 @@ int fp_discovery_load(const char *prefix, fp_kcands *out, fp_err *err)
     fp_sb_free(&s);
     fp_sb_free(&t);
     fp_sb_free(&a);
+    return rc;
+}
+
+/* "<base>_<digits>" or "<base>" when name is one of the set's files, else NULL (malloc'd). */
+static char *set_prefix(const char *name, const char *base)
+{
+    static const char *const suffixes[] = {"_results.db", "_kernel_stats.csv", "_kernel_trace.csv"};
+    size_t lb = strlen(base), ln = strlen(name);
+    if (strncmp(name, base, lb))
+        return NULL;
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        size_t ls = strlen(suffixes[i]);
+        if (ln < lb + ls || strcmp(name + ln - ls, suffixes[i]))
+            continue;
+        size_t mid = ln - ls - lb; /* "" or "_<pid>" */
+        if (mid == 0 || (name[lb] == '_' && mid > 1 && strspn(name + lb + 1, "0123456789") == mid - 1))
+            return fp_xstrndup(name, ln - ls);
+    }
+    return NULL;
+}
+
+static void merge_cands(fp_kcands *into, fp_kcands *from, size_t *cap)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        fp_kcand *f = &from->v[i], *c = cand_find(into, f->name);
+        if (!c) {
+            c = cand_add(into, f->name, cap);
+            char *name = c->name;
+            *c = *f;
+            c->name = name;
+            c->agent = f->agent ? strdup(f->agent) : NULL;
+            continue;
+        }
+        c->calls += f->calls;
+        c->total_ns += f->total_ns;
+        c->min_ns = f->min_ns < c->min_ns ? f->min_ns : c->min_ns;
+        c->max_ns = f->max_ns > c->max_ns ? f->max_ns : c->max_ns;
+        c->avg_ns = c->calls ? (double)c->total_ns / (double)c->calls : 0;
+    }
+    into->total_dispatches += from->total_dispatches;
+    if (!into->arch && from->arch)
+        into->arch = strdup(from->arch);
+    if (!into->product && from->product)
+        into->product = strdup(from->product);
+    if (into->device_id < 0)
+        into->device_id = from->device_id;
+    if (!into->source)
+        into->source = from->source;
+}
+
+int fp_discovery_load_dir(const char *dir, const char *base, fp_kcands *out, size_t *nsets, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->device_id = -1;
+    *nsets = 0;
+    char **names = NULL, **sets = NULL;
+    size_t nn = 0, ns = 0, cap = 0;
+    fp_err e = {0};
+    if (fp_list_dir(dir, &names, &nn, &e) != 0)
+        fp_err_clear(&e);
+    for (size_t i = 0; i < nn; i++) { /* sorted names: each prefix once, in order */
+        char *p = set_prefix(names[i], base);
+        bool dup = p && ns && !strcmp(sets[ns - 1], p);
+        for (size_t k = 0; p && !dup && k < ns; k++)
+            dup = !strcmp(sets[k], p);
+        if (!p || dup) {
+            free(p);
+            continue;
+        }
+        sets = realloc(sets, (ns + 1) * sizeof *sets);
+        if (!sets)
+            abort();
+        sets[ns++] = p;
+    }
+    fp_strv_free(names, nn);
+    int rc = 0;
+    if (ns == 0) {
+        char *pfx = fp_path_join(dir, base);
+        rc = fp_discovery_load(pfx, out, err); /* its NO_ARTIFACT message names the files */
+        free(pfx);
+        *nsets = rc == 0;
+        return rc;
+    }
+    for (size_t i = 0; i < ns && rc == 0; i++) {
+        char *pfx = fp_path_join(dir, sets[i]);
+        fp_kcands one;
+        rc = fp_discovery_load(pfx, &one, err);
+        free(pfx);
+        if (rc == 0) {
+            merge_cands(out, &one, &cap);
+            (*nsets)++;
+        }
+        fp_kcands_free(&one);
+    }
+    fp_strv_free(sets, ns);
+    if (rc == 0)
+        sort_cands(out);
+    else
+        fp_kcands_free(out);
     return rc;
 }
 

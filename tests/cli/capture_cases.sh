@@ -25,7 +25,7 @@ FAKE_ROCPROF_MODE=truncated fp capture softmax --bundle "$T/r2"
 FAKE_ROCPROF_VERSION=1.3.0 fp capture softmax --bundle "$T/r3"
 [ "$RC" = 0 ] || fail "rocpd exit $RC"
 [ "$(jget $T/r3/capture.json 'd["discovery"]["format"]')" = rocpd ] || fail "rocpd format"
-[ -f "$T/r3/rocprof/discovery/discover_results.db" ] || fail "results.db"
+ls "$T"/r3/rocprof/discovery/discover_*_results.db >/dev/null 2>&1 || fail "results.db (one per process: -o discover_%pid%)"
 [ "$(jget $T/r3/capture.json 'd["calls"]')" = 12 ] || fail "rocpd calls"
 [ "$(jget $T/r3/capture.json 'd["tags"]["big"]["registers"]["gfx950_undercount_corrected"]')" = False ] || fail fixed-sdk
 [ "$(jget $T/r3/capture.json 'd["tags"]["big"]["registers"]["total_vgpr"]')" = 96 ] || fail "total 96"

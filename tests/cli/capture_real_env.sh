@@ -95,4 +95,17 @@ FAKE_ROCPROF_ROCPD_SCHEMA=4.1.0 "$FLYPROF" counters -q --bundle "$T/b1" --kernel
 [ $? = 65 ] && jget "$T/c4.json" 'd["error"]["code"]' | grep -qx BAD_INPUT || fail "counters schema 4"
 FAKE_ROCPROF_VERSION=1.3.0 FAKE_ROCPROF_ROCPD_SCHEMA=3.0.2 fp capture softmax --bundle "$T/b9"
 [ "$RC" = 0 ] || fail "schema 3.0.2 accepted"
+# 7. a workload whose kernels run in 2 processes: -o discover_%pid% / out_%pid% keep one set each
+#    (a fixed -o name is clobbered: the fake writes both processes into the same files)
+FAKE_ROCPROF_PROCS=2 "$R" --kernel-trace --stats -f csv -d "$T/fixed" -o discover -- true 2>/dev/null
+[ "$(ls "$T/fixed" | grep -c kernel_stats.csv)" = 1 ] || fail "fixed name: one (clobbered) set"
+FAKE_ROCPROF_PROCS=2 fp capture softmax --bundle "$T/b10"
+[ "$RC" = 0 ] || fail "2 processes exit $RC"
+[ "$(ls "$T/b10/rocprof/discovery" | grep -c '^discover_[0-9]*_kernel_stats.csv$')" = 2 ] || fail "2 discovery sets"
+[ "$(jget $T/b10/capture.json 'd["calls"]')" = 24 ] || fail "merged calls $(jget $T/b10/capture.json 'd["calls"]') (12 per process)"
+[ "$(jget $T/out.json 'any("2 processes wrote kernel traces" in w for w in d["warnings"])')" = True ] || fail "merge warning"
+[ "$(ls "$T/b10/att/big" | grep -c '^out_[0-9]*_kernel_trace.csv$')" = 2 ] || fail "2 ATT sets"
+[ -f "$T/b10/rocprof/big/kernel_trace.csv" ] || fail "tag kernel trace copied"
+"$FLYPROF" kernels --bundle "$T/b10" -f json > "$T/k.json" && [ "$(jget $T/k.json 'd["data"]["kernels"][1]["calls"]')" = 24 ] \
+  || fail "kernels merges the sets: $(head -c 300 $T/k.json)"
 echo ok

@@ -63,6 +63,9 @@ typedef struct dispatch {
     long long start, end;
 } dispatch;
 
+/* FAKE_ROCPROF_PROCS: the workload's kernels run in that many processes (a
+ * launcher and workers); each writes its own outputs, as process pid + g_proc. */
+static int g_proc;
 static kernel g_k[MAX_KERNELS];
 static int g_nk;
 static dispatch *g_d;
@@ -497,7 +500,7 @@ static char *out_path(const char *dir, const char *file, const char *suffix)
             fp_sb_adds(&s, host());
             p += 10;
         } else if (!strncmp(p, "%pid%", 5)) {
-            fp_sb_addf(&s, "%d", (int)getpid());
+            fp_sb_addf(&s, "%d", (int)getpid() + g_proc);
             p += 5;
         } else {
             fp_sb_addc(&s, *p++);
@@ -1491,14 +1494,16 @@ int main(int argc, char **argv)
     }
     int app_rc = pr.exited ? pr.exit_code : 128 + pr.term_signal;
 
-    for (int k = 0; k < nj; k++) {
-        job *j = &jobs[k];
+    int nprocs = atoi(env_or("FAKE_ROCPROF_PROCS", "1"));
+    for (int k = 0; k < nj * (nprocs > 1 ? nprocs : 1); k++) {
+        g_proc = k / nj; /* every process writes every job's outputs */
+        job *j = &jobs[k % nj];
         const char *dir0 = j->dir ? j->dir : ".";
         const char *file = j->file ? j->file : "%hostname%/%pid%";
         /* pass_N sub-directory rules of §1.7 (SDK 7.0-7.2 when vn < 1.3.0) */
         char dir[4096];
         if (input && (nj > 1 ? (vn < 10300 || j->has_pmc) : j->has_pmc))
-            snprintf(dir, sizeof dir, "%s/pass_%d", dir0, k + 1);
+            snprintf(dir, sizeof dir, "%s/pass_%d", dir0, k % nj + 1);
         else
             snprintf(dir, sizeof dir, "%s", dir0);
         if (input && nj > 1 && vn >= 10300 && !j->has_pmc)

@@ -53,6 +53,17 @@ void fp_kcands_free(fp_kcands *k);
  * total time, descending (ties keep first-seen order). Missing outputs ->
  * NO_ARTIFACT; malformed -> BAD_INPUT. */
 int fp_discovery_load(const char *prefix, fp_kcands *out, fp_err *err);
+
+/* The discovery outputs of every process that wrote into dir under base: the
+ * run passes `-o <base>_%pid%`, so a workload whose kernels run in several
+ * processes (a launcher and workers) leaves one set per pid instead of each
+ * process clobbering the last one's (issue 18); a plain <base>_* set (older
+ * bundles) is read too. Each set is loaded with fp_discovery_load and merged by
+ * kernel name: calls, totals and dispatches add up, min/max combine, avg =
+ * total/calls, the registers and agent of the first set that has the kernel;
+ * arch/product of the first set. *nsets = how many were merged. Same errors as
+ * fp_discovery_load (NO_ARTIFACT when there is no set). */
+int fp_discovery_load_dir(const char *dir, const char *base, fp_kcands *out, size_t *nsets, fp_err *err);
 int fp_discovery_load_csv(const char *stats_csv, const char *trace_csv, const char *agent_csv, fp_kcands *out,
                           fp_err *err);
 int fp_discovery_load_rocpd(const char *db_path, fp_kcands *out, fp_err *err);
