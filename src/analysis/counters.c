@@ -292,7 +292,7 @@ static bool gui_per_xcd(mctx *m, double *gui)
     if (!need(m, "GRBM_GUI_ACTIVE", &g))
         return false;
     /* the CSV sums GRBM_GUI_ACTIVE over XCDs; rocprofiler-compute divides by Num_Xcc (§3.6) */
-    int xcds = m->o->soc && m->o->soc->product ? m->o->soc->product->xcds : 0;
+    int xcds = m->o->agent_xcds > 0 ? m->o->agent_xcds : m->o->soc && m->o->soc->product ? m->o->soc->product->xcds : 0;
     if (xcds <= 0) {
         if (m->nmissing < MAX_INPUTS)
             m->missing[m->nmissing++] = "product (XCD count)";
@@ -304,7 +304,7 @@ static bool gui_per_xcd(mctx *m, double *gui)
 
 static int cus(mctx *m)
 {
-    int c = m->o->soc && m->o->soc->product ? m->o->soc->product->cus : 0;
+    int c = m->o->agent_cus > 0 ? m->o->agent_cus : m->o->soc && m->o->soc->product ? m->o->soc->product->cus : 0;
     if (c <= 0 && m->nmissing < MAX_INPUTS)
         m->missing[m->nmissing++] = "product (CU count)";
     return c;

@@ -967,7 +967,10 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
     apply_duration(ctx, &j);
 
     j.co = (fp_counters_opts){.soc = &j.soc, .ideal_bytes = a->ideal_gb * BYTES_PER_GB,
-                              .ea_channels = a->ea_channels > 0 ? a->ea_channels : 1.0, .dtype = dtype};
+                              .ea_channels = a->ea_channels > 0 ? a->ea_channels : 1.0, .dtype = dtype,
+                              /* the agent's own counts: right on a partitioned device */
+                              .agent_cus = j.set.agent.cu_count > 0 ? (int)j.set.agent.cu_count : 0,
+                              .agent_xcds = j.set.agent.num_xcc > 0 ? (int)j.set.agent.num_xcc : 0};
     fp_bound_in bin;
     fp_bound_in_init(&bin);
     fp_counters_metrics(j.recs, j.nrec, &j.co, &bin, &doc);

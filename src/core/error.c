@@ -22,7 +22,6 @@ const fp_errcode_info fp_code_table[FP_CODE_COUNT] = {
     {FP_ROCPROFV3_MISSING, "ROCPROFV3_MISSING", 69, "rocprofv3 is not installed or not executable", "install ROCm (rocprofv3) or pass --rocprofv3 PATH; do not retry as is"},
     {FP_NO_GPU, "NO_GPU", 69, "no AMD GPU is visible", "run on a machine with an AMD Instinct GPU visible (/dev/kfd); do not retry as is"},
     {FP_TRACE_DECODER_MISSING, "TRACE_DECODER_MISSING", 69, "librocprof-trace-decoder.so cannot be found", "install librocprof-trace-decoder.so into <rocm>/lib or set ROCPROF_ATT_LIBRARY_PATH"},
-    {FP_TRACE_STITCH_FAILED, "TRACE_STITCH_FAILED", 69, "the trace does not match the kernel's code object", "code object / decoder version skew: update rocprof-trace-decoder to the one matching this ROCm (see `flyprof doctor`); do not retry as is"},
     {FP_INTERNAL, "INTERNAL", 70, "a bug in flyprof", "this is a flyprof bug; please report it with the command line"},
     {FP_IO_ERROR, "IO_ERROR", 74, "a file cannot be read or written", "check permissions and free space for the path in the message"},
     {FP_CAPTURE_TIMEOUT, "CAPTURE_TIMEOUT", 75, "rocprofv3 did not finish in time (retry)", "retry once with a larger --timeout or a smaller shape"},
@@ -30,6 +29,7 @@ const fp_errcode_info fp_code_table[FP_CODE_COUNT] = {
     {FP_BUILD_TREE_MISSING, "BUILD_TREE_MISSING", 78, "the FlyDSL worktree or its build tree is missing", "point --worktree (or FLYPROF_WORKTREE) at a built FlyDSL checkout"},
     {FP_MISSING_PREREQ, "MISSING_PREREQ", 78, "an artifact an earlier step should have written is missing", "run the pipeline step that writes the missing artifact first"},
     {FP_INTERRUPTED, "INTERRUPTED", 130, "interrupted by SIGINT/SIGTERM", "the run was interrupted; artifacts already written are valid, re-run to finish"},
+    {FP_TRACE_STITCH_FAILED, "TRACE_STITCH_FAILED", 69, "the trace does not match the kernel's code object", "code object / decoder version skew: update rocprof-trace-decoder to the one matching this ROCm (see `flyprof doctor`); do not retry as is"},
 };
 
 const char *fp_code_help(fp_errcode code)

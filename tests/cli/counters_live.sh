@@ -113,6 +113,18 @@ allc=sum((g["counters"] for g in d["live"]["groups"]),[])
 assert "TCC_BUBBLE_sum" in allc and "TCC_EA0_RDREQ_64B_sum" not in allc  # gfx942 counter names
 PY
 
+# 2b. a CPX-partitioned MI300X agent (38 CUs, 1 XCD): the agent's own counts, not the product's 304 / 8
+B="$T/b2c"; mkdir -p "$B"
+expect live-cpx 0 OK -- env FAKE_ROCPROF_VERSION=0.6.0 FAKE_ROCPROF_ARCH=gfx942 FAKE_ROCPROF_PARTITION=cpx \
+  FAKE_ROCPROF_COUNTER_VALUES=GRBM_GUI_ACTIVE=1000 \
+  "$F" counters -q --bundle "$B" --kernel pa_decode --gpu-name MI300X --rocprofv3 "$R" -- true
+python3 - "$T/out.json" <<'PY' || { echo "FAIL live-cpx content"; fail=1; }
+import json,sys
+d=json.load(open(sys.argv[1]))["data"]
+# GRBM_GUI_ACTIVE is summed over the agent's XCDs: 1 on a CPX agent (8 would give 125)
+assert d["metrics"]["kernel_cycles"]["value"]==1000, d["metrics"]["kernel_cycles"]
+PY
+
 # 3. dropped counters are recorded, the metrics that need them are listed as missing
 B="$T/b3"; mkdir -p "$B"
 expect live-drop 0 OK -- env FAKE_ROCPROF_DROP_COUNTERS=TCC_HIT_sum,SQ_LDS_IDX_ACTIVE \

@@ -69,6 +69,9 @@ typedef struct fp_counters_opts {
     double ideal_bytes;     /* bytes the kernel must move per dispatch, 0 = unknown */
     double ea_channels;     /* multiplier on EA request counts, default 1 */
     fp_dtype dtype;         /* for the MFMA % of peak; FP_DT_COUNT = pick the type with most MOPS */
+    /* the agent's own Cu_Count / Num_Xcc (agent_info), 0 = the product's: a CPX
+     * MI300X agent has 38 CUs and 1 XCD, not the product table's 304 / 8 (issue 18) */
+    int agent_cus, agent_xcds;
 } fp_counters_opts;
 
 /* Compute every metric for one record (or the mean record when `records` has

@@ -27,7 +27,6 @@ typedef enum fp_errcode {
     FP_ROCPROFV3_MISSING,     /* 69 */
     FP_NO_GPU,                /* 69 */
     FP_TRACE_DECODER_MISSING, /* 69 */
-    FP_TRACE_STITCH_FAILED,   /* 69: the decoder could not match the trace to the code object */
     FP_INTERNAL,              /* 70 */
     FP_IO_ERROR,              /* 74: cannot read or write */
     FP_CAPTURE_TIMEOUT,       /* 75 */
@@ -35,6 +34,7 @@ typedef enum fp_errcode {
     FP_BUILD_TREE_MISSING,    /* 78 */
     FP_MISSING_PREREQ,        /* 78 */
     FP_INTERRUPTED,           /* 130 */
+    FP_TRACE_STITCH_FAILED,   /* 69: the decoder could not match the trace to the code object */
     FP_CODE_COUNT
 } fp_errcode;
 
