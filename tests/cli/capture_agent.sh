@@ -32,6 +32,15 @@ fp capture softmax --bundle "$T/b3"
   || fail "spx MI350X"
 [ "$(jget $T/out.json 'any("partition" in w for w in d["warnings"])')" = False ] || fail "spx warned"
 
+# 1b. the report's launch model takes the agent's CUs from capture.json (38, not the product's 304)
+mkdir -p "$T/bin" "$T/dec"; : > "$T/dec/librocprof-trace-decoder.so"
+printf '#!/bin/sh\nprintf "Agent 2\\n  Name: gfx942\\n  Marketing Name: AMD Instinct MI300X\\n  Device Type: GPU\\n  Compute Unit: 38\\n"\n' \
+  > "$T/bin/rocminfo"; chmod +x "$T/bin/rocminfo"
+PATH="$T/bin:$PATH" ROCPROF_ATT_LIBRARY_PATH="$T/dec" FAKE_ROCPROF_GEN_SPEC=$FP_SRC/tests/data/gen/synthetic_gemm.json \
+  FAKE_ROCPROF_ARCH=gfx942 FAKE_ROCPROF_PARTITION=cpx fp run softmax --bundle "$T/r1" --shape 4096,8192,bf16 --examples-dir "$T/ex"
+[ "$RC" = 0 ] || { cat "$T/out.json"; fail "cpx run exit $RC"; }
+[ "$(jget $T/r1/report.json 'd["launch"]["cus"]')" = 38 ] || fail "report launch.cus $(jget $T/r1/report.json 'd["launch"]["cus"]')"
+
 # 2. --gpu under Slurm: ROCR_VISIBLE_DEVICES filters below HIP, so HIP_VISIBLE_DEVICES=1 = its 2nd entry
 ROCR_VISIBLE_DEVICES=4,5,6,7 fp capture softmax --gpu 1 --bundle "$T/b4"
 [ "$RC" = 0 ] || fail "rocr exit $RC"
