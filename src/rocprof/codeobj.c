@@ -444,14 +444,23 @@ static long co_file_id(const char *name)
     return end == name + ln - 4 && id >= 0 ? id : -1;
 }
 
-static bool has_elf_magic(const char *path)
+/* 1: an ELF that mentions kernel somewhere (its symbol and note hold the name),
+ * 0: an ELF that does not (a library's code object: not parsed), -1: no ELF.
+ * rocprofv3 writes EVERY loaded code object (math libraries: hundreds of MiB),
+ * so the name is looked for in the mapped bytes before anything is parsed. */
+static int elf_mentions(const char *path, const char *kernel)
 {
-    FILE *f = fopen(path, "rb");
-    unsigned char m[4] = {0};
-    size_t n = f ? fread(m, 1, 4, f) : 0;
-    if (f)
-        fclose(f);
-    return n == 4 && !memcmp(m, "\177ELF", 4);
+    fp_file_view v;
+    fp_err e = {0};
+    if (fp_file_map(path, &v, &e) != 0) {
+        fp_err_clear(&e);
+        return -1;
+    }
+    int r = v.len >= 4 && !memcmp(v.data, "\177ELF", 4) ? 0 : -1;
+    if (r == 0 && kernel[0] && memmem(v.data, v.len, kernel, strlen(kernel)))
+        r = 1;
+    fp_file_unmap(&v);
+    return r;
 }
 
 int fp_codeobj_find_in_dir(const char *dir, const char *kernel, fp_codeobj *co, const fp_co_kernel **k,
@@ -482,8 +491,9 @@ int fp_codeobj_find_in_dir(const char *dir, const char *kernel, fp_codeobj *co, 
         best = co_file_id(names[next]);
         char *p = fp_path_join(dir, names[next]);
         fp_codeobj one;
-        if (!has_elf_magic(p)) {
-            /* not an ELF at all (a test double's stand-in): not a code object, nothing to warn about */
+        int m = elf_mentions(p, kernel);
+        if (m <= 0) {
+            /* not an ELF (a test double's stand-in), or one without the kernel: nothing to read */
         } else if (fp_codeobj_read(p, &one, &e) != 0) {
             (*nbad)++;
             fp_err_clear(&e);

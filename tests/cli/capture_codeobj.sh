@@ -80,9 +80,17 @@ FAKE_ROCPROF_ARCH=gfx942 FAKE_ROCPROF_CODE_OBJECT=$CO/regs_gfx90a.co fp capture 
 check "$T/b4" "$T/ref90a.json" gfx90a
 
 # 4. a hostile code object: skipped with a warning, the kernel trace is used
-head -c 300 "$CO/regs_gfx942.co" > "$T/broken.co"
+# (e_shoff pointed past the end: libelf refuses it; the kernel's name is still in the bytes)
+"$PY" -c "import sys,struct; b=bytearray(open(sys.argv[1],'rb').read()); struct.pack_into('<Q',b,0x28,1<<40); open(sys.argv[2],'wb').write(b)" \
+  "$CO/regs_gfx942.co" "$T/broken.co"
 FAKE_ROCPROF_CODE_OBJECT=$T/broken.co fp capture softmax --bundle "$T/b5"
 [ "$RC" = 0 ] || fail "broken co exit $RC"
 [ "$(jget $T/b5/capture.json 'd["tags"]["big"]["registers"]["source"]')" = "att kernel trace" ] || fail "fallback"
 [ "$(jget $T/out.json 'any("not valid AMDGPU code objects" in w for w in d["warnings"])')" = True ] || fail "bad co warning"
+# 5. a code object that does not hold the kernel (a library's): not parsed, no warning, the kernel trace used
+"$PY" -c "import sys; b=open(sys.argv[1],'rb').read().replace(b'softmax_kernel_0', b'other_kernel_000'); open(sys.argv[2],'wb').write(b)" \
+  "$CO/regs_gfx942.co" "$T/other.co"
+FAKE_ROCPROF_CODE_OBJECT=$T/other.co fp capture softmax --bundle "$T/b6"
+[ "$(jget $T/b6/capture.json 'd["tags"]["big"]["registers"]["source"]')" = "att kernel trace" ] || fail "library co"
+[ "$(jget $T/out.json 'any("code object" in w for w in d["warnings"])')" = False ] || fail "library co warned"
 echo ok

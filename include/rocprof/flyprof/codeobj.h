@@ -79,8 +79,9 @@ const fp_co_kernel *fp_codeobj_find(const fp_codeobj *co, const char *name);
 /* The code objects rocprofv3 wrote into dir (`*_code_object_id_<n>.out`, in
  * ascending n): the first that holds `kernel` (fp_codeobj_find). Returns 1 and
  * fills *co (owned), *k (into *co) and *path (malloc'd); 0 when none does.
- * ELF files that are not valid code objects are skipped and counted in *nbad;
- * files without the ELF magic are no code objects and skipped silently. */
+ * Only ELF files whose bytes contain the kernel name are parsed (rocprofv3 writes
+ * every loaded code object, libraries included); those that are not valid code
+ * objects are skipped and counted in *nbad; non-ELF files are skipped silently. */
 int fp_codeobj_find_in_dir(const char *dir, const char *kernel, fp_codeobj *co, const fp_co_kernel **k,
                            char **path, size_t *nbad);
 
