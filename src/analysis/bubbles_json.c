@@ -556,5 +556,6 @@ void fp_bubbles_doc_build(const fp_bubbles *b, fp_bubbles_doc *d)
                            "least one wave stalls on the class/instruction/line (counted once); span_total = sum over "
                            "traced SIMDs of (last wave end - first wave begin). See docs/exposed-stall.md");
     occupancy_of(b, &d->occupancy);
+    fp_trace_facts_to_doc(b, d); /* issue 23 (workdist.c) */
     quality_of(b, &d->quality);
 }

@@ -405,6 +405,7 @@ void fp_report_build(const fp_report_in *in, fp_report_doc *d)
     } else {
         d->launch_reason = fp_model_strdup(s->launch_reason ? s->launch_reason : "launch not modelled");
     }
+    fp_launch_facts_to_doc(s, d); /* issue 23: launch sources, time, workdist (launch_facts.c) */
     if (s->have_sol) {
         d->sol = new_obj(sizeof *d->sol);
         fp_sol_to_doc(&s->sol, &s->sol_in, d->sol);

@@ -362,6 +362,9 @@ static const fp_field bubbles_fields[] = {
     FP_OBJ(T, gain, "gain", &gain_schema, 0),
     FP_OBJ(T, occupancy, "occupancy", &occupancy_schema, 0),
     FP_OBJ(T, quality, "quality", &quality_schema, 0),
+    /* issue 23: the dispatch's own launch facts and work distribution (trace_facts_doc.c) */
+    FP_OBJP(T, launch_trace, "launch_trace", &fp_launch_trace_schema, FP_F_OPTIONAL),
+    FP_OBJP(T, workdist, "workdist", &fp_workdist_schema, FP_F_OPTIONAL),
 };
 #undef T
 const fp_schema fp_bubbles_schema = {"bubbles", sizeof(fp_bubbles_doc), FP_FIELDS(bubbles_fields), false};

@@ -53,6 +53,15 @@ static const fp_field launch_fields[] = {
     FP_OPTB(fp_report_launch, underfilled, "underfilled", 0),
     FP_OPTD(fp_report_launch, grid_waves_per_cu, "grid_waves_per_cu", -1, 0),
     FP_STR(fp_report_launch, text, "text", 0),
+    /* issue 23: sources, SIMD fill (trace_facts_doc.c) */
+    FP_STR(fp_report_launch, source, "source", FP_F_OPTIONAL),
+    FP_OPTD(fp_report_launch, simds, "simds", -1, FP_F_OPTIONAL),
+    FP_OPTD(fp_report_launch, simd_fill_pct, "simd_fill_pct", 2, FP_F_OPTIONAL),
+    FP_OPTD(fp_report_launch, waves_per_simd_limit, "waves_per_simd_limit", -1, FP_F_OPTIONAL),
+    FP_OPTD(fp_report_launch, resident_waves_per_simd, "resident_waves_per_simd", -1, FP_F_OPTIONAL),
+    FP_OBJP(fp_report_launch, trace, "trace", &fp_rl_trace_schema, FP_F_OPTIONAL),
+    FP_OBJP(fp_report_launch, csv, "csv", &fp_rl_csv_schema, FP_F_OPTIONAL),
+    FP_STRS(fp_report_launch, warnings, nwarnings, "warnings", FP_F_OPTIONAL),
 };
 static const fp_schema launch_schema = {"report.launch", sizeof(fp_report_launch), FP_FIELDS(launch_fields), false};
 
@@ -372,6 +381,7 @@ static const fp_field quality_fields[] = {
     FP_OPTD(fp_report_quality, traced_pct_of_launched, "traced_pct_of_launched", 3, 0),
     FP_STRS(fp_report_quality, representative_reasons, nrepresentative_reasons, "representative_reasons", 0),
     FP_STR(fp_report_quality, recapture, "recapture", OMIT),
+    FP_ARR(fp_report_quality, loops, nloops, "loops", &fp_rq_loop_schema, FP_F_OPTIONAL), /* issue 23 */
 };
 static const fp_schema quality_schema = {"report.capture_quality", sizeof(fp_report_quality),
                                          FP_FIELDS(quality_fields), false};
@@ -407,6 +417,8 @@ static const fp_field report_fields[] = {
     FP_OBJ(fp_report_doc, bound, "bound", &fp_report_bound_schema, 0),
     FP_OBJP(fp_report_doc, launch, "launch", &launch_schema, 0),
     FP_STR(fp_report_doc, launch_reason, "launch_reason", 0),
+    FP_OBJP(fp_report_doc, time, "time", &fp_report_time_schema, FP_F_OPTIONAL),   /* issue 23 */
+    FP_OBJP(fp_report_doc, workdist, "workdist", &fp_workdist_schema, FP_F_OPTIONAL), /* issue 23 */
     FP_OBJP(fp_report_doc, sol, "sol", &sol_schema, 0),
     FP_OBJ(fp_report_doc, drain, "drain", &drain_schema, 0),
     FP_STRS(fp_report_doc, summary, nsummary, "summary", 0),

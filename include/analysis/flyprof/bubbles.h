@@ -21,6 +21,7 @@
 #include "flyprof/error.h"
 #include "flyprof/taxonomy.h"
 #include "flyprof/wave.h"
+#include "flyprof/workdist.h"
 
 /* bubbles.json "schema" value; bump on incompatible changes only. */
 #define FP_BUBBLES_SCHEMA 1
@@ -137,6 +138,13 @@ typedef struct fp_bubbles {
     char *confidence;              /* "high" | "medium" | "low" */
     char **reasons;                /* why the confidence is not high */
     size_t n_reasons;
+    /* issue 23: one summary per traced wave (workdist.h), the main loop's head
+     * LineNumber (-1: none) and the blocks computed from them and occupancy.json */
+    fp_wd_wave *wd;
+    size_t n_wd, cap_wd;
+    int64_t wd_head_line;
+    fp_launch_trace *launch_trace;
+    fp_workdist *workdist;
 } fp_bubbles;
 
 #define FP_BUB_MAX_NAMED 20

@@ -25,6 +25,7 @@
 
 #include "flyprof/error.h"
 #include "flyprof/model.h"
+#include "flyprof/trace_facts_doc.h"
 
 /* One candidate dispatch dir of the bundle (att/dispatch.c's inventory). */
 typedef struct fp_bub_doc_inv {
@@ -261,6 +262,9 @@ typedef struct fp_bubbles_doc {
     fp_bub_doc_gain gain;
     fp_bub_doc_occupancy occupancy;
     fp_bub_doc_quality quality;
+    /* issue 23 (trace_facts_doc.h): null when occupancy.json was not read */
+    fp_launch_trace *launch_trace;
+    fp_workdist *workdist;
 } fp_bubbles_doc;
 
 extern const fp_schema fp_bubbles_schema;

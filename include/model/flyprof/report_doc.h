@@ -21,6 +21,7 @@
 
 #include "flyprof/error.h"
 #include "flyprof/model.h"
+#include "flyprof/trace_facts_doc.h"
 
 /* report.json "schema" */
 #define FP_REPORT_DOC_SCHEMA 1
@@ -62,6 +63,16 @@ typedef struct fp_report_launch {
     fp_optb underfilled;          /* null when the CU count is unknown */
     fp_optd grid_waves_per_cu;
     char *text;                   /* fp_launch_sentence */
+    /* issue 23 (trace_facts_doc.h; keys optional for older documents) */
+    char *source;                 /* "csv" | "trace": where workgroups / waves come from */
+    fp_optd simds;                /* SIMDs of the product */
+    fp_optd simd_fill_pct;        /* % of SIMDs given a wave (grid waves spread over SIMDs) */
+    fp_optd waves_per_simd_limit; /* the occupancy model's resident waves per SIMD */
+    fp_optd resident_waves_per_simd; /* what the launch puts on a busy SIMD: min(limit, ceil(grid waves / SIMDs)) */
+    fp_rl_trace *trace;           /* null without occupancy.json */
+    fp_rl_csv *csv;               /* null without kernel_trace.csv rows of this kernel */
+    char **warnings;              /* the CSV disagrees with the trace, ... */
+    size_t nwarnings;
 } fp_report_launch;
 
 /* "sol": speed of light (sol.h); null when not computed. Numbers as computed (no rounding). */
@@ -339,6 +350,8 @@ typedef struct fp_report_quality {
     char **representative_reasons;
     size_t nrepresentative_reasons;
     char *recapture;               /* written only when not representative */
+    fp_rq_loop *loops;             /* issue 23 item 6: the back-edges and their kinds */
+    size_t nloops;
 } fp_report_quality;
 
 /* "lines[]": every source line with its stall (what diff matches). */
@@ -366,6 +379,8 @@ typedef struct fp_report_doc {
     fp_report_bound bound;
     fp_report_launch *launch; /* NULL = null (launch not modelled) */
     char *launch_reason;      /* why, when launch is null */
+    fp_report_time *time;     /* issue 23: the duration and its source (NULL = null) */
+    fp_workdist *workdist;    /* issue 23: bubbles.json's workdist (NULL = null) */
     fp_report_sol *sol;       /* NULL = null */
     fp_report_drain drain;
     char **summary;           /* plain-number lines every rendering shows first */
