@@ -87,6 +87,8 @@ static fp_loop_kind body_kind(const fp_code *code, size_t j, size_t i, int64_t t
 }
 
 /* The main loop: an iterated loop before one that never ran, then the most
+ * instructions repeated (taken x body: an inner loop that carries the work beats
+ * the outer loop around it, a short reduction loop does not), then the most
  * executed instructions in the body. */
 static bool better_main(const fp_loop *l, const fp_loop *m)
 {
@@ -97,6 +99,9 @@ static bool better_main(const fp_loop *l, const fp_loop *m)
     bool li = l->kind == FP_LOOP_ITERATED, mi = m->kind == FP_LOOP_ITERATED;
     if (li != mi)
         return li;
+    double lr = (double)l->taken * (double)l->body, mr = (double)m->taken * (double)m->body;
+    if (lr != mr)
+        return lr > mr;
     return l->dyn_insts > m->dyn_insts;
 }
 
