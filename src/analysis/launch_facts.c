@@ -1,6 +1,6 @@
 /*
  * launch_facts.c - the launch and the time of the traced dispatch (issue 23
- * items 1 and 5; docs/launch.md, docs/time.md): which kernel_trace.csv rows are
+ * items 1 and 5; docs/launch.md): which kernel_trace.csv rows are
  * the traced dispatch (the identity the trace gives fp_kt_pick_traced), the
  * launch from those rows or, when the CSV is another launch, from the trace
  * itself scaled to the agent, and the duration with its source.
