@@ -237,6 +237,7 @@ void fp_launch_facts_derive(fp_signals *s)
         fp_launch_compute(&in, &s->launch);
         if (s->launch.valid) {
             s->launch_source = "trace";
+            s->launch.from_trace = true;
             return;
         }
     }

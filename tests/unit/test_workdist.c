@@ -258,11 +258,19 @@ static void test_simd_fill(void **state)
     assert_int_equal(l.simds, 1024);
     assert_true(l.simd_fill_pct == 25);
     assert_true(l.resident_waves_per_simd == 1);
+    char buf[256];
+    fp_launch_sentence(&l, buf, sizeof buf);
+    assert_string_equal(buf, "256 workgroups of 1 waves on 256 CUs: 100% of CUs busy, 25% of SIMDs (32 resident per CU, "
+                             "1 round)");
     /* the trace's counts instead of a grid: 128 workgroups of 4 waves */
     fp_launch_in t = {{0}, {0}, 256, 4, 64, 2, 128, 4};
     fp_launch_compute(&t, &l);
     assert_true(l.valid && l.workgroups == 128 && l.wg_waves == 4);
     assert_true(l.fill_pct == 50 && l.simd_fill_pct == 50);
+    l.from_trace = true;
+    fp_launch_sentence(&l, buf, sizeof buf);
+    assert_string_equal(buf, "128 workgroups of 4 waves on 256 CUs: 50% of CUs busy [counts from the trace] (2 resident "
+                             "per CU, 1 round)");
 }
 
 int main(void)
