@@ -282,19 +282,11 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     if (w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE)
         b->waves_truncated++;
 
-    /* timeline: state sums and EXEC intervals */
+    /* timeline: state sums (the sweep's in-flight intervals are the instructions' issue
+     * windows, not the EXEC state: docs/exposed-stall.md) */
     c->n_ex = c->n_st = 0;
-    int64_t t = w->begin;
-    for (size_t i = 0; i < w->n_spans; i++) {
-        const fp_wave_span *s = &w->spans[i];
-        int64_t d = s->dur;
-        b->state_cycles[s->state] += d;
-        if (s->state == FP_WS_EXEC && d > 0) {
-            FP_GROW(c->ex, c->n_ex, c->cap_ex);
-            c->ex[c->n_ex++] = (bub_iv){t, t + d, 0, 0, 0};
-        }
-        t += d;
-    }
+    for (size_t i = 0; i < w->n_spans; i++)
+        b->state_cycles[w->spans[i].state] += w->spans[i].dur;
     c->cur_pos = f->pos;
     FP_GROW(b->wd, b->n_wd, b->cap_wd); /* issue 23: the wave's work (workdist.c) */
     fp_wd_wave_of(w, b->wd_head_line, &b->wd[b->n_wd++]);
@@ -399,6 +391,7 @@ static void worker_free(bub_worker *w)
 {
     w->c.row_static = NULL; /* borrowed from the main ctx */
     w->c.row_wait = NULL;
+    w->c.row_nopipe = NULL;
     w->c.row_wf = NULL;
     fp_bub_ctx_free(&w->c);
     free(w->part.insts);
@@ -495,6 +488,10 @@ static void merge_worker(fp_bubbles *out, bub_worker *w, size_t **map, size_t *t
     for (int s = 0; s < FP_WS_COUNT; s++)
         ADD(state_cycles[s]);
     ADD(w_records);
+    ADD(drain_stall);
+    ADD(drain_exposed);
+    ADD(drain_wall);
+    ADD(drain_waves);
     ADD(unknown_line_records);
     ADD(producer_missing);
     ADD(producer_not_seen);

@@ -101,6 +101,9 @@ static const fp_field mfma_fields[] = {
     FP_OPTD(fp_report_sol_mfma, counters_util_pct, "counters_util_pct", -1, 0),
     FP_NUM(fp_report_sol_mfma, flop_traced, "flop_traced", -1, 0),
     FP_NUM(fp_report_sol_mfma, unknown_opcode_executions, "unknown_opcode_executions", -1, 0),
+    /* issue 23 item 3 (facts-stall); optional: reports written before them still read */
+    FP_NUM(fp_report_sol_mfma, cycles_traced, "cycles_traced", -1, FP_F_OPTIONAL),
+    FP_NUM(fp_report_sol_mfma, rate_model_executions, "rate_model_executions", -1, FP_F_OPTIONAL),
 };
 static const fp_schema mfma_schema = {"report.sol.mfma", sizeof(fp_report_sol_mfma), FP_FIELDS(mfma_fields), false};
 
@@ -109,6 +112,9 @@ static const fp_field valu_fields[] = {
     FP_STR(fp_report_sol_valu, source, "source", 0),
     FP_OPTD(fp_report_sol_valu, trace_busy_pct, "trace_busy_pct", -1, 0),
     FP_OPTD(fp_report_sol_valu, counters_util_pct, "counters_util_pct", -1, 0),
+    /* issue 23 item 3 (facts-stall) */
+    FP_NUM(fp_report_sol_valu, cycles_traced, "cycles_traced", -1, FP_F_OPTIONAL),
+    FP_NUM(fp_report_sol_valu, slow_executions, "slow_executions", -1, FP_F_OPTIONAL),
 };
 static const fp_schema valu_schema = {"report.sol.valu", sizeof(fp_report_sol_valu), FP_FIELDS(valu_fields), false};
 
@@ -130,6 +136,11 @@ static const fp_field drain_fields[] = {
     FP_OPTD(fp_report_drain, cycles, "cycles", 0, 0),
     FP_OPTD(fp_report_drain, pct_of_latency, "pct_of_latency", 2, 0),
     FP_NUM(fp_report_drain, stall, "stall", 0, 0),
+    /* issue 23 item 2 (facts-stall); optional: reports written before still read */
+    FP_NUM(fp_report_drain, wait, "wait", 0, FP_F_OPTIONAL),
+    FP_NUM(fp_report_drain, exposed, "exposed", 0, FP_F_OPTIONAL),
+    FP_NUM(fp_report_drain, hidden, "hidden", 0, FP_F_OPTIONAL),
+    FP_NUM(fp_report_drain, lost, "lost", 0, FP_F_OPTIONAL),
 };
 static const fp_schema drain_schema = {"report.drain", sizeof(fp_report_drain), FP_FIELDS(drain_fields), false};
 
@@ -141,6 +152,7 @@ static const fp_field totals_fields[] = {
     FP_OPTD(fp_report_totals, waves, "waves", 0, 0),
     FP_NUM(fp_report_totals, exposed, "exposed", 0, 0),
     FP_NUM(fp_report_totals, exposed_pct, "exposed_pct", 2, 0),
+    FP_STR(fp_report_totals, hidden_by, "hidden_by", FP_F_OPTIONAL), /* issue 23 (facts-stall) */
 };
 static const fp_schema totals_schema = {"report.totals", sizeof(fp_report_totals), FP_FIELDS(totals_fields), false};
 

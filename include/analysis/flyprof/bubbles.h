@@ -73,7 +73,7 @@ typedef struct fp_bub_simd {
     int se, cu, simd;
     size_t waves;
     int64_t begin, end;  /* span of its traced waves */
-    int64_t issue;       /* cycles with at least one wave issuing (EXEC) */
+    int64_t issue;       /* cycles with at least one instruction in flight (issue windows) */
     int64_t stall, exposed, wall;
     size_t first_pos;    /* first wave file (list position) on it: the output order */
 } fp_bub_simd;
@@ -102,6 +102,10 @@ typedef struct fp_bubbles {
     bool overflow; /* a code.json or wstates sum exceeded int64 and saturated (warned) */
     /* from the waves */
     int64_t w_records, w_stall, w_latency, w_exposed, w_wall, w_span;
+    /* the wave-end drain (issue 23): s_endpgm's wait [time+stall, time+duration) for the
+     * wave's outstanding memory; exposed = no other wave of the SIMD has an instruction in
+     * flight; wall = no wave at all (once per SIMD cycle); waves = executions with a wait */
+    int64_t drain_stall, drain_exposed, drain_wall, drain_waves;
     int64_t state_cycles[FP_WS_COUNT];
     bool wstates_available;
     int64_t wstates_cycles[FP_WS_COUNT];

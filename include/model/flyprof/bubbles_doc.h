@@ -58,6 +58,12 @@ typedef struct fp_bub_doc_totals {
     double stall_pct;      /* 100 * stall / latency */
     int64_t waves, wave_records, wave_stall, exposed, hidden;
     double exposed_pct;    /* 100 * exposed / wave_stall */
+    /* issue 23 item 2 (facts-stall): what "hidden" means, and the wave-end drain
+     * (s_endpgm's wait [time+stall, time+duration) for outstanding memory, outside the
+     * stall sums): cycles, exposed / hidden like a stall, lost = no wave of the SIMD has
+     * anything in flight (once per SIMD cycle), waves = s_endpgm executions that waited */
+    char *hidden_by;       /* "issue_windows" (docs/exposed-stall.md) */
+    int64_t drain_stall, drain_exposed, drain_hidden, drain_lost, drain_waves;
 } fp_bub_doc_totals;
 
 /* % of the four states' sum, in the file's order exec, wait, stall, idle (2 decimals). */

@@ -102,12 +102,18 @@ typedef struct fp_report_sol_mfma {
     fp_optd trace_busy_pct, counters_util_pct;
     double flop_traced;
     double unknown_opcode_executions; /* MFMA executions whose cycles are unknown */
+    /* issue 23 item 3 (facts-stall): the opcode cost table (opcost.h) */
+    double cycles_traced;             /* matrix-pipe issue cycles summed over the traced waves */
+    double rate_model_executions;     /* MFMA executions with no table row: FLOP / dense rate */
 } fp_report_sol_mfma;
 
 typedef struct fp_report_sol_valu {
     fp_optd busy_pct;
     char *source;
     fp_optd trace_busy_pct, counters_util_pct;
+    /* issue 23 item 3 (facts-stall): VALU issue cycles from the opcode cost table */
+    double cycles_traced;             /* VALU issue cycles summed over the traced waves */
+    double slow_executions;           /* executions costing more than 4 cycles (transcendentals) */
 } fp_report_sol_valu;
 
 typedef struct fp_report_sol_lds {
@@ -127,6 +133,12 @@ typedef struct fp_report_drain {
     fp_optd cycles;          /* latency of s_endpgm over the traced waves */
     fp_optd pct_of_latency;  /* % of total latency */
     double stall;            /* stall of the "drain" class, cycles */
+    /* issue 23 item 2 (facts-stall): the drain wait itself, s_endpgm's [time+stall,
+     * time+duration) summed over the traced waves (bubbles totals.drain_*), cycles */
+    double wait;             /* the drain's cycles */
+    double exposed;          /* ... no other wave of the SIMD had an instruction in flight */
+    double hidden;           /* wait - exposed */
+    double lost;             /* ... no wave at all had one (once per SIMD cycle) */
 } fp_report_drain;
 
 /* "totals": of the traced waves. */
@@ -138,6 +150,7 @@ typedef struct fp_report_totals {
     fp_optd waves;           /* traced waves */
     double exposed;          /* stall not hidden by other waves, cycles */
     double exposed_pct;      /* % of stall */
+    char *hidden_by;         /* issue 23 (facts-stall): "issue_windows" (docs/exposed-stall.md); null = older */
 } fp_report_totals;
 
 /* "classes[]": stall classes with stall > 0, by rank. */
