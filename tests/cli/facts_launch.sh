@@ -9,6 +9,7 @@
 #   facts_early_exit  a back-edge into an s_endpgm block, never taken: an exit, not an unrun loop
 #   facts_spin_wait   a poll loop (load, wait, compare, branch back): a spin-wait, not the main loop
 #   facts_heavy_wave  one wave of 16 runs the loop 40 times instead of twice: heavy, critical, imbalance
+#   diag_prologue     the traced waves ran a prologue only: no CSV time, the trace's span
 set -u
 : "${FLYPROF:?}"
 : "${FP_TOOLS:?}"
@@ -21,6 +22,10 @@ for s in facts_csv_other facts_csv_match facts_early_exit facts_spin_wait facts_
     "$FLYPROF" report --bundle "$T/$s"/att/ui_output_agent_901_dispatch_7 --out-dir "$T/$s/out" -q -f json \
         > /dev/null || fail "$s: report exit $?"
 done
+# a prologue-only trace (diag_prologue: the waves run 5 of 40 instructions) takes no CSV duration
+"$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/diag_prologue.json" "$T/prologue" || fail "prologue: generator"
+"$FLYPROF" report --bundle "$T/prologue"/att/ui_output_agent_900_dispatch_5 --out-dir "$T/prologue/out" -q -f json \
+    > /dev/null || fail "prologue: report exit $?"
 python3 - "$T" <<'PY' || fail "facts"
 import csv, glob, json, math, sys
 T = sys.argv[1]
@@ -131,6 +136,12 @@ cu = sum(dur)  # one CU
 check(w["cu_cycles"]["n"] == 1 and w["cu_cycles"]["max"] == cu and w["cu_waves"]["max"] == 16, w["cu_cycles"])
 main = [l for l in r["capture_quality"]["loops"] if l["main"]]
 check(len(main) == 1 and main[0]["kind"] == "loop" and main[0]["head_line"] == 3, r["capture_quality"]["loops"])
+# ---- 5. prologue-only: the CSV's 20 us is not this dispatch's time ----
+r = json.load(open(f"{T}/prologue/out/report.json"))
+tm = r["time"]
+check(r["capture_quality"]["coverage_pct"] < 20 and tm["source"] == "trace", (tm["source"], r["capture_quality"]))
+check(tm["csv"]["median_ns"] == 20000 and tm["ns"] == tm["trace"]["span_ns"] < 1000, tm)
+check(any("prologue" in x for x in tm["warnings"]), tm["warnings"])
 if errs:
     print("\n".join(errs))
     sys.exit(1)
