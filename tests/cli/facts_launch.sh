@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 for s in facts_csv_other facts_csv_match facts_early_exit facts_spin_wait facts_heavy_wave; do
     "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/$s.json" "$T/$s" || fail "$s: generator"
     "$FLYPROF" report --bundle "$T/$s"/att/ui_output_agent_901_dispatch_7 --out-dir "$T/$s/out" -q -f json \
-        > /dev/null || fail "$s: report exit $?"
+        > "$T/$s.env" || fail "$s: report exit $?"
 done
 # a prologue-only trace (diag_prologue: the waves run 5 of 40 instructions) takes no CSV duration
 "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/diag_prologue.json" "$T/prologue" || fail "prologue: generator"
@@ -90,6 +90,8 @@ check(tm["source"] == "trace" and abs(tm["ns"] - want) < 0.06, (tm["source"], tm
 check(tm["trace"]["clock_source"] == "realtime.json", tm["trace"])
 check(tm["csv"] is None and tm["warnings"], tm)
 check(r["workload"]["time_ns_per_call"] == tm["ns"], r["workload"])
+env = json.load(open(f"{T}/facts_csv_other.env"))
+check(L["warnings"][0] in env["warnings"] and tm["warnings"][0] in env["warnings"], env["warnings"])
 
 # ---- the same trace with a matching row ----
 occ, rt, waves, rows, r = raw("facts_csv_match")
