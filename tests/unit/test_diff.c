@@ -181,7 +181,7 @@ static void test_noise_floor_and_source_change(void **state)
     /* a small change within the floor is neutral */
     a.totals.stall_pct = 60 + FP_DIFF_NOISE_STALL_PTS / 2;
     /* every source location changed: the opcode fallback still pairs the instructions,
-     * and the line acceptance test becomes undecidable */
+     * and the line acceptance test follows them to their new line */
     for (size_t k = 0; k < a.ninstructions; k++) {
         free(a.instructions[k].source);
         a.instructions[k].source = S("/k.py:99");
@@ -192,8 +192,21 @@ static void test_noise_floor_and_source_change(void **state)
     const fp_diff_insts *i = &d.instructions;
     assert_int_equal((int)i->matched, 3);
     assert_int_equal((int)i->matched_by_source, 0);
-    assert_string_equal(d.acceptance[0].verdict, "unknown");
+    /* the wait's vmcnt stall, now on :99: 5000 / 2 waves = 2500 > 1750 */
+    assert_string_equal(d.acceptance[0].verdict, "not_met");
+    assert_true(d.acceptance[0].after.v == 2500);
+    assert_string_equal(d.acceptance[0].note, "hot line moved k.py:10 -> k.py:99 (2 of 2 instructions matched by "
+                                              "opcode+occurrence (source changed)); per traced wave");
     fp_diff_free(&d);
+    /* no instruction left at all: unknown, and the note says why */
+    size_t keep = a.ninstructions;
+    a.ninstructions = 0;
+    fp_diff_reports(&b, &a, &d);
+    assert_string_equal(d.acceptance[0].verdict, "unknown");
+    assert_string_equal(d.acceptance[0].note, "no instruction maps to /k.py:10 in the after report, and none of "
+                                              "its 2 instructions was found there by any identity");
+    fp_diff_free(&d);
+    a.ninstructions = keep;
     fp_report_doc_free(&a);
     fp_report_doc_free(&b);
 }
