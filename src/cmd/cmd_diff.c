@@ -39,7 +39,7 @@ static const fp_opt diff_opts[] = {
     {"no-write", 0, FP_OPT_FLAG, offsetof(diff_args, no_write), NULL, "write no artifact, only the envelope", NULL,
      NULL, 0, 0},
     {"fail-on", 0, FP_OPT_CHOICE, offsetof(diff_args, fail_on), "WHEN",
-     "exit 1 (REGRESSED) when the verdict is regressed, or with any-change anything but neutral; exit 2 "
+     "exit 1 (REGRESSED) when the verdict is regressed, or with any-change anything but neutral; exit 3 "
      "(INCONCLUSIVE) when the verdict is inconclusive", NULL,
      fp_diff_fail_on_choices, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -151,7 +151,7 @@ const fp_command fp_cmd_diff = {
     .details = "Says whether the code is the same (ISA hash), compares cycles per main-loop iteration and per wave "
                "with a 95% CI from the waves' own spread, matches instructions by source line + opcode + position "
                "in their basic block. The verdict (improved / regressed / neutral / inconclusive) is data: exit 0, "
-               "unless --fail-on turns it into a gate (exit 1 REGRESSED, exit 2 INCONCLUSIVE, the diff still in "
+               "unless --fail-on turns it into a gate (exit 1 REGRESSED, exit 3 INCONCLUSIVE, the diff still in "
                "data).",
     .paths = diff_paths,
     .no_bundle = true,

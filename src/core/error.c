@@ -11,7 +11,6 @@
 const fp_errcode_info fp_code_table[FP_CODE_COUNT] = {
     {FP_OK, "OK", 0, "success", ""},
     {FP_REGRESSED, "REGRESSED", 1, "a --fail-on gate tripped: the after side regressed (or changed)", "the comparison ran and found a regression; see data.verdict and the per-class deltas"},
-    {FP_INCONCLUSIVE, "INCONCLUSIVE", 2, "a --fail-on gate could not decide: the trace's own noise hides the change", "the comparison ran but the change is within the waves' spread (see data.verdict and data.work): trace more waves or repeat the capture"},
     {FP_USAGE, "USAGE", 64, "unknown command or flag, missing or malformed argument", "run `flyprof help <command>` for the command's usage"},
     {FP_BAD_INPUT, "BAD_INPUT", 65, "an input file exists but is malformed (truncated JSON, wrong types)", "the file is damaged or not what flyprof expects; re-capture or fix the file named in the message"},
     {FP_NO_ARTIFACT, "NO_ARTIFACT", 66, "the directory or artifact the command needs is not there", "check the path; `flyprof help <command>` says which artifacts the command reads"},
@@ -30,6 +29,7 @@ const fp_errcode_info fp_code_table[FP_CODE_COUNT] = {
     {FP_BUILD_TREE_MISSING, "BUILD_TREE_MISSING", 78, "the FlyDSL worktree or its build tree is missing", "point --worktree (or FLYPROF_WORKTREE) at a built FlyDSL checkout"},
     {FP_MISSING_PREREQ, "MISSING_PREREQ", 78, "an artifact an earlier step should have written is missing", "run the pipeline step that writes the missing artifact first"},
     {FP_INTERRUPTED, "INTERRUPTED", 130, "interrupted by SIGINT/SIGTERM", "the run was interrupted; artifacts already written are valid, re-run to finish"},
+    {FP_INCONCLUSIVE, "INCONCLUSIVE", 3, "a --fail-on gate could not decide: the trace's own noise hides the change", "the comparison ran but the change is within the waves' spread (see data.verdict and data.work): trace more waves or repeat the capture"},
 };
 
 const char *fp_code_help(fp_errcode code)

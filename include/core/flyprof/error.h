@@ -16,7 +16,6 @@
 typedef enum fp_errcode {
     FP_OK = 0,
     FP_REGRESSED,             /* 1: a --fail-on gate tripped (diff/check): not an error in flyprof */
-    FP_INCONCLUSIVE,          /* 2: a --fail-on gate could not decide: the change is not outside the noise */
     FP_USAGE,                 /* 64: unknown command/flag, missing or malformed argument */
     FP_BAD_INPUT,             /* 65: an input file exists but is malformed */
     FP_NO_ARTIFACT,           /* 66: the artifact a command needs is not there */
@@ -35,6 +34,7 @@ typedef enum fp_errcode {
     FP_BUILD_TREE_MISSING,    /* 78 */
     FP_MISSING_PREREQ,        /* 78 */
     FP_INTERRUPTED,           /* 130 */
+    FP_INCONCLUSIVE,          /* 3: a --fail-on gate could not decide: the change is not outside the noise */
     FP_CODE_COUNT
 } fp_errcode;
 
