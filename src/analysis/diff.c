@@ -436,14 +436,16 @@ static const char *busiest_dest(const acc_ctx *c, const char *src, size_t *n, si
     return best;
 }
 
-/* A line test whose line no instruction of the after report maps to: follow
- * the before line's instructions through their identity to wherever the after
- * report maps them (a location fix moves :257 to :258). Returns whether any
- * was matched; *sum: their stall in the class, note: where the line went. */
-static bool moved_line(const acc_ctx *c, const char *src, const char *cls, double *sum, char *note, size_t cap)
+/* A line test in the after report. The line is its instructions, not its
+ * text: the before line's instructions are followed through their identity
+ * to wherever the after report maps them (a location fix moves :257 to :258,
+ * and another instruction may now sit on :257), plus the instructions new in
+ * the after report (matched from nothing) that it maps to the line. *sum:
+ * their stall in the class; false (unknown, note says why) when there are none. */
+static bool line_after(const acc_ctx *c, const char *src, const char *cls, double *sum, char *note, size_t cap)
 {
-    size_t on_line = 0, matched = 0;
-    const char *to = NULL, *how = NULL;
+    size_t on_line = 0, matched = 0, added = 0;
+    const char *how = NULL;
     *sum = 0;
     for (size_t k = 0; k < c->rb->ninstructions; k++) {
         const fp_report_inst *i = &c->rb->instructions[k];
@@ -458,38 +460,33 @@ static bool moved_line(const acc_ctx *c, const char *src, const char *cls, doubl
         if (cls && j->cls && !strcmp(j->cls, cls))
             *sum += (double)j->stall;
     }
-    if (!matched) {
+    for (size_t k = 0; k < c->ra->ninstructions; k++) {
+        const fp_report_inst *j = &c->ra->instructions[k];
+        if (c->m->done_a[k] || !j->source || strcmp(j->source, src))
+            continue;
+        added++;
+        if (cls && j->cls && !strcmp(j->cls, cls))
+            *sum += (double)j->stall;
+    }
+    if (!matched && !added) {
         snprintf(note, cap, "no instruction maps to %s in the after report, and none of its %zu instructions "
                  "was found there by any identity", src, on_line);
         return false;
     }
     size_t nto = 0, others = 0;
-    to = busiest_dest(c, src, &nto, &others);
-    char from[512], dest[512];
+    const char *to = matched ? busiest_dest(c, src, &nto, &others) : src;
+    if (!to || !strcmp(to, src)) {
+        snprintf(note, cap, "%s", c->unit);
+        return true;
+    }
+    char from[512], dest[512], more[64] = "";
     innermost(src, from, sizeof from);
     innermost(to, dest, sizeof dest);
-    char more[64] = "";
     if (others)
         snprintf(more, sizeof more, ", %zu to %zu other lines", matched - nto, others);
     snprintf(note, cap, "hot line moved %.200s -> %.200s (%zu of %zu instructions matched by %s%s); %s",
              base_name(from), base_name(dest), nto, on_line, how, more, c->unit);
     return true;
-}
-
-/* The class's stall on line src of the after report; false when no instruction maps to it. */
-static bool line_sum(const fp_report_doc *ra, const char *src, const char *cls, double *sum)
-{
-    size_t seen = 0;
-    *sum = 0;
-    for (size_t k = 0; src && k < ra->ninstructions; k++) {
-        const fp_report_inst *i = &ra->instructions[k];
-        if (i->source && !strcmp(i->source, src)) {
-            seen++;
-            if (cls && i->cls && !strcmp(i->cls, cls))
-                *sum += (double)i->stall;
-        }
-    }
-    return seen > 0;
 }
 
 static const fp_report_class *class_in(const fp_report_doc *r, const char *cls)
@@ -525,10 +522,7 @@ static void check_acceptance(const fp_report_rec *rec, const acc_ctx *c, fp_diff
         double sum;
         if (!acc->source)
             snprintf(note, sizeof note, "the test names no source line");
-        else if (line_sum(c->ra, acc->source, acc->cls, &sum)) {
-            after = sum / c->ua;
-            snprintf(note, sizeof note, "%s", c->unit);
-        } else if (moved_line(c, acc->source, acc->cls, &sum, note, sizeof note))
+        else if (line_after(c, acc->source, acc->cls, &sum, note, sizeof note))
             after = sum / c->ua;
     } else if (kind && (!strcmp(kind, "signal_below") || !strcmp(kind, "signal_above"))) {
         const char *sig = acc->signal;
@@ -703,6 +697,22 @@ static void diff_notes(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff
     }
 }
 
+/* What the code identity means for reading the rest (notes, so also warnings). */
+static void code_notes(fp_diff_doc *d)
+{
+    const char *id = d->code.identity;
+    const fp_diff_ci *it = &d->work.per_iteration, *w = &d->work.per_wave;
+    const char *ch = it->change ? it->change : w->change;
+    if (!strcmp(id, "unchanged") && ch && (!strcmp(ch, "improved") || !strcmp(ch, "regressed")))
+        fp_model_push_str(&d->notes, &d->nnotes,
+                          "code unchanged, yet its cycles per unit of work moved beyond the waves' spread: the "
+                          "environment differs (clocks, contention, input data, traced CU), not the kernel");
+    else if (!strcmp(id, "operands_changed"))
+        fp_model_push_str(&d->notes, &d->nnotes,
+                          "same opcodes in the same order with other operands: probably another shape or "
+                          "specialisation of the same kernel, not a code change; compare the same shape");
+}
+
 /* Class rows: the noise of each share from the waves' spread; with the same
  * code no share change is a change (it moves with what was sampled). */
 static void class_noise(const fp_report_doc *rb, const fp_report_doc *ra, bool same, fp_diff_doc *d)
@@ -756,7 +766,8 @@ static void report_verdict(fp_diff_figures *fb, fp_diff_figures *fa, fp_diff_doc
     }
     free(d->verdict.why);
     char work_why[160] = "";
-    if (ci == &w->per_iteration && w->per_wave.delta_pct.known)
+    if (ci == &w->per_iteration && w->per_wave.delta_pct.known &&
+        fabs(w->iterations_per_wave.after.v - w->iterations_per_wave.before.v) >= 0.005)
         snprintf(work_why, sizeof work_why, "; per wave %+.1f%%, as the traced waves ran %.2f -> %.2f iterations",
                  fp_round(w->per_wave.delta_pct.v, 1), fp_round(w->iterations_per_wave.before.v, 2),
                  fp_round(w->iterations_per_wave.after.v, 2));
@@ -783,6 +794,7 @@ void fp_diff_reports(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_d
         fp_model_push_str(&d->notes, &d->nnotes,
                           "time comparison void: both durations come from the same kernel_trace.csv (identical "
                           "rows), so the verdict uses the traced waves' cycles");
+    code_notes(d);
     fp_diff_classes_of(&fb, &fa, &d->classes, &d->nclasses);
     fp_diff_item *lb = line_items(rb), *la = line_items(ra);
     d->lines.total = (int64_t)union_rows(lb, rb->nlines, la, ra->nlines, wb, wa, true, FP_DIFF_MAX_ROWS,
