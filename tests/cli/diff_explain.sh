@@ -1,9 +1,9 @@
 #!/bin/bash
 # diff_explain: the diff that explains (issue 17 item 6) on synthetic loop kernels
 # (tests/tools/diff_loop_specs.py): one verdict per case, each checked against an
-# independent reference computed here in Python from the raw wave files (loop span
-# per iteration, Welch 95 % CI with a t quantile found by integrating the t density,
-# not a table), the code identity, the void time comparison (one kernel_trace.csv),
+# independent reference (tests/tools/diff_ref.py) computed from the raw wave files
+# (loop span per iteration, Welch 95 % CI with a t quantile found by integrating the
+# t density, not a table), the code identity, the void time comparison (one kernel_trace.csv),
 # the acceptance test that follows a moved hot line, and the --fail-on exit codes:
 # 0 pass, 1 REGRESSED, 3 INCONCLUSIVE.
 set -u
@@ -20,54 +20,13 @@ for c in base moved slow wide_a wide_b extra; do
 done
 cmp -s "$T/base/rocprof/kernel_trace.csv" "$T/moved/rocprof/kernel_trace.csv" || fail "the CSVs should be one file"
 
-# The reference: per wave, first loop-body record (lines head..back) to the end of the
-# last one, divided by the back-edge's executions; means, sample sd, Welch CI.
-cat > "$T/ref.py" <<'EOF'
-import glob, json, math, sys
-
-def waves(bundle):
-    d = glob.glob(bundle + "/att/ui_output_*")[0]
-    return [json.load(open(f))["wave"] for f in sorted(glob.glob(d + "/se*_sm*_sl*_wv*.json"))]
-
-def per_iter(bundle, head, back):
-    out = []
-    for w in waves(bundle):
-        body = [r for r in w["instructions"] if head <= r[4] <= back]
-        its = sum(1 for r in body if r[4] == back)
-        if its:
-            out.append((body[-1][0] + body[-1][3] - body[0][0]) / its)
-    return out
-
-def mean_sd(v):
-    m = sum(v) / len(v)
-    return m, math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
-
-def t_cdf(t, df):  # Simpson over the t density from 0 to t, + 1/2
-    c = math.gamma((df + 1) / 2) / (math.sqrt(df * math.pi) * math.gamma(df / 2))
-    f = lambda x: c * (1 + x * x / df) ** (-(df + 1) / 2)
-    n = 2000
-    h = t / n
-    s = f(0) + f(t) + sum((4 if k % 2 else 2) * f(k * h) for k in range(1, n))
-    return 0.5 + s * h / 3
-
-def t975(df):
-    lo, hi = 0.0, 50.0
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if t_cdf(mid, df) < 0.975 else (lo, mid)
-    return (lo + hi) / 2
-
-before, after, hb, bb, ha, ba = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:7])
-(mb, sb), (ma, sa) = mean_sd(per_iter(before, hb, bb)), mean_sd(per_iter(after, ha, ba))
-nb, na = len(per_iter(before, hb, bb)), len(per_iter(after, ha, ba))
-vb, va = sb * sb / nb, sa * sa / na
-df = (vb + va) ** 2 / (vb * vb / (nb - 1) + va * va / (na - 1))
-h = t975(df) * math.sqrt(vb + va)
-d = 100 * (ma - mb) / mb
-print("%.2f %.2f %.2f" % (d, d - 100 * h / mb, d + 100 * h / mb))
-EOF
-# ref BEFORE AFTER head back head back -> "delta lo hi" (%)
-ref() { python3 "$T/ref.py" "$T/$1" "$T/$2" $3 $4 $5 $6; }
+# The reference (tests/tools/diff_ref.py, from the raw wave files): per wave, first
+# loop-body record to the end of the last one, / the back-edge's executions; means,
+# sample sd, Welch CI with a t quantile integrated from the density.
+ref() {
+    python3 "$FP_SRC/tests/tools/diff_ref.py" "$T/$1"/att/ui_output_* "$T/$2"/att/ui_output_* |
+        python3 -c "import json,sys; c=json.load(sys.stdin)['per_iteration']; print('%.2f %.2f %.2f' % (c['delta_pct'], c['ci_low_pct'], c['ci_high_pct']))"
+}
 # diff BEFORE AFTER [args] -> $T/e.json, exit status in $rc
 run() { local b=$1 a=$2; shift 2; "$FLYPROF" diff --before "$T/$b" --after "$T/$a" --no-write -q -f json "$@" > "$T/e.json"; rc=$?; }
 got() { py "$T/e.json" "'%.2f %.2f %.2f' % (j['data']['verdict']['delta'], j['data']['verdict']['ci_low'], j['data']['verdict']['ci_high'])"; }
@@ -79,7 +38,7 @@ run base moved --fail-on regressed
 [ $rc -eq 0 ] || fail "moved: exit $rc"
 [ "$(py "$T/e.json" "(j['data']['verdict']['overall'], j['data']['verdict']['basis'], j['data']['code']['identity'], j['data']['work']['time_void'])")" = \
   "('neutral', 'cycles_per_iteration', 'unchanged', True)" ] || fail "moved verdict: $(py "$T/e.json" "j['data']['verdict']")"
-R=$(ref base moved 4 10 4 10); G=$(got)
+R=$(ref base moved); G=$(got)
 near "$R" "$G" || fail "moved: per iteration $G, reference $R"
 [ "$(py "$T/e.json" "j['data']['work']['iterations_per_wave']")" = "{'before': 5, 'after': 4, 'delta': -1}" ] || fail "moved iterations"
 [ "$(py "$T/e.json" "j['data']['work']['per_wave']['delta_pct'] < -15")" = True ] || fail "moved: per wave should look faster"
@@ -94,7 +53,7 @@ near "$R" "$G" || fail "moved: per iteration $G, reference $R"
 run base slow --fail-on regressed
 [ $rc -eq 1 ] || fail "slow: exit $rc"
 [ "$(py "$T/e.json" "(j['error']['code'], j['data']['verdict']['overall'])")" = "('REGRESSED', 'regressed')" ] || fail "slow verdict"
-R=$(ref base slow 4 10 4 10); G=$(got)
+R=$(ref base slow); G=$(got)
 near "$R" "$G" || fail "slow: per iteration $G, reference $R"
 [ "$(py "$T/e.json" "any('environment differs' in w for w in j['warnings'])")" = True ] || fail "slow: same code note"
 
@@ -112,7 +71,7 @@ run wide_a wide_b --fail-on regressed
 [ $rc -eq 3 ] || fail "wide: exit $rc"
 [ "$(py "$T/e.json" "(j['error']['code'], j['error']['exitCode'], j['data']['verdict']['overall'], j['data']['code']['identity'])")" = \
   "('INCONCLUSIVE', 3, 'inconclusive', 'operands_changed')" ] || fail "wide verdict: $(py "$T/e.json" "j['error']")"
-R=$(ref wide_a wide_b 4 10 4 10); G=$(got)
+R=$(ref wide_a wide_b); G=$(got)
 near "$R" "$G" || fail "wide: per iteration $G, reference $R"
 run wide_a wide_b --fail-on any-change
 [ $rc -eq 3 ] || fail "wide any-change: exit $rc"
@@ -121,7 +80,7 @@ run wide_a wide_b --fail-on any-change
 run base extra
 [ "$(py "$T/e.json" "(j['data']['code']['identity'], j['data']['instructions']['unmatched_after'], j['data']['instructions']['unmatched_before'])")" = \
   "('changed', 1, 0)" ] || fail "extra: $(py "$T/e.json" "(j['data']['code'], j['data']['instructions'])")"
-R=$(ref base extra 4 10 5 11); G=$(got)
+R=$(ref base extra); G=$(got)
 near "$R" "$G" || fail "extra: per iteration $G, reference $R"
 
 # ---- the table says it too ----
