@@ -743,6 +743,7 @@ static void report_verdict(fp_diff_figures *fb, fp_diff_figures *fa, fp_diff_doc
     fp_diff_verdict vd;
     char basis_why[256];
     if (ci) {
+        vd.why[0] = 0; /* the document's why is written below */
         vd.overall = ci->change;
         vd.basis = basis;
         vd.delta = ci->delta_pct.v;
