@@ -252,21 +252,25 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
 {
     (void)f;
     walk *k = user;
-    push_d(&k->cycles, k->n, (double)(w->end - w->begin));
-    int64_t its = 0, t0 = -1, t1 = -1;
+    /* in doubles: hostile cells may be anywhere in int64 (no signed overflow) */
+    push_d(&k->cycles, k->n, (double)w->end - (double)w->begin);
+    int64_t its = 0;
+    double t0 = 0, t1 = 0;
+    bool seen = false;
     for (size_t i = 0; k->has_loop && i < w->n_insts; i++) {
         const fp_wave_inst *x = &w->insts[i];
         if (x->line < k->loop.head || x->line > k->loop.back_edge)
             continue;
-        if (t0 < 0)
-            t0 = x->time;
-        t1 = x->time + x->dur;
+        if (!seen)
+            t0 = (double)x->time;
+        seen = true;
+        t1 = (double)x->time + (double)x->dur;
         its += x->line == k->loop.back_edge;
     }
     push_d(&k->iters, k->n, (double)its);
     k->n++;
     if (its > 0)
-        push_d(&k->per_iter, k->n_per_iter++, (double)(t1 - t0) / (double)its);
+        push_d(&k->per_iter, k->n_per_iter++, (t1 - t0) / (double)its);
     if (k->ncls)
         wave_shares(k, w);
     return 0;
