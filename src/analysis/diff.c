@@ -497,6 +497,27 @@ static const fp_report_class *class_in(const fp_report_doc *r, const char *cls)
     return NULL;
 }
 
+/* What a signal needs (by its name's prefix, rules.c's signal table): the
+ * reason a signal test is unknown when the after report lacks the value. */
+static const struct {
+    const char *prefix, *needs;
+} SIGNAL_NEEDS[] = {
+    {"counters.", "counters.json in the after bundle (`flyprof counters`)"},
+    {"occupancy.", "register counts (kernel_trace.csv or capture.json)"},
+    {"launch.", "a kernel_trace.csv row with the dispatch's grid"},
+    {"sol.", "the launch and duration the speed of light needs"},
+    {"trace.", "the trace figures (a report built from its dispatch)"},
+    {"waits.", "the waitcnt producers of bubbles.json"},
+};
+
+static const char *signal_needs(const char *sig)
+{
+    for (size_t i = 0; sig && i < sizeof SIGNAL_NEEDS / sizeof SIGNAL_NEEDS[0]; i++)
+        if (!strncmp(sig, SIGNAL_NEEDS[i].prefix, strlen(SIGNAL_NEEDS[i].prefix)))
+            return SIGNAL_NEEDS[i].needs;
+    return "the evidence the before report had";
+}
+
 static void check_acceptance(const fp_report_rec *rec, const acc_ctx *c, fp_diff_acceptance *o)
 {
     const fp_report_acceptance *acc = &rec->acceptance;
@@ -532,8 +553,8 @@ static void check_acceptance(const fp_report_rec *rec, const acc_ctx *c, fp_diff
             bool below = !strcmp(kind, "signal_below");
             verdict = (below ? v < target : v >= target) ? "met" : "not_met";
         } else {
-            snprintf(note, sizeof note, "the after report has no value for %s (not measured: it needs the "
-                     "evidence the before report had, e.g. counters.json)", sig ? sig : "?");
+            snprintf(note, sizeof note, "the after report has no value for %s: not measured without %s",
+                     sig ? sig : "?", signal_needs(sig));
         }
     } else {
         snprintf(note, sizeof note, "unknown acceptance kind %s (written by another flyprof version?)",

@@ -420,6 +420,36 @@ static void test_identity_and_per_iteration(void **state)
     fp_report_doc_free(&b);
 }
 
+/* every unknown says why: an unmeasured signal names what it needs, an unknown kind says so */
+static void test_unknown_reasons(void **state)
+{
+    (void)state;
+    fp_report_doc b, a;
+    make_before(&b);
+    make_before(&a);
+    fp_report_rec *c = fp_model_push((void **)&b.recs, &b.nrecs, sizeof *c);
+    c->rank = 3;
+    c->rule = S("lds_bank_conflict");
+    c->acceptance = (fp_report_acceptance){.kind = S("signal_below"), .signal = S("counters.lds_bank_conflict_pct"),
+                                           .before = 40, .target = 10, .text = S("t3")};
+    c = fp_model_push((void **)&b.recs, &b.nrecs, sizeof *c);
+    c->rank = 4;
+    c->rule = S("future_rule");
+    c->acceptance = (fp_report_acceptance){.kind = S("bytes_drop"), .before = 1, .target = 0, .text = S("t4")};
+    fp_diff_doc d;
+    fp_diff_reports(&b, &a, &d);
+    assert_int_equal(d.nacceptance, 4);
+    assert_string_equal(d.acceptance[2].verdict, "unknown");
+    assert_string_equal(d.acceptance[2].note, "the after report has no value for counters.lds_bank_conflict_pct: "
+                                              "not measured without counters.json in the after bundle "
+                                              "(`flyprof counters`)");
+    assert_string_equal(d.acceptance[3].verdict, "unknown");
+    assert_string_equal(d.acceptance[3].note, "unknown acceptance kind bytes_drop (written by another flyprof version?)");
+    fp_diff_free(&d);
+    fp_report_doc_free(&a);
+    fp_report_doc_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_welch),
         cmocka_unit_test(test_change_of),
         cmocka_unit_test(test_identity_and_per_iteration),
+        cmocka_unit_test(test_unknown_reasons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
