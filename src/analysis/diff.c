@@ -718,6 +718,31 @@ static void diff_notes(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff
     }
 }
 
+/* Why the durations per call do not decide (notes, so also warnings), and
+ * whether the exposed figures are comparable at all. */
+static void time_notes(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_doc *d)
+{
+    bool both = rb->workload.time_ns_per_call.known && ra->workload.time_ns_per_call.known;
+    bool tb = fp_diff_time_is_trace(rb), ta = fp_diff_time_is_trace(ra);
+    if (both && d->work.time_void)
+        fp_model_push_str(&d->notes, &d->nnotes,
+                          "time comparison void: both durations come from the same kernel_trace.csv rows "
+                          "(time.csv.rows_sha256), so the verdict uses the traced waves' cycles");
+    else if (both && (tb || ta))
+        fp_model_push_str(&d->notes, &d->nnotes,
+                          tb && ta ? "both durations are traced wave spans (no kernel_trace.csv row matches the "
+                                     "traced dispatch): the verdict uses the waves' cycles with their spread"
+                          : tb ? "the before duration is a traced wave span, the after one a measurement: the "
+                                 "verdict uses the waves' cycles with their spread"
+                               : "the after duration is a traced wave span, the before one a measurement: the "
+                                 "verdict uses the waves' cycles with their spread");
+    const char *hb = rb->totals.hidden_by, *ha = ra->totals.hidden_by;
+    if ((hb || ha) && (!hb || !ha || strcmp(hb, ha)))
+        fp_model_push_str(&d->notes, &d->nnotes,
+                          "the reports split stall into exposed / hidden by different definitions (totals.hidden_by "
+                          "differs): the exposed figures are not comparable; re-run flyprof report on the older side");
+}
+
 /* What the code identity means for reading the rest (notes, so also warnings). */
 static void code_notes(fp_diff_doc *d)
 {
@@ -751,10 +776,12 @@ static void class_noise(const fp_report_doc *rb, const fp_report_doc *ra, bool s
 /* The overall verdict of two reports: the duration per call when both sides
  * measured one from different CSVs; else cycles per main-loop iteration, else
  * per wave, each against its CI; else the stalled share (fp_diff_verdict_of). */
-static void report_verdict(fp_diff_figures *fb, fp_diff_figures *fa, fp_diff_doc *d)
+static void report_verdict(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_figures *fb,
+                           fp_diff_figures *fa, fp_diff_doc *d)
 {
     const fp_diff_work *w = &d->work;
-    bool timed = fb->time_ns_per_call.known && fa->time_ns_per_call.known && !w->time_void;
+    bool spans = fp_diff_time_is_trace(rb) || fp_diff_time_is_trace(ra);
+    bool timed = fb->time_ns_per_call.known && fa->time_ns_per_call.known && !w->time_void && !spans;
     const fp_diff_ci *ci = NULL;
     const char *basis = NULL, *what = NULL;
     if (!timed && w->per_iteration.change)
@@ -776,7 +803,7 @@ static void report_verdict(fp_diff_figures *fb, fp_diff_figures *fa, fp_diff_doc
             snprintf(basis_why, sizeof basis_why, "%s %+.2f%% (one wave on a side: no spread, floor +-%.1f%%)", what,
                      fp_round(vd.delta, 2), FP_DIFF_NOISE_TIME_PCT);
     } else {
-        if (w->time_void)
+        if (w->time_void || spans)
             fb->time_ns_per_call = fa->time_ns_per_call = fp_optd_none();
         fp_diff_verdict_of(fb, fa, &vd);
         snprintf(basis_why, sizeof basis_why, "%s", vd.why);
@@ -812,10 +839,7 @@ void fp_diff_reports(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_d
     fp_diff_code_of(rb, ra, &d->code);
     bool same = !strcmp(d->code.identity, "unchanged");
     fp_diff_work_of(rb, ra, same, &d->work);
-    if (d->work.time_void && fb.time_ns_per_call.known && fa.time_ns_per_call.known)
-        fp_model_push_str(&d->notes, &d->nnotes,
-                          "time comparison void: both durations come from the same kernel_trace.csv (identical "
-                          "rows), so the verdict uses the traced waves' cycles");
+    time_notes(rb, ra, d);
     code_notes(d);
     fp_diff_classes_of(&fb, &fa, &d->classes, &d->nclasses);
     fp_diff_item *lb = line_items(rb), *la = line_items(ra);
@@ -841,7 +865,7 @@ void fp_diff_reports(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_d
     }
     match_free(&m);
 
-    report_verdict(&fb, &fa, d);
+    report_verdict(rb, ra, &fb, &fa, d);
     d->verdict.acceptance_met = fp_optd_of((double)met);
     d->verdict.acceptance_total = fp_optd_of((double)d->nacceptance);
     fp_diff_figures_free(&fb);

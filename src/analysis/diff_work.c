@@ -179,12 +179,29 @@ void fp_diff_work_of(const fp_report_doc *rb, const fp_report_doc *ra, bool same
             o->iterations_per_wave.delta =
                 fp_optd_of(a->main_loop->iterations_per_wave.mean - b->main_loop->iterations_per_wave.mean);
         }
-        o->time_void = b->csv_sha256 && a->csv_sha256 && !strcmp(b->csv_sha256, a->csv_sha256);
     }
+    o->time_void = fp_diff_time_void(rb, ra);
     o->loop_before = loop_text(b);
     o->loop_after = loop_text(a);
     o->unit = fp_model_strdup(o->per_iteration.change ? "main-loop iteration" : o->per_wave.change ? "wave" : NULL);
     work_why(o);
+}
+
+/* Both durations are the same kernel_trace.csv rows (report.json time.csv.rows_sha256,
+ * issue 23): a discovery run read twice says nothing about the change. */
+bool fp_diff_time_void(const fp_report_doc *rb, const fp_report_doc *ra)
+{
+    const fp_report_time *b = rb->time, *a = ra->time;
+    return b && a && b->source && a->source && !strcmp(b->source, "csv") && !strcmp(a->source, "csv") && b->csv &&
+           a->csv && b->csv->rows_sha256 && a->csv->rows_sha256 && !strcmp(b->csv->rows_sha256, a->csv->rows_sha256);
+}
+
+/* A duration that is the traced waves' span (time.source "trace"): a sample
+ * like the cycles the per-wave figures compare with their spread, not a
+ * measurement of the dispatch. */
+bool fp_diff_time_is_trace(const fp_report_doc *r)
+{
+    return r->time && r->time->source && !strcmp(r->time->source, "trace");
 }
 
 /* The half-width of a class share's change (points) from both sides' share sd. */

@@ -29,7 +29,6 @@
 #include "flyprof/map_doc.h"
 #include "flyprof/report.h"
 #include "flyprof/signals.h"
-#include "flyprof/sha256.h"
 #include "flyprof/workid.h"
 
 /* What each optional artifact adds, said in the report when it is missing. */
@@ -219,23 +218,6 @@ void fp_report_loaded_free(fp_report_loaded *l)
     memset(l, 0, sizeof *l);
 }
 
-/* SHA-256 of a file's bytes (NULL when unreadable). */
-static char *file_sha256(const char *path)
-{
-    fp_sb b;
-    fp_sb_init(&b);
-    char *out = NULL;
-    fp_err err = {0};
-    if (fp_read_file(path, &b, &err) == 0) {
-        char hex[65];
-        fp_sha256_hex(b.buf, b.len, hex);
-        out = fp_model_strdup(hex);
-    }
-    fp_err_clear(&err);
-    fp_sb_free(&b);
-    return out;
-}
-
 /* Everything one report is built from, and what it still owns. */
 typedef struct report_inputs {
     fp_dispatch_ref dref;
@@ -247,7 +229,6 @@ typedef struct report_inputs {
     fp_snapshots snaps;
     fp_signals sig;
     const char *use_tag;
-    char *kt_sha256; /* of the kernel_trace.csv read (diff: identical CSVs void a time comparison) */
 } report_inputs;
 
 static void inputs_free(report_inputs *in)
@@ -262,7 +243,6 @@ static void inputs_free(report_inputs *in)
     fp_snapshots_free(&in->snaps);
     fp_signals_free(&in->sig);
     fp_dispatch_ref_free(&in->dref);
-    free(in->kt_sha256);
 }
 
 static void mark_available(report_inputs *in, fp_artifact id)
@@ -374,7 +354,6 @@ static int csv_inputs(fp_ctx *ctx, const char *bundle, report_inputs *in, fp_err
         if (read_kernel_trace(&in->sig, kt, err))
             goto done;
         note_available(&in->ev, "kernel_trace.csv");
-        in->kt_sha256 = file_sha256(kt);
     } else {
         note_missing(&in->ev, "kernel_trace.csv");
     }
@@ -440,10 +419,6 @@ static void attach_work(report_inputs *in, fp_report_doc *d)
 {
     d->isa = fp_isa_of(&in->code);
     d->work = fp_work_of(in->dref.dir, &in->code, d);
-    if (d->work && d->workload.time_ns_per_call.known) {
-        d->work->csv_sha256 = in->kt_sha256;
-        in->kt_sha256 = NULL;
-    }
     fp_model_round(&fp_report_schema, d);
 }
 

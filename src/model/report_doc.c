@@ -443,7 +443,6 @@ static const fp_field work_fields[] = {
     FP_OBJ(fp_report_work, wave_cycles, "wave_cycles", &stat_schema, 0),
     FP_OBJP(fp_report_work, main_loop, "main_loop", &loop_schema, 0),
     FP_MAP(fp_report_work, share_sd, nshare_sd, "share_sd", &share_sd_schema, 0),
-    FP_STR(fp_report_work, csv_sha256, "csv_sha256", 0),
 };
 static const fp_schema work_schema = {"report.work", sizeof(fp_report_work), FP_FIELDS(work_fields), false};
 

@@ -10,11 +10,14 @@
 #    before, 8 waves of 3 or 5 (mean 4.0) after, so per wave the after side looks
 #    16.5 % faster while per iteration of the main loop (loop span / iterations, per
 #    wave) it moves -0.15 % with a 95 % CI of about +-2 % from the waves' own spread.
-#    Both CSVs are the same file: the time comparison is void, the verdict uses the
-#    waves. The vmcnt test of the hot line :257 follows its instructions to :258.
+#    Both CSVs are the same file, whose rows issue 23 refuses (another grid): each
+#    duration is the traced wave span, a sample, so the verdict uses the waves'
+#    cycles with their spread. The vmcnt test of the hot line :257 follows its
+#    instructions to :258.
 #  * flash_attn_func-big -> flash_attn_func-small: the same opcodes in the same
 #    order, but 21 instructions differ in operands (shape constants): another
-#    specialisation, "operands_changed", never "code unchanged"; the same CSV again.
+#    specialisation, "operands_changed", never "code unchanged"; big keeps the CSV rows,
+#    small has a wave span: the waves decide again.
 # The issue's "-1.3 % per iteration" came from another per-iteration measure; this
 # one is the wall-clock loop span per iteration of each wave (docs/commands/diff.md).
 set -u
@@ -47,8 +50,11 @@ assert d["code"]["identity"] == identity, d["code"]
 assert d["code"]["sha256_before"] == r["before"]["sha256"] and d["code"]["sha256_after"] == r["after"]["sha256"]
 assert d["verdict"]["overall"] == verdict, d["verdict"]
 assert d["verdict"]["basis"] == "cycles_per_iteration", d["verdict"]
-assert d["work"]["time_void"] is True
-assert any(w.startswith("time comparison void") for w in e["warnings"]), e["warnings"]
+# the CSV (one file for all flash_attn cases) does not decide: issue 23 refuses its rows for the small
+# cases (grid 512 workgroups vs 128 traced), whose durations are then traced wave spans, samples like
+# the per-wave cycles; the big case keeps the CSV rows
+assert d["work"]["time_void"] is False
+assert any("traced wave span" in w for w in e["warnings"]), e["warnings"]
 for unit in ("per_wave", "per_iteration"):
     got, ref = d["work"][unit], r[unit]
     # the report keeps means and sds to 2 decimals: the percentages agree to 0.02

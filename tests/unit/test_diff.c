@@ -339,7 +339,20 @@ static fp_report_isa *isa_of(const char *sha, const char *ops, int64_t n)
     return i;
 }
 
-static fp_report_work *work_of(double per_iter, double sd, int64_t n, double iters, const char *csv)
+/* report.time of a duration from kernel_trace.csv rows with this content hash (or from the trace) */
+static fp_report_time *time_of(const char *source, double ns, const char *rows_sha256)
+{
+    fp_report_time *t = calloc(1, sizeof *t);
+    t->source = S(source);
+    t->ns = fp_optd_of(ns);
+    if (rows_sha256) {
+        t->csv = calloc(1, sizeof *t->csv);
+        t->csv->rows_sha256 = S(rows_sha256);
+    }
+    return t;
+}
+
+static fp_report_work *work_of(double per_iter, double sd, int64_t n, double iters)
 {
     fp_report_work *w = calloc(1, sizeof *w);
     w->source = S("wave files");
@@ -350,7 +363,6 @@ static fp_report_work *work_of(double per_iter, double sd, int64_t n, double ite
     w->main_loop->iterations = (int64_t)(iters * (double)n);
     w->main_loop->iterations_per_wave = (fp_report_stat){n, iters, 0, iters, iters};
     w->main_loop->cycles_per_iteration = (fp_report_stat){n, per_iter, sd, 0, 0};
-    w->csv_sha256 = S(csv);
     return w;
 }
 
@@ -365,10 +377,12 @@ static void test_identity_and_per_iteration(void **state)
     a.isa = isa_of("aa", "oo", 3);
     /* 4 waves x 5 iterations at 1000 +- 10 cycles, 8 waves x 4 at 1001 +- 10: per wave -20 %,
      * per iteration +0.1 % with CI +-1.4 %: the same code, neutral; the CSVs are one file */
-    b.work = work_of(1000, 10, 4, 5, "c1");
-    a.work = work_of(1001, 10, 8, 4, "c1");
+    b.work = work_of(1000, 10, 4, 5);
+    a.work = work_of(1001, 10, 8, 4);
     b.workload.time_ns_per_call = fp_optd_of(20000);
     a.workload.time_ns_per_call = fp_optd_of(30000); /* would be +50 %: void */
+    b.time = time_of("csv", 20000, "c1");
+    a.time = time_of("csv", 30000, "c1");
     fp_diff_doc d;
     fp_diff_reports(&b, &a, &d);
     assert_string_equal(d.code.identity, "unchanged");
@@ -383,12 +397,23 @@ static void test_identity_and_per_iteration(void **state)
     /* cycle tests per main-loop iteration: the line's 5000 cycles / 20 iterations = 250 */
     assert_true(d.acceptance[0].before == 250);
     fp_diff_free(&d);
-    /* another CSV: the duration decides again */
-    free(a.work->csv_sha256);
-    a.work->csv_sha256 = S("c2");
+    /* other CSV rows: the duration decides again */
+    free(a.time->csv->rows_sha256);
+    a.time->csv->rows_sha256 = S("c2");
     fp_diff_reports(&b, &a, &d);
+    assert_false(d.work.time_void);
     assert_string_equal(d.verdict.basis, "time_ns_per_call");
     assert_string_equal(d.verdict.overall, "regressed");
+    fp_diff_free(&d);
+    /* a duration that is a traced wave span is a sample: the waves decide, with a note */
+    free(a.time->source);
+    a.time->source = S("trace");
+    fp_diff_reports(&b, &a, &d);
+    assert_false(d.work.time_void);
+    assert_string_equal(d.verdict.basis, "cycles_per_iteration");
+    assert_int_equal(d.nnotes, 1);
+    assert_string_equal(d.notes[0], "the after duration is a traced wave span, the before one a measurement: the "
+                                    "verdict uses the waves' cycles with their spread");
     fp_diff_free(&d);
     /* no duration, 10 % slower per iteration, other operands: regressed per iteration */
     b.workload.time_ns_per_call = a.workload.time_ns_per_call = fp_optd_none();

@@ -102,6 +102,10 @@ void fp_diff_ci_of(const fp_report_stat *b, const fp_report_stat *a, bool same_c
 void fp_diff_code_of(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_code *out);
 /* diff.json "work": per wave and per main-loop iteration, CSV identity. */
 void fp_diff_work_of(const fp_report_doc *rb, const fp_report_doc *ra, bool same_code, fp_diff_work *out);
+/* Both durations come from the same kernel_trace.csv rows (time.csv.rows_sha256). */
+bool fp_diff_time_void(const fp_report_doc *rb, const fp_report_doc *ra);
+/* The report's duration is the traced wave span (time.source "trace"). */
+bool fp_diff_time_is_trace(const fp_report_doc *r);
 /* Half-width (points) of the 95 % CI of a class's share change; null when unknown. */
 fp_optd fp_diff_share_ci(const fp_report_doc *rb, const fp_report_doc *ra, const char *cls);
 

@@ -401,7 +401,6 @@ typedef struct fp_report_work {
     fp_report_loop *main_loop;    /* NULL = null: no loop iterated */
     fp_model_kv *share_sd;        /* per class: sample sd over waves of its share of the wave's stall, points */
     size_t nshare_sd;
-    char *csv_sha256;             /* SHA-256 of the kernel_trace.csv rows behind workload.time_ns_per_call */
 } fp_report_work;
 
 typedef struct fp_report_doc {
