@@ -470,6 +470,13 @@ static void test_unknown_reasons(void **state)
                                               "(`flyprof counters`)");
     assert_string_equal(d.acceptance[3].verdict, "unknown");
     assert_string_equal(d.acceptance[3].note, "unknown acceptance kind bytes_drop (written by another flyprof version?)");
+    assert_int_equal(d.nnotes, 0);
+    fp_diff_free(&d);
+    /* exposed stall by issue windows on one side only: not comparable, said */
+    b.totals.hidden_by = S("issue_windows");
+    fp_diff_reports(&b, &a, &d);
+    assert_int_equal(d.nnotes, 1);
+    assert_non_null(strstr(d.notes[0], "totals.hidden_by differs"));
     fp_diff_free(&d);
     fp_report_doc_free(&a);
     fp_report_doc_free(&b);
