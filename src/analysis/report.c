@@ -618,7 +618,10 @@ static void report_markdown_body(const fp_report_doc *r, fp_sb *out)
                or_(r->dispatch.name, "?"));
     if (r->dispatch.tag)
         fp_sb_addf(out, " (tag %s)", r->dispatch.tag);
-    if (w->time_ns_per_call.known)
+    /* issue 23: the time says where it came from (a CSV median, the trace's span, ...) */
+    if (w->time_ns_per_call.known && r->time && r->time->source)
+        fp_sb_addf(out, " · %.1f ns/call (%s)", w->time_ns_per_call.v, r->time->source);
+    else if (w->time_ns_per_call.known)
         fp_sb_addf(out, " · avg %.1f ns/call", w->time_ns_per_call.v);
     fp_sb_adds(out, "_\n\n");
 
