@@ -358,6 +358,12 @@ static int csv_inputs(fp_ctx *ctx, const char *bundle, report_inputs *in, fp_err
         note_missing(&in->ev, "kernel_trace.csv");
     }
     fp_signals_derive(&in->sig);
+    /* issue 23: the CSV is another launch / a prologue-only trace: said on stderr and in the
+     * envelope too, not only inside report.json */
+    for (size_t i = 0; i < in->sig.nlaunch_warnings; i++)
+        fp_warn(ctx, "%s", in->sig.launch_warnings[i]);
+    for (size_t i = 0; i < in->sig.ntime_warnings; i++)
+        fp_warn(ctx, "%s", in->sig.time_warnings[i]);
     if (!in->sig.arch)
         fp_warn(ctx, "architecture unknown: no capture.json arch and no agent_info.csv");
     rc = 0;

@@ -72,6 +72,12 @@ static const fp_field hbm_trace_fields[] = {
     FP_OPTD(fp_report_sol_hbm_trace, pct_of_peak, "pct_of_peak", -1, 0),
     FP_NUM(fp_report_sol_hbm_trace, load_bytes_traced, "load_bytes_traced", -1, 0),
     FP_NUM(fp_report_sol_hbm_trace, store_bytes_traced, "store_bytes_traced", -1, 0),
+    /* issue 23 item 4 (facts-stall); optional: reports written before still read */
+    FP_OPTD(fp_report_sol_hbm_trace, unique_bytes_per_dispatch, "unique_bytes_per_dispatch", -1, FP_F_OPTIONAL),
+    FP_OPTD(fp_report_sol_hbm_trace, unique_gbs, "unique_gbs", -1, FP_F_OPTIONAL),
+    FP_OPTD(fp_report_sol_hbm_trace, unique_pct_of_peak, "unique_pct_of_peak", -1, FP_F_OPTIONAL),
+    FP_NUM(fp_report_sol_hbm_trace, shared_load_bytes_traced, "shared_load_bytes_traced", -1, FP_F_OPTIONAL),
+    FP_NUM(fp_report_sol_hbm_trace, shared_load_instructions, "shared_load_instructions", -1, FP_F_OPTIONAL),
 };
 static const fp_schema hbm_trace_schema = {"report.sol.hbm.trace", sizeof(fp_report_sol_hbm_trace),
                                            FP_FIELDS(hbm_trace_fields), false};
@@ -92,6 +98,7 @@ static const fp_field hbm_fields[] = {
     FP_OBJ(fp_report_sol_hbm, trace, "trace", &hbm_trace_schema, 0),
     FP_OBJ(fp_report_sol_hbm, counters, "counters", &hbm_counters_schema, 0),
     FP_STR(fp_report_sol_hbm, caveat, "caveat", 0),
+    FP_BOOL(fp_report_sol_hbm, clamped, "clamped", FP_F_OPTIONAL), /* issue 23 (facts-stall) */
 };
 static const fp_schema hbm_schema = {"report.sol.hbm", sizeof(fp_report_sol_hbm), FP_FIELDS(hbm_fields), false};
 

@@ -79,6 +79,12 @@ typedef struct fp_report_launch {
 typedef struct fp_report_sol_hbm_trace {
     fp_optd bytes_per_dispatch, gbs, pct_of_peak;
     double load_bytes_traced, store_bytes_traced; /* bytes requested by the traced waves */
+    /* issue 23 item 4 (facts-stall): bytes_per_dispatch / gbs / pct_of_peak above are the
+     * REQUESTED bytes (every re-read counted: the upper bound); unique_* count a load whose
+     * address does not depend on the workgroup id once (one workgroup's worth, dataflow.h) */
+    fp_optd unique_bytes_per_dispatch, unique_gbs, unique_pct_of_peak; /* unique_pct clamped to 100 */
+    double shared_load_bytes_traced;  /* bytes of such shared loads over the traced waves */
+    double shared_load_instructions;  /* executed load instructions classified shared */
 } fp_report_sol_hbm_trace;
 
 typedef struct fp_report_sol_hbm_counters {
@@ -94,6 +100,8 @@ typedef struct fp_report_sol_hbm {
     fp_report_sol_hbm_trace trace;
     fp_report_sol_hbm_counters counters;
     char *caveat;               /* what the trace bytes are */
+    bool clamped;               /* issue 23 (facts-stall): the trace figure exceeded 100 % of peak and
+                                 * pct_of_peak says 100 (the bytes are cache traffic) */
 } fp_report_sol_hbm;
 
 typedef struct fp_report_sol_mfma {
