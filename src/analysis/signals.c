@@ -639,6 +639,14 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *
         if (s->capture_confidence > 0.8)
             s->capture_confidence = 0.8;
     }
+    /* issue 18 (capture): the decoder's "Data Lost" = packets dropped for bandwidth */
+    if (t->done && t->done->quality && !strcmp(t->done->quality, "packets_dropped")) {
+        fp_model_push_str(&s->quality_issues, &s->nquality_issues,
+                          "capture.json: the trace decoder reported Data Lost (packets dropped for bandwidth: "
+                          "stall and latency figures have gaps)");
+        if (s->capture_confidence > 0.8)
+            s->capture_confidence = 0.8;
+    }
     fp_optd mapped = ti && ti->kept ? ti->kept->mapped_pct : none;
     if (mapped.known && mapped.v < 50) {
         char buf[128];
