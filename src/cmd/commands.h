@@ -19,6 +19,7 @@
     X(hotspots) \
     X(bubbles) \
     X(map) \
+    X(timeline) \
     X(report) \
     X(diff) \
     X(history) \

@@ -152,9 +152,11 @@ cell bubbles missing 64 --out "$OUT/b.json"
 cell map missing 64 --out-dir "$OUT"
 cell report missing 64 --out-dir "$OUT"
 cell bundle missing 64 --examples-dir "$OUT"
-for c in bubbles map report bundle; do
+cell timeline missing 64 --out "$OUT/t.json"
+for c in bubbles map report bundle timeline; do
   case $c in
     bubbles) o=(--out "$OUT/b.json") ;;
+    timeline) o=(--out "$OUT/t.json") ;;
     bundle) o=(--examples-dir "$OUT") ;;
     *) o=(--out-dir "$OUT") ;;
   esac
@@ -168,6 +170,8 @@ cell bubbles wrong-kind 78 --bundle "$DIR" --out "$DIR"
 cell map wrong-kind 78 --bundle "$DIR" --out-dir "$FILE"
 cell report wrong-kind 78 --bundle "$DIR" --out-dir "$FILE"
 cell bundle wrong-kind 78 --bundle "$DIR" --examples-dir "$FILE"
+cell timeline wrong-kind 78 --bundle "$DIR" --out "$DIR"
+cell timeline bad-number 64 --bundle "$DIR" --clock-mhz fast --out "$OUT/t.json"
 cell bubbles bad-number 64 --bundle "$DIR" --limit many "${o[@]}"
 cell map bad-number 64 --bundle "$DIR" --context x --out-dir "$OUT"
 cell report bad-number 64 --bundle "$DIR" --dispatch first --out-dir "$OUT"
