@@ -20,6 +20,7 @@
     X(bubbles) \
     X(map) \
     X(timeline) \
+    X(annotate) \
     X(report) \
     X(diff) \
     X(history) \

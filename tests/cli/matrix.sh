@@ -153,6 +153,12 @@ cell map missing 64 --out-dir "$OUT"
 cell report missing 64 --out-dir "$OUT"
 cell bundle missing 64 --examples-dir "$OUT"
 cell timeline missing 64 --out "$OUT/t.json"
+cell annotate missing 64 --pc 3
+cell annotate nonexistent 66 --bundle "$NO"
+cell annotate wrong-kind 78 --bundle "$FILE"
+cell annotate unreadable 74 --bundle "$D000"
+cell annotate unknown-flag 64 --bundle "$DIR" --bogus
+cell annotate bad-number 64 --bundle "$DIR" --pc first
 for c in bubbles map report bundle timeline; do
   case $c in
     bubbles) o=(--out "$OUT/b.json") ;;
