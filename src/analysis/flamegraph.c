@@ -269,10 +269,10 @@ void fp_flame_svg(const fp_folded *f, const fp_flame_opts *o, fp_sb *out)
                "<?xml version=\"1.0\" standalone=\"no\"?>\n"
                "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" id=\"fp-flame\" data-w=\"%d\" width=\"%d\" "
                "height=\"%d\" viewBox=\"0 0 %d %d\">\n"
-               "<style>text{font-family:monospace;font-size:%dpx;fill:#000;pointer-events:none}"
-               "g.f rect:hover{stroke:#000;stroke-width:0.7}g.f{cursor:pointer}.p rect{opacity:.6}"
-               "rect.m{fill:#e040fb}.t{font-size:15px;font-weight:bold}.b{pointer-events:all;cursor:pointer;"
-               "fill:#06c}</style>\n"
+               "<style>#fp-flame text{font-family:monospace;font-size:%dpx;fill:#000;pointer-events:none}"
+               "#fp-flame g.f rect:hover{stroke:#000;stroke-width:0.7}#fp-flame g.f{cursor:pointer}"
+               "#fp-flame .p rect{opacity:.6}#fp-flame rect.m{fill:#e040fb}#fp-flame .t{font-size:15px;"
+               "font-weight:bold}#fp-flame .b{pointer-events:all;cursor:pointer;fill:#06c}</style>\n"
                "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fdfdf6\"/>\n",
                width, width, height, width, height, FONT_PX, width, height);
     fp_sb_addf(out, "<text class=\"t\" x=\"%d\" y=\"%d\">", PAD, PAD + 14);
