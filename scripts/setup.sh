@@ -23,6 +23,7 @@ fi
 # CI also builds with clang (warning-free with both compilers is part of the contract) and
 # fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
 [ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"
+[ "$mode" = test ] && PKGS="$PKGS chromium"  # tests/cli/views_chromium.sh opens report.html and flamegraph.svg headless
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
