@@ -1,0 +1,87 @@
+/* test_markup.c - the views' escaping (markup.h) and realtime.json's reader
+ * (realtime.h): exact outputs on hostile and non-Latin input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "flyprof/markup.h"
+#include "flyprof/realtime.h"
+
+static void test_xml(void **state)
+{
+    (void)state;
+    fp_sb sb;
+    fp_sb_init(&sb);
+    /* markup, a terminal OSC 52 (ESC ... BEL), DEL, a C1 control, an invalid byte */
+    const char in[] = "<SCRIPT a=\"b\">'&\x1b]52;c;AA\x07\x7f\xc2\x85\xff";
+    fp_mk_xml(&sb, in, strlen(in));
+    assert_string_equal(sb.buf, "&lt;SCRIPT a=&quot;b&quot;&gt;&#39;&amp;\xEF\xBF\xBD]52;c;AA\xEF\xBF\xBD\xEF\xBF\xBD"
+                                "\xEF\xBF\xBD\xEF\xBF\xBD");
+    fp_sb_reset(&sb);
+    fp_mk_xmls(&sb, "\xd1\x8f\xd0\xb4\tx\n"); /* Cyrillic, tab and newline kept */
+    assert_string_equal(sb.buf, "\xd1\x8f\xd0\xb4\tx\n");
+    fp_sb_reset(&sb);
+    fp_mk_json(&sb, "a\"\\\x01\xe6\xbc\xa2\xff");
+    assert_string_equal(sb.buf, "\"a\\\"\\\\\\u0001\xe6\xbc\xa2\xEF\xBF\xBD\"");
+    fp_sb_free(&sb);
+}
+
+static void test_cut(void **state)
+{
+    (void)state;
+    const char *s = "\xd1\x8f\xd0\xb4\xd1\x80\xd0\xb0.py"; /* 4 Cyrillic letters (2 bytes each) + ".py" */
+    size_t n = strlen(s);
+    assert_int_equal(fp_mk_chars(s, n), 7);
+    assert_int_equal(fp_mk_prefix(s, n, 3), 6);  /* never 3 or 5: inside a letter */
+    assert_int_equal(fp_mk_prefix(s, n, 100), n);
+    assert_int_equal(fp_mk_suffix_start(s, n, 4), 6);
+    assert_int_equal(fp_mk_suffix_start(s, n, 100), 0);
+    const char *cjk = "\xe6\xbc\xa2\xe5\xad\x97";
+    assert_int_equal(fp_mk_prefix(cjk, 6, 1), 3);
+    assert_string_equal(fp_mk_short_path("/a/b/c.py:3", 1), "c.py:3");
+    assert_string_equal(fp_mk_short_path("/a/b/c.py:3", 2), "b/c.py:3");
+    assert_string_equal(fp_mk_short_path("c.py", 1), "c.py");
+}
+
+static void test_realtime(void **state)
+{
+    (void)state;
+    const char ok[] = "{\"SE0\":[[6464,201717741804014],[100000,201717741808000],[314340,201717741818846]],"
+                      "\"SE3\":[[4252,201717741804014],[312128,201717741818846]],\"metadata\":{\"frequency\":100000000}}";
+    fp_realtime rt;
+    fp_err err = {0};
+    assert_int_equal(fp_realtime_parse(ok, strlen(ok), "rt", &rt, &err), 0);
+    assert_int_equal(rt.n, 2);
+    assert_true(rt.frequency == 1e8);
+    const fp_rt_se *s3 = fp_realtime_se(&rt, 3);
+    assert_non_null(s3);
+    assert_true(s3->g0 == 4252 && s3->g1 == 312128 && s3->r1 == 201717741818846LL);
+    assert_true(rt.ses[0].g1 == 314340); /* first and last pair of three */
+    assert_null(fp_realtime_se(&rt, 1));
+    fp_realtime_free(&rt);
+    static const char *const bad[] = {
+        "[]", "{\"SE0\":[[1,2]],\"metadata\":{\"frequency\":1}}", "{\"SE0\":[[1,2],[1,3]],\"metadata\":{\"frequency\":1}}",
+        "{\"SE0\":[[1,2],[2,3]],\"metadata\":{\"frequency\":0}}", "{\"SEx\":[[1,2],[2,3]],\"metadata\":{\"frequency\":1}}",
+        "{\"SE0\":[[1,2],[2,\"3\"]],\"metadata\":{\"frequency\":1}}", "{\"metadata\":{\"frequency\":1}}",
+        "{\"SE0\":[[1.5,2],[2,3]],\"metadata\":{\"frequency\":1}}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(fp_realtime_parse(bad[i], strlen(bad[i]), "rt", &rt, &err), -1);
+        assert_int_equal(err.code, FP_BAD_INPUT);
+        fp_err_clear(&err);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xml),
+        cmocka_unit_test(test_cut),
+        cmocka_unit_test(test_realtime),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
