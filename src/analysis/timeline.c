@@ -7,6 +7,7 @@
  * axis (µs with 3 decimals in the file): a slice's duration is the difference
  * of its rounded ends, so the slices of one track never overlap after rounding.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -313,6 +314,10 @@ static void wave_insts(tl *t, const tmap *m, const fp_wave *w, int pid, int64_t 
 static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
 {
     tl *t = user;
+    if (t->in->interrupted && *t->in->interrupted) {
+        t->werr = t->werr ? t->werr : EINTR; /* a long trace is not written to the end after a signal */
+        return t->werr;
+    }
     const tmap *m = map_of(t, w->se);
     if (t->nmaps && m == &t->fallback && m->se != w->se)
         t->st->ses_unaligned++; /* counted per wave; the command reports it */
@@ -428,7 +433,9 @@ int fp_timeline_render(const fp_tl_in *in, fp_tl_flush flush, void *user, fp_tl_
         occupancy(&t, &occ);
     other_data(&t);
     out_flush(&t, true);
-    if (t.werr)
+    if (t.werr == EINTR)
+        fp_err_set(err, FP_INTERRUPTED, "interrupted: the timeline was not written");
+    else if (t.werr)
         fp_err_set(err, FP_IO_ERROR, "cannot write the timeline: %s", strerror(t.werr));
     else
         rc = 0;

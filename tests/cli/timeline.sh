@@ -155,6 +155,13 @@ pos = [(x - 1) // 2 for x in tids]
 assert pos[0] == 0 and all(400 <= b - a <= 420 for a, b in zip(pos, pos[1:])), pos
 PY
 
+# SIGTERM while the waves are streamed: INTERRUPTED (130), nothing left behind (no artifact, no temp file)
+mkdir -p "$tmp/sig"
+"$FLYPROF" timeline -q --bundle "$d" --detail insts --out "$tmp/sig/t.json" > "$tmp/env" & p=$!
+for _ in $(seq 200); do [ -n "$(ls "$tmp/sig")" ] && break; sleep 0.02; done
+kill -TERM $p; wait $p; rc=$?
+[ $rc -eq 130 ] && [ -z "$(ls "$tmp/sig")" ] && grep -q '"INTERRUPTED"' "$tmp/env" && ok "SIGTERM mid-stream -> INTERRUPTED, no artifact or temp file" || { no "sigterm ($rc)"; ls -la "$tmp/sig"; cat "$tmp/env"; }
+
 # errors: an empty shell, an unwritable --out
 mkdir -p "$tmp/shell"; echo '{"code": null, "header": "", "version": "3.0.0"}' > "$tmp/shell/code.json"
 "$FLYPROF" timeline -q --bundle "$tmp/shell" --out "$tmp/x.json" > "$tmp/env"; rc=$?

@@ -20,6 +20,7 @@
 #ifndef FLYPROF_TIMELINE_H
 #define FLYPROF_TIMELINE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "flyprof/att.h"
@@ -37,6 +38,7 @@ typedef struct fp_tl_in {
     double clock_mhz;       /* used without realtime.json when > 0 */
     const char *kernel;     /* otherData.kernel, may be NULL */
     size_t max_waves;       /* > 0: draw at most this many waves, evenly spaced in file order */
+    const volatile sig_atomic_t *interrupted; /* set on SIGINT/SIGTERM: stop between waves (may be NULL) */
 } fp_tl_in;
 
 typedef struct fp_tl_stats {
@@ -58,7 +60,8 @@ typedef int (*fp_tl_flush)(void *user, const char *buf, size_t len);
 
 /* Render the whole timeline through flush. Errors: a wave walk that cannot list
  * the dir (as fp_wave_list_dir), occupancy.json malformed (BAD_INPUT), a flush
- * error (IO_ERROR with its errno). Unreadable wave files are skipped and counted. */
+ * error (IO_ERROR with its errno), *interrupted set (INTERRUPTED, between two
+ * waves). Unreadable wave files are skipped and counted. */
 int fp_timeline_render(const fp_tl_in *in, fp_tl_flush flush, void *user, fp_tl_stats *st, fp_err *err);
 
 #endif
