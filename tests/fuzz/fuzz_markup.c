@@ -15,7 +15,8 @@ static void check_text(const fp_sb *sb, bool markup)
         abort();
     for (size_t i = 0; i < sb->len; i++) {
         unsigned char c = (unsigned char)sb->buf[i];
-        if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f || (markup && (c == '<' || c == '>' || c == '"')))
+        /* JSON strings may hold DEL; markup never does (a terminal acts on it) */
+        if ((c < 0x20 && c != '\t' && c != '\n') || (markup && (c == 0x7f || c == '<' || c == '>' || c == '"')))
             abort();
     }
 }
