@@ -80,39 +80,47 @@ static int64_t ns_at(const tmap *m, int64_t cycle)
 }
 
 /* realtime.json -> one map per SE on a common axis: 0 = the earliest SE's
- * reference time at its shader cycle 0, so that every timestamp is >= 0. */
+ * reference time at its shader cycle 0, so that every timestamp is >= 0. An SE
+ * whose pairs give no clock is drawn on the first usable SE's map (counted). */
 static void time_maps(tl *t)
 {
     fp_realtime rt;
     fp_err e = {0};
     fp_tl_stats *st = t->st;
     if (fp_realtime_load(t->in->dir, &rt, &e) == 0) {
+        /* in reference ticks relative to the earliest first pair: small numbers, so a
+         * double keeps sub-ns precision (absolute ns of a 100 MHz clock would not) */
+        int64_t r = INT64_MAX;
+        for (size_t i = 0; i < rt.n; i++)
+            r = rt.ses[i].real0 < r ? rt.ses[i].real0 : r;
         double origin = INFINITY;
-        for (size_t i = 0; i < rt.n; i++) {
-            const fp_rt_se *s = &rt.ses[i];
-            double ticks_per_cycle = (double)(s->r1 - s->r0) / (double)(s->g1 - s->g0);
-            double at0 = (double)s->r0 - (double)s->g0 * ticks_per_cycle;
-            origin = at0 < origin ? at0 : origin;
-        }
-        t->maps = calloc(rt.n, sizeof *t->maps);
+        t->maps = calloc(rt.n + 1, sizeof *t->maps);
         if (!t->maps)
             abort();
         for (size_t i = 0; i < rt.n; i++) {
-            const fp_rt_se *s = &rt.ses[i];
-            double ticks_per_cycle = (double)(s->r1 - s->r0) / (double)(s->g1 - s->g0);
-            double mhz = rt.frequency * 1e-6 / ticks_per_cycle;
-            t->maps[i] = (tmap){s->se, ((double)s->r0 - origin) * 1e6 / rt.frequency, 1.0 / mhz, s->g0};
-            st->mhz_min = i == 0 || mhz < st->mhz_min ? mhz : st->mhz_min;
-            st->mhz_max = i == 0 || mhz > st->mhz_max ? mhz : st->mhz_max;
+            const fp_rt_se *se = &rt.ses[i];
+            double mhz = fp_realtime_mhz(&rt, se);
+            if (!(mhz > 0))
+                continue;
+            double tpc = (double)(se->real1 - se->real0) / (double)(se->gfx1 - se->gfx0);
+            double at0 = (double)(se->real0 - r) - (double)se->gfx0 * tpc; /* ticks at cycle 0 */
+            t->maps[t->nmaps++] = (tmap){se->se, at0, 1.0 / mhz, 0}; /* base in ticks until the origin is known */
+            origin = at0 < origin ? at0 : origin;
+            st->mhz_min = st->mhz_min == 0 || mhz < st->mhz_min ? mhz : st->mhz_min;
+            st->mhz_max = mhz > st->mhz_max ? mhz : st->mhz_max;
         }
-        t->nmaps = rt.n;
-        t->fallback = t->maps[0];
-        st->timebase = "realtime.json";
+        for (size_t i = 0; i < t->nmaps; i++)
+            t->maps[i].base_us = (t->maps[i].base_us - origin) * 1e6 / rt.frequency_hz;
         fp_realtime_free(&rt);
-        return;
-    }
-    if (e.code != FP_NO_ARTIFACT)
+        if (t->nmaps) {
+            t->fallback = t->maps[0];
+            st->timebase = "realtime.json";
+            return;
+        }
+        snprintf(st->realtime_error, sizeof st->realtime_error, "no SE with two increasing pairs and a frequency");
+    } else if (e.code != FP_NO_ARTIFACT) {
         snprintf(st->realtime_error, sizeof st->realtime_error, "%s", e.message);
+    }
     fp_err_clear(&e);
     bool clock = t->in->clock_mhz > 0;
     t->fallback = (tmap){-1, 0.0, clock ? 1.0 / t->in->clock_mhz : 0.001, 0};

@@ -1,87 +1,136 @@
 /*
- * realtime.c - reading realtime.json (realtime.h). Small (a few pairs per SE),
- * so cJSON; every cell is checked, a bad document is BAD_INPUT naming what.
+ * realtime.c - realtime.json (realtime.h). Small file: the general tokenizer.
  */
+#include "flyprof/realtime.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "flyprof/fs.h"
-#include "flyprof/json.h"
-#include "flyprof/realtime.h"
+#include "flyprof/jscan.h"
+#include "flyprof/mem.h"
+#include "flyprof/strbuf.h"
 
-static bool int_cell(const cJSON *c, int64_t *v)
+static int bad(fp_err *err, const fp_jscan *js, const char *what)
 {
-    if (!cJSON_IsNumber(c) || c->valuedouble < 0 || c->valuedouble > 9.0e15 ||
-        c->valuedouble != (double)(int64_t)c->valuedouble)
+    return fp_err_set(err, FP_BAD_INPUT, "realtime.json: %s (offset %zu)", what, fp_js_offset(js));
+}
+
+/* "SE<n>" -> n */
+static bool se_key(const char *s, size_t n, int *se)
+{
+    if (n < 3 || n > 8 || memcmp(s, "SE", 2))
         return false;
-    *v = (int64_t)c->valuedouble;
+    int v = 0;
+    for (size_t i = 2; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *se = v;
     return true;
 }
 
-static bool pair_of(const cJSON *p, int64_t *g, int64_t *r)
+/* [[gfx, real], ...] -> first and last pair */
+static int read_pairs(fp_jscan *js, fp_rt_se *s, fp_err *err)
 {
-    return cJSON_IsArray(p) && cJSON_GetArraySize(p) == 2 && int_cell(p->child, g) && int_cell(p->child->next, r);
-}
-
-/* One "SE<n>": [[g, r], ...] -> its first and last pair. */
-static int se_entry(const cJSON *m, const char *name, fp_rt_se *o, fp_err *err)
-{
-    char *end = NULL;
-    long se = strtol(m->string + 2, &end, 10);
-    if (!m->string[2] || *end || se < 0 || se > 1023)
-        return fp_err_set(err, FP_BAD_INPUT, "%s: key '%s' is not SE<n>", name, m->string);
-    if (!cJSON_IsArray(m) || cJSON_GetArraySize(m) < 2)
-        return fp_err_set(err, FP_BAD_INPUT, "%s: %s: expected at least two [gfx, realtime] pairs", name, m->string);
-    o->se = (int)se;
-    int64_t pg = -1, pr = -1;
-    const cJSON *p;
-    cJSON_ArrayForEach(p, m)
-    {
-        int64_t g, r;
-        if (!pair_of(p, &g, &r))
-            return fp_err_set(err, FP_BAD_INPUT, "%s: %s: a pair is not [integer, integer]", name, m->string);
-        if (pg >= 0 && (g <= pg || r <= pr))
-            return fp_err_set(err, FP_BAD_INPUT, "%s: %s: pairs do not increase", name, m->string);
-        if (pg < 0)
-            o->g0 = g, o->r0 = r;
-        pg = g, pr = r;
+    if (fp_js_next(js) != FP_JT_ARR_BEGIN)
+        return bad(err, js, "an SE entry is not an array of pairs");
+    size_t n = 0;
+    for (;;) {
+        fp_jtok t = fp_js_next(js);
+        if (t == FP_JT_ARR_END)
+            break;
+        if (t != FP_JT_ARR_BEGIN)
+            return bad(err, js, "a pair is not an array");
+        int64_t v[2];
+        for (int k = 0; k < 2; k++) {
+            if (fp_js_next(js) != FP_JT_NUMBER || !js->num_is_int)
+                return bad(err, js, "a pair is not two integers");
+            v[k] = js->inum;
+        }
+        if (fp_js_next(js) != FP_JT_ARR_END)
+            return bad(err, js, "a pair is not two integers");
+        if (n++ == 0) {
+            s->gfx0 = v[0];
+            s->real0 = v[1];
+        }
+        s->gfx1 = v[0];
+        s->real1 = v[1];
     }
-    o->g1 = pg, o->r1 = pr;
+    if (n == 0)
+        return bad(err, js, "an SE has no pair");
     return 0;
 }
 
-int fp_realtime_parse(const char *buf, size_t len, const char *name, fp_realtime *out, fp_err *err)
+/* "metadata": {"frequency": <number>, ...} */
+static int read_meta(fp_jscan *js, fp_realtime *out, fp_err *err)
+{
+    if (fp_js_next(js) != FP_JT_OBJ_BEGIN)
+        return bad(err, js, "metadata is not an object");
+    for (;;) {
+        fp_jtok t = fp_js_next(js);
+        if (t == FP_JT_OBJ_END)
+            return 0;
+        if (t != FP_JT_STRING)
+            return bad(err, js, "expected a key in metadata");
+        bool freq = fp_js_str_eq(js, "frequency");
+        t = fp_js_next(js);
+        if (freq) {
+            if (t != FP_JT_NUMBER || !(js->num > 0))
+                return bad(err, js, "metadata.frequency is not a positive number");
+            out->frequency_hz = js->num;
+        } else if (!fp_js_skip(js)) {
+            return bad(err, js, "bad value in metadata");
+        }
+    }
+}
+
+int fp_realtime_parse(const char *buf, size_t len, fp_realtime *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
-    cJSON *j = cJSON_ParseWithLength(buf, len);
-    if (!cJSON_IsObject(j)) {
-        cJSON_Delete(j);
-        return fp_err_set(err, FP_BAD_INPUT, "%s: not a JSON object", name);
+    fp_jscan js;
+    fp_js_init(&js, buf, len);
+    size_t cap = 0;
+    int rc = -1;
+    if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
+        bad(err, &js, "top level is not an object");
+        goto done;
     }
-    int rc = 0;
-    const cJSON *m;
-    cJSON_ArrayForEach(m, j)
-    {
-        if (!strcmp(m->string, "metadata")) {
-            const cJSON *f = cJSON_GetObjectItemCaseSensitive(m, "frequency");
-            if (cJSON_IsNumber(f) && f->valuedouble > 0 && f->valuedouble < 1e13)
-                out->frequency = f->valuedouble;
-            continue;
-        }
-        if (strncmp(m->string, "SE", 2))
-            continue; /* unknown members are the decoder's to add */
-        out->ses = realloc(out->ses, (out->n + 1) * sizeof *out->ses);
-        if (!out->ses)
-            abort();
-        if ((rc = se_entry(m, name, &out->ses[out->n], err)) != 0)
+    for (;;) {
+        fp_jtok t = fp_js_next(&js);
+        if (t == FP_JT_OBJ_END)
             break;
-        out->n++;
+        if (t != FP_JT_STRING) {
+            bad(err, &js, "expected a key");
+            goto done;
+        }
+        int se;
+        if (se_key(js.str, js.str_len, &se)) {
+            FP_GROW(out->ses, out->n, cap);
+            fp_rt_se *s = &out->ses[out->n++];
+            memset(s, 0, sizeof *s);
+            s->se = se;
+            if (read_pairs(&js, s, err))
+                goto done;
+        } else if (fp_js_str_eq(&js, "metadata")) {
+            if (read_meta(&js, out, err))
+                goto done;
+        } else {
+            fp_js_next(&js);
+            if (!fp_js_skip(&js)) {
+                bad(err, &js, "bad value");
+                goto done;
+            }
+        }
     }
-    if (!rc && out->frequency <= 0)
-        rc = fp_err_set(err, FP_BAD_INPUT, "%s: metadata.frequency missing or not positive", name);
-    if (!rc && out->n == 0)
-        rc = fp_err_set(err, FP_BAD_INPUT, "%s: no SE<n> entry", name);
-    cJSON_Delete(j);
+    if (fp_js_next(&js) != FP_JT_END) {
+        bad(err, &js, "trailing data");
+        goto done;
+    }
+    rc = 0;
+done:
+    fp_js_free(&js);
     if (rc)
         fp_realtime_free(out);
     return rc;
@@ -94,23 +143,42 @@ int fp_realtime_load(const char *dir, fp_realtime *out, fp_err *err)
     fp_sb sb;
     fp_sb_init(&sb);
     int rc = fp_read_file(path, &sb, err);
-    if (rc == 0)
-        rc = fp_realtime_parse(sb.buf, sb.len, "realtime.json", out, err);
-    fp_sb_free(&sb);
     free(path);
+    if (rc == 0)
+        rc = fp_realtime_parse(sb.buf, sb.len, out, err);
+    fp_sb_free(&sb);
     return rc;
 }
 
 void fp_realtime_free(fp_realtime *rt)
 {
+    if (!rt)
+        return;
     free(rt->ses);
     memset(rt, 0, sizeof *rt);
 }
 
 const fp_rt_se *fp_realtime_se(const fp_realtime *rt, int se)
 {
-    for (size_t i = 0; i < rt->n; i++)
+    for (size_t i = 0; rt && i < rt->n; i++)
         if (rt->ses[i].se == se)
             return &rt->ses[i];
     return NULL;
+}
+
+double fp_realtime_mhz(const fp_realtime *rt, const fp_rt_se *s)
+{
+    if (!rt || !s || !(rt->frequency_hz > 0) || s->gfx1 <= s->gfx0 || s->real1 <= s->real0)
+        return 0;
+    double secs = (double)(s->real1 - s->real0) / rt->frequency_hz;
+    return (double)(s->gfx1 - s->gfx0) / secs / 1e6;
+}
+
+bool fp_realtime_ns(const fp_realtime *rt, const fp_rt_se *s, int64_t cycle, double *ns)
+{
+    double mhz = fp_realtime_mhz(rt, s);
+    if (!(mhz > 0))
+        return false;
+    *ns = (double)s->real0 * (1e9 / rt->frequency_hz) + (double)(cycle - s->gfx0) * 1e3 / mhz;
+    return true;
 }

@@ -26,6 +26,7 @@
     X(history) \
     X(check) \
     X(bundle) \
+    X(sweep) \
     X(rules) \
     X(mcp)
 
