@@ -65,7 +65,7 @@ static void test_realtime(void **state)
     /* (312128 - 4252) cycles in 14832 ticks of 100 MHz = 2075.7 MHz */
     double mhz = fp_realtime_mhz(&rt, s3);
     assert_true(mhz > 2075.7 && mhz < 2075.8);
-    double a, b;
+    double a = 0, b = 1;
     assert_true(fp_realtime_ns(&rt, s3, 4252, &a) && fp_realtime_ns(&rt, &rt.ses[0], 6464, &b));
     assert_true(a == b); /* the two SEs' first pairs are the same reference time */
     fp_realtime_free(&rt);
