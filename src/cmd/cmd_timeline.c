@@ -143,8 +143,8 @@ static int run_timeline(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
     if (rc == 0 && (code.null_code || code.n == 0))
         rc = fp_err_set(err, FP_EMPTY_ATT, "%s: code.json has no instructions (an empty shell)", ref.dir);
     char *out = a->out ? strdup(a->out) : !ref.bundle_is_dispatch ? fp_bundle_path(ctx->bundle, FP_ART_TIMELINE) : NULL;
-    render r = {.in = {ref.dir, &code, FP_TL_LINES, (double)a->clock_mhz, code.symbol, (size_t)a->max_waves,
-                        ctx->interrupted}};
+    render r = {.in = {.dir = ref.dir, .code = &code, .detail = FP_TL_LINES, .clock_mhz = (double)a->clock_mhz,
+                       .kernel = code.symbol, .max_waves = (size_t)a->max_waves, .interrupted = ctx->interrupted}};
     for (int i = 0; fp_tl_detail_names[i]; i++)
         if (!strcmp(a->detail, fp_tl_detail_names[i]))
             r.in.detail = (fp_tl_detail)i;
