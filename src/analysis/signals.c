@@ -819,6 +819,7 @@ static void derive_sol(fp_signals *s)
     in->span_total = s->span_total;
     in->cu_cycles = s->cu_cycles;
     in->grid_waves = s->launch.valid ? s->launch.grid_waves : 0;
+    in->wg_waves = s->launch.valid ? s->launch.wg_waves : 0; /* issue 23 item 4: unique bytes */
     in->time_ns = s->time_ns.known ? s->time_ns.v : 0;
     in->peak_hbm_gbs = s->peak_gbs.known ? s->peak_gbs.v : 0;
     in->lds_bytes_clk_cu = in->rates ? in->rates->lds_bytes_clk_cu : 0;
