@@ -16,9 +16,14 @@
 #include "flyprof/rules.h"
 #include "flyprof/taxonomy.h"
 
-/* Priority labels of the plan by estimated upper-bound gain (% of kernel time). */
-#define FP_PRIO_HIGH_GAIN 10.0
-#define FP_PRIO_MED_GAIN 3.0
+/* How to fix a source mapping that files most of the kernel under its entry line
+ * (seed pattern 5: address arithmetic, cndmask and prologue set-up inherit the
+ * outermost scope's location). */
+#define FP_DEBUG_INFO_FIX                                                                                             \
+    "the compiler files prologue and address code under the outermost scope (seed pattern 5); ignore that line and "  \
+    "read the lines with explicit ops (each recommendation names one as explicit_line). To fix the mapping, give "     \
+    "the generated ops the caller's location (the `loc=` the FlyDSL expr helpers take, e.g. numeric.py's "           \
+    "`index_cast(..., loc=loc)`), keep line info in the build, and re-capture"
 
 /* A new zeroed struct (aborts on OOM, like the model's helpers). */
 static void *new_obj(size_t size)
@@ -179,7 +184,7 @@ static void hot_lines_doc(const fp_bubbles_doc *b, const fp_snapshots *snaps, fp
         o->text = trimmed(fp_report_source_text(snaps, l->source));
         /* a decorator line collecting stall is the compiler's catch-all for
          * prologue/address code (seed pattern 5): flag it, do not chase it */
-        o->entry_line = o->text && o->text[0] == '@';
+        o->entry_line = fp_signals_is_entry_line(snaps, l->source);
     }
 }
 
@@ -287,14 +292,21 @@ static void summary_lines(const fp_signals *s, fp_report_doc *d)
         snprintf(buf, sizeof buf,
                  "Roof: the trace's bytes reach %.1f%% of peak HBM (an upper bound: L2/MALL hits count): probably at "
                  "the roof, at most %.1f%% left to gain; `flyprof counters` measures the real HBM bytes; "
-                 "latency-hiding advice is low confidence",
+                 "no latency-hiding advice at the roof",
                  s->bound_res.roof_pct, 100.0 - s->bound_res.roof_pct);
         fp_model_push_str(&d->summary, &d->nsummary, buf);
     } else if (s->bound_res.at_roof) {
         snprintf(buf, sizeof buf,
-                 "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain; latency-hiding advice is "
-                 "low confidence",
+                 "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain; no latency-hiding advice "
+                 "at the roof",
                  s->bound_res.roof_pct, s->bound_res.roof_source, 100.0 - s->bound_res.roof_pct);
+        fp_model_push_str(&d->summary, &d->nsummary, buf);
+    }
+    if (s->dbg.fired) {
+        snprintf(buf, sizeof buf,
+                 "Debug info: %.1f%% of the instructions and %.1f%% of the stall map to the kernel entry line %s "
+                 "(> %.0f%%): %s",
+                 s->dbg.insts_pct, s->dbg.stall_pct, s->dbg.line, s->dbg.threshold_pct, FP_DEBUG_INFO_FIX);
         fp_model_push_str(&d->summary, &d->nsummary, buf);
     }
     if (s->drain_pct.known && s->drain_pct.v >= 5.0) {
@@ -310,6 +322,11 @@ static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
 {
     fp_sb sb;
     fp_sb_init(&sb);
+    /* a broken source mapping comes first: every line-level statement below depends on it */
+    if (s->dbg.fired)
+        fp_sb_addf(&sb, "[debug info: %.0f%% of instructions / %.0f%% of stall on the entry line %s, line evidence "
+                        "weak] ",
+                   s->dbg.insts_pct, s->dbg.stall_pct, fp_signals_short_source(s->dbg.line));
     if (!s->representative)
         fp_sb_adds(&sb, "[trace not representative: low confidence] ");
     const char *k = s->kernel ? s->kernel : "kernel";
@@ -368,6 +385,15 @@ static void quality_doc(const fp_report_in *in, fp_report_quality *q)
     }
     for (size_t i = 0; i < s->nrepr_reasons; i++)
         fp_model_push_str(&q->representative_reasons, &q->nrepresentative_reasons, s->repr_reasons[i]);
+    if (s->dbg.line) {
+        fp_report_debug_info *di = q->debug_info = new_obj(sizeof *q->debug_info);
+        di->fired = s->dbg.fired;
+        di->line = fp_model_strdup(s->dbg.line);
+        di->instructions_pct = s->dbg.insts_pct;
+        di->stall_pct = s->dbg.stall_pct;
+        di->threshold_pct = s->dbg.threshold_pct;
+        di->fix = s->dbg.fired ? fp_model_strdup(FP_DEBUG_INFO_FIX) : NULL;
+    }
     if (!s->representative)
         q->recapture = fp_model_strdup("re-capture with another CU (--att-target-cu N), another dispatch (--dispatch "
                                        "N), or a shape whose traced waves reach the main loop");
@@ -513,9 +539,11 @@ void fp_report_envelope_build(const fp_report_doc *r, fp_report_envelope *o)
 static const char *or_(const char *s, const char *d) { return s && *s ? s : d; }
 static double v0(fp_optd o) { return o.known ? o.v : 0.0; }
 
-static const char *prio_label(double gain)
+/* The plan priority: the rec's own (gain x confidence, rules.c), recomputed for an
+ * older report.json that lacks it. */
+static const char *prio_label(const fp_report_rec *r)
 {
-    return gain >= FP_PRIO_HIGH_GAIN ? "HIGH" : gain >= FP_PRIO_MED_GAIN ? "MED" : "LOW";
+    return r->priority_label ? r->priority_label : fp_priority_label(r->est_gain_pct, r->confidence);
 }
 
 static void md_producer(const char *indent, const char *inst, double code_line, const char *source, fp_optd l2u,
@@ -682,7 +710,7 @@ void fp_report_markdown(const fp_report_doc *r, fp_sb *out)
         for (size_t i = 0; i < r->nrecs; i++) {
             const fp_report_rec *it = &r->recs[i];
             fp_sb_addf(out, "%d. [%s] %s - `%s`, est. gain <= %.2f%% (%s %.2f%% of stall)\n", it->rank,
-                       prio_label(it->est_gain_pct), or_(it->knob, ""), or_(it->rule, ""), it->est_gain_pct,
+                       prio_label(it), or_(it->knob, ""), or_(it->rule, ""), it->est_gain_pct,
                        or_(it->bubble_class, ""), it->evidence.class_stall_pct);
         }
         fp_sb_adds(out, "\nGains are upper bounds (the exposed stall a change could hide at most); verify by "
@@ -748,7 +776,7 @@ void fp_report_table(const fp_report_doc *r, fp_sb *out)
         char rank[16];
         snprintf(rank, sizeof rank, "%d", it->rank);
         fp_sb_pad_left(out, rank, 6);
-        fp_sb_pad_left(out, prio_label(it->est_gain_pct), 6);
+        fp_sb_pad_left(out, prio_label(it), 6);
         fp_sb_pad_left(out, gain, 8);
         fp_sb_pad_left(out, or_(it->confidence_label, "?"), 8);
         fp_sb_pad_left(out, or_(it->rule, "?"), 25);

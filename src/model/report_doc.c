@@ -206,6 +206,7 @@ static const fp_field hottest_fields[] = {
     FP_I64(fp_report_hottest, stall, "stall", 0),
     FP_BOOL(fp_report_hottest, entry_line, "entry_line", 0),
     FP_OPTD(fp_report_hottest, exposed, "exposed", 0, 0),
+    FP_STR(fp_report_hottest, explicit_line, "explicit_line", OMIT),
     FP_ARR(fp_report_hottest, waits_on, nwaits_on, "waits_on", &producer_schema, 0),
 };
 static const fp_schema hottest_schema = {"report.recommendations.evidence.hottest", sizeof(fp_report_hottest),
@@ -278,6 +279,8 @@ static const fp_field rec_fields[] = {
     FP_NUM(fp_report_rec, confidence, "confidence", 2, 0),
     FP_STR(fp_report_rec, confidence_label, "confidence_label", 0),
     FP_NUM(fp_report_rec, priority, "priority", 2, 0),
+    FP_STR(fp_report_rec, priority_label, "priority_label", OMIT),
+    FP_STR(fp_report_rec, gain_model, "gain_model", OMIT),
     FP_STR(fp_report_rec, knob, "knob", 0),
     FP_STR(fp_report_rec, api, "api", 0),
     FP_STR(fp_report_rec, change, "change", 0),
@@ -337,6 +340,17 @@ static const fp_field evidence_fields[] = {
 const fp_schema fp_report_evidence_schema = {"report.evidence", sizeof(fp_report_evidence), FP_FIELDS(evidence_fields),
                                           false};
 
+static const fp_field debug_info_fields[] = {
+    FP_BOOL(fp_report_debug_info, fired, "fired", 0),
+    FP_STR(fp_report_debug_info, line, "line", 0),
+    FP_NUM(fp_report_debug_info, instructions_pct, "instructions_pct", 1, 0),
+    FP_NUM(fp_report_debug_info, stall_pct, "stall_pct", 1, 0),
+    FP_NUM(fp_report_debug_info, threshold_pct, "threshold_pct", 1, 0),
+    FP_STR(fp_report_debug_info, fix, "fix", OMIT),
+};
+static const fp_schema debug_info_schema = {"report.capture_quality.debug_info", sizeof(fp_report_debug_info),
+                                            FP_FIELDS(debug_info_fields), false};
+
 static const fp_field quality_fields[] = {
     FP_STR(fp_report_quality, confidence, "confidence", 0),
     FP_NUM(fp_report_quality, confidence_multiplier, "confidence_multiplier", 2, 0),
@@ -353,6 +367,7 @@ static const fp_field quality_fields[] = {
     FP_OPTD(fp_report_quality, traced_pct_of_launched, "traced_pct_of_launched", 3, 0),
     FP_STRS(fp_report_quality, representative_reasons, nrepresentative_reasons, "representative_reasons", 0),
     FP_STR(fp_report_quality, recapture, "recapture", OMIT),
+    FP_OBJP(fp_report_quality, debug_info, "debug_info", &debug_info_schema, OMIT),
 };
 static const fp_schema quality_schema = {"report.capture_quality", sizeof(fp_report_quality),
                                          FP_FIELDS(quality_fields), false};

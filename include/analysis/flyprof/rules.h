@@ -42,7 +42,10 @@ typedef enum fp_sig_kind {
     FP_SIG_GRID_MORE_WAVES,   /* 1 when the grid has more waves than the resident slots (more occupancy can be used) */
     FP_SIG_LDS_WAIT_PCT,      /* lgkmcnt stall on LDS producers, % of total stall (by producer share) */
     FP_SIG_GLOBAL_WAIT_PCT,   /* vmcnt stall on global/flat loads, % of total stall (by producer share) */
-    FP_SIG_SMEM_WAIT_PCT,     /* lgkmcnt stall on scalar loads (kernel arguments), % of total stall */
+    FP_SIG_SMEM_WAIT_PCT,     /* lgkmcnt stall on mid-kernel scalar loads (not the argument prologue), % of total stall */
+    FP_SIG_XLANE_WAIT_PCT,    /* lgkmcnt stall on cross-lane shuffles (ds_bpermute/ds_swizzle), % of total stall */
+    FP_SIG_VALU_NOP_PCT,      /* s_nop cycles not between two MFMAs (VALU hazard padding), % of total stall */
+    FP_SIG_NARROW_PER_WAVE,   /* executed 1/2-byte global loads/stores per traced wave (ISA, no counters) */
     FP_SIG_KIND_COUNT
 } fp_sig_kind;
 
@@ -91,7 +94,14 @@ typedef enum fp_gain_model {
     FP_GAIN_SIGNAL_PCT,   /* the primary signal itself (a % of kernel latency) */
     FP_GAIN_FILL,         /* 100 - launch.fill_pct: the idle CUs' share of the machine */
     FP_GAIN_ROOF,         /* 100 - sol.hbm.pct_of_peak: the distance to the HBM roof */
+    FP_GAIN_NARROW,       /* global-memory classes' gain x the narrow accesses' share of global accesses */
 } fp_gain_model;
+
+/* Where a rule's evidence instruction comes from. */
+typedef enum fp_evidence_src {
+    FP_EVID_CLASS = 0,    /* the hottest instruction of the rule's class (narrowed by prod) */
+    FP_EVID_NARROW,       /* the most executed narrow global access (fp_signals.narrow_hot) */
+} fp_evidence_src;
 
 /* The acceptance test a re-capture must pass (checked by `flyprof diff`). */
 typedef enum fp_accept_kind {
@@ -118,6 +128,7 @@ typedef struct fp_rule {
     const char *api;      /* FlyDSL API */
     const char *change;   /* concrete change */
     const char *expected; /* expected effect */
+    fp_evidence_src evid; /* FP_EVID_CLASS unless the row says otherwise */
 } fp_rule;
 
 extern const fp_rule fp_rules[];
@@ -133,7 +144,11 @@ typedef struct fp_rec {
     const fp_sig_class *cls; /* the targeted class entry, or NULL */
     const fp_sig_hot *hot;   /* the evidence instruction, or NULL */
     int rank;             /* 1-based */
+    const char *priority_label; /* "HIGH" | "MED" | "LOW": from gain x confidence, capped by the confidence label */
 } fp_rec;
+
+/* The plan priority of a gain (% of kernel time) at a confidence (0..1). */
+const char *fp_priority_label(double gain_pct, double confidence);
 
 /* Evaluate every rule; *recs (malloc'd) gets the fired ones, ranked. */
 void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n);

@@ -195,6 +195,7 @@ typedef struct fp_report_hottest {
     int64_t stall;
     bool entry_line;          /* a kernel entry/decorator line */
     fp_optd exposed;
+    char *explicit_line;      /* on an entry line: the next line with explicit ops (a producer's), or NULL */
     fp_report_producer *waits_on;
     size_t nwaits_on;
 } fp_report_hottest;
@@ -257,6 +258,8 @@ typedef struct fp_report_rec {
     double confidence;        /* 0..1 */
     char *confidence_label;
     double priority;
+    char *priority_label;     /* "HIGH" | "MED" | "LOW": gain x confidence, capped by the confidence label */
+    char *gain_model;         /* how est_gain_pct was estimated */
     char *knob, *api, *change, *expected;
     fp_report_rec_evidence evidence;
     fp_report_acceptance acceptance;
@@ -301,6 +304,14 @@ typedef struct fp_report_evidence {
     size_t nmissing;
 } fp_report_evidence;
 
+/* "capture_quality.debug_info": the debug-info quality gate (issue 17, seed pattern 5). */
+typedef struct fp_report_debug_info {
+    bool fired;                    /* more than threshold_pct of instructions or stall on `line` */
+    char *line;                    /* the kernel entry/decorator line holding the most instructions */
+    double instructions_pct, stall_pct, threshold_pct;
+    char *fix;                     /* how to fix the mapping (written when fired) */
+} fp_report_debug_info;
+
 /* "capture_quality" */
 typedef struct fp_report_quality {
     char *confidence;              /* bubbles quality confidence, "unknown" when none */
@@ -318,6 +329,7 @@ typedef struct fp_report_quality {
     char **representative_reasons;
     size_t nrepresentative_reasons;
     char *recapture;               /* written only when not representative */
+    fp_report_debug_info *debug_info; /* NULL = null: the listing has no entry line */
 } fp_report_quality;
 
 /* "lines[]": every source line with its stall (what diff matches). */
