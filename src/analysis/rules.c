@@ -52,17 +52,17 @@ const fp_rule fp_rules[] = {
      "Launch at least one workgroup per CU: shrink the output tile or split the K dimension until "
      "workgroups >= CUs (the evidence gives both counts)",
      "The idle CUs get work; kernel time falls up to the fill ratio (bounded by the HBM roof)",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"hbm_roof_bytes", "vmcnt",
      {C_(FP_SIG_PCT_HBM_ROOF, NULL, FP_GT, 60)},
-     FP_GATE_MEMORY, 1.3, "medium", FP_GAIN_ROOF, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 20,
+     FP_GATE_MEMORY, 1.3, "medium", FP_GAIN_ROOF, FP_PROD_ANY, FP_ACC_SIGNAL_DROP, 20,
      "At the HBM roof: move fewer bytes (fuse, narrower storage dtype, no re-reads)",
      "fuse the producer/consumer op into this kernel; store activations/weights in a narrower dtype (bf16 -> fp8, "
      "fp8 -> fp4 with `rocdl.cdna4.MFMA_Scale`); keep re-read tiles in LDS instead of re-loading them",
      "The kernel already streams near peak HBM bandwidth: only fewer bytes per result can make it faster. Fuse "
      "neighbouring elementwise ops, narrow the stored dtype, or reuse data on chip",
      "Bytes per dispatch fall; time falls with them (latency hiding cannot help at the roof)",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_HBM_BYTES},
     {"smem_wait", "lgkmcnt",
      {C_(FP_SIG_SMEM_WAIT_PCT, NULL, FP_GT, 15)},
      FP_GATE_ANY, 0.7, "medium", FP_GAIN_CLASS, FP_PROD_SMEM, FP_ACC_LINE_STALL_DROP, 30,
@@ -72,7 +72,7 @@ const fp_rule fp_rules[] = {
      "The waves wait on s_load results (kernel arguments, scalar buffer loads) via lgkmcnt: fold constants, load "
      "them earlier, or merge loads so one wait covers them; in a short kernel this is launch latency",
      "The lgkmcnt waits on scalar loads shrink; the first vector work starts earlier",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"vmem_prefetch", "vmcnt",
      {C_(FP_SIG_GLOBAL_WAIT_PCT, NULL, FP_GT, 10), C_PASS(FP_SIG_PCT_HBM_ROOF, NULL, FP_LT, 70)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 1.2, "high", FP_GAIN_CLASS, FP_PROD_GLOBAL, FP_ACC_LINE_STALL_DROP, 30,
@@ -81,7 +81,7 @@ const fp_rule fp_rules[] = {
      "Issue the next iteration's buffer_load at the loop top and consume the previous iteration's data "
      "(loop-carried through init=[...]); loop bounds MUST be fx.Index or the rewriter unrolls and drops init=",
      "VMEM latency overlaps the loop body; the s_waitcnt vmcnt stall at the hot line drains",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"vmem_queue_depth", "vmcnt",
      {C_(FP_SIG_CLASS_MIX, "vmem_load", FP_GT, 0.20), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 0.8, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 20,
@@ -90,7 +90,7 @@ const fp_rule fp_rules[] = {
      "Group N loads and fence once with vmcnt(0) instead of interleaving fences; replace full barriers that only "
      "order global loads with a vmcnt-only wait",
      "More loads in flight (memory-level parallelism), fewer and later vmcnt drains",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"lds_write_read_distance", "lgkmcnt",
      {C_(FP_SIG_LDS_WAIT_PCT, NULL, FP_GT, 15)},
      FP_GATE_ANY, 1.1, "high", FP_GAIN_CLASS, FP_PROD_LDS, FP_ACC_LINE_STALL_DROP, 30,
@@ -100,7 +100,7 @@ const fp_rule fp_rules[] = {
      "Hoist the next tile's LDS read across the barrier and batch all LDS reads before the MFMAs that consume them "
      "(seed pattern 3)",
      "The write->read latency exposed by s_waitcnt lgkmcnt(0) is hidden behind independent work",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"lds_bank_conflict", "lds",
      {C_FB(FP_SIG_LDS_CONFLICT_PCT, NULL, FP_GT, 5, FP_SIG_CLASS_STALL_PCT, "lds", FP_GT, 8)},
      FP_GATE_ANY, 1.0, "high", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 50,
@@ -109,7 +109,7 @@ const fp_rule fp_rules[] = {
      "or `rocdl.cdna4.LDSReadTrans8_64b()` (gfx950)",
      "Swizzle the LDS tile layout identically on the write and the read side (or pad the row stride)",
      "No serialized bank-conflict replays; the LDS instruction stall shrinks",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"mfma_raw", "mfma",
      {C_(FP_SIG_CLASS_STALL_PCT, "mfma", FP_GT, 5), C_PASS(FP_SIG_MFMA_FRAC, NULL, FP_GT, 0.30)},
      FP_GATE_COMPUTE | FP_GATE_LATENCY, 0.9, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 30,
@@ -118,7 +118,7 @@ const fp_rule fp_rules[] = {
      "`dvmem_preload`; `rocdl.s_setprio(...)`",
      "Interleave MFMAs of independent accumulators with the LDS/VMEM work of the next step",
      "Fewer idle cycles between dependent v_mfma; the MFMA pipe stays full",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"barrier_relax", "barrier",
      {C_(FP_SIG_CLASS_STALL_PCT, "barrier", FP_GT, 5)},
      FP_GATE_ANY, 0.8, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_LINE_STALL_DROP, 30,
@@ -128,7 +128,7 @@ const fp_rule fp_rules[] = {
      "Barrier only the swapped LDS region in ping-pong buffering; replace an LDS cross-wave reduction by a "
      "wave-level shuffle reduction",
      "Less s_barrier stall: waves stop waiting for the slowest wave of the workgroup",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"occupancy_vgpr", "occupancy",
      {C_(FP_SIG_WAVES_PER_CU, NULL, FP_LT, 8), C_PASS(FP_SIG_VGPR_LIMITED, NULL, FP_GT, 0.5),
       C_PASS(FP_SIG_GRID_MORE_WAVES, NULL, FP_GT, 0.5)},
@@ -139,7 +139,7 @@ const fp_rule fp_rules[] = {
      "Free VGPRs until the unified 512-entry pool fits one more wave per SIMD (the evidence gives the register "
      "budget); do NOT force maxnreg to push accum_vgpr to 0 (spills through v_accvgpr_read, measured 4.5x slower)",
      "More resident waves per CU to hide the exposed latency of the bubble classes",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"vectorize_copy", "vmem_load",
      {C_(FP_SIG_PARTIAL_32B, NULL, FP_GT, 0.15)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 1.0, "high", FP_GAIN_CLASS_X_SIG, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 0.05,
@@ -147,7 +147,7 @@ const fp_rule fp_rules[] = {
      "`buffer_ops.buffer_load(..., vec_width=4)`; 128-bit atom `fx.UniversalCopy(128)` / `rocdl.BufferCopy128b()`",
      "Load full 64B lines per lane group: vec_width = 128 // elem_bits and VEC_WIDTH*sizeof(elem) <= atom bits",
      "No 32B-partial HBM requests; the same bytes move in fewer, fuller transactions",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"mma_select", "mfma",
      {C_(FP_SIG_MFMA_FRAC, NULL, FP_GT, 0.30)},
      FP_GATE_COMPUTE, 0.9, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 20,
@@ -156,7 +156,7 @@ const fp_rule fp_rules[] = {
      "Use the widest K the dtype allows: fp8 mfma_f32_16x16x32_fp8_fp8 (K32), bf16 K16 (K32 on gfx950), "
      "fp4 K128",
      "Fewer MFMA issues for the same FLOPs; less issue overhead per tile",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"layout_l2", "vmcnt",
      {C_(FP_SIG_L2_HIT, NULL, FP_LT, 70), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 0.7, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 0,
@@ -165,7 +165,7 @@ const fp_rule fp_rules[] = {
      "`fx.make_tiled_mma(atom, make_layout((M_rep, N_rep, K_rep), ...))`; `xcd_remap_bx_by(..., xcd_swizzle=N)`",
      "Make per-lane addresses contiguous and remap workgroups so tiles sharing data run on the same XCD",
      "Higher L2 hit rate, fewer HBM round trips behind the vmcnt waits",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"scratch_spill", "vmcnt",
      {C_(FP_SIG_SCRATCH_INSTS, NULL, FP_GT, 0)},
      FP_GATE_ANY, 1.5, "high", FP_GAIN_CLASS, FP_PROD_SCRATCH, FP_ACC_SIGNAL_BELOW, 1,
@@ -175,7 +175,7 @@ const fp_rule fp_rules[] = {
      "Lower the register footprint until the compiler stops spilling (a higher waves_per_eu forces a smaller "
      "VGPR budget); never force maxnreg",
      "scratch_* loads/stores disappear, and the VMEM waits they cause go with them",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"mfma_hazard_nop", "nop",
      {C_(FP_SIG_NOP_MFMA_PCT, NULL, FP_GT, 3)},
      FP_GATE_COMPUTE | FP_GATE_LATENCY, 0.9, "medium", FP_GAIN_SIGNAL_PCT, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 0,
@@ -185,7 +185,7 @@ const fp_rule fp_rules[] = {
      "Put independent MFMAs (another accumulator tile) or LDS/VMEM work between an MFMA and the MFMA that reads its "
      "result, so the compiler need not insert s_nop (5/8/12/20 passes by MFMA variant, CDNA4 ISA table 38)",
      "The s_nop cycles between dependent MFMAs disappear; the MFMA pipe stays busy",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"valu_hazard_nop", "nop",
      {C_(FP_SIG_VALU_NOP_PCT, NULL, FP_GT, 5)},
      FP_GATE_ANY, 0.6, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 50,
@@ -196,7 +196,7 @@ const fp_rule fp_rules[] = {
      "s_nop when no independent instruction is available: move independent work into the window or remove the "
      "compare/select pair",
      "The s_nop cycles shrink; the VALU pipe issues useful work instead",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"load_use_distance", "vmcnt",
      {C_(FP_SIG_LOAD_USE_EXPOSED, NULL, FP_GT, 0.5), C_(FP_SIG_GLOBAL_WAIT_PCT, NULL, FP_GT, 5)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 1.15, "high", FP_GAIN_HOT_LINE, FP_PROD_GLOBAL, FP_ACC_LINE_STALL_DROP, 30,
@@ -206,7 +206,7 @@ const fp_rule fp_rules[] = {
      "Move the producer load earlier so independent work (for example a whole MFMA block) separates it from its "
      "first use; issue scale/index loads before the bulk loads (seed pattern 4)",
      "The measured load-to-use distance grows past the memory latency; the wait at the hot line stops stalling",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"crosslane_shuffle", "lgkmcnt",
      {C_(FP_SIG_XLANE_WAIT_PCT, NULL, FP_GT, 10)},
      FP_GATE_ANY, 1.1, "high", FP_GAIN_CLASS, FP_PROD_XLANE, FP_ACC_LINE_STALL_DROP, 30,
@@ -218,7 +218,7 @@ const fp_rule fp_rules[] = {
      "issue the shuffles of independent values (rows, top-k candidates) together so one wait covers them, and do the "
      "in-row steps with DPP / permlane, which do not go through the LDS crossbar",
      "Fewer serialized lgkmcnt waits on shuffles; the selection / reduction network's critical path shortens",
-     FP_EVID_CLASS},
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"vectorize_global", "vmcnt",
      {C_(FP_SIG_NARROW_PER_WAVE, NULL, FP_GT, 4)},
      FP_GATE_ANY, 0.9, "medium", FP_GAIN_NARROW, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 0,
@@ -230,7 +230,7 @@ const fp_rule fp_rules[] = {
      "instruction and its count per wave)",
      "The narrow accesses per wave fall (the same bytes in fewer, wider instructions); VMEM issue and the waits "
      "behind them shrink",
-     FP_EVID_NARROW},
+     FP_EVID_NARROW, FP_SIG_NONE},
 };
 const size_t fp_rules_count = sizeof fp_rules / sizeof fp_rules[0];
 
@@ -328,11 +328,18 @@ static bool rd_smem_wait(const fp_signals *s, const fp_sig_class *c, double *out
 static bool rd_xlane_wait(const fp_signals *s, const fp_sig_class *c, double *out)
 {
     /* waits on shuffles, plus the issue stall of a cross-lane class when the taxonomy has one */
-    const fp_sig_class *x = fp_signals_class(s, "crosslane");
+    const fp_sig_class *x = fp_signals_class(s, "xlane");
     *out = fp_signals_wait_on_pct(s, "lgkmcnt", FP_PROD_XLANE) + (x ? x->stall_pct : 0.0);
     const fp_sig_class *lg = fp_signals_class(s, "lgkmcnt");
     if (!x && !(lg && lg->has_producers))
         *out = 0.0; /* no producer evidence: nothing says the waits are shuffles */
+    return true;
+}
+static bool rd_hbm_bytes(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->have_sol || !s->sol.hbm_bytes.have)
+        return false;
+    *out = s->sol.hbm_bytes.v;
     return true;
 }
 static bool rd_valu_nop(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->valu_nop_pct, out); }
@@ -364,6 +371,7 @@ static const fp_sig_info sig_table[FP_SIG_KIND_COUNT] = {
     {FP_SIG_XLANE_WAIT_PCT, "waits.lgkmcnt_on_crosslane_pct", "% of total stall", rd_xlane_wait},
     {FP_SIG_VALU_NOP_PCT, "trace.valu_nop_pct", "% of total stall", rd_valu_nop},
     {FP_SIG_NARROW_PER_WAVE, "isa.narrow_global_per_wave", "executed accesses per wave", rd_narrow},
+    {FP_SIG_HBM_BYTES, "sol.hbm.bytes_per_dispatch", "bytes", rd_hbm_bytes},
 };
 
 const fp_sig_info *fp_sig_info_of(fp_sig_kind k)
@@ -523,6 +531,16 @@ static double narrow_gain(const fp_signals *s)
     return g * s->narrow_frac.v;
 }
 
+/* At HBM % of peak `hbm`, the most kernel time fewer stalls can save before the
+ * bytes alone need the time: the distance to the arch's PRACTICAL ceiling (not
+ * to the theoretical peak), 1 - hbm / ceiling, in %. */
+static double roof_room(const fp_signals *s, double hbm)
+{
+    double ceil = s->bound_res.ceiling_pct > 0 ? s->bound_res.ceiling_pct : 100.0;
+    double room = 100.0 * (1.0 - hbm / ceil);
+    return room < 0 ? 0 : room;
+}
+
 static int rec_cmp(const void *a, const void *b)
 {
     const fp_rec *x = a, *y = b;
@@ -595,15 +613,13 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         case FP_GAIN_HOT_LINE: rec->gain_pct = hot_line_gain(s, rec->cls); break;
         case FP_GAIN_OCCUPANCY: rec->gain_pct = occupancy_gain(s); break;
         case FP_GAIN_FILL: rec->gain_pct = 100.0 - rec->value; break;
-        case FP_GAIN_ROOF: rec->gain_pct = 100.0 - rec->value; break;
+        case FP_GAIN_ROOF: rec->gain_pct = roof_room(s, rec->value); break;
         case FP_GAIN_NARROW: rec->gain_pct = narrow_gain(s); break;
         }
         /* at the HBM roof no change can take the kernel below the time its bytes
          * need: the remaining gain is the distance to the roof */
         bool roof = s->bound_res.at_roof;
-        double room = roof ? 100.0 - s->bound_res.roof_pct : 100.0;
-        if (room < 0)
-            room = 0;
+        double room = roof ? roof_room(s, s->bound_res.roof_pct) : 100.0;
         if (rec->gain_pct > room)
             rec->gain_pct = room;
         rec->gain_pct = fp_round(rec->gain_pct, 2);
@@ -682,7 +698,7 @@ static const char *gain_model_name(fp_gain_model g)
     case FP_GAIN_OCCUPANCY: return "bubble exposed stall x (1 - waves/next waves)";
     case FP_GAIN_SIGNAL_PCT: return "the signal (% of latency)";
     case FP_GAIN_FILL: return "100 - launch.fill_pct (idle CUs)";
-    case FP_GAIN_ROOF: return "100 - sol.hbm.pct_of_peak (distance to the roof)";
+    case FP_GAIN_ROOF: return "100 x (1 - sol.hbm.pct_of_peak / practical ceiling): distance to the practical roof";
     case FP_GAIN_NARROW: return "global-memory exposed stall x narrow share of global accesses";
     }
     return "?";
@@ -706,6 +722,10 @@ static void accept_rule_text(const fp_rule *r, fp_sb *out)
             sig_text(r->conds[0].sig, r->conds[0].cls, out);
             fp_sb_adds(out, " drops by >= 50%");
         }
+        break;
+    case FP_ACC_SIGNAL_DROP:
+        sig_text(r->accept_sig ? r->accept_sig : r->conds[0].sig, NULL, out);
+        fp_sb_addf(out, " drops by >= %.0f%%", r->accept_value);
         break;
     case FP_ACC_SIGNAL_ABOVE:
         sig_text(r->conds[0].sig, r->conds[0].cls, out);
@@ -929,6 +949,25 @@ static void accept_doc(const fp_signals *s, const fp_rec *r, fp_report_acceptanc
         fp_sb_addf(&t, " falls below %.4g (now %.4g)", target, r->value);
         break;
     }
+    case FP_ACC_SIGNAL_DROP: {
+        /* measured on its own signal (bytes for a move-fewer-bytes rule), not on stall */
+        fp_sig_kind k = ru->accept_sig ? ru->accept_sig : ru->conds[0].sig;
+        double v = 0;
+        if (!fp_sig_value(s, k, NULL, &v)) {
+            accept_class(ru, c, o, &base);
+            fp_sb_addf(&t, "exposed %s stall drops by >= %.0f%% (%s unmeasured)", ru->bubble_class, ru->accept_value,
+                       fp_sig_kind_name(k));
+            break;
+        }
+        double target = v * (1 - ru->accept_value / 100.0);
+        o->kind = fp_model_strdup("signal_below");
+        o->signal = fp_model_strdup(fp_sig_kind_name(k));
+        o->before = fp_round(v, 4);
+        o->drop_pct = fp_optd_of(ru->accept_value);
+        o->target = fp_round(target, 4);
+        fp_sb_addf(&t, "%s drops by >= %.0f%%: below %.6g (now %.6g)", fp_sig_kind_name(k), ru->accept_value, target, v);
+        break;
+    }
     case FP_ACC_SIGNAL_ABOVE: {
         double target = ru->conds[0].thr;
         if (ru->conds[0].sig == FP_SIG_WAVES_PER_CU)
@@ -994,7 +1033,7 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
         ev->roof = new_obj(sizeof *ev->roof);
         ev->roof->hbm_pct_of_peak = s->bound_res.roof_pct;
         ev->roof->source = fp_model_strdup(s->bound_res.roof_source);
-        ev->roof->gain_cap_pct = 100.0 - s->bound_res.roof_pct;
+        ev->roof->gain_cap_pct = roof_room(s, s->bound_res.roof_pct);
     }
     if (ru->gain == FP_GAIN_OCCUPANCY) {
         fp_report_ev_occupancy *oc = ev->occupancy = new_obj(sizeof *ev->occupancy);

@@ -841,6 +841,11 @@ double fp_signals_wait_on_pct(const fp_signals *s, const char *cls, fp_prod_grou
     return fp_round(c->stall_pct * mine / all, 2);
 }
 
+/* CDNA: 4 SIMDs per CU; the vector L1 / texture path returns 64 B per clock per CU
+ * (GCN/CDNA L1 width; docs/bound.md). */
+#define FP_SIG_SIMDS_PER_CU 4
+#define FP_SIG_VMEM_BYTES_CLK_CU 64.0
+
 /* Bounds of plausible resource counts (anything above is a corrupt input). */
 #define FP_SIG_MAX_REGS 4096
 #define FP_SIG_MAX_LDS (1 << 24)
@@ -1045,6 +1050,16 @@ void fp_signals_derive(fp_signals *s)
     }
     if (s->sol.trace_pct.have)
         in->hbm_trace_pct = fp_some(s->sol.trace_pct.v);
+    in->hbm_ceiling_pct = fp_some(fp_bound_hbm_ceiling(s->arch)->pct);
+    /* the SIMDs the launch can give a wave: waves spread over the CUs' SIMDs */
+    if (s->launch.valid && s->launch.cus > 0) {
+        double simds = (double)s->launch.cus * FP_SIG_SIMDS_PER_CU;
+        double f = 100.0 * s->launch.grid_waves / simds;
+        in->simd_fill_pct = fp_some(f > 100.0 ? 100.0 : fp_round(f, 2));
+    }
+    /* the vector-memory path: traced bytes over the traced CUs' cycles at its rate */
+    if (s->have_sol && s->cu_cycles > 0)
+        in->vmem_issue_pct = fp_some(fp_round(100.0 * s->sol.vmem_bytes_traced / (s->cu_cycles * FP_SIG_VMEM_BYTES_CLK_CU), 2));
     if (s->sol.trace_mfma_busy.have)
         in->mfma_busy_trace_pct = fp_some(s->sol.trace_mfma_busy.v);
     if (s->sol.trace_valu_busy.have)

@@ -46,6 +46,7 @@ typedef enum fp_sig_kind {
     FP_SIG_XLANE_WAIT_PCT,    /* lgkmcnt stall on cross-lane shuffles (ds_bpermute/ds_swizzle), % of total stall */
     FP_SIG_VALU_NOP_PCT,      /* s_nop cycles not between two MFMAs (VALU hazard padding), % of total stall */
     FP_SIG_NARROW_PER_WAVE,   /* executed 1/2-byte global loads/stores per traced wave (ISA, no counters) */
+    FP_SIG_HBM_BYTES,         /* bytes per dispatch that cross HBM (counters, else the trace's unique/requested bytes) */
     FP_SIG_KIND_COUNT
 } fp_sig_kind;
 
@@ -109,6 +110,7 @@ typedef enum fp_accept_kind {
     FP_ACC_LINE_STALL_DROP,    /* stall at the hottest .py:line of the class drops by >= pct % */
     FP_ACC_SIGNAL_BELOW,       /* the primary signal falls below `target` */
     FP_ACC_SIGNAL_ABOVE,       /* the primary signal rises above `target` */
+    FP_ACC_SIGNAL_DROP,        /* the rule's accept signal drops by >= pct % (written as signal_below) */
 } fp_accept_kind;
 
 #define FP_RULE_MAX_CONDS 3
@@ -129,6 +131,7 @@ typedef struct fp_rule {
     const char *change;   /* concrete change */
     const char *expected; /* expected effect */
     fp_evidence_src evid; /* FP_EVID_CLASS unless the row says otherwise */
+    fp_sig_kind accept_sig; /* FP_ACC_SIGNAL_DROP: the signal measured (FP_SIG_NONE: conds[0]'s) */
 } fp_rule;
 
 extern const fp_rule fp_rules[];
