@@ -355,8 +355,10 @@ static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
     if (top_c)
         fp_sb_addf(&sb, ", %s-dominated (%.2f%% of stall; %.1f%% of cycles stalled)", top_c->name, top_c->stall_pct,
                    s->stall_pct);
-    if (top)
+    if (top && s->representative)
         fp_sb_addf(&sb, " -> %s (est. gain <= %.2f%%)", top->rule->knob, top->gain_pct);
+    else if (top)
+        fp_sb_addf(&sb, " -> %s (est. gain n/a: trace not representative)", top->rule->knob);
     else
         fp_sb_adds(&sb, " -> no rule fired");
     return fp_sb_detach(&sb);
@@ -543,7 +545,7 @@ static double v0(fp_optd o) { return o.known ? o.v : 0.0; }
  * older report.json that lacks it. */
 static const char *prio_label(const fp_report_rec *r)
 {
-    return r->priority_label ? r->priority_label : fp_priority_label(r->est_gain_pct, r->confidence);
+    return r->priority_label ? r->priority_label : fp_priority_label(r->est_gain_pct.known ? r->est_gain_pct.v : 0, r->confidence);
 }
 
 static void md_producer(const char *indent, const char *inst, double code_line, const char *source, fp_optd l2u,
@@ -556,13 +558,26 @@ static void md_producer(const char *indent, const char *inst, double code_line, 
     fp_sb_adds(out, "\n");
 }
 
+/* "est. gain <= 12.34%", or why there is no number */
+static const char *gain_text(fp_optd g, char buf[64])
+{
+    if (g.known)
+        snprintf(buf, 64, "est. gain <= %.2f%%", g.v);
+    else
+        snprintf(buf, 64, "est. gain n/a (trace not representative)");
+    return buf;
+}
+
 static void md_rec(const fp_report_rec *rec, fp_sb *out)
 {
     const fp_report_rec_evidence *ev = &rec->evidence;
     const fp_report_hottest *hot = ev->hottest;
-    fp_sb_addf(out, "### #%d - `%s` (%s) - est. gain <= %.2f%%, confidence %s (%.2f)\n\n", rec->rank,
-               or_(rec->rule, "?"), or_(rec->bubble_class, "?"), rec->est_gain_pct, or_(rec->confidence_label, "?"),
-               rec->confidence);
+    char g[64];
+    fp_sb_addf(out, "### #%d - `%s` (%s) - %s, confidence %s (%.2f), priority %s\n\n", rec->rank,
+               or_(rec->rule, "?"), or_(rec->bubble_class, "?"), gain_text(rec->est_gain_pct, g),
+               or_(rec->confidence_label, "?"), rec->confidence, prio_label(rec));
+    if (rec->gain_model)
+        fp_sb_addf(out, "- **Gain model:** %s\n", rec->gain_model);
     fp_sb_addf(out, "- **Evidence:** `%s` = %.4g (fired because %s); class stall %.2f%%", or_(ev->signal, "?"),
                ev->value, or_(ev->fired_because, "?"), ev->class_stall_pct);
     if (ev->exposed_stall.known)
@@ -709,9 +724,10 @@ void fp_report_markdown(const fp_report_doc *r, fp_sb *out)
         fp_sb_adds(out, "### Priority order\n\n");
         for (size_t i = 0; i < r->nrecs; i++) {
             const fp_report_rec *it = &r->recs[i];
-            fp_sb_addf(out, "%d. [%s] %s - `%s`, est. gain <= %.2f%% (%s %.2f%% of stall)\n", it->rank,
-                       prio_label(it), or_(it->knob, ""), or_(it->rule, ""), it->est_gain_pct,
-                       or_(it->bubble_class, ""), it->evidence.class_stall_pct);
+            char g[64];
+            fp_sb_addf(out, "%d. [%s] %s - `%s`, %s (%s %.2f%% of stall)\n", it->rank, prio_label(it),
+                       or_(it->knob, ""), or_(it->rule, ""), gain_text(it->est_gain_pct, g), or_(it->bubble_class, ""),
+                       it->evidence.class_stall_pct);
         }
         fp_sb_adds(out, "\nGains are upper bounds (the exposed stall a change could hide at most); verify by "
                         "re-capturing.\n\n");
@@ -772,7 +788,10 @@ void fp_report_table(const fp_report_doc *r, fp_sb *out)
     for (size_t i = 0; i < r->nrecs; i++) {
         const fp_report_rec *it = &r->recs[i];
         char gain[32];
-        snprintf(gain, sizeof gain, "%.2f", it->est_gain_pct);
+        if (it->est_gain_pct.known)
+            snprintf(gain, sizeof gain, "%.2f", it->est_gain_pct.v);
+        else
+            snprintf(gain, sizeof gain, "n/a");
         char rank[16];
         snprintf(rank, sizeof rank, "%d", it->rank);
         fp_sb_pad_left(out, rank, 6);

@@ -994,12 +994,15 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
     o->rank = r->rank;
     o->rule = fp_model_strdup(ru->id);
     o->bubble_class = fp_model_strdup(ru->bubble_class);
-    o->est_gain_pct = r->gain_pct;
+    /* a trace that is not representative supports no number (issue 17): the rank stays, the gain is null */
+    o->est_gain_pct = s->representative ? fp_optd_of(r->gain_pct) : fp_optd_none();
     o->confidence = r->confidence;
     o->confidence_label = fp_model_strdup(fp_conf_label(r->confidence));
     o->priority = ru->priority;
-    o->priority_label = fp_model_strdup(r->priority_label ? r->priority_label
-                                                          : fp_priority_label(r->gain_pct, r->confidence));
+    /* no number, no payoff: a rule on a trace that is not representative is LOW */
+    o->priority_label = fp_model_strdup(!s->representative ? "LOW"
+                                        : r->priority_label ? r->priority_label
+                                                            : fp_priority_label(r->gain_pct, r->confidence));
     o->gain_model = fp_model_strdup(gain_model_name(ru->gain));
     o->knob = fp_model_strdup(ru->knob);
     o->api = fp_model_strdup(ru->api);

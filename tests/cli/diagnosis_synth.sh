@@ -16,6 +16,7 @@
 #   debug-info gate               diag_entry_line  vs diag_plain_line
 #   no latency hiding at the roof diag_roof        vs diag_below_roof
 #   priority = gain x confidence  every recommendation of every case
+#   null gain when not representative diag_not_repr vs diag_plain_line
 set -u
 : "${FLYPROF:?}"
 : "${FP_TOOLS:?}"
@@ -32,7 +33,7 @@ run() {
 }
 for s in diag_grid_under diag_grid_full diag_loop_ran diag_lds_wait diag_nop_mfma \
          diag_nop_valu diag_drain diag_no_drain diag_roof diag_below_roof diag_smem_mid diag_xlane diag_narrow \
-         diag_wide diag_entry_line diag_plain_line; do
+         diag_wide diag_entry_line diag_plain_line diag_not_repr; do
     run "$s"
 done
 # only waits on the kernel-argument prologue: nothing to recommend
@@ -162,8 +163,16 @@ check(b["bound"]["at_roof"] is False and b["bound"]["rule"] == "vmem_starved_tra
 check("hbm_roof_bytes" not in rules("diag_below_roof") and conf("diag_below_roof", "vmem_prefetch") == "high", rules("diag_below_roof"))
 # priority (docs/rules.md "Priority"): HIGH needs payoff gain x confidence >= 7.5 and a high
 # confidence (>= 0.75), MED >= 1.5 and >= 0.5; never above the confidence label
+# a trace that is not representative supports no number: the gain is null, the priority LOW
+nr = rep("diag_not_repr")
+check(nr["capture_quality"]["representative"] is False and nr["recommendations"], nr["capture_quality"])
+check(all(x["est_gain_pct"] is None and x["priority_label"] == "LOW" for x in nr["recommendations"]), nr["recommendations"])
+check("est. gain n/a" in nr["headline"], nr["headline"])
+check(all(x["est_gain_pct"] is not None for x in pl["recommendations"]), pl["recommendations"])
 for name, doc in R.items():
     for x in doc["recommendations"]:
+        if x["est_gain_pct"] is None:
+            continue
         pay, c = x["est_gain_pct"] * x["confidence"], x["confidence"]
         want = "HIGH" if pay >= 7.5 and c >= 0.75 else "MED" if pay >= 1.5 and c >= 0.5 else "LOW"
         check(x["priority_label"] == want, f"{name} {x['rule']}: priority {x['priority_label']} != {want}")

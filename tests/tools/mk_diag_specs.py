@@ -65,6 +65,15 @@ out["diag_no_drain"] = spec("diag_no_drain_0", stream, spath)
 out["diag_roof"] = spec("diag_roof_0", stream, spath, grid=4096 * 256, ns=5243)
 out["diag_below_roof"] = spec("diag_below_roof_0", stream, spath, grid=4096 * 256, ns=20000)
 # --- issue 17 ---
+# 0. not representative (7 of 42 rows: the traced waves exit before the loop) but a prologue load is
+# waited on: the rule fires, its gain is null (no number from a trace that misses the work), LOW
+pro = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)", 10),
+       P("global_load_dwordx4 v[0:3], v10, s[0:1]", 12), P("s_waitcnt vmcnt(0)", 12)]
+# rows 5-6 skip the loop (row 6 -> row 42), rows 7-40 the body, row 41 branches back to row 7
+nrprog = pro + [P("s_cmp_eq_u32 s6, 0", 11), P("s_cbranch_scc1 %d" % (42 - 6 - 1), 11)] + loopprog[4:38]
+nrprog += [P("s_cbranch_scc1 %d" % (7 - 41 - 1), 60), P("s_endpgm", 61)]
+assert len(nrprog) == 42
+out["diag_not_repr"] = spec("diag_not_repr_0", nrprog, [1, 2, 3, 4, 5, 6, len(nrprog)], ns=200000)
 # 7. scalar loads: the kernel-argument wait at entry (diag_smem_wait above: unavoidable, no rule)
 # vs a batch of s_load issued mid-kernel, after the first wait (hoistable: smem_wait)
 smem_mid = [P("s_load_dwordx2 s[0:1], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)", 10),

@@ -254,7 +254,7 @@ typedef struct fp_report_rec {
     int rank;
     char *rule;
     char *bubble_class;
-    double est_gain_pct;      /* upper bound, % of kernel time */
+    fp_optd est_gain_pct;     /* upper bound, % of kernel time; null when the trace is not representative */
     double confidence;        /* 0..1 */
     char *confidence_label;
     double priority;
@@ -411,7 +411,7 @@ typedef struct fp_headlines_doc {
 typedef struct fp_report_brief_rec {
     int rank;
     char *rule, *bubble_class;
-    double est_gain_pct;
+    fp_optd est_gain_pct;     /* null when the trace is not representative */
     char *confidence_label, *knob;
     char *source;             /* the hottest instruction's source line, or NULL */
     char *acceptance;         /* the acceptance test's text */
