@@ -44,7 +44,7 @@
 
 const fp_rule fp_rules[] = {
     {"grid_fill", "launch",
-     {C_(FP_SIG_LAUNCH_FILL_PCT, NULL, FP_LT, 100)},
+     {C_FB(FP_SIG_SIMD_FILL_PCT, NULL, FP_LT, 100, FP_SIG_LAUNCH_FILL_PCT, NULL, FP_LT, 100)},
      FP_GATE_ANY, 10.0, "high", FP_GAIN_FILL, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 100,
      "Fill the machine: more workgroups than CUs (split-K / stream-K / a smaller tile)",
      "the FlyDSL tile knobs: smaller `tile_m`/`tile_n` (more output tiles), a split-K factor over the K loop with a "
@@ -207,6 +207,17 @@ const fp_rule fp_rules[] = {
      "first use; issue scale/index loads before the bulk loads (seed pattern 4)",
      "The measured load-to-use distance grows past the memory latency; the wait at the hot line stops stalling",
      FP_EVID_CLASS, FP_SIG_NONE},
+    {"wave_quantization", "launch",
+     {C_(FP_SIG_TAIL_EFF_PCT, NULL, FP_LT, 85)},
+     FP_GATE_ANY, 1.4, "medium", FP_GAIN_TAIL, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 0,
+     "Remove the wave-quantization tail: a grid that fills its last round",
+     "the FlyDSL tile knobs: `tile_m`/`tile_n` chosen so workgroups are a multiple of the resident slots (the "
+     "evidence gives both), or a persistent loop over `gpu.block_id` striding by the slot count (stream-K)",
+     "The grid needs more than one round of the machine's resident workgroup slots and the last round is partly "
+     "empty (e.g. 1024 workgroups on 768 slots: 1.33 rounds run as 2): retile so the work divides evenly, or make "
+     "the kernel persistent so every slot takes a share of the tail",
+     "The last round's idle slots get work; time falls up to the idle share (bounded by the HBM floor)",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"crosslane_shuffle", "lgkmcnt",
      {C_(FP_SIG_XLANE_WAIT_PCT, NULL, FP_GT, 10)},
      FP_GATE_ANY, 1.1, "high", FP_GAIN_CLASS, FP_PROD_XLANE, FP_ACC_LINE_STALL_DROP, 30,
@@ -342,6 +353,21 @@ static bool rd_hbm_bytes(const fp_signals *s, const fp_sig_class *c, double *out
     *out = s->sol.hbm_bytes.v;
     return true;
 }
+static bool rd_simd_fill(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->bound_in.simd_fill_pct.have)
+        return false;
+    *out = s->bound_in.simd_fill_pct.v;
+    return true;
+}
+/* only a grid of two rounds or more has a tail: one round is fill (grid_fill) */
+static bool rd_tail(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->launch.valid || s->launch.rounds < 2 || s->launch.tail_efficiency_pct < 0)
+        return false;
+    *out = s->launch.tail_efficiency_pct;
+    return true;
+}
 static bool rd_valu_nop(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->valu_nop_pct, out); }
 static bool rd_narrow(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->narrow_per_wave, out); }
 
@@ -372,6 +398,8 @@ static const fp_sig_info sig_table[FP_SIG_KIND_COUNT] = {
     {FP_SIG_VALU_NOP_PCT, "trace.valu_nop_pct", "% of total stall", rd_valu_nop},
     {FP_SIG_NARROW_PER_WAVE, "isa.narrow_global_per_wave", "executed accesses per wave", rd_narrow},
     {FP_SIG_HBM_BYTES, "sol.hbm.bytes_per_dispatch", "bytes", rd_hbm_bytes},
+    {FP_SIG_SIMD_FILL_PCT, "launch.simd_fill_pct", "% of SIMDs", rd_simd_fill},
+    {FP_SIG_TAIL_EFF_PCT, "launch.tail_efficiency_pct", "% of the rounds' slots", rd_tail},
 };
 
 const fp_sig_info *fp_sig_info_of(fp_sig_kind k)
@@ -541,6 +569,35 @@ static double roof_room(const fp_signals *s, double hbm)
     return room < 0 ? 0 : room;
 }
 
+/* The part of a wave's time that more, smaller waves do not shrink: the
+ * kernel-argument wait at entry and the store drain at exit, % of latency. */
+static double fixed_overhead_frac(const fp_signals *s)
+{
+    if (s->total_latency <= 0)
+        return 0.0;
+    const fp_sig_class *lg = fp_signals_class(s, "lgkmcnt"), *dr = fp_signals_class(s, "drain");
+    double cyc = (lg ? lg->stall_prod[FP_PROD_SMEM_ENTRY] : 0) + (dr ? (double)dr->stall : 0);
+    double f = cyc / (double)s->total_latency;
+    return f > 1 ? 1 : f;
+}
+
+/* A launch fix (more waves, a full last round): the idle share x the part of the
+ * wave that scales, never below the time the bytes need at the practical ceiling
+ * (the HBM floor: unique bytes / (ceiling x peak)). */
+static double launch_gain(const fp_signals *s, double busy_pct, bool scale_overhead)
+{
+    double g = 100.0 - busy_pct;
+    if (scale_overhead)
+        g *= 1.0 - fixed_overhead_frac(s);
+    double hbm;
+    if (fp_sig_value(s, FP_SIG_PCT_HBM_ROOF, NULL, &hbm)) {
+        double floor_room = roof_room(s, hbm);
+        if (g > floor_room)
+            g = floor_room;
+    }
+    return g < 0 ? 0 : g;
+}
+
 static int rec_cmp(const void *a, const void *b)
 {
     const fp_rec *x = a, *y = b;
@@ -612,7 +669,8 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         }
         case FP_GAIN_HOT_LINE: rec->gain_pct = hot_line_gain(s, rec->cls); break;
         case FP_GAIN_OCCUPANCY: rec->gain_pct = occupancy_gain(s); break;
-        case FP_GAIN_FILL: rec->gain_pct = 100.0 - rec->value; break;
+        case FP_GAIN_FILL: rec->gain_pct = launch_gain(s, rec->value, true); break;
+        case FP_GAIN_TAIL: rec->gain_pct = launch_gain(s, rec->value, false); break;
         case FP_GAIN_ROOF: rec->gain_pct = roof_room(s, rec->value); break;
         case FP_GAIN_NARROW: rec->gain_pct = narrow_gain(s); break;
         }
@@ -697,7 +755,10 @@ static const char *gain_model_name(fp_gain_model g)
     case FP_GAIN_HOT_LINE: return "hottest line exposed stall";
     case FP_GAIN_OCCUPANCY: return "bubble exposed stall x (1 - waves/next waves)";
     case FP_GAIN_SIGNAL_PCT: return "the signal (% of latency)";
-    case FP_GAIN_FILL: return "100 - launch.fill_pct (idle CUs)";
+    case FP_GAIN_FILL:
+        return "(100 - SIMD fill %) x (1 - fixed per-wave overhead share), <= the HBM floor 100 x (1 - HBM % / "
+               "practical ceiling)";
+    case FP_GAIN_TAIL: return "100 - tail efficiency % (idle slots of the rounds), <= the HBM floor";
     case FP_GAIN_ROOF: return "100 x (1 - sol.hbm.pct_of_peak / practical ceiling): distance to the practical roof";
     case FP_GAIN_NARROW: return "global-memory exposed stall x narrow share of global accesses";
     }
@@ -1027,10 +1088,18 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
     ev->class_stall_pct = c ? c->stall_pct : 0.0;
     ev->exposed_stall = c ? c->exposed : fp_optd_none();
     ev->class_gain_pct = c ? c->gain_pct : fp_optd_none();
-    if (ru->gain == FP_GAIN_FILL && s->launch.valid) {
+    if ((ru->gain == FP_GAIN_FILL || ru->gain == FP_GAIN_TAIL) && s->launch.valid) {
+        const fp_launch *L = &s->launch;
         ev->launch = new_obj(sizeof *ev->launch);
-        *ev->launch = (fp_report_ev_launch){s->launch.workgroups, s->launch.cus, s->launch.fill_pct,
-                                            s->launch.wg_waves};
+        *ev->launch = (fp_report_ev_launch){L->workgroups, L->cus, L->fill_pct, L->wg_waves, fp_optd_none(),
+                                            fp_optd_none(), fp_optd_none(), fp_optd_none()};
+        if (s->bound_in.simd_fill_pct.have)
+            ev->launch->simd_fill_pct = fp_optd_of(s->bound_in.simd_fill_pct.v);
+        if (L->rounds > 0) {
+            ev->launch->rounds = fp_optd_of(L->rounds);
+            ev->launch->slots = fp_optd_of(L->concurrent_wgs);
+            ev->launch->tail_efficiency_pct = fp_optd_of(L->tail_efficiency_pct);
+        }
     }
     if (s->bound_res.at_roof) {
         ev->roof = new_obj(sizeof *ev->roof);

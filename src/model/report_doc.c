@@ -217,6 +217,10 @@ static const fp_field ev_launch_fields[] = {
     FP_NUM(fp_report_ev_launch, cus, "cus", 0, 0),
     FP_NUM(fp_report_ev_launch, fill_pct, "fill_pct", 2, 0),
     FP_NUM(fp_report_ev_launch, wg_waves, "wg_waves", 0, 0),
+    FP_OPTD(fp_report_ev_launch, simd_fill_pct, "simd_fill_pct", 2, OMIT),
+    FP_OPTD(fp_report_ev_launch, rounds, "rounds", 0, OMIT),
+    FP_OPTD(fp_report_ev_launch, slots, "slots", 0, OMIT),
+    FP_OPTD(fp_report_ev_launch, tail_efficiency_pct, "tail_efficiency_pct", 2, OMIT),
 };
 static const fp_schema ev_launch_schema = {"report.recommendations.evidence.launch", sizeof(fp_report_ev_launch),
                                            FP_FIELDS(ev_launch_fields), false};

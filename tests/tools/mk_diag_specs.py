@@ -81,6 +81,14 @@ smem_mid = [P("s_load_dwordx2 s[0:1], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)
             P("s_load_dwordx4 s[8:11], s[4:5], 0x20", 20, latency=3000), P("s_load_dwordx2 s[12:13], s[4:5], 0x30", 20, latency=3000),
             P("s_waitcnt lgkmcnt(0)", 21), P("v_add_f32_e32 v4, s8, v4", 22), P("s_endpgm", 23)]
 out["diag_smem_mid"] = spec("diag_smem_mid_0", smem_mid, list(range(1, 10)))
+# 11. launch: a wave-quantization tail. VGPR 192 (x2 on gfx950's kernel_trace.csv = 384) -> 1 wave per
+# SIMD -> one 4-wave workgroup per CU = 256 slots; 320 workgroups need 2 rounds of which the last is 25 %
+# full (tail efficiency 320/512 = 62.5 %) vs 512 workgroups (exactly 2 full rounds)
+out["diag_quant_tail"] = spec("diag_quant_tail_0", stream, spath, grid=320 * 256, vgpr=192, ns=200000)
+out["diag_quant_even"] = spec("diag_quant_even_0", stream, spath, grid=512 * 256, vgpr=192, ns=200000)
+# 12. grid_fill under the HBM floor: 16 workgroups (6.25 % of the SIMDs) moving their bytes in 30 ns =
+# 55 % of peak: more workgroups cannot beat the bytes' time at the 83 % ceiling (gain <= 1 - 55/83)
+out["diag_grid_hbm"] = spec("diag_grid_hbm_0", stream, spath, grid=16 * 256, vgpr=192, ns=30)
 # 8. cross-lane shuffles: a ds_bpermute chain (each round waits for the previous) vs ds_read (diag_lds_wait)
 xl = [P("v_mov_b32_e32 v1, v0", 10)]
 for r in range(4):

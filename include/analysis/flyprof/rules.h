@@ -47,6 +47,8 @@ typedef enum fp_sig_kind {
     FP_SIG_VALU_NOP_PCT,      /* s_nop cycles not between two MFMAs (VALU hazard padding), % of total stall */
     FP_SIG_NARROW_PER_WAVE,   /* executed 1/2-byte global loads/stores per traced wave (ISA, no counters) */
     FP_SIG_HBM_BYTES,         /* bytes per dispatch that cross HBM (counters, else the trace's unique/requested bytes) */
+    FP_SIG_SIMD_FILL_PCT,     /* % of the machine's SIMDs the launch gives a wave */
+    FP_SIG_TAIL_EFF_PCT,      /* launch: work in the rounds / (rounds x slots), %, when the grid needs >= 2 rounds */
     FP_SIG_KIND_COUNT
 } fp_sig_kind;
 
@@ -96,6 +98,7 @@ typedef enum fp_gain_model {
     FP_GAIN_FILL,         /* 100 - launch.fill_pct: the idle CUs' share of the machine */
     FP_GAIN_ROOF,         /* 100 - sol.hbm.pct_of_peak: the distance to the HBM roof */
     FP_GAIN_NARROW,       /* global-memory classes' gain x the narrow accesses' share of global accesses */
+    FP_GAIN_TAIL,         /* 100 - tail efficiency: the idle slots of the rounds, bounded by the HBM floor */
 } fp_gain_model;
 
 /* Where a rule's evidence instruction comes from. */

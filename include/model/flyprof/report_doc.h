@@ -202,6 +202,7 @@ typedef struct fp_report_hottest {
 
 typedef struct fp_report_ev_launch {
     double workgroups, cus, fill_pct, wg_waves;
+    fp_optd simd_fill_pct, rounds, slots, tail_efficiency_pct; /* slots = resident workgroups (concurrent) */
 } fp_report_ev_launch;
 
 typedef struct fp_report_ev_roof {
