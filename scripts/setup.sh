@@ -23,6 +23,8 @@ fi
 # CI also builds with clang (warning-free with both compilers is part of the contract) and
 # fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
 [ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"
+# the sweep test brings up a real one-node Slurm (slurmctld + slurmd, tests/cli/lib/slurm_env.sh)
+[ "$mode" = test ] && PKGS="$PKGS slurm-wlm"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -234,3 +234,19 @@ void fp_signals_isa_facts(fp_signals *s, const fp_code *code)
     valu_nop_facts(s, code);
     debug_gate(s, code);
 }
+
+/* ---- the span ratio ---- */
+
+void fp_signals_verdict_derive(fp_signals *s)
+{
+    /* The exposed-stall gains are shares of the traced waves' time; the kernel's
+     * duration also holds the launch ramp and the end-of-kernel writeback outside
+     * the waves (0.44-0.70 of it for short corpus kernels). When the duration IS the
+     * trace span there is nothing to scale. */
+    s->span_ratio = fp_optd_none();
+    if (!s->time_ns.known || s->time_ns.v <= 0 || !s->time_trace_ns.known || s->time_trace_ns.v <= 0 ||
+        (s->time_source && !strcmp(s->time_source, "trace")))
+        return;
+    double r = s->time_trace_ns.v / s->time_ns.v;
+    s->span_ratio = (fp_optd){true, fp_round(r > 1.0 ? 1.0 : r, 3)};
+}

@@ -218,6 +218,18 @@ const fp_rule fp_rules[] = {
      "the kernel persistent so every slot takes a share of the tail",
      "The last round's idle slots get work; time falls up to the idle share (bounded by the HBM floor)",
      FP_EVID_CLASS, FP_SIG_NONE},
+    {"work_imbalance", "launch",
+     {C_(FP_SIG_WAVE_IMBALANCE, NULL, FP_GT, 1.8)},
+     FP_GATE_ANY, 1.35, "medium", FP_GAIN_IMBALANCE, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 1.5,
+     "Rebalance the work: the critical wave carries several times the median's",
+     "split the long work items (causal rows, long pages / sequences) over several workgroups with a reduction "
+     "(split-KV / flash-decoding), or a persistent schedule that deals work items by cost (`gpu.block_id` over a "
+     "sorted work list)",
+     "The kernel's time is its longest wave, not its average: a few waves (the causal diagonal, the long sequences "
+     "of a paged batch) do most of the work while the others idle. Split the heavy items or order the schedule so "
+     "every CU gets a similar share (the evidence names the critical wave and the median)",
+     "The critical wave shrinks towards the median; kernel time falls with it (bounded by the HBM floor)",
+     FP_EVID_NONE, FP_SIG_NONE},
     {"crosslane_shuffle", "lgkmcnt",
      {C_(FP_SIG_XLANE_WAIT_PCT, NULL, FP_GT, 10)},
      FP_GATE_ANY, 1.1, "high", FP_GAIN_CLASS, FP_PROD_XLANE, FP_ACC_LINE_STALL_DROP, 30,
@@ -368,6 +380,17 @@ static bool rd_tail(const fp_signals *s, const fp_sig_class *c, double *out)
     *out = s->launch.tail_efficiency_pct;
     return true;
 }
+/* The critical path's imbalance: in one round every CU runs its waves once, so the
+ * longest wave is the kernel's time (critical wave / median wave); over several
+ * rounds the dispatcher deals waves to free slots and the busiest CU decides
+ * (CU work / median CU work). */
+static bool imb_by_cu(const fp_signals *s) { return s->launch.valid && s->launch.rounds > 1; }
+static bool rd_wave_imb(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->workdist)
+        return false;
+    return optd(imb_by_cu(s) ? s->workdist->cu_imbalance : s->workdist->wave_imbalance, out);
+}
 static bool rd_valu_nop(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->valu_nop_pct, out); }
 static bool rd_narrow(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->narrow_per_wave, out); }
 
@@ -400,6 +423,8 @@ static const fp_sig_info sig_table[FP_SIG_KIND_COUNT] = {
     {FP_SIG_HBM_BYTES, "sol.hbm.bytes_per_dispatch", "bytes", rd_hbm_bytes},
     {FP_SIG_SIMD_FILL_PCT, "launch.simd_fill_pct", "% of SIMDs", rd_simd_fill},
     {FP_SIG_TAIL_EFF_PCT, "launch.tail_efficiency_pct", "% of the rounds' slots", rd_tail},
+    {FP_SIG_WAVE_IMBALANCE, "workdist.imbalance", "critical / median (wave in one round, CU over rounds)",
+     rd_wave_imb},
 };
 
 const fp_sig_info *fp_sig_info_of(fp_sig_kind k)
@@ -569,6 +594,17 @@ static double roof_room(const fp_signals *s, double hbm)
     return room < 0 ? 0 : room;
 }
 
+/* Traced wave span / kernel duration: a share of the traced waves' time is this
+ * much of the kernel's (1 when unknown: the gain then stays in traced time). */
+static double span_ratio(const fp_signals *s) { return s->span_ratio.known ? s->span_ratio.v : 1.0; }
+
+/* The models whose figure is a share of the traced SIMD time (exposed stall). */
+static bool stall_share_model(fp_gain_model g)
+{
+    return g == FP_GAIN_CLASS || g == FP_GAIN_CLASS_X_SIG || g == FP_GAIN_HOT_LINE || g == FP_GAIN_OCCUPANCY ||
+           g == FP_GAIN_SIGNAL_PCT || g == FP_GAIN_NARROW;
+}
+
 /* The part of a wave's time that more, smaller waves do not shrink: the
  * kernel-argument wait at entry and the store drain at exit, % of latency. */
 static double fixed_overhead_frac(const fp_signals *s)
@@ -649,6 +685,8 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
             rec->hot = &rec->cls->hot_prod[r->prod];
         if (r->evid == FP_EVID_NARROW)
             rec->hot = s->narrow_hot.present ? &s->narrow_hot : NULL;
+        if (r->evid == FP_EVID_NONE)
+            rec->hot = NULL;
         switch (r->gain) {
         case FP_GAIN_CLASS:
             rec->gain_pct = class_gain(rec->cls);
@@ -671,9 +709,14 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         case FP_GAIN_OCCUPANCY: rec->gain_pct = occupancy_gain(s); break;
         case FP_GAIN_FILL: rec->gain_pct = launch_gain(s, rec->value, true); break;
         case FP_GAIN_TAIL: rec->gain_pct = launch_gain(s, rec->value, false); break;
+        case FP_GAIN_IMBALANCE: rec->gain_pct = launch_gain(s, 100.0 / rec->value, false) * span_ratio(s); break;
         case FP_GAIN_ROOF: rec->gain_pct = roof_room(s, rec->value); break;
         case FP_GAIN_NARROW: rec->gain_pct = narrow_gain(s); break;
         }
+        /* exposed stall is a share of the traced waves' time: of the kernel's, it is
+         * that share x traced wave span / kernel duration (issue 17) */
+        if (stall_share_model(r->gain))
+            rec->gain_pct *= span_ratio(s);
         /* at the HBM roof no change can take the kernel below the time its bytes
          * need: the remaining gain is the distance to the roof */
         bool roof = s->bound_res.at_roof;
@@ -759,10 +802,25 @@ static const char *gain_model_name(fp_gain_model g)
         return "(100 - SIMD fill %) x (1 - fixed per-wave overhead share), <= the HBM floor 100 x (1 - HBM % / "
                "practical ceiling)";
     case FP_GAIN_TAIL: return "100 - tail efficiency % (idle slots of the rounds), <= the HBM floor";
+    case FP_GAIN_IMBALANCE:
+        return "100 x (1 - median wave / critical wave) x traced wave span / kernel duration, <= the HBM floor";
     case FP_GAIN_ROOF: return "100 x (1 - sol.hbm.pct_of_peak / practical ceiling): distance to the practical roof";
     case FP_GAIN_NARROW: return "global-memory exposed stall x narrow share of global accesses";
     }
     return "?";
+}
+
+/* The model of one recommendation's gain, with the scale it applied. */
+static char *gain_model_text(const fp_signals *s, fp_gain_model g)
+{
+    if (!stall_share_model(g) && g != FP_GAIN_IMBALANCE)
+        return fp_model_strdup(gain_model_name(g));
+    if (!s->span_ratio.known)
+        return fp_model_printf("%s; %% of the traced waves' time (not scaled to the kernel: its duration or the "
+                               "trace span is unknown, or the duration is the trace span)", gain_model_name(g));
+    return fp_model_printf("%s; x %.3f = traced wave span %.2f us / kernel duration %.2f us (%s): %% of kernel time",
+                           gain_model_name(g), s->span_ratio.v, s->time_trace_ns.v / 1e3, s->time_ns.v / 1e3,
+                           s->time_source ? s->time_source : "?");
 }
 
 static void accept_rule_text(const fp_rule *r, fp_sb *out)
@@ -1064,7 +1122,7 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
     o->priority_label = fp_model_strdup(!s->representative ? "LOW"
                                         : r->priority_label ? r->priority_label
                                                             : fp_priority_label(r->gain_pct, r->confidence));
-    o->gain_model = fp_model_strdup(gain_model_name(ru->gain));
+    o->gain_model = gain_model_text(s, ru->gain);
     o->knob = fp_model_strdup(ru->knob);
     o->api = fp_model_strdup(ru->api);
     o->change = fp_model_strdup(ru->change);
@@ -1106,6 +1164,14 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
         ev->roof->hbm_pct_of_peak = s->bound_res.roof_pct;
         ev->roof->source = fp_model_strdup(s->bound_res.roof_source);
         ev->roof->gain_cap_pct = roof_room(s, s->bound_res.roof_pct);
+    }
+    if (ru->gain == FP_GAIN_IMBALANCE && s->workdist) {
+        const fp_workdist *w = s->workdist;
+        fp_report_ev_imbalance *im = ev->imbalance = new_obj(sizeof *ev->imbalance);
+        const fp_wd_quant *q = imb_by_cu(s) ? &w->cu_cycles : &w->wave_cycles;
+        *im = (fp_report_ev_imbalance){r->value, q->max, q->p50, q->p90, w->critical.se, w->critical.cu,
+                                       w->critical.simd, w->critical.slot, w->heavy_waves, w->heavy_cus,
+                                       fp_model_strdup(imb_by_cu(s) ? "cu" : "wave")};
     }
     if (ru->gain == FP_GAIN_OCCUPANCY) {
         fp_report_ev_occupancy *oc = ev->occupancy = new_obj(sizeof *ev->occupancy);

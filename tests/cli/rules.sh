@@ -20,7 +20,7 @@ d = json.load(open(sys.argv[1]))["data"]
 ids = [r["id"] for r in d["rules"]]
 need = ["grid_fill", "hbm_roof_bytes", "smem_wait", "vmem_prefetch", "vmem_queue_depth", "lds_write_read_distance", "lds_bank_conflict", "mfma_raw",
         "barrier_relax", "occupancy_vgpr", "vectorize_copy", "mma_select", "layout_l2",
-        "scratch_spill", "mfma_hazard_nop", "valu_hazard_nop", "load_use_distance", "wave_quantization", "crosslane_shuffle",
+        "scratch_spill", "mfma_hazard_nop", "valu_hazard_nop", "load_use_distance", "wave_quantization", "work_imbalance", "crosslane_shuffle",
         "vectorize_global"]
 assert ids == need, ids
 assert d["count"] == len(ids)

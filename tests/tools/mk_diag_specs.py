@@ -80,7 +80,7 @@ smem_mid = [P("s_load_dwordx2 s[0:1], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)
             P("v_add_f32_e32 v4, s0, v4", 12), P("v_add_f32_e32 v5, s1, v5", 12),
             P("s_load_dwordx4 s[8:11], s[4:5], 0x20", 20, latency=3000), P("s_load_dwordx2 s[12:13], s[4:5], 0x30", 20, latency=3000),
             P("s_waitcnt lgkmcnt(0)", 21), P("v_add_f32_e32 v4, s8, v4", 22), P("s_endpgm", 23)]
-out["diag_smem_mid"] = spec("diag_smem_mid_0", smem_mid, list(range(1, 10)))
+out["diag_smem_mid"] = spec("diag_smem_mid_0", smem_mid, list(range(1, 10)), ns=1700)  # ~ its trace span
 # 11. launch: a wave-quantization tail. VGPR 192 (x2 on gfx950's kernel_trace.csv = 384) -> 1 wave per
 # SIMD -> one 4-wave workgroup per CU = 256 slots; 320 workgroups need 2 rounds of which the last is 25 %
 # full (tail efficiency 320/512 = 62.5 %) vs 512 workgroups (exactly 2 full rounds)
@@ -89,6 +89,19 @@ out["diag_quant_even"] = spec("diag_quant_even_0", stream, spath, grid=512 * 256
 # 12. grid_fill under the HBM floor: 16 workgroups (6.25 % of the SIMDs) moving their bytes in 30 ns =
 # 55 % of peak: more workgroups cannot beat the bytes' time at the 83 % ceiling (gain <= 1 - 55/83)
 out["diag_grid_hbm"] = spec("diag_grid_hbm_0", stream, spath, grid=16 * 256, vgpr=192, ns=30)
+# 13. work imbalance: 16 waves in one round (4 workgroups), one runs the loop 24 times, the others twice:
+# the critical wave is ~10x the median (work_imbalance) vs every wave twice (balanced)
+# (one slot per wave: occupancy.json pairs starts and ends by SE/SIMD/slot; 12 us per call)
+def wd_spec(name, heavy):
+    sp = spec(name, loopprog, [1, 2, 3, 4, {"repeat": 2, "body": list(range(5, 40))}, 40], waves=16, grid=4 * 256,
+              ns=12000)
+    for i, w in enumerate(sp["waves"]):
+        w["slot"] = i // 8
+    if heavy:
+        sp["waves"][5]["path"] = [1, 2, 3, 4, {"repeat": 24, "body": list(range(5, 40))}, 40]
+    return sp
+out["diag_imbalance"] = wd_spec("diag_imbalance_0", True)
+out["diag_balanced"] = wd_spec("diag_balanced_0", False)
 # 8. cross-lane shuffles: a ds_bpermute chain (each round waits for the previous) vs ds_read (diag_lds_wait)
 xl = [P("v_mov_b32_e32 v1, v0", 10)]
 for r in range(4):

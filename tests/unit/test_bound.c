@@ -79,14 +79,14 @@ static void test_boundaries(void **state)
     (void)state;
     fp_bound_in in;
     fp_bound_in_init(&in);
-    /* memory from 60 % of the practical ceiling: gfx950's 83 % -> 49.8 % of peak */
+    /* memory from 60 % of the practical ceiling: gfx950's 84 % -> 50.4 % of peak */
     in.hbm_ceiling_pct = fp_some(fp_bound_hbm_ceiling("gfx950")->pct);
-    in.hbm_pct_of_peak = fp_some(49.8);
+    in.hbm_pct_of_peak = fp_some(50.4);
     fp_bound_result r = run(&in);
     assert_string_equal(r.rule, "hbm_saturated");
     assert_false(r.optimal); /* no over-fetch info, below 85 % */
-    assert_true(r.ceiling_pct == 83.0);
-    in.hbm_pct_of_peak = fp_some(49.79);
+    assert_true(r.ceiling_pct == 84.0);
+    in.hbm_pct_of_peak = fp_some(50.39);
     r = run(&in);
     assert_string_equal(r.rule, "counters_default");
     assert_int_equal(r.bound, FP_BOUND_LATENCY);
@@ -260,7 +260,7 @@ static void test_doc_matches_table(void **state)
 }
 
 /* docs/bound.md's thresholds table states the practical HBM ceiling of every arch row
- * (| practical ceiling gfx950 (MI350X) | 83 % of peak | ...) and the memory share. */
+ * (| practical ceiling gfx950 (MI350X) | 84 % of peak | ...) and the memory share. */
 static void test_doc_ceilings(void **state)
 {
     (void)state;
@@ -286,17 +286,17 @@ static void test_doc_ceilings(void **state)
             }
             found++;
         }
-        if (!strncmp(line, "| memory: HBM | ≥ 60 % of the practical ceiling (49.8 % of peak on gfx950)", 76))
+        if (!strncmp(line, "| memory: HBM | ≥ 60 % of the practical ceiling (50.4 % of peak on gfx950)", 76))
             memory_row = true;
     }
     fclose(f);
     assert_int_equal(found, n);
     assert_true(memory_row);
-    /* the memory threshold the doc states: 60 % of gfx950's ceiling = 49.8 % */
+    /* the memory threshold the doc states: 60 % of gfx950's ceiling = 50.4 % */
     fp_bound_in in;
     fp_bound_in_init(&in);
     in.hbm_ceiling_pct = fp_some(fp_bound_hbm_ceiling("gfx950")->pct);
-    in.hbm_pct_of_peak = fp_some(49.8);
+    in.hbm_pct_of_peak = fp_some(50.4);
     assert_int_equal(run(&in).bound, FP_BOUND_MEMORY);
     assert_string_equal(fp_bound_hbm_ceiling("gfx90a")->arch, "default");
 }

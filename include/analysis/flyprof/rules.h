@@ -49,6 +49,7 @@ typedef enum fp_sig_kind {
     FP_SIG_HBM_BYTES,         /* bytes per dispatch that cross HBM (counters, else the trace's unique/requested bytes) */
     FP_SIG_SIMD_FILL_PCT,     /* % of the machine's SIMDs the launch gives a wave */
     FP_SIG_TAIL_EFF_PCT,      /* launch: work in the rounds / (rounds x slots), %, when the grid needs >= 2 rounds */
+    FP_SIG_WAVE_IMBALANCE,    /* workdist: the critical (longest) wave / the median wave, over the traced SEs */
     FP_SIG_KIND_COUNT
 } fp_sig_kind;
 
@@ -99,12 +100,14 @@ typedef enum fp_gain_model {
     FP_GAIN_ROOF,         /* 100 - sol.hbm.pct_of_peak: the distance to the HBM roof */
     FP_GAIN_NARROW,       /* global-memory classes' gain x the narrow accesses' share of global accesses */
     FP_GAIN_TAIL,         /* 100 - tail efficiency: the idle slots of the rounds, bounded by the HBM floor */
+    FP_GAIN_IMBALANCE,    /* 100 x (1 - median / critical wave) x span ratio: the critical path at the median */
 } fp_gain_model;
 
 /* Where a rule's evidence instruction comes from. */
 typedef enum fp_evidence_src {
     FP_EVID_CLASS = 0,    /* the hottest instruction of the rule's class (narrowed by prod) */
     FP_EVID_NARROW,       /* the most executed narrow global access (fp_signals.narrow_hot) */
+    FP_EVID_NONE,         /* no instruction: the evidence is a launch / work-distribution fact */
 } fp_evidence_src;
 
 /* The acceptance test a re-capture must pass (checked by `flyprof diff`). */
