@@ -242,6 +242,14 @@ static char *repro_text(const fp_signals *s)
 
 /* The plain-number lines every rendering shows before the stall taxonomy:
  * launch, speed of light, drain, trace representativeness. */
+/* The kernel time left above the bytes' time at the practical ceiling, %. */
+static double roof_left(const fp_signals *s)
+{
+    double c = s->bound_res.ceiling_pct > 0 ? s->bound_res.ceiling_pct : 100.0;
+    double left = 100.0 * (1.0 - s->bound_res.roof_pct / c);
+    return left > 0 ? left : 0.0;
+}
+
 static void summary_lines(const fp_signals *s, fp_report_doc *d)
 {
     char buf[512];
@@ -291,23 +299,25 @@ static void summary_lines(const fp_signals *s, fp_report_doc *d)
          * roof, not a measured one; counters settle it */
         snprintf(buf, sizeof buf,
                  "Roof: the trace's bytes reach %.1f%% of peak HBM (an upper bound: L2/MALL hits count): probably at "
-                 "the roof, at most %.1f%% left to gain; `flyprof counters` measures the real HBM bytes; "
-                 "no latency-hiding advice at the roof",
-                 s->bound_res.roof_pct, 100.0 - s->bound_res.roof_pct);
+                 "the roof, at most %.1f%% left to gain before the %.0f%% practical ceiling; `flyprof counters` "
+                 "measures the real HBM bytes; no latency-hiding advice at the roof",
+                 s->bound_res.roof_pct, roof_left(s), s->bound_res.ceiling_pct);
         fp_model_push_str(&d->summary, &d->nsummary, buf);
     } else if (s->bound_res.at_roof) {
         snprintf(buf, sizeof buf,
-                 "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain; no latency-hiding advice "
-                 "at the roof",
-                 s->bound_res.roof_pct, s->bound_res.roof_source, 100.0 - s->bound_res.roof_pct);
+                 "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain before the %.0f%% "
+                 "practical ceiling; no latency-hiding advice at the roof",
+                 s->bound_res.roof_pct, s->bound_res.roof_source, roof_left(s), s->bound_res.ceiling_pct);
         fp_model_push_str(&d->summary, &d->nsummary, buf);
     }
     if (s->dbg.fired) {
-        snprintf(buf, sizeof buf,
-                 "Debug info: %.1f%% of the instructions and %.1f%% of the stall map to the kernel entry line %s "
-                 "(> %.0f%%): %s",
-                 s->dbg.insts_pct, s->dbg.stall_pct, s->dbg.line, s->dbg.threshold_pct, FP_DEBUG_INFO_FIX);
-        fp_model_push_str(&d->summary, &d->nsummary, buf);
+        /* a long path and the fix text: no fixed buffer */
+        char *line = fp_model_printf("Debug info: %.1f%% of the instructions and %.1f%% of the stall map to the kernel "
+                                     "entry line %s (> %.0f%%): %s",
+                                     s->dbg.insts_pct, s->dbg.stall_pct, s->dbg.line, s->dbg.threshold_pct,
+                                     FP_DEBUG_INFO_FIX);
+        fp_model_push_str(&d->summary, &d->nsummary, line);
+        free(line);
     }
     if (s->drain_pct.known && s->drain_pct.v >= 5.0) {
         snprintf(buf, sizeof buf,

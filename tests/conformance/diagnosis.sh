@@ -82,8 +82,8 @@ if "debug_gate" in e:
     if e["debug_gate"]:
         check(di["line"].endswith(e["debug_line"]), f"debug line {di['line']} != {e['debug_line']}")
         for x in recs:
-            h = x["evidence"]["hottest"]
-            if h and h["entry_line"]:
+            hot = x["evidence"]["hottest"]
+            if hot and hot["entry_line"]:
                 check(x["acceptance"]["kind"] != "line_stall_drop", f"{x['rule']}: line test on the entry line")
 if "max_first_gain" in e and recs:
     check(recs[0]["est_gain_pct"] is not None and recs[0]["est_gain_pct"] <= e["max_first_gain"],
