@@ -509,8 +509,13 @@ static void row_from_report(fp_sweep_row *row, const char *bundle)
     fp_report_doc rep;
     fp_err e = {0};
     if (fp_report_read_file(rp, &rep, &e) == 0) {
-        if (rep.workload.time_ns_per_call.known)
+        /* the report's time and where it comes from (counters, the CSV's median, the trace) */
+        if (rep.time && rep.time->ns.known) {
+            row->duration_us = fp_optd_of(rep.time->ns.v / 1000.0);
+            row->time_source = fp_model_strdup(rep.time->source);
+        } else if (rep.workload.time_ns_per_call.known) {
             row->duration_us = fp_optd_of(rep.workload.time_ns_per_call.v / 1000.0);
+        }
         row->bound = fp_model_strdup(rep.bound.bound);
         if (rep.nrecs) {
             row->first_rule = fp_model_strdup(rep.recs[0].rule);

@@ -163,59 +163,59 @@ static void set_range(const char *list, const char *state, const char *reason, c
     }
 }
 
-static bool from_scontrol(const char *job, fp_slurm_task_state *st, size_t ntasks)
+/* What one line of a client's output says about the array `job`'s tasks. */
+typedef void (*line_fn)(char *line, const char *job, fp_slurm_task_state *st, size_t ntasks);
+
+/* One scontrol -o line: "... ArrayTaskId=2-7 JobState=PENDING Reason=Resources ..." */
+static void scontrol_line(char *line, const char *job, fp_slurm_task_state *st, size_t ntasks)
 {
-    const char *v[] = {"scontrol", "show", "job", "-o", job, NULL};
+    char ids[256], state[32], reason[128];
+    if (field(line, "ArrayTaskId", ids, sizeof ids) && field(line, "JobState", state, sizeof state)) {
+        if (!field(line, "Reason", reason, sizeof reason))
+            reason[0] = '\0';
+        set_range(ids, state, reason, job, st, ntasks);
+    }
+}
+
+/* One sacct -X -n -P -o JobID,State,Reason line: "11_3|TIMEOUT|TimeLimit" */
+static void sacct_line(char *line, const char *job, fp_slurm_task_state *st, size_t ntasks)
+{
+    char id[64], state[32], reason[128] = "";
+    if (sscanf(line, "%63[^|]|%31[^|]|%127[^\n]", id, state, reason) >= 2) {
+        const char *us = strchr(id, '_');
+        if (us && strspn(us + 1, "0123456789") > 0)
+            set_range(us + 1, state, reason, job, st, ntasks);
+    }
+}
+
+/* Run the client; each line of its output to fn. false when it did not answer. */
+static bool read_states(const char *const *argv, line_fn fn, const char *job, fp_slurm_task_state *st,
+                        size_t ntasks)
+{
     fp_sb out;
     fp_sb_init(&out);
     fp_err e = {0};
-    bool ok = slurm_run(v, &out, NULL, &e) == 0;
+    bool ok = slurm_run(argv, &out, NULL, &e) == 0;
     fp_err_clear(&e);
     for (char *line = out.buf; ok && line && *line;) {
         char *nl = strchr(line, '\n');
         if (nl)
             *nl = '\0';
-        char ids[256], state[32], reason[128];
-        if (field(line, "ArrayTaskId", ids, sizeof ids) && field(line, "JobState", state, sizeof state)) {
-            if (!field(line, "Reason", reason, sizeof reason))
-                reason[0] = '\0';
-            set_range(ids, state, reason, job, st, ntasks);
-        }
+        fn(line, job, st, ntasks);
         line = nl ? nl + 1 : NULL;
     }
     fp_sb_free(&out);
     return ok;
 }
 
-/* sacct -X -n -P -o JobID,State,Reason: "11_3|TIMEOUT|TimeLimit" */
-static void from_sacct(const char *job, fp_slurm_task_state *st, size_t ntasks)
-{
-    const char *v[] = {"sacct", "-X", "-n", "-P", "-o", "JobID,State,Reason", "-j", job, NULL};
-    fp_sb out;
-    fp_sb_init(&out);
-    fp_err e = {0};
-    bool ok = slurm_run(v, &out, NULL, &e) == 0;
-    fp_err_clear(&e);
-    for (char *line = out.buf; ok && line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        char id[64], state[32], reason[128];
-        if (sscanf(line, "%63[^|]|%31[^|]|%127[^\n]", id, state, reason) >= 2) {
-            const char *us = strchr(id, '_');
-            if (us && strspn(us + 1, "0123456789") > 0)
-                set_range(us + 1, state, reason, job, st, ntasks);
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    fp_sb_free(&out);
-}
-
 void fp_slurm_task_states(char *const *jobs, size_t njobs, fp_slurm_task_state *st, size_t ntasks)
 {
-    for (size_t j = 0; j < njobs; j++)
-        if (!from_scontrol(jobs[j], st, ntasks))
-            from_sacct(jobs[j], st, ntasks);
+    for (size_t j = 0; j < njobs; j++) {
+        const char *sc[] = {"scontrol", "show", "job", "-o", jobs[j], NULL};
+        const char *sa[] = {"sacct", "-X", "-n", "-P", "-o", "JobID,State,Reason", "-j", jobs[j], NULL};
+        if (!read_states(sc, scontrol_line, jobs[j], st, ntasks)) /* sacct: once scontrol forgot the job */
+            read_states(sa, sacct_line, jobs[j], st, ntasks);
+    }
 }
 
 bool fp_slurm_any_queued(char *const *jobs, size_t njobs, const char *agg)

@@ -70,6 +70,7 @@ static const fp_field row_f[] = {
     FP_STR(fp_sweep_row, job_id, "job_id", 0),
     FP_STR(fp_sweep_row, bundle, "bundle", 0),
     FP_OPTD(fp_sweep_row, duration_us, "duration_us", 3, 0),
+    FP_STR(fp_sweep_row, time_source, "time_source", 0),
     FP_STR(fp_sweep_row, bound, "bound", 0),
     FP_STR(fp_sweep_row, first_rule, "first_rule", 0),
     FP_OPTD(fp_sweep_row, gain_pct, "gain_pct", 1, 0),

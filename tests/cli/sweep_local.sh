@@ -4,16 +4,8 @@
 # summary files, a re-run that skips the ok tasks, the history filled once per ok
 # task, and the spec's typed errors.
 . "$(dirname "$0")/lib/capture_env.sh"
-mkdir -p "$T/bin" "$T/dec"
-: > "$T/dec/librocprof-trace-decoder.so"
-printf '#!/bin/sh\nprintf "Agent 2\\n  Name: gfx950\\n  Marketing Name: AMD Instinct MI350X\\n  Device Type: GPU\\n  Compute Unit: 256\\n"\n' \
-  > "$T/bin/rocminfo"
-chmod +x "$T/bin/rocminfo"
-export PATH="$T/bin:$PATH" ROCPROF_ATT_LIBRARY_PATH="$T/dec"
-export FAKE_ROCPROF_GEN_SPEC=$FP_SRC/tests/data/gen/synthetic_gemm.json
-export FAKE_ROCPROF_KERNELS="softmax_kernel_0:12:30000:96,rmsnorm_kernel_0:12:20000:96"
+. "$(dirname "$0")/lib/fake_rocm.sh"
 unset ROCR_VISIBLE_DEVICES
-echo 'print("rmsnorm")' > "$WT/tests/kernels/test_rmsnorm.py"
 
 cat > "$T/spec.yaml" <<'Y'
 # two kernels x two shapes, and one kernel flyprof does not know
@@ -46,6 +38,8 @@ for i in 0 1 2 3; do
   [ "$(d "d['data']['tasks'][$i]['first_rule']")" = "$(jget "$b/report.json" 'd["recommendations"][0]["rule"] if d["recommendations"] else None')" ] ||
     fail "task $i first rule"
   [ "$(d "d['data']['tasks'][$i]['history_entry']")" = "$((i + 1))" ] || fail "task $i history entry"
+  [ "$(d "(d['data']['tasks'][$i]['duration_us'], d['data']['tasks'][$i]['time_source'])")" = \
+    "$(jget "$b/report.json" '(round(d["time"]["ns"] / 1000, 3), d["time"]["source"])')" ] || fail "task $i time and its source"
 done
 [ "$(basename "$(d 'd["data"]["tasks"][0]["bundle"]')")" = "softmax--4096_8192_bf16" ] || fail "task dir name"
 # each task is exactly `flyprof run KERNEL --shape S --bundle ...` with the sweep's run options

@@ -7,16 +7,8 @@
 # limit (Slurm's shortest limit is one minute: that part takes ~1.5 min).
 . "$(dirname "$0")/lib/capture_env.sh"
 . "$(dirname "$0")/lib/slurm_env.sh"
-mkdir -p "$T/bin" "$T/dec"
-: > "$T/dec/librocprof-trace-decoder.so"
-printf '#!/bin/sh\nprintf "Agent 2\\n  Name: gfx950\\n  Marketing Name: AMD Instinct MI350X\\n  Device Type: GPU\\n  Compute Unit: 256\\n"\n' \
-  > "$T/bin/rocminfo"
-chmod +x "$T/bin/rocminfo"
-echo 'print("rmsnorm")' > "$WT/tests/kernels/test_rmsnorm.py"
-# sbatch passes this environment on to the array tasks (--export=ALL, its default)
-export PATH="$T/bin:$PATH" ROCPROF_ATT_LIBRARY_PATH="$T/dec"
-export FAKE_ROCPROF_GEN_SPEC=$FP_SRC/tests/data/gen/synthetic_gemm.json
-export FAKE_ROCPROF_KERNELS="softmax_kernel_0:12:30000:96,rmsnorm_kernel_0:12:20000:96"
+# sbatch passes this environment (FAKE_ROCPROF_*, FLYPROF_*) on to the array tasks (--export=ALL)
+. "$(dirname "$0")/lib/fake_rocm.sh"
 unset ROCR_VISIBLE_DEVICES
 d() { jget "$T/out.json" "$1"; }
 

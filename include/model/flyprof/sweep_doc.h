@@ -73,6 +73,7 @@ typedef struct fp_sweep_row {
     char *job_id;
     char *bundle;      /* DIR/<task>, when it exists */
     fp_optd duration_us;
+    char *time_source; /* report.json time.source: counters | csv | capture | trace */
     char *bound, *first_rule;
     fp_optd gain_pct;
     fp_optd history_entry; /* the history entry id, with --history */
