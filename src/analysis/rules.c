@@ -729,8 +729,8 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
             c *= FP_CONF_FALLBACK_FACTOR;
         /* evidence on a kernel entry line that holds most of the listing is debug-info
          * aggregation (seed pattern 5), not a located cause */
-        if (s->dbg.fired && rec->hot && rec->hot->entry_line)
-            c *= FP_CONF_ENTRY_LINE_FACTOR;
+        if (s->dbg.fired && rec->hot && rec->hot->entry_line && stall_share_model(r->gain))
+            c *= FP_CONF_ENTRY_LINE_FACTOR; /* (a bytes / launch rule does not rest on the line) */
         rec->confidence = fp_round(c, 2);
         rec->priority_label = fp_priority_label(rec->gain_pct, rec->confidence);
     }
