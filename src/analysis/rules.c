@@ -309,9 +309,11 @@ static bool rd_hbm_roof(const fp_signals *s, const fp_sig_class *c, double *out)
 {
     if (optd(s->pct_hbm_roof, out))
         return true;
-    /* the trace estimate counts cache hits: believed only where HBM could deliver it */
-    if (s->sol.trace_pct.have && s->sol.trace_pct.v <= FP_SOL_TRACE_PLAUSIBLE_PCT) {
-        *out = s->sol.trace_pct.v;
+    /* the trace's figure (sol's chosen one: unique bytes once the dataflow pass knows them, else the
+     * requested bytes, which count cache hits): believed only where HBM could deliver it */
+    const fp_sol_num *t = s->sol.hbm_source && !strcmp(s->sol.hbm_source, "trace") ? &s->sol.hbm_pct : &s->sol.trace_pct;
+    if (t->have && t->v <= FP_SOL_TRACE_PLAUSIBLE_PCT) {
+        *out = t->v;
         return true;
     }
     return false;
