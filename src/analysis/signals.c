@@ -862,6 +862,7 @@ static void derive_sol(fp_signals *s)
     in->span_total = s->span_total;
     in->cu_cycles = s->cu_cycles;
     in->grid_waves = s->launch.valid ? s->launch.grid_waves : 0;
+    in->wg_waves = s->launch.valid ? s->launch.wg_waves : 0; /* issue 23 item 4: unique bytes */
     in->time_ns = s->time_ns.known ? s->time_ns.v : 0;
     in->peak_hbm_gbs = s->peak_gbs.known ? s->peak_gbs.v : 0;
     in->lds_bytes_clk_cu = in->rates ? in->rates->lds_bytes_clk_cu : 0;
@@ -980,6 +981,10 @@ void fp_signals_derive(fp_signals *s)
     if (s->sol.trace_pct.have)
         in->hbm_trace_pct = fp_some(s->sol.trace_pct.v);
     in->hbm_ceiling_pct = fp_some(fp_bound_hbm_ceiling(s->arch)->pct);
+    /* what must cross HBM (the dataflow pass, issue 23): the memory verdict reads it before
+     * the requested bytes, which count every re-read of a shared operand */
+    if (s->sol.unique_pct.have)
+        in->hbm_unique_pct = fp_some(s->sol.unique_pct.v);
     /* the SIMDs the launch can give a wave (the launch model's figure, issue 23) */
     if (s->launch.valid && s->launch.simd_fill_pct >= 0)
         in->simd_fill_pct = fp_some(s->launch.simd_fill_pct);
