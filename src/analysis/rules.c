@@ -312,6 +312,8 @@ static bool rd_hbm_roof(const fp_signals *s, const fp_sig_class *c, double *out)
     /* the trace's figure (sol's chosen one: unique bytes once the dataflow pass knows them, else the
      * requested bytes, which count cache hits): believed only where HBM could deliver it */
     const fp_sol_num *t = s->sol.hbm_source && !strcmp(s->sol.hbm_source, "trace") ? &s->sol.hbm_pct : &s->sol.trace_pct;
+    if (t == &s->sol.hbm_pct && s->sol.hbm_clamped)
+        return false; /* above what HBM can deliver: clamped to 100 for print, unmeasured here */
     if (t->have && t->v <= FP_SOL_TRACE_PLAUSIBLE_PCT) {
         *out = t->v;
         return true;

@@ -983,7 +983,7 @@ void fp_signals_derive(fp_signals *s)
     in->hbm_ceiling_pct = fp_some(fp_bound_hbm_ceiling(s->arch)->pct);
     /* what must cross HBM (the dataflow pass, issue 23): the memory verdict reads it before
      * the requested bytes, which count every re-read of a shared operand */
-    if (s->sol.unique_pct.have)
+    if (s->sol.unique_pct.have && !s->sol.hbm_clamped) /* a clamped 100 % is cache traffic, not a fact */
         in->hbm_unique_pct = fp_some(s->sol.unique_pct.v);
     /* the SIMDs the launch can give a wave (the launch model's figure, issue 23) */
     if (s->launch.valid && s->launch.simd_fill_pct >= 0)
