@@ -598,7 +598,10 @@ static void rec_div(const fp_report_rec *it, fp_sb *out)
     text_code(out, it->knob);
     fp_sb_adds(out, "</b> <span class=\"muted\">(<code>");
     esc(out, it->rule);
-    fp_sb_addf(out, "</code>, est. gain &le; %.2f%%, confidence ", it->est_gain_pct);
+    if (it->est_gain_pct.known)
+        fp_sb_addf(out, "</code>, est. gain &le; %.2f%%, confidence ", it->est_gain_pct.v);
+    else
+        fp_sb_adds(out, "</code>, est. gain n/a (trace not representative), confidence ");
     esc(out, it->confidence_label);
     fp_sb_adds(out, ")</span><br>\nEvidence: <code>");
     esc(out, ev->signal);
