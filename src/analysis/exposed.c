@@ -323,6 +323,10 @@ static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
     int exec = cs->exec;
     if (exec > 0)
         cur->issue += len;
+    /* a wave's in-flight spans are a disjoint union (wexec is 0 or 1): with two or
+     * more waves in flight every stall and drain has another wave to hide behind */
+    if (exec >= 2)
+        return;
     if (cs->na > 0 && exec == 0)
         cur->wall += len;
     if (cs->nd > 0)
