@@ -155,7 +155,8 @@ static bool load_capture(fp_ctx *ctx, fp_capture_doc *cap)
     return ok;
 }
 
-/* Mean End-Start of the kernel's rows in the capture's kernel_trace.csv. */
+/* Median End-Start of the kernel's rows in the capture's kernel_trace.csv (issue 23: the robust
+ * figure; a 5x outlier row moves a mean, not the median). */
 static double trace_duration(fp_ctx *ctx, const fp_cap_tag *tag, const char *kernel, char **trace_path)
 {
     const char *rel = tag && tag->done ? tag->done->kernel_trace_csv : NULL;
@@ -175,7 +176,7 @@ static double trace_duration(fp_ctx *ctx, const fp_cap_tag *tag, const char *ker
         *trace_path = p;
     else
         free(p);
-    return pk.mean_ns;
+    return pk.median_ns;
 }
 
 /* "6,8" or "2-4" or "1-3,7" -> sorted set of 1-based iterations. */
