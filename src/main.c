@@ -43,6 +43,72 @@ static void take_table_fd(void)
     unsetenv("FLYPROF_TABLE_FD");
 }
 
+/* The envelope of a run that ends in abort(): every allocation failure aborts
+ * (mem.h), and malloc has just set errno to ENOMEM, so the handler can tell "out
+ * of memory" (IO_ERROR: the input does not fit the memory available) from any
+ * other abort (INTERNAL). Both texts are built before the command runs, because
+ * a signal handler may only write(); in table mode they go to stderr. */
+static char *g_abort_text[2];
+static size_t g_abort_len[2];
+static int g_abort_fd = 1, g_abort_exit[2];
+
+static void on_abort(int sig)
+{
+    (void)sig;
+    int k = errno == ENOMEM ? 0 : 1;
+    if (g_abort_text[k]) {
+        ssize_t w = write(g_abort_fd, g_abort_text[k], g_abort_len[k]);
+        (void)w;
+        _exit(g_abort_exit[k]);
+    }
+    signal(SIGABRT, SIG_DFL);
+    raise(SIGABRT);
+}
+
+static void prepare_abort(const fp_ctx *ctx)
+{
+    static const struct {
+        fp_errcode code;
+        const char *message, *help;
+    } why[2] = {
+        {FP_IO_ERROR, "out of memory: the input does not fit in the memory this process may use",
+         "raise the memory limit (ulimit -v, the container's), or analyse a smaller dispatch"},
+        {FP_INTERNAL, "flyprof aborted (an internal error)", "please report it with the command line"},
+    };
+    bool table = ctx->format == FP_FMT_TABLE && g_table_fd < 0;
+    g_abort_fd = table ? 2 : 1;
+    for (int k = 0; k < 2; k++) {
+        fp_sb t;
+        fp_sb_init(&t);
+        if (table) {
+            fp_sb_addf(&t, "flyprof %s: error %s (exit %d): %s\n  help: %s\n", ctx->command, fp_code_name(why[k].code),
+                       fp_code_exit(why[k].code), why[k].message, why[k].help);
+            fp_term_safe(&t, 0);
+        } else {
+            cJSON *env = cJSON_CreateObject(), *e = cJSON_CreateObject();
+            cJSON_AddItemToObject(env, "ok", cJSON_CreateFalse());
+            fp_json_add_str(env, "command", ctx->command);
+            fp_json_add_str(e, "code", fp_code_name(why[k].code));
+            fp_json_add_int(e, "exitCode", fp_code_exit(why[k].code));
+            fp_json_add_str(e, "message", why[k].message);
+            fp_json_add_str(e, "help", why[k].help);
+            cJSON_AddItemToObject(env, "error", e);
+            char *p = fp_json_print(env, false);
+            fp_sb_addf(&t, "%s\n", p ? p : "");
+            free(p);
+            cJSON_Delete(env);
+        }
+        g_abort_exit[k] = fp_code_exit(why[k].code);
+        g_abort_len[k] = t.len;
+        g_abort_text[k] = fp_sb_detach(&t);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_abort;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGABRT, &sa, NULL);
+}
+
 static void write_table_fd(fp_ctx *ctx)
 {
     char *s = ctx->table.len ? NULL : (ctx->data ? fp_json_print(ctx->data, true) : NULL);
@@ -232,6 +298,23 @@ static void top_help(fp_ctx *ctx)
     exit_codes_text(t);
 }
 
+/* The exit status once the envelope (or table) went to stdout. When it did not
+ * arrive (stdout closed, full, a broken pipe: SIGPIPE is ignored) the caller
+ * got no answer, so success must not be reported: IO_ERROR's status, on stderr
+ * why (a failure keeps its own status). */
+static int finish_stdout(const fp_ctx *ctx, int rc, const fp_err *err)
+{
+    errno = 0;
+    bool lost = fflush(stdout) != 0 || ferror(stdout);
+    if (lost)
+        fprintf(stderr, "flyprof %s: error IO_ERROR: the %s was not delivered: cannot write stdout: %s\n",
+                ctx->command ? ctx->command : "", ctx->format == FP_FMT_TABLE ? "table" : "envelope",
+                errno ? strerror(errno) : "write error");
+    if (rc != 0)
+        return fp_code_exit(err->code);
+    return lost ? fp_code_exit(FP_IO_ERROR) : 0;
+}
+
 /* Print the one envelope; returns the exit status. */
 static int emit(fp_ctx *ctx, int rc, fp_err *err)
 {
@@ -241,6 +324,8 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
     /* A failing command may still have an answer to show (diff --fail-on):
      * its data and warnings go with the error. */
     bool with_data = rc != 0 && ctx->data_on_error && ctx->data;
+    /* no terminal control sequence from the data reaches a terminal, verbatim or not */
+    fp_term_safe(&ctx->table, 0);
     /* fit the table once, for the terminal and for FLYPROF_TABLE_FD (mcp's text) alike */
     if (ctx->format == FP_FMT_TABLE && ctx->table.len && !ctx->table_verbatim)
         fp_table_fit(&ctx->table, ctx->width, getenv("FLYPROF_WORKTREE"));
@@ -258,8 +343,14 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
         }
         if (rc == 0 || with_data) {
             int n = ctx->warnings ? cJSON_GetArraySize(ctx->warnings) : 0;
-            for (int i = 0; i < n; i++)
-                fprintf(stderr, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
+            for (int i = 0; i < n; i++) {
+                fp_sb w;
+                fp_sb_init(&w);
+                fp_sb_addf(&w, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
+                fp_term_safe(&w, 0);
+                fputs(w.buf, stderr);
+                fp_sb_free(&w);
+            }
         }
         if (rc != 0) {
             /* the error as text, with what the JSON error carries beyond the
@@ -271,12 +362,12 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
             if (err->help[0])
                 fp_sb_addf(&det, "  help: %s\n", err->help);
             fp_table_error_details(err->extra, 20, &det);
+            fp_term_safe(&det, 0);
             fp_table_fit(&det, ctx->width, getenv("FLYPROF_WORKTREE"));
             fputs(det.buf, stderr);
             fp_sb_free(&det);
         }
-        fflush(stdout);
-        return rc == 0 ? 0 : fp_code_exit(err->code);
+        return finish_stdout(ctx, rc, err);
     }
 
     if (g_table_fd >= 0 && (rc == 0 || with_data))
@@ -328,8 +419,7 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
         free(s);
     }
     cJSON_Delete(env);
-    fflush(stdout);
-    return rc == 0 ? 0 : fp_code_exit(err->code);
+    return finish_stdout(ctx, rc, err);
 }
 
 int main(int argc, char **argv)
@@ -427,6 +517,7 @@ int main(int argc, char **argv)
 
     const char *name = nrest > 0 && rest[0][0] != '-' ? rest[0] : NULL;
     ctx.command = name ? name : (want_version ? "version" : "help");
+    prepare_abort(&ctx);
     const fp_command *cmd = NULL;
 
     if (rc != 0) {
