@@ -444,9 +444,12 @@ static int import_line(const char *file, size_t line, const char *l, fp_history_
     /* exactly one value on the line: a second object after the first would be dropped */
     const char *end = NULL;
     cJSON *j = cJSON_ParseWithOpts(l, &end, 1);
-    if (!j && end && end > l && cJSON_Parse(l)) {
-        cJSON_Delete(cJSON_Parse(l));
-        return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: more than one JSON value on the line", file, line);
+    if (!j && end && end > l) {
+        cJSON *first = cJSON_Parse(l); /* parses when only what follows the first value is wrong */
+        if (first) {
+            cJSON_Delete(first);
+            return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: more than one JSON value on the line", file, line);
+        }
     }
     if (!cJSON_IsObject(j)) {
         cJSON_Delete(j);
