@@ -36,6 +36,7 @@
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
 #include "flyprof/report_doc.h"
+#include "flyprof/rules.h"
 #include "flyprof/run_doc.h"
 
 #include "child_argv.h"
@@ -479,7 +480,8 @@ static void run_answer(runner *r, const fp_report_doc *rep)
         o->rule = fp_model_strdup(rc->rule);
         o->knob = fp_model_strdup(rc->knob);
         o->est_gain_pct = rc->est_gain_pct;
-        o->gain_model = fp_model_strdup(rc->expected);
+        const fp_rule *rule = fp_rule_find(rc->rule);
+        o->gain_model = fp_model_strdup(rule ? fp_gain_model_text(rule->gain) : NULL);
         o->confidence = rc->confidence;
         o->confidence_label = fp_model_strdup(rc->confidence_label);
         o->evidence = fp_model_strdup(rc->evidence.hottest ? rc->evidence.hottest->source : NULL);

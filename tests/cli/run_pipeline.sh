@@ -32,9 +32,10 @@ done
 grep -q '"report"' "$B/run.json" || fail "run.json"
 # the envelope answers (issue 21 item 1): the plan of report.json, top 5, under 32 KB
 [ "$(wc -c < "$T/out.json")" -lt 32768 ] || fail "run envelope over 32 KB: $(wc -c < "$T/out.json")"
-"$PY" - "$T/out.json" "$B/report.json" <<'PY' || fail "run answer != report.json's plan"
-import json, sys
+"$PY" - "$T/out.json" "$B/report.json" "$FLYPROF" <<'PY' || fail "run answer != report.json's plan"
+import json, subprocess, sys
 env = json.load(open(sys.argv[1])); rep = json.load(open(sys.argv[2]))
+rules = {r["id"]: r for r in json.loads(subprocess.run([sys.argv[3], "rules", "-f", "json"], capture_output=True).stdout)["data"]["rules"]}
 a = env["data"]["answer"]
 assert a["bound"] == rep["bound"]["bound"] and a["bound_confidence"] == rep["bound"]["confidence"], a
 assert a["headline"] == rep["headline"] and a["optimal"] == rep["optimal"]
@@ -47,7 +48,7 @@ assert a["more_recommendations"] == len(recs) - len(a["recommendations"]) and a[
 for x, r in zip(a["recommendations"], recs):
     h = r["evidence"]["hottest"]
     want = {"rank": r["rank"], "rule": r["rule"], "knob": r["knob"], "est_gain_pct": r["est_gain_pct"],
-            "gain_model": r["expected"], "confidence": r["confidence"], "confidence_label": r["confidence_label"],
+            "gain_model": rules[r["rule"]]["gain_model"], "confidence": r["confidence"], "confidence_label": r["confidence_label"],
             "evidence": h["source"] if h else None, "acceptance": r["acceptance"]["text"]}
     assert x == want, (x, want)
 assert any(x["evidence"] and x["evidence"].split(":")[0].endswith(".py") for x in a["recommendations"]), a

@@ -67,7 +67,7 @@ typedef struct fp_run_answer_rec {
     char *rule;
     char *knob;
     double est_gain_pct;      /* upper bound, % of kernel time */
-    char *gain_model;         /* how the gain is expected to come (report.json "expected") */
+    char *gain_model;         /* how est_gain_pct is estimated (the rule's gain model, docs/rules.md) */
     double confidence;        /* 0..1 */
     char *confidence_label;
     char *evidence;           /* the hottest instruction's source "file.py:line", or NULL */
