@@ -17,6 +17,7 @@
 
 #include "cmd/commands.h"
 #include "flyprof/cli.h"
+#include "flyprof/csvout.h"
 #include "flyprof/error.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
@@ -232,8 +233,95 @@ static void top_help(fp_ctx *ctx)
     exit_codes_text(t);
 }
 
+/* -f csv / sarif / junit: only commands that have such an answer take it. */
+static int check_format(const fp_command *cmd, fp_ctx *ctx, fp_err *err)
+{
+    if (ctx->format == FP_FMT_CSV && !cmd->csv_rows)
+        return fp_err_set(err, FP_USAGE, "-f csv: '%s' has no table of rows (json or table)", cmd->name);
+    if (ctx->format == FP_FMT_CSV && ctx->csv_rows) {
+        fp_sb names;
+        fp_sb_init(&names);
+        bool found = false;
+        for (const char *const *r = cmd->csv_rows; *r; r++) {
+            found |= !strcmp(*r, ctx->csv_rows);
+            fp_sb_addf(&names, "%s%s", names.len ? ", " : "", *r);
+        }
+        if (!found)
+            fp_err_set(err, FP_USAGE, "-f csv:%s: '%s' has no rows '%s' (it has: %s)", ctx->csv_rows, cmd->name,
+                       ctx->csv_rows, names.buf);
+        fp_sb_free(&names);
+        return found ? 0 : -1;
+    }
+    if (ctx->format > FP_FMT_CSV && !(cmd->formats & FP_FMT_BIT(ctx->format)))
+        return fp_err_set(err, FP_USAGE, "-f %s: '%s' has no %s output (report, check and diff write sarif; check "
+                          "writes junit)", fp_format_name(ctx->format), cmd->name, fp_format_name(ctx->format));
+    return 0;
+}
+
+/* -f csv: the row list of the data the command names (first present, or csv:ROWS). */
+static int csv_of(const fp_command *cmd, fp_ctx *ctx, fp_sb *out, fp_err *err)
+{
+    for (const char *const *r = cmd->csv_rows; *r; r++) {
+        if (ctx->csv_rows && strcmp(*r, ctx->csv_rows))
+            continue;
+        const cJSON *rows = cJSON_GetObjectItemCaseSensitive(ctx->data, *r);
+        if (rows)
+            return fp_csv_rows(rows, out, err);
+    }
+    return fp_err_set(err, FP_INTERNAL, "-f csv: '%s' gave no rows", cmd->name);
+}
+
+/* The error as text on stderr, with what the JSON error carries beyond the message
+ * (available dispatches, candidates), fitted like a table. */
+static void error_text(const fp_ctx *ctx, const fp_err *err)
+{
+    fp_sb det;
+    fp_sb_init(&det);
+    fp_sb_addf(&det, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
+               fp_code_name(err->code), fp_code_exit(err->code), err->message);
+    if (err->help[0])
+        fp_sb_addf(&det, "  help: %s\n", err->help);
+    fp_table_error_details(err->extra, 20, &det);
+    fp_table_fit(&det, ctx->width, getenv("FLYPROF_WORKTREE"));
+    fputs(det.buf, stderr);
+    fp_sb_free(&det);
+}
+
+static void warnings_text(const fp_ctx *ctx)
+{
+    int n = ctx->warnings ? cJSON_GetArraySize(ctx->warnings) : 0;
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
+}
+
+/* -f csv / sarif / junit: the document on stdout (also with a tripped gate's answer),
+ * warnings and errors as text on stderr, as in table mode. */
+static int emit_document(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err, bool with_data)
+{
+    fp_sb out;
+    fp_sb_init(&out);
+    if ((rc == 0 || with_data) && ctx->format == FP_FMT_CSV) {
+        fp_err cerr = {0};
+        if (csv_of(cmd, ctx, &out, &cerr) != 0 && rc == 0) {
+            *err = cerr;
+            rc = -1;
+        }
+    } else if (rc == 0 || with_data) {
+        fp_sb_add(&out, ctx->doc.buf, ctx->doc.len);
+    }
+    if (rc == 0 || with_data) {
+        fwrite(out.buf, 1, out.len, stdout);
+        warnings_text(ctx);
+    }
+    if (rc != 0)
+        error_text(ctx, err);
+    fp_sb_free(&out);
+    fflush(stdout);
+    return rc == 0 ? 0 : fp_code_exit(err->code);
+}
+
 /* Print the one envelope; returns the exit status. */
-static int emit(fp_ctx *ctx, int rc, fp_err *err)
+static int emit(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err)
 {
     if (rc != 0 && err->code == FP_OK)
         fp_err_set(err, FP_INTERNAL, "command failed without an error code");
@@ -241,6 +329,10 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
     /* A failing command may still have an answer to show (diff --fail-on):
      * its data and warnings go with the error. */
     bool with_data = rc != 0 && ctx->data_on_error && ctx->data;
+    if (ctx->format >= FP_FMT_CSV && cmd && g_table_fd < 0)
+        return emit_document(cmd, ctx, rc, err, with_data);
+    if (ctx->format >= FP_FMT_CSV) /* no command ran (help, a usage error before it): the envelope */
+        ctx->format = g_table_fd >= 0 ? FP_FMT_TABLE : FP_FMT_JSON;
     /* fit the table once, for the terminal and for FLYPROF_TABLE_FD (mcp's text) alike */
     if (ctx->format == FP_FMT_TABLE && ctx->table.len && !ctx->table_verbatim)
         fp_table_fit(&ctx->table, ctx->width, getenv("FLYPROF_WORKTREE"));
@@ -256,25 +348,10 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
                 free(s);
             }
         }
-        if (rc == 0 || with_data) {
-            int n = ctx->warnings ? cJSON_GetArraySize(ctx->warnings) : 0;
-            for (int i = 0; i < n; i++)
-                fprintf(stderr, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
-        }
-        if (rc != 0) {
-            /* the error as text, with what the JSON error carries beyond the
-             * message (available dispatches, candidates), fitted like a table */
-            fp_sb det;
-            fp_sb_init(&det);
-            fp_sb_addf(&det, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
-                       fp_code_name(err->code), fp_code_exit(err->code), err->message);
-            if (err->help[0])
-                fp_sb_addf(&det, "  help: %s\n", err->help);
-            fp_table_error_details(err->extra, 20, &det);
-            fp_table_fit(&det, ctx->width, getenv("FLYPROF_WORKTREE"));
-            fputs(det.buf, stderr);
-            fp_sb_free(&det);
-        }
+        if (rc == 0 || with_data)
+            warnings_text(ctx);
+        if (rc != 0)
+            error_text(ctx, err);
         fflush(stdout);
         return rc == 0 ? 0 : fp_code_exit(err->code);
     }
@@ -345,6 +422,7 @@ int main(int argc, char **argv)
     fp_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     fp_sb_init(&ctx.table);
+    fp_sb_init(&ctx.doc);
     ctx.interrupted = &g_interrupted;
     ctx.argv0 = argv[0];
     ctx.format = isatty(STDOUT_FILENO) ? FP_FMT_TABLE : FP_FMT_JSON;
@@ -382,7 +460,7 @@ int main(int argc, char **argv)
             } else if (i + 1 < argc) {
                 val = argv[++i];
             } else {
-                rc = fp_err_set(&err, FP_USAGE, "%s needs a value: json or table", a);
+                rc = fp_err_set(&err, FP_USAGE, "%s needs a value: json, table, csv, sarif or junit", a);
                 continue;
             }
             format_arg = val;
@@ -409,13 +487,15 @@ int main(int argc, char **argv)
             rest[nrest++] = argv[i];
         }
     }
-    if (format_arg) {
-        if (!strcmp(format_arg, "json"))
-            ctx.format = FP_FMT_JSON;
-        else if (!strcmp(format_arg, "table"))
-            ctx.format = FP_FMT_TABLE;
-        else if (rc == 0)
-            rc = fp_err_set(&err, FP_USAGE, "--format must be json or table, got '%s'", format_arg);
+    /* -f, else $FLYPROF_FORMAT (a shell's choice: `doctor | tail` as a table), else the
+     * terminal test: JSON when stdout is no terminal is the agent contract */
+    const char *env_format = getenv("FLYPROF_FORMAT");
+    if (!format_arg && env_format && env_format[0])
+        format_arg = env_format;
+    if (format_arg && rc == 0 && fp_format_parse(format_arg, &ctx.format, &ctx.csv_rows, &err) != 0) {
+        rc = -1;
+        if (format_arg == env_format)
+            fp_err_help(&err, "FLYPROF_FORMAT is '%s': unset it or give -f", env_format);
     }
     take_table_fd();
     if (g_table_fd >= 0)
@@ -427,7 +507,7 @@ int main(int argc, char **argv)
 
     const char *name = nrest > 0 && rest[0][0] != '-' ? rest[0] : NULL;
     ctx.command = name ? name : (want_version ? "version" : "help");
-    const fp_command *cmd = NULL;
+    const fp_command *cmd = NULL, *ran = NULL; /* ran: the command whose run() answers */
 
     if (rc != 0) {
         /* a bad global flag: report it below */
@@ -484,6 +564,7 @@ int main(int argc, char **argv)
         ctx.data = fp_command_help_json(cmd);
         fp_command_help_text(cmd, &ctx.table);
     } else {
+        ran = cmd;
         void *args = calloc(1, cmd->args_size ? cmd->args_size : 1);
         char **pos = NULL;
         int npos = 0;
@@ -492,6 +573,8 @@ int main(int argc, char **argv)
         rc = fp_parse_opts(cmd, args, nrest - 1, rest + 1, &pos, &npos, &err);
         if (rc == 0 && cmd->no_bundle && ctx.bundle)
             rc = fp_err_set(&err, FP_USAGE, "unknown option --bundle for '%s' (it reads no bundle)", cmd->name);
+        if (rc == 0)
+            rc = check_format(cmd, &ctx, &err);
         if (rc == 0 && cmd->bundle_required && !ctx.bundle)
             rc = fp_err_set(&err, FP_USAGE, "'%s' needs --bundle DIR", cmd->name);
         if (rc == 0)
@@ -511,11 +594,12 @@ int main(int argc, char **argv)
         free(args);
     }
 
-    int status = emit(&ctx, rc, &err);
+    int status = emit(ran, &ctx, rc, &err);
     cJSON_Delete(ctx.data);
     cJSON_Delete(ctx.warnings);
     cJSON_Delete(ctx.truncated);
     fp_sb_free(&ctx.table);
+    fp_sb_free(&ctx.doc);
     free(ctx.bundle_abs);
     fp_err_clear(&err);
     free(rest);

@@ -211,7 +211,11 @@ static const fp_path_rule bubbles_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
+static const char *const bubbles_csv_rows[] = {"classes", "hotspots", "lines", NULL};
+
 const fp_command fp_cmd_bubbles = {
+    .csv_rows = bubbles_csv_rows,
     .name = "bubbles",
     .summary = "where the stall cycles go: taxonomy, exposed vs hidden, waitcnt -> producer, per line",
     .usage = "flyprof bubbles --bundle DIR [--tag TAG] [--dispatch N] [--rank exposed|stall|latency] [--limit N] [--out FILE] [--jobs N]",

@@ -576,7 +576,11 @@ static int run_history(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *e
     return rc;
 }
 
+/* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
+static const char *const history_csv_rows[] = {"entries", "points", NULL};
+
 const fp_command fp_cmd_history = {
+    .csv_rows = history_csv_rows,
     .name = "history",
     .summary = "per-kernel performance history in SQLite: add a reported bundle, list, show, trend (SVG + CSV), "
                "export/import JSON lines",

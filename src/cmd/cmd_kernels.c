@@ -281,7 +281,11 @@ static const fp_path_rule kernels_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
+static const char *const kernels_csv_rows[] = {"kernels", NULL};
+
 const fp_command fp_cmd_kernels = {
+    .csv_rows = kernels_csv_rows,
     .name = "kernels",
     .summary = "rank the kernels of a rocprofv3 --stats/--kernel-trace run by total time (what to capture)",
     .usage = "flyprof kernels (--csv FILE | --db FILE | --bundle DIR) [--top N] [--filter REGEX]",

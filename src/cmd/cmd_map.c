@@ -637,7 +637,11 @@ static const fp_path_rule map_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
+static const char *const map_csv_rows[] = {"mappings", "files", NULL};
+
 const fp_command fp_cmd_map = {
+    .csv_rows = map_csv_rows,
     .name = "map",
     .summary = "ISA <-> source both ways, snippets, folded stacks and an SVG flamegraph",
     .usage = "flyprof map --bundle DIR [--code-line N | --source-line FILE:LINE] [--context N] [--limit N] "

@@ -16,12 +16,33 @@
 
 #include "flyprof/json.h"
 
-static const char *const fp_format_choices[] = {"json", "table", NULL};
+/* in fp_format order */
+static const char *const fp_format_choices[] = {"json", "table", "csv", "sarif", "junit", NULL};
+
+const char *fp_format_name(fp_format f) { return fp_format_choices[f]; }
+
+int fp_format_parse(const char *s, fp_format *f, const char **rows, fp_err *err)
+{
+    *rows = NULL;
+    if (!strncmp(s, "csv:", 4) && s[4]) {
+        *f = FP_FMT_CSV;
+        *rows = s + 4;
+        return 0;
+    }
+    for (int i = 0; fp_format_choices[i]; i++)
+        if (!strcmp(s, fp_format_choices[i])) {
+            *f = (fp_format)i;
+            return 0;
+        }
+    return fp_err_set(err, FP_USAGE, "--format must be json, table, csv[:ROWS], sarif or junit, got '%s'", s);
+}
 
 /* Documentation of the flags main.c strips before a command sees argv. */
 const fp_opt fp_global_opts[] = {
     {"format", 'f', FP_OPT_CHOICE, 0, "FMT",
-     "output format: json (one envelope) or table (human text); default table on a terminal, else json",
+     "output format: json (one envelope), table (human text), csv[:ROWS] (a table's rows), sarif (code "
+     "scanning: report, check, diff) or junit (check); default $FLYPROF_FORMAT, else table on a terminal, "
+     "else json",
      NULL, fp_format_choices, 0, 0},
     {"bundle", 0, FP_OPT_STR, 0, "DIR", "bundle directory that holds this pipeline's artifacts", NULL,
      NULL, 0, 0},
