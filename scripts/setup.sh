@@ -6,7 +6,8 @@
 #                           under AddressSanitizer + UndefinedBehaviorSanitizer
 #
 # Packages come from Debian (no vendored libraries); the test mode also installs the MCP SDK
-# from the npm registry into tests/mcp/node_modules (version pinned by its package-lock.json).
+# from the npm registry into tests/mcp/node_modules and Microsoft's SARIF validator into
+# tests/sarif/node_modules (versions pinned by their package-lock.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,7 @@ fi
 # CI also builds with clang (warning-free with both compilers is part of the contract) and
 # fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
 [ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"
+[ "$mode" = test ] && PKGS="$PKGS libicu72"  # tests/sarif: Microsoft's SARIF validator is a .NET tool, it needs ICU
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -55,6 +57,10 @@ fi
 # The SDK version is pinned by tests/mcp/package-lock.json; installed once.
 if [ ! -d tests/mcp/node_modules/@modelcontextprotocol/sdk ]; then
   (cd tests/mcp && npm ci --no-audit --no-fund)
+fi
+# The SARIF validator (sarif-multitool validate, tests/sarif/validate.sh), pinned the same way.
+if [ ! -x tests/sarif/node_modules/.bin/sarif-multitool ]; then
+  (cd tests/sarif && npm ci --no-audit --no-fund)
 fi
 
 ctest --test-dir build --output-on-failure -j "$jobs"

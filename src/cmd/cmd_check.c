@@ -14,11 +14,15 @@
 #include <string.h>
 
 #include "commands.h"
+#include "flyprof/bundle.h"
 #include "flyprof/diff.h"
 #include "flyprof/diff_doc.h"
 #include "flyprof/fs.h"
 #include "flyprof/history.h"
 #include "flyprof/model.h"
+#include "flyprof/junit.h"
+#include "flyprof/report_doc.h"
+#include "flyprof/sarif.h"
 #include "flyprof/worktree.h"
 
 typedef struct check_args {
@@ -26,6 +30,7 @@ typedef struct check_args {
     const char *baseline;
     const char *fail_on;
     const char *worktree;
+    const char *source_root;
 } check_args;
 
 static const char *const fail_on_choices[] = {"regressed", "any-change", "never", NULL};
@@ -43,6 +48,7 @@ static const fp_opt check_opts[] = {
      "regressed", fail_on_choices, 0, 0},
     {"worktree", 0, FP_OPT_STR, offsetof(check_args, worktree), "DIR",
      "FlyDSL checkout for B's provenance when its capture.json has none", NULL, NULL, 0, 0},
+    FP_SOURCE_ROOT_OPT(check_args, source_root),
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -144,6 +150,33 @@ static void check_table(fp_sb *t, const check_args *a, const fp_history_record *
     }
 }
 
+/* -f sarif: a result per class whose share grew, at its hottest line of B's report.json
+ * (when B has one); -f junit: a testcase per gated metric (junit.h). */
+static void check_documents(fp_ctx *ctx, const check_args *a, const fp_check_doc *d)
+{
+    if (ctx->format == FP_FMT_JUNIT) {
+        fp_check_junit(d, &ctx->doc);
+        return;
+    }
+    if (ctx->format != FP_FMT_SARIF)
+        return;
+    fp_report_doc rep;
+    memset(&rep, 0, sizeof rep);
+    char *rp = fp_bundle_path(ctx->bundle, FP_ART_REPORT);
+    fp_err e = {0};
+    bool have = fp_is_file(rp) && fp_report_read_file(rp, &rep, &e) == 0;
+    if (!have && e.code)
+        fp_warn(ctx, "-f sarif: no locations: %s", e.message);
+    fp_err_clear(&e);
+    free(rp);
+    fp_sarif_log log;
+    fp_sarif_init(&log, FLYPROF_VERSION, a->source_root);
+    bool regressed = d->gate.tripped || (d->verdict.overall && !strcmp(d->verdict.overall, "regressed"));
+    fp_sarif_add_classes(&log, d->classes, d->nclasses, regressed, have ? &rep : NULL, a->source_root);
+    fp_sarif_print(&log, &ctx->doc);
+    fp_report_doc_free(&rep);
+}
+
 /* B and its baseline -> the comparison -> table and data -> the gate */
 static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
 {
@@ -165,6 +198,7 @@ static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err
     fp_diff_verdict v;
     bool tripped = compare_to_baseline(a, dbp, &base, &cur, &d, &v);
     check_table(&ctx->table, a, &base, &cur, &v, &d);
+    check_documents(ctx, a, &d);
     free(dbp);
     fp_history_record_free(&cur);
     fp_history_record_free(&base);
@@ -186,7 +220,7 @@ static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err
 const fp_command fp_cmd_check = {
     .name = "check",
     .summary = "gate a reported bundle against its history baseline (same kernel and shape): exit 1 on regression",
-    .usage = "flyprof check --bundle DIR [--db FILE] [--baseline latest|COMMIT|ID] [--fail-on regressed|any-change|never]",
+    .usage = "flyprof check --bundle DIR [--db FILE] [--baseline latest|COMMIT|ID] [--fail-on regressed|any-change|never] [--source-root DIR]",
     .details = "Compares the bundle with the baseline entry through the same comparison and noise floors as `diff` "
                "(duration per call within 2 % is neutral; without durations the stalled share within 1 point). "
                "A tripped gate exits 1 with error code REGRESSED; the comparison stays in data.",
@@ -197,4 +231,5 @@ const fp_command fp_cmd_check = {
     .min_pos = 0,
     .max_pos = 0,
     .run = run_check,
+    .formats = FP_FMT_BIT(FP_FMT_SARIF) | FP_FMT_BIT(FP_FMT_JUNIT),
 };

@@ -20,6 +20,7 @@
 #include "flyprof/report.h"
 #include "flyprof/report_load.h"
 #include "flyprof/report_doc.h"
+#include "flyprof/sarif.h"
 
 typedef struct diff_args {
     const char *before;
@@ -27,6 +28,7 @@ typedef struct diff_args {
     const char *out;
     bool no_write;
     const char *fail_on;
+    const char *source_root;
 } diff_args;
 
 static const fp_opt diff_opts[] = {
@@ -41,6 +43,7 @@ static const fp_opt diff_opts[] = {
     {"fail-on", 0, FP_OPT_CHOICE, offsetof(diff_args, fail_on), "WHEN",
      "exit 1 (REGRESSED) when the verdict is regressed, or with any-change anything but neutral", NULL,
      fp_diff_fail_on_choices, 0, 0},
+    FP_SOURCE_ROOT_OPT(diff_args, source_root),
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -77,6 +80,18 @@ static int load_side(fp_ctx *ctx, const char *which, const char *path, fp_report
     return rc;
 }
 
+/* -f sarif: the lines and classes whose share of the stall grew, at their .py lines
+ * (classes at their hottest line of the after side) */
+static void diff_sarif(fp_ctx *ctx, const diff_args *a, const fp_diff_doc *d, const fp_report_doc *after)
+{
+    bool regressed = d->verdict.overall && !strcmp(d->verdict.overall, "regressed");
+    fp_sarif_log log;
+    fp_sarif_init(&log, FLYPROF_VERSION, a->source_root);
+    fp_sarif_add_lines(&log, d->lines.rows, d->lines.nrows, regressed, a->source_root);
+    fp_sarif_add_classes(&log, d->classes, d->nclasses, regressed, after, a->source_root);
+    fp_sarif_print(&log, &ctx->doc);
+}
+
 static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
 {
     (void)pos, (void)npos;
@@ -96,6 +111,8 @@ static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
     }
     fp_diff_doc d;
     fp_diff_reports(&rb, &ra, &d);
+    if (ctx->format == FP_FMT_SARIF)
+        diff_sarif(ctx, a, &d, &ra);
     fp_report_doc_free(&rb);
     fp_report_doc_free(&ra);
     char *dest = NULL;
@@ -141,7 +158,7 @@ const fp_command fp_cmd_diff = {
     .name = "diff",
     .summary = "before/after comparison of two reports: per class, line and instruction, acceptance tests, verdict",
     .usage = "flyprof diff --before BUNDLE|report.json --after BUNDLE|report.json [--out FILE] [--no-write] "
-             "[--fail-on regressed|any-change]",
+             "[--fail-on regressed|any-change] [--source-root DIR]",
     .details = "Instructions are matched by source line + opcode + occurrence, cycles compared per traced wave. "
                "The verdict (improved / regressed / neutral, within a documented noise floor) is data: exit 0, "
                "unless --fail-on turns it into a gate (exit 1, error REGRESSED, the diff still in data).",
@@ -152,4 +169,5 @@ const fp_command fp_cmd_diff = {
     .min_pos = 0,
     .max_pos = 0,
     .run = run_diff,
+    .formats = FP_FMT_BIT(FP_FMT_SARIF),
 };
