@@ -118,3 +118,16 @@ void fp_check_junit(const fp_check_doc *d, fp_sb *out)
     fp_sb_adds(out, "  </testsuite>\n</testsuites>\n");
     fp_sb_free(&suite);
 }
+
+void fp_check_junit_none(const char *kernel, const char *why, fp_sb *out)
+{
+    tcase c = {.classname = "flyprof.check", .name = "baseline", .skipped = true};
+    snprintf(c.text, sizeof c.text, "no baseline: %s", why ? why : "");
+    fp_sb_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fp_sb_adds(out, "<testsuites name=\"flyprof check\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n");
+    fp_sb_adds(out, "  <testsuite name=\"flyprof check ");
+    fp_xml_escape(out, kernel);
+    fp_sb_adds(out, "\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0\">\n");
+    emit_case(out, &c, NULL);
+    fp_sb_adds(out, "  </testsuite>\n</testsuites>\n");
+}

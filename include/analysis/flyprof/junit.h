@@ -16,6 +16,9 @@
 
 void fp_check_junit(const fp_check_doc *d, fp_sb *out);
 
+/* No baseline yet (check without --strict): one skipped testcase "baseline". */
+void fp_check_junit_none(const char *kernel, const char *why, fp_sb *out);
+
 /* Text as XML 1.0 character data / attribute value: & < > " ' escaped, characters
  * XML 1.0 cannot hold (C0 controls but TAB, LF, CR) dropped. */
 void fp_xml_escape(fp_sb *out, const char *s);
