@@ -17,6 +17,7 @@
 
 #include "cmd/commands.h"
 #include "flyprof/cli.h"
+#include "flyprof/config.h"
 #include "flyprof/csvout.h"
 #include "flyprof/error.h"
 #include "flyprof/fs.h"
@@ -26,6 +27,12 @@
 /* The one piece of global mutable state: set by the signal handler, read by
  * long-running commands (subprocess waits) through ctx->interrupted. */
 static volatile sig_atomic_t g_interrupted;
+/* Colour on stdout / stderr (set once from --color, NO_COLOR and the terminal test). */
+static bool g_color_out, g_color_err;
+#define SGR_BOLD "\033[1m"
+#define SGR_RED "\033[31m"
+#define SGR_YELLOW "\033[33m"
+#define SGR_OFF "\033[0m"
 
 static void on_signal(int sig) { g_interrupted = sig; }
 
@@ -101,7 +108,7 @@ static char **expand_clusters(int argc, char **argv, int *nout, char ***owned, i
         const char *a = argv[i];
         if (!strcmp(a, "--"))
             break;
-        if (!strcmp(a, "-f") || !strcmp(a, "--format") || !strcmp(a, "--bundle") ||
+        if (!strcmp(a, "-f") || !strcmp(a, "--format") || !strcmp(a, "--bundle") || !strcmp(a, "--color") ||
             (a[0] == '-' && a[1] != '-' && a[1] && a[strlen(a) - 1] == 'f'))
             i++;
         else if (a[0] != '-')
@@ -123,7 +130,7 @@ static char **expand_clusters(int argc, char **argv, int *nout, char ***owned, i
         }
         if (i > 0 && !after_dd && a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
             const char *name = a + 2;
-            is_value = !strcmp(name, "format") || !strcmp(name, "bundle");
+            is_value = !strcmp(name, "format") || !strcmp(name, "bundle") || !strcmp(name, "color");
             for (const fp_opt *p = cmd ? cmd->opts : NULL; p && p->lng; p++)
                 if (!strcmp(p->lng, name))
                     is_value = p->kind != FP_OPT_FLAG;
@@ -233,6 +240,44 @@ static void top_help(fp_ctx *ctx)
     exit_codes_text(t);
 }
 
+/* The table on stdout, its first line (the headline: the one-line answer) in bold
+ * on a colour terminal. */
+static void print_table(const fp_sb *t)
+{
+    size_t first = strcspn(t->buf, "\n");
+    if (g_color_out && first > 0) {
+        fputs(SGR_BOLD, stdout);
+        fwrite(t->buf, 1, first, stdout);
+        fputs(SGR_OFF, stdout);
+        fwrite(t->buf + first, 1, t->len - first, stdout);
+    } else {
+        fwrite(t->buf, 1, t->len, stdout);
+    }
+}
+
+/* Table mode, after a success: "wrote PATH" for each file the data names (its
+ * `artifact`, the values of its `artifacts`) and the command's "next:" step, on
+ * stderr (stdout stays the table); -q silences them. */
+static void hints(const fp_command *cmd, const fp_ctx *ctx)
+{
+    if (ctx->quiet || !cmd || !cJSON_IsObject(ctx->data))
+        return;
+    const char *one = fp_json_get_str(ctx->data, "artifact");
+    if (one && one[0] == '/')
+        fprintf(stderr, "wrote %s\n", one);
+    const cJSON *many = cJSON_GetObjectItemCaseSensitive(ctx->data, "artifacts");
+    for (const cJSON *it = cJSON_IsObject(many) ? many->child : NULL; it; it = it->next)
+        if (cJSON_IsString(it) && it->valuestring[0] == '/')
+            fprintf(stderr, "wrote %s\n", it->valuestring);
+    if (cmd->next) {
+        const char *b = ctx->bundle_abs ? ctx->bundle_abs : "DIR", *at = strstr(cmd->next, "{bundle}");
+        if (at)
+            fprintf(stderr, "next: %.*s%s%s\n", (int)(at - cmd->next), cmd->next, b, at + 8);
+        else
+            fprintf(stderr, "next: %s\n", cmd->next);
+    }
+}
+
 /* -f csv / sarif / junit: only commands that have such an answer take it. */
 static int check_format(const fp_command *cmd, fp_ctx *ctx, fp_err *err)
 {
@@ -277,11 +322,14 @@ static void error_text(const fp_ctx *ctx, const fp_err *err)
 {
     fp_sb det;
     fp_sb_init(&det);
-    fp_sb_addf(&det, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
-               fp_code_name(err->code), fp_code_exit(err->code), err->message);
+    fp_sb_addf(&det, "flyprof %s: %serror %s%s (exit %d): %s\n", ctx->command ? ctx->command : "",
+               g_color_err ? SGR_RED : "", fp_code_name(err->code), g_color_err ? SGR_OFF : "", fp_code_exit(err->code),
+               err->message);
     if (err->help[0])
         fp_sb_addf(&det, "  help: %s\n", err->help);
-    fp_table_error_details(err->extra, 20, &det);
+    /* a typo is one line of did-you-mean plus the usage line: no lists of every command */
+    if (!cJSON_GetObjectItemCaseSensitive(err->extra, "didYouMean"))
+        fp_table_error_details(err->extra, 20, &det);
     fp_table_fit(&det, ctx->width, getenv("FLYPROF_WORKTREE"));
     fputs(det.buf, stderr);
     fp_sb_free(&det);
@@ -291,7 +339,8 @@ static void warnings_text(const fp_ctx *ctx)
 {
     int n = ctx->warnings ? cJSON_GetArraySize(ctx->warnings) : 0;
     for (int i = 0; i < n; i++)
-        fprintf(stderr, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
+        fprintf(stderr, "%swarning:%s %s\n", g_color_err ? SGR_YELLOW : "", g_color_err ? SGR_OFF : "",
+                cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
 }
 
 /* -f csv / sarif / junit: the document on stdout (also with a tripped gate's answer),
@@ -341,7 +390,7 @@ static int emit(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err)
             fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
         if (rc == 0) {
             if (ctx->table.len) {
-                fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
+                print_table(&ctx->table);
             } else {
                 char *s = ctx->data ? fp_json_print(ctx->data, true) : NULL;
                 printf("%s\n", s ? s : "{}");
@@ -350,6 +399,8 @@ static int emit(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err)
         }
         if (rc == 0 || with_data)
             warnings_text(ctx);
+        if (rc == 0)
+            hints(cmd, ctx);
         if (rc != 0)
             error_text(ctx, err);
         fflush(stdout);
@@ -440,7 +491,7 @@ int main(int argc, char **argv)
         abort();
     int nrest = 0;
     bool want_help = false, want_version = false, after_dd = false, wide = false;
-    const char *format_arg = NULL;
+    const char *format_arg = NULL, *color_arg = "auto";
     int rc = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -476,6 +527,12 @@ int main(int argc, char **argv)
             ctx.bundle = val;
         } else if (!strcmp(a, "--wide")) {
             wide = true;
+        } else if (!strcmp(a, "--color") || !strncmp(a, "--color=", 8)) {
+            const char *v = a[7] == '=' ? a + 8 : i + 1 < argc ? argv[++i] : "";
+            if (!strcmp(v, "auto") || !strcmp(v, "always") || !strcmp(v, "never"))
+                color_arg = v;
+            else if (rc == 0)
+                rc = fp_err_set(&err, FP_USAGE, "--color must be auto, always or never, got '%s'", v);
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             ctx.quiet = true;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -492,15 +549,29 @@ int main(int argc, char **argv)
     const char *env_format = getenv("FLYPROF_FORMAT");
     if (!format_arg && env_format && env_format[0])
         format_arg = env_format;
+    fp_config cfg = {0}; /* the config file's `format:`: the default on a terminal only (never for agents) */
+    if (!format_arg && rc == 0 && isatty(STDOUT_FILENO)) {
+        fp_err cerr = {0};
+        if (fp_config_load(&cfg, NULL, &cerr) == 0 && cfg.format.value && !strcmp(cfg.format.source, "config"))
+            format_arg = cfg.format.value;
+        fp_err_clear(&cerr); /* a broken config file is the command's own error to report */
+    }
     if (format_arg && rc == 0 && fp_format_parse(format_arg, &ctx.format, &ctx.csv_rows, &err) != 0) {
         rc = -1;
         if (format_arg == env_format)
             fp_err_help(&err, "FLYPROF_FORMAT is '%s': unset it or give -f", env_format);
+        else if (format_arg == cfg.format.value)
+            fp_err_help(&err, "the config file %s says format: %s", cfg.config_file, format_arg);
     }
     take_table_fd();
     if (g_table_fd >= 0)
         ctx.format = FP_FMT_TABLE; /* commands build their table; emit prints the envelope too */
     ctx.table_only = ctx.format == FP_FMT_TABLE && g_table_fd < 0;
+    /* colour: on a terminal unless NO_COLOR (no-color.org) or --color never; --color always forces it */
+    const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+    bool color_auto = !(nc && nc[0]) && !(term && !strcmp(term, "dumb"));
+    g_color_out = !strcmp(color_arg, "always") || (!strcmp(color_arg, "auto") && color_auto && isatty(STDOUT_FILENO));
+    g_color_err = !strcmp(color_arg, "always") || (!strcmp(color_arg, "auto") && color_auto && isatty(STDERR_FILENO));
     if (ctx.bundle)
         ctx.bundle_abs = fp_path_abs(ctx.bundle);
     ctx.width = fp_table_width_auto(wide);
@@ -556,7 +627,11 @@ int main(int argc, char **argv)
             rc = fp_err_set(&err, FP_USAGE, "unknown command '%s' (did you mean '%s'?)", name, dym);
         else
             rc = fp_err_set(&err, FP_USAGE, "unknown command '%s'", name);
-        fp_err_help(&err, "run `flyprof help` for the list of commands");
+        const fp_command *sug = dym ? find_command(dym) : NULL;
+        if (sug)
+            fp_err_help(&err, "usage: %s", sug->usage);
+        else
+            fp_err_help(&err, "run `flyprof help` for the list of commands");
         fp_err_extra(&err, "commands", command_list_json());
         if (dym)
             fp_err_extra(&err, "didYouMean", cJSON_CreateString(dym));
@@ -600,6 +675,7 @@ int main(int argc, char **argv)
     cJSON_Delete(ctx.truncated);
     fp_sb_free(&ctx.table);
     fp_sb_free(&ctx.doc);
+    fp_config_free(&cfg);
     free(ctx.bundle_abs);
     fp_err_clear(&err);
     free(rest);

@@ -215,6 +215,7 @@ static const fp_path_rule bubbles_paths[] = {
 static const char *const bubbles_csv_rows[] = {"classes", "hotspots", "lines", NULL};
 
 const fp_command fp_cmd_bubbles = {
+    .next = "flyprof map --bundle {bundle}   (which .py lines)",
     .csv_rows = bubbles_csv_rows,
     .name = "bubbles",
     .summary = "where the stall cycles go: taxonomy, exposed vs hidden, waitcnt -> producer, per line",

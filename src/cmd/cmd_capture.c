@@ -1288,6 +1288,7 @@ static const fp_path_rule capture_paths[] = {
 };
 
 const fp_command fp_cmd_capture = {
+    .next = "flyprof bubbles --bundle {bundle}   (where the stall cycles go)",
     .name = "capture",
     .summary = "discover a kernel with rocprofv3 and capture its ATT trace into the bundle",
     .usage = "flyprof capture KERNEL [--shape S] [--invocation CMD] [--tag small|big|both] [--iter-range R] "

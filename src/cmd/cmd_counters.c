@@ -917,6 +917,7 @@ static const fp_path_rule counters_paths[] = {
 };
 
 const fp_command fp_cmd_counters = {
+    .next = "flyprof report --bundle {bundle}   (the counters join the ranked plan)",
     .name = "counters",
     .summary = "hardware counters per dispatch: L2 hit, 32B partial, over-fetch, HBM %, MFMA, LDS, occupancy, bound",
     .usage = "flyprof counters [--csv FILE... | --db FILE...] [--kernel NAME] [--ideal-gb GB] [--bundle DIR] "

@@ -641,6 +641,7 @@ static const fp_path_rule map_paths[] = {
 static const char *const map_csv_rows[] = {"mappings", "files", NULL};
 
 const fp_command fp_cmd_map = {
+    .next = "flyprof report --bundle {bundle}   (the ranked plan)",
     .csv_rows = map_csv_rows,
     .name = "map",
     .summary = "ISA <-> source both ways, snippets, folded stacks and an SVG flamegraph",

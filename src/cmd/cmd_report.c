@@ -166,6 +166,7 @@ static const fp_path_rule report_paths[] = {
 };
 
 const fp_command fp_cmd_report = {
+    .next = "apply the top knob, re-capture into NEW, then flyprof diff --before {bundle} --after NEW",
     .name = "report",
     .summary = "ranked knob recommendations with evidence: report.json, headlines.json, REPORT.md, report.html",
     .usage = "flyprof report --bundle DIR [--tag TAG] [--dispatch N] [--out-dir DIR] [--no-html] [--jobs N] [--source-root DIR]",

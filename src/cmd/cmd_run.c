@@ -791,6 +791,7 @@ static const fp_path_rule run_paths[] = {
 };
 
 const fp_command fp_cmd_run = {
+    .next = "apply the top knob, flyprof run the kernel again into NEW, then flyprof diff --before {bundle} --after NEW",
     .name = "run",
     .summary = "the whole pipeline on one kernel: doctor, tile, capture (+counters), bubbles, map, report, bundle",
     .usage = "flyprof run KERNEL [--shape S] [--invocation CMD] [--tag small|big|both] [--iter-range R] "

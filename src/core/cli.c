@@ -16,6 +16,8 @@
 
 #include "flyprof/json.h"
 
+static const char *const fp_color_choices[] = {"auto", "always", "never", NULL};
+
 /* in fp_format order */
 static const char *const fp_format_choices[] = {"json", "table", "csv", "sarif", "junit", NULL};
 
@@ -48,7 +50,10 @@ const fp_opt fp_global_opts[] = {
      NULL, 0, 0},
     {"wide", 0, FP_OPT_FLAG, 0, NULL, "tables: no width limit (default: 100 columns, or $COLUMNS on a terminal)",
      NULL, NULL, 0, 0},
-    {"quiet", 'q', FP_OPT_FLAG, 0, NULL, "no progress lines on stderr", NULL, NULL, 0, 0},
+    {"color", 0, FP_OPT_CHOICE, 0, "WHEN",
+     "tables: colour (bold headline, red errors, yellow warnings): auto (a terminal, unless $NO_COLOR), always, "
+     "never", "auto", fp_color_choices, 0, 0},
+    {"quiet", 'q', FP_OPT_FLAG, 0, NULL, "no progress lines (nor wrote/next hints) on stderr", NULL, NULL, 0, 0},
     {"help", 'h', FP_OPT_FLAG, 0, NULL, "this help (an envelope in json mode)", NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };

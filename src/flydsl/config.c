@@ -66,6 +66,8 @@ static const setting SETTINGS[] = {
     {"gpu", "FLYPROF_GPU", ARG(gpu), CFG(gpu_text), false},
     {"arch", "FLYPROF_ARCH", ARG(arch), CFG(arch), false},
     {"recipes", "FLYPROF_RECIPES", ARG(recipes), CFG(recipes), true},
+    /* main.c reads $FLYPROF_FORMAT itself (it applies off a terminal too); here only the file's */
+    {"format", NULL, ARG(format), CFG(format), false},
 };
 #define N_SETTINGS (sizeof SETTINGS / sizeof SETTINGS[0])
 
@@ -119,7 +121,7 @@ static int load_file(const char *path, char *vals[N_SETTINGS], fp_err *err)
                 i++;
             if (i == N_SETTINGS) {
                 rc = fp_err_set(err, FP_BAD_INPUT, "%s: unknown setting '%s'", path, key);
-                fp_err_help(err, "known settings: worktree, rocprofv3, python, gpu, arch, recipes");
+                fp_err_help(err, "known settings: worktree, rocprofv3, python, gpu, arch, recipes, format");
                 break;
             }
             free(vals[i]);

@@ -128,6 +128,8 @@ typedef struct fp_command {
      * present is the default), NULL when the command has no table of rows */
     const char *const *csv_rows;
     unsigned formats;          /* FP_FMT_BIT(FP_FMT_SARIF) | ...: the documents it fills ctx->doc with */
+    /* the usual next step, printed as "next: ..." on stderr after a table ({bundle} = the bundle) */
+    const char *next;
 } fp_command;
 
 /* Check every path named in cmd->paths (options, positionals, the global

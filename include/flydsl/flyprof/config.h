@@ -18,6 +18,7 @@
  * list FP_CONFIG_OPTS(args_type, member) in the options table. */
 typedef struct fp_config_args {
     const char *worktree, *rocprofv3, *python, *gpu, *arch, *recipes, *config;
+    const char *format; /* never a flag of its own (-f is global): only the config file's `format:` */
 } fp_config_args;
 
 #define FP_CONFIG_OPT(type, m, f, meta, help) \
@@ -62,6 +63,7 @@ typedef struct fp_config {
     fp_config_value arch;      /* NULL = detect */
     fp_config_value recipes;   /* registry file; NULL = none */
     fp_config_value gpu_text;
+    fp_config_value format;    /* the config file's `format:` (the default -f on a terminal), or unset */
     int gpu;
     char *config_file;         /* config file actually read, or NULL */
 } fp_config;
