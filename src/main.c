@@ -22,6 +22,7 @@
 #include "flyprof/error.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/shellgen.h"
 #include "flyprof/table.h"
 
 /* The one piece of global mutable state: set by the signal handler, read by
@@ -369,6 +370,25 @@ static int emit_document(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err
     return rc == 0 ? 0 : fp_code_exit(err->code);
 }
 
+/* `help completion SHELL` / `help man [COMMAND]`: the generated files (the build writes
+ * them, `cmake --install` installs them), printed verbatim; the JSON form holds the text. */
+static int generated_help(fp_ctx *ctx, const char *topic, const char *arg, fp_err *err)
+{
+    ctx->table_verbatim = true;
+    if (!strcmp(topic, "completion")) {
+        if (fp_completion(arg, commands, &ctx->table) != 0)
+            return fp_err_set(err, FP_USAGE, "help completion takes bash, zsh or fish, not '%s'", arg ? arg : "");
+    } else {
+        const fp_command *cmd = arg ? find_command(arg) : NULL;
+        if (arg && !cmd)
+            return fp_err_set(err, FP_USAGE, "help man: no command '%s'", arg);
+        fp_man_page(cmd, commands, FLYPROF_VERSION, &ctx->table);
+    }
+    ctx->data = cJSON_CreateObject();
+    fp_json_add_str(ctx->data, "text", ctx->table.buf);
+    return 0;
+}
+
 /* Print the one envelope; returns the exit status. */
 static int emit(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err)
 {
@@ -599,8 +619,12 @@ int main(int argc, char **argv)
     } else if (!name || !strcmp(name, "help")) {
         ctx.command = "help";
         const char *topic = name && nrest > 1 ? rest[1] : NULL;
-        if (name && nrest > 2) {
+        const char *arg = name && nrest > 2 ? rest[2] : NULL;
+        bool gen = topic && (!strcmp(topic, "completion") || !strcmp(topic, "man"));
+        if (name && nrest > (gen ? 3 : 2)) {
             rc = fp_err_set(&err, FP_USAGE, "help takes at most one topic");
+        } else if (gen) {
+            rc = generated_help(&ctx, topic, arg, &err);
         } else if (!topic) {
             top_help(&ctx);
         } else if (!strcmp(topic, "exit-codes")) {
@@ -616,7 +640,7 @@ int main(int argc, char **argv)
                 rc = fp_err_set(&err, FP_USAGE, "no help topic '%s' (did you mean '%s'?)", topic, dym);
             else
                 rc = fp_err_set(&err, FP_USAGE, "no help topic '%s'", topic);
-            fp_err_help(&err, "topics: a command name or exit-codes");
+            fp_err_help(&err, "topics: a command name, exit-codes, completion bash|zsh|fish, man [COMMAND]");
             fp_err_extra(&err, "commands", command_list_json());
             if (dym)
                 fp_err_extra(&err, "didYouMean", cJSON_CreateString(dym));
@@ -645,7 +669,15 @@ int main(int argc, char **argv)
         int npos = 0;
         if (!args)
             abort();
-        rc = fp_parse_opts(cmd, args, nrest - 1, rest + 1, &pos, &npos, &err);
+        fp_sb notes;
+        fp_sb_init(&notes);
+        rc = fp_parse_opts_noted(cmd, args, nrest - 1, rest + 1, &pos, &npos, &notes, &err);
+        for (char *l = notes.buf, *nl; l && *l; l = nl + 1) {
+            nl = strchr(l, '\n');
+            *nl = '\0';
+            fp_warn(&ctx, "%s", l);
+        }
+        fp_sb_free(&notes);
         if (rc == 0 && cmd->no_bundle && ctx.bundle)
             rc = fp_err_set(&err, FP_USAGE, "unknown option --bundle for '%s' (it reads no bundle)", cmd->name);
         if (rc == 0)

@@ -37,12 +37,12 @@ static const fp_opt bubbles_opts[] = {
      "capture tag under att/ (small, big); default: capture.json's only tag, else big", NULL, NULL, 0, 0},
     {"dispatch", 0, FP_OPT_INT, offsetof(bubbles_args, dispatch), "N",
      "analyse ui_output_agent_*_dispatch_<N> instead of the kept one", "-1", NULL, 0, 100000000000LL},
-    {"limit", 0, FP_OPT_INT, offsetof(bubbles_args, limit), "N",
+    {"limit", 'n', FP_OPT_INT, offsetof(bubbles_args, limit), "N",
      "entries of each ranked list in the envelope (0 = all; the artifact is always complete)", "25", NULL,
      0, 100000000},
     {"rank", 0, FP_OPT_CHOICE, offsetof(bubbles_args, rank), "BY",
      "hotspot order: exposed stall, total stall or latency", "exposed", rank_choices, 0, 0},
-    {"out", 0, FP_OPT_STR, offsetof(bubbles_args, out), "FILE",
+    {"out", 'o', FP_OPT_STR, offsetof(bubbles_args, out), "FILE",
      "write bubbles.json here instead of <bundle>/bubbles.json", NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(bubbles_args, jobs), "N",
      "worker threads, one (SE, SIMD) group each at a time (0 = online CPUs, at most 2); same output for any N",
@@ -214,7 +214,15 @@ static const fp_path_rule bubbles_paths[] = {
 /* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
 static const char *const bubbles_csv_rows[] = {"classes", "hotspots", "lines", NULL};
 
+/* shown under "examples:" in help and in the man page */
+static const char *const bubbles_examples[] = {
+    "flyprof bubbles --bundle runs/softmax",
+    "flyprof bubbles --bundle runs/softmax -f csv:hotspots > hotspots.csv",
+    NULL,
+};
+
 const fp_command fp_cmd_bubbles = {
+    .examples = bubbles_examples,
     .next = "flyprof map --bundle {bundle}   (which .py lines)",
     .csv_rows = bubbles_csv_rows,
     .name = "bubbles",

@@ -642,7 +642,14 @@ static const fp_path_rule bundle_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const bundle_examples[] = {
+    "flyprof bundle --bundle runs/softmax --examples-dir examples",
+    NULL,
+};
+
 const fp_command fp_cmd_bundle = {
+    .examples = bundle_examples,
     .name = "bundle",
     .summary = "publish a bundle as examples/<kernel>/ (dispatch, CSVs, artifacts, report) - re-reportable",
     .usage = "flyprof bundle --bundle DIR [--examples-dir DIR] [--tag TAG] [--no-clobber]",

@@ -261,7 +261,15 @@ static int run_check(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err
     return 0;
 }
 
+/* shown under "examples:" in help and in the man page */
+static const char *const check_examples[] = {
+    "flyprof check --bundle runs/softmax-pr --db ci/history.db",
+    "flyprof check --bundle runs/softmax-pr --strict -f junit > check.xml",
+    NULL,
+};
+
 const fp_command fp_cmd_check = {
+    .examples = check_examples,
     .name = "check",
     .summary = "gate a reported bundle against its history baseline (same kernel and shape): exit 1 on regression",
     .usage = "flyprof check --bundle DIR [--db FILE] [--baseline auto|latest|COMMIT|ID] [--window N] [--strict] [--fail-on regressed|any-change|never] "

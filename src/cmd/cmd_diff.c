@@ -36,7 +36,7 @@ static const fp_opt diff_opts[] = {
      NULL, 0, 0},
     {"after", 0, FP_OPT_STR, offsetof(diff_args, after), "PATH", "bundle dir or report.json after the change", NULL,
      NULL, 0, 0},
-    {"out", 0, FP_OPT_STR, offsetof(diff_args, out), "FILE", "write diff.json here (default: <after bundle>/diff.json)",
+    {"out", 'o', FP_OPT_STR, offsetof(diff_args, out), "FILE", "write diff.json here (default: <after bundle>/diff.json)",
      NULL, NULL, 0, 0},
     {"no-write", 0, FP_OPT_FLAG, offsetof(diff_args, no_write), NULL, "write no artifact, only the envelope", NULL,
      NULL, 0, 0},
@@ -154,7 +154,15 @@ static const fp_path_rule diff_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const diff_examples[] = {
+    "flyprof diff --before runs/softmax --after runs/softmax-2",
+    "flyprof diff --before a/report.json --after b/report.json --fail-on regressed -f sarif > diff.sarif",
+    NULL,
+};
+
 const fp_command fp_cmd_diff = {
+    .examples = diff_examples,
     .name = "diff",
     .summary = "before/after comparison of two reports: per class, line and instruction, acceptance tests, verdict",
     .usage = "flyprof diff --before BUNDLE|report.json --after BUNDLE|report.json [--out FILE] [--no-write] "

@@ -535,7 +535,15 @@ static const fp_path_rule doctor_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const doctor_examples[] = {
+    "flyprof doctor",
+    "FLYPROF_FORMAT=table flyprof doctor | tail -3",
+    NULL,
+};
+
 const fp_command fp_cmd_doctor = {
+    .examples = doctor_examples,
     .name = "doctor",
     .summary = "check rocprofv3, the trace decoder, GPUs, the FlyDSL worktree and the SoC model",
     .usage = "flyprof doctor [--worktree DIR] [--rocprofv3 PATH] [--gpu N] [--arch GFX]",

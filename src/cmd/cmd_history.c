@@ -47,7 +47,7 @@ static const fp_opt history_opts[] = {
      "list/trend/export: captured at or after T (YYYY-MM-DD[THH:MM[:SS]], or an age: 7d, 24h)", NULL, NULL, 0, 0},
     {"limit", 'n', FP_OPT_INT, offsetof(history_args, limit), "N",
      "list/trend/export: only the latest N entries (default: all)", "-1", NULL, 0, 100000000},
-    {"out", 0, FP_OPT_STR, offsetof(history_args, out), "PATH",
+    {"out", 'o', FP_OPT_STR, offsetof(history_args, out), "PATH",
      "trend: directory for trend.svg + trend.csv (default .); export: the JSON-lines file (default history.jsonl)",
      NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -634,7 +634,15 @@ static int run_history(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *e
 /* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
 static const char *const history_csv_rows[] = {"entries", "points", NULL};
 
+/* shown under "examples:" in help and in the man page */
+static const char *const history_examples[] = {
+    "flyprof history add --bundle runs/softmax",
+    "flyprof history pin 12   # the baseline of its kernel + shape + arch until unpinned",
+    NULL,
+};
+
 const fp_command fp_cmd_history = {
+    .examples = history_examples,
     .csv_rows = history_csv_rows,
     .name = "history",
     .summary = "per-kernel performance history in SQLite: add a reported bundle, list, show, trend (SVG + CSV), "

@@ -109,7 +109,15 @@ static const fp_path_rule list_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const list_examples[] = {
+    "flyprof list --worktree ~/FlyDSL",
+    "flyprof list --category gemm -f csv",
+    NULL,
+};
+
 const fp_command fp_cmd_list = {
+    .examples = list_examples,
     .name = "list",
     .summary = "list profilable kernels: recipes registry + tests tracked in the FlyDSL worktree",
     .usage = "flyprof list [--worktree DIR] [--recipes FILE] [--category NAME]",

@@ -1069,7 +1069,15 @@ static const fp_path_rule mcp_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const mcp_examples[] = {
+    "flyprof mcp --root ~/work",
+    "flyprof mcp --root ~/work --allow-gpu",
+    NULL,
+};
+
 const fp_command fp_cmd_mcp = {
+    .examples = mcp_examples,
     .name = "mcp",
     .summary = "MCP server on stdio: one tool per command, schemas from the option tables (for agents)",
     .usage = "flyprof mcp [--root DIR] [--allow-gpu]",

@@ -165,7 +165,15 @@ static const fp_path_rule report_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const report_examples[] = {
+    "flyprof report --bundle runs/softmax -f table",
+    "flyprof report --bundle runs/softmax -f sarif --source-root ~/FlyDSL > flyprof.sarif",
+    NULL,
+};
+
 const fp_command fp_cmd_report = {
+    .examples = report_examples,
     .next = "apply the top knob, re-capture into NEW, then flyprof diff --before {bundle} --after NEW",
     .name = "report",
     .summary = "ranked knob recommendations with evidence: report.json, headlines.json, REPORT.md, report.html",

@@ -77,7 +77,7 @@ static const fp_opt run_opts[] = {
      "history database for --history (default: history's own)", NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(run_args, jobs), "N",
      "threads of the bubbles and report steps (0 = their default: online CPUs, at most 2)", NULL, NULL, 0, 64},
-    {"limit", 0, FP_OPT_INT, offsetof(run_args, limit), "N",
+    {"limit", 'n', FP_OPT_INT, offsetof(run_args, limit), "N",
      "recommendations in the envelope's answer (the whole plan stays in report.json)", "5", NULL, 1, 50},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
@@ -790,7 +790,15 @@ static const fp_path_rule run_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const run_examples[] = {
+    "flyprof run softmax --shape 32768,8192,bf16",
+    "flyprof run gemm --shape 4096,4096,4096,bf16 --history --limit 3 -f json",
+    NULL,
+};
+
 const fp_command fp_cmd_run = {
+    .examples = run_examples,
     .next = "apply the top knob, flyprof run the kernel again into NEW, then flyprof diff --before {bundle} --after NEW",
     .name = "run",
     .summary = "the whole pipeline on one kernel: doctor, tile, capture (+counters), bubbles, map, report, bundle",

@@ -270,6 +270,12 @@ static int set_value(const fp_opt *o, void *args, const char *val, bool is_defau
 int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char ***pos,
                   int *npos, fp_err *err)
 {
+    return fp_parse_opts_noted(cmd, args, argc, argv, pos, npos, NULL, err);
+}
+
+int fp_parse_opts_noted(const fp_command *cmd, void *args, int argc, char **argv, char ***pos, int *npos,
+                        fp_sb *notes, fp_err *err)
+{
     *pos = calloc((size_t)argc + 1, sizeof **pos);
     if (!*pos)
         abort();
@@ -297,6 +303,12 @@ int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char
             const char *eq = strchr(name, '=');
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
             o = find_long(cmd->opts, name, len);
+            for (const fp_opt_alias *al = cmd->aliases; !o && al && al->old; al++)
+                if (strlen(al->old) == len && !strncmp(al->old, name, len)) { /* one release of grace */
+                    o = find_long(cmd->opts, al->now, strlen(al->now));
+                    if (notes)
+                        fp_sb_addf(notes, "--%s is deprecated (one spelling per meaning): use --%s\n", al->old, al->now);
+                }
             if (!o) {
                 const char *names[128];
                 size_t nn = long_names(cmd->opts, names, 128);
@@ -428,6 +440,11 @@ cJSON *fp_command_help_json(const fp_command *cmd)
     for (const fp_opt *o = fp_global_opts; o->lng; o++)
         if (!(cmd->no_bundle && !strcmp(o->lng, "bundle"))) /* only what applies */
             cJSON_AddItemToArray(g, opt_json(o));
+    if (cmd->examples) {
+        cJSON *ex = cJSON_AddArrayToObject(j, "examples");
+        for (const char *const *e = cmd->examples; *e; e++)
+            cJSON_AddItemToArray(ex, cJSON_CreateString(*e));
+    }
     return j;
 }
 
@@ -465,6 +482,11 @@ void fp_command_help_text(const fp_command *cmd, fp_sb *out)
     for (const fp_opt *o = fp_global_opts; o->lng; o++)
         if (!(cmd->no_bundle && !strcmp(o->lng, "bundle")))
             opt_text(o, out);
+    if (cmd->examples && cmd->examples[0]) {
+        fp_sb_adds(out, "\nexamples:\n");
+        for (const char *const *e = cmd->examples; *e; e++)
+            fp_sb_addf(out, "  %s\n", *e);
+    }
 }
 
 /* ---- input/output paths: the one check behind the mistake -> exit-code table ---- */

@@ -58,7 +58,7 @@ if [ -n "$C" ] && [ -f "$C/cases.tsv" ]; then
   while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     [ "$id" = id ] && continue
     CD="$C/$id/att/$dispatch"
-    tw "$id.kernels" kernels --csv "$C/$id/rocprof/kernel_trace.csv" --top 0
+    tw "$id.kernels" kernels --csv "$C/$id/rocprof/kernel_trace.csv" --limit 0
     tw "$id.bubbles" bubbles --bundle "$CD" --out "$T/$id.bubbles.json"
     tw "$id.map" map --bundle "$CD" --out-dir "$T/$id"
     tw "$id.report" report --bundle "$CD" --out-dir "$T/$id"

@@ -87,6 +87,12 @@ typedef struct fp_opt {
     long long min, max;  /* FP_OPT_INT bounds */
 } fp_opt;
 
+/* An old spelling of an option (one spelling per meaning across commands): accepted
+ * for one release with a warning, not shown in help, completions or MCP schemas. */
+typedef struct fp_opt_alias {
+    const char *old, *now; /* long names without "--"; NULL old ends a list */
+} fp_opt_alias;
+
 /* Input and output paths named by options, checked by main.c before run() so
  * that the same mistake gives the same exit code in every command
  * (docs/exit-codes.md): a nonexistent input -> NO_ARTIFACT (66), a path of the
@@ -130,6 +136,9 @@ typedef struct fp_command {
     unsigned formats;          /* FP_FMT_BIT(FP_FMT_SARIF) | ...: the documents it fills ctx->doc with */
     /* the usual next step, printed as "next: ..." on stderr after a table ({bundle} = the bundle) */
     const char *next;
+    /* command lines shown under "examples:" in help and EXAMPLES in the man page (NULL-terminated) */
+    const char *const *examples;
+    const fp_opt_alias *aliases; /* deprecated spellings, or NULL */
 } fp_command;
 
 /* Check every path named in cmd->paths (options, positionals, the global
@@ -143,6 +152,10 @@ int fp_check_paths(const fp_command *cmd, const void *args, char **pos, int npos
  * it are positionals. Errors are FP_USAGE. */
 int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char ***pos,
                   int *npos, fp_err *err);
+/* The same; each deprecated spelling used (fp_command.aliases) adds one line to *notes
+ * ("--top is deprecated: use --limit"), for the envelope's warnings. */
+int fp_parse_opts_noted(const fp_command *cmd, void *args, int argc, char **argv, char ***pos, int *npos,
+                        fp_sb *notes, fp_err *err);
 
 /* The candidate closest to word[0..len) by edit distance (or the only one it
  * prefixes), when close enough to be a typo; else NULL. NULL entries skipped. */
