@@ -63,7 +63,7 @@ for c in j("help")["commands"]:
         for w in words:
             if w.startswith("--") and w.split("=")[0] not in opts:
                 bad.append("help %s example %r: %s is not an option" % (name, e, w))
-        if "\\fB" not in man and "EXAMPLES" not in man:
+        if ".SH EXAMPLES" not in man:
             bad.append("man flyprof-%s: no EXAMPLES" % name)
 for o in j("help")["globalOptions"]:
     if o["flag"].replace("-", "\\-") not in top:
