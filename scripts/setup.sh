@@ -25,6 +25,7 @@ fi
 # fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
 [ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"
 [ "$mode" = test ] && PKGS="$PKGS libicu72"  # tests/sarif: Microsoft's SARIF validator is a .NET tool, it needs ICU
+[ "$mode" = test ] && PKGS="$PKGS dpkg-dev"  # tests/cli/deb.sh: cpack's DEB generator runs dpkg-shlibdeps
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -63,6 +64,8 @@ if [ ! -x tests/sarif/node_modules/.bin/sarif-multitool ]; then
   (cd tests/sarif && npm ci --no-audit --no-fund)
 fi
 
+# CI (as root): tests/cli/deb.sh installs the .deb into the system with dpkg -i (and removes it)
+[ "${CI:-}" = true ] && [ "$(id -u)" -eq 0 ] && export FLYPROF_TEST_DPKG_SYSTEM=1
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 echo "setup: Release build with clang, installed into a temporary prefix" >&2

@@ -20,8 +20,10 @@
  * (so an installed prefix can be moved), <src>/build-x/flyprof ->
  * <src>/share/recipes.yaml in a build tree under the source, and last the
  * source tree this binary was built from (a build dir elsewhere). */
-static char *shipped_recipes(void)
+/* The places a shipped registry is looked for, in order (malloc'd; fp_config_registry_hint). */
+static size_t registry_candidates(char *out[3])
 {
+    size_t k = 0;
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0) {
@@ -30,23 +32,44 @@ static char *shipped_recipes(void)
         if (slash) {
             *slash = '\0';
             static const char *const rel[] = {"../share/flyprof/recipes.yaml", "../share/recipes.yaml"};
-            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-                char *p = fp_path_join(self, rel[i]);
-                char *real = realpath(p, NULL);
-                free(p);
-                if (real && fp_is_file(real))
-                    return real;
-                free(real);
-            }
+            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
+                out[k++] = fp_path_join(self, rel[i]);
         }
     }
 #ifdef FP_SOURCE_SHARE
-    char *real = realpath(FP_SOURCE_SHARE "/recipes.yaml", NULL);
-    if (real && fp_is_file(real))
-        return real;
-    free(real);
+    out[k++] = strdup(FP_SOURCE_SHARE "/recipes.yaml");
 #endif
-    return NULL;
+    return k;
+}
+
+static char *shipped_recipes(void)
+{
+    char *cand[3];
+    size_t n = registry_candidates(cand);
+    char *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        char *real = found ? NULL : realpath(cand[i], NULL);
+        if (real && fp_is_file(real))
+            found = real;
+        else
+            free(real);
+        free(cand[i]);
+    }
+    return found;
+}
+
+void fp_config_registry_hint(fp_sb *out)
+{
+    char *cand[3];
+    size_t n = registry_candidates(cand);
+    fp_sb_adds(out, "no recipes registry found: looked for ");
+    for (size_t i = 0; i < n; i++) {
+        fp_sb_addf(out, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "", cand[i]);
+        free(cand[i]);
+    }
+    fp_sb_adds(out, "; point --recipes FILE (or FLYPROF_RECIPES, or `recipes:` in the config file) at one, e.g. "
+                    "share/recipes.yaml of a flyprof checkout, or install flyprof (cmake --install / the .deb) so "
+                    "that share/flyprof/recipes.yaml sits next to its bin/");
 }
 
 typedef struct setting {

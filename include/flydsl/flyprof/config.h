@@ -13,6 +13,7 @@
 
 #include "flyprof/cli.h"
 #include "flyprof/error.h"
+#include "flyprof/strbuf.h"
 
 /* The flags every configured command accepts; embed in the args struct and
  * list FP_CONFIG_OPTS(args_type, member) in the options table. */
@@ -72,5 +73,9 @@ typedef struct fp_config {
  * BAD_INPUT; a --config that does not exist -> NO_ARTIFACT. */
 int fp_config_load(fp_config *c, const fp_config_args *a, fp_err *err);
 void fp_config_free(fp_config *c);
+
+/* No registry (recipes source "unset": a lone copied binary whose source tree is gone):
+ * the sentence that says where it was looked for and how to point flyprof at one. */
+void fp_config_registry_hint(fp_sb *out);
 
 #endif
