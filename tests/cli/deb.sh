@@ -65,6 +65,10 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['ok'] and 
 "$F" report --bundle "$FP_SRC/examples/synthetic_gemm" -o out -q -f json > report.json || fail "installed report"
 [ -s out/report.json ] && [ -s out/REPORT.md ] || fail "installed report wrote nothing"
 "$F" help man report -f table | cmp -s - "$ROOT/usr/share/man/man1/flyprof-report.1" || fail "installed man page"
+# the installed skills' docs/... references resolve (share/flyprof/ stands for the project root)
+refs=$(grep -rhoE "docs/[A-Za-z0-9_/.-]+\.md" "$ROOT/usr/share/flyprof/skills" | sort -u)
+[ -n "$refs" ] || fail "no docs references found in the installed skills"
+for r in $refs; do [ -f "$ROOT/usr/share/flyprof/$r" ] || fail "installed skills name $r, not installed"; done
 # a lone copy whose source tree is gone (hidden by a private mount) says where it looked
 if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && unshare -m true 2> /dev/null; then
   mkdir -p "$T/lone" && cp "$F" "$T/lone/flyprof"
