@@ -24,6 +24,8 @@ fi
 # CI also builds with clang (warning-free with both compilers is part of the contract) and
 # fuzzes (tests/fuzz/run.sh): clang and its libFuzzer/sanitizer runtimes
 [ "$mode" = test ] && PKGS="$PKGS clang libclang-rt-dev"
+# the sweep test brings up a real one-node Slurm (slurmctld + slurmd, tests/cli/lib/slurm_env.sh)
+[ "$mode" = test ] && PKGS="$PKGS slurm-wlm"
 [ "$mode" = test ] && PKGS="$PKGS libicu72"  # tests/sarif: Microsoft's SARIF validator is a .NET tool, it needs ICU
 [ "$mode" = test ] && PKGS="$PKGS dpkg-dev"  # tests/cli/deb.sh: cpack's DEB generator runs dpkg-shlibdeps
 missing=""

@@ -21,6 +21,8 @@
 #include "bubbles_internal.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/loops.h"
+#include "flyprof/realtime.h"
 #include "flyprof/satmath.h"
 
 /* ---- per-row setup ---- */
@@ -280,20 +282,14 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     if (w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE)
         b->waves_truncated++;
 
-    /* timeline: state sums and EXEC intervals */
+    /* timeline: state sums (the sweep's in-flight intervals are the instructions' issue
+     * windows, not the EXEC state: docs/exposed-stall.md) */
     c->n_ex = c->n_st = 0;
-    int64_t t = w->begin;
-    for (size_t i = 0; i < w->n_spans; i++) {
-        const fp_wave_span *s = &w->spans[i];
-        int64_t d = s->dur;
-        b->state_cycles[s->state] += d;
-        if (s->state == FP_WS_EXEC && d > 0) {
-            FP_GROW(c->ex, c->n_ex, c->cap_ex);
-            c->ex[c->n_ex++] = (bub_iv){t, t + d, 0, 0, 0};
-        }
-        t += d;
-    }
+    for (size_t i = 0; i < w->n_spans; i++)
+        b->state_cycles[w->spans[i].state] += w->spans[i].dur;
     c->cur_pos = f->pos;
+    FP_GROW(b->wd, b->n_wd, b->cap_wd); /* issue 23: the wave's work (workdist.c) */
+    fp_wd_wave_of(w, b->wd_head_line, &b->wd[b->n_wd++]);
     fp_bub_wave_insts(c, w, 0);
     fp_bub_sweep_add_wave(c, w->cu, w->begin, w->end, f->pos);
     if (c->order_broken)
@@ -380,6 +376,7 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     /* cls and line_id as set up; every sum is still 0 */
     memcpy(w->part.insts, b->insts, b->code.n * sizeof *b->insts);
     w->part.n_lines = b->n_lines;
+    w->part.wd_head_line = b->wd_head_line;
     w->c = *mc;
     w->c.b = &w->part;
     w->c.warn = worker_warn;
@@ -394,12 +391,14 @@ static void worker_free(bub_worker *w)
 {
     w->c.row_static = NULL; /* borrowed from the main ctx */
     w->c.row_wait = NULL;
+    w->c.row_nopipe = NULL;
     w->c.row_wf = NULL;
     fp_bub_ctx_free(&w->c);
     free(w->part.insts);
     free(w->part.lines);
     free(w->part.pairs);
     free(w->part.simds);
+    free(w->part.wd);
     free(w->pair_count);
     fp_wave_walker_free(&w->walker);
 }
@@ -489,6 +488,10 @@ static void merge_worker(fp_bubbles *out, bub_worker *w, size_t **map, size_t *t
     for (int s = 0; s < FP_WS_COUNT; s++)
         ADD(state_cycles[s]);
     ADD(w_records);
+    ADD(drain_stall);
+    ADD(drain_exposed);
+    ADD(drain_wall);
+    ADD(drain_waves);
     ADD(unknown_line_records);
     ADD(producer_missing);
     ADD(producer_not_seen);
@@ -509,6 +512,11 @@ static void merge_worker(fp_bubbles *out, bub_worker *w, size_t **map, size_t *t
             abort();
         memcpy(out->simds + out->n_simds, p->simds, p->n_simds * sizeof *p->simds);
         out->n_simds += p->n_simds;
+    }
+    /* wave summaries: workdist.c orders them */
+    for (size_t i = 0; i < p->n_wd; i++) {
+        FP_GROW(out->wd, out->n_wd, out->cap_wd);
+        out->wd[out->n_wd++] = p->wd[i];
     }
     /* pairs: integer fields merged here; stall_share is folded per group later */
     *map = malloc((p->n_pairs + 1) * sizeof **map);
@@ -743,6 +751,25 @@ static void finish_rows(fp_bubbles *b, bub_ctx *c)
     }
 }
 
+/* issue 23: launch_trace and workdist from occupancy.json, realtime.json (when
+ * present; a malformed one is warned about and ignored) and the wave summaries */
+static void trace_facts(fp_bubbles *b, const char *dir, const fp_occupancy *occ, bub_ctx *c)
+{
+    fp_realtime rt;
+    fp_err e = {0};
+    bool have_rt = fp_realtime_load(dir, &rt, &e) == 0;
+    if (!have_rt && e.code != FP_NO_ARTIFACT && c->warn) {
+        char msg[FP_ERR_MSG_MAX + 32];
+        snprintf(msg, sizeof msg, "realtime.json ignored: %s", e.message);
+        c->warn(c->user, msg);
+    }
+    fp_err_clear(&e);
+    fp_trace_facts(occ, have_rt ? &rt : NULL, b->wd, b->n_wd, b->wd_head_line >= 0, &b->launch_trace,
+                   &b->workdist);
+    if (have_rt)
+        fp_realtime_free(&rt);
+}
+
 static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c)
 {
     fp_occupancy occ;
@@ -757,6 +784,7 @@ static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c)
         return;
     }
     b->occ_available = true;
+    trace_facts(b, dir, &occ, c);
     b->occ = calloc(occ.n + 1, sizeof *b->occ);
     if (!b->occ)
         abort();
@@ -946,6 +974,10 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     if (!out->insts)
         abort();
     build_lines(out);
+    fp_loops loops;
+    fp_loops_find(&out->code, &loops);
+    out->wd_head_line = loops.main >= 0 ? loops.v[loops.main].head_line : -1;
+    fp_loops_free(&loops);
 
     bub_ctx c;
     fp_bub_ctx_init(&c, out, warn, user);
@@ -1076,6 +1108,13 @@ void fp_bubbles_free(fp_bubbles *b)
     free(b->pairs);
     free(b->simds);
     free(b->occ);
+    free(b->wd);
+    if (b->launch_trace)
+        fp_model_free(&fp_launch_trace_schema, b->launch_trace);
+    free(b->launch_trace);
+    if (b->workdist)
+        fp_model_free(&fp_workdist_schema, b->workdist);
+    free(b->workdist);
     for (size_t i = 0; i < b->n_skipped_names; i++)
         free(b->skipped_names[i]);
     free(b->skipped_names);

@@ -13,7 +13,12 @@
 #include "flyprof/mem.h"
 
 
-/* An interval of one wave of the current SIMD group: issue (EXEC) or stall. */
+/* The class of a wave-end drain interval in the stall list (docs/exposed-stall.md): past
+ * the real classes, so it is never an index into fp_bubbles.classes. */
+#define BUB_CLS_DRAIN ((int32_t)FP_CL_COUNT)
+
+/* An interval of one wave of the current SIMD group: an instruction in flight (the union
+ * of its issue windows) or a stall (or, class BUB_CLS_DRAIN, the wait at s_endpgm). */
 typedef struct bub_iv {
     int64_t t0, t1;
     int32_t wave; /* index into the group's waves */
@@ -56,7 +61,8 @@ typedef struct bub_cu {
     size_t simd_idx; /* its fp_bub_simd */
     bool started;
     int64_t t;       /* time of the last applied event */
-    int exec;        /* issue spans open */
+    int exec;        /* in-flight spans open */
+    int ndrain;      /* of the active intervals, wave-end drains */
     bub_active *active;
     size_t na, cap_active;
 } bub_cu;
@@ -72,6 +78,7 @@ typedef struct bub_ctx {
     /* per code row */
     fp_class *row_static;
     unsigned char *row_wait;     /* 1: a counter wait */
+    unsigned char *row_nopipe;   /* 1: occupies no pipe (waits, s_nop, s_barrier, messages) */
     fp_waitcnt_fields *row_wf;   /* parsed wait fields */
     uint32_t *last_stamp;        /* == stamp: row executed in the current wave */
     size_t *last_i;              /* its most recent position in the wave's stream */
@@ -79,6 +86,7 @@ typedef struct bub_ctx {
     /* current SIMD group */
     int g_active, g_se, g_simd;
     bub_iv *st, *ex; /* the current wave's intervals */
+    bool ex_unsorted;  /* an issue window started before the previous span ended */
     size_t n_st, cap_st, n_ex, cap_ex;
     /* streaming sweep (exposed.c) */
     bub_cu *cus;
@@ -114,6 +122,13 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi);
  * the current wave's c->ex / c->st intervals (and leaves them to be reset);
  * flush sweeps every event before `upto`; end_group sweeps the rest. */
 void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_t pos);
+/* exposed.c, per record of the current wave (from fp_bub_wave_insts, in record order):
+ * its issue window joins the wave's in-flight union in c->ex, an s_endpgm's drain goes to
+ * c->st; windows_done repairs the union when records came out of time order. */
+void fp_bub_window(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall);
+void fp_bub_windows_done(bub_ctx *c);
+/* exposed.c: an instruction that occupies no pipe while it "executes". */
+bool fp_bub_isa_nopipe(const char *isa, fp_class cls);
 void fp_bub_sweep_flush(bub_ctx *c, int64_t upto);
 void fp_bub_sweep_end_group(bub_ctx *c);
 void fp_bub_sweep_free(bub_ctx *c);

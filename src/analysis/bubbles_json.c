@@ -134,6 +134,12 @@ static void totals_of(const fp_bubbles *b, fp_bub_doc_totals *t)
     t->exposed = b->w_exposed;
     t->hidden = hidden_of(b->w_stall, b->w_exposed);
     t->exposed_pct = pct(b->w_exposed, b->w_stall);
+    t->hidden_by = SDUP("issue_windows");
+    t->drain_stall = b->drain_stall;
+    t->drain_exposed = b->drain_exposed;
+    t->drain_hidden = hidden_of(b->drain_stall, b->drain_exposed);
+    t->drain_lost = b->drain_wall;
+    t->drain_waves = b->drain_waves;
 }
 
 static void states_of(const fp_bubbles *b, fp_bub_doc_states *o)
@@ -550,5 +556,6 @@ void fp_bubbles_doc_build(const fp_bubbles *b, fp_bubbles_doc *d)
                            "least one wave stalls on the class/instruction/line (counted once); span_total = sum over "
                            "traced SIMDs of (last wave end - first wave begin). See docs/exposed-stall.md");
     occupancy_of(b, &d->occupancy);
+    fp_trace_facts_to_doc(b, d); /* issue 23 (workdist.c) */
     quality_of(b, &d->quality);
 }

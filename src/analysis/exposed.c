@@ -3,20 +3,28 @@
  * as a streaming sweep whose memory follows the resident waves.
  *
  * Waves resident on the same (SE, CU, SIMD) share its issue slots: while one
- * wave stalls, another may issue, and the stall costs the SIMD nothing. A sweep
- * over the issue (EXEC) and stall intervals of one SIMD computes, for every
- * stalled cycle of every instruction execution:
- *   exposed - no OTHER wave of that SIMD is issuing (EXEC state);
- *   lost    - no wave at all is issuing: a SIMD cycle lost, counted once per
+ * wave stalls, another may issue, and the stall costs the SIMD nothing. A
+ * wave keeps the SIMD busy only while it has an instruction IN FLIGHT: the
+ * union of its issue windows [time + stall, time + max(stall, duration)),
+ * branches included, while s_waitcnt / s_nop / s_barrier / messages occupy no
+ * pipe (issue 23: the EXEC state of the timeline also covers cycles with
+ * nothing in flight, 16 % of them in the corpus). A sweep over the in-flight
+ * and stall intervals of one SIMD computes, for every stalled cycle of every
+ * instruction execution:
+ *   exposed - no OTHER wave of that SIMD has an instruction in flight (the
+ *             union over the other waves, not a per-pipe priority);
+ *   lost    - no wave at all has one: a SIMD cycle lost, counted once per
  *             class / instruction / source line however many waves stall in it
  *             (the numerator of the gain upper bound).
+ * The wave-end drain (s_endpgm waiting for the wave's stores) is swept the same
+ * way into figures of its own (fp_bubbles.drain_*), outside the stall sums.
  *
  * How it stays bounded and sort-free:
- *  - each wave's events come out of its file already in time order (timeline
- *    spans are consecutive; instruction records are in issue order), so a wave
- *    becomes one sorted run of 16-byte events (three sorted sequences merged:
- *    issue spans, stall starts, stall ends; an LSD radix sort on the time only
- *    when a hostile file is out of order);
+ *  - each wave's events come out of its file already in time order (records
+ *    are in issue order, so windows start in order and their union is built in
+ *    one pass), so a wave becomes one sorted run of 16-byte events (three
+ *    sorted sequences merged: in-flight spans, stall starts, stall ends; an LSD
+ *    radix sort on the time only when a hostile file is out of order);
  *  - the walk hands a group's waves over in begin order (filenames.json), and
  *    after each wave the runs are k-way merged (a heap of resident waves) up to
  *    the next wave's begin: no later wave can have an event before it. A wave
@@ -31,6 +39,82 @@
 #include "bubbles_internal.h"
 
 enum { EV_EXEC_END = 0, EV_STALL_END = 1, EV_EXEC_START = 2, EV_STALL_START = 3 };
+
+/* Opcodes that occupy no pipe whatever the decoder's category (a synthetic or
+ * old trace may give none): counter waits, hazard padding, barriers, messages. */
+static const char *const NOPIPE_PREFIX[] = {"s_waitcnt", "s_wait_", "s_nop", "s_barrier", "s_endpgm",
+                                            "s_sendmsg", "s_sleep", "s_setprio", "s_ttracedata"};
+/* Decoder categories that occupy no pipe: IMMED (s_waitcnt, s_nop, s_barrier,
+ * s_sleep, s_setprio) and MESSAGE (s_endpgm, s_sendmsg). */
+static bool cat_nopipe(int cat) { return cat == FP_CAT_IMMED || cat == FP_CAT_MESSAGE; }
+
+bool fp_bub_isa_nopipe(const char *isa, fp_class cls)
+{
+    if (fp_class_table[cls].is_bubble)
+        return true; /* waits, barrier, nop, drain */
+    char op[32];
+    fp_opcode_lc(isa, op, sizeof op);
+    for (size_t i = 0; i < sizeof NOPIPE_PREFIX / sizeof *NOPIPE_PREFIX; i++)
+        if (!strncmp(op, NOPIPE_PREFIX[i], strlen(NOPIPE_PREFIX[i])))
+            return true;
+    return false;
+}
+
+static int cmp_iv_t0(const void *a, const void *b)
+{
+    const bub_iv *x = a, *y = b;
+    return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
+}
+
+/* Re-union c->ex in place after a sort (a hostile file: records out of order). */
+static void union_sorted(bub_ctx *c)
+{
+    qsort(c->ex, c->n_ex, sizeof *c->ex, cmp_iv_t0);
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_ex; i++) {
+        if (n && c->ex[i].t0 <= c->ex[n - 1].t1) {
+            if (c->ex[i].t1 > c->ex[n - 1].t1)
+                c->ex[n - 1].t1 = c->ex[i].t1;
+        } else {
+            c->ex[n++] = c->ex[i];
+        }
+    }
+    c->n_ex = n;
+}
+
+void fp_bub_window(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
+{
+    int64_t t0 = r->time + stall, t1 = r->time + (r->dur > stall ? r->dur : stall);
+    if (t1 <= t0)
+        return;
+    if (c->row_nopipe[row] || cat_nopipe(r->cat)) {
+        if (c->row_static[row] == FP_CL_DRAIN) { /* the exit waits for outstanding memory */
+            FP_GROW(c->st, c->n_st, c->cap_st);
+            c->st[c->n_st++] = (bub_iv){t0, t1, 0, BUB_CLS_DRAIN, (int64_t)row};
+            c->b->drain_stall += t1 - t0;
+            c->b->drain_waves++;
+        }
+        return;
+    }
+    if (c->n_ex) {
+        bub_iv *last = &c->ex[c->n_ex - 1];
+        if (t0 <= last->t1 && t0 >= last->t0) {
+            if (t1 > last->t1)
+                last->t1 = t1; /* overlaps the window before: one in-flight span */
+            return;
+        }
+        c->ex_unsorted |= t0 < last->t1;
+    }
+    FP_GROW(c->ex, c->n_ex, c->cap_ex);
+    c->ex[c->n_ex++] = (bub_iv){t0, t1, 0, 0, 0};
+}
+
+void fp_bub_windows_done(bub_ctx *c)
+{
+    if (c->ex_unsorted)
+        union_sorted(c);
+    c->ex_unsorted = false;
+}
 
 static fp_bub_simd *simd_for(fp_bubbles *b, int se, int cu, int simd, size_t *index)
 {
@@ -248,6 +332,19 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
         c->peak_resident_events = c->resident_events;
 }
 
+/* An exposed cycle run of a draining wave: its own figures, not a class's; lost
+ * once per SIMD cycle when no wave has anything in flight. */
+static void drain_cycle(fp_bubbles *b, const bub_cu *cs, size_t a, int exec, int64_t len)
+{
+    b->drain_exposed += len;
+    if (exec > 0)
+        return;
+    for (size_t q = 0; q < a; q++)
+        if (cs->active[q].cls == BUB_CLS_DRAIN)
+            return;
+    b->drain_wall += len;
+}
+
 /* Accumulate [cs->t, t) on CU state cs. */
 static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
 {
@@ -257,12 +354,16 @@ static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
     int exec = cs->exec;
     if (exec > 0)
         cur->issue += len;
-    if (cs->na > 0 && exec == 0)
-        cur->wall += len;
+    if (cs->na > (size_t)cs->ndrain && exec == 0)
+        cur->wall += len; /* a stall (not only a drain) and nothing in flight */
     for (size_t a = 0; a < cs->na; a++) {
         const bub_active *v = &cs->active[a];
         if (exec - v->rw->wexec > 0)
-            continue; /* another wave issues: hidden */
+            continue; /* another wave has an instruction in flight: hidden */
+        if (v->cls == BUB_CLS_DRAIN) {
+            drain_cycle(b, cs, a, exec, len);
+            continue;
+        }
         b->insts[v->row].exposed += len;
         b->classes[v->cls].exposed += len;
         cur->exposed += len;
@@ -273,6 +374,8 @@ static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
         int line = v->line;
         for (size_t q = 0; q < a; q++) {
             const bub_active *u = &cs->active[q];
+            if (u->cls == BUB_CLS_DRAIN)
+                continue;
             dup_cls |= u->cls == v->cls;
             dup_row |= u->row == v->row;
             dup_line |= line >= 0 && u->line == line;
@@ -322,6 +425,7 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
             case EV_STALL_END:
                 for (size_t a = 0; a < cs->na; a++)
                     if (cs->active[a].rw == r && cs->active[a].idx == x->idx) {
+                        cs->ndrain -= cs->active[a].cls == BUB_CLS_DRAIN;
                         cs->active[a] = cs->active[--cs->na];
                         break;
                     }
@@ -330,7 +434,10 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
                 FP_GROW(cs->active, cs->na, cs->cap_active);
                 const bub_stall *st = &r->st[x->idx];
                 cs->active[cs->na++] = (bub_active){r, x->idx, st->row, st->cls, st->line};
-                b->simds[cs->simd_idx].stall += st->len;
+                if (st->cls != BUB_CLS_DRAIN)
+                    b->simds[cs->simd_idx].stall += st->len;
+                else
+                    cs->ndrain++;
                 break;
             }
             default:

@@ -19,19 +19,28 @@ void fp_launch_compute(const fp_launch_in *in, fp_launch *out)
     *out = (fp_launch){0};
     out->fill_pct = -1;
     out->tail_efficiency_pct = -1;
+    out->simd_fill_pct = -1;
     double wgs = 1, wg_items = 1;
-    for (int i = 0; i < 3; i++) {
-        if (!isfinite(in->grid[i]) || !isfinite(in->wg[i]))
-            return; /* a corrupt cell, not an absent dimension */
-        double g = in->grid[i] > 0 ? in->grid[i] : 1, w = in->wg[i] > 0 ? in->wg[i] : 1;
-        wgs *= ceil(g / w);
-        wg_items *= w;
+    if (in->workgroups > 0) { /* the trace's counts */
+        if (!isfinite(in->workgroups) || in->workgroups > FP_LAUNCH_MAX_WGS || in->wg_waves <= 0)
+            return;
+        wgs = in->workgroups;
+    } else {
+        for (int i = 0; i < 3; i++) {
+            if (!isfinite(in->grid[i]) || !isfinite(in->wg[i]))
+                return; /* a corrupt cell, not an absent dimension */
+            double g = in->grid[i] > 0 ? in->grid[i] : 1, w = in->wg[i] > 0 ? in->wg[i] : 1;
+            wgs *= ceil(g / w);
+            wg_items *= w;
+        }
+        if (in->grid[0] <= 0 || in->wg[0] <= 0 || wgs < 1 || wgs > FP_LAUNCH_MAX_WGS)
+            return;
     }
-    if (in->grid[0] <= 0 || in->wg[0] <= 0 || wgs < 1 || wgs > FP_LAUNCH_MAX_WGS || in->wave_size <= 0)
+    if (in->wave_size <= 0)
         return;
     out->valid = true;
     out->workgroups = wgs;
-    out->wg_waves = (int)ceil(wg_items / in->wave_size);
+    out->wg_waves = in->workgroups > 0 ? in->wg_waves : (int)ceil(wg_items / in->wave_size);
     out->grid_waves = wgs * out->wg_waves;
     out->cus = in->cus > 0 ? in->cus : 0;
     if (out->cus) {
@@ -39,6 +48,17 @@ void fp_launch_compute(const fp_launch_in *in, fp_launch *out)
         out->underfilled = wgs < out->cus;
         out->fill_pct = fp_round(100.0 * (wgs < out->cus ? wgs : out->cus) / out->cus, 2);
         out->grid_waves_per_cu = ceil(out->grid_waves / out->cus);
+        if (in->simds_per_cu > 0) {
+            /* a CU spreads its waves over its SIMDs: the grid's waves can busy at most that many */
+            out->simds = out->cus * in->simds_per_cu;
+            double busy = out->grid_waves < out->simds ? out->grid_waves : out->simds;
+            out->simd_fill_pct = fp_round(100.0 * busy / out->simds, 2);
+        }
+    }
+    if (out->simds && in->waves_per_simd > 0) {
+        out->waves_per_simd_limit = in->waves_per_simd;
+        double per = ceil(out->grid_waves / out->simds);
+        out->resident_waves_per_simd = per < in->waves_per_simd ? per : in->waves_per_simd;
     }
     if (out->cus && in->waves_per_simd > 0 && in->simds_per_cu > 0) {
         int slots = in->waves_per_simd * in->simds_per_cu;
@@ -69,6 +89,10 @@ void fp_launch_to_doc(const fp_launch *l, fp_report_launch *o)
     o->tail_efficiency_pct = num_if(l->tail_efficiency_pct >= 0, l->tail_efficiency_pct);
     o->underfilled = (fp_optb){l->have_underfilled, l->have_underfilled && l->underfilled};
     o->grid_waves_per_cu = num_if(l->cus > 0, l->grid_waves_per_cu);
+    o->simds = num_if(l->simds > 0, l->simds);
+    o->simd_fill_pct = num_if(l->simd_fill_pct >= 0, l->simd_fill_pct);
+    o->waves_per_simd_limit = num_if(l->waves_per_simd_limit > 0, l->waves_per_simd_limit);
+    o->resident_waves_per_simd = num_if(l->resident_waves_per_simd > 0, l->resident_waves_per_simd);
     char buf[256];
     fp_launch_sentence(l, buf, sizeof buf);
     o->text = fp_model_strdup(buf);

@@ -299,9 +299,9 @@ static void summary_lines(const fp_signals *s, fp_report_doc *d)
     }
     if (s->drain_pct.known && s->drain_pct.v >= 5.0) {
         snprintf(buf, sizeof buf,
-                 "Drain: s_endpgm holds %.1f%% of wave latency (outstanding stores draining at exit): store bandwidth, "
-                 "not a prefetch target",
-                 s->drain_pct.v);
+                 "Drain: s_endpgm holds %.1f%% of wave latency (outstanding stores draining at exit; %.0f of its %.0f "
+                 "cycles exposed, no other wave in flight): store bandwidth, not a prefetch target",
+                 s->drain_pct.v, d->drain.exposed, d->drain.wait);
         fp_model_push_str(&d->summary, &d->nsummary, buf);
     }
 }
@@ -400,6 +400,7 @@ void fp_report_build(const fp_report_in *in, fp_report_doc *d)
     } else {
         d->launch_reason = fp_model_strdup(s->launch_reason ? s->launch_reason : "launch not modelled");
     }
+    fp_launch_facts_to_doc(s, d); /* issue 23: launch sources, time, workdist (launch_facts.c) */
     if (s->have_sol) {
         d->sol = new_obj(sizeof *d->sol);
         fp_sol_to_doc(&s->sol, &s->sol_in, d->sol);
@@ -408,6 +409,11 @@ void fp_report_build(const fp_report_in *in, fp_report_doc *d)
     d->drain.pct_of_latency = s->drain_pct;
     const fp_sig_class *dc = fp_signals_class(s, "drain");
     d->drain.stall = dc ? (double)dc->stall : 0.0;
+    /* issue 23 item 2: the drain's own figures, as bubbles swept them */
+    d->drain.wait = (double)bub->totals.drain_stall;
+    d->drain.exposed = (double)bub->totals.drain_exposed;
+    d->drain.hidden = (double)bub->totals.drain_hidden;
+    d->drain.lost = (double)bub->totals.drain_lost;
     summary_lines(s, d);
     d->optimal = optimal;
     d->headline = headline_text(s, n ? &recs[0] : NULL, optimal);
@@ -419,6 +425,7 @@ void fp_report_build(const fp_report_in *in, fp_report_doc *d)
     d->totals.waves = s->waves;
     d->totals.exposed = (double)bub->totals.exposed;
     d->totals.exposed_pct = bub->totals.exposed_pct;
+    d->totals.hidden_by = fp_model_strdup(bub->totals.hidden_by);
     classes_doc(s, d);
     d->occupancy = occupancy_doc(s);
     d->counters = counters_doc(s);

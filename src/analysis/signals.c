@@ -52,6 +52,7 @@ void fp_signals_init(fp_signals *s)
     memset(s, 0, sizeof *s);
     s->capture_confidence = 1.0;
     s->representative = true;
+    s->lds_used = -1;
     fp_bound_in_init(&s->bound_in);
 }
 
@@ -95,6 +96,7 @@ void fp_signals_free(fp_signals *s)
         free(s->repr_reasons[i]);
     free(s->repr_reasons);
     free(s->launch_reason);
+    fp_launch_facts_free(s);
     memset(s, 0, sizeof *s);
 }
 
@@ -396,6 +398,7 @@ int fp_signals_from_bubbles(fp_signals *s, const fp_bubbles_doc *b, fp_err *err)
         set_str(&s->dispatch_dir, b->dispatch.dir);
     if (b->dispatch.symbol && !s->kernel)
         set_str(&s->kernel, b->dispatch.symbol);
+    fp_launch_facts_from_bubbles(s, b);
 
     for (size_t i = 0; i < b->n_classes; i++) {
         const fp_bub_doc_class *c = &b->classes[i];
@@ -454,31 +457,6 @@ static bool is_mfma(const char *isa) { return fp_classify(isa) == FP_CL_MFMA; }
 
 /* Target address of a branch with a plain simm16 operand (the decoder prints
  * it unsigned, the generator signed); false for anything else. */
-static bool branch_target(const fp_inst *r, int64_t *target)
-{
-    if (!r->index_ok || r->index == 0 || fp_classify(r->isa) != FP_CL_BRANCH)
-        return false;
-    const char *sp = strchr(r->isa, ' ');
-    if (!sp)
-        return false;
-    char *end;
-    long imm = strtol(sp + 1, &end, 10);
-    if (end == sp + 1 || imm < -32768 || imm > 65535)
-        return false;
-    if (imm >= 32768)
-        imm -= 65536;
-    *target = r->vaddr + 4 + 4 * (int64_t)imm;
-    return true;
-}
-
-static size_t row_at(const fp_code *code, int64_t vaddr)
-{
-    for (size_t j = 1; j < code->n; j++)
-        if (code->rows[j].index_ok && code->rows[j].index > 0 && code->rows[j].vaddr == vaddr)
-            return j;
-    return SIZE_MAX;
-}
-
 void fp_signals_from_code(fp_signals *s, const fp_code *code)
 {
     if (!code || code->n == 0)
@@ -505,6 +483,7 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
 
     /* coverage and loops: what the traced waves actually executed */
     s->code = code;
+    fp_launch_facts_from_code(s, code);
     int64_t entry_hit = -1, max_hit = 0, endpgm_lat = 0;
     bool have_endpgm = false;
     s->static_insts = s->executed_insts = 0;
@@ -524,46 +503,12 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
             have_endpgm = true;
         }
     }
-    /* loops: a backward branch (s_branch / s_cbranch_* with a negative simm16)
-     * that was taken. An unconditional s_branch is taken every time it runs; a
-     * conditional one was taken when its target ran more often than the
-     * fall-through from the row above plus the unconditional jumps into it, or
-     * when it ran more often than the row after it. */
-    s->has_loop = false;
-    s->loop_executed = false;
-    for (size_t i = 0; i < code->n; i++) {
-        const fp_inst *r = &code->rows[i];
-        int64_t target;
-        if (!branch_target(r, &target) || target >= r->vaddr)
-            continue;
-        size_t j = row_at(code, target);
-        if (j == SIZE_MAX)
-            continue;
-        s->has_loop = true;
-        bool uncond = !strncmp(r->isa, "s_branch", 8);
-        if (uncond) {
-            if (r->hit > 0)
-                s->loop_executed = true;
-            continue;
-        }
-        int64_t in = 0;
-        const fp_inst *prev = j > 0 ? &code->rows[j - 1] : NULL;
-        if (prev && prev->index_ok && prev->index > 0 && strncmp(prev->isa, "s_branch", 8) &&
-            strncmp(prev->isa, "s_endpgm", 8) && strncmp(prev->isa, "s_setpc", 7))
-            in += prev->hit;
-        for (size_t k = 0; k < code->n; k++) {
-            int64_t t2;
-            if (!strncmp(code->rows[k].isa, "s_branch", 8) && branch_target(&code->rows[k], &t2) && t2 == target)
-                in += code->rows[k].hit;
-        }
-        if (code->rows[j].hit > in)
-            s->loop_executed = true;
-        /* a conditional branch has two successors: when it ran more often than the
-         * row after it, the rest of its runs were taken (independent of how the
-         * target's vaddr maps, which a listing with odd encodings can get wrong) */
-        if (i + 1 < code->n && code->rows[i + 1].index_ok && r->hit > code->rows[i + 1].hit)
-            s->loop_executed = true;
-    }
+    /* loops (issue 23 item 6, loops.c): a back-edge whose body ran more than once;
+     * exits to s_endpgm and spin-waits are not the kernel's loop */
+    fp_loops_free(&s->loops);
+    fp_loops_find(code, &s->loops);
+    s->has_loop = s->loops.main >= 0;
+    s->loop_executed = s->has_loop && s->loops.v[s->loops.main].kind == FP_LOOP_ITERATED;
     if (s->static_insts > 0)
         s->coverage_pct = some(fp_round(100.0 * (double)s->executed_insts / (double)s->static_insts, 2));
     s->loop_known = entry_hit > 0;
@@ -601,8 +546,10 @@ int fp_signals_from_counters(fp_signals *s, const fp_counters_doc *c, fp_err *er
         s->mfma_frac = some(mu.v / 100.0);
     s->achieved_gbs = gbs;
     s->pct_hbm_roof = roof;
-    if (dur.known && dur.v > 0)
+    if (dur.known && dur.v > 0) {
         s->time_ns = dur;
+        s->time_counters_ns = dur;
+    }
     /* the same bound inputs `counters` gives the shared classification */
     if (roof.known)
         s->bound_in.hbm_pct_of_peak = fp_some(roof.v);
@@ -649,8 +596,10 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *
         set_str(&s->invocation, w->invocation);
     if (w && w->shape)
         set_str(&s->shape, w->shape);
-    if (k && k->avg_ns.known && k->avg_ns.v > 0)
+    if (k && k->avg_ns.known && k->avg_ns.v > 0) {
         s->time_ns = k->avg_ns;
+        s->time_capture_ns = k->avg_ns;
+    }
     const fp_cap_tag *t = fp_capture_tag_named(c, tag);
     if (!t)
         t = fp_capture_only_tag(c);
@@ -754,6 +703,8 @@ void fp_signals_from_agent(fp_signals *s, const fp_soc_query *q)
 
 void fp_signals_from_kernel_row(fp_signals *s, const fp_kernel_row *k)
 {
+    s->csv = k->pick;
+    s->csv_read = true;
     if (k->dispatches > 0 && !s->time_ns.known)
         s->time_ns = some(k->avg_ns);
     if (k->have_grid) {
@@ -853,33 +804,6 @@ static void derive_occupancy(fp_signals *s)
     }
 }
 
-static void derive_launch(fp_signals *s)
-{
-    if (!s->cus && s->product) {
-        const fp_soc *p = fp_soc_by_product(s->product);
-        if (p)
-            s->cus = p->cus;
-    }
-    if (!s->have_grid) {
-        set_str(&s->launch_reason, "no kernel_trace.csv row with this kernel's Grid_Size/Workgroup_Size: launch not "
-                                   "modelled");
-        return;
-    }
-    const fp_arch_limits *a = s->arch ? fp_arch_by_name(s->arch) : NULL;
-    fp_launch_in in = {{0}, {0}, 0, 0, 0, 0};
-    for (int i = 0; i < 3; i++) {
-        in.grid[i] = s->grid[i];
-        in.wg[i] = s->wg3[i];
-    }
-    in.cus = s->cus;
-    in.simds_per_cu = a ? a->simds_per_cu : 4; /* every CDNA CU has 4 SIMDs and wave64 */
-    in.wave_size = a ? a->wave_size : 64;
-    in.waves_per_simd = s->waves_per_simd.known ? (int)s->waves_per_simd.v : 0;
-    fp_launch_compute(&in, &s->launch);
-    if (!s->launch.valid)
-        set_str(&s->launch_reason, "kernel_trace.csv grid or workgroup size unusable: launch not modelled");
-}
-
 static void derive_sol(fp_signals *s)
 {
     if (!s->code)
@@ -934,8 +858,12 @@ static void derive_representative(fp_signals *s)
         rep = false;
     }
     if (s->has_loop && !s->loop_executed) {
-        repr_reason(s, "the listing has a loop (backward branch) that no traced wave iterated: the steady state is not "
-                       "in the trace");
+        /* exits to s_endpgm and spin-waits are not loops (loops.c): only a real loop body counts */
+        snprintf(buf, sizeof buf,
+                 "the listing has a loop (backward branch at code line %lld to line %lld) that no traced wave "
+                 "iterated: the steady state is not in the trace",
+                 (long long)s->loops.v[s->loops.main].branch_line, (long long)s->loops.v[s->loops.main].head_line);
+        repr_reason(s, buf);
         rep = false;
     }
     if (s->waves.known && s->launch.valid && s->waves.v > s->launch.grid_waves) {
@@ -975,7 +903,8 @@ void fp_signals_derive(fp_signals *s)
             c->gain_pct = some(fp_round(100.0 * (double)c->stall / (double)s->total_latency, 2));
     }
     derive_occupancy(s);
-    derive_launch(s);
+    fp_launch_facts_derive(s); /* launch_facts.c: the launch (CSV or trace) */
+    fp_launch_facts_time(s);   /* and the duration sol divides by */
     derive_sol(s);
     derive_representative(s);
 

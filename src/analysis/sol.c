@@ -16,12 +16,12 @@
 #include <string.h>
 
 #include "flyprof/json.h"
+#include "flyprof/opcost.h"
 #include "flyprof/report_doc.h"
 #include "flyprof/taxonomy.h"
 
-/* Cycles one wave64 VALU instruction holds a 16-lane SIMD (CDNA issues a
- * wave64 VALU op over 4 cycles). Transcendental and FP64 ops are slower: the
- * VALU busy figure is a lower bound for kernels heavy in them. */
+/* Cycles one wave64 VALU instruction holds a 16-lane SIMD when the cost
+ * table has nothing slower for it. */
 #define FP_VALU_CYCLES 4.0
 
 typedef struct width_tok {
@@ -188,17 +188,27 @@ void fp_sol_compute(const fp_sol_in *in, fp_sol *out)
         }
         case FP_CL_LDS: out->lds_bytes_traced += fp_sol_lane_bytes(r->isa) * ws * hits; break;
         case FP_CL_MFMA: {
-            double f;
-            double c = fp_sol_mfma_cycles(r->isa, in->rates, in->simds_per_cu, &f);
-            if (c > 0) {
-                out->mfma_cycles_traced += c * hits;
-                out->mfma_flop_traced += f * hits;
+            fp_opcost c = fp_opcost_mfma(r->isa, in->rates, in->simds_per_cu);
+            if (c.cycles > 0) {
+                out->mfma_cycles_traced += c.cycles * hits;
+                out->mfma_flop_traced += c.flop * hits;
+                out->mfma_rate_model += c.src == FP_COST_RATE ? r->hit : 0;
             } else {
                 out->mfma_unknown += r->hit;
             }
             break;
         }
-        case FP_CL_VALU: out->valu_cycles_traced += FP_VALU_CYCLES * hits; break;
+        case FP_CL_XLANE: /* DPP / permlane run on the VALU; ds_* shuffles do not */
+            if (strncmp(r->isa + strspn(r->isa, " \t"), "v_", 2) != 0)
+                break;
+            /* fall through */
+        case FP_CL_VALU: {
+            fp_opcost c = fp_opcost_valu(r->isa, in->rates ? in->rates->arch : NULL);
+            double cyc = c.cycles > 0 ? c.cycles : FP_VALU_CYCLES;
+            out->valu_cycles_traced += cyc * hits;
+            out->valu_slow += cyc > FP_VALU_CYCLES ? r->hit : 0;
+            break;
+        }
         default: break;
         }
     }
@@ -276,6 +286,10 @@ void fp_sol_to_doc(const fp_sol *s, const fp_sol_in *in, fp_report_sol *o)
     o->mfma.counters_util_pct = put(s->ctr_mfma);
     o->mfma.flop_traced = s->mfma_flop_traced;
     o->mfma.unknown_opcode_executions = (double)s->mfma_unknown;
+    o->mfma.cycles_traced = s->mfma_cycles_traced;
+    o->mfma.rate_model_executions = (double)s->mfma_rate_model;
+    o->valu.cycles_traced = s->valu_cycles_traced;
+    o->valu.slow_executions = (double)s->valu_slow;
     o->valu.busy_pct = put(s->valu_busy);
     o->valu.source = fp_model_strdup(s->valu_source);
     o->valu.trace_busy_pct = put(s->trace_valu_busy);

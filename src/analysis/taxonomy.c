@@ -27,6 +27,7 @@ const fp_class_info fp_class_table[FP_CL_COUNT] = {
     {FP_CL_VMEM_LOAD, "vmem_load", false, "vector memory load issue"},
     {FP_CL_VMEM_STORE, "vmem_store", false, "vector memory store issue"},
     {FP_CL_LDS, "lds", false, "LDS instruction issue (ds_*)"},
+    {FP_CL_XLANE, "xlane", false, "cross-lane shuffle: ds_bpermute/ds_permute/ds_swizzle (LDS crossbar, no LDS memory), DPP, v_permlane"},
     {FP_CL_SMEM, "smem", false, "scalar memory instruction issue"},
     {FP_CL_VALU, "valu", false, "vector ALU"},
     {FP_CL_BRANCH, "branch", false, "branches and jumps"},
@@ -81,6 +82,11 @@ static const rule RULES[] = {
     {M_PREFIX, "tbuffer_store", NULL, FP_CL_VMEM_STORE},
     {M_PREFIX, "global_store", NULL, FP_CL_VMEM_STORE},
     {M_PREFIX, "flat_store", NULL, FP_CL_VMEM_STORE},
+    /* cross-lane shuffles go through the LDS crossbar but read/write no LDS
+     * memory: not LDS traffic (they still count on lgkmcnt) */
+    {M_PREFIX, "ds_bpermute", NULL, FP_CL_XLANE},
+    {M_PREFIX, "ds_permute", NULL, FP_CL_XLANE},
+    {M_PREFIX, "ds_swizzle", NULL, FP_CL_XLANE},
     {M_PREFIX, "ds_", NULL, FP_CL_LDS},
     {M_PREFIX, "s_load", NULL, FP_CL_SMEM},
     {M_PREFIX, "s_buffer_load", NULL, FP_CL_SMEM},
@@ -96,6 +102,20 @@ static const rule RULES[] = {
     {M_PREFIX, "s_cbranch", NULL, FP_CL_BRANCH},
     {M_PREFIX, "s_setpc", NULL, FP_CL_BRANCH},
     {M_PREFIX, "s_swappc", NULL, FP_CL_BRANCH},
+    /* DPP: the opcode suffix or a DPP control operand (gfx9 spellings) */
+    {M_CONTAINS, "_dpp", NULL, FP_CL_XLANE},
+    {M_PREFIX, "v_permlane", NULL, FP_CL_XLANE},
+    {M_PREFIX, "v_", "quad_perm:", FP_CL_XLANE},
+    {M_PREFIX, "v_", "row_shl:", FP_CL_XLANE},
+    {M_PREFIX, "v_", "row_shr:", FP_CL_XLANE},
+    {M_PREFIX, "v_", "row_ror:", FP_CL_XLANE},
+    {M_PREFIX, "v_", "row_mirror", FP_CL_XLANE},
+    {M_PREFIX, "v_", "row_half_mirror", FP_CL_XLANE},
+    {M_PREFIX, "v_", "row_bcast:", FP_CL_XLANE},
+    {M_PREFIX, "v_", "wave_shl:", FP_CL_XLANE},
+    {M_PREFIX, "v_", "wave_shr:", FP_CL_XLANE},
+    {M_PREFIX, "v_", "wave_rol:", FP_CL_XLANE},
+    {M_PREFIX, "v_", "wave_ror:", FP_CL_XLANE},
     {M_PREFIX, "v_", NULL, FP_CL_VALU},
     {M_PREFIX, "s_", NULL, FP_CL_SALU},
 };
@@ -126,10 +146,12 @@ size_t fp_opcode_lc(const char *isa, char *op, size_t cap)
     return n;
 }
 
-/* Operand word present as a whole word (separated by space, comma or end). */
+/* Operand word present as a whole word (separated by space, comma or end); a
+ * word ending in ':' matches a "name:value" operand (DPP controls). */
 static bool has_word(const char *isa, const char *word)
 {
     size_t wl = strlen(word);
+    bool prefix = wl > 0 && word[wl - 1] == ':';
     const char *p = isa;
     while (*p && *p != ' ' && *p != '\t')
         p++;
@@ -139,7 +161,7 @@ static bool has_word(const char *isa, const char *word)
         const char *s = p;
         while (*p && *p != ' ' && *p != '\t' && *p != ',')
             p++;
-        if ((size_t)(p - s) == wl && strncasecmp(s, word, wl) == 0)
+        if ((prefix ? (size_t)(p - s) > wl : (size_t)(p - s) == wl) && strncasecmp(s, word, wl) == 0)
             return true;
     }
     return false;
@@ -256,6 +278,8 @@ fp_counter fp_counter_of(fp_class c, int cat)
     case FP_CL_LDS:
     case FP_CL_SMEM:
         return FP_CNT_LGKM;
+    case FP_CL_XLANE: /* ds_* shuffles count on lgkmcnt; DPP / permlane are VALU */
+        return cat == FP_CAT_VALU ? FP_CNT_NONE : FP_CNT_LGKM;
     default:
         return FP_CNT_NONE;
     }

@@ -33,16 +33,18 @@ void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user)
     size_t n = b->code.n + 1;
     c->row_static = calloc(n, sizeof *c->row_static);
     c->row_wait = calloc(n, 1);
+    c->row_nopipe = calloc(n, 1);
     c->row_wf = calloc(n, sizeof *c->row_wf);
     c->last_stamp = calloc(n, sizeof *c->last_stamp);
     c->last_i = calloc(n, sizeof *c->last_i);
-    if (!c->row_static || !c->row_wait || !c->row_wf || !c->last_stamp || !c->last_i)
+    if (!c->row_static || !c->row_wait || !c->row_nopipe || !c->row_wf || !c->last_stamp || !c->last_i)
         abort();
     for (size_t i = 0; i < b->code.n; i++) {
         const char *isa = b->code.rows[i].isa;
         c->row_static[i] = fp_classify(isa);
         fp_waitcnt_parse(isa, &c->row_wf[i]);
         c->row_wait[i] = c->row_wf[i].is_wait;
+        c->row_nopipe[i] = fp_bub_isa_nopipe(isa, c->row_static[i]);
         b->insts[i].cls = c->row_static[i];
     }
 }
@@ -51,6 +53,7 @@ void fp_bub_ctx_free(bub_ctx *c)
 {
     free(c->row_static);
     free(c->row_wait);
+    free(c->row_nopipe);
     free(c->row_wf);
     free(c->last_stamp);
     free(c->last_i);
@@ -63,6 +66,7 @@ void fp_bub_ctx_free(bub_ctx *c)
     c->ret_i = NULL;
     c->row_static = NULL;
     c->row_wait = NULL;
+    c->row_nopipe = NULL;
     c->row_wf = NULL;
     c->last_stamp = NULL;
     c->last_i = NULL;
@@ -304,8 +308,10 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
             FP_GROW(c->st, c->n_st, c->cap_st);
             c->st[c->n_st++] = (bub_iv){r->time, r->time + stall, gi, (int32_t)dyn, (int64_t)row};
         }
+        fp_bub_window(c, r, row, stall);
         c->last_stamp[row] = c->stamp;
         c->last_i[row] = i;
     }
     b->waits_unmatched_entries += (int64_t)(w->n_waits - k);
+    fp_bub_windows_done(c);
 }

@@ -157,15 +157,23 @@ static int read_kernel_trace(fp_signals *s, const char *path, fp_err *err)
         return 0;
     if (fp_kernel_trace_load(path, &c, err))
         return -1;
+    /* issue 23: only the rows whose launch is the traced dispatch's (launch_facts.c) */
+    int64_t units[64];
+    fp_kt_identity id;
+    fp_launch_facts_identity(s, units, &id);
     fp_kt_pick pk;
-    fp_kt_pick_rows(&c, s->kernel, FP_KT_EXACT, FP_KT_TIME_ANY, &pk);
+    fp_kt_pick_traced(&c, s->kernel, FP_KT_EXACT, FP_KT_TIME_ANY, &id, &pk);
     fp_kernel_row k;
     memset(&k, 0, sizeof k);
+    k.pick = pk;
     k.vgpr = k.accum = k.sgpr = k.lds = k.wg = k.scratch = -1;
     k.dispatches = pk.timed;
     k.avg_ns = pk.mean_ns;
-    if (pk.n) {
-        const fp_kt_row *row = &c.rows[pk.last];
+    /* rows refused only for their grid are the same code object launched on another
+     * shape: their register / LDS counts still describe the traced kernel */
+    bool regs_only = !pk.n && pk.named && !pk.rejected[FP_KT_REJ_LDS] && !pk.rejected[FP_KT_REJ_VGPR];
+    if (pk.n || regs_only) {
+        const fp_kt_row *row = &c.rows[pk.n ? pk.last : pk.named_last];
         double v;
         const fp_rp_num *cols[] = {&row->vgpr, &row->accum_vgpr, &row->sgpr, &row->lds_block_size,
                                    &row->scratch_size};
@@ -183,7 +191,7 @@ static int read_kernel_trace(fp_signals *s, const char *path, fp_err *err)
         }
         k.have_regs = k.vgpr >= 0;
         /* the launch: grid and workgroup sizes in work-items (a missing Y/Z is 1) */
-        k.have_grid = true;
+        k.have_grid = pk.n > 0;
         for (int i = 0; i < 3; i++) {
             double g = 0, w = 0;
             bool og = fp_rp_real(&row->grid[i], &g), ow = fp_rp_real(&row->wg[i], &w);

@@ -42,7 +42,7 @@ static const fp_opt bubbles_opts[] = {
      0, 100000000},
     {"rank", 0, FP_OPT_CHOICE, offsetof(bubbles_args, rank), "BY",
      "hotspot order: exposed stall, total stall or latency", "exposed", rank_choices, 0, 0},
-    {"out", 'o', FP_OPT_STR, offsetof(bubbles_args, out), "FILE",
+    {"out", 0, FP_OPT_STR, offsetof(bubbles_args, out), "FILE",
      "write bubbles.json here instead of <bundle>/bubbles.json", NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(bubbles_args, jobs), "N",
      "worker threads, one (SE, SIMD) group each at a time (0 = online CPUs, at most 2); same output for any N",

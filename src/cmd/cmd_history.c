@@ -47,7 +47,7 @@ static const fp_opt history_opts[] = {
      "list/trend/export: captured at or after T (YYYY-MM-DD[THH:MM[:SS]], or an age: 7d, 24h)", NULL, NULL, 0, 0},
     {"limit", 'n', FP_OPT_INT, offsetof(history_args, limit), "N",
      "list/trend/export: only the latest N entries (default: all)", "-1", NULL, 0, 100000000},
-    {"out", 'o', FP_OPT_STR, offsetof(history_args, out), "PATH",
+    {"out", 0, FP_OPT_STR, offsetof(history_args, out), "PATH",
      "trend: directory for trend.svg + trend.csv (default .); export: the JSON-lines file (default history.jsonl)",
      NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},

@@ -24,6 +24,7 @@
     X(history) \
     X(check) \
     X(bundle) \
+    X(sweep) \
     X(rules) \
     X(mcp)
 

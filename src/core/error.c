@@ -29,6 +29,7 @@ const fp_errcode_info fp_code_table[FP_CODE_COUNT] = {
     {FP_BUILD_TREE_MISSING, "BUILD_TREE_MISSING", 78, "the FlyDSL worktree or its build tree is missing", "point --worktree (or FLYPROF_WORKTREE) at a built FlyDSL checkout"},
     {FP_MISSING_PREREQ, "MISSING_PREREQ", 78, "an artifact an earlier step should have written is missing", "run the pipeline step that writes the missing artifact first"},
     {FP_INTERRUPTED, "INTERRUPTED", 130, "interrupted by SIGINT/SIGTERM", "the run was interrupted; artifacts already written are valid, re-run to finish"},
+    {FP_TASKS_FAILED, "TASKS_FAILED", 2, "a finished sweep has a task that did not end ok", "see data.tasks[].status, error and reason; re-running the same sweep retries only those tasks"},
     {FP_NO_BASELINE, "NO_BASELINE", 4, "check --strict: no baseline entry in the history (else a warning)", "add one on main first (flyprof history add --bundle DIR); without --strict this is a warning and exit 0"},
 };
 

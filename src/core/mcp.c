@@ -48,7 +48,7 @@ static const char *const program_opts[] = {"rocprofv3", "python", "config", NULL
 
 /* Commands that run a GPU workload: listed only with --allow-gpu. `mcp` itself
  * is never a tool. counters is listed, its live form (an application) is gated. */
-static const char *const gpu_commands[] = {"capture", "run", NULL};
+static const char *const gpu_commands[] = {"capture", "run", "sweep", NULL};
 
 static bool in_list(const char *const *l, const char *s)
 {

@@ -49,6 +49,13 @@ static const fp_field totals_fields[] = {
     FP_I64(T, exposed, "exposed", 0),
     FP_I64(T, hidden, "hidden", 0),
     FP_NUM(T, exposed_pct, "exposed_pct", 2, 0),
+    /* issue 23 item 2 (facts-stall); optional: bubbles.json files written before still read */
+    FP_STR(T, hidden_by, "hidden_by", FP_F_OPTIONAL),
+    FP_I64(T, drain_stall, "drain_stall", FP_F_OPTIONAL),
+    FP_I64(T, drain_exposed, "drain_exposed", FP_F_OPTIONAL),
+    FP_I64(T, drain_hidden, "drain_hidden", FP_F_OPTIONAL),
+    FP_I64(T, drain_lost, "drain_lost", FP_F_OPTIONAL),
+    FP_I64(T, drain_waves, "drain_waves", FP_F_OPTIONAL),
 };
 #undef T
 static const fp_schema totals_schema = {"bubbles.totals", sizeof(fp_bub_doc_totals), FP_FIELDS(totals_fields), false};
@@ -355,6 +362,9 @@ static const fp_field bubbles_fields[] = {
     FP_OBJ(T, gain, "gain", &gain_schema, 0),
     FP_OBJ(T, occupancy, "occupancy", &occupancy_schema, 0),
     FP_OBJ(T, quality, "quality", &quality_schema, 0),
+    /* issue 23: the dispatch's own launch facts and work distribution (trace_facts_doc.c) */
+    FP_OBJP(T, launch_trace, "launch_trace", &fp_launch_trace_schema, FP_F_OPTIONAL),
+    FP_OBJP(T, workdist, "workdist", &fp_workdist_schema, FP_F_OPTIONAL),
 };
 #undef T
 const fp_schema fp_bubbles_schema = {"bubbles", sizeof(fp_bubbles_doc), FP_FIELDS(bubbles_fields), false};

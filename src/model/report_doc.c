@@ -53,6 +53,15 @@ static const fp_field launch_fields[] = {
     FP_OPTB(fp_report_launch, underfilled, "underfilled", 0),
     FP_OPTD(fp_report_launch, grid_waves_per_cu, "grid_waves_per_cu", -1, 0),
     FP_STR(fp_report_launch, text, "text", 0),
+    /* issue 23: sources, SIMD fill (trace_facts_doc.c) */
+    FP_STR(fp_report_launch, source, "source", FP_F_OPTIONAL),
+    FP_OPTD(fp_report_launch, simds, "simds", -1, FP_F_OPTIONAL),
+    FP_OPTD(fp_report_launch, simd_fill_pct, "simd_fill_pct", 2, FP_F_OPTIONAL),
+    FP_OPTD(fp_report_launch, waves_per_simd_limit, "waves_per_simd_limit", -1, FP_F_OPTIONAL),
+    FP_OPTD(fp_report_launch, resident_waves_per_simd, "resident_waves_per_simd", -1, FP_F_OPTIONAL),
+    FP_OBJP(fp_report_launch, trace, "trace", &fp_rl_trace_schema, FP_F_OPTIONAL),
+    FP_OBJP(fp_report_launch, csv, "csv", &fp_rl_csv_schema, FP_F_OPTIONAL),
+    FP_STRS(fp_report_launch, warnings, nwarnings, "warnings", FP_F_OPTIONAL),
 };
 static const fp_schema launch_schema = {"report.launch", sizeof(fp_report_launch), FP_FIELDS(launch_fields), false};
 
@@ -92,6 +101,9 @@ static const fp_field mfma_fields[] = {
     FP_OPTD(fp_report_sol_mfma, counters_util_pct, "counters_util_pct", -1, 0),
     FP_NUM(fp_report_sol_mfma, flop_traced, "flop_traced", -1, 0),
     FP_NUM(fp_report_sol_mfma, unknown_opcode_executions, "unknown_opcode_executions", -1, 0),
+    /* issue 23 item 3 (facts-stall); optional: reports written before them still read */
+    FP_NUM(fp_report_sol_mfma, cycles_traced, "cycles_traced", -1, FP_F_OPTIONAL),
+    FP_NUM(fp_report_sol_mfma, rate_model_executions, "rate_model_executions", -1, FP_F_OPTIONAL),
 };
 static const fp_schema mfma_schema = {"report.sol.mfma", sizeof(fp_report_sol_mfma), FP_FIELDS(mfma_fields), false};
 
@@ -100,6 +112,9 @@ static const fp_field valu_fields[] = {
     FP_STR(fp_report_sol_valu, source, "source", 0),
     FP_OPTD(fp_report_sol_valu, trace_busy_pct, "trace_busy_pct", -1, 0),
     FP_OPTD(fp_report_sol_valu, counters_util_pct, "counters_util_pct", -1, 0),
+    /* issue 23 item 3 (facts-stall) */
+    FP_NUM(fp_report_sol_valu, cycles_traced, "cycles_traced", -1, FP_F_OPTIONAL),
+    FP_NUM(fp_report_sol_valu, slow_executions, "slow_executions", -1, FP_F_OPTIONAL),
 };
 static const fp_schema valu_schema = {"report.sol.valu", sizeof(fp_report_sol_valu), FP_FIELDS(valu_fields), false};
 
@@ -121,6 +136,11 @@ static const fp_field drain_fields[] = {
     FP_OPTD(fp_report_drain, cycles, "cycles", 0, 0),
     FP_OPTD(fp_report_drain, pct_of_latency, "pct_of_latency", 2, 0),
     FP_NUM(fp_report_drain, stall, "stall", 0, 0),
+    /* issue 23 item 2 (facts-stall); optional: reports written before still read */
+    FP_NUM(fp_report_drain, wait, "wait", 0, FP_F_OPTIONAL),
+    FP_NUM(fp_report_drain, exposed, "exposed", 0, FP_F_OPTIONAL),
+    FP_NUM(fp_report_drain, hidden, "hidden", 0, FP_F_OPTIONAL),
+    FP_NUM(fp_report_drain, lost, "lost", 0, FP_F_OPTIONAL),
 };
 static const fp_schema drain_schema = {"report.drain", sizeof(fp_report_drain), FP_FIELDS(drain_fields), false};
 
@@ -132,6 +152,7 @@ static const fp_field totals_fields[] = {
     FP_OPTD(fp_report_totals, waves, "waves", 0, 0),
     FP_NUM(fp_report_totals, exposed, "exposed", 0, 0),
     FP_NUM(fp_report_totals, exposed_pct, "exposed_pct", 2, 0),
+    FP_STR(fp_report_totals, hidden_by, "hidden_by", FP_F_OPTIONAL), /* issue 23 (facts-stall) */
 };
 static const fp_schema totals_schema = {"report.totals", sizeof(fp_report_totals), FP_FIELDS(totals_fields), false};
 
@@ -353,6 +374,7 @@ static const fp_field quality_fields[] = {
     FP_OPTD(fp_report_quality, traced_pct_of_launched, "traced_pct_of_launched", 3, 0),
     FP_STRS(fp_report_quality, representative_reasons, nrepresentative_reasons, "representative_reasons", 0),
     FP_STR(fp_report_quality, recapture, "recapture", OMIT),
+    FP_ARR(fp_report_quality, loops, nloops, "loops", &fp_rq_loop_schema, FP_F_OPTIONAL), /* issue 23 */
 };
 static const fp_schema quality_schema = {"report.capture_quality", sizeof(fp_report_quality),
                                          FP_FIELDS(quality_fields), false};
@@ -388,6 +410,8 @@ static const fp_field report_fields[] = {
     FP_OBJ(fp_report_doc, bound, "bound", &fp_report_bound_schema, 0),
     FP_OBJP(fp_report_doc, launch, "launch", &launch_schema, 0),
     FP_STR(fp_report_doc, launch_reason, "launch_reason", 0),
+    FP_OBJP(fp_report_doc, time, "time", &fp_report_time_schema, FP_F_OPTIONAL),   /* issue 23 */
+    FP_OBJP(fp_report_doc, workdist, "workdist", &fp_workdist_schema, FP_F_OPTIONAL), /* issue 23 */
     FP_OBJP(fp_report_doc, sol, "sol", &sol_schema, 0),
     FP_OBJ(fp_report_doc, drain, "drain", &drain_schema, 0),
     FP_STRS(fp_report_doc, summary, nsummary, "summary", 0),

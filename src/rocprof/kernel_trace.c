@@ -10,6 +10,9 @@
  */
 #include "flyprof/kernel_trace.h"
 
+#include "flyprof/sha256.h"
+#include "flyprof/strbuf.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,20 +199,125 @@ static bool row_duration(const fp_kt_row *r, fp_kt_time time, double *dur)
     return true;
 }
 
-void fp_kt_pick_rows(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_time time,
-                     fp_kt_pick *out)
+/* ---- the traced dispatch's identity (issue 23) ---- */
+
+static const char *const reject_names[FP_KT_REJ_COUNT] = {"grid", "workgroup", "lds", "vgpr"};
+
+const char *fp_kt_reject_name(fp_kt_reject r) { return r < FP_KT_REJ_COUNT ? reject_names[r] : "?"; }
+
+/* A row's workgroups and waves per workgroup; false when the cells are unusable. */
+static bool row_launch(const fp_kt_row *r, int wave_size, double *wgs, double *wg_waves)
+{
+    double items = 1;
+    *wgs = 1;
+    for (int i = 0; i < 3; i++) {
+        double g = 0, w = 0;
+        bool og = fp_rp_real(&r->grid[i], &g), ow = fp_rp_real(&r->wg[i], &w);
+        if (i == 0 && (!og || !ow || !(g > 0) || !(w > 0)))
+            return false;
+        g = og && g > 0 ? g : 1;
+        w = ow && w > 0 ? w : 1;
+        if (!isfinite(g) || !isfinite(w) || g > 1e15 || w > 1e7)
+            return false;
+        *wgs *= ceil(g / w);
+        items *= w;
+    }
+    *wg_waves = ceil(items / (wave_size > 0 ? wave_size : 64));
+    return *wgs <= 1e15;
+}
+
+/* The first identity test the row fails, or -1. */
+static int row_reject(const fp_kt_row *r, const fp_kt_identity *id)
+{
+    double v;
+    if (id->lds_bytes >= 0 && fp_rp_real(&r->lds_block_size, &v) && v != id->lds_bytes)
+        return FP_KT_REJ_LDS;
+    if (id->lds_used == 1 && fp_rp_real(&r->lds_block_size, &v) && v == 0)
+        return FP_KT_REJ_LDS;
+    if (id->vgpr >= 0 && fp_rp_real(&r->vgpr, &v) && v != id->vgpr)
+        return FP_KT_REJ_VGPR;
+    if (!id->unit_waves || !id->n_units || id->agent_units <= 0)
+        return -1;
+    double wgs, wgw;
+    if (!row_launch(r, id->wave_size, &wgs, &wgw))
+        return -1; /* no usable grid: nothing to compare */
+    double lo = floor(wgs / (double)id->agent_units) - (double)id->slack;
+    double hi = ceil(wgs / (double)id->agent_units) + (double)id->slack;
+    for (size_t u = 0; u < id->n_units; u++) {
+        double w = (double)id->unit_waves[u];
+        if (fmod(w, wgw) != 0)
+            return FP_KT_REJ_WORKGROUP;
+        if (w / wgw < lo || w / wgw > hi)
+            return FP_KT_REJ_GRID;
+    }
+    return -1;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median (the lower middle of an even count: a measured value), range, outliers and
+ * the content hash of the chosen rows. */
+static void pick_spread(const fp_kernel_trace *kt, const unsigned char *use, fp_kt_time time, fp_kt_pick *out)
+{
+    double *d = malloc((kt->nrows + 1) * sizeof *d);
+    fp_sb sb;
+    fp_sb_init(&sb);
+    if (!d)
+        abort();
+    size_t n = 0;
+    for (size_t r = 0; r < kt->nrows; r++) {
+        if (!use[r])
+            continue;
+        for (size_t c = 0; c < kt->csv_.ncols; c++) {
+            fp_sb_adds(&sb, kt->csv_.rows[r][c]);
+            fp_sb_addc(&sb, c + 1 < kt->csv_.ncols ? '\x1f' : '\x1e');
+        }
+        if (row_duration(&kt->rows[r], time, &d[n]))
+            n++;
+    }
+    if (sb.len)
+        fp_sha256_hex(sb.buf, sb.len, out->sha256);
+    fp_sb_free(&sb);
+    if (n) {
+        qsort(d, n, sizeof *d, cmp_dbl);
+        out->median_ns = d[(n - 1) / 2];
+        out->min_ns = d[0];
+        out->max_ns = d[n - 1];
+        for (size_t i = 0; i < n; i++)
+            out->outliers += d[i] > 2 * out->median_ns || d[i] < out->median_ns / 2;
+    }
+    free(d);
+}
+
+void fp_kt_pick_traced(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_time time,
+                       const fp_kt_identity *id, fp_kt_pick *out)
 {
     memset(out, 0, sizeof *out);
     if (!kernel || !fp_kernel_trace_has(kt, FP_KT_KERNEL_NAME))
         return;
+    unsigned char *use = calloc(kt->nrows + 1, 1);
+    if (!use)
+        abort();
     double sum = 0;
-    for (int pass = 0; pass < 2 && out->n == 0; pass++) {
+    for (int pass = 0; pass < 2 && out->named == 0; pass++) {
         bool exact = match == FP_KT_EXACT || (match == FP_KT_EXACT_ELSE_CONTAINS && pass == 0);
         if (pass == 1 && match != FP_KT_EXACT_ELSE_CONTAINS)
             break;
         for (size_t r = 0; r < kt->nrows; r++) {
             if (!row_matches(&kt->rows[r], kernel, exact))
                 continue;
+            out->named++;
+            out->named_last = r;
+            int why = id ? row_reject(&kt->rows[r], id) : -1;
+            if (why >= 0) {
+                out->rejected[why]++;
+                continue;
+            }
+            use[r] = 1;
             if (out->n++ == 0)
                 out->first = r;
             out->last = r;
@@ -222,4 +330,12 @@ void fp_kt_pick_rows(const fp_kernel_trace *kt, const char *kernel, fp_kt_match 
     }
     if (out->timed)
         out->mean_ns = sum / (double)out->timed;
+    pick_spread(kt, use, time, out);
+    free(use);
+}
+
+void fp_kt_pick_rows(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_time time,
+                     fp_kt_pick *out)
+{
+    fp_kt_pick_traced(kt, kernel, match, time, NULL, out);
 }

@@ -15,9 +15,11 @@ run() { "$FLYPROF" bubbles -q "$@" > "$tmp/env" 2> "$tmp/err"; rc=$?; }
 py() { python3 - "$tmp/env" "$@"; }
 
 # 1. two waves on one SIMD: wave A waits [1044,1444), wave B waits [1144,1344);
-#    B issues in [1132,1144) and [1344,1352), A issues in [1032,1044) and [1444,1452).
-#    A: hidden 12+8 = 20, exposed 380; B: exposed 200. Lost SIMD cycles: 400-12-8 = 380,
-#    span 1448-1000 = 448 -> gain 100*380/448 = 84.82 %. Load-to-use: A 1444-1036 = 408
+#    in flight (issue windows, s_waitcnt / s_endpgm occupy no pipe): B [1132,1144) and
+#    [1344,1348), A [1032,1044) and [1444,1448); the s_endpgm drains A [1448,1452), B [1348,1352).
+#    A: hidden 12+4 = 16, exposed 384; B: exposed 200. Lost SIMD cycles: 400-12-4 = 384,
+#    span 1448-1000 = 448 -> gain 100*384/448 = 85.71 %. SIMD busy 12+4+12+4 = 32. Drain:
+#    8 cycles, both exposed (nobody else in flight) and lost. Load-to-use: A 1444-1036 = 408
 #    (decoder edge), B 1344-1136 = 208 (no edges: counter replay) -> evidence mixed.
 d=$(gen bub_two_waves)
 run --bundle "$d" --limit 0
@@ -26,13 +28,15 @@ import json, sys
 d = json.load(open(sys.argv[1]))["data"]
 h = d["hotspots"]; assert len(h) == 1, h
 h = h[0]
-assert (h["code_line"], h["class"], h["stall"], h["exposed"], h["hidden"]) == (3, "vmcnt", 600, 580, 20), h
-assert h["gain_upper_pct"] == 84.82, h["gain_upper_pct"]
+assert (h["code_line"], h["class"], h["stall"], h["exposed"], h["hidden"]) == (3, "vmcnt", 600, 584, 16), h
+assert h["gain_upper_pct"] == 85.71, h["gain_upper_pct"]
 w = h["waits_on"]; assert len(w) == 1 and w[0]["code_line"] == 2 and w[0]["count"] == 2, w
 assert w[0]["load_to_use_cycles"] == {"mean": 308, "min": 208, "max": 408}, w[0]
 assert w[0]["distance_mean"] == 0 and w[0]["stall_share"] == 600 and w[0]["evidence"] == "mixed", w[0]
-s = d["simds"]; assert s == [{"se": 0, "cu": 1, "simd": 0, "waves": 2, "span": 448, "issue": 40, "stall": 600, "exposed": 580, "lost": 380}], s
-t = d["totals"]; assert (t["stall"], t["exposed"], t["hidden"], t["hit"], t["wave_records"]) == (600, 580, 20, 10, 10), t
+s = d["simds"]; assert s == [{"se": 0, "cu": 1, "simd": 0, "waves": 2, "span": 448, "issue": 32, "stall": 600, "exposed": 584, "lost": 384}], s
+t = d["totals"]; assert (t["stall"], t["exposed"], t["hidden"], t["hit"], t["wave_records"]) == (600, 584, 16, 10, 10), t
+assert (t["hidden_by"], t["drain_stall"], t["drain_exposed"], t["drain_hidden"], t["drain_lost"], t["drain_waves"]) == (
+    "issue_windows", 8, 8, 0, 8, 2), t
 c = d["classes"]; assert [x["class"] for x in c] == ["vmcnt"] and c[0]["cycles"] == 600 and c[0]["is_bubble"], c
 assert d["lines"][0]["source"] == "/synthetic/kernels/x.py:19" and d["lines"][0]["line"] == 19
 assert d["artifact"] is None  # a dispatch dir gets no artifact next to it

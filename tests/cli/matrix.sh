@@ -87,6 +87,16 @@ for c in run capture; do
 done
 cell run bad-number 64 softmax --gpu x1 --bundle "$OUT"
 
+# ---- sweep: --out, the spec, the config paths ----
+cell sweep missing 64 --spec "$FILE"
+cell sweep nonexistent 66 --spec "$NO" --out "$OUT"
+cell sweep nonexistent 66 --status --out "$NO"
+cell sweep wrong-kind 78 --spec "$DIR" --out "$OUT"
+cell sweep wrong-kind 78 --spec "$FILE" --out "$FILE"
+cell sweep unreadable 74 --spec "$U000" --out "$OUT"
+cell sweep bad-number 64 --spec "$FILE" --out "$OUT" --parallel x
+cell sweep unknown-flag 64 --spec "$FILE" --out "$OUT" --no-such-flag
+
 # ---- doctor / list: no required argument; the config paths ----
 for c in doctor list; do
   na $c missing "no required argument"

@@ -63,8 +63,8 @@ fp run softmax --bundle "$T/run1l" --shape 4096,8192,bf16 --skip-bundle --no-pmc
 # the table form shows the plan under the headline, then the steps
 "$FLYPROF" run softmax --bundle "$T/run1t" --shape 4096,8192,bf16 --skip-bundle --no-pmc --limit 1 -f table > "$T/out.txt" 2>/dev/null ||
   fail "run -f table"
-grep -q "^  1\. .*(est\. gain <= [0-9.]*%," "$T/out.txt" || fail "table plan: $(cat "$T/out.txt")"
-grep -q "^     accept: .* drops by" "$T/out.txt" || fail "table acceptance: $(cat "$T/out.txt")"
+tr -s '\n ' '  ' < "$T/out.txt" | grep -q " 1\. .*(est\. gain <= [0-9.]*%, [a-z]*)" || fail "table plan: $(cat "$T/out.txt")"
+grep -q "^     accept: [a-z]" "$T/out.txt" || fail "table acceptance: $(cat "$T/out.txt")"
 ! grep -q "^  2\. " "$T/out.txt" || fail "table: --limit 1"
 grep -q "more in report.json" "$T/out.txt" || fail "table: more recommendations"
 fp run softmax --bundle "$T/run1z" --limit 0

@@ -1283,7 +1283,7 @@ int main(int argc, char **argv)
         fp_json_add_str(o, "cwd", getcwd(cwd, sizeof cwd) ? cwd : "");
         static const char *vars[] = {"HIP_VISIBLE_DEVICES", "FLYDSL_DEBUG_ENABLE_DEBUG_INFO",
                                      "FLYDSL_RUNTIME_CACHE_DIR", "FLYDSL_RUNTIME_ENABLE_CACHE", "PYTHONPATH",
-                                     "ROCPROF_ATT_LIBRARY_PATH"};
+                                     "ROCPROF_ATT_LIBRARY_PATH", "ROCR_VISIBLE_DEVICES"};
         cJSON *e = cJSON_AddObjectToObject(o, "env");
         for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
             if (getenv(vars[i]))

@@ -13,7 +13,7 @@
 
 static fp_launch run(double gx, double gy, double wx, int cus, int wps)
 {
-    fp_launch_in in = {{gx, gy, 1}, {wx, 1, 1}, cus, 4, 64, wps};
+    fp_launch_in in = {{gx, gy, 1}, {wx, 1, 1}, cus, 4, 64, wps, 0, 0};
     fp_launch l;
     fp_launch_compute(&in, &l);
     return l;
@@ -69,7 +69,7 @@ static void test_unknowns(void **state)
     assert_false(run(4096, 1, 0, 256, 4).valid);
     assert_false(run(NAN, 1, 256, 256, 4).valid);
     /* a workgroup bigger than the resident slots still runs one per CU */
-    fp_launch_in in = {{1024 * 1024, 1, 1}, {1024, 1, 1}, 256, 4, 64, 1};
+    fp_launch_in in = {{1024 * 1024, 1, 1}, {1024, 1, 1}, 256, 4, 64, 1, 0, 0};
     fp_launch_compute(&in, &l);
     assert_int_equal(l.wg_waves, 16);
     assert_int_equal(l.resident_wgs_per_cu, 1);

@@ -47,12 +47,21 @@ static const tcase CASES[] = {
     {"global_atomic_pk_add_bf16 v0, v1, s[0:1]", "atomic"},
     {"ds_read_b128 v[16:19], v10", "lds"},
     {"ds_write2_b32 v1, v2, v3 offset1:1", "lds"},
-    {"ds_bpermute_b32 v0, v1, v2", "lds"},
+    /* cross-lane shuffles: the LDS crossbar without LDS memory, DPP, permlane (issue 23 item 7) */
+    {"ds_bpermute_b32 v0, v1, v2", "xlane"},
+    {"ds_permute_b32 v0, v1, v2", "xlane"},
+    {"ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,16)", "xlane"},
+    {"v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", "xlane"},
+    {"v_add_f32_dpp v0, v1, v2 row_shr:1 bound_ctrl:0", "xlane"},
+    {"v_add_f32 v0, v1, v2 row_bcast:15 row_mask:0xa", "xlane"}, /* a DPP control without the suffix */
+    {"v_add_f32_e32 v0, v1, v2 ; row_shr", "valu"},             /* a bare word is no DPP control */
+    {"ds_read_addtid_b32 v0", "lds"},
     {"s_load_dwordx2 s[0:1], s[4:5], 0x0", "smem"},
     {"s_buffer_load_dword s0, s[4:7], 0x0", "smem"}, /* the prototype said vmem_load */
     {"s_memtime s[0:1]", "smem"},
     {"v_add_f32_e32 v0, v1, v0", "valu"},
-    {"v_permlane32_swap_b32 v0, v1", "valu"},
+    {"v_permlane32_swap_b32 v0, v1", "xlane"},
+    {"v_readfirstlane_b32 s0, v1", "valu"},
     {"s_cbranch_scc1 -7", "branch"},
     {"s_branch 12", "branch"},
     {"s_setpc_b64 s[30:31]", "branch"},
@@ -91,9 +100,19 @@ static void test_class_info(void **state)
     /* every class the issue names exists */
     const char *need[] = {"vmcnt", "lgkmcnt", "expcnt", "waitcnt", "barrier", "mfma", "vmem_load", "vmem_store",
                           "lds", "smem", "valu", "branch", "salu", "other", "scratch", "atomic", "nop", "lds_dma",
-                          "accvgpr"};
+                          "accvgpr", "xlane", "drain"};
     for (size_t i = 0; i < sizeof need / sizeof *need; i++)
         assert_true(fp_class_by_name(need[i]) >= 0);
+}
+
+/* ds_* shuffles are waited on with lgkmcnt; a DPP op (decoder category VALU) is in no queue */
+static void test_xlane_counter(void **state)
+{
+    (void)state;
+    assert_int_equal(fp_counter_of(FP_CL_XLANE, FP_CAT_LDS), FP_CNT_LGKM);
+    assert_int_equal(fp_counter_of(FP_CL_XLANE, -1), FP_CNT_LGKM);
+    assert_int_equal(fp_counter_of(FP_CL_XLANE, FP_CAT_VALU), FP_CNT_NONE);
+    assert_false(fp_class_is_bubble(FP_CL_XLANE));
 }
 
 static void test_wait_fields(void **state)
@@ -136,6 +155,7 @@ int main(void)
         cmocka_unit_test(test_class_info),
         cmocka_unit_test(test_wait_fields),
         cmocka_unit_test(test_counter_of),
+        cmocka_unit_test(test_xlane_counter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
 #include "flyprof/error.h"
 #include "flyprof/taxonomy.h"
 #include "flyprof/wave.h"
+#include "flyprof/workdist.h"
 
 /* bubbles.json "schema" value; bump on incompatible changes only. */
 #define FP_BUBBLES_SCHEMA 1
@@ -72,7 +73,7 @@ typedef struct fp_bub_simd {
     int se, cu, simd;
     size_t waves;
     int64_t begin, end;  /* span of its traced waves */
-    int64_t issue;       /* cycles with at least one wave issuing (EXEC) */
+    int64_t issue;       /* cycles with at least one instruction in flight (issue windows) */
     int64_t stall, exposed, wall;
     size_t first_pos;    /* first wave file (list position) on it: the output order */
 } fp_bub_simd;
@@ -101,6 +102,10 @@ typedef struct fp_bubbles {
     bool overflow; /* a code.json or wstates sum exceeded int64 and saturated (warned) */
     /* from the waves */
     int64_t w_records, w_stall, w_latency, w_exposed, w_wall, w_span;
+    /* the wave-end drain (issue 23): s_endpgm's wait [time+stall, time+duration) for the
+     * wave's outstanding memory; exposed = no other wave of the SIMD has an instruction in
+     * flight; wall = no wave at all (once per SIMD cycle); waves = executions with a wait */
+    int64_t drain_stall, drain_exposed, drain_wall, drain_waves;
     int64_t state_cycles[FP_WS_COUNT];
     bool wstates_available;
     int64_t wstates_cycles[FP_WS_COUNT];
@@ -133,6 +138,13 @@ typedef struct fp_bubbles {
     char *confidence;              /* "high" | "medium" | "low" */
     char **reasons;                /* why the confidence is not high */
     size_t n_reasons;
+    /* issue 23: one summary per traced wave (workdist.h), the main loop's head
+     * LineNumber (-1: none) and the blocks computed from them and occupancy.json */
+    fp_wd_wave *wd;
+    size_t n_wd, cap_wd;
+    int64_t wd_head_line;
+    fp_launch_trace *launch_trace;
+    fp_workdist *workdist;
 } fp_bubbles;
 
 #define FP_BUB_MAX_NAMED 20

@@ -16,6 +16,8 @@
  *   fill_pct       = 100 * min(workgroups, cus) / cus      (CUs given any work)
  *   tail_efficiency_pct = 100 * workgroups / (rounds * concurrent_wgs)
  *   underfilled    = workgroups < cus
+ *   simd_fill_pct  = 100 * min(grid_waves, cus * simds_per_cu) / (cus * simds_per_cu)
+ *   resident_waves_per_simd = min(waves_per_simd, ceil(grid_waves / (cus * simds_per_cu)))
  */
 #ifndef FLYPROF_LAUNCH_H
 #define FLYPROF_LAUNCH_H
@@ -30,6 +32,10 @@ typedef struct fp_launch_in {
     int simds_per_cu;    /* 4 on CDNA */
     int wave_size;       /* 64 on CDNA */
     int waves_per_simd;  /* occupancy model result, 0 = unknown */
+    /* issue 23: counts given directly (the trace's), used instead of grid/wg when
+     * workgroups > 0 */
+    double workgroups;
+    int wg_waves;
 } fp_launch_in;
 
 typedef struct fp_launch {
@@ -50,6 +56,11 @@ typedef struct fp_launch {
      * more waves than the slots it already has */
     double grid_waves_per_cu;
     bool grid_uses_more_waves; /* grid_waves > cus * resident waves per CU */
+    /* issue 23 item 5: fill by SIMD */
+    int simds;                  /* cus * simds_per_cu, 0 unknown */
+    double simd_fill_pct;       /* 100 * min(grid_waves, simds) / simds, -1 unknown */
+    int waves_per_simd_limit;   /* the occupancy model's, 0 unknown */
+    double resident_waves_per_simd; /* min(limit, ceil(grid_waves / simds)), 0 unknown */
 } fp_launch;
 
 /* Compute the model; out->valid false when the grid or workgroup is unusable. */

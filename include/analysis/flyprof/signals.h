@@ -19,7 +19,9 @@
 #include "flyprof/bound.h"
 #include "flyprof/bubbles_doc.h"
 #include "flyprof/error.h"
+#include "flyprof/kernel_trace.h"
 #include "flyprof/launch.h"
+#include "flyprof/loops.h"
 #include "flyprof/model.h"
 #include "flyprof/sol.h"
 #include "flyprof/soc.h"
@@ -183,6 +185,23 @@ typedef struct fp_signals {
     fp_optd drain_pct;           /* % of total latency */
     /* what the bundle held */
     bool have_capture, have_counters, have_tile, have_bubbles_json, have_map_json;
+    /* ---- issue 23: the traced dispatch's own facts (launch_facts.c) ---- */
+    fp_launch_trace *ltrace;     /* bubbles.json launch_trace (owned copy), NULL when absent */
+    fp_workdist *workdist;       /* bubbles.json workdist (owned copy), NULL when absent */
+    int lds_used;                /* the listing has LDS instructions (1 / 0), -1 unknown */
+    fp_kt_pick csv;              /* the kernel_trace.csv rows of the traced dispatch (csv.named == 0: none) */
+    bool csv_read;               /* kernel_trace.csv was read */
+    double csv_workgroups;       /* of the used rows (0: no usable grid) */
+    int csv_wg_waves;
+    fp_optd time_counters_ns, time_capture_ns; /* the durations counters.json / capture.json gave */
+    const char *time_source;     /* "counters" | "csv" | "capture" | "trace" | NULL */
+    fp_optd time_trace_ns;       /* occupancy.json span on realtime.json's (or the agent's) clock */
+    char *clock_source;          /* how time_trace_ns was clocked (owned) */
+    const char *launch_source;   /* "csv" | "trace" | NULL */
+    fp_rl_trace *launch_trace_doc; /* report.launch.trace, built by fp_launch_facts_derive (owned) */
+    char **launch_warnings, **time_warnings; /* the CSV disagrees with the trace, ... (owned) */
+    size_t nlaunch_warnings, ntime_warnings;
+    fp_loops loops;              /* item 6: the listing's back-edges and their kinds (loops.h) */
 } fp_signals;
 
 void fp_signals_init(fp_signals *s);
@@ -229,6 +248,7 @@ void fp_signals_from_agent(fp_signals *s, const fp_soc_query *q);
 
 /* The kernel's rows of kernel_trace.csv, reduced (read by the command layer). */
 typedef struct fp_kernel_row {
+    fp_kt_pick pick;         /* issue 23: the rows used and their spread (pick.named == 0: none) */
     size_t dispatches;       /* rows of this kernel with a valid duration */
     double avg_ns;           /* mean End - Start */
     bool have_regs;          /* the register columns below were read */
@@ -237,6 +257,23 @@ typedef struct fp_kernel_row {
     double grid[3], wg3[3];  /* work-items (a missing Y/Z column is 1) */
 } fp_kernel_row;
 void fp_signals_from_kernel_row(fp_signals *s, const fp_kernel_row *k);
+
+/* issue 23 (launch_facts.c): the identity the trace gives kernel_trace.csv rows to
+ * match (units[] receives the per-unit wave counts, id points into it; needs the
+ * product and bubbles.json's launch_trace, else only the LDS test). */
+void fp_launch_facts_identity(const fp_signals *s, int64_t units[64], fp_kt_identity *id);
+/* The launch's source, workgroups from the trace, the time and its source (called by
+ * fp_signals_derive). */
+void fp_launch_facts_derive(fp_signals *s);
+void fp_launch_facts_time(fp_signals *s);
+/* bubbles.json's launch_trace / workdist into s (copies). */
+void fp_launch_facts_from_bubbles(fp_signals *s, const fp_bubbles_doc *b);
+/* The listing's LDS use (ds_* except the cross-lane ds_bpermute / ds_permute / ds_swizzle, LDS-DMA loads). */
+void fp_launch_facts_from_code(fp_signals *s, const fp_code *code);
+void fp_launch_facts_free(fp_signals *s);
+/* report.json's launch.source / trace / csv / warnings, time and workdist (d->launch filled first). */
+struct fp_report_doc;
+void fp_launch_facts_to_doc(const fp_signals *s, struct fp_report_doc *d);
 
 /* After the adapters: derived numbers (pct of HBM roof, the occupancy model,
  * the bound classification and its roof check, missing class gains). */

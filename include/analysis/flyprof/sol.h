@@ -63,7 +63,9 @@ typedef struct fp_sol {
     double mfma_cycles_traced;
     double mfma_flop_traced;
     int64_t mfma_unknown;      /* MFMA executions whose cycles are unknown */
-    double valu_cycles_traced;
+    int64_t mfma_rate_model;   /* MFMA executions costed by FLOP / rate (no table row, opcost.h) */
+    double valu_cycles_traced; /* opcost.h VALU rows: 4 cycles, transcendentals more */
+    int64_t valu_slow;         /* VALU executions costing more than 4 cycles */
     double lds_bytes_traced;
     /* HBM */
     fp_sol_num hbm_bytes, hbm_gbs, hbm_pct;     /* the chosen source */

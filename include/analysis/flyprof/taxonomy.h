@@ -25,6 +25,8 @@ typedef enum fp_class {
     FP_CL_VMEM_LOAD,
     FP_CL_VMEM_STORE,
     FP_CL_LDS,
+    FP_CL_XLANE,     /* cross-lane shuffles: ds_bpermute/ds_permute/ds_swizzle (LDS crossbar, no LDS memory),
+                      * DPP-modified VALU ops (_dpp suffix or a row_, quad_perm, wave_ control), v_permlane */
     FP_CL_SMEM,
     FP_CL_VALU,
     FP_CL_BRANCH,

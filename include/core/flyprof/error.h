@@ -34,6 +34,7 @@ typedef enum fp_errcode {
     FP_BUILD_TREE_MISSING,    /* 78 */
     FP_MISSING_PREREQ,        /* 78 */
     FP_INTERRUPTED,           /* 130 */
+    FP_TASKS_FAILED,          /* 2: a sweep task did not end ok */
     FP_NO_BASELINE,           /* 4: check found no baseline entry (only an error with --strict) */
     FP_CODE_COUNT
 } fp_errcode;

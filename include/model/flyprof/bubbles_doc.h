@@ -25,6 +25,7 @@
 
 #include "flyprof/error.h"
 #include "flyprof/model.h"
+#include "flyprof/trace_facts_doc.h"
 
 /* One candidate dispatch dir of the bundle (att/dispatch.c's inventory). */
 typedef struct fp_bub_doc_inv {
@@ -57,6 +58,12 @@ typedef struct fp_bub_doc_totals {
     double stall_pct;      /* 100 * stall / latency */
     int64_t waves, wave_records, wave_stall, exposed, hidden;
     double exposed_pct;    /* 100 * exposed / wave_stall */
+    /* issue 23 item 2 (facts-stall): what "hidden" means, and the wave-end drain
+     * (s_endpgm's wait [time+stall, time+duration) for outstanding memory, outside the
+     * stall sums): cycles, exposed / hidden like a stall, lost = no wave of the SIMD has
+     * anything in flight (once per SIMD cycle), waves = s_endpgm executions that waited */
+    char *hidden_by;       /* "issue_windows" (docs/exposed-stall.md) */
+    int64_t drain_stall, drain_exposed, drain_hidden, drain_lost, drain_waves;
 } fp_bub_doc_totals;
 
 /* % of the four states' sum, in the file's order exec, wait, stall, idle (2 decimals). */
@@ -255,6 +262,9 @@ typedef struct fp_bubbles_doc {
     fp_bub_doc_gain gain;
     fp_bub_doc_occupancy occupancy;
     fp_bub_doc_quality quality;
+    /* issue 23 (trace_facts_doc.h): null when occupancy.json was not read */
+    fp_launch_trace *launch_trace;
+    fp_workdist *workdist;
 } fp_bubbles_doc;
 
 extern const fp_schema fp_bubbles_schema;

@@ -21,6 +21,7 @@
 
 #include "flyprof/error.h"
 #include "flyprof/model.h"
+#include "flyprof/trace_facts_doc.h"
 
 /* report.json "schema" */
 #define FP_REPORT_DOC_SCHEMA 1
@@ -62,6 +63,16 @@ typedef struct fp_report_launch {
     fp_optb underfilled;          /* null when the CU count is unknown */
     fp_optd grid_waves_per_cu;
     char *text;                   /* fp_launch_sentence */
+    /* issue 23 (trace_facts_doc.h; keys optional for older documents) */
+    char *source;                 /* "csv" | "trace": where workgroups / waves come from */
+    fp_optd simds;                /* SIMDs of the product */
+    fp_optd simd_fill_pct;        /* % of SIMDs given a wave (grid waves spread over SIMDs) */
+    fp_optd waves_per_simd_limit; /* the occupancy model's resident waves per SIMD */
+    fp_optd resident_waves_per_simd; /* what the launch puts on a busy SIMD: min(limit, ceil(grid waves / SIMDs)) */
+    fp_rl_trace *trace;           /* null without occupancy.json */
+    fp_rl_csv *csv;               /* null without kernel_trace.csv rows of this kernel */
+    char **warnings;              /* the CSV disagrees with the trace, ... */
+    size_t nwarnings;
 } fp_report_launch;
 
 /* "sol": speed of light (sol.h); null when not computed. Numbers as computed (no rounding). */
@@ -91,12 +102,18 @@ typedef struct fp_report_sol_mfma {
     fp_optd trace_busy_pct, counters_util_pct;
     double flop_traced;
     double unknown_opcode_executions; /* MFMA executions whose cycles are unknown */
+    /* issue 23 item 3 (facts-stall): the opcode cost table (opcost.h) */
+    double cycles_traced;             /* matrix-pipe issue cycles summed over the traced waves */
+    double rate_model_executions;     /* MFMA executions with no table row: FLOP / dense rate */
 } fp_report_sol_mfma;
 
 typedef struct fp_report_sol_valu {
     fp_optd busy_pct;
     char *source;
     fp_optd trace_busy_pct, counters_util_pct;
+    /* issue 23 item 3 (facts-stall): VALU issue cycles from the opcode cost table */
+    double cycles_traced;             /* VALU issue cycles summed over the traced waves */
+    double slow_executions;           /* executions costing more than 4 cycles (transcendentals) */
 } fp_report_sol_valu;
 
 typedef struct fp_report_sol_lds {
@@ -116,6 +133,12 @@ typedef struct fp_report_drain {
     fp_optd cycles;          /* latency of s_endpgm over the traced waves */
     fp_optd pct_of_latency;  /* % of total latency */
     double stall;            /* stall of the "drain" class, cycles */
+    /* issue 23 item 2 (facts-stall): the drain wait itself, s_endpgm's [time+stall,
+     * time+duration) summed over the traced waves (bubbles totals.drain_*), cycles */
+    double wait;             /* the drain's cycles */
+    double exposed;          /* ... no other wave of the SIMD had an instruction in flight */
+    double hidden;           /* wait - exposed */
+    double lost;             /* ... no wave at all had one (once per SIMD cycle) */
 } fp_report_drain;
 
 /* "totals": of the traced waves. */
@@ -127,6 +150,7 @@ typedef struct fp_report_totals {
     fp_optd waves;           /* traced waves */
     double exposed;          /* stall not hidden by other waves, cycles */
     double exposed_pct;      /* % of stall */
+    char *hidden_by;         /* issue 23 (facts-stall): "issue_windows" (docs/exposed-stall.md); null = older */
 } fp_report_totals;
 
 /* "classes[]": stall classes with stall > 0, by rank. */
@@ -318,6 +342,8 @@ typedef struct fp_report_quality {
     char **representative_reasons;
     size_t nrepresentative_reasons;
     char *recapture;               /* written only when not representative */
+    fp_rq_loop *loops;             /* issue 23 item 6: the back-edges and their kinds */
+    size_t nloops;
 } fp_report_quality;
 
 /* "lines[]": every source line with its stall (what diff matches). */
@@ -345,6 +371,8 @@ typedef struct fp_report_doc {
     fp_report_bound bound;
     fp_report_launch *launch; /* NULL = null (launch not modelled) */
     char *launch_reason;      /* why, when launch is null */
+    fp_report_time *time;     /* issue 23: the duration and its source (NULL = null) */
+    fp_workdist *workdist;    /* issue 23: bubbles.json's workdist (NULL = null) */
     fp_report_sol *sol;       /* NULL = null */
     fp_report_drain drain;
     char **summary;           /* plain-number lines every rendering shows first */

@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "flyprof/csv.h"
 #include "flyprof/error.h"
@@ -128,14 +129,52 @@ typedef enum fp_kt_time {
     FP_KT_TIME_BOUNDED, /* both finite numbers in [0, 1e18] (the counter cells' bound) and End > Start */
 } fp_kt_time;
 
+/* Why a named row is not the traced dispatch (fp_kt_pick_traced). */
+typedef enum fp_kt_reject {
+    FP_KT_REJ_GRID,      /* its workgroup count cannot give the traced units' counts */
+    FP_KT_REJ_WORKGROUP, /* its waves per workgroup do not divide a traced unit's waves */
+    FP_KT_REJ_LDS,       /* LDS_Block_Size 0 for a listing that uses LDS, or not the recorded size */
+    FP_KT_REJ_VGPR,      /* VGPR_Count is not the recorded count */
+    FP_KT_REJ_COUNT
+} fp_kt_reject;
+
 typedef struct fp_kt_pick {
     size_t n;           /* rows matched */
     size_t first, last; /* indices of the first / last matched row (n > 0) */
     size_t timed;       /* matched rows with usable timestamps */
     double mean_ns;     /* mean End - Start over them, 0 when none */
+    /* issue 23 (filled by fp_kt_pick_traced; fp_kt_pick_rows fills the spread too) */
+    size_t named;       /* rows with the kernel's name, before the identity test */
+    size_t named_last;  /* index of the last of them (named > 0) */
+    size_t rejected[FP_KT_REJ_COUNT]; /* named rows refused, by the first test they failed */
+    double median_ns, min_ns, max_ns; /* over the timed matched rows (0 when none) */
+    size_t outliers;    /* timed rows outside [median / 2, 2 x median] */
+    char sha256[65];    /* hex SHA-256 of the matched rows' cells ("" when none) */
 } fp_kt_pick;
 
 void fp_kt_pick_rows(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_time time,
                      fp_kt_pick *out);
+
+/* What the trace says the dispatch was; every part optional. The waves test: the
+ * dispatcher deals workgroups round-robin over the agent's `agent_units` units
+ * (XCDs; SEs when the trace holds part of one), so each traced unit holds
+ * floor(W / U) or ceil(W / U) of the W workgroups, give or take `slack`, and a
+ * whole number of workgroups. */
+typedef struct fp_kt_identity {
+    const int64_t *unit_waves; /* waves each traced unit ran (NULL / n_units 0: not tested) */
+    size_t n_units;
+    int64_t agent_units;
+    int64_t slack;
+    int wave_size;             /* 64 on CDNA */
+    int lds_used;              /* 1: the listing has LDS instructions, 0: none, -1 unknown */
+    double lds_bytes, vgpr;    /* the dispatch's own counts, < 0 unknown */
+} fp_kt_identity;
+
+/* The rule of fp_kt_pick_rows, then only the rows whose launch is the traced
+ * dispatch's (id NULL = every named row). */
+void fp_kt_pick_traced(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_time time,
+                       const fp_kt_identity *id, fp_kt_pick *out);
+/* "grid", "workgroup", "lds", "vgpr" */
+const char *fp_kt_reject_name(fp_kt_reject r);
 
 #endif

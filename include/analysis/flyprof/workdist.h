@@ -1,0 +1,45 @@
+/*
+ * workdist.h - the traced dispatch's own facts (issue 23 items 1, 5, 8): from
+ * occupancy.json (every CU of the traced SEs), realtime.json and the traced waves,
+ * bubbles.json's `launch_trace` (waves, CUs and SIMDs used, waves per workgroup,
+ * resident waves, the wave span and its time) and `workdist` (per-wave / per-CU
+ * work quantiles, the critical wave, imbalance). Pure computation: the bubbles walk
+ * collects one fp_wd_wave per traced wave and hands everything here.
+ * docs/launch.md and docs/workdist.md give the definitions.
+ */
+#ifndef FLYPROF_WORKDIST_H
+#define FLYPROF_WORKDIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "flyprof/att.h"
+#include "flyprof/bubbles_doc.h"
+#include "flyprof/realtime.h"
+#include "flyprof/trace_facts_doc.h"
+#include "flyprof/wave.h"
+
+/* One wave traced in detail (a wave file), as the walk saw it. */
+typedef struct fp_wd_wave {
+    int se, cu, simd, slot, id;
+    int64_t begin, end;
+    int64_t insts;       /* instruction records */
+    int64_t iterations;  /* executions of the main loop's head row, -1 without a main loop */
+} fp_wd_wave;
+
+/* The wave's summary; head_line = the main loop's head LineNumber (-1: none). */
+void fp_wd_wave_of(const fp_wave *w, int64_t head_line, fp_wd_wave *out);
+
+/* The two blocks (allocated, free with fp_model_free + free; both NULL when occ is
+ * NULL or has no SE). rt may be NULL (no realtime.json). waves are reordered. */
+void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n,
+                    bool have_loop, fp_launch_trace **lt, fp_workdist **wd);
+
+/* Nearest-rank quantiles of v[0..n) (sorted in place). */
+void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q);
+
+/* bubbles.json's two blocks from the analysis (deep copies; NULL when it has none). */
+struct fp_bubbles;
+void fp_trace_facts_to_doc(const struct fp_bubbles *b, fp_bubbles_doc *d);
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * loops.c - back-edges of the listing and their kind (loops.h).
+ */
+#include "flyprof/loops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/mem.h"
+#include "flyprof/taxonomy.h"
+
+static const char *const kind_names[FP_LOOP_KINDS] = {"loop", "loop_not_run", "spin_wait", "early_exit"};
+
+const char *fp_loop_kind_name(fp_loop_kind k) { return k < FP_LOOP_KINDS ? kind_names[k] : "?"; }
+
+bool fp_loops_branch_target(const fp_inst *r, int64_t *target)
+{
+    if (!r->index_ok || r->index == 0 || fp_classify(r->isa) != FP_CL_BRANCH)
+        return false;
+    const char *sp = strchr(r->isa, ' ');
+    if (!sp)
+        return false;
+    char *end;
+    long imm = strtol(sp + 1, &end, 10);
+    if (end == sp + 1 || imm < -32768 || imm > 65535)
+        return false;
+    if (imm >= 32768)
+        imm -= 65536; /* simm16 as the disassembler prints it, unsigned */
+    *target = r->vaddr + 4 + 4 * (int64_t)imm;
+    return true;
+}
+
+static size_t row_at(const fp_code *code, int64_t vaddr)
+{
+    for (size_t j = 1; j < code->n; j++)
+        if (code->rows[j].index_ok && code->rows[j].index > 0 && code->rows[j].vaddr == vaddr)
+            return j;
+    return SIZE_MAX;
+}
+
+static bool is_uncond(const char *isa) { return !strncmp(isa, "s_branch", 8); }
+
+/* Times a backward branch at row i (target row j) was taken. An unconditional
+ * s_branch is taken every time it runs; a conditional one ran more often than
+ * its fall-through row, or its target ran more often than the row above it plus
+ * the unconditional jumps into it (the listing's own encodings can misplace a
+ * vaddr: either witness counts). */
+static int64_t taken_count(const fp_code *code, size_t i, size_t j, int64_t target)
+{
+    const fp_inst *r = &code->rows[i];
+    if (is_uncond(r->isa))
+        return r->hit;
+    int64_t t = 0;
+    if (i + 1 < code->n && code->rows[i + 1].index_ok && r->hit > code->rows[i + 1].hit)
+        t = r->hit - code->rows[i + 1].hit;
+    int64_t in = 0;
+    const fp_inst *prev = j > 0 ? &code->rows[j - 1] : NULL;
+    if (prev && prev->index_ok && prev->index > 0 && !is_uncond(prev->isa) && strncmp(prev->isa, "s_endpgm", 8) &&
+        strncmp(prev->isa, "s_setpc", 7))
+        in += prev->hit;
+    for (size_t k = 0; k < code->n; k++) {
+        int64_t t2;
+        if (is_uncond(code->rows[k].isa) && fp_loops_branch_target(&code->rows[k], &t2) && t2 == target)
+            in += code->rows[k].hit;
+    }
+    if (code->rows[j].hit - in > t)
+        t = code->rows[j].hit - in;
+    return t;
+}
+
+/* What the body head..branch is: an exit when it reaches s_endpgm, a spin-wait
+ * when it is short and polls memory (a load or atomic and a compare). */
+static fp_loop_kind body_kind(const fp_code *code, size_t j, size_t i, int64_t taken)
+{
+    bool mem = false, cmp = false;
+    for (size_t k = j; k <= i; k++) {
+        const char *isa = code->rows[k].isa;
+        fp_class c = fp_classify(isa);
+        if (c == FP_CL_DRAIN)
+            return FP_LOOP_EXIT;
+        mem |= c == FP_CL_VMEM_LOAD || c == FP_CL_ATOMIC || c == FP_CL_SMEM;
+        cmp |= !strncmp(isa, "s_cmp", 5) || !strncmp(isa, "v_cmp", 5);
+    }
+    if (i - j + 1 <= FP_LOOP_SPIN_MAX && mem && cmp)
+        return FP_LOOP_SPIN_WAIT;
+    return taken > 0 ? FP_LOOP_ITERATED : FP_LOOP_NOT_RUN;
+}
+
+/* The main loop: an iterated loop before one that never ran, then the most
+ * executed instructions in the body. */
+static bool better_main(const fp_loop *l, const fp_loop *m)
+{
+    if (l->kind != FP_LOOP_ITERATED && l->kind != FP_LOOP_NOT_RUN)
+        return false;
+    if (!m)
+        return true;
+    bool li = l->kind == FP_LOOP_ITERATED, mi = m->kind == FP_LOOP_ITERATED;
+    if (li != mi)
+        return li;
+    return l->dyn_insts > m->dyn_insts;
+}
+
+void fp_loops_find(const fp_code *code, fp_loops *out)
+{
+    memset(out, 0, sizeof *out);
+    out->main = -1;
+    size_t cap = 0;
+    for (size_t i = 0; code && i < code->n; i++) {
+        int64_t target;
+        const fp_inst *r = &code->rows[i];
+        if (!fp_loops_branch_target(r, &target) || target >= r->vaddr)
+            continue;
+        size_t j = row_at(code, target);
+        if (j == SIZE_MAX || j > i)
+            continue;
+        FP_GROW(out->v, out->n, cap);
+        fp_loop *L = &out->v[out->n++];
+        memset(L, 0, sizeof *L);
+        L->branch_row = i;
+        L->head_row = j;
+        L->branch_line = r->index;
+        L->head_line = code->rows[j].index;
+        L->body = (int64_t)(i - j + 1);
+        for (size_t k = j; k <= i; k++)
+            L->dyn_insts += code->rows[k].hit;
+        L->taken = taken_count(code, i, j, target);
+        L->kind = body_kind(code, j, i, L->taken);
+        out->counts[L->kind]++;
+        if (better_main(L, out->main < 0 ? NULL : &out->v[out->main]))
+            out->main = (long)(out->n - 1);
+    }
+}
+
+void fp_loops_free(fp_loops *l)
+{
+    if (!l)
+        return;
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}

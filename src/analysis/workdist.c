@@ -1,0 +1,418 @@
+/*
+ * workdist.c - the traced dispatch's own launch facts and work distribution
+ * (workdist.h, trace_facts_doc.h; docs/launch.md, docs/workdist.md).
+ *
+ * occupancy.json is the only record of every wave on every CU of the traced SEs
+ * (the wave files hold the target CU's waves only), so counts, spans and the
+ * per-CU distribution come from it; instructions and loop iterations need the
+ * instruction stream, so they are figures of the waves traced in detail. Events
+ * are handled by sorting (never a table indexed by a CU id from the file), so a
+ * hostile file costs O(n log n).
+ */
+#include "flyprof/workdist.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/bubbles.h"
+#include "flyprof/mem.h"
+
+/* Wave starts on one CU at most this many cycles apart are one workgroup's
+ * launch: the dispatcher starts a workgroup's waves 0-8 cycles apart (every
+ * corpus trace), successive workgroups on a CU >= 12 cycles apart. */
+#define FP_WD_BURST_GAP 8
+
+void fp_wd_wave_of(const fp_wave *w, int64_t head_line, fp_wd_wave *o)
+{
+    memset(o, 0, sizeof *o);
+    o->se = w->se;
+    o->cu = w->cu;
+    o->simd = w->simd;
+    o->slot = w->slot;
+    o->id = w->id;
+    o->begin = w->begin;
+    o->end = w->end;
+    o->insts = (int64_t)w->n_insts;
+    o->iterations = -1;
+    if (head_line < 0)
+        return;
+    o->iterations = 0;
+    for (size_t i = 0; i < w->n_insts; i++)
+        o->iterations += w->insts[i].line == head_line;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q)
+{
+    memset(q, 0, sizeof *q);
+    q->n = (int64_t)n;
+    if (!n)
+        return;
+    qsort(v, n, sizeof *v, cmp_double);
+    /* nearest rank: the ceil(p * n)-th smallest */
+    size_t r50 = (n + 1) / 2, r90 = (size_t)ceil(0.9 * (double)n);
+    q->min = v[0];
+    q->p50 = v[r50 - 1];
+    q->p90 = v[(r90 ? r90 : 1) - 1];
+    q->max = v[n - 1];
+}
+
+static fp_optd ratio(double max, double med) { return med > 0 ? fp_optd_of(max / med) : fp_optd_none(); }
+
+/* ---- occupancy.json, one SE ---- */
+
+typedef struct occ_ev {
+    int32_t cu, simd, slot, start;
+    int64_t time;
+    size_t ord; /* position in the SE's time order */
+} occ_ev;
+
+typedef struct occ_wave {
+    int se, cu, simd, slot;
+    int64_t begin, cycles;
+} occ_wave;
+
+/* Everything gathered over the SEs. */
+typedef struct facts_acc {
+    occ_wave *w;
+    size_t nw, capw;
+    size_t burst_hist[65]; /* bursts of 1..64 starts (longer: 64) */
+    int64_t peak_simd, peak_cu;
+} facts_acc;
+
+static int cmp_slot(const void *a, const void *b)
+{
+    const occ_ev *x = a, *y = b;
+    if (x->cu != y->cu)
+        return x->cu < y->cu ? -1 : 1;
+    if (x->simd != y->simd)
+        return x->simd < y->simd ? -1 : 1;
+    if (x->slot != y->slot)
+        return x->slot < y->slot ? -1 : 1;
+    return (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+static int cmp_cu(const void *a, const void *b)
+{
+    const occ_ev *x = a, *y = b;
+    if (x->cu != y->cu)
+        return x->cu < y->cu ? -1 : 1;
+    return (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+/* Slot order: each start is closed by the next end of its (CU, SIMD, slot); also
+ * the peak per SIMD (a level over the events of one SIMD in time order, which
+ * the slot order keeps per slot only: counted in the SIMD pass below). */
+static void pair_waves(occ_ev *e, size_t n, int se, facts_acc *a, fp_lt_se *s)
+{
+    qsort(e, n, sizeof *e, cmp_slot);
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (!e[i].start || e[i + 1].start || e[i + 1].cu != e[i].cu || e[i + 1].simd != e[i].simd ||
+            e[i + 1].slot != e[i].slot)
+            continue;
+        FP_GROW(a->w, a->nw, a->capw);
+        a->w[a->nw++] = (occ_wave){se, e[i].cu, e[i].simd, e[i].slot, e[i].time, e[i + 1].time - e[i].time};
+    }
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || e[i].cu != e[i - 1].cu || e[i].simd != e[i - 1].simd)
+            s->simds += 1;
+}
+
+static int cmp_simd(const void *a, const void *b)
+{
+    const occ_ev *x = a, *y = b;
+    if (x->cu != y->cu)
+        return x->cu < y->cu ? -1 : 1;
+    if (x->simd != y->simd)
+        return x->simd < y->simd ? -1 : 1;
+    return (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+/* Highest level of resident waves over runs of equal `key` (in time order). */
+static int64_t peak_level(const occ_ev *e, size_t n, int (*same)(const occ_ev *, const occ_ev *))
+{
+    int64_t peak = 0, lvl = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && !same(&e[i], &e[i - 1]))
+            lvl = 0;
+        lvl += e[i].start ? 1 : -1;
+        if (lvl > peak)
+            peak = lvl;
+    }
+    return peak;
+}
+
+static int same_simd(const occ_ev *a, const occ_ev *b) { return a->cu == b->cu && a->simd == b->simd; }
+static int same_cu(const occ_ev *a, const occ_ev *b) { return a->cu == b->cu; }
+
+/* CU order: CUs used, peak per CU, bursts of starts (workgroup launches). */
+static void cu_pass(occ_ev *e, size_t n, facts_acc *a, fp_lt_se *s)
+{
+    qsort(e, n, sizeof *e, cmp_simd);
+    int64_t p = peak_level(e, n, same_simd);
+    if (p > a->peak_simd)
+        a->peak_simd = p;
+    qsort(e, n, sizeof *e, cmp_cu);
+    p = peak_level(e, n, same_cu);
+    if (p > a->peak_cu)
+        a->peak_cu = p;
+    size_t burst = 0;
+    int64_t last = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool new_cu = i == 0 || e[i].cu != e[i - 1].cu;
+        if (new_cu) {
+            s->cus += 1;
+            if (burst)
+                a->burst_hist[burst > 64 ? 64 : burst]++;
+            burst = 0;
+        }
+        if (!e[i].start)
+            continue;
+        if (burst && e[i].time - last > FP_WD_BURST_GAP) {
+            a->burst_hist[burst > 64 ? 64 : burst]++;
+            burst = 0;
+        }
+        burst++;
+        last = e[i].time;
+    }
+    if (burst)
+        a->burst_hist[burst > 64 ? 64 : burst]++;
+}
+
+static void one_se(const fp_occ_se *S, const fp_realtime *rt, facts_acc *a, fp_lt_se *s)
+{
+    memset(s, 0, sizeof *s);
+    s->se = S->se;
+    if (!S->n)
+        return;
+    occ_ev *e = malloc(S->n * sizeof *e);
+    if (!e)
+        abort();
+    s->t0 = S->ev[0].time;
+    s->t1 = S->ev[S->n - 1].time;
+    for (size_t i = 0; i < S->n; i++) {
+        const fp_occ_event *x = &S->ev[i];
+        e[i] = (occ_ev){x->cu, x->simd, x->slot, x->start, x->time, i};
+        s->waves += x->start != 0;
+    }
+    pair_waves(e, S->n, S->se, a, s);
+    cu_pass(e, S->n, a, s);
+    free(e);
+    double mhz = fp_realtime_mhz(rt, fp_realtime_se(rt, S->se));
+    s->clock_mhz = mhz > 0 ? fp_optd_of(mhz) : fp_optd_none();
+}
+
+/* ---- the blocks ---- */
+
+static void span_and_clock(const fp_occupancy *occ, const fp_realtime *rt, fp_launch_trace *lt)
+{
+    double lo = 0, hi = 0, mhz = 0;
+    size_t clocked = 0, busy = 0;
+    for (size_t i = 0; i < lt->n_per_se; i++) {
+        const fp_lt_se *s = &lt->per_se[i];
+        if (!occ->ses[i].n)
+            continue;
+        busy++;
+        if (s->t1 - s->t0 > lt->span_cycles)
+            lt->span_cycles = s->t1 - s->t0;
+        const fp_rt_se *r = fp_realtime_se(rt, (int)s->se);
+        double a, z;
+        if (!fp_realtime_ns(rt, r, s->t0, &a) || !fp_realtime_ns(rt, r, s->t1, &z))
+            continue;
+        lo = clocked == 0 || a < lo ? a : lo;
+        hi = clocked == 0 || z > hi ? z : hi;
+        mhz += s->clock_mhz.v;
+        clocked++;
+    }
+    /* every SE with events must have its clock: SEs' cycle counters have different offsets */
+    if (clocked && clocked == busy) {
+        lt->span_ns = fp_optd_of(hi - lo);
+        lt->clock_mhz = fp_optd_of(mhz / (double)clocked);
+        lt->clock_source = fp_model_strdup("realtime.json");
+    }
+}
+
+static int64_t burst_mode(const size_t *h)
+{
+    size_t best = 0;
+    for (size_t k = 1; k <= 64; k++)
+        if (h[k] > h[best])
+            best = k;
+    return (int64_t)best;
+}
+
+static int cmp_wd_wave(const void *a, const void *b)
+{
+    const fp_wd_wave *x = a, *y = b;
+    if (x->se != y->se)
+        return x->se < y->se ? -1 : 1;
+    if (x->simd != y->simd)
+        return x->simd < y->simd ? -1 : 1;
+    if (x->slot != y->slot)
+        return x->slot < y->slot ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_occ_wave(const void *a, const void *b)
+{
+    const occ_wave *x = a, *y = b;
+    if (x->se != y->se)
+        return x->se < y->se ? -1 : 1;
+    if (x->cu != y->cu)
+        return x->cu < y->cu ? -1 : 1;
+    if (x->simd != y->simd)
+        return x->simd < y->simd ? -1 : 1;
+    if (x->slot != y->slot)
+        return x->slot < y->slot ? -1 : 1;
+    return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+/* Per-wave and per-CU distribution over occupancy.json's waves. */
+static void occ_distribution(facts_acc *a, fp_workdist *wd)
+{
+    qsort(a->w, a->nw, sizeof *a->w, cmp_occ_wave);
+    double *v = malloc((a->nw + 1) * sizeof *v), *cu = malloc((a->nw + 1) * sizeof *cu),
+           *cun = malloc((a->nw + 1) * sizeof *cun);
+    if (!v || !cu || !cun)
+        abort();
+    size_t ncu = 0, crit = 0;
+    for (size_t i = 0; i < a->nw; i++) {
+        v[i] = (double)a->w[i].cycles;
+        if (a->w[i].cycles > a->w[crit].cycles)
+            crit = i;
+        if (i == 0 || a->w[i].se != a->w[i - 1].se || a->w[i].cu != a->w[i - 1].cu) {
+            cu[ncu] = cun[ncu] = 0;
+            ncu++;
+        }
+        cu[ncu - 1] += (double)a->w[i].cycles;
+        cun[ncu - 1] += 1;
+    }
+    if (a->nw) {
+        const occ_wave *c = &a->w[crit];
+        wd->critical = (fp_wd_wave_ref){c->se, c->cu, c->simd, c->slot, c->begin, c->cycles, NULL,
+                                        fp_optd_none(), fp_optd_none()};
+    }
+    fp_wd_quantiles(v, a->nw, &wd->wave_cycles);
+    double thr = FP_WD_HEAVY * wd->wave_cycles.p50;
+    /* the waves of one (SE, CU) are adjacent in this order: a CU is new when the
+     * previous heavy wave ran on another one */
+    const occ_wave *last = NULL;
+    for (size_t i = 0; i < a->nw; i++) {
+        if (!((double)a->w[i].cycles > thr))
+            continue;
+        wd->heavy_waves++;
+        wd->heavy_cus += !last || last->se != a->w[i].se || last->cu != a->w[i].cu;
+        last = &a->w[i];
+    }
+    fp_wd_quantiles(cu, ncu, &wd->cu_cycles);
+    fp_wd_quantiles(cun, ncu, &wd->cu_waves);
+    wd->wave_imbalance = ratio(wd->wave_cycles.max, wd->wave_cycles.p50);
+    wd->cu_imbalance = ratio(wd->cu_cycles.max, wd->cu_cycles.p50);
+    free(v);
+    free(cu);
+    free(cun);
+}
+
+/* Work of the waves traced in detail. */
+static void traced_distribution(fp_wd_wave *w, size_t n, bool have_loop, fp_workdist *wd, fp_launch_trace *lt)
+{
+    qsort(w, n, sizeof *w, cmp_wd_wave);
+    double *c = malloc((n + 1) * sizeof *c), *in = malloc((n + 1) * sizeof *in), *it = malloc((n + 1) * sizeof *it);
+    if (!c || !in || !it)
+        abort();
+    size_t crit = 0;
+    int64_t b0 = 0, e1 = 0;
+    for (size_t i = 0; i < n; i++) {
+        c[i] = (double)(w[i].end - w[i].begin);
+        in[i] = (double)w[i].insts;
+        it[i] = (double)w[i].iterations;
+        if (w[i].end - w[i].begin > w[crit].end - w[crit].begin)
+            crit = i;
+        b0 = i == 0 || w[i].begin < b0 ? w[i].begin : b0;
+        e1 = i == 0 || w[i].end > e1 ? w[i].end : e1;
+    }
+    lt->wave_files = (int64_t)n;
+    lt->wave_files_span_cycles = e1 - b0;
+    if (n) {
+        const fp_wd_wave *x = &w[crit];
+        char name[96];
+        snprintf(name, sizeof name, "se%d_sm%d_sl%d_wv%d.json", x->se, x->simd, x->slot, x->id);
+        wd->critical_traced = (fp_wd_wave_ref){x->se, x->cu, x->simd, x->slot, x->begin, x->end - x->begin,
+                                               fp_model_strdup(name), fp_optd_of((double)x->insts),
+                                               have_loop ? fp_optd_of((double)x->iterations) : fp_optd_none()};
+    }
+    fp_wd_quantiles(c, n, &wd->traced_cycles);
+    fp_wd_quantiles(in, n, &wd->traced_instructions);
+    if (have_loop) {
+        wd->traced_iterations = calloc(1, sizeof *wd->traced_iterations);
+        if (!wd->traced_iterations)
+            abort();
+        fp_wd_quantiles(it, n, wd->traced_iterations);
+    }
+    wd->traced_imbalance = ratio(wd->traced_cycles.max, wd->traced_cycles.p50);
+    free(c);
+    free(in);
+    free(it);
+}
+
+void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n, bool have_loop,
+                    fp_launch_trace **ltp, fp_workdist **wdp)
+{
+    *ltp = NULL;
+    *wdp = NULL;
+    if (!occ || !occ->n)
+        return;
+    fp_launch_trace *lt = calloc(1, sizeof *lt);
+    fp_workdist *wd = calloc(1, sizeof *wd);
+    facts_acc a;
+    memset(&a, 0, sizeof a);
+    if (!lt || !wd || !(lt->per_se = calloc(occ->n, sizeof *lt->per_se)))
+        abort();
+    lt->n_per_se = occ->n;
+    lt->traced_ses = (int64_t)occ->n;
+    for (size_t i = 0; i < occ->n; i++) {
+        fp_lt_se *s = &lt->per_se[i];
+        one_se(&occ->ses[i], rt, &a, s);
+        lt->waves += s->waves;
+        lt->cus += s->cus;
+        lt->simds += s->simds;
+        if (s->cus > lt->max_cus_per_se)
+            lt->max_cus_per_se = s->cus;
+    }
+    lt->covers_ses = lt->max_cus_per_se > 1;
+    int64_t mode = burst_mode(a.burst_hist);
+    lt->wg_waves = mode > 0 ? fp_optd_of((double)mode) : fp_optd_none();
+    lt->peak_waves_per_simd = a.peak_simd;
+    lt->peak_waves_per_cu = a.peak_cu;
+    span_and_clock(occ, rt, lt);
+    occ_distribution(&a, wd);
+    traced_distribution(waves, n, have_loop, wd, lt);
+    free(a.w);
+    *ltp = lt;
+    *wdp = wd;
+}
+
+void fp_trace_facts_to_doc(const fp_bubbles *b, fp_bubbles_doc *d)
+{
+    d->launch_trace = NULL;
+    d->workdist = NULL;
+    if (b->launch_trace) {
+        d->launch_trace = malloc(sizeof *d->launch_trace);
+        if (!d->launch_trace)
+            abort();
+        fp_model_copy(&fp_launch_trace_schema, d->launch_trace, b->launch_trace);
+    }
+    if (b->workdist) {
+        d->workdist = malloc(sizeof *d->workdist);
+        if (!d->workdist)
+            abort();
+        fp_model_copy(&fp_workdist_schema, d->workdist, b->workdist);
+    }
+}
