@@ -314,7 +314,9 @@ static int csv_of(const fp_command *cmd, fp_ctx *ctx, fp_sb *out, fp_err *err)
         if (rows)
             return fp_csv_rows(rows, out, err);
     }
-    return fp_err_set(err, FP_INTERNAL, "-f csv: '%s' gave no rows", cmd->name);
+    /* e.g. `history show`: a sub-command whose answer is one record, not rows */
+    fp_err_set(err, FP_USAGE, "-f csv: this answer of '%s' has no list of rows", cmd->name);
+    return fp_err_help(err, "use -f json or -f table here; -f csv fits the answers with rows (docs/tables.md)");
 }
 
 /* The error as text on stderr, with what the JSON error carries beyond the message

@@ -65,6 +65,9 @@ check hotspots_lines source_lines hotspots "$D"
 "$FLYPROF" report --bundle "$B" -q -f json > /dev/null && "$FLYPROF" history add --bundle "$B" --db "$T/h.db" -q -f json > /dev/null || fail "history add"
 check history_list entries history list --db "$T/h.db"
 check history_trend points history trend --db "$T/h.db" --out "$T/trend"
+# a sub-command whose answer is one record has no rows: USAGE, nothing on stdout
+"$FLYPROF" history show 1 --db "$T/h.db" -q -f csv > "$T/o.txt" 2> "$T/e.txt"; [ $? = 64 ] || fail "history show -f csv exit"
+[ ! -s "$T/o.txt" ] && grep -q "has no list of rows" "$T/e.txt" || fail "history show -f csv: $(cat "$T/e.txt")"
 # -f csv without a name: the first list the command names
 "$FLYPROF" bubbles --bundle "$B" -f csv -q > "$T/def.csv" || fail "bubbles -f csv"
 cmp -s "$T/def.csv" "$T/bubbles_classes.csv" || fail "bubbles -f csv is not its classes"
