@@ -292,7 +292,7 @@ static bool gui_per_xcd(mctx *m, double *gui)
     if (!need(m, "GRBM_GUI_ACTIVE", &g))
         return false;
     /* the CSV sums GRBM_GUI_ACTIVE over XCDs; rocprofiler-compute divides by Num_Xcc (§3.6) */
-    int xcds = m->o->soc && m->o->soc->product ? m->o->soc->product->xcds : 0;
+    int xcds = m->o->agent_xcds > 0 ? m->o->agent_xcds : m->o->soc && m->o->soc->product ? m->o->soc->product->xcds : 0;
     if (xcds <= 0) {
         if (m->nmissing < MAX_INPUTS)
             m->missing[m->nmissing++] = "product (XCD count)";
@@ -304,7 +304,7 @@ static bool gui_per_xcd(mctx *m, double *gui)
 
 static int cus(mctx *m)
 {
-    int c = m->o->soc && m->o->soc->product ? m->o->soc->product->cus : 0;
+    int c = m->o->agent_cus > 0 ? m->o->agent_cus : m->o->soc && m->o->soc->product ? m->o->soc->product->cus : 0;
     if (c <= 0 && m->nmissing < MAX_INPUTS)
         m->missing[m->nmissing++] = "product (CU count)";
     return c;
@@ -609,6 +609,13 @@ static bool m_lds_conflict_pct(mctx *m, double *v)
 static bool m_occ_waves(mctx *m, double *v)
 {
     double acc, g;
+    /* the SDK's derived counter (what a live run asks for): already per CU */
+    if (maybe(m, "MeanOccupancyPerCU", v)) {
+        m->formula = "MeanOccupancyPerCU  [SDK derived: accumulate(SQ_LEVEL_WAVES,HIGH_RES) / "
+                     "max(GRBM_GUI_ACTIVE) / CU_NUM]";
+        return true;
+    }
+    /* raw counters (an offline CSV/db collected without it) */
     if (!need(m, "SQ_ACCUM_PREV_HIRES", &acc))
         return false;
     int c = cus(m);
@@ -837,10 +844,15 @@ static const char *const g942_mfma[] = {"SQ_INSTS_VALU_MFMA_MOPS_F16", "SQ_INSTS
                                         "SQ_INSTS_VALU_MFMA_MOPS_F32", "SQ_INSTS_VALU_MFMA_MOPS_F64",
                                         "SQ_VALU_MFMA_BUSY_CYCLES",    "SQ_INSTS_MFMA",
                                         "GRBM_GUI_ACTIVE",             NULL};
-static const char *const g_lds_occ[] = {"SQ_LDS_IDX_ACTIVE", "SQ_LDS_BANK_CONFLICT", "SQ_LEVEL_WAVES",
-                                        "SQ_ACCUM_PREV_HIRES", "SQ_ACTIVE_INST_VALU", "SQ_INSTS_VALU",
-                                        "SQ_INSTS_LDS",      "SQ_WAVES",             "GRBM_GUI_ACTIVE",
-                                        NULL};
+/* Occupancy through the SDK's derived MeanOccupancyPerCU (counter_defs.yaml, gfx942
+ * and gfx950: accumulate(SQ_LEVEL_WAVES, HIGH_RES) / reduce(GRBM_GUI_ACTIVE, max) /
+ * CU_NUM), not raw SQ_LEVEL_WAVES + SQ_ACCUM_PREV_HIRES: the SDK orders a request's
+ * counters by internal id, so a raw accumulator is not guaranteed to integrate
+ * SQ_LEVEL_WAVES (issue 18); the derived counter wires them together, and its
+ * CU_NUM is the agent's own (right on a partitioned device). */
+static const char *const g_lds_occ[] = {"SQ_LDS_IDX_ACTIVE", "SQ_LDS_BANK_CONFLICT", "MeanOccupancyPerCU",
+                                        "SQ_ACTIVE_INST_VALU", "SQ_INSTS_VALU",     "SQ_INSTS_LDS",
+                                        "SQ_WAVES",            "GRBM_GUI_ACTIVE",   NULL};
 static const char *const g950_fetch[] = {"TCC_EA0_RDREQ_sum", "TCC_EA0_RDREQ_32B_sum", "TCC_EA0_RDREQ_64B_sum",
                                          "TCC_EA0_RDREQ_128B_sum", "GRBM_GUI_ACTIVE", NULL};
 static const char *const g950_mfma[] = {"SQ_INSTS_VALU_MFMA_MOPS_F16", "SQ_INSTS_VALU_MFMA_MOPS_BF16",
@@ -876,6 +888,88 @@ static const struct {
     {"TCC_", "TCC", 4}, {"SQ_", "SQ", 8}, {"GRBM_", "GRBM", 2}, {"TCP_", "TCP", 4},
     {"TA_", "TA", 2},   {"TD_", "TD", 2}, {"TCA_", "TCA", 4},   {"SPI_", "SPI", 6},
 };
+
+/* SDK-derived counters and the hardware counters they occupy in a pass. */
+static const struct {
+    const char *name;
+    const char *base[4];
+} derived_rows[] = {
+    {"MeanOccupancyPerCU", {"SQ_LEVEL_WAVES", "SQ_ACCUM_PREV_HIRES", "GRBM_GUI_ACTIVE", NULL}},
+};
+
+/* The hardware counters of name (itself unless derived), appended to set (deduplicated). */
+static void add_base(const char *name, const char **set, size_t *n, size_t cap)
+{
+    const char *one[] = {name, NULL};
+    const char *const *base = one;
+    for (size_t i = 0; i < sizeof derived_rows / sizeof derived_rows[0]; i++)
+        if (!strcmp(name, derived_rows[i].name))
+            base = derived_rows[i].base;
+    for (; *base; base++) {
+        bool have = false;
+        for (size_t i = 0; i < *n && !have; i++)
+            have = !strcmp(set[i], *base);
+        if (!have && *n < cap)
+            set[(*n)++] = *base;
+    }
+}
+
+/* Whether the union of the pass so far and group g fits every block's limit. */
+static bool fits(const char *const *pass, size_t np, const char *const *g)
+{
+    const char *hw[128];
+    size_t n = 0;
+    for (size_t i = 0; i < np; i++)
+        add_base(pass[i], hw, &n, 128);
+    for (; *g; g++)
+        add_base(*g, hw, &n, 128);
+    for (size_t b = 0; b < sizeof block_rows / sizeof block_rows[0]; b++) {
+        int used = 0;
+        for (size_t i = 0; i < n; i++)
+            used += !strncmp(hw[i], block_rows[b].prefix, strlen(block_rows[b].prefix));
+        if (used > block_rows[b].limit)
+            return false;
+    }
+    return true;
+}
+
+int fp_counters_pack(const char *const *const *groups, size_t ngroups, fp_counter_passes *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t len[FP_MAX_PASSES] = {0};
+    for (size_t g = 0; g < ngroups; g++) {
+        size_t p = 0;
+        while (p < out->n && !fits((const char *const *)out->pass[p], len[p], groups[g]))
+            p++;
+        if (p == out->n) {
+            if (out->n == FP_MAX_PASSES || !fits(NULL, 0, groups[g])) {
+                fp_counter_passes_free(out);
+                return -1;
+            }
+            out->n++;
+        }
+        for (const char *const *c = groups[g]; *c; c++) {
+            bool have = false;
+            for (size_t i = 0; i < len[p] && !have; i++)
+                have = !strcmp(out->pass[p][i], *c);
+            if (have)
+                continue;
+            out->pass[p] = realloc(out->pass[p], (len[p] + 2) * sizeof *out->pass[p]);
+            if (!out->pass[p])
+                abort();
+            out->pass[p][len[p]++] = *c;
+            out->pass[p][len[p]] = NULL;
+        }
+    }
+    return 0;
+}
+
+void fp_counter_passes_free(fp_counter_passes *p)
+{
+    for (size_t i = 0; i < FP_MAX_PASSES; i++)
+        free(p->pass[i]);
+    memset(p, 0, sizeof *p);
+}
 
 const char *fp_counter_block(const char *name)
 {

@@ -166,11 +166,39 @@ static void opcode(const char *isa, char *buf, size_t cap)
     buf[n] = 0;
 }
 
-/* Keys in code order: occurrence = how many earlier instructions share (source, opcode).
- * With use_source false the key is (opcode, occurrence) over the instructions
- * given (the fallback for instructions whose source location changed); skip
+/* Which parts make an instruction's identity (diff.md "Instructions"). */
+enum { K_SRC = 1, K_POS = 2 };
+
+/* Position of each instruction in its basic block (code line - the block's
+ * first code line, from the report's isa.block_starts); all -1 without isa. */
+static int64_t *block_positions(const fp_report_doc *r)
+{
+    int64_t *pos = calloc(r->ninstructions ? r->ninstructions : 1, sizeof *pos);
+    if (!pos)
+        abort();
+    const fp_report_isa *isa = r->isa;
+    for (size_t i = 0; i < r->ninstructions; i++) {
+        double cl = (double)r->instructions[i].code_line, start = -1;
+        size_t lo = 0, hi = isa ? isa->nblock_starts : 0; /* the last start <= cl */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (isa->block_starts[mid] <= cl)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo > 0)
+            start = isa->block_starts[lo - 1];
+        pos[i] = start < 0 ? -1 : (int64_t)(cl - start);
+    }
+    return pos;
+}
+
+/* Keys in code order: occurrence = how many earlier instructions share the
+ * key's parts (source with K_SRC, opcode, block position with K_POS). skip
  * marks instructions already matched (may be NULL). */
-static ikey *make_keys_ex(const fp_report_inst *insts, size_t cnt, bool use_source, const bool *skip, size_t *n)
+static ikey *make_keys_ex(const fp_report_inst *insts, size_t cnt, int parts, const int64_t *bpos, const bool *skip,
+                          size_t *n)
 {
     ikey *k = calloc(cnt ? cnt : 1, sizeof *k);
     if (!k)
@@ -181,22 +209,23 @@ static ikey *make_keys_ex(const fp_report_inst *insts, size_t cnt, bool use_sour
             continue;
         const fp_report_inst *it = &insts[here];
         char src[1024], op[128];
-        if (use_source)
+        if (parts & K_SRC)
             innermost(it->source, src, sizeof src);
         else
             src[0] = 0;
         opcode(it->inst, op, sizeof op);
-        size_t len = strlen(src) + strlen(op) + 3;
+        long long p = parts & K_POS ? (long long)bpos[here] : -1;
+        size_t len = strlen(src) + strlen(op) + 28;
         k[i].key = malloc(len);
         if (!k[i].key)
             abort();
-        snprintf(k[i].key, len, "%s\x1f%s", src, op);
+        snprintf(k[i].key, len, "%s\x1f%s\x1f%lld", src, op, p);
         k[i].inst = it;
         k[i].order = here;
         i++;
     }
     *n = i;
-    /* sort by (src, opcode, code order); the occurrence is the rank within equal keys */
+    /* sort by (key, code order); the occurrence is the rank within equal keys */
     qsort(k, *n, sizeof *k, ikey_cmp);
     size_t occ = 0;
     for (size_t j = 0; j < *n; j++) {
@@ -229,6 +258,8 @@ typedef struct match_state {
     row *rows;
     size_t n, matched, moved;
     bool *done_b, *done_a;
+    size_t *b2a;       /* after index of each before instruction, SIZE_MAX: unmatched */
+    const char **how;  /* the tier that matched it */
 } match_state;
 
 /* Merge two sorted key lists; record matches and their stall changes. */
@@ -249,6 +280,8 @@ static void merge_keys(match_state *m, ikey *kb, size_t nb, ikey *ka, size_t na,
         m->matched++;
         m->done_b[kb[i].order] = true;
         m->done_a[ka[j].order] = true;
+        m->b2a[kb[i].order] = ka[j].order;
+        m->how[kb[i].order] = how;
         const fp_report_inst *b = kb[i].inst, *a = ka[j].inst;
         if (b->code_line != a->code_line)
             m->moved++;
@@ -276,55 +309,216 @@ static void merge_keys(match_state *m, ikey *kb, size_t nb, ikey *ka, size_t na,
     }
 }
 
-static void match_insts(const fp_report_doc *rb, const fp_report_doc *ra, double wb, double wa, fp_diff_insts *o)
+/* The identities tried in turn, each on what the previous left unmatched
+ * (diff.md "Instructions"): a recompile that shifts addresses keeps all three
+ * parts; a source-location fix keeps opcode and block position; an edit
+ * inside a block keeps source and opcode. */
+static const struct {
+    int parts;
+    const char *how;
+    bool by_source;
+} TIERS[] = {
+    {K_SRC | K_POS, "source+opcode+block position", true},
+    {K_POS, "opcode+block position (source changed)", false},
+    {K_SRC, "source+opcode (block position changed)", true},
+    {0, "opcode+occurrence (source changed)", false},
+};
+
+/* Matches every instruction it can; m->b2a / m->how tell which after
+ * instruction each before one is (the caller frees them). */
+static void match_insts(const fp_report_doc *rb, const fp_report_doc *ra, double wb, double wa, fp_diff_insts *o,
+                        match_state *m)
 {
     size_t cb = rb->ninstructions, ca = ra->ninstructions;
-    match_state m;
-    memset(&m, 0, sizeof m);
-    m.done_b = calloc(cb + 1, 1);
-    m.done_a = calloc(ca + 1, 1);
-    if (!m.done_b || !m.done_a)
+    memset(m, 0, sizeof *m);
+    m->done_b = calloc(cb + 1, 1);
+    m->done_a = calloc(ca + 1, 1);
+    m->b2a = malloc((cb + 1) * sizeof *m->b2a);
+    m->how = calloc(cb + 1, sizeof *m->how);
+    if (!m->done_b || !m->done_a || !m->b2a || !m->how)
         abort();
-    size_t nb, na;
-    ikey *kb = make_keys_ex(rb->instructions, cb, true, NULL, &nb);
-    ikey *ka = make_keys_ex(ra->instructions, ca, true, NULL, &na);
-    merge_keys(&m, kb, nb, ka, na, wb, wa, "source+opcode+occurrence");
-    size_t by_source = m.matched;
-    free_keys(kb, nb);
-    free_keys(ka, na);
-    /* what is left had its source location changed: (opcode, occurrence) among the rest */
-    kb = make_keys_ex(rb->instructions, cb, false, m.done_b, &nb);
-    ka = make_keys_ex(ra->instructions, ca, false, m.done_a, &na);
-    merge_keys(&m, kb, nb, ka, na, wb, wa, "opcode+occurrence (source changed)");
-    free_keys(kb, nb);
-    free_keys(ka, na);
-    if (m.n > 1)
-        qsort(m.rows, m.n, sizeof *m.rows, row_cmp);
+    for (size_t i = 0; i < cb; i++)
+        m->b2a[i] = SIZE_MAX;
+    int64_t *pb = block_positions(rb), *pa = block_positions(ra);
+    size_t by_source = 0;
+    bool have_pos = rb->isa && ra->isa; /* block positions need both listings' blocks */
+    for (size_t t = 0; t < sizeof TIERS / sizeof TIERS[0]; t++) {
+        if ((TIERS[t].parts & K_POS) && !have_pos)
+            continue;
+        size_t nb, na, before = m->matched;
+        ikey *kb = make_keys_ex(rb->instructions, cb, TIERS[t].parts, pb, m->done_b, &nb);
+        ikey *ka = make_keys_ex(ra->instructions, ca, TIERS[t].parts, pa, m->done_a, &na);
+        merge_keys(m, kb, nb, ka, na, wb, wa, TIERS[t].how);
+        if (TIERS[t].by_source)
+            by_source += m->matched - before;
+        free_keys(kb, nb);
+        free_keys(ka, na);
+    }
+    free(pb);
+    free(pa);
+    if (m->n > 1)
+        qsort(m->rows, m->n, sizeof *m->rows, row_cmp);
     o->before = (int64_t)cb;
     o->after = (int64_t)ca;
-    o->matched = (int64_t)m.matched;
+    o->matched = (int64_t)m->matched;
     o->matched_by_source = (int64_t)by_source;
-    o->moved = (int64_t)m.moved;
-    o->unmatched_before = (int64_t)(cb - m.matched);
-    o->unmatched_after = (int64_t)(ca - m.matched);
-    o->changed = (int64_t)m.n;
-    for (size_t k = 0; k < m.n; k++) {
-        fp_diff_inst_change *c = m.rows[k].obj;
+    o->moved = (int64_t)m->moved;
+    o->unmatched_before = (int64_t)(cb - m->matched);
+    o->unmatched_after = (int64_t)(ca - m->matched);
+    o->changed = (int64_t)m->n;
+    for (size_t k = 0; k < m->n; k++) {
+        fp_diff_inst_change *c = m->rows[k].obj;
         if (k < FP_DIFF_MAX_ROWS)
             *(fp_diff_inst_change *)fp_model_push((void **)&o->top_changes, &o->ntop_changes, sizeof *c) = *c;
         else
             fp_model_free(&fp_diff_inst_change_schema, c);
         free(c);
     }
-    free(m.rows);
-    free(m.done_b);
-    free(m.done_a);
+    free(m->rows);
+    m->rows = NULL;
+}
+
+static void match_free(match_state *m)
+{
+    free(m->done_b);
+    free(m->done_a);
+    free(m->b2a);
+    free(m->how);
 }
 
 /* ---- acceptance tests of the before report ---- */
 
-static void check_acceptance(const fp_report_rec *rec, const fp_report_doc *ra, double wb, double wa,
-                             fp_diff_acceptance *o)
+/* What the cycle tests are divided by on each side: main-loop iterations when
+ * both reports know them (a capture whose waves ran fewer iterations is not
+ * faster), else traced waves. */
+typedef struct acc_ctx {
+    const fp_report_doc *rb, *ra;
+    const match_state *m;
+    double ub, ua;
+    const char *unit; /* "per main-loop iteration" | "per traced wave" */
+} acc_ctx;
+
+static const char *base_name(const char *path)
+{
+    const char *sl = path ? strrchr(path, '/') : NULL;
+    return sl ? sl + 1 : path ? path : "?";
+}
+
+/* Where the before line's matched instructions went: the after source most of
+ * them map to (*n of them), and how many other sources got some. */
+static const char *busiest_dest(const acc_ctx *c, const char *src, size_t *n, size_t *others)
+{
+    const char **to = calloc(c->rb->ninstructions + 1, sizeof *to);
+    if (!to)
+        abort();
+    size_t m = 0;
+    for (size_t k = 0; k < c->rb->ninstructions; k++) {
+        const char *s = c->rb->instructions[k].source;
+        if (s && !strcmp(s, src) && c->m->b2a[k] != SIZE_MAX && c->ra->instructions[c->m->b2a[k]].source)
+            to[m++] = c->ra->instructions[c->m->b2a[k]].source;
+    }
+    const char *best = NULL;
+    size_t bestn = 0, distinct = 0;
+    for (size_t i = 0; i < m; i++) {
+        size_t cnt = 0, first = i;
+        for (size_t j = 0; j < m; j++)
+            if (!strcmp(to[j], to[i])) {
+                cnt++;
+                first = j < first ? j : first;
+            }
+        distinct += first == i; /* count each source at its first occurrence */
+        if (cnt > bestn)
+            best = to[i], bestn = cnt;
+    }
+    free(to);
+    *n = bestn;
+    *others = distinct ? distinct - 1 : 0;
+    return best;
+}
+
+/* A line test in the after report. The line is its instructions, not its
+ * text: the before line's instructions are followed through their identity
+ * to wherever the after report maps them (a location fix moves :257 to :258,
+ * and another instruction may now sit on :257), plus the instructions new in
+ * the after report (matched from nothing) that it maps to the line. *sum:
+ * their stall in the class; false (unknown, note says why) when there are none. */
+static bool line_after(const acc_ctx *c, const char *src, const char *cls, double *sum, char *note, size_t cap)
+{
+    size_t on_line = 0, matched = 0, added = 0;
+    const char *how = NULL;
+    *sum = 0;
+    for (size_t k = 0; k < c->rb->ninstructions; k++) {
+        const fp_report_inst *i = &c->rb->instructions[k];
+        if (!i->source || strcmp(i->source, src))
+            continue;
+        on_line++;
+        if (c->m->b2a[k] == SIZE_MAX)
+            continue;
+        const fp_report_inst *j = &c->ra->instructions[c->m->b2a[k]];
+        matched++;
+        how = how ? how : c->m->how[k];
+        if (cls && j->cls && !strcmp(j->cls, cls))
+            *sum += (double)j->stall;
+    }
+    for (size_t k = 0; k < c->ra->ninstructions; k++) {
+        const fp_report_inst *j = &c->ra->instructions[k];
+        if (c->m->done_a[k] || !j->source || strcmp(j->source, src))
+            continue;
+        added++;
+        if (cls && j->cls && !strcmp(j->cls, cls))
+            *sum += (double)j->stall;
+    }
+    if (!matched && !added) {
+        snprintf(note, cap, "no instruction maps to %s in the after report, and none of its %zu instructions "
+                 "was found there by any identity", src, on_line);
+        return false;
+    }
+    size_t nto = 0, others = 0;
+    const char *to = matched ? busiest_dest(c, src, &nto, &others) : src;
+    if (!to || !strcmp(to, src)) {
+        snprintf(note, cap, "%s", c->unit);
+        return true;
+    }
+    char from[512], dest[512], more[64] = "";
+    innermost(src, from, sizeof from);
+    innermost(to, dest, sizeof dest);
+    if (others)
+        snprintf(more, sizeof more, ", %zu to %zu other lines", matched - nto, others);
+    snprintf(note, cap, "hot line moved %.200s -> %.200s (%zu of %zu instructions matched by %s%s); %s",
+             base_name(from), base_name(dest), nto, on_line, how, more, c->unit);
+    return true;
+}
+
+static const fp_report_class *class_in(const fp_report_doc *r, const char *cls)
+{
+    for (size_t i = 0; cls && i < r->nclasses; i++)
+        if (r->classes[i].cls && !strcmp(r->classes[i].cls, cls))
+            return &r->classes[i];
+    return NULL;
+}
+
+/* What a signal needs (by its name's prefix, rules.c's signal table): the
+ * reason a signal test is unknown when the after report lacks the value. */
+static const struct {
+    const char *prefix, *needs;
+} SIGNAL_NEEDS[] = {
+    {"counters.", "counters.json in the after bundle (`flyprof counters`)"},
+    {"occupancy.", "register counts (kernel_trace.csv or capture.json)"},
+    {"launch.", "a kernel_trace.csv row with the dispatch's grid"},
+    {"sol.", "the launch and duration the speed of light needs"},
+    {"trace.", "the trace figures (a report built from its dispatch)"},
+    {"waits.", "the waitcnt producers of bubbles.json"},
+};
+
+static const char *signal_needs(const char *sig)
+{
+    for (size_t i = 0; sig && i < sizeof SIGNAL_NEEDS / sizeof SIGNAL_NEEDS[0]; i++)
+        if (!strncmp(sig, SIGNAL_NEEDS[i].prefix, strlen(SIGNAL_NEEDS[i].prefix)))
+            return SIGNAL_NEEDS[i].needs;
+    return "the evidence the before report had";
+}
+
+static void check_acceptance(const fp_report_rec *rec, const acc_ctx *c, fp_diff_acceptance *o)
 {
     const fp_report_acceptance *acc = &rec->acceptance;
     o->rule = fp_model_strdup(rec->rule);
@@ -333,56 +527,41 @@ static void check_acceptance(const fp_report_rec *rec, const fp_report_doc *ra, 
     const char *kind = acc->kind;
     o->kind = fp_model_strdup(kind);
     const char *verdict = "unknown";
-    char note[256] = "";
+    char note[512] = "";
     double before = acc->before, target = acc->target, after = NAN;
+    bool cycles = kind && (!strcmp(kind, "class_exposed_drop") || !strcmp(kind, "line_stall_drop"));
+    if (cycles) {
+        before /= c->ub;
+        target /= c->ub;
+    }
     if (kind && !strcmp(kind, "class_exposed_drop")) {
-        const char *cls = acc->cls, *metric = acc->metric;
-        const fp_report_class *ca = NULL;
-        for (size_t i = 0; cls && i < ra->nclasses && !ca; i++)
-            if (ra->classes[i].cls && !strcmp(ra->classes[i].cls, cls))
-                ca = &ra->classes[i];
-        double v = !ca ? 0.0 : metric && !strcmp(metric, "exposed") ? opt0(ca->exposed) : (double)ca->cycles;
-        before /= wb;
-        target /= wb;
-        after = v / wa;
-        verdict = after <= target ? "met" : "not_met";
-        snprintf(note, sizeof note, "per traced wave");
+        const fp_report_class *ca = class_in(c->ra, acc->cls);
+        const char *metric = acc->metric;
+        after = (!ca ? 0.0 : metric && !strcmp(metric, "exposed") ? opt0(ca->exposed) : (double)ca->cycles) / c->ua;
+        snprintf(note, sizeof note, "%s", c->unit);
     } else if (kind && !strcmp(kind, "line_stall_drop")) {
-        /* the class's stall summed over the after report's instructions on that line */
-        const char *src = acc->source, *cls = acc->cls;
-        double sum = 0;
-        size_t seen = 0;
-        for (size_t k = 0; k < ra->ninstructions; k++) {
-            const fp_report_inst *i = &ra->instructions[k];
-            if (src && i->source && !strcmp(i->source, src)) {
-                seen++;
-                if (cls && i->cls && !strcmp(i->cls, cls))
-                    sum += (double)i->stall;
-            }
-        }
-        before /= wb;
-        target /= wb;
-        if (seen) {
-            after = sum / wa;
-            verdict = after <= target ? "met" : "not_met";
-            snprintf(note, sizeof note, "per traced wave");
-        } else {
-            /* the line vanished (code moved or source locations changed): undecidable */
-            snprintf(note, sizeof note, "no instruction maps to %s in the after report", src ? src : "?");
-        }
+        double sum;
+        if (!acc->source)
+            snprintf(note, sizeof note, "the test names no source line");
+        else if (line_after(c, acc->source, acc->cls, &sum, note, sizeof note))
+            after = sum / c->ua;
     } else if (kind && (!strcmp(kind, "signal_below") || !strcmp(kind, "signal_above"))) {
         const char *sig = acc->signal;
         double v;
-        if (sig && fp_report_signal(ra, sig, &v)) {
+        if (sig && fp_report_signal(c->ra, sig, &v)) {
             after = v;
             bool below = !strcmp(kind, "signal_below");
             verdict = (below ? v < target : v >= target) ? "met" : "not_met";
         } else {
-            snprintf(note, sizeof note, "the after report has no value for %s", sig ? sig : "?");
+            snprintf(note, sizeof note, "the after report has no value for %s: not measured without %s",
+                     sig ? sig : "?", signal_needs(sig));
         }
     } else {
-        snprintf(note, sizeof note, "unknown acceptance kind");
+        snprintf(note, sizeof note, "unknown acceptance kind %s (written by another flyprof version?)",
+                 kind ? kind : "null");
     }
+    if (cycles && !isnan(after))
+        verdict = after <= target ? "met" : "not_met";
     o->before = before;
     o->after = isnan(after) ? fp_optd_none() : fp_optd_of(after);
     o->target = target;
@@ -539,6 +718,111 @@ static void diff_notes(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff
     }
 }
 
+/* Why the durations per call do not decide (notes, so also warnings), and
+ * whether the exposed figures are comparable at all. */
+static void time_notes(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_doc *d)
+{
+    bool both = rb->workload.time_ns_per_call.known && ra->workload.time_ns_per_call.known;
+    bool tb = fp_diff_time_is_trace(rb), ta = fp_diff_time_is_trace(ra);
+    if (both && d->work.time_void)
+        fp_model_push_str(&d->notes, &d->nnotes,
+                          "time comparison void: both durations come from the same kernel_trace.csv rows "
+                          "(time.csv.rows_sha256), so the verdict uses the traced waves' cycles");
+    else if (both && (tb || ta))
+        fp_model_push_str(&d->notes, &d->nnotes,
+                          tb && ta ? "both durations are traced wave spans (no kernel_trace.csv row matches the "
+                                     "traced dispatch): the verdict uses the waves' cycles with their spread"
+                          : tb ? "the before duration is a traced wave span, the after one a measurement: the "
+                                 "verdict uses the waves' cycles with their spread"
+                               : "the after duration is a traced wave span, the before one a measurement: the "
+                                 "verdict uses the waves' cycles with their spread");
+    const char *hb = rb->totals.hidden_by, *ha = ra->totals.hidden_by;
+    if ((hb || ha) && (!hb || !ha || strcmp(hb, ha)))
+        fp_model_push_str(&d->notes, &d->nnotes,
+                          "the reports split stall into exposed / hidden by different definitions (totals.hidden_by "
+                          "differs): the exposed figures are not comparable; re-run flyprof report on the older side");
+}
+
+/* What the code identity means for reading the rest (notes, so also warnings). */
+static void code_notes(fp_diff_doc *d)
+{
+    const char *id = d->code.identity;
+    const fp_diff_ci *it = &d->work.per_iteration, *w = &d->work.per_wave;
+    const char *ch = it->change ? it->change : w->change;
+    if (!strcmp(id, "unchanged") && ch && (!strcmp(ch, "improved") || !strcmp(ch, "regressed")))
+        fp_model_push_str(&d->notes, &d->nnotes,
+                          "code unchanged, yet its cycles per unit of work moved beyond the waves' spread: the "
+                          "environment differs (clocks, contention, input data, traced CU), not the kernel");
+    else if (!strcmp(id, "operands_changed"))
+        fp_model_push_str(&d->notes, &d->nnotes,
+                          "same opcodes in the same order with other operands: probably another shape or "
+                          "specialisation of the same kernel, not a code change; compare the same shape");
+}
+
+/* Class rows: the noise of each share from the waves' spread; with the same
+ * code no share change is a change (it moves with what was sampled). */
+static void class_noise(const fp_report_doc *rb, const fp_report_doc *ra, bool same, fp_diff_doc *d)
+{
+    for (size_t i = 0; i < d->nclasses; i++) {
+        fp_diff_row *r = &d->classes[i];
+        r->ci_points = fp_diff_share_ci(rb, ra, r->key);
+        double m = fabs(r->delta.pct);
+        r->significant = !same && (r->ci_points.known ? m > r->ci_points.v : m >= FP_DIFF_NOISE_SHARE_PTS);
+    }
+    for (size_t i = 0; same && i < d->lines.nrows; i++)
+        d->lines.rows[i].significant = false; /* the rows show the mapping change */
+}
+
+/* The overall verdict of two reports: the duration per call when both sides
+ * measured one from different CSVs; else cycles per main-loop iteration, else
+ * per wave, each against its CI; else the stalled share (fp_diff_verdict_of). */
+static void report_verdict(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_figures *fb,
+                           fp_diff_figures *fa, fp_diff_doc *d)
+{
+    const fp_diff_work *w = &d->work;
+    bool spans = fp_diff_time_is_trace(rb) || fp_diff_time_is_trace(ra);
+    bool timed = fb->time_ns_per_call.known && fa->time_ns_per_call.known && !w->time_void && !spans;
+    const fp_diff_ci *ci = NULL;
+    const char *basis = NULL, *what = NULL;
+    if (!timed && w->per_iteration.change)
+        ci = &w->per_iteration, basis = "cycles_per_iteration", what = "cycles per main-loop iteration";
+    else if (!timed && w->per_wave.change)
+        ci = &w->per_wave, basis = "wave_cycles", what = "cycles per traced wave";
+    fp_diff_verdict vd;
+    char basis_why[256];
+    if (ci) {
+        vd.why[0] = 0; /* the document's why is written below */
+        vd.overall = ci->change;
+        vd.basis = basis;
+        vd.delta = ci->delta_pct.v;
+        if (ci->ci_low_pct.known)
+            snprintf(basis_why, sizeof basis_why, "%s %+.2f%% (95%% CI %+.2f .. %+.2f%%, floor +-%.1f%%)", what,
+                     fp_round(vd.delta, 2), fp_round(ci->ci_low_pct.v, 2), fp_round(ci->ci_high_pct.v, 2),
+                     FP_DIFF_NOISE_TIME_PCT);
+        else
+            snprintf(basis_why, sizeof basis_why, "%s %+.2f%% (one wave on a side: no spread, floor +-%.1f%%)", what,
+                     fp_round(vd.delta, 2), FP_DIFF_NOISE_TIME_PCT);
+    } else {
+        if (w->time_void || spans)
+            fb->time_ns_per_call = fa->time_ns_per_call = fp_optd_none();
+        fp_diff_verdict_of(fb, fa, &vd);
+        snprintf(basis_why, sizeof basis_why, "%s", vd.why);
+    }
+    fp_diff_verdict_doc_of(&vd, &d->verdict);
+    if (ci && ci->ci_low_pct.known) {
+        d->verdict.ci_low = ci->ci_low_pct;
+        d->verdict.ci_high = ci->ci_high_pct;
+    }
+    free(d->verdict.why);
+    char work_why[160] = "";
+    if (ci == &w->per_iteration && w->per_wave.delta_pct.known &&
+        fabs(w->iterations_per_wave.after.v - w->iterations_per_wave.before.v) >= 0.005)
+        snprintf(work_why, sizeof work_why, "; per wave %+.1f%%, as the traced waves ran %.2f -> %.2f iterations",
+                 fp_round(w->per_wave.delta_pct.v, 1), fp_round(w->iterations_per_wave.before.v, 2),
+                 fp_round(w->iterations_per_wave.after.v, 2));
+    d->verdict.why = fp_model_printf("%s%s", basis_why, work_why);
+}
+
 void fp_diff_reports(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_doc *d)
 {
     memset(d, 0, sizeof *d);
@@ -552,25 +836,36 @@ void fp_diff_reports(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_d
     diff_notes(rb, ra, d);
     fp_diff_noise_floor_of(&d->noise_floor);
     fp_diff_totals_of(&fb, &fa, &d->totals);
+    fp_diff_code_of(rb, ra, &d->code);
+    bool same = !strcmp(d->code.identity, "unchanged");
+    fp_diff_work_of(rb, ra, same, &d->work);
+    time_notes(rb, ra, d);
+    code_notes(d);
     fp_diff_classes_of(&fb, &fa, &d->classes, &d->nclasses);
     fp_diff_item *lb = line_items(rb), *la = line_items(ra);
     d->lines.total = (int64_t)union_rows(lb, rb->nlines, la, ra->nlines, wb, wa, true, FP_DIFF_MAX_ROWS,
                                          &d->lines.rows, &d->lines.nrows);
     free(lb);
     free(la);
-    match_insts(rb, ra, wb, wa, &d->instructions);
+    class_noise(rb, ra, same, d);
+    match_state m;
+    match_insts(rb, ra, wb, wa, &d->instructions, &m);
 
+    /* cycle tests per main-loop iteration when both sides know it, else per wave */
+    const fp_report_loop *llb = rb->work ? rb->work->main_loop : NULL, *lla = ra->work ? ra->work->main_loop : NULL;
+    bool per_it = llb && lla && llb->iterations > 0 && lla->iterations > 0;
+    acc_ctx ac = {rb, ra, &m, per_it ? (double)llb->iterations : wb, per_it ? (double)lla->iterations : wa,
+                  per_it ? "per main-loop iteration" : "per traced wave"};
     size_t met = 0;
     for (size_t i = 0; i < rb->nrecs; i++) {
         fp_diff_acceptance *c = fp_model_push((void **)&d->acceptance, &d->nacceptance, sizeof *c);
-        check_acceptance(&rb->recs[i], ra, wb, wa, c);
+        check_acceptance(&rb->recs[i], &ac, c);
         if (!strcmp(c->verdict, "met"))
             met++;
     }
+    match_free(&m);
 
-    fp_diff_verdict vd;
-    fp_diff_verdict_of(&fb, &fa, &vd);
-    fp_diff_verdict_doc_of(&vd, &d->verdict);
+    report_verdict(rb, ra, &fb, &fa, d);
     d->verdict.acceptance_met = fp_optd_of((double)met);
     d->verdict.acceptance_total = fp_optd_of((double)d->nacceptance);
     fp_diff_figures_free(&fb);
@@ -592,6 +887,10 @@ static const struct {
 
 const char *const fp_diff_fail_on_choices[] = {"regressed", "any-change", NULL};
 
+/* Verdicts no gate passes or trips on: the comparison could not decide
+ * (exit FP_INCONCLUSIVE, docs/exit-codes.md). */
+static const char *const UNDECIDED[] = {"inconclusive", NULL};
+
 int fp_diff_gate(const char *verdict, const char *fail_on)
 {
     if (!fail_on)
@@ -599,6 +898,9 @@ int fp_diff_gate(const char *verdict, const char *fail_on)
     for (size_t g = 0; g < sizeof GATES / sizeof GATES[0]; g++) {
         if (strcmp(GATES[g].fail_on, fail_on))
             continue;
+        for (const char *const *u = UNDECIDED; verdict && *u; u++)
+            if (!strcmp(*u, verdict))
+                return 2;
         for (const char *const *p = GATES[g].passes; verdict && *p; p++)
             if (!strcmp(*p, verdict))
                 return 0;
@@ -613,13 +915,20 @@ void fp_diff_table(const fp_diff_doc *d, fp_sb *out)
     for (size_t i = 0; i < d->nnotes; i++)
         fp_sb_addf(out, "warning: %s\n", d->notes[i]);
     fp_sb_addf(out, "verdict: %s (%s)\n", v->overall ? v->overall : "?", v->why ? v->why : "");
+    if (d->code.identity)
+        fp_sb_addf(out, "code: %s\n", d->code.identity);
+    if (d->work.why)
+        fp_sb_addf(out, "work: %s\n", d->work.why);
     fp_sb_addf(out, "acceptance tests met: %.0f / %.0f\n\n", v->acceptance_met.v, v->acceptance_total.v);
     fp_sb_adds(out, "class            share before -> after (points)\n");
     for (size_t i = 0; i < d->nclasses; i++) {
         const fp_diff_row *it = &d->classes[i];
         fp_sb_pad_left(out, it->key ? it->key : "?", 17);
-        fp_sb_addf(out, "%6.2f -> %6.2f (%+.2f)%s\n", it->before ? it->before->pct : 0.0,
-                   it->after ? it->after->pct : 0.0, it->delta.pct, it->significant ? "  *" : "");
+        fp_sb_addf(out, "%6.2f -> %6.2f (%+.2f", it->before ? it->before->pct : 0.0, it->after ? it->after->pct : 0.0,
+                   it->delta.pct);
+        if (it->ci_points.known)
+            fp_sb_addf(out, " +-%.2f", it->ci_points.v);
+        fp_sb_addf(out, ")%s\n", it->significant ? "  *" : "");
     }
     fp_sb_adds(out, "\nacceptance:\n");
     for (size_t i = 0; i < d->nacceptance; i++) {

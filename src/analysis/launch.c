@@ -110,6 +110,11 @@ void fp_launch_sentence(const fp_launch *l, char *buf, size_t n)
     }
     int k = snprintf(buf, n, "%.0f workgroups of %d waves on %d CUs: %.0f%% of CUs busy", l->workgroups, l->wg_waves,
                      l->cus, l->fill_pct);
+    /* fill by SIMD said only where it tells more than fill by CU (one-wave workgroups) */
+    if (k >= 0 && (size_t)k < n && l->simd_fill_pct >= 0 && l->simd_fill_pct < l->fill_pct)
+        k += snprintf(buf + k, n - (size_t)k, ", %.0f%% of SIMDs", l->simd_fill_pct);
+    if (k >= 0 && (size_t)k < n && l->from_trace)
+        k += snprintf(buf + k, n - (size_t)k, " [counts from the trace]");
     if (k < 0 || (size_t)k >= n)
         return;
     /* the last-round efficiency only means something when there are several rounds */

@@ -1,6 +1,6 @@
 /*
  * launch_facts.c - the launch and the time of the traced dispatch (issue 23
- * items 1 and 5; docs/launch.md, docs/time.md): which kernel_trace.csv rows are
+ * items 1 and 5; docs/launch.md): which kernel_trace.csv rows are
  * the traced dispatch (the identity the trace gives fp_kt_pick_traced), the
  * launch from those rows or, when the CSV is another launch, from the trace
  * itself scaled to the agent, and the duration with its source.
@@ -31,6 +31,9 @@
 #define FP_LF_PROLOGUE_PCT 20.0
 
 #define FP_LF_MAX_UNITS 64
+/* A workgroup has at most 1024 work-items: 16 waves of 64. A bubbles.json that says
+ * more (or less than 1) is not believed. */
+#define FP_LF_MAX_WG_WAVES 16
 
 static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *dupf(const char *fmt, ...)
@@ -213,6 +216,8 @@ void fp_launch_facts_derive(fp_signals *s)
     in.waves_per_simd = s->waves_per_simd.known ? (int)s->waves_per_simd.v : 0;
     bool refuted = s->csv.named > 0 && s->csv.n == 0;
     double wg_waves = s->ltrace && s->ltrace->wg_waves.known ? s->ltrace->wg_waves.v : 0;
+    if (!(wg_waves >= 1 && wg_waves <= FP_LF_MAX_WG_WAVES))
+        wg_waves = 0;
     if (s->have_grid) {
         for (int i = 0; i < 3; i++) {
             in.grid[i] = s->grid[i];
@@ -237,6 +242,7 @@ void fp_launch_facts_derive(fp_signals *s)
         fp_launch_compute(&in, &s->launch);
         if (s->launch.valid) {
             s->launch_source = "trace";
+            s->launch.from_trace = true;
             return;
         }
     }
@@ -255,9 +261,9 @@ void fp_launch_facts_derive(fp_signals *s)
 static void trace_time(fp_signals *s, const fp_soc *soc)
 {
     const fp_launch_trace *lt = s->ltrace;
-    if (!lt || lt->span_cycles <= 0)
+    if (!lt || lt->span_cycles <= 0 || lt->span_cycles > ((int64_t)1 << 50))
         return;
-    if (lt->span_ns.known) {
+    if (lt->span_ns.known && lt->span_ns.v > 0 && isfinite(lt->span_ns.v)) {
         s->time_trace_ns = lt->span_ns;
         s->clock_source = fp_model_strdup("realtime.json");
     } else if (soc && soc->peak_sclk_mhz > 0) {

@@ -68,25 +68,48 @@ static int64_t taken_count(const fp_code *code, size_t i, size_t j, int64_t targ
     return t;
 }
 
+/* What a poll loop may hold besides its load/atomic: waits, the compare, mask and
+ * move glue, sleeps. Arithmetic, stores, LDS or MFMA make it a loop doing work
+ * (a streaming loop also has a load and a compare: on its trip counter). */
+static const char *const spin_glue[] = {"v_cmp",  "s_cmp",   "s_bitcmp", "s_and_", "s_or_",  "s_xor_", "s_andn2",
+                                        "s_orn2", "s_mov_",  "s_sleep",  "v_readfirstlane", "v_cndmask"};
+
+static bool spin_part(const char *isa, fp_class c, bool *mem, bool *cmp)
+{
+    if (c == FP_CL_VMEM_LOAD || c == FP_CL_ATOMIC || c == FP_CL_SMEM) {
+        *mem = true;
+        return true;
+    }
+    if (c == FP_CL_BRANCH || c == FP_CL_NOP || c == FP_CL_VMCNT || c == FP_CL_LGKMCNT || c == FP_CL_WAITCNT)
+        return true;
+    for (size_t g = 0; g < sizeof spin_glue / sizeof *spin_glue; g++)
+        if (!strncmp(isa, spin_glue[g], strlen(spin_glue[g]))) {
+            *cmp |= g < 3;
+            return true;
+        }
+    return false;
+}
+
 /* What the body head..branch is: an exit when it reaches s_endpgm, a spin-wait
- * when it is short and polls memory (a load or atomic and a compare). */
+ * when it is short and only polls memory (a load or atomic, a compare, glue). */
 static fp_loop_kind body_kind(const fp_code *code, size_t j, size_t i, int64_t taken)
 {
-    bool mem = false, cmp = false;
+    bool mem = false, cmp = false, poll = i - j + 1 <= FP_LOOP_SPIN_MAX;
     for (size_t k = j; k <= i; k++) {
         const char *isa = code->rows[k].isa;
         fp_class c = fp_classify(isa);
         if (c == FP_CL_DRAIN)
             return FP_LOOP_EXIT;
-        mem |= c == FP_CL_VMEM_LOAD || c == FP_CL_ATOMIC || c == FP_CL_SMEM;
-        cmp |= !strncmp(isa, "s_cmp", 5) || !strncmp(isa, "v_cmp", 5);
+        poll = poll && spin_part(isa, c, &mem, &cmp);
     }
-    if (i - j + 1 <= FP_LOOP_SPIN_MAX && mem && cmp)
+    if (poll && mem && cmp)
         return FP_LOOP_SPIN_WAIT;
     return taken > 0 ? FP_LOOP_ITERATED : FP_LOOP_NOT_RUN;
 }
 
 /* The main loop: an iterated loop before one that never ran, then the most
+ * instructions repeated (taken x body: an inner loop that carries the work beats
+ * the outer loop around it, a short reduction loop does not), then the most
  * executed instructions in the body. */
 static bool better_main(const fp_loop *l, const fp_loop *m)
 {
@@ -97,6 +120,9 @@ static bool better_main(const fp_loop *l, const fp_loop *m)
     bool li = l->kind == FP_LOOP_ITERATED, mi = m->kind == FP_LOOP_ITERATED;
     if (li != mi)
         return li;
+    double lr = (double)l->taken * (double)l->body, mr = (double)m->taken * (double)m->body;
+    if (lr != mr)
+        return lr > mr;
     return l->dyn_insts > m->dyn_insts;
 }
 

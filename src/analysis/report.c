@@ -260,10 +260,15 @@ static void summary_lines(const fp_signals *s, fp_report_doc *d)
         fp_sb sb;
         fp_sb_init(&sb);
         fp_sb_adds(&sb, "Speed of light: HBM ");
-        if (o->hbm_pct.have)
+        bool trace = o->hbm_source && !strcmp(o->hbm_source, "trace");
+        if (o->hbm_pct.have && trace && o->unique_pct.have) /* issue 23: unique bytes, requested as the bound */
+            fp_sb_addf(&sb, "%.0f GB/s = %s%.1f%% of %.0f GB/s peak (trace, unique bytes; requested %.1f%% is the "
+                            "upper bound)",
+                       o->hbm_gbs.have ? o->hbm_gbs.v : 0, o->hbm_clamped ? ">= " : "", o->hbm_pct.v,
+                       s->sol_in.peak_hbm_gbs, o->trace_pct.have ? o->trace_pct.v : o->hbm_pct.v);
+        else if (o->hbm_pct.have)
             fp_sb_addf(&sb, "%.0f GB/s = %.1f%% of %.0f GB/s peak (%s%s)", o->hbm_gbs.have ? o->hbm_gbs.v : 0, o->hbm_pct.v,
-                       s->sol_in.peak_hbm_gbs, o->hbm_source,
-                       !strcmp(o->hbm_source, "trace") ? ", upper bound: cache hits counted" : "");
+                       s->sol_in.peak_hbm_gbs, o->hbm_source, trace ? ", upper bound: cache hits counted" : "");
         else
             fp_sb_adds(&sb, "unknown (needs kernel_trace.csv timing and the GPU's peak)");
         if (o->hbm_source && !strcmp(o->hbm_source, "counters") && o->trace_pct.have)
@@ -275,7 +280,7 @@ static void summary_lines(const fp_signals *s, fp_report_doc *d)
         if (o->lds_pct.have)
             fp_sb_addf(&sb, "; LDS %.1f%% of peak", o->lds_pct.v);
         fp_sb_adds(&sb, " (of traced SIMD time)");
-        if (o->hbm_pct.have && o->hbm_pct.v > FP_SOL_TRACE_PLAUSIBLE_PCT && !strcmp(o->hbm_source, "trace"))
+        if (trace && o->trace_pct.have && o->trace_pct.v > FP_SOL_TRACE_PLAUSIBLE_PCT)
             fp_sb_adds(&sb, ". The trace bytes exceed what HBM can deliver: they are L2/MALL traffic, so the HBM "
                             "roof cannot be judged without counters");
         fp_model_push_str(&d->summary, &d->nsummary, sb.buf);
@@ -329,7 +334,7 @@ static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
     if (s->launch.valid && s->launch.underfilled)
         fp_sb_addf(&sb, ", %.0f workgroups on %d CUs (%.0f%% of CUs busy)", s->launch.workgroups, s->launch.cus,
                    s->launch.fill_pct);
-    if (s->sol.hbm_pct.have && s->sol.hbm_pct.v <= FP_SOL_TRACE_PLAUSIBLE_PCT)
+    if (s->sol.hbm_pct.have && !s->sol.hbm_clamped && s->sol.hbm_pct.v <= FP_SOL_TRACE_PLAUSIBLE_PCT)
         /* the trace estimate counts cache hits as HBM bytes: an upper bound, said as one */
         fp_sb_addf(&sb, ", HBM %s%.0f%% of peak",
                    s->sol.hbm_source && !strcmp(s->sol.hbm_source, "trace") ? "<= " : "", s->sol.hbm_pct.v);

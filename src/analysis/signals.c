@@ -592,6 +592,10 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *
         set_str(&s->arch, k->arch);
     if (k && k->gpu && k->gpu->product)
         set_str(&s->product, k->gpu->product);
+    /* issue 18 (capture): the traced agent's own CU count beats the product table's
+     * (a CPX MI300X agent has 38 CUs, not 304); fp_signals_from_agent keeps it */
+    if (k && k->gpu && k->gpu->cu_count.known && k->gpu->cu_count.v > 0)
+        s->cus = (int)k->gpu->cu_count.v;
     if (w && w->invocation)
         set_str(&s->invocation, w->invocation);
     if (w && w->shape)
@@ -691,7 +695,7 @@ void fp_signals_from_agent(fp_signals *s, const fp_soc_query *q)
             set_str(&s->product, sel.product->marketing);
         if (sel.product && !s->peak_gbs.known && sel.hbm_gbs > 0)
             s->peak_gbs = some(sel.hbm_gbs);
-        if (sel.product && sel.product->cus > 0)
+        if (sel.product && sel.product->cus > 0 && s->cus <= 0) /* the capture's agent row first */
             s->cus = sel.product->cus;
     }
     fp_err_clear(&e2);
@@ -819,6 +823,7 @@ static void derive_sol(fp_signals *s)
     in->span_total = s->span_total;
     in->cu_cycles = s->cu_cycles;
     in->grid_waves = s->launch.valid ? s->launch.grid_waves : 0;
+    in->wg_waves = s->launch.valid ? s->launch.wg_waves : 0; /* issue 23 item 4: unique bytes */
     in->time_ns = s->time_ns.known ? s->time_ns.v : 0;
     in->peak_hbm_gbs = s->peak_gbs.known ? s->peak_gbs.v : 0;
     in->lds_bytes_clk_cu = in->rates ? in->rates->lds_bytes_clk_cu : 0;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flyprof/dataflow.h"
 #include "flyprof/json.h"
 #include "flyprof/opcost.h"
 #include "flyprof/report_doc.h"
@@ -159,10 +160,35 @@ static fp_sol_num num(double v)
     return o;
 }
 
+/* Unique bytes per dispatch (issue 23 item 4): workgroup-dependent accesses scale
+ * with the grid, a shared load's bytes cross HBM once (one workgroup's worth);
+ * the percentage is clamped to 100 and flagged, never printed above the peak. */
+static void unique_hbm(const fp_sol_in *in, fp_sol *out)
+{
+    if (in->traced_waves <= 0 || in->grid_waves <= 0 || in->wg_waves <= 0)
+        return;
+    double per_wave = 1.0 / in->traced_waves;
+    double wg_dep = out->vmem_bytes_traced - out->shared_load_bytes_traced;
+    double bytes = wg_dep * in->grid_waves * per_wave + out->shared_load_bytes_traced * in->wg_waves * per_wave;
+    out->unique_bytes = num(round(bytes));
+    if (in->time_ns <= 0)
+        return;
+    double gbs = bytes / in->time_ns;
+    out->unique_gbs = num(fp_round(gbs, 1));
+    if (in->peak_hbm_gbs <= 0)
+        return;
+    double pct = fp_round(100.0 * gbs / in->peak_hbm_gbs, 2);
+    out->hbm_clamped = pct > 100.0;
+    out->unique_pct = num(pct > 100.0 ? 100.0 : pct);
+}
+
 void fp_sol_compute(const fp_sol_in *in, fp_sol *out)
 {
     *out = (fp_sol){0};
     int ws = in->wave_size > 0 ? in->wave_size : 64;
+    fp_dataflow df = {0};
+    if (in->code)
+        fp_dataflow_run(in->code, &df);
     for (size_t i = 0; in->code && i < in->code->n; i++) {
         const fp_inst *r = &in->code->rows[i];
         if (!r->index_ok || r->index == 0 || r->hit <= 0)
@@ -177,6 +203,11 @@ void fp_sol_compute(const fp_sol_in *in, fp_sol *out)
         case FP_CL_ATOMIC: {
             double b = fp_sol_lane_bytes(r->isa) * ws * hits;
             out->vmem_bytes_traced += b;
+            /* stores, atomics and scratch stay unique: each workgroup writes its own */
+            if ((k == FP_CL_VMEM_LOAD || k == FP_CL_LDS_DMA) && df.kind && df.kind[i] == FP_ADDR_SHARED) {
+                out->shared_load_bytes_traced += b;
+                out->shared_load_rows++;
+            }
             if (k == FP_CL_VMEM_STORE)
                 out->vmem_store_bytes_traced += b;
             else
@@ -212,6 +243,7 @@ void fp_sol_compute(const fp_sol_in *in, fp_sol *out)
         default: break;
         }
     }
+    fp_dataflow_free(&df);
     /* HBM from the trace: traced bytes scaled to the whole grid, over the kernel time */
     if (in->traced_waves > 0 && in->grid_waves > 0) {
         double bytes = out->vmem_bytes_traced * in->grid_waves / in->traced_waves;
@@ -236,10 +268,16 @@ void fp_sol_compute(const fp_sol_in *in, fp_sol *out)
         if (out->ctr_gbs.have && in->time_ns > 0)
             out->hbm_bytes = num(round(out->ctr_gbs.v * in->time_ns));
     } else if (out->trace_bytes.have) {
+        /* the fact is the unique bytes; the requested bytes stay as the upper bound */
+        unique_hbm(in, out);
         out->hbm_source = "trace";
-        out->hbm_bytes = out->trace_bytes;
-        out->hbm_gbs = out->trace_gbs;
-        out->hbm_pct = out->trace_pct;
+        out->hbm_bytes = out->unique_bytes.have ? out->unique_bytes : out->trace_bytes;
+        out->hbm_gbs = out->unique_bytes.have ? out->unique_gbs : out->trace_gbs;
+        out->hbm_pct = out->unique_bytes.have ? out->unique_pct : out->trace_pct;
+        if (out->hbm_pct.have && out->hbm_pct.v > 100.0) {
+            out->hbm_clamped = true;
+            out->hbm_pct.v = 100.0;
+        }
     }
     /* pipes: busy cycles over the traced SIMD cycles */
     if (in->span_total > 0) {
@@ -277,9 +315,16 @@ void fp_sol_to_doc(const fp_sol *s, const fp_sol_in *in, fp_report_sol *o)
     h->trace.store_bytes_traced = s->vmem_store_bytes_traced;
     h->counters.gbs = put(s->ctr_gbs);
     h->counters.pct_of_peak = put(s->ctr_pct);
-    h->caveat = fp_model_strdup("trace bytes are bytes the vector-memory instructions request (every lane counted, "
-                                "L2/MALL hits counted as HBM traffic): an upper bound on HBM bytes; above 100% of "
-                                "peak they are cache traffic");
+    h->trace.unique_bytes_per_dispatch = put(s->unique_bytes);
+    h->trace.unique_gbs = put(s->unique_gbs);
+    h->trace.unique_pct_of_peak = put(s->unique_pct);
+    h->trace.shared_load_bytes_traced = s->shared_load_bytes_traced;
+    h->trace.shared_load_instructions = (double)s->shared_load_rows;
+    h->clamped = s->hbm_clamped;
+    h->caveat = fp_model_strdup("trace: the figure is the unique bytes (a load whose address does not depend on the "
+                                "workgroup id counted once); trace.bytes_per_dispatch are the bytes the vector-memory "
+                                "instructions request (every lane and re-read counted, L2/MALL hits included): the "
+                                "upper bound; above 100% of peak they are cache traffic and the figure is clamped");
     o->mfma.busy_pct = put(s->mfma_busy);
     o->mfma.source = fp_model_strdup(s->mfma_source);
     o->mfma.trace_busy_pct = put(s->trace_mfma_busy);

@@ -29,6 +29,7 @@
 #include "flyprof/map_doc.h"
 #include "flyprof/report.h"
 #include "flyprof/signals.h"
+#include "flyprof/workid.h"
 
 /* What each optional artifact adds, said in the report when it is missing. */
 typedef struct evidence_row {
@@ -357,6 +358,12 @@ static int csv_inputs(fp_ctx *ctx, const char *bundle, report_inputs *in, fp_err
         note_missing(&in->ev, "kernel_trace.csv");
     }
     fp_signals_derive(&in->sig);
+    /* issue 23: the CSV is another launch / a prologue-only trace: said on stderr and in the
+     * envelope too, not only inside report.json */
+    for (size_t i = 0; i < in->sig.nlaunch_warnings; i++)
+        fp_warn(ctx, "%s", in->sig.launch_warnings[i]);
+    for (size_t i = 0; i < in->sig.ntime_warnings; i++)
+        fp_warn(ctx, "%s", in->sig.time_warnings[i]);
     if (!in->sig.arch)
         fp_warn(ctx, "architecture unknown: no capture.json arch and no agent_info.csv");
     rc = 0;
@@ -412,6 +419,15 @@ static int gather(fp_ctx *ctx, const char *bundle, int jobs, report_inputs *in, 
     return csv_inputs(ctx, bundle, in, err);
 }
 
+/* diff's inputs (issue 17 item 6): the code's identity and the waves' work,
+ * rounded as the file will be. */
+static void attach_work(report_inputs *in, fp_report_doc *d)
+{
+    d->isa = fp_isa_of(&in->code);
+    d->work = fp_work_of(in->dref.dir, &in->code, d);
+    fp_model_round(&fp_report_schema, d);
+}
+
 int fp_report_from_bundle_jobs(fp_ctx *ctx, const char *bundle, const char *tag, long long dispatch, int jobs,
                                fp_report_loaded *out, fp_err *err)
 {
@@ -450,6 +466,7 @@ int fp_report_from_bundle_jobs(fp_ctx *ctx, const char *bundle, const char *tag,
         rin.tag = in.dref.tag;
         rin.evidence = &in.ev;
         fp_report_build(&rin, &out->report);
+        attach_work(&in, &out->report);
         out->bubbles = in.bubbles;
         memset(&in.bubbles, 0, sizeof in.bubbles);
     } else {

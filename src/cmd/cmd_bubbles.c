@@ -89,6 +89,9 @@ static void table(fp_sb *t, const fp_bubbles_doc *doc)
     fp_sb_addf(t, "  latency %lld  stall %lld  exposed %lld  hidden %lld  (%lld waves, %lld records)\n",
                (long long)tot->latency, (long long)tot->stall, (long long)tot->exposed, (long long)tot->hidden,
                (long long)tot->waves, (long long)tot->wave_records);
+    if (tot->drain_stall > 0) /* issue 23: the s_endpgm wait, outside the stall sums */
+        fp_sb_addf(t, "  drain (s_endpgm) %lld  exposed %lld  hidden %lld\n", (long long)tot->drain_stall,
+                   (long long)tot->drain_exposed, (long long)tot->drain_hidden);
     fp_sb_adds(t, "\n  class            cycles    %stall    exposed   gain<=%\n");
     for (size_t i = 0; i < doc->n_classes; i++) {
         const fp_bub_doc_class *c = &doc->classes[i];

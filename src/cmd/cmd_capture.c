@@ -29,6 +29,8 @@
 #include "flyprof/capture_doc.h"
 #include "flyprof/envelope_doc.h"
 #include "flyprof/cli.h"
+#include "flyprof/codeobj.h"
+#include "flyprof/agent_info.h"
 #include "flyprof/config.h"
 #include "flyprof/discovery.h"
 #include "flyprof/fs.h"
@@ -39,18 +41,23 @@
 #include "flyprof/occupancy.h"
 #include "flyprof/proc.h"
 #include "flyprof/recipes.h"
+#include "flyprof/rpenv.h"
 #include "flyprof/worktree.h"
 
 #include "child_argv.h"
 #include "commands.h"
 
-/* ATT parameters of seed 000 Step 2: one target CU, SEs 0-3, all SIMDs,
- * 96 MiB buffer; on truncation the seed advises 0xC000000 (192 MiB). */
+/* ATT parameters of seed 000 Step 2: one target CU, SEs 0-3, all SIMDs. The
+ * buffer is rocprofv3's own default of the detected SDK (fp_att_buffer_default:
+ * 256 MiB in 7.0, 384 MiB from SDK 1.3; the seed's 96 MiB was smaller than
+ * either), doubled on the retry after a cut-off ("Wave incomplete"). */
 #define ATT_TARGET_CU 1
 #define ATT_SE_MASK "0xf"
 #define ATT_SIMD_SELECT "0xf"
-#define ATT_BUFFER "0x6000000"
-#define ATT_BUFFER_RETRY "0xC000000"
+/* The -o bases; rocprofv3 expands %pid% per process (a launcher and its workers
+ * each write their own set; fp_discovery_load_dir merges them). */
+#define ATT_OUT "out"
+#define DISC_OUT "discover"
 /* Default bound of one rocprofv3 run (JIT compile + benchmark under ATT). */
 #define CAPTURE_DEFAULT_TIMEOUT "1200"
 /* Bound of `rocprofv3 --version`. */
@@ -98,6 +105,16 @@ typedef struct cap {
     char *bundle;
     fp_capture_doc doc; /* capture.json being built */
     double t0;
+    char **rp_env;      /* inherited ROCPROF_* names, removed from every rocprofv3 run (rpenv.h) */
+    size_t nrp_env;
+    char **att_lib;     /* ROCPROF_ATT_LIBRARY_PATH's dirs, passed as the job's att_library_path */
+    size_t natt_lib;
+    char att_buffer[2][24]; /* att_buffer_size of the first attempt and of the retry ("0x10000000") */
+    char att_fatal[512];    /* the last ATT run's fatal line (an EMPTY_ATT then says why) */
+    char *disc_agent_csv;   /* discovery's agent_info.csv (csv discovery only) */
+    char hip_visible[64];   /* HIP_VISIBLE_DEVICES for every run: --gpu mapped through the inherited masks */
+    char *visible_desc;     /* the inherited masks, for capture.json (NULL when none) */
+    long long physical;     /* --gpu through them as a physical index, -1 when not numeric */
 } cap;
 
 static double now_s(void)
@@ -167,7 +184,7 @@ static void build_env(const cap *c, const char *cache_dir, const char *shape, fp
     const char *pp = getenv("PYTHONPATH");
     ADDF("PYTHONPATH=%s/%s:%s%s%s", c->wt.path, FP_FLYDSL_BUILD_TREE, c->wt.path, pp && pp[0] ? ":" : "",
          pp && pp[0] ? pp : "");
-    ADDF("HIP_VISIBLE_DEVICES=%d", c->cfg.gpu);
+    ADDF("HIP_VISIBLE_DEVICES=%s", c->hip_visible);
     /* DWARF line tables in the JIT output: without them code.json has no source column */
     ADDF("FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1");
     ADDF("FLYDSL_RUNTIME_CACHE_DIR=%s", cache_dir);
@@ -177,9 +194,12 @@ static void build_env(const cap *c, const char *cache_dir, const char *shape, fp
     for (size_t i = 0; i < c->inv.nenv && n < 60; i++)
         ADDF("%s", c->inv.env[i]); /* the user's inline assignments win */
 #undef ADDF
-    const char **e = calloc(n + 1, sizeof *e);
+    size_t nall = n + c->nrp_env;
+    const char **e = calloc(nall + 1, sizeof *e);
     for (size_t i = 0; i < n; i++)
         e[i] = store->buf + offs[i];
+    for (size_t i = 0; i < c->nrp_env; i++)
+        e[n + i] = c->rp_env[i]; /* "NAME" alone: removed (proc.h) */
     *envp = e;
 }
 
@@ -296,8 +316,10 @@ static cJSON *cands_json(const fp_kcands *k)
     return a;
 }
 
-/* Registers from a kernel trace row, with the gfx950 under-count corrected. */
-static fp_cap_registers *registers_fill(const cap *c, const fp_kcand *k, const char *arch, const char *source)
+/* Registers from a kernel trace row, with the gfx950 under-count corrected
+ * (authoritative: the row was made from the code object, nothing to correct). */
+static fp_cap_registers *registers_fill(const cap *c, const fp_kcand *k, const char *arch, const char *source,
+                                        bool authoritative)
 {
     fp_cap_registers *o = calloc(1, sizeof *o);
     if (!o)
@@ -311,7 +333,7 @@ static fp_cap_registers *registers_fill(const cap *c, const fp_kcand *k, const c
     o->workgroup_size = fp_optd_of((double)((int64_t)k->wg_x * (k->wg_y ? k->wg_y : 1) * (k->wg_z ? k->wg_z : 1)));
     const fp_arch_limits *lim = arch ? fp_arch_by_name(arch) : NULL;
     if (lim && k->vgpr_count >= 0) {
-        bool fixed = c->rp.version && fp_version_cmp(c->rp.version, SDK_FIXED_VERSION) >= 0;
+        bool fixed = authoritative || (c->rp.version && fp_version_cmp(c->rp.version, SDK_FIXED_VERSION) >= 0);
         bool corrected = false;
         int total = fp_occ_csv_combined_vgpr(lim, k->vgpr_count, k->accum_vgpr_count < 0 ? 0 : k->accum_vgpr_count,
                                              fixed, &corrected);
@@ -363,7 +385,7 @@ static char *tag_dir(const cap *c, const char *fmt, const char *tag)
 }
 
 /* The rocprofv3 input.yaml job of one ATT attempt. */
-static cJSON *att_job(const char *regex, const char *iters, const char *att_dir, const char *buffer)
+static cJSON *att_job(const cap *c, const char *regex, const char *iters, const char *att_dir, const char *buffer)
 {
     cJSON *jobs = cJSON_CreateArray();
     cJSON *j = cJSON_CreateObject();
@@ -371,7 +393,7 @@ static cJSON *att_job(const char *regex, const char *iters, const char *att_dir,
     fp_json_add_str(j, "kernel_include_regex", regex);
     fp_json_add_str(j, "kernel_iteration_range", iters);
     fp_json_add_str(j, "output_directory", att_dir);
-    fp_json_add_str(j, "output_file", "out");
+    fp_json_add_str(j, "output_file", ATT_OUT "_%pid%"); /* one file set per process: none clobbers another */
     cJSON *fmt = cJSON_AddArrayToObject(j, "output_format");
     cJSON_AddItemToArray(fmt, cJSON_CreateString("csv"));
     fp_json_add_bool(j, "kernel_trace", 1);
@@ -380,6 +402,11 @@ static cJSON *att_job(const char *regex, const char *iters, const char *att_dir,
     fp_json_add_str(j, "att_shader_engine_mask", ATT_SE_MASK);
     fp_json_add_str(j, "att_simd_select", ATT_SIMD_SELECT);
     fp_json_add_str(j, "att_buffer_size", buffer);
+    if (c->natt_lib) { /* the decoder dir the user exported, as the flag form (rpenv.h) */
+        cJSON *lib = cJSON_AddArrayToObject(j, "att_library_path");
+        for (size_t i = 0; i < c->natt_lib; i++)
+            cJSON_AddItemToArray(lib, cJSON_CreateString(c->att_lib[i]));
+    }
     return jobs;
 }
 
@@ -389,17 +416,18 @@ static int att_attempt(cap *c, fp_cap_tag *t, const char *tag, const char *shape
                        const char *iters, const att_dirs *d, int attempt, int *exit_code, fp_stderr_scan *sc,
                        fp_err *err)
 {
-    static const char *const buffers[] = {ATT_BUFFER, ATT_BUFFER_RETRY};
+    const char *const buffers[] = {c->att_buffer[0], c->att_buffer[1]};
     /* a fresh output dir and a COLD JIT cache: a warm cache skips
      * compilation and the code object then has no line table */
     if (fp_rm_rf_contents(d->att, err) != 0 || fp_rm_rf_contents(d->cache, err) != 0 ||
         fp_mkdir_p(d->att, err) != 0 || fp_mkdir_p(d->cache, err) != 0 || fp_mkdir_p(d->rp, err) != 0)
         return -1;
-    cJSON *jobs = att_job(regex, iters, d->att, buffers[attempt]);
+    cJSON *jobs = att_job(c, regex, iters, d->att, buffers[attempt]);
     char yaml_name[64];
-    snprintf(yaml_name, sizeof yaml_name, "input_att%s.yaml", attempt ? "_retry" : "");
+    /* JSON, not YAML: .yaml needs PyYAML in rocprofv3's python (input_yaml.h) */
+    snprintf(yaml_name, sizeof yaml_name, "input_att%s.json", attempt ? "_retry" : "");
     char *yaml = fp_path_join(d->rp, yaml_name);
-    int rc = fp_input_yaml_write(yaml, jobs, err);
+    int rc = fp_input_json_write(yaml, jobs, err);
     cJSON_Delete(jobs);
     if (rc != 0) {
         free(yaml);
@@ -424,6 +452,8 @@ static int att_attempt(cap *c, fp_cap_tag *t, const char *tag, const char *shape
     free(yaml);
     fp_scan_stderr(stderr_text.buf, sc);
     fp_sb_free(&stderr_text);
+    if (sc->fatal && *exit_code != 0)
+        snprintf(c->att_fatal, sizeof c->att_fatal, "%s", sc->first_fatal);
     fp_cap_attempt *at = fp_model_push((void **)&t->attempts, &t->nattempts, sizeof *at);
     at->att_buffer_size = fp_model_strdup(buffers[attempt]);
     at->exit_code = *exit_code;
@@ -434,9 +464,10 @@ static int att_attempt(cap *c, fp_cap_tag *t, const char *tag, const char *shape
 /* The ATT runs of one tag: a second one with the bigger buffer when the decoder
  * reports lost data. *lost: the kept trace is still truncated. */
 static int att_runs(cap *c, fp_cap_tag *t, const char *tag, const char *shape, const char *regex, const char *iters,
-                    const att_dirs *d, bool *lost, int *exit_code, fp_err *err)
+                    const att_dirs *d, bool *lost, bool *bandwidth, int *exit_code, fp_err *err)
 {
     *lost = false;
+    *bandwidth = false;
     for (int attempt = 0; attempt < 2; attempt++) {
         fp_stderr_scan sc;
         if (att_attempt(c, t, tag, shape, regex, iters, d, attempt, exit_code, &sc, err) != 0)
@@ -447,28 +478,46 @@ static int att_runs(cap *c, fp_cap_tag *t, const char *tag, const char *shape, c
             return fp_err_help(err, "install rocprof-trace-decoder into <rocm>/lib or set ROCPROF_ATT_LIBRARY_PATH "
                                     "(see `flyprof doctor`)");
         }
+        if (sc.stitch_incomplete) {
+            fp_err_set(err, FP_TRACE_STITCH_FAILED, "tag %s: the trace decoder reported \"Stitch Incomplete\": "
+                                                    "the trace does not match the kernel's code object",
+                       tag);
+            return fp_err_help(err, "code object / decoder version skew: install the rocprof-trace-decoder "
+                                    "release that matches this ROCm (`flyprof doctor` shows both); a bigger "
+                                    "buffer does not help");
+        }
+        *bandwidth = sc.bandwidth_loss;
         *lost = sc.data_lost;
         if (!*lost)
             break;
         if (attempt == 0)
-            fp_progress(c->ctx, "capture: tag %s: trace data lost at att_buffer_size %s, retrying with %s", tag,
-                        ATT_BUFFER, ATT_BUFFER_RETRY);
+            fp_progress(c->ctx, "capture: tag %s: waves cut off (decoder: wave incomplete) at att_buffer_size %s, "
+                                "retrying with %s",
+                        tag, c->att_buffer[0], c->att_buffer[1]);
     }
     return 0;
 }
 
 /* The tag's record of runs that finished: the buffer kept, truncation, rocprofv3's exit. */
-static fp_cap_tag_done *record_att_done(cap *c, fp_cap_tag *t, const char *tag, bool lost, int exit_code)
+static fp_cap_tag_done *record_att_done(cap *c, fp_cap_tag *t, const char *tag, bool lost, bool bandwidth,
+                                        int exit_code)
 {
     fp_cap_tag_done *td = t->done = calloc(1, sizeof *t->done);
     if (!td)
         abort();
-    td->att_buffer_size = fp_model_strdup(t->nattempts > 1 ? ATT_BUFFER_RETRY : ATT_BUFFER);
+    td->att_buffer_size = fp_model_strdup(c->att_buffer[t->nattempts > 1]);
     td->truncated = lost;
     if (lost)
-        fp_warn(c->ctx, "tag %s: the trace is still truncated at att_buffer_size %s (decoder reported lost data); "
+        fp_warn(c->ctx, "tag %s: the trace is still truncated at att_buffer_size %s (decoder: wave incomplete); "
                         "reduce the shape or the SE mask",
-                tag, ATT_BUFFER_RETRY);
+                tag, c->att_buffer[1]);
+    if (bandwidth) { /* a bigger buffer does not help: the trace is kept, its quality said */
+        td->quality = fp_model_strdup("packets_dropped");
+        fp_warn(c->ctx, "tag %s: the trace decoder reported \"Data Lost\" (packets dropped for bandwidth, not a "
+                        "full buffer): stall and latency figures have gaps; trace fewer SEs "
+                        "(att_shader_engine_mask) or SIMDs",
+                tag);
+    }
     if (exit_code != 0)
         fp_warn(c->ctx, "tag %s: rocprofv3 exited %d (stderr kept in rocprof/%s/rocprofv3.stderr.txt)", tag,
                 exit_code, tag);
@@ -476,14 +525,64 @@ static fp_cap_tag_done *record_att_done(cap *c, fp_cap_tag *t, const char *tag, 
     return td;
 }
 
-/* copy the tag's kernel trace and agent info where docs/bundle.md says */
-static void copy_trace_csvs(fp_cap_tag_done *td, const char *tag, const att_dirs *d)
+/* The per-process file <dir>/<base>[_<pid>]_<suffix> (sorted names; with `want`,
+ * the first whose text holds it: the process that ran the kernel); malloc'd or NULL. */
+static char *pid_file(const char *dir, const char *base, const char *suffix, const char *want)
 {
-    static const char *const copies[][2] = {{"out_kernel_trace.csv", "kernel_trace.csv"},
-                                            {"out_agent_info.csv", "agent_info.csv"}};
+    char **names = NULL;
+    size_t n = 0;
+    fp_err e = {0};
+    if (fp_list_dir(dir, &names, &n, &e) != 0) {
+        fp_err_clear(&e);
+        return NULL;
+    }
+    char *first = NULL, *hit = NULL;
+    size_t lb = strlen(base), ls = strlen(suffix);
+    for (size_t i = 0; i < n && !hit; i++) {
+        size_t ln = strlen(names[i]);
+        if (ln < lb + ls + 1 || strncmp(names[i], base, lb) || names[i][lb] != '_' ||
+            strcmp(names[i] + ln - ls, suffix) || strspn(names[i] + lb + 1, "0123456789_") != ln - ls - lb - 1)
+            continue;
+        char *p = fp_path_join(dir, names[i]);
+        fp_sb t;
+        fp_sb_init(&t);
+        bool has = !want || (fp_read_file(p, &t, &e) == 0 && strstr(t.buf, want));
+        fp_err_clear(&e);
+        fp_sb_free(&t);
+        if (has)
+            hit = p;
+        else if (!first)
+            first = p;
+        else
+            free(p);
+    }
+    fp_strv_free(names, n);
+    if (hit) {
+        free(first);
+        return hit;
+    }
+    return first;
+}
+
+/* copy the tag's kernel trace and agent info where docs/bundle.md says (from
+ * the process that traced the kernel: out_<pid>_kernel_trace.csv) */
+static void copy_trace_csvs(fp_cap_tag_done *td, const char *tag, const att_dirs *d, const char *kernel)
+{
+    static const char *const copies[][2] = {{"kernel_trace.csv", "kernel_trace.csv"},
+                                            {"agent_info.csv", "agent_info.csv"}};
+    char *kt = pid_file(d->att, ATT_OUT, copies[0][0], kernel);
     for (size_t i = 0; i < 2; i++) {
-        char *from = fp_path_join(d->att, copies[i][0]);
-        if (fp_is_file(from)) {
+        char *from = NULL;
+        if (i == 0) {
+            from = kt ? strdup(kt) : NULL;
+        } else if (kt) { /* the same process's agent info */
+            size_t l = strlen(kt) - strlen(copies[0][0]);
+            from = malloc(l + strlen(copies[1][0]) + 1);
+            if (!from)
+                abort();
+            sprintf(from, "%.*s%s", (int)l, kt, copies[1][0]);
+        }
+        if (from && fp_is_file(from)) {
             char *to = fp_path_join(d->rp, copies[i][1]);
             fp_err e2 = {0};
             fp_copy_file(from, to, &e2);
@@ -495,6 +594,7 @@ static void copy_trace_csvs(fp_cap_tag_done *td, const char *tag, const att_dirs
         }
         free(from);
     }
+    free(kt);
 }
 
 /* Every dispatch dir the pass wrote, as capture.json's inventory. */
@@ -548,10 +648,118 @@ static void record_kept_dispatch(cap *c, fp_cap_tag *t, fp_cap_inventoried *ti, 
                 tag);
 }
 
-/* registers: the tag's own kernel trace (its shape may JIT a different
- * specialization), else discovery's */
+/* gpu.{agent_id, cu_count, num_xcc, max_engine_clk_mhz, partition} from the row
+ * of the agent the kernel's dispatches ran on (the first tag that has both files
+ * decides): the CU and XCD counts of a partitioned device are its own, not the
+ * product table's (CPX MI300X: 38 CUs, 1 XCD). */
+static void record_agent(cap *c, const char *agent_id, const char *agent_csv, const char *tag)
+{
+    fp_cap_gpu *g = c->doc.kernel ? c->doc.kernel->gpu : NULL;
+    fp_agent_info ai;
+    fp_err e = {0};
+    if (!g || g->agent_id || !agent_csv || !fp_is_file(agent_csv) || fp_agent_info_load(agent_csv, &ai, &e) != 0) {
+        fp_err_clear(&e);
+        return;
+    }
+    const fp_agent_row *r = fp_agent_info_for(&ai, agent_id);
+    if (r) {
+        g->agent_id = fp_model_strdup(agent_id);
+        long long v;
+        if (fp_rp_int(&r->cu_count, &v) && v > 0)
+            g->cu_count = fp_optd_of((double)v);
+        if (fp_rp_int(&r->num_xcc, &v) && v > 0)
+            g->num_xcc = fp_optd_of((double)v);
+        if (fp_rp_int(&r->max_engine_clk_fcompute, &v) && v > 0)
+            g->max_engine_clk_mhz = fp_optd_of((double)v);
+        g->partition = fp_model_strdup(fp_agent_partition(r));
+        if (g->partition && strcmp(g->partition, "SPX"))
+            fp_warn(c->ctx, "tag %s: the traced agent is a %s partition (%lld CUs, %lld XCDs): CU-based peaks "
+                            "must use these, not the product's",
+                    tag, g->partition, (long long)g->cu_count.v, (long long)g->num_xcc.v);
+    } else if (agent_id) {
+        fp_warn(c->ctx, "tag %s: agent '%s' of the kernel trace is not a GPU row of %s", tag, agent_id, agent_csv);
+    }
+    fp_agent_info_free(&ai);
+}
+
+/* capture.json's record of the kernel's entry in its code object. */
+static fp_cap_codeobj *codeobj_doc(const cap *c, const fp_codeobj *co, const fp_co_kernel *k, const char *path)
+{
+    fp_cap_codeobj *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    size_t lb = strlen(c->bundle);
+    o->path = fp_model_strdup(!strncmp(path, c->bundle, lb) && path[lb] == '/' ? path + lb + 1 : path);
+    o->arch = fp_model_strdup(co->arch[0] ? co->arch : NULL);
+    o->target = fp_model_strdup(co->target);
+    o->symbol = fp_model_strdup(k->symbol);
+#define OPT(v) ((v) >= 0 ? fp_optd_of((double)(v)) : fp_optd_none())
+    o->vgpr_count = OPT(k->vgpr_count);
+    o->agpr_count = OPT(k->agpr_count);
+    o->sgpr_count = OPT(k->sgpr_count);
+    o->group_segment_fixed_size = OPT(k->group_segment_fixed_size);
+    o->private_segment_fixed_size = OPT(k->private_segment_fixed_size);
+    o->wavefront_size = OPT(k->wavefront_size);
+    o->kd_vgpr_alloc = OPT(k->kd_vgpr_alloc);
+    o->kd_accum_offset = OPT(k->kd_accum_offset);
+#undef OPT
+    return o;
+}
+
+/* The kernel trace row as the code object says it should read: arch VGPRs =
+ * the unified .vgpr_count minus the AGPRs (= ACCUM_OFFSET on gfx90a+), AGPRs,
+ * SGPRs, LDS = the larger of the static segment and the dispatch's
+ * LDS_Block_Size (which includes dynamic LDS), scratch likewise. */
+static fp_kcand codeobj_row(const fp_co_kernel *k, const fp_kcand *csv)
+{
+    fp_kcand r;
+    memset(&r, 0, sizeof r);
+    if (csv)
+        r = *csv;
+    else
+        r.lds_bytes = r.scratch_bytes = -1;
+    int agpr = k->agpr_count > 0 ? k->agpr_count : 0;
+    r.vgpr_count = k->vgpr_count >= 0 ? k->vgpr_count - agpr : k->kd_accum_offset;
+    r.accum_vgpr_count = agpr;
+    r.sgpr_count = k->sgpr_count;
+    if (k->group_segment_fixed_size > r.lds_bytes)
+        r.lds_bytes = k->group_segment_fixed_size;
+    if (k->private_segment_fixed_size > r.scratch_bytes)
+        r.scratch_bytes = k->private_segment_fixed_size;
+    return r;
+}
+
+/* Kernel trace vs code object: each disagreement a line in cross_check and a warning. */
+static void cross_check(cap *c, fp_cap_registers *o, const fp_kcand *csv, const fp_kcand *co_row,
+                        const fp_co_kernel *k, const char *arch, const char *tag)
+{
+    if (!csv || csv->vgpr_count < 0)
+        return;
+    char line[256];
+    int total = co_row->vgpr_count + co_row->accum_vgpr_count;
+    if (csv->vgpr_count != co_row->vgpr_count || csv->accum_vgpr_count != co_row->accum_vgpr_count) {
+        bool half = arch && !strcmp(arch, "gfx950") && csv->accum_vgpr_count <= 0 &&
+                    (2 * csv->vgpr_count == total || 2 * csv->vgpr_count == k->kd_vgpr_alloc);
+        snprintf(line, sizeof line, "VGPR_Count %d / Accum_VGPR_Count %d in the kernel trace, %d arch + %d AGPR in "
+                 "the code object%s", csv->vgpr_count, csv->accum_vgpr_count, co_row->vgpr_count,
+                 co_row->accum_vgpr_count, half ? " (the rocprofiler-sdk gfx950 under-count: half the allocation)" : "");
+        fp_model_push_str(&o->cross_check, &o->ncross_check, line);
+        fp_warn(c->ctx, "tag %s: registers: %s; the code object's counts are used", tag, line);
+    }
+    if (csv->lds_bytes >= 0 && k->group_segment_fixed_size > csv->lds_bytes) {
+        snprintf(line, sizeof line, "LDS_Block_Size %lld in the kernel trace is below the code object's static "
+                 "group segment %lld", csv->lds_bytes, k->group_segment_fixed_size);
+        fp_model_push_str(&o->cross_check, &o->ncross_check, line);
+        fp_warn(c->ctx, "tag %s: registers: %s", tag, line);
+    }
+}
+
+/* registers: from the kernel's code object next to the ATT output when one holds
+ * it (the compiler's counts; the kernel trace becomes a cross-check), else the
+ * tag's own kernel trace (its shape may JIT a different specialization), else
+ * discovery's */
 static void record_registers(cap *c, fp_cap_inventoried *ti, const char *kernel, const char *rp_dir,
-                             const fp_kcand *disc, const char *arch)
+                             const char *att_dir, const fp_kcand *disc, const char *arch, const char *tag)
 {
     fp_kcands kt = {0};
     fp_sb ktp, agp;
@@ -569,8 +777,27 @@ static void record_registers(cap *c, fp_cap_inventoried *ti, const char *kernel,
         reg = disc;
         reg_src = "discovery kernel trace";
     }
-    if (reg && reg->vgpr_count >= 0) {
-        ti->registers = registers_fill(c, reg, kt.arch ? kt.arch : arch, reg_src);
+    if (reg)
+        record_agent(c, reg->agent, reg == disc ? c->disc_agent_csv : agp.buf, tag);
+    fp_codeobj co;
+    const fp_co_kernel *ck = NULL;
+    char *co_path = NULL;
+    size_t nbad = 0;
+    const char *rarch = kt.arch ? kt.arch : arch;
+    if (fp_codeobj_find_in_dir(att_dir, kernel, &co, &ck, &co_path, &nbad) && (ck->vgpr_count >= 0 || ck->has_kd)) {
+        fp_kcand row = codeobj_row(ck, reg);
+        const char *carch = co.arch[0] ? co.arch : rarch;
+        ti->registers = registers_fill(c, &row, carch, "code object", true);
+        ti->registers->code_object = codeobj_doc(c, &co, ck, co_path);
+        cross_check(c, ti->registers, reg, &row, ck, carch, tag);
+    } else if (reg && reg->vgpr_count >= 0) {
+        ti->registers = registers_fill(c, reg, rarch, reg_src, false);
+    }
+    if (nbad)
+        fp_warn(c->ctx, "tag %s: %zu code object file(s) in %s are not valid AMDGPU code objects", tag, nbad, att_dir);
+    fp_codeobj_free(&co);
+    free(co_path);
+    if (ti->registers) {
         if (ti->registers->occ) {
             ti->vgpr = calloc(1, sizeof *ti->vgpr);
             if (!ti->vgpr)
@@ -606,22 +833,22 @@ static int att_pass(cap *c, const char *tag, const char *shape, const char *kern
     t->att_dir = fp_model_strdup(rel.buf);
     fp_sb_free(&rel);
     att_dirs d = {tag_dir(c, "att/%s", tag), tag_dir(c, "rocprof/%s", tag), tag_dir(c, ".cache/%s", tag)};
-    bool lost = false;
+    bool lost = false, bandwidth = false;
     int exit_code = 0;
     fp_att_dir *inv = NULL;
     size_t ninv = 0;
-    int rc = att_runs(c, t, tag, shape, regex, iters, &d, &lost, &exit_code, err);
+    int rc = att_runs(c, t, tag, shape, regex, iters, &d, &lost, &bandwidth, &exit_code, err);
     if (rc != 0) {
         free(t->status);
         t->status = fp_model_strdup(err->code == FP_INTERRUPTED ? "interrupted" : "failed");
     } else {
-        fp_cap_tag_done *td = record_att_done(c, t, tag, lost, exit_code);
-        copy_trace_csvs(td, tag, &d);
+        fp_cap_tag_done *td = record_att_done(c, t, tag, lost, bandwidth, exit_code);
+        copy_trace_csvs(td, tag, &d, kernel);
         /* an inventory that cannot be read is an I/O error: the capture stops, the tag stays "running" */
         if ((rc = fp_att_inventory(d.att, &inv, &ninv, err)) == 0) {
             fp_cap_inventoried *ti = record_inventory(td, inv, ninv);
             record_kept_dispatch(c, t, ti, tag, inv, ninv);
-            record_registers(c, ti, kernel, d.rp, disc, arch);
+            record_registers(c, ti, kernel, d.rp, d.att, disc, arch, tag);
             fp_att_inventory_free(inv, ninv);
         }
     }
@@ -899,7 +1126,7 @@ static int discovery_run(cap *c, int *exit_code, fp_sb *errtext, fp_err *err)
     build_env(c, dcache, c->a->shape, &envs, &env);
     size_t nwl;
     const char **wl = workload_argv(c, &nwl);
-    const char *pre[] = {"--stats", "--kernel-trace", "-f", dfmt, "-d", ddir, "-o", "discover"};
+    const char *pre[] = {"--stats", "--kernel-trace", "-f", dfmt, "-d", ddir, "-o", DISC_OUT "_%pid%"};
     const char **argv = rocprof_argv(c, pre, 8, wl, nwl);
     int rc = run_rocprof(c, "discovery", argv, ddir, env, exit_code, errtext, err);
     free(argv);
@@ -922,9 +1149,15 @@ static int discovery_failed(const cap *c, int exit_code, const fp_sb *errtext, i
 {
     fp_stderr_scan sc;
     fp_scan_stderr(errtext->buf, &sc);
+    const char *kfd = NULL;
     if (lrc != 0 && le->code == FP_BAD_INPUT) {
         *err = *le;
         memset(le, 0, sizeof *le);
+    } else if (!fp_kfd_present(&kfd)) {
+        fp_err_set(err, FP_NO_GPU, "no AMD GPU is visible (%s absent): the workload could not dispatch a kernel",
+                   kfd);
+        fp_err_help(err, "run on a machine with an AMD Instinct GPU (amdgpu driver); in a container pass --device "
+                         "/dev/kfd --device /dev/dri; `flyprof doctor` checks");
     } else if (exit_code != 0) {
         fp_err_set(err, FP_NO_KERNEL_DISCOVERED,
                    "the discovery run failed (rocprofv3 exited %d) and recorded no kernel dispatch%s%s", exit_code,
@@ -950,11 +1183,14 @@ static int discover(cap *c, fp_kcands *k, fp_err *err)
         return -1;
     }
     char *ddir = bpath(c, "rocprof/discovery");
-    char *prefix = fp_path_join(ddir, "discover");
     fp_err le = {0};
-    int lrc = fp_discovery_load(prefix, k, &le);
-    free(prefix);
+    size_t nsets = 0;
+    int lrc = fp_discovery_load_dir(ddir, DISC_OUT, k, &nsets, &le);
+    c->disc_agent_csv = pid_file(ddir, DISC_OUT, "agent_info.csv", NULL);
     free(ddir);
+    if (nsets > 1)
+        fp_warn(c->ctx, "discovery: %zu processes wrote kernel traces (merged; rocprofv3 -o %s_%%pid%%)", nsets,
+                DISC_OUT);
     if (lrc != 0 || k->n == 0)
         rc = discovery_failed(c, exit_code, &errtext, lrc, &le, err);
     fp_err_clear(&le);
@@ -1009,6 +1245,9 @@ static int choose_kernel(cap *c, const fp_kcands *k, const char *kernel_arg, con
     *arch = c->cfg.arch.value ? c->cfg.arch.value : k->arch;
     kd->arch = fp_model_strdup(*arch);
     gj->index = c->cfg.gpu;
+    gj->visible_devices = fp_model_strdup(c->visible_desc);
+    if (c->visible_desc && c->physical >= 0)
+        gj->physical_index = fp_optd_of((double)c->physical);
     gj->arch = fp_model_strdup(k->arch);
     gj->product = fp_model_strdup(k->product);
     kd->product = fp_model_strdup(k->product);
@@ -1098,7 +1337,8 @@ static int att_passes(cap *c, const char *small_shape, const fp_kcand *kc, const
     }
     if (rc != 0 || n_ok > 0)
         return rc;
-    fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)", kc->name, iter_str);
+    fp_err_set(err, FP_EMPTY_ATT, "no usable ATT dispatch for '%s' (iterations %s)%s%s", kc->name, iter_str,
+               c->att_fatal[0] ? "; rocprofv3 failed: " : "", c->att_fatal);
     fp_err_help(err, "the target CU got no wave: retry (another iteration with --iter-range), or a larger "
                      "shape; inventory lists every dispatch dir");
     fp_err_extra(err, "inventory", inventories_json(&c->doc));
@@ -1123,7 +1363,13 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     if (rc == 0)
         rc = choose_iterations(c, kc, &iter_str, err);
     if (rc == 0) {
-        regex = fp_regex_escape(kc->name);
+        /* anchored: rocprofv3 searches, so "foo_0" alone would also trace "foo_0_bwd" and "my_foo_0" */
+        char *esc = fp_regex_escape(kc->name);
+        regex = malloc(strlen(esc) + 3);
+        if (!regex)
+            abort();
+        sprintf(regex, "^%s$", esc);
+        free(esc);
         c->doc.iters->kernel_regex = fp_model_strdup(regex);
         rc = att_passes(c, small_shape, kc, regex, iter_str, arch, err);
     }
@@ -1134,6 +1380,67 @@ static int capture_body(cap *c, const char *kernel_arg, fp_err *err)
     free(small_shape);
     fp_kcands_free(&k);
     return rc;
+}
+
+/* The n-th comma-separated entry of list into out; false when there is none. */
+static bool list_nth(const char *list, int n, char *out, size_t cap_)
+{
+    const char *p = list;
+    for (int i = 0; p && i < n; i++)
+        p = (p = strchr(p, ',')) ? p + 1 : NULL;
+    if (!p || n < 0)
+        return false;
+    size_t len = strcspn(p, ",");
+    if (!len || len >= cap_)
+        return false;
+    snprintf(out, cap_, "%.*s", (int)len, p);
+    return true;
+}
+
+static long long as_index(const char *s)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    return *s && !*end && v >= 0 ? v : -1;
+}
+
+/* --gpu N is an index among the devices the user's shell already made visible
+ * (Slurm sets ROCR_VISIBLE_DEVICES; HIP_VISIBLE_DEVICES may be set too): with
+ * HIP_VISIBLE_DEVICES set, the run gets its N-th entry (overwriting it with N
+ * would pick another device); ROCR_VISIBLE_DEVICES filters below HIP, so
+ * HIP_VISIBLE_DEVICES=N already means its N-th entry. Out of range -> BAD_ARGS. */
+static int resolve_gpu(cap *c, fp_err *err)
+{
+    const char *hip = getenv("HIP_VISIBLE_DEVICES"), *rocr = getenv("ROCR_VISIBLE_DEVICES");
+    int n = c->cfg.gpu;
+    char ent[64];
+    snprintf(c->hip_visible, sizeof c->hip_visible, "%d", n);
+    c->physical = n;
+    fp_sb d;
+    fp_sb_init(&d);
+    if (rocr && rocr[0])
+        fp_sb_addf(&d, "ROCR_VISIBLE_DEVICES=%s", rocr);
+    if (hip && hip[0]) {
+        fp_sb_addf(&d, "%sHIP_VISIBLE_DEVICES=%s", d.len ? " " : "", hip);
+        if (!list_nth(hip, n, c->hip_visible, sizeof c->hip_visible)) {
+            fp_sb_free(&d);
+            return fp_err_set(err, FP_BAD_ARGS, "--gpu %d: HIP_VISIBLE_DEVICES=%s has no entry %d", n, hip, n),
+                   fp_err_help(err, "--gpu is an index among the visible devices: 0 .. (their number - 1)");
+        }
+        c->physical = as_index(c->hip_visible);
+    }
+    if (rocr && rocr[0]) {
+        long long idx = as_index(c->hip_visible);
+        if (idx < 0 || !list_nth(rocr, (int)idx, ent, sizeof ent)) {
+            fp_err_set(err, FP_BAD_ARGS, "--gpu %d: ROCR_VISIBLE_DEVICES=%s has no entry %s", n, rocr, c->hip_visible);
+            fp_sb_free(&d);
+            return fp_err_help(err, "under Slurm --gpu counts the GPUs of the allocation (ROCR_VISIBLE_DEVICES)");
+        }
+        c->physical = as_index(ent);
+    }
+    c->visible_desc = d.len ? fp_sb_detach(&d) : NULL;
+    fp_sb_free(&d);
+    return 0;
 }
 
 /* hard gates first: rocprofv3, then the worktree and its build tree */
@@ -1185,6 +1492,8 @@ static void open_capture_doc(cap *c, const char *kernel)
     rp->version = fp_model_strdup(c->rp.version);
     rp->rocm_version = fp_model_strdup(c->rp.rocm_version);
     rp->default_output_format = fp_model_strdup(c->rp.default_format);
+    for (size_t i = 0; i < c->nrp_env; i++)
+        fp_model_push_str(&rp->env_dropped, &rp->nenv_dropped, c->rp_env[i]);
     c->doc.worktree = worktree_fill(&c->wt);
     c->doc.config = config_fill(&c->cfg);
     c->doc.timeout_s = c->a->timeout;
@@ -1223,6 +1532,10 @@ static void cap_free(cap *c)
     fp_rocprof_info_free(&c->rp);
     fp_config_free(&c->cfg);
     free(c->bundle);
+    fp_strv_free(c->rp_env, c->nrp_env);
+    fp_strv_free(c->att_lib, c->natt_lib);
+    free(c->disc_agent_csv);
+    free(c->visible_desc);
 }
 
 /* gates -> the bundle and capture.json's head -> the capture -> capture.json (always) -> envelope */
@@ -1242,7 +1555,7 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     c.t0 = now_s();
     if (fp_config_load(&c.cfg, &a->cfg, err) != 0)
         return -1;
-    if (check_gates(&c, err) != 0) {
+    if (check_gates(&c, err) != 0 || resolve_gpu(&c, err) != 0) {
         cap_free(&c);
         return -1;
     }
@@ -1254,6 +1567,16 @@ static int capture_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     }
     if (!ctx->bundle_abs)
         ctx->bundle_abs = strdup(c.bundle);
+    long long buf0 = fp_att_buffer_default(c.rp.version);
+    snprintf(c.att_buffer[0], sizeof c.att_buffer[0], "0x%llx", buf0);
+    snprintf(c.att_buffer[1], sizeof c.att_buffer[1], "0x%llx", 2 * buf0);
+    c.nrp_env = fp_rocprof_env_inherited(&c.rp_env);
+    c.natt_lib = fp_rocprof_att_lib_dirs(&c.att_lib);
+    for (size_t i = 0; i < c.nrp_env; i++)
+        fp_warn(ctx, "%s is set in the environment: not passed to rocprofv3 (every setting is explicit; a stale "
+                     "value would redirect or change its output)%s",
+                c.rp_env[i], strcmp(c.rp_env[i], FP_ROCPROF_ATT_LIB_ENV) ? "" : "; its directories go to the "
+                                                                                 "ATT job's att_library_path");
     open_capture_doc(&c, kernel);
     if (c.wt.dirty)
         fp_warn(ctx, "worktree %s has uncommitted changes: the commit alone does not reproduce this capture",

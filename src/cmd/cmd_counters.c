@@ -25,9 +25,12 @@
 #include "flyprof/bound.h"
 #include "flyprof/config.h"
 #include "flyprof/counters.h"
+#include "flyprof/discovery.h"
 #include "flyprof/fs.h"
 #include "flyprof/heartbeat.h"
 #include "flyprof/input_yaml.h"
+#include "flyprof/mem.h"
+#include "flyprof/rpenv.h"
 #include "flyprof/json.h"
 #include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
@@ -92,7 +95,8 @@ static const fp_opt counters_opts[] = {
     {"timeout", 0, FP_OPT_INT, offsetof(counters_args, timeout), "S",
      "live: seconds per rocprofv3 run before its process group is killed", "900", NULL, 1, 86400},
     {"iterations", 0, FP_OPT_STR, offsetof(counters_args, iterations), "SET",
-     "live: 1-based per-kernel iterations to collect, e.g. 6,8 or 2-4", "1-3", NULL, 0, 0},
+     "live: 1-based per-kernel iterations to collect, e.g. 6,8 or 2-4 (default skips the cold first launch)",
+     "2-4", NULL, 0, 0},
     {"rocprofv3", 0, FP_OPT_STR, offsetof(counters_args, rocprofv3), "PATH",
      "live: the profiler (default $FLYPROF_ROCPROFV3, else the config file, else rocprofv3 on PATH)", NULL, NULL, 0, 0},
     {"output-format", 0, FP_OPT_CHOICE, offsetof(counters_args, output_format), "FMT",
@@ -155,7 +159,8 @@ static bool load_capture(fp_ctx *ctx, fp_capture_doc *cap)
     return ok;
 }
 
-/* Mean End-Start of the kernel's rows in the capture's kernel_trace.csv. */
+/* Median End-Start of the kernel's rows in the capture's kernel_trace.csv (issue 23: the robust
+ * figure; a 5x outlier row moves a mean, not the median). */
 static double trace_duration(fp_ctx *ctx, const fp_cap_tag *tag, const char *kernel, char **trace_path)
 {
     const char *rel = tag && tag->done ? tag->done->kernel_trace_csv : NULL;
@@ -175,7 +180,7 @@ static double trace_duration(fp_ctx *ctx, const fp_cap_tag *tag, const char *ker
         *trace_path = p;
     else
         free(p);
-    return pk.mean_ns;
+    return pk.median_ns;
 }
 
 /* "6,8" or "2-4" or "1-3,7" -> sorted set of 1-based iterations. */
@@ -259,8 +264,12 @@ typedef struct live_state {
     char **files;     /* outputs found */
     size_t nfiles;
     bool rocpd;
-    const char *const *const *groups;
+    const char *const *const *groups; /* what runs: the packed passes, or the logical groups */
     size_t ngroups;
+    const char *const *const *logical; /* the arch's groups (fp_counters_groups) */
+    size_t nlogical;
+    fp_counter_passes packed;          /* the groups packed by block limits (fp_counters_pack) */
+    bool exact_kernel;                 /* the kernel is capture.json's traced name: anchor the regex */
 } live_state;
 
 /* What every counter pass of one live run shares. */
@@ -272,6 +281,7 @@ typedef struct live_pass {
     int napp;
     const char *pmcdir; /* <bundle>/pmc */
     const char *regex, *range; /* rocprofv3's kernel filters */
+    const char **env;   /* "NAME" entries: the inherited ROCPROF_* removed (rpenv.h) */
 } live_pass;
 
 /* The profiler as every configured command finds it: flag > $FLYPROF_ROCPROFV3 >
@@ -335,8 +345,8 @@ static int choose_format(fp_ctx *ctx, const counters_args *a, const char *exe, l
 
 /* --iterations and the kernel name as rocprofv3's filters (*range, *regex, both
  * malloc'd), recorded in li. */
-static int kernel_filters(const counters_args *a, const char *kernel, fp_cnt_live_info *li, char **range,
-                          char **regex, fp_err *err)
+static int kernel_filters(const counters_args *a, const char *kernel, bool exact, fp_cnt_live_info *li,
+                          char **range, char **regex, fp_err *err)
 {
     unsigned *iters;
     size_t nit;
@@ -348,6 +358,14 @@ static int kernel_filters(const counters_args *a, const char *kernel, fp_cnt_liv
         return -1;
     li->kernel_iteration_range = fp_model_strdup(*range);
     *regex = regex_escape(kernel);
+    if (exact) { /* the capture's traced name: anchored, so foo_0 does not also select foo_0_bwd */
+        char *anchored = malloc(strlen(*regex) + 3);
+        if (!anchored)
+            abort();
+        sprintf(anchored, "^%s$", *regex);
+        free(*regex);
+        *regex = anchored;
+    }
     li->kernel_include_regex = fp_model_strdup(*regex);
     return 0;
 }
@@ -369,7 +387,8 @@ static void group_files_make(const char *pmcdir, size_t g, group_files *f)
     snprintf(name, sizeof name, "group_%zu", g + 1);
     f->gdir = fp_path_join(pmcdir, name);
     char yname[48];
-    snprintf(yname, sizeof yname, "input_%s.yaml", name);
+    /* JSON, not YAML: .yaml needs PyYAML in rocprofv3's python (input_yaml.h) */
+    snprintf(yname, sizeof yname, "input_%s.json", name);
     f->yaml = fp_path_join(pmcdir, yname);
     char lname[48];
     snprintf(lname, sizeof lname, "%s.stderr.log", name);
@@ -421,7 +440,7 @@ static int run_pass(const live_pass *lp, size_t g, size_t ngroups, size_t nc, co
     fp_progress(lp->ctx, "counters: pass %zu/%zu (%zu counters) ...", g + 1, ngroups, nc);
     fp_heartbeat hb;
     fp_heartbeat_begin(&hb, lp->ctx, "counters: pass %zu/%zu", g + 1, ngroups);
-    fp_proc_opts po = {.argv = argv, .stdout_path = f->out, .stderr_path = f->log,
+    fp_proc_opts po = {.argv = argv, .env = lp->env, .stdout_path = f->out, .stderr_path = f->log,
                        .timeout_s = (double)lp->a->timeout, .interrupted = lp->ctx->interrupted,
                        .tick = fp_heartbeat_tick, .tick_arg = &hb};
     int rc = fp_proc_run(&po, pr, err);
@@ -505,7 +524,7 @@ static int run_group(const live_pass *lp, live_state *ls, size_t g, size_t *ok_g
     fp_strv_free(old, nold);
 
     int rc = -1;
-    if (fp_mkdir_p(lp->pmcdir, err) == 0 && fp_input_yaml_write(f.yaml, jobs, err) == 0) {
+    if (fp_mkdir_p(lp->pmcdir, err) == 0 && fp_input_json_write(f.yaml, jobs, err) == 0) {
         fp_proc_result pr;
         rc = run_pass(lp, g, ls->ngroups, nc, &f, &pr, err);
         fp_cnt_group_ran *ran = gi->ran = calloc(1, sizeof *gi->ran);
@@ -522,6 +541,42 @@ static int run_group(const live_pass *lp, live_state *ls, size_t g, size_t *ok_g
     return rc;
 }
 
+/* `rocprofv3-avail pmc-check C...` (next to rocprofv3, ROCm >= 7.0; exit 0 =
+ * the counters can be collected together on the agent) on every packed pass;
+ * a refusal falls back to one pass per logical group. Recorded in live.pmc_check. */
+static void pmc_check(fp_ctx *ctx, const char *exe, live_state *ls)
+{
+    fp_cnt_live_info *li = &ls->info->live;
+    char *dir = fp_xstrndup(exe, (size_t)(fp_path_base(exe) - exe));
+    char *avail = fp_path_join(dir[0] ? dir : ".", "rocprofv3-avail");
+    free(dir);
+    const char *status = "not available";
+    if (access(avail, X_OK) == 0 && ls->groups != ls->logical) {
+        status = "ok";
+        for (size_t g = 0; g < ls->ngroups && !strcmp(status, "ok"); g++) {
+            const char *argv[FP_MAX_PASSES * 4 + 8] = {avail, "pmc-check"};
+            size_t k = 2;
+            for (const char *const *c = ls->groups[g]; *c && k + 1 < sizeof argv / sizeof *argv; c++)
+                argv[k++] = *c;
+            fp_proc_opts po = {.argv = argv, .stdout_path = "/dev/null", .stderr_path = "/dev/null",
+                               .timeout_s = VERSION_TIMEOUT_S, .interrupted = ctx->interrupted};
+            fp_proc_result pr;
+            fp_err e = {0};
+            if (fp_proc_run(&po, &pr, &e) != 0 || !pr.exited || pr.exit_code != 0)
+                status = "refused";
+            fp_err_clear(&e);
+        }
+        if (!strcmp(status, "refused")) {
+            fp_warn(ctx, "rocprofv3-avail pmc-check refused a packed pass: collecting one pass per counter group "
+                         "(%zu instead of %zu)", ls->nlogical, ls->ngroups);
+            ls->groups = ls->logical;
+            ls->ngroups = ls->nlogical;
+        }
+    }
+    li->pmc_check = fp_model_strdup(status);
+    free(avail);
+}
+
 /* Live: find the profiler and its format, then one rocprofv3 pass per counter
  * group (ls->groups), stopping at the first that fails; ls->files are the outputs. */
 static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, char **app,
@@ -531,21 +586,39 @@ static int live_run(fp_ctx *ctx, const counters_args *a, const char *kernel, cha
     if (!exe)
         return -1;
     char *range = NULL, *regex = NULL;
-    if (choose_format(ctx, a, exe, ls, err) || kernel_filters(a, kernel, &ls->info->live, &range, &regex, err)) {
+    if (choose_format(ctx, a, exe, ls, err) || kernel_filters(a, kernel, ls->exact_kernel, &ls->info->live, &range, &regex, err)) {
         free(exe);
         return -1;
     }
+    pmc_check(ctx, exe, ls);
     char *pmcdir = fp_path_join(ctx->bundle_abs ? ctx->bundle_abs : ctx->bundle, "pmc");
+    char **drop = NULL;
+    size_t ndrop = fp_rocprof_env_inherited(&drop);
+    const char **env = calloc(ndrop + 1, sizeof *env);
+    if (!env)
+        abort();
+    for (size_t i = 0; i < ndrop; i++) {
+        env[i] = drop[i];
+        fp_model_push_str(&ls->info->live.env_dropped, &ls->info->live.nenv_dropped, drop[i]);
+        fp_warn(ctx, "%s is set in the environment: not passed to rocprofv3 (every setting is explicit)", drop[i]);
+    }
     live_pass lp = {.ctx = ctx, .a = a, .exe = exe, .app = app, .napp = napp, .pmcdir = pmcdir,
-                    .regex = regex, .range = range};
+                    .regex = regex, .range = range, .env = env};
     size_t ok_groups = 0;
     int rc = 0;
     for (size_t g = 0; g < ls->ngroups && rc == 0; g++)
         rc = run_group(&lp, ls, g, &ok_groups, err);
+    free(env);
+    fp_strv_free(drop, ndrop);
     free(pmcdir);
     free(regex);
     free(range);
     free(exe);
+    const char *kfd = NULL;
+    if (rc == 0 && ok_groups == 0 && !fp_kfd_present(&kfd)) {
+        fp_err_set(err, FP_NO_GPU, "no AMD GPU is visible (%s absent): rocprofv3 collected no counters", kfd);
+        return fp_err_help(err, "run on a machine with an AMD Instinct GPU; `flyprof doctor` checks");
+    }
     if (rc == 0 && ok_groups == 0) {
         fp_err_set(err, FP_NO_ARTIFACT, "rocprofv3 wrote no counters for kernel '%s' in any pass", kernel);
         return fp_err_help(err, "see the logs under <bundle>/pmc/; check the kernel name (it is matched as a "
@@ -658,13 +731,21 @@ static int check_mode(const fp_ctx *ctx, const cnt_job *j, fp_err *err)
 static int load_live(fp_ctx *ctx, cnt_job *j, char **app, int napp, fp_err *err)
 {
     live_state *ls = &j->ls;
-    ls->groups = fp_counters_groups(j->soc.arch, &ls->ngroups);
+    ls->logical = fp_counters_groups(j->soc.arch, &ls->nlogical);
+    ls->groups = ls->logical;
+    ls->ngroups = ls->nlogical;
+    /* the fewest passes: 4 groups -> 2 application runs on gfx942/gfx950 */
+    if (ls->logical && fp_counters_pack(ls->logical, ls->nlogical, &ls->packed) == 0) {
+        ls->groups = (const char *const *const *)ls->packed.pass;
+        ls->ngroups = ls->packed.n;
+    }
     if (!ls->groups) {
         fp_err_set(err, FP_BAD_ARGS, "live mode needs the architecture to pick counter names");
         return fp_err_help(err, "pass --gpu-name (%s) or --arch gfx942|gfx950, or a bundle whose capture.json has "
                                 "\"arch\"",
                            fp_soc_product_list());
     }
+    ls->exact_kernel = j->kernel && j->cap.kernel && j->cap.kernel->kernel && !strcmp(j->kernel, j->cap.kernel->kernel);
     if (live_run(ctx, j->a, j->kernel, app, napp, ls, err))
         return -1;
     for (size_t i = 0; i < ls->nfiles; i++)
@@ -887,7 +968,10 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
     apply_duration(ctx, &j);
 
     j.co = (fp_counters_opts){.soc = &j.soc, .ideal_bytes = a->ideal_gb * BYTES_PER_GB,
-                              .ea_channels = a->ea_channels > 0 ? a->ea_channels : 1.0, .dtype = dtype};
+                              .ea_channels = a->ea_channels > 0 ? a->ea_channels : 1.0, .dtype = dtype,
+                              /* the agent's own counts: right on a partitioned device */
+                              .agent_cus = j.set.agent.cu_count > 0 ? (int)j.set.agent.cu_count : 0,
+                              .agent_xcds = j.set.agent.num_xcc > 0 ? (int)j.set.agent.num_xcc : 0};
     fp_bound_in bin;
     fp_bound_in_init(&bin);
     fp_counters_metrics(j.recs, j.nrec, &j.co, &bin, &doc);
@@ -903,6 +987,7 @@ out:
         fp_model_free(&fp_counters_doc_schema, &(fp_counters_doc){.live = j.ls.info});
     fp_counters_doc_free(&doc);
     fp_strv_free(j.ls.files, j.ls.nfiles);
+    fp_counter_passes_free(&j.ls.packed);
     fp_pmc_records_free(j.recs, j.nrec);
     fp_pmc_set_free(&j.set);
     fp_capture_free(&j.cap);

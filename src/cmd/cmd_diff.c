@@ -41,7 +41,8 @@ static const fp_opt diff_opts[] = {
     {"no-write", 0, FP_OPT_FLAG, offsetof(diff_args, no_write), NULL, "write no artifact, only the envelope", NULL,
      NULL, 0, 0},
     {"fail-on", 0, FP_OPT_CHOICE, offsetof(diff_args, fail_on), "WHEN",
-     "exit 1 (REGRESSED) when the verdict is regressed, or with any-change anything but neutral", NULL,
+     "exit 1 (REGRESSED) when the verdict is regressed, or with any-change anything but neutral; exit 3 "
+     "(INCONCLUSIVE) when the verdict is inconclusive", NULL,
      fp_diff_fail_on_choices, 0, 0},
     FP_SOURCE_ROOT_OPT(diff_args, source_root),
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -137,11 +138,16 @@ static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
     ctx->data = fp_model_write(&fp_diff_envelope_schema, &d);
     int rc = 0;
     const char *overall = d.verdict.overall;
-    if (fp_diff_gate(overall, a->fail_on) == 1) {
+    int gate = fp_diff_gate(overall, a->fail_on);
+    if (gate == 1 || gate == 2) {
+        /* 1: tripped (REGRESSED); 2: the noise hides the change (INCONCLUSIVE) */
         ctx->data_on_error = true;
-        fp_err_set(err, FP_REGRESSED, "--fail-on %s: the verdict is %s (%s)", a->fail_on, overall ? overall : "unknown",
-                   d.verdict.why ? d.verdict.why : "");
-        rc = fp_err_help(err, "the comparison ran: data holds the whole diff (see data.verdict and data.classes)");
+        fp_err_set(err, gate == 1 ? FP_REGRESSED : FP_INCONCLUSIVE, "--fail-on %s: the verdict is %s (%s)",
+                   a->fail_on, overall ? overall : "unknown", d.verdict.why ? d.verdict.why : "");
+        rc = fp_err_help(err, gate == 1 ? "the comparison ran: data holds the whole diff (see data.verdict and "
+                                          "data.classes)"
+                                        : "the comparison ran but the change is not outside the waves' spread "
+                                          "(see data.verdict and data.work): trace more waves or repeat the capture");
     }
     fp_diff_free(&d);
     return rc;
@@ -167,9 +173,11 @@ const fp_command fp_cmd_diff = {
     .summary = "before/after comparison of two reports: per class, line and instruction, acceptance tests, verdict",
     .usage = "flyprof diff --before BUNDLE|report.json --after BUNDLE|report.json [--out FILE] [--no-write] "
              "[--fail-on regressed|any-change] [--source-root DIR]",
-    .details = "Instructions are matched by source line + opcode + occurrence, cycles compared per traced wave. "
-               "The verdict (improved / regressed / neutral, within a documented noise floor) is data: exit 0, "
-               "unless --fail-on turns it into a gate (exit 1, error REGRESSED, the diff still in data).",
+    .details = "Says whether the code is the same (ISA hash), compares cycles per main-loop iteration and per wave "
+               "with a 95% CI from the waves' own spread, matches instructions by source line + opcode + position "
+               "in their basic block. The verdict (improved / regressed / neutral / inconclusive) is data: exit 0, "
+               "unless --fail-on turns it into a gate (exit 1 REGRESSED, exit 3 INCONCLUSIVE, the diff still in "
+               "data).",
     .paths = diff_paths,
     .no_bundle = true,
     .opts = diff_opts,

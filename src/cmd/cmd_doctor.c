@@ -18,6 +18,8 @@
 #include "flyprof/discovery.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/mem.h"
+#include "flyprof/rpenv.h"
 #include "flyprof/proc.h"
 #include "flyprof/recipes.h"
 #include "flyprof/soc.h"
@@ -245,9 +247,33 @@ static void check_decoder(checks *c, cJSON *d, const fp_rocprof_info *ri)
     cJSON_AddItemToObject(dj, "searched", searched);
     bool bundled = ri->version && fp_version_cmp(ri->version, "1.3.0") >= 0;
     fp_json_add_bool(dj, "bundled_with_rocm", bundled);
+    /* rocprofv3's search accepts a file whose name CONTAINS the library name, but
+     * the tool (7.0-7.2) dlopens exactly <dir>/librocprof-trace-decoder.so; the
+     * open-source decoder installs SOVERSION-named files (…so.0.2) */
+    char *exact = NULL, *real = NULL;
     if (found) {
-        fp_sb_addf(&ev, "%s", found);
+        char *dir = fp_xstrndup(found, (size_t)(fp_path_base(found) - found));
+        exact = fp_path_join(dir, FP_DECODER_LIB);
+        free(dir);
+        real = realpath(fp_is_file(exact) ? exact : found, NULL);
+    }
+    const char *rb = real ? fp_path_base(real) : NULL;
+    const char *ver = rb && strstr(rb, FP_DECODER_LIB ".") ? strstr(rb, FP_DECODER_LIB ".") + strlen(FP_DECODER_LIB) + 1
+                                                          : NULL;
+    bool exact_ok = exact && fp_is_file(exact);
+    fp_json_add_bool(dj, "exact_name", exact_ok);
+    fp_json_add_str(dj, "file", real);
+    fp_json_add_str(dj, "version", ver && ver[0] ? ver : NULL);
+    if (found && exact_ok) {
+        fp_sb_addf(&ev, "%s (%s%s)", exact, ver && ver[0] ? "version " : "unversioned file", ver ? ver : "");
         add_check(c, "trace_decoder", "ok", ev.buf, NULL, NULL);
+    } else if (found) {
+        fp_sb_addf(&ev, "only %s: rocprofv3 finds the directory but loads exactly %s, which is absent", found, exact);
+        fp_sb fix;
+        fp_sb_init(&fix);
+        fp_sb_addf(&fix, "ln -s %s %s (the versioned decoder needs the unversioned name)", fp_path_base(found), exact);
+        add_check(c, "trace_decoder", "fail", ev.buf, fix.buf, "TRACE_DECODER_MISSING");
+        fp_sb_free(&fix);
     } else {
         char *s = cJSON_PrintUnformatted(searched);
         fp_sb_addf(&ev, "%s not found in %s", FP_DECODER_LIB, s);
@@ -260,8 +286,112 @@ static void check_decoder(checks *c, cJSON *d, const fp_rocprof_info *ri)
                   "TRACE_DECODER_MISSING");
     }
     free(found);
+    free(exact);
+    free(real);
 
     fp_sb_free(&ev);
+}
+
+/* 2b. what else rocprofv3 needs to trace: aqlprofile (the AQL packets of ATT and
+ * counters: without it "Agent not supported" / INVALID_SHADER_DATA), and the
+ * ROCm 7.0-7.2 walk of ROCPROF_ATT_LIBRARY_PATH (the string iterated character
+ * by character: "/" first, the whole filesystem - a hand-run rocprofv3 times out;
+ * flyprof passes the directories as att_library_path instead) */
+static void check_rocprof_env(checks *c, cJSON *d, const fp_rocprof_info *ri)
+{
+    fp_sb ev;
+    fp_sb_init(&ev);
+    static const char aql[] = "libhsa-amd-aqlprofile64.so";
+    char *found = NULL;
+    const char *ld = getenv("LD_LIBRARY_PATH");
+    char *dirs = NULL;
+    {
+        fp_sb s;
+        fp_sb_init(&s);
+        fp_sb_addf(&s, "%s:%s/lib", ld ? ld : "", ri->rocm_root && ri->rocm_root[0] ? ri->rocm_root : "/opt/rocm");
+        dirs = fp_sb_detach(&s);
+    }
+    for (char *save = NULL, *t = strtok_r(dirs, ":", &save); t && !found; t = strtok_r(NULL, ":", &save)) {
+        char *p = fp_path_join(t, aql);
+        if (fp_is_file(p))
+            found = p;
+        else
+            free(p);
+    }
+    free(dirs);
+    cJSON *aj = cJSON_AddObjectToObject(d, "aqlprofile");
+    fp_json_add_str(aj, "path", found);
+    if (found) {
+        add_check(c, "aqlprofile", "ok", found, NULL, NULL);
+    } else {
+        fp_sb_addf(&ev, "%s not found in LD_LIBRARY_PATH or <rocm>/lib", aql);
+        add_check(c, "aqlprofile", "warn", ev.buf,
+                  "install hsa-amd-aqlprofile (ROCm >= 7.1 for the decoder's real-time clock records)", NULL);
+    }
+    free(found);
+    const char *env = getenv(FP_ROCPROF_ATT_LIB_ENV);
+    bool walk = env && env[0] && ri->version && fp_version_cmp(ri->version, "1.3.0") < 0;
+    fp_sb_reset(&ev);
+    if (walk) {
+        fp_sb_addf(&ev, "%s=%s with rocprofv3 %s: its script walks '/' (the whole filesystem) before the "
+                        "application starts",
+                   FP_ROCPROF_ATT_LIB_ENV, env, ri->version);
+        add_check(c, "att_library_env", "warn", ev.buf,
+                  "flyprof passes the directories as att_library_path and drops the variable; for hand-run "
+                  "rocprofv3 unset it and use --att-library-path DIR",
+                  NULL);
+    }
+    fp_sb_free(&ev);
+}
+
+/* 2c. the python rocprofv3 runs under (a script: `#!/usr/bin/env python3` is the
+ * first python3 on PATH, often a virtualenv's) and whether it has PyYAML (only
+ * `-i x.yaml` needs it; flyprof writes JSON input files) */
+static void check_rocprof_python(checks *c, cJSON *d, fp_ctx *ctx, const fp_rocprof_info *ri)
+{
+    char line[256] = "";
+    FILE *f = ri->path ? fopen(ri->path, "r") : NULL;
+    if (f && !fgets(line, sizeof line, f))
+        line[0] = '\0';
+    if (f)
+        fclose(f);
+    if (strncmp(line, "#!", 2) != 0)
+        return; /* not a script (a wrapper binary): nothing to say */
+    line[strcspn(line, "\r\n")] = '\0';
+    char *interp = line + 2 + strspn(line + 2, " ");
+    char *sp = strchr(interp, ' ');
+    const char *name = interp;
+    if (sp && !strncmp(fp_path_base(interp), "env ", 4))
+        name = sp + 1 + strspn(sp + 1, " ");
+    else if (sp)
+        *sp = '\0';
+    char *py = name[0] == '/' ? strdup(name) : fp_proc_which(name, NULL);
+    bool yaml = false;
+    if (py) {
+        const char *argv[] = {py, "-c", "import yaml", NULL};
+        fp_proc_opts o = {.argv = argv, .stdout_path = "/dev/null", .stderr_path = "/dev/null",
+                          .timeout_s = DOCTOR_VERSION_TIMEOUT_S, .interrupted = ctx->interrupted};
+        fp_proc_result r;
+        fp_err e = {0};
+        yaml = fp_proc_run(&o, &r, &e) == 0 && r.exited && r.exit_code == 0;
+        fp_err_clear(&e);
+    }
+    cJSON *pj = cJSON_AddObjectToObject(d, "rocprofv3_python");
+    fp_json_add_str(pj, "shebang", line);
+    fp_json_add_str(pj, "path", py);
+    fp_json_add_bool(pj, "pyyaml", yaml);
+    fp_sb ev;
+    fp_sb_init(&ev);
+    fp_sb_addf(&ev, "%s runs under %s%s", fp_path_base(ri->path), py ? py : name,
+               !py ? " (not found)" : yaml ? ", PyYAML importable" : ", no PyYAML");
+    add_check(c, "rocprofv3_python", !py || !yaml ? "warn" : "ok", ev.buf,
+              !py ? "rocprofv3 cannot start: put a python3 on PATH"
+                  : !yaml ? "flyprof writes JSON input files, so capture/counters work; a hand-run `rocprofv3 -i "
+                            "x.yaml` needs `python3 -m pip install pyyaml`"
+                          : NULL,
+              NULL);
+    fp_sb_free(&ev);
+    free(py);
 }
 
 /* 3. GPUs (rocminfo, else the KFD topology); returns the selected one or NULL */
@@ -519,6 +649,8 @@ static int doctor_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *er
         return -1;
     }
     check_decoder(&c, d, &ri);
+    check_rocprof_env(&c, d, &ri);
+    check_rocprof_python(&c, d, ctx, &ri);
     gpu_info gpus[MAX_GPUS];
     const gpu_info *g = check_gpu(&c, d, ctx, &cfg, gpus, MAX_GPUS);
     check_worktree(&c, d, &cfg, err);

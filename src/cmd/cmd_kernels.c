@@ -140,6 +140,24 @@ static int load_input(fp_ctx *ctx, const kernels_args *a, fp_kcands *k, const ch
                 free(f);
             }
         }
+    /* capture since issue 18: one set per process, rocprof/discovery/discover_<pid>_* (merged) */
+    for (int r = 0; r < 2 && rc == 1; r++) {
+        char *dir = fp_path_join(roots[r], "rocprof/discovery");
+        size_t nsets = 0;
+        fp_err e = {0};
+        if (fp_is_dir(dir) && fp_discovery_load_dir(dir, "discover", k, &nsets, &e) == 0 && nsets > 0) {
+            rc = 0;
+            *file = dir;
+            dir = NULL;
+            *kind = k->source && !strcmp(k->source, "rocpd") ? "results.db" : "kernel_stats.csv";
+        } else if (e.code == FP_BAD_INPUT) {
+            *err = e;
+            rc = -1;
+        } else {
+            fp_err_clear(&e);
+        }
+        free(dir);
+    }
     free(roots[0]);
     free(roots[1]);
     if (rc == 1) {

@@ -19,6 +19,7 @@ static const fp_field rocprof_f[] = {
     FP_STR(fp_cap_rocprof, version, "version", O),
     FP_STR(fp_cap_rocprof, rocm_version, "rocm_version", O),
     FP_STR(fp_cap_rocprof, default_output_format, "default_output_format", O),
+    FP_STRS(fp_cap_rocprof, env_dropped, nenv_dropped, "env_dropped", ON),
 };
 static const fp_schema rocprof_s = SCHEMA("capture.rocprofv3", fp_cap_rocprof, rocprof_f);
 
@@ -136,6 +137,13 @@ static const fp_field gpu_f[] = {
     FP_INT(fp_cap_gpu, index, "index", O),
     FP_STR(fp_cap_gpu, arch, "arch", O),
     FP_STR(fp_cap_gpu, product, "product", O),
+    FP_STR(fp_cap_gpu, agent_id, "agent_id", ON),
+    FP_OPTD(fp_cap_gpu, cu_count, "cu_count", 0, ON),
+    FP_OPTD(fp_cap_gpu, num_xcc, "num_xcc", 0, ON),
+    FP_OPTD(fp_cap_gpu, max_engine_clk_mhz, "max_engine_clk_mhz", 0, ON),
+    FP_STR(fp_cap_gpu, partition, "partition", ON),
+    FP_STR(fp_cap_gpu, visible_devices, "visible_devices", ON),
+    FP_OPTD(fp_cap_gpu, physical_index, "physical_index", 0, ON),
 };
 static const fp_schema gpu_s = SCHEMA("capture.gpu", fp_cap_gpu, gpu_f);
 
@@ -198,6 +206,22 @@ static const fp_field reg_occ_f[] = {
 };
 static const fp_schema reg_occ_s = SCHEMA("capture.tags.registers.occupancy", fp_cap_reg_occ, reg_occ_f);
 
+static const fp_field codeobj_f[] = {
+    FP_STR(fp_cap_codeobj, path, "path", O),
+    FP_STR(fp_cap_codeobj, arch, "arch", O),
+    FP_STR(fp_cap_codeobj, target, "target", O),
+    FP_STR(fp_cap_codeobj, symbol, "symbol", O),
+    FP_OPTD(fp_cap_codeobj, vgpr_count, "vgpr_count", 0, O),
+    FP_OPTD(fp_cap_codeobj, agpr_count, "agpr_count", 0, O),
+    FP_OPTD(fp_cap_codeobj, sgpr_count, "sgpr_count", 0, O),
+    FP_OPTD(fp_cap_codeobj, group_segment_fixed_size, "group_segment_fixed_size", 0, O),
+    FP_OPTD(fp_cap_codeobj, private_segment_fixed_size, "private_segment_fixed_size", 0, O),
+    FP_OPTD(fp_cap_codeobj, wavefront_size, "wavefront_size", 0, O),
+    FP_OPTD(fp_cap_codeobj, kd_vgpr_alloc, "kd_vgpr_alloc", 0, O),
+    FP_OPTD(fp_cap_codeobj, kd_accum_offset, "kd_accum_offset", 0, O),
+};
+static const fp_schema codeobj_s = SCHEMA("capture.tags.registers.code_object", fp_cap_codeobj, codeobj_f);
+
 static const fp_field registers_f[] = {
     FP_STR(fp_cap_registers, source, "source", O),
     FP_OPTD(fp_cap_registers, vgpr_count, "vgpr_count", 0, O),
@@ -207,6 +231,8 @@ static const fp_field registers_f[] = {
     FP_OPTD(fp_cap_registers, scratch_bytes, "scratch_bytes", 0, O),
     FP_OPTD(fp_cap_registers, workgroup_size, "workgroup_size", 0, O),
     FP_INLINE(fp_cap_registers, occ, "occupancy", &reg_occ_s),
+    FP_OBJP(fp_cap_registers, code_object, "code_object", &codeobj_s, ON),
+    FP_STRS(fp_cap_registers, cross_check, ncross_check, "cross_check", ON),
 };
 static const fp_schema registers_s = SCHEMA("capture.tags.registers", fp_cap_registers, registers_f);
 
@@ -228,6 +254,7 @@ const fp_schema fp_cap_inventoried_schema = SCHEMA("capture.tags.inventoried", f
 static const fp_field tag_done_f[] = {
     FP_STR(fp_cap_tag_done, att_buffer_size, "att_buffer_size", O),
     FP_BOOL(fp_cap_tag_done, truncated, "truncated", O),
+    FP_STR(fp_cap_tag_done, quality, "quality", ON),
     FP_INT(fp_cap_tag_done, exit_code, "exit_code", O),
     FP_STR(fp_cap_tag_done, kernel_trace_csv, "kernel_trace_csv", ON),
     FP_STR(fp_cap_tag_done, agent_info_csv, "agent_info_csv", ON),

@@ -66,6 +66,8 @@ static const fp_field live_info_f[] = {
     FP_STR(fp_cnt_live_info, kernel_iteration_range, "kernel_iteration_range", O),
     FP_STR(fp_cnt_live_info, kernel_include_regex, "kernel_include_regex", O),
     FP_ARR(fp_cnt_live_info, groups, ngroups, "groups", &fp_cnt_group_schema, O),
+    FP_STRS(fp_cnt_live_info, env_dropped, nenv_dropped, "env_dropped", ON),
+    FP_STR(fp_cnt_live_info, pmc_check, "pmc_check", ON),
 };
 static const fp_schema live_info_s = SCHEMA("counters.live", fp_cnt_live_info, live_info_f);
 

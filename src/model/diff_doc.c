@@ -69,6 +69,7 @@ static const fp_schema row_delta_schema = {"diff.delta", sizeof(fp_diff_row_delt
             FP_OBJP(fp_diff_row, after, "after", &side_schema, 0),                                                    \
             FP_OBJ(fp_diff_row, delta, "delta", &row_delta_schema, 0),                                                \
             FP_BOOL(fp_diff_row, significant, "significant", 0),                                                      \
+            FP_OPTD(fp_diff_row, ci_points, "ci_points", 2, FP_F_OMIT_NULL),                                          \
     }
 static const fp_field class_row_fields[] = ROW_FIELDS("class");
 static const fp_field line_row_fields[] = ROW_FIELDS("source");
@@ -80,6 +81,42 @@ static const fp_field lines_fields[] = {
     FP_ARR(fp_diff_lines, rows, nrows, "rows", &line_row_schema, 0),
 };
 static const fp_schema lines_schema = {"diff.lines", sizeof(fp_diff_lines), FP_FIELDS(lines_fields), false};
+
+static const fp_field code_fields[] = {
+    FP_STR(fp_diff_code, identity, "identity", 0),
+    FP_STR(fp_diff_code, sha256_before, "sha256_before", 0),
+    FP_STR(fp_diff_code, sha256_after, "sha256_after", 0),
+    FP_OPTD(fp_diff_code, instructions_before, "instructions_before", 0, 0),
+    FP_OPTD(fp_diff_code, instructions_after, "instructions_after", 0, 0),
+    FP_STR(fp_diff_code, why, "why", 0),
+};
+static const fp_schema code_schema = {"diff.code", sizeof(fp_diff_code), FP_FIELDS(code_fields), false};
+
+static const fp_field ci_fields[] = {
+    FP_OPTD(fp_diff_ci, before, "before", 1, 0),
+    FP_OPTD(fp_diff_ci, after, "after", 1, 0),
+    FP_OPTD(fp_diff_ci, sd_before, "sd_before", 1, 0),
+    FP_OPTD(fp_diff_ci, sd_after, "sd_after", 1, 0),
+    FP_I64(fp_diff_ci, n_before, "n_before", 0),
+    FP_I64(fp_diff_ci, n_after, "n_after", 0),
+    FP_OPTD(fp_diff_ci, delta_pct, "delta_pct", 2, 0),
+    FP_OPTD(fp_diff_ci, ci_low_pct, "ci_low_pct", 2, 0),
+    FP_OPTD(fp_diff_ci, ci_high_pct, "ci_high_pct", 2, 0),
+    FP_STR(fp_diff_ci, change, "change", 0),
+};
+static const fp_schema ci_schema = {"diff.work.ci", sizeof(fp_diff_ci), FP_FIELDS(ci_fields), false};
+
+static const fp_field work_fields[] = {
+    FP_STR(fp_diff_work, unit, "unit", 0),
+    FP_OBJ(fp_diff_work, per_wave, "per_wave", &ci_schema, 0),
+    FP_OBJ(fp_diff_work, per_iteration, "per_iteration", &ci_schema, 0),
+    FP_OBJ(fp_diff_work, iterations_per_wave, "iterations_per_wave", &change2_schema, 0),
+    FP_STR(fp_diff_work, loop_before, "loop_before", 0),
+    FP_STR(fp_diff_work, loop_after, "loop_after", 0),
+    FP_BOOL(fp_diff_work, time_void, "time_void", 0),
+    FP_STR(fp_diff_work, why, "why", 0),
+};
+static const fp_schema work_schema = {"diff.work", sizeof(fp_diff_work), FP_FIELDS(work_fields), false};
 
 static const fp_field inst_side_fields[] = {
     FP_NUM(fp_diff_inst_side, code_line, "code_line", 0, 0),
@@ -134,6 +171,8 @@ static const fp_field verdict_fields[] = {
     FP_STR(fp_diff_verdict_doc, overall, "overall", 0),
     FP_STR(fp_diff_verdict_doc, basis, "basis", 0),
     FP_NUM(fp_diff_verdict_doc, delta, "delta", 2, 0),
+    FP_OPTD(fp_diff_verdict_doc, ci_low, "ci_low", 2, FP_F_OMIT_NULL),
+    FP_OPTD(fp_diff_verdict_doc, ci_high, "ci_high", 2, FP_F_OMIT_NULL),
     FP_STR(fp_diff_verdict_doc, why, "why", 0),
     /* diff.json only (check has no acceptance tests) */
     FP_OPTD(fp_diff_verdict_doc, acceptance_met, "acceptance_met", 0, FP_F_OMIT_NULL),
@@ -150,6 +189,8 @@ static const fp_field diff_fields[] = {
     FP_OBJ(fp_diff_doc, after, "after", &who_schema, 0),
     FP_OBJ(fp_diff_doc, noise_floor, "noise_floor", &fp_diff_noise_floor_schema, 0),
     FP_OBJ(fp_diff_doc, totals, "totals", &fp_diff_totals_schema, 0),
+    FP_OBJ(fp_diff_doc, code, "code", &code_schema, FP_F_OPTIONAL), /* absent from older diff.json */
+    FP_OBJ(fp_diff_doc, work, "work", &work_schema, FP_F_OPTIONAL),
     FP_ARR(fp_diff_doc, classes, nclasses, "classes", &fp_diff_class_row_schema, 0),
     FP_OBJ(fp_diff_doc, lines, "lines", &lines_schema, 0),
     FP_OBJ(fp_diff_doc, instructions, "instructions", &insts_schema, 0),

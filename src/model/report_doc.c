@@ -10,6 +10,7 @@
  */
 #include "flyprof/report_doc.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #define OMIT FP_F_OMIT_NULL
@@ -71,6 +72,12 @@ static const fp_field hbm_trace_fields[] = {
     FP_OPTD(fp_report_sol_hbm_trace, pct_of_peak, "pct_of_peak", -1, 0),
     FP_NUM(fp_report_sol_hbm_trace, load_bytes_traced, "load_bytes_traced", -1, 0),
     FP_NUM(fp_report_sol_hbm_trace, store_bytes_traced, "store_bytes_traced", -1, 0),
+    /* issue 23 item 4 (facts-stall); optional: reports written before still read */
+    FP_OPTD(fp_report_sol_hbm_trace, unique_bytes_per_dispatch, "unique_bytes_per_dispatch", -1, FP_F_OPTIONAL),
+    FP_OPTD(fp_report_sol_hbm_trace, unique_gbs, "unique_gbs", -1, FP_F_OPTIONAL),
+    FP_OPTD(fp_report_sol_hbm_trace, unique_pct_of_peak, "unique_pct_of_peak", -1, FP_F_OPTIONAL),
+    FP_NUM(fp_report_sol_hbm_trace, shared_load_bytes_traced, "shared_load_bytes_traced", -1, FP_F_OPTIONAL),
+    FP_NUM(fp_report_sol_hbm_trace, shared_load_instructions, "shared_load_instructions", -1, FP_F_OPTIONAL),
 };
 static const fp_schema hbm_trace_schema = {"report.sol.hbm.trace", sizeof(fp_report_sol_hbm_trace),
                                            FP_FIELDS(hbm_trace_fields), false};
@@ -91,6 +98,7 @@ static const fp_field hbm_fields[] = {
     FP_OBJ(fp_report_sol_hbm, trace, "trace", &hbm_trace_schema, 0),
     FP_OBJ(fp_report_sol_hbm, counters, "counters", &hbm_counters_schema, 0),
     FP_STR(fp_report_sol_hbm, caveat, "caveat", 0),
+    FP_BOOL(fp_report_sol_hbm, clamped, "clamped", FP_F_OPTIONAL), /* issue 23 (facts-stall) */
 };
 static const fp_schema hbm_schema = {"report.sol.hbm", sizeof(fp_report_sol_hbm), FP_FIELDS(hbm_fields), false};
 
@@ -399,6 +407,52 @@ static const fp_field inst_fields[] = {
 };
 static const fp_schema inst_schema = {"report.instructions", sizeof(fp_report_inst), FP_FIELDS(inst_fields), false};
 
+/* ---- diff's inputs: "isa" and "work" (issue 17 item 6; report_doc.h) ---- */
+
+#define OPT FP_F_OPTIONAL
+
+static const fp_field isa_fields[] = {
+    FP_STR(fp_report_isa, sha256, "sha256", 0),
+    FP_STR(fp_report_isa, opcodes_sha256, "opcodes_sha256", 0),
+    FP_I64(fp_report_isa, instructions, "instructions", 0),
+    FP_NUMS(fp_report_isa, block_starts, nblock_starts, "block_starts", 0, 0),
+};
+static const fp_schema isa_schema = {"report.isa", sizeof(fp_report_isa), FP_FIELDS(isa_fields), false};
+
+static const fp_field stat_fields[] = {
+    FP_I64(fp_report_stat, n, "n", 0),
+    FP_NUM(fp_report_stat, mean, "mean", 2, 0),
+    FP_NUM(fp_report_stat, sd, "sd", 2, 0),
+    FP_NUM(fp_report_stat, min, "min", 2, 0),
+    FP_NUM(fp_report_stat, max, "max", 2, 0),
+};
+static const fp_schema stat_schema = {"report.work.stat", sizeof(fp_report_stat), FP_FIELDS(stat_fields), false};
+
+static const fp_field loop_fields[] = {
+    FP_I64(fp_report_loop, head, "head", 0),
+    FP_I64(fp_report_loop, back_edge, "back_edge", 0),
+    FP_STR(fp_report_loop, source, "source", 0),
+    FP_I64(fp_report_loop, iterations, "iterations", 0),
+    FP_OBJ(fp_report_loop, iterations_per_wave, "iterations_per_wave", &stat_schema, 0),
+    FP_OBJ(fp_report_loop, cycles_per_iteration, "cycles_per_iteration", &stat_schema, 0),
+};
+static const fp_schema loop_schema = {"report.work.main_loop", sizeof(fp_report_loop), FP_FIELDS(loop_fields), false};
+
+/* a class's share sd, in points (2 decimals) */
+static const fp_field share_sd_fields[] = {
+    {.key = NULL, .kind = FP_K_NUM, .off = offsetof(fp_model_kv, v), .dec = 2},
+};
+static const fp_schema share_sd_schema = {"report.work.share_sd", sizeof(fp_model_kv), FP_FIELDS(share_sd_fields),
+                                          false};
+
+static const fp_field work_fields[] = {
+    FP_STR(fp_report_work, source, "source", 0),
+    FP_OBJ(fp_report_work, wave_cycles, "wave_cycles", &stat_schema, 0),
+    FP_OBJP(fp_report_work, main_loop, "main_loop", &loop_schema, 0),
+    FP_MAP(fp_report_work, share_sd, nshare_sd, "share_sd", &share_sd_schema, 0),
+};
+static const fp_schema work_schema = {"report.work", sizeof(fp_report_work), FP_FIELDS(work_fields), false};
+
 static const fp_field report_fields[] = {
     FP_INT(fp_report_doc, schema, "schema", 0),
     FP_STR(fp_report_doc, kernel, "kernel", 0),
@@ -429,6 +483,8 @@ static const fp_field report_fields[] = {
     FP_OBJ(fp_report_doc, evidence, "evidence", &fp_report_evidence_schema, 0),
     FP_OBJ(fp_report_doc, capture_quality, "capture_quality", &quality_schema, 0),
     FP_STR(fp_report_doc, repro, "repro", 0),
+    FP_OBJP(fp_report_doc, isa, "isa", &isa_schema, OPT),
+    FP_OBJP(fp_report_doc, work, "work", &work_schema, OPT),
     FP_ARR(fp_report_doc, lines, nlines, "lines", &line_schema, 0),
     FP_ARR(fp_report_doc, instructions, ninstructions, "instructions", &inst_schema, 0),
 };

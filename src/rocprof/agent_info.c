@@ -120,6 +120,53 @@ const fp_agent_row *fp_agent_info_first_gpu(const fp_agent_info *ai)
     return NULL;
 }
 
+const fp_agent_row *fp_agent_info_for(const fp_agent_info *ai, const char *agent_id)
+{
+    static const struct {
+        const char *prefix;
+        size_t off; /* the number it names: a node id column, or SIZE_MAX for the n-th GPU */
+    } forms[] = {
+        {"Agent ", offsetof(fp_agent_row, logical_node_id)},
+        {"GPU ", (size_t)-1},
+    };
+    for (size_t f = 0; agent_id && f < sizeof forms / sizeof forms[0]; f++) {
+        size_t lp = strlen(forms[f].prefix);
+        char *end;
+        if (strncmp(agent_id, forms[f].prefix, lp) || !agent_id[lp])
+            continue;
+        long long n = strtoll(agent_id + lp, &end, 10);
+        if (*end || n < 0)
+            return NULL;
+        long long gpu = 0;
+        for (size_t r = 0; r < ai->nrows; r++) {
+            const fp_agent_row *row = &ai->rows[r];
+            long long v;
+            if (!fp_agent_is_gpu(row))
+                continue;
+            bool hit = forms[f].off == (size_t)-1
+                           ? gpu == n
+                           : fp_rp_int((const fp_rp_num *)((const char *)row + forms[f].off), &v) && v == n;
+            if (hit)
+                return row;
+            gpu++;
+        }
+    }
+    return NULL;
+}
+
+const char *fp_agent_partition(const fp_agent_row *r)
+{
+    static const char *const full_xcd_archs[] = {"gfx942", "gfx950"};
+    static const char *const modes[] = {[1] = "CPX", [2] = "QPX", [4] = "DPX", [8] = "SPX"};
+    bool known = false;
+    for (size_t i = 0; r && r->name && i < sizeof full_xcd_archs / sizeof *full_xcd_archs; i++)
+        known |= !strcmp(r->name, full_xcd_archs[i]);
+    long long x;
+    if (!known || !fp_rp_int(&r->num_xcc, &x) || x < 1 || x > 8)
+        return NULL;
+    return modes[x];
+}
+
 char *fp_agent_info_beside(const char *csv_path, const char *suffix)
 {
     static const char ai[] = "agent_info.csv";

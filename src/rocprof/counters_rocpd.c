@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "flyprof/pmc.h"
+#include "flyprof/rocpd.h"
 #include "flyprof/fs.h"
 
 /* Counter rows per dispatch, SUMmed over instances; guid order = pass order. */
@@ -76,6 +77,31 @@ int fp_pmc_load_rocpd(fp_pmc_set *s, const char *path, fp_err *err)
     return fp_pmc_load_rocpd_ex(s, path, false, err);
 }
 
+int fp_rocpd_schema_check(sqlite3 *db, const char *path, fp_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT value FROM rocpd_metadata WHERE tag = 'schema_version'", -1, &st, NULL) !=
+        SQLITE_OK) {
+        sqlite3_finalize(st);
+        return 0; /* no metadata view: a hand-made or older database */
+    }
+    int rc = 0;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        const unsigned char *v = sqlite3_column_text(st, 0);
+        char *end = NULL;
+        long major = v ? strtol((const char *)v, &end, 10) : -1;
+        if (!v || end == (char *)v || major != FP_ROCPD_SCHEMA_MAJOR) {
+            rc = fp_err_set(err, FP_BAD_INPUT, "%s: rocpd schema_version %.40s is not supported (flyprof reads "
+                                               "schema %d.x, ROCm 7.0-7.2; 4.x dispatches have no agent_id)",
+                            path, v ? (const char *)v : "(null)", FP_ROCPD_SCHEMA_MAJOR);
+            fp_err_help(err, "convert with the rocpd of the ROCm that wrote it (`rocpd convert -f csv`) and pass the "
+                             "CSVs, or collect with ROCm 7.0-7.2");
+        }
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_err *err)
 {
     if (fp_is_dir(path))
@@ -93,6 +119,10 @@ int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_e
     sqlite3_free(uri);
     if (rc != SQLITE_OK) {
         fp_err_set(err, FP_IO_ERROR, "%s: cannot open: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_close(db);
+        return -1;
+    }
+    if (fp_rocpd_schema_check(db, path, err) != 0) {
         sqlite3_close(db);
         return -1;
     }

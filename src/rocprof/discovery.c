@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <sys/stat.h>
 
@@ -20,9 +21,11 @@
 #include "flyprof/cli.h"
 #include "flyprof/csv.h"
 #include "flyprof/fs.h"
+#include "flyprof/mem.h"
 #include "flyprof/json.h"
 #include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
+#include "flyprof/rocpd.h"
 
 /* Depth of the recursive decoder walk: rocprofv3 walks without a bound, but
  * flyprof must not walk "/" when ROCPROF_ATT_LIBRARY_PATH is mis-set (§8.3). */
@@ -303,6 +306,10 @@ int fp_discovery_load_rocpd(const char *db_path, fp_kcands *out, fp_err *err)
         sqlite3_close(db);
         return -1;
     }
+    if (fp_rocpd_schema_check(db, db_path, err) != 0) {
+        sqlite3_close(db);
+        return -1;
+    }
     /* Always the views, never the suffixed tables; guid joins so merged
      * databases stay correct (rocprof-formats.md §4.1, §4.4). */
     static const char *Q =
@@ -388,6 +395,105 @@ int fp_discovery_load(const char *prefix, fp_kcands *out, fp_err *err)
     fp_sb_free(&s);
     fp_sb_free(&t);
     fp_sb_free(&a);
+    return rc;
+}
+
+/* "<base>_<digits>" or "<base>" when name is one of the set's files, else NULL (malloc'd). */
+static char *set_prefix(const char *name, const char *base)
+{
+    static const char *const suffixes[] = {"_results.db", "_kernel_stats.csv", "_kernel_trace.csv"};
+    size_t lb = strlen(base), ln = strlen(name);
+    if (strncmp(name, base, lb))
+        return NULL;
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        size_t ls = strlen(suffixes[i]);
+        if (ln < lb + ls || strcmp(name + ln - ls, suffixes[i]))
+            continue;
+        size_t mid = ln - ls - lb; /* "" or "_<pid>" */
+        if (mid == 0 || (name[lb] == '_' && mid > 1 && strspn(name + lb + 1, "0123456789") == mid - 1))
+            return fp_xstrndup(name, ln - ls);
+    }
+    return NULL;
+}
+
+static void merge_cands(fp_kcands *into, fp_kcands *from, size_t *cap)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        fp_kcand *f = &from->v[i], *c = cand_find(into, f->name);
+        if (!c) {
+            c = cand_add(into, f->name, cap);
+            char *name = c->name;
+            *c = *f;
+            c->name = name;
+            c->agent = f->agent ? strdup(f->agent) : NULL;
+            continue;
+        }
+        c->calls += f->calls;
+        c->total_ns += f->total_ns;
+        c->min_ns = f->min_ns < c->min_ns ? f->min_ns : c->min_ns;
+        c->max_ns = f->max_ns > c->max_ns ? f->max_ns : c->max_ns;
+        c->avg_ns = c->calls ? (double)c->total_ns / (double)c->calls : 0;
+    }
+    into->total_dispatches += from->total_dispatches;
+    if (!into->arch && from->arch)
+        into->arch = strdup(from->arch);
+    if (!into->product && from->product)
+        into->product = strdup(from->product);
+    if (into->device_id < 0)
+        into->device_id = from->device_id;
+    if (!into->source)
+        into->source = from->source;
+}
+
+int fp_discovery_load_dir(const char *dir, const char *base, fp_kcands *out, size_t *nsets, fp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->device_id = -1;
+    *nsets = 0;
+    char **names = NULL, **sets = NULL;
+    size_t nn = 0, ns = 0, cap = 0;
+    fp_err e = {0};
+    if (fp_list_dir(dir, &names, &nn, &e) != 0)
+        fp_err_clear(&e);
+    for (size_t i = 0; i < nn; i++) { /* sorted names: each prefix once, in order */
+        char *p = set_prefix(names[i], base);
+        bool dup = p && ns && !strcmp(sets[ns - 1], p);
+        for (size_t k = 0; p && !dup && k < ns; k++)
+            dup = !strcmp(sets[k], p);
+        if (!p || dup) {
+            free(p);
+            continue;
+        }
+        sets = realloc(sets, (ns + 1) * sizeof *sets);
+        if (!sets)
+            abort();
+        sets[ns++] = p;
+    }
+    fp_strv_free(names, nn);
+    int rc = 0;
+    if (ns == 0) {
+        char *pfx = fp_path_join(dir, base);
+        rc = fp_discovery_load(pfx, out, err); /* its NO_ARTIFACT message names the files */
+        free(pfx);
+        *nsets = rc == 0;
+        return rc;
+    }
+    for (size_t i = 0; i < ns && rc == 0; i++) {
+        char *pfx = fp_path_join(dir, sets[i]);
+        fp_kcands one;
+        rc = fp_discovery_load(pfx, &one, err);
+        free(pfx);
+        if (rc == 0) {
+            merge_cands(out, &one, &cap);
+            (*nsets)++;
+        }
+        fp_kcands_free(&one);
+    }
+    fp_strv_free(sets, ns);
+    if (rc == 0)
+        sort_cands(out);
+    else
+        fp_kcands_free(out);
     return rc;
 }
 
@@ -676,6 +782,21 @@ void fp_decoder_search(const char *const *lib_dirs, size_t n_dirs, const char *r
 
 static bool has_ci(const char *hay, const char *needle) { return strcasestr(hay, needle) != NULL; }
 
+/* The first fatal line: "[rocprofv3] Fatal error:" (SDK >= 1.1) or, from
+ * ROCm 7.0's script, a bare "Fatal error:" at the start of a line. */
+static const char *find_fatal(const char *text)
+{
+    for (const char *p = text; (p = strstr(p, "Fatal error:")) != NULL; p++) {
+        static const char pre[] = "[rocprofv3] ";
+        size_t lp = sizeof pre - 1;
+        if ((size_t)(p - text) >= lp && !strncmp(p - lp, pre, lp))
+            return p - lp;
+        if (p == text || p[-1] == '\n')
+            return p;
+    }
+    return NULL;
+}
+
 void fp_scan_stderr(const char *text, fp_stderr_scan *s)
 {
     memset(s, 0, sizeof *s);
@@ -684,13 +805,29 @@ void fp_scan_stderr(const char *text, fp_stderr_scan *s)
     /* §8.4: the Python-layer fatal error and the tool's load failures */
     s->decoder_missing = has_ci(text, "rocprof-trace-decoder library path not found") ||
                          has_ci(text, "Decoder library not found") || has_ci(text, "Error loading decoder");
-    /* §5.1: decoder info records about lost data (buffer too small) */
-    s->data_lost = has_ci(text, "data lost") || has_ci(text, "stitch incomplete") ||
-                   has_ci(text, "buffer full") || has_ci(text, "buffer overflow");
-    const char *f = strstr(text, "[rocprofv3] Fatal error:");
+    /* the decoder's info strings (discovery.h): only the cut-off one is a buffer problem */
+    s->data_lost = has_ci(text, "wave incomplete") || has_ci(text, "buffer full") || has_ci(text, "buffer overflow");
+    s->bandwidth_loss = has_ci(text, "data lost");
+    s->stitch_incomplete = has_ci(text, "stitch incomplete");
+    const char *f = find_fatal(text);
     if (f) {
         s->fatal = true;
         size_t n = strcspn(f, "\r\n");
         snprintf(s->first_fatal, sizeof s->first_fatal, "%.*s", (int)(n < 500 ? n : 500), f);
     }
+}
+
+bool fp_kfd_present(const char **path)
+{
+    const char *p = getenv("FLYPROF_KFD_DEVICE");
+    if (!p || !p[0])
+        p = "/dev/kfd";
+    if (path)
+        *path = p;
+    return access(p, F_OK) == 0;
+}
+
+long long fp_att_buffer_default(const char *sdk_version)
+{
+    return sdk_version && fp_version_cmp(sdk_version, "1.3.0") >= 0 ? 0x18000000LL : 0x10000000LL;
 }

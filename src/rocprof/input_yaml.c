@@ -193,6 +193,41 @@ int fp_input_yaml_write(const char *path, const cJSON *jobs, fp_err *err)
     return rc;
 }
 
+/* The same jobs as JSON: rocprofv3 loads .json input with the standard
+ * library's json module, .yaml only when PyYAML is importable in the python
+ * that runs the script (input_yaml.h). The jobs are first put through the
+ * YAML emitter so both forms accept and refuse exactly the same values. */
+int fp_input_json_emit(const cJSON *jobs, fp_sb *out, fp_err *err)
+{
+    fp_sb check;
+    fp_sb_init(&check);
+    int rc = fp_input_yaml_emit(jobs, &check, err);
+    fp_sb_free(&check);
+    if (rc != 0)
+        return -1;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddItemReferenceToObject(root, "jobs", (cJSON *)jobs);
+    char *txt = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!txt)
+        abort();
+    fp_sb_adds(out, txt);
+    fp_sb_addc(out, '\n');
+    free(txt);
+    return 0;
+}
+
+int fp_input_json_write(const char *path, const cJSON *jobs, fp_err *err)
+{
+    fp_sb sb;
+    fp_sb_init(&sb);
+    int rc = fp_input_json_emit(jobs, &sb, err);
+    if (rc == 0)
+        rc = fp_write_atomic(path, sb.buf, sb.len, err);
+    fp_sb_free(&sb);
+    return rc;
+}
+
 static int cmp_unsigned(const void *a, const void *b)
 {
     unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;

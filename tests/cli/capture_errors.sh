@@ -34,7 +34,11 @@ fp capture softmax --invocation "FOO='unterminated" --bundle "$T/b2"; expect_err
 printf 'recipes:\n  - name: x\n    test_file: ../../etc/passwd\n' > "$T/bad.yaml"
 fp capture softmax --recipes "$T/bad.yaml" --bundle "$T/b3"; expect_error BAD_INPUT 65
 
-# NO_KERNEL_DISCOVERED 66: no dispatch at all; only library kernels; the workload crashed
+# NO_GPU 69: no dispatch and no KFD device node (this machine: no /dev/kfd) - not NO_KERNEL_DISCOVERED
+FLYPROF_KFD_DEVICE=$T/no-kfd FAKE_ROCPROF_KERNELS=none fp capture softmax --bundle "$T/b4g"; expect_error NO_GPU 69
+[ "$(jget $T/out.json '"no-kfd absent" in d["error"]["message"]')" = True ] || fail "NO_GPU names the node"
+# NO_KERNEL_DISCOVERED 66 (a GPU is visible): no dispatch at all; only library kernels; the workload crashed
+touch "$T/kfd"; export FLYPROF_KFD_DEVICE=$T/kfd
 FAKE_ROCPROF_KERNELS=none fp capture softmax --bundle "$T/b4"; expect_error NO_KERNEL_DISCOVERED 66
 [ "$(jget $T/b4/capture.json 'd["status"]')" = failed ] || fail "capture.json status after failure"
 FAKE_ROCPROF_KERNELS="rocprim::sort_kernel:5,Cijk_Ailk_Bljk:3" fp capture foo --invocation true --bundle "$T/b5"
@@ -44,6 +48,7 @@ fp capture softmax --invocation "sh -c 'exit 3'" --bundle "$T/b6"
 FAKE_ROCPROF_KERNELS=none fp capture softmax --invocation "sh -c 'exit 3'" --bundle "$T/b6"
 expect_error NO_KERNEL_DISCOVERED 66
 [ "$(jget $T/out.json 'd["error"]["exit_code"]')" = 3 ] || fail "exit code in error"
+unset FLYPROF_KFD_DEVICE
 
 # DISPATCH_OUT_OF_RANGE 66: softmax ran 12 times
 fp capture softmax --iter-range 50 --bundle "$T/b7"; expect_error DISPATCH_OUT_OF_RANGE 66
@@ -73,7 +78,7 @@ pgrep -f "rocprofv3 -i $T/b12" >/dev/null && fail "fake rocprofv3 survived the t
 FAKE_ROCPROF_HANG=att "$FLYPROF" capture softmax --bundle "$T/b13" -f json > "$T/out.json" 2>/dev/null &
 pid=$!
 for i in $(seq 1 100); do grep -q '"att:big"' "$T/b13/capture.json" 2>/dev/null && break; \
-  [ -f "$T/b13/rocprof/big/input_att.yaml" ] && break; sleep 0.1; done
+  [ -f "$T/b13/rocprof/big/input_att.json" ] && break; sleep 0.1; done
 sleep 0.5
 kill -INT $pid
 wait $pid; RC=$?

@@ -18,9 +18,10 @@ same_tree() { # A B: every file byte for byte
   diff -r "$1" "$2" > "$T/tree.diff" || { head -40 "$T/tree.diff" >&2; fail "$1 and $2 differ"; }
 }
 no_path() { # DIR PATH: no artifact or kept envelope (*.json, *.md, *.html, *.svg,
-  # *.folded) under DIR mentions PATH. rocprofv3's own input YAMLs (its
+  # *.folded) under DIR mentions PATH. rocprofv3's own input files (input_*.json: its
   # output_directory must be absolute) and its stderr logs are kept verbatim.
   if grep -rlF --include='*.json' --include='*.md' --include='*.html' --include='*.svg' --include='*.folded' \
+      --exclude='input_*.json' \
       "$2" "$1" > "$T/hits"; then
     cat "$T/hits" >&2
     fail "$(wc -l < "$T/hits") artifact(s) under $1 still hold the path $2"

@@ -27,7 +27,15 @@ for f in report.json headlines.json REPORT.md report.html; do [ -s "$T/stream/$f
 # the CSV's 20 us) is 4.6 % of the MI350X's 8 TB/s: latency (too few bytes in flight), not bandwidth
 [ "$(py "$R" "j['bound_type']")" = latency ] || fail "bound"
 [ "$(py "$R" "j['bound']['rule']")" = vmem_starved_trace ] || fail "bound rule"
-[ "$(py "$R" "j['sol']['hbm']['bytes_per_dispatch']")" = 7340032 ] || fail "sol bytes"
+[ "$(py "$R" "j['sol']['hbm']['trace']['bytes_per_dispatch']")" = 7340032 ] || fail "sol requested bytes"
+# unique bytes (issue 23): the load reads v10 = 0 + a kernel-argument base, the same 1 KiB in every
+# workgroup (6 executions x 16 B x 64 lanes per wave, once per 4-wave workgroup = 24 KiB); the store
+# (1 KiB per wave x 1024 waves) is the workgroup's own: 1048576 + 24576 = 1073152 B = 0.67 % of peak
+[ "$(py "$R" "j['sol']['hbm']['bytes_per_dispatch']")" = 1073152 ] || fail "sol unique bytes"
+[ "$(py "$R" "(j['sol']['hbm']['pct_of_peak'], j['sol']['hbm']['trace']['unique_pct_of_peak'], j['sol']['hbm']['clamped'])")" = \
+    "(0.67, 0.67, False)" ] || fail "sol unique pct"
+[ "$(py "$R" "(j['sol']['hbm']['trace']['shared_load_instructions'], j['sol']['hbm']['trace']['shared_load_bytes_traced'])")" = \
+    "(1, 24576)" ] || fail "sol shared loads"
 [ "$(py "$R" "j['sol']['hbm']['source']")" = trace ] || fail "sol source"
 [ "$(py "$R" "j['launch']['workgroups']")" = 256 ] || fail "launch workgroups"
 [ "$(py "$R" "j['launch']['underfilled']")" = False ] || fail "launch underfilled"

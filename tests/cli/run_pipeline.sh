@@ -133,7 +133,7 @@ expect_error CAPTURE_TIMEOUT 75
 # Ctrl-C during capture -> INTERRUPTED envelope, run.json says so, no fake left
 FAKE_ROCPROF_HANG=att "$FLYPROF" run softmax --bundle "$T/run6" -f json > "$T/out.json" 2>/dev/null &
 pid=$!
-for i in $(seq 1 100); do [ -f "$T/run6/rocprof/big/input_att.yaml" ] && break; sleep 0.1; done
+for i in $(seq 1 100); do [ -f "$T/run6/rocprof/big/input_att.json" ] && break; sleep 0.1; done
 sleep 0.5
 kill -INT $pid
 wait $pid; RC=$?

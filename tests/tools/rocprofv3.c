@@ -28,13 +28,18 @@
 #include "flyprof/proc.h"
 #include "flyprof/strbuf.h"
 
+extern char **environ;
+
 #define MAX_KERNELS 32
 #define MAX_JOBS 8
 #define MAX_RANGES 64
 #define MAX_COUNTERS 64
 
 /* Default ATT buffer of the 7.x tool config (rocprof-formats.md §1.3). */
+/* --att-buffer-size defaults: 0x10000000 (256 MiB) in the 7.0 tool config,
+ * 0x18000000 (384 MiB) in the rocm-systems source of SDK 1.3 (issue 18) */
 #define DEFAULT_ATT_BUFFER 0x10000000LL
+#define DEFAULT_ATT_BUFFER_NEW 0x18000000LL
 /* Agent handle of the traced GPU in the samples (ui_output_agent_38430_*). */
 #define DEFAULT_AGENT_HANDLE 38430
 
@@ -58,6 +63,9 @@ typedef struct dispatch {
     long long start, end;
 } dispatch;
 
+/* FAKE_ROCPROF_PROCS: the workload's kernels run in that many processes (a
+ * launcher and workers); each writes its own outputs, as process pid + g_proc. */
+static int g_proc;
 static kernel g_k[MAX_KERNELS];
 static int g_nk;
 static dispatch *g_d;
@@ -178,12 +186,20 @@ typedef struct job {
     int target_cu;
 } job;
 
+/* "[rocprofv3] Fatal error: " since SDK 1.1.0; ROCm 7.0's script (SDK 1.0.0)
+ * wrote "Fatal error: " with no prefix */
+static const char *fatal_prefix(void)
+{
+    return version_num(env_or("FAKE_ROCPROF_VERSION", "1.1.0")) < 10100 ? "Fatal error: "
+                                                                         : "[rocprofv3] Fatal error: ";
+}
+
 static void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void fatal(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("[rocprofv3] Fatal error: ", stderr);
+    fputs(fatal_prefix(), stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -292,6 +308,11 @@ static int load_input(const char *path, job *jobs)
     FILE *f = fopen(path, "rb");
     if (!f)
         fatal("Input file '%s' does not exist", path);
+    /* no-pyyaml: the python running the script cannot import yaml (a FlyDSL
+     * virtualenv); .json input is read by the standard library and still works */
+    if (mode_has("no-pyyaml") && strcmp(dot, ".json") != 0)
+        fatal("YAML package is not installed. Run '/usr/bin/python3 -m pip install pyyaml' or use JSON or text "
+              "format");
     yaml_parser_t parser;
     yaml_document_t doc;
     yaml_parser_initialize(&parser);
@@ -479,7 +500,7 @@ static char *out_path(const char *dir, const char *file, const char *suffix)
             fp_sb_adds(&s, host());
             p += 10;
         } else if (!strncmp(p, "%pid%", 5)) {
-            fp_sb_addf(&s, "%d", (int)getpid());
+            fp_sb_addf(&s, "%d", (int)getpid() + g_proc);
             p += 5;
         } else {
             fp_sb_addc(&s, *p++);
@@ -520,7 +541,9 @@ static FILE *open_out(const char *dir, const char *file, const char *suffix)
  * allocation and reports accum 0 (rocprof-formats.md §3.5). */
 static void reg_counts(const kernel *k, int *archv, int *accv)
 {
-    bool undercount = !strcmp(arch(), "gfx950") && version_num(env_or("FAKE_ROCPROF_VERSION", "1.1.0")) < 10300;
+    /* mode undercount: a release that reports SDK 1.3.0 without the fix (ROCm 7.2.4) */
+    bool undercount = !strcmp(arch(), "gfx950") &&
+                      (version_num(env_or("FAKE_ROCPROF_VERSION", "1.1.0")) < 10300 || mode_has("undercount"));
     if (undercount) {
         *archv = k->vgpr / 2;
         *accv = 0;
@@ -528,6 +551,35 @@ static void reg_counts(const kernel *k, int *archv, int *accv)
         *archv = k->vgpr - k->accum;
         *accv = k->accum;
     }
+}
+
+/* FAKE_ROCPROF_GPUS (physical GPUs, default 1) x FAKE_ROCPROF_PARTITION
+ * (spx|dpx|qpx|cpx, gfx942: 1, 2, 4, 8 agents per GPU, each with 304/n CUs and
+ * 8/n XCDs) GPU agents after the 2 CPUs. agent_info lists every one of them
+ * whatever HIP_VISIBLE_DEVICES says (it is enumerated through HSA); with either
+ * variable set the dispatches run on agent HIP_VISIBLE_DEVICES (its first
+ * entry), i.e. "Agent <2 + that>", not necessarily the first GPU row. */
+static int partitions(void)
+{
+    static const struct {
+        const char *name;
+        int n;
+    } modes[] = {{"spx", 1}, {"dpx", 2}, {"qpx", 4}, {"cpx", 8}};
+    const char *p = getenv("FAKE_ROCPROF_PARTITION");
+    for (size_t i = 0; p && i < sizeof modes / sizeof modes[0]; i++)
+        if (!strcmp(p, modes[i].name))
+            return modes[i].n;
+    return 1;
+}
+
+static int gpu_agents(void) { return atoi(env_or("FAKE_ROCPROF_GPUS", "1")) * partitions(); }
+
+static int traced_node(void)
+{
+    if (!getenv("FAKE_ROCPROF_GPUS") && !getenv("FAKE_ROCPROF_PARTITION"))
+        return 2;
+    int t = atoi(env_or("HIP_VISIBLE_DEVICES", "0"));
+    return 2 + (t >= 0 && t < gpu_agents() ? t : 0);
 }
 
 static const char *KT_HEADER =
@@ -545,8 +597,8 @@ static void write_kernel_trace(const char *dir, const char *file)
         const kernel *k = &g_k[d->k];
         int av, cv;
         reg_counts(k, &av, &cv);
-        fprintf(f, "\"KERNEL_DISPATCH\",\"Agent 2\",1,0,%d,%d,%d,\"%s\",%d,%lld,%lld,%d,0,%d,%d,%d,256,1,1,%d,1,1\n",
-                (int)getpid(), d->id, k->id, k->name, d->id, d->start, d->end, 16384, av, cv, 48,
+        fprintf(f, "\"KERNEL_DISPATCH\",\"Agent %d\",1,0,%d,%d,%d,\"%s\",%d,%lld,%lld,%d,0,%d,%d,%d,256,1,1,%d,1,1\n",
+                traced_node(), (int)getpid(), d->id, k->id, k->name, d->id, d->start, d->end, 16384, av, cv, 48,
                 256 * 1024);
     }
     fclose(f);
@@ -573,12 +625,16 @@ static void write_agent_info(const char *dir, const char *file)
                 "0,0,0,0,0,0,0,0,\"AMD EPYC 9575F 64-Core Processor\",\"CPU\",\"AMD EPYC 9575F 64-Core Processor\","
                 "\"\"\n",
                 n, n, n * 96);
+    int parts = partitions();
+    for (int g = 0; !strcmp(arch(), "gfx942") && g < gpu_agents(); g++)
+        /* MI300X: 304 CUs, 8 XCDs, 64 KiB LDS, 2100 MHz (rocprof-formats.md §7.1); a partition has 1/n of them */
+        fprintf(f, "%d,%d,\"GPU\",0,%d,0,2147487744,8,64,0,64,64,%d,%d,%d,32,1,10,4,32,90402,4098,29857,29952,0,"
+                   "%d,2,14,8,24,2100,2100,12,30,2755109504,10,32,141,1024,4294967295,0,8861873366774386336,12605,"
+                   "1024,1024,1024,2147483647,65535,65535,\"gfx942\",\"AMD\",\"AMD Instinct MI300X\",\"ip "
+                   "discovery\"\n",
+                2 + g, 2 + g, 1216 / parts, 8 / parts, 304 / parts, 32 / parts, 128 + g);
     if (!strcmp(arch(), "gfx942"))
-        /* MI300X: 304 CUs, 64 KiB LDS, 2100 MHz (rocprof-formats.md §7.1) */
-        fputs("2,2,\"GPU\",0,1216,0,2147487744,8,64,0,64,64,8,304,32,32,1,10,4,32,90402,4098,29857,29952,0,128,2,"
-              "14,8,24,2100,2100,12,30,2755109504,10,32,141,1024,4294967295,0,8861873366774386336,12605,1024,"
-              "1024,1024,2147483647,65535,65535,\"gfx942\",\"AMD\",\"AMD Instinct MI300X\",\"ip discovery\"\n",
-              f);
+        ;
     else
         /* the real MI350X row of rocprof-formats.md §3.4 */
         fputs("2,2,\"GPU\",0,1024,0,2147487744,8,160,0,64,64,8,256,32,32,1,9,4,32,90500,4098,30112,29952,0,128,2,"
@@ -698,8 +754,9 @@ static void write_rocpd(const char *dir, const char *file, const job *j, const i
         fp_sb_addf(&sql, "CREATE TABLE %s%s (%s); CREATE VIEW %s AS SELECT * FROM %s%s;", tables[t][0], sfx,
                    tables[t][1], tables[t][0], tables[t][0], sfx);
     fp_sb_addf(&sql,
-               "INSERT INTO rocpd_metadata%s(tag,value) VALUES('schema_version','3'),('uuid','%s'),('guid','%s');",
-               sfx, sfx + 1, guid);
+               "INSERT INTO rocpd_metadata%s(tag,value) VALUES('schema_version','%s'),('uuid','%s'),('guid','%s');",
+               /* FAKE_ROCPROF_ROCPD_SCHEMA: e.g. 4.1.0, the rocm-systems tree's newer schema */
+               sfx, env_or("FAKE_ROCPROF_ROCPD_SCHEMA", "3"), sfx + 1, guid);
     fp_sb_addf(&sql, "INSERT INTO rocpd_string%s VALUES(1,'%s','KERNEL_DISPATCH');", sfx, guid);
     bool g942 = !strcmp(arch(), "gfx942");
     fp_sb_addf(&sql,
@@ -773,6 +830,8 @@ static double counter_value(const char *name, const dispatch *d)
         return (double)(d->end - d->start) * 2.2 * 8; /* 2.2 GHz, summed over 8 XCDs */
     if (!strcmp(name, "SQ_WAVES"))
         return 16384.0;
+    if (!strcmp(name, "MeanOccupancyPerCU"))
+        return 14.5; /* waves per CU, the SDK's derived counter (of 32 possible) */
     unsigned h = 2166136261u;
     for (const char *c = name; *c; c++)
         h = (h ^ (unsigned char)*c) * 16777619u;
@@ -805,7 +864,7 @@ static void write_counters(const char *dir, const char *file, const job *j, cons
         for (int c = 0; c < j->pmc.n; c++) {
             if (counter_dropped(j->pmc.v[c]))
                 continue; /* silently, like counters that do not exist on the agent */
-            fprintf(f, "%d,%d,\"Agent 2\",1,%d,%d,262144,%d,\"%s\",256,16384,0,%d,%d,48,\"%s\",", d->id, d->id,
+            fprintf(f, "%d,%d,\"Agent %d\",1,%d,%d,262144,%d,\"%s\",256,16384,0,%d,%d,48,\"%s\",", d->id, d->id, traced_node(),
                     (int)getpid(), (int)getpid(), k->id, k->name, av, cv, j->pmc.v[c]);
             fmt_float(f, counter_value(j->pmc.v[c], d));
             fprintf(f, ",%lld,%lld\n", d->start, d->end);
@@ -1028,6 +1087,15 @@ static bool find_decoder(const job *j, fp_sb *searched)
         ADD_DIR(j->att_lib.v[i]);
     if (!j->att_lib.n) {
         const char *e = getenv("ROCPROF_ATT_LIBRARY_PATH");
+        if (e && e[0] && version_num(env_or("FAKE_ROCPROF_VERSION", "1.1.0")) < 10300) {
+            /* ROCm 7.0-7.2: the env string is iterated character by character, so
+             * its first entry is "/" and os.walk goes through the whole
+             * filesystem: in practice the run never gets to the application */
+            fprintf(stderr, "[fake rocprofv3] walking '/' for %s (ROCPROF_ATT_LIBRARY_PATH=%s, 7.0 bug)\n",
+                    "librocprof-trace-decoder.so", e);
+            for (;;)
+                pause();
+        }
         if (e && e[0])
             ADD_DIR(e);
         const char *ld = getenv("LD_LIBRARY_PATH");
@@ -1044,17 +1112,49 @@ static bool find_decoder(const job *j, fp_sb *searched)
     return present;
 }
 
-static bool data_lost(const job *j)
+/* The decoder's info strings (rocprof-trace-decoder, issue 18): "Wave incomplete"
+ * is the cut-off symptom of a full buffer (truncated / FAKE_ROCPROF_ATT_NEED_BUFFER:
+ * waves lose their ends); "Data Lost" is packets dropped for bandwidth (mode
+ * data-lost: the waves decode, with gaps); "Stitch Incomplete" means the trace
+ * does not match the code object's disassembly (mode stitch-incomplete). */
+static bool wave_incomplete(const job *j)
 {
-    /* FAKE_ROCPROF_ATT_NEED_BUFFER: the trace is truncated ("data lost")
-     * unless att_buffer_size is at least this many bytes. */
     const char *need = getenv("FAKE_ROCPROF_ATT_NEED_BUFFER");
     if (mode_has("truncated"))
         return true;
     if (!need)
         return false;
-    long long buf = j->att_buffer ? j->att_buffer : DEFAULT_ATT_BUFFER;
+    long long dflt = version_num(env_or("FAKE_ROCPROF_VERSION", "1.1.0")) >= 10300 ? DEFAULT_ATT_BUFFER_NEW
+                                                                                 : DEFAULT_ATT_BUFFER;
+    long long buf = j->att_buffer ? j->att_buffer : dflt;
     return buf < int_auto("FAKE_ROCPROF_ATT_NEED_BUFFER", need);
+}
+
+static void decoder_info(const char *what, int dispatch_id)
+{
+    fprintf(stderr, "W0000 00:00:00.000000 %d att_decoder.cpp:212] [rocprofv3] ATT decoder info: %s (shader engine "
+                    "0, dispatch %d)\n",
+            (int)getpid(), what, dispatch_id);
+}
+
+/* FAKE_ROCPROF_CODE_OBJECT: a real AMDGPU ELF copied as the code object
+ * rocprofv3 writes next to the ATT output; without it a 4-line stand-in. */
+static void write_code_object(const char *co)
+{
+    const char *src = getenv("FAKE_ROCPROF_CODE_OBJECT");
+    fp_sb b;
+    fp_sb_init(&b);
+    fp_err e = {0};
+    if (src && fp_read_file(src, &b, &e) == 0) {
+        FILE *f = fopen(co, "wb");
+        if (f) {
+            fwrite(b.buf, 1, b.len, f);
+            fclose(f);
+        }
+    } else {
+        write_text(co, "fake code object (no ELF: set FAKE_ROCPROF_CODE_OBJECT for a real one)\n");
+    }
+    fp_sb_free(&b);
 }
 
 static void do_att(const char *argv0, const job *j, const char *dir, const char *file)
@@ -1062,7 +1162,7 @@ static void do_att(const char *argv0, const job *j, const char *dir, const char 
     int *idx = calloc((size_t)g_nd + 1, sizeof *idx);
     int n = targeted(j, true, idx);
     long long handle = atoll(env_or("FAKE_ROCPROF_AGENT_HANDLE", "38430"));
-    bool lost = data_lost(j);
+    bool lost = wave_incomplete(j);
     const char *dbg = getenv("FLYDSL_DEBUG_ENABLE_DEBUG_INFO");
     bool mapped = dbg && !strcmp(dbg, "1") && !mode_has("no-line-info");
     if (n == 0)
@@ -1071,7 +1171,7 @@ static void do_att(const char *argv0, const job *j, const char *dir, const char 
     char cofile[64];
     snprintf(cofile, sizeof cofile, "%s_code_object_id_1.out", arch());
     char *co = out_path(dir, file, cofile);
-    write_text(co, "\177ELF fake code object\n");
+    write_code_object(co);
     log_opened(co);
     free(co);
     for (int t = 0; t < n; t++) {
@@ -1094,11 +1194,11 @@ static void do_att(const char *argv0, const job *j, const char *dir, const char 
                           "\"Source\"\n");
         fp_sb_free(&stats);
         if (lost)
-            fprintf(stderr,
-                    "W0000 00:00:00.000000 %d att_decoder.cpp:212] [rocprofv3] ATT decoder: Data lost in shader "
-                    "engine 0 of dispatch %d (trace buffer full); increase --att-buffer-size or reduce "
-                    "--att-shader-engine-mask\n",
-                    (int)getpid(), d->id);
+            decoder_info("Wave incomplete", d->id);
+        if (mode_has("data-lost"))
+            decoder_info("Data Lost", d->id);
+        if (mode_has("stitch-incomplete"))
+            decoder_info("Stitch Incomplete", d->id);
     }
     free(idx);
 }
@@ -1112,14 +1212,68 @@ __attribute__((used)) const char *__asan_default_options(void) { return "detect_
 
 static void set_str(char **dst, const char *v) { *dst = strdup(v); }
 
+/* Run as `rocprofv3-avail pmc-check [-d N] C...` (a symlink to the fake): exit 0
+ * when the counters fit one pass by the block limits of rocprof-formats.md §6.3
+ * (TCC 4, SQ 8, GRBM 2; MeanOccupancyPerCU = SQ_LEVEL_WAVES + SQ_ACCUM_PREV_HIRES
+ * + GRBM_GUI_ACTIVE), else 1 with a message; FAKE_ROCPROF_MODE=pmc-check-refuses
+ * refuses everything. Other subcommands: exit 0, nothing printed. */
+static int avail_main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "pmc-check"))
+        return 0;
+    static const struct {
+        const char *prefix;
+        int limit;
+    } blocks[] = {{"TCC_", 4}, {"SQ_", 8}, {"GRBM_", 2}};
+    const char *hw[256];
+    int n = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-d")) {
+            i++;
+            continue;
+        }
+        const char *mean[] = {"SQ_LEVEL_WAVES", "SQ_ACCUM_PREV_HIRES", "GRBM_GUI_ACTIVE"};
+        const char *one[] = {argv[i]};
+        bool derived = !strcmp(argv[i], "MeanOccupancyPerCU");
+        for (int b = 0; b < (derived ? 3 : 1) && n < 256; b++) {
+            const char *c = derived ? mean[b] : one[b];
+            bool have = false;
+            for (int k = 0; k < n && !have; k++)
+                have = !strcmp(hw[k], c);
+            if (!have)
+                hw[n++] = c;
+        }
+    }
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+        int used = 0;
+        for (int k = 0; k < n; k++)
+            used += !strncmp(hw[k], blocks[b].prefix, strlen(blocks[b].prefix));
+        if (used > blocks[b].limit || mode_has("pmc-check-refuses")) {
+            printf("Counters cannot be collected together in a single pass\n");
+            return 1;
+        }
+    }
+    printf("Counters can be collected together\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    const char *base = strrchr(argv[0], '/');
+    if (!strcmp(base ? base + 1 : argv[0], "rocprofv3-avail"))
+        return avail_main(argc, argv);
     const char *ver = env_or("FAKE_ROCPROF_VERSION", "1.1.0");
     int vn = version_num(ver);
     job cli;
     memset(&cli, 0, sizeof cli);
     const char *input = NULL;
     int app = -1;
+    /* ROCPROF_OUTPUT_PATH / ROCPROF_OUTPUT_FILE_NAME are argparse defaults of -d / -o:
+     * they take part in the merge with an input file's jobs like typed flags */
+    if (getenv("ROCPROF_OUTPUT_PATH"))
+        set_str(&cli.dir, getenv("ROCPROF_OUTPUT_PATH")), cli.set_dir = true;
+    if (getenv("ROCPROF_OUTPUT_FILE_NAME"))
+        set_str(&cli.file, getenv("ROCPROF_OUTPUT_FILE_NAME")), cli.set_file = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *eq = strchr(a, '=');
@@ -1263,7 +1417,7 @@ int main(int argc, char **argv)
             fp_sb_init(&searched);
             bool ok = find_decoder(j, &searched);
             if (!ok) {
-                fprintf(stderr, "[rocprofv3] Fatal error: rocprof-trace-decoder library path not found in %s\n",
+                fprintf(stderr, "%srocprof-trace-decoder library path not found in %s\n", fatal_prefix(),
                         searched.buf);
                 fp_sb_free(&searched);
                 return 1;
@@ -1288,6 +1442,11 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
             if (getenv(vars[i]))
                 fp_json_add_str(e, vars[i], getenv(vars[i]));
+        /* every ROCPROF_* the tool inherited (flyprof must pass none) */
+        cJSON *rpe = cJSON_AddArrayToObject(o, "rocprof_env");
+        for (char **ev = environ; ev && *ev; ev++)
+            if (!strncmp(*ev, "ROCPROF_", 8))
+                cJSON_AddItemToArray(rpe, cJSON_CreateString(*ev));
         cJSON *js = cJSON_AddArrayToObject(o, "jobs");
         for (int k = 0; k < nj; k++) {
             cJSON *jo = cJSON_CreateObject();
@@ -1297,6 +1456,9 @@ int main(int argc, char **argv)
             fp_json_add_str(jo, "kernel_iteration_range", jobs[k].range);
             fp_json_add_int(jo, "att_buffer_size", jobs[k].att_buffer);
             fp_json_add_int(jo, "pmc", jobs[k].pmc.n);
+            cJSON *al = cJSON_AddArrayToObject(jo, "att_library_path");
+            for (int i = 0; i < jobs[k].att_lib.n; i++)
+                cJSON_AddItemToArray(al, cJSON_CreateString(jobs[k].att_lib.v[i]));
             cJSON_AddItemToArray(js, jo);
         }
         char *line = cJSON_PrintUnformatted(o);
@@ -1332,14 +1494,16 @@ int main(int argc, char **argv)
     }
     int app_rc = pr.exited ? pr.exit_code : 128 + pr.term_signal;
 
-    for (int k = 0; k < nj; k++) {
-        job *j = &jobs[k];
+    int nprocs = atoi(env_or("FAKE_ROCPROF_PROCS", "1"));
+    for (int k = 0; k < nj * (nprocs > 1 ? nprocs : 1); k++) {
+        g_proc = k / nj; /* every process writes every job's outputs */
+        job *j = &jobs[k % nj];
         const char *dir0 = j->dir ? j->dir : ".";
         const char *file = j->file ? j->file : "%hostname%/%pid%";
         /* pass_N sub-directory rules of §1.7 (SDK 7.0-7.2 when vn < 1.3.0) */
         char dir[4096];
         if (input && (nj > 1 ? (vn < 10300 || j->has_pmc) : j->has_pmc))
-            snprintf(dir, sizeof dir, "%s/pass_%d", dir0, k + 1);
+            snprintf(dir, sizeof dir, "%s/pass_%d", dir0, k % nj + 1);
         else
             snprintf(dir, sizeof dir, "%s", dir0);
         if (input && nj > 1 && vn >= 10300 && !j->has_pmc)

@@ -21,6 +21,38 @@ static const char AGENTS[] =
     "2,2,\"GPU\",256,8,4,8,90500,30112,2200,8861873366774386336,\"gfx950\",\"AMD\",\"AMD Instinct MI350X\","
     "\"ip discovery\"\n";
 
+/* Two CPX partitions of an MI300X after the CPUs (nodes 2 and 3), then a
+ * non-partitionable gfx90a: the traced agent by Agent_Id, partition by Num_Xcc. */
+static const char PARTS[] =
+    "\"Node_Id\",\"Logical_Node_Id\",\"Agent_Type\",\"Cu_Count\",\"Num_Xcc\",\"Name\"\n"
+    "0,0,\"CPU\",0,0,\"EPYC\"\n"
+    "1,1,\"CPU\",0,0,\"EPYC\"\n"
+    "2,2,\"GPU\",38,1,\"gfx942\"\n"
+    "3,3,\"GPU\",38,1,\"gfx942\"\n"
+    "4,4,\"GPU\",152,4,\"gfx942\"\n"
+    "5,5,\"GPU\",104,1,\"gfx90a\"\n";
+
+static void test_traced_agent(void **state)
+{
+    (void)state;
+    fp_agent_info ai;
+    fp_err err = {0};
+    assert_int_equal(fp_agent_info_parse(PARTS, sizeof PARTS - 1, "p.csv", &ai, &err), 0);
+    assert_ptr_equal(fp_agent_info_for(&ai, "Agent 3"), &ai.rows[3]);
+    assert_ptr_equal(fp_agent_info_for(&ai, "Agent 2"), fp_agent_info_first_gpu(&ai));
+    assert_ptr_equal(fp_agent_info_for(&ai, "GPU 1"), &ai.rows[3]); /* type-relative: the 2nd GPU */
+    assert_null(fp_agent_info_for(&ai, "Agent 0"));                 /* a CPU */
+    assert_null(fp_agent_info_for(&ai, "Agent 9"));
+    assert_null(fp_agent_info_for(&ai, "Agent 3x"));
+    assert_null(fp_agent_info_for(&ai, "Agent "));
+    assert_null(fp_agent_info_for(&ai, NULL));
+    assert_string_equal(fp_agent_partition(&ai.rows[2]), "CPX");
+    assert_string_equal(fp_agent_partition(&ai.rows[4]), "DPX");
+    assert_null(fp_agent_partition(&ai.rows[5])); /* gfx90a: no partition modes */
+    assert_null(fp_agent_partition(&ai.rows[0]));
+    fp_agent_info_free(&ai);
+}
+
 static void test_real_rows(void **state)
 {
     (void)state;
@@ -92,6 +124,7 @@ int main(void)
         cmocka_unit_test(test_real_rows),
         cmocka_unit_test(test_no_gpu_and_bad_input),
         cmocka_unit_test(test_beside),
+        cmocka_unit_test(test_traced_agent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

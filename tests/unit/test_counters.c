@@ -435,6 +435,12 @@ static void test_groups_fit_one_pass(void **state)
         for (size_t i = 0; i < ng; i++) {
             int tcc = 0, sq = 0, grbm = 0;
             for (const char *const *c = g[i]; *c; c++) {
+                /* the SDK-derived occupancy takes SQ_LEVEL_WAVES + SQ_ACCUM_PREV_HIRES (+ the GUI) */
+                if (!strcmp(*c, "MeanOccupancyPerCU")) {
+                    sq += 2;
+                    continue;
+                }
+                assert_string_not_equal(*c, "SQ_ACCUM_PREV_HIRES"); /* never the raw accumulator */
                 const char *b = fp_counter_block(*c);
                 assert_non_null(b);
                 tcc += !strcmp(b, "TCC");
@@ -454,6 +460,69 @@ static void test_groups_fit_one_pass(void **state)
     assert_null(fp_counters_groups("gfx90a", NULL));
 }
 
+/* The packer: 4 groups -> 2 passes on both arches; every group whole in one pass;
+ * each pass's hardware counters within the block limits, counted here from the
+ * names (MeanOccupancyPerCU = its three base counters, shared ones once). */
+static int hw_count(const char *const *pass, const char *prefix)
+{
+    const char *set[64];
+    int n = 0;
+    for (const char *const *c = pass; *c; c++) {
+        const char *mean[] = {"SQ_LEVEL_WAVES", "SQ_ACCUM_PREV_HIRES", "GRBM_GUI_ACTIVE", NULL};
+        const char *one[] = {*c, NULL};
+        for (const char *const *b = strcmp(*c, "MeanOccupancyPerCU") ? one : mean; *b; b++) {
+            bool have = false;
+            for (int i = 0; i < n; i++)
+                have |= !strcmp(set[i], *b);
+            if (!have)
+                set[n++] = *b;
+        }
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += !strncmp(set[i], prefix, strlen(prefix));
+    return k;
+}
+
+static void test_pack_passes(void **state)
+{
+    (void)state;
+    const char *arches[] = {"gfx942", "gfx950"};
+    for (size_t a = 0; a < 2; a++) {
+        size_t ng;
+        const char *const *const *g = fp_counters_groups(arches[a], &ng);
+        fp_counter_passes p;
+        assert_int_equal(fp_counters_pack(g, ng, &p), 0);
+        assert_int_equal(p.n, 2);
+        for (size_t i = 0; i < p.n; i++) {
+            assert_true(hw_count(p.pass[i], "TCC_") <= 4);
+            assert_true(hw_count(p.pass[i], "SQ_") <= 8);
+            assert_true(hw_count(p.pass[i], "GRBM_") <= 2);
+        }
+        for (size_t k = 0; k < ng; k++) { /* a whole group in exactly one pass */
+            size_t whole = 0;
+            for (size_t i = 0; i < p.n; i++) {
+                bool all = true;
+                for (const char *const *c = g[k]; *c; c++) {
+                    bool in = false;
+                    for (const char **q = p.pass[i]; *q; q++)
+                        in |= !strcmp(*q, *c);
+                    all &= in;
+                }
+                whole += all;
+            }
+            assert_int_equal(whole, 1);
+        }
+        fp_counter_passes_free(&p);
+    }
+    /* a group that alone exceeds a block cannot be packed */
+    static const char *const big[] = {"TCC_A", "TCC_B", "TCC_C", "TCC_D", "TCC_E", NULL};
+    static const char *const *const one[] = {big, NULL};
+    fp_counter_passes p;
+    assert_int_equal(fp_counters_pack(one, 1, &p), -1);
+    assert_int_equal(p.n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -461,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_compute_lds_occupancy), cmocka_unit_test(test_cross_pass_flag),
         cmocka_unit_test(test_no_product),           cmocka_unit_test(test_records_merge),
         cmocka_unit_test(test_csv_reader),           cmocka_unit_test(test_groups_fit_one_pass),
+        cmocka_unit_test(test_pack_passes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

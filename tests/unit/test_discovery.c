@@ -106,11 +106,34 @@ static void test_stderr_scan(void **state)
     assert_false(s.data_lost);
     assert_string_equal(s.first_fatal,
                         "[rocprofv3] Fatal error: rocprof-trace-decoder library path not found in ['/opt/rocm/lib']");
-    fp_scan_stderr("W... ATT decoder: Data lost in shader engine 0\n", &s);
-    assert_true(s.data_lost);
+    /* "Data Lost" is bandwidth loss, not a full buffer: no retry (issue 18) */
+    fp_scan_stderr("W... ATT decoder info: Data Lost (shader engine 0, dispatch 3)\n", &s);
+    assert_false(s.data_lost);
+    assert_true(s.bandwidth_loss);
+    assert_false(s.stitch_incomplete);
     assert_false(s.decoder_missing);
+    fp_scan_stderr("W... ATT decoder info: Wave incomplete (shader engine 0, dispatch 3)\n", &s);
+    assert_true(s.data_lost);
+    assert_false(s.bandwidth_loss);
+    fp_scan_stderr("W... ATT decoder info: Stitch Incomplete (shader engine 0, dispatch 3)\n", &s);
+    assert_true(s.stitch_incomplete);
+    assert_false(s.data_lost);
+    /* ROCm 7.0 (SDK 1.0.0) writes the fatal line without the [rocprofv3] prefix */
+    fp_scan_stderr("some noise\nFatal error: YAML package is not installed. Run 'python3 -m pip install pyyaml' "
+                   "or use JSON or text format\n",
+                   &s);
+    assert_true(s.fatal);
+    assert_string_equal(s.first_fatal, "Fatal error: YAML package is not installed. Run 'python3 -m pip install "
+                                       "pyyaml' or use JSON or text format");
+    /* ... but not a phrase inside another line */
+    fp_scan_stderr("W... a Fatal error: inside a log line\n", &s);
+    assert_false(s.fatal);
     fp_scan_stderr(NULL, &s);
     assert_false(s.fatal);
+    assert_int_equal(fp_att_buffer_default("1.0.0"), 0x10000000LL);
+    assert_int_equal(fp_att_buffer_default("1.1.0"), 0x10000000LL);
+    assert_int_equal(fp_att_buffer_default("1.3.0"), 0x18000000LL);
+    assert_int_equal(fp_att_buffer_default(NULL), 0x10000000LL);
 }
 
 static void test_iterations(void **state)

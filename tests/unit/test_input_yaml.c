@@ -11,7 +11,72 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flyprof/fs.h"
 #include "flyprof/input_yaml.h"
+#include "flyprof/rpenv.h"
+
+/* The JSON form (issue 18): {"jobs": [...]} that Python's json module reads
+ * back to exactly the jobs, and the same refusals as the YAML form. */
+static void test_json_form(void **state)
+{
+    (void)state;
+    cJSON *jobs = cJSON_CreateArray();
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "kernel_include_regex", "a\\.b\"c");
+    cJSON_AddStringToObject(j, "att_buffer_size", "0x10000000");
+    cJSON_AddNumberToObject(j, "att_target_cu", 1);
+    cJSON_AddBoolToObject(j, "advanced_thread_trace", 1);
+    cJSON_AddItemToArray(jobs, j);
+    fp_sb sb;
+    fp_sb_init(&sb);
+    fp_err err = {0};
+    assert_int_equal(fp_input_json_emit(jobs, &sb, &err), 0);
+    cJSON *back = cJSON_Parse(sb.buf);
+    assert_non_null(back);
+    assert_int_equal(cJSON_GetArraySize(back), 1);
+    assert_true(cJSON_Compare(cJSON_GetObjectItemCaseSensitive(back, "jobs"), jobs, 1));
+    /* a float is refused exactly as the YAML writer refuses it */
+    cJSON_AddNumberToObject(j, "att_simd_select", 1.5);
+    fp_sb_free(&sb);
+    fp_sb_init(&sb);
+    assert_int_equal(fp_input_json_emit(jobs, &sb, &err), -1);
+    assert_int_equal(err.code, FP_INTERNAL);
+    assert_int_equal((int)sb.len, 0);
+    cJSON_Delete(back);
+    cJSON_Delete(jobs);
+    fp_sb_free(&sb);
+}
+
+/* rpenv.h: the inherited ROCPROF_* names, sorted; the decoder dirs of
+ * ROCPROF_ATT_LIBRARY_PATH split on ':' with empty entries dropped. */
+static void test_rocprof_env(void **state)
+{
+    (void)state;
+    setenv("ROCPROF_OUTPUT_PATH", "/stale", 1);
+    setenv("ROCPROF_ATT_LIBRARY_PATH", "/a::/b/c:", 1);
+    setenv("XROCPROF_NOT", "1", 1);
+    char **names = NULL;
+    size_t n = fp_rocprof_env_inherited(&names);
+    size_t want = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            assert_true(strcmp(names[i - 1], names[i]) < 0);
+        want += !strcmp(names[i], "ROCPROF_OUTPUT_PATH") || !strcmp(names[i], "ROCPROF_ATT_LIBRARY_PATH");
+        assert_int_equal(strncmp(names[i], "ROCPROF_", 8), 0);
+    }
+    assert_int_equal(want, 2);
+    fp_strv_free(names, n);
+    char **dirs = NULL;
+    n = fp_rocprof_att_lib_dirs(&dirs);
+    assert_int_equal(n, 2);
+    assert_string_equal(dirs[0], "/a");
+    assert_string_equal(dirs[1], "/b/c");
+    fp_strv_free(dirs, n);
+    unsetenv("ROCPROF_ATT_LIBRARY_PATH");
+    assert_int_equal(fp_rocprof_att_lib_dirs(&dirs), 0);
+    unsetenv("ROCPROF_OUTPUT_PATH");
+    unsetenv("XROCPROF_NOT");
+}
 
 static void test_pmc_and_att_jobs(void **state)
 {
@@ -153,6 +218,8 @@ int main(void)
         cmocka_unit_test(test_escaping),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_iter_range),
+        cmocka_unit_test(test_json_form),
+        cmocka_unit_test(test_rocprof_env),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

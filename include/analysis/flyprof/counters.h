@@ -69,6 +69,9 @@ typedef struct fp_counters_opts {
     double ideal_bytes;     /* bytes the kernel must move per dispatch, 0 = unknown */
     double ea_channels;     /* multiplier on EA request counts, default 1 */
     fp_dtype dtype;         /* for the MFMA % of peak; FP_DT_COUNT = pick the type with most MOPS */
+    /* the agent's own Cu_Count / Num_Xcc (agent_info), 0 = the product's: a CPX
+     * MI300X agent has 38 CUs and 1 XCD, not the product table's 304 / 8 (issue 18) */
+    int agent_cus, agent_xcds;
 } fp_counters_opts;
 
 /* Compute every metric for one record (or the mean record when `records` has
@@ -89,6 +92,22 @@ void fp_counters_interpret(struct fp_counters_doc *d);
  * fitting one pass (TCC <= 4, SQ <= 8, GRBM <= 2). Returns a NULL-terminated
  * array of NULL-terminated name arrays (static); NULL for an unknown arch. */
 const char *const *const *fp_counters_groups(const char *arch, size_t *ngroups);
+/* The logical groups packed, whole, into the fewest passes (first fit in
+ * order): a group joins a pass when the union of their HARDWARE counters fits
+ * every block's limit (TCC 4, SQ 8, GRBM 2, ...; an SDK-derived counter such as
+ * MeanOccupancyPerCU counts as its base counters, shared ones once). Whole
+ * groups keep each metric's inputs in one pass. gfx942/gfx950: 4 groups -> 2
+ * passes (L2+writes with LDS+occupancy, fetch with MFMA), half the application
+ * runs. pass[i] are malloc'd NULL-terminated arrays of the groups' (static)
+ * names. -1 when a group alone does not fit or more than FP_MAX_PASSES are needed. */
+#define FP_MAX_PASSES 16
+typedef struct fp_counter_passes {
+    const char **pass[FP_MAX_PASSES];
+    size_t n;
+} fp_counter_passes;
+int fp_counters_pack(const char *const *const *groups, size_t ngroups, fp_counter_passes *out);
+void fp_counter_passes_free(fp_counter_passes *p);
+
 /* Block of a counter name ("TCC", "SQ", "GRBM") for the pass limits. */
 const char *fp_counter_block(const char *name);
 /* Hardware counter slots per block per pass (rocprof-formats.md §6.3). */

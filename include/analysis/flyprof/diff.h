@@ -15,6 +15,7 @@
 #ifndef FLYPROF_DIFF_H
 #define FLYPROF_DIFF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "flyprof/diff_doc.h"
@@ -83,11 +84,38 @@ void fp_diff_verdict_doc_of(const fp_diff_verdict *v, fp_diff_verdict_doc *out);
 /* diff.json of two reports (*out is overwritten; free with fp_diff_free). */
 void fp_diff_reports(const fp_report_doc *before, const fp_report_doc *after, fp_diff_doc *out);
 
+/* ---- the parts that explain a change (src/analysis/diff_work.c) ---- */
+
+/* t_{0.975, df} of Student's t (a table, interpolated in 1/df). */
+double fp_diff_t975(double df);
+/* Half-width of the 95 % CI of mean_a - mean_b (Welch), from each side's
+ * sample sd and count; NAN when a side has fewer than 2. */
+double fp_diff_welch_half(double sd_b, double n_b, double sd_a, double n_a);
+/* improved | regressed | neutral | inconclusive of a relative change (%) with
+ * its CI [lo, hi] (have_ci false: none) against FP_DIFF_NOISE_TIME_PCT;
+ * same_code: an interval containing 0 is neutral (the same binary cannot
+ * change but by sampling). See docs/commands/diff.md. */
+const char *fp_diff_change_of(double delta, double lo, double hi, bool have_ci, bool same_code);
+/* One per-wave figure compared (owned strings: free with the diff). */
+void fp_diff_ci_of(const fp_report_stat *b, const fp_report_stat *a, bool same_code, fp_diff_ci *out);
+/* diff.json "code": the two reports' isa compared. */
+void fp_diff_code_of(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff_code *out);
+/* diff.json "work": per wave and per main-loop iteration, CSV identity. */
+void fp_diff_work_of(const fp_report_doc *rb, const fp_report_doc *ra, bool same_code, fp_diff_work *out);
+/* Both durations come from the same kernel_trace.csv rows (time.csv.rows_sha256). */
+bool fp_diff_time_void(const fp_report_doc *rb, const fp_report_doc *ra);
+/* The report's duration is the traced wave span (time.source "trace"). */
+bool fp_diff_time_is_trace(const fp_report_doc *r);
+/* Half-width (points) of the 95 % CI of a class's share change; null when unknown. */
+fp_optd fp_diff_share_ci(const fp_report_doc *rb, const fp_report_doc *ra, const char *cls);
+
 /* The --fail-on gate (diff, check): does `verdict` (verdict.overall:
- * improved / regressed / neutral) trip the gate `fail_on`? "regressed" trips
- * on regressed only; "any-change" on every verdict other than neutral. A NULL
- * fail_on never trips; a NULL verdict trips any gate. Returns 1 (tripped:
- * exit with FP_REGRESSED), 0 (passes), -1 (unknown fail_on). */
+ * improved / regressed / neutral / inconclusive) trip the gate `fail_on`?
+ * "regressed" trips on regressed only; "any-change" on every verdict other
+ * than neutral; an inconclusive verdict neither passes nor trips any gate. A
+ * NULL fail_on never trips; a NULL verdict trips any gate. Returns 1 (tripped:
+ * exit with FP_REGRESSED), 2 (undecided: exit with FP_INCONCLUSIVE), 0
+ * (passes), -1 (unknown fail_on). */
 int fp_diff_gate(const char *verdict, const char *fail_on);
 /* The accepted --fail-on values, NULL-terminated (an FP_OPT_CHOICE list). */
 extern const char *const fp_diff_fail_on_choices[];

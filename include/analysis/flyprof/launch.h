@@ -61,6 +61,7 @@ typedef struct fp_launch {
     double simd_fill_pct;       /* 100 * min(grid_waves, simds) / simds, -1 unknown */
     int waves_per_simd_limit;   /* the occupancy model's, 0 unknown */
     double resident_waves_per_simd; /* min(limit, ceil(grid_waves / simds)), 0 unknown */
+    bool from_trace;            /* the counts are the trace's (launch_facts.c), not a CSV row's */
 } fp_launch;
 
 /* Compute the model; out->valid false when the grid or workgroup is unusable. */

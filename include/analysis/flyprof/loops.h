@@ -1,6 +1,6 @@
 /*
  * loops.h - the back-edges of a kernel listing and what each one is (issue 23
- * item 6, docs/representativeness.md): a loop is a backward branch whose body
+ * item 6, docs/commands/report.md "Trace representativeness"): a loop is a backward branch whose body
  * executed more than once; a backward branch into an s_endpgm block is an exit,
  * not a loop; a short backward loop around a load/atomic and a compare is a
  * spin-wait (e.g. a split-K semaphore), whose iterations are waiting, not work.

@@ -43,6 +43,7 @@ typedef struct fp_sol_in {
     double span_total;           /* bubbles gain.span_total: traced SIMD cycles */
     double cu_cycles;            /* sum over traced CUs of the longest SIMD span; 0 = unknown */
     double grid_waves;           /* launch model; 0 = unknown */
+    double wg_waves;             /* waves per workgroup (launch model); 0 = unknown: no unique bytes */
     double time_ns;              /* kernel duration; 0 = unknown */
     double peak_hbm_gbs;         /* SoC; 0 = unknown */
     double lds_bytes_clk_cu;     /* LDS peak bytes per clock per CU; 0 = unknown */
@@ -67,10 +68,16 @@ typedef struct fp_sol {
     double valu_cycles_traced; /* opcost.h VALU rows: 4 cycles, transcendentals more */
     int64_t valu_slow;         /* VALU executions costing more than 4 cycles */
     double lds_bytes_traced;
+    /* issue 23 item 4: loads whose address does not depend on the workgroup id (dataflow.h)
+     * read the same bytes in every workgroup: one workgroup's worth must cross HBM */
+    double shared_load_bytes_traced; /* their bytes over the traced waves */
+    int64_t shared_load_rows;        /* such load instructions (executed) */
     /* HBM */
     fp_sol_num hbm_bytes, hbm_gbs, hbm_pct;     /* the chosen source */
     const char *hbm_source;                      /* "trace" | "counters" | NULL */
-    fp_sol_num trace_bytes, trace_gbs, trace_pct;
+    fp_sol_num trace_bytes, trace_gbs, trace_pct;  /* requested bytes: the upper bound */
+    fp_sol_num unique_bytes, unique_gbs, unique_pct; /* unique bytes; unique_pct clamped to 100 */
+    bool hbm_clamped;                                /* the trace figure was above 100 % of peak: printed as 100 */
     fp_sol_num ctr_gbs, ctr_pct;
     /* pipes */
     fp_sol_num mfma_busy, trace_mfma_busy, ctr_mfma;

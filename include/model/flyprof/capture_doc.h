@@ -29,6 +29,8 @@
 /* rocprofv3 as probed (`rocprofv3 --version`). Strings NULL when unknown. */
 typedef struct fp_cap_rocprof {
     char *path, *version, *rocm_version, *default_output_format;
+    char **env_dropped; /* inherited ROCPROF_* removed from its environment (rpenv.h); omitted when none */
+    size_t nenv_dropped;
 } fp_cap_rocprof;
 
 /* Worktree provenance (libgit2) at capture time. */
@@ -131,6 +133,14 @@ typedef struct fp_cap_discovery {
 typedef struct fp_cap_gpu {
     int index;
     char *arch, *product;
+    /* the traced agent's own agent_info row (matched by the kernel trace's Agent_Id;
+     * issue 18): omitted when unknown. A partitioned MI300X agent (CPX) has 38 CUs
+     * and 1 XCD, not the product table's 304 / 8. */
+    char *agent_id;                 /* "Agent 5" as the kernel trace names it */
+    fp_optd cu_count, num_xcc, max_engine_clk_mhz;
+    char *partition;                /* "SPX" | "DPX" | "QPX" | "CPX" (gfx942 / gfx950) */
+    char *visible_devices;          /* ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES the --gpu index was taken in */
+    fp_optd physical_index;         /* the --gpu index mapped through them */
 } fp_cap_gpu;
 
 /* Stage: the kernel to trace was chosen. */
@@ -183,11 +193,24 @@ typedef struct fp_cap_reg_occ {
     char *occupancy_limited_by;
 } fp_cap_reg_occ;
 
+/* The kernel's entry in the code object rocprofv3 wrote next to the ATT output
+ * (codeobj.h): the metadata note's counts and the kernel descriptor's. */
+typedef struct fp_cap_codeobj {
+    char *path;                      /* bundle-relative */
+    char *arch, *target, *symbol;
+    fp_optd vgpr_count, agpr_count, sgpr_count;   /* .vgpr_count is the unified total on gfx90a+ */
+    fp_optd group_segment_fixed_size, private_segment_fixed_size, wavefront_size;
+    fp_optd kd_vgpr_alloc, kd_accum_offset;       /* null without a descriptor / ACCUM_OFFSET */
+} fp_cap_codeobj;
+
 typedef struct fp_cap_registers {
-    char *source;                    /* "att kernel trace" | "discovery kernel trace" */
+    char *source;                    /* "code object" | "att kernel trace" | "discovery kernel trace" */
     /* numbers a reader asks "was it recorded?" of: fp_optd (integers; never null when written) */
     fp_optd vgpr_count, accum_vgpr_count, sgpr_count, lds_bytes, scratch_bytes, workgroup_size;
     fp_cap_reg_occ *occ;
+    fp_cap_codeobj *code_object;     /* omitted when no code object holds the kernel */
+    char **cross_check;              /* kernel trace vs code object disagreements, omitted when none */
+    size_t ncross_check;
 } fp_cap_registers;
 
 typedef struct fp_cap_vgpr {
@@ -208,6 +231,7 @@ typedef struct fp_cap_inventoried {
 typedef struct fp_cap_tag_done {
     char *att_buffer_size;
     bool truncated;                  /* data still lost at the last buffer size */
+    char *quality;                   /* NULL, or "packets_dropped" (decoder "Data Lost": bandwidth) */
     int exit_code;
     char *kernel_trace_csv, *agent_info_csv; /* bundle-relative, when rocprofv3 wrote them */
     fp_cap_inventoried *inventoried;

@@ -76,6 +76,9 @@ typedef struct fp_cnt_live_info {
     char *kernel_iteration_range, *kernel_include_regex;
     fp_cnt_group *groups;
     size_t ngroups;
+    char **env_dropped; /* inherited ROCPROF_* removed from rocprofv3's environment (rpenv.h); omitted when none */
+    size_t nenv_dropped;
+    char *pmc_check;    /* rocprofv3-avail pmc-check of the packed passes: "ok" | "refused" | "not available" */
 } fp_cnt_live_info;
 
 typedef struct fp_cnt_live {

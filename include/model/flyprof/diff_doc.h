@@ -75,7 +75,10 @@ typedef struct fp_diff_row {
     fp_diff_side *before; /* NULL (null): not on that side */
     fp_diff_side *after;
     fp_diff_row_delta delta;
-    bool significant; /* |delta.pct| >= FP_DIFF_NOISE_SHARE_PTS */
+    bool significant; /* outside the noise: |delta.pct| > ci_points (else >= FP_DIFF_NOISE_SHARE_PTS);
+                       * never when the code is unchanged (a share then moves with what was sampled) */
+    fp_optd ci_points; /* half-width of the 95 % CI of delta.pct from the waves' share spread
+                        * (report.json work.share_sd); absent when unknown (and in `check`) */
 } fp_diff_row;
 
 typedef struct fp_diff_lines {
@@ -92,12 +95,48 @@ typedef struct fp_diff_inst_side {
     double stall_per_wave; /* 1 dp */
 } fp_diff_inst_side;
 
+/* "code": is it the same code? From report.json "isa" of each side. */
+typedef struct fp_diff_code {
+    char *identity;             /* unchanged | operands_changed | changed | unknown */
+    char *sha256_before;        /* isa.sha256, or null */
+    char *sha256_after;
+    fp_optd instructions_before; /* static instructions, 0 dp */
+    fp_optd instructions_after;
+    char *why;
+} fp_diff_code;
+
+/* One per-work figure compared with its noise: the means over the traced waves,
+ * the relative change and its 95 % confidence interval (Welch, from each side's
+ * wave-to-wave sd; null when a side has fewer than 2 waves), and what the
+ * change is within that noise. */
+typedef struct fp_diff_ci {
+    fp_optd before, after;      /* means, cycles, 1 dp */
+    fp_optd sd_before, sd_after; /* sample sd over the waves, 1 dp */
+    int64_t n_before, n_after;  /* waves */
+    fp_optd delta_pct;          /* 100 (after - before) / before, 2 dp */
+    fp_optd ci_low_pct;         /* 95 % CI of delta_pct, 2 dp */
+    fp_optd ci_high_pct;
+    char *change;               /* improved | regressed | neutral | inconclusive, null when unknown */
+} fp_diff_ci;
+
+/* "work": per-unit-of-work comparison (report.json "work" of each side). */
+typedef struct fp_diff_work {
+    char *unit;                  /* the verdict's unit when it is one of these: "main-loop iteration" | "wave" | null */
+    fp_diff_ci per_wave;         /* cycles per traced wave (end - begin) */
+    fp_diff_ci per_iteration;    /* cycles per main-loop iteration */
+    fp_diff_change iterations_per_wave; /* mean main-loop iterations per traced wave, 2 dp */
+    char *loop_before;           /* "471..1781 (file.py:283)", or null */
+    char *loop_after;
+    bool time_void;              /* both durations come from the same kernel_trace.csv */
+    char *why;                   /* one sentence: what per wave vs per iteration says */
+} fp_diff_work;
+
 /* A matched instruction whose stall per wave changed. */
 typedef struct fp_diff_inst_change {
     char *source;       /* innermost "file:line" */
     char *opcode;
     int64_t occurrence; /* rank among the same (source, opcode) in code order */
-    char *matched_by;   /* "source+opcode+occurrence" | "opcode+occurrence (source changed)" */
+    char *matched_by;   /* which identity matched it (diff.md: source+opcode+block position, ...) */
     char *inst;         /* the before side's instruction text */
     fp_diff_inst_side before;
     fp_diff_inst_side after;
@@ -132,9 +171,11 @@ typedef struct fp_diff_acceptance {
 
 /* The overall verdict; acceptance_met / _total only in diff.json (check has none). */
 typedef struct fp_diff_verdict_doc {
-    char *overall; /* improved | regressed | neutral */
-    char *basis;   /* time_ns_per_call | stall_pct */
-    double delta;  /* % of duration, or points of stall_pct, 2 dp */
+    char *overall; /* improved | regressed | neutral | inconclusive */
+    char *basis;   /* time_ns_per_call | cycles_per_iteration | wave_cycles | stall_pct */
+    double delta;  /* % of duration / cycles, or points of stall_pct, 2 dp */
+    fp_optd ci_low;  /* 95 % CI of delta (cycle bases); absent when unknown (and in `check`) */
+    fp_optd ci_high;
     char *why;
     fp_optd acceptance_met;   /* a count; absent when unknown */
     fp_optd acceptance_total;
@@ -148,6 +189,8 @@ typedef struct fp_diff_doc {
     fp_diff_who after;
     fp_diff_noise_floor noise_floor;
     fp_diff_totals totals;
+    fp_diff_code code;
+    fp_diff_work work;
     fp_diff_row *classes; /* before's order, then after-only classes */
     size_t nclasses;
     fp_diff_lines lines;

@@ -79,6 +79,12 @@ typedef struct fp_report_launch {
 typedef struct fp_report_sol_hbm_trace {
     fp_optd bytes_per_dispatch, gbs, pct_of_peak;
     double load_bytes_traced, store_bytes_traced; /* bytes requested by the traced waves */
+    /* issue 23 item 4 (facts-stall): bytes_per_dispatch / gbs / pct_of_peak above are the
+     * REQUESTED bytes (every re-read counted: the upper bound); unique_* count a load whose
+     * address does not depend on the workgroup id once (one workgroup's worth, dataflow.h) */
+    fp_optd unique_bytes_per_dispatch, unique_gbs, unique_pct_of_peak; /* unique_pct clamped to 100 */
+    double shared_load_bytes_traced;  /* bytes of such shared loads over the traced waves */
+    double shared_load_instructions;  /* executed load instructions classified shared */
 } fp_report_sol_hbm_trace;
 
 typedef struct fp_report_sol_hbm_counters {
@@ -94,6 +100,8 @@ typedef struct fp_report_sol_hbm {
     fp_report_sol_hbm_trace trace;
     fp_report_sol_hbm_counters counters;
     char *caveat;               /* what the trace bytes are */
+    bool clamped;               /* issue 23 (facts-stall): the trace figure exceeded 100 % of peak and
+                                 * pct_of_peak says 100 (the bytes are cache traffic) */
 } fp_report_sol_hbm;
 
 typedef struct fp_report_sol_mfma {
@@ -363,6 +371,46 @@ typedef struct fp_report_inst {
     double exposed;
 } fp_report_inst;
 
+/* ---- diff's inputs (issue 17 item 6): the identity of the code and the work the
+ * traced waves did, so that `diff` can say "code unchanged" and normalise per unit
+ * of work with a noise floor from the trace's own wave-to-wave spread. Both objects
+ * are null in a report that was not built from a dispatch dir (and absent from
+ * reports written before them: FP_F_OPTIONAL). */
+
+/* "isa": the code itself, independent of its source mapping and of what ran. */
+typedef struct fp_report_isa {
+    char *sha256;          /* SHA-256 of the instruction texts in code order, each + '\n' */
+    char *opcodes_sha256;  /* the same over the opcodes alone: equal when only operands changed */
+    int64_t instructions;  /* static instructions (code.json rows with LineNumber > 0) */
+    double *block_starts;  /* code lines that start a basic block, ascending (integers) */
+    size_t nblock_starts;
+} fp_report_isa;
+
+/* A per-wave figure over the traced waves: n, mean, sample sd (0 when n < 2), min, max. */
+typedef struct fp_report_stat {
+    int64_t n;
+    double mean, sd, min, max;
+} fp_report_stat;
+
+/* "work.main_loop": the loop with the most latency (a back-edge whose body ran more than once). */
+typedef struct fp_report_loop {
+    int64_t head;             /* code line of the first body instruction (the branch target) */
+    int64_t back_edge;        /* code line of the backward branch */
+    char *source;             /* the back-edge's source line, or NULL */
+    int64_t iterations;       /* back-edge executions over the traced waves (code.json Hit) */
+    fp_report_stat iterations_per_wave;
+    fp_report_stat cycles_per_iteration; /* per wave: first body issue -> last body end, / its iterations */
+} fp_report_loop;
+
+/* "work": per-wave figures from the wave files. */
+typedef struct fp_report_work {
+    char *source;                 /* "wave files" */
+    fp_report_stat wave_cycles;   /* end - begin of each traced wave */
+    fp_report_loop *main_loop;    /* NULL = null: no loop iterated */
+    fp_model_kv *share_sd;        /* per class: sample sd over waves of its share of the wave's stall, points */
+    size_t nshare_sd;
+} fp_report_work;
+
 typedef struct fp_report_doc {
     int schema;               /* FP_REPORT_DOC_SCHEMA */
     char *kernel, *recipe_kernel, *arch, *product;
@@ -396,6 +444,8 @@ typedef struct fp_report_doc {
     fp_report_evidence evidence;
     fp_report_quality capture_quality;
     char *repro;
+    fp_report_isa *isa;       /* diff's inputs (above); NULL = null */
+    fp_report_work *work;
     fp_report_line *lines;
     size_t nlines;
     fp_report_inst *instructions;

@@ -51,6 +51,20 @@ bool fp_agent_is_gpu(const fp_agent_row *r);
 /* The first GPU row (a capture pins one device with HIP_VISIBLE_DEVICES), or NULL. */
 const fp_agent_row *fp_agent_info_first_gpu(const fp_agent_info *ai);
 
+/* The row of the agent a dispatch ran on, from the kernel trace's Agent_Id text
+ * (rocprof-formats.md §3.1): "Agent <n>" (--agent-index relative, the default:
+ * Logical_Node_Id n; absolute: Node_Id n), "GPU <n>" (type-relative: the n-th
+ * GPU row). agent_info lists EVERY agent whatever HIP_VISIBLE_DEVICES says, so
+ * the first GPU row is not necessarily the traced one. NULL when agent_id is
+ * NULL or names no GPU row (callers then fall back to fp_agent_info_first_gpu). */
+const fp_agent_row *fp_agent_info_for(const fp_agent_info *ai, const char *agent_id);
+
+/* The partition mode an agent row shows: its Num_Xcc against the full device's
+ * XCD count for its arch (gfx942 MI300X/MI325X and gfx950 MI350X/MI355X: 8):
+ * 8 -> "SPX", 4 -> "DPX", 2 -> "QPX", 1 -> "CPX". NULL when the arch is not
+ * partitionable or Num_Xcc is unknown/odd. */
+const char *fp_agent_partition(const fp_agent_row *r);
+
 /* The agent_info.csv rocprofv3 wrote beside `csv_path`, whose name ends in
  * `suffix` ("<prefix>kernel_trace.csv" -> "<prefix>agent_info.csv"); malloc'd,
  * NULL when csv_path does not end in suffix. Not checked for existence. */

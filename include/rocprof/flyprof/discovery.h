@@ -53,6 +53,17 @@ void fp_kcands_free(fp_kcands *k);
  * total time, descending (ties keep first-seen order). Missing outputs ->
  * NO_ARTIFACT; malformed -> BAD_INPUT. */
 int fp_discovery_load(const char *prefix, fp_kcands *out, fp_err *err);
+
+/* The discovery outputs of every process that wrote into dir under base: the
+ * run passes `-o <base>_%pid%`, so a workload whose kernels run in several
+ * processes (a launcher and workers) leaves one set per pid instead of each
+ * process clobbering the last one's (issue 18); a plain <base>_* set (older
+ * bundles) is read too. Each set is loaded with fp_discovery_load and merged by
+ * kernel name: calls, totals and dispatches add up, min/max combine, avg =
+ * total/calls, the registers and agent of the first set that has the kernel;
+ * arch/product of the first set. *nsets = how many were merged. Same errors as
+ * fp_discovery_load (NO_ARTIFACT when there is no set). */
+int fp_discovery_load_dir(const char *dir, const char *base, fp_kcands *out, size_t *nsets, fp_err *err);
 int fp_discovery_load_csv(const char *stats_csv, const char *trace_csv, const char *agent_csv, fp_kcands *out,
                           fp_err *err);
 int fp_discovery_load_rocpd(const char *db_path, fp_kcands *out, fp_err *err);
@@ -115,6 +126,17 @@ typedef struct fp_rocprof_info {
 int fp_rocprof_probe(const char *exe, double timeout_s, const volatile sig_atomic_t *interrupted, fp_rocprof_info *info,
                      fp_err *err);
 void fp_rocprof_info_free(fp_rocprof_info *info);
+/* Whether a GPU can be visible at all: the KFD device node (/dev/kfd, or
+ * $FLYPROF_KFD_DEVICE - a test hook) exists. Without it no process can run a
+ * kernel, so "no dispatch" means NO_GPU, not NO_KERNEL_DISCOVERED. *path gets
+ * the node checked. */
+bool fp_kfd_present(const char **path);
+
+/* rocprofv3's own --att-buffer-size default for an SDK version (NULL =
+ * unknown, taken as 7.0): 0x10000000 (256 MiB) in SDK 1.0-1.2, 0x18000000
+ * (384 MiB) from 1.3.0 (rocm-systems source). capture starts there and doubles
+ * it on a retry. */
+long long fp_att_buffer_default(const char *sdk_version);
 /* Compare dotted versions: <0, 0, >0. */
 int fp_version_cmp(const char *a, const char *b);
 
@@ -127,11 +149,21 @@ int fp_version_cmp(const char *a, const char *b);
 void fp_decoder_search(const char *const *lib_dirs, size_t n_dirs, const char *rocm_root, char **found,
                        cJSON *searched);
 
-/* Scan rocprofv3's stderr for the messages capture reacts to. */
+/* Scan rocprofv3's stderr for the messages capture reacts to. The decoder's
+ * info strings mean three different things (rocprof-trace-decoder as used by
+ * rocprofiler-sdk 1.0-1.3, issue 18):
+ *   "Wave incomplete" (and "buffer full" / "buffer overflow"): waves cut off -
+ *       the buffer filled up; retry with a larger att_buffer_size (data_lost);
+ *   "Data Lost": packets dropped for bandwidth, not a full buffer - a bigger
+ *       buffer does not help; a warning and the tag's quality (bandwidth_loss);
+ *   "Stitch Incomplete": the trace does not match the code object's
+ *       disassembly - code object / decoder version skew (stitch_incomplete). */
 typedef struct fp_stderr_scan {
     bool decoder_missing; /* "rocprof-trace-decoder library path not found" / "Decoder library not found" */
-    bool data_lost;       /* decoder info "data lost" / "stitch incomplete" / buffer full */
-    bool fatal;           /* "[rocprofv3] Fatal error:" */
+    bool data_lost;       /* "Wave incomplete" / buffer full / overflow: truncated, retry */
+    bool bandwidth_loss;  /* "Data Lost": packets dropped for bandwidth */
+    bool stitch_incomplete; /* "Stitch Incomplete" */
+    bool fatal;           /* "[rocprofv3] Fatal error:" or, ROCm 7.0, "Fatal error:" at a line start */
     char first_fatal[512];
 } fp_stderr_scan;
 void fp_scan_stderr(const char *text, fp_stderr_scan *s);

@@ -36,6 +36,14 @@ int fp_input_yaml_emit(const cJSON *jobs, fp_sb *out, fp_err *err);
 /* Emit and write atomically to path (parent directories created). */
 int fp_input_yaml_write(const char *path, const cJSON *jobs, fp_err *err);
 
+/* The same jobs as a JSON input file ({"jobs": [...]}, what every flyprof pass
+ * writes since issue 18): rocprofv3 reads .json with Python's standard json
+ * module, while .yaml needs PyYAML in the python that runs the script - absent
+ * in many virtualenvs, where 7.0 and later exit 1 with "YAML package is not
+ * installed". Same validation and errors as fp_input_yaml_emit. */
+int fp_input_json_emit(const cJSON *jobs, fp_sb *out, fp_err *err);
+int fp_input_json_write(const char *path, const cJSON *jobs, fp_err *err);
+
 /* The `kernel_iteration_range` value for a SET of 1-based per-kernel iterations
  * (rocprof-formats.md §2.3: the value is a set, "[6, [8-8]]" means {6, 8}):
  * iters sorted and de-duplicated, consecutive runs written as A-B:

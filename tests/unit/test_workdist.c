@@ -1,0 +1,283 @@
+/* Issue 23: realtime.json, the trace's launch facts and work distribution (workdist.c),
+ * back-edge kinds (loops.c), the CSV identity test (fp_kt_pick_traced) and SIMD fill. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/kernel_trace.h"
+#include "flyprof/launch.h"
+#include "flyprof/loops.h"
+#include "flyprof/realtime.h"
+#include "flyprof/workdist.h"
+
+static void test_realtime(void **state)
+{
+    (void)state;
+    const char *j = "{\"SE0\":[[6624,201726513344206],[216676,201726513353802]],\"SE3\":[[4412,201726513344206],"
+                    "[214464,201726513353802]],\"metadata\":{\"descriptor\":\"[gfx_clock, realtime_clock]\","
+                    "\"frequency\":100000000}}";
+    fp_realtime rt;
+    fp_err e = {0};
+    assert_int_equal(fp_realtime_parse(j, strlen(j), &rt, &e), 0);
+    assert_int_equal(rt.n, 2);
+    const fp_rt_se *s0 = fp_realtime_se(&rt, 0), *s3 = fp_realtime_se(&rt, 3);
+    assert_non_null(s0);
+    assert_null(fp_realtime_se(&rt, 1));
+    /* 210052 cycles in 9596 ticks of 100 MHz = 95.96 us: 2188.95 MHz */
+    assert_true(fabs(fp_realtime_mhz(&rt, s0) - 210052.0 / 95.96) < 1e-6);
+    /* the same reference time on two SEs: their own cycles 6624 and 4412 */
+    double a, b;
+    assert_true(fp_realtime_ns(&rt, s0, 6624, &a));
+    assert_true(fp_realtime_ns(&rt, s3, 4412, &b));
+    assert_true(fabs(a - b) < 1e-3);
+    fp_realtime_free(&rt);
+    const char *bad[] = {"[]", "{\"SE0\":[[1]]}", "{\"SE0\":[]}", "{\"SE0\":[[1,2]],\"metadata\":{\"frequency\":-1}}",
+                         "{\"SE0\":[[1,2]]} x"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(fp_realtime_parse(bad[i], strlen(bad[i]), &rt, &e), -1);
+        assert_int_equal(e.code, FP_BAD_INPUT);
+        fp_err_clear(&e);
+    }
+}
+
+static void test_quantiles(void **state)
+{
+    (void)state;
+    double v[] = {5, 1, 4, 2, 3, 10, 6, 7, 8, 9};
+    fp_wd_quant q;
+    fp_wd_quantiles(v, 10, &q);
+    /* nearest rank: p50 = 5th smallest, p90 = 9th */
+    assert_true(q.n == 10 && q.min == 1 && q.p50 == 5 && q.p90 == 9 && q.max == 10);
+    double one[] = {7};
+    fp_wd_quantiles(one, 1, &q);
+    assert_true(q.min == 7 && q.p50 == 7 && q.p90 == 7 && q.max == 7);
+    fp_wd_quantiles(NULL, 0, &q);
+    assert_true(q.n == 0 && q.max == 0);
+}
+
+static void ev(fp_occ_se *s, int64_t t, int cu, int simd, int slot, int start)
+{
+    s->ev[s->n++] = (fp_occ_event){t, cu, simd, slot, start};
+}
+
+/* One SE, 2 CUs: CU 0 runs a workgroup of 4 waves (starts 0-8 cycles apart, 100
+ * cycles each) then a second on the same slots; CU 1 one workgroup of which one
+ * wave is heavy (1000 cycles). */
+static void test_trace_facts(void **state)
+{
+    (void)state;
+    fp_occ_event evs[64];
+    fp_occ_se se = {2, evs, 0};
+    for (int k = 0; k < 4; k++)
+        ev(&se, 10 + 4 * (k / 2) * 2, 0, k, 0, 1);
+    for (int k = 0; k < 4; k++)
+        ev(&se, 20 + 2 * k, 1, k, 0, 1);
+    for (int k = 0; k < 4; k++)
+        ev(&se, 110 + k, 0, k, 0, 0);
+    for (int k = 0; k < 4; k++)
+        ev(&se, 200 + 4 * k, 0, k, 0, 1); /* second workgroup on CU 0 */
+    for (int k = 0; k < 3; k++)
+        ev(&se, 120 + 2 * k, 1, k, 0, 0);
+    for (int k = 0; k < 4; k++)
+        ev(&se, 300 + 4 * k, 0, k, 0, 0);
+    ev(&se, 1026, 1, 3, 0, 0); /* the heavy wave: 26 -> 1026 */
+    for (size_t i = 1; i < se.n; i++) /* time order, stable, as fp_occupancy_parse leaves it */
+        for (size_t j = i; j > 0 && evs[j - 1].time > evs[j].time; j--) {
+            fp_occ_event x = evs[j];
+            evs[j] = evs[j - 1];
+            evs[j - 1] = x;
+        }
+    fp_occupancy occ = {&se, 1};
+    fp_wd_wave w[2] = {{2, 1, 3, 0, 0, 26, 1026, 500, 9}, {2, 1, 0, 0, 0, 20, 120, 50, 1}};
+    fp_launch_trace *lt;
+    fp_workdist *wd;
+    fp_trace_facts(&occ, NULL, w, 2, true, &lt, &wd);
+    assert_non_null(lt);
+    assert_int_equal(lt->waves, 12);
+    assert_int_equal(lt->cus, 2);
+    assert_int_equal(lt->simds, 8);
+    assert_true(lt->covers_ses);
+    assert_true(lt->wg_waves.known && lt->wg_waves.v == 4);
+    assert_int_equal(lt->peak_waves_per_simd, 1);
+    assert_int_equal(lt->peak_waves_per_cu, 4);
+    assert_int_equal(lt->span_cycles, 1026 - 10);
+    assert_false(lt->span_ns.known); /* no realtime.json */
+    assert_null(lt->clock_source);
+    assert_int_equal(lt->wave_files, 2);
+    assert_int_equal(lt->wave_files_span_cycles, 1006);
+    /* 12 waves: 11 of ~100 cycles, one of 1000 */
+    assert_int_equal(wd->wave_cycles.n, 12);
+    assert_true(wd->wave_cycles.max == 1000);
+    assert_int_equal(wd->heavy_waves, 1);
+    assert_int_equal(wd->heavy_cus, 1);
+    assert_int_equal(wd->critical.cu, 1);
+    assert_int_equal(wd->critical.simd, 3);
+    assert_int_equal(wd->critical.cycles, 1000);
+    assert_true(wd->wave_imbalance.known && fabs(wd->wave_imbalance.v - 1000.0 / wd->wave_cycles.p50) < 1e-9);
+    /* per CU: CU 0 = 100 + 101 + 94 + 95 + 4 x 100, CU 1 = 3 x 100 + 1000 */
+    assert_int_equal(wd->cu_cycles.n, 2);
+    assert_true(wd->cu_cycles.max == 1300 && wd->cu_cycles.min == 790);
+    assert_true(wd->cu_waves.max == 8 && wd->cu_waves.min == 4);
+    assert_string_equal(wd->critical_traced.file, "se2_sm3_sl0_wv0.json");
+    assert_true(wd->critical_traced.iterations.known && wd->critical_traced.iterations.v == 9);
+    assert_non_null(wd->traced_iterations);
+    assert_true(wd->traced_iterations->max == 9 && wd->traced_iterations->min == 1);
+    fp_model_free(&fp_launch_trace_schema, lt);
+    free(lt);
+    fp_model_free(&fp_workdist_schema, wd);
+    free(wd);
+    fp_trace_facts(NULL, NULL, NULL, 0, false, &lt, &wd);
+    assert_null(lt);
+    assert_null(wd);
+}
+
+static fp_inst row(int64_t idx, const char *isa, int64_t vaddr, int64_t hit)
+{
+    fp_inst r;
+    memset(&r, 0, sizeof r);
+    r.isa = (char *)isa;
+    r.source = (char *)"";
+    r.index = idx;
+    r.index_ok = true;
+    r.vaddr = vaddr;
+    r.hit = hit;
+    return r;
+}
+
+/* simm16 so that the branch at vaddr `at` lands on `to`: (to - at - 4) / 4, unsigned 16-bit */
+static const char *br(char *buf, const char *op, int64_t at, int64_t to)
+{
+    long imm = (long)((to - at - 4) / 4);
+    snprintf(buf, 48, "%s %ld", op, imm < 0 ? imm + 65536 : imm);
+    return buf;
+}
+
+static void test_loops(void **state)
+{
+    (void)state;
+    char b1[48], b2[48], b3[48];
+    /* 1 head; 2-3 spin poll (load + compare + branch back to 2); 4-6 a loop run 3
+     * times; 7 a backward branch into the s_endpgm block at 8, never taken */
+    fp_inst rows[] = {
+        row(0, "; k", 0, 0),
+        row(1, "s_load_dword s0, s[0:1], 0x0", 100, 4),
+        row(2, "global_load_dword v1, v[2:3], off", 104, 40),
+        row(3, "s_waitcnt vmcnt(0)", 112, 40),
+        row(4, "v_cmp_eq_u32 vcc, 0, v1", 116, 40),
+        row(5, "", 120, 40),
+        row(6, "v_add_f32 v0, v0, v1", 124, 12),
+        row(7, "s_add_u32 s2, s2, 1", 128, 12),
+        row(8, "", 132, 12),
+        row(9, "s_endpgm", 136, 4),
+        row(10, "", 140, 0),
+    };
+    rows[5].isa = (char *)br(b1, "s_cbranch_vccz", 120, 104);
+    rows[8].isa = (char *)br(b2, "s_cbranch_scc1", 132, 124);
+    rows[10].isa = (char *)br(b3, "s_branch", 140, 136);
+    fp_code code;
+    memset(&code, 0, sizeof code);
+    code.rows = rows;
+    code.n = sizeof rows / sizeof *rows;
+    fp_loops l;
+    fp_loops_find(&code, &l);
+    assert_int_equal(l.n, 3);
+    assert_int_equal(l.v[0].kind, FP_LOOP_SPIN_WAIT);
+    assert_string_equal(fp_loop_kind_name(l.v[0].kind), "spin_wait");
+    assert_int_equal(l.v[1].kind, FP_LOOP_ITERATED);
+    assert_int_equal(l.v[1].taken, 8); /* 12 runs, 4 fall through to row 9 */
+    assert_int_equal(l.v[2].kind, FP_LOOP_EXIT);
+    assert_int_equal(l.main, 1);
+    assert_int_equal(l.v[1].head_line, 6);
+    assert_int_equal(l.counts[FP_LOOP_SPIN_WAIT], 1);
+    fp_loops_free(&l);
+    /* the same listing where the loop never ran: not run, still the main loop */
+    rows[6].hit = rows[7].hit = rows[8].hit = 4;
+    fp_loops_find(&code, &l);
+    assert_int_equal(l.v[1].kind, FP_LOOP_NOT_RUN);
+    assert_int_equal(l.main, 1);
+    fp_loops_free(&l);
+}
+
+static const char *CSV =
+    "\"Kind\",\"Kernel_Name\",\"Start_Timestamp\",\"End_Timestamp\",\"LDS_Block_Size\",\"VGPR_Count\","
+    "\"Workgroup_Size_X\",\"Workgroup_Size_Y\",\"Workgroup_Size_Z\",\"Grid_Size_X\",\"Grid_Size_Y\",\"Grid_Size_Z\"\n"
+    "\"KERNEL_DISPATCH\",\"k\",0,1000,0,32,256,1,1,32768,1,1\n"       /* 128 wgs, no LDS */
+    "\"KERNEL_DISPATCH\",\"k\",0,3000,16384,32,256,1,1,32768,1,1\n"   /* 128 wgs */
+    "\"KERNEL_DISPATCH\",\"k\",0,2000,16384,32,256,1,1,32768,1,1\n"
+    "\"KERNEL_DISPATCH\",\"k\",0,9000,16384,32,256,1,1,32768,1,1\n"   /* an outlier */
+    "\"KERNEL_DISPATCH\",\"k\",0,500,16384,32,256,1,1,131072,1,1\n";  /* 512 wgs: another shape */
+
+static void test_pick_traced(void **state)
+{
+    (void)state;
+    fp_kernel_trace kt;
+    fp_err e = {0};
+    assert_int_equal(fp_kernel_trace_parse(CSV, strlen(CSV), "kt.csv", &kt, &e), 0);
+    /* one traced XCD of 8 ran 64 waves = 16 workgroups of 4: 121..135 workgroups */
+    int64_t units[1] = {64};
+    fp_kt_identity id = {units, 1, 8, 0, 64, 1, -1, -1};
+    fp_kt_pick p;
+    fp_kt_pick_traced(&kt, "k", FP_KT_EXACT, FP_KT_TIME_ANY, &id, &p);
+    assert_int_equal(p.named, 5);
+    assert_int_equal(p.n, 3);
+    assert_int_equal(p.rejected[FP_KT_REJ_LDS], 1);
+    assert_int_equal(p.rejected[FP_KT_REJ_GRID], 1);
+    assert_true(p.median_ns == 3000 && p.min_ns == 2000 && p.max_ns == 9000);
+    assert_int_equal(p.outliers, 1); /* 9000 > 2 x 3000 */
+    assert_int_equal(strlen(p.sha256), 64);
+    char h[65];
+    memcpy(h, p.sha256, sizeof h);
+    /* waves that are no whole number of 4-wave workgroups: every row refused */
+    units[0] = 62;
+    fp_kt_pick_traced(&kt, "k", FP_KT_EXACT, FP_KT_TIME_ANY, &id, &p);
+    assert_int_equal(p.n, 0);
+    assert_int_equal(p.rejected[FP_KT_REJ_WORKGROUP], 4);
+    assert_string_equal(p.sha256, "");
+    /* no identity: every named row, the old rule */
+    fp_kt_pick_rows(&kt, "k", FP_KT_EXACT, FP_KT_TIME_ANY, &p);
+    assert_int_equal(p.n, 5);
+    assert_true(p.median_ns == 2000);
+    assert_string_not_equal(p.sha256, h);
+    fp_kernel_trace_free(&kt);
+}
+
+static void test_simd_fill(void **state)
+{
+    (void)state;
+    /* 256 one-wave workgroups on 256 CUs: every CU busy, 3 of 4 SIMDs idle */
+    fp_launch_in in = {{256 * 64, 1, 1}, {64, 1, 1}, 256, 4, 64, 8, 0, 0};
+    fp_launch l;
+    fp_launch_compute(&in, &l);
+    assert_true(l.fill_pct == 100);
+    assert_int_equal(l.simds, 1024);
+    assert_true(l.simd_fill_pct == 25);
+    assert_true(l.resident_waves_per_simd == 1);
+    char buf[256];
+    fp_launch_sentence(&l, buf, sizeof buf);
+    assert_string_equal(buf, "256 workgroups of 1 waves on 256 CUs: 100% of CUs busy, 25% of SIMDs (32 resident per CU, "
+                             "1 round)");
+    /* the trace's counts instead of a grid: 128 workgroups of 4 waves */
+    fp_launch_in t = {{0}, {0}, 256, 4, 64, 2, 128, 4};
+    fp_launch_compute(&t, &l);
+    assert_true(l.valid && l.workgroups == 128 && l.wg_waves == 4);
+    assert_true(l.fill_pct == 50 && l.simd_fill_pct == 50);
+    l.from_trace = true;
+    fp_launch_sentence(&l, buf, sizeof buf);
+    assert_string_equal(buf, "128 workgroups of 4 waves on 256 CUs: 50% of CUs busy [counts from the trace] (2 resident "
+                             "per CU, 1 round)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_realtime),    cmocka_unit_test(test_quantiles),   cmocka_unit_test(test_trace_facts),
+        cmocka_unit_test(test_loops),       cmocka_unit_test(test_pick_traced), cmocka_unit_test(test_simd_fill),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
