@@ -52,6 +52,72 @@ static void take_table_fd(void)
     unsetenv("FLYPROF_TABLE_FD");
 }
 
+/* The envelope of a run that ends in abort(): every allocation failure aborts
+ * (mem.h), and malloc has just set errno to ENOMEM, so the handler can tell "out
+ * of memory" (IO_ERROR: the input does not fit the memory available) from any
+ * other abort (INTERNAL). Both texts are built before the command runs, because
+ * a signal handler may only write(); in table mode they go to stderr. */
+static char *g_abort_text[2];
+static size_t g_abort_len[2];
+static int g_abort_fd = 1, g_abort_exit[2];
+
+static void on_abort(int sig)
+{
+    (void)sig;
+    int k = errno == ENOMEM ? 0 : 1;
+    if (g_abort_text[k]) {
+        ssize_t w = write(g_abort_fd, g_abort_text[k], g_abort_len[k]);
+        (void)w;
+        _exit(g_abort_exit[k]);
+    }
+    signal(SIGABRT, SIG_DFL);
+    raise(SIGABRT);
+}
+
+static void prepare_abort(const fp_ctx *ctx)
+{
+    static const struct {
+        fp_errcode code;
+        const char *message, *help;
+    } why[2] = {
+        {FP_IO_ERROR, "out of memory: the input does not fit in the memory this process may use",
+         "raise the memory limit (ulimit -v, the container's), or analyse a smaller dispatch"},
+        {FP_INTERNAL, "flyprof aborted (an internal error)", "please report it with the command line"},
+    };
+    bool table = ctx->format == FP_FMT_TABLE && g_table_fd < 0;
+    g_abort_fd = table ? 2 : 1;
+    for (int k = 0; k < 2; k++) {
+        fp_sb t;
+        fp_sb_init(&t);
+        if (table) {
+            fp_sb_addf(&t, "flyprof %s: error %s (exit %d): %s\n  help: %s\n", ctx->command, fp_code_name(why[k].code),
+                       fp_code_exit(why[k].code), why[k].message, why[k].help);
+            fp_term_safe(&t, 0);
+        } else {
+            cJSON *env = cJSON_CreateObject(), *e = cJSON_CreateObject();
+            cJSON_AddItemToObject(env, "ok", cJSON_CreateFalse());
+            fp_json_add_str(env, "command", ctx->command);
+            fp_json_add_str(e, "code", fp_code_name(why[k].code));
+            fp_json_add_int(e, "exitCode", fp_code_exit(why[k].code));
+            fp_json_add_str(e, "message", why[k].message);
+            fp_json_add_str(e, "help", why[k].help);
+            cJSON_AddItemToObject(env, "error", e);
+            char *p = fp_json_print(env, false);
+            fp_sb_addf(&t, "%s\n", p ? p : "");
+            free(p);
+            cJSON_Delete(env);
+        }
+        g_abort_exit[k] = fp_code_exit(why[k].code);
+        g_abort_len[k] = t.len;
+        g_abort_text[k] = fp_sb_detach(&t);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_abort;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGABRT, &sa, NULL);
+}
+
 static void write_table_fd(fp_ctx *ctx)
 {
     char *s = ctx->table.len ? NULL : (ctx->data ? fp_json_print(ctx->data, true) : NULL);
@@ -325,26 +391,44 @@ static void error_text(const fp_ctx *ctx, const fp_err *err)
 {
     fp_sb det;
     fp_sb_init(&det);
-    fp_sb_addf(&det, "flyprof %s: %serror %s%s (exit %d): %s\n", ctx->command ? ctx->command : "",
-               g_color_err ? SGR_RED : "", fp_code_name(err->code), g_color_err ? SGR_OFF : "", fp_code_exit(err->code),
-               err->message);
+    fp_sb_addf(&det, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
+               fp_code_name(err->code), fp_code_exit(err->code), err->message);
     if (err->help[0])
         fp_sb_addf(&det, "  help: %s\n", err->help);
     /* a typo is one line of did-you-mean plus the usage line: no lists of every command */
     if (!cJSON_GetObjectItemCaseSensitive(err->extra, "didYouMean"))
         fp_table_error_details(err->extra, 20, &det);
+    fp_term_safe(&det, 0); /* no control sequence from the data; the colour is ours, added after */
     fp_table_fit(&det, ctx->width, getenv("FLYPROF_WORKTREE"));
-    fputs(det.buf, stderr);
+    char *e = g_color_err ? strstr(det.buf, ": error ") : NULL;
+    if (e) { /* "error CODE" in red */
+        e += 2;
+        size_t n = 6 + strcspn(e + 6, " ");
+        fwrite(det.buf, 1, (size_t)(e - det.buf), stderr);
+        fputs(SGR_RED, stderr);
+        fwrite(e, 1, n, stderr);
+        fputs(SGR_OFF, stderr);
+        fputs(e + n, stderr);
+    } else {
+        fputs(det.buf, stderr);
+    }
     fp_sb_free(&det);
 }
 
 static void warnings_text(const fp_ctx *ctx)
 {
     int n = ctx->warnings ? cJSON_GetArraySize(ctx->warnings) : 0;
-    for (int i = 0; i < n; i++)
-        fprintf(stderr, "%swarning:%s %s\n", g_color_err ? SGR_YELLOW : "", g_color_err ? SGR_OFF : "",
-                cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
+    for (int i = 0; i < n; i++) {
+        fp_sb w;
+        fp_sb_init(&w);
+        fp_sb_addf(&w, "%s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
+        fp_term_safe(&w, 0);
+        fprintf(stderr, "%swarning:%s %s", g_color_err ? SGR_YELLOW : "", g_color_err ? SGR_OFF : "", w.buf);
+        fp_sb_free(&w);
+    }
 }
+
+static int finish_stdout(const fp_ctx *ctx, int rc, const fp_err *err);
 
 /* -f csv / sarif / junit: the document on stdout (also with a tripped gate's answer),
  * warnings and errors as text on stderr, as in table mode. */
@@ -368,8 +452,7 @@ static int emit_document(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err
     if (rc != 0)
         error_text(ctx, err);
     fp_sb_free(&out);
-    fflush(stdout);
-    return rc == 0 ? 0 : fp_code_exit(err->code);
+    return finish_stdout(ctx, rc, err);
 }
 
 /* `help completion SHELL` / `help man [COMMAND]`: the generated files (the build writes
@@ -391,6 +474,23 @@ static int generated_help(fp_ctx *ctx, const char *topic, const char *arg, fp_er
     return 0;
 }
 
+/* The exit status once the envelope (or table) went to stdout. When it did not
+ * arrive (stdout closed, full, a broken pipe: SIGPIPE is ignored) the caller
+ * got no answer, so success must not be reported: IO_ERROR's status, on stderr
+ * why (a failure keeps its own status). */
+static int finish_stdout(const fp_ctx *ctx, int rc, const fp_err *err)
+{
+    errno = 0;
+    bool lost = fflush(stdout) != 0 || ferror(stdout);
+    if (lost)
+        fprintf(stderr, "flyprof %s: error IO_ERROR: the %s was not delivered: cannot write stdout: %s\n",
+                ctx->command ? ctx->command : "", ctx->format == FP_FMT_TABLE ? "table" : "envelope",
+                errno ? strerror(errno) : "write error");
+    if (rc != 0)
+        return fp_code_exit(err->code);
+    return lost ? fp_code_exit(FP_IO_ERROR) : 0;
+}
+
 /* Print the one envelope; returns the exit status. */
 static int emit(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err)
 {
@@ -400,6 +500,8 @@ static int emit(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err)
     /* A failing command may still have an answer to show (diff --fail-on):
      * its data and warnings go with the error. */
     bool with_data = rc != 0 && ctx->data_on_error && ctx->data;
+    /* no terminal control sequence from the data reaches a terminal, verbatim or not */
+    fp_term_safe(&ctx->table, 0);
     if (ctx->format >= FP_FMT_CSV && cmd && g_table_fd < 0)
         return emit_document(cmd, ctx, rc, err, with_data);
     if (ctx->format >= FP_FMT_CSV) /* no command ran (help, a usage error before it): the envelope */
@@ -425,8 +527,7 @@ static int emit(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err)
             hints(cmd, ctx);
         if (rc != 0)
             error_text(ctx, err);
-        fflush(stdout);
-        return rc == 0 ? 0 : fp_code_exit(err->code);
+        return finish_stdout(ctx, rc, err);
     }
 
     if (g_table_fd >= 0 && (rc == 0 || with_data))
@@ -478,8 +579,7 @@ static int emit(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err)
         free(s);
     }
     cJSON_Delete(env);
-    fflush(stdout);
-    return rc == 0 ? 0 : fp_code_exit(err->code);
+    return finish_stdout(ctx, rc, err);
 }
 
 int main(int argc, char **argv)
@@ -600,6 +700,7 @@ int main(int argc, char **argv)
 
     const char *name = nrest > 0 && rest[0][0] != '-' ? rest[0] : NULL;
     ctx.command = name ? name : (want_version ? "version" : "help");
+    prepare_abort(&ctx);
     const fp_command *cmd = NULL, *ran = NULL; /* ran: the command whose run() answers */
 
     if (rc != 0) {

@@ -342,6 +342,8 @@ typedef struct walk_job {
     grp_out *out;         /* per group */
     atomic_size_t next;   /* next group to take */
     atomic_bool stop;     /* a worker found filenames.json misdating a wave */
+    const volatile sig_atomic_t *cancel; /* SIGINT/SIGTERM seen (main.c), may be NULL */
+    atomic_bool cancelled;               /* ... so the workers stopped taking groups */
 } walk_job;
 
 static bool starts_with(const char *m, const char *p) { return strncmp(m, p, strlen(p)) == 0; }
@@ -448,6 +450,11 @@ static void *worker_main(void *arg)
     bub_worker *w = arg;
     walk_job *j = w->job;
     while (!atomic_load(&j->stop)) {
+        if (j->cancel && *j->cancel) { /* a signal: stop between groups, not after the whole walk */
+            atomic_store(&j->cancelled, true);
+            atomic_store(&j->stop, true);
+            break;
+        }
         size_t g = atomic_fetch_add(&j->next, 1);
         if (g >= j->n_groups)
             break;
@@ -596,8 +603,9 @@ int fp_bubbles_default_jobs(void)
 }
 
 /* Walk every group of the plan with `jobs` workers and merge into mc->b.
- * Returns 1 when a wave was misdated (redo unbounded), else 0. */
-static int walk_groups(const char *dir, const walk_plan *plan, bub_ctx *mc, int jobs, warn_buf *wb)
+ * Returns 1 when a wave was misdated (redo unbounded), 2 when *cancel was set, else 0. */
+static int walk_groups(const char *dir, const walk_plan *plan, bub_ctx *mc, int jobs,
+                       const volatile sig_atomic_t *cancel, warn_buf *wb)
 {
     fp_bubbles *out = mc->b;
     const fp_wave_list *L = &plan->list;
@@ -609,9 +617,10 @@ static int walk_groups(const char *dir, const walk_plan *plan, bub_ctx *mc, int 
         if (i == 0 || L->files[i].se != L->files[i - 1].se || L->files[i].simd != L->files[i - 1].simd)
             gstart[ng++] = i;
     gstart[ng] = L->n;
-    walk_job job = {.dir = dir, .plan = plan, .gstart = gstart, .n_groups = ng};
+    walk_job job = {.dir = dir, .plan = plan, .gstart = gstart, .n_groups = ng, .cancel = cancel};
     atomic_init(&job.next, 0);
     atomic_init(&job.stop, false);
+    atomic_init(&job.cancelled, false);
     job.out = calloc(ng + 1, sizeof *job.out);
     int nw = jobs < 1 ? 1 : jobs;
     if ((size_t)nw > ng)
@@ -632,7 +641,7 @@ static int walk_groups(const char *dir, const walk_plan *plan, bub_ctx *mc, int 
     for (int k = 1; k < started; k++)
         pthread_join(th[k], NULL);
     free(th);
-    int rc = atomic_load(&job.stop) ? 1 : 0;
+    int rc = atomic_load(&job.cancelled) ? 2 : atomic_load(&job.stop) ? 1 : 0;
     if (rc == 0) {
         size_t np = 0;
         for (int k = 0; k < nw; k++)
@@ -772,6 +781,7 @@ static void trace_facts(fp_bubbles *b, const char *dir, const fp_occupancy *occ,
 
 static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c)
 {
+    /* loaded, not streamed (fp_occupancy_stream): trace_facts pairs every wave's events */
     fp_occupancy occ;
     fp_err e = {0};
     if (fp_occupancy_load(dir, &occ, &e) != 0) {
@@ -948,8 +958,8 @@ static void *wstates_main(void *arg)
 }
 
 /* Returns 0, -1 (err set) or 1: redo with bounded = false. */
-static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bool bounded, int jobs, warn_buf *wb,
-                        fp_err *err)
+static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bool bounded, int jobs,
+                        const volatile sig_atomic_t *cancel, warn_buf *wb, fp_err *err)
 {
     fp_bub_warn_fn warn = warn_collect;
     void *user = wb;
@@ -1007,7 +1017,8 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     wsj.dir = dir;
     pthread_t ws_th;
     bool ws_thread = jobs >= 2 && pthread_create(&ws_th, NULL, wstates_main, &wsj) == 0;
-    if (walk_groups(dir, &plan, &c, jobs, wb)) {
+    int walked = walk_groups(dir, &plan, &c, jobs, cancel, wb);
+    if (walked) {
         if (ws_thread)
             pthread_join(ws_th, NULL);
         for (int s = 0; s < FP_WS_COUNT; s++)
@@ -1017,6 +1028,8 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
         fp_wave_list_free(&list);
         fp_bub_ctx_free(&c);
         fp_bubbles_free(out);
+        if (walked == 2)
+            return fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d", (int)*cancel);
         return 1;
     }
     free(plan.list.files);
@@ -1077,13 +1090,19 @@ int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_
 int fp_bubbles_analyze_jobs(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
                             void *user, int jobs, fp_err *err)
 {
+    return fp_bubbles_analyze_cancel(dir, rank_by, out, warn, user, jobs, NULL, err);
+}
+
+int fp_bubbles_analyze_cancel(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
+                              void *user, int jobs, const volatile sig_atomic_t *cancel, fp_err *err)
+{
     if (jobs <= 0)
         jobs = fp_bubbles_default_jobs();
     warn_buf wb = {0};
-    int rc = analyze_pass(dir, rank_by, out, true, jobs, &wb, err);
+    int rc = analyze_pass(dir, rank_by, out, true, jobs, cancel, &wb, err);
     if (rc == 1) {
         warn_buf_free(&wb);
-        rc = analyze_pass(dir, rank_by, out, false, jobs, &wb, err);
+        rc = analyze_pass(dir, rank_by, out, false, jobs, cancel, &wb, err);
     }
     for (size_t i = 0; warn && i < wb.n; i++)
         warn(user, wb.msg[i]);

@@ -13,6 +13,9 @@
 
 /* Largest workgroup count modelled: beyond it the CSV cell is corrupt. */
 #define FP_LAUNCH_MAX_WGS 1e12
+/* Largest workgroup modelled (work items): the hardware limit is 1024; far past
+ * it the cell is corrupt, and (int)ceil() of its wave count would be undefined. */
+#define FP_LAUNCH_MAX_WG_ITEMS 65536.0
 
 void fp_launch_compute(const fp_launch_in *in, fp_launch *out)
 {
@@ -36,7 +39,8 @@ void fp_launch_compute(const fp_launch_in *in, fp_launch *out)
         if (in->grid[0] <= 0 || in->wg[0] <= 0 || wgs < 1 || wgs > FP_LAUNCH_MAX_WGS)
             return;
     }
-    if (in->wave_size <= 0)
+    /* wg_items is 1 on the trace's counts; past the limit a grid cell is corrupt */
+    if (in->wave_size <= 0 || wg_items > FP_LAUNCH_MAX_WG_ITEMS)
         return;
     out->valid = true;
     out->workgroups = wgs;

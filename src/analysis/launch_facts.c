@@ -31,6 +31,9 @@
 #define FP_LF_PROLOGUE_PCT 20.0
 
 #define FP_LF_MAX_UNITS 64
+/* Waves one SE can have run in one dispatch, at most (2^40: far beyond any grid,
+ * small enough that sums over 64 units cannot overflow). */
+#define FP_LF_MAX_SE_WAVES ((int64_t)1 << 40)
 /* A workgroup has at most 1024 work-items: 16 waves of 64. A bubbles.json that says
  * more (or less than 1) is not believed. */
 #define FP_LF_MAX_WG_WAVES 16
@@ -100,6 +103,9 @@ static bool scale_of(const fp_launch_trace *lt, const fp_soc *soc, int64_t units
     if (!lt || !lt->covers_ses || !soc || soc->shader_engines <= 0 || !lt->n_per_se)
         return false;
     size_t n = lt->n_per_se;
+    for (size_t i = 0; i < n; i++)
+        if (lt->per_se[i].waves < 0 || lt->per_se[i].waves > FP_LF_MAX_SE_WAVES)
+            return false; /* not a count a trace can hold (a hostile bubbles.json) */
     size_t per_xcd = soc->xcds > 0 ? (size_t)(soc->shader_engines / soc->xcds) : 0;
     if (per_xcd && n % per_xcd == 0 && n / per_xcd <= (size_t)soc->xcds && n / per_xcd <= FP_LF_MAX_UNITS) {
         sc->unit = "xcd";

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "flyprof/rules.h"
+#include "flyprof/table.h"
 #include "flyprof/taxonomy.h"
 
 /* Priority labels of the plan by estimated upper-bound gain (% of kernel time). */
@@ -593,7 +594,18 @@ static void md_counter(const char *key, fp_optd v, void *user)
         fp_sb_addf(out, "- %s: (not measured)\n", key);
 }
 
+static void report_markdown_body(const fp_report_doc *r, fp_sb *out);
+
+/* REPORT.md is read with `cat` and `less -R` too: its text (kernel names, source
+ * lines, history records) carries no terminal control sequence. */
 void fp_report_markdown(const fp_report_doc *r, fp_sb *out)
+{
+    size_t from = out->len;
+    report_markdown_body(r, out);
+    fp_term_safe(out, from);
+}
+
+static void report_markdown_body(const fp_report_doc *r, fp_sb *out)
 {
     const char *kernel = or_(r->kernel, "kernel");
     const char *arch = or_(r->arch, "arch unknown");
@@ -606,7 +618,10 @@ void fp_report_markdown(const fp_report_doc *r, fp_sb *out)
                or_(r->dispatch.name, "?"));
     if (r->dispatch.tag)
         fp_sb_addf(out, " (tag %s)", r->dispatch.tag);
-    if (w->time_ns_per_call.known)
+    /* issue 23: the time says where it came from (a CSV median, the trace's span, ...) */
+    if (w->time_ns_per_call.known && r->time && r->time->source)
+        fp_sb_addf(out, " · %.1f ns/call (%s)", w->time_ns_per_call.v, r->time->source);
+    else if (w->time_ns_per_call.known)
         fp_sb_addf(out, " · avg %.1f ns/call", w->time_ns_per_call.v);
     fp_sb_adds(out, "_\n\n");
 

@@ -334,11 +334,20 @@ char *fp_trend_svg(const fp_history_record *records, size_t n, char *const *top,
     return fp_sb_detach(&o);
 }
 
+/* A text cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first:
+ * OWASP's CSV injection list) gets a leading apostrophe, so it is shown as text;
+ * the numeric columns are written by csv_num and never start a text cell. */
+static bool formula_like(const char *s) { return s[0] && strchr("=+-@\t\r", s[0]); }
+
 static void csv_field(fp_sb *o, const char *s)
 {
     if (!s)
         return;
+    bool neutral = formula_like(s);
     if (strpbrk(s, ",\"\n\r")) {
+        fp_sb_addc(o, '"');
+        if (neutral)
+            fp_sb_addc(o, '\'');
         fp_sb_addc(o, '"');
         for (; *s; s++) {
             if (*s == '"')
@@ -347,6 +356,8 @@ static void csv_field(fp_sb *o, const char *s)
         }
         fp_sb_addc(o, '"');
     } else {
+        if (neutral)
+            fp_sb_addc(o, '\'');
         fp_sb_adds(o, s);
     }
 }

@@ -23,6 +23,10 @@
  * launch: the dispatcher starts a workgroup's waves 0-8 cycles apart (every
  * corpus trace), successive workgroups on a CU >= 12 cycles apart. */
 #define FP_WD_BURST_GAP 8
+/* A shader clock realtime.json gives outside this range is not believed (the
+ * corpus: 1594-2202 MHz; no CDNA part runs below 100 MHz or above 10 GHz). */
+#define FP_WD_MIN_MHZ 100.0
+#define FP_WD_MAX_MHZ 10000.0
 
 void fp_wd_wave_of(const fp_wave *w, int64_t head_line, fp_wd_wave *o)
 {
@@ -186,27 +190,33 @@ static void cu_pass(occ_ev *e, size_t n, facts_acc *a, fp_lt_se *s)
         a->burst_hist[burst > 64 ? 64 : burst]++;
 }
 
+/* Event times beyond 2^50 cycles (~6 days at 2 GHz) are not a kernel trace (the
+ * bubbles walk's bound): such events are dropped, so no difference can overflow. */
+#define FP_WD_MAX_CYCLE ((int64_t)1 << 50)
+
 static void one_se(const fp_occ_se *S, const fp_realtime *rt, facts_acc *a, fp_lt_se *s)
 {
     memset(s, 0, sizeof *s);
     s->se = S->se;
-    if (!S->n)
-        return;
-    occ_ev *e = malloc(S->n * sizeof *e);
+    occ_ev *e = malloc((S->n + 1) * sizeof *e);
     if (!e)
         abort();
-    s->t0 = S->ev[0].time;
-    s->t1 = S->ev[S->n - 1].time;
+    size_t n = 0;
     for (size_t i = 0; i < S->n; i++) {
         const fp_occ_event *x = &S->ev[i];
-        e[i] = (occ_ev){x->cu, x->simd, x->slot, x->start, x->time, i};
+        if (x->time < 0 || x->time > FP_WD_MAX_CYCLE)
+            continue;
+        s->t0 = n == 0 ? x->time : s->t0; /* the events are in time order */
+        s->t1 = x->time;
+        e[n] = (occ_ev){x->cu, x->simd, x->slot, x->start, x->time, n};
         s->waves += x->start != 0;
+        n++;
     }
-    pair_waves(e, S->n, S->se, a, s);
-    cu_pass(e, S->n, a, s);
+    pair_waves(e, n, S->se, a, s);
+    cu_pass(e, n, a, s);
     free(e);
     double mhz = fp_realtime_mhz(rt, fp_realtime_se(rt, S->se));
-    s->clock_mhz = mhz > 0 ? fp_optd_of(mhz) : fp_optd_none();
+    s->clock_mhz = mhz >= FP_WD_MIN_MHZ && mhz <= FP_WD_MAX_MHZ ? fp_optd_of(mhz) : fp_optd_none();
 }
 
 /* ---- the blocks ---- */
@@ -217,14 +227,14 @@ static void span_and_clock(const fp_occupancy *occ, const fp_realtime *rt, fp_la
     size_t clocked = 0, busy = 0;
     for (size_t i = 0; i < lt->n_per_se; i++) {
         const fp_lt_se *s = &lt->per_se[i];
-        if (!occ->ses[i].n)
+        if (!occ->ses[i].n || (s->t0 == 0 && s->t1 == 0))
             continue;
         busy++;
         if (s->t1 - s->t0 > lt->span_cycles)
             lt->span_cycles = s->t1 - s->t0;
         const fp_rt_se *r = fp_realtime_se(rt, (int)s->se);
         double a, z;
-        if (!fp_realtime_ns(rt, r, s->t0, &a) || !fp_realtime_ns(rt, r, s->t1, &z))
+        if (!s->clock_mhz.known || !fp_realtime_ns(rt, r, s->t0, &a) || !fp_realtime_ns(rt, r, s->t1, &z))
             continue;
         lo = clocked == 0 || a < lo ? a : lo;
         hi = clocked == 0 || z > hi ? z : hi;
@@ -277,7 +287,8 @@ static int cmp_occ_wave(const void *a, const void *b)
 /* Per-wave and per-CU distribution over occupancy.json's waves. */
 static void occ_distribution(facts_acc *a, fp_workdist *wd)
 {
-    qsort(a->w, a->nw, sizeof *a->w, cmp_occ_wave);
+    if (a->nw)
+        qsort(a->w, a->nw, sizeof *a->w, cmp_occ_wave);
     double *v = malloc((a->nw + 1) * sizeof *v), *cu = malloc((a->nw + 1) * sizeof *cu),
            *cun = malloc((a->nw + 1) * sizeof *cun);
     if (!v || !cu || !cun)
@@ -323,7 +334,8 @@ static void occ_distribution(facts_acc *a, fp_workdist *wd)
 /* Work of the waves traced in detail. */
 static void traced_distribution(fp_wd_wave *w, size_t n, bool have_loop, fp_workdist *wd, fp_launch_trace *lt)
 {
-    qsort(w, n, sizeof *w, cmp_wd_wave);
+    if (n)
+        qsort(w, n, sizeof *w, cmp_wd_wave);
     double *c = malloc((n + 1) * sizeof *c), *in = malloc((n + 1) * sizeof *in), *it = malloc((n + 1) * sizeof *it);
     if (!c || !in || !it)
         abort();

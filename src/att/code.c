@@ -389,6 +389,15 @@ static void code_reset(fp_code *out)
 
 static int finish(fp_code *out, const char *name, fp_err *err)
 {
+    /* Latency is stall + issue cycles (the decoder's definition), so a row whose stall
+     * exceeds it is not decoder output; kept, its sums would give a stall share past
+     * 100 % (1e18 once they saturate) and a negative issue. */
+    for (size_t i = 0; i < out->n; i++) {
+        const fp_inst *r = &out->rows[i];
+        if (r->stall > 0 && r->stall > r->latency)
+            return fp_err_set(err, FP_BAD_INPUT, "%s: row %zu (LineNumber %lld): Stall %lld exceeds its Latency %lld", name,
+                              i, (long long)r->index, (long long)r->stall, (long long)r->latency);
+    }
     for (size_t i = 0; i < out->n; i++) {
         const char *isa = out->rows[i].isa;
         if (isa[0] == ';') {

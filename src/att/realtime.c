@@ -3,6 +3,7 @@
  */
 #include "flyprof/realtime.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,8 +171,10 @@ double fp_realtime_mhz(const fp_realtime *rt, const fp_rt_se *s)
 {
     if (!rt || !s || !(rt->frequency_hz > 0) || s->gfx1 <= s->gfx0 || s->real1 <= s->real0)
         return 0;
-    double secs = (double)(s->real1 - s->real0) / rt->frequency_hz;
-    return (double)(s->gfx1 - s->gfx0) / secs / 1e6;
+    /* differences in double: hostile pairs may span more than int64 */
+    double secs = ((double)s->real1 - (double)s->real0) / rt->frequency_hz;
+    double mhz = ((double)s->gfx1 - (double)s->gfx0) / secs / 1e6;
+    return isfinite(mhz) && mhz > 0 ? mhz : 0;
 }
 
 bool fp_realtime_ns(const fp_realtime *rt, const fp_rt_se *s, int64_t cycle, double *ns)
@@ -179,6 +182,6 @@ bool fp_realtime_ns(const fp_realtime *rt, const fp_rt_se *s, int64_t cycle, dou
     double mhz = fp_realtime_mhz(rt, s);
     if (!(mhz > 0))
         return false;
-    *ns = (double)s->real0 * (1e9 / rt->frequency_hz) + (double)(cycle - s->gfx0) * 1e3 / mhz;
-    return true;
+    *ns = (double)s->real0 * (1e9 / rt->frequency_hz) + ((double)cycle - (double)s->gfx0) * 1e3 / mhz;
+    return isfinite(*ns);
 }

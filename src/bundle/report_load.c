@@ -141,9 +141,10 @@ static int read_agent(fp_signals *s, const char *path, fp_err *err)
         double v;
         q.product_name = g->product_name;
         q.agent_arch = g->name;
-        if (fp_rp_real(&g->device_id, &v))
+        /* a cell outside long long (1e300, nan) is corrupt: left unknown, never cast (UB) */
+        if (fp_rp_real(&g->device_id, &v) && v >= 0 && v <= FP_CSV_MAX_COUNT * 1e6)
             q.device_id = (long long)v;
-        if (fp_rp_real(&g->gfx_target_version, &v))
+        if (fp_rp_real(&g->gfx_target_version, &v) && v >= 0 && v <= FP_CSV_MAX_COUNT * 1e6)
             q.gfx_target_version = (long long)v;
         fp_signals_from_agent(s, &q);
     }
@@ -269,7 +270,7 @@ static int bubbles_input(fp_ctx *ctx, const char *bundle, int jobs, report_input
     fp_bubbles b;
     memset(&b, 0, sizeof b);
     fp_progress(ctx, "report: analysing %s", in->dref.dir);
-    if (fp_bubbles_analyze_jobs(in->dref.dir, FP_RANK_EXPOSED, &b, bub_warn, ctx, jobs, err)) {
+    if (fp_bubbles_analyze_cancel(in->dref.dir, FP_RANK_EXPOSED, &b, bub_warn, ctx, jobs, ctx->interrupted, err)) {
         fp_bubbles_free(&b);
         return -1;
     }

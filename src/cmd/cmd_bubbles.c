@@ -191,11 +191,16 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     memset(&doc, 0, sizeof doc);
     int rc = -1;
     char *out = NULL;
-    if (fp_bubbles_analyze_jobs(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, (int)a->jobs, err) != 0)
+    if (fp_bubbles_analyze_cancel(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, (int)a->jobs, ctx->interrupted, err))
         goto done;
     decoder_warnings(ctx, &ref, &b);
     fp_bubbles_doc_build(&b, &doc);
     fp_bubbles_free(&b);
+    /* a signal during the last steps: keep the previous bubbles.json, do not replace it */
+    if (ctx->interrupted && *ctx->interrupted) {
+        fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d; bubbles.json left as it was", (int)*ctx->interrupted);
+        goto done;
+    }
     if (add_dispatch_info(&doc, &ref, err) != 0 || write_artifact(ctx, a, &ref, &doc, &out, err) != 0)
         goto done;
     envelope(ctx, a, &doc, out);

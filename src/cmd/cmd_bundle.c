@@ -11,6 +11,9 @@
  * rename into place (replacing an older example whole, so no stale dispatch
  * dir survives; --no-clobber refuses instead).
  */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -550,6 +553,57 @@ done:
     return rc;
 }
 
+/* A ".<name>.tmp-<pid>" / ".<name>.old-<pid>" entry of root whose writer is gone
+ * (SIGKILL, a crash): *kind 't' or 'o', *name_len the length of <name>. */
+static bool stale_entry(const char *e, char *kind, size_t *name_len)
+{
+    const char *dash = e[0] == '.' ? strrchr(e, '-') : NULL;
+    if (!dash || dash - e < 6 || !dash[1])
+        return false;
+    char *end;
+    long pid = strtol(dash + 1, &end, 10);
+    if (*end || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+        return false; /* alive (or not ours to judge): a bundle running in parallel */
+    if (!strncmp(dash - 4, ".tmp", 4) || !strncmp(dash - 4, ".old", 4)) {
+        *kind = dash[-3];
+        *name_len = (size_t)(dash - 4 - (e + 1));
+        return *name_len > 0;
+    }
+    return false;
+}
+
+/* What a killed bundle left in root: its half-assembled .tmp- dirs are removed; a
+ * .old- dir is the previous example moved aside just before the swap, so it is put
+ * back when the example itself is missing, else removed. */
+static void clean_stale(const char *root)
+{
+    char **names;
+    size_t n;
+    fp_err e = {0};
+    if (fp_list_dir(root, &names, &n, &e)) {
+        fp_err_clear(&e);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char kind;
+        size_t nl;
+        if (!stale_entry(names[i], &kind, &nl))
+            continue;
+        char *path = fp_path_join(root, names[i]);
+        char *name = strndup(names[i] + 1, nl);
+        char *dest = name ? fp_path_join(root, name) : NULL;
+        struct stat st;
+        if (kind == 'o' && dest && lstat(dest, &st) != 0 && rename(path, dest) == 0)
+            fprintf(stderr, "flyprof: bundle: restored %s from an interrupted run\n", dest);
+        else if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            remove_tree(path);
+        free(dest);
+        free(name);
+        free(path);
+    }
+    fp_strv_free(names, n);
+}
+
 /* The envelope: the example's name, place, dispatch, what it holds, the headline. */
 static void bundle_envelope(fp_ctx *ctx, const char *name, const char *dest, example *ex, const char *headline)
 {
@@ -609,6 +663,7 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
         fp_err_help(err, "remove it, pick another --examples-dir, or drop --no-clobber");
         goto done;
     }
+    clean_stale(root);
     remove_tree(tmp);
     if (fp_mkdir_p(tmp, err))
         goto done;

@@ -455,7 +455,13 @@ static int do_export(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err
 /* One export line -> a record whose hash matches its content (id dropped). */
 static int import_line(const char *file, size_t line, const char *l, fp_history_record *r, fp_err *err)
 {
-    cJSON *j = cJSON_Parse(l);
+    /* exactly one value on the line: a second object after the first would be dropped */
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithOpts(l, &end, 1);
+    if (!j && end && end > l && cJSON_Parse(l)) {
+        cJSON_Delete(cJSON_Parse(l));
+        return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: more than one JSON value on the line", file, line);
+    }
     if (!cJSON_IsObject(j)) {
         cJSON_Delete(j);
         return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: not a JSON object", file, line);
@@ -481,6 +487,13 @@ static int import_line(const char *file, size_t line, const char *l, fp_history_
         return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: the hash does not match the record's content (edited?)", file,
                           line);
     }
+    fp_err ce = {0};
+    if (fp_history_record_check(r, &ce)) {
+        fp_history_record_free(r);
+        fp_err_set(err, FP_BAD_INPUT, "%s:%zu: %s", file, line, ce.message);
+        fp_err_clear(&ce);
+        return -1;
+    }
     r->id = fp_optd_none(); /* ids are the database's own */
     return 0;
 }
@@ -496,6 +509,16 @@ static int do_import(fp_ctx *ctx, const char *dbp, const char *file, fp_err *err
     if (fp_read_file(file, &in, err)) {
         fp_sb_free(&in);
         return -1;
+    }
+    /* a NUL would end the text early: the records after it were silently dropped */
+    const char *nul = memchr(in.buf, '\0', in.len);
+    if (nul) {
+        size_t at = 1;
+        for (const char *c = in.buf; c < nul; c++)
+            at += *c == '\n';
+        fp_sb_free(&in);
+        fp_err_set(err, FP_BAD_INPUT, "%s:%zu: a NUL byte: not a JSON lines file", file, at);
+        return fp_err_help(err, "nothing was imported; the file must be `flyprof history export` output");
     }
     /* parse and verify every line before writing anything */
     fp_history_records recs = {0};

@@ -35,6 +35,7 @@
 
 #include "commands.h"
 #include "flyprof/fs.h"
+#include "flyprof/jscan.h"
 #include "flyprof/json.h"
 #include "flyprof/mcp.h"
 #include "flyprof/proc.h"
@@ -120,6 +121,7 @@ typedef struct server {
     running run;
     bool busy;
     long requests, calls, call_errors, rpc_errors;
+    char *env_fixed[2]; /* "VAR=value" of the defaults confined to the root (confined_defaults) */
 } server;
 
 static double now_s(void)
@@ -370,20 +372,60 @@ static const char **call_argv(const server *s, const call *c)
     return argv;
 }
 
-/* The child's environment: ours, with FLYPROF_TABLE_FD=3 (its table rendering on fd 3). */
-static const char **call_env(void)
+/* Defaults a command falls back to when the agent names no path (history's and
+ * check's --db, bundle's --examples-dir): taken from the environment only when
+ * that resolves inside the root, else a place under it, so no call reads the
+ * user's global history or replaces $FLYPROF_EXAMPLES_DIR/<kernel>/ elsewhere. */
+static const struct {
+    const char *var, *under_root;
+} confined_env[2] = {
+    {"FLYPROF_HISTORY", ".flyprof/history.db"},
+    {"FLYPROF_EXAMPLES_DIR", "runs/examples"},
+};
+
+static void confined_defaults(server *s)
+{
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(confined_env[i].var);
+        fp_err e = {0};
+        char *res = v && v[0] ? fp_mcp_confine(s->pol.root, v, &e) : NULL;
+        fp_sb sb;
+        fp_sb_init(&sb);
+        if (res)
+            fp_sb_addf(&sb, "%s=%s", confined_env[i].var, res);
+        else
+            fp_sb_addf(&sb, "%s=%s/%s", confined_env[i].var, s->pol.root, confined_env[i].under_root);
+        if (v && v[0] && !res)
+            logf_("$%s=%s is outside the root: calls use %s", confined_env[i].var, v, strchr(sb.buf, '=') + 1);
+        free(res);
+        s->env_fixed[i] = fp_sb_detach(&sb);
+    }
+}
+
+static bool env_is(const char *entry, const char *var)
+{
+    size_t n = strlen(var);
+    return !strncmp(entry, var, n) && entry[n] == '=';
+}
+
+/* The child's environment: ours, with FLYPROF_TABLE_FD=3 (its table rendering on
+ * fd 3) and the confined defaults in place of the user's. */
+static const char **call_env(const server *s)
 {
     size_t ne = 0;
     while (environ[ne])
         ne++;
-    const char **envp = calloc(ne + 2, sizeof *envp);
+    const char **envp = calloc(ne + 4, sizeof *envp);
     if (!envp)
         abort();
     size_t k = 0;
     for (size_t i = 0; i < ne; i++)
-        if (strncmp(environ[i], "FLYPROF_TABLE_FD=", 17))
+        if (!env_is(environ[i], "FLYPROF_TABLE_FD") && !env_is(environ[i], confined_env[0].var) &&
+            !env_is(environ[i], confined_env[1].var))
             envp[k++] = environ[i];
     envp[k++] = "FLYPROF_TABLE_FD=3";
+    envp[k++] = s->env_fixed[0];
+    envp[k++] = s->env_fixed[1];
     return envp;
 }
 
@@ -443,7 +485,7 @@ static int spawn(server *s, call *c, fp_err *err)
             return fp_err_set(err, FP_IO_ERROR, "pipe: %s", strerror(errno));
         }
     const char **argv = call_argv(s, c);
-    const char **envp = call_env();
+    const char **envp = call_env(s);
     pid_t pid = fork();
     if (pid < 0) {
         for (int i = 0; i < 3; i++)
@@ -700,7 +742,20 @@ static void start_next(server *s)
 
 /* ---- requests ---- */
 
+static bool id_equal_parsed(const cJSON *a, const cJSON *b);
+
+/* Ids are kept raw (raw_id); a cancellation's requestId is compared by value. */
 static bool id_equal(const cJSON *a, const cJSON *b)
+{
+    cJSON *pa = a && cJSON_IsRaw(a) ? cJSON_Parse(a->valuestring) : NULL;
+    cJSON *pb = b && cJSON_IsRaw(b) ? cJSON_Parse(b->valuestring) : NULL;
+    bool eq = id_equal_parsed(pa ? pa : a, pb ? pb : b);
+    cJSON_Delete(pa);
+    cJSON_Delete(pb);
+    return eq;
+}
+
+static bool id_equal_parsed(const cJSON *a, const cJSON *b)
 {
     if (!a || !b)
         return false;
@@ -836,6 +891,43 @@ static void on_cancelled(server *s, const cJSON *params)
     /* unknown or finished request: ignored, as the spec asks */
 }
 
+/* The top-level "id" of a message as written (a raw cJSON item, printed verbatim):
+ * cJSON keeps numbers as doubles and strings only up to a NUL. NULL when the
+ * message has no scalar id (the parsed one is used). */
+static cJSON *raw_id(const char *line, size_t len)
+{
+    fp_jscan js;
+    fp_js_init(&js, line, len);
+    cJSON *out = NULL;
+    if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
+        fp_js_free(&js);
+        return NULL;
+    }
+    for (;;) {
+        fp_jtok t = fp_js_next(&js);
+        if (t != FP_JT_STRING || !js.is_key)
+            break;
+        bool is_id = fp_js_str_eq(&js, "id") && js.str_len == 2;
+        size_t a = fp_js_offset(&js);
+        t = fp_js_next(&js);
+        size_t b = fp_js_offset(&js);
+        if (is_id && (t == FP_JT_STRING || t == FP_JT_NUMBER)) {
+            while (a < b && (line[a] == ' ' || line[a] == '\t' || line[a] == '\r' || line[a] == '\n' || line[a] == ':'))
+                a++;
+            char *txt = strndup(line + a, b - a);
+            if (txt)
+                out = cJSON_CreateRaw(txt);
+            free(txt);
+            break;
+        }
+        if (t == FP_JT_ERROR || !fp_js_skip(&js))
+            break;
+    }
+    fp_js_free(&js);
+    return out;
+}
+
+
 static void handle_message(server *s, const char *line, size_t len)
 {
     if (!utf8_valid(line, len)) { /* JSON text is UTF-8 (RFC 8259 §8.1) */
@@ -857,7 +949,9 @@ static void handle_message(server *s, const char *line, size_t len)
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
     bool id_ok = id && ((cJSON_IsString(id)) ||
                         (cJSON_IsNumber(id) && isfinite(id->valuedouble) && id->valuedouble == floor(id->valuedouble)));
-    const cJSON *echo = id_ok ? id : NULL;
+    /* answers carry the id exactly as sent: 9223372036854775807 stays that, not 9.2e18 */
+    cJSON *rid = id_ok ? raw_id(line, len) : NULL;
+    const cJSON *echo = rid ? rid : id_ok ? id : NULL;
     const char *jv = fp_json_get_str(m, "jsonrpc");
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(m, "params");
@@ -882,18 +976,19 @@ static void handle_message(server *s, const char *line, size_t len)
         const char *mn = method->valuestring;
         s->requests++;
         if (!strcmp(mn, "initialize"))
-            on_initialize(s, id, params);
+            on_initialize(s, echo, params);
         else if (!strcmp(mn, "ping"))
-            reply(s, id, cJSON_CreateObject());
+            reply(s, echo, cJSON_CreateObject());
         else if (strcmp(mn, "tools/list") && strcmp(mn, "tools/call"))
-            reply_error(s, id, RPC_NO_METHOD, "method '%s' not found (this server offers tools only)", mn);
+            reply_error(s, echo, RPC_NO_METHOD, "method '%s' not found (this server offers tools only)", mn);
         else if (!s->initialized)
-            reply_error(s, id, RPC_INVALID_REQUEST, "not initialized: send initialize first");
+            reply_error(s, echo, RPC_INVALID_REQUEST, "not initialized: send initialize first");
         else if (!strcmp(mn, "tools/list"))
-            on_tools_list(s, id, params);
+            on_tools_list(s, echo, params);
         else
-            on_tools_call(s, id, params);
+            on_tools_call(s, echo, params);
     }
+    cJSON_Delete(rid);
     cJSON_Delete(m);
 }
 
@@ -1046,10 +1141,13 @@ static int mcp_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         return fp_err_set(err, FP_IO_ERROR, "cannot set up the protocol channel: %s", strerror(errno));
     }
     prctl(PR_SET_CHILD_SUBREAPER, 1); /* see reap_orphans */
+    confined_defaults(&s);
     fp_sb_init(&s.in);
     logf_("serving on stdio, root %s%s", root, a->allow_gpu ? ", GPU commands allowed" : "");
     serve(&s);
     fp_sb_free(&s.in);
+    free(s.env_fixed[0]);
+    free(s.env_fixed[1]);
     close(s.out);
     logf_("stopped: %ld requests, %ld tool calls (%ld failed), %ld protocol errors", s.requests, s.calls,
           s.call_errors, s.rpc_errors);
@@ -1060,6 +1158,8 @@ static int mcp_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     fp_json_add_int(ctx->data, "toolErrors", s.call_errors);
     fp_json_add_int(ctx->data, "protocolErrors", s.rpc_errors);
     free(root);
+    if (s.out_dead) /* a response could not be written: the client did not get its answers */
+        return fp_err_set(err, FP_IO_ERROR, "the protocol channel (stdout) was closed: responses were lost");
     return 0;
 }
 

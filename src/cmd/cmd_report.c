@@ -106,7 +106,10 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     fp_report_envelope_build(r, &env);
     fp_report_artifacts *arts = &env.artifacts;
     int rc = 0;
-    if (dest) {
+    /* a signal while the analysis ran: no artifact is replaced */
+    if (ctx->interrupted && *ctx->interrupted)
+        rc = fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d; no artifact written", (int)*ctx->interrupted);
+    if (dest && rc == 0) {
         fp_sb md, html;
         fp_sb_init(&md);
         fp_sb_init(&html);
@@ -129,7 +132,7 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
         fp_headlines_doc_free(&hl);
         fp_sb_free(&md);
         fp_sb_free(&html);
-    } else {
+    } else if (!dest) {
         fp_warn(ctx, "--bundle is a dispatch dir: nothing written (pass --out-dir DIR to write the report files)");
     }
     if (rc) {

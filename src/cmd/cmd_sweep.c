@@ -273,25 +273,26 @@ typedef struct task_env {
     const char *job_id; /* "<array>_<index>" on Slurm */
 } task_env;
 
-/* The task's envelope (its run's stdout) -> the result's error code and message. */
-static void result_of_envelope(const char *envp, fp_sweep_result *r)
+/* The task's envelope (its run's stdout) -> the result's error code and message;
+ * false when it printed none. */
+static bool result_of_envelope(const char *envp, fp_sweep_result *r)
 {
+    bool have = false;
     cJSON *j = NULL;
     fp_err e = {0};
     fp_envelope_doc env;
     memset(&env, 0, sizeof env);
     if (fp_json_parse_file(envp, &j, &e) == 0 && fp_model_read(&fp_envelope_doc_schema, j, &env, envp, &e) == 0) {
+        have = true;
         if (!env.ok && env.error) {
             r->error = fp_model_strdup(env.error->code);
             r->message = fp_model_strdup(env.error->message);
         }
         fp_model_free(&fp_envelope_doc_schema, &env);
-    } else if (r->exit_code != 0) {
-        r->error = fp_model_strdup("INTERNAL");
-        r->message = fp_model_printf("the task printed no envelope (exit %d)", r->exit_code);
     }
     cJSON_Delete(j);
     fp_err_clear(&e);
+    return have;
 }
 
 /* Put the finished bundle in place: DIR/<task> is replaced whole (a failed
@@ -347,10 +348,11 @@ static int run_task(fp_ctx *ctx, const char *dir, const fp_sweep_state *st, cons
     r->exit_code = pr.exited ? pr.exit_code : pr.term_signal ? 128 + pr.term_signal : 130;
     r->job_id = fp_model_strdup(te->job_id);
     r->seconds = now_s() - t0;
-    result_of_envelope(envp, r);
-    if (prc != 0 && !r->error) { /* it never ran, or was killed before its envelope */
-        r->error = fp_model_strdup(fp_code_name(perr.code));
-        r->message = fp_model_strdup(perr.message);
+    if (!result_of_envelope(envp, r) && (prc != 0 || r->exit_code != 0)) {
+        /* it never ran, or was killed (this task's SIGTERM from Slurm: INTERRUPTED) before its envelope */
+        r->error = fp_model_strdup(prc != 0 ? fp_code_name(perr.code) : "INTERNAL");
+        r->message = prc != 0 ? fp_model_strdup(perr.message)
+                              : fp_model_printf("the task printed no envelope (exit %d)", r->exit_code);
     }
     bundle_into_place(dir, t, partial);
     char *rp = dir_file(dir, "tasks/%s.result.json", t->name);
@@ -537,7 +539,8 @@ static void row_from_slurm(fp_sweep_row *row, const fp_slurm_task_state *ss, boo
         row->job_id = fp_model_strdup(ss->job_id);
     /* a task Slurm killed (time limit, scancel) may still have written its result
      * on SIGTERM: Slurm's word decides between timeout and cancelled */
-    bool killed = !have_result || (row->error && !strcmp(row->error, "INTERRUPTED"));
+    bool killed = !have_result || (row->error && !strcmp(row->error, "INTERRUPTED")) ||
+                  (row->exit_code.known && row->exit_code.v >= 128);
     if (st && killed && strcmp(st, "ok")) {
         free(row->status);
         row->status = fp_model_strdup(st);

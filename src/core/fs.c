@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 bool fp_is_dir(const char *path)
@@ -120,6 +122,31 @@ int fp_mkdir_p(const char *path, fp_err *err)
     return 0;
 }
 
+/* Create a fresh temp file next to path: "<path>.tmp.<pid>.<random>" opened with
+ * O_CREAT|O_EXCL|O_NOFOLLOW, so a name planted in advance (a symlink to a file the
+ * user owns, or another writer's temp file when two hosts/containers share a pid)
+ * is never opened: EEXIST just draws another name. Mode 0666 & ~umask as before.
+ * Returns the fd with tmp holding the name, or -1 with errno set. */
+static int open_fresh_temp(const char *path, fp_sb *tmp)
+{
+    for (int attempt = 0; attempt < 64; attempt++) {
+        /* the random part only avoids collisions; O_EXCL is what makes it safe */
+        unsigned long r = 0;
+        if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            r = (unsigned long)ts.tv_nsec * 2654435761UL + (unsigned long)attempt;
+        }
+        tmp->len = 0;
+        fp_sb_addf(tmp, "%s.tmp.%ld.%08lx", path, (long)getpid(), r & 0xffffffffUL);
+        int fd = open(tmp->buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
 int fp_write_atomic_fn(const char *path, int (*fill)(int fd, void *ctx), void *ctx, fp_err *err)
 {
     char *dir = strdup(path);
@@ -136,8 +163,7 @@ int fp_write_atomic_fn(const char *path, int (*fill)(int fd, void *ctx), void *c
     free(dir);
     fp_sb tmp;
     fp_sb_init(&tmp);
-    fp_sb_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int fd = open_fresh_temp(path, &tmp);
     if (fd < 0) {
         fp_err_set(err, FP_IO_ERROR, "cannot write %s: %s", path, strerror(errno));
         fp_sb_free(&tmp);
@@ -160,6 +186,8 @@ int fp_write_atomic_fn(const char *path, int (*fill)(int fd, void *ctx), void *c
         return -1;
     }
     close(fd);
+    /* rename() replaces a symlink at path by the new file; it never writes
+     * through it, so a symlinked artifact cannot redirect the write. */
     if (rename(tmp.buf, path) != 0) {
         e = errno;
         unlink(tmp.buf);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "flyprof/json.h"
 #include "flyprof/strbuf.h"
@@ -537,6 +538,21 @@ static bool inside(const char *root, const char *p)
     return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
 }
 
+/* The first part that does not resolve (cut points at the '/' before it): when it
+ * exists as a link, a write there (SQLite creating a db, an output dir) would land
+ * at the link's target, wherever that is. */
+static bool dangling_link(const char *full, char *cut)
+{
+    char *end = strchr(cut + 1, '/');
+    if (end)
+        *end = '\0';
+    struct stat st;
+    bool link = lstat(full, &st) == 0 && S_ISLNK(st.st_mode);
+    if (end)
+        *end = '/';
+    return link;
+}
+
 char *fp_mcp_confine(const char *root, const char *path, fp_err *err)
 {
     if (!path || !path[0]) {
@@ -573,6 +589,13 @@ char *fp_mcp_confine(const char *root, const char *path, fp_err *err)
                 break;
             *slash = '/';
             cut = slash;
+            if (res && dangling_link(full.buf, cut)) {
+                fp_err_set(err, FP_BAD_ARGS, "path '%s' goes through a dangling symlink", path);
+                fp_err_help(err, "its target cannot be checked against the server root; remove the link or give another path");
+                free(res);
+                fp_sb_free(&full);
+                return NULL;
+            }
             if (res) {
                 fp_sb r;
                 fp_sb_init(&r);

@@ -189,9 +189,11 @@ static bool drain(int fd, fp_sb *sb, bool *trunc)
     }
 }
 
+/* O_NOFOLLOW: a log planted as a symlink must not redirect the child's output
+ * onto (and truncate) the file it points at. */
 static int open_out(const char *path, fp_err *err)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd < 0)
         fp_err_set(err, FP_IO_ERROR, "%s: cannot create: %s", path, strerror(errno));
     return fd;

@@ -14,6 +14,7 @@
 
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/yaml_depth.h"
 
 /* The registry shipped with the project, found next to the binary first:
  * <prefix>/bin/flyprof -> <prefix>/share/flyprof/recipes.yaml when installed
@@ -111,6 +112,10 @@ static int load_file(const char *path, char *vals[N_SETTINGS], fp_err *err)
     fp_sb text;
     fp_sb_init(&text);
     if (fp_read_file(path, &text, err) != 0) {
+        fp_sb_free(&text);
+        return -1;
+    }
+    if (fp_yaml_depth_check(path, text.buf, text.len, err) != 0) {
         fp_sb_free(&text);
         return -1;
     }

@@ -14,6 +14,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/worktree.h"
+#include "flyprof/yaml_depth.h"
 
 #define FP_MAX_RECIPES 10000
 
@@ -108,6 +109,8 @@ static int parse_yaml(const char *path, const fp_sb *text, cJSON **out, fp_err *
     if (text->len > FP_YAML_MAX_FILE)
         return fp_err_set(err, FP_BAD_INPUT, "%s: %zu bytes is larger than the %zu-byte limit of a recipes file",
                           path, text->len, FP_YAML_MAX_FILE);
+    if (fp_yaml_depth_check(path, text->buf, text->len, err) != 0)
+        return -1;
     yaml_parser_t p;
     yaml_document_t doc;
     yaml_parser_initialize(&p);

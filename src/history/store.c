@@ -101,6 +101,11 @@ static int db_err(fp_history *h, sqlite3 *db, int rc, const char *what, fp_err *
                    db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
         return fp_err_help(err, "the file was left untouched; pass another --db, or move it away to start a new history");
     }
+    if (prim == SQLITE_CONSTRAINT) { /* check_record should have caught it: still the record's fault */
+        fp_err_set(err, FP_BAD_INPUT, "%s: %s: the record breaks the history's rules: %s", path, what,
+                   db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+        return fp_err_help(err, "nothing was written for it; fix or drop the record");
+    }
     if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED) {
         fp_err_set(err, FP_IO_ERROR, "%s stayed locked for %d ms (%s)", path, FP_HISTORY_BUSY_MS, what);
         return fp_err_help(err, "another flyprof is writing to it; retry");
@@ -221,7 +226,30 @@ fail:
     return -1;
 }
 
-static int open_raw(const char *path, bool create, fp_history **out, fp_err *err)
+/* How open_raw opens: a writer (read-write, creating when asked), a reader
+ * (read-only: a read-only file or mount is readable), or a reader of a file
+ * SQLite cannot lock (a WAL db on a read-only mount has no -shm to create):
+ * immutable=1, which reads it as it is. */
+typedef enum { OPEN_WRITE, OPEN_READ, OPEN_READ_IMMUTABLE } open_mode;
+
+/* "file:<path percent-encoded>?mode=ro&immutable=1": a path with '?', '#' or
+ * '%' must not be read as URI syntax. */
+static char *immutable_uri(const char *path)
+{
+    fp_sb u;
+    fp_sb_init(&u);
+    fp_sb_adds(&u, "file:");
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("/-._~", *c))
+            fp_sb_addc(&u, (char)*c);
+        else
+            fp_sb_addf(&u, "%%%02X", *c);
+    }
+    fp_sb_adds(&u, "?mode=ro&immutable=1");
+    return fp_sb_detach(&u);
+}
+
+static int open_raw(const char *path, bool create, open_mode mode, fp_history **out, fp_err *err)
 {
     *out = NULL;
     struct stat sb;
@@ -248,9 +276,12 @@ static int open_raw(const char *path, bool create, fp_history **out, fp_err *err
     if (!h)
         abort();
     h->path = strdup(path);
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
-    /* a name with URI characters must not be read as a URI */
-    int rc = sqlite3_open_v2(path, &h->db, flags, NULL);
+    int flags = (mode == OPEN_WRITE ? SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) : SQLITE_OPEN_READONLY) |
+                SQLITE_OPEN_NOMUTEX;
+    /* a name with URI characters must not be read as a URI (immutable_uri encodes them) */
+    char *uri = mode == OPEN_READ_IMMUTABLE ? immutable_uri(path) : NULL;
+    int rc = sqlite3_open_v2(uri ? uri : path, &h->db, flags | (uri ? SQLITE_OPEN_URI : 0), NULL);
+    free(uri);
     if (rc != SQLITE_OK) {
         db_err(h, h->db, rc, "open", err);
         fp_history_close(h);
@@ -262,10 +293,54 @@ static int open_raw(const char *path, bool create, fp_history **out, fp_err *err
     return 0;
 }
 
-int fp_history_open(const char *path, bool create, fp_history **out, fp_err *err)
+/* A reader (list, show, export, check, the trend): read-only, no journal mode
+ * switch, so a read-only file or mount reads. 1 = the file is at an older
+ * schema: the caller opens it as a writer to migrate it. */
+static int open_reader(const char *path, open_mode mode, fp_history **out, fp_err *err)
 {
     fp_history *h;
-    if (open_raw(path, create, &h, err))
+    if (open_raw(path, false, mode, &h, err))
+        return -1;
+    db_kind kind = DB_FRESH;
+    int ver = 0;
+    if (validate(h, &kind, &ver, err)) {
+        fp_history_close(h);
+        return -1;
+    }
+    if (kind == DB_FRESH) {
+        fp_err_set(err, FP_NO_ARTIFACT, "%s is an empty database: no history yet", path);
+        fp_err_help(err, "add entries first: flyprof history add --bundle DIR --db %s", path);
+        fp_history_close(h);
+        return -1;
+    }
+    if (ver < FP_HISTORY_SCHEMA) {
+        fp_history_close(h);
+        return 1;
+    }
+    h->version = ver;
+    sqlite3_exec(h->db, "PRAGMA query_only=ON", NULL, NULL, NULL);
+    *out = h;
+    return 0;
+}
+
+int fp_history_open(const char *path, bool create, fp_history **out, fp_err *err)
+{
+    if (!create) {
+        int r = open_reader(path, OPEN_READ, out, err);
+        if (r == -1 && err->code == FP_IO_ERROR) {
+            /* cannot lock it (a WAL file on a read-only mount): read it as immutable */
+            fp_err e2 = {0};
+            r = open_reader(path, OPEN_READ_IMMUTABLE, out, &e2);
+            if (r == -1)
+                fp_err_clear(&e2);
+            else
+                fp_err_clear(err);
+        }
+        if (r <= 0)
+            return r;
+    }
+    fp_history *h;
+    if (open_raw(path, create, OPEN_WRITE, &h, err))
         return -1;
     db_kind kind = DB_FRESH;
     int ver = 0;
@@ -326,7 +401,7 @@ int fp_history_create_at_version(const char *path, int version, fp_err *err)
     if (version < 1 || version > FP_HISTORY_SCHEMA)
         return fp_err_set(err, FP_BAD_ARGS, "version %d out of 1..%d", version, FP_HISTORY_SCHEMA);
     fp_history *h;
-    if (open_raw(path, true, &h, err))
+    if (open_raw(path, true, OPEN_WRITE, &h, err))
         return -1;
     int rc = migrate(h, version, err);
     fp_history_close(h);
@@ -403,14 +478,34 @@ static int check_record(const fp_history_record *rec, fp_err *err)
         !need_str(rec->provenance.captured_at, "provenance.captured_at", err) ||
         !need_str(rec->added_at, "added_at", err))
         return -1;
-    for (size_t i = 0; i < rec->nclasses; i++)
+    /* what the tables' primary keys would refuse is the record's fault (BAD_INPUT),
+     * not the disk's: checked here, before any insert */
+    for (size_t i = 0; i < rec->nclasses; i++) {
         if (!rec->classes[i].cls)
             return fp_err_set(err, FP_BAD_INPUT, "history record class without a name");
-    for (size_t i = 0; i < rec->nrules; i++)
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(rec->classes[k].cls, rec->classes[i].cls))
+                return fp_err_set(err, FP_BAD_INPUT, "history record lists class '%s' twice", rec->classes[i].cls);
+    }
+    for (size_t i = 0; i < rec->nrules; i++) {
         if (!rec->rules[i].rule)
             return fp_err_set(err, FP_BAD_INPUT, "history record rule without rule/rank");
+        if (rec->rules[i].rank < 0 || rec->rules[i].rank > INT32_MAX)
+            return fp_err_set(err, FP_BAD_INPUT, "history record rule rank %lld is out of range 0..%d",
+                              (long long)rec->rules[i].rank, INT32_MAX);
+        for (size_t k = 0; k < i; k++)
+            if (rec->rules[k].rank == rec->rules[i].rank)
+                return fp_err_set(err, FP_BAD_INPUT, "history record has two rules of rank %lld",
+                                  (long long)rec->rules[i].rank);
+    }
+    for (size_t i = 0; i < rec->nmetrics; i++)
+        for (size_t k = 0; k < i && rec->metrics[i].key; k++)
+            if (rec->metrics[k].key && !strcmp(rec->metrics[k].key, rec->metrics[i].key))
+                return fp_err_set(err, FP_BAD_INPUT, "history record has metric '%s' twice", rec->metrics[i].key);
     return 0;
 }
+
+int fp_history_record_check(const fp_history_record *rec, fp_err *err) { return check_record(rec, err); }
 
 static const char *const entry_cols =
     "hash, kernel, shape, arch, product, time_ns_per_call, stall_pct, exposed_pct, waves, latency, bound, bound_rule,"
@@ -448,7 +543,7 @@ static int insert_children(fp_history *h, int64_t id, const fp_history_record *r
         const fp_history_rule *r = &rec->rules[i];
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, id);
-        sqlite3_bind_int(st, 2, (int)r->rank);
+        sqlite3_bind_int64(st, 2, r->rank); /* in 0..INT32_MAX (check_record) */
         bind_str(st, 3, r->rule);
         bind_str(st, 4, r->bubble_class);
         bind_num(st, 5, r->est_gain_pct);

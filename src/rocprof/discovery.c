@@ -26,6 +26,7 @@
 #include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
 #include "flyprof/rocpd.h"
+#include "flyprof/satmath.h"
 
 /* Depth of the recursive decoder walk: rocprofv3 walks without a bound, but
  * flyprof must not walk "/" when ROCPROF_ATT_LIBRARY_PATH is mis-set (§8.3). */
@@ -215,7 +216,8 @@ static void cands_from_trace(fp_kcands *out, const fp_kernel_trace *t, size_t *c
         if (!c)
             c = cand_add(out, n, cap);
         if (!from_stats) {
-            long long d = num_ll(&row->end_ns, 0) - num_ll(&row->start_ns, 0);
+            bool ovf = false; /* hostile timestamps saturate instead of overflowing */
+            long long d = fp_sat_sub(num_ll(&row->end_ns, 0), num_ll(&row->start_ns, 0), &ovf);
             if (d < 0)
                 d = 0;
             if (c->calls == 0 || d < c->min_ns)
@@ -223,7 +225,7 @@ static void cands_from_trace(fp_kcands *out, const fp_kernel_trace *t, size_t *c
             if (d > c->max_ns)
                 c->max_ns = d;
             c->calls++;
-            c->total_ns += d;
+            c->total_ns = fp_sat_add(c->total_ns, d, &ovf);
             c->avg_ns = (double)c->total_ns / (double)c->calls;
         }
         if (c->vgpr_count < 0)
@@ -349,7 +351,8 @@ int fp_discovery_load_rocpd(const char *db_path, fp_kcands *out, fp_err *err)
         c->grid_x = sqlite3_column_int64(st, 14);
         c->grid_y = sqlite3_column_int64(st, 15);
         c->grid_z = sqlite3_column_int64(st, 16);
-        out->total_dispatches += c->calls;
+        bool ovf = false;
+        out->total_dispatches = fp_sat_add(out->total_dispatches, c->calls, &ovf);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
@@ -499,23 +502,134 @@ int fp_discovery_load_dir(const char *dir, const char *base, fp_kcands *out, siz
 
 /* ---------- ranking ---------- */
 
+/* Size of what glibc's regcomp would build for a POSIX ERE, bounded: it expands
+ * every bounded repeat x{m,n} into n copies of x, so nested repeats multiply
+ * ("((a{1,99}){1,99}){1,99}" is ~10^6 nodes; 38 bytes of them exhaust memory).
+ * Costs an atom 1, a group the sum of its parts, x{m,n} cost(x) * max(m, n)
+ * (n open: m + 1); stops counting past `limit`. */
+typedef struct re_cost {
+    const char *p;
+    unsigned long long limit;
+} re_cost;
+
+static unsigned long long re_bound(const char **pp)
+{
+    const char *p = *pp;
+    unsigned long long m = strtoull(p, (char **)&p, 10), n = m;
+    if (*p == ',') {
+        p++;
+        n = (*p >= '0' && *p <= '9') ? strtoull(p, (char **)&p, 10) : m + 1;
+    }
+    if (*p == '}')
+        p++;
+    *pp = p;
+    unsigned long long b = m > n ? m : n;
+    return b ? b : 1;
+}
+
+static const char *re_skip_bracket(const char *p)
+{
+    p++; /* '[' */
+    if (*p == '^')
+        p++;
+    if (*p == ']')
+        p++;
+    while (*p && *p != ']') {
+        if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+            const char *e = strchr(p + 2, p[1]);
+            p = e && e[1] == ']' ? e + 2 : p + 1;
+        } else {
+            p++;
+        }
+    }
+    return *p ? p + 1 : p;
+}
+
+static unsigned long long re_seq_cost(re_cost *c, int depth)
+{
+    unsigned long long total = 0, last = 0;
+    while (*c->p && *c->p != ')' && total <= c->limit) {
+        char ch = *c->p;
+        if (ch == '|') {
+            c->p++;
+            last = 0;
+            continue;
+        }
+        if (ch == '{' && last && c->p[1] >= '0' && c->p[1] <= '9') {
+            c->p++;
+            unsigned long long b = re_bound(&c->p);
+            unsigned long long grown = last > c->limit / b ? c->limit + 1 : last * b;
+            total = total - last + grown;
+            last = grown;
+            continue;
+        }
+        if (ch == '*' || ch == '+' || ch == '?') {
+            c->p++;
+            continue;
+        }
+        if (ch == '(') {
+            c->p++;
+            last = depth > 64 ? c->limit + 1 : re_seq_cost(c, depth + 1) + 1;
+            if (*c->p == ')')
+                c->p++;
+        } else if (ch == '[') {
+            c->p = re_skip_bracket(c->p);
+            last = 1;
+        } else {
+            c->p += (ch == '\\' && c->p[1]) ? 2 : 1;
+            last = 1;
+        }
+        total += last;
+    }
+    return total;
+}
+
+/* The whole pattern: a ')' with no '(' ends no group, so counting goes on past it. */
+static unsigned long long re_cost_all(const char *pattern, unsigned long long limit)
+{
+    re_cost c = {pattern, limit};
+    unsigned long long total = 0;
+    for (;;) {
+        total += re_seq_cost(&c, 0);
+        if (!*c.p || total > limit)
+            return total;
+        c.p++;
+    }
+}
+
+/* The most a --filter may cost (re_seq_cost units): kernel names are matched
+ * by patterns of a few hundred atoms at most. */
+#define FP_FILTER_MAX_COST 20000ULL
+#define FP_FILTER_MAX_LEN 4096
+
+static int filter_compile(regex_t *re, const char *filter, fp_err *err)
+{
+    if (strlen(filter) > FP_FILTER_MAX_LEN || re_cost_all(filter, FP_FILTER_MAX_COST) > FP_FILTER_MAX_COST) {
+        fp_err_set(err, FP_USAGE, "--filter is too complex: its bounded repeats expand past %llu regex nodes",
+                   FP_FILTER_MAX_COST);
+        return fp_err_help(err, "use a simpler pattern (a substring, alternatives, '*' instead of nested {m,n})");
+    }
+    int rc = regcomp(re, filter, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char msg[128];
+        regerror(rc, re, msg, sizeof msg);
+        return fp_err_set(err, FP_USAGE, "--filter '%s' is not a POSIX extended regex: %s", filter, msg);
+    }
+    return 0;
+}
+
 int fp_kernel_rank(const fp_kcands *k, const char *filter, size_t top, fp_krank *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
     regex_t re;
-    if (filter) {
-        int rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
-        if (rc != 0) {
-            char msg[128];
-            regerror(rc, &re, msg, sizeof msg);
-            return fp_err_set(err, FP_USAGE, "--filter '%s' is not a POSIX extended regex: %s", filter, msg);
-        }
-    }
+    if (filter && filter_compile(&re, filter, err) != 0)
+        return -1;
     out->idx = malloc((k->n ? k->n : 1) * sizeof *out->idx);
     if (!out->idx)
         abort();
     for (size_t i = 0; i < k->n; i++) {
-        out->total_ns += k->v[i].total_ns;
+        bool ovf = false;
+        out->total_ns = fp_sat_add(out->total_ns, k->v[i].total_ns > 0 ? k->v[i].total_ns : 0, &ovf);
         if (filter && regexec(&re, k->v[i].name, 0, NULL, 0) != 0)
             continue;
         if (!top || out->n < top)

@@ -1,6 +1,6 @@
 /* fuzz_wave_side - the small per-dispatch side files read with the wave reader:
- * occupancy.json (fp_occupancy_load) and wstates<k>.json (fp_wstates_integral);
- * realtime.json (fp_realtime_load) and the trace facts computed from both
+ * occupancy.json (fp_occupancy_load, and fp_occupancy_stream against it) and wstates<k>.json
+ * (fp_wstates_integral); realtime.json (fp_realtime_load) and the trace facts computed from both
  * (fp_trace_facts, issue 23: sorting only, never a table indexed by a file's CU id).
  * It found issue 10 (a) in 2 s (a repeated "state"/"time" key overflowed
  * read_int_array's buffer; regressions/wave_side/issue10a_*). */
@@ -13,6 +13,39 @@
 #include "flyprof/wave.h"
 #include "flyprof/workdist.h"
 #include "fuzz_common.h"
+
+/* fp_occupancy_stream (occstream.c, issue 22): every event it gives must be the next
+ * one of the loader's series for that SE array (SEs are unique when it succeeds). */
+typedef struct stream_check {
+    const fp_occupancy *ref; /* NULL: the loader refused the file */
+    int se;
+    size_t k, series;
+    bool differs; /* an event was not the loader's: fatal only when the stream returns 0 */
+} stream_check;
+
+static void check_event(void *user, int se, const fp_occ_event *ev)
+{
+    stream_check *c = user;
+    if (!ev) {
+        c->se = se;
+        c->k = 0;
+        c->series++;
+        return;
+    }
+    if (!c->ref)
+        return; /* the stream must then end with 1: checked by the caller */
+    const fp_occ_se *s = NULL;
+    for (size_t i = 0; i < c->ref->n && !s; i++)
+        if (c->ref->ses[i].se == c->se)
+            s = &c->ref->ses[i];
+    if (!s || c->k >= s->n) {
+        c->differs = true; /* a repeated SE: the stream must give up (1) */
+        return;
+    }
+    const fp_occ_event *b = &s->ev[c->k++];
+    if (ev->time != b->time || ev->cu != b->cu || ev->simd != b->simd || ev->slot != b->slot || ev->start != b->start)
+        c->differs = true; /* events given before it saw a time go back: it must return 1 */
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -31,6 +64,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool read = rc == 0 || err.code == FP_BAD_INPUT; /* the file itself was read */
     if (read && (rrc != rc || (rc != 0 && strcmp(rerr.message, err.message))))
         abort();
+    stream_check sc = {rc == 0 ? &occ : NULL, 0, 0, 0, false};
+    fp_err serr = {0};
+    int src = fp_occupancy_stream(dir, check_event, &sc, &serr);
+    if (src < 0 || (rc != 0 && src == 0) || (src == 0 && (sc.series != occ.n || sc.differs)))
+        abort();
+    fp_err_clear(&serr);
     if (rc == 0) {
         if (ref.n != occ.n)
             abort();

@@ -164,38 +164,58 @@ static int both(const char *buf, size_t len)
     return r1;
 }
 
+/* Issue 22 item 10: latency is stall + issue, so a row with more stall than latency
+ * (whose sums gave stall_pct 1e18 and a negative issue) is BAD_INPUT in both parsers. */
+static void test_stall_beyond_latency_refused(void **state)
+{
+    (void)state;
+    const char *doc = "{\"code\":[[\"a\",0,1,\"s\",4,5,6,16,4611686018427387904,0]]}";
+    fp_code c;
+    fp_err e = {0};
+    assert_int_equal(fp_code_parse(doc, strlen(doc), "code.json", &c, &e), -1);
+    assert_int_equal(e.code, FP_BAD_INPUT);
+    assert_non_null(strstr(e.message, "Stall 4611686018427387904 exceeds its Latency 16"));
+    fp_err_clear(&e);
+    assert_int_equal(fp_code_parse_jscan(doc, strlen(doc), "code.json", &c, &e), -1);
+    assert_int_equal(e.code, FP_BAD_INPUT);
+    fp_err_clear(&e);
+    const char *equal = "{\"code\":[[\"a\",0,1,\"s\",4,5,6,16,16,0]]}";
+    assert_int_equal(fp_code_parse(equal, strlen(equal), "code.json", &c, &e), 0);
+    fp_code_free(&c);
+}
+
 static void test_fast_path_parity(void **state)
 {
     (void)state;
     const char *docs[] = {
-        "{\"code\":[[\"; k\",0,0,\"\",4,5888,0,0,0,0],[\"v_add v1, v2, v3\",0,1,\"/k.py:1\",4,5,6,7,8,9]]}",
-        " { \"code\" : [ [ \"a\" , 0 , 1 , null , 4 , 5 , 6 , 7 , 8 , 9 ] ] , \"version\" : \"3.0.0\" } \n",
-        "{\"code\":[[\"a\",\"x\",1,\"s\",4,5,6,7,8,9,10,11]]}",       /* extras, col 1 a string */
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9,1.5]]}",             /* a float extra */
-        "{\"code\":[[\"a\",[1],1,\"s\",4,5,6,7,8,9]]}",              /* a container in col 1 */
-        "{\"code\":[[\"a\\u00e9\",0,1,\"s\\n\",4,5,6,7,8,9]]}",  /* escapes */
-        "{\"code\":[[\"a\",0,1,\"/\xc3\xa9.py:3\",4,5,6,7,8,9]]}", /* raw UTF-8 */
-        "{\"code\":[[\"a\",0,1,\"\xff\",4,5,6,7,8,9]]}",            /* invalid UTF-8, kept raw */
+        "{\"code\":[[\"; k\",0,0,\"\",4,5888,0,0,0,0],[\"v_add v1, v2, v3\",0,1,\"/k.py:1\",4,5,6,8,7,9]]}",
+        " { \"code\" : [ [ \"a\" , 0 , 1 , null , 4 , 5 , 6 , 8 , 7 , 9 ] ] , \"version\" : \"3.0.0\" } \n",
+        "{\"code\":[[\"a\",\"x\",1,\"s\",4,5,6,8,7,9,10,11]]}",       /* extras, col 1 a string */
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9,1.5]]}",             /* a float extra */
+        "{\"code\":[[\"a\",[1],1,\"s\",4,5,6,8,7,9]]}",              /* a container in col 1 */
+        "{\"code\":[[\"a\\u00e9\",0,1,\"s\\n\",4,5,6,8,7,9]]}",  /* escapes */
+        "{\"code\":[[\"a\",0,1,\"/\xc3\xa9.py:3\",4,5,6,8,7,9]]}", /* raw UTF-8 */
+        "{\"code\":[[\"a\",0,1,\"\xff\",4,5,6,8,7,9]]}",            /* invalid UTF-8, kept raw */
         "{\"code\":[[\"a\",0,-1,\"s\",-4,5,6,7,-8,9]]}",
-        "{\"code\":[[\"a\",0,01,\"s\",4,5,6,7,8,9]]}",
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9e2]]}",
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,1234567890123456789]]}", /* 19 digits */
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,99999999999999999999]]}",
-        "{\"code\":[],\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9]]}",  /* repeated key */
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9]],\"code\":null}",
+        "{\"code\":[[\"a\",0,01,\"s\",4,5,6,8,7,9]]}",
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9e2]]}",
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,1234567890123456789]]}", /* 19 digits */
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,99999999999999999999]]}",
+        "{\"code\":[],\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9]]}",  /* repeated key */
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9]],\"code\":null}",
         "{\"code\":null}",
         "{\"code\":[]}",
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9]],\"meta\":{\"x\":1}}",
-        "{\"x\":true,\"y\":false,\"z\":-0.5e-3,\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9]]}",
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9]]}x",
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9],]}",
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9]],\"meta\":{\"x\":1}}",
+        "{\"x\":true,\"y\":false,\"z\":-0.5e-3,\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9]]}",
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9]]}x",
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9],]}",
         "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8]]}",
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9]]",
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9]]}}",
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9]],}",
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9]]",
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9]]}}",
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9]],}",
         "{}",
-        "{\"code\":[[\"a\\\",0,1,\"s\",4,5,6,7,8,9]]}",
-        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,7,8,9]],\"k\\u0041\":1}",
+        "{\"code\":[[\"a\\\",0,1,\"s\",4,5,6,8,7,9]]}",
+        "{\"code\":[[\"a\",0,1,\"s\",4,5,6,8,7,9]],\"k\\u0041\":1}",
     };
     int ok = 0;
     for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
@@ -208,7 +228,7 @@ static void test_fast_path_parity(void **state)
     fp_sb_adds(&sb, "{\"code\":[[\"; kern\",0,0,\"\",4,1,0,0,0,0]");
     for (int i = 1; i <= 60; i++)
         fp_sb_addf(&sb, ",[\"v_mfma_f32_32x32x8 a[%d:%d], v%d, v%d\",0,%d,\"/w/k.py:%d\",4,%d,%d,%d,%d,%d]", i, i + 15,
-                   i % 7, i % 5, i, 100 + i % 9, 4096 + 8 * i, 32, 40 + i, i % 3 ? 0 : i * 7, i % 4);
+                   i % 7, i % 5, i, 100 + i % 9, 4096 + 8 * i, 32, 40 + i * 8, i % 3 ? 0 : i * 7, i % 4);
     fp_sb_adds(&sb, "],\"header\":\"ISA, _, LineNumber\",\"version\":\"3.0.0\"}");
     assert_int_equal(both(sb.buf, sb.len), 0);
     static const char alphabet[] = "[]{},:\"\\ 0123456789-.eEnul\x80\x01x";
@@ -279,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_basic),    cmocka_unit_test(test_coercions),
         cmocka_unit_test(test_null_code), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_split_lines), cmocka_unit_test(test_fast_path_parity),
+        cmocka_unit_test(test_stall_beyond_latency_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,6 +65,55 @@ static void test_atomic_write_and_read(void **state)
     free(path);
 }
 
+/* Issue 22 item 1: a symlink planted at the old predictable temp name or at the
+ * artifact itself must not redirect the write; the artifact ends up a regular file. */
+static void test_atomic_write_never_follows_symlinks(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/fp_fs_XXXXXX";
+    assert_non_null(mkdtemp(tmpl));
+    char *victim = fp_path_join(tmpl, "victim.txt");
+    fp_err e = {0};
+    assert_int_equal(fp_write_atomic(victim, "precious", 8, &e), 0);
+    char *art = fp_path_join(tmpl, "bubbles.json");
+    char planted[4096];
+    snprintf(planted, sizeof planted, "%s.tmp.%ld", art, (long)getpid());
+    assert_int_equal(symlink(victim, planted), 0);
+    assert_int_equal(fp_write_atomic(art, "{}\n", 3, &e), 0);
+    fp_sb sb;
+    fp_sb_init(&sb);
+    assert_int_equal(fp_read_file(victim, &sb, &e), 0);
+    assert_string_equal(sb.buf, "precious");
+    struct stat st;
+    assert_int_equal(lstat(art, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    /* the artifact itself a symlink: replaced, its target untouched */
+    unlink(art);
+    assert_int_equal(symlink(victim, art), 0);
+    assert_int_equal(fp_write_atomic(art, "{\"a\":1}\n", 8, &e), 0);
+    sb.len = 0;
+    assert_int_equal(fp_read_file(victim, &sb, &e), 0);
+    assert_string_equal(sb.buf, "precious");
+    assert_int_equal(lstat(art, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    sb.len = 0;
+    assert_int_equal(fp_read_file(art, &sb, &e), 0);
+    assert_string_equal(sb.buf, "{\"a\":1}\n");
+    fp_sb_free(&sb);
+    /* only the planted link, the victim and the artifact remain: no temp left */
+    char **names;
+    size_t n;
+    assert_int_equal(fp_list_dir(tmpl, &names, &n, &e), 0);
+    assert_int_equal(n, 3);
+    fp_strv_free(names, n);
+    unlink(planted);
+    unlink(art);
+    unlink(victim);
+    rmdir(tmpl);
+    free(art);
+    free(victim);
+}
+
 static void test_paths(void **state)
 {
     (void)state;
@@ -194,6 +243,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_atomic_write_and_read),
+        cmocka_unit_test(test_atomic_write_never_follows_symlinks),
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_utf8_padding),
         cmocka_unit_test(test_fifo_is_refused_at_once),

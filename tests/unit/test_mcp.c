@@ -453,6 +453,30 @@ static void test_subcommands(void **state)
     fp_mcp_names_free(pos, np);
 }
 
+/* Issue 22 item 2: a dangling symlink inside the root is not a "new" part: a
+ * write through it (SQLite creating the db) would land outside the root. */
+static void test_confine_dangling_link(void **state)
+{
+    (void)state;
+    char link[4300], ok[4300];
+    snprintf(link, sizeof link, "%s/d/evil.db", g_root);
+    assert_int_equal(symlink("/tmp/fp_mcp_outside_never_created.db", link), 0);
+    fp_err e = {0};
+    assert_null(fp_mcp_confine(g_root, "d/evil.db", &e));
+    assert_int_equal(e.code, FP_BAD_ARGS);
+    assert_non_null(strstr(e.message, "dangling symlink"));
+    /* and below it */
+    assert_null(fp_mcp_confine(g_root, "d/evil.db/x", &e));
+    assert_int_equal(e.code, FP_BAD_ARGS);
+    /* a plain new name next to it is still fine */
+    char *r = fp_mcp_confine(g_root, "d/new.db", &e);
+    assert_non_null(r);
+    snprintf(ok, sizeof ok, "%s/d/new.db", g_root);
+    assert_string_equal(r, ok);
+    free(r);
+    unlink(link);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -484,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_argv_parses),
         cmocka_unit_test(test_argv_values),
         cmocka_unit_test(test_subcommands),
+        cmocka_unit_test(test_confine_dangling_link),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

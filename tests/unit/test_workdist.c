@@ -137,6 +137,35 @@ static void test_trace_facts(void **state)
     assert_null(wd);
 }
 
+/* realtime.json pairs spanning more than int64 (no overflow: differences in double) and a
+ * clock no GPU runs at are no clock; events beyond 2^50 cycles are dropped */
+static void test_hostile_clock(void **state)
+{
+    (void)state;
+    const char *j = "{\"SE0\":[[-9223372036854775807,0],[9223372036854775807,1]],\"metadata\":{\"frequency\":1e8}}";
+    fp_realtime rt;
+    fp_err e = {0};
+    assert_int_equal(fp_realtime_parse(j, strlen(j), &rt, &e), 0);
+    assert_true(fp_realtime_mhz(&rt, &rt.ses[0]) > 1e20); /* the reader computes; the analysis judges */
+    fp_occ_event evs[4] = {{3, 1, 0, 0, 1}, {103, 1, 0, 0, 0}, {(int64_t)1 << 60, 2, 0, 0, 1}, {INT64_MAX, 2, 0, 0, 0}};
+    fp_occ_se se = {0, evs, 4};
+    fp_occupancy occ = {&se, 1};
+    fp_launch_trace *lt;
+    fp_workdist *wd;
+    fp_trace_facts(&occ, &rt, NULL, 0, false, &lt, &wd);
+    assert_false(lt->clock_mhz.known);
+    assert_false(lt->span_ns.known);
+    assert_null(lt->clock_source);
+    assert_int_equal(lt->waves, 1);
+    assert_int_equal(lt->span_cycles, 100);
+    assert_int_equal(wd->wave_cycles.n, 1);
+    fp_model_free(&fp_launch_trace_schema, lt);
+    free(lt);
+    fp_model_free(&fp_workdist_schema, wd);
+    free(wd);
+    fp_realtime_free(&rt);
+}
+
 static fp_inst row(int64_t idx, const char *isa, int64_t vaddr, int64_t hit)
 {
     fp_inst r;
@@ -278,6 +307,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_realtime),    cmocka_unit_test(test_quantiles),   cmocka_unit_test(test_trace_facts),
         cmocka_unit_test(test_loops),       cmocka_unit_test(test_pick_traced), cmocka_unit_test(test_simd_fill),
+        cmocka_unit_test(test_hostile_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

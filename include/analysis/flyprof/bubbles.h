@@ -12,6 +12,7 @@
 #ifndef FLYPROF_BUBBLES_H
 #define FLYPROF_BUBBLES_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -160,6 +161,10 @@ int fp_bubbles_analyze(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_
  * per-group partials are merged in group order (bubbles.c). */
 int fp_bubbles_analyze_jobs(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
                             void *user, int jobs, fp_err *err);
+/* Same, stopping between (SE, SIMD) groups once *cancel is non-zero (main.c's
+ * SIGINT/SIGTERM flag): -1 with FP_INTERRUPTED, nothing kept. cancel may be NULL. */
+int fp_bubbles_analyze_cancel(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
+                              void *user, int jobs, const volatile sig_atomic_t *cancel, fp_err *err);
 /* Online CPUs, at most 2 (the bound of one pass; more threads than groups are not started). */
 int fp_bubbles_default_jobs(void);
 void fp_bubbles_free(fp_bubbles *b);

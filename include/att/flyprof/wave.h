@@ -163,6 +163,15 @@ int fp_occupancy_parse(const char *buf, size_t len, fp_occupancy *out, fp_err *e
 int fp_occupancy_parse_jscan(const char *buf, size_t len, fp_occupancy *out, fp_err *err);
 void fp_occupancy_free(fp_occupancy *o);
 
+/* The same events without keeping them (occstream.c): for each SE array in file
+ * order, fn(user, se, NULL) and then its events in time order (equal times: ends
+ * first, each kind in file order, as the loader's stable sort). Constant memory.
+ * 0 done; 1 not the plain rocprofv3 layout (times going back, a repeated SE, a
+ * row it cannot read, malformed): nothing is promised about the events already
+ * given, use fp_occupancy_load; -1 no file (NO_ARTIFACT) or not a regular file. */
+typedef void (*fp_occ_stream_fn)(void *user, int se, const fp_occ_event *ev);
+int fp_occupancy_stream(const char *dir, fp_occ_stream_fn fn, void *user, fp_err *err);
+
 /* ---- wstates<k>.json: a step function of the number of traced waves in state k ---- */
 /* Integral of the step function (wave-cycles in that state). Absent -> NO_ARTIFACT.
  * A product or sum beyond int64 saturates and sets *saturated. A repeated

@@ -48,6 +48,13 @@ void fp_table_wrap(fp_sb *text, int width);
 /* Both of the above, the way main.c applies them to a command's table. */
 void fp_table_fit(fp_sb *text, int width, const char *root);
 
+/* Make text from position `from` on safe to show on a terminal: every control
+ * character but '\n' and '\t' (C0, DEL, and the C1 range U+0080..U+009F, which
+ * includes the 8-bit CSI/OSC) becomes U+FFFD, so a kernel name, a code.json
+ * line or a history record cannot carry ESC/BEL sequences (OSC 52 clipboard,
+ * OSC 0 title, cursor moves) into a table, REPORT.md or an error message. */
+void fp_term_safe(fp_sb *text, size_t from);
+
 /* The fields of an error envelope beyond code/message/help (extra: the
  * object fp_err_extra filled), one "  name: value" line each; arrays of
  * scalars joined with ", ", arrays of objects one entry per line (name/

@@ -70,6 +70,11 @@ int fp_history_record_from_bundle(const char *bundle, const char *wt_commit, int
  * by which flyprof it was added). 64 hex digits. */
 void fp_history_hash(const fp_history_record *rec, char out[65]);
 
+/* What insert checks before writing (required fields, hash form, no class,
+ * rule rank or metric twice, ranks in 0..INT32_MAX): BAD_INPUT. `import` runs it
+ * on every line before it opens (or creates) the database. */
+int fp_history_record_check(const fp_history_record *rec, fp_err *err);
+
 /* Insert in one transaction; a record whose hash is present is not added
  * again (*added false, *id the existing entry). Validates the record. */
 int fp_history_insert(fp_history *h, const fp_history_record *rec, int64_t *id, bool *added, fp_err *err);

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""bench/replay_trace.py SRC_DISPATCH_DIR OUT_DIR [--bytes SIZE] - a large real-format ATT trace.
+
+Replays a corpus dispatch back to back in time, in the decoder's exact layout, until the wave
+files reach SIZE (default 1G; suffixes K, M, G): replay k shifts every absolute time by
+k x (the dispatch's span + 64 cycles) and gives each wave the next wave index of its
+(SE, SIMD, slot): se<S>_sm<M>_sl<L>_wv<k>.json. Per replay it appends the occupancy.json
+events of each SE, the wstates<k>.json steps and the filenames.json entries (all shifted),
+so the occupancy and listing grow with the trace as they do in a real long capture (~300 B
+of occupancy per wave, not the ~41 B of tests/tools/gen_scale_spec.py). code.json, snapshots
+and the sources are copied once. Compact JSON (separators "," ":") as the decoder writes it.
+Prints OUT_DIR's dispatch dir. Needs SIZE of disk.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+
+WAVE = re.compile(r"^se(\d+)_sm(\d+)_sl(\d+)_wv(\d+)\.json$")
+
+
+def size_arg(s):
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([KMG]?)", s.upper())
+    if not m:
+        raise argparse.ArgumentTypeError("a size like 1G or 500M")
+    return int(float(m.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2)])
+
+
+def dump(obj, path):
+    with open(path, "w") as f:
+        json.dump(obj, f, separators=(",", ":"))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("src")
+    ap.add_argument("out")
+    ap.add_argument("--bytes", type=size_arg, default=1 << 30)
+    a = ap.parse_args()
+    src = a.src.rstrip("/")
+    name = os.path.basename(src)
+    dst = os.path.join(a.out, name)
+    os.makedirs(dst)
+    waves, other = [], []
+    for f in sorted(os.listdir(src)):
+        m = WAVE.match(f)
+        if m:
+            waves.append((tuple(int(x) for x in m.groups()), json.load(open(os.path.join(src, f)))))
+        elif os.path.isfile(os.path.join(src, f)):
+            other.append(f)
+    begin = min(w["wave"]["begin"] for _, w in waves)
+    end = max(w["wave"]["end"] for _, w in waves)
+    occ = json.load(open(os.path.join(src, "occupancy.json")))
+    for evs in occ.values():
+        if isinstance(evs, list) and evs:
+            begin, end = min(begin, evs[0][0]), max(end, evs[-1][0])
+    period = end - begin + 64
+    per_replay = sum(os.path.getsize(os.path.join(src, "se%d_sm%d_sl%d_wv%d.json" % k)) for k, _ in waves)
+    reps = max(1, -(-a.bytes // per_replay))
+    wst = {}
+    for f in other:
+        if re.fullmatch(r"wstates\d+\.json", f):
+            wst[f] = json.load(open(os.path.join(src, f)))
+        elif f not in ("occupancy.json", "filenames.json"):
+            shutil.copy(os.path.join(src, f), os.path.join(dst, f))
+    fn = json.load(open(os.path.join(src, "filenames.json"))) if "filenames.json" in other else None
+    occ_out = {k: ([] if isinstance(v, list) else v) for k, v in occ.items()}
+    wst_out = {f: {"name": w.get("name", f), "state": [], "time": []} for f, w in wst.items()}
+    listing = {}
+    written = 0
+    for r in range(reps):
+        dt = r * period
+        for (se, sm, sl, wv), w in waves:
+            wave = dict(w["wave"])
+            wave["begin"] += dt
+            wave["end"] += dt
+            wave["id"] = wv + r
+            wave["instructions"] = [[i[0] + dt] + i[1:] for i in w["wave"]["instructions"]]
+            out = dict(w)
+            out["wave"] = wave
+            fname = "se%d_sm%d_sl%d_wv%d.json" % (se, sm, sl, wv + r)
+            dump(out, os.path.join(dst, fname))
+            written += os.path.getsize(os.path.join(dst, fname))
+            listing.setdefault(str(se), {}).setdefault(str(sm), {}).setdefault(str(sl), {})[str(wv + r)] = \
+                [fname, wave["begin"], wave["end"]]
+        for k, v in occ.items():
+            if isinstance(v, list):
+                occ_out[k].extend([e[0] + dt] + e[1:] for e in v)
+        for f, w in wst.items():
+            wst_out[f]["state"].extend(w["state"])
+            wst_out[f]["time"].extend(t + dt for t in w["time"])
+    dump(occ_out, os.path.join(dst, "occupancy.json"))
+    for f, w in wst_out.items():
+        dump(w, os.path.join(dst, f))
+    if fn is not None:
+        fn["wave_filenames"] = listing
+        dump(fn, os.path.join(dst, "filenames.json"))
+    sys.stderr.write("%d replays, %d wave files, %.1f MB of waves, occupancy.json %.1f MB\n" % (
+        reps, reps * len(waves), written / 1e6, os.path.getsize(os.path.join(dst, "occupancy.json")) / 1e6))
+    print(dst)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
