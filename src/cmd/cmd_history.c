@@ -575,8 +575,8 @@ static int do_change(fp_ctx *ctx, const char *dbp, const char *which, change_kin
         fp_err_set(err, FP_USAGE, "history %s takes an entry id, not '%s'", names[k], which ? which : "");
         return fp_err_help(err, "usage: flyprof history %s ID (`flyprof history list` shows the ids)", names[k]);
     }
-    fp_history *h;
-    if (fp_history_open(dbp, false, &h, err))
+    fp_history *h; /* a writer (readers open read-only); the file exists: run_history checked it */
+    if (fp_history_open(dbp, true, &h, err))
         return -1;
     fp_history_record rec = {0};
     int rc = k == CHANGE_RM ? fp_history_rm(h, id, &rec, err) : fp_history_pin(h, id, k == CHANGE_PIN, err);
