@@ -27,6 +27,7 @@ fi
 # the sweep test brings up a real one-node Slurm (slurmctld + slurmd, tests/cli/lib/slurm_env.sh)
 [ "$mode" = test ] && PKGS="$PKGS slurm-wlm"
 PKGS="$PKGS libelf-dev libmsgpack-dev clang-19 lld-19 llvm-19"  # code object reader (libelf, msgpack-c); its tests compile real AMDGPU objects (clang-19, ld.lld-19, llvm-readelf-19)
+[ "$mode" = test ] && PKGS="$PKGS chromium"  # tests/cli/views_chromium.sh opens report.html and flamegraph.svg headless
 [ "$mode" = test ] && PKGS="$PKGS libicu72"  # tests/sarif: Microsoft's SARIF validator is a .NET tool, it needs ICU
 [ "$mode" = test ] && PKGS="$PKGS dpkg-dev"  # tests/cli/deb.sh: cpack's DEB generator runs dpkg-shlibdeps
 missing=""

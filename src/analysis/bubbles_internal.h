@@ -62,9 +62,10 @@ typedef struct bub_cu {
     bool started;
     int64_t t;       /* time of the last applied event */
     int exec;        /* in-flight spans open */
-    int ndrain;      /* of the active intervals, wave-end drains */
-    bub_active *active;
+    bub_active *active;  /* stalled executions */
     size_t na, cap_active;
+    bub_active *drain;   /* waves in their s_endpgm drain */
+    size_t nd, cap_drain;
 } bub_cu;
 
 /* Outstanding-counter replay (fallback when the decoder gave no edges). gfx9
@@ -125,8 +126,40 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
 /* exposed.c, per record of the current wave (from fp_bub_wave_insts, in record order):
  * its issue window joins the wave's in-flight union in c->ex, an s_endpgm's drain goes to
  * c->st; windows_done repairs the union when records came out of time order. */
-void fp_bub_window(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall);
 void fp_bub_windows_done(bub_ctx *c);
+
+/* Decoder categories that occupy no pipe: IMMED (s_waitcnt, s_nop, s_barrier,
+ * s_sleep, s_setprio) and MESSAGE (s_endpgm, s_sendmsg). */
+static inline bool fp_bub_cat_nopipe(int cat) { return cat == FP_CAT_IMMED || cat == FP_CAT_MESSAGE; }
+
+/* Inline: called once per wave record, in fp_bub_wave_insts' loop. */
+static inline void fp_bub_window(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
+{
+    int64_t t0 = r->time + stall, t1 = r->time + (r->dur > stall ? r->dur : stall);
+    if (t1 <= t0)
+        return;
+    if (c->row_nopipe[row] || fp_bub_cat_nopipe(r->cat)) {
+        if (c->row_static[row] == FP_CL_DRAIN) { /* the exit waits for outstanding memory */
+            FP_GROW(c->st, c->n_st, c->cap_st);
+            c->st[c->n_st++] = (bub_iv){t0, t1, 0, BUB_CLS_DRAIN, (int64_t)row};
+            c->b->drain_stall += t1 - t0;
+            c->b->drain_waves++;
+        }
+        return;
+    }
+    if (c->n_ex) {
+        bub_iv *last = &c->ex[c->n_ex - 1];
+        if (t0 <= last->t1 && t0 >= last->t0) {
+            if (t1 > last->t1)
+                last->t1 = t1; /* overlaps the window before: one in-flight span */
+            return;
+        }
+        c->ex_unsorted |= t0 < last->t1;
+    }
+    FP_GROW(c->ex, c->n_ex, c->cap_ex);
+    c->ex[c->n_ex++] = (bub_iv){t0, t1, 0, 0, 0};
+}
+
 /* exposed.c: an instruction that occupies no pipe while it "executes". */
 bool fp_bub_isa_nopipe(const char *isa, fp_class cls);
 void fp_bub_sweep_flush(bub_ctx *c, int64_t upto);

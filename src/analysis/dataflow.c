@@ -386,10 +386,15 @@ static void rs_or(regset *a, const regset *b)
 
 /* Forward fixed point: in(b) = OR of out(preds) (entry: the workgroup ids);
  * without an exact CFG every block's in is the OR of every out. */
-static int fixed_point(cfg *g, const drow *d, const regset *entry)
+/* Passes before giving up (a real kernel converges in 2-3; a hostile listing
+ * must not make report slow): then every access counts as per workgroup. */
+#define MAX_PASSES 64
+
+static int fixed_point(cfg *g, const drow *d, const regset *entry, bool *converged)
 {
     int it = 0;
-    for (bool changed = true; changed && it < 1000; it++) {
+    bool changed = true;
+    for (; changed && it < MAX_PASSES; it++) {
         changed = false;
         regset all = *entry;
         for (size_t k = 0; !g->exact && k < g->n; k++)
@@ -413,6 +418,7 @@ static int fixed_point(cfg *g, const drow *d, const regset *entry)
             }
         }
     }
+    *converged = !changed;
     return it;
 }
 
@@ -430,12 +436,13 @@ void fp_dataflow_run(const fp_code *code, fp_dataflow *out)
     cfg g;
     build_cfg(code, &g);
     out->cfg_exact = g.exact;
-    out->iterations = g.n ? fixed_point(&g, d, &entry) : 0;
+    bool converged = true;
+    out->iterations = g.n ? fixed_point(&g, d, &entry, &converged) : 0;
     for (size_t k = 0; k < g.n; k++) {
         regset st = g.b[k].in;
         for (size_t i = g.b[k].first; i <= g.b[k].last; i++) {
             if (is_code_row(&code->rows[i]) && is_mem(d[i].cls))
-                out->kind[i] = (unsigned char)classify(&d[i], &st);
+                out->kind[i] = converged ? (unsigned char)classify(&d[i], &st) : FP_ADDR_WG;
             transfer(&d[i], &st);
         }
     }

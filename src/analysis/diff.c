@@ -727,15 +727,15 @@ static void time_notes(const fp_report_doc *rb, const fp_report_doc *ra, fp_diff
     if (both && d->work.time_void)
         fp_model_push_str(&d->notes, &d->nnotes,
                           "time comparison void: both durations come from the same kernel_trace.csv rows "
-                          "(time.csv.rows_sha256), so the verdict uses the traced waves' cycles");
+                          "(time.csv.rows_sha256), so they do not decide the verdict");
     else if (both && (tb || ta))
         fp_model_push_str(&d->notes, &d->nnotes,
                           tb && ta ? "both durations are traced wave spans (no kernel_trace.csv row matches the "
-                                     "traced dispatch): the verdict uses the waves' cycles with their spread"
-                          : tb ? "the before duration is a traced wave span, the after one a measurement: the "
-                                 "verdict uses the waves' cycles with their spread"
-                               : "the after duration is a traced wave span, the before one a measurement: the "
-                                 "verdict uses the waves' cycles with their spread");
+                                     "traced dispatch), samples like the waves' cycles: they do not decide the verdict"
+                          : tb ? "the before duration is a traced wave span, the after one a measurement: they "
+                                 "do not decide the verdict"
+                               : "the after duration is a traced wave span, the before one a measurement: they "
+                                 "do not decide the verdict");
     const char *hb = rb->totals.hidden_by, *ha = ra->totals.hidden_by;
     if ((hb || ha) && (!hb || !ha || strcmp(hb, ha)))
         fp_model_push_str(&d->notes, &d->nnotes,

@@ -152,10 +152,16 @@ static void work_why(fp_diff_work *o)
     int n = 0;
     if (w->delta_pct.known)
         n += snprintf(buf + n, sizeof buf - (size_t)n, "per wave %+.1f%%", fp_round(w->delta_pct.v, 1));
-    if (it->delta_pct.known && o->iterations_per_wave.before.known && o->iterations_per_wave.after.known)
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "%sthe traced waves ran %.2f -> %.2f main-loop iterations: per iteration %+.2f%%",
-                      n ? ", but " : "", fp_round(o->iterations_per_wave.before.v, 2),
-                      fp_round(o->iterations_per_wave.after.v, 2), fp_round(it->delta_pct.v, 2));
+    const fp_diff_change *ipw = &o->iterations_per_wave;
+    bool other_work = ipw->before.known && ipw->after.known && fabs(ipw->after.v - ipw->before.v) >= 0.005;
+    if (it->delta_pct.known && other_work)
+        n += snprintf(buf + n, sizeof buf - (size_t)n,
+                      "%sthe traced waves ran %.2f -> %.2f main-loop iterations: per iteration %+.2f%%",
+                      n ? ", but " : "", fp_round(ipw->before.v, 2), fp_round(ipw->after.v, 2),
+                      fp_round(it->delta_pct.v, 2));
+    else if (it->delta_pct.known)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "%sper main-loop iteration %+.2f%%", n ? ", " : "",
+                      fp_round(it->delta_pct.v, 2));
     if (it->ci_low_pct.known)
         snprintf(buf + n, sizeof buf - (size_t)n, " (95%% CI %+.2f .. %+.2f%%)", fp_round(it->ci_low_pct.v, 2),
                  fp_round(it->ci_high_pct.v, 2));

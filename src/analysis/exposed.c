@@ -44,9 +44,6 @@ enum { EV_EXEC_END = 0, EV_STALL_END = 1, EV_EXEC_START = 2, EV_STALL_START = 3 
  * old trace may give none): counter waits, hazard padding, barriers, messages. */
 static const char *const NOPIPE_PREFIX[] = {"s_waitcnt", "s_wait_", "s_nop", "s_barrier", "s_endpgm",
                                             "s_sendmsg", "s_sleep", "s_setprio", "s_ttracedata"};
-/* Decoder categories that occupy no pipe: IMMED (s_waitcnt, s_nop, s_barrier,
- * s_sleep, s_setprio) and MESSAGE (s_endpgm, s_sendmsg). */
-static bool cat_nopipe(int cat) { return cat == FP_CAT_IMMED || cat == FP_CAT_MESSAGE; }
 
 bool fp_bub_isa_nopipe(const char *isa, fp_class cls)
 {
@@ -80,33 +77,6 @@ static void union_sorted(bub_ctx *c)
         }
     }
     c->n_ex = n;
-}
-
-void fp_bub_window(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
-{
-    int64_t t0 = r->time + stall, t1 = r->time + (r->dur > stall ? r->dur : stall);
-    if (t1 <= t0)
-        return;
-    if (c->row_nopipe[row] || cat_nopipe(r->cat)) {
-        if (c->row_static[row] == FP_CL_DRAIN) { /* the exit waits for outstanding memory */
-            FP_GROW(c->st, c->n_st, c->cap_st);
-            c->st[c->n_st++] = (bub_iv){t0, t1, 0, BUB_CLS_DRAIN, (int64_t)row};
-            c->b->drain_stall += t1 - t0;
-            c->b->drain_waves++;
-        }
-        return;
-    }
-    if (c->n_ex) {
-        bub_iv *last = &c->ex[c->n_ex - 1];
-        if (t0 <= last->t1 && t0 >= last->t0) {
-            if (t1 > last->t1)
-                last->t1 = t1; /* overlaps the window before: one in-flight span */
-            return;
-        }
-        c->ex_unsorted |= t0 < last->t1;
-    }
-    FP_GROW(c->ex, c->n_ex, c->cap_ex);
-    c->ex[c->n_ex++] = (bub_iv){t0, t1, 0, 0, 0};
 }
 
 void fp_bub_windows_done(bub_ctx *c)
@@ -332,17 +302,16 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
         c->peak_resident_events = c->resident_events;
 }
 
-/* An exposed cycle run of a draining wave: its own figures, not a class's; lost
- * once per SIMD cycle when no wave has anything in flight. */
-static void drain_cycle(fp_bubbles *b, const bub_cu *cs, size_t a, int exec, int64_t len)
+/* The draining waves of [cs->t, t): exposed when no other wave has anything in
+ * flight; lost once per SIMD cycle when no wave has (then all of them are exposed).
+ * Kept apart from the stalls so the stall loop below is what it was. */
+static void drain_cycles(fp_bubbles *b, const bub_cu *cs, int exec, int64_t len)
 {
-    b->drain_exposed += len;
-    if (exec > 0)
-        return;
-    for (size_t q = 0; q < a; q++)
-        if (cs->active[q].cls == BUB_CLS_DRAIN)
-            return;
-    b->drain_wall += len;
+    for (size_t a = 0; a < cs->nd; a++)
+        if (exec - cs->drain[a].rw->wexec <= 0)
+            b->drain_exposed += len;
+    if (exec == 0)
+        b->drain_wall += len;
 }
 
 /* Accumulate [cs->t, t) on CU state cs. */
@@ -354,16 +323,18 @@ static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
     int exec = cs->exec;
     if (exec > 0)
         cur->issue += len;
-    if (cs->na > (size_t)cs->ndrain && exec == 0)
-        cur->wall += len; /* a stall (not only a drain) and nothing in flight */
+    /* a wave's in-flight spans are a disjoint union (wexec is 0 or 1): with two or
+     * more waves in flight every stall and drain has another wave to hide behind */
+    if (exec >= 2)
+        return;
+    if (cs->na > 0 && exec == 0)
+        cur->wall += len;
+    if (cs->nd > 0)
+        drain_cycles(b, cs, exec, len);
     for (size_t a = 0; a < cs->na; a++) {
         const bub_active *v = &cs->active[a];
         if (exec - v->rw->wexec > 0)
             continue; /* another wave has an instruction in flight: hidden */
-        if (v->cls == BUB_CLS_DRAIN) {
-            drain_cycle(b, cs, a, exec, len);
-            continue;
-        }
         b->insts[v->row].exposed += len;
         b->classes[v->cls].exposed += len;
         cur->exposed += len;
@@ -374,8 +345,6 @@ static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
         int line = v->line;
         for (size_t q = 0; q < a; q++) {
             const bub_active *u = &cs->active[q];
-            if (u->cls == BUB_CLS_DRAIN)
-                continue;
             dup_cls |= u->cls == v->cls;
             dup_row |= u->row == v->row;
             dup_line |= line >= 0 && u->line == line;
@@ -422,22 +391,28 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
                 cs->exec++;
                 r->wexec++;
                 break;
-            case EV_STALL_END:
-                for (size_t a = 0; a < cs->na; a++)
-                    if (cs->active[a].rw == r && cs->active[a].idx == x->idx) {
-                        cs->ndrain -= cs->active[a].cls == BUB_CLS_DRAIN;
-                        cs->active[a] = cs->active[--cs->na];
+            case EV_STALL_END: {
+                bool dr = r->st[x->idx].cls == BUB_CLS_DRAIN;
+                bub_active *list = dr ? cs->drain : cs->active;
+                size_t *n = dr ? &cs->nd : &cs->na;
+                for (size_t a = 0; a < *n; a++)
+                    if (list[a].rw == r && list[a].idx == x->idx) {
+                        list[a] = list[--*n];
                         break;
                     }
                 break;
+            }
             case EV_STALL_START: {
-                FP_GROW(cs->active, cs->na, cs->cap_active);
                 const bub_stall *st = &r->st[x->idx];
-                cs->active[cs->na++] = (bub_active){r, x->idx, st->row, st->cls, st->line};
-                if (st->cls != BUB_CLS_DRAIN)
-                    b->simds[cs->simd_idx].stall += st->len;
-                else
-                    cs->ndrain++;
+                bub_active v = {r, x->idx, st->row, st->cls, st->line};
+                if (st->cls == BUB_CLS_DRAIN) {
+                    FP_GROW(cs->drain, cs->nd, cs->cap_drain);
+                    cs->drain[cs->nd++] = v;
+                    break;
+                }
+                FP_GROW(cs->active, cs->na, cs->cap_active);
+                cs->active[cs->na++] = v;
+                b->simds[cs->simd_idx].stall += st->len;
                 break;
             }
             default:
@@ -463,8 +438,10 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
 void fp_bub_sweep_end_group(bub_ctx *c)
 {
     fp_bub_sweep_flush(c, INT64_MAX);
-    for (size_t i = 0; i < c->n_cus; i++)
+    for (size_t i = 0; i < c->n_cus; i++) {
         free(c->cus[i].active);
+        free(c->cus[i].drain);
+    }
     c->n_cus = 0;
     c->g_flushed = INT64_MIN;
 }
@@ -478,8 +455,10 @@ void fp_bub_sweep_free(bub_ctx *c)
         free(c->free_rw[i]->st);
         free(c->free_rw[i]);
     }
-    for (size_t i = 0; i < c->n_cus; i++)
+    for (size_t i = 0; i < c->n_cus; i++) {
         free(c->cus[i].active);
+        free(c->cus[i].drain);
+    }
     free(c->cus);
     free(c->free_rw);
     free(c->heap);

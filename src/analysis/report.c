@@ -17,9 +17,14 @@
 #include "flyprof/table.h"
 #include "flyprof/taxonomy.h"
 
-/* Priority labels of the plan by estimated upper-bound gain (% of kernel time). */
-#define FP_PRIO_HIGH_GAIN 10.0
-#define FP_PRIO_MED_GAIN 3.0
+/* How to fix a source mapping that files most of the kernel under its entry line
+ * (seed pattern 5: address arithmetic, cndmask and prologue set-up inherit the
+ * outermost scope's location). */
+#define FP_DEBUG_INFO_FIX                                                                                             \
+    "the compiler files prologue and address code under the outermost scope (seed pattern 5); ignore that line and "  \
+    "read the lines with explicit ops (each recommendation names one as explicit_line). To fix the mapping, give "     \
+    "the generated ops the caller's location (the `loc=` the FlyDSL expr helpers take, e.g. numeric.py's "           \
+    "`index_cast(..., loc=loc)`), keep line info in the build, and re-capture"
 
 /* A new zeroed struct (aborts on OOM, like the model's helpers). */
 static void *new_obj(size_t size)
@@ -180,7 +185,7 @@ static void hot_lines_doc(const fp_bubbles_doc *b, const fp_snapshots *snaps, fp
         o->text = trimmed(fp_report_source_text(snaps, l->source));
         /* a decorator line collecting stall is the compiler's catch-all for
          * prologue/address code (seed pattern 5): flag it, do not chase it */
-        o->entry_line = o->text && o->text[0] == '@';
+        o->entry_line = fp_signals_is_entry_line(snaps, l->source);
     }
 }
 
@@ -238,6 +243,14 @@ static char *repro_text(const fp_signals *s)
 
 /* The plain-number lines every rendering shows before the stall taxonomy:
  * launch, speed of light, drain, trace representativeness. */
+/* The kernel time left above the bytes' time at the practical ceiling, %. */
+static double roof_left(const fp_signals *s)
+{
+    double c = s->bound_res.ceiling_pct > 0 ? s->bound_res.ceiling_pct : 100.0;
+    double left = 100.0 * (1.0 - s->bound_res.roof_pct / c);
+    return left > 0 ? left : 0.0;
+}
+
 static void summary_lines(const fp_signals *s, fp_report_doc *d)
 {
     char buf[512];
@@ -292,16 +305,25 @@ static void summary_lines(const fp_signals *s, fp_report_doc *d)
          * roof, not a measured one; counters settle it */
         snprintf(buf, sizeof buf,
                  "Roof: the trace's bytes reach %.1f%% of peak HBM (an upper bound: L2/MALL hits count): probably at "
-                 "the roof, at most %.1f%% left to gain; `flyprof counters` measures the real HBM bytes; "
-                 "latency-hiding advice is low confidence",
-                 s->bound_res.roof_pct, 100.0 - s->bound_res.roof_pct);
+                 "the roof, at most %.1f%% left to gain before the %.0f%% practical ceiling; `flyprof counters` "
+                 "measures the real HBM bytes; no latency-hiding advice at the roof",
+                 s->bound_res.roof_pct, roof_left(s), s->bound_res.ceiling_pct);
         fp_model_push_str(&d->summary, &d->nsummary, buf);
     } else if (s->bound_res.at_roof) {
         snprintf(buf, sizeof buf,
-                 "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain; latency-hiding advice is "
-                 "low confidence",
-                 s->bound_res.roof_pct, s->bound_res.roof_source, 100.0 - s->bound_res.roof_pct);
+                 "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain before the %.0f%% "
+                 "practical ceiling; no latency-hiding advice at the roof",
+                 s->bound_res.roof_pct, s->bound_res.roof_source, roof_left(s), s->bound_res.ceiling_pct);
         fp_model_push_str(&d->summary, &d->nsummary, buf);
+    }
+    if (s->dbg.fired) {
+        /* a long path and the fix text: no fixed buffer */
+        char *line = fp_model_printf("Debug info: %.1f%% of the instructions and %.1f%% of the stall map to the kernel "
+                                     "entry line %s (> %.0f%%): %s",
+                                     s->dbg.insts_pct, s->dbg.stall_pct, s->dbg.line, s->dbg.threshold_pct,
+                                     FP_DEBUG_INFO_FIX);
+        fp_model_push_str(&d->summary, &d->nsummary, line);
+        free(line);
     }
     if (s->drain_pct.known && s->drain_pct.v >= 5.0) {
         snprintf(buf, sizeof buf,
@@ -316,6 +338,11 @@ static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
 {
     fp_sb sb;
     fp_sb_init(&sb);
+    /* a broken source mapping comes first: every line-level statement below depends on it */
+    if (s->dbg.fired)
+        fp_sb_addf(&sb, "[debug info: %.0f%% of instructions / %.0f%% of stall on the entry line %s, line evidence "
+                        "weak] ",
+                   s->dbg.insts_pct, s->dbg.stall_pct, fp_signals_short_source(s->dbg.line));
     if (!s->representative)
         fp_sb_adds(&sb, "[trace not representative: low confidence] ");
     const char *k = s->kernel ? s->kernel : "kernel";
@@ -344,8 +371,10 @@ static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
     if (top_c)
         fp_sb_addf(&sb, ", %s-dominated (%.2f%% of stall; %.1f%% of cycles stalled)", top_c->name, top_c->stall_pct,
                    s->stall_pct);
-    if (top)
+    if (top && s->representative)
         fp_sb_addf(&sb, " -> %s (est. gain <= %.2f%%)", top->rule->knob, top->gain_pct);
+    else if (top)
+        fp_sb_addf(&sb, " -> %s (est. gain n/a: trace not representative)", top->rule->knob);
     else
         fp_sb_adds(&sb, " -> no rule fired");
     return fp_sb_detach(&sb);
@@ -374,6 +403,15 @@ static void quality_doc(const fp_report_in *in, fp_report_quality *q)
     }
     for (size_t i = 0; i < s->nrepr_reasons; i++)
         fp_model_push_str(&q->representative_reasons, &q->nrepresentative_reasons, s->repr_reasons[i]);
+    if (s->dbg.line) {
+        fp_report_debug_info *di = q->debug_info = new_obj(sizeof *q->debug_info);
+        di->fired = s->dbg.fired;
+        di->line = fp_model_strdup(s->dbg.line);
+        di->instructions_pct = s->dbg.insts_pct;
+        di->stall_pct = s->dbg.stall_pct;
+        di->threshold_pct = s->dbg.threshold_pct;
+        di->fix = s->dbg.fired ? fp_model_strdup(FP_DEBUG_INFO_FIX) : NULL;
+    }
     if (!s->representative)
         q->recapture = fp_model_strdup("re-capture with another CU (--att-target-cu N), another dispatch (--dispatch "
                                        "N), or a shape whose traced waves reach the main loop");
@@ -526,9 +564,11 @@ void fp_report_envelope_build(const fp_report_doc *r, fp_report_envelope *o)
 static const char *or_(const char *s, const char *d) { return s && *s ? s : d; }
 static double v0(fp_optd o) { return o.known ? o.v : 0.0; }
 
-static const char *prio_label(double gain)
+/* The plan priority: the rec's own (gain x confidence, rules.c), recomputed for an
+ * older report.json that lacks it. */
+static const char *prio_label(const fp_report_rec *r)
 {
-    return gain >= FP_PRIO_HIGH_GAIN ? "HIGH" : gain >= FP_PRIO_MED_GAIN ? "MED" : "LOW";
+    return r->priority_label ? r->priority_label : fp_priority_label(r->est_gain_pct.known ? r->est_gain_pct.v : 0, r->confidence);
 }
 
 static void md_producer(const char *indent, const char *inst, double code_line, const char *source, fp_optd l2u,
@@ -541,13 +581,26 @@ static void md_producer(const char *indent, const char *inst, double code_line, 
     fp_sb_adds(out, "\n");
 }
 
+/* "est. gain <= 12.34%", or why there is no number */
+static const char *gain_text(fp_optd g, char buf[64])
+{
+    if (g.known)
+        snprintf(buf, 64, "est. gain <= %.2f%%", g.v);
+    else
+        snprintf(buf, 64, "est. gain n/a (trace not representative)");
+    return buf;
+}
+
 static void md_rec(const fp_report_rec *rec, fp_sb *out)
 {
     const fp_report_rec_evidence *ev = &rec->evidence;
     const fp_report_hottest *hot = ev->hottest;
-    fp_sb_addf(out, "### #%d - `%s` (%s) - est. gain <= %.2f%%, confidence %s (%.2f)\n\n", rec->rank,
-               or_(rec->rule, "?"), or_(rec->bubble_class, "?"), rec->est_gain_pct, or_(rec->confidence_label, "?"),
-               rec->confidence);
+    char g[64];
+    fp_sb_addf(out, "### #%d - `%s` (%s) - %s, confidence %s (%.2f), priority %s\n\n", rec->rank,
+               or_(rec->rule, "?"), or_(rec->bubble_class, "?"), gain_text(rec->est_gain_pct, g),
+               or_(rec->confidence_label, "?"), rec->confidence, prio_label(rec));
+    if (rec->gain_model)
+        fp_sb_addf(out, "- **Gain model:** %s\n", rec->gain_model);
     fp_sb_addf(out, "- **Evidence:** `%s` = %.4g (fired because %s); class stall %.2f%%", or_(ev->signal, "?"),
                ev->value, or_(ev->fired_because, "?"), ev->class_stall_pct);
     if (ev->exposed_stall.known)
@@ -708,9 +761,10 @@ static void report_markdown_body(const fp_report_doc *r, fp_sb *out)
         fp_sb_adds(out, "### Priority order\n\n");
         for (size_t i = 0; i < r->nrecs; i++) {
             const fp_report_rec *it = &r->recs[i];
-            fp_sb_addf(out, "%d. [%s] %s - `%s`, est. gain <= %.2f%% (%s %.2f%% of stall)\n", it->rank,
-                       prio_label(it->est_gain_pct), or_(it->knob, ""), or_(it->rule, ""), it->est_gain_pct,
-                       or_(it->bubble_class, ""), it->evidence.class_stall_pct);
+            char g[64];
+            fp_sb_addf(out, "%d. [%s] %s - `%s`, %s (%s %.2f%% of stall)\n", it->rank, prio_label(it),
+                       or_(it->knob, ""), or_(it->rule, ""), gain_text(it->est_gain_pct, g), or_(it->bubble_class, ""),
+                       it->evidence.class_stall_pct);
         }
         fp_sb_adds(out, "\nGains are upper bounds (the exposed stall a change could hide at most); verify by "
                         "re-capturing.\n\n");
@@ -771,11 +825,14 @@ void fp_report_table(const fp_report_doc *r, fp_sb *out)
     for (size_t i = 0; i < r->nrecs; i++) {
         const fp_report_rec *it = &r->recs[i];
         char gain[32];
-        snprintf(gain, sizeof gain, "%.2f", it->est_gain_pct);
+        if (it->est_gain_pct.known)
+            snprintf(gain, sizeof gain, "%.2f", it->est_gain_pct.v);
+        else
+            snprintf(gain, sizeof gain, "n/a");
         char rank[16];
         snprintf(rank, sizeof rank, "%d", it->rank);
         fp_sb_pad_left(out, rank, 6);
-        fp_sb_pad_left(out, prio_label(it->est_gain_pct), 6);
+        fp_sb_pad_left(out, prio_label(it), 6);
         fp_sb_pad_left(out, gain, 8);
         fp_sb_pad_left(out, or_(it->confidence_label, "?"), 8);
         fp_sb_pad_left(out, or_(it->rule, "?"), 25);

@@ -26,8 +26,14 @@
 #define FP_CONF_LOW 0.5
 /* A primary signal read through its fallback condition is weaker evidence. */
 #define FP_CONF_FALLBACK_FACTOR 0.8
-/* At the HBM roof, latency-hiding advice: 0.9 x 0.5 < 0.5, i.e. low. */
-#define FP_CONF_ROOF_FACTOR 0.5
+/* Evidence on the entry/decorator line when the debug-info gate fired: 0.9 x 0.6
+ * = 0.54, medium at best (the line is the compiler's catch-all scope). */
+#define FP_CONF_ENTRY_LINE_FACTOR 0.6
+/* Plan priority from the expected payoff gain x confidence (% of kernel time):
+ * HIGH from 7.5 (10 % at 0.75), MED from 1.5 (3 % at 0.5); never above the
+ * confidence label (a medium-confidence rule is at most MED, a low one LOW). */
+#define FP_PRIO_HIGH_PAYOFF 7.5
+#define FP_PRIO_MED_PAYOFF 1.5
 /* Labels: >= 0.75 high, >= 0.5 medium, else low. */
 #define FP_CONF_HIGH_MIN 0.75
 #define FP_CONF_MEDIUM_MIN 0.5
@@ -38,23 +44,25 @@
 
 const fp_rule fp_rules[] = {
     {"grid_fill", "launch",
-     {C_(FP_SIG_LAUNCH_FILL_PCT, NULL, FP_LT, 100)},
+     {C_FB(FP_SIG_SIMD_FILL_PCT, NULL, FP_LT, 100, FP_SIG_LAUNCH_FILL_PCT, NULL, FP_LT, 100)},
      FP_GATE_ANY, 10.0, "high", FP_GAIN_FILL, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 100,
      "Fill the machine: more workgroups than CUs (split-K / stream-K / a smaller tile)",
      "the FlyDSL tile knobs: smaller `tile_m`/`tile_n` (more output tiles), a split-K factor over the K loop with a "
      "reduction of the partial tiles, or a persistent stream-K loop over `gpu.block_id` striding by the CU count",
      "Launch at least one workgroup per CU: shrink the output tile or split the K dimension until "
      "workgroups >= CUs (the evidence gives both counts)",
-     "The idle CUs get work; kernel time falls up to the fill ratio (bounded by the HBM roof)"},
+     "The idle CUs get work; kernel time falls up to the fill ratio (bounded by the HBM roof)",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"hbm_roof_bytes", "vmcnt",
      {C_(FP_SIG_PCT_HBM_ROOF, NULL, FP_GT, 60)},
-     FP_GATE_MEMORY, 1.3, "medium", FP_GAIN_ROOF, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 20,
+     FP_GATE_MEMORY, 1.3, "medium", FP_GAIN_ROOF, FP_PROD_ANY, FP_ACC_SIGNAL_DROP, 20,
      "At the HBM roof: move fewer bytes (fuse, narrower storage dtype, no re-reads)",
      "fuse the producer/consumer op into this kernel; store activations/weights in a narrower dtype (bf16 -> fp8, "
      "fp8 -> fp4 with `rocdl.cdna4.MFMA_Scale`); keep re-read tiles in LDS instead of re-loading them",
      "The kernel already streams near peak HBM bandwidth: only fewer bytes per result can make it faster. Fuse "
      "neighbouring elementwise ops, narrow the stored dtype, or reuse data on chip",
-     "Bytes per dispatch fall; time falls with them (latency hiding cannot help at the roof)"},
+     "Bytes per dispatch fall; time falls with them (latency hiding cannot help at the roof)",
+     FP_EVID_CLASS, FP_SIG_HBM_BYTES},
     {"smem_wait", "lgkmcnt",
      {C_(FP_SIG_SMEM_WAIT_PCT, NULL, FP_GT, 15)},
      FP_GATE_ANY, 0.7, "medium", FP_GAIN_CLASS, FP_PROD_SMEM, FP_ACC_LINE_STALL_DROP, 30,
@@ -63,7 +71,8 @@ const fp_rule fp_rules[] = {
      "`s_load`/`s_buffer_load` at the kernel top, before address math that does not need them",
      "The waves wait on s_load results (kernel arguments, scalar buffer loads) via lgkmcnt: fold constants, load "
      "them earlier, or merge loads so one wait covers them; in a short kernel this is launch latency",
-     "The lgkmcnt waits on scalar loads shrink; the first vector work starts earlier"},
+     "The lgkmcnt waits on scalar loads shrink; the first vector work starts earlier",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"vmem_prefetch", "vmcnt",
      {C_(FP_SIG_GLOBAL_WAIT_PCT, NULL, FP_GT, 10), C_PASS(FP_SIG_PCT_HBM_ROOF, NULL, FP_LT, 70)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 1.2, "high", FP_GAIN_CLASS, FP_PROD_GLOBAL, FP_ACC_LINE_STALL_DROP, 30,
@@ -71,7 +80,8 @@ const fp_rule fp_rules[] = {
      "`for i in range(fx.Index(lo), fx.Index(hi), init=[...])` + `buffer_ops.buffer_load(...)` issued one iteration ahead",
      "Issue the next iteration's buffer_load at the loop top and consume the previous iteration's data "
      "(loop-carried through init=[...]); loop bounds MUST be fx.Index or the rewriter unrolls and drops init=",
-     "VMEM latency overlaps the loop body; the s_waitcnt vmcnt stall at the hot line drains"},
+     "VMEM latency overlaps the loop body; the s_waitcnt vmcnt stall at the hot line drains",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"vmem_queue_depth", "vmcnt",
      {C_(FP_SIG_CLASS_MIX, "vmem_load", FP_GT, 0.20), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 0.8, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 20,
@@ -79,7 +89,8 @@ const fp_rule fp_rules[] = {
      "`rocdl.sched_vmem(N)`; `rocdl.s_wait_loadcnt(0)` (gfx950) or an inline `s_waitcnt vmcnt(N)` instead of a full barrier",
      "Group N loads and fence once with vmcnt(0) instead of interleaving fences; replace full barriers that only "
      "order global loads with a vmcnt-only wait",
-     "More loads in flight (memory-level parallelism), fewer and later vmcnt drains"},
+     "More loads in flight (memory-level parallelism), fewer and later vmcnt drains",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"lds_write_read_distance", "lgkmcnt",
      {C_(FP_SIG_LDS_WAIT_PCT, NULL, FP_GT, 15)},
      FP_GATE_ANY, 1.1, "high", FP_GAIN_CLASS, FP_PROD_LDS, FP_ACC_LINE_STALL_DROP, 30,
@@ -88,7 +99,8 @@ const fp_rule fp_rules[] = {
      "`gpu.barrier()`; A0-prefetch with `lds_load_pack_k32(...)` after the barrier",
      "Hoist the next tile's LDS read across the barrier and batch all LDS reads before the MFMAs that consume them "
      "(seed pattern 3)",
-     "The write->read latency exposed by s_waitcnt lgkmcnt(0) is hidden behind independent work"},
+     "The write->read latency exposed by s_waitcnt lgkmcnt(0) is hidden behind independent work",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"lds_bank_conflict", "lds",
      {C_FB(FP_SIG_LDS_CONFLICT_PCT, NULL, FP_GT, 5, FP_SIG_CLASS_STALL_PCT, "lds", FP_GT, 8)},
      FP_GATE_ANY, 1.0, "high", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 50,
@@ -96,7 +108,8 @@ const fp_rule fp_rules[] = {
      "`swizzle_xor16(row, col, k_blocks16)` on store AND load; or `+PADDING` in the `make_layout` stride; "
      "or `rocdl.cdna4.LDSReadTrans8_64b()` (gfx950)",
      "Swizzle the LDS tile layout identically on the write and the read side (or pad the row stride)",
-     "No serialized bank-conflict replays; the LDS instruction stall shrinks"},
+     "No serialized bank-conflict replays; the LDS instruction stall shrinks",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"mfma_raw", "mfma",
      {C_(FP_SIG_CLASS_STALL_PCT, "mfma", FP_GT, 5), C_PASS(FP_SIG_MFMA_FRAC, NULL, FP_GT, 0.30)},
      FP_GATE_COMPUTE | FP_GATE_LATENCY, 0.9, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 30,
@@ -104,7 +117,8 @@ const fp_rule fp_rules[] = {
      "interleave `rocdl.sched_mfma(N)` with `rocdl.sched_dsrd(N)`/`rocdl.sched_vmem(N)`; tune `dsrd_preload`/"
      "`dvmem_preload`; `rocdl.s_setprio(...)`",
      "Interleave MFMAs of independent accumulators with the LDS/VMEM work of the next step",
-     "Fewer idle cycles between dependent v_mfma; the MFMA pipe stays full"},
+     "Fewer idle cycles between dependent v_mfma; the MFMA pipe stays full",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"barrier_relax", "barrier",
      {C_(FP_SIG_CLASS_STALL_PCT, "barrier", FP_GT, 5)},
      FP_GATE_ANY, 0.8, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_LINE_STALL_DROP, 30,
@@ -113,7 +127,8 @@ const fp_rule fp_rules[] = {
      "`gpu.ShuffleOp(v, off, 64, mode='xor')` over [32,16,8,4,2,1]",
      "Barrier only the swapped LDS region in ping-pong buffering; replace an LDS cross-wave reduction by a "
      "wave-level shuffle reduction",
-     "Less s_barrier stall: waves stop waiting for the slowest wave of the workgroup"},
+     "Less s_barrier stall: waves stop waiting for the slowest wave of the workgroup",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"occupancy_vgpr", "occupancy",
      {C_(FP_SIG_WAVES_PER_CU, NULL, FP_LT, 8), C_PASS(FP_SIG_VGPR_LIMITED, NULL, FP_GT, 0.5),
       C_PASS(FP_SIG_GRID_MORE_WAVES, NULL, FP_GT, 0.5)},
@@ -123,14 +138,16 @@ const fp_rule fp_rules[] = {
      "`@autotune Config(waves_per_eu=N)`",
      "Free VGPRs until the unified 512-entry pool fits one more wave per SIMD (the evidence gives the register "
      "budget); do NOT force maxnreg to push accum_vgpr to 0 (spills through v_accvgpr_read, measured 4.5x slower)",
-     "More resident waves per CU to hide the exposed latency of the bubble classes"},
+     "More resident waves per CU to hide the exposed latency of the bubble classes",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"vectorize_copy", "vmem_load",
      {C_(FP_SIG_PARTIAL_32B, NULL, FP_GT, 0.15)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 1.0, "high", FP_GAIN_CLASS_X_SIG, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 0.05,
      "Widen the copy / load width to full cache lines",
      "`buffer_ops.buffer_load(..., vec_width=4)`; 128-bit atom `fx.UniversalCopy(128)` / `rocdl.BufferCopy128b()`",
      "Load full 64B lines per lane group: vec_width = 128 // elem_bits and VEC_WIDTH*sizeof(elem) <= atom bits",
-     "No 32B-partial HBM requests; the same bytes move in fewer, fuller transactions"},
+     "No 32B-partial HBM requests; the same bytes move in fewer, fuller transactions",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"mma_select", "mfma",
      {C_(FP_SIG_MFMA_FRAC, NULL, FP_GT, 0.30)},
      FP_GATE_COMPUTE, 0.9, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 20,
@@ -138,7 +155,8 @@ const fp_rule fp_rules[] = {
      "`fx.make_mma_atom(fx.rocdl.MFMA(m, n, k, dtype))` at max K; fp4: `rocdl.cdna4.MFMA_Scale(16, 16, 128, ...)`",
      "Use the widest K the dtype allows: fp8 mfma_f32_16x16x32_fp8_fp8 (K32), bf16 K16 (K32 on gfx950), "
      "fp4 K128",
-     "Fewer MFMA issues for the same FLOPs; less issue overhead per tile"},
+     "Fewer MFMA issues for the same FLOPs; less issue overhead per tile",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"layout_l2", "vmcnt",
      {C_(FP_SIG_L2_HIT, NULL, FP_LT, 70), C_(FP_SIG_CLASS_STALL_PCT, "vmcnt", FP_GT, 10)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 0.7, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 0,
@@ -146,7 +164,8 @@ const fp_rule fp_rules[] = {
      "`fx.make_layout`/`zipped_divide`/`slice` for contiguous per-lane addresses; "
      "`fx.make_tiled_mma(atom, make_layout((M_rep, N_rep, K_rep), ...))`; `xcd_remap_bx_by(..., xcd_swizzle=N)`",
      "Make per-lane addresses contiguous and remap workgroups so tiles sharing data run on the same XCD",
-     "Higher L2 hit rate, fewer HBM round trips behind the vmcnt waits"},
+     "Higher L2 hit rate, fewer HBM round trips behind the vmcnt waits",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"scratch_spill", "vmcnt",
      {C_(FP_SIG_SCRATCH_INSTS, NULL, FP_GT, 0)},
      FP_GATE_ANY, 1.5, "high", FP_GAIN_CLASS, FP_PROD_SCRATCH, FP_ACC_SIGNAL_BELOW, 1,
@@ -155,7 +174,8 @@ const fp_rule fp_rules[] = {
      "check `.private_segment_fixed_size` in final_isa.s (FLYDSL_DUMP_IR=1)",
      "Lower the register footprint until the compiler stops spilling (a higher waves_per_eu forces a smaller "
      "VGPR budget); never force maxnreg",
-     "scratch_* loads/stores disappear, and the VMEM waits they cause go with them"},
+     "scratch_* loads/stores disappear, and the VMEM waits they cause go with them",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"mfma_hazard_nop", "nop",
      {C_(FP_SIG_NOP_MFMA_PCT, NULL, FP_GT, 3)},
      FP_GATE_COMPUTE | FP_GATE_LATENCY, 0.9, "medium", FP_GAIN_SIGNAL_PCT, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 0,
@@ -164,9 +184,10 @@ const fp_rule fp_rules[] = {
      "accumulators via `fx.make_tiled_mma(atom, make_layout((M_rep, N_rep, K_rep), ...))`",
      "Put independent MFMAs (another accumulator tile) or LDS/VMEM work between an MFMA and the MFMA that reads its "
      "result, so the compiler need not insert s_nop (5/8/12/20 passes by MFMA variant, CDNA4 ISA table 38)",
-     "The s_nop cycles between dependent MFMAs disappear; the MFMA pipe stays busy"},
+     "The s_nop cycles between dependent MFMAs disappear; the MFMA pipe stays busy",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"valu_hazard_nop", "nop",
-     {C_(FP_SIG_CLASS_STALL_PCT, "nop", FP_GT, 5)},
+     {C_(FP_SIG_VALU_NOP_PCT, NULL, FP_GT, 5)},
      FP_GATE_ANY, 0.6, "medium", FP_GAIN_CLASS, FP_PROD_ANY, FP_ACC_CLASS_EXPOSED_DROP, 50,
      "Fill VALU hazard windows instead of padding them with s_nop",
      "compute masks/predicates early (hoist the `arith.cmpf`/`arith.cmpi` feeding an `arith.select` away from its "
@@ -174,7 +195,8 @@ const fp_rule fp_rules[] = {
      "The compiler pads VALU read-after-write hazards (v_cmp -> v_cndmask on VCC, v_readfirstlane, permlane) with "
      "s_nop when no independent instruction is available: move independent work into the window or remove the "
      "compare/select pair",
-     "The s_nop cycles shrink; the VALU pipe issues useful work instead"},
+     "The s_nop cycles shrink; the VALU pipe issues useful work instead",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"load_use_distance", "vmcnt",
      {C_(FP_SIG_LOAD_USE_EXPOSED, NULL, FP_GT, 0.5), C_(FP_SIG_GLOBAL_WAIT_PCT, NULL, FP_GT, 5)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 1.15, "high", FP_GAIN_HOT_LINE, FP_PROD_GLOBAL, FP_ACC_LINE_STALL_DROP, 30,
@@ -183,7 +205,55 @@ const fp_rule fp_rules[] = {
      "(or into the previous iteration)",
      "Move the producer load earlier so independent work (for example a whole MFMA block) separates it from its "
      "first use; issue scale/index loads before the bulk loads (seed pattern 4)",
-     "The measured load-to-use distance grows past the memory latency; the wait at the hot line stops stalling"},
+     "The measured load-to-use distance grows past the memory latency; the wait at the hot line stops stalling",
+     FP_EVID_CLASS, FP_SIG_NONE},
+    {"wave_quantization", "launch",
+     {C_(FP_SIG_TAIL_EFF_PCT, NULL, FP_LT, 85)},
+     FP_GATE_ANY, 1.4, "medium", FP_GAIN_TAIL, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 0,
+     "Remove the wave-quantization tail: a grid that fills its last round",
+     "the FlyDSL tile knobs: `tile_m`/`tile_n` chosen so workgroups are a multiple of the resident slots (the "
+     "evidence gives both), or a persistent loop over `gpu.block_id` striding by the slot count (stream-K)",
+     "The grid needs more than one round of the machine's resident workgroup slots and the last round is partly "
+     "empty (e.g. 1024 workgroups on 768 slots: 1.33 rounds run as 2): retile so the work divides evenly, or make "
+     "the kernel persistent so every slot takes a share of the tail",
+     "The last round's idle slots get work; time falls up to the idle share (bounded by the HBM floor)",
+     FP_EVID_CLASS, FP_SIG_NONE},
+    {"work_imbalance", "launch",
+     {C_(FP_SIG_WAVE_IMBALANCE, NULL, FP_GT, 1.8)},
+     FP_GATE_ANY, 1.35, "medium", FP_GAIN_IMBALANCE, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 1.5,
+     "Rebalance the work: the critical wave carries several times the median's",
+     "split the long work items (causal rows, long pages / sequences) over several workgroups with a reduction "
+     "(split-KV / flash-decoding), or a persistent schedule that deals work items by cost (`gpu.block_id` over a "
+     "sorted work list)",
+     "The kernel's time is its longest wave, not its average: a few waves (the causal diagonal, the long sequences "
+     "of a paged batch) do most of the work while the others idle. Split the heavy items or order the schedule so "
+     "every CU gets a similar share (the evidence names the critical wave and the median)",
+     "The critical wave shrinks towards the median; kernel time falls with it (bounded by the HBM floor)",
+     FP_EVID_NONE, FP_SIG_NONE},
+    {"crosslane_shuffle", "lgkmcnt",
+     {C_(FP_SIG_XLANE_WAIT_PCT, NULL, FP_GT, 10)},
+     FP_GATE_ANY, 1.1, "high", FP_GAIN_CLASS, FP_PROD_XLANE, FP_ACC_LINE_STALL_DROP, 30,
+     "Shorten cross-lane shuffle chains (batch the rounds, DPP / permlane for in-row steps)",
+     "`gpu.ShuffleOp(v, off, 64, mode='xor')` of several independent values issued before the first use; DPP row "
+     "ops (`row_shr`, `quad_perm`) or `v_permlane16_swap`/`v_permlane32_swap` (gfx950) for offsets < 32 instead of "
+     "`ds_bpermute`",
+     "Each reduction / selection round waits (lgkmcnt) for its ds_bpermute / ds_swizzle before the next starts: "
+     "issue the shuffles of independent values (rows, top-k candidates) together so one wait covers them, and do the "
+     "in-row steps with DPP / permlane, which do not go through the LDS crossbar",
+     "Fewer serialized lgkmcnt waits on shuffles; the selection / reduction network's critical path shortens",
+     FP_EVID_CLASS, FP_SIG_NONE},
+    {"vectorize_global", "vmcnt",
+     {C_(FP_SIG_NARROW_PER_WAVE, NULL, FP_GT, 4)},
+     FP_GATE_ANY, 0.9, "medium", FP_GAIN_NARROW, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 0,
+     "Vectorize narrow (1/2-byte) global loads and stores",
+     "`buffer_ops.buffer_load(..., vec_width=N)` / `buffer_ops.buffer_store(..., vec_width=N)` with N = 128 // "
+     "elem_bits; or pack two bf16/fp16 into one i32 (`vector.bitcast`) before a dword store",
+     "Each lane moves one 1/2-byte element per instruction (buffer_load_ushort, buffer_store_short, ...): give each "
+     "lane 4-8 contiguous elements so one dwordx2/x4 access replaces 4-8 narrow ones (the evidence names the "
+     "instruction and its count per wave)",
+     "The narrow accesses per wave fall (the same bytes in fewer, wider instructions); VMEM issue and the waits "
+     "behind them shrink",
+     FP_EVID_NARROW, FP_SIG_NONE},
 };
 const size_t fp_rules_count = sizeof fp_rules / sizeof fp_rules[0];
 
@@ -239,9 +309,13 @@ static bool rd_hbm_roof(const fp_signals *s, const fp_sig_class *c, double *out)
 {
     if (optd(s->pct_hbm_roof, out))
         return true;
-    /* the trace estimate counts cache hits: believed only where HBM could deliver it */
-    if (s->sol.trace_pct.have && s->sol.trace_pct.v <= FP_SOL_TRACE_PLAUSIBLE_PCT) {
-        *out = s->sol.trace_pct.v;
+    /* the trace's figure (sol's chosen one: unique bytes once the dataflow pass knows them, else the
+     * requested bytes, which count cache hits): believed only where HBM could deliver it */
+    const fp_sol_num *t = s->sol.hbm_source && !strcmp(s->sol.hbm_source, "trace") ? &s->sol.hbm_pct : &s->sol.trace_pct;
+    if (t == &s->sol.hbm_pct && s->sol.hbm_clamped)
+        return false; /* above what HBM can deliver: clamped to 100 for print, unmeasured here */
+    if (t->have && t->v <= FP_SOL_TRACE_PLAUSIBLE_PCT) {
+        *out = t->v;
         return true;
     }
     return false;
@@ -278,6 +352,52 @@ static bool rd_smem_wait(const fp_signals *s, const fp_sig_class *c, double *out
     return true;
 }
 
+static bool rd_xlane_wait(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    /* waits on shuffles, plus the issue stall of a cross-lane class when the taxonomy has one */
+    const fp_sig_class *x = fp_signals_class(s, "xlane");
+    *out = fp_signals_wait_on_pct(s, "lgkmcnt", FP_PROD_XLANE) + (x ? x->stall_pct : 0.0);
+    const fp_sig_class *lg = fp_signals_class(s, "lgkmcnt");
+    if (!x && !(lg && lg->has_producers))
+        *out = 0.0; /* no producer evidence: nothing says the waits are shuffles */
+    return true;
+}
+static bool rd_hbm_bytes(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->have_sol || !s->sol.hbm_bytes.have)
+        return false;
+    *out = s->sol.hbm_bytes.v;
+    return true;
+}
+static bool rd_simd_fill(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->bound_in.simd_fill_pct.have)
+        return false;
+    *out = s->bound_in.simd_fill_pct.v;
+    return true;
+}
+/* only a grid of two rounds or more has a tail: one round is fill (grid_fill) */
+static bool rd_tail(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->launch.valid || s->launch.rounds < 2 || s->launch.tail_efficiency_pct < 0)
+        return false;
+    *out = s->launch.tail_efficiency_pct;
+    return true;
+}
+/* The critical path's imbalance: in one round every CU runs its waves once, so the
+ * longest wave is the kernel's time (critical wave / median wave); over several
+ * rounds the dispatcher deals waves to free slots and the busiest CU decides
+ * (CU work / median CU work). */
+static bool imb_by_cu(const fp_signals *s) { return s->launch.valid && s->launch.rounds > 1; }
+static bool rd_wave_imb(const fp_signals *s, const fp_sig_class *c, double *out)
+{
+    if (!s->workdist)
+        return false;
+    return optd(imb_by_cu(s) ? s->workdist->cu_imbalance : s->workdist->wave_imbalance, out);
+}
+static bool rd_valu_nop(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->valu_nop_pct, out); }
+static bool rd_narrow(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->narrow_per_wave, out); }
+
 /* The one table of signal kinds: the name rules and report.json print, the unit of
  * the value, and its reader. Indexed by fp_sig_kind (checked at start-up of the
  * lookups below: an entry out of order is a bug the first call reports). */
@@ -301,6 +421,14 @@ static const fp_sig_info sig_table[FP_SIG_KIND_COUNT] = {
     {FP_SIG_LDS_WAIT_PCT, "waits.lgkmcnt_on_lds_pct", "% of total stall", rd_lds_wait},
     {FP_SIG_GLOBAL_WAIT_PCT, "waits.vmcnt_on_global_pct", "% of total stall", rd_global_wait},
     {FP_SIG_SMEM_WAIT_PCT, "waits.lgkmcnt_on_smem_pct", "% of total stall", rd_smem_wait},
+    {FP_SIG_XLANE_WAIT_PCT, "waits.lgkmcnt_on_crosslane_pct", "% of total stall", rd_xlane_wait},
+    {FP_SIG_VALU_NOP_PCT, "trace.valu_nop_pct", "% of total stall", rd_valu_nop},
+    {FP_SIG_NARROW_PER_WAVE, "isa.narrow_global_per_wave", "executed accesses per wave", rd_narrow},
+    {FP_SIG_HBM_BYTES, "sol.hbm.bytes_per_dispatch", "bytes", rd_hbm_bytes},
+    {FP_SIG_SIMD_FILL_PCT, "launch.simd_fill_pct", "% of SIMDs", rd_simd_fill},
+    {FP_SIG_TAIL_EFF_PCT, "launch.tail_efficiency_pct", "% of the rounds' slots", rd_tail},
+    {FP_SIG_WAVE_IMBALANCE, "workdist.imbalance", "critical / median (wave in one round, CU over rounds)",
+     rd_wave_imb},
 };
 
 const fp_sig_info *fp_sig_info_of(fp_sig_kind k)
@@ -420,8 +548,9 @@ static double occupancy_gain(const fp_signals *s)
 }
 
 /* Rules that hide memory latency: at the HBM roof there is no latency left to
- * hide behind bandwidth, so they are never high-confidence there. */
-static const char *const roof_demoted[] = {"vmem_prefetch", "vmem_queue_depth", "load_use_distance", "occupancy_vgpr",
+ * hide behind bandwidth, so they do not fire there (issue 17: no latency-hiding
+ * advice at the roof). */
+static const char *const roof_suppressed[] = {"vmem_prefetch", "vmem_queue_depth", "load_use_distance", "occupancy_vgpr",
                                            NULL};
 /* Rules that rank first whenever they fire: an underfilled launch caps every
  * other fix at the busy CUs' share of the machine. */
@@ -433,6 +562,80 @@ static bool in_list(const char *id, const char *const *list)
         if (!strcmp(id, list[i]))
             return true;
     return false;
+}
+
+const char *fp_priority_label(double gain_pct, double confidence)
+{
+    double payoff = gain_pct * confidence;
+    int by_payoff = payoff >= FP_PRIO_HIGH_PAYOFF ? 2 : payoff >= FP_PRIO_MED_PAYOFF ? 1 : 0;
+    int by_conf = confidence >= FP_CONF_HIGH_MIN ? 2 : confidence >= FP_CONF_MEDIUM_MIN ? 1 : 0;
+    static const char *const labels[] = {"LOW", "MED", "HIGH"};
+    return labels[by_payoff < by_conf ? by_payoff : by_conf];
+}
+
+/* Narrow global accesses: at most the global-memory classes' exposed stall in
+ * the share the narrow accesses have of all global accesses (widening them
+ * removes instructions, not bytes). */
+static const char *const global_classes[] = {"vmcnt", "vmem_load", "vmem_store", NULL};
+
+static double narrow_gain(const fp_signals *s)
+{
+    if (!s->narrow_frac.known)
+        return 0.0;
+    double g = 0;
+    for (size_t i = 0; global_classes[i]; i++)
+        g += class_gain(fp_signals_class(s, global_classes[i]));
+    return g * s->narrow_frac.v;
+}
+
+/* At HBM % of peak `hbm`, the most kernel time fewer stalls can save before the
+ * bytes alone need the time: the distance to the arch's PRACTICAL ceiling (not
+ * to the theoretical peak), 1 - hbm / ceiling, in %. */
+static double roof_room(const fp_signals *s, double hbm)
+{
+    double ceil = s->bound_res.ceiling_pct > 0 ? s->bound_res.ceiling_pct : 100.0;
+    double room = 100.0 * (1.0 - hbm / ceil);
+    return room < 0 ? 0 : room;
+}
+
+/* Traced wave span / kernel duration: a share of the traced waves' time is this
+ * much of the kernel's (1 when unknown: the gain then stays in traced time). */
+static double span_ratio(const fp_signals *s) { return s->span_ratio.known ? s->span_ratio.v : 1.0; }
+
+/* The models whose figure is a share of the traced SIMD time (exposed stall). */
+static bool stall_share_model(fp_gain_model g)
+{
+    return g == FP_GAIN_CLASS || g == FP_GAIN_CLASS_X_SIG || g == FP_GAIN_HOT_LINE || g == FP_GAIN_OCCUPANCY ||
+           g == FP_GAIN_SIGNAL_PCT || g == FP_GAIN_NARROW;
+}
+
+/* The part of a wave's time that more, smaller waves do not shrink: the
+ * kernel-argument wait at entry and the store drain at exit, % of latency. */
+static double fixed_overhead_frac(const fp_signals *s)
+{
+    if (s->total_latency <= 0)
+        return 0.0;
+    const fp_sig_class *lg = fp_signals_class(s, "lgkmcnt"), *dr = fp_signals_class(s, "drain");
+    double cyc = (lg ? lg->stall_prod[FP_PROD_SMEM_ENTRY] : 0) + (dr ? (double)dr->stall : 0);
+    double f = cyc / (double)s->total_latency;
+    return f > 1 ? 1 : f;
+}
+
+/* A launch fix (more waves, a full last round): the idle share x the part of the
+ * wave that scales, never below the time the bytes need at the practical ceiling
+ * (the HBM floor: unique bytes / (ceiling x peak)). */
+static double launch_gain(const fp_signals *s, double busy_pct, bool scale_overhead)
+{
+    double g = 100.0 - busy_pct;
+    if (scale_overhead)
+        g *= 1.0 - fixed_overhead_frac(s);
+    double hbm;
+    if (fp_sig_value(s, FP_SIG_PCT_HBM_ROOF, NULL, &hbm)) {
+        double floor_room = roof_room(s, hbm);
+        if (g > floor_room)
+            g = floor_room;
+    }
+    return g < 0 ? 0 : g;
 }
 
 static int rec_cmp(const void *a, const void *b)
@@ -461,6 +664,8 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         const fp_rule *r = &fp_rules[i];
         if (bb && !(r->gate & bb))
             continue;
+        if (s->bound_res.at_roof && in_list(r->id, roof_suppressed))
+            continue;
         bool ok = true, primary_fb = false;
         double primary = NAN;
         for (int k = 0; k < FP_RULE_MAX_CONDS && r->conds[k].sig != FP_SIG_NONE && ok; k++) {
@@ -482,6 +687,10 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         rec->hot = rec->cls && rec->cls->hot.present ? &rec->cls->hot : NULL;
         if (r->prod != FP_PROD_ANY && rec->cls && rec->cls->hot_prod[r->prod].present)
             rec->hot = &rec->cls->hot_prod[r->prod];
+        if (r->evid == FP_EVID_NARROW)
+            rec->hot = s->narrow_hot.present ? &s->narrow_hot : NULL;
+        if (r->evid == FP_EVID_NONE)
+            rec->hot = NULL;
         switch (r->gain) {
         case FP_GAIN_CLASS:
             rec->gain_pct = class_gain(rec->cls);
@@ -502,24 +711,32 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         }
         case FP_GAIN_HOT_LINE: rec->gain_pct = hot_line_gain(s, rec->cls); break;
         case FP_GAIN_OCCUPANCY: rec->gain_pct = occupancy_gain(s); break;
-        case FP_GAIN_FILL: rec->gain_pct = 100.0 - rec->value; break;
-        case FP_GAIN_ROOF: rec->gain_pct = 100.0 - rec->value; break;
+        case FP_GAIN_FILL: rec->gain_pct = launch_gain(s, rec->value, true); break;
+        case FP_GAIN_TAIL: rec->gain_pct = launch_gain(s, rec->value, false); break;
+        case FP_GAIN_IMBALANCE: rec->gain_pct = launch_gain(s, 100.0 / rec->value, false) * span_ratio(s); break;
+        case FP_GAIN_ROOF: rec->gain_pct = roof_room(s, rec->value); break;
+        case FP_GAIN_NARROW: rec->gain_pct = narrow_gain(s); break;
         }
+        /* exposed stall is a share of the traced waves' time: of the kernel's, it is
+         * that share x traced wave span / kernel duration (issue 17) */
+        if (stall_share_model(r->gain))
+            rec->gain_pct *= span_ratio(s);
         /* at the HBM roof no change can take the kernel below the time its bytes
          * need: the remaining gain is the distance to the roof */
         bool roof = s->bound_res.at_roof;
-        double room = roof ? 100.0 - s->bound_res.roof_pct : 100.0;
-        if (room < 0)
-            room = 0;
+        double room = roof ? roof_room(s, s->bound_res.roof_pct) : 100.0;
         if (rec->gain_pct > room)
             rec->gain_pct = room;
         rec->gain_pct = fp_round(rec->gain_pct, 2);
         double c = conf_base(r->base_conf) * s->capture_confidence;
-        if (roof && in_list(r->id, roof_demoted))
-            c *= FP_CONF_ROOF_FACTOR;
         if (primary_fb)
             c *= FP_CONF_FALLBACK_FACTOR;
+        /* evidence on a kernel entry line that holds most of the listing is debug-info
+         * aggregation (seed pattern 5), not a located cause */
+        if (s->dbg.fired && rec->hot && rec->hot->entry_line && stall_share_model(r->gain))
+            c *= FP_CONF_ENTRY_LINE_FACTOR; /* (a bytes / launch rule does not rest on the line) */
         rec->confidence = fp_round(c, 2);
+        rec->priority_label = fp_priority_label(rec->gain_pct, rec->confidence);
     }
     qsort(*recs, *n, sizeof **recs, rec_cmp);
     for (size_t i = 0; i < *n; i++)
@@ -585,10 +802,29 @@ const char *fp_gain_model_text(fp_gain_model g)
     case FP_GAIN_HOT_LINE: return "hottest line exposed stall";
     case FP_GAIN_OCCUPANCY: return "bubble exposed stall x (1 - waves/next waves)";
     case FP_GAIN_SIGNAL_PCT: return "the signal (% of latency)";
-    case FP_GAIN_FILL: return "100 - launch.fill_pct (idle CUs)";
-    case FP_GAIN_ROOF: return "100 - sol.hbm.pct_of_peak (distance to the roof)";
+    case FP_GAIN_FILL:
+        return "(100 - SIMD fill %) x (1 - fixed per-wave overhead share), <= the HBM floor 100 x (1 - HBM % / "
+               "practical ceiling)";
+    case FP_GAIN_TAIL: return "100 - tail efficiency % (idle slots of the rounds), <= the HBM floor";
+    case FP_GAIN_IMBALANCE:
+        return "100 x (1 - median wave / critical wave) x traced wave span / kernel duration, <= the HBM floor";
+    case FP_GAIN_ROOF: return "100 x (1 - sol.hbm.pct_of_peak / practical ceiling): distance to the practical roof";
+    case FP_GAIN_NARROW: return "global-memory exposed stall x narrow share of global accesses";
     }
     return "?";
+}
+
+/* The model of one recommendation's gain, with the scale it applied. */
+static char *gain_model_text(const fp_signals *s, fp_gain_model g)
+{
+    if (!stall_share_model(g) && g != FP_GAIN_IMBALANCE)
+        return fp_model_strdup(fp_gain_model_text(g));
+    if (!s->span_ratio.known)
+        return fp_model_printf("%s; %% of the traced waves' time (not scaled to the kernel: its duration or the "
+                               "trace span is unknown, or the duration is the trace span)", fp_gain_model_text(g));
+    return fp_model_printf("%s; x %.3f = traced wave span %.2f us / kernel duration %.2f us (%s): %% of kernel time",
+                           fp_gain_model_text(g), s->span_ratio.v, s->time_trace_ns.v / 1e3, s->time_ns.v / 1e3,
+                           s->time_source ? s->time_source : "?");
 }
 
 static void accept_rule_text(const fp_rule *r, fp_sb *out)
@@ -609,6 +845,10 @@ static void accept_rule_text(const fp_rule *r, fp_sb *out)
             sig_text(r->conds[0].sig, r->conds[0].cls, out);
             fp_sb_adds(out, " drops by >= 50%");
         }
+        break;
+    case FP_ACC_SIGNAL_DROP:
+        sig_text(r->accept_sig ? r->accept_sig : r->conds[0].sig, NULL, out);
+        fp_sb_addf(out, " drops by >= %.0f%%", r->accept_value);
         break;
     case FP_ACC_SIGNAL_ABOVE:
         sig_text(r->conds[0].sig, r->conds[0].cls, out);
@@ -729,7 +969,21 @@ static void *new_obj(size_t size)
     return p;
 }
 
-static fp_report_hottest *hot_doc(const fp_sig_hot *h)
+/* On an entry line: the next line with explicit ops, i.e. the first producer the
+ * wait names whose own line is not an entry line (NULL when none). */
+static const char *explicit_line(const fp_signals *s, const fp_sig_hot *h)
+{
+    if (!h->entry_line)
+        return NULL;
+    for (size_t i = 0; i < h->nproducers; i++) {
+        const char *src = h->producers[i].source;
+        if (src && src[0] && !fp_signals_is_entry_line(s->snaps, src))
+            return src;
+    }
+    return NULL;
+}
+
+static fp_report_hottest *hot_doc(const fp_signals *s, const fp_sig_hot *h)
 {
     fp_report_hottest *o = new_obj(sizeof *o);
     o->code_line = h->code_line;
@@ -740,6 +994,7 @@ static fp_report_hottest *hot_doc(const fp_sig_hot *h)
     o->stall = h->stall;
     o->entry_line = h->entry_line;
     o->exposed = h->exposed;
+    o->explicit_line = fp_model_strdup(explicit_line(s, h));
     for (size_t i = 0; i < h->nproducers; i++) {
         const fp_sig_producer *p = &h->producers[i];
         fp_report_producer *po = fp_model_push((void **)&o->waits_on, &o->nwaits_on, sizeof *po);
@@ -783,7 +1038,10 @@ static void accept_doc(const fp_signals *s, const fp_rec *r, fp_report_acceptanc
         break;
     case FP_ACC_LINE_STALL_DROP: {
         const fp_sig_hot *h = r->hot;
-        if (h && h->source && h->source[0]) {
+        /* a line the compiler uses as its catch-all scope moves with any location fix:
+         * the test would break on a rebuild that changes nothing else */
+        bool entry = h && h->entry_line && s->dbg.fired;
+        if (h && h->source && h->source[0] && !entry) {
             double tgt;
             base = (double)h->line_class_stall;
             tgt = base * (1 - ru->accept_value / 100.0);
@@ -799,8 +1057,8 @@ static void accept_doc(const fp_signals *s, const fp_rec *r, fp_report_acceptanc
         } else {
             /* no source line to pin: fall back to the class */
             accept_class(ru, c, o, &base);
-            fp_sb_addf(&t, "exposed %s stall drops by >= %.0f%% (no source line to pin)", ru->bubble_class,
-                       ru->accept_value);
+            fp_sb_addf(&t, "exposed %s stall drops by >= %.0f%% (%s)", ru->bubble_class, ru->accept_value,
+                       entry ? "the evidence line is the kernel entry line, a debug-info artifact" : "no source line to pin");
         }
         break;
     }
@@ -812,6 +1070,25 @@ static void accept_doc(const fp_signals *s, const fp_rec *r, fp_report_acceptanc
         o->before = fp_round(r->value, 4);
         o->target = fp_round(target, 4);
         fp_sb_addf(&t, " falls below %.4g (now %.4g)", target, r->value);
+        break;
+    }
+    case FP_ACC_SIGNAL_DROP: {
+        /* measured on its own signal (bytes for a move-fewer-bytes rule), not on stall */
+        fp_sig_kind k = ru->accept_sig ? ru->accept_sig : ru->conds[0].sig;
+        double v = 0;
+        if (!fp_sig_value(s, k, NULL, &v)) {
+            accept_class(ru, c, o, &base);
+            fp_sb_addf(&t, "exposed %s stall drops by >= %.0f%% (%s unmeasured)", ru->bubble_class, ru->accept_value,
+                       fp_sig_kind_name(k));
+            break;
+        }
+        double target = v * (1 - ru->accept_value / 100.0);
+        o->kind = fp_model_strdup("signal_below");
+        o->signal = fp_model_strdup(fp_sig_kind_name(k));
+        o->before = fp_round(v, 4);
+        o->drop_pct = fp_optd_of(ru->accept_value);
+        o->target = fp_round(target, 4);
+        fp_sb_addf(&t, "%s drops by >= %.0f%%: below %.6g (now %.6g)", fp_sig_kind_name(k), ru->accept_value, target, v);
         break;
     }
     case FP_ACC_SIGNAL_ABOVE: {
@@ -840,10 +1117,16 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
     o->rank = r->rank;
     o->rule = fp_model_strdup(ru->id);
     o->bubble_class = fp_model_strdup(ru->bubble_class);
-    o->est_gain_pct = r->gain_pct;
+    /* a trace that is not representative supports no number (issue 17): the rank stays, the gain is null */
+    o->est_gain_pct = s->representative ? fp_optd_of(r->gain_pct) : fp_optd_none();
     o->confidence = r->confidence;
     o->confidence_label = fp_model_strdup(fp_conf_label(r->confidence));
     o->priority = ru->priority;
+    /* no number, no payoff: a rule on a trace that is not representative is LOW */
+    o->priority_label = fp_model_strdup(!s->representative ? "LOW"
+                                        : r->priority_label ? r->priority_label
+                                                            : fp_priority_label(r->gain_pct, r->confidence));
+    o->gain_model = gain_model_text(s, ru->gain);
     o->knob = fp_model_strdup(ru->knob);
     o->api = fp_model_strdup(ru->api);
     o->change = fp_model_strdup(ru->change);
@@ -867,16 +1150,32 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
     ev->class_stall_pct = c ? c->stall_pct : 0.0;
     ev->exposed_stall = c ? c->exposed : fp_optd_none();
     ev->class_gain_pct = c ? c->gain_pct : fp_optd_none();
-    if (ru->gain == FP_GAIN_FILL && s->launch.valid) {
+    if ((ru->gain == FP_GAIN_FILL || ru->gain == FP_GAIN_TAIL) && s->launch.valid) {
+        const fp_launch *L = &s->launch;
         ev->launch = new_obj(sizeof *ev->launch);
-        *ev->launch = (fp_report_ev_launch){s->launch.workgroups, s->launch.cus, s->launch.fill_pct,
-                                            s->launch.wg_waves};
+        *ev->launch = (fp_report_ev_launch){L->workgroups, L->cus, L->fill_pct, L->wg_waves, fp_optd_none(),
+                                            fp_optd_none(), fp_optd_none(), fp_optd_none()};
+        if (s->bound_in.simd_fill_pct.have)
+            ev->launch->simd_fill_pct = fp_optd_of(s->bound_in.simd_fill_pct.v);
+        if (L->rounds > 0) {
+            ev->launch->rounds = fp_optd_of(L->rounds);
+            ev->launch->slots = fp_optd_of(L->concurrent_wgs);
+            ev->launch->tail_efficiency_pct = fp_optd_of(L->tail_efficiency_pct);
+        }
     }
     if (s->bound_res.at_roof) {
         ev->roof = new_obj(sizeof *ev->roof);
         ev->roof->hbm_pct_of_peak = s->bound_res.roof_pct;
         ev->roof->source = fp_model_strdup(s->bound_res.roof_source);
-        ev->roof->gain_cap_pct = 100.0 - s->bound_res.roof_pct;
+        ev->roof->gain_cap_pct = roof_room(s, s->bound_res.roof_pct);
+    }
+    if (ru->gain == FP_GAIN_IMBALANCE && s->workdist) {
+        const fp_workdist *w = s->workdist;
+        fp_report_ev_imbalance *im = ev->imbalance = new_obj(sizeof *ev->imbalance);
+        const fp_wd_quant *q = imb_by_cu(s) ? &w->cu_cycles : &w->wave_cycles;
+        *im = (fp_report_ev_imbalance){r->value, q->max, q->p50, q->p90, w->critical.se, w->critical.cu,
+                                       w->critical.simd, w->critical.slot, w->heavy_waves, w->heavy_cus,
+                                       fp_model_strdup(imb_by_cu(s) ? "cu" : "wave")};
     }
     if (ru->gain == FP_GAIN_OCCUPANCY) {
         fp_report_ev_occupancy *oc = ev->occupancy = new_obj(sizeof *ev->occupancy);
@@ -894,7 +1193,7 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
             ev->selection = fp_model_strdup("no wait mainly on such a producer: hottest of the class");
     }
     if (r->hot)
-        ev->hottest = hot_doc(r->hot);
+        ev->hottest = hot_doc(s, r->hot);
     accept_doc(s, r, &o->acceptance);
 }
 

@@ -186,7 +186,8 @@ void fp_sarif_add_report(fp_sarif_log *log, const fp_report_doc *r, const char *
     fp_sarif_run *run = &log->runs[0];
     for (size_t i = 0; i < r->nrecs; i++) {
         const fp_report_rec *rec = &r->recs[i];
-        double g = rec->est_gain_pct;
+        /* no estimate (the trace is not representative): the lowest level */
+        double g = rec->est_gain_pct.known ? rec->est_gain_pct.v : 0.0;
         const char *level = g >= LEVEL_ERROR_GAIN ? "error" : g >= LEVEL_WARNING_GAIN ? "warning" : "note";
         const fp_report_hottest *h = rec->evidence.hottest;
         fp_sarif_result *o = new_result(run, rec->rule, level, h ? h->source : NULL, source_root);
@@ -194,14 +195,18 @@ void fp_sarif_add_report(fp_sarif_log *log, const fp_report_doc *r, const char *
             continue;
         fp_sb m;
         fp_sb_init(&m);
-        fp_sb_addf(&m, "%s: %s (est. gain <= %.2f%% of kernel time, %s confidence; %s bubble)", r->kernel ? r->kernel : "kernel",
-                   rec->knob, g, rec->confidence_label, rec->bubble_class);
+        fp_sb_addf(&m, "%s: %s (", r->kernel ? r->kernel : "kernel", rec->knob);
+        if (rec->est_gain_pct.known)
+            fp_sb_addf(&m, "est. gain <= %.2f%% of kernel time", g);
+        else
+            fp_sb_adds(&m, "no gain estimate: the trace is not representative");
+        fp_sb_addf(&m, ", %s confidence; %s bubble)", rec->confidence_label, rec->bubble_class);
         if (h && h->inst)
             fp_sb_addf(&m, ". Hottest instruction: %s", h->inst);
         fp_sb_addf(&m, ". Accept: %s", rec->acceptance.text ? rec->acceptance.text : "-");
         o->message = fp_sb_detach(&m);
         o->rank = fp_optd_of(rec->rank);
-        o->est_gain_pct = fp_optd_of(g);
+        o->est_gain_pct = rec->est_gain_pct;
         o->confidence = fp_optd_of(rec->confidence);
         o->acceptance = fp_model_strdup(rec->acceptance.text);
     }

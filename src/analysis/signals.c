@@ -96,6 +96,8 @@ void fp_signals_free(fp_signals *s)
         free(s->repr_reasons[i]);
     free(s->repr_reasons);
     free(s->launch_reason);
+    hot_free(&s->narrow_hot);
+    free(s->dbg.line);
     fp_launch_facts_free(s);
     memset(s, 0, sizeof *s);
 }
@@ -140,7 +142,8 @@ void fp_signals_sort_classes(fp_signals *s)
 
 /* ---- source text ---- */
 
-const char *fp_signals_source_text(const fp_snapshots *snaps, const char *source)
+/* The snapshot file and 1-based line a source location names ("file.py:LINE[ -> ...]"). */
+static const fp_source_file *source_lookup(const fp_snapshots *snaps, const char *source, long *line_out)
 {
     if (!snaps || !source || !*source)
         return NULL;
@@ -170,15 +173,39 @@ const char *fp_signals_source_text(const fp_snapshots *snaps, const char *source
     }
     if (!f || (size_t)line > f->nlines)
         return NULL;
-    return f->lines[line - 1];
+    *line_out = line;
+    return f;
+}
+
+const char *fp_signals_source_text(const fp_snapshots *snaps, const char *source)
+{
+    long line = 0;
+    const fp_source_file *f = source_lookup(snaps, source, &line);
+    return f ? f->lines[line - 1] : NULL;
+}
+
+static const char *skip_blank(const char *t)
+{
+    while (t && (*t == ' ' || *t == '\t'))
+        t++;
+    return t;
 }
 
 bool fp_signals_is_entry_line(const fp_snapshots *snaps, const char *source)
 {
-    const char *t = fp_signals_source_text(snaps, source);
-    while (t && (*t == ' ' || *t == '\t'))
-        t++;
-    return t && *t == '@';
+    long line = 0;
+    const fp_source_file *f = source_lookup(snaps, source, &line);
+    const char *t = f ? skip_blank(f->lines[line - 1]) : NULL;
+    if (!t)
+        return false;
+    if (*t == '@')
+        return true;
+    /* the `def` line of a decorated kernel is the same entry scope (a recapture
+     * with shifted locations files the prologue there, seed pattern 5) */
+    if (strncmp(t, "def ", 4) || line < 2)
+        return false;
+    const char *prev = skip_blank(f->lines[line - 2]);
+    return prev && *prev == '@';
 }
 
 /* ---- typed JSON access ---- */
@@ -213,6 +240,7 @@ static void read_hot(fp_sig_hot *h, const fp_bub_doc_hotspot *hs)
 static const char *const prod_names[FP_PROD_COUNT] = {
     [FP_PROD_ANY] = "any",     [FP_PROD_LDS] = "lds",   [FP_PROD_SCRATCH] = "scratch",
     [FP_PROD_GLOBAL] = "global", [FP_PROD_SMEM] = "smem", [FP_PROD_FLAT] = "flat",
+    [FP_PROD_XLANE] = "crosslane", [FP_PROD_SMEM_ENTRY] = "smem_entry",
 };
 
 const char *fp_prod_group_name(fp_prod_group g)
@@ -227,6 +255,8 @@ fp_prod_group fp_prod_group_of(const char *isa, const char *cls)
 {
     if (isa && !strncmp(isa, "flat_", 5))
         return FP_PROD_FLAT;
+    if (fp_signals_is_crosslane(isa))
+        return FP_PROD_XLANE;
     int k = cls && *cls ? fp_class_by_name(cls) : -1;
     if (k < 0 && isa)
         k = (int)fp_classify(isa);
@@ -243,7 +273,15 @@ fp_prod_group fp_prod_group_of(const char *isa, const char *cls)
 /* Split a wait over its producers' kinds: frac[g] = the producers of kind g's
  * stall share / all producers' (an equal split when shares are absent).
  * Returns false when the hotspot names no producer. */
-static bool prod_fracs(const fp_bub_doc_hotspot *hs, double frac[FP_PROD_COUNT])
+/* A producer's kind in this kernel: a scalar load of the kernel-argument prologue
+ * is its own kind (its wait cannot move). */
+static fp_prod_group prod_kind(const fp_signals *s, const fp_bub_doc_wait *p)
+{
+    fp_prod_group g = fp_prod_group_of(p->inst, NULL);
+    return g == FP_PROD_SMEM && fp_signals_is_entry_smem(s, p->code_line) ? FP_PROD_SMEM_ENTRY : g;
+}
+
+static bool prod_fracs(const fp_signals *s, const fp_bub_doc_hotspot *hs, double frac[FP_PROD_COUNT])
 {
     for (int g = 0; g < FP_PROD_COUNT; g++)
         frac[g] = 0;
@@ -253,14 +291,14 @@ static bool prod_fracs(const fp_bub_doc_hotspot *hs, double frac[FP_PROD_COUNT])
     for (size_t i = 0; i < n; i++) {
         const fp_bub_doc_wait *p = &hs->waits_on[i];
         double w = p->stall_share > 0 ? p->stall_share : 0;
-        frac[fp_prod_group_of(p->inst, NULL)] += w;
+        frac[prod_kind(s, p)] += w;
         tot += w;
     }
     if (n == 0)
         return false;
     if (tot <= 0) { /* no shares: every producer counts the same */
         for (size_t i = 0; i < n; i++) {
-            frac[fp_prod_group_of(hs->waits_on[i].inst, NULL)] += 1;
+            frac[prod_kind(s, &hs->waits_on[i])] += 1;
             eq += 1;
         }
         tot = eq;
@@ -271,10 +309,10 @@ static bool prod_fracs(const fp_bub_doc_hotspot *hs, double frac[FP_PROD_COUNT])
 }
 
 /* Whether a hotspot waits mainly (>= half its stall) on producers of group g. */
-static bool waits_on_group(const fp_bub_doc_hotspot *hs, fp_prod_group g)
+static bool waits_on_group(const fp_signals *s, const fp_bub_doc_hotspot *hs, fp_prod_group g)
 {
     double f[FP_PROD_COUNT];
-    if (!prod_fracs(hs, f))
+    if (!prod_fracs(s, hs, f))
         return false;
     /* GLOBAL evidence also takes flat loads: both are global data a prefetch can hide */
     double v = f[g] + (g == FP_PROD_GLOBAL ? f[FP_PROD_FLAT] : 0);
@@ -316,7 +354,7 @@ static void class_prod_split(fp_signals *s, const fp_bubbles_doc *b)
         if (c->n_waits_on > 0)
             sc->has_producers = true;
         double frac[FP_PROD_COUNT];
-        if (!prod_fracs(c, frac))
+        if (!prod_fracs(s, c, frac))
             continue;
         /* the wait's stall and gain split over its producers' kinds by their shares */
         for (int g = 0; g < FP_PROD_COUNT; g++) {
@@ -351,7 +389,7 @@ static void class_hots(fp_signals *s, const fp_bubbles_doc *b)
                 sc->hot.entry_line = entry;
             }
             for (int g = FP_PROD_ANY + 1; g < FP_PROD_COUNT; g++) {
-                if (sc->hot_prod[g].present || !waits_on_group(c, (fp_prod_group)g))
+                if (sc->hot_prod[g].present || !waits_on_group(s, c, (fp_prod_group)g))
                     continue;
                 read_hot(&sc->hot_prod[g], c);
                 sc->hot_prod[g].entry_line = entry;
@@ -480,6 +518,7 @@ void fp_signals_from_code(fp_signals *s, const fp_code *code)
             nop_lat = fp_sat_add(nop_lat, r->latency, &ovf);
     }
     s->nop_mfma_pct = some(total > 0 ? fp_round(100.0 * (double)nop_lat / (double)total, 2) : 0.0);
+    fp_signals_isa_facts(s, code);
 
     /* coverage and loops: what the traced waves actually executed */
     s->code = code;
@@ -639,6 +678,14 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *
         if (s->capture_confidence > 0.8)
             s->capture_confidence = 0.8;
     }
+    /* issue 18 (capture): the decoder's "Data Lost" = packets dropped for bandwidth */
+    if (t->done && t->done->quality && !strcmp(t->done->quality, "packets_dropped")) {
+        fp_model_push_str(&s->quality_issues, &s->nquality_issues,
+                          "capture.json: the trace decoder reported Data Lost (packets dropped for bandwidth: "
+                          "stall and latency figures have gaps)");
+        if (s->capture_confidence > 0.8)
+            s->capture_confidence = 0.8;
+    }
     fp_optd mapped = ti && ti->kept ? ti->kept->mapped_pct : none;
     if (mapped.known && mapped.v < 50) {
         char buf[128];
@@ -756,6 +803,10 @@ double fp_signals_wait_on_pct(const fp_signals *s, const char *cls, fp_prod_grou
     double mine = c->stall_prod[g] + (g == FP_PROD_GLOBAL ? c->stall_prod[FP_PROD_FLAT] : 0);
     return fp_round(c->stall_pct * mine / all, 2);
 }
+
+/* CDNA: the vector L1 / texture path returns 64 B per clock per CU
+ * (GCN/CDNA L1 width; docs/bound.md). */
+#define FP_SIG_VMEM_BYTES_CLK_CU 64.0
 
 /* Bounds of plausible resource counts (anything above is a corrupt input). */
 #define FP_SIG_MAX_REGS 4096
@@ -912,6 +963,7 @@ void fp_signals_derive(fp_signals *s)
     fp_launch_facts_time(s);   /* and the duration sol divides by */
     derive_sol(s);
     derive_representative(s);
+    fp_signals_verdict_derive(s); /* isa_facts.c: the span ratio the gains scale by */
 
     fp_bound_in *in = &s->bound_in;
     if (s->have_bubbles_json) {
@@ -940,6 +992,17 @@ void fp_signals_derive(fp_signals *s)
     }
     if (s->sol.trace_pct.have)
         in->hbm_trace_pct = fp_some(s->sol.trace_pct.v);
+    in->hbm_ceiling_pct = fp_some(fp_bound_hbm_ceiling(s->arch)->pct);
+    /* what must cross HBM (the dataflow pass, issue 23): the memory verdict reads it before
+     * the requested bytes, which count every re-read of a shared operand */
+    if (s->sol.unique_pct.have && !s->sol.hbm_clamped) /* a clamped 100 % is cache traffic, not a fact */
+        in->hbm_unique_pct = fp_some(s->sol.unique_pct.v);
+    /* the SIMDs the launch can give a wave (the launch model's figure, issue 23) */
+    if (s->launch.valid && s->launch.simd_fill_pct >= 0)
+        in->simd_fill_pct = fp_some(s->launch.simd_fill_pct);
+    /* the vector-memory path: traced bytes over the traced CUs' cycles at its rate */
+    if (s->have_sol && s->cu_cycles > 0)
+        in->vmem_issue_pct = fp_some(fp_round(100.0 * s->sol.vmem_bytes_traced / (s->cu_cycles * FP_SIG_VMEM_BYTES_CLK_CU), 2));
     if (s->sol.trace_mfma_busy.have)
         in->mfma_busy_trace_pct = fp_some(s->sol.trace_mfma_busy.v);
     if (s->sol.trace_valu_busy.have)

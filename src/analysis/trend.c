@@ -4,7 +4,12 @@
  * Points are spaced evenly (one per entry, oldest left) rather than by time:
  * CI adds in bursts, and a commit between two bursts deserves as much room as
  * any other. Two panels share the x axis: duration per call (us) above, the
- * top classes' share of stall (%) below; commit labels under both.
+ * top classes' share of stall (%) below; commit labels and dates under both.
+ * The duration panel zooms its y axis onto the data (28.1 -> 31.4 us must not
+ * look flat), draws the series' baseline (its median) with diff's noise band
+ * (+-FP_DIFF_NOISE_TIME_PCT) and marks in red each entry slower than the one
+ * before it by more than that floor - what `flyprof check` would call
+ * regressed against the latest entry.
  */
 #include "flyprof/trend.h"
 
@@ -13,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flyprof/diff.h"
 #include "flyprof/history_doc.h"
+#include "flyprof/markup.h"
 #include "flyprof/strbuf.h"
 
 #define W 960
@@ -28,20 +35,7 @@
 
 static const char *const palette[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"};
 
-static void esc(fp_sb *o, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fp_sb_adds(o, "&lt;"); break;
-        case '>': fp_sb_adds(o, "&gt;"); break;
-        case '&': fp_sb_adds(o, "&amp;"); break;
-        case '"': fp_sb_adds(o, "&quot;"); break;
-        default:
-            if ((unsigned char)*s >= 0x20)
-                fp_sb_addc(o, *s);
-        }
-    }
-}
+static void esc(fp_sb *o, const char *s) { fp_mk_xmls(o, s); }
 
 static double opt0(fp_optd v) { return v.known ? v.v : 0.0; }
 
@@ -143,12 +137,12 @@ static double xpos(size_t i, size_t n)
     return n <= 1 ? LEFT + 30 + span / 2 : LEFT + 30 + span * (double)i / (double)(n - 1);
 }
 
-static void axis(fp_sb *o, int top, int h, double ymax, double step, const char *unit)
+static void axis(fp_sb *o, int top, int h, double ymin, double ymax, double step, const char *unit)
 {
     fp_sb_addf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" stroke=\"#999\"/>\n", LEFT, top,
                W - LEFT - RIGHT, h);
-    for (double v = 0; v <= ymax + step / 2; v += step) {
-        double y = top + h - h * v / ymax;
+    for (double v = ymin; v <= ymax + step / 2; v += step) {
+        double y = top + h - h * (v - ymin) / (ymax - ymin);
         fp_sb_addf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n", LEFT, y, W - RIGHT, y);
         fp_sb_addf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%g</text>\n", LEFT - 6, y + 4, v);
     }
@@ -185,59 +179,118 @@ static void svg_head(fp_sb *o, const fp_history_record *first, size_t n)
 
 }
 
-/* Panel 1: duration per call, one point per entry that measured one. */
-static void panel_duration(fp_sb *o, const fp_history_record *records, size_t n)
+/* A "nice" range [*lo, *hi] with tick step covering [a, b] (a < b), never below 0. */
+static void nice_range(double a, double b, double *lo, double *hi, double *step)
 {
-    double tmax = 0;
-    size_t nt = 0;
+    double raw = (b - a) / 4, mag = pow(10, floor(log10(raw))), f = raw / mag;
+    *step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+    *lo = floor(a / *step) * *step;
+    *lo = *lo < 0 ? 0 : *lo;
+    *hi = ceil(b / *step) * *step;
+    *hi = *hi <= *lo ? *lo + *step : *hi;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The series' durations (us): median (the baseline), min, max; false when none. */
+static bool duration_stats(const fp_history_record *records, size_t n, double *med, double *mn, double *mx)
+{
+    double *v = malloc((n + 1) * sizeof *v);
+    if (!v)
+        abort();
+    size_t k = 0;
+    EACH_REC(r, records, n)
+    {
+        double t;
+        if (time_of(r, &t))
+            v[k++] = t / 1000.0;
+    }
+    if (k) {
+        qsort(v, k, sizeof *v, cmp_double);
+        *med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+        *mn = v[0], *mx = v[k - 1];
+    }
+    free(v);
+    return k > 0;
+}
+
+static void duration_points(fp_sb *o, const fp_history_record *records, size_t n, double lo, double hi)
+{
+    double prev = -1;
+    size_t i = 0;
     EACH_REC(r, records, n)
     {
         double t;
         if (time_of(r, &t)) {
-            nt++;
-            if (t / 1000.0 > tmax)
-                tmax = t / 1000.0;
+            double us = t / 1000.0, x = xpos(i, n), y = TOP1 + H1 - H1 * (us - lo) / (hi - lo);
+            bool regressed = prev > 0 && us > prev * (1 + FP_DIFF_NOISE_TIME_PCT / 100.0);
+            char lab[32];
+            label_of(r, lab, sizeof lab);
+            fp_sb_addf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"%s><title>", x, y, regressed ? 6 : 4,
+                       regressed ? "#d62728" : "#222", regressed ? " class=\"regressed\"" : "");
+            esc(o, lab);
+            fp_sb_addf(o, " #%.0f ", opt0(r->id));
+            esc(o, r->provenance.captured_at);
+            fp_sb_addf(o, ": %.2f us", us);
+            if (regressed)
+                fp_sb_addf(o, ", regressed: +%.1f%% over the entry before", 100.0 * (us / prev - 1));
+            fp_sb_adds(o, "</title></circle>\n");
+            if (n <= 40)
+                fp_sb_addf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\"%s>%.1f</text>\n", x,
+                           y - 9, regressed ? " fill=\"#d62728\"" : "", us);
+            prev = us;
         }
+        i++;
     }
-    double ytop, ystep;
-    nice_axis(tmax * 1.1, &ytop, &ystep);
-    axis(o, TOP1, H1, ytop, ystep, "duration per call (us)");
-    if (!nt) {
-        fp_sb_addf(o, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#777\">no entry measured a duration per call"
-                       "</text>\n",
-                   LEFT + 20, TOP1 + H1 / 2);
-    } else {
-        fp_sb_adds(o, "<polyline fill=\"none\" stroke=\"#222\" stroke-width=\"2\" points=\"");
-        size_t i = 0;
-        EACH_REC(r, records, n)
-        {
-            double t;
-            if (time_of(r, &t))
-                fp_sb_addf(o, "%.1f,%.1f ", xpos(i, n), TOP1 + H1 - H1 * (t / 1000.0) / ytop);
-            i++;
-        }
-        fp_sb_adds(o, "\"/>\n");
-        i = 0;
-        EACH_REC(r, records, n)
-        {
-            double t;
-            if (time_of(r, &t)) {
-                double x = xpos(i, n), y = TOP1 + H1 - H1 * (t / 1000.0) / ytop;
-                char lab[32];
-                label_of(r, lab, sizeof lab);
-                fp_sb_addf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#222\"><title>", x, y);
-                esc(o, lab);
-                fp_sb_addf(o, " #%.0f ", opt0(r->id));
-                esc(o, r->provenance.captured_at);
-                fp_sb_addf(o, ": %.2f us</title></circle>\n", t / 1000.0);
-                if (n <= 40)
-                    fp_sb_addf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%.1f</text>\n",
-                               x, y - 8, t / 1000.0);
-            }
-            i++;
-        }
-    }
+}
 
+/* Panel 1: duration per call, one point per entry that measured one, on an axis
+ * zoomed to the data, with the baseline and its noise band. */
+static void panel_duration(fp_sb *o, const fp_history_record *records, size_t n)
+{
+    double med = 0, mn = 0, mx = 0;
+    bool any = duration_stats(records, n, &med, &mn, &mx);
+    double band = med * FP_DIFF_NOISE_TIME_PCT / 100.0;
+    double a = fmin(mn, med - band), b = fmax(mx, med + band), pad = (b - a) * 0.15 + 1e-9;
+    double lo, hi, step;
+    if (any)
+        nice_range(a - pad, b + pad, &lo, &hi, &step);
+    else
+        lo = 0, hi = 1, step = 0.25;
+    axis(o, TOP1, H1, lo, hi, step, "duration per call (us)");
+    if (!any) {
+        fp_sb_addf(o, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#777\">no entry measured a duration per call"
+                      "</text>\n", LEFT + 20, TOP1 + H1 / 2);
+        return;
+    }
+    double yb = TOP1 + H1 - H1 * (med - lo) / (hi - lo), yh = TOP1 + H1 - H1 * (med + band - lo) / (hi - lo),
+           yl = TOP1 + H1 - H1 * (med - band - lo) / (hi - lo);
+    fp_sb_addf(o, "<rect id=\"noise-band\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#2ca02c\" "
+                  "fill-opacity=\"0.12\"><title>noise band: baseline +-%.0f%% (diff's floor)</title></rect>\n",
+               LEFT, yh, W - LEFT - RIGHT, yl - yh, FP_DIFF_NOISE_TIME_PCT);
+    fp_sb_addf(o, "<line id=\"baseline\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#2ca02c\" "
+                  "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>baseline (median) %.2f us</title></line>\n",
+               LEFT, yb, W - RIGHT, yb, med);
+    fp_sb_addf(o, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" fill=\"#2ca02c\">baseline %.2f us (median) +-%.0f%%"
+                  "</text>\n<text x=\"%d\" y=\"%.1f\" font-size=\"11\" fill=\"#d62728\">red: slower than the entry "
+                  "before by more than %.0f%%</text>\n",
+               W - RIGHT + 8, yb + 4, med, FP_DIFF_NOISE_TIME_PCT, W - RIGHT + 8, (double)TOP1 + 12,
+               FP_DIFF_NOISE_TIME_PCT);
+    fp_sb_adds(o, "<polyline fill=\"none\" stroke=\"#222\" stroke-width=\"2\" points=\"");
+    size_t i = 0;
+    EACH_REC(r, records, n)
+    {
+        double t;
+        if (time_of(r, &t))
+            fp_sb_addf(o, "%.1f,%.1f ", xpos(i, n), TOP1 + H1 - H1 * (t / 1000.0 - lo) / (hi - lo));
+        i++;
+    }
+    fp_sb_adds(o, "\"/>\n");
+    duration_points(o, records, n, lo, hi);
 }
 
 /* Panel 2: the top classes' share of stall, one line per class with its legend. */
@@ -253,7 +306,7 @@ static void panel_classes(fp_sb *o, const fp_history_record *records, size_t n, 
             pmax = v;
     }
     nice_axis(pmax > 0 ? fmin(100, pmax * 1.1) : 100, &ytop, &ystep);
-    axis(o, TOP2, H2, ytop, ystep, "share of stall (%)");
+    axis(o, TOP2, H2, 0, ytop, ystep, "share of stall (%)");
     size_t ci = 0;
     EACH_TOP(c, top, ntop)
     {
@@ -311,12 +364,17 @@ static void commit_labels(fp_sb *o, const fp_history_record *records, size_t n)
                            "text-anchor=\"end\" transform=\"rotate(-40 %.1f %d)\">",
                        x, TOP2 + H2 + 18, x, TOP2 + H2 + 18);
             esc(o, lab);
+            const char *when = r->provenance.captured_at;
+            if (when && strlen(when) >= 10) { /* the date of the ISO-8601 capture time */
+                fp_sb_adds(o, " ");
+                fp_mk_xml(o, when, 10);
+            }
             fp_sb_adds(o, "</text>\n");
         }
         i++;
     }
     fp_sb_addf(o, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" fill=\"#555\">entries in capture "
-                   "order (commit)</text>\n",
+                   "order (commit, capture date)</text>\n",
                LEFT + (W - LEFT - RIGHT) / 2, LABELS + 60);
 }
 

@@ -10,6 +10,7 @@
 #include "flyprof/workid.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,6 +318,88 @@ static fp_report_loop *loop_doc(const walk *k)
     return l;
 }
 
+/* One part of the wave list, walked by its own thread into its own arrays. */
+typedef struct part {
+    walk k;
+    const char *dir;
+    fp_wave_list list; /* a view of the whole list's files (not owned) */
+} part;
+
+static void *part_main(void *arg)
+{
+    part *p = arg;
+    fp_wave_walk(p->dir, &p->list, on_wave, on_skip, &p->k);
+    return NULL;
+}
+
+/* dst += src, in order (the merged arrays are those of a serial walk). */
+static void append(double **dst, size_t n, const double *src, size_t m)
+{
+    if (!m)
+        return;
+    double *nv = realloc(*dst, (n + m) * sizeof *nv);
+    if (!nv)
+        abort();
+    memcpy(nv + n, src, m * sizeof *nv);
+    *dst = nv;
+}
+
+static void part_free(walk *k)
+{
+    for (size_t c = 0; c < k->ncls; c++)
+        free(k->share[c]);
+    free(k->share);
+    free(k->stall_by);
+    free(k->cycles);
+    free(k->iters);
+    free(k->per_iter);
+}
+
+/* The waves, read by two threads (the first and second half of the list) when
+ * there are enough of them: reading is most of the cost (a second read of the
+ * wave files after bubbles'); the per-wave arrays are merged in list order, so
+ * every figure is the one a single walk gives. */
+static void walk_all(const char *dir, const fp_wave_list *list, const walk *proto, walk *out)
+{
+    enum { NPART = 2, MIN_PER_PART = 16 };
+    size_t np = list->n >= NPART * MIN_PER_PART ? NPART : 1, at = 0;
+    part parts[NPART];
+    pthread_t th[NPART];
+    bool started[NPART] = {false};
+    for (size_t i = 0; i < np; i++) {
+        size_t len = list->n / np + (i < list->n % np);
+        parts[i].k = *proto;
+        parts[i].k.share = calloc(proto->ncls ? proto->ncls : 1, sizeof *parts[i].k.share);
+        parts[i].k.stall_by = calloc(proto->ncls ? proto->ncls : 1, sizeof *parts[i].k.stall_by);
+        if (!parts[i].k.share || !parts[i].k.stall_by)
+            abort();
+        parts[i].dir = dir;
+        parts[i].list = (fp_wave_list){.files = list->files + at, .n = len};
+        at += len;
+        started[i] = i > 0 && pthread_create(&th[i], NULL, part_main, &parts[i]) == 0;
+    }
+    part_main(&parts[0]);
+    for (size_t i = 1; i < np; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        else
+            part_main(&parts[i]); /* no thread: walk it here */
+    }
+    *out = parts[0].k;
+    for (size_t i = 1; i < np; i++) {
+        walk *k = &parts[i].k;
+        append(&out->cycles, out->n, k->cycles, k->n);
+        append(&out->iters, out->n, k->iters, k->n);
+        out->n += k->n;
+        append(&out->per_iter, out->n_per_iter, k->per_iter, k->n_per_iter);
+        out->n_per_iter += k->n_per_iter;
+        for (size_t c = 0; c < out->ncls; c++)
+            append(&out->share[c], out->n_share, k->share[c], k->n_share);
+        out->n_share += k->n_share;
+        part_free(k);
+    }
+}
+
 fp_report_work *fp_work_of(const char *dir, const fp_code *code, const fp_report_doc *rep)
 {
     if (!dir || !code || !code->n || code->max_index < 0)
@@ -327,17 +410,13 @@ fp_report_work *fp_work_of(const char *dir, const fp_code *code, const fp_report
         fp_err_clear(&err);
         return NULL;
     }
-    walk k;
-    memset(&k, 0, sizeof k);
-    k.has_loop = fp_main_loop_of(code, &k.loop);
+    walk proto, k;
+    memset(&proto, 0, sizeof proto);
+    proto.has_loop = fp_main_loop_of(code, &proto.loop);
     char **names;
-    int *cls_of = class_slots(code, rep, &names, &k.ncls, &k.max_line);
-    k.cls_of = cls_of;
-    k.share = calloc(k.ncls ? k.ncls : 1, sizeof *k.share);
-    k.stall_by = calloc(k.ncls ? k.ncls : 1, sizeof *k.stall_by);
-    if (!k.share || !k.stall_by)
-        abort();
-    fp_wave_walk(dir, &list, on_wave, on_skip, &k);
+    int *cls_of = class_slots(code, rep, &names, &proto.ncls, &proto.max_line);
+    proto.cls_of = cls_of;
+    walk_all(dir, &list, &proto, &k);
     fp_wave_list_free(&list);
     fp_report_work *o = NULL;
     if (k.n) {
@@ -354,16 +433,10 @@ fp_report_work *fp_work_of(const char *dir, const fp_code *code, const fp_report
             e->v = fp_stat_of(k.share[c], k.n_share).sd;
         }
     }
-    for (size_t c = 0; c < k.ncls; c++) {
-        free(k.share[c]);
+    for (size_t c = 0; c < k.ncls; c++)
         free(names[c]);
-    }
     free(names);
-    free(k.share);
-    free(k.stall_by);
+    part_free(&k);
     free(cls_of);
-    free(k.cycles);
-    free(k.iters);
-    free(k.per_iter);
     return o;
 }

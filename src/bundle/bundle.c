@@ -27,6 +27,7 @@ static const fp_artifact_info ARTIFACTS[FP_ART_COUNT] = {
     {FP_ART_REPORT_HTML, "report.html", "report", false},
     {FP_ART_RUN, "run.json", "run", false},
     {FP_ART_DIFF, "diff.json", "diff", false},
+    {FP_ART_TIMELINE, "timeline.json", "timeline", false},
     {FP_ART_ATT_DIR, "att", "capture", true},
     {FP_ART_ROCPROF_DIR, "rocprof", "capture", true},
     {FP_ART_PMC_DIR, "pmc", "counters", true},

@@ -411,10 +411,12 @@ static int gather(fp_ctx *ctx, const char *bundle, int jobs, report_inputs *in, 
         memset(&in->snaps, 0, sizeof in->snaps);
     }
     in->sig.snaps = &in->snaps;
+    /* the listing first: the producer split of the waits needs the kernel-argument prologue */
+    if (fp_code_load(in->dref.dir, &in->code, err))
+        return -1;
+    fp_signals_set_listing(&in->sig, &in->code);
     if (fp_signals_from_bubbles(&in->sig, &in->bubbles, err) || map_input(in, err) || counters_signals(in, err) ||
         tile_signals(in, err))
-        return -1;
-    if (fp_code_load(in->dref.dir, &in->code, err))
         return -1;
     fp_signals_from_code(&in->sig, &in->code);
     return csv_inputs(ctx, bundle, in, err);

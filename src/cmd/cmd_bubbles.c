@@ -17,6 +17,7 @@
 #include "flyprof/bubbles.h"
 #include "flyprof/bundle.h"
 #include "flyprof/bubbles_doc.h"
+#include "flyprof/bubbles_table.h"
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
@@ -28,9 +29,11 @@ typedef struct bubbles_args {
     const char *rank;
     const char *out;
     long long jobs;
+    const char *by;
 } bubbles_args;
 
 static const char *const rank_choices[] = {"exposed", "stall", "latency", NULL};
+static const char *const by_choices[] = {"inst", "line", NULL};
 
 static const fp_opt bubbles_opts[] = {
     {"tag", 0, FP_OPT_STR, offsetof(bubbles_args, tag), "TAG",
@@ -47,6 +50,9 @@ static const fp_opt bubbles_opts[] = {
     {"jobs", 0, FP_OPT_INT, offsetof(bubbles_args, jobs), "N",
      "worker threads, one (SE, SIMD) group each at a time (0 = online CPUs, at most 2); same output for any N",
      NULL, NULL, 0, 64},
+    {"by", 0, FP_OPT_CHOICE, offsetof(bubbles_args, by), "ROWS",
+     "table rows: inst (one per hotspot instruction) or line (one per source line, its waits' producers merged)",
+     "inst", by_choices, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -79,35 +85,6 @@ static int add_dispatch_info(fp_bubbles_doc *doc, const fp_dispatch_ref *ref, fp
             fp_model_push_str(&doc->quality.empty_shells, &doc->quality.n_empty_shells, inv->dir);
     }
     return 0;
-}
-
-static void table(fp_sb *t, const fp_bubbles_doc *doc)
-{
-    const fp_bub_doc_totals *tot = &doc->totals;
-    const fp_bub_doc_dispatch *d = &doc->dispatch;
-    fp_sb_addf(t, "bubbles: %s (%s)\n", d->name ? d->name : "?", d->symbol ? d->symbol : "?");
-    fp_sb_addf(t, "  latency %lld  stall %lld  exposed %lld  hidden %lld  (%lld waves, %lld records)\n",
-               (long long)tot->latency, (long long)tot->stall, (long long)tot->exposed, (long long)tot->hidden,
-               (long long)tot->waves, (long long)tot->wave_records);
-    if (tot->drain_stall > 0) /* issue 23: the s_endpgm wait, outside the stall sums */
-        fp_sb_addf(t, "  drain (s_endpgm) %lld  exposed %lld  hidden %lld\n", (long long)tot->drain_stall,
-                   (long long)tot->drain_exposed, (long long)tot->drain_hidden);
-    fp_sb_adds(t, "\n  class            cycles    %stall    exposed   gain<=%\n");
-    for (size_t i = 0; i < doc->n_classes; i++) {
-        const fp_bub_doc_class *c = &doc->classes[i];
-        fp_sb_addf(t, "  %-12s %10lld  %8.2f %10lld  %8.2f\n", c->cls, (long long)c->cycles, c->pct,
-                   (long long)c->exposed, c->gain_upper_pct);
-    }
-    fp_sb_adds(t, "\n  #     exposed     stall  class      inst / source\n");
-    for (size_t i = 0; i < doc->n_hotspots; i++) {
-        const fp_bub_doc_hotspot *h = &doc->hotspots[i];
-        fp_sb_addf(t, "  %-3lld %9lld %9lld  %-9s  %s\n        %s\n", (long long)h->rank, (long long)h->exposed,
-                   (long long)h->stall, h->cls, h->inst, h->source);
-    }
-    const fp_bub_doc_quality *q = &doc->quality;
-    fp_sb_addf(t, "\n  confidence: %s\n", q->confidence);
-    for (size_t i = 0; i < q->n_reasons; i++)
-        fp_sb_addf(t, "    - %s\n", q->reasons[i]);
 }
 
 /* rocprofv3's decoder warnings for the traced tag, into the quality block (at most 10). */
@@ -162,7 +139,7 @@ static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, co
     for (int i = 0; i < FP_BUB_LIMITED; i++)
         if (a->limit && total[i] > (size_t)a->limit)
             fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, total[i]);
-    table(&ctx->table, &view);
+    fp_bubbles_table(&view, doc, !strcmp(a->by, "line"), &ctx->table);
     ctx->data = j;
 }
 
@@ -235,7 +212,7 @@ const fp_command fp_cmd_bubbles = {
     .csv_rows = bubbles_csv_rows,
     .name = "bubbles",
     .summary = "where the stall cycles go: taxonomy, exposed vs hidden, waitcnt -> producer, per line",
-    .usage = "flyprof bubbles --bundle DIR [--tag TAG] [--dispatch N] [--rank exposed|stall|latency] [--limit N] [--out FILE] [--jobs N]",
+    .usage = "flyprof bubbles --bundle DIR [--tag TAG] [--dispatch N] [--rank exposed|stall|latency] [--limit N] [--by inst|line] [--out FILE] [--jobs N]",
     .details = "Reads the whole ATT trace (code.json and every wave file) of one dispatch and writes "
                "bubbles.json (complete) into the bundle; the envelope carries the same document with the "
                "ranked lists bounded by --limit. When --bundle is a dispatch dir nothing is written unless --out.",

@@ -244,8 +244,9 @@ static void readme(const fp_report_doc *r, const char *name, const char *disp_re
     fp_sb_addf(out, "%s\n```\n", r->repro ? r->repro : "");
 }
 
-static int write_report_files(const char *dir, const fp_report_doc *r, fp_err *err)
+static int write_report_files(const char *dir, const fp_report_loaded *l, fp_err *err)
 {
+    const fp_report_doc *r = &l->report;
     char *p = fp_bundle_path(dir, FP_ART_REPORT);
     int rc = fp_report_write_file(r, p, err);
     free(p);
@@ -267,16 +268,10 @@ static int write_report_files(const char *dir, const fp_report_doc *r, fp_err *e
     }
     if (rc == 0) {
         fp_sb_reset(&md);
-        char *svgp = fp_bundle_path(dir, FP_ART_FLAME_SVG);
-        fp_sb svg;
-        fp_sb_init(&svg);
-        fp_err e;
-        memset(&e, 0, sizeof e);
-        bool have = fp_is_file(svgp) && fp_read_file(svgp, &svg, &e) == 0;
-        fp_err_clear(&e);
-        fp_report_html(r, have ? svg.buf : NULL, &md);
-        fp_sb_free(&svg);
-        free(svgp);
+        fp_html_data hd;
+        fp_html_data_load(l->dispatch_dir, r, FP_REPORT_HTML_WAVES, &hd);
+        fp_report_html(r, &l->bubbles, &hd, &md);
+        fp_html_data_free(&hd);
         p = fp_bundle_path(dir, FP_ART_REPORT_HTML);
         rc = fp_write_atomic(p, md.buf, md.len, err);
         free(p);
@@ -510,7 +505,7 @@ static int report_example(fp_ctx *ctx, const example *ex, const char *tag, const
     fp_report_loaded own;
     if (fp_report_from_bundle(ctx, ex->tmp, tag, -1, &own, err))
         return -1;
-    int c = write_report_files(ex->tmp, &own.report, err);
+    int c = write_report_files(ex->tmp, &own, err);
     if (c == 0) {
         fp_sb rd;
         fp_sb_init(&rd);

@@ -37,7 +37,7 @@ typedef struct map_args {
     const char *out_dir;
 } map_args;
 
-static const char *const weight_choices[] = {"stall", "latency", NULL};
+static const char *const weight_choices[] = {"exposed", "stall", "latency", NULL};
 
 static const fp_opt map_opts[] = {
     {"tag", 0, FP_OPT_STR, offsetof(map_args, tag), "TAG", "capture tag under att/ (small, big)", NULL, NULL, 0, 0},
@@ -50,8 +50,9 @@ static const fp_opt map_opts[] = {
     {"context", 0, FP_OPT_INT, offsetof(map_args, context), "N", "snippet lines on each side", "2", NULL, 0, 1000},
     {"limit", 'n', FP_OPT_INT, offsetof(map_args, limit), "N",
      "mappings in the default selection (top by stall) and in the envelope (0 = all)", "25", NULL, 0, 100000000},
-    {"weight", 0, FP_OPT_CHOICE, offsetof(map_args, weight), "W", "flamegraph weight: stall or latency cycles",
-     "stall", weight_choices, 0, 0},
+    {"weight", 0, FP_OPT_CHOICE, offsetof(map_args, weight), "W",
+     "flamegraph weight: exposed stall (no other wave of the SIMD issuing), stall or latency cycles", "exposed",
+     weight_choices, 0, 0},
     {"out-dir", 'o', FP_OPT_STR, offsetof(map_args, out_dir), "DIR",
      "write map.json, flamegraph.folded and flamegraph.svg here instead of the bundle", NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -229,32 +230,40 @@ done:
 /* One taxonomy everywhere: a wait naming several counters (s_waitcnt vmcnt(0)
  * lgkmcnt(0)) gets the class bubbles/report give it, the dominant class of
  * what the traced waves waited on (fp_bubbles_analyze); every other
- * instruction its static class. The trace is only read when such a wait
- * exists. Returns a class per code row (caller frees). */
+ * instruction its static class. The trace is read when such a wait exists or
+ * when the flamegraph is weighted by exposed stall (*exposed: per code row,
+ * NULL when the trace was not read or could not be). Returns a class per code
+ * row (caller frees both). */
 static void quiet_warn(void *user, const char *msg) { (void)user, (void)msg; }
 
-static fp_class *row_classes(fp_ctx *ctx, const char *dir, const fp_code *code)
+static fp_class *row_classes(fp_ctx *ctx, const char *dir, const fp_code *code, bool want_exposed, int64_t **exposed)
 {
     fp_class *cls = malloc((code->n ? code->n : 1) * sizeof *cls);
     if (!cls)
         abort();
+    *exposed = NULL;
     bool combined = false;
     for (size_t i = 0; i < code->n; i++) {
         cls[i] = fp_classify(code->rows[i].isa);
         combined = combined || (counted(&code->rows[i]) && fp_class_is_combined_wait(code->rows[i].isa));
     }
-    if (!combined)
+    if (!combined && !want_exposed)
         return cls;
     fp_bubbles b;
     fp_err e = {0};
     memset(&b, 0, sizeof b);
     if (fp_bubbles_analyze(dir, FP_RANK_EXPOSED, &b, quiet_warn, NULL, &e) == 0 && b.code.n == code->n) {
-        for (size_t i = 0; i < code->n; i++)
+        *exposed = malloc((code->n ? code->n : 1) * sizeof **exposed);
+        if (!*exposed)
+            abort();
+        for (size_t i = 0; i < code->n; i++) {
+            (*exposed)[i] = b.insts[i].exposed;
             if (cls[i] == FP_CL_WAITCNT)
                 cls[i] = b.insts[i].cls;
+        }
     } else {
-        fp_warn(ctx, "combined waits keep the class 'waitcnt': the trace could not be analysed (%s)",
-                e.message[0] ? e.message : "code rows differ");
+        fp_warn(ctx, "the trace could not be analysed (%s): combined waits keep the class 'waitcnt'%s",
+                e.message[0] ? e.message : "code rows differ", want_exposed ? ", the flamegraph is weighted by stall" : "");
     }
     fp_bubbles_free(&b);
     fp_err_clear(&e);
@@ -286,36 +295,6 @@ static void mapping_fill(fp_map_mapping *o, const fp_code *code, const fp_class 
     const char *conf = !nf ? "none" : !o->snippet ? "source_only" : !strcmp(o->snippet->match, "exact") ? "exact" : "suffix";
     o->confidence = fp_model_strdup(conf);
     *unmapped = !o->snippet;
-    fp_frames_free(fr, nf);
-}
-
-/* Folded stack of one row: outermost call site first, the instruction's own
- * line, then its class as the leaf. */
-static void fold_row(fp_folded *fo, const fp_inst *r, fp_class cl, int64_t w, fp_sb *tmp)
-{
-    fp_sb_reset(tmp);
-    fp_frame *fr;
-    size_t nf = fp_source_frames(r->source, &fr);
-    if (nf == 0)
-        fp_sb_adds(tmp, "<unmapped>;");
-    for (size_t k = nf; k-- > 0;) {
-        char *name;
-        char buf[64];
-        fp_sb frame;
-        fp_sb_init(&frame);
-        fp_sb_adds(&frame, fr[k].file);
-        if (fr[k].line >= 0) {
-            snprintf(buf, sizeof buf, ":%ld", fr[k].line);
-            fp_sb_adds(&frame, buf);
-        }
-        name = fp_flame_frame(frame.buf);
-        fp_sb_adds(tmp, name);
-        fp_sb_addc(tmp, ';');
-        free(name);
-        fp_sb_free(&frame);
-    }
-    fp_sb_adds(tmp, fp_class_name(cl));
-    fp_folded_add(fo, tmp->buf, w);
     fp_frames_free(fr, nf);
 }
 
@@ -395,8 +374,8 @@ static void map_head(fp_map_doc *doc, const map_args *a, const fp_dispatch_ref *
 
 /* whole-kernel mapping coverage, the per-file rollup (innermost file) and the
  * folded stacks of the flamegraph; *lat, *lat_mapped: total and source-mapped latency */
-static void rollup(fp_ctx *ctx, fp_map_doc *doc, const map_args *a, const fp_code *code, const fp_class *cls,
-                   fp_folded *fo, fp_sb *tmp, int64_t *lat_out, int64_t *lat_mapped_out)
+static void rollup(fp_ctx *ctx, fp_map_doc *doc, const char *weight, const fp_code *code, const fp_class *cls,
+                   const int64_t *exposed, fp_folded *fo, fp_sb *tmp, int64_t *lat_out, int64_t *lat_mapped_out)
 {
     /* whole-kernel mapping coverage and the per-file rollup (innermost file) */
     int64_t lat = 0, lat_mapped = 0;
@@ -427,8 +406,8 @@ static void rollup(fp_ctx *ctx, fp_map_doc *doc, const map_args *a, const fp_cod
         fa[j].stall = fp_sat_add(fa[j].stall, r->stall, &ovf);
         fa[j].n++;
         fp_frames_free(fr, nf);
-        int64_t w = !strcmp(a->weight, "latency") ? r->latency : r->stall;
-        fold_row(fo, r, cls[i], w, tmp);
+        int64_t w = !strcmp(weight, "latency") ? r->latency : !strcmp(weight, "exposed") ? exposed[i] : r->stall;
+        fp_flame_add_source(fo, r->source, fp_class_name(cls[i]), w, tmp);
     }
     if (ovf)
         fp_warn(ctx, "code->json cycle counts overflow 64-bit sums: file totals saturated");
@@ -454,7 +433,7 @@ static void rollup(fp_ctx *ctx, fp_map_doc *doc, const map_args *a, const fp_cod
 }
 
 /* the flamegraph: folded text and SVG, and its map.json entry */
-static void flamegraph(fp_map_doc *doc, const map_args *a, const fp_code *code, const fp_dispatch_ref *ref,
+static void flamegraph(fp_map_doc *doc, const char *weight, const fp_code *code, const fp_dispatch_ref *ref,
                          fp_folded *fo, fp_sb *folded, fp_sb *svg)
 {
     fp_folded_finish(fo);
@@ -467,10 +446,13 @@ static void flamegraph(fp_map_doc *doc, const map_args *a, const fp_code *code, 
     hot[nh] = NULL;
     char title[512];
     snprintf(title, sizeof title, "%s - %s cycles by source line and class", code->symbol ? code->symbol : ref->name,
-             a->weight);
-    fp_flame_svg(fo, title, "cycles", hot, 1200, svg);
+             weight);
+    char *root = fp_flame_source_root(fo);
+    fp_flame_opts o = {title, "cycles", hot, 1200, root, true};
+    fp_flame_svg(fo, &o, svg);
+    free(root);
     fp_map_flamegraph *fg = &doc->flamegraph;
-    fg->weight = fp_model_strdup(a->weight);
+    fg->weight = fp_model_strdup(weight);
     fg->stacks = (int64_t)fo->n;
     fg->order = fp_model_strdup("outermost call site first, then inlined frames, the instruction class as leaf");
 }
@@ -503,19 +485,38 @@ static int write_map(fp_ctx *ctx, const char *out_dir, fp_map_doc *doc, const fp
     return 0;
 }
 
+/* The snippet of mapping i was already printed for an earlier mapping (same file and line). */
+static bool snippet_seen(const fp_map_mapping *maps, size_t i)
+{
+    const fp_map_snippet *a = maps[i].snippet;
+    for (size_t k = 0; a && k < i; k++) {
+        const fp_map_snippet *b = maps[k].snippet;
+        if (b && b->line == a->line && !strcmp(b->file, a->file))
+            return true;
+    }
+    return false;
+}
+
+/* The table: a header, one row per mapping, each source snippet once (a mapping
+ * whose line was shown above says so instead of repeating it). */
 static void map_table(fp_ctx *ctx, const fp_dispatch_ref *ref, const sel *s, int64_t lat, int64_t lat_mapped,
                       const fp_map_mapping *maps, size_t nmaps)
 {
     fp_sb_addf(&ctx->table, "map: %s  (%s, %zu instructions)  source-mapped %.2f%% of latency\n", ref->name, s->kind,
                s->n, lat ? 100.0 * (double)lat_mapped / (double)lat : 0.0);
+    if (nmaps)
+        fp_sb_adds(&ctx->table, "\n    code_line      stall  class       instruction / source\n");
     for (size_t i = 0; i < nmaps; i++) {
         const fp_map_mapping *m = &maps[i];
-        fp_sb_addf(&ctx->table, "  %6lld %10lld  %-40s %s\n", (long long)m->code_line, (long long)m->stall, m->isa,
-                   m->source);
+        fp_sb_addf(&ctx->table, "  %11lld %10lld  %-11s %s\n%26s%s\n", (long long)m->code_line, (long long)m->stall,
+                   m->cls, m->isa, "", m->source);
+        if (snippet_seen(maps, i)) {
+            fp_sb_addf(&ctx->table, "%26s(source line shown above)\n", "");
+            continue;
+        }
         for (size_t k = 0; m->snippet && k < m->snippet->nlines; k++) {
             const fp_map_snip_line *ln = &m->snippet->lines[k];
-            fp_sb_addf(&ctx->table, "        %s%5lld | %s\n", ln->hot ? ">" : " ", (long long)ln->n,
-                       ln->text);
+            fp_sb_addf(&ctx->table, "%24s%s%5lld | %s\n", "", ln->hot ? ">" : " ", (long long)ln->n, ln->text);
         }
     }
 }
@@ -551,6 +552,28 @@ static int select_rows(fp_ctx *ctx, const map_args *a, const fp_code *code, sel 
     return 0;
 }
 
+/* Where the artifacts go: --out-dir, else the bundle (a dispatch dir gets
+ * none); a query (--code-line / --source-line) reads only. */
+static const char *map_out_dir(fp_ctx *ctx, const map_args *a, const fp_dispatch_ref *ref, bool query)
+{
+    if (query && a->out_dir)
+        fp_warn(ctx, "--out-dir ignored: --code-line / --source-line write nothing");
+    return query ? NULL : a->out_dir ? a->out_dir : ref->bundle_is_dispatch ? NULL : ctx->bundle;
+}
+
+static void fill_mappings(fp_map_doc *doc, const fp_code *code, const fp_class *cls, const sel *s,
+                          const fp_snapshots *snaps, long context)
+{
+    size_t unm = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        bool u;
+        fp_map_mapping *m = fp_model_push((void **)&doc->mappings, &doc->nmappings, sizeof *m);
+        mapping_fill(m, code, cls, s->rows[i], s->frame[i], snaps, context, &u);
+        unm += u;
+    }
+    doc->unmapped_pct = s->n ? fp_round(100.0 * (double)unm / (double)s->n, 2) : 0.0;
+}
+
 static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 {
     (void)pos;
@@ -579,29 +602,27 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     fp_map_doc doc = {0};
     fp_folded fo = {0};
     fp_class *cls = NULL;
+    int64_t *exposed = NULL;
     fp_sb tmp, folded, svg;
     fp_sb_init(&tmp);
     fp_sb_init(&folded);
     fp_sb_init(&svg);
-    const char *out_dir = a->out_dir ? a->out_dir : ref.bundle_is_dispatch ? NULL : ctx->bundle;
+    bool query = a->code_line >= 0 || a->source_line;
+    const char *out_dir = map_out_dir(ctx, a, &ref, query);
 
     if (load_code(ctx, ref.dir, &code, &snaps, err) != 0 || select_rows(ctx, a, &code, &s, &want_file, err) != 0)
         goto done;
 
     map_head(&doc, a, &ref, &code, &s);
-    cls = row_classes(ctx, ref.dir, &code);
-    size_t unm = 0;
-    for (size_t i = 0; i < s.n; i++) {
-        bool u;
-        fp_map_mapping *m = fp_model_push((void **)&doc.mappings, &doc.nmappings, sizeof *m);
-        mapping_fill(m, &code, cls, s.rows[i], s.frame[i], &snaps, (long)a->context, &u);
-        unm += u;
-    }
-    doc.unmapped_pct = s.n ? fp_round(100.0 * (double)unm / (double)s.n, 2) : 0.0;
+    /* exposed stall needs the whole trace: only when the flamegraph is written */
+    bool want_exposed = !query && !strcmp(a->weight, "exposed");
+    cls = row_classes(ctx, ref.dir, &code, want_exposed, &exposed);
+    const char *weight = !strcmp(a->weight, "exposed") && !exposed ? "stall" : a->weight;
+    fill_mappings(&doc, &code, cls, &s, &snaps, (long)a->context);
 
     int64_t lat, lat_mapped;
-    rollup(ctx, &doc, a, &code, cls, &fo, &tmp, &lat, &lat_mapped);
-    flamegraph(&doc, a, &code, &ref, &fo, &folded, &svg);
+    rollup(ctx, &doc, weight, &code, cls, exposed, &fo, &tmp, &lat, &lat_mapped);
+    flamegraph(&doc, weight, &code, &ref, &fo, &folded, &svg);
     if (write_map(ctx, out_dir, &doc, &folded, &svg, err) != 0)
         goto done;
     /* the envelope: the same document, its mappings bounded by --limit (an
@@ -617,6 +638,7 @@ static int run_map(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
     rc = 0;
 done:
     free(cls);
+    free(exposed);
     fp_map_free(&doc);
     free(s.rows);
     free(s.frame);
@@ -654,11 +676,12 @@ const fp_command fp_cmd_map = {
     .name = "map",
     .summary = "ISA <-> source both ways, snippets, folded stacks and an SVG flamegraph",
     .usage = "flyprof map --bundle DIR [--code-line N | --source-line FILE:LINE] [--context N] [--limit N] "
-             "[--weight stall|latency] [--out-dir DIR]",
+             "[--weight exposed|stall|latency] [--out-dir DIR]",
     .details = "Default selection: the top --limit instructions by stall. --source-line matches a line exactly "
                "(x.py:19 never selects x.py:190) on the instruction's own line or any inline call site; FILE is "
-               "an exact path, else a unique path suffix. Writes map.json, flamegraph.folded (flamegraph.pl / "
-               "speedscope) and flamegraph.svg into the bundle (not into a dispatch dir unless --out-dir).",
+               "an exact path, else a unique path suffix; a query writes nothing. Without one, writes map.json, "
+               "flamegraph.folded (flamegraph.pl / speedscope) and flamegraph.svg (click to zoom, search) into "
+               "the bundle (not into a dispatch dir unless --out-dir).",
     .opts = map_opts,
     .args_size = sizeof(map_args),
     .min_pos = 0,

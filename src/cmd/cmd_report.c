@@ -70,23 +70,6 @@ static int write_doc(const char *dir, fp_artifact name, const fp_schema *s, cons
     return rc;
 }
 
-/* The flamegraph `map` wrote, embedded in the html when present. */
-static char *read_flamegraph(const char *root)
-{
-    char *p = fp_bundle_path(root, FP_ART_FLAME_SVG);
-    fp_sb sb;
-    fp_sb_init(&sb);
-    fp_err e;
-    memset(&e, 0, sizeof e);
-    char *svg = NULL;
-    if (fp_is_file(p) && fp_read_file(p, &sb, &e) == 0 && strstr(sb.buf, "<svg"))
-        svg = fp_sb_detach(&sb);
-    fp_sb_free(&sb);
-    fp_err_clear(&e);
-    free(p);
-    return svg;
-}
-
 static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
 {
     (void)pos, (void)npos;
@@ -124,9 +107,10 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
         if (!rc)
             rc = write_text(dest, FP_ART_REPORT_MD, &md, &arts->report_md, err);
         if (!rc && !a->no_html) {
-            char *svg = read_flamegraph(l.root);
-            fp_report_html(r, svg, &html);
-            free(svg);
+            fp_html_data hd;
+            fp_html_data_load(l.dispatch_dir, r, FP_REPORT_HTML_WAVES, &hd);
+            fp_report_html(r, &l.bubbles, &hd, &html);
+            fp_html_data_free(&hd);
             rc = write_text(dest, FP_ART_REPORT_HTML, &html, &arts->report_html, err);
         }
         fp_headlines_doc_free(&hl);

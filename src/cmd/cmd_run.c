@@ -663,8 +663,11 @@ static void run_table(const runner *r, fp_sb *t)
     const fp_run_answer *a = r->doc.answer;
     for (size_t i = 0; a && i < a->nrecs; i++) { /* the plan, then the steps */
         const fp_run_answer_rec *x = &a->recs[i];
-        fp_sb_addf(t, "  %d. %s (est. gain <= %.2f%%, %s)%s%s\n     accept: %s\n", x->rank, x->knob, x->est_gain_pct,
-                   x->confidence_label, x->evidence ? " at " : "", x->evidence ? x->evidence : "", x->acceptance);
+        char gain[48] = "no gain estimate";
+        if (x->est_gain_pct.known)
+            snprintf(gain, sizeof gain, "est. gain <= %.2f%%", x->est_gain_pct.v);
+        fp_sb_addf(t, "  %d. %s (%s, %s)%s%s\n     accept: %s\n", x->rank, x->knob, gain, x->confidence_label,
+                   x->evidence ? " at " : "", x->evidence ? x->evidence : "", x->acceptance);
     }
     if (a && a->more_recommendations > 0)
         fp_sb_addf(t, "  (%d more in %s)\n", a->more_recommendations, a->report);

@@ -521,7 +521,7 @@ static void row_from_report(fp_sweep_row *row, const char *bundle)
         row->bound = fp_model_strdup(rep.bound.bound);
         if (rep.nrecs) {
             row->first_rule = fp_model_strdup(rep.recs[0].rule);
-            row->gain_pct = fp_optd_of(rep.recs[0].est_gain_pct);
+            row->gain_pct = rep.recs[0].est_gain_pct; /* null when the trace is not representative */
         }
         fp_report_doc_free(&rep);
     } else {

@@ -19,6 +19,8 @@
     X(hotspots) \
     X(bubbles) \
     X(map) \
+    X(timeline) \
+    X(annotate) \
     X(report) \
     X(diff) \
     X(history) \

@@ -170,7 +170,7 @@ static void record_figures(const inputs *in, fp_history_record *r)
         o->rank = u->rank;
         o->rule = fp_model_strdup(u->rule);
         o->bubble_class = fp_model_strdup(u->bubble_class);
-        o->est_gain_pct = finite_or_null(u->est_gain_pct);
+        o->est_gain_pct = opt_finite(u->est_gain_pct);
     }
 
     /* counters metrics, the whole-trace wave-state shares and the bubbles totals (the

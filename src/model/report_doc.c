@@ -235,6 +235,7 @@ static const fp_field hottest_fields[] = {
     FP_I64(fp_report_hottest, stall, "stall", 0),
     FP_BOOL(fp_report_hottest, entry_line, "entry_line", 0),
     FP_OPTD(fp_report_hottest, exposed, "exposed", 0, 0),
+    FP_STR(fp_report_hottest, explicit_line, "explicit_line", OMIT),
     FP_ARR(fp_report_hottest, waits_on, nwaits_on, "waits_on", &producer_schema, 0),
 };
 static const fp_schema hottest_schema = {"report.recommendations.evidence.hottest", sizeof(fp_report_hottest),
@@ -245,6 +246,10 @@ static const fp_field ev_launch_fields[] = {
     FP_NUM(fp_report_ev_launch, cus, "cus", 0, 0),
     FP_NUM(fp_report_ev_launch, fill_pct, "fill_pct", 2, 0),
     FP_NUM(fp_report_ev_launch, wg_waves, "wg_waves", 0, 0),
+    FP_OPTD(fp_report_ev_launch, simd_fill_pct, "simd_fill_pct", 2, OMIT),
+    FP_OPTD(fp_report_ev_launch, rounds, "rounds", 0, OMIT),
+    FP_OPTD(fp_report_ev_launch, slots, "slots", 0, OMIT),
+    FP_OPTD(fp_report_ev_launch, tail_efficiency_pct, "tail_efficiency_pct", 2, OMIT),
 };
 static const fp_schema ev_launch_schema = {"report.recommendations.evidence.launch", sizeof(fp_report_ev_launch),
                                            FP_FIELDS(ev_launch_fields), false};
@@ -268,6 +273,22 @@ static const fp_field ev_occupancy_fields[] = {
 static const fp_schema ev_occupancy_schema = {"report.recommendations.evidence.occupancy",
                                               sizeof(fp_report_ev_occupancy), FP_FIELDS(ev_occupancy_fields), false};
 
+static const fp_field ev_imbalance_fields[] = {
+    FP_NUM(fp_report_ev_imbalance, ratio, "ratio", 2, 0),
+    FP_NUM(fp_report_ev_imbalance, critical_cycles, "critical_cycles", 0, 0),
+    FP_NUM(fp_report_ev_imbalance, median_cycles, "median_cycles", 0, 0),
+    FP_NUM(fp_report_ev_imbalance, p90_cycles, "p90_cycles", 0, 0),
+    FP_I64(fp_report_ev_imbalance, se, "se", 0),
+    FP_I64(fp_report_ev_imbalance, cu, "cu", 0),
+    FP_I64(fp_report_ev_imbalance, simd, "simd", 0),
+    FP_I64(fp_report_ev_imbalance, slot, "slot", 0),
+    FP_I64(fp_report_ev_imbalance, heavy_waves, "heavy_waves", 0),
+    FP_I64(fp_report_ev_imbalance, heavy_cus, "heavy_cus", 0),
+    FP_STR(fp_report_ev_imbalance, unit, "unit", 0),
+};
+static const fp_schema ev_imbalance_schema = {"report.recommendations.evidence.imbalance",
+                                              sizeof(fp_report_ev_imbalance), FP_FIELDS(ev_imbalance_fields), false};
+
 static const fp_field rec_evidence_fields[] = {
     FP_STR(fp_report_rec_evidence, signal, "signal", 0),
     FP_NUM(fp_report_rec_evidence, value, "value", 4, 0),
@@ -278,6 +299,7 @@ static const fp_field rec_evidence_fields[] = {
     FP_OBJP(fp_report_rec_evidence, launch, "launch", &ev_launch_schema, OMIT),
     FP_OBJP(fp_report_rec_evidence, roof, "roof", &ev_roof_schema, OMIT),
     FP_OBJP(fp_report_rec_evidence, occupancy, "occupancy", &ev_occupancy_schema, OMIT),
+    FP_OBJP(fp_report_rec_evidence, imbalance, "imbalance", &ev_imbalance_schema, OMIT),
     FP_STR(fp_report_rec_evidence, selection, "selection", OMIT),
     FP_OBJP(fp_report_rec_evidence, hottest, "hottest", &hottest_schema, 0),
 };
@@ -303,10 +325,12 @@ static const fp_field rec_fields[] = {
     FP_INT(fp_report_rec, rank, "rank", 0),
     FP_STR(fp_report_rec, rule, "rule", 0),
     FP_STR(fp_report_rec, bubble_class, "bubble_class", 0),
-    FP_NUM(fp_report_rec, est_gain_pct, "est_gain_pct", 2, 0),
+    FP_OPTD(fp_report_rec, est_gain_pct, "est_gain_pct", 2, 0),
     FP_NUM(fp_report_rec, confidence, "confidence", 2, 0),
     FP_STR(fp_report_rec, confidence_label, "confidence_label", 0),
     FP_NUM(fp_report_rec, priority, "priority", 2, 0),
+    FP_STR(fp_report_rec, priority_label, "priority_label", OMIT),
+    FP_STR(fp_report_rec, gain_model, "gain_model", OMIT),
     FP_STR(fp_report_rec, knob, "knob", 0),
     FP_STR(fp_report_rec, api, "api", 0),
     FP_STR(fp_report_rec, change, "change", 0),
@@ -366,6 +390,17 @@ static const fp_field evidence_fields[] = {
 const fp_schema fp_report_evidence_schema = {"report.evidence", sizeof(fp_report_evidence), FP_FIELDS(evidence_fields),
                                           false};
 
+static const fp_field debug_info_fields[] = {
+    FP_BOOL(fp_report_debug_info, fired, "fired", 0),
+    FP_STR(fp_report_debug_info, line, "line", 0),
+    FP_NUM(fp_report_debug_info, instructions_pct, "instructions_pct", 1, 0),
+    FP_NUM(fp_report_debug_info, stall_pct, "stall_pct", 1, 0),
+    FP_NUM(fp_report_debug_info, threshold_pct, "threshold_pct", 1, 0),
+    FP_STR(fp_report_debug_info, fix, "fix", OMIT),
+};
+static const fp_schema debug_info_schema = {"report.capture_quality.debug_info", sizeof(fp_report_debug_info),
+                                            FP_FIELDS(debug_info_fields), false};
+
 static const fp_field quality_fields[] = {
     FP_STR(fp_report_quality, confidence, "confidence", 0),
     FP_NUM(fp_report_quality, confidence_multiplier, "confidence_multiplier", 2, 0),
@@ -383,6 +418,7 @@ static const fp_field quality_fields[] = {
     FP_STRS(fp_report_quality, representative_reasons, nrepresentative_reasons, "representative_reasons", 0),
     FP_STR(fp_report_quality, recapture, "recapture", OMIT),
     FP_ARR(fp_report_quality, loops, nloops, "loops", &fp_rq_loop_schema, FP_F_OPTIONAL), /* issue 23 */
+    FP_OBJP(fp_report_quality, debug_info, "debug_info", &debug_info_schema, OMIT),
 };
 static const fp_schema quality_schema = {"report.capture_quality", sizeof(fp_report_quality),
                                          FP_FIELDS(quality_fields), false};
@@ -526,7 +562,7 @@ static const fp_field brief_rec_fields[] = {
     FP_INT(fp_report_brief_rec, rank, "rank", 0),
     FP_STR(fp_report_brief_rec, rule, "rule", 0),
     FP_STR(fp_report_brief_rec, bubble_class, "bubble_class", 0),
-    FP_NUM(fp_report_brief_rec, est_gain_pct, "est_gain_pct", 2, 0),
+    FP_OPTD(fp_report_brief_rec, est_gain_pct, "est_gain_pct", 2, 0),
     FP_STR(fp_report_brief_rec, confidence_label, "confidence_label", 0),
     FP_STR(fp_report_brief_rec, knob, "knob", 0),
     FP_STR(fp_report_brief_rec, source, "source", 0),

@@ -69,7 +69,7 @@ static const fp_field answer_rec_f[] = {
     FP_INT(fp_run_answer_rec, rank, "rank", 0),
     FP_STR(fp_run_answer_rec, rule, "rule", 0),
     FP_STR(fp_run_answer_rec, knob, "knob", 0),
-    FP_NUM(fp_run_answer_rec, est_gain_pct, "est_gain_pct", 2, 0),
+    FP_OPTD(fp_run_answer_rec, est_gain_pct, "est_gain_pct", 2, 0),
     FP_STR(fp_run_answer_rec, gain_model, "gain_model", 0),
     FP_NUM(fp_run_answer_rec, confidence, "confidence", 2, 0),
     FP_STR(fp_run_answer_rec, confidence_label, "confidence_label", 0),

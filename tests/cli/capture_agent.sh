@@ -40,6 +40,11 @@ PATH="$T/bin:$PATH" ROCPROF_ATT_LIBRARY_PATH="$T/dec" FAKE_ROCPROF_GEN_SPEC=$FP_
   FAKE_ROCPROF_ARCH=gfx942 FAKE_ROCPROF_PARTITION=cpx fp run softmax --bundle "$T/r1" --shape 4096,8192,bf16 --examples-dir "$T/ex"
 [ "$RC" = 0 ] || { cat "$T/out.json"; fail "cpx run exit $RC"; }
 [ "$(jget $T/r1/report.json 'd["launch"]["cus"]')" = 38 ] || fail "report launch.cus $(jget $T/r1/report.json 'd["launch"]["cus"]')"
+# the decoder's "Data Lost" (bandwidth) lowers the report's capture quality with its reason
+PATH="$T/bin:$PATH" ROCPROF_ATT_LIBRARY_PATH="$T/dec" FAKE_ROCPROF_GEN_SPEC=$FP_SRC/tests/data/gen/synthetic_gemm.json \
+  FAKE_ROCPROF_ARCH=gfx942 FAKE_ROCPROF_MODE=data-lost fp run softmax --bundle "$T/r2" --shape 4096,8192,bf16 --examples-dir "$T/ex2"
+[ "$RC" = 0 ] || fail "data-lost run exit $RC"
+grep -q "reported Data Lost (packets dropped for bandwidth" "$T/r2/report.json" || fail "report quality reason"
 
 # 2. --gpu under Slurm: ROCR_VISIBLE_DEVICES filters below HIP, so HIP_VISIBLE_DEVICES=1 = its 2nd entry
 ROCR_VISIBLE_DEVICES=4,5,6,7 fp capture softmax --gpu 1 --bundle "$T/b4"

@@ -8,6 +8,18 @@
 #   s_nop toward MFMA            diag_nop_mfma    vs diag_nop_valu
 #   drain class                  diag_drain       vs diag_no_drain
 #   HBM roof verdict             diag_roof        vs diag_below_roof
+# and issue 17's:
+#   kernel-argument wait          diag_smem_wait (entry, unavoidable) vs diag_smem_mid (hoistable)
+#   cross-lane shuffles           diag_xlane       vs diag_lds_wait
+#   VALU-hazard s_nop             diag_nop_valu    vs diag_nop_mfma
+#   vectorize_global              diag_narrow      vs diag_wide
+#   debug-info gate               diag_entry_line  vs diag_plain_line
+#   no latency hiding at the roof diag_roof        vs diag_below_roof
+#   priority = gain x confidence  every recommendation of every case
+#   null gain when not representative diag_not_repr vs diag_plain_line
+#   wave_quantization             diag_quant_tail  vs diag_quant_even
+#   grid_fill under the HBM floor diag_grid_hbm    vs diag_grid_under
+#   work_imbalance                diag_imbalance   vs diag_balanced
 set -u
 : "${FLYPROF:?}"
 : "${FP_TOOLS:?}"
@@ -15,15 +27,22 @@ set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# run SPEC [RC]: report must exit RC (0 by default; 66 = no rule fired)
 run() {
     "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/$1.json" "$T/$1" || fail "$1: generator"
-    "$FLYPROF" report --bundle "$T/$1"/att/ui_output_agent_900_dispatch_5 --out-dir "$T/$1/out" -q -f json > /dev/null ||
-        fail "$1: report exit $?"
+    "$FLYPROF" report --bundle "$T/$1"/att/ui_output_agent_900_dispatch_5 --out-dir "$T/$1/out" -q -f json > /dev/null
+    rc=$?
+    [ $rc -eq "${2:-0}" ] || fail "$1: report exit $rc, want ${2:-0}"
 }
-for s in diag_grid_under diag_grid_full diag_prologue diag_loop_ran diag_smem_wait diag_lds_wait diag_nop_mfma \
-         diag_nop_valu diag_drain diag_no_drain diag_roof diag_below_roof; do
+for s in diag_grid_under diag_grid_full diag_loop_ran diag_lds_wait diag_nop_mfma \
+         diag_nop_valu diag_drain diag_no_drain diag_roof diag_below_roof diag_smem_mid diag_xlane diag_narrow \
+         diag_wide diag_entry_line diag_plain_line diag_not_repr diag_quant_tail diag_quant_even diag_grid_hbm \
+         diag_imbalance diag_balanced; do
     run "$s"
 done
+# only waits on the kernel-argument prologue: nothing to recommend
+run diag_prologue 66
+run diag_smem_wait 66
 # the shipped example's back-branch offset does not land on its loop head (the generator lays
 # out 8-byte encodings as 4): the loop still ran, as the branch ran 56 times and its
 # fall-through row 8 times
@@ -49,7 +68,37 @@ check(u["launch"]["workgroups"] == 16 and u["launch"]["underfilled"] is True, u[
 check(u["launch"]["fill_pct"] == 6.25, u["launch"]["fill_pct"])
 check(u["bound_type"] == "parallelism" and u["bound"]["rule"] == "launch_underfilled", u["bound"])
 check(rules("diag_grid_under")[0] == "grid_fill", rules("diag_grid_under"))
-check(u["recommendations"][0]["est_gain_pct"] == 93.75, u["recommendations"][0]["est_gain_pct"])
+# issue 17: (100 - SIMD fill) x (1 - fixed per-wave overhead): the kernel-argument wait (all of lgkmcnt
+# here: the s_load precedes the first s_waitcnt) and the drain do not shrink with more, smaller waves
+lg = {c["class"]: c["cycles"] for c in u["classes"]}.get("lgkmcnt", 0)
+ov = lg / u["totals"]["latency"]
+check(abs(u["recommendations"][0]["est_gain_pct"] - round(93.75 * (1 - ov), 2)) <= 0.01, (u["recommendations"][0]["est_gain_pct"], ov))
+check(u["recommendations"][0]["evidence"]["launch"]["simd_fill_pct"] == 6.25, u["recommendations"][0]["evidence"])
+# and never below the HBM floor: 55 % of peak at an 84 % ceiling leaves 1 - 55/84
+gh = rep("diag_grid_hbm")
+hb = gh["sol"]["hbm"]["pct_of_peak"]
+check(rules("diag_grid_hbm")[0] == "grid_fill" and abs(gh["recommendations"][0]["est_gain_pct"] - round(100 * (1 - hb / 84), 2)) <= 0.02,
+      (hb, gh["recommendations"][0]["est_gain_pct"]))
+# wave quantization: 320 workgroups on 256 slots run as 2 rounds; the idle share is 1 - 320/512
+qt, qe = rep("diag_quant_tail"), rep("diag_quant_even")
+wq = {x["rule"]: x for x in qt["recommendations"]}.get("wave_quantization")
+check(wq is not None and wq["est_gain_pct"] == 37.5 and wq["evidence"]["launch"]["rounds"] == 2 and wq["evidence"]["launch"]["slots"] == 256, wq)
+check(wq and wq["acceptance"]["kind"] == "signal_above" and wq["acceptance"]["target"] == 85, wq and wq["acceptance"])
+check("wave_quantization" not in rules("diag_quant_even") and qe["launch"]["tail_efficiency_pct"] == 100, rules("diag_quant_even"))
+check("wave_quantization" not in rules("diag_grid_under"), "one round is fill, not a tail")
+# work imbalance: one round, one wave ran the loop 24 times, the 15 others twice: the kernel waits for it
+im, ba = rep("diag_imbalance"), rep("diag_balanced")
+wi = {x["rule"]: x for x in im["recommendations"]}.get("work_imbalance")
+wd = im["workdist"]
+check(wi is not None and wi["evidence"]["imbalance"]["unit"] == "wave" and wi["evidence"]["imbalance"]["simd"] == 2, wi)
+ratio = wd["wave_cycles"]["max"] / wd["wave_cycles"]["p50"]
+span = im["time"]["trace"]["span_ns"] / im["time"]["ns"]
+check(wi and abs(wi["est_gain_pct"] - round(100 * (1 - 1 / round(ratio, 2)) * round(span, 3), 2)) <= 0.05, (wi and wi["est_gain_pct"], ratio, span))
+check(wi and "traced wave span" in wi["gain_model"] and wi["acceptance"]["target"] == 1.5, wi)
+check("work_imbalance" not in rules("diag_balanced") and ba["workdist"]["wave_imbalance"] == 1, rules("diag_balanced"))
+# stall gains are scaled to the kernel: x traced wave span / kernel duration
+vp = {x["rule"]: x for x in im["recommendations"]}["vmem_prefetch"]
+check("x 0.889 = traced wave span" in vp["gain_model"], vp["gain_model"])
 check("occupancy_vgpr" not in rules("diag_grid_under"), "occupancy advice on a grid that cannot fill the slots")
 check(u["summary"][0].startswith("Launch: 16 workgroups of 4 waves on 256 CUs: 6% of CUs busy"), u["summary"])
 check(f["launch"]["underfilled"] is False and f["bound_type"] != "parallelism", f["bound"])
@@ -68,9 +117,16 @@ check(ql["representative"] is True and ql["loop_executed"] is True and ql["cover
 qe = json.load(open(f"{T}/example/report.json"))["capture_quality"]
 check(qe["loop_executed"] is True and qe["representative"] is True, qe)
 
-# lgkmcnt waits on s_load are SMEM, not LDS
-check(rules("diag_smem_wait")[0] == "smem_wait" and "lds_write_read_distance" not in rules("diag_smem_wait"), rules("diag_smem_wait"))
+# lgkmcnt waits on s_load are SMEM, not LDS; the kernel-argument wait at entry cannot move (no rule),
+# a batch of s_load issued after the first wait can be hoisted (smem_wait, evidence = that wait)
+check(rules("diag_smem_wait") == [], rules("diag_smem_wait"))
 check(rep("diag_smem_wait")["signals"]["waits.lgkmcnt_on_lds_pct"] == 0, rep("diag_smem_wait")["signals"])
+check(rep("diag_smem_wait")["signals"]["waits.lgkmcnt_on_smem_pct"] == 0, rep("diag_smem_wait")["signals"])
+sm = rep("diag_smem_mid")
+check(rules("diag_smem_mid")[0] == "smem_wait" and "lds_write_read_distance" not in rules("diag_smem_mid"), rules("diag_smem_mid"))
+check(sm["recommendations"][0]["evidence"]["hottest"]["code_line"] == 7, sm["recommendations"][0]["evidence"]["hottest"])
+check([w["code_line"] for w in sm["recommendations"][0]["evidence"]["hottest"]["waits_on"]] == [5, 6], "smem_mid producers")
+check(sm["signals"]["waits.lgkmcnt_on_smem_pct"] > 80, sm["signals"])
 check(rules("diag_lds_wait")[0] == "lds_write_read_distance" and "smem_wait" not in rules("diag_lds_wait"), rules("diag_lds_wait"))
 check(rep("diag_smem_wait")["bound_type"] != "memory", rep("diag_smem_wait")["bound"])  # scalar loads are not LDS-bound
 check(rep("diag_lds_wait")["bound"]["rule"] == "trace_lds", rep("diag_lds_wait")["bound"])
@@ -83,6 +139,40 @@ check(nv["bound_type"] != "compute" and nm["bound_type"] != "compute", (nv["boun
 check(nm["bound"]["rule"] == "trace_mfma_dep" and nv["bound"]["rule"] == "trace_default", (nm["bound"]["rule"], nv["bound"]["rule"]))
 # 3 x 32x32x16 bf16 = 98304 FLOP per wave at 1024 FLOP/clk/SIMD on gfx950 = 96 MFMA cycles per wave
 check(nm["sol"]["mfma"]["flop_traced"] == 4 * 3 * 32768, nm["sol"]["mfma"])
+
+# the s_nop of a VALU hazard is its own signal: not the padding between MFMAs
+check(nv["signals"]["trace.valu_nop_pct"] > 5 and "valu_hazard_nop" in rules("diag_nop_valu"), (nv["signals"], rules("diag_nop_valu")))
+check(nm["signals"]["trace.valu_nop_pct"] == 0 and "valu_hazard_nop" not in rules("diag_nop_mfma"), (nm["signals"], rules("diag_nop_mfma")))
+
+# cross-lane shuffles: lgkmcnt waits on ds_bpermute are not LDS traffic
+x = rep("diag_xlane")
+check(rules("diag_xlane")[0] == "crosslane_shuffle" and "lds_write_read_distance" not in rules("diag_xlane"), rules("diag_xlane"))
+check(x["signals"]["waits.lgkmcnt_on_crosslane_pct"] == 100 and x["signals"]["waits.lgkmcnt_on_lds_pct"] == 0, x["signals"])
+check(x["recommendations"][0]["evidence"]["hottest"]["waits_on"][0]["inst"].startswith("ds_bpermute_b32"), x["recommendations"][0])
+check(x["bound"]["rule"] != "trace_lds", x["bound"])  # shuffles are not on-chip memory traffic
+check("crosslane_shuffle" not in rules("diag_lds_wait"), rules("diag_lds_wait"))
+
+# narrow global accesses, counted from the ISA: 8 ushort loads + 8 short stores per wave
+n, w = rep("diag_narrow"), rep("diag_wide")
+check(n["signals"]["isa.narrow_global_per_wave"] == 16 and w["signals"]["isa.narrow_global_per_wave"] == 0, (n["signals"], w["signals"]))
+vg = {x["rule"]: x for x in n["recommendations"]}.get("vectorize_global")
+check(vg is not None and vg["evidence"]["hottest"]["inst"].startswith("buffer_load_ushort"), vg)
+check(vg and vg["acceptance"]["kind"] == "signal_below" and vg["acceptance"]["target"] == 8, vg and vg["acceptance"])
+check(vg and vg["gain_model"].startswith("global-memory exposed stall x narrow share") and 0 < vg["est_gain_pct"] <= 100, vg)
+check("vectorize_global" not in rules("diag_wide"), rules("diag_wide"))
+
+# debug-info gate: 5 of 7 instructions and all stall on the @flyc.kernel line
+e, pl = rep("diag_entry_line"), rep("diag_plain_line")
+di = e["capture_quality"]["debug_info"]
+check(di["fired"] is True and di["line"].endswith("diag.py:10") and di["instructions_pct"] == 71.4 and di["stall_pct"] == 100, di)
+check(e["headline"].startswith("[debug info: 71% of instructions / 100% of stall on the entry line diag.py:10"), e["headline"])
+check(any(l.startswith("Debug info: ") and "loc=" in l for l in e["summary"]), e["summary"])
+ep = {x["rule"]: x for x in e["recommendations"]}["vmem_prefetch"]
+pp = {x["rule"]: x for x in pl["recommendations"]}["vmem_prefetch"]
+check(ep["confidence"] == 0.54 and pp["confidence"] == 0.9, (ep["confidence"], pp["confidence"]))
+check(ep["evidence"]["hottest"]["entry_line"] is True and ep["evidence"]["hottest"]["explicit_line"].endswith("diag.py:12"), ep["evidence"])
+check(ep["acceptance"]["kind"] == "class_exposed_drop" and pp["acceptance"]["kind"] == "line_stall_drop", (ep["acceptance"], pp["acceptance"]))
+check("debug_info" not in pl["capture_quality"] and not pl["headline"].startswith("[debug info"), pl["capture_quality"])
 
 # drain: s_endpgm's wait is its own class and never a prefetch target
 d, nd = rep("diag_drain"), rep("diag_no_drain")
@@ -100,9 +190,29 @@ check(abs(r["sol"]["hbm"]["pct_of_peak"] - 80.0) < 0.05, r["sol"]["hbm"])
 check(r["bound"]["at_roof"] is True and r["bound"]["roof_source"] == "trace", r["bound"])
 check(rules("diag_roof")[0] == "hbm_roof_bytes", rules("diag_roof"))
 check(all(x["est_gain_pct"] <= 20.0 for x in r["recommendations"]), [x["est_gain_pct"] for x in r["recommendations"]])
-check("vmem_prefetch" not in rules("diag_roof") and conf("diag_roof", "load_use_distance") == "low", r["recommendations"])
+# no latency-hiding advice at the roof (issue 17): neither prefetch nor load-use distance
+check("vmem_prefetch" not in rules("diag_roof") and "load_use_distance" not in rules("diag_roof"), rules("diag_roof"))
+check("load_use_distance" in rules("diag_below_roof"), rules("diag_below_roof"))
 check(b["bound"]["at_roof"] is False and b["bound"]["rule"] == "vmem_starved_trace", b["bound"])
 check("hbm_roof_bytes" not in rules("diag_below_roof") and conf("diag_below_roof", "vmem_prefetch") == "high", rules("diag_below_roof"))
+# priority (docs/rules.md "Priority"): HIGH needs payoff gain x confidence >= 7.5 and a high
+# confidence (>= 0.75), MED >= 1.5 and >= 0.5; never above the confidence label
+# a trace that is not representative supports no number: the gain is null, the priority LOW
+nr = rep("diag_not_repr")
+check(nr["capture_quality"]["representative"] is False and nr["recommendations"], nr["capture_quality"])
+check(all(x["est_gain_pct"] is None and x["priority_label"] == "LOW" for x in nr["recommendations"]), nr["recommendations"])
+check("est. gain n/a" in nr["headline"], nr["headline"])
+check(all(x["est_gain_pct"] is not None for x in pl["recommendations"]), pl["recommendations"])
+for name, doc in R.items():
+    for x in doc["recommendations"]:
+        if x["est_gain_pct"] is None:
+            continue
+        pay, c = x["est_gain_pct"] * x["confidence"], x["confidence"]
+        want = "HIGH" if pay >= 7.5 and c >= 0.75 else "MED" if pay >= 1.5 and c >= 0.5 else "LOW"
+        check(x["priority_label"] == want, f"{name} {x['rule']}: priority {x['priority_label']} != {want}")
+# a medium confidence caps the priority at MED however large the payoff (0.7 x > 10 %)
+sw = rep("diag_smem_mid")["recommendations"][0]
+check(sw["confidence_label"] == "medium" and sw["est_gain_pct"] * sw["confidence"] >= 7.5 and sw["priority_label"] == "MED", sw)
 if errs:
     print("\n".join(map(str, errs)))
     sys.exit(1)

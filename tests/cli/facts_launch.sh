@@ -17,15 +17,22 @@ set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# report exits 0, or 66 (NO_RECOMMENDATION, report.json written) where the only stall is the
+# kernel-argument wait at entry, which no rule targets (issue 17: it cannot move)
+ok_rc() { [ "$1" -eq 0 ] || [ "$1" -eq 66 ]; }
 for s in facts_csv_other facts_csv_match facts_early_exit facts_spin_wait facts_heavy_wave; do
     "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/$s.json" "$T/$s" || fail "$s: generator"
     "$FLYPROF" report --bundle "$T/$s"/att/ui_output_agent_901_dispatch_7 --out-dir "$T/$s/out" -q -f json \
-        > "$T/$s.env" || fail "$s: report exit $?"
+        > "$T/$s.env"
+    rc=$?
+    ok_rc $rc || fail "$s: report exit $rc"
 done
 # a prologue-only trace (diag_prologue: the waves run 5 of 40 instructions) takes no CSV duration
 "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/diag_prologue.json" "$T/prologue" || fail "prologue: generator"
 "$FLYPROF" report --bundle "$T/prologue"/att/ui_output_agent_900_dispatch_5 --out-dir "$T/prologue/out" -q -f json \
-    > /dev/null || fail "prologue: report exit $?"
+    > /dev/null
+rc=$?
+ok_rc $rc || fail "prologue: report exit $rc"
 python3 - "$T" <<'PY' || fail "facts"
 import csv, glob, json, math, sys
 T = sys.argv[1]

@@ -120,7 +120,7 @@ p = sys.argv[1]; j = json.load(open(p))
 j["code"][3][3] = "/k/a;b<&>.py:7"
 open(p, "w").write(json.dumps(j))
 PY
-run --bundle "$d" --out-dir "$tmp/o"
+run --bundle "$d" --out-dir "$tmp/o" --weight stall
 if [ $rc -eq 0 ] && grep -q '^/k/a:b<&>.py:7;vmcnt 600$' "$tmp/o/flamegraph.folded" && python3 -c "import xml.etree.ElementTree as E,sys; E.parse(sys.argv[1])" "$tmp/o/flamegraph.svg"; then
     ok "';' and XML specials in paths are escaped"; else no "escaping"; cat "$tmp/o/flamegraph.folded"; fi
 printf '{"code": 7}' > "$d/code.json"
@@ -147,4 +147,64 @@ PY
 else
     echo "skip map/bubbles taxonomy on the corpus (no $C)"
 fi
+# issue 20: exposed stall is the default weight (= bubbles.json's hotspots[].exposed per stack), the
+# SVG is interactive (one inline script, no network) with labels relative to the source root, and a
+# query (--code-line / --source-line) writes nothing even in a bundle
+"$GEN" "$FP_SRC/tests/data/gen/bub_two_waves.json" "$tmp/e" >/dev/null
+de=$(ls -d "$tmp/e"/ui_output_agent_*)
+mkdir -p "$tmp/eb/att/big" && cp -r "$de" "$tmp/eb/att/big/"
+"$FLYPROF" map -q --bundle "$tmp/eb" > "$tmp/env"; rc=$?
+"$FLYPROF" bubbles -q --bundle "$tmp/eb" --out "$tmp/eb.bub.json" > /dev/null
+[ $rc -eq 0 ] && python3 - "$tmp/eb" "$tmp/eb.bub.json" <<'PY' && ok "default weight exposed = bubbles.json exposed; interactive SVG, short labels" || { no "exposed weight / svg"; cat "$tmp/env"; }
+import json, sys, re
+import xml.etree.ElementTree as ET
+b, bub = sys.argv[1], json.load(open(sys.argv[2]))
+m = json.load(open(b + "/map.json"))
+assert m["flamegraph"]["weight"] == "exposed", m["flamegraph"]
+got = {}
+for l in open(b + "/flamegraph.folded").read().splitlines():
+    st, n = l.rsplit(" ", 1)
+    got[st] = int(n)
+want = {}
+for h in bub["hotspots"]:
+    if h["exposed"] > 0:
+        fr = [f for f in h["source"].split(" -> ")][::-1]
+        want[";".join(fr + [h["class"]])] = want.get(";".join(fr + [h["class"]]), 0) + h["exposed"]
+assert got == want, (got, want)
+svg = open(b + "/flamegraph.svg").read()
+root = ET.fromstring(svg)
+ns = "{http://www.w3.org/2000/svg}"
+assert len(list(root.iter(ns + "script"))) == 1 and "http" not in "".join(s.text for s in root.iter(ns + "script"))
+labels = [g.get("data-l") for g in root.iter(ns + "g") if g.get("class") == "f"]
+assert "x.py:19" in labels and not any(l and l.startswith("/synthetic") for l in labels), labels
+assert root.find(ns + "text[@id='fp-search']") is not None and root.find(ns + "text[@id='fp-reset']") is not None
+PY
+before=$(ls -l --time-style=+%s.%N "$tmp/eb" | md5sum)
+"$FLYPROF" map -q --bundle "$tmp/eb" --code-line 3 > "$tmp/env"; rc1=$?
+"$FLYPROF" map -q --bundle "$tmp/eb" --source-line x.py:19 --out-dir "$tmp/never" > "$tmp/env2"; rc2=$?
+[ $rc1$rc2 = 00 ] && [ "$before" = "$(ls -l --time-style=+%s.%N "$tmp/eb" | md5sum)" ] && [ ! -e "$tmp/never" ] && python3 - "$tmp" <<'PY' && ok "--code-line / --source-line are read-only (artifact null, --out-dir ignored with a warning)" || { no "read-only queries ($rc1 $rc2)"; cat "$tmp/env2"; }
+import json, sys
+e1, e2 = (json.load(open(sys.argv[1] + f)) for f in ("/env", "/env2"))
+assert e1["data"]["artifact"] is None and e1["data"]["mappings"][0]["code_line"] == 3, e1["data"]["artifact"]
+assert e2["data"]["artifact"] is None and any("--out-dir ignored" in w for w in e2["warnings"]), e2
+PY
+
+# SVG labels are cut on UTF-8 character boundaries: a non-Latin source path still gives valid XML
+python3 - "$de/code.json" <<'PY'
+import json, sys
+p = sys.argv[1]; j = json.load(open(p))
+j["code"][3][3] = "/синтетика/ядра/" + "очень_длинное_имя_漢字_你好世界_" * 12 + ".py:19"
+open(p, "w", encoding="utf-8").write(json.dumps(j, ensure_ascii=False))
+PY
+"$FLYPROF" map -q --bundle "$de" --out-dir "$tmp/u" --weight stall > "$tmp/env"; rc=$?
+[ $rc -eq 0 ] && python3 - "$tmp/u/flamegraph.svg" <<'PY' && ok "non-Latin paths: labels cut on character boundaries, the SVG parses as XML" || { no "utf-8 cut ($rc)"; cat "$tmp/env"; }
+import sys
+import xml.etree.ElementTree as ET
+raw = open(sys.argv[1], "rb").read()
+raw.decode("utf-8")  # strict: a cut inside a sequence raises
+root = ET.fromstring(raw)
+ns = "{http://www.w3.org/2000/svg}"
+texts = [t.text for t in root.iter(ns + "text") if t.text and ".." in t.text]
+assert any(any(ord(c) > 0x400 for c in t) for t in texts), texts
+PY
 exit $fail

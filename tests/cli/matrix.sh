@@ -162,9 +162,17 @@ cell bubbles missing 64 --out "$OUT/b.json"
 cell map missing 64 --out-dir "$OUT"
 cell report missing 64 --out-dir "$OUT"
 cell bundle missing 64 --examples-dir "$OUT"
-for c in bubbles map report bundle; do
+cell timeline missing 64 --out "$OUT/t.json"
+cell annotate missing 64 --pc 3
+cell annotate nonexistent 66 --bundle "$NO"
+cell annotate wrong-kind 78 --bundle "$FILE"
+cell annotate unreadable 74 --bundle "$D000"
+cell annotate unknown-flag 64 --bundle "$DIR" --bogus
+cell annotate bad-number 64 --bundle "$DIR" --pc first
+for c in bubbles map report bundle timeline; do
   case $c in
     bubbles) o=(--out "$OUT/b.json") ;;
+    timeline) o=(--out "$OUT/t.json") ;;
     bundle) o=(--examples-dir "$OUT") ;;
     *) o=(--out-dir "$OUT") ;;
   esac
@@ -178,6 +186,8 @@ cell bubbles wrong-kind 78 --bundle "$DIR" --out "$DIR"
 cell map wrong-kind 78 --bundle "$DIR" --out-dir "$FILE"
 cell report wrong-kind 78 --bundle "$DIR" --out-dir "$FILE"
 cell bundle wrong-kind 78 --bundle "$DIR" --examples-dir "$FILE"
+cell timeline wrong-kind 78 --bundle "$DIR" --out "$DIR"
+cell timeline bad-number 64 --bundle "$DIR" --clock-mhz fast --out "$OUT/t.json"
 cell bubbles bad-number 64 --bundle "$DIR" --limit many "${o[@]}"
 cell map bad-number 64 --bundle "$DIR" --context x --out-dir "$OUT"
 cell report bad-number 64 --bundle "$DIR" --dispatch first --out-dir "$OUT"

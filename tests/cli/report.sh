@@ -51,7 +51,10 @@ H="j['recommendations'][0]['evidence']['hottest']"
 [ "$(py "$R" "$H['waits_on'][0]['code_line']")" = 4 ] || fail "producer line"
 [ "$(py "$R" "$H['waits_on'][0]['load_to_use_cycles'] > 700")" = True ] || fail "load-to-use cycles"
 [ "$(py "$R" "j['recommendations'][0]['acceptance']['kind']")" = line_stall_drop ] || fail "acceptance kind"
-[ "$(py "$R" "j['recommendations'][0]['est_gain_pct'] > 50")" = True ] || fail "gain"
+# issue 17: the traced-time gain (> 50 %) scaled to the kernel by traced wave span / kernel duration
+[ "$(py "$R" "j['recommendations'][0]['evidence']['class_gain_pct'] > 50")" = True ] || fail "class gain"
+[ "$(py "$R" "abs(j['recommendations'][0]['est_gain_pct'] - round(j['recommendations'][0]['evidence']['class_gain_pct'] * round(j['time']['trace']['span_ns'] / j['time']['ns'], 3), 2)) <= 0.02")" = True ] ||
+    fail "gain: $(py "$R" "(j['recommendations'][0]['est_gain_pct'], j['time'])")"
 [ "$(py "$R" "j['recommendations'][0]['confidence_label']")" = high ] || fail "confidence"
 # ranks 1..n, gains non-increasing
 [ "$(py "$R" "all(r['rank']==i+1 for i,r in enumerate(j['recommendations']))")" = True ] || fail "ranks"

@@ -20,7 +20,8 @@ d = json.load(open(sys.argv[1]))["data"]
 ids = [r["id"] for r in d["rules"]]
 need = ["grid_fill", "hbm_roof_bytes", "smem_wait", "vmem_prefetch", "vmem_queue_depth", "lds_write_read_distance", "lds_bank_conflict", "mfma_raw",
         "barrier_relax", "occupancy_vgpr", "vectorize_copy", "mma_select", "layout_l2",
-        "scratch_spill", "mfma_hazard_nop", "valu_hazard_nop", "load_use_distance"]
+        "scratch_spill", "mfma_hazard_nop", "valu_hazard_nop", "load_use_distance", "wave_quantization", "work_imbalance", "crosslane_shuffle",
+        "vectorize_global"]
 assert ids == need, ids
 assert d["count"] == len(ids)
 for r in d["rules"]:
@@ -34,7 +35,14 @@ sig = {r["id"]: r["signal"] for r in d["rules"]}
 assert sig["lds_write_read_distance"] == "waits.lgkmcnt_on_lds_pct", sig
 assert sig["vmem_prefetch"] == "waits.vmcnt_on_global_pct", sig
 assert sig["smem_wait"] == "waits.lgkmcnt_on_smem_pct", sig
-assert sig["grid_fill"] == "launch.fill_pct", sig
+assert sig["grid_fill"] == "launch.simd_fill_pct", sig  # issue 17: the SIMDs, not the CUs
+assert sig["wave_quantization"] == "launch.tail_efficiency_pct", sig
+# issue 17: shuffles, VALU-hazard s_nop and narrow accesses are their own signals
+assert sig["crosslane_shuffle"] == "waits.lgkmcnt_on_crosslane_pct", sig
+assert sig["valu_hazard_nop"] == "trace.valu_nop_pct", sig
+assert sig["vectorize_global"] == "isa.narrow_global_per_wave", sig
+prod = {r["id"]: r["producers"] for r in d["rules"]}
+assert prod["crosslane_shuffle"] == "crosslane" and prod["smem_wait"] == "smem", prod
 PY
 "$FLYPROF" rules extra -f json > /dev/null; rc=$?
 [ $rc -eq 64 ] || fail "positional exit $rc"

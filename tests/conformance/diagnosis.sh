@@ -70,6 +70,31 @@ for x in recs:
         check(x["confidence_label"] != "high", f"{x['rule']} must not be high confidence")
     if "max_gain" in e:
         check(x["est_gain_pct"] <= e["max_gain"], f"{x['rule']} gain {x['est_gain_pct']} > {e['max_gain']}")
+# issue 17: evidence, the debug-info gate, the first gain, priority = gain x confidence
+for rule, line in e.get("evidence_not_code_line", {}).items():
+    x = next((x for x in recs if x["rule"] == rule), None)
+    hot = x["evidence"]["hottest"] if x else None
+    check(x is not None and hot is not None and hot["code_line"] != line, f"{rule} evidence must not be code line {line}: {hot and hot['code_line']}")
+if "debug_gate" in e:
+    di = r["capture_quality"].get("debug_info") or {}
+    check(bool(di.get("fired")) == e["debug_gate"], f"debug gate {di}")
+    check(r["headline"].startswith("[debug info") == e["debug_gate"], f"headline {r['headline'][:80]}")
+    if e["debug_gate"]:
+        check(di["line"].endswith(e["debug_line"]), f"debug line {di['line']} != {e['debug_line']}")
+        for x in recs:
+            hot = x["evidence"]["hottest"]
+            if hot and hot["entry_line"]:
+                check(x["acceptance"]["kind"] != "line_stall_drop", f"{x['rule']}: line test on the entry line")
+if "max_first_gain" in e and recs:
+    check(recs[0]["est_gain_pct"] is not None and recs[0]["est_gain_pct"] <= e["max_first_gain"],
+          f"first gain {recs[0]['est_gain_pct']} > {e['max_first_gain']}")
+for x in recs:
+    check(x.get("gain_model"), f"{x['rule']}: no gain model")
+    if x["est_gain_pct"] is None:
+        continue
+    pay, c = x["est_gain_pct"] * x["confidence"], x["confidence"]
+    want = "HIGH" if pay >= 7.5 and c >= 0.75 else "MED" if pay >= 1.5 and c >= 0.5 else "LOW"
+    check(x["priority_label"] == want, f"{x['rule']}: priority {x['priority_label']} != {want}")
 if "at_roof" in e:
     check(r["bound"]["at_roof"] == e["at_roof"], f"at_roof {r['bound']['at_roof']}")
 q = r["capture_quality"]

@@ -52,6 +52,8 @@ def per_wave(d, loop):
     for f in sorted(glob.glob(d + "/se*_sm*_sl*_wv*.json")):
         w = json.load(open(f))["wave"]
         cycles.append(w["end"] - w["begin"])
+        if not loop:
+            continue
         body = [x for x in w["instructions"] if loop[0] <= x[4] <= loop[1]]
         n = sum(1 for x in body if x[4] == loop[1])
         iters.append(n)
@@ -99,7 +101,7 @@ def side(d):
     cycles, iters, per_iter = per_wave(d, loop)
     sha, ops = isa_hashes(rows)
     return {"sha256": sha, "opcodes_sha256": ops, "instructions": len(rows), "loop": loop, "cycles": cycles,
-            "iterations_per_wave": sum(iters) / len(iters), "per_iter": per_iter}
+            "iterations_per_wave": sum(iters) / len(iters) if iters else 0.0, "per_iter": per_iter}
 
 
 if __name__ == "__main__":

@@ -49,9 +49,10 @@ static void test_seed_worked_example(void **state)
     in.partial_32b_pct = fp_some(0.0);
     in.l2_hit_pct = fp_some(1.7);
     fp_bound_result r = run(&in);
+    /* 53.8 % of peak is >= 60 % of the default 80 % practical ceiling (48 %): memory from the counters */
     assert_int_equal(r.bound, FP_BOUND_MEMORY);
-    assert_string_equal(r.rule, "trace_vmem");
-    assert_string_equal(r.basis, "trace");
+    assert_string_equal(r.rule, "hbm_saturated");
+    assert_string_equal(r.basis, "counters");
     assert_true(r.optimal);
     assert_string_equal(r.optimal_rule, "clean_stream");
     assert_non_null(strstr(r.optimal_evidence, "1.04x"));
@@ -78,11 +79,14 @@ static void test_boundaries(void **state)
     (void)state;
     fp_bound_in in;
     fp_bound_in_init(&in);
-    in.hbm_pct_of_peak = fp_some(59.99); /* just below saturation: hbm_busy */
+    /* memory from 60 % of the practical ceiling: gfx950's 84 % -> 50.4 % of peak */
+    in.hbm_ceiling_pct = fp_some(fp_bound_hbm_ceiling("gfx950")->pct);
+    in.hbm_pct_of_peak = fp_some(50.4);
     fp_bound_result r = run(&in);
-    assert_string_equal(r.rule, "hbm_busy");
+    assert_string_equal(r.rule, "hbm_saturated");
     assert_false(r.optimal); /* no over-fetch info, below 85 % */
-    in.hbm_pct_of_peak = fp_some(39.9);
+    assert_true(r.ceiling_pct == 84.0);
+    in.hbm_pct_of_peak = fp_some(50.39);
     r = run(&in);
     assert_string_equal(r.rule, "counters_default");
     assert_int_equal(r.bound, FP_BOUND_LATENCY);
@@ -114,8 +118,9 @@ static void test_compute_rules(void **state)
     in.mfma_busy_trace_pct = fp_some(9.0);
     in.vmem_stall_share = fp_some(55.0);
     r = run(&in);
-    assert_int_equal(r.bound, FP_BOUND_MEMORY);
-    assert_string_equal(r.rule, "trace_vmem");
+    /* issue 17: the stall mix explains, it does not decide: no unit is busy -> latency */
+    assert_int_equal(r.bound, FP_BOUND_LATENCY);
+    assert_string_equal(r.rule, "vmem_starved_trace");
 
     fp_bound_in_init(&in);
     in.mfma_busy_trace_pct = fp_some(50.0);
@@ -155,13 +160,23 @@ static void test_parallelism(void **state)
     assert_int_equal(r.bound, FP_BOUND_PARALLELISM);
     assert_string_equal(fp_bound_name(r.bound), "parallelism");
     assert_string_equal(r.rule, "launch_underfilled");
-    assert_int_equal(r.within, FP_BOUND_MEMORY);
-    assert_string_equal(r.within_rule, "trace_vmem");
+    assert_int_equal(r.within, FP_BOUND_LATENCY);
+    assert_string_equal(r.within_rule, "vmem_starved_trace");
     assert_non_null(strstr(r.evidence, "80 workgroups on 256 CUs"));
     in.underfilled = fp_some(0);
     r = run(&in);
-    assert_int_equal(r.bound, FP_BOUND_MEMORY);
-    assert_int_equal(r.within, FP_BOUND_MEMORY);
+    assert_int_equal(r.bound, FP_BOUND_LATENCY);
+    assert_int_equal(r.within, FP_BOUND_LATENCY);
+    /* the SIMDs decide: 256 one-wave workgroups on 256 CUs fill a quarter of the SIMDs */
+    in.workgroups = fp_some(256);
+    in.fill_pct = fp_some(100);
+    in.simd_fill_pct = fp_some(25);
+    r = run(&in);
+    assert_int_equal(r.bound, FP_BOUND_PARALLELISM);
+    assert_non_null(strstr(r.evidence, "only 25% of the SIMDs"));
+    in.simd_fill_pct = fp_some(100);
+    assert_int_equal(run(&in).bound, FP_BOUND_LATENCY);
+    in.simd_fill_pct.have = false;
     /* a measured HBM saturation still comes first */
     in.underfilled = fp_some(1);
     in.hbm_pct_of_peak = fp_some(65);
@@ -185,8 +200,16 @@ static void test_trace_hbm(void **state)
     /* above what HBM can deliver: cache traffic, no verdict from it */
     in.hbm_trace_pct = fp_some(150.0);
     r = run(&in);
-    assert_string_equal(r.rule, "trace_vmem");
+    assert_string_equal(r.rule, "vmem_starved_trace");
     assert_false(r.at_roof);
+    /* unique bytes replace the requested upper bound: shared operands hit L2 */
+    in.hbm_trace_pct = fp_some(90.0);
+    in.hbm_unique_pct = fp_some(30.0);
+    r = run(&in);
+    assert_int_equal(r.bound, FP_BOUND_LATENCY);
+    assert_non_null(strstr(r.evidence, "unique bytes"));
+    assert_false(r.at_roof);
+    in.hbm_unique_pct.have = false;
     /* even the upper bound is low: latency */
     in.hbm_trace_pct = fp_some(12.0);
     r = run(&in);
@@ -236,6 +259,48 @@ static void test_doc_matches_table(void **state)
     assert_int_equal(k, n);
 }
 
+/* docs/bound.md's thresholds table states the practical HBM ceiling of every arch row
+ * (| practical ceiling gfx950 (MI350X) | 84 % of peak | ...) and the memory share. */
+static void test_doc_ceilings(void **state)
+{
+    (void)state;
+    FILE *f = fopen(FP_TEST_DATA "/../../docs/bound.md", "r");
+    assert_non_null(f);
+    char line[1024];
+    size_t n, found = 0;
+    const fp_hbm_ceiling *c = fp_bound_hbm_ceilings(&n);
+    bool memory_row = false;
+    while (fgets(line, sizeof line, f)) {
+        double pct;
+        char arch[32];
+        if (sscanf(line, "| practical ceiling %31s (%*[^)]) | %lf %%", arch, &pct) == 2 ||
+            (sscanf(line, "| practical ceiling, other arch | %lf %%", &pct) == 1 && strcpy(arch, "default"))) {
+            const fp_hbm_ceiling *row = NULL;
+            for (size_t i = 0; i < n; i++)
+                if (!strcmp(c[i].arch, arch))
+                    row = &c[i];
+            assert_non_null(row);
+            if (row->pct != pct) {
+                print_error("docs/bound.md: ceiling %s %.1f != table %.1f\n", arch, pct, row->pct);
+                fail();
+            }
+            found++;
+        }
+        if (!strncmp(line, "| memory: HBM | ≥ 60 % of the practical ceiling (50.4 % of peak on gfx950)", 76))
+            memory_row = true;
+    }
+    fclose(f);
+    assert_int_equal(found, n);
+    assert_true(memory_row);
+    /* the memory threshold the doc states: 60 % of gfx950's ceiling = 50.4 % */
+    fp_bound_in in;
+    fp_bound_in_init(&in);
+    in.hbm_ceiling_pct = fp_some(fp_bound_hbm_ceiling("gfx950")->pct);
+    in.hbm_pct_of_peak = fp_some(50.4);
+    assert_int_equal(run(&in).bound, FP_BOUND_MEMORY);
+    assert_string_equal(fp_bound_hbm_ceiling("gfx90a")->arch, "default");
+}
+
 /* VMEM waits + low measured bandwidth: latency, not memory. */
 static void test_vmem_starved(void **state)
 {
@@ -250,8 +315,12 @@ static void test_vmem_starved(void **state)
     /* same trace with 45 % of peak: memory from the trace */
     in.hbm_pct_of_peak = fp_some(45.0);
     r = run(&in);
+    assert_int_equal(r.bound, FP_BOUND_LATENCY); /* below 48 % (60 % of the 80 % default ceiling) */
+    assert_string_equal(r.rule, "vmem_starved");
+    in.hbm_pct_of_peak = fp_some(55.0);
+    r = run(&in);
     assert_int_equal(r.bound, FP_BOUND_MEMORY);
-    assert_string_equal(r.rule, "trace_vmem");
+    assert_string_equal(r.rule, "hbm_saturated");
     assert_false(r.optimal);
 }
 
@@ -262,8 +331,15 @@ static void test_lds_and_trace_default(void **state)
     fp_bound_in_init(&in);
     in.lds_stall_share = fp_some(41.0);
     fp_bound_result r = run(&in);
-    assert_int_equal(r.bound, FP_BOUND_MEMORY);
+    assert_int_equal(r.bound, FP_BOUND_LATENCY); /* LDS waits explain a latency bound */
     assert_string_equal(r.rule, "trace_lds");
+    /* the vector-memory path saturated: memory whatever the stall mix */
+    in.vmem_issue_pct = fp_some(85.0);
+    r = run(&in);
+    assert_int_equal(r.bound, FP_BOUND_MEMORY);
+    assert_string_equal(r.rule, "vmem_issue_saturated");
+    in.vmem_issue_pct = fp_some(79.0);
+    assert_string_equal(run(&in).rule, "trace_lds");
     fp_bound_in_init(&in);
     in.stall_pct = fp_some(20.0);
     r = run(&in);
@@ -341,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_parallelism),
         cmocka_unit_test(test_trace_hbm),
         cmocka_unit_test(test_doc_matches_table),
+        cmocka_unit_test(test_doc_ceilings),
         cmocka_unit_test(test_lds_and_trace_default),
         cmocka_unit_test(test_shape_only),
         cmocka_unit_test(test_clean_stream_limits),

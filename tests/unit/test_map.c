@@ -90,7 +90,8 @@ static void test_folded(void **state)
     assert_string_equal(sb.buf, "a;vmcnt 7\nb;valu 6\n");
     fp_sb_reset(&sb);
     const char *hot[] = {"vmcnt", NULL};
-    fp_flame_svg(&f, "t<&>", "cycles", hot, 800, &sb);
+    fp_flame_opts o = {"t<&>", "cycles", hot, 800, NULL, false};
+    fp_flame_svg(&f, &o, &sb);
     assert_non_null(strstr(sb.buf, "t&lt;&amp;&gt; (13 cycles)"));
     assert_non_null(strstr(sb.buf, "<title>all (13 cycles, 100.00%)</title>"));
     assert_non_null(strstr(sb.buf, "<title>vmcnt (7 cycles, 53.85%)</title>"));

@@ -96,7 +96,7 @@ static void round_trip(const char *bundle, const char *name)
         fp_sb_init(&html);
         fp_report_markdown(docs[k], &md);
         fp_report_table(docs[k], &tab);
-        fp_report_html(docs[k], NULL, &html);
+        fp_report_html(docs[k], NULL, NULL, &html);
         out[k][0] = fp_sb_detach(&md);
         out[k][1] = fp_sb_detach(&tab);
         out[k][2] = fp_sb_detach(&html);

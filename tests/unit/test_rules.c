@@ -287,6 +287,82 @@ static void test_table(void **state)
     fp_model_free(&fp_rules_doc_schema, &d);
 }
 
+/* Priority from gain x confidence, never above the confidence label (docs/rules.md "Priority"). */
+static void test_priority_label(void **state)
+{
+    (void)state;
+    assert_string_equal(fp_priority_label(10.0, 0.75), "HIGH"); /* payoff 7.5, high */
+    assert_string_equal(fp_priority_label(9.99, 0.75), "MED");
+    assert_string_equal(fp_priority_label(80.0, 0.74), "MED");  /* medium confidence caps at MED */
+    assert_string_equal(fp_priority_label(80.0, 0.45), "LOW");  /* no [HIGH] on a 0.45 rule */
+    assert_string_equal(fp_priority_label(3.0, 0.5), "MED");    /* payoff 1.5 */
+    assert_string_equal(fp_priority_label(2.9, 0.5), "LOW");
+    assert_string_equal(fp_priority_label(0.0, 0.9), "LOW");
+}
+
+/* The ISA classifiers the new rules read: narrow accesses, shuffles, the argument prologue. */
+static void test_isa_classifiers(void **state)
+{
+    (void)state;
+    assert_true(fp_signals_is_narrow_global("buffer_load_ushort v1, v2, s[0:3], 0 offen"));
+    assert_true(fp_signals_is_narrow_global("buffer_store_short v1, v2, s[0:3], 0 offen"));
+    assert_true(fp_signals_is_narrow_global("global_load_ushort v1, v[2:3], off"));
+    assert_true(fp_signals_is_narrow_global("buffer_load_short_d16_hi v1, v2, s[0:3], 0 offen"));
+    assert_true(fp_signals_is_narrow_global("global_store_byte v[2:3], v1, off"));
+    assert_false(fp_signals_is_narrow_global("buffer_load_dwordx4 v[0:3], v2, s[0:3], 0 offen"));
+    assert_false(fp_signals_is_narrow_global("buffer_store_shortx"));
+    assert_false(fp_signals_is_narrow_global("ds_read_u16 v1, v2"));
+    assert_true(fp_signals_is_crosslane("ds_bpermute_b32 v1, v2, v3"));
+    assert_true(fp_signals_is_crosslane("ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,16)"));
+    assert_false(fp_signals_is_crosslane("ds_read_b128 v[0:3], v4"));
+    assert_int_equal(fp_prod_group_of("ds_bpermute_b32 v1, v2, v3", NULL), FP_PROD_XLANE);
+    assert_int_equal(fp_prod_group_of("ds_read_b128 v[0:3], v4", NULL), FP_PROD_LDS);
+    fp_signals s;
+    fp_signals_init(&s);
+    assert_false(fp_signals_is_entry_smem(&s, 1)); /* no listing: nothing is the prologue */
+    s.smem_entry_end = 6;
+    assert_true(fp_signals_is_entry_smem(&s, 1));
+    assert_true(fp_signals_is_entry_smem(&s, 5));
+    assert_false(fp_signals_is_entry_smem(&s, 6));
+    assert_false(fp_signals_is_entry_smem(&s, 239));
+    fp_signals_free(&s);
+}
+
+/* At the roof: no latency-hiding rule; gains stop at the practical ceiling. Not
+ * representative: the gain is null on the document, the priority LOW. */
+static void test_roof_and_null_gain(void **state)
+{
+    (void)state;
+    fp_signals s;
+    base(&s);
+    s.pct_hbm_roof = some(70.0);
+    s.bound_res.at_roof = true;
+    s.bound_res.roof_pct = 70.0;
+    s.bound_res.roof_source = "counters";
+    s.bound_res.ceiling_pct = 84.0;
+    fp_sig_class *vm = (fp_sig_class *)fp_signals_class(&s, "vmcnt");
+    vm->has_producers = false;
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    assert_non_null(find(r, n, "hbm_roof_bytes"));
+    assert_null(find(r, n, "vmem_prefetch"));
+    assert_null(find(r, n, "load_use_distance"));
+    /* 1 - 70/84 = 16.67 % */
+    assert_true(find(r, n, "hbm_roof_bytes")->gain_pct == 16.67);
+    for (size_t i = 0; i < n; i++)
+        assert_true(r[i].gain_pct <= 16.67);
+    fp_report_rec doc;
+    s.representative = false;
+    fp_rec_to_doc(&s, &r[0], &doc);
+    assert_false(doc.est_gain_pct.known);
+    assert_string_equal(doc.priority_label, "LOW");
+    assert_non_null(doc.gain_model);
+    fp_model_free(&fp_report_rec_schema, &doc);
+    free(r);
+    fp_signals_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +370,8 @@ int main(void)
         cmocka_unit_test(test_fallback_lowers_confidence), cmocka_unit_test(test_rank_ties_stable),
         cmocka_unit_test(test_quality_and_occupancy), cmocka_unit_test(test_evidence_and_acceptance),
         cmocka_unit_test(test_table),        cmocka_unit_test(test_prefetch_narrowed_to_global_loads),
+        cmocka_unit_test(test_priority_label), cmocka_unit_test(test_isa_classifiers),
+        cmocka_unit_test(test_roof_and_null_gain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

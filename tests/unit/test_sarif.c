@@ -60,7 +60,7 @@ static void test_log(void **state)
     for (int i = 0; i < 3; i++) {
         recs[i].rank = i + 1;
         recs[i].rule = (char *)ids[i];
-        recs[i].est_gain_pct = gains[i];
+        recs[i].est_gain_pct = fp_optd_of(gains[i]);
         recs[i].knob = "knob";
         recs[i].bubble_class = "vmcnt";
         recs[i].confidence_label = "high";

@@ -59,6 +59,10 @@ typedef struct fp_bound_in {
     fp_optnum workgroups, cus;
     /* ---- speed of light from the trace (sol.h) ---- */
     fp_optnum hbm_trace_pct;    /* requested vector-memory bytes / time / peak HBM: an upper bound */
+    fp_optnum hbm_unique_pct;   /* unique bytes (each address once per dispatch) / time / peak: what must cross HBM */
+    fp_optnum vmem_issue_pct;   /* traced vector-memory bytes / (CU cycles x the CU's vector-memory rate) */
+    fp_optnum simd_fill_pct;    /* % of the machine's SIMDs the launch gives a wave */
+    fp_optnum hbm_ceiling_pct;  /* the arch's practical HBM ceiling, % of peak (fp_bound_hbm_ceiling) */
     fp_optnum mfma_busy_trace_pct; /* MFMA pipe cycles / traced SIMD cycles */
     fp_optnum valu_busy_trace_pct; /* VALU cycles / traced SIMD cycles */
     /* ---- from the shape (tile / roofline) ---- */
@@ -87,6 +91,7 @@ typedef struct fp_bound_result {
     bool at_roof;
     double roof_pct;           /* % of peak HBM the verdict used */
     const char *roof_source;   /* "counters" | "trace" | NULL */
+    double ceiling_pct;        /* the practical HBM ceiling used, % of peak: gains at the roof stop there */
 } fp_bound_result;
 
 /* The rule table, for docs/bound.md (tested against it) and `flyprof rules`. */
@@ -98,6 +103,16 @@ typedef struct fp_bound_rule_info {
     const char *condition; /* the condition as docs/bound.md states it */
 } fp_bound_rule_info;
 const fp_bound_rule_info *fp_bound_rules(size_t *n);
+
+/* The practical HBM ceiling of an arch, % of theoretical peak, and where the figure
+ * comes from (docs/bound.md); the default row for an unknown arch (never NULL). */
+typedef struct fp_hbm_ceiling {
+    const char *arch;
+    double pct;
+    const char *source;
+} fp_hbm_ceiling;
+const fp_hbm_ceiling *fp_bound_hbm_ceiling(const char *arch);
+const fp_hbm_ceiling *fp_bound_hbm_ceilings(size_t *n);
 
 /* Zero every input (all `have` false). */
 void fp_bound_in_init(fp_bound_in *in);

@@ -17,11 +17,14 @@
 #include "flyprof/report_doc.h"
 #include "flyprof/signals.h"
 #include "flyprof/strbuf.h"
+#include "flyprof/wave.h"
 
 #define FP_REPORT_SCHEMA FP_REPORT_DOC_SCHEMA
 /* Hot source lines and evidence hotspots shown in REPORT.md / html. */
 #define FP_REPORT_HOT_LINES 10
 #define FP_REPORT_EVIDENCE_HOTSPOTS 5
+/* Waves drawn in report.html's wave timeline (an evenly spaced sample). */
+#define FP_REPORT_HTML_WAVES 48
 
 typedef struct fp_report_in {
     const fp_signals *sig;
@@ -48,8 +51,39 @@ void fp_report_envelope_build(const fp_report_doc *report, fp_report_envelope *o
 /* Renderings of a report (built, or read with fp_report_read_file). */
 void fp_report_markdown(const fp_report_doc *report, fp_sb *out);
 void fp_report_table(const fp_report_doc *report, fp_sb *out);
-/* Self-contained HTML; flamegraph_svg (an <svg> document) may be NULL. */
-void fp_report_html(const fp_report_doc *report, const char *flamegraph_svg, fp_sb *out);
+/* ---- report.html (html.c, docs/commands/report.md) ----
+ * What report.html shows beyond report.json: a sample of the traced waves (the
+ * wave timeline) and the kernel's source (the source view), read from the
+ * dispatch dir at render time; the occupancy over time and the producers come
+ * from the bubbles document. Everything is rebuilt from data and escaped: no
+ * file of the bundle is pasted into the page. */
+typedef struct fp_html_wave {
+    int se, cu, simd, slot, id;
+    int64_t begin, end;
+    fp_wave_span *spans;   /* the wave's state timeline (owned) */
+    size_t n_spans;
+    int64_t *hot;          /* issue cycles of the top hotspots' stalled executions (owned) */
+    int *hot_rank;         /* their hotspot rank (1 = hottest) */
+    size_t n_hot;
+} fp_html_wave;
+
+typedef struct fp_html_data {
+    fp_snapshots snaps;    /* empty when the dispatch has none */
+    fp_html_wave *waves;   /* evenly spaced sample of the wave files */
+    size_t n_waves, waves_total;
+} fp_html_data;
+
+/* Load the views of dispatch dir `dir` for report r (at most max_waves waves).
+ * Never fails: what cannot be read is left empty (the page says so). */
+void fp_html_data_load(const char *dir, const fp_report_doc *r, size_t max_waves, fp_html_data *out);
+void fp_html_data_free(fp_html_data *d);
+
+/* Self-contained HTML (inline CSS, no script, no network): every REPORT.md
+ * section, the wave timeline, occupancy over time, the source view with heat,
+ * wait -> producer, the flamegraph (rebuilt from report.json's instructions).
+ * bubbles and data may be NULL (their sections then say what is missing). */
+void fp_report_html(const fp_report_doc *report, const fp_bubbles_doc *bubbles, const fp_html_data *data,
+                    fp_sb *out);
 
 /* Number of recommendations of a report. */
 int fp_report_nrecs(const fp_report_doc *report);

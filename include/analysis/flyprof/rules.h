@@ -42,7 +42,14 @@ typedef enum fp_sig_kind {
     FP_SIG_GRID_MORE_WAVES,   /* 1 when the grid has more waves than the resident slots (more occupancy can be used) */
     FP_SIG_LDS_WAIT_PCT,      /* lgkmcnt stall on LDS producers, % of total stall (by producer share) */
     FP_SIG_GLOBAL_WAIT_PCT,   /* vmcnt stall on global/flat loads, % of total stall (by producer share) */
-    FP_SIG_SMEM_WAIT_PCT,     /* lgkmcnt stall on scalar loads (kernel arguments), % of total stall */
+    FP_SIG_SMEM_WAIT_PCT,     /* lgkmcnt stall on mid-kernel scalar loads (not the argument prologue), % of total stall */
+    FP_SIG_XLANE_WAIT_PCT,    /* lgkmcnt stall on cross-lane shuffles (ds_bpermute/ds_swizzle), % of total stall */
+    FP_SIG_VALU_NOP_PCT,      /* s_nop cycles not between two MFMAs (VALU hazard padding), % of total stall */
+    FP_SIG_NARROW_PER_WAVE,   /* executed 1/2-byte global loads/stores per traced wave (ISA, no counters) */
+    FP_SIG_HBM_BYTES,         /* bytes per dispatch that cross HBM (counters, else the trace's unique/requested bytes) */
+    FP_SIG_SIMD_FILL_PCT,     /* % of the machine's SIMDs the launch gives a wave */
+    FP_SIG_TAIL_EFF_PCT,      /* launch: work in the rounds / (rounds x slots), %, when the grid needs >= 2 rounds */
+    FP_SIG_WAVE_IMBALANCE,    /* workdist: the critical (longest) wave / the median wave, over the traced SEs */
     FP_SIG_KIND_COUNT
 } fp_sig_kind;
 
@@ -91,7 +98,17 @@ typedef enum fp_gain_model {
     FP_GAIN_SIGNAL_PCT,   /* the primary signal itself (a % of kernel latency) */
     FP_GAIN_FILL,         /* 100 - launch.fill_pct: the idle CUs' share of the machine */
     FP_GAIN_ROOF,         /* 100 - sol.hbm.pct_of_peak: the distance to the HBM roof */
+    FP_GAIN_NARROW,       /* global-memory classes' gain x the narrow accesses' share of global accesses */
+    FP_GAIN_TAIL,         /* 100 - tail efficiency: the idle slots of the rounds, bounded by the HBM floor */
+    FP_GAIN_IMBALANCE,    /* 100 x (1 - median / critical wave) x span ratio: the critical path at the median */
 } fp_gain_model;
+
+/* Where a rule's evidence instruction comes from. */
+typedef enum fp_evidence_src {
+    FP_EVID_CLASS = 0,    /* the hottest instruction of the rule's class (narrowed by prod) */
+    FP_EVID_NARROW,       /* the most executed narrow global access (fp_signals.narrow_hot) */
+    FP_EVID_NONE,         /* no instruction: the evidence is a launch / work-distribution fact */
+} fp_evidence_src;
 
 /* The acceptance test a re-capture must pass (checked by `flyprof diff`). */
 typedef enum fp_accept_kind {
@@ -99,6 +116,7 @@ typedef enum fp_accept_kind {
     FP_ACC_LINE_STALL_DROP,    /* stall at the hottest .py:line of the class drops by >= pct % */
     FP_ACC_SIGNAL_BELOW,       /* the primary signal falls below `target` */
     FP_ACC_SIGNAL_ABOVE,       /* the primary signal rises above `target` */
+    FP_ACC_SIGNAL_DROP,        /* the rule's accept signal drops by >= pct % (written as signal_below) */
 } fp_accept_kind;
 
 #define FP_RULE_MAX_CONDS 3
@@ -118,6 +136,8 @@ typedef struct fp_rule {
     const char *api;      /* FlyDSL API */
     const char *change;   /* concrete change */
     const char *expected; /* expected effect */
+    fp_evidence_src evid; /* FP_EVID_CLASS unless the row says otherwise */
+    fp_sig_kind accept_sig; /* FP_ACC_SIGNAL_DROP: the signal measured (FP_SIG_NONE: conds[0]'s) */
 } fp_rule;
 
 extern const fp_rule fp_rules[];
@@ -133,7 +153,11 @@ typedef struct fp_rec {
     const fp_sig_class *cls; /* the targeted class entry, or NULL */
     const fp_sig_hot *hot;   /* the evidence instruction, or NULL */
     int rank;             /* 1-based */
+    const char *priority_label; /* "HIGH" | "MED" | "LOW": from gain x confidence, capped by the confidence label */
 } fp_rec;
+
+/* The plan priority of a gain (% of kernel time) at a confidence (0..1). */
+const char *fp_priority_label(double gain_pct, double confidence);
 
 /* Evaluate every rule; *recs (malloc'd) gets the fired ones, ranked. */
 void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n);

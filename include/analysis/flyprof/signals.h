@@ -56,10 +56,12 @@ typedef enum fp_prod_group {
     FP_PROD_GLOBAL,
     FP_PROD_SMEM,
     FP_PROD_FLAT,
+    FP_PROD_XLANE,      /* cross-lane shuffles through the LDS crossbar (ds_bpermute / ds_permute / ds_swizzle) */
+    FP_PROD_SMEM_ENTRY, /* scalar loads before the kernel's first s_waitcnt: the kernel-argument prologue */
     FP_PROD_COUNT
 } fp_prod_group;
 
-/* "any", "lds", "scratch", "global", "smem", "flat" (one table, signals.c). */
+/* "any", "lds", "scratch", "global", "smem", "flat", "crosslane", "smem_entry" (one table, signals.c). */
 const char *fp_prod_group_name(fp_prod_group g);
 /* The group a producer instruction belongs to (FP_PROD_ANY when none). */
 fp_prod_group fp_prod_group_of(const char *isa, const char *cls);
@@ -183,6 +185,21 @@ typedef struct fp_signals {
     /* ---- store drain at s_endpgm ---- */
     fp_optd drain_latency;       /* latency of s_endpgm summed over traced waves */
     fp_optd drain_pct;           /* % of total latency */
+    /* ---- ISA facts (isa_facts.c, issue 17) ---- */
+    int64_t smem_entry_end;      /* code line of the first s_waitcnt (0 unknown): scalar loads before it are the
+                                  * kernel-argument prologue, whose wait cannot move */
+    int64_t narrow_static;       /* 1/2-byte global loads/stores in the listing */
+    fp_optd narrow_per_wave;     /* executed 1/2-byte global accesses per traced wave */
+    fp_optd narrow_frac;         /* their share of executed global (buffer/global/flat) accesses, 0..1 */
+    fp_sig_hot narrow_hot;       /* the most executed narrow access (the evidence of vectorize_global) */
+    fp_optd valu_nop_pct;        /* s_nop cycles NOT between two MFMAs (VALU hazard padding), % of total stall */
+    fp_optd span_ratio;          /* traced wave span / kernel duration (<= 1): stall gains in % of traced SIMD
+                                  * time become % of kernel time (issue 17); unknown without both times */
+    struct {
+        bool fired;              /* more than threshold_pct of instructions or stall on one entry line */
+        char *line;              /* that line ("file.py:257"), NULL when the listing has no entry line */
+        double insts_pct, stall_pct, threshold_pct;
+    } dbg;                       /* the debug-info quality gate (seed pattern 5) */
     /* what the bundle held */
     bool have_capture, have_counters, have_tile, have_bubbles_json, have_map_json;
     /* ---- issue 23: the traced dispatch's own facts (launch_facts.c) ---- */
@@ -239,6 +256,25 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *capture, const 
 int fp_signals_from_tile(fp_signals *s, const struct fp_tile_doc *tile, fp_err *err);
 /* map.json as read by the strict reader (fp_map_read_file): source-mapping coverage. */
 int fp_signals_from_map(fp_signals *s, const fp_map_doc *map, fp_err *err);
+/* The listing, before fp_signals_from_bubbles: where the kernel-argument prologue
+ * ends (fp_signals.smem_entry_end), so waits on those scalar loads are told from
+ * hoistable mid-kernel ones. Optional: without it every scalar load is mid-kernel. */
+void fp_signals_set_listing(fp_signals *s, const fp_code *code);
+/* "file.py:257" of "/a/b/file.py:257" (borrowed). */
+const char *fp_signals_short_source(const char *source);
+/* A scalar load at this code line belongs to the kernel-argument prologue. */
+bool fp_signals_is_entry_smem(const fp_signals *s, int64_t code_line);
+/* ds_bpermute / ds_permute / ds_swizzle: a cross-lane shuffle, not LDS traffic. */
+bool fp_signals_is_crosslane(const char *isa);
+/* A 1- or 2-byte buffer/global load or store. */
+bool fp_signals_is_narrow_global(const char *isa);
+/* The ISA facts of the verdicts (narrow accesses, VALU-hazard s_nop, the debug-info
+ * gate); called by fp_signals_from_code, after fp_signals_from_bubbles. */
+void fp_signals_isa_facts(fp_signals *s, const fp_code *code);
+
+/* After the launch and the time: the traced wave span / kernel duration ratio. */
+void fp_signals_verdict_derive(fp_signals *s);
+
 /* Facts only the instruction listing shows: s_nop padding between MFMAs. */
 void fp_signals_from_code(fp_signals *s, const fp_code *code);
 

@@ -35,6 +35,7 @@ typedef enum fp_artifact {
     FP_ART_REPORT_HTML,   /* report.html         report */
     FP_ART_RUN,           /* run.json            run */
     FP_ART_DIFF,          /* diff.json           diff (in the "after" bundle) */
+    FP_ART_TIMELINE,      /* timeline.json       timeline */
     FP_ART_ATT_DIR,       /* att/                capture: att/<tag>/ui_output_agent_*_dispatch_<n>/ */
     FP_ART_ROCPROF_DIR,   /* rocprof/            capture: rocprof/<tag>/ kernel_trace.csv, agent_info.csv */
     FP_ART_PMC_DIR,       /* pmc/                counters: counter CSVs or results.db */

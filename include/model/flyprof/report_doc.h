@@ -227,12 +227,14 @@ typedef struct fp_report_hottest {
     int64_t stall;
     bool entry_line;          /* a kernel entry/decorator line */
     fp_optd exposed;
+    char *explicit_line;      /* on an entry line: the next line with explicit ops (a producer's), or NULL */
     fp_report_producer *waits_on;
     size_t nwaits_on;
 } fp_report_hottest;
 
 typedef struct fp_report_ev_launch {
     double workgroups, cus, fill_pct, wg_waves;
+    fp_optd simd_fill_pct, rounds, slots, tail_efficiency_pct; /* slots = resident workgroups (concurrent) */
 } fp_report_ev_launch;
 
 typedef struct fp_report_ev_roof {
@@ -247,6 +249,15 @@ typedef struct fp_report_ev_occupancy {
     char *limiter;            /* always written */
 } fp_report_ev_occupancy;
 
+/* evidence.imbalance (work_imbalance): the critical wave against the median. */
+typedef struct fp_report_ev_imbalance {
+    double ratio;             /* critical / median wave cycles */
+    double critical_cycles, median_cycles, p90_cycles;
+    int64_t se, cu, simd, slot; /* where the critical wave ran */
+    int64_t heavy_waves, heavy_cus;
+    char *unit;               /* "wave" (one round: the longest wave) | "cu" (rounds: the busiest CU's work) */
+} fp_report_ev_imbalance;
+
 /* recommendations[].evidence: the optional parts (launch, roof, occupancy, selection)
  * are absent (not null) when they do not apply. */
 typedef struct fp_report_rec_evidence {
@@ -259,6 +270,7 @@ typedef struct fp_report_rec_evidence {
     fp_report_ev_launch *launch;       /* fill rules only */
     fp_report_ev_roof *roof;           /* when at the HBM roof */
     fp_report_ev_occupancy *occupancy; /* occupancy rules only */
+    fp_report_ev_imbalance *imbalance; /* work_imbalance only */
     char *selection;                   /* rules that select by producer kind */
     fp_report_hottest *hottest;        /* null when no instruction */
 } fp_report_rec_evidence;
@@ -285,10 +297,12 @@ typedef struct fp_report_rec {
     int rank;
     char *rule;
     char *bubble_class;
-    double est_gain_pct;      /* upper bound, % of kernel time */
+    fp_optd est_gain_pct;     /* upper bound, % of kernel time; null when the trace is not representative */
     double confidence;        /* 0..1 */
     char *confidence_label;
     double priority;
+    char *priority_label;     /* "HIGH" | "MED" | "LOW": gain x confidence, capped by the confidence label */
+    char *gain_model;         /* how est_gain_pct was estimated */
     char *knob, *api, *change, *expected;
     fp_report_rec_evidence evidence;
     fp_report_acceptance acceptance;
@@ -333,6 +347,14 @@ typedef struct fp_report_evidence {
     size_t nmissing;
 } fp_report_evidence;
 
+/* "capture_quality.debug_info": the debug-info quality gate (issue 17, seed pattern 5). */
+typedef struct fp_report_debug_info {
+    bool fired;                    /* more than threshold_pct of instructions or stall on `line` */
+    char *line;                    /* the kernel entry/decorator line holding the most instructions */
+    double instructions_pct, stall_pct, threshold_pct;
+    char *fix;                     /* how to fix the mapping (written when fired) */
+} fp_report_debug_info;
+
 /* "capture_quality" */
 typedef struct fp_report_quality {
     char *confidence;              /* bubbles quality confidence, "unknown" when none */
@@ -352,6 +374,7 @@ typedef struct fp_report_quality {
     char *recapture;               /* written only when not representative */
     fp_rq_loop *loops;             /* issue 23 item 6: the back-edges and their kinds */
     size_t nloops;
+    fp_report_debug_info *debug_info; /* NULL = null: the listing has no entry line */
 } fp_report_quality;
 
 /* "lines[]": every source line with its stall (what diff matches). */
@@ -477,7 +500,7 @@ typedef struct fp_headlines_doc {
 typedef struct fp_report_brief_rec {
     int rank;
     char *rule, *bubble_class;
-    double est_gain_pct;
+    fp_optd est_gain_pct;     /* null when the trace is not representative */
     char *confidence_label, *knob;
     char *source;             /* the hottest instruction's source line, or NULL */
     char *acceptance;         /* the acceptance test's text */

@@ -66,7 +66,7 @@ typedef struct fp_run_answer_rec {
     int rank;
     char *rule;
     char *knob;
-    double est_gain_pct;      /* upper bound, % of kernel time */
+    fp_optd est_gain_pct;     /* upper bound, % of kernel time; null when the trace is not representative */
     char *gain_model;         /* how est_gain_pct is estimated (the rule's gain model, docs/rules.md) */
     double confidence;        /* 0..1 */
     char *confidence_label;
