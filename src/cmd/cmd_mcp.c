@@ -398,6 +398,7 @@ static void confined_defaults(server *s)
         if (v && v[0] && !res)
             logf_("$%s=%s is outside the root: calls use %s", confined_env[i].var, v, strchr(sb.buf, '=') + 1);
         free(res);
+        fp_err_clear(&e); /* the refusal's extra (its root) */
         s->env_fixed[i] = fp_sb_detach(&sb);
     }
 }
