@@ -75,7 +75,8 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 echo "setup: Release build with clang, installed into a temporary prefix" >&2
 prefix=$(mktemp -d "${TMPDIR:-/tmp}/flyprof-prefix.XXXXXX")
 CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DFLYPROF_WERROR=ON >/dev/null
-cmake --build build-clang -j "$jobs" --target flyprof
+# the binary and what `cmake --install` takes from the build: completions and man pages
+cmake --build build-clang -j "$jobs" --target flyprof fp_shell_docs
 cmake --install build-clang --prefix "$prefix" >/dev/null
 # the installed binary must find its registry relative to its own prefix
 # (not the source tree's, which a build also falls back to)
