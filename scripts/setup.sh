@@ -6,7 +6,8 @@
 #                           under AddressSanitizer + UndefinedBehaviorSanitizer
 #
 # Packages come from Debian (no vendored libraries); the test mode also installs the MCP SDK
-# from the npm registry into tests/mcp/node_modules (version pinned by its package-lock.json).
+# from the npm registry into tests/mcp/node_modules and Microsoft's SARIF validator into
+# tests/sarif/node_modules (versions pinned by their package-lock.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,8 @@ fi
 [ "$mode" = test ] && PKGS="$PKGS slurm-wlm"
 PKGS="$PKGS libelf-dev libmsgpack-dev clang-19 lld-19 llvm-19"  # code object reader (libelf, msgpack-c); its tests compile real AMDGPU objects (clang-19, ld.lld-19, llvm-readelf-19)
 [ "$mode" = test ] && PKGS="$PKGS chromium"  # tests/cli/views_chromium.sh opens report.html and flamegraph.svg headless
+[ "$mode" = test ] && PKGS="$PKGS libicu72"  # tests/sarif: Microsoft's SARIF validator is a .NET tool, it needs ICU
+[ "$mode" = test ] && PKGS="$PKGS dpkg-dev"  # tests/cli/deb.sh: cpack's DEB generator runs dpkg-shlibdeps
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -60,7 +63,13 @@ fi
 if [ ! -d tests/mcp/node_modules/@modelcontextprotocol/sdk ]; then
   (cd tests/mcp && npm ci --no-audit --no-fund)
 fi
+# The SARIF validator (sarif-multitool validate, tests/sarif/validate.sh), pinned the same way.
+if [ ! -x tests/sarif/node_modules/.bin/sarif-multitool ]; then
+  (cd tests/sarif && npm ci --no-audit --no-fund)
+fi
 
+# CI (as root): tests/cli/deb.sh installs the .deb into the system with dpkg -i (and removes it)
+[ "${CI:-}" = true ] && [ "$(id -u)" -eq 0 ] && export FLYPROF_TEST_DPKG_SYSTEM=1
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 echo "setup: Release build with clang, installed into a temporary prefix" >&2

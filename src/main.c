@@ -17,14 +17,23 @@
 
 #include "cmd/commands.h"
 #include "flyprof/cli.h"
+#include "flyprof/config.h"
+#include "flyprof/csvout.h"
 #include "flyprof/error.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/shellgen.h"
 #include "flyprof/table.h"
 
 /* The one piece of global mutable state: set by the signal handler, read by
  * long-running commands (subprocess waits) through ctx->interrupted. */
 static volatile sig_atomic_t g_interrupted;
+/* Colour on stdout / stderr (set once from --color, NO_COLOR and the terminal test). */
+static bool g_color_out, g_color_err;
+#define SGR_BOLD "\033[1m"
+#define SGR_RED "\033[31m"
+#define SGR_YELLOW "\033[33m"
+#define SGR_OFF "\033[0m"
 
 static void on_signal(int sig) { g_interrupted = sig; }
 
@@ -166,7 +175,7 @@ static char **expand_clusters(int argc, char **argv, int *nout, char ***owned, i
         const char *a = argv[i];
         if (!strcmp(a, "--"))
             break;
-        if (!strcmp(a, "-f") || !strcmp(a, "--format") || !strcmp(a, "--bundle") ||
+        if (!strcmp(a, "-f") || !strcmp(a, "--format") || !strcmp(a, "--bundle") || !strcmp(a, "--color") ||
             (a[0] == '-' && a[1] != '-' && a[1] && a[strlen(a) - 1] == 'f'))
             i++;
         else if (a[0] != '-')
@@ -188,7 +197,7 @@ static char **expand_clusters(int argc, char **argv, int *nout, char ***owned, i
         }
         if (i > 0 && !after_dd && a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
             const char *name = a + 2;
-            is_value = !strcmp(name, "format") || !strcmp(name, "bundle");
+            is_value = !strcmp(name, "format") || !strcmp(name, "bundle") || !strcmp(name, "color");
             for (const fp_opt *p = cmd ? cmd->opts : NULL; p && p->lng; p++)
                 if (!strcmp(p->lng, name))
                     is_value = p->kind != FP_OPT_FLAG;
@@ -298,6 +307,173 @@ static void top_help(fp_ctx *ctx)
     exit_codes_text(t);
 }
 
+/* The table on stdout, its first line (the headline: the one-line answer) in bold
+ * on a colour terminal. */
+static void print_table(const fp_sb *t)
+{
+    size_t first = strcspn(t->buf, "\n");
+    if (g_color_out && first > 0) {
+        fputs(SGR_BOLD, stdout);
+        fwrite(t->buf, 1, first, stdout);
+        fputs(SGR_OFF, stdout);
+        fwrite(t->buf + first, 1, t->len - first, stdout);
+    } else {
+        fwrite(t->buf, 1, t->len, stdout);
+    }
+}
+
+/* Table mode, after a success: "wrote PATH" for each file the data names (its
+ * `artifact`, the values of its `artifacts`) and the command's "next:" step, on
+ * stderr (stdout stays the table); -q silences them. */
+static void hints(const fp_command *cmd, const fp_ctx *ctx)
+{
+    if (ctx->quiet || !cmd || !cJSON_IsObject(ctx->data))
+        return;
+    const char *one = fp_json_get_str(ctx->data, "artifact");
+    if (one && one[0] == '/')
+        fprintf(stderr, "wrote %s\n", one);
+    const cJSON *many = cJSON_GetObjectItemCaseSensitive(ctx->data, "artifacts");
+    for (const cJSON *it = cJSON_IsObject(many) ? many->child : NULL; it; it = it->next)
+        if (cJSON_IsString(it) && it->valuestring[0] == '/')
+            fprintf(stderr, "wrote %s\n", it->valuestring);
+    if (cmd->next) {
+        const char *b = ctx->bundle_abs ? ctx->bundle_abs : "DIR", *at = strstr(cmd->next, "{bundle}");
+        if (at)
+            fprintf(stderr, "next: %.*s%s%s\n", (int)(at - cmd->next), cmd->next, b, at + 8);
+        else
+            fprintf(stderr, "next: %s\n", cmd->next);
+    }
+}
+
+/* -f csv / sarif / junit: only commands that have such an answer take it. */
+static int check_format(const fp_command *cmd, fp_ctx *ctx, fp_err *err)
+{
+    if (ctx->format == FP_FMT_CSV && !cmd->csv_rows)
+        return fp_err_set(err, FP_USAGE, "-f csv: '%s' has no table of rows (json or table)", cmd->name);
+    if (ctx->format == FP_FMT_CSV && ctx->csv_rows) {
+        fp_sb names;
+        fp_sb_init(&names);
+        bool found = false;
+        for (const char *const *r = cmd->csv_rows; *r; r++) {
+            found |= !strcmp(*r, ctx->csv_rows);
+            fp_sb_addf(&names, "%s%s", names.len ? ", " : "", *r);
+        }
+        if (!found)
+            fp_err_set(err, FP_USAGE, "-f csv:%s: '%s' has no rows '%s' (it has: %s)", ctx->csv_rows, cmd->name,
+                       ctx->csv_rows, names.buf);
+        fp_sb_free(&names);
+        return found ? 0 : -1;
+    }
+    if (ctx->format > FP_FMT_CSV && !(cmd->formats & FP_FMT_BIT(ctx->format)))
+        return fp_err_set(err, FP_USAGE, "-f %s: '%s' has no %s output (report, check and diff write sarif; check "
+                          "writes junit)", fp_format_name(ctx->format), cmd->name, fp_format_name(ctx->format));
+    return 0;
+}
+
+/* -f csv: the row list of the data the command names (first present, or csv:ROWS). */
+static int csv_of(const fp_command *cmd, fp_ctx *ctx, fp_sb *out, fp_err *err)
+{
+    for (const char *const *r = cmd->csv_rows; *r; r++) {
+        if (ctx->csv_rows && strcmp(*r, ctx->csv_rows))
+            continue;
+        const cJSON *rows = cJSON_GetObjectItemCaseSensitive(ctx->data, *r);
+        if (rows)
+            return fp_csv_rows(rows, out, err);
+    }
+    /* e.g. `history show`: a sub-command whose answer is one record, not rows */
+    fp_err_set(err, FP_USAGE, "-f csv: this answer of '%s' has no list of rows", cmd->name);
+    return fp_err_help(err, "use -f json or -f table here; -f csv fits the answers with rows (docs/tables.md)");
+}
+
+/* The error as text on stderr, with what the JSON error carries beyond the message
+ * (available dispatches, candidates), fitted like a table. */
+static void error_text(const fp_ctx *ctx, const fp_err *err)
+{
+    fp_sb det;
+    fp_sb_init(&det);
+    fp_sb_addf(&det, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
+               fp_code_name(err->code), fp_code_exit(err->code), err->message);
+    if (err->help[0])
+        fp_sb_addf(&det, "  help: %s\n", err->help);
+    /* a typo is one line of did-you-mean plus the usage line: no lists of every command */
+    if (!cJSON_GetObjectItemCaseSensitive(err->extra, "didYouMean"))
+        fp_table_error_details(err->extra, 20, &det);
+    fp_term_safe(&det, 0); /* no control sequence from the data; the colour is ours, added after */
+    fp_table_fit(&det, ctx->width, getenv("FLYPROF_WORKTREE"));
+    char *e = g_color_err ? strstr(det.buf, ": error ") : NULL;
+    if (e) { /* "error CODE" in red */
+        e += 2;
+        size_t n = 6 + strcspn(e + 6, " ");
+        fwrite(det.buf, 1, (size_t)(e - det.buf), stderr);
+        fputs(SGR_RED, stderr);
+        fwrite(e, 1, n, stderr);
+        fputs(SGR_OFF, stderr);
+        fputs(e + n, stderr);
+    } else {
+        fputs(det.buf, stderr);
+    }
+    fp_sb_free(&det);
+}
+
+static void warnings_text(const fp_ctx *ctx)
+{
+    int n = ctx->warnings ? cJSON_GetArraySize(ctx->warnings) : 0;
+    for (int i = 0; i < n; i++) {
+        fp_sb w;
+        fp_sb_init(&w);
+        fp_sb_addf(&w, "%s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
+        fp_term_safe(&w, 0);
+        fprintf(stderr, "%swarning:%s %s", g_color_err ? SGR_YELLOW : "", g_color_err ? SGR_OFF : "", w.buf);
+        fp_sb_free(&w);
+    }
+}
+
+static int finish_stdout(const fp_ctx *ctx, int rc, const fp_err *err);
+
+/* -f csv / sarif / junit: the document on stdout (also with a tripped gate's answer),
+ * warnings and errors as text on stderr, as in table mode. */
+static int emit_document(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err, bool with_data)
+{
+    fp_sb out;
+    fp_sb_init(&out);
+    if ((rc == 0 || with_data) && ctx->format == FP_FMT_CSV) {
+        fp_err cerr = {0};
+        if (csv_of(cmd, ctx, &out, &cerr) != 0 && rc == 0) {
+            *err = cerr;
+            rc = -1;
+        }
+    } else if (rc == 0 || with_data) {
+        fp_sb_add(&out, ctx->doc.buf, ctx->doc.len);
+    }
+    if (rc == 0 || with_data) {
+        fwrite(out.buf, 1, out.len, stdout);
+        warnings_text(ctx);
+    }
+    if (rc != 0)
+        error_text(ctx, err);
+    fp_sb_free(&out);
+    return finish_stdout(ctx, rc, err);
+}
+
+/* `help completion SHELL` / `help man [COMMAND]`: the generated files (the build writes
+ * them, `cmake --install` installs them), printed verbatim; the JSON form holds the text. */
+static int generated_help(fp_ctx *ctx, const char *topic, const char *arg, fp_err *err)
+{
+    ctx->table_verbatim = true;
+    if (!strcmp(topic, "completion")) {
+        if (fp_completion(arg, commands, &ctx->table) != 0)
+            return fp_err_set(err, FP_USAGE, "help completion takes bash, zsh or fish, not '%s'", arg ? arg : "");
+    } else {
+        const fp_command *cmd = arg ? find_command(arg) : NULL;
+        if (arg && !cmd)
+            return fp_err_set(err, FP_USAGE, "help man: no command '%s'", arg);
+        fp_man_page(cmd, commands, FLYPROF_VERSION, &ctx->table);
+    }
+    ctx->data = cJSON_CreateObject();
+    fp_json_add_str(ctx->data, "text", ctx->table.buf);
+    return 0;
+}
+
 /* The exit status once the envelope (or table) went to stdout. When it did not
  * arrive (stdout closed, full, a broken pipe: SIGPIPE is ignored) the caller
  * got no answer, so success must not be reported: IO_ERROR's status, on stderr
@@ -316,7 +492,7 @@ static int finish_stdout(const fp_ctx *ctx, int rc, const fp_err *err)
 }
 
 /* Print the one envelope; returns the exit status. */
-static int emit(fp_ctx *ctx, int rc, fp_err *err)
+static int emit(const fp_command *cmd, fp_ctx *ctx, int rc, fp_err *err)
 {
     if (rc != 0 && err->code == FP_OK)
         fp_err_set(err, FP_INTERNAL, "command failed without an error code");
@@ -326,6 +502,10 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
     bool with_data = rc != 0 && ctx->data_on_error && ctx->data;
     /* no terminal control sequence from the data reaches a terminal, verbatim or not */
     fp_term_safe(&ctx->table, 0);
+    if (ctx->format >= FP_FMT_CSV && cmd && g_table_fd < 0)
+        return emit_document(cmd, ctx, rc, err, with_data);
+    if (ctx->format >= FP_FMT_CSV) /* no command ran (help, a usage error before it): the envelope */
+        ctx->format = g_table_fd >= 0 ? FP_FMT_TABLE : FP_FMT_JSON;
     /* fit the table once, for the terminal and for FLYPROF_TABLE_FD (mcp's text) alike */
     if (ctx->format == FP_FMT_TABLE && ctx->table.len && !ctx->table_verbatim)
         fp_table_fit(&ctx->table, ctx->width, getenv("FLYPROF_WORKTREE"));
@@ -334,39 +514,19 @@ static int emit(fp_ctx *ctx, int rc, fp_err *err)
             fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
         if (rc == 0) {
             if (ctx->table.len) {
-                fwrite(ctx->table.buf, 1, ctx->table.len, stdout);
+                print_table(&ctx->table);
             } else {
                 char *s = ctx->data ? fp_json_print(ctx->data, true) : NULL;
                 printf("%s\n", s ? s : "{}");
                 free(s);
             }
         }
-        if (rc == 0 || with_data) {
-            int n = ctx->warnings ? cJSON_GetArraySize(ctx->warnings) : 0;
-            for (int i = 0; i < n; i++) {
-                fp_sb w;
-                fp_sb_init(&w);
-                fp_sb_addf(&w, "warning: %s\n", cJSON_GetArrayItem(ctx->warnings, i)->valuestring);
-                fp_term_safe(&w, 0);
-                fputs(w.buf, stderr);
-                fp_sb_free(&w);
-            }
-        }
-        if (rc != 0) {
-            /* the error as text, with what the JSON error carries beyond the
-             * message (available dispatches, candidates), fitted like a table */
-            fp_sb det;
-            fp_sb_init(&det);
-            fp_sb_addf(&det, "flyprof %s: error %s (exit %d): %s\n", ctx->command ? ctx->command : "",
-                       fp_code_name(err->code), fp_code_exit(err->code), err->message);
-            if (err->help[0])
-                fp_sb_addf(&det, "  help: %s\n", err->help);
-            fp_table_error_details(err->extra, 20, &det);
-            fp_term_safe(&det, 0);
-            fp_table_fit(&det, ctx->width, getenv("FLYPROF_WORKTREE"));
-            fputs(det.buf, stderr);
-            fp_sb_free(&det);
-        }
+        if (rc == 0 || with_data)
+            warnings_text(ctx);
+        if (rc == 0)
+            hints(cmd, ctx);
+        if (rc != 0)
+            error_text(ctx, err);
         return finish_stdout(ctx, rc, err);
     }
 
@@ -435,6 +595,7 @@ int main(int argc, char **argv)
     fp_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     fp_sb_init(&ctx.table);
+    fp_sb_init(&ctx.doc);
     ctx.interrupted = &g_interrupted;
     ctx.argv0 = argv[0];
     ctx.format = isatty(STDOUT_FILENO) ? FP_FMT_TABLE : FP_FMT_JSON;
@@ -452,7 +613,7 @@ int main(int argc, char **argv)
         abort();
     int nrest = 0;
     bool want_help = false, want_version = false, after_dd = false, wide = false;
-    const char *format_arg = NULL;
+    const char *format_arg = NULL, *color_arg = "auto";
     int rc = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -472,7 +633,7 @@ int main(int argc, char **argv)
             } else if (i + 1 < argc) {
                 val = argv[++i];
             } else {
-                rc = fp_err_set(&err, FP_USAGE, "%s needs a value: json or table", a);
+                rc = fp_err_set(&err, FP_USAGE, "%s needs a value: json, table, csv, sarif or junit", a);
                 continue;
             }
             format_arg = val;
@@ -488,6 +649,12 @@ int main(int argc, char **argv)
             ctx.bundle = val;
         } else if (!strcmp(a, "--wide")) {
             wide = true;
+        } else if (!strcmp(a, "--color") || !strncmp(a, "--color=", 8)) {
+            const char *v = a[7] == '=' ? a + 8 : i + 1 < argc ? argv[++i] : "";
+            if (!strcmp(v, "auto") || !strcmp(v, "always") || !strcmp(v, "never"))
+                color_arg = v;
+            else if (rc == 0)
+                rc = fp_err_set(&err, FP_USAGE, "--color must be auto, always or never, got '%s'", v);
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             ctx.quiet = true;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -499,18 +666,34 @@ int main(int argc, char **argv)
             rest[nrest++] = argv[i];
         }
     }
-    if (format_arg) {
-        if (!strcmp(format_arg, "json"))
-            ctx.format = FP_FMT_JSON;
-        else if (!strcmp(format_arg, "table"))
-            ctx.format = FP_FMT_TABLE;
-        else if (rc == 0)
-            rc = fp_err_set(&err, FP_USAGE, "--format must be json or table, got '%s'", format_arg);
+    /* -f, else $FLYPROF_FORMAT (a shell's choice: `doctor | tail` as a table), else the
+     * terminal test: JSON when stdout is no terminal is the agent contract */
+    const char *env_format = getenv("FLYPROF_FORMAT");
+    if (!format_arg && env_format && env_format[0])
+        format_arg = env_format;
+    fp_config cfg = {0}; /* the config file's `format:`: the default on a terminal only (never for agents) */
+    if (!format_arg && rc == 0 && isatty(STDOUT_FILENO)) {
+        fp_err cerr = {0};
+        if (fp_config_load(&cfg, NULL, &cerr) == 0 && cfg.format.value && !strcmp(cfg.format.source, "config"))
+            format_arg = cfg.format.value;
+        fp_err_clear(&cerr); /* a broken config file is the command's own error to report */
+    }
+    if (format_arg && rc == 0 && fp_format_parse(format_arg, &ctx.format, &ctx.csv_rows, &err) != 0) {
+        rc = -1;
+        if (format_arg == env_format)
+            fp_err_help(&err, "FLYPROF_FORMAT is '%s': unset it or give -f", env_format);
+        else if (format_arg == cfg.format.value)
+            fp_err_help(&err, "the config file %s says format: %s", cfg.config_file, format_arg);
     }
     take_table_fd();
     if (g_table_fd >= 0)
         ctx.format = FP_FMT_TABLE; /* commands build their table; emit prints the envelope too */
     ctx.table_only = ctx.format == FP_FMT_TABLE && g_table_fd < 0;
+    /* colour: on a terminal unless NO_COLOR (no-color.org) or --color never; --color always forces it */
+    const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+    bool color_auto = !(nc && nc[0]) && !(term && !strcmp(term, "dumb"));
+    g_color_out = !strcmp(color_arg, "always") || (!strcmp(color_arg, "auto") && color_auto && isatty(STDOUT_FILENO));
+    g_color_err = !strcmp(color_arg, "always") || (!strcmp(color_arg, "auto") && color_auto && isatty(STDERR_FILENO));
     if (ctx.bundle)
         ctx.bundle_abs = fp_path_abs(ctx.bundle);
     ctx.width = fp_table_width_auto(wide);
@@ -518,7 +701,7 @@ int main(int argc, char **argv)
     const char *name = nrest > 0 && rest[0][0] != '-' ? rest[0] : NULL;
     ctx.command = name ? name : (want_version ? "version" : "help");
     prepare_abort(&ctx);
-    const fp_command *cmd = NULL;
+    const fp_command *cmd = NULL, *ran = NULL; /* ran: the command whose run() answers */
 
     if (rc != 0) {
         /* a bad global flag: report it below */
@@ -539,8 +722,12 @@ int main(int argc, char **argv)
     } else if (!name || !strcmp(name, "help")) {
         ctx.command = "help";
         const char *topic = name && nrest > 1 ? rest[1] : NULL;
-        if (name && nrest > 2) {
+        const char *arg = name && nrest > 2 ? rest[2] : NULL;
+        bool gen = topic && (!strcmp(topic, "completion") || !strcmp(topic, "man"));
+        if (name && nrest > (gen ? 3 : 2)) {
             rc = fp_err_set(&err, FP_USAGE, "help takes at most one topic");
+        } else if (gen) {
+            rc = generated_help(&ctx, topic, arg, &err);
         } else if (!topic) {
             top_help(&ctx);
         } else if (!strcmp(topic, "exit-codes")) {
@@ -556,7 +743,7 @@ int main(int argc, char **argv)
                 rc = fp_err_set(&err, FP_USAGE, "no help topic '%s' (did you mean '%s'?)", topic, dym);
             else
                 rc = fp_err_set(&err, FP_USAGE, "no help topic '%s'", topic);
-            fp_err_help(&err, "topics: a command name or exit-codes");
+            fp_err_help(&err, "topics: a command name, exit-codes, completion bash|zsh|fish, man [COMMAND]");
             fp_err_extra(&err, "commands", command_list_json());
             if (dym)
                 fp_err_extra(&err, "didYouMean", cJSON_CreateString(dym));
@@ -567,7 +754,11 @@ int main(int argc, char **argv)
             rc = fp_err_set(&err, FP_USAGE, "unknown command '%s' (did you mean '%s'?)", name, dym);
         else
             rc = fp_err_set(&err, FP_USAGE, "unknown command '%s'", name);
-        fp_err_help(&err, "run `flyprof help` for the list of commands");
+        const fp_command *sug = dym ? find_command(dym) : NULL;
+        if (sug)
+            fp_err_help(&err, "usage: %s", sug->usage);
+        else
+            fp_err_help(&err, "run `flyprof help` for the list of commands");
         fp_err_extra(&err, "commands", command_list_json());
         if (dym)
             fp_err_extra(&err, "didYouMean", cJSON_CreateString(dym));
@@ -575,14 +766,25 @@ int main(int argc, char **argv)
         ctx.data = fp_command_help_json(cmd);
         fp_command_help_text(cmd, &ctx.table);
     } else {
+        ran = cmd;
         void *args = calloc(1, cmd->args_size ? cmd->args_size : 1);
         char **pos = NULL;
         int npos = 0;
         if (!args)
             abort();
-        rc = fp_parse_opts(cmd, args, nrest - 1, rest + 1, &pos, &npos, &err);
+        fp_sb notes;
+        fp_sb_init(&notes);
+        rc = fp_parse_opts_noted(cmd, args, nrest - 1, rest + 1, &pos, &npos, &notes, &err);
+        for (char *l = notes.buf, *nl; l && *l; l = nl + 1) {
+            nl = strchr(l, '\n');
+            *nl = '\0';
+            fp_warn(&ctx, "%s", l);
+        }
+        fp_sb_free(&notes);
         if (rc == 0 && cmd->no_bundle && ctx.bundle)
             rc = fp_err_set(&err, FP_USAGE, "unknown option --bundle for '%s' (it reads no bundle)", cmd->name);
+        if (rc == 0)
+            rc = check_format(cmd, &ctx, &err);
         if (rc == 0 && cmd->bundle_required && !ctx.bundle)
             rc = fp_err_set(&err, FP_USAGE, "'%s' needs --bundle DIR", cmd->name);
         if (rc == 0)
@@ -602,11 +804,13 @@ int main(int argc, char **argv)
         free(args);
     }
 
-    int status = emit(&ctx, rc, &err);
+    int status = emit(ran, &ctx, rc, &err);
     cJSON_Delete(ctx.data);
     cJSON_Delete(ctx.warnings);
     cJSON_Delete(ctx.truncated);
     fp_sb_free(&ctx.table);
+    fp_sb_free(&ctx.doc);
+    fp_config_free(&cfg);
     free(ctx.bundle_abs);
     fp_err_clear(&err);
     free(rest);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "flyprof/round.h"
+#include "flyprof/satmath.h"
 #include "flyprof/taxonomy.h"
 
 static bool real_row(const fp_inst *r) { return r->index_ok && r->index > 0; }
@@ -105,16 +106,17 @@ static char *xdup(const char *s)
 static void narrow_facts(fp_signals *s, const fp_code *code)
 {
     int64_t narrow = 0, vmem = 0, nstatic = 0;
+    bool ovf = false; /* saturated sums of a hostile listing stay ordered, never wrap */
     const fp_inst *hot = NULL;
     for (size_t i = 0; i < code->n; i++) {
         const fp_inst *r = &code->rows[i];
         if (!real_row(r) || !is_vmem_access(r->isa))
             continue;
-        vmem += r->hit;
+        vmem = fp_sat_add(vmem, r->hit, &ovf);
         if (!fp_signals_is_narrow_global(r->isa))
             continue;
         nstatic++;
-        narrow += r->hit;
+        narrow = fp_sat_add(narrow, r->hit, &ovf);
         /* the evidence: the most executed narrow access (ties: the most stalled) */
         if (!hot || r->hit > hot->hit || (r->hit == hot->hit && r->stall > hot->stall))
             hot = r;
@@ -146,12 +148,13 @@ static bool is_nop(const fp_inst *r) { return fp_classify(r->isa) == FP_CL_NOP; 
  * windows (v_cmp -> v_cndmask, readfirstlane, permlane), % of total stall. */
 static void valu_nop_facts(fp_signals *s, const fp_code *code)
 {
-    int64_t stall = 0, total = 0;
+    /* sums in double: a hostile code.json's cycles may add up past int64 */
+    double stall = 0, total = 0;
     for (size_t i = 0; i < code->n; i++) {
         const fp_inst *r = &code->rows[i];
         if (!real_row(r))
             continue;
-        total += r->stall;
+        total += (double)r->stall;
         if (!is_nop(r))
             continue;
         size_t a = i, z = i;
@@ -162,10 +165,10 @@ static void valu_nop_facts(fp_signals *s, const fp_code *code)
         bool between_mfma = a > 0 && z + 1 < code->n && fp_classify(code->rows[a - 1].isa) == FP_CL_MFMA &&
                             fp_classify(code->rows[z + 1].isa) == FP_CL_MFMA;
         if (!between_mfma)
-            stall += r->stall + (r->latency > r->stall ? r->latency - r->stall : 0);
+            stall += (double)r->stall + (r->latency > r->stall ? (double)r->latency - (double)r->stall : 0.0);
     }
     /* a s_nop's cycles are its padding: stall and issue alike, over the total stall */
-    s->valu_nop_pct = (fp_optd){true, total > 0 ? fp_round(100.0 * (double)stall / (double)total, 2) : 0.0};
+    s->valu_nop_pct = (fp_optd){true, total > 0 ? fp_round(100.0 * stall / total, 2) : 0.0};
 }
 
 /* ---- debug-info quality gate ---- */
@@ -184,13 +187,14 @@ static void debug_gate(fp_signals *s, const fp_code *code)
 {
     const char *line[FP_DEBUG_MAX_LINES];
     int64_t li[FP_DEBUG_MAX_LINES] = {0}, ls[FP_DEBUG_MAX_LINES] = {0}, insts = 0, stall = 0;
+    bool ovf = false; /* saturated sums of a hostile listing stay ordered, never wrap */
     size_t nl = 0;
     for (size_t i = 0; i < code->n; i++) {
         const fp_inst *r = &code->rows[i];
         if (!real_row(r))
             continue;
         insts++;
-        stall += r->stall;
+        stall = fp_sat_add(stall, r->stall, &ovf);
         if (!r->source[0])
             continue;
         size_t k = 0;
@@ -203,7 +207,7 @@ static void debug_gate(fp_signals *s, const fp_code *code)
             line[nl++] = r->source;
         }
         li[k]++;
-        ls[k] += r->stall;
+        ls[k] = fp_sat_add(ls[k], r->stall, &ovf);
     }
     /* the line with the largest share of instructions + share of stall */
     size_t best = SIZE_MAX;

@@ -89,6 +89,23 @@ void fp_launch_facts_from_code(fp_signals *s, const fp_code *code)
 
 static const fp_soc *product_soc(const fp_signals *s) { return s->product ? fp_soc_by_product(s->product) : NULL; }
 
+/* The traced agent as the scaling sees it: the product's row, narrowed to the
+ * agent's own XCDs (and their SEs) and CUs when capture.json names them. A CPX
+ * MI300X agent is 1 XCD / 4 SEs / 38 CUs, not the product's 8 / 32 / 304: scaled
+ * by the product, its workgroup count would be 8x too high. */
+static const fp_soc *agent_soc(const fp_signals *s, fp_soc *buf)
+{
+    const fp_soc *p = product_soc(s);
+    if (!p || s->xcds <= 0 || p->xcds <= 0 || s->xcds >= p->xcds || p->shader_engines % p->xcds)
+        return p;
+    *buf = *p;
+    buf->shader_engines = p->shader_engines / p->xcds * s->xcds;
+    buf->xcds = s->xcds;
+    if (s->cus > 0)
+        buf->cus = s->cus;
+    return buf;
+}
+
 typedef struct trace_scale {
     const char *unit;        /* "xcd" | "se" */
     int64_t traced_units, agent_units, slack;
@@ -133,7 +150,8 @@ void fp_launch_facts_identity(const fp_signals *s, int64_t units[FP_LF_MAX_UNITS
     id->lds_used = s->lds_used;
     id->lds_bytes = id->vgpr = -1;
     trace_scale sc;
-    if (!scale_of(s->ltrace, product_soc(s), units, &sc))
+    fp_soc buf;
+    if (!scale_of(s->ltrace, agent_soc(s, &buf), units, &sc))
         return;
     id->unit_waves = units;
     id->n_units = (size_t)sc.traced_units;
@@ -211,7 +229,8 @@ static char *refusal(const fp_signals *s)
 
 void fp_launch_facts_derive(fp_signals *s)
 {
-    const fp_soc *soc = product_soc(s);
+    fp_soc buf;
+    const fp_soc *soc = agent_soc(s, &buf);
     if (!s->cus && soc)
         s->cus = soc->cus;
     const fp_arch_limits *a = s->arch ? fp_arch_by_name(s->arch) : NULL;

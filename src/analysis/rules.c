@@ -794,7 +794,7 @@ void fp_rule_cond_text(const fp_rule *r, fp_sb *out)
     }
 }
 
-static const char *gain_model_name(fp_gain_model g)
+const char *fp_gain_model_text(fp_gain_model g)
 {
     switch (g) {
     case FP_GAIN_CLASS: return "class exposed stall";
@@ -818,12 +818,12 @@ static const char *gain_model_name(fp_gain_model g)
 static char *gain_model_text(const fp_signals *s, fp_gain_model g)
 {
     if (!stall_share_model(g) && g != FP_GAIN_IMBALANCE)
-        return fp_model_strdup(gain_model_name(g));
+        return fp_model_strdup(fp_gain_model_text(g));
     if (!s->span_ratio.known)
         return fp_model_printf("%s; %% of the traced waves' time (not scaled to the kernel: its duration or the "
-                               "trace span is unknown, or the duration is the trace span)", gain_model_name(g));
+                               "trace span is unknown, or the duration is the trace span)", fp_gain_model_text(g));
     return fp_model_printf("%s; x %.3f = traced wave span %.2f us / kernel duration %.2f us (%s): %% of kernel time",
-                           gain_model_name(g), s->span_ratio.v, s->time_trace_ns.v / 1e3, s->time_ns.v / 1e3,
+                           fp_gain_model_text(g), s->span_ratio.v, s->time_trace_ns.v / 1e3, s->time_ns.v / 1e3,
                            s->time_source ? s->time_source : "?");
 }
 
@@ -898,7 +898,7 @@ void fp_rules_markdown(fp_sb *out)
         fp_sb_reset(&tmp);
         fp_gate_text(r->gate, &tmp);
         md_cell(out, tmp.buf);
-        fp_sb_addf(out, " | %.2f | %s | %s%s%s%s | ", r->priority, r->base_conf, gain_model_name(r->gain),
+        fp_sb_addf(out, " | %.2f | %s | %s%s%s%s | ", r->priority, r->base_conf, fp_gain_model_text(r->gain),
                    r->prod != FP_PROD_ANY ? " (waits on " : "", r->prod != FP_PROD_ANY ? fp_prod_group_name(r->prod) : "",
                    r->prod != FP_PROD_ANY ? " producers)" : "");
         fp_sb_reset(&tmp);
@@ -941,7 +941,7 @@ void fp_rules_doc_fill(fp_rules_doc *d)
         o->bound_gate = fp_model_strdup(tmp.buf);
         o->priority = r->priority;
         o->confidence = fp_model_strdup(r->base_conf);
-        o->gain_model = fp_model_strdup(gain_model_name(r->gain));
+        o->gain_model = fp_model_strdup(fp_gain_model_text(r->gain));
         o->producers = fp_model_strdup(fp_prod_group_name(r->prod));
         fp_sb_reset(&tmp);
         accept_rule_text(r, &tmp);
@@ -1195,4 +1195,12 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
     if (r->hot)
         ev->hottest = hot_doc(s, r->hot);
     accept_doc(s, r, &o->acceptance);
+}
+
+const fp_rule *fp_rule_find(const char *id)
+{
+    for (size_t i = 0; id && i < fp_rules_count; i++)
+        if (!strcmp(fp_rules[i].id, id))
+            return &fp_rules[i];
+    return NULL;
 }

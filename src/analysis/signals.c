@@ -633,6 +633,9 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *
      * (a CPX MI300X agent has 38 CUs, not 304); fp_signals_from_agent keeps it */
     if (k && k->gpu && k->gpu->cu_count.known && k->gpu->cu_count.v > 0)
         s->cus = (int)k->gpu->cu_count.v;
+    /* and its XCDs, so a partitioned agent's trace is scaled to the agent (launch_facts.c) */
+    if (k && k->gpu && k->gpu->num_xcc.known && k->gpu->num_xcc.v >= 1 && k->gpu->num_xcc.v <= 64)
+        s->xcds = (int)k->gpu->num_xcc.v;
     if (w && w->invocation)
         set_str(&s->invocation, w->invocation);
     if (w && w->shape)

@@ -114,7 +114,15 @@ static const fp_path_rule annotate_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const annotate_examples[] = {
+    "flyprof annotate --bundle runs/softmax -f table",
+    "flyprof annotate --bundle runs/softmax --line kernels/softmax.py:42 --context 3",
+    NULL,
+};
+
 const fp_command fp_cmd_annotate = {
+    .examples = annotate_examples,
     .name = "annotate",
     .summary = "perf-annotate view: the ISA around a hot instruction with hits, stall, exposed, class, the "
                "producer of each wait and the source interleaved",

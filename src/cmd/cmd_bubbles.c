@@ -40,7 +40,7 @@ static const fp_opt bubbles_opts[] = {
      "capture tag under att/ (small, big); default: capture.json's only tag, else big", NULL, NULL, 0, 0},
     {"dispatch", 0, FP_OPT_INT, offsetof(bubbles_args, dispatch), "N",
      "analyse ui_output_agent_*_dispatch_<N> instead of the kept one", "-1", NULL, 0, 100000000000LL},
-    {"limit", 0, FP_OPT_INT, offsetof(bubbles_args, limit), "N",
+    {"limit", 'n', FP_OPT_INT, offsetof(bubbles_args, limit), "N",
      "entries of each ranked list in the envelope (0 = all; the artifact is always complete)", "25", NULL,
      0, 100000000},
     {"rank", 0, FP_OPT_CHOICE, offsetof(bubbles_args, rank), "BY",
@@ -196,7 +196,20 @@ static const fp_path_rule bubbles_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
+static const char *const bubbles_csv_rows[] = {"classes", "hotspots", "lines", NULL};
+
+/* shown under "examples:" in help and in the man page */
+static const char *const bubbles_examples[] = {
+    "flyprof bubbles --bundle runs/softmax",
+    "flyprof bubbles --bundle runs/softmax -f csv:hotspots > hotspots.csv",
+    NULL,
+};
+
 const fp_command fp_cmd_bubbles = {
+    .examples = bubbles_examples,
+    .next = "flyprof map --bundle {bundle}   (which .py lines)",
+    .csv_rows = bubbles_csv_rows,
     .name = "bubbles",
     .summary = "where the stall cycles go: taxonomy, exposed vs hidden, waitcnt -> producer, per line",
     .usage = "flyprof bubbles --bundle DIR [--tag TAG] [--dispatch N] [--rank exposed|stall|latency] [--limit N] [--by inst|line] [--out FILE] [--jobs N]",

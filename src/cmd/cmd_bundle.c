@@ -78,39 +78,6 @@ static int copy_json_relocated(const char *src, const char *dst, const char *roo
     return rc;
 }
 
-/* Copy regular files and directories of src into dst (plain names only;
- * symlinks and special files are skipped). */
-static int copy_tree(const char *src, const char *dst, int depth, size_t *nfiles, fp_err *err)
-{
-    if (depth > FP_BUNDLE_MAX_DEPTH)
-        return fp_err_set(err, FP_BAD_INPUT, "%s: directory nesting deeper than %d", src, FP_BUNDLE_MAX_DEPTH);
-    if (fp_mkdir_p(dst, err))
-        return -1;
-    char **names = NULL;
-    size_t n = 0;
-    if (fp_list_dir(src, &names, &n, err))
-        return -1;
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        if (!fp_is_plain_name(names[i]))
-            continue;
-        char *s = fp_path_join(src, names[i]), *d = fp_path_join(dst, names[i]);
-        struct stat st;
-        if (lstat(s, &st) == 0) {
-            if (S_ISREG(st.st_mode)) {
-                rc = copy_file(s, d, err);
-                (*nfiles)++;
-            } else if (S_ISDIR(st.st_mode)) {
-                rc = copy_tree(s, d, depth + 1, nfiles, err);
-            }
-        }
-        free(s);
-        free(d);
-    }
-    fp_strv_free(names, n);
-    return rc;
-}
-
 static int remove_tree(const char *path)
 {
     struct stat st;
@@ -331,8 +298,105 @@ typedef struct example {
     const char *tmp;           /* the directory being assembled */
     char *disp_rel;            /* where the dispatch goes inside it (owned) */
     cJSON *copied;             /* what was copied, for the envelope (owned) */
+    cJSON *skipped;            /* [{path, reason}]: what was not, and why (owned) */
+    fp_sb skipped_text;        /* the same as table lines */
+    char *roots[2];            /* resolved: the bundle and the dispatch dir; a symlink is followed
+                                  only when its target lies inside one of them (owned) */
     size_t nfiles;
 } example;
+
+/* ---- copying without losing anything silently (issue 21 item 7, issue 22 item 4) ---- */
+
+static void skip(example *ex, const char *rel, const char *fmt, const char *arg)
+{
+    cJSON *o = cJSON_CreateObject();
+    fp_json_add_str(o, "path", rel);
+    fp_sb why;
+    fp_sb_init(&why);
+    fp_sb_addf(&why, fmt, arg ? arg : "");
+    fp_json_add_str(o, "reason", why.buf);
+    fp_sb_addf(&ex->skipped_text, "  %s: %s\n", rel, why.buf);
+    fp_sb_free(&why);
+    cJSON_AddItemToArray(ex->skipped, o);
+}
+
+typedef enum { ENT_FILE, ENT_DIR, ENT_SKIP } ent_kind;
+
+/* What one entry of the bundle is to the copy. A symlink is copied by content when its
+ * target lies inside the bundle (or the dispatch dir) and is skipped otherwise: a
+ * symlinked pmc/ or CSV must not pull an outside file into a published example. `rel`
+ * names it in the skip list. */
+static ent_kind classify(example *ex, const char *path, const char *rel)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        skip(ex, rel, "cannot be read%s", "");
+        return ENT_SKIP;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (!real) {
+            skip(ex, rel, "a dangling symlink%s", "");
+            return ENT_SKIP;
+        }
+        bool inside = false;
+        for (int i = 0; i < 2; i++)
+            inside |= ex->roots[i] && path_within(real, ex->roots[i]);
+        if (!inside || stat(real, &st) != 0) {
+            skip(ex, rel, "a symlink to %s, outside the bundle (not published)", real);
+            free(real);
+            return ENT_SKIP;
+        }
+        free(real);
+    }
+    if (S_ISREG(st.st_mode))
+        return ENT_FILE;
+    if (S_ISDIR(st.st_mode))
+        return ENT_DIR;
+    skip(ex, rel, "not a regular file or directory%s", "");
+    return ENT_SKIP;
+}
+
+/* Copy the files and directories of src into dst (rel: src's path in the example).
+ * Names that are not plain, symlinks out of the bundle, a symlinked directory that
+ * contains the directory being copied (a cycle) and special files are skipped and
+ * listed. */
+static int copy_tree(example *ex, const char *src, const char *dst, const char *rel, int depth, fp_err *err)
+{
+    if (depth > FP_BUNDLE_MAX_DEPTH)
+        return fp_err_set(err, FP_BAD_INPUT, "%s: directory nesting deeper than %d", src, FP_BUNDLE_MAX_DEPTH);
+    if (fp_mkdir_p(dst, err))
+        return -1;
+    char **names = NULL;
+    size_t n = 0;
+    if (fp_list_dir(src, &names, &n, err))
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char *s = fp_path_join(src, names[i]), *d = fp_path_join(dst, names[i]), *r = fp_path_join(rel, names[i]);
+        ent_kind k = fp_is_plain_name(names[i]) ? classify(ex, s, r) : ENT_SKIP;
+        if (!fp_is_plain_name(names[i]))
+            skip(ex, r, "not a plain file name%s", "");
+        char *rs = k == ENT_DIR ? resolve_path(s) : NULL, *rsrc = k == ENT_DIR ? resolve_path(src) : NULL;
+        if (k == ENT_DIR && path_within(rsrc, rs)) {
+            skip(ex, r, "a symlink to %s, which contains it (a cycle)", rs);
+            k = ENT_SKIP;
+        }
+        if (k == ENT_FILE) {
+            rc = copy_file(s, d, err);
+            ex->nfiles++;
+        } else if (k == ENT_DIR) {
+            rc = copy_tree(ex, s, d, r, depth + 1, err);
+        }
+        free(rs);
+        free(rsrc);
+        free(s);
+        free(d);
+        free(r);
+    }
+    fp_strv_free(names, n);
+    return rc;
+}
 
 /* The dispatch's path in the example: the same place relative to the bundle
  * (so capture.json stays valid), else att/<dir name> for a bare dispatch dir. */
@@ -353,24 +417,28 @@ static char *dispatch_rel(const fp_report_loaded *l)
 static int copy_dispatch(example *ex, fp_err *err)
 {
     char *d = fp_path_join(ex->tmp, ex->disp_rel);
-    int rc = copy_tree(ex->l->dispatch_dir, d, 0, &ex->nfiles, err);
+    int rc = copy_tree(ex, ex->l->dispatch_dir, d, ex->disp_rel, 0, err);
     free(d);
     if (rc == 0)
         cJSON_AddItemToArray(ex->copied, cJSON_CreateString(ex->disp_rel));
     return rc;
 }
 
-/* The bundle's artifacts (JSON ones with their paths relocated), rocprof/ and pmc/. */
+/* The bundle's artifacts (JSON ones with their paths relocated), rocprof/ and pmc/: each
+ * listed as copied only when something of it was (a symlinked one out of the bundle is
+ * listed as skipped instead). */
 static int copy_artifacts(example *ex, fp_err *err)
 {
     const fp_report_loaded *l = ex->l;
     for (size_t i = 0; i < sizeof bundle_files / sizeof *bundle_files; i++) {
         char *s = fp_path_join(l->root, bundle_files[i]), *d = fp_path_join(ex->tmp, bundle_files[i]);
-        int c = !fp_is_file(s) ? 0
+        struct stat st;
+        bool there = lstat(s, &st) == 0, take = there && classify(ex, s, bundle_files[i]) == ENT_FILE;
+        int c = !take ? 0
                 : strstr(bundle_files[i], ".json")
                     ? copy_json_relocated(s, d, l->root, l->dispatch_dir, ex->disp_rel, err)
                     : copy_file(s, d, err);
-        if (c == 0 && fp_is_file(s))
+        if (c == 0 && take)
             cJSON_AddItemToArray(ex->copied, cJSON_CreateString(bundle_files[i]));
         free(s);
         free(d);
@@ -380,8 +448,11 @@ static int copy_artifacts(example *ex, fp_err *err)
     static const char *const dirs[] = {"rocprof", "pmc"};
     for (size_t i = 0; i < 2; i++) {
         char *s = fp_path_join(l->root, dirs[i]), *d = fp_path_join(ex->tmp, dirs[i]);
-        int c = fp_is_dir(s) ? copy_tree(s, d, 0, &ex->nfiles, err) : 0;
-        if (c == 0 && fp_is_dir(s))
+        struct stat st;
+        size_t before = ex->nfiles;
+        bool take = lstat(s, &st) == 0 && classify(ex, s, dirs[i]) == ENT_DIR;
+        int c = take ? copy_tree(ex, s, d, dirs[i], 0, err) : 0;
+        if (c == 0 && take && ex->nfiles > before)
             cJSON_AddItemToArray(ex->copied, cJSON_CreateString(dirs[i]));
         free(s);
         free(d);
@@ -539,9 +610,18 @@ static void bundle_envelope(fp_ctx *ctx, const char *name, const char *dest, exa
     fp_json_add_str(ctx->data, "dispatch", ex->disp_rel);
     cJSON_AddItemToObject(ctx->data, "copied", ex->copied);
     ex->copied = NULL;
+    int nskipped = cJSON_GetArraySize(ex->skipped);
+    if (nskipped) { /* never silent: the envelope lists each one, the warning says how many */
+        fp_warn(ctx, "bundle: %d file(s) not published (symlinks out of the bundle, special files): see data.skipped",
+                nskipped);
+    }
+    cJSON_AddItemToObject(ctx->data, "skipped", ex->skipped);
+    ex->skipped = NULL;
     fp_json_add_int(ctx->data, "files", (int64_t)ex->nfiles);
     fp_json_add_str(ctx->data, "headline", headline);
     fp_sb_addf(&ctx->table, "example written: %s\n%s\n", dest, headline ? headline : "");
+    if (nskipped)
+        fp_sb_addf(&ctx->table, "not published (%d):\n%s", nskipped, ex->skipped_text.buf);
 }
 
 static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
@@ -566,7 +646,9 @@ static int run_bundle(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
     char tmpname[512];
     snprintf(tmpname, sizeof tmpname, ".%s.tmp-%ld", name, (long)getpid());
     char *tmp = fp_path_join(root, tmpname);
-    example ex = {.l = &l, .tmp = tmp, .copied = cJSON_CreateArray()};
+    example ex = {.l = &l, .tmp = tmp, .copied = cJSON_CreateArray(), .skipped = cJSON_CreateArray(),
+                  .roots = {resolve_path(l.root), resolve_path(l.dispatch_dir)}};
+    fp_sb_init(&ex.skipped_text);
     int rc = -1;
 
     if (check_no_overlap(ctx->bundle, &l, root, dest, err))
@@ -592,6 +674,10 @@ done:
     if (rc)
         remove_tree(tmp);
     cJSON_Delete(ex.copied);
+    cJSON_Delete(ex.skipped);
+    fp_sb_free(&ex.skipped_text);
+    free(ex.roots[0]);
+    free(ex.roots[1]);
     free(name);
     free(dest);
     free(tmp);
@@ -606,7 +692,14 @@ static const fp_path_rule bundle_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const bundle_examples[] = {
+    "flyprof bundle --bundle runs/softmax --examples-dir examples",
+    NULL,
+};
+
 const fp_command fp_cmd_bundle = {
+    .examples = bundle_examples,
     .name = "bundle",
     .summary = "publish a bundle as examples/<kernel>/ (dispatch, CSVs, artifacts, report) - re-reportable",
     .usage = "flyprof bundle --bundle DIR [--examples-dir DIR] [--tag TAG] [--no-clobber]",

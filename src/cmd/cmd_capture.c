@@ -1610,7 +1610,16 @@ static const fp_path_rule capture_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const capture_examples[] = {
+    "flyprof capture softmax --shape 32768,8192,bf16 --bundle runs/softmax",
+    "flyprof capture gemm --tag both --with-pmc --shape 4096,4096,4096,bf16",
+    NULL,
+};
+
 const fp_command fp_cmd_capture = {
+    .examples = capture_examples,
+    .next = "flyprof bubbles --bundle {bundle}   (where the stall cycles go)",
     .name = "capture",
     .summary = "discover a kernel with rocprofv3 and capture its ATT trace into the bundle",
     .usage = "flyprof capture KERNEL [--shape S] [--invocation CMD] [--tag small|big|both] [--iter-range R] "

@@ -1001,7 +1001,16 @@ static const fp_path_rule counters_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const counters_examples[] = {
+    "flyprof counters --bundle runs/softmax -- python tests/kernels/test_softmax.py",
+    "flyprof counters --csv pmc/pmc_counter_collection.csv --kernel softmax_kernel_0",
+    NULL,
+};
+
 const fp_command fp_cmd_counters = {
+    .examples = counters_examples,
+    .next = "flyprof report --bundle {bundle}   (the counters join the ranked plan)",
     .name = "counters",
     .summary = "hardware counters per dispatch: L2 hit, 32B partial, over-fetch, HBM %, MFMA, LDS, occupancy, bound",
     .usage = "flyprof counters [--csv FILE... | --db FILE...] [--kernel NAME] [--ideal-gb GB] [--bundle DIR] "

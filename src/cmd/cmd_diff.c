@@ -20,6 +20,7 @@
 #include "flyprof/report.h"
 #include "flyprof/report_load.h"
 #include "flyprof/report_doc.h"
+#include "flyprof/sarif.h"
 
 typedef struct diff_args {
     const char *before;
@@ -27,6 +28,7 @@ typedef struct diff_args {
     const char *out;
     bool no_write;
     const char *fail_on;
+    const char *source_root;
 } diff_args;
 
 static const fp_opt diff_opts[] = {
@@ -42,6 +44,7 @@ static const fp_opt diff_opts[] = {
      "exit 1 (REGRESSED) when the verdict is regressed, or with any-change anything but neutral; exit 3 "
      "(INCONCLUSIVE) when the verdict is inconclusive", NULL,
      fp_diff_fail_on_choices, 0, 0},
+    FP_SOURCE_ROOT_OPT(diff_args, source_root),
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -78,6 +81,18 @@ static int load_side(fp_ctx *ctx, const char *which, const char *path, fp_report
     return rc;
 }
 
+/* -f sarif: the lines and classes whose share of the stall grew, at their .py lines
+ * (classes at their hottest line of the after side) */
+static void diff_sarif(fp_ctx *ctx, const diff_args *a, const fp_diff_doc *d, const fp_report_doc *after)
+{
+    bool regressed = d->verdict.overall && !strcmp(d->verdict.overall, "regressed");
+    fp_sarif_log log;
+    fp_sarif_init(&log, FLYPROF_VERSION, a->source_root);
+    fp_sarif_add_lines(&log, d->lines.rows, d->lines.nrows, regressed, a->source_root);
+    fp_sarif_add_classes(&log, d->classes, d->nclasses, regressed, after, a->source_root);
+    fp_sarif_print(&log, &ctx->doc);
+}
+
 static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
 {
     (void)pos, (void)npos;
@@ -97,6 +112,8 @@ static int run_diff(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
     }
     fp_diff_doc d;
     fp_diff_reports(&rb, &ra, &d);
+    if (ctx->format == FP_FMT_SARIF)
+        diff_sarif(ctx, a, &d, &ra);
     fp_report_doc_free(&rb);
     fp_report_doc_free(&ra);
     char *dest = NULL;
@@ -143,11 +160,19 @@ static const fp_path_rule diff_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const diff_examples[] = {
+    "flyprof diff --before runs/softmax --after runs/softmax-2",
+    "flyprof diff --before a/report.json --after b/report.json --fail-on regressed -f sarif > diff.sarif",
+    NULL,
+};
+
 const fp_command fp_cmd_diff = {
+    .examples = diff_examples,
     .name = "diff",
     .summary = "before/after comparison of two reports: per class, line and instruction, acceptance tests, verdict",
     .usage = "flyprof diff --before BUNDLE|report.json --after BUNDLE|report.json [--out FILE] [--no-write] "
-             "[--fail-on regressed|any-change]",
+             "[--fail-on regressed|any-change] [--source-root DIR]",
     .details = "Says whether the code is the same (ISA hash), compares cycles per main-loop iteration and per wave "
                "with a 95% CI from the waves' own spread, matches instructions by source line + opcode + position "
                "in their basic block. The verdict (improved / regressed / neutral / inconclusive) is data: exit 0, "
@@ -160,4 +185,5 @@ const fp_command fp_cmd_diff = {
     .min_pos = 0,
     .max_pos = 0,
     .run = run_diff,
+    .formats = FP_FMT_BIT(FP_FMT_SARIF),
 };

@@ -572,8 +572,11 @@ static void check_recipes(checks *c, cJSON *d, const fp_config *cfg)
     fp_json_add_str(rj2, "source", cfg->recipes.source);
     if (!cfg->recipes.value) {
         cJSON_AddNullToObject(rj2, "kernels");
-        add_check(c, "recipes", "warn", "no recipes registry found (none shipped next to the binary)",
-                  "install flyprof (cmake --install) or pass --recipes FILE / set FLYPROF_RECIPES", NULL);
+        fp_sb hint; /* where it looked, and how to point a lone copied binary at one */
+        fp_sb_init(&hint);
+        fp_config_registry_hint(&hint);
+        add_check(c, "recipes", "warn", "no recipes registry found (none shipped next to the binary)", hint.buf, NULL);
+        fp_sb_free(&hint);
     } else {
         fp_recipes rs = {0};
         fp_err rerr = {0};
@@ -667,7 +670,15 @@ static const fp_path_rule doctor_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const doctor_examples[] = {
+    "flyprof doctor",
+    "FLYPROF_FORMAT=table flyprof doctor | tail -3",
+    NULL,
+};
+
 const fp_command fp_cmd_doctor = {
+    .examples = doctor_examples,
     .name = "doctor",
     .summary = "check rocprofv3, the trace decoder, GPUs, the FlyDSL worktree and the SoC model",
     .usage = "flyprof doctor [--worktree DIR] [--rocprofv3 PATH] [--gpu N] [--arch GFX]",

@@ -195,7 +195,18 @@ static int do_list(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err *
     fp_history_list_doc d = {0};
     d.db = fp_model_strdup(dbp);
     d.schema_version = fp_history_schema_version(h);
+    int64_t *pins = NULL;
+    size_t npins = 0;
+    int prc = fp_history_pinned_ids(h, &pins, &npins, err);
     fp_history_close(h);
+    if (prc) {
+        fp_history_records_free(&recs);
+        fp_model_free(&fp_history_list_schema, &d);
+        return -1;
+    }
+    for (size_t i = 0; i < npins; i++)
+        *(double *)fp_model_push((void **)&d.pinned, &d.npinned, sizeof *d.pinned) = (double)pins[i];
+    free(pins);
     filter_doc(a, &d.filter);
     d.count = (int64_t)recs.n;
     table_header(&ctx->table);
@@ -205,6 +216,9 @@ static int do_list(fp_ctx *ctx, const history_args *a, const char *dbp, fp_err *
         table_row(&ctx->table, s);
     }
     fp_sb_addf(&ctx->table, "%d entr%s in %s\n", (int)recs.n, recs.n == 1 ? "y" : "ies", dbp);
+    for (size_t i = 0; i < d.npinned; i++)
+        fp_sb_addf(&ctx->table, "%s%.0f%s", i ? ", " : "pinned (the baseline of their series): ", d.pinned[i],
+                   i + 1 == d.npinned ? "\n" : "");
     fp_history_records_free(&recs);
     ctx->data = fp_model_write(&fp_history_list_schema, &d);
     fp_model_free(&fp_history_list_schema, &d);
@@ -444,9 +458,12 @@ static int import_line(const char *file, size_t line, const char *l, fp_history_
     /* exactly one value on the line: a second object after the first would be dropped */
     const char *end = NULL;
     cJSON *j = cJSON_ParseWithOpts(l, &end, 1);
-    if (!j && end && end > l && cJSON_Parse(l)) {
-        cJSON_Delete(cJSON_Parse(l));
-        return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: more than one JSON value on the line", file, line);
+    if (!j && end && end > l) {
+        cJSON *first = cJSON_Parse(l); /* parses when only what follows the first value is wrong */
+        if (first) {
+            cJSON_Delete(first);
+            return fp_err_set(err, FP_BAD_INPUT, "%s:%zu: more than one JSON value on the line", file, line);
+        }
     }
     if (!cJSON_IsObject(j)) {
         cJSON_Delete(j);
@@ -549,25 +566,63 @@ static int do_import(fp_ctx *ctx, const char *dbp, const char *file, fp_err *err
     return rc;
 }
 
-static const char *const subcommands = "add, list, show, trend, export, import";
+/* ---- rm / pin / unpin: one entry, by id ---- */
+
+typedef enum { CHANGE_RM, CHANGE_PIN, CHANGE_UNPIN } change_kind;
+
+static int do_change(fp_ctx *ctx, const char *dbp, const char *which, change_kind k, fp_err *err)
+{
+    static const char *const names[] = {"rm", "pin", "unpin"}, *const done[] = {"removed", "pinned", "unpinned"};
+    long long id;
+    if (!which || fp_parse_ll(which, &id) || id < 1) {
+        fp_err_set(err, FP_USAGE, "history %s takes an entry id, not '%s'", names[k], which ? which : "");
+        return fp_err_help(err, "usage: flyprof history %s ID (`flyprof history list` shows the ids)", names[k]);
+    }
+    fp_history *h; /* a writer (readers open read-only); the file exists: run_history checked it */
+    if (fp_history_open(dbp, true, &h, err))
+        return -1;
+    fp_history_record rec = {0};
+    int rc = k == CHANGE_RM ? fp_history_rm(h, id, &rec, err) : fp_history_pin(h, id, k == CHANGE_PIN, err);
+    if (rc == 0 && k != CHANGE_RM)
+        rc = fp_history_get(h, id, &rec, err);
+    fp_history_close(h);
+    if (rc) {
+        fp_history_record_free(&rec);
+        return -1;
+    }
+    fp_history_change_doc d = {.db = fp_model_strdup(dbp), .action = fp_model_strdup(done[k]), .id = id};
+    fp_history_summary_of(&rec, &d.entry);
+    fp_sb_addf(&ctx->table, "%s entry %lld (%s%s%s) in %s\n", done[k], id, rec.kernel, rec.shape && rec.shape[0] ? " " : "",
+               rec.shape ? rec.shape : "", dbp);
+    if (k == CHANGE_PIN)
+        fp_sb_adds(&ctx->table, "next: it is `flyprof check`'s baseline of its kernel, shape and arch until "
+                                "`flyprof history unpin` it\n");
+    fp_history_record_free(&rec);
+    ctx->data = fp_model_write(&fp_history_change_schema, &d);
+    fp_model_free(&fp_history_change_schema, &d);
+    return 0;
+}
+
+static const char *const subcommands = "add, list, show, trend, export, import, rm, pin, unpin";
 
 static int run_history(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *err)
 {
     history_args *a = vargs;
     const char *sub = pos[0];
-    typedef enum { ADD, LIST, SHOW, TREND, EXPORT, IMPORT } subc;
+    typedef enum { ADD, LIST, SHOW, TREND, EXPORT, IMPORT, RM, PIN, UNPIN } subc;
     static const struct {
         const char *name;
         subc which;
         int max_args;
     } subs[] = {{"add", ADD, 0},     {"list", LIST, 0},     {"show", SHOW, 1},
-                {"trend", TREND, 0}, {"export", EXPORT, 0}, {"import", IMPORT, 1}};
+                {"trend", TREND, 0}, {"export", EXPORT, 0}, {"import", IMPORT, 1},
+                {"rm", RM, 1},       {"pin", PIN, 1},       {"unpin", UNPIN, 1}};
     size_t i = 0;
     while (i < sizeof subs / sizeof subs[0] && strcmp(subs[i].name, sub))
         i++;
     if (i == sizeof subs / sizeof subs[0]) {
         fp_err_set(err, FP_USAGE, "unknown history sub-command '%s' (%s)", sub, subcommands);
-        return fp_err_help(err, "usage: flyprof history add|list|show|trend|export|import [options]");
+        return fp_err_help(err, "usage: flyprof history add|list|show|trend|export|import|rm|pin|unpin [options]");
     }
     if (npos - 1 > subs[i].max_args) {
         fp_err_set(err, FP_USAGE, "history %s takes %d argument(s), got %d", sub, subs[i].max_args, npos - 1);
@@ -593,23 +648,39 @@ static int run_history(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *e
     case SHOW: rc = do_show(ctx, a, dbp, npos > 1 ? pos[1] : NULL, err); break;
     case TREND: rc = do_trend(ctx, a, dbp, err); break;
     case EXPORT: rc = do_export(ctx, a, dbp, err); break;
+    case RM: rc = do_change(ctx, dbp, npos > 1 ? pos[1] : NULL, CHANGE_RM, err); break;
+    case PIN: rc = do_change(ctx, dbp, npos > 1 ? pos[1] : NULL, CHANGE_PIN, err); break;
+    case UNPIN: rc = do_change(ctx, dbp, npos > 1 ? pos[1] : NULL, CHANGE_UNPIN, err); break;
     default: rc = do_import(ctx, dbp, npos > 1 ? pos[1] : NULL, err); break;
     }
     free(dbp);
     return rc;
 }
 
+/* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
+static const char *const history_csv_rows[] = {"entries", "points", NULL};
+
+/* shown under "examples:" in help and in the man page */
+static const char *const history_examples[] = {
+    "flyprof history add --bundle runs/softmax",
+    "flyprof history pin 12   # the baseline of its kernel + shape + arch until unpinned",
+    NULL,
+};
+
 const fp_command fp_cmd_history = {
+    .examples = history_examples,
+    .csv_rows = history_csv_rows,
     .name = "history",
     .summary = "per-kernel performance history in SQLite: add a reported bundle, list, show, trend (SVG + CSV), "
                "export/import JSON lines",
     .usage = "flyprof history add --bundle DIR | list | show ID|latest | trend [--out DIR] | export [--out FILE] | "
-             "import FILE  [--db FILE] [--kernel K] [--shape S] [--since T] [--limit N]",
+             "import FILE | rm ID | pin ID | unpin ID  [--db FILE] [--kernel K] [--shape S] [--since T] [--limit N]",
     .details = "One entry per reported bundle (idempotent by content hash): duration per call, stall/exposed shares "
                "per class, bound, launch fill and speed of light when reported, top rules with est. gain, counters "
                "metrics, and provenance (FlyDSL commit + dirty flag, flyprof version, capture time, host). Parallel "
                "adds are safe (WAL, busy timeout, one transaction each); a damaged or foreign file is BAD_INPUT and "
-               "left untouched. `flyprof check` gates a bundle against it.",
+               "left untouched. `flyprof check` gates a bundle against it; `rm` drops a bad entry, `pin` makes an entry "
+               "the baseline of its series until `unpin`.",
     .paths = history_paths,
     .opts = history_opts,
     .args_size = sizeof(history_args),

@@ -466,7 +466,19 @@ static const fp_path_rule hotspots_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
+static const char *const hotspots_csv_rows[] = {"instructions_ranked", "source_lines", "stall_by_type", NULL};
+
+/* shown under "examples:" in help and in the man page */
+static const char *const hotspots_examples[] = {
+    "flyprof hotspots runs/softmax/att/ui_output_agent_1_dispatch_3 --detail -f table",
+    "flyprof hotspots DIR --topk 20 --mode src -f json",
+    NULL,
+};
+
 const fp_command fp_cmd_hotspots = {
+    .examples = hotspots_examples,
+    .csv_rows = hotspots_csv_rows,
     .name = "hotspots",
     .summary = "rank stall hotspots of one ATT dispatch dir (the seed analyzer, built in)",
     .usage = "flyprof hotspots DIR [--topk N] [--mode asm|src|both] [--detail] [--context N] "

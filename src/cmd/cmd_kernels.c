@@ -36,7 +36,7 @@ static const fp_opt kernels_opts[] = {
      "rocprofv3 kernel_stats.csv or kernel_trace.csv (told apart by their columns)", NULL, NULL, 0, 0},
     {"db", 0, FP_OPT_STR, offsetof(kernels_args, db), "FILE", "rocprofv3 rocpd results.db (SQLite)", NULL, NULL, 0,
      0},
-    {"top", 0, FP_OPT_INT, offsetof(kernels_args, top), "N", "kernels shown (0 = all)", "20", NULL, 0, 1000000},
+    {"limit", 'n', FP_OPT_INT, offsetof(kernels_args, top), "N", "kernels shown (0 = all)", "20", NULL, 0, 1000000},
     {"filter", 0, FP_OPT_STR, offsetof(kernels_args, filter), "REGEX",
      "only kernels whose name matches this POSIX extended regex (searched, like rocprofv3's)", NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -299,10 +299,26 @@ static const fp_path_rule kernels_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
+static const char *const kernels_csv_rows[] = {"kernels", NULL};
+
+/* shown under "examples:" in help and in the man page */
+static const char *const kernels_examples[] = {
+    "flyprof kernels --csv out/kernel_stats.csv --limit 10",
+    "flyprof kernels --bundle runs/softmax -f csv > kernels.csv",
+    NULL,
+};
+
+/* --limit is the spelling of "rows shown" in every command (map, bubbles, history) */
+static const fp_opt_alias kernels_aliases[] = {{"top", "limit"}, {NULL, NULL}};
+
 const fp_command fp_cmd_kernels = {
+    .aliases = kernels_aliases,
+    .examples = kernels_examples,
+    .csv_rows = kernels_csv_rows,
     .name = "kernels",
     .summary = "rank the kernels of a rocprofv3 --stats/--kernel-trace run by total time (what to capture)",
-    .usage = "flyprof kernels (--csv FILE | --db FILE | --bundle DIR) [--top N] [--filter REGEX]",
+    .usage = "flyprof kernels (--csv FILE | --db FILE | --bundle DIR) [--limit N] [--filter REGEX]",
     .details = "The seed's discovery step, offline: reads kernel_stats.csv, kernel_trace.csv (aggregated per "
                "kernel) or a rocpd results.db, ranks kernels by total time with calls, avg/min/max and % of "
                "the total (library kernels marked [lib]), and names the next step: flyprof capture KERNEL. "

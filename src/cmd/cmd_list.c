@@ -26,6 +26,16 @@ static const fp_opt list_opts[] = {
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
+/* Never silent: a lone copied binary (no registry next to it) says where it looked. */
+static void warn_no_registry(fp_ctx *ctx)
+{
+    fp_sb hint;
+    fp_sb_init(&hint);
+    fp_config_registry_hint(&hint);
+    fp_warn(ctx, "%s", hint.buf);
+    fp_sb_free(&hint);
+}
+
 static int list_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
 {
     (void)pos;
@@ -60,6 +70,8 @@ static int list_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
         fp_warn(ctx, "no worktree configured (--worktree / FLYPROF_WORKTREE): only registry recipes are listed");
     }
     fp_recipes_sort(&rs);
+    if (!cfg.recipes.value)
+        warn_no_registry(ctx);
 
     cJSON *d = ctx->data = cJSON_CreateObject();
     fp_json_add_str(d, "worktree", cfg.worktree.value);
@@ -109,7 +121,15 @@ static const fp_path_rule list_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const list_examples[] = {
+    "flyprof list --worktree ~/FlyDSL",
+    "flyprof list --category gemm -f csv",
+    NULL,
+};
+
 const fp_command fp_cmd_list = {
+    .examples = list_examples,
     .name = "list",
     .summary = "list profilable kernels: recipes registry + tests tracked in the FlyDSL worktree",
     .usage = "flyprof list [--worktree DIR] [--recipes FILE] [--category NAME]",

@@ -48,7 +48,7 @@ static const fp_opt map_opts[] = {
     {"source-line", 0, FP_OPT_STR, offsetof(map_args, source_line), "FILE:LINE",
      "the instructions of exactly this source line (FILE: exact path, else a unique suffix)", NULL, NULL, 0, 0},
     {"context", 0, FP_OPT_INT, offsetof(map_args, context), "N", "snippet lines on each side", "2", NULL, 0, 1000},
-    {"limit", 0, FP_OPT_INT, offsetof(map_args, limit), "N",
+    {"limit", 'n', FP_OPT_INT, offsetof(map_args, limit), "N",
      "mappings in the default selection (top by stall) and in the envelope (0 = all)", "25", NULL, 0, 100000000},
     {"weight", 0, FP_OPT_CHOICE, offsetof(map_args, weight), "W",
      "flamegraph weight: exposed stall (no other wave of the SIMD issuing), stall or latency cycles", "exposed",
@@ -659,7 +659,20 @@ static const fp_path_rule map_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* -f csv: the row lists of the data (the first present is the default; -f csv:NAME) */
+static const char *const map_csv_rows[] = {"mappings", "files", NULL};
+
+/* shown under "examples:" in help and in the man page */
+static const char *const map_examples[] = {
+    "flyprof map --bundle runs/softmax",
+    "flyprof map --bundle runs/softmax --source-line kernels/softmax.py:42",
+    NULL,
+};
+
 const fp_command fp_cmd_map = {
+    .examples = map_examples,
+    .next = "flyprof report --bundle {bundle}   (the ranked plan)",
+    .csv_rows = map_csv_rows,
     .name = "map",
     .summary = "ISA <-> source both ways, snippets, folded stacks and an SVG flamegraph",
     .usage = "flyprof map --bundle DIR [--code-line N | --source-line FILE:LINE] [--context N] [--limit N] "

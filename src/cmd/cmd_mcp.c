@@ -351,8 +351,10 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
-/* The child's argv: flyprof <cmd> -f json <rest>; -f before any "--" (main strips it there). */
-static const char **call_argv(const call *c)
+/* The child's argv: flyprof <cmd> -f json <rest>; -f before any "--" (main strips it there).
+ * argv[0] is this binary's absolute path: `run` re-runs argv[0] once per step, and the
+ * child's cwd is the root, where a bare "flyprof" names nothing. */
+static const char **call_argv(const server *s, const call *c)
 {
     size_t n = 0;
     while (c->argv[n])
@@ -361,7 +363,7 @@ static const char **call_argv(const call *c)
     if (!argv)
         abort();
     size_t k = 0;
-    argv[k++] = "flyprof";
+    argv[k++] = s->exe;
     argv[k++] = c->argv[0];
     argv[k++] = "-f";
     argv[k++] = "json";
@@ -396,6 +398,7 @@ static void confined_defaults(server *s)
         if (v && v[0] && !res)
             logf_("$%s=%s is outside the root: calls use %s", confined_env[i].var, v, strchr(sb.buf, '=') + 1);
         free(res);
+        fp_err_clear(&e); /* the refusal's extra (its root) */
         s->env_fixed[i] = fp_sb_detach(&sb);
     }
 }
@@ -482,7 +485,7 @@ static int spawn(server *s, call *c, fp_err *err)
                 close(p[j][0]), close(p[j][1]);
             return fp_err_set(err, FP_IO_ERROR, "pipe: %s", strerror(errno));
         }
-    const char **argv = call_argv(c);
+    const char **argv = call_argv(s, c);
     const char **envp = call_env(s);
     pid_t pid = fork();
     if (pid < 0) {
@@ -1167,7 +1170,15 @@ static const fp_path_rule mcp_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const mcp_examples[] = {
+    "flyprof mcp --root ~/work",
+    "flyprof mcp --root ~/work --allow-gpu",
+    NULL,
+};
+
 const fp_command fp_cmd_mcp = {
+    .examples = mcp_examples,
     .name = "mcp",
     .summary = "MCP server on stdio: one tool per command, schemas from the option tables (for agents)",
     .usage = "flyprof mcp [--root DIR] [--allow-gpu]",

@@ -21,6 +21,7 @@
 #include "flyprof/report.h"
 #include "flyprof/report_doc.h"
 #include "flyprof/report_load.h"
+#include "flyprof/sarif.h"
 
 typedef struct report_args {
     const char *tag;
@@ -28,6 +29,7 @@ typedef struct report_args {
     const char *out_dir;
     bool no_html;
     long long jobs;
+    const char *source_root;
 } report_args;
 
 static const fp_opt report_opts[] = {
@@ -41,6 +43,7 @@ static const fp_opt report_opts[] = {
     {"jobs", 0, FP_OPT_INT, offsetof(report_args, jobs), "N",
      "threads of the bubbles analysis when bubbles.json is absent (0 = online CPUs, at most 2); same output for any N",
      NULL, NULL, 0, 64},
+    FP_SOURCE_ROOT_OPT(report_args, source_root),
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -124,12 +127,19 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
 
     ctx->data = fp_model_write(&fp_report_envelope_schema, &env);
     fp_report_table(r, &ctx->table);
+    if (ctx->format == FP_FMT_SARIF) {
+        fp_sarif_log log;
+        fp_sarif_init(&log, FLYPROF_VERSION, a->source_root);
+        fp_sarif_add_report(&log, r, a->source_root);
+        fp_sarif_print(&log, &ctx->doc);
+    }
 
     bool none = !r->optimal && fp_report_nrecs(r) == 0;
     if (none) {
         fp_err_set(err, FP_NO_RECOMMENDATION, "no rule fired: no bubble crossed its threshold");
         fp_err_help(err, "the report files were still written; see REPORT.md section 4 for the stall taxonomy");
         fp_err_extra(err, "artifacts", fp_model_write(&fp_report_artifacts_schema, arts));
+        ctx->data_on_error = ctx->format == FP_FMT_SARIF; /* a log with no result is still CI's answer */
     }
     fp_model_free(&fp_report_envelope_schema, &env);
     fp_report_loaded_free(&l);
@@ -142,10 +152,19 @@ static const fp_path_rule report_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const report_examples[] = {
+    "flyprof report --bundle runs/softmax -f table",
+    "flyprof report --bundle runs/softmax -f sarif --source-root ~/FlyDSL > flyprof.sarif",
+    NULL,
+};
+
 const fp_command fp_cmd_report = {
+    .examples = report_examples,
+    .next = "apply the top knob, re-capture into NEW, then flyprof diff --before {bundle} --after NEW",
     .name = "report",
     .summary = "ranked knob recommendations with evidence: report.json, headlines.json, REPORT.md, report.html",
-    .usage = "flyprof report --bundle DIR [--tag TAG] [--dispatch N] [--out-dir DIR] [--no-html] [--jobs N]",
+    .usage = "flyprof report --bundle DIR [--tag TAG] [--dispatch N] [--out-dir DIR] [--no-html] [--jobs N] [--source-root DIR]",
     .details = "Works on any bundle holding an ATT dispatch (or a dispatch dir itself), with or without "
                "capture.json, counters.json, tile.json, bubbles.json, map.json: what is missing is computed "
                "from what is there, and listed in report.json evidence.missing.",
@@ -156,4 +175,5 @@ const fp_command fp_cmd_report = {
     .run = run_report,
     .paths = report_paths,
     .bundle_required = true,
+    .formats = FP_FMT_BIT(FP_FMT_SARIF),
 };

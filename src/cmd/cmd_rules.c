@@ -58,7 +58,15 @@ static int run_rules(fp_ctx *ctx, void *args, char **pos, int npos, fp_err *err)
     return 0;
 }
 
+/* shown under "examples:" in help and in the man page */
+static const char *const rules_examples[] = {
+    "flyprof rules -f table",
+    "flyprof rules --markdown -f table > bubble-knob-table.md",
+    NULL,
+};
+
 const fp_command fp_cmd_rules = {
+    .examples = rules_examples,
     .name = "rules",
     .summary = "print the knob rules table (bubble class -> signal -> FlyDSL knob)",
     .usage = "flyprof rules [-f json|table] [--markdown]",

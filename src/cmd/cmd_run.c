@@ -36,6 +36,7 @@
 #include "flyprof/json.h"
 #include "flyprof/proc.h"
 #include "flyprof/report_doc.h"
+#include "flyprof/rules.h"
 #include "flyprof/run_doc.h"
 
 #include "child_argv.h"
@@ -51,6 +52,7 @@ typedef struct run_args {
     bool no_pmc, skip_bundle, history;
     const char *history_db;
     long long jobs;
+    long long limit;
 } run_args;
 
 static const fp_opt run_opts[] = {
@@ -75,6 +77,8 @@ static const fp_opt run_opts[] = {
      "history database for --history (default: history's own)", NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(run_args, jobs), "N",
      "threads of the bubbles and report steps (0 = their default: online CPUs, at most 2)", NULL, NULL, 0, 64},
+    {"limit", 'n', FP_OPT_INT, offsetof(run_args, limit), "N",
+     "recommendations in the envelope's answer (the whole plan stays in report.json)", "5", NULL, 1, 50},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -446,6 +450,48 @@ static int counters_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err
     return 0;
 }
 
+/* The report's summary line that starts with `prefix`, or NULL. */
+static char *summary_line(const fp_report_doc *rep, const char *prefix)
+{
+    for (size_t i = 0; i < rep->nsummary; i++)
+        if (!strncmp(rep->summary[i], prefix, strlen(prefix)))
+            return fp_model_strdup(rep->summary[i]);
+    return NULL;
+}
+
+/* run.json "answer": the plan, from report.json, capped at --limit recommendations so
+ * that the envelope stays small (docs/commands/run.md) and an agent needs no second read. */
+static void run_answer(runner *r, const fp_report_doc *rep)
+{
+    fp_run_answer *a = calloc(1, sizeof *a);
+    if (!a)
+        abort();
+    a->bound = fp_model_strdup(rep->bound.bound);
+    a->bound_confidence = fp_model_strdup(rep->bound.confidence);
+    a->optimal = rep->optimal;
+    a->headline = fp_model_strdup(rep->headline);
+    a->launch = summary_line(rep, "Launch:");
+    a->speed_of_light = summary_line(rep, "Speed of light:");
+    size_t n = rep->nrecs < (size_t)r->a->limit ? rep->nrecs : (size_t)r->a->limit;
+    for (size_t i = 0; i < n; i++) {
+        const fp_report_rec *rc = &rep->recs[i];
+        fp_run_answer_rec *o = fp_model_push((void **)&a->recs, &a->nrecs, sizeof *o);
+        o->rank = rc->rank;
+        o->rule = fp_model_strdup(rc->rule);
+        o->knob = fp_model_strdup(rc->knob);
+        o->est_gain_pct = rc->est_gain_pct;
+        const fp_rule *rule = fp_rule_find(rc->rule);
+        o->gain_model = fp_model_strdup(rule ? fp_gain_model_text(rule->gain) : NULL);
+        o->confidence = rc->confidence;
+        o->confidence_label = fp_model_strdup(rc->confidence_label);
+        o->evidence = fp_model_strdup(rc->evidence.hottest ? rc->evidence.hottest->source : NULL);
+        o->acceptance = fp_model_strdup(rc->acceptance.text);
+    }
+    a->more_recommendations = (int)(rep->nrecs - n);
+    a->report = fp_model_strdup(fp_artifact_name(FP_ART_REPORT));
+    r->doc.answer = a;
+}
+
 static int report_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err *err)
 {
     /* the report step's envelope data, strictly (report_doc.h): its headline */
@@ -458,6 +504,17 @@ static int report_record(runner *r, fp_run_step *entry, const cJSON *d, fp_err *
         entry->summary = fp_model_strdup(rep.headline);
     }
     fp_model_free(&fp_report_envelope_schema, &rep);
+    fp_err_clear(&e);
+    char *rj = fp_bundle_path(r->bundle, FP_ART_REPORT);
+    fp_report_doc doc;
+    memset(&doc, 0, sizeof doc);
+    if (fp_report_read_file(rj, &doc, &e) == 0)
+        run_answer(r, &doc);
+    else /* the steps are still the run's answer; say why the plan is missing */
+        fp_warn(r->ctx, "run: no answer from %s: %s", fp_artifact_name(FP_ART_REPORT), e.message);
+    fp_err_clear(&e);
+    fp_report_doc_free(&doc);
+    free(rj);
     return 0;
 }
 
@@ -603,6 +660,19 @@ static void run_table(const runner *r, fp_sb *t)
         if (!strcmp(r->doc.steps[i].name, "report") && r->doc.steps[i].has_summary)
             headline = r->doc.steps[i].summary;
     fp_sb_addf(t, "%s\n\n", headline ? headline : "run: no report (see the steps)");
+    const fp_run_answer *a = r->doc.answer;
+    for (size_t i = 0; a && i < a->nrecs; i++) { /* the plan, then the steps */
+        const fp_run_answer_rec *x = &a->recs[i];
+        char gain[48] = "no gain estimate";
+        if (x->est_gain_pct.known)
+            snprintf(gain, sizeof gain, "est. gain <= %.2f%%", x->est_gain_pct.v);
+        fp_sb_addf(t, "  %d. %s (%s, %s)%s%s\n     accept: %s\n", x->rank, x->knob, gain, x->confidence_label,
+                   x->evidence ? " at " : "", x->evidence ? x->evidence : "", x->acceptance);
+    }
+    if (a && a->more_recommendations > 0)
+        fp_sb_addf(t, "  (%d more in %s)\n", a->more_recommendations, a->report);
+    if (a && (a->nrecs || a->more_recommendations))
+        fp_sb_addc(t, '\n');
     for (size_t i = 0; i < r->doc.nsteps; i++) {
         const fp_run_step *s = &r->doc.steps[i];
         const char *why = s->reason, *sum = s->has_summary ? s->summary : NULL;
@@ -723,11 +793,20 @@ static const fp_path_rule run_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const run_examples[] = {
+    "flyprof run softmax --shape 32768,8192,bf16",
+    "flyprof run gemm --shape 4096,4096,4096,bf16 --history --limit 3 -f json",
+    NULL,
+};
+
 const fp_command fp_cmd_run = {
+    .examples = run_examples,
+    .next = "apply the top knob, flyprof run the kernel again into NEW, then flyprof diff --before {bundle} --after NEW",
     .name = "run",
     .summary = "the whole pipeline on one kernel: doctor, tile, capture (+counters), bubbles, map, report, bundle",
     .usage = "flyprof run KERNEL [--shape S] [--invocation CMD] [--tag small|big|both] [--iter-range R] "
-             "[--timeout S] [--no-pmc] [--examples-dir DIR | --skip-bundle] [--jobs N] [--bundle DIR]",
+             "[--timeout S] [--no-pmc] [--examples-dir DIR | --skip-bundle] [--jobs N] [--limit N] [--bundle DIR]",
     .details = "Each step re-runs this binary and writes its own artifact; envelopes and stderr of the steps "
                "are kept in <bundle>/run/, the summary in run.json. The first failing step's error is the run's "
                "error.",

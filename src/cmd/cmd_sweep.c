@@ -1015,7 +1015,17 @@ static const fp_path_rule sweep_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* -f csv: one row per task (csvout.h); examples: help and the man page */
+static const char *const sweep_csv_rows[] = {"tasks", NULL};
+static const char *const sweep_examples[] = {
+    "flyprof sweep --spec sweep.yaml --out /scratch/sw --backend slurm --wait --no-pmc",
+    "flyprof sweep --out /scratch/sw --status -f csv > tasks.csv",
+    NULL,
+};
+
 const fp_command fp_cmd_sweep = {
+    .csv_rows = sweep_csv_rows,
+    .examples = sweep_examples,
     .name = "sweep",
     .summary = "run a kernels x shapes matrix (locally or as a Slurm array) and fold it into one summary",
     .usage = "flyprof sweep --out DIR [--spec FILE] [--backend local|slurm] [--wait] [--history FILE] "

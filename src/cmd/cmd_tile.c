@@ -517,7 +517,15 @@ static const fp_path_rule tile_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const tile_examples[] = {
+    "flyprof tile --shape 4096,4096,4096 --dtype bf16 --gpu-name MI350X",
+    "flyprof tile --shape 32768,8192,8192 --bm 256 --bn 128 --bk 64 --arch gfx950",
+    NULL,
+};
+
 const fp_command fp_cmd_tile = {
+    .examples = tile_examples,
     .name = "tile",
     .summary = "GEMM tile advisor: LDS, VGPR estimate and occupancy, intensity vs ridge, grid fill (a heuristic)",
     .usage = "flyprof tile [--shape M,N,K] [--dtype T] [--bm N --bn N --bk N] [--buffers N] [--gpu-name NAME] "

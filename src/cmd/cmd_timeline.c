@@ -177,7 +177,15 @@ static const fp_path_rule timeline_paths[] = {
     {.kind = FP_PATH_NONE},
 };
 
+/* shown under "examples:" in help and in the man page */
+static const char *const timeline_examples[] = {
+    "flyprof timeline --bundle runs/softmax   # timeline.json: open in ui.perfetto.dev",
+    "flyprof timeline --bundle runs/softmax --detail insts --max-waves 8 --out t.json",
+    NULL,
+};
+
 const fp_command fp_cmd_timeline = {
+    .examples = timeline_examples,
     .name = "timeline",
     .summary = "the traced waves over time as timeline.json (Chrome trace events: Perfetto UI, chrome://tracing)",
     .usage = "flyprof timeline --bundle DIR [--tag TAG] [--dispatch N] [--detail states|lines|insts] "

@@ -30,6 +30,13 @@
     X(rules) \
     X(mcp)
 
+/* --source-root DIR of the commands that write -f sarif (report, check, diff): result
+ * locations are relative to it (uriBaseId SRCROOT), so code scanning finds the .py files */
+#define FP_SOURCE_ROOT_OPT(T, m)                                                                            \
+    {"source-root", 0, FP_OPT_STR, offsetof(T, m), "DIR",                                                   \
+     "-f sarif: result locations relative to this checkout (the paths the trace recorded, e.g. "            \
+     "/workspace/FlyDSL)", NULL, NULL, 0, 0}
+
 #define FP_DECLARE_COMMAND(name) extern const fp_command fp_cmd_##name;
 FP_COMMANDS(FP_DECLARE_COMMAND)
 #undef FP_DECLARE_COMMAND

@@ -16,18 +16,44 @@
 
 #include "flyprof/json.h"
 
-static const char *const fp_format_choices[] = {"json", "table", NULL};
+static const char *const fp_color_choices[] = {"auto", "always", "never", NULL};
+
+/* in fp_format order */
+static const char *const fp_format_choices[] = {"json", "table", "csv", "sarif", "junit", NULL};
+
+const char *fp_format_name(fp_format f) { return fp_format_choices[f]; }
+
+int fp_format_parse(const char *s, fp_format *f, const char **rows, fp_err *err)
+{
+    *rows = NULL;
+    if (!strncmp(s, "csv:", 4) && s[4]) {
+        *f = FP_FMT_CSV;
+        *rows = s + 4;
+        return 0;
+    }
+    for (int i = 0; fp_format_choices[i]; i++)
+        if (!strcmp(s, fp_format_choices[i])) {
+            *f = (fp_format)i;
+            return 0;
+        }
+    return fp_err_set(err, FP_USAGE, "--format must be json, table, csv[:ROWS], sarif or junit, got '%s'", s);
+}
 
 /* Documentation of the flags main.c strips before a command sees argv. */
 const fp_opt fp_global_opts[] = {
     {"format", 'f', FP_OPT_CHOICE, 0, "FMT",
-     "output format: json (one envelope) or table (human text); default table on a terminal, else json",
+     "output format: json (one envelope), table (human text), csv[:ROWS] (a table's rows), sarif (code "
+     "scanning: report, check, diff) or junit (check); default $FLYPROF_FORMAT, else table on a terminal, "
+     "else json",
      NULL, fp_format_choices, 0, 0},
     {"bundle", 0, FP_OPT_STR, 0, "DIR", "bundle directory that holds this pipeline's artifacts", NULL,
      NULL, 0, 0},
     {"wide", 0, FP_OPT_FLAG, 0, NULL, "tables: no width limit (default: 100 columns, or $COLUMNS on a terminal)",
      NULL, NULL, 0, 0},
-    {"quiet", 'q', FP_OPT_FLAG, 0, NULL, "no progress lines on stderr", NULL, NULL, 0, 0},
+    {"color", 0, FP_OPT_CHOICE, 0, "WHEN",
+     "tables: colour (bold headline, red errors, yellow warnings): auto (a terminal, unless $NO_COLOR), always, "
+     "never", "auto", fp_color_choices, 0, 0},
+    {"quiet", 'q', FP_OPT_FLAG, 0, NULL, "no progress lines (nor wrote/next hints) on stderr", NULL, NULL, 0, 0},
     {"help", 'h', FP_OPT_FLAG, 0, NULL, "this help (an envelope in json mode)", NULL, NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
@@ -244,6 +270,12 @@ static int set_value(const fp_opt *o, void *args, const char *val, bool is_defau
 int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char ***pos,
                   int *npos, fp_err *err)
 {
+    return fp_parse_opts_noted(cmd, args, argc, argv, pos, npos, NULL, err);
+}
+
+int fp_parse_opts_noted(const fp_command *cmd, void *args, int argc, char **argv, char ***pos, int *npos,
+                        fp_sb *notes, fp_err *err)
+{
     *pos = calloc((size_t)argc + 1, sizeof **pos);
     if (!*pos)
         abort();
@@ -271,6 +303,12 @@ int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char
             const char *eq = strchr(name, '=');
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
             o = find_long(cmd->opts, name, len);
+            for (const fp_opt_alias *al = cmd->aliases; !o && al && al->old; al++)
+                if (strlen(al->old) == len && !strncmp(al->old, name, len)) { /* one release of grace */
+                    o = find_long(cmd->opts, al->now, strlen(al->now));
+                    if (notes)
+                        fp_sb_addf(notes, "--%s is deprecated (one spelling per meaning): use --%s\n", al->old, al->now);
+                }
             if (!o) {
                 const char *names[128];
                 size_t nn = long_names(cmd->opts, names, 128);
@@ -402,6 +440,11 @@ cJSON *fp_command_help_json(const fp_command *cmd)
     for (const fp_opt *o = fp_global_opts; o->lng; o++)
         if (!(cmd->no_bundle && !strcmp(o->lng, "bundle"))) /* only what applies */
             cJSON_AddItemToArray(g, opt_json(o));
+    if (cmd->examples) {
+        cJSON *ex = cJSON_AddArrayToObject(j, "examples");
+        for (const char *const *e = cmd->examples; *e; e++)
+            cJSON_AddItemToArray(ex, cJSON_CreateString(*e));
+    }
     return j;
 }
 
@@ -439,6 +482,11 @@ void fp_command_help_text(const fp_command *cmd, fp_sb *out)
     for (const fp_opt *o = fp_global_opts; o->lng; o++)
         if (!(cmd->no_bundle && !strcmp(o->lng, "bundle")))
             opt_text(o, out);
+    if (cmd->examples && cmd->examples[0]) {
+        fp_sb_adds(out, "\nexamples:\n");
+        for (const char *const *e = cmd->examples; *e; e++)
+            fp_sb_addf(out, "  %s\n", *e);
+    }
 }
 
 /* ---- input/output paths: the one check behind the mistake -> exit-code table ---- */

@@ -32,6 +32,7 @@ const fp_errcode_info fp_code_table[FP_CODE_COUNT] = {
     {FP_TASKS_FAILED, "TASKS_FAILED", 2, "a finished sweep has a task that did not end ok", "see data.tasks[].status, error and reason; re-running the same sweep retries only those tasks"},
     {FP_INCONCLUSIVE, "INCONCLUSIVE", 3, "a --fail-on gate could not decide: the trace's own noise hides the change", "the comparison ran but the change is within the waves' spread (see data.verdict and data.work): trace more waves or repeat the capture"},
     {FP_TRACE_STITCH_FAILED, "TRACE_STITCH_FAILED", 69, "the trace does not match the kernel's code object", "code object / decoder version skew: update rocprof-trace-decoder to the one matching this ROCm (see `flyprof doctor`); do not retry as is"},
+    {FP_NO_BASELINE, "NO_BASELINE", 4, "check --strict: no baseline entry in the history (else a warning)", "add one on main first (flyprof history add --bundle DIR); without --strict this is a warning and exit 0"},
 };
 
 const char *fp_code_help(fp_errcode code)

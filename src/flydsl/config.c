@@ -21,8 +21,10 @@
  * (so an installed prefix can be moved), <src>/build-x/flyprof ->
  * <src>/share/recipes.yaml in a build tree under the source, and last the
  * source tree this binary was built from (a build dir elsewhere). */
-static char *shipped_recipes(void)
+/* The places a shipped registry is looked for, in order (malloc'd; fp_config_registry_hint). */
+static size_t registry_candidates(char *out[3])
 {
+    size_t k = 0;
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0) {
@@ -31,23 +33,44 @@ static char *shipped_recipes(void)
         if (slash) {
             *slash = '\0';
             static const char *const rel[] = {"../share/flyprof/recipes.yaml", "../share/recipes.yaml"};
-            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-                char *p = fp_path_join(self, rel[i]);
-                char *real = realpath(p, NULL);
-                free(p);
-                if (real && fp_is_file(real))
-                    return real;
-                free(real);
-            }
+            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
+                out[k++] = fp_path_join(self, rel[i]);
         }
     }
 #ifdef FP_SOURCE_SHARE
-    char *real = realpath(FP_SOURCE_SHARE "/recipes.yaml", NULL);
-    if (real && fp_is_file(real))
-        return real;
-    free(real);
+    out[k++] = strdup(FP_SOURCE_SHARE "/recipes.yaml");
 #endif
-    return NULL;
+    return k;
+}
+
+static char *shipped_recipes(void)
+{
+    char *cand[3];
+    size_t n = registry_candidates(cand);
+    char *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        char *real = found ? NULL : realpath(cand[i], NULL);
+        if (real && fp_is_file(real))
+            found = real;
+        else
+            free(real);
+        free(cand[i]);
+    }
+    return found;
+}
+
+void fp_config_registry_hint(fp_sb *out)
+{
+    char *cand[3];
+    size_t n = registry_candidates(cand);
+    fp_sb_adds(out, "no recipes registry found: looked for ");
+    for (size_t i = 0; i < n; i++) {
+        fp_sb_addf(out, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "", cand[i]);
+        free(cand[i]);
+    }
+    fp_sb_adds(out, "; point --recipes FILE (or FLYPROF_RECIPES, or `recipes:` in the config file) at one, e.g. "
+                    "share/recipes.yaml of a flyprof checkout, or install flyprof (cmake --install / the .deb) so "
+                    "that share/flyprof/recipes.yaml sits next to its bin/");
 }
 
 typedef struct setting {
@@ -67,6 +90,8 @@ static const setting SETTINGS[] = {
     {"gpu", "FLYPROF_GPU", ARG(gpu), CFG(gpu_text), false},
     {"arch", "FLYPROF_ARCH", ARG(arch), CFG(arch), false},
     {"recipes", "FLYPROF_RECIPES", ARG(recipes), CFG(recipes), true},
+    /* main.c reads $FLYPROF_FORMAT itself (it applies off a terminal too); here only the file's */
+    {"format", NULL, ARG(format), CFG(format), false},
 };
 #define N_SETTINGS (sizeof SETTINGS / sizeof SETTINGS[0])
 
@@ -124,7 +149,7 @@ static int load_file(const char *path, char *vals[N_SETTINGS], fp_err *err)
                 i++;
             if (i == N_SETTINGS) {
                 rc = fp_err_set(err, FP_BAD_INPUT, "%s: unknown setting '%s'", path, key);
-                fp_err_help(err, "known settings: worktree, rocprofv3, python, gpu, arch, recipes");
+                fp_err_help(err, "known settings: worktree, rocprofv3, python, gpu, arch, recipes, format");
                 break;
             }
             free(vals[i]);

@@ -65,6 +65,12 @@ static const char *const migrations[FP_HISTORY_SCHEMA] = {
     "ALTER TABLE entries ADD COLUMN sol_hbm_pct REAL;"
     "ALTER TABLE entries ADD COLUMN sol_mfma_busy_pct REAL;"
     "ALTER TABLE entries ADD COLUMN sol_valu_busy_pct REAL;",
+    /* 3: pins: the entry that is the baseline of its series (kernel, shape, arch) until unpinned */
+    "CREATE TABLE pins ("
+    " kernel TEXT NOT NULL, shape TEXT NOT NULL, arch TEXT NOT NULL,"
+    " entry_id INTEGER NOT NULL UNIQUE REFERENCES entries(id) ON DELETE CASCADE,"
+    " pinned_at TEXT NOT NULL,"
+    " PRIMARY KEY (kernel, shape, arch));",
 };
 
 char *fp_history_default_path(void)
@@ -927,8 +933,11 @@ int fp_history_baseline(fp_history *h, const char *kernel, const char *shape, co
         return -1;
     }
     if (!take_first(&arr, rec)) {
-        fp_err_set(err, FP_NO_ARTIFACT, "no baseline for kernel %s shape '%s' (%s %s) in the history", kernel, shape, how,
-                   spec ? spec : "latest");
+        /* nothing of the series at all is NO_BASELINE (a first run); an explicit ref that
+         * names nothing is a wrong ref */
+        bool latest = !spec || !strcmp(spec, "latest");
+        fp_err_set(err, latest ? FP_NO_BASELINE : FP_NO_ARTIFACT, "no baseline for kernel %s shape '%s' (%s %s) in the history",
+                   kernel, shape, how, spec ? spec : "latest");
         return fp_err_help(err, "add a baseline first (on main: flyprof history add --bundle DIR); "
                                 "`flyprof history list --kernel %s` shows what is there", kernel);
     }
@@ -979,4 +988,144 @@ int fp_history_since(const char *s, char buf[32], fp_err *err)
     }
     fp_err_set(err, FP_BAD_ARGS, "--since %s is not a date (YYYY-MM-DD[THH:MM[:SS]]) nor an age (7d, 24h)", s);
     return fp_err_help(err, "e.g. --since 2026-11-01 or --since 14d");
+}
+
+/* ---- rm, pin, and the baseline policy (history.h) ---- */
+
+/* Run one statement with an integer and text binds; *changes gets sqlite3_changes. */
+static int exec_bound(fp_history *h, const char *sql, int64_t id, const char *const *texts, int nt, int *changes,
+                      fp_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(h->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return db_err(h, h->db, rc, sql, err);
+    sqlite3_bind_int64(st, 1, id);
+    for (int i = 0; i < nt; i++)
+        sqlite3_bind_text(st, i + 2, texts[i], -1, SQLITE_TRANSIENT);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return db_err(h, h->db, rc, sql, err);
+    if (changes)
+        *changes = sqlite3_changes(h->db);
+    return 0;
+}
+
+int fp_history_rm(fp_history *h, int64_t id, fp_history_record *removed, fp_err *err)
+{
+    fp_history_record rec;
+    if (fp_history_get(h, id, &rec, err))
+        return -1;
+    /* classes, rules, metrics and a pin of the entry go with it (ON DELETE CASCADE) */
+    int rc = exec_bound(h, "DELETE FROM entries WHERE id = ?", id, NULL, 0, NULL, err);
+    if (rc == 0 && removed)
+        *removed = rec;
+    else
+        fp_history_record_free(&rec);
+    return rc;
+}
+
+int fp_history_pin(fp_history *h, int64_t id, bool pin, fp_err *err)
+{
+    fp_history_record rec;
+    if (fp_history_get(h, id, &rec, err))
+        return -1;
+    int changes = 0, rc;
+    if (pin) {
+        const char *t[3] = {rec.kernel, rec.shape ? rec.shape : "", rec.arch ? rec.arch : ""};
+        /* one pin per series: pinning another entry of it replaces the pin */
+        rc = exec_bound(h, "INSERT OR REPLACE INTO pins (entry_id, kernel, shape, arch, pinned_at) "
+                           "VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                        id, t, 3, NULL, err);
+    } else {
+        rc = exec_bound(h, "DELETE FROM pins WHERE entry_id = ?", id, NULL, 0, &changes, err);
+        if (rc == 0 && changes == 0) {
+            fp_err_set(err, FP_NO_ARTIFACT, "history entry %lld is not pinned", (long long)id);
+            rc = fp_err_help(err, "`flyprof history list` marks the pinned entries");
+        }
+    }
+    fp_history_record_free(&rec);
+    return rc;
+}
+
+int fp_history_pinned_ids(fp_history *h, int64_t **ids, size_t *n, fp_err *err)
+{
+    *ids = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(h->db, "SELECT entry_id FROM pins ORDER BY entry_id", -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return db_err(h, h->db, rc, "pins", err);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        *(int64_t *)fp_model_push((void **)ids, n, sizeof **ids) = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : db_err(h, h->db, rc, "pins", err);
+}
+
+/* The figure the median is taken of: the duration per call when every candidate has
+ * one (the verdict's basis, diff.c), else the stalled share of latency. */
+static double policy_figure(const fp_history_record *r, bool by_time)
+{
+    fp_optd v = by_time ? r->workload.time_ns_per_call : r->totals.stall_pct;
+    return v.known ? v.v : 0.0;
+}
+
+/* The median entry of rs (by policy_figure; the lower middle of an even count) into rec. */
+static void take_median(fp_history_records *rs, fp_history_record *rec)
+{
+    bool by_time = true;
+    for (size_t i = 0; i < rs->n; i++)
+        by_time &= rs->items[i].workload.time_ns_per_call.known;
+    size_t *ord = calloc(rs->n, sizeof *ord);
+    if (!ord)
+        abort();
+    for (size_t i = 0; i < rs->n; i++) { /* insertion sort: N is a handful */
+        size_t j = i;
+        while (j > 0 && policy_figure(&rs->items[ord[j - 1]], by_time) > policy_figure(&rs->items[i], by_time)) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = i;
+    }
+    size_t pick = ord[(rs->n - 1) / 2];
+    free(ord);
+    *rec = rs->items[pick];
+    memset(&rs->items[pick], 0, sizeof rs->items[pick]);
+    fp_history_records_free(rs);
+}
+
+int fp_history_baseline_auto(fp_history *h, const fp_history_record *cur, int window, fp_history_record *rec,
+                             char how[128], fp_err *err)
+{
+    memset(rec, 0, sizeof *rec);
+    const char *b[4] = {cur->kernel, cur->shape ? cur->shape : "", cur->arch ? cur->arch : "",
+                        cur->hash ? cur->hash : ""};
+    fp_history_records arr = {0};
+    /* a pinned entry of the series is the baseline until unpinned (unless it is the bundle itself) */
+    if (select_records(h, "WHERE id = (SELECT entry_id FROM pins WHERE kernel = ? AND shape = ? AND arch = ?) "
+                          "AND hash <> ?", b, 4, 0, &arr, err)) {
+        fp_history_records_free(&arr);
+        return -1;
+    }
+    if (take_first(&arr, rec)) {
+        snprintf(how, 128, "pinned");
+        return 0;
+    }
+    memset(&arr, 0, sizeof arr);
+    if (select_records(h, "WHERE kernel = ? AND shape = ? AND IFNULL(arch, '') = ? AND hash <> ? "
+                          "ORDER BY captured_at DESC, id DESC LIMIT ?", b, 4, window > 0 ? window : 5, &arr, err)) {
+        fp_history_records_free(&arr);
+        return -1;
+    }
+    if (arr.n == 0) {
+        fp_history_records_free(&arr);
+        fp_err_set(err, FP_NO_BASELINE, "no baseline for kernel %s shape '%s' arch %s in the history", cur->kernel,
+                   b[1], b[2][0] ? b[2] : "(none)");
+        return fp_err_help(err, "add one on main first (flyprof history add --bundle DIR); "
+                                "`flyprof history list --kernel %s` shows what is there", cur->kernel);
+    }
+    snprintf(how, 128, "median of the last %zu", arr.n);
+    take_median(&arr, rec);
+    return 0;
 }

@@ -227,6 +227,7 @@ static const fp_schema check_gate_schema = {"check.gate", sizeof(fp_check_gate),
 static const fp_field check_fields[] = {
     FP_STR(fp_check_doc, db, "db", 0),
     FP_STR(fp_check_doc, baseline_ref, "baseline_ref", 0),
+    FP_STR(fp_check_doc, baseline_policy, "baseline_policy", 0),
     FP_OBJ(fp_check_doc, baseline, "baseline", &check_side_schema, 0),
     FP_OBJ(fp_check_doc, current, "current", &check_side_schema, 0),
     FP_OBJ(fp_check_doc, noise_floor, "noise_floor", &fp_diff_noise_floor_schema, 0),
@@ -237,6 +238,16 @@ static const fp_field check_fields[] = {
     FP_STRS(fp_check_doc, notes, nnotes, "notes", 0),
 };
 const fp_schema fp_check_schema = {"check", sizeof(fp_check_doc), FP_FIELDS(check_fields), false};
+
+static const fp_field check_none_fields[] = {
+    FP_STR(fp_check_none_doc, db, "db", 0),
+    FP_STR(fp_check_none_doc, baseline_ref, "baseline_ref", 0),
+    FP_STR(fp_check_none_doc, status, "status", 0),
+    FP_OBJ(fp_check_none_doc, current, "current", &check_side_schema, 0),
+    FP_STR(fp_check_none_doc, message, "message", 0),
+};
+const fp_schema fp_check_none_schema = {"check (no baseline)", sizeof(fp_check_none_doc), FP_FIELDS(check_none_fields),
+                                        false};
 
 int fp_diff_read_file(const char *path, fp_diff_doc *doc, fp_err *err)
 {

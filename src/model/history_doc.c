@@ -165,8 +165,18 @@ static const fp_field list_fields[] = {
     FP_OBJ(fp_history_list_doc, filter, "filter", &filter_schema, 0),
     FP_I64(fp_history_list_doc, count, "count", 0),
     FP_ARR(fp_history_list_doc, entries, nentries, "entries", &fp_history_summary_schema, 0),
+    FP_NUMS(fp_history_list_doc, pinned, npinned, "pinned", 0, FP_F_OMIT_NULL),
 };
 const fp_schema fp_history_list_schema = {"history list", sizeof(fp_history_list_doc), FP_FIELDS(list_fields), false};
+
+static const fp_field change_fields[] = {
+    FP_STR(fp_history_change_doc, db, "db", 0),
+    FP_STR(fp_history_change_doc, action, "action", 0),
+    FP_I64(fp_history_change_doc, id, "id", 0),
+    FP_OBJ(fp_history_change_doc, entry, "entry", &fp_history_summary_schema, 0),
+};
+const fp_schema fp_history_change_schema = {"history rm/pin", sizeof(fp_history_change_doc), FP_FIELDS(change_fields),
+                                            false};
 
 static const fp_field export_fields[] = {
     FP_STR(fp_history_export_doc, db, "db", 0),

@@ -65,6 +65,32 @@ static const fp_field artifact_f[] = {
 };
 static const fp_schema artifact_s = SCHEMA("run.artifacts", fp_run_artifact, artifact_f);
 
+static const fp_field answer_rec_f[] = {
+    FP_INT(fp_run_answer_rec, rank, "rank", 0),
+    FP_STR(fp_run_answer_rec, rule, "rule", 0),
+    FP_STR(fp_run_answer_rec, knob, "knob", 0),
+    FP_OPTD(fp_run_answer_rec, est_gain_pct, "est_gain_pct", 2, 0),
+    FP_STR(fp_run_answer_rec, gain_model, "gain_model", 0),
+    FP_NUM(fp_run_answer_rec, confidence, "confidence", 2, 0),
+    FP_STR(fp_run_answer_rec, confidence_label, "confidence_label", 0),
+    FP_STR(fp_run_answer_rec, evidence, "evidence", 0),
+    FP_STR(fp_run_answer_rec, acceptance, "acceptance", 0),
+};
+static const fp_schema answer_rec_s = SCHEMA("run.answer.recommendations", fp_run_answer_rec, answer_rec_f);
+
+static const fp_field answer_f[] = {
+    FP_STR(fp_run_answer, bound, "bound", 0),
+    FP_STR(fp_run_answer, bound_confidence, "bound_confidence", 0),
+    FP_BOOL(fp_run_answer, optimal, "optimal", 0),
+    FP_STR(fp_run_answer, headline, "headline", 0),
+    FP_STR(fp_run_answer, launch, "launch", 0),
+    FP_STR(fp_run_answer, speed_of_light, "speed_of_light", 0),
+    FP_ARR(fp_run_answer, recs, nrecs, "recommendations", &answer_rec_s, 0),
+    FP_INT(fp_run_answer, more_recommendations, "more_recommendations", 0),
+    FP_STR(fp_run_answer, report, "report", 0),
+};
+static const fp_schema answer_s = SCHEMA("run.answer", fp_run_answer, answer_f);
+
 static const fp_field run_f[] = {
     FP_INT(fp_run_doc, schema, "schema", 0),
     FP_STR(fp_run_doc, kernel, "kernel", 0),
@@ -72,6 +98,7 @@ static const fp_field run_f[] = {
     FP_OBJP(fp_run_doc, error, "error", &error_s, ON),
     FP_STR(fp_run_doc, tag, "tag", 0),
     FP_STR(fp_run_doc, analysis_tag, "analysis_tag", 0),
+    FP_OBJP(fp_run_doc, answer, "answer", &answer_s, ON),
     FP_ARR(fp_run_doc, steps, nsteps, "steps", &fp_run_step_schema, 0),
     FP_STRS(fp_run_doc, step_warnings, nstep_warnings, "step_warnings", 0),
     FP_NUM(fp_run_doc, seconds, "seconds", 2, 0),

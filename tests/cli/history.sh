@@ -49,7 +49,7 @@ done
 [ "$(py "$T/list.json" "[(e['id'], e['time_ns_per_call'], e['commit'][:7], e['dirty'], e['shape'], e['bound'], e['top_class']) for e in j['data']['entries']]")" = \
   "[(1, 20000, '1111111', False, '65536,f32', 'latency', 'vmcnt'), (2, 26000, '2222222', True, '65536,f32', 'latency', 'vmcnt')]" ] ||
     fail "list entries: $(py "$T/list.json" "j['data']['entries']")"
-[ "$(py "$T/list.json" "j['data']['schema_version']")" = 2 ] || fail "schema version"
+[ "$(py "$T/list.json" "j['data']['schema_version']")" = 3 ] || fail "schema version"
 "$FLYPROF" history list --db "$DB" -f table > "$T/list.txt" || fail "list table"
 grep -q '^    2  2026-11-02T10:00:00Z  2222222\*    26.00   96.34  latency   vmcnt' "$T/list.txt" || fail "list table row: $(cat "$T/list.txt")"
 "$FLYPROF" history list --db "$DB" --limit 1 -q -f json > "$T/e.json" || fail "list --limit"
@@ -116,7 +116,12 @@ cp -r "$T/fast" "$T/other"
 capture "$T/other" 4096,f32 2026-11-03T10:00:00Z 3333333ccccccccccccccccccccccccccccccccc false
 "$FLYPROF" report --bundle "$T/other" -q -f json > /dev/null || fail "report other"
 "$FLYPROF" check --bundle "$T/other" --db "$DB" -q -f json > "$T/e.json"; rc=$?
-[ $rc -eq 66 ] || fail "no baseline exit $rc"
+[ $rc -eq 0 ] || fail "no baseline: exit $rc (a warning, not a failure)"
+[ "$(py "$T/e.json" "(j['data']['status'], j['warnings'][0][:12])")" = "('no_baseline', 'NO_BASELINE:')" ] || fail "no baseline data"
+"$FLYPROF" check --bundle "$T/other" --db "$DB" --strict -q -f json > "$T/e.json"; rc=$?
+[ $rc -eq 4 ] && [ "$(py "$T/e.json" "j['error']['code']")" = NO_BASELINE ] || fail "no baseline --strict: exit $rc"
+"$FLYPROF" check --bundle "$T/other" --db "$T/no-such.db" -q -f json > "$T/e.json"; rc=$?
+[ $rc -eq 66 ] && [ "$(py "$T/e.json" "j['error']['code']")" = NO_ARTIFACT ] || fail "a wrong --db path is NO_ARTIFACT: exit $rc"
 "$FLYPROF" check --bundle "$T/nope" --db "$DB" -q -f json > "$T/e.json"; rc=$?
 [ $rc -eq 66 ] || fail "missing bundle exit $rc"
 "$FLYPROF" check --db "$DB" -q -f json > "$T/e.json"; rc=$?

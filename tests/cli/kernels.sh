@@ -4,7 +4,7 @@
 # TotalDurationNs, and of `kernels --csv kernel_trace.csv` the one with the
 # largest sum of End-Start (both computed here with python's csv module); the
 # numbers of every row equal the CSV's. Then rocpd (fp_make_rocpd), --bundle
-# lookup, --filter/--top, the errors, and capture recording the same ranking.
+# lookup, --filter/--limit (and the deprecated --top), the errors, and capture recording the same ranking.
 . "$(dirname "$0")/lib/capture_env.sh"
 
 # the shipped example: --bundle finds rocprof/kernel_stats.csv
@@ -20,7 +20,7 @@ if [ -n "$C" ] && [ -f "$C/cases.tsv" ]; then
   while IFS=$'\t' read -r id _rest; do
     [ "$id" = id ] && continue
     for kind in kernel_stats kernel_trace; do
-      "$FLYPROF" kernels --csv "$C/$id/rocprof/$kind.csv" --top 0 -f json > "$T/k.json" 2> "$T/k.err" ||
+      "$FLYPROF" kernels --csv "$C/$id/rocprof/$kind.csv" --limit 0 -f json > "$T/k.json" 2> "$T/k.err" ||
         fail "$id $kind: exit $?: $(cat "$T/k.err" "$T/k.json")"
       "$PY" - "$C/$id/rocprof/$kind.csv" "$T/k.json" "$kind" "$id" <<'PY' || fail "$id $kind: ranking"
 import csv, json, sys
@@ -56,14 +56,14 @@ PY
     ncase=$((ncase + 1))
   done < "$C/cases.tsv"
   echo "ok: $ncase corpus cases ranked like their CSVs"
-  # --top and --filter on a real case; the percentages stay of the whole run
-  fp kernels --csv "$C/pa-big/rocprof/kernel_stats.csv" --filter '^pa_' --top 1
+  # --limit and --filter on a real case; the percentages stay of the whole run
+  fp kernels --csv "$C/pa-big/rocprof/kernel_stats.csv" --filter '^pa_' --limit 1
   [ "$RC" = 0 ] || fail "filter exit $RC"
   [ "$(jget $T/out.json '[k["name"] for k in d["data"]["kernels"]]')" = "['pa_decode_ps_kernel_0']" ] || fail "filter"
   [ "$(jget $T/out.json 'd["data"]["kernels"][0]["rank"]')" = 2 ] || fail "rank among all kernels"
   [ "$(jget $T/out.json 'd["data"]["kernels"][0]["pct"]')" = 5.03 ] || fail "pct of the whole run"
   # a bare dispatch dir finds its case's rocprof/
-  fp kernels --bundle "$C/pa-big/att/ui_output_agent_10886_dispatch_209" --top 3
+  fp kernels --bundle "$C/pa-big/att/ui_output_agent_10886_dispatch_209" --limit 3
   [ "$RC" = 0 ] && [ "$(jget $T/out.json 'd["data"]["next"]')" = "flyprof capture pa_decode_ps_kernel_0" ] ||
     fail "dispatch dir bundle: $RC"
 else
@@ -91,13 +91,15 @@ fp kernels --bundle "$T/home";                 expect_error NO_ARTIFACT 66
 mkdir -p "$T/empty"
 fp kernels --bundle "$T/empty";                expect_error NO_ARTIFACT 66
 fp kernels --db "$T/r.db" --filter '(';        expect_error USAGE 64
-fp kernels --db "$T/r.db" --top -1;            expect_error USAGE 64
+fp kernels --db "$T/r.db" --limit -1;          expect_error USAGE 64
 
 # capture records the same ranking (fp_kernel_rank) in capture.json
 fp capture softmax --bundle "$T/b" --shape 4096,8192,bf16
 [ "$RC" = 0 ] || { cat "$T/out.json" "$T/err.txt"; fail "capture exit $RC"; }
-fp kernels --bundle "$T/b" --top 8
+fp kernels --bundle "$T/b" --top 8   # the deprecated spelling of --limit: still works, with a warning
 [ "$RC" = 0 ] || fail "kernels on the capture bundle: $RC"
+[ "$(jget "$T/out.json" "d['warnings']")" = "['--top is deprecated (one spelling per meaning): use --limit']" ] ||
+  fail "--top alias warning: $(jget "$T/out.json" "d['warnings']")"
 "$PY" - "$T/b/capture.json" "$T/out.json" <<'PY' || fail "capture's candidates differ from kernels"
 import json, sys
 cap = json.load(open(sys.argv[1]))["discovery"]["candidates"]

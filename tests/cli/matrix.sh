@@ -131,7 +131,7 @@ cell kernels wrong-kind 78 --db "$DIR"
 cell kernels wrong-kind 78 --bundle "$FILE"
 cell kernels unreadable 74 --csv "$U000"
 cell kernels unreadable 74 --bundle "$D000"
-cell kernels bad-number 64 --csv "$FILE" --top many
+cell kernels bad-number 64 --csv "$FILE" --limit many
 cell kernels unknown-flag 64 --csv "$FILE" --bogus
 
 # ---- counters: offline inputs, the bundle ----

@@ -30,6 +30,67 @@ done
 [ -d "$T/ex/softmax" ] || [ -n "$(ls "$T/ex")" ] || fail "bundle step published nothing"
 [ "$(jget $T/out.json 'd["data"]["kernel"]')" = softmax ] || fail envelope
 grep -q '"report"' "$B/run.json" || fail "run.json"
+# the envelope answers (issue 21 item 1): the plan of report.json, top 5, under 32 KB
+[ "$(wc -c < "$T/out.json")" -lt 32768 ] || fail "run envelope over 32 KB: $(wc -c < "$T/out.json")"
+"$PY" - "$T/out.json" "$B/report.json" "$FLYPROF" <<'PY' || fail "run answer != report.json's plan"
+import json, subprocess, sys
+env = json.load(open(sys.argv[1])); rep = json.load(open(sys.argv[2]))
+rules = {r["id"]: r for r in json.loads(subprocess.run([sys.argv[3], "rules", "-f", "json"], capture_output=True).stdout)["data"]["rules"]}
+a = env["data"]["answer"]
+assert a["bound"] == rep["bound"]["bound"] and a["bound_confidence"] == rep["bound"]["confidence"], a
+assert a["headline"] == rep["headline"] and a["optimal"] == rep["optimal"]
+assert a["launch"] == [l for l in rep["summary"] if l.startswith("Launch:")][0]
+sol = [l for l in rep["summary"] if l.startswith("Speed of light:")]
+assert a["speed_of_light"] == (sol[0] if sol else None)
+recs = rep["recommendations"]
+assert len(recs) > 0 and len(a["recommendations"]) == min(5, len(recs)), (len(recs), a)
+assert a["more_recommendations"] == len(recs) - len(a["recommendations"]) and a["report"] == "report.json"
+for x, r in zip(a["recommendations"], recs):
+    h = r["evidence"]["hottest"]
+    want = {"rank": r["rank"], "rule": r["rule"], "knob": r["knob"], "est_gain_pct": r["est_gain_pct"],
+            "gain_model": rules[r["rule"]]["gain_model"], "confidence": r["confidence"], "confidence_label": r["confidence_label"],
+            "evidence": h["source"] if h else None, "acceptance": r["acceptance"]["text"]}
+    assert x == want, (x, want)
+assert any(x["evidence"] and x["evidence"].split(":")[0].endswith(".py") for x in a["recommendations"]), a
+PY
+
+# --limit caps the answer; run.json is the envelope's data
+fp run softmax --bundle "$T/run1l" --shape 4096,8192,bf16 --skip-bundle --no-pmc --limit 2
+[ "$RC" = 0 ] || fail "run --limit exit $RC"
+[ "$(jget $T/out.json "(len(d['data']['answer']['recommendations']), d['data']['answer']['recommendations'][1]['rank'])")" = "(2, 2)" ] ||
+  fail "run --limit 2"
+[ "$(jget $T/run1l/run.json "d['answer'] == json.load(open('$T/out.json'))['data']['answer']")" = True ] || fail "run.json answer"
+# the table form shows the plan under the headline, then the steps
+"$FLYPROF" run softmax --bundle "$T/run1t" --shape 4096,8192,bf16 --skip-bundle --no-pmc --limit 1 -f table > "$T/out.txt" 2>/dev/null ||
+  fail "run -f table"
+tr -s '\n ' '  ' < "$T/out.txt" | grep -q " 1\. .*(est\. gain <= [0-9.]*%, [a-z]*)" || fail "table plan: $(cat "$T/out.txt")"
+grep -q "^     accept: [a-z]" "$T/out.txt" || fail "table acceptance: $(cat "$T/out.txt")"
+! grep -q "^  2\. " "$T/out.txt" || fail "table: --limit 1"
+grep -q "more in report.json" "$T/out.txt" || fail "table: more recommendations"
+fp run softmax --bundle "$T/run1z" --limit 0
+expect_error USAGE 64
+
+# the MCP run tool answers the same: structuredContent is run's envelope with the plan, the text its table
+mkdir -p "$T/mroot"
+"$PY" - "$FLYPROF" "$T/mroot" <<'PY' || fail "mcp run tool answer"
+import json, subprocess, sys
+flyprof, root = sys.argv[1:3]
+msgs = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "run", "arguments": {"kernel": "softmax", "bundle": "b", "shape": "4096,8192,bf16",
+                                                 "skip-bundle": True, "no-pmc": True, "limit": 3}}}]
+p = subprocess.run([flyprof, "mcp", "--root", root, "--allow-gpu"], input="".join(json.dumps(m) + "\n" for m in msgs),
+                   capture_output=True, text=True, timeout=120)
+res = [json.loads(l) for l in p.stdout.splitlines() if json.loads(l).get("id") == 2][0]["result"]
+assert not res["isError"], res
+a = res["structuredContent"]["data"]["answer"]
+rep = json.load(open(root + "/b/report.json"))
+assert [x["rule"] for x in a["recommendations"]] == [r["rule"] for r in rep["recommendations"][:3]], a
+assert a["headline"] == rep["headline"] and a["headline"] in res["content"][0]["text"].replace("\n  ", " "), res
+assert "  1. " in res["content"][0]["text"], res
+PY
 
 # a GEMM-like shape: tile runs (its failure would only warn)
 fp run softmax --bundle "$T/run2" --shape 4096,4096,4096,bf16 --skip-bundle --no-pmc --jobs 1

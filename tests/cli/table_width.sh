@@ -58,7 +58,7 @@ if [ -n "$C" ] && [ -f "$C/cases.tsv" ]; then
   while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     [ "$id" = id ] && continue
     CD="$C/$id/att/$dispatch"
-    tw "$id.kernels" kernels --csv "$C/$id/rocprof/kernel_trace.csv" --top 0
+    tw "$id.kernels" kernels --csv "$C/$id/rocprof/kernel_trace.csv" --limit 0
     tw "$id.bubbles" bubbles --bundle "$CD" --out "$T/$id.bubbles.json"
     tw "$id.map" map --bundle "$CD" --out-dir "$T/$id"
     tw "$id.report" report --bundle "$CD" --out-dir "$T/$id"
@@ -118,13 +118,17 @@ if command -v script > /dev/null; then
   COLUMNS=60 script -qec "\"$FLYPROF\" rules -f table" /dev/null > "$T/tty.txt" 2>&1
   "$PY" -c "
 import sys
-ls = open(sys.argv[1], encoding='utf-8').read().replace('\r', '').split('\n')
+import re
+# visible width: the colour a terminal gets (SGR escapes) takes no column
+ls = re.sub('\x1b\\[[0-9;]*m', '', open(sys.argv[1], encoding='utf-8').read()).replace('\r', '').split('\n')
 sys.exit(0 if ls and max(map(len, ls)) <= 60 else 1)" "$T/tty.txt" || fail "\$COLUMNS=60 on a terminal not respected"
   # without $COLUMNS (bash does not export it), a 60-column terminal narrows the default
   env -u COLUMNS script -qec "stty cols 60; \"$FLYPROF\" rules -f table" /dev/null > "$T/tty2.txt" 2>&1
   "$PY" -c "
 import sys
-ls = open(sys.argv[1], encoding='utf-8').read().replace('\r', '').split('\n')
+import re
+# visible width: the colour a terminal gets (SGR escapes) takes no column
+ls = re.sub('\x1b\\[[0-9;]*m', '', open(sys.argv[1], encoding='utf-8').read()).replace('\r', '').split('\n')
 sys.exit(0 if len(ls) > 20 and max(map(len, ls)) <= 60 else 1)" "$T/tty2.txt" || fail "a 60-column terminal not respected"
 fi
 echo "ok: $n table renderings within 100 columns"

@@ -20,6 +20,7 @@
 #include "flyprof/report_doc.h"
 #include "flyprof/rules_doc.h"
 #include "flyprof/run_doc.h"
+#include "flyprof/sarif_doc.h"
 #include "flyprof/tile_doc.h"
 #include "fuzz_common.h"
 
@@ -29,6 +30,7 @@ static const fp_schema *const schemas[] = {
     &fp_history_record_schema, &fp_history_add_schema,  &fp_history_list_schema, &fp_history_trend_schema,
     &fp_hotspots_doc_schema, &fp_map_schema,            &fp_report_schema,       &fp_headlines_schema,
     &fp_report_envelope_schema, &fp_rules_doc_schema,   &fp_run_doc_schema,      &fp_tile_doc_schema,
+    &fp_sarif_schema,
 };
 
 static char *text_of(const fp_schema *s, const void *doc)

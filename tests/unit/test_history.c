@@ -266,7 +266,7 @@ static void test_baseline(void **state)
     assert_int_equal(fp_history_baseline(h, "k", "s", "3", NULL, &b, &err), -1); /* id of another shape */
     assert_int_equal(err.code, FP_NO_ARTIFACT);
     assert_int_equal(fp_history_baseline(h, "k", "nope", NULL, NULL, &b, &err), -1);
-    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    assert_int_equal(err.code, FP_NO_BASELINE); /* nothing of the series: a first run, not a wrong ref */
     assert_int_equal(fp_history_baseline(h, "k", "s", "not-a-ref", NULL, &b, &err), -1);
     assert_int_equal(err.code, FP_BAD_ARGS);
     /* query: the latest N, oldest first */
@@ -289,6 +289,95 @@ static void test_baseline(void **state)
     free(top);
     fp_history_records_free(&recs);
     for (size_t i = 0; i < 3; i++)
+        fp_history_record_free(&all[i]);
+    fp_history_close(h);
+}
+
+/* check's baseline policy (auto): pinned, else the median of the last N of kernel + shape
+ * + arch, never the bundle itself; rm and pin/unpin. */
+static void test_pin_rm_policy(void **state)
+{
+    (void)state;
+    fp_err err = {0};
+    fp_history *h;
+    assert_int_equal(fp_history_open(tpath("pin.db"), true, &h, &err), 0);
+    /* durations 30, 10, 50, 20, 40 us on days 1..5; a sixth entry on another arch */
+    static const double t[6] = {30000, 10000, 50000, 20000, 40000, 1000};
+    fp_history_record all[6];
+    for (int i = 0; i < 6; i++) {
+        char c[16], when[32];
+        snprintf(c, sizeof c, "%04d%04d", i, i);
+        snprintf(when, sizeof when, "2026-11-0%dT00:00:00Z", i + 1);
+        make_record_into(&all[i], "k", "s", t[i], c, when);
+    }
+    free(all[5].arch);
+    all[5].arch = fp_model_strdup("gfx942");
+    char hsh[65];
+    fp_history_hash(&all[5], hsh);
+    free(all[5].hash);
+    all[5].hash = fp_model_strdup(hsh);
+    size_t added;
+    assert_int_equal(fp_history_insert_many(h, all, 6, &added, &err), 0);
+    assert_int_equal(added, 6);
+    fp_history_record cur, b;
+    make_record_into(&cur, "k", "s", 99000, "ffff0000", "2026-11-09T00:00:00Z");
+    char how[128];
+    /* median of the last 5 of gfx950 (30, 10, 50, 20, 40 -> 30: entry 1); gfx942's 1 us is another series */
+    assert_int_equal(fp_history_baseline_auto(h, &cur, 5, &b, how, &err), 0);
+    assert_int_equal((int)b.id.v, 1);
+    assert_string_equal(how, "median of the last 5");
+    fp_history_record_free(&b);
+    /* the last 2 (20, 40): the lower middle, 20 = entry 4 */
+    assert_int_equal(fp_history_baseline_auto(h, &cur, 2, &b, how, &err), 0);
+    assert_int_equal((int)b.id.v, 4);
+    fp_history_record_free(&b);
+    /* a pin wins until unpinned; pinning another entry of the series replaces it */
+    assert_int_equal(fp_history_pin(h, 3, true, &err), 0);
+    assert_int_equal(fp_history_pin(h, 2, true, &err), 0);
+    int64_t *ids;
+    size_t nids;
+    assert_int_equal(fp_history_pinned_ids(h, &ids, &nids, &err), 0);
+    assert_int_equal(nids, 1);
+    assert_int_equal((int)ids[0], 2);
+    free(ids);
+    assert_int_equal(fp_history_baseline_auto(h, &cur, 5, &b, how, &err), 0);
+    assert_int_equal((int)b.id.v, 2);
+    assert_string_equal(how, "pinned");
+    fp_history_record_free(&b);
+    /* the pinned entry is never its own baseline: the bundle that is entry 2 gets the median of the others */
+    assert_int_equal(fp_history_baseline_auto(h, &all[1], 5, &b, how, &err), 0);
+    assert_string_equal(how, "median of the last 4");
+    assert_int_equal((int)b.id.v, 1); /* 30, 50, 20, 40 -> lower middle 30 */
+    fp_history_record_free(&b);
+    assert_int_equal(fp_history_pin(h, 3, false, &err), -1); /* not pinned */
+    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    fp_err_clear(&err);
+    /* rm drops the entry, its rows and its pin */
+    fp_history_record gone;
+    assert_int_equal(fp_history_rm(h, 2, &gone, &err), 0);
+    assert_string_equal(gone.provenance.commit, "00010001");
+    fp_history_record_free(&gone);
+    assert_int_equal(fp_history_get(h, 2, &b, &err), -1);
+    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    fp_err_clear(&err);
+    assert_int_equal(fp_history_pinned_ids(h, &ids, &nids, &err), 0);
+    assert_int_equal(nids, 0);
+    free(ids);
+    assert_int_equal(fp_history_rm(h, 2, NULL, &err), -1);
+    assert_int_equal(err.code, FP_NO_ARTIFACT);
+    fp_err_clear(&err);
+    assert_int_equal(fp_history_baseline_auto(h, &cur, 5, &b, how, &err), 0);
+    assert_string_equal(how, "median of the last 4"); /* 30, 50, 20, 40 */
+    assert_int_equal((int)b.id.v, 1);
+    fp_history_record_free(&b);
+    /* another kernel: no baseline */
+    free(cur.kernel);
+    cur.kernel = fp_model_strdup("k2");
+    assert_int_equal(fp_history_baseline_auto(h, &cur, 5, &b, how, &err), -1);
+    assert_int_equal(err.code, FP_NO_BASELINE);
+    fp_err_clear(&err);
+    fp_history_record_free(&cur);
+    for (int i = 0; i < 6; i++)
         fp_history_record_free(&all[i]);
     fp_history_close(h);
 }
@@ -317,7 +406,7 @@ static void test_migration_1_to_2(void **state)
            "INSERT INTO classes(entry_id, class, pct, ord) VALUES (1, 'vmcnt', 90, 0);");
     fp_history *h;
     assert_int_equal(fp_history_open(p, false, &h, &err), 0);
-    assert_int_equal(fp_history_schema_version(h), 2);
+    assert_int_equal(fp_history_schema_version(h), FP_HISTORY_SCHEMA); /* 1 -> 2 -> 3 */
     fp_history_record r;
     assert_int_equal(fp_history_get(h, 1, &r, &err), 0);
     assert_string_equal(r.kernel, "old_kernel");
@@ -341,7 +430,7 @@ static void test_migration_1_to_2(void **state)
     fp_history_close(h);
     /* opening again is a no-op at the latest version */
     assert_int_equal(fp_history_open(p, false, &h, &err), 0);
-    assert_int_equal(fp_history_schema_version(h), 2);
+    assert_int_equal(fp_history_schema_version(h), FP_HISTORY_SCHEMA); /* 1 -> 2 -> 3 */
     fp_history_close(h);
 }
 
@@ -446,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_record_doc),
         cmocka_unit_test(test_roundtrip_and_idempotent),
         cmocka_unit_test(test_baseline),
+        cmocka_unit_test(test_pin_rm_policy),
         cmocka_unit_test(test_migration_1_to_2),
         cmocka_unit_test(test_refused_files),
         cmocka_unit_test(test_since),

@@ -33,6 +33,28 @@ static void test_round_trip(void **state)
     round_trip(DATA "run_pmc.json");
     round_trip(DATA "run_history.json");
     round_trip(DATA "run_failed.json");
+    round_trip(DATA "run_answer.json");
+}
+
+/* the answer (issue 21 item 1, a real `run --limit 2`): read back with its plan */
+static void test_answer(void **state)
+{
+    (void)state;
+    fp_run_doc d;
+    fp_err err = {0};
+    assert_int_equal(fp_run_read_file(DATA "run_answer.json", &d, &err), 0);
+    assert_non_null(d.answer);
+    assert_string_equal(d.answer->bound, "latency");
+    assert_true(!strncmp(d.answer->speed_of_light, "Speed of light: HBM ", 20));
+    assert_int_equal(d.answer->nrecs, 2);
+    assert_string_equal(d.answer->recs[0].rule, "vmem_prefetch");
+    assert_true(d.answer->recs[0].confidence > 0.89 && d.answer->recs[0].confidence < 0.91);
+    assert_string_equal(d.answer->recs[1].evidence, "/workspace/flydsl-demo/kernels/gemm_kernel.py:65");
+    assert_int_equal(d.answer->more_recommendations, 5);
+    fp_run_doc_free(&d);
+    assert_int_equal(fp_run_read_file(DATA "run_pmc.json", &d, &err), 0);
+    assert_null(d.answer); /* absent: an older run.json, or a run that failed before its report */
+    fp_run_doc_free(&d);
 }
 
 static void test_forms(void **state)
@@ -93,6 +115,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_forms),
+        cmocka_unit_test(test_answer),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

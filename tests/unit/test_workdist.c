@@ -14,6 +14,7 @@
 #include "flyprof/launch.h"
 #include "flyprof/loops.h"
 #include "flyprof/realtime.h"
+#include "flyprof/signals.h"
 #include "flyprof/workdist.h"
 
 static void test_realtime(void **state)
@@ -302,12 +303,53 @@ static void test_simd_fill(void **state)
                              "per CU, 1 round)");
 }
 
+/* The trace of a partitioned agent is scaled to the agent, not to the product:
+ * 4 SEs of one XCD traced on an MI300X is 1/8 of an SPX agent but all of a CPX one. */
+static void test_partition_scaling(void **state)
+{
+    (void)state;
+    fp_lt_se se[4];
+    memset(se, 0, sizeof se);
+    for (int i = 0; i < 4; i++) {
+        se[i].se = i;
+        se[i].waves = 40;
+    }
+    fp_launch_trace lt;
+    memset(&lt, 0, sizeof lt);
+    lt.covers_ses = true;
+    lt.traced_ses = 4;
+    lt.waves = 160;
+    lt.per_se = se;
+    lt.n_per_se = 4;
+    fp_signals s;
+    memset(&s, 0, sizeof s);
+    s.product = (char *)"MI300X";
+    s.ltrace = &lt;
+    int64_t units[64];
+    fp_kt_identity id;
+    fp_launch_facts_identity(&s, units, &id); /* no agent row: the product, 8 XCDs */
+    assert_int_equal(id.n_units, 1);
+    assert_int_equal(id.agent_units, 8);
+    assert_int_equal(units[0], 160);
+    s.xcds = 1; /* capture.json gpu.num_xcc of a CPX agent */
+    s.cus = 38;
+    fp_launch_facts_identity(&s, units, &id);
+    assert_int_equal(id.n_units, 1);
+    assert_int_equal(id.agent_units, 1);
+    s.xcds = 4; /* DPX: 4 XCDs, 16 SEs; the 4 traced SEs are one of them */
+    fp_launch_facts_identity(&s, units, &id);
+    assert_int_equal(id.agent_units, 4);
+    s.xcds = 8; /* SPX: the product itself */
+    fp_launch_facts_identity(&s, units, &id);
+    assert_int_equal(id.agent_units, 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_realtime),    cmocka_unit_test(test_quantiles),   cmocka_unit_test(test_trace_facts),
         cmocka_unit_test(test_loops),       cmocka_unit_test(test_pick_traced), cmocka_unit_test(test_simd_fill),
-        cmocka_unit_test(test_hostile_clock),
+        cmocka_unit_test(test_hostile_clock), cmocka_unit_test(test_partition_scaling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -171,6 +171,11 @@ const char *fp_conf_label(double c);
 struct fp_report_rec;
 void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, struct fp_report_rec *out);
 
+/* The rule with this id, or NULL. */
+const fp_rule *fp_rule_find(const char *id);
+/* How a gain model estimates ("class exposed stall", "100 - launch.fill_pct (idle CUs)", ...). */
+const char *fp_gain_model_text(fp_gain_model g);
+
 /* Gate as text: "any" or "memory|latency". */
 void fp_gate_text(unsigned gate, fp_sb *out);
 /* A rule's firing condition as text ("class.vmcnt.stall_pct > 10 AND ..."). */

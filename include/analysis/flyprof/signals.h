@@ -166,6 +166,7 @@ typedef struct fp_signals {
     bool have_grid;
     double grid[3], wg3[3];      /* Grid_Size_*, Workgroup_Size_* (work-items) */
     int cus;                     /* SoC table, 0 unknown */
+    int xcds;                    /* the traced agent's XCDs (capture gpu.num_xcc: 1 on a CPX MI300X), 0 unknown */
     fp_launch launch;            /* launch.valid false when not modelled */
     char *launch_reason;         /* why the launch is unknown (NULL when known) */
     /* ---- speed of light (sol.h) ---- */

@@ -18,7 +18,15 @@
 #include "flyprof/error.h"
 #include "flyprof/strbuf.h"
 
-typedef enum fp_format { FP_FMT_JSON, FP_FMT_TABLE } fp_format;
+/* -f: json (the envelope), table (text), and the documents of other tools: csv (a row
+ * list of the data, csvout.h), sarif (code scanning), junit (CI test reports). */
+typedef enum fp_format { FP_FMT_JSON, FP_FMT_TABLE, FP_FMT_CSV, FP_FMT_SARIF, FP_FMT_JUNIT } fp_format;
+#define FP_FMT_BIT(f) (1u << (f))
+
+/* "json", "table", "csv", "csv:ROWS", "sarif", "junit" -> *f (and *rows for csv:ROWS,
+ * else NULL); USAGE otherwise. */
+int fp_format_parse(const char *s, fp_format *f, const char **rows, fp_err *err);
+const char *fp_format_name(fp_format f);
 
 typedef struct fp_ctx {
     const char *command;   /* command name, for the envelope */
@@ -39,6 +47,9 @@ typedef struct fp_ctx {
     bool table_only;       /* set by main: -f table to a terminal/pipe, no FLYPROF_TABLE_FD, so
                               when the command's table is non-empty its data is never printed
                               and a command may skip building it */
+    fp_sb doc;             /* -f sarif / junit: the document the command printed into it (main
+                              prints it instead of the envelope) */
+    const char *csv_rows;  /* -f csv:ROWS: which row list of the data (NULL = the command's first) */
 } fp_ctx;
 
 /* Append a warning (printf-style) to the envelope's "warnings". */
@@ -75,6 +86,12 @@ typedef struct fp_opt {
     const char *const *choices; /* FP_OPT_CHOICE: NULL-terminated */
     long long min, max;  /* FP_OPT_INT bounds */
 } fp_opt;
+
+/* An old spelling of an option (one spelling per meaning across commands): accepted
+ * for one release with a warning, not shown in help, completions or MCP schemas. */
+typedef struct fp_opt_alias {
+    const char *old, *now; /* long names without "--"; NULL old ends a list */
+} fp_opt_alias;
 
 /* Input and output paths named by options, checked by main.c before run() so
  * that the same mistake gives the same exit code in every command
@@ -113,6 +130,15 @@ typedef struct fp_command {
     const fp_path_rule *paths; /* checked before run(); terminated by kind == FP_PATH_NONE; may be NULL */
     bool no_bundle;            /* the global --bundle does not apply: rejected, not shown in help */
     bool bundle_required;      /* no --bundle is a USAGE error (checked by main) */
+    /* -f csv: the members of the data that are row lists (NULL-terminated; the first one
+     * present is the default), NULL when the command has no table of rows */
+    const char *const *csv_rows;
+    unsigned formats;          /* FP_FMT_BIT(FP_FMT_SARIF) | ...: the documents it fills ctx->doc with */
+    /* the usual next step, printed as "next: ..." on stderr after a table ({bundle} = the bundle) */
+    const char *next;
+    /* command lines shown under "examples:" in help and EXAMPLES in the man page (NULL-terminated) */
+    const char *const *examples;
+    const fp_opt_alias *aliases; /* deprecated spellings, or NULL */
 } fp_command;
 
 /* Check every path named in cmd->paths (options, positionals, the global
@@ -126,6 +152,10 @@ int fp_check_paths(const fp_command *cmd, const void *args, char **pos, int npos
  * it are positionals. Errors are FP_USAGE. */
 int fp_parse_opts(const fp_command *cmd, void *args, int argc, char **argv, char ***pos,
                   int *npos, fp_err *err);
+/* The same; each deprecated spelling used (fp_command.aliases) adds one line to *notes
+ * ("--top is deprecated: use --limit"), for the envelope's warnings. */
+int fp_parse_opts_noted(const fp_command *cmd, void *args, int argc, char **argv, char ***pos, int *npos,
+                        fp_sb *notes, fp_err *err);
 
 /* The candidate closest to word[0..len) by edit distance (or the only one it
  * prefixes), when close enough to be a typo; else NULL. NULL entries skipped. */

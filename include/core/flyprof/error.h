@@ -37,6 +37,7 @@ typedef enum fp_errcode {
     FP_TASKS_FAILED,          /* 2: a sweep task did not end ok */
     FP_INCONCLUSIVE,          /* 3: a --fail-on gate could not decide: the change is not outside the noise */
     FP_TRACE_STITCH_FAILED,   /* 69: the decoder could not match the trace to the code object */
+    FP_NO_BASELINE,           /* 4: check found no baseline entry (only an error with --strict) */
     FP_CODE_COUNT
 } fp_errcode;
 

@@ -13,11 +13,13 @@
 
 #include "flyprof/cli.h"
 #include "flyprof/error.h"
+#include "flyprof/strbuf.h"
 
 /* The flags every configured command accepts; embed in the args struct and
  * list FP_CONFIG_OPTS(args_type, member) in the options table. */
 typedef struct fp_config_args {
     const char *worktree, *rocprofv3, *python, *gpu, *arch, *recipes, *config;
+    const char *format; /* never a flag of its own (-f is global): only the config file's `format:` */
 } fp_config_args;
 
 #define FP_CONFIG_OPT(type, m, f, meta, help) \
@@ -62,6 +64,7 @@ typedef struct fp_config {
     fp_config_value arch;      /* NULL = detect */
     fp_config_value recipes;   /* registry file; NULL = none */
     fp_config_value gpu_text;
+    fp_config_value format;    /* the config file's `format:` (the default -f on a terminal), or unset */
     int gpu;
     char *config_file;         /* config file actually read, or NULL */
 } fp_config;
@@ -70,5 +73,9 @@ typedef struct fp_config {
  * BAD_INPUT; a --config that does not exist -> NO_ARTIFACT. */
 int fp_config_load(fp_config *c, const fp_config_args *a, fp_err *err);
 void fp_config_free(fp_config *c);
+
+/* No registry (recipes source "unset": a lone copied binary whose source tree is gone):
+ * the sentence that says where it was looked for and how to point flyprof at one. */
+void fp_config_registry_hint(fp_sb *out);
 
 #endif

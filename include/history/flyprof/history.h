@@ -36,7 +36,7 @@
 /* "FPHS": PRAGMA application_id of a flyprof history database. */
 #define FP_HISTORY_APP_ID 0x46504853
 /* Latest schema version (PRAGMA user_version); migrations 1..this. */
-#define FP_HISTORY_SCHEMA 2
+#define FP_HISTORY_SCHEMA 3
 /* How long a writer waits for another one's lock (parallel CI jobs). */
 #define FP_HISTORY_BUSY_MS 30000
 /* Version of the record format (export lines carry it). */
@@ -97,10 +97,29 @@ int fp_history_get(fp_history *h, int64_t id, fp_history_record *rec, fp_err *er
 
 /* The baseline of `check`: among entries of kernel+shape whose hash differs
  * from exclude_hash, `latest` (or NULL), an entry id, or a commit (prefix of
- * at least 4 hex digits; the latest entry of that commit). None ->
- * NO_ARTIFACT. */
+ * at least 4 hex digits; the latest entry of that commit). No entry at all for
+ * latest -> NO_BASELINE; an id or commit that names none -> NO_ARTIFACT. */
 int fp_history_baseline(fp_history *h, const char *kernel, const char *shape, const char *spec,
                         const char *exclude_hash, fp_history_record *rec, fp_err *err);
+
+/* Remove entry id with its rows and its pin; absent -> NO_ARTIFACT. *removed (may be
+ * NULL) gets the record that was removed. */
+int fp_history_rm(fp_history *h, int64_t id, fp_history_record *removed, fp_err *err);
+
+/* pin: entry id becomes the baseline of its series (kernel + shape + arch), replacing
+ * the series' pin; !pin: the pin is removed (an entry that is not pinned -> NO_ARTIFACT). */
+int fp_history_pin(fp_history *h, int64_t id, bool pin, fp_err *err);
+
+/* The ids of the pinned entries, ascending (*ids malloc'd). */
+int fp_history_pinned_ids(fp_history *h, int64_t **ids, size_t *n, fp_err *err);
+
+/* The baseline policy of `check --baseline auto` (docs/commands/check.md): the pinned
+ * entry of cur's series (kernel + shape + arch), else the median entry of the last
+ * `window` entries of the series (by duration per call when all have one, else by the
+ * stalled share; an even count takes the lower middle), never cur itself (by hash).
+ * *how says which ("pinned", "median of the last 5"). None -> NO_BASELINE. */
+int fp_history_baseline_auto(fp_history *h, const fp_history_record *cur, int window, fp_history_record *rec,
+                             char how[128], fp_err *err);
 
 /* Normalise a --since value: "YYYY-MM-DD[THH:MM[:SS]][Z]" or "<N>d" / "<N>h"
  * (relative to now) -> "YYYY-MM-DDTHH:MM:SSZ" in buf. -1 + BAD_ARGS otherwise. */

@@ -225,7 +225,8 @@ typedef struct fp_check_gate {
 
 typedef struct fp_check_doc {
     char *db;
-    char *baseline_ref; /* latest | an entry id | a commit */
+    char *baseline_ref; /* auto | latest | an entry id | a commit */
+    char *baseline_policy; /* how the baseline was chosen: "pinned", "median of the last N", "latest", "entry", "commit" */
     fp_check_side baseline;
     fp_check_side current;
     fp_diff_noise_floor noise_floor;
@@ -246,6 +247,17 @@ extern const fp_schema fp_diff_class_row_schema;
 extern const fp_schema fp_diff_inst_change_schema;
 extern const fp_schema fp_diff_verdict_schema;
 extern const fp_schema fp_check_schema; /* `check`'s data */
+
+/* `check`'s data when the history has no baseline for the bundle (NO_BASELINE without
+ * --strict: exit 0 with a warning, so that a first run does not fail). */
+typedef struct fp_check_none_doc {
+    char *db;
+    char *baseline_ref;
+    char *status;            /* "no_baseline" */
+    fp_check_side current;
+    char *message;
+} fp_check_none_doc;
+extern const fp_schema fp_check_none_schema;
 
 int fp_diff_read_file(const char *path, fp_diff_doc *doc, fp_err *err);
 int fp_diff_write_file(const fp_diff_doc *doc, const char *path, fp_err *err);

@@ -159,7 +159,17 @@ typedef struct fp_history_list_doc {
     int64_t count;
     fp_history_summary *entries;
     size_t nentries;
+    double *pinned;           /* ids of the pinned entries of the database (absent when none) */
+    size_t npinned;
 } fp_history_list_doc;
+
+/* `history rm ID` / `pin ID` / `unpin ID`: what was done to which entry. */
+typedef struct fp_history_change_doc {
+    char *db;
+    char *action;             /* "removed" | "pinned" | "unpinned" */
+    int64_t id;
+    fp_history_summary entry; /* the entry (as it was, for rm) */
+} fp_history_change_doc;
 
 typedef struct fp_history_export_doc {
     char *db;
@@ -206,6 +216,7 @@ typedef struct fp_history_trend_doc {
 
 extern const fp_schema fp_history_series_schema; /* error.series of trend */
 extern const fp_schema fp_history_add_schema;
+extern const fp_schema fp_history_change_schema;
 extern const fp_schema fp_history_list_schema;
 extern const fp_schema fp_history_export_schema;
 extern const fp_schema fp_history_import_schema;

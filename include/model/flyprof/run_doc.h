@@ -59,6 +59,34 @@ typedef struct fp_run_artifact {
     char *present;
 } fp_run_artifact;
 
+/* "answer": the plan of a run that reached its report (docs/commands/run.md), so that an
+ * agent needs no second read of report.json: the bound, the headline, the launch and
+ * speed-of-light lines and the top recommendations (--limit, default 5). */
+typedef struct fp_run_answer_rec {
+    int rank;
+    char *rule;
+    char *knob;
+    fp_optd est_gain_pct;     /* upper bound, % of kernel time; null when the trace is not representative */
+    char *gain_model;         /* how est_gain_pct is estimated (the rule's gain model, docs/rules.md) */
+    double confidence;        /* 0..1 */
+    char *confidence_label;
+    char *evidence;           /* the hottest instruction's source "file.py:line", or NULL */
+    char *acceptance;         /* the acceptance test's text (what `diff` checks) */
+} fp_run_answer_rec;
+
+typedef struct fp_run_answer {
+    char *bound;              /* report.json bound.bound */
+    char *bound_confidence;
+    bool optimal;
+    char *headline;
+    char *launch;             /* the report's "Launch: ..." line, or NULL */
+    char *speed_of_light;     /* the report's "Speed of light: ..." line, or NULL */
+    fp_run_answer_rec *recs;  /* "recommendations", by rank, at most --limit */
+    size_t nrecs;
+    int more_recommendations; /* ranked in report.json but not shown here */
+    char *report;             /* bundle-relative: report.json, where the whole plan is */
+} fp_run_answer;
+
 typedef struct fp_run_doc {
     int schema;                     /* 1 */
     char *kernel;
@@ -66,6 +94,7 @@ typedef struct fp_run_doc {
     fp_run_error *error;            /* the failing step's error */
     char *tag;                      /* --tag */
     char *analysis_tag;             /* the tag the analyses read */
+    fp_run_answer *answer;          /* NULL (absent) unless the report step succeeded */
     fp_run_step *steps;             /* in the order they ran, then the not-run ones */
     size_t nsteps;
     char **step_warnings;           /* the steps' warnings, prefixed with the step's name */
