@@ -233,18 +233,13 @@ typedef struct block {
 
 static bool is_code_row(const fp_inst *r) { return r->index_ok && r->index > 0 && r->isa[0] != ';'; }
 
-/* The row a branch at row i jumps to (SIZE_MAX: none / unknown). */
+/* The row a branch at row i jumps to (SIZE_MAX: none / unknown); the target
+ * vaddr is fp_branch_target's, mapped to its code row by binary search. */
 static size_t branch_target(const fp_code *code, size_t i)
 {
-    const char *p = code->rows[i].isa + strspn(code->rows[i].isa, " \t");
-    p += strcspn(p, " \t");
-    char *e;
-    long off = strtol(p, &e, 10);
-    if (e == p)
+    int64_t target;
+    if (!fp_branch_target(&code->rows[i], &target))
         return SIZE_MAX;
-    if (off >= 32768)
-        off -= 65536; /* simm16 in dwords, from the next instruction */
-    int64_t target = code->rows[i].vaddr + 4 + 4 * (int64_t)off;
     size_t lo = 0, hi = code->n; /* rows are in address order */
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;

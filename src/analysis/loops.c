@@ -13,21 +13,11 @@ static const char *const kind_names[FP_LOOP_KINDS] = {"loop", "loop_not_run", "s
 
 const char *fp_loop_kind_name(fp_loop_kind k) { return k < FP_LOOP_KINDS ? kind_names[k] : "?"; }
 
-bool fp_loops_branch_target(const fp_inst *r, int64_t *target)
+/* A row's branch target (fp_branch_target), for listing rows only: the kernel
+ * header rows (index 0) and rows without a LineNumber are no branches here. */
+static bool branch_target(const fp_inst *r, int64_t *target)
 {
-    if (!r->index_ok || r->index == 0 || fp_classify(r->isa) != FP_CL_BRANCH)
-        return false;
-    const char *sp = strchr(r->isa, ' ');
-    if (!sp)
-        return false;
-    char *end;
-    long imm = strtol(sp + 1, &end, 10);
-    if (end == sp + 1 || imm < -32768 || imm > 65535)
-        return false;
-    if (imm >= 32768)
-        imm -= 65536; /* simm16 as the disassembler prints it, unsigned */
-    *target = r->vaddr + 4 + 4 * (int64_t)imm;
-    return true;
+    return r->index_ok && r->index != 0 && fp_branch_target(r, target);
 }
 
 static size_t row_at(const fp_code *code, int64_t vaddr)
@@ -60,7 +50,7 @@ static int64_t taken_count(const fp_code *code, size_t i, size_t j, int64_t targ
         in += prev->hit;
     for (size_t k = 0; k < code->n; k++) {
         int64_t t2;
-        if (is_uncond(code->rows[k].isa) && fp_loops_branch_target(&code->rows[k], &t2) && t2 == target)
+        if (is_uncond(code->rows[k].isa) && branch_target(&code->rows[k], &t2) && t2 == target)
             in += code->rows[k].hit;
     }
     if (code->rows[j].hit - in > t)
@@ -134,7 +124,7 @@ void fp_loops_find(const fp_code *code, fp_loops *out)
     for (size_t i = 0; code && i < code->n; i++) {
         int64_t target;
         const fp_inst *r = &code->rows[i];
-        if (!fp_loops_branch_target(r, &target) || target >= r->vaddr)
+        if (!branch_target(r, &target) || target >= r->vaddr)
             continue;
         size_t j = row_at(code, target);
         if (j == SIZE_MAX || j > i)

@@ -493,8 +493,6 @@ int fp_signals_from_bubbles(fp_signals *s, const fp_bubbles_doc *b, fp_err *err)
 
 static bool is_mfma(const char *isa) { return fp_classify(isa) == FP_CL_MFMA; }
 
-/* Target address of a branch with a plain simm16 operand (the decoder prints
- * it unsigned, the generator signed); false for anything else. */
 void fp_signals_from_code(fp_signals *s, const fp_code *code)
 {
     if (!code || code->n == 0)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "flyprof/taxonomy.h"
+#include "flyprof/att.h"
 #include "flyprof/wave.h"
 
 const fp_class_info fp_class_table[FP_CL_COUNT] = {
@@ -254,6 +255,23 @@ fp_class fp_classify(const char *isa)
             return r->cls;
     }
     return FP_CL_OTHER;
+}
+
+bool fp_branch_target(const fp_inst *r, int64_t *target)
+{
+    if (fp_classify(r->isa) != FP_CL_BRANCH)
+        return false;
+    /* the operand follows the opcode (leading blanks skipped, as fp_classify does) */
+    const char *p = r->isa + strspn(r->isa, " \t");
+    p += strcspn(p, " \t");
+    char *end;
+    long imm = strtol(p, &end, 10);
+    if (end == p || imm < -32768 || imm > 65535)
+        return false;
+    if (imm >= 32768)
+        imm -= 65536; /* the decoder's unsigned spelling of a negative simm16 */
+    *target = r->vaddr + 4 + 4 * (int64_t)imm;
+    return true;
 }
 
 fp_counter fp_counter_of(fp_class c, int cat)

@@ -47,25 +47,6 @@ fp_report_stat fp_stat_of(const double *v, size_t n)
 
 /* ---- the code: hashes and basic blocks ---- */
 
-/* Target vaddr of a branch with a plain simm16 operand (the decoder prints it
- * unsigned, the generator signed): pc + 4 + 4 * simm16. */
-static bool branch_target(const fp_inst *r, int64_t *target)
-{
-    if (fp_classify(r->isa) != FP_CL_BRANCH)
-        return false;
-    const char *sp = strchr(r->isa, ' ');
-    if (!sp)
-        return false;
-    char *end;
-    long imm = strtol(sp + 1, &end, 10);
-    if (end == sp + 1 || imm < -32768 || imm > 65535)
-        return false;
-    if (imm >= 32768)
-        imm -= 65536;
-    *target = r->vaddr + 4 + 4 * (int64_t)imm;
-    return true;
-}
-
 /* An instruction after which control does not simply fall through to the next. */
 static bool ends_block(const fp_inst *r)
 {
@@ -142,7 +123,7 @@ fp_report_isa *fp_isa_of(const fp_code *code)
         next_leads = ends_block(r);
         int64_t t;
         size_t j;
-        if (branch_target(r, &t) && (j = row_at(v, nv, t)) != SIZE_MAX)
+        if (fp_branch_target(r, &t) && (j = row_at(v, nv, t)) != SIZE_MAX)
             leader[j] = true;
     }
     free(v);
@@ -186,7 +167,7 @@ bool fp_main_loop_of(const fp_code *code, fp_main_loop *out)
         const fp_inst *r = &code->rows[i];
         int64_t t;
         size_t j;
-        if (!is_inst(r) || r->hit <= 0 || !branch_target(r, &t) || t > r->vaddr ||
+        if (!is_inst(r) || r->hit <= 0 || !fp_branch_target(r, &t) || t > r->vaddr ||
             (j = row_at(v, nv, t)) == SIZE_MAX || j > i)
             continue;
         /* iterated: the back-edge ran more often than the kernel was entered (a

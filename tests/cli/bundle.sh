@@ -2,12 +2,7 @@
 # bundle: the canonical examples/<kernel>/ layout, complete enough that the
 # example re-reports to the very report.json it ships; --no-clobber; a re-bundle
 # replaces the example whole (no stale files); typed errors.
-set -u
-: "${FLYPROF:?}" "${FP_TOOLS:?}" "${FP_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-py() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/rep_stream.json" "$T/b" > /dev/null || fail generator
 D=$(basename "$(ls -d "$T"/b/att/ui_output_agent_*)")

@@ -4,11 +4,7 @@
 # (testsuites > testsuite > testcase), one testcase per gated metric, and its failures
 # agree with check's exit status and envelope; the SARIF logs hold one result per class /
 # line whose share grew, at .py lines relative to --source-root.
-set -u
-: "${FLYPROF:?}" "${FP_TOOLS:?}" "${FP_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 unset FLYPROF_HISTORY XDG_DATA_HOME FLYPROF_FORMAT
 export HOME="$T/home"
 DB="$T/h.db"

@@ -2,13 +2,8 @@
 # diff: a bundle against itself is neutral with zero deltas; a real fix
 # (prefetched loop) is "improved" with its acceptance tests met; report.json
 # files and bundles are both accepted; typed errors for missing / bad inputs.
-set -u
-: "${FLYPROF:?}" "${FP_TOOLS:?}" "${FP_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 gen() { "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/$1.json" "$T/$2" >/dev/null || fail "generator $1"; }
-py() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 gen rep_stream before
 gen rep_stream_fixed after

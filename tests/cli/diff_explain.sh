@@ -6,12 +6,7 @@
 # t density, not a table), the code identity, the void time comparison (one kernel_trace.csv),
 # the acceptance test that follows a moved hot line, and the --fail-on exit codes:
 # 0 pass, 1 REGRESSED, 3 INCONCLUSIVE.
-set -u
-: "${FLYPROF:?}" "${FP_TOOLS:?}" "${FP_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-py() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 python3 "$FP_SRC/tests/tools/diff_loop_specs.py" "$T" || fail "specs"
 for c in base moved slow wide_a wide_b extra; do

@@ -3,13 +3,8 @@
 # a shared-operand load (requested vs unique HBM bytes), a CDNA3-encoded fp8 MFMA on gfx950 (the
 # opcode cost table), a ds_bpermute chain on two waves of one SIMD (the xlane class and hidden
 # stall by issue windows, checked against the independent tests/tools/hidden_ref.py too).
-set -u
-: "${FLYPROF:?}" "${FP_TOOLS:?}" "${FP_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 gen() { "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/$1.json" "$T/$1" >/dev/null || fail "generator $1"; }
-py() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 # 1. shared-operand load: per wave one x load at v1 = (s2 << 10) + v0 (s2 = workgroup id), one gamma load
 #    at v2 = v0 << 4 (lane id only) and one store at v1; 16 B x 64 lanes each. kernel_trace.csv: 1024

@@ -4,12 +4,7 @@
 # on the faster passes; the same bundle twice is one entry; 8 parallel adds
 # -> 8 entries; a truncated / foreign / non-SQLite file is BAD_INPUT and stays
 # byte-identical; export -> import round trip; trend.svg + trend.csv.
-set -u
-: "${FLYPROF:?}" "${FP_TOOLS:?}" "${FP_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-py() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 unset FLYPROF_HISTORY XDG_DATA_HOME
 export HOME="$T/home"
 DB="$T/h.db"

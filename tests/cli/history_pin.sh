@@ -3,12 +3,7 @@
 # policy of --baseline auto (pinned, else the median of the last --window of kernel +
 # shape + arch) and NO_BASELINE (exit 0 + warning, --strict exit 4, distinct from a
 # wrong --db path: NO_ARTIFACT 66). Three bundles of one kernel: 20, 26 and 23 us per call.
-set -u
-: "${FLYPROF:?}" "${FP_TOOLS:?}" "${FP_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-py() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 unset FLYPROF_HISTORY XDG_DATA_HOME FLYPROF_FORMAT
 export HOME="$T/home"
 DB="$T/h.db"

@@ -3,12 +3,7 @@
 #  (items 1-11 of the issue and the occupancy stream; each block names its defect)
 #  - mcp: history/check/bundle defaults resolve under --root, never the user's global history
 #    or $FLYPROF_EXAMPLES_DIR outside it
-set -u
-: "${FLYPROF:?}" "${FP_TOOLS:?}" "${FP_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-py() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 unset XDG_DATA_HOME FLYPROF_TABLE_FD
 export HOME="$T/home"
 mkdir -p "$HOME"

@@ -4,11 +4,7 @@
 #  (c) bundle never deletes the bundle it publishes (examples-dir/<kernel> == or contains --bundle)
 #  (e) a FIFO where a trace file is expected: a typed IO_ERROR, not a hang
 #  (f) invalid UTF-8 in code.json / source paths: the envelope and artifacts stay valid UTF-8 JSON
-set -u
-: "${FLYPROF:?}" "${FP_TOOLS:?}" "${FP_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 # strict: bytes must decode as UTF-8 and parse as one JSON document
 strict_json() { python3 -c "import json,sys; json.loads(open(sys.argv[1],'rb').read().decode('utf-8'))" "$1"; }
 code_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['error']['code'])" "$1"; }

@@ -3,21 +3,19 @@
 # as bubbles.json (hotspots[0] and its waits_on), its per-instruction figures are
 # code.json's, and the producer counts of decoder evidence are the wave files'
 # waitcnt edges counted independently here. annotate writes nothing.
-set -u
-[ -d "${FP_CORPUS:-}" ] || { echo "corpus absent: skip"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+status=0
 n=0
-for case_dir in "$FP_CORPUS"/*/; do
+for case_dir in "$C"/*/; do
     case=$(basename "$case_dir")
     d=$(ls -d "$case_dir"att/*/ | head -1)
     [ -f "$d/code.json" ] || continue
     before=$(ls -la "$d" | md5sum)
-    "$FLYPROF" bubbles --bundle "$d" -q --out "$tmp/$case.bub.json" > /dev/null || { echo "FAIL $case: bubbles"; fail=1; continue; }
-    "$FLYPROF" annotate --bundle "$d" -q --context 6 > "$tmp/$case.env"; rc=$?
-    [ "$before" = "$(ls -la "$d" | md5sum)" ] || { echo "FAIL $case: annotate wrote into the dispatch dir"; fail=1; }
-    if [ $rc -ne 0 ]; then echo "FAIL $case: annotate exit $rc"; cat "$tmp/$case.env"; fail=1; continue; fi
-    python3 - "$tmp/$case.bub.json" "$tmp/$case.env" "$d" "$case" <<'PY' || fail=1
+    "$FLYPROF" bubbles --bundle "$d" -q --out "$T/$case.bub.json" > /dev/null || { echo "FAIL $case: bubbles"; status=1; continue; }
+    "$FLYPROF" annotate --bundle "$d" -q --context 6 > "$T/$case.env"; rc=$?
+    [ "$before" = "$(ls -la "$d" | md5sum)" ] || { echo "FAIL $case: annotate wrote into the dispatch dir"; status=1; }
+    if [ $rc -ne 0 ]; then echo "FAIL $case: annotate exit $rc"; cat "$T/$case.env"; status=1; continue; fi
+    python3 - "$T/$case.bub.json" "$T/$case.env" "$d" "$case" <<'PY' || status=1
 import json, sys, glob, os
 bub, env, d, case = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))["data"], sys.argv[3], sys.argv[4]
 h0 = bub["hotspots"][0]
@@ -56,5 +54,5 @@ print("ok   %s: pc %d %s <- %s" % (case, h0["code_line"], h0["inst"], [w["code_l
 PY
     n=$((n + 1))
 done
-[ $n -gt 0 ] || { echo "FAIL no corpus case"; fail=1; }
-exit $fail
+[ $n -gt 0 ] || { echo "FAIL no corpus case"; status=1; }
+exit $status

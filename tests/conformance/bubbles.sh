@@ -4,18 +4,16 @@
 #   hotspot, line and class; totals and per-line stall sums = expected/hotspots.numbers.json;
 #   wave-state sums = ∫ wstates*.json; the artifact is complete (no truncation) and the
 #   envelope is bounded by --limit.
-set -u
-[ -d "${FP_CORPUS:-}" ] || { echo "corpus absent: skip"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-for case_dir in "$FP_CORPUS"/*/; do
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+status=0
+for case_dir in "$C"/*/; do
     case=$(basename "$case_dir")
     [ -f "$case_dir/expected/hotspots.numbers.json" ] || continue
     d=$(ls -d "$case_dir"att/*/ | head -1)
-    "$FLYPROF" bubbles --bundle "$d" -q --limit 3 --out "$tmp/$case.json" > "$tmp/$case.env"
+    "$FLYPROF" bubbles --bundle "$d" -q --limit 3 --out "$T/$case.json" > "$T/$case.env"
     rc=$?
-    if [ $rc -ne 0 ]; then echo "FAIL $case: exit $rc"; cat "$tmp/$case.env"; fail=1; continue; fi
-    python3 - "$tmp/$case.json" "$tmp/$case.env" "$case_dir/expected/hotspots.numbers.json" "$case" <<'PY' || fail=1
+    if [ $rc -ne 0 ]; then echo "FAIL $case: exit $rc"; cat "$T/$case.env"; status=1; continue; fi
+    python3 - "$T/$case.json" "$T/$case.env" "$case_dir/expected/hotspots.numbers.json" "$case" <<'PY' || status=1
 import json, sys
 art = json.load(open(sys.argv[1])); env = json.load(open(sys.argv[2])); ref = json.load(open(sys.argv[3])); case = sys.argv[4]
 bad = []
@@ -61,4 +59,4 @@ if bad:
 print("ok   %s" % case)
 PY
 done
-exit $fail
+exit $status

@@ -5,17 +5,7 @@
 # or never fire, or never be high confidence), the roof verdict, coverage and representativeness
 # -- with the reasoning written next to the numbers. `report` must satisfy every file, and every
 # corpus case must have one.
-set -u
-: "${FLYPROF:?}"
-: "${FP_SRC:?}"
-C="${FP_CORPUS:-}"
-if [ -z "$C" ] || [ ! -f "$C/cases.tsv" ]; then
-    echo "corpus not found at '$C': skipped"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 SPEC="$FP_SRC/tests/conformance/diagnosis"
 
 n=0

@@ -21,16 +21,7 @@
 #    small has a wave span: the waves decide again.
 # The issue's "-1.3 % per iteration" came from another per-iteration measure; this
 # one is the wall-clock loop span per iteration of each wave (docs/commands/diff.md).
-set -u
-: "${FLYPROF:?}" "${FP_SRC:?}"
-C="${FP_CORPUS:-}"
-if [ -z "$C" ] || [ ! -f "$C/cases.tsv" ]; then
-    echo "corpus not found at '$C': skipped"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 for id in flash_attn_func-small flash_attn_func-small-after_loc_fix flash_attn_func-big; do
     "$FLYPROF" report --bundle "$C/$id"/att/ui_output_* --out-dir "$T/$id" -q -f json > /dev/null || fail "report $id"

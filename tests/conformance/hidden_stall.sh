@@ -3,17 +3,7 @@
 # case flyprof bubbles' totals (hidden, exposed) and wave-end drain figures must match an independent
 # reference (tests/tools/hidden_ref.py: Python over the raw wave files + code.json, its own sweep)
 # within 2 % (the issue's bar; today they agree exactly, and the test prints both).
-set -u
-: "${FLYPROF:?}"
-: "${FP_SRC:?}"
-C="${FP_CORPUS:-}"
-if [ -z "$C" ] || [ ! -f "$C/cases.tsv" ]; then
-    echo "corpus not found at '$C': skipped"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 n=0
 while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     [ "$id" = id ] && continue

@@ -5,15 +5,7 @@
 # path argument), except the "Register Pressure & Occupancy" block (the newer
 # seed-000 model by design); and the -f json numbers must equal
 # expected/hotspots.numbers.json. Skips (77) when the corpus is absent.
-set -u
-FLYPROF=${FLYPROF:?FLYPROF must point at the binary}
-CORPUS=${FP_CORPUS:-}
-if [ -z "$CORPUS" ] || [ ! -f "$CORPUS/cases.tsv" ]; then
-    echo "SKIP: corpus not found at '${CORPUS}' (expected ../shared/corpus)"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 declare -A MODE_ARGS=(
     [both-top15-detail-ctx4]="--mode both --topk 15 --detail --context 4"
@@ -26,20 +18,20 @@ MODES="both-top15-detail-ctx4 default src-top5-detail-ctx4 asm-top30"
 # 1. Run flyprof for every case and mode (from att/, with the dispatch name).
 while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     [ "$id" = "id" ] && continue
-    mkdir -p "$tmp/$id"
+    mkdir -p "$T/$id"
     for mode in $MODES; do
         # shellcheck disable=SC2086
-        (cd "$CORPUS/$id/att" && "$FLYPROF" hotspots "$dispatch" -f table -q ${MODE_ARGS[$mode]}) \
-            > "$tmp/$id/$mode.txt" 2> "$tmp/$id/$mode.err"
-        echo $? > "$tmp/$id/$mode.rc"
+        (cd "$C/$id/att" && "$FLYPROF" hotspots "$dispatch" -f table -q ${MODE_ARGS[$mode]}) \
+            > "$T/$id/$mode.txt" 2> "$T/$id/$mode.err"
+        echo $? > "$T/$id/$mode.rc"
     done
-    (cd "$CORPUS/$id/att" && "$FLYPROF" hotspots "$dispatch" -f json --topk 100000) \
-        > "$tmp/$id/out.json" 2>/dev/null
-    echo $? > "$tmp/$id/json.rc"
-done < "$CORPUS/cases.tsv"
+    (cd "$C/$id/att" && "$FLYPROF" hotspots "$dispatch" -f json --topk 100000) \
+        > "$T/$id/out.json" 2>/dev/null
+    echo $? > "$T/$id/json.rc"
+done < "$C/cases.tsv"
 
 # 2. Compare everything in one python process.
-python3 - "$CORPUS" "$tmp" $MODES <<'PY'
+python3 - "$C" "$T" $MODES <<'PY'
 import json, os, sys
 corpus, tmp, modes = sys.argv[1], sys.argv[2], sys.argv[3:]
 RULE = "\u2550" * 90

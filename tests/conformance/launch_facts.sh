@@ -6,17 +6,7 @@
 # its spread, the wave span and its time, SIMD fill, per-wave / per-CU imbalance and the critical
 # wave. tests/conformance/launch_facts/<case>.json holds what an engineer reading the trace
 # concluded, with the reasoning; every corpus case must have one.
-set -u
-: "${FLYPROF:?}"
-: "${FP_SRC:?}"
-C="${FP_CORPUS:-}"
-if [ -z "$C" ] || [ ! -f "$C/cases.tsv" ]; then
-    echo "corpus not found at '$C': skipped"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 SPEC="$FP_SRC/tests/conformance/launch_facts"
 n=0
 while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do

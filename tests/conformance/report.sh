@@ -5,16 +5,7 @@
 # instruction (code_line + ISA + source) and a source line that exist in that
 # trace's code.json and source copies. The corpus is read-only: --bundle is
 # the dispatch dir itself and the outputs go to a temp dir.
-set -u
-: "${FLYPROF:?}"
-C="${FP_CORPUS:-}"
-if [ -z "$C" ] || [ ! -f "$C/cases.tsv" ]; then
-    echo "corpus not found at '$C': skipped"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 n=0
 while IFS=$'\t' read -r id _set _kernel _variant dispatch symbol _rest; do

@@ -16,16 +16,7 @@
 # MFMA cycles (gfx950, measured issue spacing, tests/conformance/opcost.sh): 16x16x32 bf16 16,
 # 32x32x16 bf16 32, CDNA3-encoded 16x16x32 fp8 16, scaled 16x16x128 f8f6f4 16 with fp4 on both sides
 # (cbsz/blgp 4) and 32 with fp8.
-set -u
-: "${FLYPROF:?}"
-C="${FP_CORPUS:-}"
-if [ -z "$C" ] || [ ! -f "$C/cases.tsv" ]; then
-    echo "corpus not found at '$C': skipped"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 n=0
 while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     [ "$id" = id ] && continue

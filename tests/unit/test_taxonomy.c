@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "flyprof/att.h"
 #include "flyprof/taxonomy.h"
 #include "flyprof/wave.h"
 
@@ -148,6 +149,51 @@ static void test_counter_of(void **state)
     assert_int_equal(fp_counter_of(FP_CL_VALU, FP_CAT_VALU), FP_CNT_NONE);
 }
 
+/* fp_branch_target: target = vaddr + 4 + 4 * simm16; expected values worked out by hand */
+static bool target_of(const char *isa, int64_t vaddr, int64_t *t)
+{
+    fp_inst r = {0};
+    r.isa = (char *)isa;
+    r.vaddr = vaddr;
+    *t = -777; /* left alone when there is no target */
+    return fp_branch_target(&r, t);
+}
+
+static void test_branch_target(void **state)
+{
+    (void)state;
+    int64_t t;
+    assert_true(target_of("s_cbranch_execz 11", 256, &t)); /* forward: 256 + 4 + 44 */
+    assert_int_equal(t, 304);
+    assert_true(target_of("s_branch -3", 100, &t)); /* the generator's signed spelling */
+    assert_int_equal(t, 92);
+    assert_true(target_of("s_branch 65535", 100, &t)); /* the decoder's unsigned -1 */
+    assert_int_equal(t, 100);
+    assert_true(target_of("s_branch 63023", 20000, &t)); /* corpus value: -2513 dwords */
+    assert_int_equal(t, 9952);
+    assert_true(target_of("s_branch 32768", 200000, &t)); /* the most negative: -32768 */
+    assert_int_equal(t, 68932);
+    assert_true(target_of("s_branch 32767", 0, &t)); /* the most positive */
+    assert_int_equal(t, 131072);
+    assert_true(target_of("s_branch -32768", 200000, &t));
+    assert_int_equal(t, 68932);
+    assert_true(target_of("  S_BRANCH\t2", 8, &t)); /* blanks and case as fp_classify takes them */
+    assert_int_equal(t, 20);
+    /* out of the simm16 range, either spelling */
+    assert_false(target_of("s_branch 65536", 0, &t));
+    assert_false(target_of("s_branch -32769", 0, &t));
+    assert_int_equal(t, -777);
+    /* not a direct branch */
+    assert_false(target_of("s_add_u32 s0, 5", 0, &t));
+    assert_false(target_of("s_setpc_b64 s[0:1]", 0, &t));
+    assert_false(target_of("v_mov_b32 v0, 4", 0, &t));
+    /* no numeric operand */
+    assert_false(target_of("s_branch", 0, &t));
+    assert_false(target_of("s_branch ", 0, &t));
+    assert_false(target_of("s_cbranch_scc1 label_12", 0, &t));
+    assert_int_equal(t, -777);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_wait_fields),
         cmocka_unit_test(test_counter_of),
         cmocka_unit_test(test_xlane_counter),
+        cmocka_unit_test(test_branch_target),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

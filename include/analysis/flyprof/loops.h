@@ -49,7 +49,5 @@ typedef struct fp_loops {
 
 void fp_loops_find(const fp_code *code, fp_loops *out);
 void fp_loops_free(fp_loops *l);
-/* The s_branch / s_cbranch target vaddr of a row (false when it is no branch). */
-bool fp_loops_branch_target(const fp_inst *r, int64_t *target);
 
 #endif

@@ -9,6 +9,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+struct fp_inst; /* flyprof/att.h */
 
 typedef enum fp_class {
     FP_CL_VMCNT = 0, /* s_waitcnt waiting on vector memory (vmcnt / loadcnt / storecnt / vscnt) */
@@ -70,6 +73,15 @@ size_t fp_opcode_lc(const char *isa, char *op, size_t cap);
 /* True for a counter wait that names more than one counter (vmcnt + lgkmcnt ...),
  * whose class is decided per execution by what it waited on. */
 bool fp_class_is_combined_wait(const char *isa);
+
+/* Target vaddr of an s_branch / s_cbranch_* row: pc + 4 + 4 * simm16 (the offset
+ * counts dwords from the next instruction). ONE place for this rule because the
+ * decoder's code.json prints simm16 unsigned (65535 is -1: >= 32768 is negative)
+ * while our generator prints it signed, and loops, workid and dataflow each need
+ * it; both spellings are accepted. False for a non-branch, an indirect jump
+ * (s_setpc / s_swappc: register operand), no numeric operand, or an operand
+ * outside [-32768, 65535]. Callers add their own row conditions (index_ok ...). */
+bool fp_branch_target(const struct fp_inst *r, int64_t *target);
 
 /* Counter kind a producer instruction increments (for waitcnt attribution). */
 typedef enum fp_counter { FP_CNT_NONE = 0, FP_CNT_VM, FP_CNT_LGKM } fp_counter;
