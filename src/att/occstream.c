@@ -84,7 +84,9 @@ static bool key(occ_rd *r, char *out, size_t cap)
         return false;
     fill(r, cap + 1);
     size_t i = 0;
-    while (r->pos < r->len && r->buf[r->pos] != '"' && r->buf[r->pos] != '\\' && i + 1 < cap)
+    /* JSON forbids raw control characters in a string: refused as the loader refuses them */
+    while (r->pos < r->len && r->buf[r->pos] != '"' && r->buf[r->pos] != '\\' &&
+           (unsigned char)r->buf[r->pos] >= 0x20 && i + 1 < cap)
         out[i++] = r->buf[r->pos++];
     if (r->pos >= r->len || r->buf[r->pos] != '"')
         return false;
@@ -104,6 +106,8 @@ static bool skip_scalar(occ_rd *r)
             if (r->pos >= r->len)
                 return false;
             char x = r->buf[r->pos++];
+            if ((unsigned char)x < 0x20)
+                return false; /* a raw control character: not JSON (the loader's verdict too) */
             if (x == '\\')
                 r->pos += r->pos < r->len;
             else if (x == '"')

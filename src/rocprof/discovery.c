@@ -563,6 +563,15 @@ static unsigned long long re_seq_cost(re_cost *c, int depth)
             last = grown;
             continue;
         }
+        if (ch == '+' && last) {
+            /* glibc's regcomp builds X+ as X X*: the subtree is duplicated, so stacked
+             * pluses (a++++...) double it each time, like a {2} */
+            c->p++;
+            unsigned long long grown = last > c->limit / 2 ? c->limit + 1 : last * 2;
+            total = total - last + grown;
+            last = grown;
+            continue;
+        }
         if (ch == '*' || ch == '+' || ch == '?') {
             c->p++;
             continue;
