@@ -95,6 +95,26 @@ static bool key(occ_rd *r, char *out, size_t cap)
     return lit(r, ':');
 }
 
+/* The JSON number grammar -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? as a state
+ * machine over one byte at a time (a number may be any length): the next state, or
+ * -1 when the byte cannot follow. States: 0 start, 1 '-', 2 a leading 0, 3 integer
+ * digits, 4 '.', 5 fraction digits, 6 'e', 7 exponent sign, 8 exponent digits. */
+static int num_step(int st, char x)
+{
+    bool dig = x >= '0' && x <= '9';
+    static const struct {
+        int st;
+        char c;     /* the byte, or 'd' for a digit, 'D' for 1-9 */
+        int next;
+    } tr[] = {{0, '-', 1}, {0, '0', 2}, {0, 'D', 3}, {1, '0', 2}, {1, 'D', 3}, {3, 'd', 3}, {2, '.', 4},
+              {3, '.', 4}, {4, 'd', 5}, {5, 'd', 5}, {2, 'e', 6}, {3, 'e', 6}, {5, 'e', 6}, {2, 'E', 6},
+              {3, 'E', 6}, {5, 'E', 6}, {6, '+', 7}, {6, '-', 7}, {6, 'd', 8}, {7, 'd', 8}, {8, 'd', 8}};
+    for (size_t i = 0; i < sizeof tr / sizeof tr[0]; i++)
+        if (tr[i].st == st && (tr[i].c == x || (tr[i].c == 'd' && dig) || (tr[i].c == 'D' && dig && x != '0')))
+            return tr[i].next;
+    return -1;
+}
+
 /* A scalar: a string (escapes allowed), a number, true/false/null. */
 static bool skip_scalar(occ_rd *r)
 {
@@ -114,7 +134,11 @@ static bool skip_scalar(occ_rd *r)
                 return true;
         }
     }
+    /* true / false / null, or a number checked byte by byte: exactly what the loader takes */
+    char tok[8];
     size_t n = 0;
+    int st = 0;
+    bool word = peek(r) >= 'a' && peek(r) <= 'z';
     for (;; n++) {
         fill(r, 1);
         if (r->pos >= r->len)
@@ -122,9 +146,17 @@ static bool skip_scalar(occ_rd *r)
         char x = r->buf[r->pos];
         if (!((x >= '0' && x <= '9') || (x >= 'a' && x <= 'z') || x == '-' || x == '+' || x == '.' || x == 'E'))
             break;
+        if (word && n + 1 < sizeof tok)
+            tok[n] = x;
+        else if (!word && (st = num_step(st, x)) < 0)
+            return false;
         r->pos++;
     }
-    return n > 0;
+    if (word) {
+        tok[n < sizeof tok ? n : sizeof tok - 1] = '\0';
+        return n < sizeof tok && (!strcmp(tok, "true") || !strcmp(tok, "false") || !strcmp(tok, "null"));
+    }
+    return st == 2 || st == 3 || st == 5 || st == 8;
 }
 
 static bool int64_at(occ_rd *r, int64_t *v)

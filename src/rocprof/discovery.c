@@ -548,8 +548,15 @@ static const char *re_skip_bracket(const char *p)
 static unsigned long long re_seq_cost(re_cost *c, int depth)
 {
     unsigned long long total = 0, last = 0;
+    bool prev_quant = false;
     while (*c->p && *c->p != ')' && total <= c->limit) {
         char ch = *c->p;
+        /* POSIX leaves adjacent duplication symbols (a++, a*?, a{2}+) undefined; glibc builds
+         * each on a copy of the last (X+ is X X*), exponential when stacked: refused */
+        bool quant = ch == '*' || ch == '+' || ch == '?' || (ch == '{' && c->p[1] >= '0' && c->p[1] <= '9');
+        if (quant && prev_quant)
+            return c->limit + 1;
+        prev_quant = quant;
         if (ch == '|') {
             c->p++;
             last = 0;
@@ -564,8 +571,7 @@ static unsigned long long re_seq_cost(re_cost *c, int depth)
             continue;
         }
         if (ch == '+' && last) {
-            /* glibc's regcomp builds X+ as X X*: the subtree is duplicated, so stacked
-             * pluses (a++++...) double it each time, like a {2} */
+            /* X+ is X X*: the subtree counts twice */
             c->p++;
             unsigned long long grown = last > c->limit / 2 ? c->limit + 1 : last * 2;
             total = total - last + grown;
@@ -614,7 +620,7 @@ static unsigned long long re_cost_all(const char *pattern, unsigned long long li
 static int filter_compile(regex_t *re, const char *filter, fp_err *err)
 {
     if (strlen(filter) > FP_FILTER_MAX_LEN || re_cost_all(filter, FP_FILTER_MAX_COST) > FP_FILTER_MAX_COST) {
-        fp_err_set(err, FP_USAGE, "--filter is too complex: its bounded repeats expand past %llu regex nodes",
+        fp_err_set(err, FP_USAGE, "--filter is too complex: its stacked or nested repeats expand past %llu regex nodes",
                    FP_FILTER_MAX_COST);
         return fp_err_help(err, "use a simpler pattern (a substring, alternatives, '*' instead of nested {m,n})");
     }

@@ -100,6 +100,14 @@ rc=$?; ms=$(( ($(date +%s%N) - s0) / 1000000 ))
 [ $rc -eq 64 ] || fail "regex bomb: exit $rc"
 grep -q "too complex" "$T/re.json" || fail "regex bomb: $(cat "$T/re.json")"
 [ -n "$SAN" ] || [ "$ms" -lt 1000 ] || fail "regex bomb took $ms ms"
+# stacked repeats (POSIX: undefined; glibc: a copy per operator, exponential): refused, fast
+for bomb in 'rep_+++++++++++++++++++++++++++++++++++++++++++' 'a?++++++++++@++++++' 'x*?' 'k{2}+'; do
+    s0=$(date +%s%N)
+    "$FLYPROF" kernels --csv "$KT" --filter "$bomb" -f json > "$T/re.json" 2>/dev/null; rc=$?
+    ms=$(( ($(date +%s%N) - s0) / 1000000 ))
+    [ $rc -eq 64 ] && grep -q "too complex" "$T/re.json" || fail "stacked repeats '$bomb': exit $rc"
+    [ -n "$SAN" ] || [ "$ms" -lt 1000 ] || fail "stacked repeats '$bomb' took $ms ms"
+done
 for ok in '^rep_' 'rep_(stream|x){1,3}_kernel_[0-9]{1,4}' '[[:alpha:]_]+(0|1)$' 'a)|rep'; do
     "$FLYPROF" kernels --csv "$KT" --filter "$ok" -f json > "$T/re.json" 2>/dev/null; rc=$?
     [ $rc -eq 0 ] || fail "filter '$ok' refused: exit $rc $(cat "$T/re.json")"
