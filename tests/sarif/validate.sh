@@ -2,7 +2,8 @@
 # -f sarif checked by Microsoft's official SARIF validator (`sarif-multitool validate`,
 # @microsoft/sarif-multitool pinned by tests/sarif/package-lock.json; `scripts/setup.sh test`
 # installs it with npm ci). report's log on the shipped example and on every corpus case,
-# check's and diff's: no error from the validator, and report's results sit on .py lines
+# check's and diff's (a same-ISA pair accuses nothing; a changed-code pair names the grown
+# line and class): no error from the validator, and report's results sit on .py lines
 # relative to --source-root. Without Node or the installed validator: skipped (77).
 set -u
 : "${FLYPROF:?}" "${FP_SRC:?}" "${FP_TOOLS:?}"
@@ -80,11 +81,12 @@ if [ -d "${FP_CORPUS:-}" ]; then
     LOGS+=("$T/$n.sarif")
     located "$T/$n.sarif" "$T/$n/report.json" /sgl-workspace/FlyDSL-lab || fail "$n locations"
   done
+  # the loc-fix pair: the same ISA (only the line table moved), so no line or class "regressed"
   "$FLYPROF" diff --before "$FP_CORPUS/flash_attn_func-small" --after "$FP_CORPUS/flash_attn_func-small-after_loc_fix" \
-    --no-write -q -f sarif --source-root /sgl-workspace > "$T/diff.sarif" || fail "diff -f sarif"
+    --no-write -q -f sarif --source-root /sgl-workspace > "$T/diff.sarif" 2>/dev/null || fail "diff -f sarif"
   LOGS+=("$T/diff.sarif")
-  python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]['results']; assert r and all(x['locations'][0]['physicalLocation']['artifactLocation']['uriBaseId']=='SRCROOT' for x in r if x['ruleId']=='regressed_line'), r" "$T/diff.sarif" ||
-    fail "diff results"
+  python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]['results']; assert r == [], r" "$T/diff.sarif" ||
+    fail "diff of the same ISA accused a line"
 fi
 # check: a bundle 30 % slower per call with a larger lgkmcnt share than its history baseline
 python3 - "$FP_SRC/tests/data/gen/rep_stream.json" "$T/slow.json" <<'PY'
@@ -98,6 +100,35 @@ PY
 "$FP_TOOLS/fp_gen_att" "$FP_SRC/tests/data/gen/rep_stream.json" "$T/fast" >/dev/null || fail "gen fast"
 "$FP_TOOLS/fp_gen_att" "$T/slow.json" "$T/slow" >/dev/null || fail "gen slow"
 for b in fast slow; do "$FLYPROF" report --bundle "$T/$b" -q -f json > /dev/null || fail "report $b"; done
+# diff: the loop gains a scalar load waited at once (line 13), scalar latency 10x: the code
+# changed, so the grown line and class are results at .py lines under --source-root
+python3 - "$FP_SRC/tests/data/gen/rep_stream.json" "$T/slowc.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+src = "/synthetic/kernels/rep_stream.py:13"
+p = s["program"]
+p[6:6] = [{"isa": "s_load_dword s9, s[4:5], 0x10", "source": src}, {"isa": "s_waitcnt lgkmcnt(0)", "source": src}]
+p[11]["isa"] = "s_cbranch_scc1 -9"
+s["path"] = [1, 2, 3, {"repeat": 6, "body": list(range(4, 13))}, 13, 14]
+s["model"]["latency"]["SMEM"] = 2000
+json.dump(s, open(sys.argv[2], "w"))
+PY
+"$FP_TOOLS/fp_gen_att" "$T/slowc.json" "$T/slowc" >/dev/null || fail "gen slowc"
+"$FLYPROF" diff --before "$T/fast" --after "$T/slowc" --no-write -q -f sarif --source-root /synthetic > "$T/diffc.sarif" 2>/dev/null ||
+  fail "diff -f sarif on changed code"
+LOGS+=("$T/diffc.sarif")
+python3 - "$T/diffc.sarif" <<'PY' || fail "diff results on changed code"
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]["results"]
+lines = [x for x in r if x["ruleId"] == "regressed_line"]
+cls = [x for x in r if x["ruleId"] == "regressed_class"]
+loc = lambda x: x["locations"][0]["physicalLocation"]
+assert lines and cls, r
+assert all(x["level"] == "error" and loc(x)["artifactLocation"] == {"uri": "kernels/rep_stream.py", "uriBaseId": "SRCROOT"}
+           for x in r), r
+assert 13 in [loc(x)["region"]["startLine"] for x in lines], lines
+assert "lgkmcnt" in cls[0]["message"]["text"] and loc(cls[0])["region"]["startLine"] == 13, cls
+PY
 "$FLYPROF" history add --bundle "$T/fast" --db "$T/h.db" -q -f json > /dev/null || fail "history add"
 "$FLYPROF" check --bundle "$T/slow" --db "$T/h.db" -q -f sarif --source-root /synthetic > "$T/check.sarif"
 [ $? = 1 ] || fail "check -f sarif on a regression: exit"
