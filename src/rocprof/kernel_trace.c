@@ -293,15 +293,11 @@ static void pick_spread(const fp_kernel_trace *kt, const unsigned char *use, fp_
     free(d);
 }
 
-void fp_kt_pick_traced(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_time time,
-                       const fp_kt_identity *id, fp_kt_pick *out)
+/* The row choice proper: marks the chosen rows in `use`, fills n / first / last /
+ * named / rejected / timed / mean_ns. */
+static void pick_match(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_time time,
+                       const fp_kt_identity *id, unsigned char *use, fp_kt_pick *out)
 {
-    memset(out, 0, sizeof *out);
-    if (!kernel || !fp_kernel_trace_has(kt, FP_KT_KERNEL_NAME))
-        return;
-    unsigned char *use = calloc(kt->nrows + 1, 1);
-    if (!use)
-        abort();
     double sum = 0;
     for (int pass = 0; pass < 2 && out->named == 0; pass++) {
         bool exact = match == FP_KT_EXACT || (match == FP_KT_EXACT_ELSE_CONTAINS && pass == 0);
@@ -317,7 +313,8 @@ void fp_kt_pick_traced(const fp_kernel_trace *kt, const char *kernel, fp_kt_matc
                 out->rejected[why]++;
                 continue;
             }
-            use[r] = 1;
+            if (use)
+                use[r] = 1;
             if (out->n++ == 0)
                 out->first = r;
             out->last = r;
@@ -330,8 +327,27 @@ void fp_kt_pick_traced(const fp_kernel_trace *kt, const char *kernel, fp_kt_matc
     }
     if (out->timed)
         out->mean_ns = sum / (double)out->timed;
+}
+
+void fp_kt_pick_traced(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_time time,
+                       const fp_kt_identity *id, fp_kt_pick *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!kernel || !fp_kernel_trace_has(kt, FP_KT_KERNEL_NAME))
+        return;
+    unsigned char *use = calloc(kt->nrows + 1, 1);
+    if (!use)
+        abort();
+    pick_match(kt, kernel, match, time, id, use, out);
     pick_spread(kt, use, time, out);
     free(use);
+}
+
+void fp_kt_pick_count(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_pick *out)
+{
+    memset(out, 0, sizeof *out);
+    if (kernel && fp_kernel_trace_has(kt, FP_KT_KERNEL_NAME))
+        pick_match(kt, kernel, match, FP_KT_TIME_ANY, NULL, NULL, out);
 }
 
 void fp_kt_pick_rows(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_time time,

@@ -125,11 +125,21 @@ expect 66 NO_ARTIFACT hotspots "$D" --kernel-trace "$t/none.csv"
 expect 66 KERNEL_NOT_FOUND hotspots "$D" --kernel-trace "$t/k/rocprof/kernel_trace.csv" --kernel nothing_like_it
 printf '"Kernel_Name","VGPR_Count"\n"a",1\n"b"\n' > "$t/ragged.csv"
 expect 65 BAD_INPUT hotspots "$D" --kernel-trace "$t/ragged.csv"
-# a malformed auto-discovered CSV is skipped with a warning
+# a malformed auto-discovered CSV is skipped with a warning (a_ sorts before kernel_trace.csv)
+cp "$t/ragged.csv" "$t/k/rocprof/a_kernel_trace.csv"
+expect 0 OK hotspots "$D"
+jcheck 'any("a_kernel_trace.csv" in w for w in e["warnings"]) and d["registers"]["kernel_trace"]["kernel_name"] == "my_kernel_0"'
+rm "$t/k/rocprof/a_kernel_trace.csv"
+# the dispatch dir is searched last: a CSV there is not listed when <case>/rocprof has the row,
+# and is found when no other place has one
 cp "$t/ragged.csv" "$D/zz_kernel_trace.csv"
 expect 0 OK hotspots "$D"
-jcheck 'any("zz_kernel_trace.csv" in w for w in e["warnings"]) and d["registers"]["kernel_trace"]["kernel_name"] == "my_kernel_0"'
+jcheck 'not any("zz_kernel_trace.csv" in w for w in e["warnings"]) and d["registers"]["kernel_trace"]["path"].endswith("/../../rocprof/kernel_trace.csv")'
 rm "$D/zz_kernel_trace.csv"
+mv "$t/k/rocprof/kernel_trace.csv" "$D/kernel_trace.csv"
+expect 0 OK hotspots "$D"
+jcheck 'd["registers"]["kernel_trace"]["path"] == "'"$D"'/kernel_trace.csv" and d["registers"]["kernel_trace"]["kernel_name"] == "my_kernel_0"'
+mv "$D/kernel_trace.csv" "$t/k/rocprof/kernel_trace.csv"
 
 # table text keeps the lines downstream regexes grep (att_capture.py)
 "$FLYPROF" hotspots "$D" -f table > "$t/out.txt" 2> "$t/err.txt"

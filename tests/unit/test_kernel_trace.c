@@ -151,6 +151,23 @@ static void test_pick_rules(void **state)
     assert_true(p.mean_ns == 50);
     fp_kt_pick_rows(&kt, NULL, FP_KT_CONTAINS, FP_KT_TIME_ANY, &p);
     assert_int_equal(p.n, 0);
+    /* the count-only choice picks the same rows and computes no spread or hash */
+    fp_kt_pick c;
+    fp_kt_pick_rows(&kt, "flash_attn_func_kernel_0", FP_KT_EXACT, FP_KT_TIME_ANY, &p);
+    assert_true(p.sha256[0] != '\0' && p.median_ns > 0);
+    fp_kt_pick_count(&kt, "flash_attn_func_kernel_0", FP_KT_EXACT, &c);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.first, p.first);
+    assert_int_equal(c.last, p.last);
+    assert_int_equal(c.named, p.named);
+    assert_int_equal(c.timed, p.timed);
+    assert_true(c.mean_ns == p.mean_ns);
+    assert_true(c.sha256[0] == '\0' && c.median_ns == 0);
+    fp_kt_pick_count(&kt, "fill", FP_KT_EXACT_ELSE_CONTAINS, &c);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.first, 1);
+    fp_kt_pick_count(&kt, NULL, FP_KT_CONTAINS, &c);
+    assert_int_equal(c.n, 0);
     fp_kernel_trace_free(&kt);
 
     /* timestamps the bounded rule refuses and the lenient one takes */

@@ -154,6 +154,10 @@ typedef struct fp_kt_pick {
 
 void fp_kt_pick_rows(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_time time,
                      fp_kt_pick *out);
+/* The same row choice without the spread (median, range, outliers, sha256): for a
+ * consumer that reads only the matched rows' resources (hotspots), the hash of every
+ * matched row's cells was half of its run. */
+void fp_kt_pick_count(const fp_kernel_trace *kt, const char *kernel, fp_kt_match match, fp_kt_pick *out);
 
 /* What the trace says the dispatch was; every part optional. The waves test: the
  * dispatcher deals workgroups round-robin over the agent's `agent_units` units
