@@ -4,6 +4,8 @@
 #   ref  the reference analyzer's computation under the system python3 (/usr/bin/python3):
 #        bench/ref_hotspots.py, or the original script when FP_REF_ANALYZER names it
 #   cat  `cat` of the bytes hotspots reads (code.json + kernel_trace.csv + agent_info.csv)
+#   exec `flyprof --version`: the start of any flyprof process; ref/exec is the highest ref/fp
+#        any flyprof command could reach on this machine (the ceiling of the goal)
 # Prints per case: wall ms (median of N), peak RSS, ref/fp (goal >= 15 every case, >= 25 median),
 # fp/cat, and instructions per input byte of flyprof (valgrind callgrind, one run; FP_BENCH_IR=0
 # skips it). No hard-coded baseline: every figure comes from this run.
@@ -24,8 +26,9 @@ command -v valgrind > /dev/null || ir=0
 
 printf 'flyprof hotspots -f table vs %s %s and cat, round-robin, median of %s rounds\n' "$PY" "${REF#$here/}" "$N"
 uptime
-printf '%-36s %9s %8s %8s %8s %7s %7s %7s %8s %8s\n' case bytes fp_ms ref_ms cat_ms fp_MiB ref_MiB ref/fp fp/cat fp_Ir/B
+printf '%-36s %9s %8s %8s %8s %7s %7s %7s %8s %8s %8s\n' case bytes fp_ms ref_ms cat_ms fp_MiB ref_MiB ref/fp fp/cat ref/exec fp_Ir/B
 ratios=""
+ceil=""
 while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     [ "$id" = id ] && continue
     att="$CORPUS/$id/att"
@@ -34,10 +37,12 @@ while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
         [ -f "$CORPUS/$id/rocprof/$f" ] && files+=("$CORPUS/$id/rocprof/$f")
     done
     bytes=$(cat "${files[@]}" | wc -c)
-    out=$(cd "$att" && "$tmp/paired" "$N" "$FLYPROF" hotspots "$dispatch" -f table -q -- "$PY" "$REF" "$dispatch" -- cat "${files[@]}")
+    out=$(cd "$att" && "$tmp/paired" "$N" "$FLYPROF" hotspots "$dispatch" -f table -q -- "$PY" "$REF" "$dispatch" -- cat "${files[@]}" -- "$FLYPROF" --version)
     read -r _ fms _ fkb _ <<< "$(sed -n 1p <<< "$out")"
     read -r _ rms _ rkb rr <<< "$(sed -n 2p <<< "$out")"
     read -r _ cms _ _ cr <<< "$(sed -n 3p <<< "$out")"
+    read -r _ _ _ _ er <<< "$(sed -n 4p <<< "$out")"
+    ceil="$ceil $(awk -v r="$rr" -v e="$er" 'BEGIN { printf "%.2f", r / e }')"
     irb=-
     if [ "$ir" = 1 ]; then
         irn=$(cd "$att" && valgrind --tool=callgrind --callgrind-out-file=/dev/null "$FLYPROF" hotspots "$dispatch" -f table -q 2>&1 >/dev/null |
@@ -45,10 +50,13 @@ while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
         irb=$(awk -v i="$irn" -v b="$bytes" 'BEGIN { printf "%.1f", i / b }')
     fi
     ratios="$ratios $rr"
-    awk -v id="$id" -v b="$bytes" -v f="$fms" -v r="$rms" -v c="$cms" -v fk="$fkb" -v rk="$rkb" -v rr="$rr" -v cr="$cr" -v irb="$irb" 'BEGIN {
-        printf "%-36s %9d %8.2f %8.2f %8.2f %7.2f %7.2f %6.1fx %7.2fx %8s\n", id, b, f, r, c, fk/1024, rk/1024, rr, 1/cr, irb }'
+    awk -v id="$id" -v b="$bytes" -v f="$fms" -v r="$rms" -v c="$cms" -v fk="$fkb" -v rk="$rkb" -v rr="$rr" -v cr="$cr" -v er="$er" -v irb="$irb" 'BEGIN {
+        printf "%-36s %9d %8.2f %8.2f %8.2f %7.2f %7.2f %6.1fx %7.2fx %7.1fx %8s\n", id, b, f, r, c, fk/1024, rk/1024, rr, 1/cr, rr/er, irb }'
 done < "$CORPUS/cases.tsv"
 echo "$ratios" | tr ' ' '\n' | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
     med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     printf "ref/fp over %d cases: min %.1fx, median %.1fx (goal: >= 15x every case, >= 25x median: %s)\n", n, v[1], med,
            ((v[1] >= 15 && med >= 25) ? "met" : "NOT met") }'
+echo "$ceil" | tr ' ' '\n' | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
+    med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    printf "ref/exec (the ceiling: ref over a bare flyprof process start): min %.1fx, median %.1fx\n", v[1], med }'
