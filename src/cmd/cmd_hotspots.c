@@ -92,8 +92,12 @@ static int try_csv(fp_ctx *ctx, const char *path, const char *name, bool explici
 {
     fp_kernel_trace c;
     fp_err e = {0};
-    /* only the lines naming the kernel are read (the row choice needs no others) */
-    if (fp_kernel_trace_load_matching(path, name && name[0] ? name : NULL, &c, &e) != 0) {
+    /* only the rows naming the kernel are read (the row choice needs no others), and
+     * of their numbers only the resources below */
+    static const unsigned long want = 1UL << FP_KT_VGPR | 1UL << FP_KT_ARCH_VGPR | 1UL << FP_KT_ACCUM_VGPR |
+                                      1UL << FP_KT_SGPR | 1UL << FP_KT_LDS_BLOCK_SIZE | 1UL << FP_KT_WG_X |
+                                      1UL << FP_KT_WG_Y | 1UL << FP_KT_WG_Z | 1UL << FP_KT_WG_SIZE;
+    if (fp_kernel_trace_load_matching(path, name && name[0] ? name : NULL, want, &c, &e) != 0) {
         if (explicit_) {
             *err = e;
             return -1;

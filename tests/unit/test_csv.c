@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,59 @@ static void test_load(void **state)
     rmdir(dir);
 }
 
+/* The needle reader keeps exactly the rows of the full reader whose text holds the
+ * needle, with the same cells and line numbers, and refuses what the full reader
+ * refuses: CRLF and CR endings, blank lines, a quoted cell spanning lines (the needle
+ * on its second line), a needle that straddles two rows, a ragged row after the
+ * last candidate. */
+static void test_matching_is_a_filter(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {
+        "\"N\",\"V\"\nkern_a,1\nother,2\n\nkern_a2,3\n",
+        "\"N\",\"V\"\r\nkern_a,1\r\nother,2\r\nxkern_ay,3",
+        "\"N\",\"V\"\rkern_a,1\rother,2\r",
+        "\"N\",\"V\"\n\"two\nkern_a lines\",1\nother,2\n",
+        "\"N\",\"V\"\nx,ker\nn_a,2\nkern_a,3\n",
+        "\"N\",\"V\"\n\"kern_a<\"x\">\",5\n,\n",
+    };
+    for (size_t k = 0; k < sizeof inputs / sizeof *inputs; k++) {
+        const char *t = inputs[k];
+        fp_csv all, some;
+        fp_err e1 = {0}, e2 = {0};
+        assert_int_equal(fp_csv_parse(t, strlen(t), "t.csv", &all, &e1), 0);
+        assert_int_equal(fp_csv_parse_matching(t, strlen(t), "t.csv", "kern_a", &some, &e2), 0);
+        assert_int_equal(some.ncols, all.ncols);
+        size_t j = 0;
+        for (size_t r = 0; r < all.nrows; r++) {
+            bool has = false;
+            for (size_t c = 0; c < all.ncols; c++)
+                has |= strstr(all.rows[r][c], "kern_a") != NULL;
+            if (!has)
+                continue;
+            assert_true(j < some.nrows);
+            assert_int_equal(some.line[j], all.line[r]);
+            for (size_t c = 0; c < all.ncols; c++)
+                assert_string_equal(some.rows[j][c], all.rows[r][c]);
+            j++;
+        }
+        assert_int_equal(some.nrows, j);
+        fp_csv_free(&all);
+        fp_csv_free(&some);
+    }
+    /* a ragged row is BAD_INPUT with the same message, candidate or not */
+    const char *bad = "\"N\",\"V\"\nkern_a,1\nother\n";
+    fp_csv c;
+    fp_err e1 = {0}, e2 = {0};
+    assert_int_equal(fp_csv_parse(bad, strlen(bad), "t.csv", &c, &e1), -1);
+    assert_int_equal(fp_csv_parse_matching(bad, strlen(bad), "t.csv", "kern_a", &c, &e2), -1);
+    assert_int_equal(e1.code, FP_BAD_INPUT);
+    assert_int_equal(e2.code, FP_BAD_INPUT);
+    assert_string_equal(e1.message, e2.message);
+    fp_err_clear(&e1);
+    fp_err_clear(&e2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_empty_and_unterminated),
         cmocka_unit_test(test_int_cells),
         cmocka_unit_test(test_load),
+        cmocka_unit_test(test_matching_is_a_filter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -222,13 +222,24 @@ static void test_matching(void **state)
     close(fd);
     fp_kernel_trace kt;
     fp_err err = {0};
-    assert_int_equal(fp_kernel_trace_load_matching(path, "flash_attn", &kt, &err), 0);
+    assert_int_equal(fp_kernel_trace_load_matching(path, "flash_attn", 0, &kt, &err), 0);
     assert_int_equal(kt.nrows, 2);
     assert_int_equal(kt.rows[0].line, 2);
     assert_int_equal(kt.rows[1].line, 4);
     assert_int_equal(fp_rp_int_sp(&kt.rows[1].dispatch_id, -1), 7);
     fp_kernel_trace_free(&kt);
-    assert_int_equal(fp_kernel_trace_load_matching(path, NULL, &kt, &err), 0);
+    /* only the number columns asked for are converted; the header still has the rest */
+    assert_int_equal(fp_kernel_trace_load_matching(path, "flash_attn", 1UL << FP_KT_VGPR | 1UL << FP_KT_SGPR, &kt, &err),
+                     0);
+    assert_int_equal(kt.nrows, 2);
+    assert_int_equal(fp_rp_int_sp(&kt.rows[0].vgpr, -1), 124);
+    assert_int_equal(fp_rp_int_sp(&kt.rows[0].sgpr, -1), 112);
+    assert_false(fp_rp_have(&kt.rows[0].dispatch_id));
+    assert_false(fp_rp_have(&kt.rows[0].lds_block_size));
+    assert_true(fp_kernel_trace_has(&kt, FP_KT_LDS_BLOCK_SIZE));
+    assert_string_equal(kt.rows[1].kernel_name, "flash_attn_func_kernel_0");
+    fp_kernel_trace_free(&kt);
+    assert_int_equal(fp_kernel_trace_load_matching(path, NULL, 0, &kt, &err), 0);
     assert_int_equal(kt.nrows, 3);
     fp_kernel_trace_free(&kt);
     unlink(path);

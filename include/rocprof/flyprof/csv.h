@@ -36,13 +36,10 @@ typedef struct fp_csv {
 int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_err *err);
 /* Read and parse a file. Missing -> NO_ARTIFACT; unreadable -> IO_ERROR. */
 int fp_csv_load(const char *path, fp_csv *out, fp_err *err);
-/* Only the header and the rows whose line contains `needle` (memmem), for
- * callers that look up one kernel in a multi-MB kernel_trace.csv: rows keep
- * their order and real line numbers. Rows are lines here (rocprofv3 never
- * writes a newline in a cell); with a CR in the input, an empty needle, or a
- * candidate line that does not parse as a row by itself, the whole input is
- * parsed instead. Every row is still checked (same errors as fp_csv_parse);
- * only candidate rows are stored. */
+/* Only the header and the rows whose bytes contain `needle` (memmem), for callers
+ * that look up one kernel in a multi-MB kernel_trace.csv: rows keep their order and
+ * real line numbers. Every row is still parsed and checked in the same one pass
+ * (same errors as fp_csv_parse); an empty or NULL needle keeps every row. */
 int fp_csv_parse_matching(const char *buf, size_t len, const char *name, const char *needle, fp_csv *out,
                           fp_err *err);
 int fp_csv_load_matching(const char *path, const char *needle, fp_csv *out, fp_err *err);

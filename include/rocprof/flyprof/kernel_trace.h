@@ -11,7 +11,8 @@
  *     any consumer uses; text cells borrowed from the reader, numbers as
  *     fp_rp_num with each reading consumers apply, rpcell.h);
  *     fp_kernel_trace_load_matching() is the fast path `hotspots` uses (only the
- *     rows whose line contains the kernel's name are converted);
+ *     rows containing the kernel's name, and only the number columns asked for,
+ *     are converted);
  *   - choosing which rows belong to the traced dispatch: fp_kt_pick(), the one
  *     documented rule (with today's per-command variants as its parameters).
  *
@@ -83,10 +84,13 @@ typedef struct fp_kernel_trace {
 /* Read every row. */
 int fp_kernel_trace_load(const char *path, fp_kernel_trace *out, fp_err *err);
 int fp_kernel_trace_parse(const char *buf, size_t len, const char *name, fp_kernel_trace *out, fp_err *err);
-/* The fast path: only rows whose LINE contains `needle` (a superset of the rows
- * any name match can pick; fp_csv_load_matching, which still checks every row).
- * needle NULL or "" = every row. */
-int fp_kernel_trace_load_matching(const char *path, const char *needle, fp_kernel_trace *out, fp_err *err);
+/* The fast path: only rows whose bytes contain `needle` (a superset of the rows
+ * any name match can pick; fp_csv_load_matching, which still checks every row),
+ * and of their number cells only the columns in `want` (bits 1UL << fp_kt_col; 0 =
+ * all): the others read as absent (fp_rp_have false) although the header has them
+ * (kt->cols still says which the file has). needle NULL or "" = every row. */
+int fp_kernel_trace_load_matching(const char *path, const char *needle, unsigned long want, fp_kernel_trace *out,
+                                  fp_err *err);
 void fp_kernel_trace_free(fp_kernel_trace *kt);
 
 static inline bool fp_kernel_trace_has(const fp_kernel_trace *kt, fp_kt_col c) { return kt->cols >> c & 1UL; }
