@@ -460,6 +460,15 @@ static int run_local(fp_ctx *ctx, const char *dir, const fp_sweep_state *st, con
     size_t ngpus = visible_gpus(&gpus);
     size_t g = st->spec.gpus_per_task.known ? (size_t)st->spec.gpus_per_task.v : 1;
     size_t nslots = parallel > 0 ? (size_t)parallel : ngpus / g;
+    /* Two profiled tasks on one GPU contend for it: their times and counters are
+     * each other's noise. With GPUs visible, never more slots than GPU sets. */
+    if (ngpus && nslots > ngpus / g) {
+        size_t fit = ngpus / g ? ngpus / g : 1;
+        fp_warn(ctx, "--parallel %lld > %zu GPU set(s) of %zu (%zu GPU(s) visible): tasks sharing a GPU would skew "
+                     "each other's times and counters; running %zu at a time",
+                parallel, fit, g, ngpus, fit);
+        nslots = fit;
+    }
     if (nslots < 1)
         nslots = 1;
     if (nslots > ntodo)
@@ -474,7 +483,7 @@ static int run_local(fp_ctx *ctx, const char *dir, const fp_sweep_state *st, con
         slots[k].p = &p;
         fp_sb ids;
         fp_sb_init(&ids);
-        for (size_t j = k * g; ngpus && j < k * g + g; j++) /* more slots than GPUs: they share */
+        for (size_t j = k * g; ngpus && j < k * g + g; j++) /* gpus_per_task > visible: the set wraps */
             fp_sb_addf(&ids, "%s%s", ids.len ? "," : "", gpus[j % ngpus]);
         slots[k].gpus = ids.len ? fp_sb_detach(&ids) : NULL;
         fp_sb_free(&ids);

@@ -79,6 +79,14 @@ fp sweep --spec "$T/one.json" --out "$T/sw1" --no-pmc --skip-bundle
 ROCR_VISIBLE_DEVICES=5,7 fp sweep --spec "$T/one.json" --out "$T/sw2" --no-pmc --skip-bundle
 [ "$RC" = 0 ] || fail "sweep with visible GPUs"
 grep -Eq '"ROCR_VISIBLE_DEVICES": ?"5"' "$FAKE_ROCPROF_LOG" || fail "the task did not get GPU 5: $(tail -c 600 "$FAKE_ROCPROF_LOG")"
+# more slots asked than GPUs: capped with a warning, both tasks on GPU 5, one after the other
+printf '{"kernels": [{"name": "softmax", "shapes": ["4096,8192,bf16", "8192,8192,bf16"]}]}' > "$T/two.json"
+: > "$FAKE_ROCPROF_LOG"
+ROCR_VISIBLE_DEVICES=5 fp sweep --spec "$T/two.json" --out "$T/sw4" --no-pmc --skip-bundle --parallel 3
+[ "$RC" = 0 ] || fail "capped sweep exit $RC: $(cat "$T/out.json")"
+grep -q -- '--parallel 3 > 1 GPU set' "$T/out.json" || fail "no cap warning: $(cat "$T/out.json")"
+grep -q '2 task(s) on this machine, 1 at a time (1 GPU(s) visible)' "$T/err.txt" || fail "not one at a time: $(cat "$T/err.txt")"
+[ "$(grep -Ec '"ROCR_VISIBLE_DEVICES": ?"5"' "$FAKE_ROCPROF_LOG")" -ge 2 ] || fail "both tasks on GPU 5"
 
 # typed errors naming the key
 bad() { printf '%s' "$2" > "$T/bad.$1"; fp sweep --spec "$T/bad.$1" --out "$T/swb"; expect_error BAD_INPUT 65
