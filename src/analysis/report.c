@@ -441,20 +441,25 @@ static void note_doc(const fp_signals *s, const fp_rec *r, fp_report_note *o)
                                 s->bound_res.at_roof ? "; at the HBM roof only fewer bytes help" : "");
 }
 
-/* Two or more ranked gains: each is against today's kernel, they do not add. */
+/* Ranked gains that would sum past what the kernel can lose (the HBM floor, else
+ * 100 %): each is against today's kernel, they do not add - said where adding
+ * them would visibly mislead. */
 static void plan_line(const fp_signals *s, const fp_rec *recs, size_t n, fp_report_doc *d)
 {
+    double sum = 0, room = 100.0;
+    bool floor = fp_rules_hbm_room(s, &room);
     size_t ranked = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        sum += recs[i].noted ? 0 : recs[i].gain_pct;
         ranked += !recs[i].noted;
-    if (ranked < 2)
+    }
+    if (ranked < 2 || sum <= room + 0.05) /* (the gains are rounded to 0.01) */
         return;
     fp_sb sb;
     fp_sb_init(&sb);
-    fp_sb_adds(&sb, "Plan: each gain is an upper bound against today's kernel; they do not add (one fix shrinks the "
-                    "time the others count)");
-    double room;
-    if (fp_rules_hbm_room(s, &room))
+    fp_sb_addf(&sb, "Plan: the ranked gains sum to %.1f%%, but each is an upper bound against today's kernel and they "
+                    "do not add (one fix shrinks the time the others count)", sum);
+    if (floor)
         fp_sb_addf(&sb, "; all of them together stay <= %.1f%% (the HBM floor: the bytes' time at the %.0f%% "
                         "practical ceiling)",
                    room, s->bound_res.ceiling_pct > 0 ? s->bound_res.ceiling_pct : 100.0);

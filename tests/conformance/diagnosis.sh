@@ -91,6 +91,9 @@ for x in recs:
 gains = [x["est_gain_pct"] for x in recs if x["est_gain_pct"] is not None]
 check(gains == sorted(gains, reverse=True), f"ranking does not follow the gain: {[(x['rule'], x['est_gain_pct']) for x in recs]}")
 check(all(g >= 2.0 for g in gains), f"a ranked gain below the 2 % noise floor: {gains}")
+# gains that sum past 100 % must come with the Plan line saying they do not add
+if sum(gains) > 100:
+    check(any(l.startswith("Plan: the ranked gains sum to") and "do not add" in l for l in r["summary"]), f"no Plan line: {gains}")
 seen = [x["rule"] for x in r.get("also_seen", [])]
 check(all(x["est_gain_pct"] is None or x["est_gain_pct"] < 2.0 for x in r.get("also_seen", [])), f"also_seen {r.get('also_seen')}")
 for x in recs:
