@@ -453,7 +453,8 @@ static void plan_line(const fp_signals *s, const fp_rec *recs, size_t n, fp_repo
         sum += recs[i].noted ? 0 : recs[i].gain_pct;
         ranked += !recs[i].noted;
     }
-    if (ranked < 2 || sum <= room + 0.05) /* (the gains are rounded to 0.01) */
+    /* (the gains are rounded to 0.01; a trace that is not representative shows no number) */
+    if (!s->representative || ranked < 2 || sum <= room + 0.05)
         return;
     fp_sb sb;
     fp_sb_init(&sb);
