@@ -618,19 +618,15 @@ static double fixed_overhead_frac(const fp_signals *s)
 }
 
 /* A launch fix (more waves, a full last round): the idle share x the part of the
- * wave that scales, never below the time the bytes need at the practical ceiling
- * (the HBM floor: unique bytes / (ceiling x peak)). */
+ * wave that scales, of the WAVES' time: the launch ramp and end-of-kernel
+ * writeback outside them do not shrink with more waves, so x the span ratio
+ * (traced wave span / kernel duration). The HBM floor caps it with every gain. */
 static double launch_gain(const fp_signals *s, double busy_pct, bool scale_overhead)
 {
     double g = 100.0 - busy_pct;
     if (scale_overhead)
         g *= 1.0 - fixed_overhead_frac(s);
-    double hbm;
-    if (fp_sig_value(s, FP_SIG_PCT_HBM_ROOF, NULL, &hbm)) {
-        double floor_room = roof_room(s, hbm);
-        if (g > floor_room)
-            g = floor_room;
-    }
+    g *= span_ratio(s);
     return g < 0 ? 0 : g;
 }
 
@@ -835,9 +831,11 @@ const char *fp_gain_model_text(fp_gain_model g)
     case FP_GAIN_OCCUPANCY: return "bubble exposed stall x (1 - waves/next waves)";
     case FP_GAIN_SIGNAL_PCT: return "the signal (% of latency)";
     case FP_GAIN_FILL:
-        return "(100 - SIMD fill %) x (1 - fixed per-wave overhead share), <= the HBM floor 100 x (1 - HBM % / "
-               "practical ceiling)";
-    case FP_GAIN_TAIL: return "100 - tail efficiency % (idle slots of the rounds), <= the HBM floor";
+        return "(100 - SIMD fill %) x (1 - fixed per-wave overhead share) x traced wave span / kernel duration, <= "
+               "the HBM floor 100 x (1 - HBM % / practical ceiling)";
+    case FP_GAIN_TAIL:
+        return "(100 - tail efficiency %) (idle slots of the rounds) x traced wave span / kernel duration, <= the HBM "
+               "floor";
     case FP_GAIN_IMBALANCE:
         return "100 x (1 - mean CU busy / critical CU busy) (a CU's busy time: the union of its waves' residencies) "
                "x traced wave span / kernel duration, <= the HBM floor";
@@ -850,7 +848,7 @@ const char *fp_gain_model_text(fp_gain_model g)
 /* The model of one recommendation's gain, with the scale it applied. */
 static char *gain_model_text(const fp_signals *s, fp_gain_model g)
 {
-    if (!stall_share_model(g) && g != FP_GAIN_IMBALANCE)
+    if (!stall_share_model(g) && g != FP_GAIN_IMBALANCE && g != FP_GAIN_FILL && g != FP_GAIN_TAIL)
         return fp_model_strdup(fp_gain_model_text(g));
     if (!s->span_ratio.known)
         return fp_model_printf("%s; %% of the traced waves' time (not scaled to the kernel: its duration or the "

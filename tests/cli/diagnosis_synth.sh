@@ -36,12 +36,11 @@ run() {
 }
 for s in diag_grid_under diag_grid_full diag_loop_ran diag_lds_wait diag_nop_mfma \
          diag_nop_valu diag_drain diag_no_drain diag_roof diag_below_roof diag_smem_mid diag_xlane diag_narrow \
-         diag_wide diag_entry_line diag_plain_line diag_not_repr diag_quant_tail diag_grid_hbm \
+         diag_wide diag_entry_line diag_plain_line diag_not_repr diag_quant_tail diag_quant_even diag_grid_hbm \
          diag_imbalance diag_balanced; do
     run "$s"
 done
-# one full round of slots and nothing above the 2 % noise floor: the rules that fire are only "also seen"
-run diag_quant_even 66
+run diag_quant_even
 # only waits on the kernel-argument prologue: nothing to recommend
 run diag_prologue 66
 run diag_smem_wait 66
@@ -70,13 +69,19 @@ u, f = rep("diag_grid_under"), rep("diag_grid_full")
 check(u["launch"]["workgroups"] == 16 and u["launch"]["underfilled"] is True, u["launch"])
 check(u["launch"]["fill_pct"] == 6.25, u["launch"]["fill_pct"])
 check(u["bound_type"] == "parallelism" and u["bound"]["rule"] == "launch_underfilled", u["bound"])
-check(rules("diag_grid_under")[0] == "grid_fill", rules("diag_grid_under"))
+gu = {x["rule"]: x for x in u["recommendations"]}.get("grid_fill")
+check(gu is not None, rules("diag_grid_under"))
 # issue 17: (100 - SIMD fill) x (1 - fixed per-wave overhead): the kernel-argument wait (all of lgkmcnt
-# here: the s_load precedes the first s_waitcnt) and the drain do not shrink with more, smaller waves
+# here: the s_load precedes the first s_waitcnt) and the drain do not shrink with more, smaller waves;
+# x traced span / kernel time: the launch ramp and writeback outside the waves do not either
 lg = {c["class"]: c["cycles"] for c in u["classes"]}.get("lgkmcnt", 0)
 ov = lg / u["totals"]["latency"]
-check(abs(u["recommendations"][0]["est_gain_pct"] - round(93.75 * (1 - ov), 2)) <= 0.01, (u["recommendations"][0]["est_gain_pct"], ov))
-check(u["recommendations"][0]["evidence"]["launch"]["simd_fill_pct"] == 6.25, u["recommendations"][0]["evidence"])
+sp = min(1, u["time"]["trace"]["span_ns"] / u["time"]["ns"])
+check(gu and abs(gu["est_gain_pct"] - round(93.75 * (1 - ov) * round(sp, 3), 2)) <= 0.05, (gu and gu["est_gain_pct"], ov, sp))
+check(gu and gu["evidence"]["launch"]["simd_fill_pct"] == 6.25 and "traced wave span" in gu["gain_model"], gu)
+# the ranking follows the gain: no rule is pinned first
+g = [x["est_gain_pct"] for x in u["recommendations"]]
+check(g == sorted(g, reverse=True), g)
 # and never below the HBM floor: 55 % of peak at an 84 % ceiling leaves 1 - 55/84
 gh = rep("diag_grid_hbm")
 hb = gh["sol"]["hbm"]["pct_of_peak"]
@@ -85,7 +90,9 @@ check(rules("diag_grid_hbm")[0] == "grid_fill" and abs(gh["recommendations"][0][
 # wave quantization: 320 workgroups on 256 slots run as 2 rounds; the idle share is 1 - 320/512
 qt, qe = rep("diag_quant_tail"), rep("diag_quant_even")
 wq = {x["rule"]: x for x in qt["recommendations"]}.get("wave_quantization")
-check(wq is not None and wq["est_gain_pct"] == 37.5 and wq["evidence"]["launch"]["rounds"] == 2 and wq["evidence"]["launch"]["slots"] == 256, wq)
+sq = qt["time"]["trace"]["span_ns"] / qt["time"]["ns"]
+check(wq is not None and abs(wq["est_gain_pct"] - round(37.5 * round(sq, 3), 2)) <= 0.05 and wq["evidence"]["launch"]["rounds"] == 2
+      and wq["evidence"]["launch"]["slots"] == 256, (wq, sq))
 check(wq and wq["acceptance"]["kind"] == "signal_above" and wq["acceptance"]["target"] == 85, wq and wq["acceptance"])
 check("wave_quantization" not in rules("diag_quant_even") and qe["launch"]["tail_efficiency_pct"] == 100, rules("diag_quant_even"))
 check("wave_quantization" not in rules("diag_grid_under"), "one round is fill, not a tail")

@@ -24,7 +24,7 @@ stream = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)",
           P("v_add_f32_e32 v4, v0, v4", 13), P("global_store_dwordx4 v10, v[4:7], s[2:3]", 14), P("s_endpgm", 15)]
 spath = [1, 2, 3, 4, 5, 6, 7]
 # 1. grid_fill: 16 workgroups on 256 CUs vs 4096; VGPR-heavy so occupancy_vgpr would fire when the grid can use it
-out["diag_grid_under"] = spec("diag_grid_under_0", stream, spath, grid=16 * 256, vgpr=192)
+out["diag_grid_under"] = spec("diag_grid_under_0", stream, spath, grid=16 * 256, vgpr=192, ns=700)  # ~ its trace span: the fill gain is of the waves' time
 out["diag_grid_full"] = spec("diag_grid_full_0", stream, spath, grid=65536 * 256, vgpr=192)
 # 2. representativeness: a loop kernel whose traced waves exit after the prologue vs run the loop
 loop = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)", 10),
@@ -84,8 +84,8 @@ out["diag_smem_mid"] = spec("diag_smem_mid_0", smem_mid, list(range(1, 10)), ns=
 # 11. launch: a wave-quantization tail. VGPR 192 (x2 on gfx950's kernel_trace.csv = 384) -> 1 wave per
 # SIMD -> one 4-wave workgroup per CU = 256 slots; 320 workgroups need 2 rounds of which the last is 25 %
 # full (tail efficiency 320/512 = 62.5 %) vs 512 workgroups (exactly 2 full rounds)
-out["diag_quant_tail"] = spec("diag_quant_tail_0", stream, spath, grid=320 * 256, vgpr=192, ns=200000)
-out["diag_quant_even"] = spec("diag_quant_even_0", stream, spath, grid=512 * 256, vgpr=192, ns=200000)
+out["diag_quant_tail"] = spec("diag_quant_tail_0", stream, spath, grid=320 * 256, vgpr=192, ns=1200)
+out["diag_quant_even"] = spec("diag_quant_even_0", stream, spath, grid=512 * 256, vgpr=192, ns=1200)
 # 12. grid_fill under the HBM floor: 16 workgroups (6.25 % of the SIMDs) moving their bytes in 30 ns =
 # 55 % of peak: more workgroups cannot beat the bytes' time at the 83 % ceiling (gain <= 1 - 55/83)
 out["diag_grid_hbm"] = spec("diag_grid_hbm_0", stream, spath, grid=16 * 256, vgpr=192, ns=30)
