@@ -435,10 +435,15 @@ static void note_doc(const fp_signals *s, const fp_rec *r, fp_report_note *o)
     o->bubble_class = fp_model_strdup(r->rule->bubble_class);
     o->est_gain_pct = s->representative ? fp_optd_of(r->gain_pct) : fp_optd_none();
     o->confidence = r->confidence;
-    o->reason = fp_model_printf("best case %.2f%% of kernel time, below the %.0f%% a re-capture can tell from noise "
-                                "(diff's noise floor)%s",
-                                r->gain_pct, FP_RULES_MIN_GAIN_PCT,
-                                s->bound_res.at_roof ? "; at the HBM roof only fewer bytes help" : "");
+    if (r->rule->gain == FP_GAIN_ROOF) /* its figure is the bandwidth left, not what fewer bytes save */
+        o->reason = fp_model_printf("%.2f%% left to the practical ceiling: the roof is the verdict (the headline), not a "
+                                    "ranked change; fewer bytes per result still help in proportion",
+                                    r->gain_pct);
+    else
+        o->reason = fp_model_printf("best case %.2f%% of kernel time, below the %.0f%% a re-capture can tell from noise "
+                                    "(diff's noise floor)%s",
+                                    r->gain_pct, FP_RULES_MIN_GAIN_PCT,
+                                    s->bound_res.at_roof ? "; at the HBM roof only fewer bytes help" : "");
 }
 
 /* Ranked gains that would sum past what the kernel can lose (the HBM floor, else
