@@ -641,14 +641,26 @@ static void s_plan(const fp_report_doc *r, fp_sb *out)
         fp_sb_adds(out, "<p><b>Already optimal.</b> ");
         text_code(out, r->bound.optimal_evidence);
         fp_sb_adds(out, " No change is recommended at this level.</p>\n");
+    } else if (!r->nrecs && r->bound.at_roof) {
+        fp_sb_adds(out, "<p><b>At the HBM roof:</b> only fewer bytes help (fuse, narrower storage dtype, no "
+                        "re-reads).</p>\n");
     } else if (!r->nrecs) {
-        fp_sb_adds(out, "<p>No rule fired: no bubble crossed its threshold.</p>\n");
+        fp_sb_adds(out, r->nalso_seen ? "<p>No rule promises more than the noise floor.</p>\n"
+                                      : "<p>No rule fired: no bubble crossed its threshold.</p>\n");
     }
     for (size_t i = 0; i < r->nrecs; i++)
         rec_div(&r->recs[i], out);
     if (r->nrecs)
-        fp_sb_adds(out, "<p class=\"muted\">Gains are upper bounds (the exposed stall a change could hide at most); "
-                        "verify by re-capturing.</p>\n");
+        fp_sb_adds(out, "<p class=\"muted\">Gains are upper bounds (the exposed stall a change could hide at most), "
+                        "each against today's kernel: they do not add. Verify by re-capturing.</p>\n");
+    /* fired below the noise floor: seen, not ranked (docs/rules.md) */
+    for (size_t i = 0; i < r->nalso_seen; i++) {
+        fp_sb_adds(out, i ? "<li><code>" : "<p class=\"muted\">Also seen (not ranked):</p>\n<ul><li><code>");
+        esc(out, r->also_seen[i].rule);
+        fp_sb_adds(out, "</code>: ");
+        esc(out, r->also_seen[i].reason);
+        fp_sb_adds(out, i + 1 == r->nalso_seen ? "</li></ul>\n" : "</li>\n");
+    }
     section(out, 11);
     fp_sb_adds(out, "<ol><li>Apply ONE change, rebuild with <code>FLYDSL_DUMP_IR=1</code> and check "
                     "<code>final_isa.s</code> (scratch == 0, the intended instruction counts).</li>\n<li>Re-capture "

@@ -251,6 +251,12 @@ static double roof_left(const fp_signals *s)
     return left > 0 ? left : 0.0;
 }
 
+/* At the ceiling (less left than a re-capture can confirm) the verdict is a fact. */
+static const char *roof_fact(const fp_signals *s)
+{
+    return roof_left(s) < FP_RULES_MIN_GAIN_PCT ? ": at the roof, only fewer bytes help" : "";
+}
+
 static void summary_lines(const fp_signals *s, fp_report_doc *d)
 {
     char buf[512];
@@ -305,15 +311,15 @@ static void summary_lines(const fp_signals *s, fp_report_doc *d)
          * roof, not a measured one; counters settle it */
         snprintf(buf, sizeof buf,
                  "Roof: the trace's bytes reach %.1f%% of peak HBM (an upper bound: L2/MALL hits count): probably at "
-                 "the roof, at most %.1f%% left to gain before the %.0f%% practical ceiling; `flyprof counters` "
-                 "measures the real HBM bytes; no latency-hiding advice at the roof",
-                 s->bound_res.roof_pct, roof_left(s), s->bound_res.ceiling_pct);
+                 "the roof, at most %.1f%% left to gain before the %.0f%% practical ceiling%s; "
+                 "`flyprof counters` measures the real HBM bytes; no latency-hiding advice at the roof",
+                 s->bound_res.roof_pct, roof_left(s), s->bound_res.ceiling_pct, roof_fact(s));
         fp_model_push_str(&d->summary, &d->nsummary, buf);
     } else if (s->bound_res.at_roof) {
         snprintf(buf, sizeof buf,
                  "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain before the %.0f%% "
-                 "practical ceiling; no latency-hiding advice at the roof",
-                 s->bound_res.roof_pct, s->bound_res.roof_source, roof_left(s), s->bound_res.ceiling_pct);
+                 "practical ceiling%s; no latency-hiding advice at the roof",
+                 s->bound_res.roof_pct, s->bound_res.roof_source, roof_left(s), s->bound_res.ceiling_pct, roof_fact(s));
         fp_model_push_str(&d->summary, &d->nsummary, buf);
     }
     if (s->dbg.fired) {
@@ -375,6 +381,11 @@ static char *headline_text(const fp_signals *s, const fp_rec *top, bool optimal)
         fp_sb_addf(&sb, " -> %s (est. gain <= %.2f%%)", top->rule->knob, top->gain_pct);
     else if (top)
         fp_sb_addf(&sb, " -> %s (est. gain n/a: trace not representative)", top->rule->knob);
+    else if (s->bound_res.at_roof)
+        /* the verdict is a fact, not a ranked rule with gain 0 */
+        fp_sb_addf(&sb, " -> at the HBM roof (%.0f%% of peak, practical ceiling %.0f%%): only fewer bytes help (fuse, "
+                        "narrower storage dtype, no re-reads)",
+                   s->bound_res.roof_pct, s->bound_res.ceiling_pct);
     else
         fp_sb_adds(&sb, " -> no rule fired");
     return fp_sb_detach(&sb);
@@ -415,6 +426,51 @@ static void quality_doc(const fp_report_in *in, fp_report_quality *q)
     if (!s->representative)
         q->recapture = fp_model_strdup("re-capture with another CU (--att-target-cu N), another dispatch (--dispatch "
                                        "N), or a shape whose traced waves reach the main loop");
+}
+
+/* A fired rule below the noise floor: what it saw and why it is not ranked. */
+static void note_doc(const fp_signals *s, const fp_rec *r, fp_report_note *o)
+{
+    o->rule = fp_model_strdup(r->rule->id);
+    o->bubble_class = fp_model_strdup(r->rule->bubble_class);
+    o->est_gain_pct = s->representative ? fp_optd_of(r->gain_pct) : fp_optd_none();
+    o->confidence = r->confidence;
+    if (r->rule->gain == FP_GAIN_ROOF) /* its figure is the bandwidth left, not what fewer bytes save */
+        o->reason = fp_model_printf("%.2f%% left to the practical ceiling: the roof is the verdict (the headline), not a "
+                                    "ranked change; fewer bytes per result still help in proportion",
+                                    r->gain_pct);
+    else
+        o->reason = fp_model_printf("best case %.2f%% of kernel time, below the %.0f%% a re-capture can tell from noise "
+                                    "(diff's noise floor)%s",
+                                    r->gain_pct, FP_RULES_MIN_GAIN_PCT,
+                                    s->bound_res.at_roof ? "; at the HBM roof only fewer bytes help" : "");
+}
+
+/* Ranked gains that would sum past what the kernel can lose (the HBM floor, else
+ * 100 %): each is against today's kernel, they do not add - said where adding
+ * them would visibly mislead. */
+static void plan_line(const fp_signals *s, const fp_rec *recs, size_t n, fp_report_doc *d)
+{
+    double sum = 0, room = 100.0;
+    bool floor = fp_rules_hbm_room(s, &room);
+    size_t ranked = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum += recs[i].noted ? 0 : recs[i].gain_pct;
+        ranked += !recs[i].noted;
+    }
+    /* (the gains are rounded to 0.01; a trace that is not representative shows no number) */
+    if (!s->representative || ranked < 2 || sum <= room + 0.05)
+        return;
+    fp_sb sb;
+    fp_sb_init(&sb);
+    fp_sb_addf(&sb, "Plan: the ranked gains sum to %.1f%%, but each is an upper bound against today's kernel and they "
+                    "do not add (one fix shrinks the time the others count)", sum);
+    if (floor)
+        fp_sb_addf(&sb, "; all of them together stay <= %.1f%% (the HBM floor: the bytes' time at the %.0f%% "
+                        "practical ceiling)",
+                   room, s->bound_res.ceiling_pct > 0 ? s->bound_res.ceiling_pct : 100.0);
+    fp_model_push_str(&d->summary, &d->nsummary, sb.buf);
+    fp_sb_free(&sb);
 }
 
 void fp_report_build(const fp_report_in *in, fp_report_doc *d)
@@ -460,7 +516,8 @@ void fp_report_build(const fp_report_in *in, fp_report_doc *d)
     d->drain.lost = (double)bub->totals.drain_lost;
     summary_lines(s, d);
     d->optimal = optimal;
-    d->headline = headline_text(s, n ? &recs[0] : NULL, optimal);
+    d->headline = headline_text(s, n && !recs[0].noted ? &recs[0] : NULL, optimal);
+    plan_line(s, recs, n, d);
 
     d->totals.instructions = s->instructions;
     d->totals.latency = s->total_latency;
@@ -480,6 +537,10 @@ void fp_report_build(const fp_report_in *in, fp_report_doc *d)
     signals_doc(s, d);
 
     for (size_t i = 0; i < n; i++) {
+        if (recs[i].noted) {
+            note_doc(s, &recs[i], PUSH(d->also_seen, d->nalso_seen));
+            continue;
+        }
         fp_report_rec *o = PUSH(d->recs, d->nrecs);
         fp_rec_to_doc(s, &recs[i], o);
         /* the snippet of the evidence line */
@@ -647,6 +708,47 @@ static void md_counter(const char *key, fp_optd v, void *user)
         fp_sb_addf(out, "- %s: (not measured)\n", key);
 }
 
+/* Section 6: the ranked plan, or the roof's fact, then what was seen but not ranked. */
+static void md_plan(const fp_report_doc *r, fp_sb *out)
+{
+    const fp_report_bound *b = &r->bound;
+    fp_sb_adds(out, "## 6. Ranked Optimization Opportunities\n\n");
+    if (r->optimal) {
+        fp_sb_addf(out, "**Already optimal.** %s No change is recommended at this level.\n\n",
+                   or_(b->optimal_evidence, ""));
+    } else if (!r->nrecs && b->at_roof) {
+        fp_sb_addf(out, "**At the HBM roof** (%.1f%% of peak): only fewer bytes help (fuse, narrower storage dtype, no "
+                        "re-reads); no change of the access schedule can gain more than the noise floor.\n\n",
+                   b->roof_pct_of_peak.known ? b->roof_pct_of_peak.v : 0.0);
+    } else if (!r->nrecs) {
+        fp_sb_adds(out, r->nalso_seen ? "_No rule promises more than the noise floor (see Also seen)._\n\n"
+                                      : "_No rule fired: no bubble crossed its threshold._\n\n");
+    } else {
+        for (size_t i = 0; i < r->nrecs; i++)
+            md_rec(&r->recs[i], out);
+        fp_sb_adds(out, "### Priority order\n\n");
+        for (size_t i = 0; i < r->nrecs; i++) {
+            const fp_report_rec *it = &r->recs[i];
+            char g[64];
+            fp_sb_addf(out, "%d. [%s] %s - `%s`, %s (%s %.2f%% of stall)\n", it->rank, prio_label(it),
+                       or_(it->knob, ""), or_(it->rule, ""), gain_text(it->est_gain_pct, g), or_(it->bubble_class, ""),
+                       it->evidence.class_stall_pct);
+        }
+        fp_sb_adds(out, "\nGains are upper bounds (the exposed stall a change could hide at most), each against "
+                        "today's kernel: they do not add. Verify by re-capturing.\n\n");
+    }
+    if (r->nalso_seen) {
+        fp_sb_adds(out, "Also seen (fired, not ranked: best case below the noise floor a re-capture can confirm):\n\n");
+        for (size_t i = 0; i < r->nalso_seen; i++) {
+            const fp_report_note *it = &r->also_seen[i];
+            char g[64];
+            fp_sb_addf(out, "- `%s` (%s): %s; %s\n", or_(it->rule, "?"), or_(it->bubble_class, "?"),
+                       gain_text(it->est_gain_pct, g), or_(it->reason, ""));
+        }
+        fp_sb_adds(out, "\n");
+    }
+}
+
 static void report_markdown_body(const fp_report_doc *r, fp_sb *out);
 
 /* REPORT.md is read with `cat` and `less -R` too: its text (kernel names, source
@@ -749,26 +851,7 @@ static void report_markdown_body(const fp_report_doc *r, fp_sb *out)
     }
     fp_sb_adds(out, "\n");
 
-    fp_sb_adds(out, "## 6. Ranked Optimization Opportunities\n\n");
-    if (r->optimal) {
-        fp_sb_addf(out, "**Already optimal.** %s No change is recommended at this level.\n\n",
-                   or_(b->optimal_evidence, ""));
-    } else if (!r->nrecs) {
-        fp_sb_adds(out, "_No rule fired: no bubble crossed its threshold._\n\n");
-    } else {
-        for (size_t i = 0; i < r->nrecs; i++)
-            md_rec(&r->recs[i], out);
-        fp_sb_adds(out, "### Priority order\n\n");
-        for (size_t i = 0; i < r->nrecs; i++) {
-            const fp_report_rec *it = &r->recs[i];
-            char g[64];
-            fp_sb_addf(out, "%d. [%s] %s - `%s`, %s (%s %.2f%% of stall)\n", it->rank, prio_label(it),
-                       or_(it->knob, ""), or_(it->rule, ""), gain_text(it->est_gain_pct, g), or_(it->bubble_class, ""),
-                       it->evidence.class_stall_pct);
-        }
-        fp_sb_adds(out, "\nGains are upper bounds (the exposed stall a change could hide at most); verify by "
-                        "re-capturing.\n\n");
-    }
+    md_plan(r, out);
 
     fp_sb_adds(out, "## 7. Verification Plan\n\n");
     fp_sb_adds(out, "1. Apply ONE change, rebuild with `FLYDSL_DUMP_IR=1` and check `final_isa.s` (scratch == 0, the "
@@ -817,8 +900,11 @@ void fp_report_table(const fp_report_doc *r, fp_sb *out)
         fp_sb_adds(out, "Already optimal: no change recommended.\n");
         return;
     }
+    for (size_t i = 0; i < r->nalso_seen; i++)
+        fp_sb_addf(out, "also seen (not ranked): %s - %s\n", or_(r->also_seen[i].rule, "?"), or_(r->also_seen[i].reason, ""));
     if (!r->nrecs) {
-        fp_sb_adds(out, "No rule fired.\n");
+        fp_sb_adds(out, r->bound.at_roof ? "At the HBM roof: only fewer bytes help.\n"
+                        : r->nalso_seen ? "No rule promises more than the noise floor.\n" : "No rule fired.\n");
         return;
     }
     fp_sb_adds(out, "rank  prio  gain<=%  conf    rule                     class      evidence\n");

@@ -29,6 +29,9 @@
 /* Evidence on the entry/decorator line when the debug-info gate fired: 0.9 x 0.6
  * = 0.54, medium at best (the line is the compiler's catch-all scope). */
 #define FP_CONF_ENTRY_LINE_FACTOR 0.6
+/* Evidence on an entry line of a located listing (the gate did not fire): one
+ * unlocated op, weak line evidence: 0.9 x 0.8 = 0.72, never high. */
+#define FP_CONF_WEAK_LINE_FACTOR 0.8
 /* Plan priority from the expected payoff gain x confidence (% of kernel time):
  * HIGH from 7.5 (10 % at 0.75), MED from 1.5 (3 % at 0.5); never above the
  * confidence label (a medium-confidence rule is at most MED, a low one LOW). */
@@ -219,16 +222,16 @@ const fp_rule fp_rules[] = {
      "The last round's idle slots get work; time falls up to the idle share (bounded by the HBM floor)",
      FP_EVID_CLASS, FP_SIG_NONE},
     {"work_imbalance", "launch",
-     {C_(FP_SIG_WAVE_IMBALANCE, NULL, FP_GT, 1.8)},
-     FP_GATE_ANY, 1.35, "medium", FP_GAIN_IMBALANCE, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 1.5,
-     "Rebalance the work: the critical wave carries several times the median's",
+     {C_(FP_SIG_CU_BUSY_EXCESS, NULL, FP_GT, 10)},
+     FP_GATE_ANY, 1.35, "medium", FP_GAIN_IMBALANCE, FP_PROD_ANY, FP_ACC_SIGNAL_BELOW, 5,
+     "Rebalance the work: the critical CU is busy well beyond the mean CU",
      "split the long work items (causal rows, long pages / sequences) over several workgroups with a reduction "
      "(split-KV / flash-decoding), or a persistent schedule that deals work items by cost (`gpu.block_id` over a "
      "sorted work list)",
-     "The kernel's time is its longest wave, not its average: a few waves (the causal diagonal, the long sequences "
-     "of a paged batch) do most of the work while the others idle. Split the heavy items or order the schedule so "
-     "every CU gets a similar share (the evidence names the critical wave and the median)",
-     "The critical wave shrinks towards the median; kernel time falls with it (bounded by the HBM floor)",
+     "The kernel ends when its busiest CU does: a few heavy work items (the causal diagonal, the long sequences of a "
+     "paged batch) keep some CUs busy while the others have drained. Split the heavy items or order the schedule so "
+     "every CU gets a similar share (the evidence names the critical CU, its busy time and the mean CU's)",
+     "The critical CU's busy time falls towards the mean; kernel time falls with it (bounded by the HBM floor)",
      FP_EVID_NONE, FP_SIG_NONE},
     {"crosslane_shuffle", "lgkmcnt",
      {C_(FP_SIG_XLANE_WAIT_PCT, NULL, FP_GT, 10)},
@@ -384,16 +387,12 @@ static bool rd_tail(const fp_signals *s, const fp_sig_class *c, double *out)
     *out = s->launch.tail_efficiency_pct;
     return true;
 }
-/* The critical path's imbalance: in one round every CU runs its waves once, so the
- * longest wave is the kernel's time (critical wave / median wave); over several
- * rounds the dispatcher deals waves to free slots and the busiest CU decides
- * (CU work / median CU work). */
-static bool imb_by_cu(const fp_signals *s) { return s->launch.valid && s->launch.rounds > 1; }
-static bool rd_wave_imb(const fp_signals *s, const fp_sig_class *c, double *out)
+/* The critical CU's busy time over the mean CU's (workdist.c): resident waves
+ * overlap once, and the same figure holds in one round or over several (the
+ * dispatcher refills a CU's free slots, its busy time is the union). */
+static bool rd_cu_busy_excess(const fp_signals *s, const fp_sig_class *c, double *out)
 {
-    if (!s->workdist)
-        return false;
-    return optd(imb_by_cu(s) ? s->workdist->cu_imbalance : s->workdist->wave_imbalance, out);
+    return s->workdist && optd(s->workdist->cu_busy_excess_pct, out);
 }
 static bool rd_valu_nop(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->valu_nop_pct, out); }
 static bool rd_narrow(const fp_signals *s, const fp_sig_class *c, double *out) { return optd(s->narrow_per_wave, out); }
@@ -427,8 +426,8 @@ static const fp_sig_info sig_table[FP_SIG_KIND_COUNT] = {
     {FP_SIG_HBM_BYTES, "sol.hbm.bytes_per_dispatch", "bytes", rd_hbm_bytes},
     {FP_SIG_SIMD_FILL_PCT, "launch.simd_fill_pct", "% of SIMDs", rd_simd_fill},
     {FP_SIG_TAIL_EFF_PCT, "launch.tail_efficiency_pct", "% of the rounds' slots", rd_tail},
-    {FP_SIG_WAVE_IMBALANCE, "workdist.imbalance", "critical / median (wave in one round, CU over rounds)",
-     rd_wave_imb},
+    {FP_SIG_CU_BUSY_EXCESS, "workdist.cu_busy_excess_pct", "% of the critical CU's busy time above the mean CU's",
+     rd_cu_busy_excess},
 };
 
 const fp_sig_info *fp_sig_info_of(fp_sig_kind k)
@@ -552,9 +551,6 @@ static double occupancy_gain(const fp_signals *s)
  * advice at the roof). */
 static const char *const roof_suppressed[] = {"vmem_prefetch", "vmem_queue_depth", "load_use_distance", "occupancy_vgpr",
                                            NULL};
-/* Rules that rank first whenever they fire: an underfilled launch caps every
- * other fix at the busy CUs' share of the machine. */
-static const char *const pinned_first[] = {"grid_fill", NULL};
 
 static bool in_list(const char *id, const char *const *list)
 {
@@ -622,28 +618,58 @@ static double fixed_overhead_frac(const fp_signals *s)
 }
 
 /* A launch fix (more waves, a full last round): the idle share x the part of the
- * wave that scales, never below the time the bytes need at the practical ceiling
- * (the HBM floor: unique bytes / (ceiling x peak)). */
+ * wave that scales, of the WAVES' time: the launch ramp and end-of-kernel
+ * writeback outside them do not shrink with more waves, so x the span ratio
+ * (traced wave span / kernel duration). The HBM floor caps it with every gain. */
 static double launch_gain(const fp_signals *s, double busy_pct, bool scale_overhead)
 {
     double g = 100.0 - busy_pct;
     if (scale_overhead)
         g *= 1.0 - fixed_overhead_frac(s);
-    double hbm;
-    if (fp_sig_value(s, FP_SIG_PCT_HBM_ROOF, NULL, &hbm)) {
-        double floor_room = roof_room(s, hbm);
-        if (g > floor_room)
-            g = floor_room;
-    }
+    g *= span_ratio(s);
     return g < 0 ? 0 : g;
 }
 
+/* The most kernel time any change can save: the distance from today's HBM
+ * figure to the practical ceiling (the bytes need at least HBM % / ceiling % of
+ * today's time). At the roof the roof's figure; 100 when HBM is unmeasured. */
+bool fp_rules_hbm_room(const fp_signals *s, double *room)
+{
+    double hbm;
+    if (s->bound_res.at_roof)
+        *room = roof_room(s, s->bound_res.roof_pct);
+    else if (fp_sig_value(s, FP_SIG_PCT_HBM_ROOF, NULL, &hbm))
+        *room = roof_room(s, hbm);
+    else
+        return false;
+    return true;
+}
+
+static double hbm_floor_room(const fp_signals *s)
+{
+    double room;
+    return fp_rules_hbm_room(s, &room) ? room : 100.0;
+}
+
+/* Rebalancing: every CU busy for the mean CU's time instead of the critical
+ * CU's. The excess is a share of the traced span (the critical CU is busy for
+ * ~all of it), so x the span ratio, then <= the HBM floor (a share of kernel time). */
+double fp_gain_imbalance(double excess_pct, double span_ratio, double floor_room)
+{
+    double g = (excess_pct > 0 ? excess_pct : 0) * span_ratio;
+    return g > floor_room ? floor_room : g;
+}
+
+/* The ranking: a gain below diff's noise floor is no recommendation (noted,
+ * after the ranked ones); then gain desc, priority desc, table order. No rule is
+ * pinned first: each gain is already a share of today's kernel time (an
+ * under-filled launch's stall shares are of the busy waves, whose time IS the
+ * kernel's), so the larger gain is the larger payoff. */
 static int rec_cmp(const void *a, const void *b)
 {
     const fp_rec *x = a, *y = b;
-    bool px = in_list(x->rule->id, pinned_first), py = in_list(y->rule->id, pinned_first);
-    if (px != py)
-        return px ? -1 : 1;
+    if (x->noted != y->noted)
+        return x->noted ? 1 : -1;
     if (x->gain_pct != y->gain_pct)
         return x->gain_pct > y->gain_pct ? -1 : 1;
     if (x->rule->priority != y->rule->priority)
@@ -713,7 +739,7 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         case FP_GAIN_OCCUPANCY: rec->gain_pct = occupancy_gain(s); break;
         case FP_GAIN_FILL: rec->gain_pct = launch_gain(s, rec->value, true); break;
         case FP_GAIN_TAIL: rec->gain_pct = launch_gain(s, rec->value, false); break;
-        case FP_GAIN_IMBALANCE: rec->gain_pct = launch_gain(s, 100.0 / rec->value, false) * span_ratio(s); break;
+        case FP_GAIN_IMBALANCE: rec->gain_pct = fp_gain_imbalance(rec->value, span_ratio(s), 100.0); break;
         case FP_GAIN_ROOF: rec->gain_pct = roof_room(s, rec->value); break;
         case FP_GAIN_NARROW: rec->gain_pct = narrow_gain(s); break;
         }
@@ -721,26 +747,28 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
          * that share x traced wave span / kernel duration (issue 17) */
         if (stall_share_model(r->gain))
             rec->gain_pct *= span_ratio(s);
-        /* at the HBM roof no change can take the kernel below the time its bytes
-         * need: the remaining gain is the distance to the roof */
-        bool roof = s->bound_res.at_roof;
-        double room = roof ? roof_room(s, s->bound_res.roof_pct) : 100.0;
+        /* no change can take the kernel below the time its bytes need at the
+         * practical ceiling (at the roof: the distance to the roof) */
+        double room = hbm_floor_room(s);
         if (rec->gain_pct > room)
             rec->gain_pct = room;
         rec->gain_pct = fp_round(rec->gain_pct, 2);
+        /* a best case inside diff's noise floor cannot be verified by a re-capture:
+         * seen, not recommended */
+        rec->noted = rec->gain_pct < FP_RULES_MIN_GAIN_PCT;
         double c = conf_base(r->base_conf) * s->capture_confidence;
         if (primary_fb)
             c *= FP_CONF_FALLBACK_FACTOR;
         /* evidence on a kernel entry line that holds most of the listing is debug-info
          * aggregation (seed pattern 5), not a located cause */
-        if (s->dbg.fired && rec->hot && rec->hot->entry_line && stall_share_model(r->gain))
-            c *= FP_CONF_ENTRY_LINE_FACTOR; /* (a bytes / launch rule does not rest on the line) */
+        if (rec->hot && rec->hot->entry_line && stall_share_model(r->gain)) /* (a bytes / launch rule does not rest on the line) */
+            c *= s->dbg.fired ? FP_CONF_ENTRY_LINE_FACTOR : FP_CONF_WEAK_LINE_FACTOR;
         rec->confidence = fp_round(c, 2);
         rec->priority_label = fp_priority_label(rec->gain_pct, rec->confidence);
     }
     qsort(*recs, *n, sizeof **recs, rec_cmp);
     for (size_t i = 0; i < *n; i++)
-        (*recs)[i].rank = (int)i + 1;
+        (*recs)[i].rank = (*recs)[i].noted ? 0 : (int)i + 1;
 }
 
 /* ---- rendering ---- */
@@ -803,11 +831,14 @@ const char *fp_gain_model_text(fp_gain_model g)
     case FP_GAIN_OCCUPANCY: return "bubble exposed stall x (1 - waves/next waves)";
     case FP_GAIN_SIGNAL_PCT: return "the signal (% of latency)";
     case FP_GAIN_FILL:
-        return "(100 - SIMD fill %) x (1 - fixed per-wave overhead share), <= the HBM floor 100 x (1 - HBM % / "
-               "practical ceiling)";
-    case FP_GAIN_TAIL: return "100 - tail efficiency % (idle slots of the rounds), <= the HBM floor";
+        return "(100 - SIMD fill %) x (1 - fixed per-wave overhead share) x traced wave span / kernel duration, <= "
+               "the HBM floor 100 x (1 - HBM % / practical ceiling)";
+    case FP_GAIN_TAIL:
+        return "(100 - tail efficiency %) (idle slots of the rounds) x traced wave span / kernel duration, <= the HBM "
+               "floor";
     case FP_GAIN_IMBALANCE:
-        return "100 x (1 - median wave / critical wave) x traced wave span / kernel duration, <= the HBM floor";
+        return "100 x (1 - mean CU busy / critical CU busy) (a CU's busy time: the union of its waves' residencies) "
+               "x traced wave span / kernel duration, <= the HBM floor";
     case FP_GAIN_ROOF: return "100 x (1 - sol.hbm.pct_of_peak / practical ceiling): distance to the practical roof";
     case FP_GAIN_NARROW: return "global-memory exposed stall x narrow share of global accesses";
     }
@@ -817,7 +848,7 @@ const char *fp_gain_model_text(fp_gain_model g)
 /* The model of one recommendation's gain, with the scale it applied. */
 static char *gain_model_text(const fp_signals *s, fp_gain_model g)
 {
-    if (!stall_share_model(g) && g != FP_GAIN_IMBALANCE)
+    if (!stall_share_model(g) && g != FP_GAIN_IMBALANCE && g != FP_GAIN_FILL && g != FP_GAIN_TAIL)
         return fp_model_strdup(fp_gain_model_text(g));
     if (!s->span_ratio.known)
         return fp_model_printf("%s; %% of the traced waves' time (not scaled to the kernel: its duration or the "
@@ -1040,7 +1071,7 @@ static void accept_doc(const fp_signals *s, const fp_rec *r, fp_report_acceptanc
         const fp_sig_hot *h = r->hot;
         /* a line the compiler uses as its catch-all scope moves with any location fix:
          * the test would break on a rebuild that changes nothing else */
-        bool entry = h && h->entry_line && s->dbg.fired;
+        bool entry = h && h->entry_line; /* (gate fired or not: a location fix moves it either way) */
         if (h && h->source && h->source[0] && !entry) {
             double tgt;
             base = (double)h->line_class_stall;
@@ -1172,10 +1203,10 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
     if (ru->gain == FP_GAIN_IMBALANCE && s->workdist) {
         const fp_workdist *w = s->workdist;
         fp_report_ev_imbalance *im = ev->imbalance = new_obj(sizeof *ev->imbalance);
-        const fp_wd_quant *q = imb_by_cu(s) ? &w->cu_cycles : &w->wave_cycles;
-        *im = (fp_report_ev_imbalance){r->value, q->max, q->p50, q->p90, w->critical.se, w->critical.cu,
-                                       w->critical.simd, w->critical.slot, w->heavy_waves, w->heavy_cus,
-                                       fp_model_strdup(imb_by_cu(s) ? "cu" : "wave")};
+        const fp_wd_quant *q = &w->cu_busy_cycles;
+        *im = (fp_report_ev_imbalance){r->value, q->max, w->cu_busy_mean.known ? w->cu_busy_mean.v : 0, q->p50, q->p90,
+                                       w->critical_cu.se, w->critical_cu.cu, w->critical_cu.waves,
+                                       w->wave_cycles.max, w->heavy_waves, w->heavy_cus, fp_model_strdup("cu_busy")};
     }
     if (ru->gain == FP_GAIN_OCCUPANCY) {
         fp_report_ev_occupancy *oc = ev->occupancy = new_obj(sizeof *ev->occupancy);

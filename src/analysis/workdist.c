@@ -284,6 +284,74 @@ static int cmp_occ_wave(const void *a, const void *b)
     return (x->begin > y->begin) - (x->begin < y->begin);
 }
 
+typedef struct occ_iv {
+    int64_t b, e;
+} occ_iv;
+
+static int cmp_iv(const void *a, const void *b)
+{
+    const occ_iv *x = a, *y = b;
+    if (x->b != y->b)
+        return x->b < y->b ? -1 : 1;
+    return (x->e > y->e) - (x->e < y->e);
+}
+
+/* Length of the union of iv[0..n) (sorted in place): the time at least one is open. */
+static int64_t union_len(occ_iv *iv, size_t n)
+{
+    if (!n)
+        return 0;
+    qsort(iv, n, sizeof *iv, cmp_iv);
+    int64_t tot = 0, cb = iv[0].b, ce = iv[0].e;
+    for (size_t i = 1; i < n; i++) {
+        if (iv[i].b > ce) {
+            tot += ce - cb;
+            cb = iv[i].b;
+            ce = iv[i].e;
+        } else if (iv[i].e > ce) {
+            ce = iv[i].e;
+        }
+    }
+    return tot + (ce - cb);
+}
+
+/* Per-CU busy time: the union of its waves' residencies (resident waves overlap
+ * once). The kernel ends when its busiest CU does, so the critical CU against
+ * the mean CU is what rebalancing can save (work_imbalance's gain, docs/rules.md);
+ * the longest single wave overstates it when several waves share a CU. a->w is
+ * sorted by (SE, CU, ...): each CU's waves are one run. */
+static void cu_busy(const facts_acc *a, fp_workdist *wd)
+{
+    occ_iv *iv = malloc((a->nw + 1) * sizeof *iv);
+    double *busy = malloc((a->nw + 1) * sizeof *busy);
+    if (!iv || !busy)
+        abort();
+    size_t ncu = 0;
+    double sum = 0;
+    for (size_t i0 = 0; i0 < a->nw;) {
+        size_t i1 = i0;
+        while (i1 < a->nw && a->w[i1].se == a->w[i0].se && a->w[i1].cu == a->w[i0].cu) {
+            iv[i1 - i0] = (occ_iv){a->w[i1].begin, a->w[i1].begin + a->w[i1].cycles};
+            i1++;
+        }
+        int64_t len = union_len(iv, i1 - i0);
+        if (ncu == 0 || len > wd->critical_cu.busy_cycles)
+            wd->critical_cu = (fp_wd_cu_ref){a->w[i0].se, a->w[i0].cu, len, (int64_t)(i1 - i0)};
+        busy[ncu++] = (double)len;
+        sum += (double)len;
+        i0 = i1;
+    }
+    fp_wd_quantiles(busy, ncu, &wd->cu_busy_cycles);
+    if (ncu) {
+        double mean = sum / (double)ncu;
+        wd->cu_busy_mean = fp_optd_of(mean);
+        if (wd->cu_busy_cycles.max > 0)
+            wd->cu_busy_excess_pct = fp_optd_of(100.0 * (1.0 - mean / wd->cu_busy_cycles.max));
+    }
+    free(iv);
+    free(busy);
+}
+
 /* Per-wave and per-CU distribution over occupancy.json's waves. */
 static void occ_distribution(facts_acc *a, fp_workdist *wd)
 {
@@ -326,6 +394,7 @@ static void occ_distribution(facts_acc *a, fp_workdist *wd)
     fp_wd_quantiles(cun, ncu, &wd->cu_waves);
     wd->wave_imbalance = ratio(wd->wave_cycles.max, wd->wave_cycles.p50);
     wd->cu_imbalance = ratio(wd->cu_cycles.max, wd->cu_cycles.p50);
+    cu_busy(a, wd);
     free(v);
     free(cu);
     free(cun);

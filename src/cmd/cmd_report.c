@@ -134,9 +134,11 @@ static int run_report(fp_ctx *ctx, void *vargs, char **pos, int npos, fp_err *er
         fp_sarif_print(&log, &ctx->doc);
     }
 
-    bool none = !r->optimal && fp_report_nrecs(r) == 0;
+    /* at the roof an empty plan is the verdict ("only fewer bytes help"), not a miss */
+    bool none = !r->optimal && !r->bound.at_roof && fp_report_nrecs(r) == 0;
     if (none) {
-        fp_err_set(err, FP_NO_RECOMMENDATION, "no rule fired: no bubble crossed its threshold");
+        fp_err_set(err, FP_NO_RECOMMENDATION, r->nalso_seen ? "no rule promises more than the 2%% noise floor"
+                                                            : "no rule fired: no bubble crossed its threshold");
         fp_err_help(err, "the report files were still written; see REPORT.md section 4 for the stall taxonomy");
         fp_err_extra(err, "artifacts", fp_model_write(&fp_report_artifacts_schema, arts));
         ctx->data_on_error = ctx->format == FP_FMT_SARIF; /* a log with no result is still CI's answer */

@@ -274,14 +274,15 @@ static const fp_schema ev_occupancy_schema = {"report.recommendations.evidence.o
                                               sizeof(fp_report_ev_occupancy), FP_FIELDS(ev_occupancy_fields), false};
 
 static const fp_field ev_imbalance_fields[] = {
-    FP_NUM(fp_report_ev_imbalance, ratio, "ratio", 2, 0),
+    FP_NUM(fp_report_ev_imbalance, excess_pct, "excess_pct", 2, 0),
     FP_NUM(fp_report_ev_imbalance, critical_cycles, "critical_cycles", 0, 0),
+    FP_NUM(fp_report_ev_imbalance, mean_cycles, "mean_cycles", 0, 0),
     FP_NUM(fp_report_ev_imbalance, median_cycles, "median_cycles", 0, 0),
     FP_NUM(fp_report_ev_imbalance, p90_cycles, "p90_cycles", 0, 0),
     FP_I64(fp_report_ev_imbalance, se, "se", 0),
     FP_I64(fp_report_ev_imbalance, cu, "cu", 0),
-    FP_I64(fp_report_ev_imbalance, simd, "simd", 0),
-    FP_I64(fp_report_ev_imbalance, slot, "slot", 0),
+    FP_I64(fp_report_ev_imbalance, waves, "waves", 0),
+    FP_NUM(fp_report_ev_imbalance, longest_wave_cycles, "longest_wave_cycles", 0, 0),
     FP_I64(fp_report_ev_imbalance, heavy_waves, "heavy_waves", 0),
     FP_I64(fp_report_ev_imbalance, heavy_cus, "heavy_cus", 0),
     FP_STR(fp_report_ev_imbalance, unit, "unit", 0),
@@ -489,6 +490,15 @@ static const fp_field work_fields[] = {
 };
 static const fp_schema work_schema = {"report.work", sizeof(fp_report_work), FP_FIELDS(work_fields), false};
 
+static const fp_field note_fields[] = {
+    FP_STR(fp_report_note, rule, "rule", 0),
+    FP_STR(fp_report_note, bubble_class, "bubble_class", 0),
+    FP_OPTD(fp_report_note, est_gain_pct, "est_gain_pct", 2, 0),
+    FP_NUM(fp_report_note, confidence, "confidence", 2, 0),
+    FP_STR(fp_report_note, reason, "reason", 0),
+};
+static const fp_schema note_schema = {"report.also_seen", sizeof(fp_report_note), FP_FIELDS(note_fields), false};
+
 static const fp_field report_fields[] = {
     FP_INT(fp_report_doc, schema, "schema", 0),
     FP_STR(fp_report_doc, kernel, "kernel", 0),
@@ -514,6 +524,7 @@ static const fp_field report_fields[] = {
     FP_OBJ(fp_report_doc, workload, "workload", &workload_schema, 0),
     FP_OPTDMAP(fp_report_doc, signals, nsignals, "signals", 4, 0),
     FP_ARR(fp_report_doc, recs, nrecs, "recommendations", &fp_report_rec_schema, 0),
+    FP_ARR(fp_report_doc, also_seen, nalso_seen, "also_seen", &note_schema, OPT),
     FP_ARR(fp_report_doc, hot_lines, nhot_lines, "hot_lines", &hot_line_schema, 0),
     FP_ARR(fp_report_doc, evidence_hotspots, nevidence_hotspots, "evidence_hotspots", &hotspot_schema, 0),
     FP_OBJ(fp_report_doc, evidence, "evidence", &fp_report_evidence_schema, 0),

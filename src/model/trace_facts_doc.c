@@ -68,6 +68,16 @@ static const fp_field wave_ref_fields[] = {
 static const fp_schema wave_ref_schema = {"bubbles.workdist.wave", sizeof(fp_wd_wave_ref), FP_FIELDS(wave_ref_fields),
                                           false};
 
+#define T fp_wd_cu_ref
+static const fp_field cu_ref_fields[] = {
+    FP_I64(T, se, "se", 0),
+    FP_I64(T, cu, "cu", 0),
+    FP_I64(T, busy_cycles, "busy_cycles", 0),
+    FP_I64(T, waves, "waves", 0),
+};
+#undef T
+static const fp_schema cu_ref_schema = {"bubbles.workdist.cu", sizeof(fp_wd_cu_ref), FP_FIELDS(cu_ref_fields), false};
+
 #define T fp_workdist
 static const fp_field workdist_fields[] = {
     FP_OBJ(T, wave_cycles, "wave_cycles", &quant_schema, 0),
@@ -75,6 +85,12 @@ static const fp_field workdist_fields[] = {
     FP_OBJ(T, cu_waves, "cu_waves", &quant_schema, 0),
     FP_OPTD(T, wave_imbalance, "wave_imbalance", 2, 0),
     FP_OPTD(T, cu_imbalance, "cu_imbalance", 2, 0),
+    /* issue 17 follow-up: the critical CU's busy time, what work_imbalance's gain rests on
+     * (optional: a bubbles.json written before it still reads) */
+    FP_OBJ(T, cu_busy_cycles, "cu_busy_cycles", &quant_schema, FP_F_OPTIONAL),
+    FP_OPTD(T, cu_busy_mean, "cu_busy_mean", 1, FP_F_OPTIONAL),
+    FP_OPTD(T, cu_busy_excess_pct, "cu_busy_excess_pct", 2, FP_F_OPTIONAL),
+    FP_OBJ(T, critical_cu, "critical_cu", &cu_ref_schema, FP_F_OPTIONAL),
     FP_I64(T, heavy_waves, "heavy_waves", 0),
     FP_I64(T, heavy_cus, "heavy_cus", 0),
     FP_OBJ(T, critical, "critical_wave", &wave_ref_schema, 0),

@@ -27,7 +27,9 @@ echo "ok   shared-operand load: requested 7.86 %, unique 5.25 %"
 #    say 8) + 10 x v_mfma_scale_f32_16x16x128_f8f6f4 with fp4 on both sides at 16 = 320 matrix cycles;
 #    10 x v_exp_f32 at 8 cycles = 80 VALU cycles, all 10 "slow". One wave: span 512 cycles (320 / 512 = 62.5 %).
 gen fs_cdna3_mfma
-"$FLYPROF" report --bundle "$T/fs_cdna3_mfma" -q -f json > /dev/null || fail "mfma: report exit $?"
+# (the facts are the point: exit 66 is fine, the 10-wave fixture's rules promise less than the 2 % noise floor)
+"$FLYPROF" report --bundle "$T/fs_cdna3_mfma" -q -f json > /dev/null; rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 66 ] || fail "mfma: report exit $rc"
 R="$T/fs_cdna3_mfma/report.json"
 [ "$(py "$R" "(j['sol']['mfma']['cycles_traced'], j['sol']['mfma']['rate_model_executions'], j['sol']['mfma']['busy_pct'])")" = \
     "(320, 0, 62.5)" ] || fail "mfma: $(py "$R" "j['sol']['mfma']")"

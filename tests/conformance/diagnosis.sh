@@ -85,6 +85,28 @@ for x in recs:
     pay, c = x["est_gain_pct"] * x["confidence"], x["confidence"]
     want = "HIGH" if pay >= 7.5 and c >= 0.75 else "MED" if pay >= 1.5 and c >= 0.5 else "LOW"
     check(x["priority_label"] == want, f"{x['rule']}: priority {x['priority_label']} != {want}")
+# issue 17 follow-up, every case: the ranking follows the gain (no rule pinned), nothing ranked
+# promises less than diff's 2 % noise floor (those are "also seen"), and evidence on an entry
+# line (a weak line) never carries high confidence
+gains = [x["est_gain_pct"] for x in recs if x["est_gain_pct"] is not None]
+check(gains == sorted(gains, reverse=True), f"ranking does not follow the gain: {[(x['rule'], x['est_gain_pct']) for x in recs]}")
+check(all(g >= 2.0 for g in gains), f"a ranked gain below the 2 % noise floor: {gains}")
+# gains that sum past 100 % must come with the Plan line saying they do not add
+if sum(gains) > 100:
+    check(any(l.startswith("Plan: the ranked gains sum to") and "do not add" in l for l in r["summary"]), f"no Plan line: {gains}")
+seen = [x["rule"] for x in r.get("also_seen", [])]
+check(all(x["est_gain_pct"] is None or x["est_gain_pct"] < 2.0 for x in r.get("also_seen", [])), f"also_seen {r.get('also_seen')}")
+for x in recs:
+    hot = x["evidence"]["hottest"]
+    if hot and hot["entry_line"]:
+        check(x["confidence_label"] != "high", f"{x['rule']}: high confidence on the entry line")
+for rule, (v, tol) in e.get("gains", {}).items():
+    x = next((x for x in recs if x["rule"] == rule), None)
+    check(x is not None and abs(x["est_gain_pct"] - v) <= tol, f"{rule} gain {x and x['est_gain_pct']} not within {tol} of {v}")
+for rule in e.get("also_seen", []):
+    check(rule in seen and rule not in ids, f"{rule} must be also_seen, not ranked ({ids}, {seen})")
+if e.get("empty_plan"):
+    check(not recs and r["bound"]["at_roof"] and "only fewer bytes help" in r["headline"], f"plan {ids}, headline {r['headline'][-120:]}")
 if "at_roof" in e:
     check(r["bound"]["at_roof"] == e["at_roof"], f"at_roof {r['bound']['at_roof']}")
 q = r["capture_quality"]

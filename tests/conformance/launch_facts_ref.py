@@ -125,6 +125,27 @@ def reference(case, d):
     out["heavy_cus"] = len({w[:2] for w in waves if w[5] > 2 * med})
     crit = max(waves, key=lambda w: w[5])
     out["critical"] = {"se": crit[0], "cu": crit[1], "simd": crit[2], "slot": crit[3], "cycles": crit[5]}
+    # issue 17 follow-up: a CU's busy time is the length of the union of its waves' [begin, end)
+    # (resident waves overlap once); work_imbalance compares the busiest CU with the mean CU
+    iv = {}
+    for w in waves:
+        iv.setdefault(w[:2], []).append((w[4], w[4] + w[5]))
+    busy = {}
+    for k, spans in iv.items():
+        tot, cb, ce = 0, None, None
+        for b, e in sorted(spans):
+            if cb is not None and b <= ce:
+                ce = max(ce, e)
+                continue
+            if cb is not None:
+                tot += ce - cb
+            cb, ce = b, e
+        busy[k] = tot + ce - cb
+    mx = max(busy.values())
+    out["cu_busy_max"], out["cu_busy_p50"] = mx, nearest_rank(list(busy.values()), 50)
+    out["cu_busy_mean"] = sum(busy.values()) / len(busy)
+    out["cu_busy_excess_pct"] = 100 * (1 - out["cu_busy_mean"] / mx)
+    out["critical_cu"] = min(k for k, v in busy.items() if v == mx)
     return out
 
 def main():
@@ -166,6 +187,12 @@ def main():
     check((w["heavy_waves"], w["heavy_cus"]) == (ref["heavy_waves"], ref["heavy_cus"]), f"heavy {w['heavy_waves']} {w['heavy_cus']}")
     cw = w["critical_wave"]
     check({k: cw[k] for k in ref["critical"]} == ref["critical"], f"critical {cw} / {ref['critical']}")
+    cb = w["cu_busy_cycles"]
+    check(cb["max"] == ref["cu_busy_max"] and cb["p50"] == ref["cu_busy_p50"], f"cu_busy_cycles {cb} / {ref['cu_busy_max']}")
+    near(w["cu_busy_mean"], round(ref["cu_busy_mean"], 1), 0.051, "cu_busy_mean")
+    near(w["cu_busy_excess_pct"], round(ref["cu_busy_excess_pct"], 2), 0.0051, "cu_busy_excess_pct")
+    cc = w["critical_cu"]
+    check((cc["se"], cc["cu"], cc["busy_cycles"]) == ref["critical_cu"] + (ref["cu_busy_max"],), f"critical_cu {cc} / {ref['critical_cu']}")
     if "heavy_waves" in e:
         check(w["heavy_waves"] == e["heavy_waves"], f"heavy_waves {w['heavy_waves']} != expected {e['heavy_waves']}")
     if "cu_imbalance_min" in e:

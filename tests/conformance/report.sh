@@ -1,5 +1,5 @@
 #!/bin/bash
-# report on every corpus case: it succeeds, recommends something, and every
+# report on every corpus case: it succeeds, recommends something (or states the roof), and every
 # evidence line (hottest instruction of each recommendation and the producers
 # it waits on, the evidence hotspots, the hot source lines) points at an
 # instruction (code_line + ISA + source) and a source line that exist in that
@@ -59,7 +59,8 @@ assert r["arch"] == "gfx950", r["arch"]             # agent_info.csv of the capt
 assert r["product"] == "AMD Instinct MI350X", r["product"]
 assert r["bound_type"] in ("memory", "compute", "latency", "parallelism"), r["bound_type"]
 recs = r["recommendations"]
-assert recs, "no recommendation"
+# at the HBM ceiling the verdict is a fact ("only fewer bytes help"), not a ranked rule with gain 0
+assert recs or (r["bound"]["at_roof"] and "only fewer bytes help" in r["headline"]), "no recommendation"
 n_checked = 0
 for rec in recs:
     h = rec["evidence"].get("hottest")

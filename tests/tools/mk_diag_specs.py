@@ -24,7 +24,7 @@ stream = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)",
           P("v_add_f32_e32 v4, v0, v4", 13), P("global_store_dwordx4 v10, v[4:7], s[2:3]", 14), P("s_endpgm", 15)]
 spath = [1, 2, 3, 4, 5, 6, 7]
 # 1. grid_fill: 16 workgroups on 256 CUs vs 4096; VGPR-heavy so occupancy_vgpr would fire when the grid can use it
-out["diag_grid_under"] = spec("diag_grid_under_0", stream, spath, grid=16 * 256, vgpr=192)
+out["diag_grid_under"] = spec("diag_grid_under_0", stream, spath, grid=16 * 256, vgpr=192, ns=700)  # ~ its trace span: the fill gain is of the waves' time
 out["diag_grid_full"] = spec("diag_grid_full_0", stream, spath, grid=65536 * 256, vgpr=192)
 # 2. representativeness: a loop kernel whose traced waves exit after the prologue vs run the loop
 loop = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)", 10),
@@ -84,8 +84,8 @@ out["diag_smem_mid"] = spec("diag_smem_mid_0", smem_mid, list(range(1, 10)), ns=
 # 11. launch: a wave-quantization tail. VGPR 192 (x2 on gfx950's kernel_trace.csv = 384) -> 1 wave per
 # SIMD -> one 4-wave workgroup per CU = 256 slots; 320 workgroups need 2 rounds of which the last is 25 %
 # full (tail efficiency 320/512 = 62.5 %) vs 512 workgroups (exactly 2 full rounds)
-out["diag_quant_tail"] = spec("diag_quant_tail_0", stream, spath, grid=320 * 256, vgpr=192, ns=200000)
-out["diag_quant_even"] = spec("diag_quant_even_0", stream, spath, grid=512 * 256, vgpr=192, ns=200000)
+out["diag_quant_tail"] = spec("diag_quant_tail_0", stream, spath, grid=320 * 256, vgpr=192, ns=1200)
+out["diag_quant_even"] = spec("diag_quant_even_0", stream, spath, grid=512 * 256, vgpr=192, ns=1200)
 # 12. grid_fill under the HBM floor: 16 workgroups (6.25 % of the SIMDs) moving their bytes in 30 ns =
 # 55 % of peak: more workgroups cannot beat the bytes' time at the 83 % ceiling (gain <= 1 - 55/83)
 out["diag_grid_hbm"] = spec("diag_grid_hbm_0", stream, spath, grid=16 * 256, vgpr=192, ns=30)
@@ -118,10 +118,11 @@ nar += [P("s_endpgm", 23)]
 wide = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)", 10),
         P("buffer_load_dwordx4 v[0:3], v10, s[0:3], 0 offen", 20), P("s_waitcnt vmcnt(0)", 21),
         P("buffer_store_dwordx4 v[0:3], v10, s[0:3], 0 offen", 22), P("s_endpgm", 23)]
-# (below the HBM roof: 200 us per call)
-out["diag_narrow"] = spec("diag_narrow_0", nar, list(range(1, len(nar) + 1)), ns=200000)
-out["diag_wide"] = spec("diag_wide_0", wide, list(range(1, len(wide) + 1)), ns=200000)
-# 10. debug-info gate: most instructions and stall filed under the @flyc.kernel line 10 (the load is on
+# (below the HBM roof: 256 workgroups, one round, 4 us per call; a gain below the 2 % noise floor
+# would be "also seen", not ranked, so the call is short enough for the traced span to count)
+out["diag_narrow"] = spec("diag_narrow_0", nar, list(range(1, len(nar) + 1)), grid=256 * 256, ns=4000)
+out["diag_wide"] = spec("diag_wide_0", wide, list(range(1, len(wide) + 1)), grid=256 * 256, ns=4000)
+# 10. debug-info gate (one round, 4 us per call, as 9): most instructions and stall filed under the @flyc.kernel line 10 (the load is on
 # line 12, an explicit op) vs the same program with an ordinary line 10
 ent = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)", 10),
        P("global_load_dwordx4 v[0:3], v10, s[0:1]", 12), P("s_waitcnt vmcnt(0)", 10),
@@ -129,10 +130,10 @@ ent = [P("s_load_dwordx4 s[0:3], s[4:5], 0x0", 10), P("s_waitcnt lgkmcnt(0)", 10
 deco = [f"# line {i}" for i in range(1, 80)]
 deco[9] = "@flyc.kernel(known_block_size=[256, 1, 1])"
 deco[10] = "def diag_kernel(A, B):"
-out["diag_entry_line"] = spec("diag_entry_line_0", ent, spath, sources=deco, ns=200000)
+out["diag_entry_line"] = spec("diag_entry_line_0", ent, spath, sources=deco, grid=256 * 256, ns=4000)
 plain = list(deco)
 plain[9] = "    x = fx.load(A)"
-out["diag_plain_line"] = spec("diag_plain_line_0", ent, spath, sources=plain, ns=200000)
+out["diag_plain_line"] = spec("diag_plain_line_0", ent, spath, sources=plain, grid=256 * 256, ns=4000)
 for k, v in out.items():
     with open(f"tests/data/gen/{k}.json", "w") as f:
         json.dump(v, f, indent=1)

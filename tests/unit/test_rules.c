@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,6 +364,134 @@ static void test_roof_and_null_gain(void **state)
     fp_signals_free(&s);
 }
 
+/* work_imbalance's gain: the critical CU's excess over the mean x the span ratio, <= the HBM
+ * floor (independent arithmetic: flash_attn_func-big 141283 / 176872, span 85.27 / 92.04 us) */
+static void test_imbalance_gain(void **state)
+{
+    (void)state;
+    double excess = 100.0 * (1 - 141283.0 / 176872.0), span = 85.27 / 92.04;
+    assert_true(fabs(fp_gain_imbalance(excess, span, 100.0) - excess * span) < 1e-9);
+    assert_true(fabs(excess * span - 18.64) < 0.01);
+    assert_true(fp_gain_imbalance(80.0, 1.0, 61.4) == 61.4); /* the floor is a share of kernel time: after the span */
+    assert_true(fp_gain_imbalance(80.0, 0.5, 61.4) == 40.0);
+    assert_true(fp_gain_imbalance(-3.0, 1.0, 100.0) == 0.0);
+    /* through the engine: fires above 10 %, gain from the CU busy figures */
+    fp_signals s;
+    base(&s);
+    fp_workdist wd;
+    memset(&wd, 0, sizeof wd);
+    wd.cu_busy_excess_pct = some(20.0);
+    wd.cu_busy_cycles.max = 1000;
+    wd.cu_busy_mean = some(800);
+    s.workdist = &wd;
+    s.span_ratio = some(0.5);
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    const fp_rec *wi = find(r, n, "work_imbalance");
+    assert_non_null(wi);
+    assert_true(wi->gain_pct == 10.0);
+    free(r);
+    wd.cu_busy_excess_pct = some(9.0); /* located kernels: 0.2 - 4.4 % */
+    fp_rules_eval(&s, &r, &n);
+    assert_null(find(r, n, "work_imbalance"));
+    free(r);
+    s.workdist = NULL;
+    fp_signals_free(&s);
+}
+
+/* The ranking follows the gain: a stall gain larger than grid_fill's ranks first (no rule is
+ * pinned), and every gain stays under the HBM floor, at the roof or not. */
+static void test_rank_follows_gain(void **state)
+{
+    (void)state;
+    fp_signals s;
+    base(&s);
+    s.bound = "latency";
+    s.bound_in.simd_fill_pct = fp_some(80.0); /* grid_fill: 20 % idle SIMDs, no fixed overhead */
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    assert_string_equal(r[0].rule->id, "vmem_prefetch"); /* 30 % */
+    const fp_rec *gf = find(r, n, "grid_fill");
+    assert_non_null(gf);
+    assert_true(gf->gain_pct == 20.0 && gf->rank > r[0].rank);
+    free(r);
+    /* HBM at 42 % of peak, 84 % ceiling, not at the roof: every gain <= 1 - 42/84 = 50 % */
+    fp_sig_class *vm = (fp_sig_class *)fp_signals_class(&s, "vmcnt");
+    vm->gain_pct = some(70.0);
+    s.pct_hbm_roof = some(42.0);
+    s.bound_res.ceiling_pct = 84.0;
+    fp_rules_eval(&s, &r, &n);
+    assert_true(find(r, n, "vmem_prefetch")->gain_pct == 50.0);
+    free(r);
+    fp_signals_free(&s);
+}
+
+/* Below diff's 2 % noise floor a fired rule is "also seen": rank 0, after every ranked one; at
+ * the practical ceiling that includes hbm_roof_bytes itself. */
+static void test_noted_below_floor(void **state)
+{
+    (void)state;
+    assert_true(FP_RULES_MIN_GAIN_PCT == FP_DIFF_NOISE_TIME_PCT);
+    fp_signals s;
+    base(&s);
+    add_class(&s, "barrier", 3000, 6.0, 1.5); /* barrier_relax fires (6 % > 5 %) with 1.5 % */
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    const fp_rec *br = find(r, n, "barrier_relax");
+    assert_non_null(br);
+    assert_true(br->noted && br->rank == 0 && br == &r[n - 1]);
+    assert_false(r[0].noted);
+    assert_int_equal(r[0].rank, 1);
+    free(r);
+    /* at the roof, 83.5 % of peak against the 84 % ceiling: 0.6 % left, nothing ranked */
+    s.pct_hbm_roof = some(83.5);
+    s.bound_res.at_roof = true;
+    s.bound_res.roof_pct = 83.5;
+    s.bound_res.roof_source = "trace";
+    s.bound_res.ceiling_pct = 84.0;
+    fp_rules_eval(&s, &r, &n);
+    const fp_rec *hb = find(r, n, "hbm_roof_bytes");
+    assert_non_null(hb);
+    assert_true(hb->noted && hb->gain_pct == 0.6);
+    for (size_t i = 0; i < n; i++)
+        assert_true(r[i].noted && r[i].rank == 0);
+    free(r);
+    fp_signals_free(&s);
+}
+
+/* Evidence on an entry line is weak: x 0.6 when the debug-info gate fired, x 0.8 otherwise
+ * (0.9 -> 0.72: never high); its acceptance is the class test, never the entry line. */
+static void test_weak_line(void **state)
+{
+    (void)state;
+    fp_signals s;
+    base(&s);
+    fp_sig_class *vm = (fp_sig_class *)fp_signals_class(&s, "vmcnt");
+    vm->hot.present = true;
+    vm->hot.entry_line = true;
+    vm->hot.source = strdup("/k/kernel.py:10");
+    vm->hot.isa = strdup("s_waitcnt vmcnt(0)");
+    fp_rec *r;
+    size_t n;
+    fp_rules_eval(&s, &r, &n);
+    const fp_rec *vp = find(r, n, "vmem_prefetch");
+    assert_true(vp->confidence == 0.72);
+    assert_string_equal(fp_conf_label(vp->confidence), "medium");
+    fp_report_rec rec;
+    fp_rec_to_doc(&s, vp, &rec);
+    assert_string_equal(rec.acceptance.kind, "class_exposed_drop");
+    fp_model_free(&fp_report_rec_schema, &rec);
+    free(r);
+    s.dbg.fired = true;
+    fp_rules_eval(&s, &r, &n);
+    assert_true(find(r, n, "vmem_prefetch")->confidence == 0.54);
+    free(r);
+    fp_signals_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,7 +500,9 @@ int main(void)
         cmocka_unit_test(test_quality_and_occupancy), cmocka_unit_test(test_evidence_and_acceptance),
         cmocka_unit_test(test_table),        cmocka_unit_test(test_prefetch_narrowed_to_global_loads),
         cmocka_unit_test(test_priority_label), cmocka_unit_test(test_isa_classifiers),
-        cmocka_unit_test(test_roof_and_null_gain),
+        cmocka_unit_test(test_roof_and_null_gain), cmocka_unit_test(test_imbalance_gain),
+        cmocka_unit_test(test_rank_follows_gain), cmocka_unit_test(test_noted_below_floor),
+        cmocka_unit_test(test_weak_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,6 +125,15 @@ static void test_trace_facts(void **state)
     assert_int_equal(wd->cu_cycles.n, 2);
     assert_true(wd->cu_cycles.max == 1300 && wd->cu_cycles.min == 790);
     assert_true(wd->cu_waves.max == 8 && wd->cu_waves.min == 4);
+    /* busy time = the union of each CU's residencies (resident waves overlap once): CU 0 holds
+     * [10, 113] and [200, 312] = 103 + 112 = 215 cycles, not its 795 wave-cycles; CU 1 holds
+     * [20, 1026] = 1006. Mean 610.5: the critical CU is 100 x (1 - 610.5 / 1006) = 39.31 % above it */
+    assert_int_equal(wd->cu_busy_cycles.n, 2);
+    assert_true(wd->cu_busy_cycles.max == 1006 && wd->cu_busy_cycles.min == 215);
+    assert_true(wd->cu_busy_mean.known && wd->cu_busy_mean.v == 610.5);
+    assert_true(wd->cu_busy_excess_pct.known && fabs(wd->cu_busy_excess_pct.v - 100.0 * (1 - 610.5 / 1006)) < 1e-9);
+    assert_true(wd->critical_cu.se == 2 && wd->critical_cu.cu == 1 && wd->critical_cu.busy_cycles == 1006 &&
+                wd->critical_cu.waves == 4);
     assert_string_equal(wd->critical_traced.file, "se2_sm3_sl0_wv0.json");
     assert_true(wd->critical_traced.iterations.known && wd->critical_traced.iterations.v == 9);
     assert_non_null(wd->traced_iterations);

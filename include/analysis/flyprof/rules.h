@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "flyprof/diff.h"
 #include "flyprof/rules_doc.h"
 #include "flyprof/signals.h"
 #include "flyprof/strbuf.h"
@@ -49,7 +50,7 @@ typedef enum fp_sig_kind {
     FP_SIG_HBM_BYTES,         /* bytes per dispatch that cross HBM (counters, else the trace's unique/requested bytes) */
     FP_SIG_SIMD_FILL_PCT,     /* % of the machine's SIMDs the launch gives a wave */
     FP_SIG_TAIL_EFF_PCT,      /* launch: work in the rounds / (rounds x slots), %, when the grid needs >= 2 rounds */
-    FP_SIG_WAVE_IMBALANCE,    /* workdist: the critical (longest) wave / the median wave, over the traced SEs */
+    FP_SIG_CU_BUSY_EXCESS,    /* workdist: 100 x (1 - mean / critical CU busy time), over the traced SEs */
     FP_SIG_KIND_COUNT
 } fp_sig_kind;
 
@@ -100,7 +101,7 @@ typedef enum fp_gain_model {
     FP_GAIN_ROOF,         /* 100 - sol.hbm.pct_of_peak: the distance to the HBM roof */
     FP_GAIN_NARROW,       /* global-memory classes' gain x the narrow accesses' share of global accesses */
     FP_GAIN_TAIL,         /* 100 - tail efficiency: the idle slots of the rounds, bounded by the HBM floor */
-    FP_GAIN_IMBALANCE,    /* 100 x (1 - median / critical wave) x span ratio: the critical path at the median */
+    FP_GAIN_IMBALANCE,    /* 100 x (1 - mean / critical CU busy) x span ratio, <= HBM floor: every CU at the mean */
 } fp_gain_model;
 
 /* Where a rule's evidence instruction comes from. */
@@ -154,7 +155,21 @@ typedef struct fp_rec {
     const fp_sig_hot *hot;   /* the evidence instruction, or NULL */
     int rank;             /* 1-based */
     const char *priority_label; /* "HIGH" | "MED" | "LOW": from gain x confidence, capped by the confidence label */
+    bool noted;           /* gain below FP_RULES_MIN_GAIN_PCT: seen, not a recommendation (rank 0, after the ranked) */
 } fp_rec;
+
+/* A recommendation must promise at least diff's noise floor on the kernel time
+ * (FP_DIFF_NOISE_TIME_PCT, 2 %): a smaller best case cannot be told from noise
+ * by the re-capture that accepts it. Below it a fired rule is "also seen". */
+#define FP_RULES_MIN_GAIN_PCT FP_DIFF_NOISE_TIME_PCT
+
+/* work_imbalance's gain (docs/rules.md): excess_pct = 100 x (1 - mean / critical CU
+ * busy time), x span_ratio (traced wave span / kernel duration), <= floor_room (%). */
+double fp_gain_imbalance(double excess_pct, double span_ratio, double floor_room);
+
+/* The most kernel time any change can save, % (false: HBM unmeasured): the distance
+ * from the HBM figure to the arch's practical ceiling (at the roof: the roof's). */
+bool fp_rules_hbm_room(const fp_signals *s, double *room);
 
 /* The plan priority of a gain (% of kernel time) at a confidence (0..1). */
 const char *fp_priority_label(double gain_pct, double confidence);

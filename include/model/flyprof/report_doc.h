@@ -249,13 +249,14 @@ typedef struct fp_report_ev_occupancy {
     char *limiter;            /* always written */
 } fp_report_ev_occupancy;
 
-/* evidence.imbalance (work_imbalance): the critical wave against the median. */
+/* evidence.imbalance (work_imbalance): the critical CU's busy time against the mean CU's. */
 typedef struct fp_report_ev_imbalance {
-    double ratio;             /* critical / median wave cycles */
-    double critical_cycles, median_cycles, p90_cycles;
-    int64_t se, cu, simd, slot; /* where the critical wave ran */
+    double excess_pct;        /* 100 x (1 - mean / critical CU busy cycles) */
+    double critical_cycles, mean_cycles, median_cycles, p90_cycles; /* CU busy cycles */
+    int64_t se, cu, waves;    /* the critical CU and the waves it ran */
+    double longest_wave_cycles; /* the single longest wave (context: not the kernel's time when waves share a CU) */
     int64_t heavy_waves, heavy_cus;
-    char *unit;               /* "wave" (one round: the longest wave) | "cu" (rounds: the busiest CU's work) */
+    char *unit;               /* "cu_busy": the union of a CU's wave residencies */
 } fp_report_ev_imbalance;
 
 /* recommendations[].evidence: the optional parts (launch, roof, occupancy, selection)
@@ -425,6 +426,15 @@ typedef struct fp_report_loop {
     fp_report_stat cycles_per_iteration; /* per wave: first body issue -> last body end, / its iterations */
 } fp_report_loop;
 
+/* also_seen[]: a rule that fired but whose best case is below the noise floor a
+ * re-capture can confirm (FP_RULES_MIN_GAIN_PCT): stated, never ranked. */
+typedef struct fp_report_note {
+    char *rule, *bubble_class;
+    fp_optd est_gain_pct;     /* null when the trace is not representative */
+    double confidence;
+    char *reason;
+} fp_report_note;
+
 /* "work": per-wave figures from the wave files. */
 typedef struct fp_report_work {
     char *source;                 /* "wave files" */
@@ -460,6 +470,8 @@ typedef struct fp_report_doc {
     size_t nsignals;
     fp_report_rec *recs;      /* "recommendations" */
     size_t nrecs;
+    fp_report_note *also_seen; /* rules that fired with a gain below the noise floor: not ranked */
+    size_t nalso_seen;
     fp_report_hot_line *hot_lines;
     size_t nhot_lines;
     fp_report_hotspot *evidence_hotspots;

@@ -62,6 +62,13 @@ typedef struct fp_wd_wave_ref {
     fp_optd iterations;      /* main-loop iterations (header executions), null without a main loop */
 } fp_wd_wave_ref;
 
+/* The CU that was resident longest (the critical CU). */
+typedef struct fp_wd_cu_ref {
+    int64_t se, cu;
+    int64_t busy_cycles; /* the union of its waves' residencies */
+    int64_t waves;       /* waves it ran */
+} fp_wd_cu_ref;
+
 /* "workdist": per-wave and per-CU work (issue 23 item 8). */
 typedef struct fp_workdist {
     fp_wd_quant wave_cycles;  /* every wave of the traced SEs (occupancy.json start..end) */
@@ -69,6 +76,12 @@ typedef struct fp_workdist {
     fp_wd_quant cu_waves;     /* per CU: waves it ran */
     fp_optd wave_imbalance;   /* max / median of wave_cycles */
     fp_optd cu_imbalance;     /* max / median of cu_cycles */
+    /* per CU: the time it held at least one wave (the union of its waves' residencies, so
+     * resident waves overlap once): the kernel ends when the busiest CU does */
+    fp_wd_quant cu_busy_cycles;
+    fp_optd cu_busy_mean;        /* mean over the CUs that ran a wave */
+    fp_optd cu_busy_excess_pct;  /* 100 x (1 - mean / max): the critical CU's time above the mean CU's */
+    fp_wd_cu_ref critical_cu;    /* the CU with the largest busy time (ties: first in SE, CU order) */
     int64_t heavy_waves;      /* waves longer than FP_WD_HEAVY x the median */
     int64_t heavy_cus;        /* CUs those ran on */
     fp_wd_wave_ref critical;  /* the longest wave (ties: first in SE, CU, SIMD, slot, start order) */
