@@ -883,6 +883,9 @@ static const char **pmc_argv(const cap *c, fp_argvb *b, const char *kernel, cons
     fp_argv_quiet(b);
     fp_argv_json(b);
     fp_argv_opt(b, "arch", arch); /* not passed when no arch is known */
+    /* the agent the ATT pass traced: counters keeps its rows (capture.json is not written yet) */
+    const fp_cap_gpu *g = c->doc.kernel ? c->doc.kernel->gpu : NULL;
+    fp_argv_opt(b, "agent", g ? g->agent_id : NULL);
     if (b->unknown)
         return NULL;
     size_t nwl;

@@ -66,6 +66,8 @@ typedef struct dispatch {
 /* FAKE_ROCPROF_PROCS: the workload's kernels run in that many processes (a
  * launcher and workers); each writes its own outputs, as process pid + g_proc. */
 static int g_proc;
+/* The simulated process id of process g_proc (its outputs' Process_Id / pid). */
+static int fake_pid(void) { return (int)getpid() + g_proc; }
 static kernel g_k[MAX_KERNELS];
 static int g_nk;
 static dispatch *g_d;
@@ -500,7 +502,7 @@ static char *out_path(const char *dir, const char *file, const char *suffix)
             fp_sb_adds(&s, host());
             p += 10;
         } else if (!strncmp(p, "%pid%", 5)) {
-            fp_sb_addf(&s, "%d", (int)getpid() + g_proc);
+            fp_sb_addf(&s, "%d", fake_pid());
             p += 5;
         } else {
             fp_sb_addc(&s, *p++);
@@ -559,27 +561,68 @@ static void reg_counts(const kernel *k, int *archv, int *accv)
  * whatever HIP_VISIBLE_DEVICES says (it is enumerated through HSA); with either
  * variable set the dispatches run on agent HIP_VISIBLE_DEVICES (its first
  * entry), i.e. "Agent <2 + that>", not necessarily the first GPU row. */
-static int partitions(void)
+/* The partition mode (agents per GPU) of GPU g: FAKE_ROCPROF_PARTITION is one
+ * mode for every GPU or a comma list, one per GPU (the last repeats): amd-smi
+ * sets the compute partition per device, so "spx,cpx" is a node whose GPU 0 is
+ * one 304-CU agent and GPU 1 eight 38-CU agents. */
+static int partitions_of(int g)
 {
     static const struct {
         const char *name;
         int n;
     } modes[] = {{"spx", 1}, {"dpx", 2}, {"qpx", 4}, {"cpx", 8}};
     const char *p = getenv("FAKE_ROCPROF_PARTITION");
+    for (int i = 0; p && i < g && strchr(p, ','); i++)
+        p = strchr(p, ',') + 1;
+    size_t len = p ? strcspn(p, ",") : 0;
     for (size_t i = 0; p && i < sizeof modes / sizeof modes[0]; i++)
-        if (!strcmp(p, modes[i].name))
+        if (len == strlen(modes[i].name) && !strncmp(p, modes[i].name, len))
             return modes[i].n;
     return 1;
 }
 
-static int gpu_agents(void) { return atoi(env_or("FAKE_ROCPROF_GPUS", "1")) * partitions(); }
+static int gpus(void) { return atoi(env_or("FAKE_ROCPROF_GPUS", "1")); }
 
+static int gpu_agents(void)
+{
+    int n = 0;
+    for (int g = 0; g < gpus(); g++)
+        n += partitions_of(g);
+    return n;
+}
+
+/* The partition count of the GPU that GPU agent a (0-based, after the CPUs) belongs to. */
+static int agent_parts(int a)
+{
+    for (int g = 0, first = 0; g < gpus(); first += partitions_of(g), g++)
+        if (a < first + partitions_of(g))
+            return partitions_of(g);
+    return 1;
+}
+
+/* The node the process's dispatches run on. FAKE_ROCPROF_MODE=rank-per-gpu: a
+ * launcher that gives each of its FAKE_ROCPROF_PROCS processes its own device
+ * (rank k on the k-th agent after the visible one), so several agents show up. */
 static int traced_node(void)
 {
+    int rank = mode_has("rank-per-gpu") ? g_proc : 0;
     if (!getenv("FAKE_ROCPROF_GPUS") && !getenv("FAKE_ROCPROF_PARTITION"))
-        return 2;
+        return 2 + rank;
     int t = atoi(env_or("HIP_VISIBLE_DEVICES", "0"));
-    return 2 + (t >= 0 && t < gpu_agents() ? t : 0);
+    t = t >= 0 && t < gpu_agents() ? t : 0;
+    return 2 + (t + rank) % gpu_agents();
+}
+
+/* FAKE_ROCPROF_APP_AGENTS=N: one process spreads its dispatches over N agents
+ * (the traced one and the next N-1; a multi-GPU application), dispatch i on
+ * agent (i-1) % N: kernel trace and counter rows name several agents. */
+static int dispatch_node(const dispatch *d)
+{
+    int n = atoi(env_or("FAKE_ROCPROF_APP_AGENTS", "1"));
+    int ga = getenv("FAKE_ROCPROF_GPUS") || getenv("FAKE_ROCPROF_PARTITION") ? gpu_agents() : 1;
+    if (n <= 1)
+        return traced_node();
+    return 2 + (traced_node() - 2 + (d->id - 1) % n) % (ga > n ? ga : n);
 }
 
 static const char *KT_HEADER =
@@ -598,7 +641,7 @@ static void write_kernel_trace(const char *dir, const char *file)
         int av, cv;
         reg_counts(k, &av, &cv);
         fprintf(f, "\"KERNEL_DISPATCH\",\"Agent %d\",1,0,%d,%d,%d,\"%s\",%d,%lld,%lld,%d,0,%d,%d,%d,256,1,1,%d,1,1\n",
-                traced_node(), (int)getpid(), d->id, k->id, k->name, d->id, d->start, d->end, 16384, av, cv, 48,
+                dispatch_node(d), fake_pid(), d->id, k->id, k->name, d->id, d->start, d->end, 16384, av, cv, 48,
                 256 * 1024);
     }
     fclose(f);
@@ -625,14 +668,15 @@ static void write_agent_info(const char *dir, const char *file)
                 "0,0,0,0,0,0,0,0,\"AMD EPYC 9575F 64-Core Processor\",\"CPU\",\"AMD EPYC 9575F 64-Core Processor\","
                 "\"\"\n",
                 n, n, n * 96);
-    int parts = partitions();
-    for (int g = 0; !strcmp(arch(), "gfx942") && g < gpu_agents(); g++)
+    for (int g = 0; !strcmp(arch(), "gfx942") && g < gpu_agents(); g++) {
+        int parts = agent_parts(g);
         /* MI300X: 304 CUs, 8 XCDs, 64 KiB LDS, 2100 MHz (rocprof-formats.md §7.1); a partition has 1/n of them */
         fprintf(f, "%d,%d,\"GPU\",0,%d,0,2147487744,8,64,0,64,64,%d,%d,%d,32,1,10,4,32,90402,4098,29857,29952,0,"
                    "%d,2,14,8,24,2100,2100,12,30,2755109504,10,32,141,1024,4294967295,0,8861873366774386336,12605,"
                    "1024,1024,1024,2147483647,65535,65535,\"gfx942\",\"AMD\",\"AMD Instinct MI300X\",\"ip "
                    "discovery\"\n",
                 2 + g, 2 + g, 1216 / parts, 8 / parts, 304 / parts, 32 / parts, 128 + g);
+    }
     if (!strcmp(arch(), "gfx942"))
         ;
     else
@@ -759,14 +803,21 @@ static void write_rocpd(const char *dir, const char *file, const job *j, const i
                sfx, env_or("FAKE_ROCPROF_ROCPD_SCHEMA", "3"), sfx + 1, guid);
     fp_sb_addf(&sql, "INSERT INTO rocpd_string%s VALUES(1,'%s','KERNEL_DISPATCH');", sfx, guid);
     bool g942 = !strcmp(arch(), "gfx942");
-    fp_sb_addf(&sql,
-               "INSERT INTO rocpd_info_agent%s VALUES(0,'%s',1,%d,'CPU',0,0,0,0,'CPU','','CPU','AMD EPYC','',"
-               "'{}'), (2,'%s',1,%d,'GPU',2,2,0,0,'%s','ip discovery','AMD','%s','','{\"cu_count\":%d,"
-               "\"simd_per_cu\":4,\"max_waves_per_simd\":8,\"lds_size_in_kb\":%d,\"wave_front_size\":64,"
-               "\"num_xcc\":8,\"max_engine_clk_fcompute\":%d,\"gfx_target_version\":%d}');",
-               sfx, guid, (int)getpid(), guid, (int)getpid(), arch(),
-               g942 ? "AMD Instinct MI300X" : "AMD Instinct MI350X", g942 ? 304 : 256, g942 ? 64 : 160,
-               g942 ? 2100 : 2200, g942 ? 90402 : 90500);
+    fp_sb_addf(&sql, "INSERT INTO rocpd_info_agent%s VALUES(0,'%s',1,%d,'CPU',0,0,0,0,'CPU','','CPU','AMD EPYC','',"
+                     "'{}');",
+               sfx, guid, (int)getpid());
+    /* every GPU agent, as agent_info.csv lists them (id = node id; a partition has 1/n of the CUs and XCDs) */
+    int nga = g942 && (getenv("FAKE_ROCPROF_GPUS") || getenv("FAKE_ROCPROF_PARTITION")) ? gpu_agents() : 1;
+    for (int a = 0; a < nga; a++) {
+        int parts = g942 ? agent_parts(a) : 1;
+        fp_sb_addf(&sql,
+                   "INSERT INTO rocpd_info_agent%s VALUES(%d,'%s',1,%d,'GPU',%d,%d,%d,0,'%s','ip discovery','AMD','%s',"
+                   "'','{\"cu_count\":%d,\"simd_per_cu\":4,\"max_waves_per_simd\":8,\"lds_size_in_kb\":%d,"
+                   "\"wave_front_size\":64,\"num_xcc\":%d,\"max_engine_clk_fcompute\":%d,\"gfx_target_version\":%d}');",
+                   sfx, 2 + a, guid, (int)getpid(), 2 + a, 2 + a, a, arch(),
+                   g942 ? "AMD Instinct MI300X" : "AMD Instinct MI350X", (g942 ? 304 : 256) / parts, g942 ? 64 : 160,
+                   8 / parts, g942 ? 2100 : 2200, g942 ? 90402 : 90500);
+    }
     fp_sb_addf(&sql, "INSERT INTO rocpd_info_code_object%s VALUES(1,'%s',1,%d,2,'memory://%d#offset=0',"
                      "0,65536,0,'MEMORY','{}');",
                sfx, guid, (int)getpid(), (int)getpid());
@@ -785,9 +836,9 @@ static void write_rocpd(const char *dir, const char *file, const job *j, const i
         fp_sb_addf(&sql, "INSERT INTO rocpd_event%s VALUES(%d,'%s',1,0,0,%d,'{}','{}','{}');", sfx, d->id, guid,
                    d->id);
         fp_sb_addf(&sql,
-                   "INSERT INTO rocpd_kernel_dispatch%s VALUES(%d,'%s',1,%d,%d,2,%d,%d,1,0,%lld,%lld,0,16384,256,1,"
+                   "INSERT INTO rocpd_kernel_dispatch%s VALUES(%d,'%s',1,%d,%d,%d,%d,%d,1,0,%lld,%lld,0,16384,256,1,"
                    "1,262144,1,1,NULL,%d,'{}');",
-                   sfx, d->id, guid, (int)getpid(), (int)getpid(), g_k[d->k].id, d->id, d->start, d->end, d->id);
+                   sfx, d->id, guid, fake_pid(), fake_pid(), dispatch_node(d), g_k[d->k].id, d->id, d->start, d->end, d->id);
     }
     if (j && j->has_pmc) {
         int ev = 1;
@@ -835,7 +886,9 @@ static double counter_value(const char *name, const dispatch *d)
     unsigned h = 2166136261u;
     for (const char *c = name; *c; c++)
         h = (h ^ (unsigned char)*c) * 16777619u;
-    return (double)(h % 1000000u) + 1.0;
+    /* each further process of a multi-process workload counts a little differently (its own
+     * share of the work), so a test can tell whose rows were kept */
+    return (double)(h % 1000000u) + 1.0 + 7.0 * g_proc;
 }
 
 static bool counter_dropped(const char *name)
@@ -864,8 +917,8 @@ static void write_counters(const char *dir, const char *file, const job *j, cons
         for (int c = 0; c < j->pmc.n; c++) {
             if (counter_dropped(j->pmc.v[c]))
                 continue; /* silently, like counters that do not exist on the agent */
-            fprintf(f, "%d,%d,\"Agent %d\",1,%d,%d,262144,%d,\"%s\",256,16384,0,%d,%d,48,\"%s\",", d->id, d->id, traced_node(),
-                    (int)getpid(), (int)getpid(), k->id, k->name, av, cv, j->pmc.v[c]);
+            fprintf(f, "%d,%d,\"Agent %d\",1,%d,%d,262144,%d,\"%s\",256,16384,0,%d,%d,48,\"%s\",", d->id, d->id, dispatch_node(d),
+                    fake_pid(), fake_pid(), k->id, k->name, av, cv, j->pmc.v[c]);
             fmt_float(f, counter_value(j->pmc.v[c], d));
             fprintf(f, ",%lld,%lld\n", d->start, d->end);
         }
