@@ -431,7 +431,7 @@ static bool m_hbm_gbs(mctx *m, double *v)
 
 static bool peak_hbm(mctx *m, double *p)
 {
-    *p = m->o->soc ? m->o->soc->hbm_gbs : 0;
+    *p = m->o->peak_hbm_gbs > 0 ? m->o->peak_hbm_gbs : m->o->soc ? m->o->soc->hbm_gbs : 0;
     if (*p <= 0 && m->nmissing < MAX_INPUTS)
         m->missing[m->nmissing++] = "product (peak HBM)";
     return *p > 0;

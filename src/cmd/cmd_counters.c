@@ -35,6 +35,7 @@
 #include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
 #include "flyprof/soc.h"
+#include "flyprof/sol.h"
 
 /* Bytes in a GB as the seed's --ideal-gb uses it (decimal, like GB/s). */
 #define BYTES_PER_GB 1e9
@@ -63,9 +64,11 @@ typedef struct counters_args {
     const char *output_format;
     const char *tag;
     const char *agent;
+    const char *memory_partition;
 } counters_args;
 
 static const char *const fmt_choices[] = {"auto", "csv", "rocpd", NULL};
+static const char *const nps_choices[] = {"NPS1", "NPS2", "NPS4", "NPS8", NULL};
 
 static const fp_opt counters_opts[] = {
     {"csv", 0, FP_OPT_LIST, offsetof(counters_args, csv), "FILE...",
@@ -107,6 +110,9 @@ static const fp_opt counters_opts[] = {
     {"agent", 0, FP_OPT_STR, offsetof(counters_args, agent), "ID",
      "keep the rows of this agent (Agent_Id, e.g. \"Agent 5\"; default: capture.json's traced agent, else the "
      "first row's)", NULL, NULL, 0, 0},
+    {"memory-partition", 0, FP_OPT_CHOICE, offsetof(counters_args, memory_partition), "NPS",
+     "the device's memory partition mode, for a partitioned agent's HBM peak (default: capture.json's)", NULL,
+     nps_choices, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -716,6 +722,8 @@ typedef struct cnt_job {
     size_t nrec;
     bool uneven;
     char *trace_path;    /* the kernel trace the duration came from, or NULL */
+    char agent[64];      /* the agent kept ("" unknown) */
+    fp_hbm_peak peak;    /* the agent's HBM peak (sol.h) */
     fp_counters_opts co;
 } cnt_job;
 
@@ -820,6 +828,7 @@ static int keep_traced(fp_ctx *ctx, cnt_job *j, fp_err *err)
     fp_pmc_keep(&j->set, want, j->kernel, &k);
     if (!k.found)
         return 0; /* no row of the kernel: merge_records words it */
+    snprintf(j->agent, sizeof j->agent, "%s", k.agent);
     if (k.wanted_absent && j->a->agent) {
         fp_err_set(err, FP_KERNEL_NOT_FOUND, "no counter rows of kernel '%s' on agent '%s'",
                    j->kernel ? j->kernel : "", want);
@@ -854,6 +863,25 @@ static int complete_soc(cnt_job *j, fp_err *err)
     if (j->set.agent.name)
         j->q.agent_arch = j->set.agent.name;
     return fp_soc_resolve(&j->q, &j->soc, err);
+}
+
+/* The agent's HBM peak: a DPX/QPX/CPX agent (its XCDs against the product's, else
+ * capture.json's partition) under its memory partition mode (--memory-partition, else
+ * capture.json's) has less than the device's (sol.h fp_hbm_partition_peak). */
+static void partition_peak(fp_ctx *ctx, cnt_job *j)
+{
+    const fp_cap_gpu *g = j->cap.kernel ? j->cap.kernel->gpu : NULL;
+    const char *part = j->set.agent.num_xcc > 0 && j->soc.product
+                           ? fp_partition_name((int)j->set.agent.num_xcc, j->soc.product->xcds)
+                           : NULL;
+    if (!part && g)
+        part = g->partition;
+    const char *nps = j->a->memory_partition ? j->a->memory_partition : g ? g->memory_partition : NULL;
+    fp_hbm_partition_peak(j->soc.hbm_overridden ? 0 : j->soc.hbm_gbs, part, nps, &j->peak);
+    if (j->peak.source && j->peak.gbs != j->soc.hbm_gbs)
+        fp_warn(ctx, "HBM peak %.0f GB/s, not the product's %.0f: %s", j->peak.gbs, j->soc.hbm_gbs, j->peak.source);
+    else if (j->peak.source)
+        fp_warn(ctx, "HBM peak: %s", j->peak.source);
 }
 
 /* The kernel's dispatches merged over the passes, with what the merge could not promise. */
@@ -915,6 +943,11 @@ static void fill_summary(fp_counters_doc *doc, const cnt_job *j, const fp_bound_
         o->source = fp_model_strdup(j->set.passes[p]);
     }
     fp_soc_to_doc(&j->soc, &doc->soc);
+    doc->agent = fp_model_strdup(j->agent[0] ? j->agent : NULL);
+    if (j->peak.source) {
+        doc->peak_hbm_gbs = fp_optd_of(j->peak.gbs);
+        doc->peak_hbm_source = fp_model_strdup(j->peak.source);
+    }
     doc->dispatches = (int64_t)j->nrec;
     doc->uneven_passes = j->uneven;
     bool timed = j->nrec && j->recs[0].duration_ns > 0;
@@ -1022,12 +1055,14 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
         keep_traced(ctx, &j, err) || complete_soc(&j, err) || merge_records(ctx, &j, err))
         goto out;
     apply_duration(ctx, &j);
+    partition_peak(ctx, &j);
 
     j.co = (fp_counters_opts){.soc = &j.soc, .ideal_bytes = a->ideal_gb * BYTES_PER_GB,
                               .ea_channels = a->ea_channels > 0 ? a->ea_channels : 1.0, .dtype = dtype,
                               /* the agent's own counts: right on a partitioned device */
                               .agent_cus = j.set.agent.cu_count > 0 ? (int)j.set.agent.cu_count : 0,
-                              .agent_xcds = j.set.agent.num_xcc > 0 ? (int)j.set.agent.num_xcc : 0};
+                              .agent_xcds = j.set.agent.num_xcc > 0 ? (int)j.set.agent.num_xcc : 0,
+                              .peak_hbm_gbs = j.peak.source ? j.peak.gbs : 0};
     fp_bound_in bin;
     fp_bound_in_init(&bin);
     fp_counters_metrics(j.recs, j.nrec, &j.co, &bin, &doc);

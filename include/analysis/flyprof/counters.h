@@ -72,6 +72,9 @@ typedef struct fp_counters_opts {
     /* the agent's own Cu_Count / Num_Xcc (agent_info), 0 = the product's: a CPX
      * MI300X agent has 38 CUs and 1 XCD, not the product table's 304 / 8 (issue 18) */
     int agent_cus, agent_xcds;
+    /* the agent's HBM peak when a partition's memory mode scales it (sol.h
+     * fp_hbm_partition_peak), 0 = soc->hbm_gbs */
+    double peak_hbm_gbs;
 } fp_counters_opts;
 
 /* Compute every metric for one record (or the mean record when `records` has
