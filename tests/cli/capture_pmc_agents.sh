@@ -139,4 +139,36 @@ a["metrics"] = {k: a["metrics"][k] for k in same}; b["metrics"] = {k: b["metrics
 src = lambda d: [p["source"].split("pmc/group_")[-1] for p in d["passes"]]   # the file: bundle-relative, envelope absolute
 assert a["metrics"] == b["metrics"] and src(a) == src(b), (a["passes"], b["passes"])
 PY
+# 4. SDK-derived counters (counter_defs.yaml, defined for gfx942 and gfx950) replace flyprof's own
+#    arithmetic: MfmaUtil, VALUBusy, LdsBankConflict are requested and, when present, used as they are
+cnt "$T/d1" HIP_VISIBLE_DEVICES=1 FAKE_ROCPROF_GPUS=2 FAKE_ROCPROF_PARTITION=spx,cpx \
+    FAKE_ROCPROF_COUNTER_VALUES=MfmaUtil=12.5,LdsBankConflict=0.25
+[ "$RC" = 0 ] || { cat "$T/out.json" "$T/err.txt"; fail "derived exit $RC"; }
+"$PY" - "$T/out.json" "$T/d1/pmc" <<'PY' || fail "derived counters"
+import csv, glob, json, sys
+d = json.load(open(sys.argv[1]))["data"]
+asked = sum((g["counters"] for g in d["live"]["groups"]), [])
+assert {"MfmaUtil", "VALUBusy", "LdsBankConflict", "MeanOccupancyPerCU"} <= set(asked), asked
+assert d["missing_counters"] == [], d["missing_counters"]
+m = d["metrics"]
+# the CSV's own derived values, not flyprof's formula (which would give something else here)
+assert m["mfma_util_pct"]["value"] == 12.5 and m["mfma_util_pct"]["formula"].startswith("MfmaUtil"), m["mfma_util_pct"]
+assert m["lds_bank_conflicts_per_access"]["value"] == 0.25, m["lds_bank_conflicts_per_access"]
+# VALUBusy as the SDK computes it (the fake evaluates counter_defs.yaml): 100*SQ_ACTIVE_INST_VALU/CU_NUM/max(GUI),
+# CU_NUM the agent's own 38, the GUI summed over its 1 XCD; mean over the dispatches
+rows = {}
+for f in glob.glob(sys.argv[2] + "/group_*/pass_1/pmc_*_counter_collection.csv"):
+    for r in csv.DictReader(open(f)):
+        rows.setdefault(r["Counter_Name"], []).append(float(r["Counter_Value"]))
+mean = lambda k: sum(rows[k]) / len(rows[k])
+ref = 100 * mean("SQ_ACTIVE_INST_VALU") / 38 / (mean("GRBM_GUI_ACTIVE") / 1)
+assert abs(m["valu_util_pct"]["value"] - round(ref, 2)) <= 0.011 and m["valu_util_pct"]["formula"].startswith("VALUBusy"), \
+    (m["valu_util_pct"], ref)
+PY
+# offline data without them (an older collection): flyprof's formula over the raw counters, as before
+f=$(ls "$T"/d1/pmc/group_*/pass_1/pmc_*_counter_collection.csv | while read -r x; do grep -q '"MfmaUtil"' "$x" && echo "$x"; done)
+mkdir -p "$T/raw"; grep -v '"MfmaUtil"' "$f" > "$T/raw/x_counter_collection.csv"
+"$FLYPROF" counters -q --csv "$T/raw/x_counter_collection.csv" --gpu-name MI300X -f json > "$T/d2.json" 2>/dev/null
+[ $? = 0 ] && [ "$(jget "$T/d2.json" 'd["data"]["metrics"]["mfma_util_pct"]["formula"].startswith("100 * SQ_VALU_MFMA_BUSY_CYCLES")')" = True ] \
+  || fail "raw fallback $(head -c 400 "$T/d2.json")"
 echo ok

@@ -625,6 +625,15 @@ static int dispatch_node(const dispatch *d)
     return 2 + (traced_node() - 2 + (d->id - 1) % n) % (ga > n ? ga : n);
 }
 
+/* The CU and XCD counts of the agent on node `node` (as agent_info lists them). */
+static void agent_cus_xcds(int node, int *cus, int *xcds)
+{
+    bool g942 = !strcmp(arch(), "gfx942");
+    int parts = g942 && (getenv("FAKE_ROCPROF_GPUS") || getenv("FAKE_ROCPROF_PARTITION")) ? agent_parts(node - 2) : 1;
+    *cus = (g942 ? 304 : 256) / parts;
+    *xcds = 8 / parts;
+}
+
 static const char *KT_HEADER =
     "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\",\"Kernel_Name\","
     "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
@@ -883,6 +892,21 @@ static double counter_value(const char *name, const dispatch *d)
         return 16384.0;
     if (!strcmp(name, "MeanOccupancyPerCU"))
         return 14.5; /* waves per CU, the SDK's derived counter (of 32 possible) */
+    /* the other SDK-derived counters: counter_defs.yaml's gfx942/gfx950 expressions over this
+     * dispatch's raw values, with the agent's own CU_NUM and reduce(GRBM_GUI_ACTIVE, max) =
+     * the XCD sum / XCDs (every XCD equally busy) */
+    bool mfma = !strcmp(name, "MfmaUtil"), valu = !strcmp(name, "VALUBusy");
+    if (mfma || valu) {
+        int cus, xcds;
+        agent_cus_xcds(dispatch_node(d), &cus, &xcds);
+        double gui_max = counter_value("GRBM_GUI_ACTIVE", d) / xcds;
+        return mfma ? 100.0 * counter_value("SQ_VALU_MFMA_BUSY_CYCLES", d) / (gui_max * cus * 4)
+                    : 100.0 * counter_value("SQ_ACTIVE_INST_VALU", d) / cus / gui_max;
+    }
+    if (!strcmp(name, "LdsBankConflict")) {
+        double c = counter_value("SQ_LDS_BANK_CONFLICT", d), a = counter_value("SQ_LDS_IDX_ACTIVE", d);
+        return a > c ? c / (a - c) : 0.0; /* conflict cycles never exceed active ones on hardware */
+    }
     unsigned h = 2166136261u;
     for (const char *c = name; *c; c++)
         h = (h ^ (unsigned char)*c) * 16777619u;
@@ -1267,8 +1291,8 @@ static void set_str(char **dst, const char *v) { *dst = strdup(v); }
 
 /* Run as `rocprofv3-avail pmc-check [-d N] C...` (a symlink to the fake): exit 0
  * when the counters fit one pass by the block limits of rocprof-formats.md §6.3
- * (TCC 4, SQ 8, GRBM 2; MeanOccupancyPerCU = SQ_LEVEL_WAVES + SQ_ACCUM_PREV_HIRES
- * + GRBM_GUI_ACTIVE), else 1 with a message; FAKE_ROCPROF_MODE=pmc-check-refuses
+ * (TCC 4, SQ 8, GRBM 2; a derived counter takes its base counters: MeanOccupancyPerCU =
+ * SQ_LEVEL_WAVES + SQ_ACCUM_PREV_HIRES + GRBM_GUI_ACTIVE, ...), else 1 with a message; FAKE_ROCPROF_MODE=pmc-check-refuses
  * refuses everything. Other subcommands: exit 0, nothing printed. */
 static int avail_main(int argc, char **argv)
 {
@@ -1285,11 +1309,22 @@ static int avail_main(int argc, char **argv)
             i++;
             continue;
         }
-        const char *mean[] = {"SQ_LEVEL_WAVES", "SQ_ACCUM_PREV_HIRES", "GRBM_GUI_ACTIVE"};
-        const char *one[] = {argv[i]};
-        bool derived = !strcmp(argv[i], "MeanOccupancyPerCU");
-        for (int b = 0; b < (derived ? 3 : 1) && n < 256; b++) {
-            const char *c = derived ? mean[b] : one[b];
+        /* the SDK-derived counters take their base counters' slots (counter_defs.yaml) */
+        static const struct {
+            const char *name, *base[4];
+        } derived[] = {
+            {"MeanOccupancyPerCU", {"SQ_LEVEL_WAVES", "SQ_ACCUM_PREV_HIRES", "GRBM_GUI_ACTIVE", NULL}},
+            {"MfmaUtil", {"SQ_VALU_MFMA_BUSY_CYCLES", "GRBM_GUI_ACTIVE", NULL}},
+            {"VALUBusy", {"SQ_ACTIVE_INST_VALU", "GRBM_GUI_ACTIVE", NULL}},
+            {"LdsBankConflict", {"SQ_LDS_BANK_CONFLICT", "SQ_LDS_IDX_ACTIVE", NULL}},
+        };
+        const char *one[] = {argv[i], NULL};
+        const char *const *base = one;
+        for (size_t k = 0; k < sizeof derived / sizeof derived[0]; k++)
+            if (!strcmp(argv[i], derived[k].name))
+                base = derived[k].base;
+        for (int b = 0; base[b] && n < 256; b++) {
+            const char *c = base[b];
             bool have = false;
             for (int k = 0; k < n && !have; k++)
                 have = !strcmp(hw[k], c);

@@ -95,6 +95,10 @@ void fp_counters_interpret(struct fp_counters_doc *d);
  * fitting one pass (TCC <= 4, SQ <= 8, GRBM <= 2). Returns a NULL-terminated
  * array of NULL-terminated name arrays (static); NULL for an unknown arch. */
 const char *const *const *fp_counters_groups(const char *arch, size_t *ngroups);
+/* The hardware counters an SDK-derived counter the groups request is computed from
+ * (MeanOccupancyPerCU, MfmaUtil, VALUBusy, LdsBankConflict), NULL-terminated; NULL for a
+ * hardware counter. */
+const char *const *fp_counter_derived_base(const char *name);
 /* The logical groups packed, whole, into the fewest passes (first fit in
  * order): a group joins a pass when the union of their HARDWARE counters fits
  * every block's limit (TCC 4, SQ 8, GRBM 2, ...; an SDK-derived counter such as
