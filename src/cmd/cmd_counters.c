@@ -722,7 +722,6 @@ typedef struct cnt_job {
     size_t nrec;
     bool uneven;
     char *trace_path;    /* the kernel trace the duration came from, or NULL */
-    char agent[64];      /* the agent kept ("" unknown) */
     fp_hbm_peak peak;    /* the agent's HBM peak (sol.h) */
     fp_counters_opts co;
 } cnt_job;
@@ -828,7 +827,6 @@ static int keep_traced(fp_ctx *ctx, cnt_job *j, fp_err *err)
     fp_pmc_keep(&j->set, want, j->kernel, &k);
     if (!k.found)
         return 0; /* no row of the kernel: merge_records words it */
-    snprintf(j->agent, sizeof j->agent, "%s", k.agent);
     if (k.wanted_absent && j->a->agent) {
         fp_err_set(err, FP_KERNEL_NOT_FOUND, "no counter rows of kernel '%s' on agent '%s'",
                    j->kernel ? j->kernel : "", want);
@@ -943,7 +941,6 @@ static void fill_summary(fp_counters_doc *doc, const cnt_job *j, const fp_bound_
         o->source = fp_model_strdup(j->set.passes[p]);
     }
     fp_soc_to_doc(&j->soc, &doc->soc);
-    doc->agent = fp_model_strdup(j->agent[0] ? j->agent : NULL);
     if (j->peak.source) {
         doc->peak_hbm_gbs = fp_optd_of(j->peak.gbs);
         doc->peak_hbm_source = fp_model_strdup(j->peak.source);

@@ -757,6 +757,39 @@ static void write_stats(const char *dir, const char *file)
     fclose(f);
 }
 
+/* The rocpd value of the job's counter `name` (its 2 instances 1000*(c+1) + 0 and + 1 summed),
+ * -1 when the job does not collect it. */
+static double rocpd_sum(const job *j, const char *name)
+{
+    for (int c = 0; c < j->pmc.n; c++)
+        if (!strcmp(j->pmc.v[c], name))
+            return 2000.0 * (c + 1) + 1;
+    return -1;
+}
+
+/* The job's c-th counter when it is MfmaUtil / VALUBusy / LdsBankConflict: counter_defs.yaml's
+ * gfx942/gfx950 expression over the same pass's rocpd values of its bases, the dispatch's
+ * agent's CUs and XCDs (reduce(GRBM_GUI_ACTIVE, max) = the sum / XCDs). */
+static bool rocpd_derived(const job *j, int c, const dispatch *d, double *v)
+{
+    const char *n = j->pmc.v[c];
+    int cus, xcds;
+    agent_cus_xcds(dispatch_node(d), &cus, &xcds);
+    double gui = rocpd_sum(j, "GRBM_GUI_ACTIVE") / xcds;
+    if (!strcmp(n, "MfmaUtil"))
+        *v = 100.0 * rocpd_sum(j, "SQ_VALU_MFMA_BUSY_CYCLES") / (gui * cus * 4);
+    else if (!strcmp(n, "VALUBusy"))
+        *v = 100.0 * rocpd_sum(j, "SQ_ACTIVE_INST_VALU") / cus / gui;
+    else if (!strcmp(n, "LdsBankConflict")) {
+        double cf = rocpd_sum(j, "SQ_LDS_BANK_CONFLICT"), a = rocpd_sum(j, "SQ_LDS_IDX_ACTIVE");
+        *v = a > cf ? cf / (a - cf) : 0.0;
+    } else
+        return false;
+    if (*v < 0)
+        *v = 0; /* a base the job lacks: the SDK would refuse the request; keep the row valid */
+    return true;
+}
+
 /* rocpd results.db (§4): per-run suffixed tables plus un-suffixed views. */
 static void write_rocpd(const char *dir, const char *file, const job *j, const int *pmc_idx, int npmc)
 {
@@ -857,11 +890,18 @@ static void write_rocpd(const char *dir, const char *file, const job *j, const i
                        "'ABS','SQ','',0,0,'{}');",
                        sfx, c + 1, guid, (int)getpid(), j->pmc.v[c], j->pmc.v[c]);
         for (int t = 0; t < npmc; t++)
-            for (int c = 0; c < j->pmc.n; c++)
+            for (int c = 0; c < j->pmc.n; c++) {
+                double dv;
+                if (rocpd_derived(j, c, &g_d[pmc_idx[t]], &dv)) { /* one value: the SDK reduced it */
+                    fp_sb_addf(&sql, "INSERT INTO rocpd_pmc_event%s VALUES(%d,'%s',%d,%d,%.6f,'{}');", sfx, ev++,
+                               guid, g_d[pmc_idx[t]].id, c + 1, dv);
+                    continue;
+                }
                 /* two dimension instances per counter: readers must SUM (§4.2) */
                 for (int inst = 0; inst < 2; inst++)
                     fp_sb_addf(&sql, "INSERT INTO rocpd_pmc_event%s VALUES(%d,'%s',%d,%d,%.1f,'{}');", sfx, ev++,
                                guid, g_d[pmc_idx[t]].id, c + 1, 1000.0 * (c + 1) + inst);
+            }
     }
     fp_sb_adds(&sql, "COMMIT;");
     char *msg = NULL;

@@ -114,8 +114,7 @@ typedef struct fp_counters_doc {
     fp_cnt_pass *passes;
     size_t npasses;
     fp_soc_doc soc;
-    /* the kept agent and its HBM peak when it is a partition's (docs/sol.md); omitted otherwise */
-    char *agent;                   /* "Agent 5" as the counter rows name it */
+    /* the agent's HBM peak when it is a partition's (docs/sol.md); omitted otherwise */
     fp_optd peak_hbm_gbs;          /* soc.hbm_gbs scaled for the agent's memory partition */
     char *peak_hbm_source;
     int64_t dispatches;
