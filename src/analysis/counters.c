@@ -609,6 +609,11 @@ static bool m_mfma_pct(mctx *m, double *v)
 
 static bool m_lds_conflicts_per_access(mctx *m, double *v)
 {
+    /* no LDS access (active <= conflict cycles): the SDK's divide by zero gives 0
+     * (evaluate_ast.cpp DIVIDE_NODE), which is no rate: not listed, as without it */
+    double rc = 0, ra = 0;
+    if (maybe(m, "SQ_LDS_BANK_CONFLICT", &rc) && maybe(m, "SQ_LDS_IDX_ACTIVE", &ra) && ra - rc <= 0)
+        return false;
     if (sdk_derived(m, "LdsBankConflict", "LdsBankConflict  [SDK derived: reduce(SQ_LDS_BANK_CONFLICT,sum) / "
                                           "(reduce(SQ_LDS_IDX_ACTIVE,sum) - reduce(SQ_LDS_BANK_CONFLICT,sum))]", v))
         return true;
