@@ -431,7 +431,7 @@ static bool m_hbm_gbs(mctx *m, double *v)
 
 static bool peak_hbm(mctx *m, double *p)
 {
-    *p = m->o->soc ? m->o->soc->hbm_gbs : 0;
+    *p = m->o->peak_hbm_gbs > 0 ? m->o->peak_hbm_gbs : m->o->soc ? m->o->soc->hbm_gbs : 0;
     if (*p <= 0 && m->nmissing < MAX_INPUTS)
         m->missing[m->nmissing++] = "product (peak HBM)";
     return *p > 0;
@@ -485,8 +485,24 @@ static bool m_kernel_cycles(mctx *m, double *v)
     return gui_per_xcd(m, v);
 }
 
+/* The SDK-derived counters the table prefers (counter_defs.yaml, each defined for gfx942 AND
+ * gfx950, ROCm 7.0 rocm-systems tree): the SDK evaluates them per dispatch with its own
+ * reduce(GRBM_GUI_ACTIVE, max) over XCDs and the agent's own CU_NUM / SIMD_NUM, so a
+ * partitioned agent needs nothing from flyprof; the raw formula stays for offline data
+ * collected without them. */
+static bool sdk_derived(mctx *m, const char *name, const char *expr, double *v)
+{
+    if (!maybe(m, name, v))
+        return false;
+    m->formula = expr;
+    return true;
+}
+
 static bool m_mfma_util(mctx *m, double *v)
 {
+    if (sdk_derived(m, "MfmaUtil", "MfmaUtil  [SDK derived: 100 * reduce(SQ_VALU_MFMA_BUSY_CYCLES,sum) / "
+                                   "(reduce(GRBM_GUI_ACTIVE,max) * SIMD_NUM)]", v))
+        return true;
     double b, g;
     if (!need(m, "SQ_VALU_MFMA_BUSY_CYCLES", &b))
         return false;
@@ -499,6 +515,9 @@ static bool m_mfma_util(mctx *m, double *v)
 
 static bool m_valu_util(mctx *m, double *v)
 {
+    if (sdk_derived(m, "VALUBusy", "VALUBusy  [SDK derived: 100 * reduce(SQ_ACTIVE_INST_VALU,sum) / CU_NUM / "
+                                   "reduce(GRBM_GUI_ACTIVE,max)]", v))
+        return true;
     double a, g;
     if (!need(m, "SQ_ACTIVE_INST_VALU", &a))
         return false;
@@ -590,6 +609,14 @@ static bool m_mfma_pct(mctx *m, double *v)
 
 static bool m_lds_conflicts_per_access(mctx *m, double *v)
 {
+    /* no LDS access (active <= conflict cycles): the SDK's divide by zero gives 0
+     * (evaluate_ast.cpp DIVIDE_NODE), which is no rate: not listed, as without it */
+    double rc = 0, ra = 0;
+    if (maybe(m, "SQ_LDS_BANK_CONFLICT", &rc) && maybe(m, "SQ_LDS_IDX_ACTIVE", &ra) && ra - rc <= 0)
+        return false;
+    if (sdk_derived(m, "LdsBankConflict", "LdsBankConflict  [SDK derived: reduce(SQ_LDS_BANK_CONFLICT,sum) / "
+                                          "(reduce(SQ_LDS_IDX_ACTIVE,sum) - reduce(SQ_LDS_BANK_CONFLICT,sum))]", v))
+        return true;
     double c, a;
     if (!need(m, "SQ_LDS_BANK_CONFLICT", &c) | (int)!need(m, "SQ_LDS_IDX_ACTIVE", &a) || a - c <= 0)
         return false;
@@ -843,23 +870,30 @@ static const char *const g942_mfma[] = {"SQ_INSTS_VALU_MFMA_MOPS_F16", "SQ_INSTS
                                         "SQ_INSTS_VALU_MFMA_MOPS_F8",  "SQ_INSTS_VALU_MFMA_MOPS_I8",
                                         "SQ_INSTS_VALU_MFMA_MOPS_F32", "SQ_INSTS_VALU_MFMA_MOPS_F64",
                                         "SQ_VALU_MFMA_BUSY_CYCLES",    "SQ_INSTS_MFMA",
-                                        "GRBM_GUI_ACTIVE",             NULL};
+                                        "GRBM_GUI_ACTIVE",             "MfmaUtil",
+                                        NULL};
 /* Occupancy through the SDK's derived MeanOccupancyPerCU (counter_defs.yaml, gfx942
  * and gfx950: accumulate(SQ_LEVEL_WAVES, HIGH_RES) / reduce(GRBM_GUI_ACTIVE, max) /
  * CU_NUM), not raw SQ_LEVEL_WAVES + SQ_ACCUM_PREV_HIRES: the SDK orders a request's
  * counters by internal id, so a raw accumulator is not guaranteed to integrate
  * SQ_LEVEL_WAVES (issue 18); the derived counter wires them together, and its
  * CU_NUM is the agent's own (right on a partitioned device). */
+/* VALUBusy, LdsBankConflict and MfmaUtil (gfx942 and gfx950 definitions) likewise replace
+ * flyprof's own arithmetic over the raw counters beside them; they occupy no extra hardware
+ * counter (their bases are in the same group). L2CacheHit is defined for gfx9/gfx90a only,
+ * so l2_hit_pct stays TCC_HIT_sum / (TCC_HIT_sum + TCC_MISS_sum) (both SDK-derived sums). */
 static const char *const g_lds_occ[] = {"SQ_LDS_IDX_ACTIVE", "SQ_LDS_BANK_CONFLICT", "MeanOccupancyPerCU",
                                         "SQ_ACTIVE_INST_VALU", "SQ_INSTS_VALU",     "SQ_INSTS_LDS",
-                                        "SQ_WAVES",            "GRBM_GUI_ACTIVE",   NULL};
+                                        "SQ_WAVES",            "GRBM_GUI_ACTIVE",   "VALUBusy",
+                                        "LdsBankConflict",     NULL};
 static const char *const g950_fetch[] = {"TCC_EA0_RDREQ_sum", "TCC_EA0_RDREQ_32B_sum", "TCC_EA0_RDREQ_64B_sum",
                                          "TCC_EA0_RDREQ_128B_sum", "GRBM_GUI_ACTIVE", NULL};
 static const char *const g950_mfma[] = {"SQ_INSTS_VALU_MFMA_MOPS_F16", "SQ_INSTS_VALU_MFMA_MOPS_BF16",
                                         "SQ_INSTS_VALU_MFMA_MOPS_F8",  "SQ_INSTS_VALU_MFMA_MOPS_F6F4",
                                         "SQ_INSTS_VALU_MFMA_MOPS_I8",  "SQ_INSTS_VALU_MFMA_MOPS_F32",
                                         "SQ_INSTS_VALU_MFMA_MOPS_F64", "SQ_VALU_MFMA_BUSY_CYCLES",
-                                        "GRBM_GUI_ACTIVE",             NULL};
+                                        "GRBM_GUI_ACTIVE",             "MfmaUtil",
+                                        NULL};
 
 static const char *const *const groups_942[] = {g942_mem_l2, g942_fetch, g942_mfma, g_lds_occ, NULL};
 static const char *const *const groups_950[] = {g942_mem_l2, g950_fetch, g950_mfma, g_lds_occ, NULL};
@@ -895,7 +929,18 @@ static const struct {
     const char *base[4];
 } derived_rows[] = {
     {"MeanOccupancyPerCU", {"SQ_LEVEL_WAVES", "SQ_ACCUM_PREV_HIRES", "GRBM_GUI_ACTIVE", NULL}},
+    {"MfmaUtil", {"SQ_VALU_MFMA_BUSY_CYCLES", "GRBM_GUI_ACTIVE", NULL}},
+    {"VALUBusy", {"SQ_ACTIVE_INST_VALU", "GRBM_GUI_ACTIVE", NULL}},
+    {"LdsBankConflict", {"SQ_LDS_BANK_CONFLICT", "SQ_LDS_IDX_ACTIVE", NULL}},
 };
+
+const char *const *fp_counter_derived_base(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof derived_rows / sizeof derived_rows[0]; i++)
+        if (!strcmp(name, derived_rows[i].name))
+            return derived_rows[i].base;
+    return NULL;
+}
 
 /* The hardware counters of name (itself unless derived), appended to set (deduplicated). */
 static void add_base(const char *name, const char **set, size_t *n, size_t cap)

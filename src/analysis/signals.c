@@ -81,6 +81,8 @@ void fp_signals_free(fp_signals *s)
     free(s->classes);
     free(s->kernel);
     free(s->arch);
+    free(s->partition);
+    free(s->memory_partition);
     free(s->product);
     free(s->dispatch_dir);
     free(s->occ_limiter);
@@ -636,6 +638,11 @@ int fp_signals_from_capture(fp_signals *s, const fp_capture_doc *c, const char *
     /* and its XCDs, so a partitioned agent's trace is scaled to the agent (launch_facts.c) */
     if (k && k->gpu && k->gpu->num_xcc.known && k->gpu->num_xcc.v >= 1 && k->gpu->num_xcc.v <= 64)
         s->xcds = (int)k->gpu->num_xcc.v;
+    /* and its partition modes: the HBM peak of a partition (sol.h fp_hbm_partition_peak) */
+    if (k && k->gpu && k->gpu->partition)
+        set_str(&s->partition, k->gpu->partition);
+    if (k && k->gpu && k->gpu->memory_partition)
+        set_str(&s->memory_partition, k->gpu->memory_partition);
     if (w && w->invocation)
         set_str(&s->invocation, w->invocation);
     if (w && w->shape)
@@ -877,7 +884,7 @@ static void derive_sol(fp_signals *s)
     in->grid_waves = s->launch.valid ? s->launch.grid_waves : 0;
     in->wg_waves = s->launch.valid ? s->launch.wg_waves : 0; /* issue 23 item 4: unique bytes */
     in->time_ns = s->time_ns.known ? s->time_ns.v : 0;
-    in->peak_hbm_gbs = s->peak_gbs.known ? s->peak_gbs.v : 0;
+    fp_sol_set_peak(in, s->peak_gbs.known ? s->peak_gbs.v : 0, s->partition, s->memory_partition, &s->hbm_peak);
     in->lds_bytes_clk_cu = in->rates ? in->rates->lds_bytes_clk_cu : 0;
     in->have_ctr_gbs = s->achieved_gbs.known;
     in->ctr_gbs = s->achieved_gbs.v;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "flyprof/dataflow.h"
 #include "flyprof/json.h"
@@ -182,6 +183,69 @@ static void unique_hbm(const fp_sol_in *in, fp_sol *out)
     out->unique_pct = num(pct > 100.0 ? 100.0 : pct);
 }
 
+/* Memory partition modes and the share of the device's HBM stacks one partition
+ * interleaves (AMD Instinct MI300X GPU partitioning overview: NPS4 = 4 memory partitions
+ * of 2 stacks / 48 GB each; rocprofiler-compute src/utils/specs.py get_hbm_channels). */
+static const struct {
+    const char *mode;
+    int parts;
+} nps_rows[] = {{"NPS1", 1}, {"NPS2", 2}, {"NPS4", 4}, {"NPS8", 8}};
+
+/* The memory modes a compute partition can run with (AMD's compatibility matrix and
+ * rocprofiler-compute's mi_gpu_spec.yaml: SPX NPS1; DPX NPS1/NPS2; QPX and CPX NPS1/NPS4):
+ * the fewest HBM parts an unknown mode may mean. */
+static const struct {
+    const char *partition;
+    int max_parts;
+} partition_rows[] = {{"SPX", 1}, {"DPX", 2}, {"QPX", 4}, {"CPX", 4}};
+
+void fp_hbm_partition_peak(double device_gbs, const char *partition, const char *memory_partition,
+                           fp_hbm_peak *out)
+{
+    memset(out, 0, sizeof *out);
+    out->gbs = out->low_gbs = device_gbs;
+    if (device_gbs <= 0)
+        return;
+    int parts = 0, worst = 1;
+    for (size_t i = 0; memory_partition && i < sizeof nps_rows / sizeof *nps_rows; i++)
+        if (!strcasecmp(memory_partition, nps_rows[i].mode))
+            parts = nps_rows[i].parts;
+    for (size_t i = 0; partition && i < sizeof partition_rows / sizeof *partition_rows; i++)
+        if (!strcasecmp(partition, partition_rows[i].partition))
+            worst = partition_rows[i].max_parts;
+    if (parts > 1) {
+        out->gbs = out->low_gbs = device_gbs / parts;
+        snprintf(out->text, sizeof out->text, "device peak %.0f GB/s / %d: %s (each memory partition interleaves "
+                 "1/%d of the HBM stacks)", device_gbs, parts, memory_partition, parts);
+    } else if (parts == 1 && partition && strcasecmp(partition, "SPX")) {
+        snprintf(out->text, sizeof out->text, "device peak: NPS1 interleaves every HBM stack, so a %s agent keeps "
+                 "it (whether one agent alone can draw it is not documented)", partition);
+    } else if (parts == 0 && worst > 1) {
+        out->low_gbs = device_gbs / worst;
+        snprintf(out->text, sizeof out->text, "device peak, NPS1 assumed: the memory partition mode of this %s "
+                 "agent is unknown (NPS%d would give %.0f GB/s; range %.0f-%.0f GB/s)", partition, worst,
+                 out->low_gbs, out->low_gbs, device_gbs);
+    }
+    out->source = out->text[0] ? out->text : NULL;
+}
+
+const char *fp_partition_name(int agent_xcds, int device_xcds)
+{
+    static const char *const names[] = {[1] = "SPX", [2] = "DPX", [4] = "QPX", [8] = "CPX"};
+    if (agent_xcds <= 0 || device_xcds <= 0 || device_xcds % agent_xcds)
+        return NULL;
+    int n = device_xcds / agent_xcds;
+    return n < (int)(sizeof names / sizeof *names) ? names[n] : NULL;
+}
+
+void fp_sol_set_peak(fp_sol_in *in, double device_gbs, const char *partition, const char *memory_partition,
+                     fp_hbm_peak *store)
+{
+    fp_hbm_partition_peak(device_gbs, partition, memory_partition, store);
+    in->peak_hbm_gbs = store->gbs;
+    in->peak_source = store->source;
+}
+
 void fp_sol_compute(const fp_sol_in *in, fp_sol *out)
 {
     *out = (fp_sol){0};
@@ -308,6 +372,7 @@ void fp_sol_to_doc(const fp_sol *s, const fp_sol_in *in, fp_report_sol *o)
     h->pct_of_peak = put(s->hbm_pct);
     h->source = fp_model_strdup(s->hbm_source);
     h->peak_gbs = in->peak_hbm_gbs > 0 ? fp_optd_of(in->peak_hbm_gbs) : fp_optd_none();
+    h->peak_source = fp_model_strdup(in->peak_source); /* omitted when the SoC's own figure is used */
     h->trace.bytes_per_dispatch = put(s->trace_bytes);
     h->trace.gbs = put(s->trace_gbs);
     h->trace.pct_of_peak = put(s->trace_pct);

@@ -672,6 +672,9 @@ static void record_agent(cap *c, const char *agent_id, const char *agent_csv, co
         if (fp_rp_int(&r->max_engine_clk_fcompute, &v) && v > 0)
             g->max_engine_clk_mhz = fp_optd_of((double)v);
         g->partition = fp_model_strdup(fp_agent_partition(r));
+        char nps[8];
+        if (g->partition && fp_agent_memory_partition(r, nps, sizeof nps))
+            g->memory_partition = fp_model_strdup(nps); /* the partition's HBM peak depends on it (docs/sol.md) */
         if (g->partition && strcmp(g->partition, "SPX"))
             fp_warn(c->ctx, "tag %s: the traced agent is a %s partition (%lld CUs, %lld XCDs): CU-based peaks "
                             "must use these, not the product's",
@@ -883,6 +886,10 @@ static const char **pmc_argv(const cap *c, fp_argvb *b, const char *kernel, cons
     fp_argv_quiet(b);
     fp_argv_json(b);
     fp_argv_opt(b, "arch", arch); /* not passed when no arch is known */
+    /* the agent the ATT pass traced: counters keeps its rows (capture.json is not written yet) */
+    const fp_cap_gpu *g = c->doc.kernel ? c->doc.kernel->gpu : NULL;
+    fp_argv_opt(b, "agent", g ? g->agent_id : NULL);
+    fp_argv_opt(b, "memory-partition", g ? g->memory_partition : NULL);
     if (b->unknown)
         return NULL;
     size_t nwl;

@@ -35,6 +35,7 @@
 #include "flyprof/kernel_trace.h"
 #include "flyprof/proc.h"
 #include "flyprof/soc.h"
+#include "flyprof/sol.h"
 
 /* Bytes in a GB as the seed's --ideal-gb uses it (decimal, like GB/s). */
 #define BYTES_PER_GB 1e9
@@ -62,9 +63,12 @@ typedef struct counters_args {
     const char *rocprofv3;
     const char *output_format;
     const char *tag;
+    const char *agent;
+    const char *memory_partition;
 } counters_args;
 
 static const char *const fmt_choices[] = {"auto", "csv", "rocpd", NULL};
+static const char *const nps_choices[] = {"NPS1", "NPS2", "NPS4", "NPS8", NULL};
 
 static const fp_opt counters_opts[] = {
     {"csv", 0, FP_OPT_LIST, offsetof(counters_args, csv), "FILE...",
@@ -103,6 +107,12 @@ static const fp_opt counters_opts[] = {
      "live: rocprofv3 output; auto = rocpd for SDK >= 1.0 (ROCm 7.0), csv before", "auto", fmt_choices, 0, 0},
     {"tag", 0, FP_OPT_STR, offsetof(counters_args, tag), "TAG",
      "capture tag whose kernel trace gives the duration (default big, else the only tag)", NULL, NULL, 0, 0},
+    {"agent", 0, FP_OPT_STR, offsetof(counters_args, agent), "ID",
+     "keep the rows of this agent (Agent_Id, e.g. \"Agent 5\"; default: capture.json's traced agent, else the "
+     "first row's)", NULL, NULL, 0, 0},
+    {"memory-partition", 0, FP_OPT_CHOICE, offsetof(counters_args, memory_partition), "NPS",
+     "the device's memory partition mode, for a partitioned agent's HBM peak (default: capture.json's)", NULL,
+     nps_choices, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -261,7 +271,8 @@ static int sdk_version(const char *text, char *ver, size_t vlen)
 
 typedef struct live_state {
     fp_cnt_live *info; /* counters.json's live-mode keys ("missing_counters" is filled later, "live") */
-    char **files;     /* outputs found */
+    char **files;     /* outputs found: one per process of a pass (rocprofv3 -o pmc_%pid%) */
+    size_t *file_group; /* the pass (group run) each came from */
     size_t nfiles;
     bool rocpd;
     const char *const *const *groups; /* what runs: the packed passes, or the logical groups */
@@ -418,7 +429,8 @@ static cJSON *group_jobs(const live_state *ls, size_t g, const live_pass *lp, co
     fp_json_add_str(job, "kernel_include_regex", lp->regex);
     fp_json_add_str(job, "kernel_iteration_range", lp->range);
     fp_json_add_str(job, "output_directory", gdir);
-    fp_json_add_str(job, "output_file", "pmc");
+    /* one file per process: a launcher's workers would clobber a fixed name (the last to exit wins) */
+    fp_json_add_str(job, "output_file", "pmc_%pid%");
     cJSON *of = cJSON_AddArrayToObject(job, "output_format");
     cJSON_AddItemToArray(of, cJSON_CreateString(ls->rocpd ? "rocpd" : "csv"));
     return jobs;
@@ -491,8 +503,10 @@ static bool pass_outputs(fp_ctx *ctx, live_state *ls, size_t g, const fp_proc_re
     for (size_t i = 0; i < nf; i++) {
         fp_model_push_str(&ran->found->outputs, &ran->found->noutputs, found[i]);
         ls->files = realloc(ls->files, (ls->nfiles + 1) * sizeof *ls->files);
-        if (!ls->files)
+        ls->file_group = realloc(ls->file_group, (ls->nfiles + 1) * sizeof *ls->file_group);
+        if (!ls->files || !ls->file_group)
             abort();
+        ls->file_group[ls->nfiles] = g;
         ls->files[ls->nfiles++] = found[i];
     }
     free(found);
@@ -708,6 +722,7 @@ typedef struct cnt_job {
     size_t nrec;
     bool uneven;
     char *trace_path;    /* the kernel trace the duration came from, or NULL */
+    fp_hbm_peak peak;    /* the agent's HBM peak (sol.h) */
     fp_counters_opts co;
 } cnt_job;
 
@@ -748,10 +763,14 @@ static int load_live(fp_ctx *ctx, cnt_job *j, char **app, int napp, fp_err *err)
     ls->exact_kernel = j->kernel && j->cap.kernel && j->cap.kernel->kernel && !strcmp(j->kernel, j->cap.kernel->kernel);
     if (live_run(ctx, j->a, j->kernel, app, napp, ls, err))
         return -1;
-    for (size_t i = 0; i < ls->nfiles; i++)
-        if ((ls->rocpd ? fp_pmc_load_rocpd_ex(&j->set, ls->files[i], true, err)
-                       : fp_pmc_load_csv(&j->set, ls->files[i], err)))
+    /* each pass's per-process files as one pass (sorted: the ATT merge's order) */
+    for (size_t i = 0, k; i < ls->nfiles; i = k) {
+        for (k = i; k < ls->nfiles && ls->file_group[k] == ls->file_group[i];)
+            k++;
+        const char *const *f = (const char *const *)ls->files + i;
+        if (ls->rocpd ? fp_pmc_load_rocpd_run(&j->set, f, k - i, true, err) : fp_pmc_load_csv_run(&j->set, f, k - i, err))
             return -1;
+    }
     return 0;
 }
 
@@ -777,8 +796,14 @@ static int load_offline(fp_ctx *ctx, const counters_args *a, fp_pmc_set *set, fp
         find_files(pmc, "results.db", &files, &nf, 0);
     free(pmc);
     int lrc = 0;
-    for (size_t i = 0; i < nf && !lrc; i++)
-        lrc = csv ? fp_pmc_load_csv(set, files[i], err) : fp_pmc_load_rocpd(set, files[i], err);
+    /* the files of one directory are one run's processes (pmc/group_N/pass_1/pmc_<pid>_...): one pass */
+    for (size_t i = 0, k; i < nf && !lrc; i = k) {
+        size_t dl = (size_t)(fp_path_base(files[i]) - files[i]);
+        for (k = i + 1; k < nf && (size_t)(fp_path_base(files[k]) - files[k]) == dl && !strncmp(files[k], files[i], dl);)
+            k++;
+        const char *const *f = (const char *const *)files + i;
+        lrc = csv ? fp_pmc_load_csv_run(set, f, k - i, err) : fp_pmc_load_rocpd_run(set, f, k - i, false, err);
+    }
     fp_strv_free(files, nf);
     if (lrc)
         return -1;
@@ -786,6 +811,44 @@ static int load_offline(fp_ctx *ctx, const counters_args *a, fp_pmc_set *set, fp
         fp_err_set(err, FP_NO_ARTIFACT, "no counter_collection.csv or results.db under %s/pmc", ctx->bundle);
         return fp_err_help(err, "run `flyprof counters --bundle DIR --kernel K -- APP ARGS` (live) or pass --csv/--db");
     }
+    return 0;
+}
+
+/* Only the traced agent's rows, and per pass one process's (issue 18): a
+ * multi-GPU application's counters name several agents, a launcher's workers
+ * write one file each. The agent is --agent, else capture.json's traced one;
+ * its own agent_info row then gives the CUs and XCDs. */
+static int keep_traced(fp_ctx *ctx, cnt_job *j, fp_err *err)
+{
+    const fp_cap_gpu *g = j->cap.kernel ? j->cap.kernel->gpu : NULL;
+    const char *want = j->a->agent ? j->a->agent : g ? g->agent_id : NULL;
+    const char *from = j->a->agent ? "--agent" : "capture.json";
+    fp_pmc_kept k;
+    fp_pmc_keep(&j->set, want, j->kernel, &k);
+    if (!k.found)
+        return 0; /* no row of the kernel: merge_records words it */
+    if (k.wanted_absent && j->a->agent) {
+        fp_err_set(err, FP_KERNEL_NOT_FOUND, "no counter rows of kernel '%s' on agent '%s'",
+                   j->kernel ? j->kernel : "", want);
+        return fp_err_help(err, "the rows name agent '%s'%s; pass that --agent or leave it out", k.agent,
+                           k.other_agents ? " (and others)" : "");
+    }
+    if (k.wanted_absent)
+        fp_warn(ctx, "the traced agent '%s' (%s) ran none of the kernel's counter rows: keeping '%s', whose rows "
+                     "there are", want, from, k.agent);
+    if (k.other_agents)
+        fp_warn(ctx, "the counters name %zu other agent%s (e.g. '%s', a multi-GPU application): their %zu "
+                     "dispatch%s dropped; kept '%s'%s", k.other_agents, k.other_agents == 1 ? "" : "s",
+                k.other_agent, k.agent_rows_dropped, k.agent_rows_dropped == 1 ? " is" : "es are", k.agent,
+                want && !k.wanted_absent ? (j->a->agent ? " (--agent)" : ", the traced agent (capture.json)")
+                                         : " (the first row's agent; --agent chooses)");
+    if (k.process_passes)
+        fp_warn(ctx, "%zu pass%s: several processes ran the kernel on '%s'; kept the first file's process (as "
+                     "capture's ATT merge), %zu dispatch%s of the others dropped",
+                k.process_passes, k.process_passes == 1 ? "" : "es", k.agent, k.process_rows_dropped,
+                k.process_rows_dropped == 1 ? "" : "es");
+    if (k.agent[0] && !k.facts_matched && j->set.nagents)
+        fp_warn(ctx, "agent '%s' has no GPU row in the agent info: the CUs and XCDs are the first GPU's", k.agent);
     return 0;
 }
 
@@ -798,6 +861,25 @@ static int complete_soc(cnt_job *j, fp_err *err)
     if (j->set.agent.name)
         j->q.agent_arch = j->set.agent.name;
     return fp_soc_resolve(&j->q, &j->soc, err);
+}
+
+/* The agent's HBM peak: a DPX/QPX/CPX agent (its XCDs against the product's, else
+ * capture.json's partition) under its memory partition mode (--memory-partition, else
+ * capture.json's) has less than the device's (sol.h fp_hbm_partition_peak). */
+static void partition_peak(fp_ctx *ctx, cnt_job *j)
+{
+    const fp_cap_gpu *g = j->cap.kernel ? j->cap.kernel->gpu : NULL;
+    const char *part = j->set.agent.num_xcc > 0 && j->soc.product
+                           ? fp_partition_name((int)j->set.agent.num_xcc, j->soc.product->xcds)
+                           : NULL;
+    if (!part && g)
+        part = g->partition;
+    const char *nps = j->a->memory_partition ? j->a->memory_partition : g ? g->memory_partition : NULL;
+    fp_hbm_partition_peak(j->soc.hbm_overridden ? 0 : j->soc.hbm_gbs, part, nps, &j->peak);
+    if (j->peak.source && j->peak.gbs != j->soc.hbm_gbs)
+        fp_warn(ctx, "HBM peak %.0f GB/s, not the product's %.0f: %s", j->peak.gbs, j->soc.hbm_gbs, j->peak.source);
+    else if (j->peak.source)
+        fp_warn(ctx, "HBM peak: %s", j->peak.source);
 }
 
 /* The kernel's dispatches merged over the passes, with what the merge could not promise. */
@@ -859,6 +941,10 @@ static void fill_summary(fp_counters_doc *doc, const cnt_job *j, const fp_bound_
         o->source = fp_model_strdup(j->set.passes[p]);
     }
     fp_soc_to_doc(&j->soc, &doc->soc);
+    if (j->peak.source) {
+        doc->peak_hbm_gbs = fp_optd_of(j->peak.gbs);
+        doc->peak_hbm_source = fp_model_strdup(j->peak.source);
+    }
     doc->dispatches = (int64_t)j->nrec;
     doc->uneven_passes = j->uneven;
     bool timed = j->nrec && j->recs[0].duration_ns > 0;
@@ -963,15 +1049,17 @@ static int counters_run(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *
                          .agent_arch = j.cap.kernel ? j.cap.kernel->arch : NULL};
     if (fp_soc_resolve(&j.q, &j.soc, err) ||
         (j.live ? load_live(ctx, &j, pos, npos, err) : load_offline(ctx, a, &j.set, err)) ||
-        complete_soc(&j, err) || merge_records(ctx, &j, err))
+        keep_traced(ctx, &j, err) || complete_soc(&j, err) || merge_records(ctx, &j, err))
         goto out;
     apply_duration(ctx, &j);
+    partition_peak(ctx, &j);
 
     j.co = (fp_counters_opts){.soc = &j.soc, .ideal_bytes = a->ideal_gb * BYTES_PER_GB,
                               .ea_channels = a->ea_channels > 0 ? a->ea_channels : 1.0, .dtype = dtype,
                               /* the agent's own counts: right on a partitioned device */
                               .agent_cus = j.set.agent.cu_count > 0 ? (int)j.set.agent.cu_count : 0,
-                              .agent_xcds = j.set.agent.num_xcc > 0 ? (int)j.set.agent.num_xcc : 0};
+                              .agent_xcds = j.set.agent.num_xcc > 0 ? (int)j.set.agent.num_xcc : 0,
+                              .peak_hbm_gbs = j.peak.source ? j.peak.gbs : 0};
     fp_bound_in bin;
     fp_bound_in_init(&bin);
     fp_counters_metrics(j.recs, j.nrec, &j.co, &bin, &doc);
@@ -987,6 +1075,7 @@ out:
         fp_model_free(&fp_counters_doc_schema, &(fp_counters_doc){.live = j.ls.info});
     fp_counters_doc_free(&doc);
     fp_strv_free(j.ls.files, j.ls.nfiles);
+    free(j.ls.file_group);
     fp_counter_passes_free(&j.ls.packed);
     fp_pmc_records_free(j.recs, j.nrec);
     fp_pmc_set_free(&j.set);

@@ -142,6 +142,7 @@ static const fp_field gpu_f[] = {
     FP_OPTD(fp_cap_gpu, num_xcc, "num_xcc", 0, ON),
     FP_OPTD(fp_cap_gpu, max_engine_clk_mhz, "max_engine_clk_mhz", 0, ON),
     FP_STR(fp_cap_gpu, partition, "partition", ON),
+    FP_STR(fp_cap_gpu, memory_partition, "memory_partition", ON), /* round 3: the partition's HBM peak */
     FP_STR(fp_cap_gpu, visible_devices, "visible_devices", ON),
     FP_OPTD(fp_cap_gpu, physical_index, "physical_index", 0, ON),
 };

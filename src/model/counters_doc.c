@@ -104,6 +104,8 @@ static const fp_field counters_f[] = {
     FP_STR(fp_counters_doc, mode, "mode", O),
     FP_ARR(fp_counters_doc, passes, npasses, "passes", &pass_s, O),
     FP_OBJ(fp_counters_doc, soc, "soc", &fp_soc_doc_schema, O),
+    FP_OPTD(fp_counters_doc, peak_hbm_gbs, "peak_hbm_gbs", 1, ON), /* round 3: a partition's peak */
+    FP_STR(fp_counters_doc, peak_hbm_source, "peak_hbm_source", ON),
     FP_I64(fp_counters_doc, dispatches, "dispatches", O),
     FP_BOOL(fp_counters_doc, uneven_passes, "uneven_passes", O),
     FP_OPTD(fp_counters_doc, duration_ns, "duration_ns", 1, O),

@@ -95,6 +95,8 @@ static const fp_field hbm_fields[] = {
     FP_OPTD(fp_report_sol_hbm, pct_of_peak, "pct_of_peak", -1, 0),
     FP_STR(fp_report_sol_hbm, source, "source", 0),
     FP_OPTD(fp_report_sol_hbm, peak_gbs, "peak_gbs", -1, 0),
+    /* issue 18 follow-up: a partitioned agent's peak (docs/sol.md) */
+    FP_STR(fp_report_sol_hbm, peak_source, "peak_source", FP_F_OPTIONAL | FP_F_OMIT_NULL),
     FP_OBJ(fp_report_sol_hbm, trace, "trace", &hbm_trace_schema, 0),
     FP_OBJ(fp_report_sol_hbm, counters, "counters", &hbm_counters_schema, 0),
     FP_STR(fp_report_sol_hbm, caveat, "caveat", 0),

@@ -4,6 +4,7 @@
  */
 #include "flyprof/agent_info.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,8 @@ static const ai_colspec AGENT_COLS[] = {
     NUM("Wave_Front_Size", wave_front_size),
     NUM("Lds_Size_In_Kb", lds_size_in_kb),
     NUM("Max_Engine_Clk_Fcompute", max_engine_clk_fcompute),
+    NUM("Location_Id", location_id),
+    NUM("Domain", domain),
 };
 #undef TXT
 #undef NUM
@@ -165,6 +168,31 @@ const char *fp_agent_partition(const fp_agent_row *r)
     if (!known || !fp_rp_int(&r->num_xcc, &x) || x < 1 || x > 8)
         return NULL;
     return modes[x];
+}
+
+bool fp_agent_memory_partition(const fp_agent_row *r, char *out, size_t n)
+{
+    static const char *const modes[] = {"NPS1", "NPS2", "NPS4", "NPS8"};
+    long long loc, dom;
+    if (!r || !fp_rp_int(&r->location_id, &loc) || loc < 0 || loc > 0xffff || !fp_rp_int(&r->domain, &dom) ||
+        dom < 0 || dom > 0xffff)
+        return false;
+    const char *root = getenv("FLYPROF_SYSFS_PCI");
+    char path[512], buf[32] = "";
+    snprintf(path, sizeof path, "%s/%04llx:%02llx:%02llx.%llx/current_memory_partition",
+             root && *root ? root : "/sys/bus/pci/devices", dom, loc >> 8, (loc >> 3) & 0x1f, loc & 7);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    bool got = fgets(buf, sizeof buf, f) != NULL;
+    fclose(f);
+    buf[strcspn(buf, " \n")] = '\0';
+    for (size_t i = 0; got && i < sizeof modes / sizeof *modes; i++)
+        if (!strcmp(buf, modes[i])) {
+            snprintf(out, n, "%s", modes[i]);
+            return true;
+        }
+    return false;
 }
 
 char *fp_agent_info_beside(const char *csv_path, const char *suffix)

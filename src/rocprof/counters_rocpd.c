@@ -9,6 +9,7 @@
  * (not SQLite, no views, wrong columns, no counter rows) is BAD_INPUT.
  */
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,9 @@ static const char counters_sql[] =
     " K.grid_size_x * K.grid_size_y * K.grid_size_z,"
     " K.workgroup_size_x * K.workgroup_size_y * K.workgroup_size_z,"
     " K.group_segment_size, S.arch_vgpr_count, S.accum_vgpr_count, S.sgpr_count, K.agent_id,"
-    " P.name, SUM(E.value), SUM(typeof(E.value) NOT IN ('integer', 'real'))"
+    " P.name, SUM(E.value), SUM(typeof(E.value) NOT IN ('integer', 'real')), K.pid,"
+    /* the agent spelled as the CSV's Agent_Id (default --agent-index relative: "Agent <logical index>") */
+    " (SELECT A.logical_index FROM rocpd_info_agent A WHERE A.id = K.agent_id AND A.guid = K.guid)"
     " FROM rocpd_pmc_event E"
     " JOIN rocpd_info_pmc P ON P.id = E.pmc_id AND P.guid = E.guid"
     " JOIN rocpd_kernel_dispatch K ON K.event_id = E.event_id AND K.guid = E.guid"
@@ -31,11 +34,13 @@ static const char counters_sql[] =
     " GROUP BY K.guid, K.dispatch_id, P.name"
     " ORDER BY K.guid, K.dispatch_id, P.name";
 
+/* Every GPU agent, first by absolute index: the first is the set's agent until
+ * fp_pmc_keep picks the traced one. */
 static const char agent_sql[] =
     "SELECT product_name, name, json_extract(extdata, '$.device_id'),"
     " json_extract(extdata, '$.gfx_target_version'), json_extract(extdata, '$.cu_count'),"
-    " json_extract(extdata, '$.num_xcc')"
-    " FROM rocpd_info_agent WHERE type = 'GPU' ORDER BY absolute_index LIMIT 1";
+    " json_extract(extdata, '$.num_xcc'), logical_index"
+    " FROM rocpd_info_agent WHERE type = 'GPU' ORDER BY absolute_index";
 
 static long long col_int(sqlite3_stmt *st, int i)
 {
@@ -51,7 +56,29 @@ static const char *col_text(sqlite3_stmt *st, int i)
     return t ? (const char *)t : "";
 }
 
-static void read_agent(sqlite3 *db, fp_pmc_agent *a)
+static void agent_facts(sqlite3_stmt *st, fp_pmc_agent *a)
+{
+    if (!a->product_name && *col_text(st, 0))
+        a->product_name = strdup(col_text(st, 0));
+    if (!a->name && *col_text(st, 1))
+        a->name = strdup(col_text(st, 1));
+    long long *dst[] = {&a->device_id, &a->gfx_target_version, &a->cu_count, &a->num_xcc};
+    for (int i = 0; i < 4; i++)
+        if (*dst[i] < 0)
+            *dst[i] = col_int(st, 2 + i);
+}
+
+/* The agent as the rows name it ("Agent <logical index>", "" when unknown). */
+static void agent_name(sqlite3_stmt *st, int col, char *buf, size_t n)
+{
+    long long li = col_int(st, col);
+    if (li >= 0)
+        snprintf(buf, n, "Agent %lld", li);
+    else
+        buf[0] = '\0';
+}
+
+static void read_agents(sqlite3 *db, fp_pmc_set *s)
 {
     sqlite3_stmt *st = NULL;
     /* optional: an old schema or a SQLite without JSON1 just leaves the agent unknown */
@@ -59,15 +86,14 @@ static void read_agent(sqlite3 *db, fp_pmc_agent *a)
         sqlite3_finalize(st);
         return;
     }
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        if (!a->product_name && *col_text(st, 0))
-            a->product_name = strdup(col_text(st, 0));
-        if (!a->name && *col_text(st, 1))
-            a->name = strdup(col_text(st, 1));
-        long long *dst[] = {&a->device_id, &a->gfx_target_version, &a->cu_count, &a->num_xcc};
-        for (int i = 0; i < 4; i++)
-            if (*dst[i] < 0)
-                *dst[i] = col_int(st, 2 + i);
+    for (bool first = true; sqlite3_step(st) == SQLITE_ROW; first = false) {
+        if (first)
+            agent_facts(st, &s->agent);
+        char id[32];
+        agent_name(st, 6, id, sizeof id);
+        fp_pmc_agent *a = id[0] ? fp_pmc_agent_add(s, id) : NULL;
+        if (a)
+            agent_facts(st, a);
     }
     sqlite3_finalize(st);
 }
@@ -102,7 +128,9 @@ int fp_rocpd_schema_check(sqlite3 *db, const char *path, fp_err *err)
     return rc;
 }
 
-int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_err *err)
+/* One results.db: each guid a pass of its own, or every row into pass `forced`
+ * (SIZE_MAX: per guid) when the file is one process of a run. */
+static int load_rocpd(fp_pmc_set *s, const char *path, bool allow_empty, size_t forced, fp_err *err)
 {
     if (fp_is_dir(path))
         return fp_err_set(err, FP_IO_ERROR, "%s: not a regular file", path);
@@ -137,11 +165,14 @@ int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_e
     }
     char *last_guid = NULL;
     size_t pass = 0, rows = 0;
+    long long file_pid = -1;
     int step;
     int result = 0;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *guid = col_text(st, 0);
-        if (!last_guid || strcmp(last_guid, guid)) {
+        if (forced != SIZE_MAX) {
+            pass = forced;
+        } else if (!last_guid || strcmp(last_guid, guid)) {
             if (s->npasses >= FP_PMC_MAX_PASSES) {
                 result = fp_err_set(err, FP_BAD_INPUT, "%s: more than %d runs (passes)", path, FP_PMC_MAX_PASSES);
                 break;
@@ -169,8 +200,13 @@ int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_e
             break;
         }
         char agent[32];
-        snprintf(agent, sizeof agent, "%lld", col_int(st, 11));
-        fp_pmc_dispatch *d = fp_pmc_dispatch_get(s, pass, agent, id, col_text(st, 2));
+        agent_name(st, 16, agent, sizeof agent);
+        if (!agent[0]) /* no agent row: the raw id keeps dispatches of different agents apart */
+            snprintf(agent, sizeof agent, "%lld", col_int(st, 11));
+        long long pid = col_int(st, 15);
+        if (file_pid < 0)
+            file_pid = pid;
+        fp_pmc_dispatch *d = fp_pmc_dispatch_get(s, pass, pid, agent, id, col_text(st, 2));
         d->start_ns = col_int(st, 3);
         d->end_ns = col_int(st, 4);
         d->grid_size = col_int(st, 5);
@@ -194,8 +230,34 @@ int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_e
     }
     free(last_guid);
     sqlite3_finalize(st);
+    if (result == 0 && forced != SIZE_MAX)
+        fp_pmc_add_file(s, forced, file_pid, path);
     if (result == 0)
-        read_agent(db, &s->agent);
+        read_agents(db, s);
     sqlite3_close(db);
     return result;
+}
+
+int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_err *err)
+{
+    return load_rocpd(s, path, allow_empty, SIZE_MAX, err);
+}
+
+int fp_pmc_load_rocpd_run(fp_pmc_set *s, const char *const *paths, size_t n, bool allow_empty, fp_err *err)
+{
+    if (n == 0)
+        return 0;
+    if (s->npasses >= FP_PMC_MAX_PASSES)
+        return fp_err_set(err, FP_BAD_INPUT, "%s: more than %d runs (passes)", paths[0], FP_PMC_MAX_PASSES);
+    size_t pass = fp_pmc_add_pass(s, paths[0]), nd0 = s->nd;
+    /* a process without counters (a launcher) is no error; the run as a whole needs rows */
+    for (size_t i = 0; i < n; i++)
+        if (load_rocpd(s, paths[i], true, pass, err))
+            return -1;
+    if (!allow_empty && s->nd == nd0) {
+        fp_err_set(err, FP_BAD_INPUT, "%s: the database holds no counter rows", paths[0]);
+        return fp_err_help(err, "was rocprofv3 run with --pmc (or a pmc job)? A kernel-trace-only database has no "
+                                "rocpd_pmc_event rows");
+    }
+    return 0;
 }

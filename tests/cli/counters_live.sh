@@ -46,8 +46,13 @@ assert live["pmc_check"]=="not available", live.get("pmc_check")
 assert d["missing_counters"]==[], d["missing_counters"]
 for g in live["groups"]:
     # hardware slots, MeanOccupancyPerCU being SQ_LEVEL_WAVES + SQ_ACCUM_PREV_HIRES + GRBM_GUI_ACTIVE
-    hw=set(g["counters"]) - {"MeanOccupancyPerCU"}
-    if "MeanOccupancyPerCU" in g["counters"]: hw |= {"SQ_LEVEL_WAVES","SQ_ACCUM_PREV_HIRES","GRBM_GUI_ACTIVE"}
+    # (and the other SDK-derived counters their bases: counter_defs.yaml gfx942/gfx950)
+    base={"MeanOccupancyPerCU":{"SQ_LEVEL_WAVES","SQ_ACCUM_PREV_HIRES","GRBM_GUI_ACTIVE"},
+          "MfmaUtil":{"SQ_VALU_MFMA_BUSY_CYCLES","GRBM_GUI_ACTIVE"},"VALUBusy":{"SQ_ACTIVE_INST_VALU","GRBM_GUI_ACTIVE"},
+          "LdsBankConflict":{"SQ_LDS_BANK_CONFLICT","SQ_LDS_IDX_ACTIVE"}}
+    hw=set(g["counters"]) - set(base)
+    for k in base:
+        if k in g["counters"]: hw |= base[k]
     tcc=sum(c.startswith("TCC_") for c in hw); sq=sum(c.startswith("SQ_") for c in hw); grbm=sum(c.startswith("GRBM_") for c in hw)
     assert tcc<=4 and sq<=8 and grbm<=2, g["counters"]
     assert "SQ_ACCUM_PREV_HIRES" not in g["counters"] and "SQ_LEVEL_WAVES" not in g["counters"], g["counters"]

@@ -26,6 +26,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_check_err(rc, &err, "fp_pmc_load_csv");
     fp_err_clear(&err);
     fp_pmc_set_free(&s);
+    /* the file as two processes of one pass, then the agent / process choice (issue 18) */
+    const char *two[] = {p, p};
+    fp_pmc_set_init(&s);
+    rc = fp_pmc_load_csv_run(&s, two, 2, &err);
+    fz_check_err(rc, &err, "fp_pmc_load_csv_run");
+    fp_err_clear(&err);
+    if (rc == 0) {
+        fp_pmc_kept k;
+        fp_pmc_keep(&s, "Agent 2", NULL, &k);
+        for (size_t i = 0; i < s.nd; i++) /* the index still finds every kept dispatch */
+            if (fp_pmc_dispatch_get(&s, s.d[i].pass, s.d[i].pid, s.d[i].agent, s.d[i].dispatch_id, s.d[i].kernel) !=
+                &s.d[i])
+                abort();
+    }
+    fp_pmc_set_free(&s);
     const char *argv[] = {"counters", "--csv", p};
     fz_run(NULL, 3, argv);
     free(p);

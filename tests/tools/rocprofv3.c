@@ -66,6 +66,8 @@ typedef struct dispatch {
 /* FAKE_ROCPROF_PROCS: the workload's kernels run in that many processes (a
  * launcher and workers); each writes its own outputs, as process pid + g_proc. */
 static int g_proc;
+/* The simulated process id of process g_proc (its outputs' Process_Id / pid). */
+static int fake_pid(void) { return (int)getpid() + g_proc; }
 static kernel g_k[MAX_KERNELS];
 static int g_nk;
 static dispatch *g_d;
@@ -500,7 +502,7 @@ static char *out_path(const char *dir, const char *file, const char *suffix)
             fp_sb_adds(&s, host());
             p += 10;
         } else if (!strncmp(p, "%pid%", 5)) {
-            fp_sb_addf(&s, "%d", (int)getpid() + g_proc);
+            fp_sb_addf(&s, "%d", fake_pid());
             p += 5;
         } else {
             fp_sb_addc(&s, *p++);
@@ -559,27 +561,77 @@ static void reg_counts(const kernel *k, int *archv, int *accv)
  * whatever HIP_VISIBLE_DEVICES says (it is enumerated through HSA); with either
  * variable set the dispatches run on agent HIP_VISIBLE_DEVICES (its first
  * entry), i.e. "Agent <2 + that>", not necessarily the first GPU row. */
-static int partitions(void)
+/* The partition mode (agents per GPU) of GPU g: FAKE_ROCPROF_PARTITION is one
+ * mode for every GPU or a comma list, one per GPU (the last repeats): amd-smi
+ * sets the compute partition per device, so "spx,cpx" is a node whose GPU 0 is
+ * one 304-CU agent and GPU 1 eight 38-CU agents. */
+static int partitions_of(int g)
 {
     static const struct {
         const char *name;
         int n;
     } modes[] = {{"spx", 1}, {"dpx", 2}, {"qpx", 4}, {"cpx", 8}};
     const char *p = getenv("FAKE_ROCPROF_PARTITION");
+    for (int i = 0; p && i < g && strchr(p, ','); i++)
+        p = strchr(p, ',') + 1;
+    size_t len = p ? strcspn(p, ",") : 0;
     for (size_t i = 0; p && i < sizeof modes / sizeof modes[0]; i++)
-        if (!strcmp(p, modes[i].name))
+        if (len == strlen(modes[i].name) && !strncmp(p, modes[i].name, len))
             return modes[i].n;
     return 1;
 }
 
-static int gpu_agents(void) { return atoi(env_or("FAKE_ROCPROF_GPUS", "1")) * partitions(); }
+static int gpus(void) { return atoi(env_or("FAKE_ROCPROF_GPUS", "1")); }
 
+static int gpu_agents(void)
+{
+    int n = 0;
+    for (int g = 0; g < gpus(); g++)
+        n += partitions_of(g);
+    return n;
+}
+
+/* The partition count of the GPU that GPU agent a (0-based, after the CPUs) belongs to. */
+static int agent_parts(int a)
+{
+    for (int g = 0, first = 0; g < gpus(); first += partitions_of(g), g++)
+        if (a < first + partitions_of(g))
+            return partitions_of(g);
+    return 1;
+}
+
+/* The node the process's dispatches run on. FAKE_ROCPROF_MODE=rank-per-gpu: a
+ * launcher that gives each of its FAKE_ROCPROF_PROCS processes its own device
+ * (rank k on the k-th agent after the visible one), so several agents show up. */
 static int traced_node(void)
 {
+    int rank = mode_has("rank-per-gpu") ? g_proc : 0;
     if (!getenv("FAKE_ROCPROF_GPUS") && !getenv("FAKE_ROCPROF_PARTITION"))
-        return 2;
+        return 2 + rank;
     int t = atoi(env_or("HIP_VISIBLE_DEVICES", "0"));
-    return 2 + (t >= 0 && t < gpu_agents() ? t : 0);
+    t = t >= 0 && t < gpu_agents() ? t : 0;
+    return 2 + (t + rank) % gpu_agents();
+}
+
+/* FAKE_ROCPROF_APP_AGENTS=N: one process spreads its dispatches over N agents
+ * (the traced one and the next N-1; a multi-GPU application), dispatch i on
+ * agent (i-1) % N: kernel trace and counter rows name several agents. */
+static int dispatch_node(const dispatch *d)
+{
+    int n = atoi(env_or("FAKE_ROCPROF_APP_AGENTS", "1"));
+    int ga = getenv("FAKE_ROCPROF_GPUS") || getenv("FAKE_ROCPROF_PARTITION") ? gpu_agents() : 1;
+    if (n <= 1)
+        return traced_node();
+    return 2 + (traced_node() - 2 + (d->id - 1) % n) % (ga > n ? ga : n);
+}
+
+/* The CU and XCD counts of the agent on node `node` (as agent_info lists them). */
+static void agent_cus_xcds(int node, int *cus, int *xcds)
+{
+    bool g942 = !strcmp(arch(), "gfx942");
+    int parts = g942 && (getenv("FAKE_ROCPROF_GPUS") || getenv("FAKE_ROCPROF_PARTITION")) ? agent_parts(node - 2) : 1;
+    *cus = (g942 ? 304 : 256) / parts;
+    *xcds = 8 / parts;
 }
 
 static const char *KT_HEADER =
@@ -598,7 +650,7 @@ static void write_kernel_trace(const char *dir, const char *file)
         int av, cv;
         reg_counts(k, &av, &cv);
         fprintf(f, "\"KERNEL_DISPATCH\",\"Agent %d\",1,0,%d,%d,%d,\"%s\",%d,%lld,%lld,%d,0,%d,%d,%d,256,1,1,%d,1,1\n",
-                traced_node(), (int)getpid(), d->id, k->id, k->name, d->id, d->start, d->end, 16384, av, cv, 48,
+                dispatch_node(d), fake_pid(), d->id, k->id, k->name, d->id, d->start, d->end, 16384, av, cv, 48,
                 256 * 1024);
     }
     fclose(f);
@@ -625,14 +677,15 @@ static void write_agent_info(const char *dir, const char *file)
                 "0,0,0,0,0,0,0,0,\"AMD EPYC 9575F 64-Core Processor\",\"CPU\",\"AMD EPYC 9575F 64-Core Processor\","
                 "\"\"\n",
                 n, n, n * 96);
-    int parts = partitions();
-    for (int g = 0; !strcmp(arch(), "gfx942") && g < gpu_agents(); g++)
+    for (int g = 0; !strcmp(arch(), "gfx942") && g < gpu_agents(); g++) {
+        int parts = agent_parts(g);
         /* MI300X: 304 CUs, 8 XCDs, 64 KiB LDS, 2100 MHz (rocprof-formats.md §7.1); a partition has 1/n of them */
         fprintf(f, "%d,%d,\"GPU\",0,%d,0,2147487744,8,64,0,64,64,%d,%d,%d,32,1,10,4,32,90402,4098,29857,29952,0,"
                    "%d,2,14,8,24,2100,2100,12,30,2755109504,10,32,141,1024,4294967295,0,8861873366774386336,12605,"
                    "1024,1024,1024,2147483647,65535,65535,\"gfx942\",\"AMD\",\"AMD Instinct MI300X\",\"ip "
                    "discovery\"\n",
                 2 + g, 2 + g, 1216 / parts, 8 / parts, 304 / parts, 32 / parts, 128 + g);
+    }
     if (!strcmp(arch(), "gfx942"))
         ;
     else
@@ -704,6 +757,39 @@ static void write_stats(const char *dir, const char *file)
     fclose(f);
 }
 
+/* The rocpd value of the job's counter `name` (its 2 instances 1000*(c+1) + 0 and + 1 summed),
+ * -1 when the job does not collect it. */
+static double rocpd_sum(const job *j, const char *name)
+{
+    for (int c = 0; c < j->pmc.n; c++)
+        if (!strcmp(j->pmc.v[c], name))
+            return 2000.0 * (c + 1) + 1;
+    return -1;
+}
+
+/* The job's c-th counter when it is MfmaUtil / VALUBusy / LdsBankConflict: counter_defs.yaml's
+ * gfx942/gfx950 expression over the same pass's rocpd values of its bases, the dispatch's
+ * agent's CUs and XCDs (reduce(GRBM_GUI_ACTIVE, max) = the sum / XCDs). */
+static bool rocpd_derived(const job *j, int c, const dispatch *d, double *v)
+{
+    const char *n = j->pmc.v[c];
+    int cus, xcds;
+    agent_cus_xcds(dispatch_node(d), &cus, &xcds);
+    double gui = rocpd_sum(j, "GRBM_GUI_ACTIVE") / xcds;
+    if (!strcmp(n, "MfmaUtil"))
+        *v = 100.0 * rocpd_sum(j, "SQ_VALU_MFMA_BUSY_CYCLES") / (gui * cus * 4);
+    else if (!strcmp(n, "VALUBusy"))
+        *v = 100.0 * rocpd_sum(j, "SQ_ACTIVE_INST_VALU") / cus / gui;
+    else if (!strcmp(n, "LdsBankConflict")) {
+        double cf = rocpd_sum(j, "SQ_LDS_BANK_CONFLICT"), a = rocpd_sum(j, "SQ_LDS_IDX_ACTIVE");
+        *v = a > cf ? cf / (a - cf) : 0.0;
+    } else
+        return false;
+    if (*v < 0)
+        *v = 0; /* a base the job lacks: the SDK would refuse the request; keep the row valid */
+    return true;
+}
+
 /* rocpd results.db (§4): per-run suffixed tables plus un-suffixed views. */
 static void write_rocpd(const char *dir, const char *file, const job *j, const int *pmc_idx, int npmc)
 {
@@ -759,14 +845,21 @@ static void write_rocpd(const char *dir, const char *file, const job *j, const i
                sfx, env_or("FAKE_ROCPROF_ROCPD_SCHEMA", "3"), sfx + 1, guid);
     fp_sb_addf(&sql, "INSERT INTO rocpd_string%s VALUES(1,'%s','KERNEL_DISPATCH');", sfx, guid);
     bool g942 = !strcmp(arch(), "gfx942");
-    fp_sb_addf(&sql,
-               "INSERT INTO rocpd_info_agent%s VALUES(0,'%s',1,%d,'CPU',0,0,0,0,'CPU','','CPU','AMD EPYC','',"
-               "'{}'), (2,'%s',1,%d,'GPU',2,2,0,0,'%s','ip discovery','AMD','%s','','{\"cu_count\":%d,"
-               "\"simd_per_cu\":4,\"max_waves_per_simd\":8,\"lds_size_in_kb\":%d,\"wave_front_size\":64,"
-               "\"num_xcc\":8,\"max_engine_clk_fcompute\":%d,\"gfx_target_version\":%d}');",
-               sfx, guid, (int)getpid(), guid, (int)getpid(), arch(),
-               g942 ? "AMD Instinct MI300X" : "AMD Instinct MI350X", g942 ? 304 : 256, g942 ? 64 : 160,
-               g942 ? 2100 : 2200, g942 ? 90402 : 90500);
+    fp_sb_addf(&sql, "INSERT INTO rocpd_info_agent%s VALUES(0,'%s',1,%d,'CPU',0,0,0,0,'CPU','','CPU','AMD EPYC','',"
+                     "'{}');",
+               sfx, guid, (int)getpid());
+    /* every GPU agent, as agent_info.csv lists them (id = node id; a partition has 1/n of the CUs and XCDs) */
+    int nga = g942 && (getenv("FAKE_ROCPROF_GPUS") || getenv("FAKE_ROCPROF_PARTITION")) ? gpu_agents() : 1;
+    for (int a = 0; a < nga; a++) {
+        int parts = g942 ? agent_parts(a) : 1;
+        fp_sb_addf(&sql,
+                   "INSERT INTO rocpd_info_agent%s VALUES(%d,'%s',1,%d,'GPU',%d,%d,%d,0,'%s','ip discovery','AMD','%s',"
+                   "'','{\"cu_count\":%d,\"simd_per_cu\":4,\"max_waves_per_simd\":8,\"lds_size_in_kb\":%d,"
+                   "\"wave_front_size\":64,\"num_xcc\":%d,\"max_engine_clk_fcompute\":%d,\"gfx_target_version\":%d}');",
+                   sfx, 2 + a, guid, (int)getpid(), 2 + a, 2 + a, a, arch(),
+                   g942 ? "AMD Instinct MI300X" : "AMD Instinct MI350X", (g942 ? 304 : 256) / parts, g942 ? 64 : 160,
+                   8 / parts, g942 ? 2100 : 2200, g942 ? 90402 : 90500);
+    }
     fp_sb_addf(&sql, "INSERT INTO rocpd_info_code_object%s VALUES(1,'%s',1,%d,2,'memory://%d#offset=0',"
                      "0,65536,0,'MEMORY','{}');",
                sfx, guid, (int)getpid(), (int)getpid());
@@ -785,9 +878,9 @@ static void write_rocpd(const char *dir, const char *file, const job *j, const i
         fp_sb_addf(&sql, "INSERT INTO rocpd_event%s VALUES(%d,'%s',1,0,0,%d,'{}','{}','{}');", sfx, d->id, guid,
                    d->id);
         fp_sb_addf(&sql,
-                   "INSERT INTO rocpd_kernel_dispatch%s VALUES(%d,'%s',1,%d,%d,2,%d,%d,1,0,%lld,%lld,0,16384,256,1,"
+                   "INSERT INTO rocpd_kernel_dispatch%s VALUES(%d,'%s',1,%d,%d,%d,%d,%d,1,0,%lld,%lld,0,16384,256,1,"
                    "1,262144,1,1,NULL,%d,'{}');",
-                   sfx, d->id, guid, (int)getpid(), (int)getpid(), g_k[d->k].id, d->id, d->start, d->end, d->id);
+                   sfx, d->id, guid, fake_pid(), fake_pid(), dispatch_node(d), g_k[d->k].id, d->id, d->start, d->end, d->id);
     }
     if (j && j->has_pmc) {
         int ev = 1;
@@ -797,11 +890,18 @@ static void write_rocpd(const char *dir, const char *file, const job *j, const i
                        "'ABS','SQ','',0,0,'{}');",
                        sfx, c + 1, guid, (int)getpid(), j->pmc.v[c], j->pmc.v[c]);
         for (int t = 0; t < npmc; t++)
-            for (int c = 0; c < j->pmc.n; c++)
+            for (int c = 0; c < j->pmc.n; c++) {
+                double dv;
+                if (rocpd_derived(j, c, &g_d[pmc_idx[t]], &dv)) { /* one value: the SDK reduced it */
+                    fp_sb_addf(&sql, "INSERT INTO rocpd_pmc_event%s VALUES(%d,'%s',%d,%d,%.6f,'{}');", sfx, ev++,
+                               guid, g_d[pmc_idx[t]].id, c + 1, dv);
+                    continue;
+                }
                 /* two dimension instances per counter: readers must SUM (§4.2) */
                 for (int inst = 0; inst < 2; inst++)
                     fp_sb_addf(&sql, "INSERT INTO rocpd_pmc_event%s VALUES(%d,'%s',%d,%d,%.1f,'{}');", sfx, ev++,
                                guid, g_d[pmc_idx[t]].id, c + 1, 1000.0 * (c + 1) + inst);
+            }
     }
     fp_sb_adds(&sql, "COMMIT;");
     char *msg = NULL;
@@ -832,10 +932,27 @@ static double counter_value(const char *name, const dispatch *d)
         return 16384.0;
     if (!strcmp(name, "MeanOccupancyPerCU"))
         return 14.5; /* waves per CU, the SDK's derived counter (of 32 possible) */
+    /* the other SDK-derived counters: counter_defs.yaml's gfx942/gfx950 expressions over this
+     * dispatch's raw values, with the agent's own CU_NUM and reduce(GRBM_GUI_ACTIVE, max) =
+     * the XCD sum / XCDs (every XCD equally busy) */
+    bool mfma = !strcmp(name, "MfmaUtil"), valu = !strcmp(name, "VALUBusy");
+    if (mfma || valu) {
+        int cus, xcds;
+        agent_cus_xcds(dispatch_node(d), &cus, &xcds);
+        double gui_max = counter_value("GRBM_GUI_ACTIVE", d) / xcds;
+        return mfma ? 100.0 * counter_value("SQ_VALU_MFMA_BUSY_CYCLES", d) / (gui_max * cus * 4)
+                    : 100.0 * counter_value("SQ_ACTIVE_INST_VALU", d) / cus / gui_max;
+    }
+    if (!strcmp(name, "LdsBankConflict")) {
+        double c = counter_value("SQ_LDS_BANK_CONFLICT", d), a = counter_value("SQ_LDS_IDX_ACTIVE", d);
+        return a > c ? c / (a - c) : 0.0; /* conflict cycles never exceed active ones on hardware */
+    }
     unsigned h = 2166136261u;
     for (const char *c = name; *c; c++)
         h = (h ^ (unsigned char)*c) * 16777619u;
-    return (double)(h % 1000000u) + 1.0;
+    /* each further process of a multi-process workload counts a little differently (its own
+     * share of the work), so a test can tell whose rows were kept */
+    return (double)(h % 1000000u) + 1.0 + 7.0 * g_proc;
 }
 
 static bool counter_dropped(const char *name)
@@ -864,8 +981,8 @@ static void write_counters(const char *dir, const char *file, const job *j, cons
         for (int c = 0; c < j->pmc.n; c++) {
             if (counter_dropped(j->pmc.v[c]))
                 continue; /* silently, like counters that do not exist on the agent */
-            fprintf(f, "%d,%d,\"Agent %d\",1,%d,%d,262144,%d,\"%s\",256,16384,0,%d,%d,48,\"%s\",", d->id, d->id, traced_node(),
-                    (int)getpid(), (int)getpid(), k->id, k->name, av, cv, j->pmc.v[c]);
+            fprintf(f, "%d,%d,\"Agent %d\",1,%d,%d,262144,%d,\"%s\",256,16384,0,%d,%d,48,\"%s\",", d->id, d->id, dispatch_node(d),
+                    fake_pid(), fake_pid(), k->id, k->name, av, cv, j->pmc.v[c]);
             fmt_float(f, counter_value(j->pmc.v[c], d));
             fprintf(f, ",%lld,%lld\n", d->start, d->end);
         }
@@ -1214,8 +1331,8 @@ static void set_str(char **dst, const char *v) { *dst = strdup(v); }
 
 /* Run as `rocprofv3-avail pmc-check [-d N] C...` (a symlink to the fake): exit 0
  * when the counters fit one pass by the block limits of rocprof-formats.md §6.3
- * (TCC 4, SQ 8, GRBM 2; MeanOccupancyPerCU = SQ_LEVEL_WAVES + SQ_ACCUM_PREV_HIRES
- * + GRBM_GUI_ACTIVE), else 1 with a message; FAKE_ROCPROF_MODE=pmc-check-refuses
+ * (TCC 4, SQ 8, GRBM 2; a derived counter takes its base counters: MeanOccupancyPerCU =
+ * SQ_LEVEL_WAVES + SQ_ACCUM_PREV_HIRES + GRBM_GUI_ACTIVE, ...), else 1 with a message; FAKE_ROCPROF_MODE=pmc-check-refuses
  * refuses everything. Other subcommands: exit 0, nothing printed. */
 static int avail_main(int argc, char **argv)
 {
@@ -1232,11 +1349,22 @@ static int avail_main(int argc, char **argv)
             i++;
             continue;
         }
-        const char *mean[] = {"SQ_LEVEL_WAVES", "SQ_ACCUM_PREV_HIRES", "GRBM_GUI_ACTIVE"};
-        const char *one[] = {argv[i]};
-        bool derived = !strcmp(argv[i], "MeanOccupancyPerCU");
-        for (int b = 0; b < (derived ? 3 : 1) && n < 256; b++) {
-            const char *c = derived ? mean[b] : one[b];
+        /* the SDK-derived counters take their base counters' slots (counter_defs.yaml) */
+        static const struct {
+            const char *name, *base[4];
+        } derived[] = {
+            {"MeanOccupancyPerCU", {"SQ_LEVEL_WAVES", "SQ_ACCUM_PREV_HIRES", "GRBM_GUI_ACTIVE", NULL}},
+            {"MfmaUtil", {"SQ_VALU_MFMA_BUSY_CYCLES", "GRBM_GUI_ACTIVE", NULL}},
+            {"VALUBusy", {"SQ_ACTIVE_INST_VALU", "GRBM_GUI_ACTIVE", NULL}},
+            {"LdsBankConflict", {"SQ_LDS_BANK_CONFLICT", "SQ_LDS_IDX_ACTIVE", NULL}},
+        };
+        const char *one[] = {argv[i], NULL};
+        const char *const *base = one;
+        for (size_t k = 0; k < sizeof derived / sizeof derived[0]; k++)
+            if (!strcmp(argv[i], derived[k].name))
+                base = derived[k].base;
+        for (int b = 0; base[b] && n < 256; b++) {
+            const char *c = base[b];
             bool have = false;
             for (int k = 0; k < n && !have; k++)
                 have = !strcmp(hw[k], c);

@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "flyprof/agent_info.h"
@@ -118,6 +120,45 @@ static void test_beside(void **state)
     assert_null(fp_agent_info_beside("x.csv", "kernel_trace.csv"));
 }
 
+/* The memory partition mode from amdgpu's sysfs: Location_Id 0x7500 in domain 1 is the PCI
+ * device 0001:75:00.0 (bus << 8 | device << 3 | function); anything but NPSn is refused. */
+static void test_memory_partition(void **state)
+{
+    (void)state;
+    static const char ROWS[] = "\"Node_Id\",\"Logical_Node_Id\",\"Agent_Type\",\"Location_Id\",\"Domain\",\"Name\"\n"
+                               "2,2,\"GPU\",29952,1,\"gfx942\"\n"
+                               "3,3,\"GPU\",29963,0,\"gfx942\"\n" /* 0x750b: 0000:75:01.3 */
+                               "4,4,\"GPU\",,,\"gfx942\"\n";
+    char root[] = "/tmp/fp_test_nps_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char path[256];
+    static const char *const dev[][2] = {{"0001:75:00.0", "NPS4\n"}, {"0000:75:01.3", "bogus\n"}};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", root, dev[i][0]);
+        assert_int_equal(mkdir(path, 0700), 0);
+        snprintf(path, sizeof path, "%s/%s/current_memory_partition", root, dev[i][0]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(dev[i][1], f);
+        fclose(f);
+    }
+    setenv("FLYPROF_SYSFS_PCI", root, 1);
+    fp_agent_info ai;
+    fp_err err = {0};
+    assert_int_equal(fp_agent_info_parse(ROWS, sizeof ROWS - 1, "m.csv", &ai, &err), 0);
+    char nps[8] = "";
+    assert_true(fp_agent_memory_partition(&ai.rows[0], nps, sizeof nps));
+    assert_string_equal(nps, "NPS4");
+    assert_false(fp_agent_memory_partition(&ai.rows[1], nps, sizeof nps)); /* not a mode */
+    assert_false(fp_agent_memory_partition(&ai.rows[2], nps, sizeof nps)); /* no location */
+    assert_false(fp_agent_memory_partition(NULL, nps, sizeof nps));
+    unsetenv("FLYPROF_SYSFS_PCI");
+    fp_agent_info_free(&ai);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -125,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_no_gpu_and_bad_input),
         cmocka_unit_test(test_beside),
         cmocka_unit_test(test_traced_agent),
+        cmocka_unit_test(test_memory_partition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

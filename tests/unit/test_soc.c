@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "flyprof/soc.h"
+#include "flyprof/sol.h"
 #include "flyprof/tile_doc.h"
 
 static fp_soc_sel resolve_ok(const fp_soc_query *q)
@@ -159,12 +160,60 @@ static void test_json(void **state)
     assert_string_equal(t[3].product, "MI355X");
 }
 
+/* A partition's HBM peak (sol.h, docs/sol.md "Partitions"): the memory partition mode
+ * divides the device's stacks (NPS4: 1/4, AMD's MI300X partitioning overview 48 GB of 192);
+ * NPS1 keeps the device's; unknown on a CPX agent: NPS1 assumed, NPS4 the low end. */
+static void test_partition_peak(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *part, *nps;
+        double gbs, low;
+        const char *says; /* in the source text; NULL = no source (the product's own peak) */
+    } rows[] = {
+        {"CPX", "NPS4", 1325, 1325, "/ 4: NPS4"},
+        {"QPX", "NPS4", 1325, 1325, "/ 4: NPS4"},
+        {"DPX", "NPS2", 2650, 2650, "/ 2: NPS2"},
+        {"CPX", "NPS8", 662.5, 662.5, "/ 8: NPS8"},
+        {"CPX", "NPS1", 5300, 5300, "NPS1 interleaves every HBM stack"},
+        {"CPX", NULL, 5300, 1325, "NPS1 assumed"},
+        {"DPX", NULL, 5300, 2650, "NPS2 would give 2650 GB/s"},
+        {"SPX", "NPS1", 5300, 5300, NULL},
+        {"SPX", NULL, 5300, 5300, NULL},
+        {NULL, NULL, 5300, 5300, NULL},
+        {NULL, "NPS4", 1325, 1325, "NPS4"}, /* the memory mode alone decides */
+        {"CPX", "nps9", 5300, 1325, "unknown"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        fp_hbm_peak p;
+        fp_hbm_partition_peak(5300, rows[i].part, rows[i].nps, &p);
+        assert_float_equal(p.gbs, rows[i].gbs, 1e-9);
+        assert_float_equal(p.low_gbs, rows[i].low, 1e-9);
+        if (rows[i].says) {
+            assert_non_null(p.source);
+            assert_non_null(strstr(p.source, rows[i].says));
+        } else {
+            assert_null(p.source);
+        }
+    }
+    fp_hbm_peak p;
+    fp_hbm_partition_peak(0, "CPX", "NPS4", &p); /* no product peak: nothing to scale */
+    assert_float_equal(p.gbs, 0, 0);
+    assert_null(p.source);
+    assert_string_equal(fp_partition_name(1, 8), "CPX");
+    assert_string_equal(fp_partition_name(4, 8), "DPX");
+    assert_string_equal(fp_partition_name(8, 8), "SPX");
+    assert_null(fp_partition_name(3, 8));
+    assert_null(fp_partition_name(0, 8));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_peaks),        cmocka_unit_test(test_resolution_sources),
         cmocka_unit_test(test_overrides),    cmocka_unit_test(test_refused),
         cmocka_unit_test(test_dtypes),       cmocka_unit_test(test_json),
+        cmocka_unit_test(test_partition_peak),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,6 +72,9 @@ typedef struct fp_counters_opts {
     /* the agent's own Cu_Count / Num_Xcc (agent_info), 0 = the product's: a CPX
      * MI300X agent has 38 CUs and 1 XCD, not the product table's 304 / 8 (issue 18) */
     int agent_cus, agent_xcds;
+    /* the agent's HBM peak when a partition's memory mode scales it (sol.h
+     * fp_hbm_partition_peak), 0 = soc->hbm_gbs */
+    double peak_hbm_gbs;
 } fp_counters_opts;
 
 /* Compute every metric for one record (or the mean record when `records` has
@@ -92,6 +95,10 @@ void fp_counters_interpret(struct fp_counters_doc *d);
  * fitting one pass (TCC <= 4, SQ <= 8, GRBM <= 2). Returns a NULL-terminated
  * array of NULL-terminated name arrays (static); NULL for an unknown arch. */
 const char *const *const *fp_counters_groups(const char *arch, size_t *ngroups);
+/* The hardware counters an SDK-derived counter the groups request is computed from
+ * (MeanOccupancyPerCU, MfmaUtil, VALUBusy, LdsBankConflict), NULL-terminated; NULL for a
+ * hardware counter. */
+const char *const *fp_counter_derived_base(const char *name);
 /* The logical groups packed, whole, into the fewest passes (first fit in
  * order): a group joins a pass when the union of their HARDWARE counters fits
  * every block's limit (TCC 4, SQ 8, GRBM 2, ...; an SDK-derived counter such as

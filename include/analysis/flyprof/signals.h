@@ -167,6 +167,9 @@ typedef struct fp_signals {
     double grid[3], wg3[3];      /* Grid_Size_*, Workgroup_Size_* (work-items) */
     int cus;                     /* SoC table, 0 unknown */
     int xcds;                    /* the traced agent's XCDs (capture gpu.num_xcc: 1 on a CPX MI300X), 0 unknown */
+    char *partition;             /* capture gpu.partition ("CPX"), NULL unknown */
+    char *memory_partition;      /* capture gpu.memory_partition ("NPS4"), NULL unknown */
+    fp_hbm_peak hbm_peak;        /* the agent's HBM peak (fp_sol_set_peak), sol_in points into it */
     fp_launch launch;            /* launch.valid false when not modelled */
     char *launch_reason;         /* why the launch is unknown (NULL when known) */
     /* ---- speed of light (sol.h) ---- */

@@ -45,7 +45,8 @@ typedef struct fp_sol_in {
     double grid_waves;           /* launch model; 0 = unknown */
     double wg_waves;             /* waves per workgroup (launch model); 0 = unknown: no unique bytes */
     double time_ns;              /* kernel duration; 0 = unknown */
-    double peak_hbm_gbs;         /* SoC; 0 = unknown */
+    double peak_hbm_gbs;         /* the agent's peak (fp_sol_set_peak: the SoC's, scaled for a partition); 0 = unknown */
+    const char *peak_source;     /* why peak_hbm_gbs is not the SoC's figure, NULL when it is (static text) */
     double lds_bytes_clk_cu;     /* LDS peak bytes per clock per CU; 0 = unknown */
     /* counters.json, when present (have_* false otherwise) */
     bool have_ctr_gbs, have_ctr_hbm_pct, have_ctr_mfma, have_ctr_valu;
@@ -88,6 +89,28 @@ typedef struct fp_sol {
 } fp_sol;
 
 void fp_sol_compute(const fp_sol_in *in, fp_sol *out);
+
+/* The HBM peak one agent of a partitioned MI300X / MI325X / MI350X / MI355X can reach
+ * (docs/sol.md, "Partitions"): the memory partition mode decides, as rocprofiler-compute's
+ * HBM channel count does (128 channels in NPS1, /4 in NPS4, /8 in NPS8; NPS2 /2 here):
+ * NPS1 interleaves every HBM stack, so even a CPX agent keeps the device's peak; NPSn gives
+ * each memory partition 1/n of the stacks. NPS unknown on a DPX/QPX/CPX agent: NPS1 is
+ * assumed (the default) and the text gives the range. */
+typedef struct fp_hbm_peak {
+    double gbs;         /* the peak to use; 0 = unknown */
+    double low_gbs;     /* the lowest the unknown mode allows (= gbs when the mode is known) */
+    const char *source; /* NULL when gbs is the device's own figure and nothing is assumed */
+    char text[240];     /* source's storage */
+} fp_hbm_peak;
+void fp_hbm_partition_peak(double device_gbs, const char *partition, const char *memory_partition,
+                           fp_hbm_peak *out);
+/* The compute partition an agent's XCD count shows against the device's ("SPX", "DPX",
+ * "QPX", "CPX"), NULL when either is unknown or they do not divide. */
+const char *fp_partition_name(int agent_xcds, int device_xcds);
+/* in->peak_hbm_gbs / peak_source from the SoC's figure and the agent's partition modes
+ * (the strings are kept in `store`, which must outlive in). */
+void fp_sol_set_peak(fp_sol_in *in, double device_gbs, const char *partition, const char *memory_partition,
+                     fp_hbm_peak *store);
 /* report.json "sol" as its struct (report_doc.h; out overwritten). */
 struct fp_report_sol;
 void fp_sol_to_doc(const fp_sol *s, const fp_sol_in *in, struct fp_report_sol *out);

@@ -139,6 +139,7 @@ typedef struct fp_cap_gpu {
     char *agent_id;                 /* "Agent 5" as the kernel trace names it */
     fp_optd cu_count, num_xcc, max_engine_clk_mhz;
     char *partition;                /* "SPX" | "DPX" | "QPX" | "CPX" (gfx942 / gfx950) */
+    char *memory_partition;         /* "NPS1" | "NPS2" | "NPS4" | "NPS8": the device's current_memory_partition */
     char *visible_devices;          /* ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES the --gpu index was taken in */
     fp_optd physical_index;         /* the --gpu index mapped through them */
 } fp_cap_gpu;

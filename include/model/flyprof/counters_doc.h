@@ -114,6 +114,9 @@ typedef struct fp_counters_doc {
     fp_cnt_pass *passes;
     size_t npasses;
     fp_soc_doc soc;
+    /* the agent's HBM peak when it is a partition's (docs/sol.md); omitted otherwise */
+    fp_optd peak_hbm_gbs;          /* soc.hbm_gbs scaled for the agent's memory partition */
+    char *peak_hbm_source;
     int64_t dispatches;
     bool uneven_passes;
     fp_optd duration_ns;           /* mean, 1 decimal */

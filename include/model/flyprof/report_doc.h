@@ -96,7 +96,8 @@ typedef struct fp_report_sol_hbm {
     fp_optd gbs;                /* GB/s */
     fp_optd pct_of_peak;        /* % of peak_gbs */
     char *source;               /* "trace" | "counters" | NULL */
-    fp_optd peak_gbs;           /* the product's peak HBM GB/s (null = unknown) */
+    fp_optd peak_gbs;           /* the agent's peak HBM GB/s: the product's, scaled for a partition (null = unknown) */
+    char *peak_source;          /* why peak_gbs is not the product's figure (a partition's NPS mode), else omitted */
     fp_report_sol_hbm_trace trace;
     fp_report_sol_hbm_counters counters;
     char *caveat;               /* what the trace bytes are */

@@ -31,6 +31,7 @@ typedef struct fp_agent_row {
     fp_rp_num cu_count, num_xcc, array_count, simd_per_cu;
     fp_rp_num max_waves_per_simd, max_waves_per_cu, wave_front_size, lds_size_in_kb;
     fp_rp_num max_engine_clk_fcompute; /* MHz */
+    fp_rp_num location_id, domain;     /* PCI (bus << 8 | device << 3 | function) and PCI domain */
 } fp_agent_row;
 
 typedef struct fp_agent_info {
@@ -64,6 +65,13 @@ const fp_agent_row *fp_agent_info_for(const fp_agent_info *ai, const char *agent
  * 8 -> "SPX", 4 -> "DPX", 2 -> "QPX", 1 -> "CPX". NULL when the arch is not
  * partitionable or Num_Xcc is unknown/odd. */
 const char *fp_agent_partition(const fp_agent_row *r);
+
+/* The memory partition mode ("NPS1", "NPS2", "NPS4", "NPS8") of the device an agent row
+ * belongs to: amdgpu's current_memory_partition in the PCI device's sysfs dir,
+ * <root>/<domain>:<bus>:<dev>.<fn>/current_memory_partition (root $FLYPROF_SYSFS_PCI, else
+ * /sys/bus/pci/devices; every partition of one GPU shares its PCI location). Into out;
+ * false when the row has no location or the file is absent or says something else. */
+bool fp_agent_memory_partition(const fp_agent_row *r, char *out, size_t n);
 
 /* The agent_info.csv rocprofv3 wrote beside `csv_path`, whose name ends in
  * `suffix` ("<prefix>kernel_trace.csv" -> "<prefix>agent_info.csv"); malloc'd,

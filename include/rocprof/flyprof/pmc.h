@@ -39,7 +39,8 @@ typedef struct fp_pmc_counter {
 /* One dispatch in one pass. Integers are -1 when unknown. */
 typedef struct fp_pmc_dispatch {
     size_t pass;            /* index into fp_pmc_set.passes */
-    char *agent;            /* Agent_Id text or "" */
+    char *agent;            /* Agent_Id text ("Agent 5", rocpd: spelled the same) or "" */
+    long long pid;          /* Process_Id / rocpd pid: one pass may hold several processes' files */
     long long dispatch_id;
     char *kernel;
     long long start_ns, end_ns;
@@ -51,27 +52,48 @@ typedef struct fp_pmc_dispatch {
 /* GPU agent facts that came with the counters (CSV sibling agent_info.csv or
  * rocpd_info_agent); NULL / -1 when unknown. */
 typedef struct fp_pmc_agent {
+    char *id;           /* the agent as the counter rows name it ("Agent 5"); NULL when not matched */
     char *product_name;
     char *name; /* "gfx950" */
     long long device_id, gfx_target_version, cu_count, num_xcc;
 } fp_pmc_agent;
+
+/* One file read into a pass: a per-process output (rocprofv3 -o ..._%pid%) of one run. */
+typedef struct fp_pmc_file {
+    size_t pass;
+    long long pid; /* the first Process_Id in the file, -1 when it has none */
+    char *path;
+} fp_pmc_file;
 
 typedef struct fp_pmc_set {
     char **passes; /* source of each pass: file path or "db#guid" */
     size_t npasses;
     fp_pmc_dispatch *d;
     size_t nd, cap;
+    /* the facts of the agent the counters are about: fp_pmc_keep's agent's own row;
+     * before it (or when no row matches), the first GPU row, as before issue 18 */
     fp_pmc_agent agent;
-    size_t *index;  /* open-addressing hash of (pass, agent, id) -> d index + 1; private */
+    fp_pmc_agent *agents; /* every agent the rows name that matched a GPU row */
+    size_t nagents;
+    fp_pmc_file *files;   /* which file each (pass, process) came from */
+    size_t nfiles;
+    size_t *index;  /* open-addressing hash of (pass, pid, agent, id) -> d index + 1; private */
     size_t index_cap;
 } fp_pmc_set;
 
 void fp_pmc_set_init(fp_pmc_set *s);
 void fp_pmc_set_free(fp_pmc_set *s);
+/* Free an agent's strings and make it unknown. */
+void fp_pmc_agent_free(fp_pmc_agent *a);
+/* A reader's bookkeeping: the file a pass's process came from; an agent row's
+ * facts under the id the rows use (NULL when that id is already known). */
+void fp_pmc_add_file(fp_pmc_set *s, size_t pass, long long pid, const char *path);
+fp_pmc_agent *fp_pmc_agent_add(fp_pmc_set *s, const char *id);
 /* Add a pass, returns its index. */
 size_t fp_pmc_add_pass(fp_pmc_set *s, const char *source);
-/* Find or create the dispatch (pass, agent, dispatch_id). */
-fp_pmc_dispatch *fp_pmc_dispatch_get(fp_pmc_set *s, size_t pass, const char *agent, long long id,
+/* Find or create the dispatch (pass, pid, agent, dispatch_id): each process
+ * numbers its dispatches from 1, so two processes' files of one run can share a pass. */
+fp_pmc_dispatch *fp_pmc_dispatch_get(fp_pmc_set *s, size_t pass, long long pid, const char *agent, long long id,
                                      const char *kernel);
 /* Add (or sum into) a counter of a dispatch. -1 when the dispatch already has
  * FP_PMC_MAX_COUNTERS distinct counters (the caller reports BAD_INPUT). */
@@ -86,6 +108,32 @@ int fp_pmc_load_rocpd(fp_pmc_set *s, const char *path, fp_err *err);
 /* Same, but a valid database without counter rows is not an error (live runs
  * whose kernel filter matched nothing): nothing is added. */
 int fp_pmc_load_rocpd_ex(fp_pmc_set *s, const char *path, bool allow_empty, fp_err *err);
+/* One application run written as one file per process (rocprofv3 -o pmc_%pid%:
+ * a launcher and its workers each write their own): all of them as ONE pass
+ * (every guid of the databases too); fp_pmc_keep then keeps one process. */
+int fp_pmc_load_csv_run(fp_pmc_set *s, const char *const *paths, size_t n, fp_err *err);
+int fp_pmc_load_rocpd_run(fp_pmc_set *s, const char *const *paths, size_t n, bool allow_empty, fp_err *err);
+
+/* What fp_pmc_keep kept and dropped. */
+typedef struct fp_pmc_kept {
+    bool found;                 /* a row of the kernel exists (else nothing was done) */
+    char agent[64];             /* the agent kept, as the rows name it ("" when they name none) */
+    bool wanted_absent;         /* a wanted agent was given but no row of the kernel ran on it */
+    bool facts_matched;         /* set->agent is the kept agent's own agent_info / rocpd row */
+    size_t other_agents;        /* distinct other agents whose rows were dropped */
+    size_t agent_rows_dropped;  /* dispatches dropped for their agent */
+    char other_agent[64];       /* one of them, for the message */
+    size_t process_passes;      /* passes where several processes ran the kernel on the agent */
+    size_t process_rows_dropped;
+} fp_pmc_kept;
+
+/* Keep only the traced agent's and, per pass, one process's rows (issue 18): the
+ * agent is `want` ("Agent 5", capture.json's) when a row of the kernel (Kernel_Name
+ * contains `kernel`; NULL = any) ran on it, else the first such row's; per pass,
+ * the process of the first such row (files sorted, as capture's ATT merge). Every
+ * other dispatch is removed, each pass's source becomes its kept file, and
+ * set->agent becomes that agent's row's facts when one matched. */
+void fp_pmc_keep(fp_pmc_set *s, const char *want, const char *kernel, fp_pmc_kept *out);
 /* Read the GPU row of an agent_info.csv into a (fields it lacks stay unknown). */
 int fp_pmc_load_agent_info(fp_pmc_agent *a, const char *path, fp_err *err);
 

@@ -25,6 +25,8 @@ unset HIP_VISIBLE_DEVICES ROCR_VISIBLE_DEVICES FAKE_ROCPROF_GPUS FAKE_ROCPROF_PA
 unset FAKE_ROCPROF_MODE FAKE_ROCPROF_HANG FAKE_ROCPROF_EXIT FAKE_ROCPROF_VERSION FAKE_ROCPROF_ATT_NEED_BUFFER \
       FAKE_ROCPROF_GEN_SPEC FLYPROF_RECIPES FLYPROF_CONFIG FLYPROF_GPU FLYPROF_ARCH
 export HOME=$T/home
+# the real machine's PCI sysfs must not decide a partition's memory mode (cli/capture_agent sets it)
+export FLYPROF_SYSFS_PCI=$T/no-pci
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # jq-like: get FIELD (python expression on d) from the JSON file or stdin
