@@ -120,7 +120,8 @@ static fp_report_counters *counters_doc(const fp_signals *s)
     o->lds_bank_conflict_pct = s->lds_conflict_pct;
     o->mfma_util = s->mfma_frac;
     o->achieved_hbm_gbs = s->achieved_gbs;
-    o->peak_hbm_gbs = s->peak_gbs;
+    /* the peak the percentage was divided by: a partition's share when the agent is one */
+    o->peak_hbm_gbs = s->hbm_peak.gbs > 0 ? fp_optd_of(s->hbm_peak.gbs) : s->peak_gbs;
     o->pct_of_hbm_roof = s->pct_hbm_roof;
     return o;
 }
