@@ -18,7 +18,7 @@ const fp_errcode_info fp_code_table[FP_CODE_COUNT] = {
     {FP_KERNEL_NOT_FOUND, "KERNEL_NOT_FOUND", 66, "no kernel matches the name given", "run `flyprof list` for the kernels flyprof knows"},
     {FP_NO_KERNEL_DISCOVERED, "NO_KERNEL_DISCOVERED", 66, "the discovery pass saw no kernel dispatch", "check that the invocation really launches a GPU kernel (see error.candidates)"},
     {FP_DISPATCH_OUT_OF_RANGE, "DISPATCH_OUT_OF_RANGE", 66, "the dispatch asked for does not exist", "pick a dispatch from error.available"},
-    {FP_NO_RECOMMENDATION, "NO_RECOMMENDATION", 66, "no rule fired: nothing to recommend", "no stall class crossed a rule threshold; the evidence is in bubbles.json"},
+    {FP_NO_RECOMMENDATION, "NO_RECOMMENDATION", 66, "no rule promises more than the noise floor: nothing to recommend", "no stall class crossed a rule threshold, or every gain is under the 2 % noise floor (report.json also_seen); the evidence is in bubbles.json"},
     {FP_ROCPROFV3_MISSING, "ROCPROFV3_MISSING", 69, "rocprofv3 is not installed or not executable", "install ROCm (rocprofv3) or pass --rocprofv3 PATH; do not retry as is"},
     {FP_NO_GPU, "NO_GPU", 69, "no AMD GPU is visible", "run on a machine with an AMD Instinct GPU visible (/dev/kfd); do not retry as is"},
     {FP_TRACE_DECODER_MISSING, "TRACE_DECODER_MISSING", 69, "librocprof-trace-decoder.so cannot be found", "install librocprof-trace-decoder.so into <rocm>/lib or set ROCPROF_ATT_LIBRARY_PATH"},
