@@ -216,16 +216,16 @@ bool fp_class_is_combined_wait(const char *isa)
     return f.is_wait && (f.vm + f.lgkm + f.exp) > 1;
 }
 
-/* Which rules' operand words are present in isa, one bit per rule index. A word is
- * present as a whole operand word (separated by space, tab, comma or the end, any
- * case); a word ending in ':' matches a "name:value" operand (DPP controls). One scan
- * of the operands for all rules instead of one per rule (the DPP rules alone are 12). */
 #define N_RULES (sizeof RULES / sizeof *RULES)
-_Static_assert(N_RULES <= 64, "word_mask holds one bit per rule");
 
-static uint64_t word_mask(const char *isa)
+static inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+/* Is one of the words of rules r[0 .. n) an operand word of isa? A word is present as
+ * a whole operand word (separated by space, tab, comma or the end, any case); a word
+ * ending in ':' matches a "name:value" operand (DPP controls). One scan of the
+ * operands for a run of rules that differ only in their word (the DPP rules are 12). */
+static bool any_word(const char *isa, const rule *r, size_t n)
 {
-    uint64_t m = 0;
     const char *p = isa;
     while (*p && *p != ' ' && *p != '\t')
         p++;
@@ -238,17 +238,30 @@ static uint64_t word_mask(const char *isa)
         size_t len = (size_t)(p - s);
         if (!len)
             continue;
-        for (size_t i = 0; i < N_RULES; i++) {
-            const char *word = RULES[i].word;
-            if (!word || (m >> i & 1) || tolower((unsigned char)*s) != word[0])
+        char c0 = ascii_lower(*s);
+        for (size_t i = 0; i < n; i++) {
+            const char *word = r[i].word;
+            if (c0 != word[0])
                 continue;
             size_t wl = strlen(word);
             bool prefix = word[wl - 1] == ':';
             if ((prefix ? len > wl : len == wl) && strncasecmp(s, word, wl) == 0)
-                m |= 1ull << i;
+                return true;
         }
     }
-    return m;
+    return false;
+}
+
+/* Rules i.. that differ from rule i only in their (non-NULL) word: the same pattern
+ * and class, so the first of them to match is the first whose word is present. */
+static size_t word_run(size_t i)
+{
+    const rule *r = &RULES[i];
+    size_t j = i + 1;
+    while (j < N_RULES && RULES[j].word && RULES[j].kind == r->kind && RULES[j].cls == r->cls &&
+           !strcmp(RULES[j].pat, r->pat))
+        j++;
+    return j - i;
 }
 
 fp_class fp_classify(const char *isa)
@@ -268,25 +281,23 @@ fp_class fp_classify(const char *isa)
             return f.vm ? FP_CL_VMCNT : f.lgkm ? FP_CL_LGKMCNT : FP_CL_EXPCNT;
         }
     }
-    bool have_words = false;
-    uint64_t words = 0;
     for (size_t i = 0; i < N_RULES; i++) {
         const rule *r = &RULES[i];
         bool m;
-        if (r->kind == M_PREFIX)
-            m = r->pat[0] == op[0] && r->pat_len <= ol && !memcmp(op, r->pat, r->pat_len);
+        if (r->pat_len > ol)
+            m = false; /* longer than the opcode: neither its prefix nor inside it */
+        else if (r->kind == M_PREFIX)
+            m = r->pat[0] == op[0] && !strncmp(op + 1, r->pat + 1, r->pat_len - 1);
         else
-            m = r->pat_len <= ol && strstr(op, r->pat) != NULL;
+            m = strstr(op, r->pat) != NULL;
         if (!m)
             continue;
         if (!r->word)
             return r->cls;
-        if (!have_words) { /* first rule needing a word: scan the operands once */
-            words = word_mask(isa);
-            have_words = true;
-        }
-        if (words >> i & 1)
+        size_t n = word_run(i);
+        if (any_word(isa, r, n))
             return r->cls;
+        i += n - 1;
     }
     return FP_CL_OTHER;
 }
