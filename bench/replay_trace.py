@@ -10,6 +10,11 @@ so the occupancy and listing grow with the trace as they do in a real long captu
 of occupancy per wave, not the ~41 B of tests/tools/gen_scale_spec.py). code.json, snapshots
 and the sources are copied once. Compact JSON (separators "," ":") as the decoder writes it.
 Prints OUT_DIR's dispatch dir. Needs SIZE of disk.
+
+--single-wave: ONE wave file of SIZE instead (the memory bound of a huge wave, issue 22):
+the dispatch's largest wave replayed back to back inside itself - its instruction rows
+shifted by k x (its span + 64), its timeline and waitcnt lists repeated - written row by
+row (never held whole). The other side files are copied as they are, filenames.json dropped.
 """
 import argparse
 import json
@@ -33,12 +38,51 @@ def dump(obj, path):
         json.dump(obj, f, separators=(",", ":"))
 
 
+def rows_text(rows):
+    return ",".join("[" + ",".join(str(x) for x in r) + "]" for r in rows)
+
+
+def single_wave(src, out, size):
+    name = os.path.basename(src)
+    dst = os.path.join(out, name)
+    os.makedirs(dst)
+    files = [f for f in sorted(os.listdir(src)) if WAVE.match(f)]
+    big = max(files, key=lambda f: os.path.getsize(os.path.join(src, f)))
+    for f in os.listdir(src):
+        if not WAVE.match(f) and f != "filenames.json" and os.path.isfile(os.path.join(src, f)):
+            shutil.copy(os.path.join(src, f), os.path.join(dst, f))
+    d = json.load(open(os.path.join(src, big)))
+    w = d["wave"]
+    insts, tl, wc = w["instructions"], w.get("timeline") or [], w.get("waitcnt") or []
+    period = w["end"] - w["begin"] + 64
+    reps = max(1, -(-size // os.path.getsize(os.path.join(src, big))))
+    head = {k: v for k, v in d.items() if k != "wave"}
+    scal = {k: v for k, v in w.items() if k not in ("instructions", "timeline", "waitcnt")}
+    scal["end"] = w["begin"] + (reps - 1) * period + (w["end"] - w["begin"])
+    wct, tlt = rows_text(wc), rows_text(tl)
+    path = os.path.join(dst, big)
+    with open(path, "w") as f:
+        f.write(json.dumps(head, separators=(",", ":"))[:-1] + ',"wave":')
+        f.write(json.dumps(scal, separators=(",", ":"))[:-1] + ',"instructions":[')
+        for r in range(reps):
+            dt = r * period
+            f.write(("," if r else "") + rows_text([[i[0] + dt] + i[1:] for i in insts]))
+        f.write('],"timeline":[' + ",".join([tlt] * reps if tl else []))
+        f.write('],"waitcnt":[' + ",".join([wct] * reps if wc else []) + "]}}")
+    sys.stderr.write("%d replays of %s: %.1f MB\n" % (reps, big, os.path.getsize(path) / 1e6))
+    print(dst)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("src")
     ap.add_argument("out")
     ap.add_argument("--bytes", type=size_arg, default=1 << 30)
+    ap.add_argument("--single-wave", action="store_true")
     a = ap.parse_args()
+    if a.single_wave:
+        return single_wave(a.src.rstrip("/"), a.out, a.bytes)
     src = a.src.rstrip("/")
     name = os.path.basename(src)
     dst = os.path.join(a.out, name)

@@ -87,6 +87,13 @@ int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_
  * for the decoder's exact layout first and falls back to this on anything else
  * (exposed so tests can check both paths agree). */
 int fp_wave_parse_jscan(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err);
+/* The walk's way on a document in memory: the fast scanner through a window of `win`
+ * bytes (>= 64) refilled as it goes - fp_wave_walk reads each file so, in 2 MiB, and
+ * never holds a whole large file - then fp_wave_parse on anything it does not accept
+ * (*windowed, if given, says whether the window's scanner accepted it). The same
+ * result as fp_wave_parse for every input and window (tests, fuzzing). */
+int fp_wave_parse_windowed(fp_wave *w, const char *buf, size_t len, size_t win, bool *windowed, const char *name,
+                           fp_err *err);
 
 /* One wave file name, parsed. */
 typedef struct fp_wave_file {
@@ -122,7 +129,8 @@ typedef int (*fp_wave_cb)(void *user, const fp_wave_file *f, const fp_wave *w);
 /* Called once per unreadable wave file (skipped); err holds why. */
 typedef void (*fp_wave_skip_cb)(void *user, const fp_wave_file *f, const fp_err *err);
 
-/* Read every file of `list` in order, one at a time into one reusable buffer. */
+/* Read every file of `list` in order, one at a time, through one reusable window
+ * (fp_wave_parse_windowed; a file the window's scanner declines is read whole). */
 int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wave_skip_cb skip,
                  void *user);
 
