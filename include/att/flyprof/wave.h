@@ -2,9 +2,11 @@
  * wave.h - the per-wave files of a decoded ATT dispatch dir, read one at a time.
  *
  * A dispatch dir holds one se<S>_sm<M>_sl<L>_wv<N>.json per traced wave (up to
- * thousands, tens of MB). They are read with the fast tokenizer into ONE reusable
- * fp_wave, and handed to a callback in a deterministic order, so that memory is
- * bounded by the largest file plus what the caller accumulates
+ * thousands, tens of MB). They are read through one reused 2 MiB window by the fast
+ * scanner into ONE reusable fp_wave, and handed to a callback in a deterministic
+ * order, so that memory is bounded by the rows of the largest wave (not its bytes:
+ * a file is read whole only when the window's scanner declines it) plus what the
+ * caller accumulates
  * (../shared/reference/rocprof-formats.md §5.8). Also here: the small side files
  * that describe waves over time (occupancy.json, wstates<k>.json).
  *
