@@ -38,6 +38,32 @@ def dump(obj, path):
         json.dump(obj, f, separators=(",", ":"))
 
 
+SENT = ("\u0001B", "\u0001E", "\u0001I", "\u0001R")
+
+
+def template(w):
+    """The wave file's compact JSON cut around begin, end, id and the instruction rows
+    (json.dump's bytes with those four replaced by markers), plus each row's time and the
+    text after it: a replay is then one join, not a dump of every row."""
+    wave = dict(w["wave"])
+    wave["begin"], wave["end"], wave["id"], wave["instructions"] = SENT
+    out = dict(w)
+    out["wave"] = wave
+    text = json.dumps(out, separators=(",", ":"))
+    parts, rest = [], text
+    for m in SENT:
+        q = json.dumps(m)  # the marker as dumped, quotes included (instructions: inside its brackets)
+        a, rest = rest.split(q, 1)
+        parts.append(a + "[" if m == SENT[3] else a)
+        if m == SENT[3]:
+            rest = "]" + rest
+    parts.append(rest)
+    insts = w["wave"]["instructions"]
+    times = [i[0] for i in insts]
+    rests = ["".join("," + json.dumps(x) for x in i[1:]) + "]" for i in insts]
+    return parts, times, rests
+
+
 def rows_text(rows):
     return ",".join("[" + ",".join(str(x) for x in r) + "]" for r in rows)
 
@@ -114,21 +140,19 @@ def main():
     wst_out = {f: {"name": w.get("name", f), "state": [], "time": []} for f, w in wst.items()}
     listing = {}
     written = 0
+    tpl = [template(w) for _, w in waves]
     for r in range(reps):
         dt = r * period
-        for (se, sm, sl, wv), w in waves:
-            wave = dict(w["wave"])
-            wave["begin"] += dt
-            wave["end"] += dt
-            wave["id"] = wv + r
-            wave["instructions"] = [[i[0] + dt] + i[1:] for i in w["wave"]["instructions"]]
-            out = dict(w)
-            out["wave"] = wave
+        for ((se, sm, sl, wv), w), (parts, times, rests) in zip(waves, tpl):
+            begin, end = w["wave"]["begin"] + dt, w["wave"]["end"] + dt
             fname = "se%d_sm%d_sl%d_wv%d.json" % (se, sm, sl, wv + r)
-            dump(out, os.path.join(dst, fname))
-            written += os.path.getsize(os.path.join(dst, fname))
+            rows = ",".join(["[" + str(t + dt) + x for t, x in zip(times, rests)])
+            text = parts[0] + str(begin) + parts[1] + str(end) + parts[2] + str(wv + r) + parts[3] + rows + parts[4]
+            with open(os.path.join(dst, fname), "w") as f:
+                f.write(text)
+            written += len(text)
             listing.setdefault(str(se), {}).setdefault(str(sm), {}).setdefault(str(sl), {})[str(wv + r)] = \
-                [fname, wave["begin"], wave["end"]]
+                [fname, begin, end]
         for k, v in occ.items():
             if isinstance(v, list):
                 occ_out[k].extend([e[0] + dt] + e[1:] for e in v)
