@@ -336,7 +336,8 @@ static inline int64_t swar_digits(const char *s, unsigned len)
 }
 
 /* The compact case of an integer and the separator after it, "123," or
- * "123]", at p with 16 bytes readable: unsigned, 1..7 digits, no leading '0'.
+ * "123]", at p with 16 bytes readable: unsigned, 1..8 digits, no leading '0'
+ * (8: the cycle counts of a long trace pass 10^7; they went the slow way).
  * The length comes from the first non-digit byte of one 8-byte word (a byte
  * below '0' borrows and one above '9' carries into the bytes after it, never
  * the ones before), the value word-at-a-time. Returns the digits' length, the
@@ -350,7 +351,7 @@ static inline unsigned compact_int_sep(const char *p, int64_t *out)
     uint64_t d = w - 0x3030303030303030ull;
     uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
     unsigned len = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
-    if (len - 1 >= 7 || (p[len] != ',' && p[len] != ']'))
+    if (len == 0 || (p[len] != ',' && p[len] != ']'))
         return 0;
     if (len == 1) {
         *out = *p - '0';
