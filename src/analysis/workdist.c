@@ -352,7 +352,13 @@ static int cmp_occ_wave(const void *a, const void *b)
 /* Per-wave and per-CU distribution over occupancy.json's waves. */
 static void occ_distribution(facts_acc *a, fp_workdist *wd)
 {
-    if (a->nw)
+    /* pair_waves appends them in this order already (SEs in order, slot order inside):
+     * when strictly increasing - no two equal, so any sort leaves them as they are - the
+     * n log n sort is skipped */
+    bool sorted = true;
+    for (size_t i = 1; i < a->nw && sorted; i++)
+        sorted = cmp_occ_wave(&a->w[i - 1], &a->w[i]) < 0;
+    if (a->nw && !sorted)
         qsort(a->w, a->nw, sizeof *a->w, cmp_occ_wave);
     double *v = malloc((a->nw + 1) * sizeof *v), *cu = malloc((a->nw + 1) * sizeof *cu),
            *cun = malloc((a->nw + 1) * sizeof *cun);
