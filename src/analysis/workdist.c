@@ -53,19 +53,78 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static void swapd(double *a, double *b)
+{
+    double t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* The value v[k] has once v[0..n) is sorted, by quickselect (v is reordered): three-way
+ * partitions around a median of three. Past 64 rounds (a pathological order) the rest
+ * of the range is sorted instead; everything outside it is already on its side. */
+static double kth(double *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    for (int round = 0; lo < hi; round++) {
+        if (round == 64) {
+            qsort(v + lo, hi - lo + 1, sizeof *v, cmp_double);
+            return v[k];
+        }
+        double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+        double piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        size_t lt = lo, i = lo, gt = hi; /* [lo, lt) < piv, [lt, i) == piv, (gt, hi] > piv */
+        while (i <= gt) {
+            if (v[i] < piv) {
+                swapd(&v[lt++], &v[i++]);
+            } else if (v[i] > piv) {
+                swapd(&v[i], &v[gt]);
+                gt--; /* >= lt: piv itself is in the range */
+            } else {
+                i++;
+            }
+        }
+        if (k < lt)
+            hi = lt - 1;
+        else if (k > gt)
+            lo = gt + 1;
+        else
+            return piv;
+    }
+    return v[k];
+}
+
 void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q)
 {
     memset(q, 0, sizeof *q);
     q->n = (int64_t)n;
     if (!n)
         return;
-    qsort(v, n, sizeof *v, cmp_double);
     /* nearest rank: the ceil(p * n)-th smallest */
     size_t r50 = (n + 1) / 2, r90 = (size_t)ceil(0.9 * (double)n);
-    q->min = v[0];
-    q->p50 = v[r50 - 1];
-    q->p90 = v[(r90 ? r90 : 1) - 1];
-    q->max = v[n - 1];
+    /* selection instead of a sort (the callers only need these four): the same values
+     * for finite numbers; a NaN or a -0.0 (whose place among equals a sort decides)
+     * takes the sort */
+    bool plain = true;
+    for (size_t i = 0; i < n && plain; i++)
+        plain = v[i] == v[i] && !(v[i] == 0 && signbit(v[i]));
+    if (!plain) {
+        qsort(v, n, sizeof *v, cmp_double);
+        q->min = v[0];
+        q->p50 = v[r50 - 1];
+        q->p90 = v[(r90 ? r90 : 1) - 1];
+        q->max = v[n - 1];
+        return;
+    }
+    double lo = v[0], hi = v[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    q->min = lo;
+    q->max = hi;
+    q->p50 = kth(v, n, r50 - 1);
+    q->p90 = kth(v, n, (r90 ? r90 : 1) - 1);
 }
 
 static fp_optd ratio(double max, double med) { return med > 0 ? fp_optd_of(max / med) : fp_optd_none(); }

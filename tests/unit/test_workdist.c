@@ -47,6 +47,12 @@ static void test_realtime(void **state)
     }
 }
 
+static int cmp_d(const void *p, const void *r)
+{
+    double u = *(const double *)p, w = *(const double *)r;
+    return (u > w) - (u < w);
+}
+
 static void test_quantiles(void **state)
 {
     (void)state;
@@ -60,6 +66,33 @@ static void test_quantiles(void **state)
     assert_true(q.min == 7 && q.p50 == 7 && q.p90 == 7 && q.max == 7);
     fp_wd_quantiles(NULL, 0, &q);
     assert_true(q.n == 0 && q.max == 0);
+    /* selection (not a sort) against a sort: sizes 1..300 and 20,000, orders that break
+     * naive pivots (sorted, reversed, organ pipe, all equal, few values), duplicates,
+     * and the inputs that take the sort (NaN, -0.0) */
+    static double a[20000], b[20000];
+    unsigned x = 99;
+    for (int it = 0; it < 3000; it++) {
+        size_t n = it == 2999 ? 20000 : 1 + (size_t)it % 300;
+        int shape = it % 7;
+        for (size_t i = 0; i < n; i++) {
+            x = x * 1103515245u + 12345u;
+            double r = (double)(x >> 8);
+            a[i] = shape == 0 ? r : shape == 1 ? (double)i : shape == 2 ? (double)(n - i) : shape == 3 ? (double)(i < n / 2 ? i : n - i)
+                 : shape == 4 ? 42.0 : shape == 5 ? (double)(x >> 8 & 3) : r / 7.0 - 1e6;
+        }
+        if (it % 97 == 0)
+            a[(size_t)it % n] = -0.0;
+        if (it % 101 == 0)
+            a[(size_t)it % n] = NAN;
+        memcpy(b, a, n * sizeof *a);
+        qsort(b, n, sizeof *b, cmp_d);
+        size_t r50 = (n + 1) / 2, r90 = (size_t)ceil(0.9 * (double)n);
+        fp_wd_quantiles(a, n, &q);
+        const double want[4] = {b[0], b[r50 - 1], b[(r90 ? r90 : 1) - 1], b[n - 1]}, got[4] = {q.min, q.p50, q.p90, q.max};
+        for (int k = 0; k < 4; k++)
+            if (memcmp(&want[k], &got[k], sizeof want[k]))
+                fail_msg("n %zu shape %d quantile %d: %g, want %g", n, shape, k, got[k], want[k]);
+    }
 }
 
 static void ev(fp_occ_se *s, int64_t t, int cu, int simd, int slot, int start)
