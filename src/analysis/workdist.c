@@ -182,15 +182,15 @@ enum { K_CU, K_SIMD, K_SLOT };
 
 static int32_t key_of(const occ_ev *x, int k) { return k == K_CU ? x->cu : k == K_SIMD ? x->simd : x->slot; }
 
-/* e stably reordered by key k (equal keys keep their order) through tmp; false: the
- * keys span too many values, e unchanged. */
-static bool count_pass(occ_ev *e, occ_ev *tmp, size_t n, int k)
+/* src stably reordered by key k (equal keys keep their order) into dst; false: the keys
+ * span too many values, dst not written. */
+static bool count_pass(const occ_ev *src, occ_ev *dst, size_t n, int k)
 {
     if (n == 0)
         return true;
     int32_t lo = INT32_MAX, hi = INT32_MIN;
     for (size_t i = 0; i < n; i++) {
-        int32_t v = key_of(&e[i], k);
+        int32_t v = key_of(&src[i], k);
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
     }
@@ -201,20 +201,20 @@ static bool count_pass(occ_ev *e, occ_ev *tmp, size_t n, int k)
     if (!at)
         abort();
     for (size_t i = 0; i < n; i++)
-        at[key_of(&e[i], k) - lo]++;
+        at[key_of(&src[i], k) - lo]++;
     for (size_t b = 0, sum = 0; b < nb; b++) {
         size_t c = at[b];
         at[b] = sum;
         sum += c;
     }
     for (size_t i = 0; i < n; i++)
-        tmp[at[key_of(&e[i], k) - lo]++] = e[i];
-    memcpy(e, tmp, n * sizeof *e);
+        dst[at[key_of(&src[i], k) - lo]++] = src[i];
     free(at);
     return true;
 }
 
-/* e in the order of keys[0], keys[1], ..., then time: what qsort(cmp) gives. */
+/* e in the order of keys[0], keys[1], ..., then time: what qsort(cmp) gives. The passes
+ * go back and forth between e and one buffer; one copy at the end at most. */
 static void sort_by(occ_ev *e, size_t n, const int *keys, int nk, int (*cmp)(const void *, const void *))
 {
     if (n < 2)
@@ -224,12 +224,20 @@ static void sort_by(occ_ev *e, size_t n, const int *keys, int nk, int (*cmp)(con
         abort();
     for (size_t i = 0; i < n; i++) /* back to time order: ord is a permutation of 0..n-1 */
         tmp[e[i].ord] = e[i];
-    memcpy(e, tmp, n * sizeof *e);
-    for (int k = nk; k-- > 0;)
-        if (!count_pass(e, tmp, n, keys[k])) {
-            qsort(e, n, sizeof *e, cmp);
-            break;
+    occ_ev *cur = tmp, *other = e;
+    bool counted = true;
+    for (int k = nk; k-- > 0 && counted;) {
+        counted = count_pass(cur, other, n, keys[k]);
+        if (counted) {
+            occ_ev *t = cur;
+            cur = other;
+            other = t;
         }
+    }
+    if (cur != e)
+        memcpy(e, cur, n * sizeof *e);
+    if (!counted)
+        qsort(e, n, sizeof *e, cmp);
     free(tmp);
 }
 
