@@ -1534,6 +1534,31 @@ static void cr_init(chunk_rd *r, int fd, off_t off)
 
 static off_t cr_tell(const chunk_rd *r) { return r->off + (off_t)r->pos; }
 
+#if defined(__SSE2__)
+/* The first pass only checks and counts an array's cells: 16 bytes at a time while they
+ * are compact cells - digits, then ',' - the block from a cell start up to its last ','
+ * is taken in one step when it holds only digits and commas, no empty cell and no cell
+ * with a leading '0' (all cells then have 1..15 digits: integers jscan reads as such).
+ * Returns the bytes taken (0: not this case, the caller reads one cell its way). */
+static inline size_t skim_cells16(const char *p, size_t *cnt)
+{
+    const __m128i x = _mm_loadu_si128((const __m128i *)p);
+    const __m128i a = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+    unsigned dig = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(9)), a));
+    unsigned com = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')));
+    if ((dig | com) != 0xFFFFu || !(dig & 1) || !com)
+        return 0;
+    unsigned last = 31u - (unsigned)__builtin_clz(com); /* the block's last ',' */
+    unsigned range = (2u << last) - 1, c = com & range;
+    unsigned starts = ((c << 1) | 1) & range & ~c;
+    unsigned zer = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('0')));
+    if ((c & (c >> 1)) || (starts & zer & (dig >> 1)))
+        return 0; /* ",," or a leading zero */
+    *cnt += (size_t)__builtin_popcount(c);
+    return last + 1;
+}
+#endif
+
 /* 0 ok, -1 not the simple shape (use jscan). */
 static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_t *nt_out)
 {
@@ -1588,6 +1613,13 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
                     for (;;) {
                         int64_t v;
                         unsigned n;
+#if defined(__SSE2__)
+                        size_t took;
+                        if (r->len - r->pos >= 16 && (took = skim_cells16(r->buf + r->pos, &cnt)) != 0) {
+                            r->pos += took;
+                            continue;
+                        }
+#endif
                         if (r->len - r->pos >= 16 && (n = compact_int_sep(r->buf + r->pos, &v)) != 0) {
                             cnt++;
                             r->pos += n + 1;

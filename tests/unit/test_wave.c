@@ -1,5 +1,6 @@
 /* test_wave.c - the wave file reader: fields, reuse, names and order, bad input;
  * the dispatch-number parser; occupancy.json. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -273,6 +274,41 @@ static void test_list_and_walk(void **state)
                     fail_msg("odd cell \"%s\" at %d: rc %d", odd[oi], where, rc);
                 if (ok)
                     assert_true(v == want);
+                fp_err_clear(&e);
+            }
+        }
+    }
+    /* the same odd cells in an array the integral does not use - a "time" array a later
+     * one replaces - among compact cells (the first pass checks them 16 bytes at a time):
+     * refused exactly when jscan refuses the cell as an integer */
+    {
+        static const char *const odd[] = {"0", "7", "12345678", "123456789012345", "1234567890123456789",
+                                          "9223372036854775808", "-9223372036854775808",
+                                          "01", "00", "1.5", "2e3", "-4", " 5", "6 ", "-0", ",", ""};
+        for (size_t oi = 0; oi < sizeof odd / sizeof *odd; oi++) {
+            for (int at = 0; at < 40; at += 13) {
+                fp_sb doc;
+                fp_sb_init(&doc);
+                fp_sb_adds(&doc, "{\"state\":[1,2,0],\"time\":[");
+                for (int i = 0; i < 40; i++)
+                    fp_sb_addf(&doc, "%s%s", i ? "," : "", i == at ? odd[oi] : (i % 3 ? "12345" : "7"));
+                fp_sb_adds(&doc, "],\"time\":[10,14,20]}");
+                write_file(dir, "wstates1.json", doc.buf);
+                fp_sb_free(&doc);
+                const char *c = odd[oi];
+                while (*c == ' ')
+                    c++;
+                const char *d = c + (*c == '-');
+                size_t nd = strspn(d, "0123456789");
+                /* jscan: a JSON integer that fits in int64 */
+                errno = 0;
+                (void)strtoll(c, NULL, 10);
+                bool ok = nd > 0 && errno != ERANGE && !(nd > 1 && *d == '0') && strspn(d + nd, " ") == strlen(d + nd);
+                int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+                if (rc != (ok ? 0 : -1))
+                    fail_msg("replaced array, odd cell \"%s\" at %d: rc %d", odd[oi], at, rc);
+                if (ok)
+                    assert_true(v == 1 * 4 + 2 * 6);
                 fp_err_clear(&e);
             }
         }
