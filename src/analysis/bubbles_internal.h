@@ -115,6 +115,10 @@ typedef struct bub_ctx {
     /* scratch: executions a wait retires by counter replay */
     size_t *ret_i;
     size_t cap_ret;
+    /* accumulate(): a lost SIMD cycle counts once per class, instruction and line; these
+     * marks (== mark_gen: already counted in this interval) replace a scan of the
+     * earlier stalls for each one. Allocated on first use, per worker. */
+    uint32_t *mark_cls, *mark_row, *mark_line, mark_gen;
     /* warnings already given */
     int warned_missing, warned_unknown;
 } bub_ctx;
