@@ -9,7 +9,8 @@
 # Cases: the given dispatch dirs, else moe_reduce-big (4,112 files) and flash_attn_func-big (32).
 # FP_BENCH_BIG=DIR adds a row: a replayed real-format trace, e.g.
 #   bench/replay_trace.py <corpus>/flash_attn_func-big/att/ui_output_* /tmp/rp --bytes 1G
-# FP_BENCH_JOBS=N passes --jobs N. Goals (issue 22): <= 1.5x cat on many-file and 1 GB traces,
+# FP_BENCH_JOBS=N passes --jobs N. FP_BENCH_BASE=FLYPROF2 runs that binary too, in the same rounds
+# (a before/after pair: its time and RSS, and base/flyprof per round, in the last columns). Goals (issue 22): <= 1.5x cat on many-file and 1 GB traces,
 # <= 3x on flash_attn_func-big, <= 12 instructions per input byte, peak RSS < 32 MiB at 1 and 4 GB.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +32,10 @@ ir=${FP_BENCH_IR:-1}
 command -v valgrind > /dev/null || ir=0
 printf 'round-robin runs, %s rounds, medians; ratio = median of the per-round flyprof/baseline; RSS = peak of the child\n' "$N"
 uptime
-printf '%-40s %6s %8s | %9s %8s %8s | %7s %7s | %7s %7s %7s | %6s\n' case files MB bubbles_ms cat_ms floor_ms /cat /floor fp_MiB cat_MiB flr_MiB Ir/B
+printf '%-40s %6s %8s | %9s %8s %8s | %7s %7s | %7s %7s %7s | %6s%s\n' case files MB bubbles_ms cat_ms floor_ms /cat /floor fp_MiB cat_MiB flr_MiB Ir/B \
+    "${FP_BENCH_BASE:+ | base_ms base_MiB base/fp}"
+base=()
+[ -n "${FP_BENCH_BASE:-}" ] && base=(-- "$(realpath "$FP_BENCH_BASE")" bubbles --bundle . -q ${FP_BENCH_JOBS:+--jobs "$FP_BENCH_JOBS"} --out "$tmp/b0.json")
 for d in "${dirs[@]}"; do
     (
         cd "$d"
@@ -40,10 +44,15 @@ for d in "${dirs[@]}"; do
         bytes=$(xargs cat < "$tmp/files" | wc -c)
         mapfile -t files < "$tmp/files"
         out=$("$tmp/paired" "$N" "$FLYPROF" bubbles --bundle . -q ${FP_BENCH_JOBS:+--jobs "$FP_BENCH_JOBS"} --out "$tmp/b.json" \
-              -- cat "${files[@]}" -- "$tmp/floor" "${files[@]}")
+              -- cat "${files[@]}" -- "$tmp/floor" "${files[@]}" "${base[@]}")
         read -r _ bms _ brss _ <<< "$(sed -n 1p <<< "$out")"
         read -r _ cms _ crss cr <<< "$(sed -n 2p <<< "$out")"
         read -r _ fms _ frss fr <<< "$(sed -n 3p <<< "$out")"
+        extra=""
+        if [ ${#base[@]} -gt 0 ]; then
+            read -r _ xms _ xrss xr <<< "$(sed -n 4p <<< "$out")"
+            extra=$(awk -v m="$xms" -v r="$xrss" -v x="$xr" 'BEGIN { printf " | %7.1f %8.1f %6.2fx", m, r / 1024, x }')
+        fi
         irb=-
         if [ "$ir" = 1 ]; then
             irn=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$FLYPROF" bubbles --bundle . -q \
@@ -51,8 +60,8 @@ for d in "${dirs[@]}"; do
             irb=$(awk -v i="$irn" -v b="$bytes" 'BEGIN { printf "%.1f", i / b }')
         fi
         awk -v c="$(basename "$d")" -v nf="$nf" -v b="$bytes" -v bms="$bms" -v cms="$cms" -v fms="$fms" -v cr="$cr" -v fr="$fr" \
-            -v brss="$brss" -v crss="$crss" -v frss="$frss" -v irb="$irb" 'BEGIN {
-            printf "%-40s %6d %8.1f | %9.1f %8.1f %8.1f | %6.2fx %6.2fx | %7.1f %7.1f %7.1f | %6s\n", c, nf, b / 1e6, bms, cms, fms,
-                   1 / cr, 1 / fr, brss / 1024, crss / 1024, frss / 1024, irb }'
+            -v brss="$brss" -v crss="$crss" -v frss="$frss" -v irb="$irb" -v extra="$extra" 'BEGIN {
+            printf "%-40s %6d %8.1f | %9.1f %8.1f %8.1f | %6.2fx %6.2fx | %7.1f %7.1f %7.1f | %6s%s\n", c, nf, b / 1e6, bms, cms, fms,
+                   1 / cr, 1 / fr, brss / 1024, crss / 1024, frss / 1024, irb, extra }'
     )
 done

@@ -72,6 +72,8 @@ typedef struct bub_cu {
  * vmcnt is at most 63 and lgkmcnt 15: deeper queues cannot be waited on. */
 #define BUB_REPLAY_CAP 64
 
+#define BUB_CATS 16 /* decoder categories 0..12 (FP_CAT_*), rounded up */
+
 typedef struct bub_ctx {
     fp_bubbles *b;
     fp_bub_warn_fn warn;
@@ -84,6 +86,8 @@ typedef struct bub_ctx {
     uint32_t *last_stamp;        /* == stamp: row executed in the current wave */
     size_t *last_i;              /* its most recent position in the wave's stream */
     uint32_t stamp;
+    /* fp_counter_of(class, category) for the decoder's categories, looked up per record */
+    unsigned char cnt_of[FP_CL_COUNT][BUB_CATS];
     /* current SIMD group */
     int g_active, g_se, g_simd;
     bub_iv *st, *ex; /* the current wave's intervals */
@@ -111,6 +115,10 @@ typedef struct bub_ctx {
     /* scratch: executions a wait retires by counter replay */
     size_t *ret_i;
     size_t cap_ret;
+    /* accumulate(): a lost SIMD cycle counts once per class, instruction and line; these
+     * marks (== mark_gen: already counted in this interval) replace a scan of the
+     * earlier stalls for each one. Allocated on first use, per worker. */
+    uint32_t *mark_cls, *mark_row, *mark_line, mark_gen;
     /* warnings already given */
     int warned_missing, warned_unknown;
 } bub_ctx;

@@ -314,6 +314,25 @@ static void drain_cycles(fp_bubbles *b, const bub_cu *cs, int exec, int64_t len)
         b->drain_wall += len;
 }
 
+/* A new generation of the lost-cycle marks (see bub_ctx); cleared when it wraps. */
+static void marks_next(bub_ctx *c)
+{
+    const fp_bubbles *b = c->b;
+    if (!c->mark_cls) {
+        c->mark_cls = calloc(FP_CL_COUNT + 1, sizeof *c->mark_cls);
+        c->mark_row = calloc(b->code.n + 1, sizeof *c->mark_row);
+        c->mark_line = calloc(b->n_lines + 1, sizeof *c->mark_line);
+        if (!c->mark_cls || !c->mark_row || !c->mark_line)
+            abort();
+    }
+    if (++c->mark_gen == 0) {
+        memset(c->mark_cls, 0, (FP_CL_COUNT + 1) * sizeof *c->mark_cls);
+        memset(c->mark_row, 0, (b->code.n + 1) * sizeof *c->mark_row);
+        memset(c->mark_line, 0, (b->n_lines + 1) * sizeof *c->mark_line);
+        c->mark_gen = 1;
+    }
+}
+
 /* Accumulate [cs->t, t) on CU state cs. */
 static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
 {
@@ -331,24 +350,32 @@ static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
         cur->wall += len;
     if (cs->nd > 0)
         drain_cycles(b, cs, exec, len);
+    /* exec is 0 or 1 here; at 0 the cycle is lost: once per class, instruction and line,
+     * counted by the first stall (in active order) that has it - hidden ones included,
+     * as they mark it too */
+    bool lost = exec == 0 && cs->na > 0;
+    if (lost)
+        marks_next(c);
+    uint32_t gen = c->mark_gen;
     for (size_t a = 0; a < cs->na; a++) {
         const bub_active *v = &cs->active[a];
+        int line = v->line;
+        bool dup_cls = false, dup_row = false, dup_line = false;
+        if (lost) {
+            dup_cls = c->mark_cls[v->cls] == gen;
+            dup_row = c->mark_row[v->row] == gen;
+            dup_line = line >= 0 && c->mark_line[line] == gen;
+            c->mark_cls[v->cls] = c->mark_row[v->row] = gen;
+            if (line >= 0)
+                c->mark_line[line] = gen;
+        }
         if (exec - v->rw->wexec > 0)
             continue; /* another wave has an instruction in flight: hidden */
         b->insts[v->row].exposed += len;
         b->classes[v->cls].exposed += len;
         cur->exposed += len;
-        if (exec > 0)
+        if (!lost)
             continue;
-        /* lost SIMD cycle: once per class, instruction and line */
-        bool dup_cls = false, dup_row = false, dup_line = false;
-        int line = v->line;
-        for (size_t q = 0; q < a; q++) {
-            const bub_active *u = &cs->active[q];
-            dup_cls |= u->cls == v->cls;
-            dup_row |= u->row == v->row;
-            dup_line |= line >= 0 && u->line == line;
-        }
         if (!dup_cls)
             b->classes[v->cls].wall += len;
         if (!dup_row)
@@ -463,6 +490,11 @@ void fp_bub_sweep_free(bub_ctx *c)
     free(c->free_rw);
     free(c->heap);
     free(c->tmp_ev);
+    free(c->mark_cls);
+    free(c->mark_row);
+    free(c->mark_line);
+    c->mark_cls = c->mark_row = c->mark_line = NULL;
+    c->mark_gen = 0;
     c->cus = NULL;
     c->free_rw = NULL;
     c->heap = NULL;

@@ -57,68 +57,71 @@ typedef enum match_kind { M_PREFIX, M_CONTAINS } match_kind;
 typedef struct rule {
     match_kind kind;
     const char *pat;    /* matched against the lower-cased opcode */
+    size_t pat_len;     /* strlen(pat), from the literal (R below): no strlen per rule and call */
     const char *word;   /* optional: an operand word that must also be present */
     fp_class cls;
 } rule;
 
+#define R(kind, pat, word, cls) {kind, pat, sizeof pat - 1, word, cls}
+
 /* First match wins. Waits are handled before this table (fp_waitcnt_parse). */
 static const rule RULES[] = {
-    {M_PREFIX, "s_wait_idle", NULL, FP_CL_BARRIER},
-    {M_PREFIX, "s_barrier", NULL, FP_CL_BARRIER},
-    {M_PREFIX, "s_nop", NULL, FP_CL_NOP},
-    {M_PREFIX, "v_mfma", NULL, FP_CL_MFMA},
-    {M_PREFIX, "v_smfma", NULL, FP_CL_MFMA},
-    {M_PREFIX, "v_accvgpr_", NULL, FP_CL_ACCVGPR},
-    {M_PREFIX, "scratch_", NULL, FP_CL_SCRATCH},
-    {M_CONTAINS, "_atomic", NULL, FP_CL_ATOMIC},
+    R(M_PREFIX, "s_wait_idle", NULL, FP_CL_BARRIER),
+    R(M_PREFIX, "s_barrier", NULL, FP_CL_BARRIER),
+    R(M_PREFIX, "s_nop", NULL, FP_CL_NOP),
+    R(M_PREFIX, "v_mfma", NULL, FP_CL_MFMA),
+    R(M_PREFIX, "v_smfma", NULL, FP_CL_MFMA),
+    R(M_PREFIX, "v_accvgpr_", NULL, FP_CL_ACCVGPR),
+    R(M_PREFIX, "scratch_", NULL, FP_CL_SCRATCH),
+    R(M_CONTAINS, "_atomic", NULL, FP_CL_ATOMIC),
     /* LDS-DMA: gfx9 `buffer_load_dword ... lds`, gfx950 `global_load_lds_dwordx4` */
-    {M_PREFIX, "buffer_load", "lds", FP_CL_LDS_DMA},
-    {M_PREFIX, "global_load_lds", NULL, FP_CL_LDS_DMA},
-    {M_CONTAINS, "_load_to_lds", NULL, FP_CL_LDS_DMA},
-    {M_PREFIX, "buffer_load", NULL, FP_CL_VMEM_LOAD},
-    {M_PREFIX, "tbuffer_load", NULL, FP_CL_VMEM_LOAD},
-    {M_PREFIX, "global_load", NULL, FP_CL_VMEM_LOAD},
-    {M_PREFIX, "flat_load", NULL, FP_CL_VMEM_LOAD},
-    {M_PREFIX, "buffer_store", NULL, FP_CL_VMEM_STORE},
-    {M_PREFIX, "tbuffer_store", NULL, FP_CL_VMEM_STORE},
-    {M_PREFIX, "global_store", NULL, FP_CL_VMEM_STORE},
-    {M_PREFIX, "flat_store", NULL, FP_CL_VMEM_STORE},
+    R(M_PREFIX, "buffer_load", "lds", FP_CL_LDS_DMA),
+    R(M_PREFIX, "global_load_lds", NULL, FP_CL_LDS_DMA),
+    R(M_CONTAINS, "_load_to_lds", NULL, FP_CL_LDS_DMA),
+    R(M_PREFIX, "buffer_load", NULL, FP_CL_VMEM_LOAD),
+    R(M_PREFIX, "tbuffer_load", NULL, FP_CL_VMEM_LOAD),
+    R(M_PREFIX, "global_load", NULL, FP_CL_VMEM_LOAD),
+    R(M_PREFIX, "flat_load", NULL, FP_CL_VMEM_LOAD),
+    R(M_PREFIX, "buffer_store", NULL, FP_CL_VMEM_STORE),
+    R(M_PREFIX, "tbuffer_store", NULL, FP_CL_VMEM_STORE),
+    R(M_PREFIX, "global_store", NULL, FP_CL_VMEM_STORE),
+    R(M_PREFIX, "flat_store", NULL, FP_CL_VMEM_STORE),
     /* cross-lane shuffles go through the LDS crossbar but read/write no LDS
      * memory: not LDS traffic (they still count on lgkmcnt) */
-    {M_PREFIX, "ds_bpermute", NULL, FP_CL_XLANE},
-    {M_PREFIX, "ds_permute", NULL, FP_CL_XLANE},
-    {M_PREFIX, "ds_swizzle", NULL, FP_CL_XLANE},
-    {M_PREFIX, "ds_", NULL, FP_CL_LDS},
-    {M_PREFIX, "s_load", NULL, FP_CL_SMEM},
-    {M_PREFIX, "s_buffer_load", NULL, FP_CL_SMEM},
-    {M_PREFIX, "s_store", NULL, FP_CL_SMEM},
-    {M_PREFIX, "s_buffer_store", NULL, FP_CL_SMEM},
-    {M_PREFIX, "s_scratch_", NULL, FP_CL_SMEM},
-    {M_PREFIX, "s_dcache", NULL, FP_CL_SMEM},
-    {M_PREFIX, "s_memtime", NULL, FP_CL_SMEM},
-    {M_PREFIX, "s_memrealtime", NULL, FP_CL_SMEM},
+    R(M_PREFIX, "ds_bpermute", NULL, FP_CL_XLANE),
+    R(M_PREFIX, "ds_permute", NULL, FP_CL_XLANE),
+    R(M_PREFIX, "ds_swizzle", NULL, FP_CL_XLANE),
+    R(M_PREFIX, "ds_", NULL, FP_CL_LDS),
+    R(M_PREFIX, "s_load", NULL, FP_CL_SMEM),
+    R(M_PREFIX, "s_buffer_load", NULL, FP_CL_SMEM),
+    R(M_PREFIX, "s_store", NULL, FP_CL_SMEM),
+    R(M_PREFIX, "s_buffer_store", NULL, FP_CL_SMEM),
+    R(M_PREFIX, "s_scratch_", NULL, FP_CL_SMEM),
+    R(M_PREFIX, "s_dcache", NULL, FP_CL_SMEM),
+    R(M_PREFIX, "s_memtime", NULL, FP_CL_SMEM),
+    R(M_PREFIX, "s_memrealtime", NULL, FP_CL_SMEM),
     /* the wait at the end of the program is the store drain, not scalar work */
-    {M_PREFIX, "s_endpgm", NULL, FP_CL_DRAIN},
-    {M_PREFIX, "s_branch", NULL, FP_CL_BRANCH},
-    {M_PREFIX, "s_cbranch", NULL, FP_CL_BRANCH},
-    {M_PREFIX, "s_setpc", NULL, FP_CL_BRANCH},
-    {M_PREFIX, "s_swappc", NULL, FP_CL_BRANCH},
+    R(M_PREFIX, "s_endpgm", NULL, FP_CL_DRAIN),
+    R(M_PREFIX, "s_branch", NULL, FP_CL_BRANCH),
+    R(M_PREFIX, "s_cbranch", NULL, FP_CL_BRANCH),
+    R(M_PREFIX, "s_setpc", NULL, FP_CL_BRANCH),
+    R(M_PREFIX, "s_swappc", NULL, FP_CL_BRANCH),
     /* DPP: the opcode suffix or a DPP control operand (gfx9 spellings) */
-    {M_CONTAINS, "_dpp", NULL, FP_CL_XLANE},
-    {M_PREFIX, "v_permlane", NULL, FP_CL_XLANE},
-    {M_PREFIX, "v_", "quad_perm:", FP_CL_XLANE},
-    {M_PREFIX, "v_", "row_shl:", FP_CL_XLANE},
-    {M_PREFIX, "v_", "row_shr:", FP_CL_XLANE},
-    {M_PREFIX, "v_", "row_ror:", FP_CL_XLANE},
-    {M_PREFIX, "v_", "row_mirror", FP_CL_XLANE},
-    {M_PREFIX, "v_", "row_half_mirror", FP_CL_XLANE},
-    {M_PREFIX, "v_", "row_bcast:", FP_CL_XLANE},
-    {M_PREFIX, "v_", "wave_shl:", FP_CL_XLANE},
-    {M_PREFIX, "v_", "wave_shr:", FP_CL_XLANE},
-    {M_PREFIX, "v_", "wave_rol:", FP_CL_XLANE},
-    {M_PREFIX, "v_", "wave_ror:", FP_CL_XLANE},
-    {M_PREFIX, "v_", NULL, FP_CL_VALU},
-    {M_PREFIX, "s_", NULL, FP_CL_SALU},
+    R(M_CONTAINS, "_dpp", NULL, FP_CL_XLANE),
+    R(M_PREFIX, "v_permlane", NULL, FP_CL_XLANE),
+    R(M_PREFIX, "v_", "quad_perm:", FP_CL_XLANE),
+    R(M_PREFIX, "v_", "row_shl:", FP_CL_XLANE),
+    R(M_PREFIX, "v_", "row_shr:", FP_CL_XLANE),
+    R(M_PREFIX, "v_", "row_ror:", FP_CL_XLANE),
+    R(M_PREFIX, "v_", "row_mirror", FP_CL_XLANE),
+    R(M_PREFIX, "v_", "row_half_mirror", FP_CL_XLANE),
+    R(M_PREFIX, "v_", "row_bcast:", FP_CL_XLANE),
+    R(M_PREFIX, "v_", "wave_shl:", FP_CL_XLANE),
+    R(M_PREFIX, "v_", "wave_shr:", FP_CL_XLANE),
+    R(M_PREFIX, "v_", "wave_rol:", FP_CL_XLANE),
+    R(M_PREFIX, "v_", "wave_ror:", FP_CL_XLANE),
+    R(M_PREFIX, "v_", NULL, FP_CL_VALU),
+    R(M_PREFIX, "s_", NULL, FP_CL_SALU),
 };
 
 /* Counter fields of a wait: the gfx9 `s_waitcnt vmcnt(N) lgkmcnt(M)` syntax and
@@ -147,27 +150,6 @@ size_t fp_opcode_lc(const char *isa, char *op, size_t cap)
     return n;
 }
 
-/* Operand word present as a whole word (separated by space, comma or end); a
- * word ending in ':' matches a "name:value" operand (DPP controls). */
-static bool has_word(const char *isa, const char *word)
-{
-    size_t wl = strlen(word);
-    bool prefix = wl > 0 && word[wl - 1] == ':';
-    const char *p = isa;
-    while (*p && *p != ' ' && *p != '\t')
-        p++;
-    while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == ',')
-            p++;
-        const char *s = p;
-        while (*p && *p != ' ' && *p != '\t' && *p != ',')
-            p++;
-        if ((prefix ? (size_t)(p - s) > wl : (size_t)(p - s) == wl) && strncasecmp(s, word, wl) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* Wait operands are short; a longer line is cut (its fields are at the start). */
 #define WAIT_TEXT_MAX 256
 
@@ -175,6 +157,11 @@ void fp_waitcnt_parse(const char *isa_in, fp_waitcnt_fields *out)
 {
     memset(out, 0, sizeof *out);
     out->vm_n = out->lgkm_n = out->exp_n = -1;
+    /* not a wait unless the opcode starts "s_wait" (checked below on the lower-cased
+     * copy): most rows stop here, before the copy */
+    const char *op0 = isa_in + strspn(isa_in, " \t");
+    if (strncasecmp(op0, "s_wait", 6) != 0)
+        return;
     char isa[WAIT_TEXT_MAX];
     size_t k = 0;
     for (; isa_in[k] && k + 1 < sizeof isa; k++)
@@ -229,10 +216,58 @@ bool fp_class_is_combined_wait(const char *isa)
     return f.is_wait && (f.vm + f.lgkm + f.exp) > 1;
 }
 
+#define N_RULES (sizeof RULES / sizeof *RULES)
+
+static inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+/* Is one of the words of rules r[0 .. n) an operand word of isa? A word is present as
+ * a whole operand word (separated by space, tab, comma or the end, any case); a word
+ * ending in ':' matches a "name:value" operand (DPP controls). One scan of the
+ * operands for a run of rules that differ only in their word (the DPP rules are 12). */
+static bool any_word(const char *isa, const rule *r, size_t n)
+{
+    const char *p = isa;
+    while (*p && *p != ' ' && *p != '\t')
+        p++;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        const char *s = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != ',')
+            p++;
+        size_t len = (size_t)(p - s);
+        if (!len)
+            continue;
+        char c0 = ascii_lower(*s);
+        for (size_t i = 0; i < n; i++) {
+            const char *word = r[i].word;
+            if (c0 != word[0])
+                continue;
+            size_t wl = strlen(word);
+            bool prefix = word[wl - 1] == ':';
+            if ((prefix ? len > wl : len == wl) && strncasecmp(s, word, wl) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Rules i.. that differ from rule i only in their (non-NULL) word: the same pattern
+ * and class, so the first of them to match is the first whose word is present. */
+static size_t word_run(size_t i)
+{
+    const rule *r = &RULES[i];
+    size_t j = i + 1;
+    while (j < N_RULES && RULES[j].word && RULES[j].kind == r->kind && RULES[j].cls == r->cls &&
+           !strcmp(RULES[j].pat, r->pat))
+        j++;
+    return j - i;
+}
+
 fp_class fp_classify(const char *isa)
 {
     char op[64];
-    fp_opcode_lc(isa, op, sizeof op);
+    size_t ol = fp_opcode_lc(isa, op, sizeof op);
     /* only an opcode starting "s_wait" can be a wait (fp_waitcnt_parse: s_waitcnt*,
      * s_wait_*); the full parse lower-cases the whole text, so skip it otherwise
      * (report classifies every row from several modules: ~12k calls) */
@@ -246,13 +281,23 @@ fp_class fp_classify(const char *isa)
             return f.vm ? FP_CL_VMCNT : f.lgkm ? FP_CL_LGKMCNT : FP_CL_EXPCNT;
         }
     }
-    for (size_t i = 0; i < sizeof RULES / sizeof *RULES; i++) {
+    for (size_t i = 0; i < N_RULES; i++) {
         const rule *r = &RULES[i];
-        if (r->kind == M_PREFIX && r->pat[0] != op[0])
-            continue; /* a prefix that cannot match; the order of the rest is kept */
-        bool m = r->kind == M_PREFIX ? strncmp(op, r->pat, strlen(r->pat)) == 0 : strstr(op, r->pat) != NULL;
-        if (m && (!r->word || has_word(isa, r->word)))
+        bool m;
+        if (r->pat_len > ol)
+            m = false; /* longer than the opcode: neither its prefix nor inside it */
+        else if (r->kind == M_PREFIX)
+            m = r->pat[0] == op[0] && !strncmp(op + 1, r->pat + 1, r->pat_len - 1);
+        else
+            m = strstr(op, r->pat) != NULL;
+        if (!m)
+            continue;
+        if (!r->word)
             return r->cls;
+        size_t n = word_run(i);
+        if (any_word(isa, r, n))
+            return r->cls;
+        i += n - 1;
     }
     return FP_CL_OTHER;
 }

@@ -39,6 +39,9 @@ void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user)
     c->last_i = calloc(n, sizeof *c->last_i);
     if (!c->row_static || !c->row_wait || !c->row_nopipe || !c->row_wf || !c->last_stamp || !c->last_i)
         abort();
+    for (int k = 0; k < FP_CL_COUNT; k++)
+        for (int cat = 0; cat < BUB_CATS; cat++)
+            c->cnt_of[k][cat] = (unsigned char)fp_counter_of((fp_class)k, cat);
     for (size_t i = 0; i < b->code.n; i++) {
         const char *isa = b->code.rows[i].isa;
         c->row_static[i] = fp_classify(isa);
@@ -297,7 +300,7 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
         } else {
             x->class_cycles[st] += stall;
             {
-                fp_counter kc = fp_counter_of(st, r->cat);
+                fp_counter kc = (unsigned)r->cat < BUB_CATS ? (fp_counter)c->cnt_of[st][r->cat] : fp_counter_of(st, r->cat);
                 if (kc == FP_CNT_VM)
                     ring_push(&vmq, i);
                 else if (kc == FP_CNT_LGKM)

@@ -53,19 +53,78 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static void swapd(double *a, double *b)
+{
+    double t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* The value v[k] has once v[0..n) is sorted, by quickselect (v is reordered): three-way
+ * partitions around a median of three. Past 64 rounds (a pathological order) the rest
+ * of the range is sorted instead; everything outside it is already on its side. */
+static double kth(double *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    for (int round = 0; lo < hi; round++) {
+        if (round == 64) {
+            qsort(v + lo, hi - lo + 1, sizeof *v, cmp_double);
+            return v[k];
+        }
+        double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+        double piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        size_t lt = lo, i = lo, gt = hi; /* [lo, lt) < piv, [lt, i) == piv, (gt, hi] > piv */
+        while (i <= gt) {
+            if (v[i] < piv) {
+                swapd(&v[lt++], &v[i++]);
+            } else if (v[i] > piv) {
+                swapd(&v[i], &v[gt]);
+                gt--; /* >= lt: piv itself is in the range */
+            } else {
+                i++;
+            }
+        }
+        if (k < lt)
+            hi = lt - 1;
+        else if (k > gt)
+            lo = gt + 1;
+        else
+            return piv;
+    }
+    return v[k];
+}
+
 void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q)
 {
     memset(q, 0, sizeof *q);
     q->n = (int64_t)n;
     if (!n)
         return;
-    qsort(v, n, sizeof *v, cmp_double);
     /* nearest rank: the ceil(p * n)-th smallest */
     size_t r50 = (n + 1) / 2, r90 = (size_t)ceil(0.9 * (double)n);
-    q->min = v[0];
-    q->p50 = v[r50 - 1];
-    q->p90 = v[(r90 ? r90 : 1) - 1];
-    q->max = v[n - 1];
+    /* selection instead of a sort (the callers only need these four): the same values
+     * for finite numbers; a NaN or a -0.0 (whose place among equals a sort decides)
+     * takes the sort */
+    bool plain = true;
+    for (size_t i = 0; i < n && plain; i++)
+        plain = v[i] == v[i] && !(v[i] == 0 && signbit(v[i]));
+    if (!plain) {
+        qsort(v, n, sizeof *v, cmp_double);
+        q->min = v[0];
+        q->p50 = v[r50 - 1];
+        q->p90 = v[(r90 ? r90 : 1) - 1];
+        q->max = v[n - 1];
+        return;
+    }
+    double lo = v[0], hi = v[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    q->min = lo;
+    q->max = hi;
+    q->p50 = kth(v, n, r50 - 1);
+    q->p90 = kth(v, n, (r90 ? r90 : 1) - 1);
 }
 
 static fp_optd ratio(double max, double med) { return med > 0 ? fp_optd_of(max / med) : fp_optd_none(); }
@@ -111,12 +170,84 @@ static int cmp_cu(const void *a, const void *b)
     return (x->ord > y->ord) - (x->ord < y->ord);
 }
 
+/* The three orders below are (key..., time order) with the events built in time order
+ * (ord = position). qsort on them was a quarter of `bubbles` on a 65,536-workgroup trace;
+ * keys are small (CUs, SIMDs, slots), so the same permutation comes from stable counting
+ * passes, least significant key first, starting from time order. A key spanning more
+ * than COUNT_MAX values (a hostile file) leaves it to qsort: the same order either way
+ * (the comparators are total: ord is unique). */
+#define COUNT_MAX 65536
+
+enum { K_CU, K_SIMD, K_SLOT };
+
+static int32_t key_of(const occ_ev *x, int k) { return k == K_CU ? x->cu : k == K_SIMD ? x->simd : x->slot; }
+
+/* src stably reordered by key k (equal keys keep their order) into dst; false: the keys
+ * span too many values, dst not written. */
+static bool count_pass(const occ_ev *src, occ_ev *dst, size_t n, int k)
+{
+    if (n == 0)
+        return true;
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    for (size_t i = 0; i < n; i++) {
+        int32_t v = key_of(&src[i], k);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    int64_t span = (int64_t)hi - lo; /* >= 0: n > 0 */
+    if (span < 0 || span >= COUNT_MAX)
+        return false;
+    size_t nb = (size_t)span + 1, *at = calloc(nb, sizeof *at);
+    if (!at)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        at[key_of(&src[i], k) - lo]++;
+    for (size_t b = 0, sum = 0; b < nb; b++) {
+        size_t c = at[b];
+        at[b] = sum;
+        sum += c;
+    }
+    for (size_t i = 0; i < n; i++)
+        dst[at[key_of(&src[i], k) - lo]++] = src[i];
+    free(at);
+    return true;
+}
+
+/* e in the order of keys[0], keys[1], ..., then time: what qsort(cmp) gives. The passes
+ * go back and forth between e and one buffer; one copy at the end at most. */
+static void sort_by(occ_ev *e, size_t n, const int *keys, int nk, int (*cmp)(const void *, const void *))
+{
+    if (n < 2)
+        return;
+    occ_ev *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        abort();
+    for (size_t i = 0; i < n; i++) /* back to time order: ord is a permutation of 0..n-1 */
+        tmp[e[i].ord] = e[i];
+    occ_ev *cur = tmp, *other = e;
+    bool counted = true;
+    for (int k = nk; k-- > 0 && counted;) {
+        counted = count_pass(cur, other, n, keys[k]);
+        if (counted) {
+            occ_ev *t = cur;
+            cur = other;
+            other = t;
+        }
+    }
+    if (cur != e)
+        memcpy(e, cur, n * sizeof *e);
+    if (!counted)
+        qsort(e, n, sizeof *e, cmp);
+    free(tmp);
+}
+
 /* Slot order: each start is closed by the next end of its (CU, SIMD, slot); also
  * the peak per SIMD (a level over the events of one SIMD in time order, which
  * the slot order keeps per slot only: counted in the SIMD pass below). */
 static void pair_waves(occ_ev *e, size_t n, int se, facts_acc *a, fp_lt_se *s)
 {
-    qsort(e, n, sizeof *e, cmp_slot);
+    static const int keys[] = {K_CU, K_SIMD, K_SLOT};
+    sort_by(e, n, keys, 3, cmp_slot);
     for (size_t i = 0; i + 1 < n; i++) {
         if (!e[i].start || e[i + 1].start || e[i + 1].cu != e[i].cu || e[i + 1].simd != e[i].simd ||
             e[i + 1].slot != e[i].slot)
@@ -159,11 +290,12 @@ static int same_cu(const occ_ev *a, const occ_ev *b) { return a->cu == b->cu; }
 /* CU order: CUs used, peak per CU, bursts of starts (workgroup launches). */
 static void cu_pass(occ_ev *e, size_t n, facts_acc *a, fp_lt_se *s)
 {
-    qsort(e, n, sizeof *e, cmp_simd);
+    static const int by_simd[] = {K_CU, K_SIMD}, by_cu[] = {K_CU};
+    sort_by(e, n, by_simd, 2, cmp_simd);
     int64_t p = peak_level(e, n, same_simd);
     if (p > a->peak_simd)
         a->peak_simd = p;
-    qsort(e, n, sizeof *e, cmp_cu);
+    sort_by(e, n, by_cu, 1, cmp_cu);
     p = peak_level(e, n, same_cu);
     if (p > a->peak_cu)
         a->peak_cu = p;
@@ -355,7 +487,13 @@ static void cu_busy(const facts_acc *a, fp_workdist *wd)
 /* Per-wave and per-CU distribution over occupancy.json's waves. */
 static void occ_distribution(facts_acc *a, fp_workdist *wd)
 {
-    if (a->nw)
+    /* pair_waves appends them in this order already (SEs in order, slot order inside):
+     * when strictly increasing - no two equal, so any sort leaves them as they are - the
+     * n log n sort is skipped */
+    bool sorted = true;
+    for (size_t i = 1; i < a->nw && sorted; i++)
+        sorted = cmp_occ_wave(&a->w[i - 1], &a->w[i]) < 0;
+    if (a->nw && !sorted)
         qsort(a->w, a->nw, sizeof *a->w, cmp_occ_wave);
     double *v = malloc((a->nw + 1) * sizeof *v), *cu = malloc((a->nw + 1) * sizeof *cu),
            *cun = malloc((a->nw + 1) * sizeof *cun);

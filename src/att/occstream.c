@@ -15,6 +15,7 @@
  * events: inside a group of equal times the ends come first, each kind in file
  * order, which is what the loader's stable sort by (time, start) gives.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -122,16 +123,24 @@ static bool skip_scalar(occ_rd *r)
     if (c == '"') {
         r->pos++;
         for (;;) {
-            fill(r, 2);
+            fill(r, 6);
             if (r->pos >= r->len)
                 return false;
             char x = r->buf[r->pos++];
             if ((unsigned char)x < 0x20)
                 return false; /* a raw control character: not JSON (the loader's verdict too) */
-            if (x == '\\')
-                r->pos += r->pos < r->len;
-            else if (x == '"')
+            if (x == '\\') {
+                /* only JSON's escapes, \uXXXX with four hex digits (the loader refuses "\m") */
+                if (r->pos >= r->len || !strchr("\"\\/bfnrtu", r->buf[r->pos]) || !r->buf[r->pos])
+                    return false;
+                if (r->buf[r->pos++] == 'u') {
+                    for (int k = 0; k < 4; k++, r->pos++)
+                        if (r->pos >= r->len || !isxdigit((unsigned char)r->buf[r->pos]))
+                            return false;
+                }
+            } else if (x == '"') {
                 return true;
+            }
         }
     }
     /* true / false / null, or a number checked byte by byte: exactly what the loader takes */

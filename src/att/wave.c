@@ -220,6 +220,86 @@ static inline bool key_is(const char *k, size_t kl, const char *lit)
     return strlen(lit) == kl && !memcmp(k, lit, kl);
 }
 
+/* The fast path reads through a window (issue 22: a 549 MB wave file took the whole
+ * file in memory besides its rows). wsrc's first member is the cursor the scanners
+ * take, so they reach the window through it; ahead() runs only between complete
+ * tokens (at the start of a row, a key or a value) and keeps WIN_AHEAD bytes in
+ * view by moving the unread tail to the front and reading behind it. A token longer
+ * than that, or any read trouble, runs into the window's end, which every scanner
+ * treats as "no more input": the parse fails and fp_wave_walk reads the whole file
+ * and starts over, exactly as before. A document in memory is a window at EOF. */
+#define WIN_AHEAD ((size_t)64 << 10)
+#define WIN_SIZE ((size_t)1 << 20)
+
+typedef struct wsrc {
+    fp_fc c;     /* first: the scanners get &s->c */
+    char *buf;   /* the window (NULL: the whole document is in c) */
+    size_t cap;  /* its size */
+    size_t need; /* bytes ahead() keeps in view: WIN_AHEAD (< cap) */
+    int fd;      /* read from here, or (fd < 0) copied from mem */
+    const char *mem;
+    size_t mem_len;
+    size_t total; /* bytes read so far */
+    bool eof, failed;
+} wsrc;
+
+static ssize_t src_read(wsrc *s, char *to, size_t n)
+{
+    if (s->fd >= 0)
+        return read(s->fd, to, n);
+    size_t k = s->mem_len - s->total < n ? s->mem_len - s->total : n;
+    memcpy(to, s->mem + s->total, k);
+    return (ssize_t)k;
+}
+
+static __attribute__((noinline)) void src_more(wsrc *s)
+{
+    size_t left = (size_t)(s->c.e - s->c.p);
+    memmove(s->buf, s->c.p, left);
+    s->c.p = s->buf;
+    while (left < s->cap && !s->eof) {
+        ssize_t n = src_read(s, s->buf + left, s->cap - left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            s->eof = true;
+            s->failed |= n < 0;
+            break;
+        }
+        left += (size_t)n;
+        s->total += (size_t)n;
+        if (s->total > FP_MAX_INPUT_FILE) { /* too big: the whole-file read words the error */
+            s->eof = s->failed = true;
+            left = 0;
+        }
+    }
+    s->c.e = s->buf + left;
+}
+
+static inline void ahead(fp_fc *c)
+{
+    wsrc *s = (wsrc *)c;
+    if (!s->eof && (size_t)(c->e - c->p) < s->need)
+        src_more(s);
+}
+
+/* fp_fc_close over the window: the closing '}' and then only whitespace up to EOF. */
+static bool src_close(fp_fc *c)
+{
+    wsrc *s = (wsrc *)c;
+    ahead(c);
+    if (!fp_fc_lit(c, '}'))
+        return false;
+    for (;;) {
+        fp_fc_ws(c);
+        if (c->p != c->e)
+            return false;
+        if (s->eof)
+            return !s->failed;
+        src_more(s);
+    }
+}
+
 /* The rest of a row after its `want` cells: more integers, then ']'. */
 static inline bool f_row_tail(fp_fc *c)
 {
@@ -256,7 +336,8 @@ static inline int64_t swar_digits(const char *s, unsigned len)
 }
 
 /* The compact case of an integer and the separator after it, "123," or
- * "123]", at p with 16 bytes readable: unsigned, 1..7 digits, no leading '0'.
+ * "123]", at p with 16 bytes readable: unsigned, 1..8 digits, no leading '0'
+ * (8: the cycle counts of a long trace pass 10^7; they went the slow way).
  * The length comes from the first non-digit byte of one 8-byte word (a byte
  * below '0' borrows and one above '9' carries into the bytes after it, never
  * the ones before), the value word-at-a-time. Returns the digits' length, the
@@ -270,7 +351,7 @@ static inline unsigned compact_int_sep(const char *p, int64_t *out)
     uint64_t d = w - 0x3030303030303030ull;
     uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
     unsigned len = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
-    if (len - 1 >= 7 || (p[len] != ',' && p[len] != ']'))
+    if (len == 0 || (p[len] != ',' && p[len] != ']'))
         return 0;
     if (len == 1) {
         *out = *p - '0';
@@ -346,6 +427,7 @@ static bool f_insts(fp_fc *c, fp_wave *w)
         return true;
     do {
         int64_t v[5];
+        ahead(c);
         const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 5) : NULL;
         if (q) {
             c->p = q;
@@ -385,6 +467,7 @@ static bool f_spans(fp_fc *c, fp_wave *w)
         return true;
     do {
         int64_t v[2];
+        ahead(c);
         const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 2) : NULL;
         if (q) {
             c->p = q;
@@ -457,6 +540,7 @@ undo:
 /* [[line, [[prod, n, ...], ...]], ...] or null - as read_waits. */
 static bool f_waits(fp_fc *c, fp_wave *w)
 {
+    ahead(c);
     fp_fc_ws(c);
     if ((size_t)(c->e - c->p) >= 4 && !memcmp(c->p, "null", 4)) {
         c->p += 4;
@@ -468,6 +552,7 @@ static bool f_waits(fp_fc *c, fp_wave *w)
     if (fp_fc_lit(c, ']'))
         return true;
     do {
+        ahead(c);
         const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? wait_compact(c->p, c->e, w) : NULL;
         if (q) {
             c->p = q;
@@ -511,6 +596,7 @@ static bool f_wave_obj(fp_fc *c, fp_wave *w)
     do {
         const char *k;
         size_t kl;
+        ahead(c);
         if (!fp_fc_key(c, &k, &kl))
             return false;
         int64_t v;
@@ -543,26 +629,28 @@ static bool f_wave_obj(fp_fc *c, fp_wave *w)
     return fp_fc_lit(c, '}') && seen_insts;
 }
 
-static int fast_parse(fp_wave *w, const char *buf, size_t len)
+static int fast_parse(fp_wave *w, wsrc *src)
 {
-    fp_fc c = {buf, buf + len};
+    fp_fc *c = &src->c;
     bool seen_wave = false;
-    if (!fp_fc_lit(&c, '{') || fp_fc_lit(&c, '}'))
+    ahead(c);
+    if (!fp_fc_lit(c, '{') || fp_fc_lit(c, '}'))
         return -1;
     do {
         const char *k;
         size_t kl;
-        if (!fp_fc_key(&c, &k, &kl))
+        ahead(c);
+        if (!fp_fc_key(c, &k, &kl))
             return -1;
         if (key_is(k, kl, "wave")) {
-            if (seen_wave || !f_wave_obj(&c, w))
+            if (seen_wave || !f_wave_obj(c, w))
                 return -1;
             seen_wave = true;
-        } else if (!fp_fc_skip_scalar(&c)) {
+        } else if (!fp_fc_skip_scalar(c)) {
             return -1;
         }
-    } while (fp_fc_lit(&c, ','));
-    return fp_fc_close(&c) && seen_wave ? 0 : -1;
+    } while (fp_fc_lit(c, ','));
+    return src_close(c) && seen_wave ? 0 : -1;
 }
 
 static void wave_reset(fp_wave *w)
@@ -576,9 +664,26 @@ static void wave_reset(fp_wave *w)
 int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
 {
     wave_reset(w);
-    if (fast_parse(w, buf, len) == 0)
+    wsrc src = {{buf, buf + len}, NULL, 0, 0, -1, NULL, 0, len, true, false};
+    if (fast_parse(w, &src) == 0)
         return 0;
     return fp_wave_parse_jscan(w, buf, len, name, err);
+}
+
+int fp_wave_parse_windowed(fp_wave *w, const char *buf, size_t len, size_t win, bool *windowed, const char *name,
+                           fp_err *err)
+{
+    wave_reset(w);
+    win = win < 64 ? 64 : win;
+    char *wb = malloc(win);
+    if (!wb)
+        abort();
+    wsrc src = {{wb, wb}, wb, win, win / 2, -1, buf, len, 0, false, false};
+    int rc = fast_parse(w, &src);
+    free(wb);
+    if (windowed)
+        *windowed = rc == 0;
+    return rc == 0 ? 0 : fp_wave_parse(w, buf, len, name, err);
 }
 
 int fp_wave_parse_jscan(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
@@ -935,6 +1040,25 @@ static int read_wave_file(int dfd, const char *dir, const fp_wave_file *f, fp_sb
     return 0;
 }
 
+/* The fast path over the file through the window (wsrc): true when it read the whole
+ * file and accepted it; false (nothing decided) sends the file the old way - read whole,
+ * fp_wave_parse - which gives the same result or words the error. */
+static bool stream_wave_file(int dfd, const fp_wave_file *f, fp_wave_walker *wk)
+{
+    if (!f->regular)
+        return false;
+    int fd = openat(dfd, f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    wk->buf.len = 0;
+    fp_sb_grow(&wk->buf, WIN_SIZE);
+    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap, WIN_AHEAD, fd, NULL, 0, 0, false, false};
+    wave_reset(&wk->w);
+    bool ok = fast_parse(&wk->w, &src) == 0;
+    close(fd);
+    return ok;
+}
+
 void fp_wave_walker_init(fp_wave_walker *wk)
 {
     fp_sb_init(&wk->buf);
@@ -957,8 +1081,8 @@ int fp_wave_walk_with(fp_wave_walker *wk, const char *dir, const fp_wave_list *l
         fp_err e = {0};
         if (dfd < 0)
             fp_err_set(&e, FP_IO_ERROR, "%s: cannot open: %s", dir, strerror(errno));
-        if (dfd < 0 || read_wave_file(dfd, dir, f, &wk->buf, &e) != 0 ||
-            fp_wave_parse(&wk->w, wk->buf.buf, wk->buf.len, f->name, &e) != 0) {
+        if (dfd < 0 || (!stream_wave_file(dfd, f, wk) && (read_wave_file(dfd, dir, f, &wk->buf, &e) != 0 ||
+                                                          fp_wave_parse(&wk->w, wk->buf.buf, wk->buf.len, f->name, &e) != 0))) {
             if (skip)
                 skip(user, f, &e);
             fp_err_clear(&e);
@@ -1410,6 +1534,31 @@ static void cr_init(chunk_rd *r, int fd, off_t off)
 
 static off_t cr_tell(const chunk_rd *r) { return r->off + (off_t)r->pos; }
 
+#if defined(__SSE2__)
+/* The first pass only checks and counts an array's cells: 16 bytes at a time while they
+ * are compact cells - digits, then ',' - the block from a cell start up to its last ','
+ * is taken in one step when it holds only digits and commas, no empty cell and no cell
+ * with a leading '0' (all cells then have 1..15 digits: integers jscan reads as such).
+ * Returns the bytes taken (0: not this case, the caller reads one cell its way). */
+static inline size_t skim_cells16(const char *p, size_t *cnt)
+{
+    const __m128i x = _mm_loadu_si128((const __m128i *)p);
+    const __m128i a = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+    unsigned dig = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(9)), a));
+    unsigned com = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')));
+    if ((dig | com) != 0xFFFFu || !(dig & 1) || !com)
+        return 0;
+    unsigned last = 31u - (unsigned)__builtin_clz(com); /* the block's last ',' */
+    unsigned range = (2u << last) - 1, c = com & range;
+    unsigned starts = ((c << 1) | 1) & range & ~c;
+    unsigned zer = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('0')));
+    if ((c & (c >> 1)) || (starts & zer & (dig >> 1)))
+        return 0; /* ",," or a leading zero */
+    *cnt += (size_t)__builtin_popcount(c);
+    return last + 1;
+}
+#endif
+
 /* 0 ok, -1 not the simple shape (use jscan). */
 static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_t *nt_out)
 {
@@ -1464,6 +1613,13 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
                     for (;;) {
                         int64_t v;
                         unsigned n;
+#if defined(__SSE2__)
+                        size_t took;
+                        if (r->len - r->pos >= 16 && (took = skim_cells16(r->buf + r->pos, &cnt)) != 0) {
+                            r->pos += took;
+                            continue;
+                        }
+#endif
                         if (r->len - r->pos >= 16 && (n = compact_int_sep(r->buf + r->pos, &v)) != 0) {
                             cnt++;
                             r->pos += n + 1;

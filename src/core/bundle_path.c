@@ -29,9 +29,25 @@ static bool comp_end(char c) { return c == '\0' || strchr("/ \t'\"),;#", c) != N
  * repl: "p/x" -> "repl/x" ("x" when repl is ""), "p" -> repl (or "."). need_slash:
  * only "p/..." (a relative prefix is too ambiguous alone). Returns a new
  * string or NULL when nothing changed. */
+/* Is there a place where rewrite() replaces (p whole somewhere, and its first pl bytes
+ * where a word starts and a component ends)? Checked before building the copy: most
+ * strings of an artifact hold no path, and a bundle given as "." is in every file name
+ * (~700 instructions per string when each was copied byte by byte to find that out). */
+static bool has_match(const char *s, const char *p, size_t pl, bool need_slash)
+{
+    if (!strstr(s, p))
+        return false;
+    for (const char *q = strchr(s, p[0]); q; q = strchr(q + 1, p[0])) {
+        size_t i = (size_t)(q - s);
+        if (!strncmp(q, p, pl) && word_start(s, i) && comp_end(s[i + pl]) && (!need_slash || s[i + pl] == '/'))
+            return true;
+    }
+    return false;
+}
+
 static char *rewrite(const char *s, const char *p, size_t pl, bool need_slash, const char *repl)
 {
-    if (!pl || !strstr(s, p))
+    if (!pl || !has_match(s, p, pl, need_slash))
         return NULL;
     fp_sb out;
     fp_sb_init(&out);

@@ -7,7 +7,9 @@
  * then sscanf()s it back to check the round trip (and "%1.17g" when it does not
  * hold): that was ~18 % of `flyprof bubbles` on the largest corpus trace. Here a
  * number whose value is an integer below 10^15 in magnitude - which "%1.15g"
- * prints as exactly its digits, no exponent - is written digit by digit; every
+ * prints as exactly its digits, no exponent - is written digit by digit, and so
+ * is a short decimal (the double nearest to m / 10^k, k <= 6: short_decimal says
+ * why "%1.15g" prints exactly those digits); every
  * other number takes cJSON's own route (same format strings, same round-trip
  * test), so the output cannot differ. Structure, indentation (tabs), escapes
  * and the "null" for NaN/inf follow print_value/print_object/print_array/
@@ -24,6 +26,10 @@
 #include <unistd.h>
 
 #include "flyprof/json.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct pbuf {
     char *p;
@@ -91,6 +97,58 @@ static int same_double(double a, double b)
     return fabs(a - b) <= m * DBL_EPSILON;
 }
 
+/* Most non-integers of an artifact are rounded to a few decimals (58.76, 0.0455):
+ * printed here without snprintf + sscanf (~4,300 instructions each). The case: d is
+ * the double nearest to D = m / 10^k for some k <= 6, with 1e-4 <= |d| < 1e9 (checked
+ * exactly: m and 10^k are exact doubles and IEEE division rounds correctly). Then
+ * "%1.15g" prints D's digits: D has at most 15 significant digits (|m| < 10^15), d lies
+ * within half an ulp (<= 1.2e-16 |D|) of D, less than half a unit of the 15th digit
+ * (>= 5e-16 |D|), so rounding d to 15 digits gives D; the exponent is in [-4, 8], so
+ * the style is %f, and %g drops trailing zeros (the smallest k has none). D reads
+ * back as d, so cJSON keeps these 15 digits. Returns the length, or 0: not the case. */
+static int short_decimal(double d, char *out)
+{
+    double a = fabs(d);
+    if (!(a >= 1e-4 && a < 1e9))
+        return 0;
+    double p = 1;
+    for (int k = 1; k <= 6; k++) {
+        p *= 10;
+        double m = floor(a * p + 0.5);
+        if (m / p != a)
+            continue;
+        unsigned long long u = (unsigned long long)m, ip, fp, pk = 1;
+        for (int i = 0; i < k; i++)
+            pk *= 10;
+        ip = u / pk;
+        fp = u % pk;
+        if (!fp)
+            return 0; /* an integer: not this path's (put_number takes those first) */
+        char buf[40], *e = buf + sizeof buf, *q = e;
+        int nd = k;
+        while (nd > 1 && fp % 10 == 0) { /* never for the smallest k; kept for safety */
+            fp /= 10;
+            nd--;
+        }
+        for (int i = 0; i < nd; i++) {
+            *--q = (char)('0' + fp % 10);
+            fp /= 10;
+        }
+        *--q = '.';
+        do {
+            *--q = (char)('0' + ip % 10);
+            ip /= 10;
+        } while (ip);
+        if (d < 0)
+            *--q = '-';
+        int len = (int)(e - q);
+        memcpy(out, q, (size_t)len);
+        out[len] = '\0';
+        return len;
+    }
+    return 0;
+}
+
 static void put_number(pbuf *b, const cJSON *item)
 {
     double d = item->valuedouble;
@@ -115,6 +173,10 @@ static void put_number(pbuf *b, const cJSON *item)
         put(b, s, (size_t)(e - s));
         return;
     }
+    if ((len = short_decimal(d, tmp)) > 0) {
+        put(b, tmp, (size_t)len);
+        return;
+    }
     /* cJSON 1.7.15 print_number: 15 significant digits unless they do not read back */
     double test = 0.0;
     len = snprintf(tmp, sizeof tmp, "%1.15g", d);
@@ -127,20 +189,40 @@ static void put_number(pbuf *b, const cJSON *item)
     put(b, tmp, (size_t)len);
 }
 
+/* How many of the n bytes at p need no escape (and, with utf8, are ASCII): 16 at a
+ * time where SSE2 is there (strings are ~30 % of an artifact's bytes), never reading
+ * past p + n (the caller's strlen: nothing beyond the string is touched). */
+static size_t plain_run(const unsigned char *p, size_t n, bool utf8)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(31);
+    for (; i + 16 <= n; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i esc = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                   _mm_cmpeq_epi8(_mm_min_epu8(x, ctl), x)); /* x <= 31 */
+        unsigned m = (unsigned)_mm_movemask_epi8(esc) | (utf8 ? (unsigned)_mm_movemask_epi8(x) : 0u);
+        if (m)
+            return i + (unsigned)__builtin_ctz(m);
+    }
+#endif
+    while (i < n && p[i] >= 32 && p[i] != '"' && p[i] != '\\' && (p[i] < 0x80 || !utf8))
+        i++;
+    return i;
+}
+
 static void put_string(pbuf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     putc1(b, '"');
     if (s) {
-        const unsigned char *p = (const unsigned char *)s;
+        const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
         for (;;) {
             /* copy the run that needs no escape in one go */
-            const unsigned char *q = p;
-            while (*q >= 32 && *q != '"' && *q != '\\' && (*q < 0x80 || !b->utf8))
-                q++;
+            const unsigned char *q = p + plain_run(p, (size_t)(end - p), b->utf8);
             if (q > p)
                 put(b, (const char *)p, (size_t)(q - p));
-            if (!*q)
+            if (q == end)
                 break;
             if (*q >= 0x80) { /* only with b->utf8: one sequence, valid or replaced */
                 size_t bad = 0, l = fp_utf8_seq(q, 4, &bad); /* the NUL stops it early */

@@ -66,6 +66,30 @@ static void test_relative(void **state)
     fp_json_path_replace(d, "run1/att/big/ui_output_agent_1_dispatch_2", "att/ui_output_agent_1_dispatch_2");
     assert_string_equal(str(d, "code"), "att/ui_output_agent_1_dispatch_2/code.json");
     cJSON_Delete(d);
+    /* the bundle given as "." (every file name holds a '.'): only "./x" at a word start
+     * is rewritten; the check for a match before copying keeps all others as they are */
+    d = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "src", "kernels/flash_attn_func.py:257");
+    cJSON_AddStringToObject(d, "dots", "a.b ..c x./y .");
+    cJSON_AddStringToObject(d, "late", "see a.py then ./att/x and ./pmc");
+    cJSON_AddStringToObject(d, "first", "./att/x");
+    fp_json_bundle_relative(d, ".");
+    assert_string_equal(str(d, "src"), "kernels/flash_attn_func.py:257");
+    assert_string_equal(str(d, "dots"), "a.b ..c x./y .");
+    assert_string_equal(str(d, "late"), "see a.py then att/x and pmc");
+    assert_string_equal(str(d, "first"), "att/x");
+    cJSON_Delete(d);
+    /* a bundle given with a trailing slash matches its plain spelling too */
+    d = cJSON_CreateObject();
+    char withslash[300], both[700];
+    snprintf(withslash, sizeof withslash, "%s/", b);
+    snprintf(both, sizeof both, "%s and %s/att/x", b, b);
+    cJSON_AddStringToObject(d, "both", both);
+    cJSON_AddStringToObject(d, "bare", b);
+    fp_json_bundle_relative(d, withslash);
+    assert_string_equal(str(d, "both"), ". and att/x");
+    assert_string_equal(str(d, "bare"), ".");
+    cJSON_Delete(d);
     assert_int_equal(chdir(cwd), 0);
     rmdir(b);
     rmdir(tmpl);

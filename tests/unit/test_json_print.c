@@ -147,6 +147,37 @@ static cJSON *rnd_tree(int depth)
     return cJSON_CreateNumber(rnd_num());
 }
 
+/* Short decimals (m / 10^k, the fast path of put_number) and their neighbours one ulp
+ * away, at every scale around the path's bounds (1e-4, 1e9, 15 digits), both signs. */
+static void test_short_decimals(void **state)
+{
+    (void)state;
+    cJSON *a = cJSON_CreateArray();
+    size_t n = 0;
+    for (int k = 0; k <= 7; k++) {
+        double p = pow(10, k);
+        for (int i = 0; i < 400; i++) {
+            double m = (double)(next() % 2000000000ull);
+            if (i % 4 == 1)
+                m = (double)(next() % 100);
+            else if (i % 4 == 2)
+                m = floor(m * (double)(1 + next() % 500000)); /* up to ~1e15 digits */
+            double d = m / p;
+            double v[] = {d, -d, nextafter(d, 0), nextafter(d, INFINITY), d * 1e-4, d * 1e3, 1e-4 + d * 1e-12,
+                          nextafter(1e-4, 0) , 1e9 - 1.0 / p, nextafter(1e9, 0)};
+            for (size_t j = 0; j < sizeof v / sizeof *v; j++) {
+                cJSON *one = cJSON_CreateNumber(v[j]);
+                same(one);
+                cJSON_Delete(one);
+                if (n++ % 16 == 0)
+                    cJSON_AddItemToArray(a, cJSON_CreateNumber(v[j]));
+            }
+        }
+    }
+    same(a);
+    cJSON_Delete(a);
+}
+
 static void test_random(void **state)
 {
     (void)state;
@@ -164,16 +195,19 @@ static void test_utf8_on_the_fly(void **state)
     (void)state;
     static const unsigned char pool[] = {'a', '"', '\\', '\n', 0x01, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xa9, 0xe0,
                                          0xa0, 0xed, 0xa0, 0xef, 0xbf, 0xbd, 0xf0, 0x90, 0x8d, 0xf4, 0x90, 0xff};
-    for (int i = 0; i < 3000; i++) {
-        unsigned char v[24], k[8];
+    for (int i = 0; i < 6000; i++) {
+        /* up to 71 bytes: the 16-byte scan of put_string meets its first byte to escape at
+         * every offset of every block, or none (odd i: mostly plain text) */
+        unsigned char v[72], k[8];
         size_t nv = next() % (sizeof v - 1), nk = 1 + next() % (sizeof k - 2);
         for (size_t j = 0; j < nv; j++)
-            v[j] = pool[next() % sizeof pool];
+            v[j] = i % 2 && next() % 8 ? (unsigned char)('a' + next() % 26) : pool[next() % sizeof pool];
         for (size_t j = 0; j < nk; j++)
             k[j] = pool[next() % sizeof pool];
         v[nv] = k[nk] = '\0';
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToObject(o, (const char *)k, cJSON_CreateString((const char *)v));
+        same(o); /* the bytes as they are: cJSON's exactly */
         for (int fmt = 0; fmt < 2; fmt++) {
             size_t n = 0, rep = 0;
             char *a = fp_json_print_utf8(o, fmt, &n);
@@ -293,6 +327,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_strings_and_shapes),
+        cmocka_unit_test(test_short_decimals),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_utf8_on_the_fly),
         cmocka_unit_test(test_streamed),

@@ -71,6 +71,25 @@ static const tcase CASES[] = {
     {"S_WAITCNT VMCNT(1)", "vmcnt"}, /* case-insensitive */
     {"exp mrt0 v0, v0, v0, v0", "other"},
     {"", "other"},
+    /* operand words (one scan of the operands for every rule): whole words, any case,
+     * separated by spaces, tabs or commas; "name:" needs a value after it */
+    {"BUFFER_LOAD_DWORD v1, v2, s[4:7], 0 offen LDS", "lds_dma"},
+    {"buffer_load_dword v1,v2,s[4:7],0,lds", "lds_dma"},
+    {"buffer_load_dword\tv1, v2, s[4:7], 0\tlds", "lds_dma"},
+    {"buffer_load_dword v1, v2, s[4:7], 0 offen ldsx", "vmem_load"}, /* not the word */
+    {"buffer_load_dword v1, v2, s[4:7], 0 offen xlds", "vmem_load"},
+    {"buffer_load_dword lds", "lds_dma"},                            /* the first operand */
+    {"buffer_load_dword", "vmem_load"},                              /* no operands */
+    {"v_add_f32 v0, v1, v2 ROW_SHL:1", "xlane"},
+    {"v_add_f32 v0, v1, v2 row_shl:", "valu"},       /* a control with no value */
+    {"v_add_f32 v0, v1, v2 row_mirror", "xlane"},     /* a word without ':' is exact */
+    {"v_add_f32 v0, v1, v2 row_mirrors", "valu"},
+    {"v_add_f32 v0, v1, v2 wave_ror:1", "xlane"},     /* the last rule of the group */
+    {"v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3] row_shl:1", "mfma"}, /* an earlier rule wins */
+    {"v_add_f32 lds, row_half_mirror", "xlane"},      /* a word of another opcode's rule is ignored */
+    {"  \t v_add_f32 v0, v1, v2", "valu"},             /* leading blanks */
+    {"  s_waitcnt lgkmcnt(1)", "lgkmcnt"},
+    {"s_waitx vmcnt(1)", "salu"},                     /* s_wait but no counter wait */
 };
 
 static void test_table(void **state)
@@ -135,6 +154,12 @@ static void test_wait_fields(void **state)
     assert_false(f.is_wait);
     fp_waitcnt_parse("v_add_f32 v0, v1, v2", &f);
     assert_false(f.is_wait);
+    assert_int_equal(f.vm_n, -1); /* the early exit still fills the "not named" values */
+    assert_int_equal(f.lgkm_n, -1);
+    assert_int_equal(f.exp_n, -1);
+    fp_waitcnt_parse(" \tS_WAITCNT_VSCNT null, 0x1", &f); /* leading blanks, upper case */
+    assert_true(f.is_wait && f.vm && !f.lgkm);
+    assert_int_equal(f.vm_n, 0);
 }
 
 static void test_counter_of(void **state)

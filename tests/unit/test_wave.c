@@ -1,5 +1,6 @@
 /* test_wave.c - the wave file reader: fields, reuse, names and order, bad input;
  * the dispatch-number parser; occupancy.json. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -277,6 +278,41 @@ static void test_list_and_walk(void **state)
             }
         }
     }
+    /* the same odd cells in an array the integral does not use - a "time" array a later
+     * one replaces - among compact cells (the first pass checks them 16 bytes at a time):
+     * refused exactly when jscan refuses the cell as an integer */
+    {
+        static const char *const odd[] = {"0", "7", "12345678", "123456789012345", "1234567890123456789",
+                                          "9223372036854775808", "-9223372036854775808",
+                                          "01", "00", "1.5", "2e3", "-4", " 5", "6 ", "-0", ",", ""};
+        for (size_t oi = 0; oi < sizeof odd / sizeof *odd; oi++) {
+            for (int at = 0; at < 40; at += 13) {
+                fp_sb doc;
+                fp_sb_init(&doc);
+                fp_sb_adds(&doc, "{\"state\":[1,2,0],\"time\":[");
+                for (int i = 0; i < 40; i++)
+                    fp_sb_addf(&doc, "%s%s", i ? "," : "", i == at ? odd[oi] : (i % 3 ? "12345" : "7"));
+                fp_sb_adds(&doc, "],\"time\":[10,14,20]}");
+                write_file(dir, "wstates1.json", doc.buf);
+                fp_sb_free(&doc);
+                const char *c = odd[oi];
+                while (*c == ' ')
+                    c++;
+                const char *d = c + (*c == '-');
+                size_t nd = strspn(d, "0123456789");
+                /* jscan: a JSON integer that fits in int64 */
+                errno = 0;
+                (void)strtoll(c, NULL, 10);
+                bool ok = nd > 0 && errno != ERANGE && !(nd > 1 && *d == '0') && strspn(d + nd, " ") == strlen(d + nd);
+                int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+                if (rc != (ok ? 0 : -1))
+                    fail_msg("replaced array, odd cell \"%s\" at %d: rc %d", odd[oi], at, rc);
+                if (ok)
+                    assert_true(v == 1 * 4 + 2 * 6);
+                fp_err_clear(&e);
+            }
+        }
+    }
     assert_int_equal(fp_wstates_integral(dir, 3, &v, &sat, &e), -1);
     assert_int_equal(e.code, FP_NO_ARTIFACT);
     fp_err_clear(&e);
@@ -330,6 +366,24 @@ static int agree(fp_wave *a, fp_wave *b, const char *buf, size_t len, const char
         same_wave(a, b);
     else
         assert_string_equal(e1.message, e2.message);
+    /* the walk's windowed read (issue 22: a file through a refilled window, never
+     * whole): at every window size, tokens and rows straddling the refills, it must
+     * read the document as jscan does or decline it to the same result */
+    static const size_t wins[] = {64, 65, 100, 161, 257, 1000, 4096};
+    for (size_t k = 0; k < sizeof wins / sizeof *wins; k++) {
+        fp_wave c;
+        fp_wave_init(&c);
+        fp_err e3 = {0};
+        int r3 = fp_wave_parse_windowed(&c, buf, len, wins[k], NULL, "x.json", &e3);
+        if (r3 != r2)
+            fail_msg("%s %zu: window %zu %d jscan %d (%s | %s)", what, i, wins[k], r3, r2, e3.message, e2.message);
+        if (r3 == 0)
+            same_wave(&c, b);
+        else
+            assert_string_equal(e3.message, e2.message);
+        fp_err_clear(&e3);
+        fp_wave_free(&c);
+    }
     fp_err_clear(&e1);
     fp_err_clear(&e2);
     return r1;
@@ -511,6 +565,127 @@ static void test_fast_rows_parity(void **state)
     fp_wave_free(&b);
 }
 
+/* The decoder's layout through the window (issue 22): accepted by the window's own
+ * scanner (no fallback) at every window size, rows and keys straddling its refills,
+ * read as jscan reads it; a token longer than the look-ahead is declined to the whole
+ * read with the same result; and the walk reads a file several windows long. */
+static void decoder_doc(fp_sb *sb, int nrow, size_t name_len)
+{
+    fp_sb_adds(sb, "{\"duration\":75964,\"name\":\"");
+    for (size_t i = 0; i < name_len; i++)
+        fp_sb_addc(sb, 'S');
+    fp_sb_adds(sb, "\",\"num_insts\":7786,\"wave\":{\"begin\":109776,\"cu\":1,\"end\":185740,\"id\":0,\"instructions\":[");
+    for (int r = 0; r < nrow; r++)
+        fp_sb_addf(sb, "%s[%d,%d,%d,%d,%d]", r ? "," : "", 109804 + 4 * r, r % 12, r % 7 ? 0 : r * 37 % 1320,
+                   4 + r % 9, 1 + r % 1990);
+    fp_sb_adds(sb, "],\"simd\":0,\"slot\":0,\"timeline\":[");
+    for (int r = 0; r < nrow / 2; r++)
+        fp_sb_addf(sb, "%s[%d,%d]", r ? "," : "", r % 5, 4 + r % 300);
+    fp_sb_adds(sb, "],\"waitcnt\":[");
+    for (int r = 0; r < nrow / 10; r++)
+        fp_sb_addf(sb, "%s[%d,[[%d,0],[%d,0]]]", r ? "," : "", 1000 + r % 900, r % 977, r % 501);
+    fp_sb_adds(sb, "]}}");
+}
+
+static int walk_seen;
+
+static void copy_arr(void **to, const void *from, size_t n, size_t sz)
+{
+    free(*to);
+    *to = n ? malloc(n * sz) : NULL;
+    if (n)
+        memcpy(*to, from, n * sz);
+}
+
+/* the walk's callback: a deep copy of the wave (the walker reuses its arrays) */
+static int keep_wave(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    (void)f;
+    fp_wave *out = user;
+    fp_wave_inst *ins = out->insts;
+    fp_wave_span *sp = out->spans;
+    fp_wave_wait *wt = out->waits;
+    int64_t *pr = out->prods;
+    *out = *w;
+    out->insts = ins;
+    out->spans = sp;
+    out->waits = wt;
+    out->prods = pr;
+    copy_arr((void **)&out->insts, w->insts, w->n_insts, sizeof *w->insts);
+    copy_arr((void **)&out->spans, w->spans, w->n_spans, sizeof *w->spans);
+    copy_arr((void **)&out->waits, w->waits, w->n_waits, sizeof *w->waits);
+    copy_arr((void **)&out->prods, w->prods, w->n_prods, sizeof *w->prods);
+    out->cap_insts = w->n_insts;
+    out->cap_spans = w->n_spans;
+    out->cap_waits = w->n_waits;
+    out->cap_prods = w->n_prods;
+    walk_seen++;
+    return 0;
+}
+
+static void test_windowed(void **state)
+{
+    (void)state;
+    fp_wave a, b;
+    fp_wave_init(&a);
+    fp_wave_init(&b);
+    fp_sb sb;
+    fp_sb_init(&sb);
+    decoder_doc(&sb, 3000, 3);
+    fp_err e = {0};
+    assert_int_equal(fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e), 0);
+    for (size_t win = 64; win < 70000; win = win * 3 / 2 + 1) {
+        bool windowed = false;
+        assert_int_equal(fp_wave_parse_windowed(&a, sb.buf, sb.len, win, &windowed, "x.json", &e), 0);
+        if (!windowed)
+            fail_msg("window %zu: the decoder's layout was left to the whole read", win);
+        same_wave(&a, &b);
+    }
+    /* one key's value longer than the look-ahead: declined, same result */
+    fp_sb_free(&sb);
+    fp_sb_init(&sb);
+    decoder_doc(&sb, 200, 5000);
+    assert_int_equal(fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e), 0);
+    bool windowed = true;
+    assert_int_equal(fp_wave_parse_windowed(&a, sb.buf, sb.len, 4096, &windowed, "x.json", &e), 0);
+    assert_false(windowed);
+    same_wave(&a, &b);
+    /* truncated at every point of the last window: refused with jscan's message */
+    for (size_t cut = sb.len - 300; cut < sb.len; cut += 7)
+        agree(&a, &b, sb.buf, cut, "cut", cut);
+    /* the walk: a 5 MB file through the 2 MiB window, as jscan reads it */
+    fp_sb_free(&sb);
+    fp_sb_init(&sb);
+    decoder_doc(&sb, 220000, 3);
+    assert_true(sb.len > 5000000);
+    char dir[] = "/tmp/fp_wwin_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/se0_sm0_sl0_wv0.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(sb.buf, 1, sb.len, f), sb.len);
+    fclose(f);
+    fp_wave_list l;
+    assert_int_equal(fp_wave_list_dir(dir, &l, &e), 0);
+    assert_int_equal(l.n, 1);
+    fp_wave_walker wk;
+    fp_wave_walker_init(&wk);
+    walk_seen = 0;
+    assert_int_equal(fp_wave_walk_with(&wk, dir, &l, keep_wave, NULL, &a), 0);
+    assert_int_equal(walk_seen, 1);
+    assert_true(wk.buf.cap < sb.len); /* never the whole file */
+    assert_int_equal(fp_wave_parse_jscan(&b, sb.buf, sb.len, "x.json", &e), 0);
+    same_wave(&a, &b);
+    fp_wave_walker_free(&wk);
+    fp_wave_list_free(&l);
+    unlink(path);
+    rmdir(dir);
+    fp_sb_free(&sb);
+    fp_wave_free(&a);
+    fp_wave_free(&b);
+}
+
 /* A buffer that is not NUL-terminated and ends in a long run of digits inside a
  * row: every row scanner (vector or scalar) must stop at its window, not read
  * past the end (ASan checks; the build with -U__SSE2__ takes the scalar one). */
@@ -667,7 +842,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),          cmocka_unit_test(test_bad), cmocka_unit_test(test_fast_path_parity),
         cmocka_unit_test(test_fast_rows_parity), cmocka_unit_test(test_occupancy_parity),
-        cmocka_unit_test(test_row_window_end),
+        cmocka_unit_test(test_row_window_end), cmocka_unit_test(test_windowed),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_list_and_walk),
         cmocka_unit_test(test_dispatch_number),
     };

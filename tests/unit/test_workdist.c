@@ -47,6 +47,12 @@ static void test_realtime(void **state)
     }
 }
 
+static int cmp_d(const void *p, const void *r)
+{
+    double u = *(const double *)p, w = *(const double *)r;
+    return (u > w) - (u < w);
+}
+
 static void test_quantiles(void **state)
 {
     (void)state;
@@ -60,6 +66,33 @@ static void test_quantiles(void **state)
     assert_true(q.min == 7 && q.p50 == 7 && q.p90 == 7 && q.max == 7);
     fp_wd_quantiles(NULL, 0, &q);
     assert_true(q.n == 0 && q.max == 0);
+    /* selection (not a sort) against a sort: sizes 1..300 and 20,000, orders that break
+     * naive pivots (sorted, reversed, organ pipe, all equal, few values), duplicates,
+     * and the inputs that take the sort (NaN, -0.0) */
+    static double a[20000], b[20000];
+    unsigned x = 99;
+    for (int it = 0; it < 3000; it++) {
+        size_t n = it == 2999 ? 20000 : 1 + (size_t)it % 300;
+        int shape = it % 7;
+        for (size_t i = 0; i < n; i++) {
+            x = x * 1103515245u + 12345u;
+            double r = (double)(x >> 8);
+            a[i] = shape == 0 ? r : shape == 1 ? (double)i : shape == 2 ? (double)(n - i) : shape == 3 ? (double)(i < n / 2 ? i : n - i)
+                 : shape == 4 ? 42.0 : shape == 5 ? (double)(x >> 8 & 3) : r / 7.0 - 1e6;
+        }
+        if (it % 97 == 0)
+            a[(size_t)it % n] = -0.0;
+        if (it % 101 == 0)
+            a[(size_t)it % n] = NAN;
+        memcpy(b, a, n * sizeof *a);
+        qsort(b, n, sizeof *b, cmp_d);
+        size_t r50 = (n + 1) / 2, r90 = (size_t)ceil(0.9 * (double)n);
+        fp_wd_quantiles(a, n, &q);
+        const double want[4] = {b[0], b[r50 - 1], b[(r90 ? r90 : 1) - 1], b[n - 1]}, got[4] = {q.min, q.p50, q.p90, q.max};
+        for (int k = 0; k < 4; k++)
+            if (memcmp(&want[k], &got[k], sizeof want[k]))
+                fail_msg("n %zu shape %d quantile %d: %g, want %g", n, shape, k, got[k], want[k]);
+    }
 }
 
 static void ev(fp_occ_se *s, int64_t t, int cu, int simd, int slot, int start)
@@ -145,6 +178,85 @@ static void test_trace_facts(void **state)
     fp_trace_facts(NULL, NULL, NULL, 0, false, &lt, &wd);
     assert_null(lt);
     assert_null(wd);
+}
+
+/* The event orders by (CU, SIMD, slot) come from counting passes unless a key spans more
+ * than 65,536 values (then qsort): a random SE of many CUs, SIMDs and slots, and the same
+ * events with CU numbers spread past that range (the same CUs in the same order, so every
+ * fact must be the same), and with SIMD numbers spread the same way. */
+static void trace_facts_of(const fp_occ_event *src, size_t n, int cu_mul, int simd_mul, fp_launch_trace **lt,
+                           fp_workdist **wd)
+{
+    fp_occ_event *evs = malloc(n * sizeof *evs);
+    assert_non_null(evs);
+    for (size_t i = 0; i < n; i++) {
+        evs[i] = src[i];
+        evs[i].cu = src[i].cu * cu_mul - 1000000;
+        evs[i].simd = src[i].simd * simd_mul;
+    }
+    fp_occ_se se = {0, evs, n};
+    fp_occupancy occ = {&se, 1};
+    fp_trace_facts(&occ, NULL, NULL, 0, false, lt, wd);
+    free(evs);
+}
+
+static void test_trace_facts_orders(void **state)
+{
+    (void)state;
+    enum { N = 6000 };
+    static fp_occ_event evs[N];
+    fp_occ_se se = {0, evs, 0};
+    unsigned x = 12345;
+    int64_t t = 100;
+    int open[40][4][8] = {{{0}}};
+    while (se.n < N) {
+        x = x * 1103515245u + 12345u;
+        int cu = (int)(x >> 8) % 40, simd = (int)(x >> 16) % 4, slot = (int)(x >> 20) % 8;
+        t += (x >> 24) % 5; /* equal times too */
+        ev(&se, t, cu, simd, slot, !open[cu][simd][slot]);
+        open[cu][simd][slot] ^= 1;
+    }
+    fp_launch_trace *a, *b, *c;
+    fp_workdist *wa, *wb, *wc;
+    trace_facts_of(evs, se.n, 1, 1, &a, &wa);
+    trace_facts_of(evs, se.n, 70001, 1, &b, &wb);   /* CUs 70,001 apart: qsort */
+    trace_facts_of(evs, se.n, 1, 100000, &c, &wc);  /* SIMDs 100,000 apart: qsort */
+    assert_true(a->waves > 2000 && a->cus == 40 && a->simds == 160);
+    const fp_launch_trace *o[] = {b, c};
+    const fp_workdist *ow[] = {wb, wc};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(o[k]->waves, a->waves);
+        assert_int_equal(o[k]->cus, a->cus);
+        assert_int_equal(o[k]->simds, a->simds);
+        assert_int_equal(o[k]->peak_waves_per_simd, a->peak_waves_per_simd);
+        assert_int_equal(o[k]->peak_waves_per_cu, a->peak_waves_per_cu);
+        assert_true(o[k]->wg_waves.known == a->wg_waves.known && o[k]->wg_waves.v == a->wg_waves.v);
+        assert_int_equal(ow[k]->wave_cycles.n, wa->wave_cycles.n);
+        assert_true(ow[k]->wave_cycles.p50 == wa->wave_cycles.p50 && ow[k]->wave_cycles.max == wa->wave_cycles.max);
+        assert_true(ow[k]->cu_cycles.min == wa->cu_cycles.min && ow[k]->cu_cycles.max == wa->cu_cycles.max);
+        assert_int_equal(ow[k]->heavy_waves, wa->heavy_waves);
+        assert_int_equal(ow[k]->critical.slot, wa->critical.slot);
+        assert_int_equal(ow[k]->critical.begin, wa->critical.begin);
+    }
+    /* an independent count: waves = starts closed by the next event of their slot */
+    int64_t paired = 0;
+    int last[40][4][8];
+    memset(last, -1, sizeof last);
+    for (size_t i = 0; i < se.n; i++) {
+        int *l = &last[evs[i].cu][evs[i].simd][evs[i].slot];
+        if (*l >= 0 && evs[*l].start && !evs[i].start)
+            paired++;
+        *l = (int)i;
+    }
+    assert_int_equal(wa->wave_cycles.n, paired);
+    fp_launch_trace *lts[] = {a, b, c};
+    fp_workdist *wds[] = {wa, wb, wc};
+    for (int k = 0; k < 3; k++) {
+        fp_model_free(&fp_launch_trace_schema, lts[k]);
+        free(lts[k]);
+        fp_model_free(&fp_workdist_schema, wds[k]);
+        free(wds[k]);
+    }
 }
 
 /* realtime.json pairs spanning more than int64 (no overflow: differences in double) and a
@@ -357,6 +469,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_realtime),    cmocka_unit_test(test_quantiles),   cmocka_unit_test(test_trace_facts),
+        cmocka_unit_test(test_trace_facts_orders),
         cmocka_unit_test(test_loops),       cmocka_unit_test(test_pick_traced), cmocka_unit_test(test_simd_fill),
         cmocka_unit_test(test_hostile_clock), cmocka_unit_test(test_partition_scaling),
     };

@@ -35,7 +35,7 @@ void fp_wd_wave_of(const fp_wave *w, int64_t head_line, fp_wd_wave *out);
 void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n,
                     bool have_loop, fp_launch_trace **lt, fp_workdist **wd);
 
-/* Nearest-rank quantiles of v[0..n) (sorted in place). */
+/* Nearest-rank quantiles of v[0..n) (v is reordered: a selection, not a sort). */
 void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q);
 
 /* bubbles.json's two blocks from the analysis (deep copies; NULL when it has none). */

@@ -2,9 +2,11 @@
  * wave.h - the per-wave files of a decoded ATT dispatch dir, read one at a time.
  *
  * A dispatch dir holds one se<S>_sm<M>_sl<L>_wv<N>.json per traced wave (up to
- * thousands, tens of MB). They are read with the fast tokenizer into ONE reusable
- * fp_wave, and handed to a callback in a deterministic order, so that memory is
- * bounded by the largest file plus what the caller accumulates
+ * thousands, tens of MB). They are read through one reused 2 MiB window by the fast
+ * scanner into ONE reusable fp_wave, and handed to a callback in a deterministic
+ * order, so that memory is bounded by the rows of the largest wave (not its bytes:
+ * a file is read whole only when the window's scanner declines it) plus what the
+ * caller accumulates
  * (../shared/reference/rocprof-formats.md §5.8). Also here: the small side files
  * that describe waves over time (occupancy.json, wstates<k>.json).
  *
@@ -87,6 +89,13 @@ int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_
  * for the decoder's exact layout first and falls back to this on anything else
  * (exposed so tests can check both paths agree). */
 int fp_wave_parse_jscan(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err);
+/* The walk's way on a document in memory: the fast scanner through a window of `win`
+ * bytes (>= 64) refilled as it goes - fp_wave_walk reads each file so, in 2 MiB, and
+ * never holds a whole large file - then fp_wave_parse on anything it does not accept
+ * (*windowed, if given, says whether the window's scanner accepted it). The same
+ * result as fp_wave_parse for every input and window (tests, fuzzing). */
+int fp_wave_parse_windowed(fp_wave *w, const char *buf, size_t len, size_t win, bool *windowed, const char *name,
+                           fp_err *err);
 
 /* One wave file name, parsed. */
 typedef struct fp_wave_file {
@@ -122,7 +131,8 @@ typedef int (*fp_wave_cb)(void *user, const fp_wave_file *f, const fp_wave *w);
 /* Called once per unreadable wave file (skipped); err holds why. */
 typedef void (*fp_wave_skip_cb)(void *user, const fp_wave_file *f, const fp_err *err);
 
-/* Read every file of `list` in order, one at a time into one reusable buffer. */
+/* Read every file of `list` in order, one at a time, through one reusable window
+ * (fp_wave_parse_windowed; a file the window's scanner declines is read whole). */
 int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wave_skip_cb skip,
                  void *user);
 
