@@ -886,7 +886,7 @@ static const char **pmc_argv(const cap *c, fp_argvb *b, const char *kernel, cons
     fp_argv_quiet(b);
     fp_argv_json(b);
     fp_argv_opt(b, "arch", arch); /* not passed when no arch is known */
-    /* the agent the ATT pass traced: counters keeps its rows (capture.json is not written yet) */
+    /* the agent the ATT pass traced: counters keeps its rows */
     const fp_cap_gpu *g = c->doc.kernel ? c->doc.kernel->gpu : NULL;
     fp_argv_opt(b, "agent", g ? g->agent_id : NULL);
     fp_argv_opt(b, "memory-partition", g ? g->memory_partition : NULL);
@@ -948,6 +948,15 @@ static int pmc_pass(cap *c, const char *kernel, const char *iters, const char *a
     fp_err e2 = {0};
     if (fp_rm_rf_contents(cache, &e2) != 0 || fp_mkdir_p(cache, &e2) != 0) {
         fp_warn(c->ctx, "pmc pass skipped: %s", e2.message);
+        free(cache);
+        return 0;
+    }
+    /* the counters child reads the bundle's capture.json (product, the capture's kernel
+     * trace for the duration): this capture's facts so far, not a previous capture's
+     * into the same bundle; the final write replaces it */
+    if (write_capture_json(c, "running", NULL, &e2) != 0) {
+        fp_warn(c->ctx, "pmc pass skipped: capture.json not written: %s", e2.message);
+        fp_err_clear(&e2);
         free(cache);
         return 0;
     }

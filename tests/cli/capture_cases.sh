@@ -80,6 +80,37 @@ fp capture softmax --with-pmc --bundle "$T/r11"
 ls "$T"/r11/pmc/group_1/pass_1/*counter_collection.csv "$T"/r11/pmc/group_1/pass_1/*results.db >/dev/null 2>&1 \
   || ls -R "$T/r11/pmc" | grep -q -e counter_collection -e results.db || fail "pmc outputs"
 grep -q -- "--kernel softmax_kernel_0 --iterations 6,8" <<<"$(jget $T/r11/capture.json 'd["pmc"]["command"]')" || fail "pmc command"
+# the counters child reads this capture's capture.json (written "running" before it starts): its
+# duration is the median of THIS capture's kernel trace rows, not the serialised counter passes'
+# timestamps, and a previous capture's capture.json in the same bundle is never what it reads
+median_kt() { "$PY" - "$1" <<'PY2'
+import csv, sys
+d = sorted(int(r["End_Timestamp"]) - int(r["Start_Timestamp"]) for r in csv.DictReader(open(sys.argv[1]))
+           if r["Kernel_Name"] == "softmax_kernel_0")
+print(d[(len(d) - 1) // 2])
+PY2
+}
+[ "$(jget $T/r11/counters.json 'd["duration_source"]')" = "kernel trace (capture.json)" ] || fail "pmc duration source"
+[ "$(jget $T/r11/counters.json 'd["duration_ns"]')" = "$(median_kt "$T/r11/$(jget $T/r11/capture.json 'd["tags"]["big"]["kernel_trace_csv"]')")" ] ||
+  fail "pmc duration is not the capture's kernel trace median"
+mkdir -p "$T/r13/stale"
+"$PY" - "$T/r11/capture.json" "$T/r13/capture.json" "$T/r11/rocprof/big/kernel_trace.csv" "$T/r13/stale/kernel_trace.csv" <<'PY2'
+import csv, json, sys
+c = json.load(open(sys.argv[1]))
+c["tags"]["big"]["kernel_trace_csv"] = "stale/kernel_trace.csv"
+json.dump(c, open(sys.argv[2], "w"))
+rows = list(csv.DictReader(open(sys.argv[3])))
+w = csv.DictWriter(open(sys.argv[4], "w"), fieldnames=list(rows[0]))
+w.writeheader()
+for r in rows:
+    r["End_Timestamp"] = str(int(r["Start_Timestamp"]) + 10**9)  # a 1 s kernel: the stale figure
+    w.writerow(r)
+PY2
+fp capture softmax --with-pmc --bundle "$T/r13"
+[ "$RC" = 0 ] || fail "with-pmc over a stale capture.json: $RC"
+[ "$(jget $T/r13/counters.json 'd["duration_ns"]')" = "$(median_kt "$T/r13/$(jget $T/r13/capture.json 'd["tags"]["big"]["kernel_trace_csv"]')")" ] ||
+  fail "pmc duration from the previous capture: $(jget $T/r13/counters.json 'd["duration_ns"]')"
+[ "$(jget $T/r13/capture.json 'd["status"]')" = ok ] || fail "final capture.json status"
 FAKE_ROCPROF_HANG=pmc fp capture softmax --with-pmc --timeout 4 --bundle "$T/r12"
 [ "$RC" = 0 ] || fail "pmc timeout must only warn: $RC"
 [ "$(jget $T/r12/capture.json 'd["pmc"]["status"]')" = failed ] || fail "pmc failed status"
