@@ -94,7 +94,7 @@ FAKE_ROCPROF_ROCPD_SCHEMA=4.1.0 "$FLYPROF" counters -q --bundle "$T/b1" --kernel
   --output-format rocpd -f json -- true > "$T/c4.json"
 [ $? = 65 ] && jget "$T/c4.json" 'd["error"]["code"]' | grep -qx BAD_INPUT || fail "counters schema 4"
 FAKE_ROCPROF_VERSION=1.3.0 FAKE_ROCPROF_ROCPD_SCHEMA=3.0.2 fp capture softmax --bundle "$T/b9"
-[ "$RC" = 0 ] || fail "schema 3.0.2 accepted"
+[ "$RC" = 0 ] || { cat "$T/out.json" "$T/err.txt" >&2; fail "schema 3.0.2 accepted"; }
 # 7. a workload whose kernels run in 2 processes: -o discover_%pid% / out_%pid% keep one set each
 #    (a fixed -o name is clobbered: the fake writes both processes into the same files)
 FAKE_ROCPROF_PROCS=2 "$R" --kernel-trace --stats -f csv -d "$T/fixed" -o discover -- true 2>/dev/null
