@@ -262,7 +262,7 @@ static const char *roof_fact(const fp_signals *s)
 static const char *roof_latency(const fp_signals *s)
 {
     return fp_rules_at_ceiling(s) ? "no latency-hiding advice at the ceiling"
-                                  : "latency hiding can gain at most the distance to the ceiling (every gain is capped by it)";
+                                  : "latency hiding can gain at most the distance to the ceiling (every same-bytes gain is capped by it)";
 }
 
 static void summary_lines(const fp_signals *s, fp_report_doc *d)
