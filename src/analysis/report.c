@@ -258,6 +258,13 @@ static const char *roof_fact(const fp_signals *s)
     return roof_left(s) < FP_RULES_MIN_GAIN_PCT ? ": at the roof, only fewer bytes help" : "";
 }
 
+/* Latency hiding at the roof: off at the ceiling, capped by the distance to it below. */
+static const char *roof_latency(const fp_signals *s)
+{
+    return fp_rules_at_ceiling(s) ? "no latency-hiding advice at the ceiling"
+                                  : "latency hiding can gain at most the distance to the ceiling (every same-bytes gain is capped by it)";
+}
+
 static void summary_lines(const fp_signals *s, fp_report_doc *d)
 {
     char buf[512];
@@ -313,14 +320,15 @@ static void summary_lines(const fp_signals *s, fp_report_doc *d)
         snprintf(buf, sizeof buf,
                  "Roof: the trace's bytes reach %.1f%% of peak HBM (an upper bound: L2/MALL hits count): probably at "
                  "the roof, at most %.1f%% left to gain before the %.0f%% practical ceiling%s; "
-                 "`flyprof counters` measures the real HBM bytes; no latency-hiding advice at the roof",
-                 s->bound_res.roof_pct, roof_left(s), s->bound_res.ceiling_pct, roof_fact(s));
+                 "`flyprof counters` measures the real HBM bytes; %s",
+                 s->bound_res.roof_pct, roof_left(s), s->bound_res.ceiling_pct, roof_fact(s), roof_latency(s));
         fp_model_push_str(&d->summary, &d->nsummary, buf);
     } else if (s->bound_res.at_roof) {
         snprintf(buf, sizeof buf,
                  "Roof: memory-bound at %.1f%% of peak HBM (%s): at most %.1f%% left to gain before the %.0f%% "
-                 "practical ceiling%s; no latency-hiding advice at the roof",
-                 s->bound_res.roof_pct, s->bound_res.roof_source, roof_left(s), s->bound_res.ceiling_pct, roof_fact(s));
+                 "practical ceiling%s; %s",
+                 s->bound_res.roof_pct, s->bound_res.roof_source, roof_left(s), s->bound_res.ceiling_pct, roof_fact(s),
+                 roof_latency(s));
         fp_model_push_str(&d->summary, &d->nsummary, buf);
     }
     if (s->dbg.fired) {
@@ -436,7 +444,13 @@ static void note_doc(const fp_signals *s, const fp_rec *r, fp_report_note *o)
     o->bubble_class = fp_model_strdup(r->rule->bubble_class);
     o->est_gain_pct = s->representative ? fp_optd_of(r->gain_pct) : fp_optd_none();
     o->confidence = r->confidence;
-    if (r->rule->gain == FP_GAIN_ROOF) /* its figure is the bandwidth left, not what fewer bytes save */
+    if (r->rule->gain == FP_GAIN_BYTES) /* a rate: the trace does not say how many bytes can go */
+        o->reason = fp_model_printf("a rate, not a measured size: ~%.0f%% of kernel time per %.0f%% of the unique bytes "
+                                    "removed (fuse, narrower storage dtype, no re-reads); the trace cannot say how many "
+                                    "bytes can go%s",
+                                    r->gain_pct, FP_RULES_BYTES_STEP_PCT,
+                                    fp_rules_at_ceiling(s) ? "; at the practical ceiling the only lever (the headline)" : "");
+    else if (r->rule->gain == FP_GAIN_ROOF) /* its figure is the bandwidth left, not what fewer bytes save */
         o->reason = fp_model_printf("%.2f%% left to the practical ceiling: the roof is the verdict (the headline), not a "
                                     "ranked change; fewer bytes per result still help in proportion",
                                     r->gain_pct);
@@ -444,7 +458,7 @@ static void note_doc(const fp_signals *s, const fp_rec *r, fp_report_note *o)
         o->reason = fp_model_printf("best case %.2f%% of kernel time, below the %.0f%% a re-capture can tell from noise "
                                     "(diff's noise floor)%s",
                                     r->gain_pct, FP_RULES_MIN_GAIN_PCT,
-                                    s->bound_res.at_roof ? "; at the HBM roof only fewer bytes help" : "");
+                                    fp_rules_at_ceiling(s) ? "; at the HBM roof only fewer bytes help" : "");
 }
 
 /* Ranked gains that would sum past what the kernel can lose (the HBM floor, else

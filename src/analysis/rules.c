@@ -58,14 +58,29 @@ const fp_rule fp_rules[] = {
      FP_EVID_CLASS, FP_SIG_NONE},
     {"hbm_roof_bytes", "vmcnt",
      {C_(FP_SIG_PCT_HBM_ROOF, NULL, FP_GT, 60)},
-     FP_GATE_MEMORY, 1.3, "medium", FP_GAIN_ROOF, FP_PROD_ANY, FP_ACC_SIGNAL_DROP, 20,
-     "At the HBM roof: move fewer bytes (fuse, narrower storage dtype, no re-reads)",
+     FP_GATE_MEMORY, 1.3, "medium", FP_GAIN_BYTES, FP_PROD_ANY, FP_ACC_SIGNAL_DROP, 20,
+     "Move fewer bytes (fuse, narrower storage dtype, no re-reads)",
      "fuse the producer/consumer op into this kernel; store activations/weights in a narrower dtype (bf16 -> fp8, "
      "fp8 -> fp4 with `rocdl.cdna4.MFMA_Scale`); keep re-read tiles in LDS instead of re-loading them",
-     "The kernel already streams near peak HBM bandwidth: only fewer bytes per result can make it faster. Fuse "
-     "neighbouring elementwise ops, narrow the stored dtype, or reuse data on chip",
-     "Bytes per dispatch fall; time falls with them (latency hiding cannot help at the roof)",
+     "A memory-bound kernel's time scales with the bytes it moves: fuse neighbouring elementwise ops, narrow the "
+     "stored dtype, or reuse data on chip. The trace cannot say how many bytes can go, so the gain is a rate: ~10% "
+     "of kernel time per 10% of the bytes removed (at the practical ceiling the only lever)",
+     "Bytes per dispatch fall; time falls with them at today's bandwidth (~10% per 10% of the bytes)",
      FP_EVID_CLASS, FP_SIG_HBM_BYTES},
+    {"hbm_ceiling", "vmcnt",
+     {C_(FP_SIG_PCT_HBM_ROOF, NULL, FP_GT, 60)},
+     FP_GATE_MEMORY, 0.75, "medium", FP_GAIN_ROOF, FP_PROD_ANY, FP_ACC_SIGNAL_ABOVE, 0,
+     "Reach the practical HBM ceiling: more bytes in flight, full-line accesses",
+     "`buffer_ops.buffer_load(..., vec_width=4)` (a dwordx4 per lane, contiguous lanes); issue the next tile's "
+     "loads before the current tile's first `s_waitcnt vmcnt` (loop-carried `init=[...]`); `@autotune "
+     "Config(waves_per_eu=N)` for more resident waves",
+     "The kernel is memory-bound but moves its bytes below the arch's practical ceiling (the evidence gives both): "
+     "keep more loads in flight per CU (more loads issued before the first wait, more resident waves) and make each "
+     "access a full, coalesced line (dwordx4 per lane, no partial lines) so the memory queue never runs dry. The "
+     "latency-hiding rules that fire name where",
+     "Achieved HBM bandwidth rises toward the practical ceiling; time falls at most by the distance to it (the same "
+     "bytes, moved faster)",
+     FP_EVID_CLASS, FP_SIG_NONE},
     {"smem_wait", "lgkmcnt",
      {C_(FP_SIG_SMEM_WAIT_PCT, NULL, FP_GT, 15)},
      FP_GATE_ANY, 0.7, "medium", FP_GAIN_CLASS, FP_PROD_SMEM, FP_ACC_LINE_STALL_DROP, 30,
@@ -77,7 +92,7 @@ const fp_rule fp_rules[] = {
      "The lgkmcnt waits on scalar loads shrink; the first vector work starts earlier",
      FP_EVID_CLASS, FP_SIG_NONE},
     {"vmem_prefetch", "vmcnt",
-     {C_(FP_SIG_GLOBAL_WAIT_PCT, NULL, FP_GT, 10), C_PASS(FP_SIG_PCT_HBM_ROOF, NULL, FP_LT, 70)},
+     {C_(FP_SIG_GLOBAL_WAIT_PCT, NULL, FP_GT, 10)},
      FP_GATE_MEMORY | FP_GATE_LATENCY, 1.2, "high", FP_GAIN_CLASS, FP_PROD_GLOBAL, FP_ACC_LINE_STALL_DROP, 30,
      "Software-prefetch / double-buffer the global loads (loop-carried SSA)",
      "`for i in range(fx.Index(lo), fx.Index(hi), init=[...])` + `buffer_ops.buffer_load(...)` issued one iteration ahead",
@@ -546,9 +561,10 @@ static double occupancy_gain(const fp_signals *s)
     return bubble * (1.0 - s->waves_per_cu.v / next);
 }
 
-/* Rules that hide memory latency: at the HBM roof there is no latency left to
- * hide behind bandwidth, so they do not fire there (issue 17: no latency-hiding
- * advice at the roof). */
+/* Rules that hide memory latency. Below the practical ceiling they are legitimate
+ * (more bytes in flight is how a memory-bound kernel reaches it) and their gain is
+ * capped by the distance to it, as every same-bytes gain is; AT the ceiling there is
+ * no latency left to hide behind bandwidth, so they do not fire (issue 17). */
 static const char *const roof_suppressed[] = {"vmem_prefetch", "vmem_queue_depth", "load_use_distance", "occupancy_vgpr",
                                            NULL};
 
@@ -587,11 +603,26 @@ static double narrow_gain(const fp_signals *s)
 /* At HBM % of peak `hbm`, the most kernel time fewer stalls can save before the
  * bytes alone need the time: the distance to the arch's PRACTICAL ceiling (not
  * to the theoretical peak), 1 - hbm / ceiling, in %. */
-static double roof_room(const fp_signals *s, double hbm)
+static double ceiling_of(const fp_signals *s) { return s->bound_res.ceiling_pct > 0 ? s->bound_res.ceiling_pct : 100.0; }
+
+static double roof_room(const fp_signals *s, double hbm) { return fp_gain_ceiling(hbm, s->bound_res.ceiling_pct); }
+
+double fp_gain_ceiling(double hbm_pct, double ceiling_pct)
 {
-    double ceil = s->bound_res.ceiling_pct > 0 ? s->bound_res.ceiling_pct : 100.0;
-    double room = 100.0 * (1.0 - hbm / ceil);
+    double ceil = ceiling_pct > 0 ? ceiling_pct : 100.0;
+    double room = 100.0 * (1.0 - hbm_pct / ceil);
     return room < 0 ? 0 : room;
+}
+
+double fp_gain_capped(double gain_pct, double room_pct)
+{
+    double g = gain_pct > room_pct ? room_pct : gain_pct;
+    return g < 0 ? 0 : g;
+}
+
+bool fp_rules_at_ceiling(const fp_signals *s)
+{
+    return s->bound_res.at_roof && roof_room(s, s->bound_res.roof_pct) < FP_RULES_MIN_GAIN_PCT;
 }
 
 /* Traced wave span / kernel duration: a share of the traced waves' time is this
@@ -690,7 +721,7 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         const fp_rule *r = &fp_rules[i];
         if (bb && !(r->gate & bb))
             continue;
-        if (s->bound_res.at_roof && in_list(r->id, roof_suppressed))
+        if (fp_rules_at_ceiling(s) && in_list(r->id, roof_suppressed))
             continue;
         bool ok = true, primary_fb = false;
         double primary = NAN;
@@ -742,20 +773,25 @@ void fp_rules_eval(const fp_signals *s, fp_rec **recs, size_t *n)
         case FP_GAIN_IMBALANCE: rec->gain_pct = fp_gain_imbalance(rec->value, span_ratio(s), 100.0); break;
         case FP_GAIN_ROOF: rec->gain_pct = roof_room(s, rec->value); break;
         case FP_GAIN_NARROW: rec->gain_pct = narrow_gain(s); break;
+        case FP_GAIN_BYTES: rec->gain_pct = FP_RULES_BYTES_STEP_PCT; break;
         }
         /* exposed stall is a share of the traced waves' time: of the kernel's, it is
          * that share x traced wave span / kernel duration (issue 17) */
         if (stall_share_model(r->gain))
             rec->gain_pct *= span_ratio(s);
-        /* no change can take the kernel below the time its bytes need at the
-         * practical ceiling (at the roof: the distance to the roof) */
+        /* no change that keeps the bytes can take the kernel below the time they need
+         * at the practical ceiling (at the roof: the distance to the roof). Fewer
+         * bytes lower that floor itself: not capped by it */
         double room = hbm_floor_room(s);
-        if (rec->gain_pct > room)
-            rec->gain_pct = room;
+        if (r->gain != FP_GAIN_BYTES && rec->gain_pct > room) {
+            rec->capped = true;
+            rec->cap_pct = fp_round(room, 2);
+            rec->gain_pct = fp_gain_capped(rec->gain_pct, room);
+        }
         rec->gain_pct = fp_round(rec->gain_pct, 2);
-        /* a best case inside diff's noise floor cannot be verified by a re-capture:
-         * seen, not recommended */
-        rec->noted = rec->gain_pct < FP_RULES_MIN_GAIN_PCT;
+        /* a best case inside diff's noise floor cannot be verified by a re-capture,
+         * and a rate (per 10 % of bytes) has no size to rank: seen, not recommended */
+        rec->noted = rec->gain_pct < FP_RULES_MIN_GAIN_PCT || r->gain == FP_GAIN_BYTES;
         double c = conf_base(r->base_conf) * s->capture_confidence;
         if (primary_fb)
             c *= FP_CONF_FALLBACK_FACTOR;
@@ -839,14 +875,20 @@ const char *fp_gain_model_text(fp_gain_model g)
     case FP_GAIN_IMBALANCE:
         return "100 x (1 - mean CU busy / critical CU busy) (a CU's busy time: the union of its waves' residencies) "
                "x traced wave span / kernel duration, <= the HBM floor";
-    case FP_GAIN_ROOF: return "100 x (1 - sol.hbm.pct_of_peak / practical ceiling): distance to the practical roof";
+    case FP_GAIN_ROOF:
+        return "100 x (1 - sol.hbm.pct_of_peak / practical ceiling): the bandwidth left to the practical ceiling, the "
+               "same bytes moved faster";
+    case FP_GAIN_BYTES:
+        return "a rate: ~10% of kernel time per 10% of the unique bytes removed (time scales with the bytes at "
+               "today's bandwidth; not capped by the HBM floor, which fewer bytes lower); how many bytes can go is "
+               "not in the trace, so it is not ranked";
     case FP_GAIN_NARROW: return "global-memory exposed stall x narrow share of global accesses";
     }
     return "?";
 }
 
 /* The model of one recommendation's gain, with the scale it applied. */
-static char *gain_model_text(const fp_signals *s, fp_gain_model g)
+static char *gain_model_scaled(const fp_signals *s, fp_gain_model g)
 {
     if (!stall_share_model(g) && g != FP_GAIN_IMBALANCE && g != FP_GAIN_FILL && g != FP_GAIN_TAIL)
         return fp_model_strdup(fp_gain_model_text(g));
@@ -856,6 +898,19 @@ static char *gain_model_text(const fp_signals *s, fp_gain_model g)
     return fp_model_printf("%s; x %.3f = traced wave span %.2f us / kernel duration %.2f us (%s): %% of kernel time",
                            fp_gain_model_text(g), s->span_ratio.v, s->time_trace_ns.v / 1e3, s->time_ns.v / 1e3,
                            s->time_source ? s->time_source : "?");
+}
+
+/* ... and, when the HBM floor cut it, by how much: a latency-hiding gain below the
+ * roof is worth at most the distance to the practical ceiling (docs/rules.md). */
+static char *gain_model_text(const fp_signals *s, const fp_rec *r)
+{
+    char *m = gain_model_scaled(s, r->rule->gain);
+    if (!r->capped || r->rule->gain == FP_GAIN_ROOF)
+        return m;
+    char *c = fp_model_printf("%s; capped at %.2f%% = the distance to the practical ceiling (the same bytes cannot "
+                              "move faster than it)", m, r->cap_pct);
+    free(m);
+    return c;
 }
 
 static void accept_rule_text(const fp_rule *r, fp_sb *out)
@@ -885,6 +940,8 @@ static void accept_rule_text(const fp_rule *r, fp_sb *out)
         sig_text(r->conds[0].sig, r->conds[0].cls, out);
         if (r->conds[0].sig == FP_SIG_WAVES_PER_CU)
             fp_sb_adds(out, " reaches the next occupancy step");
+        else if (r->gain == FP_GAIN_ROOF)
+            fp_sb_adds(out, " closes >= half the distance to the practical ceiling");
         else {
             fp_sb_adds(out, " >= ");
             num_text(r->conds[0].thr, out);
@@ -1126,6 +1183,8 @@ static void accept_doc(const fp_signals *s, const fp_rec *r, fp_report_acceptanc
         double target = ru->conds[0].thr;
         if (ru->conds[0].sig == FP_SIG_WAVES_PER_CU)
             target = s->next_waves_per_cu.known ? s->next_waves_per_cu.v : r->value * 2;
+        else if (ru->gain == FP_GAIN_ROOF) /* closes at least half the distance to the practical ceiling */
+            target = r->value + (ceiling_of(s) - r->value) / 2;
         else if (ru->conds[0].cmp == FP_LT)
             target = ru->conds[0].thr; /* e.g. l2 hit rate rises to the threshold */
         o->kind = fp_model_strdup("signal_above");
@@ -1157,7 +1216,7 @@ void fp_rec_to_doc(const fp_signals *s, const fp_rec *r, fp_report_rec *o)
     o->priority_label = fp_model_strdup(!s->representative ? "LOW"
                                         : r->priority_label ? r->priority_label
                                                             : fp_priority_label(r->gain_pct, r->confidence));
-    o->gain_model = gain_model_text(s, ru->gain);
+    o->gain_model = gain_model_text(s, r);
     o->knob = fp_model_strdup(ru->knob);
     o->api = fp_model_strdup(ru->api);
     o->change = fp_model_strdup(ru->change);

@@ -14,7 +14,9 @@
 #   VALU-hazard s_nop             diag_nop_valu    vs diag_nop_mfma
 #   vectorize_global              diag_narrow      vs diag_wide
 #   debug-info gate               diag_entry_line  vs diag_plain_line
-#   no latency hiding at the roof diag_roof        vs diag_below_roof
+#   no latency hiding AT the ceiling diag_at_ceiling vs diag_roof (below it: capped by the distance to it)
+#   hbm_ceiling (same bytes faster) diag_roof     vs diag_at_ceiling / diag_below_roof
+#   hbm_roof_bytes (a rate)       diag_roof, diag_at_ceiling vs diag_below_roof
 #   priority = gain x confidence  every recommendation of every case
 #   null gain when not representative diag_not_repr vs diag_plain_line
 #   wave_quantization             diag_quant_tail  vs diag_quant_even
@@ -37,7 +39,7 @@ run() {
 for s in diag_grid_under diag_grid_full diag_loop_ran diag_lds_wait diag_nop_mfma \
          diag_nop_valu diag_drain diag_no_drain diag_roof diag_below_roof diag_smem_mid diag_xlane diag_narrow \
          diag_wide diag_entry_line diag_plain_line diag_not_repr diag_quant_tail diag_quant_even diag_grid_hbm \
-         diag_imbalance diag_balanced; do
+         diag_imbalance diag_balanced diag_at_ceiling; do
     run "$s"
 done
 run diag_quant_even
@@ -227,17 +229,48 @@ check(d["drain"]["stall"] == 6000 and d["drain"]["pct_of_latency"] > 50, d["drai
 check("drain" not in {c["class"] for c in nd["classes"]}, nd["classes"])
 
 # roof: 33.5 MB in 5243 ns = 80 % of 8 TB/s
-r, b = rep("diag_roof"), rep("diag_below_roof")
+r, b, a = rep("diag_roof"), rep("diag_below_roof"), rep("diag_at_ceiling")
 check(r["sol"]["hbm"]["bytes_per_dispatch"] == 4096 * 4 * 2 * 16 * 64, r["sol"]["hbm"])
 check(abs(r["sol"]["hbm"]["pct_of_peak"] - 80.0) < 0.05, r["sol"]["hbm"])
 check(r["bound"]["at_roof"] is True and r["bound"]["roof_source"] == "trace", r["bound"])
-check(rules("diag_roof")[0] == "hbm_roof_bytes", rules("diag_roof"))
-check(all(x["est_gain_pct"] <= 20.0 for x in r["recommendations"]), [x["est_gain_pct"] for x in r["recommendations"]])
-# no latency-hiding advice at the roof (issue 17): neither prefetch nor load-use distance
-check("vmem_prefetch" not in rules("diag_roof") and "load_use_distance" not in rules("diag_roof"), rules("diag_roof"))
+# round 3: two levers. The same bytes moved faster (hbm_ceiling): at most the distance to the 84 %
+# practical ceiling, 1 - 80/84 (independent arithmetic on the bytes and the time)
+hbm = 100 * 4096 * 4 * 2 * 16 * 64 / 5243e-9 / 8e12
+room = round(100 * (1 - hbm / 84), 2)
+rr = {x["rule"]: x for x in r["recommendations"]}
+hc = rr.get("hbm_ceiling")
+check(hc is not None and abs(hc["est_gain_pct"] - room) <= 0.01, (hc and hc["est_gain_pct"], room))
+check(hc and hc["acceptance"]["kind"] == "signal_above" and abs(hc["acceptance"]["target"] - (hbm + (84 - hbm) / 2)) <= 0.01,
+      hc and hc["acceptance"])
+check(hc and "bandwidth left to the practical ceiling" in hc["gain_model"], hc and hc["gain_model"])
+# fewer bytes (hbm_roof_bytes): a rate, ~10 % per 10 % of the bytes removed, not capped by the floor
+# (fewer bytes lower it) and never ranked (the trace cannot say how many bytes can go)
+seen = {x["rule"]: x for x in r.get("also_seen", [])}
+hb = seen.get("hbm_roof_bytes")
+check(hb is not None and hb["est_gain_pct"] == 10 and hb["reason"].startswith("a rate") and "hbm_roof_bytes" not in rr,
+      (hb, list(rr)))
+# below the ceiling latency hiding is legitimate (80 %: 4.8 % left), capped by the distance to it
+for k in ("vmem_prefetch", "load_use_distance"):
+    x = rr.get(k)
+    check(x is not None and x["est_gain_pct"] == room and f"capped at {room:.2f}% = the distance to the practical ceiling" in x["gain_model"],
+          (k, x and x["est_gain_pct"], x and x["gain_model"]))
+check(all(x["est_gain_pct"] <= room for x in r["recommendations"]), [x["est_gain_pct"] for x in r["recommendations"]])
+# the specific means rank before the generic lever at the same capped gain (priority tie-break)
+check([x["rule"] for x in r["recommendations"]][-1] == "hbm_ceiling", rules("diag_roof"))
+check(any(l.startswith("Roof:") and "at most the distance to the ceiling" in l for l in r["summary"]), r["summary"])
+# AT the ceiling (5000 ns: 83.9 % of peak, 0.13 % left, inside the 2 % noise floor): no latency hiding,
+# nothing ranked, the roof is the headline's fact; both hbm rules are also_seen
+check(a["bound"]["at_roof"] is True and abs(a["sol"]["hbm"]["pct_of_peak"] - 100 * 4096 * 4 * 2 * 16 * 64 / 5000e-9 / 8e12) < 0.01, a["sol"]["hbm"])
+check(a["recommendations"] == [] and "only fewer bytes help" in a["headline"], (rules("diag_at_ceiling"), a["headline"]))
+check(rules("diag_at_ceiling") == ["hbm_roof_bytes", "hbm_ceiling"], rules("diag_at_ceiling"))
+check("at the practical ceiling the only lever" in a["also_seen"][0]["reason"], a["also_seen"])
+check(any(l.startswith("Roof:") and "no latency-hiding advice at the ceiling" in l for l in a["summary"]), a["summary"])
+# not memory-bound: neither lever; latency hiding uncapped by any roof
 check("load_use_distance" in rules("diag_below_roof"), rules("diag_below_roof"))
 check(b["bound"]["at_roof"] is False and b["bound"]["rule"] == "vmem_starved_trace", b["bound"])
-check("hbm_roof_bytes" not in rules("diag_below_roof") and conf("diag_below_roof", "vmem_prefetch") == "high", rules("diag_below_roof"))
+check("hbm_roof_bytes" not in rules("diag_below_roof") and "hbm_ceiling" not in rules("diag_below_roof")
+      and conf("diag_below_roof", "vmem_prefetch") == "high", rules("diag_below_roof"))
+check(all("capped at" not in x["gain_model"] for x in b["recommendations"]), [x["gain_model"] for x in b["recommendations"]])
 # priority (docs/rules.md "Priority"): HIGH needs payoff gain x confidence >= 7.5 and a high
 # confidence (>= 0.75), MED >= 1.5 and >= 0.5; never above the confidence label
 # a trace that is not representative supports no number: the gain is null, the priority LOW

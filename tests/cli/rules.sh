@@ -18,7 +18,7 @@ python3 - "$T/env.json" <<'PY' || fail "rules data"
 import json, sys
 d = json.load(open(sys.argv[1]))["data"]
 ids = [r["id"] for r in d["rules"]]
-need = ["grid_fill", "hbm_roof_bytes", "smem_wait", "vmem_prefetch", "vmem_queue_depth", "lds_write_read_distance", "lds_bank_conflict", "mfma_raw",
+need = ["grid_fill", "hbm_roof_bytes", "hbm_ceiling", "smem_wait", "vmem_prefetch", "vmem_queue_depth", "lds_write_read_distance", "lds_bank_conflict", "mfma_raw",
         "barrier_relax", "occupancy_vgpr", "vectorize_copy", "mma_select", "layout_l2",
         "scratch_spill", "mfma_hazard_nop", "valu_hazard_nop", "load_use_distance", "wave_quantization", "work_imbalance", "crosslane_shuffle",
         "vectorize_global"]
@@ -29,7 +29,7 @@ for r in d["rules"]:
         assert r[k], (r["id"], k)
 gate = {r["id"]: r["bound_gate"] for r in d["rules"]}
 assert gate["vmem_prefetch"] == "memory|latency" and gate["mma_select"] == "compute" and gate["barrier_relax"] == "any"
-assert gate["grid_fill"] == "any" and gate["hbm_roof_bytes"] == "memory"
+assert gate["grid_fill"] == "any" and gate["hbm_roof_bytes"] == "memory" and gate["hbm_ceiling"] == "memory"
 sig = {r["id"]: r["signal"] for r in d["rules"]}
 # issue 9: class rules read the waits attributed to their producer kind, not the whole counter
 assert sig["lds_write_read_distance"] == "waits.lgkmcnt_on_lds_pct", sig

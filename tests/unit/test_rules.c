@@ -121,10 +121,15 @@ static void test_unmeasured_pass_and_fail(void **state)
     base(&s);
     fp_rec *r;
     size_t n;
-    /* pct_of_hbm_roof unmeasured passes; measured 80 % (>= 70) blocks the prefetch rule */
+    /* a measured HBM figure no longer blocks the prefetch rule (round 3: below the practical
+     * ceiling latency hiding is legitimate, capped by the distance to it): 80 % of an 84 %
+     * ceiling leaves 1 - 80/84 = 4.76 % */
     s.pct_hbm_roof = some(80);
+    s.bound_res.ceiling_pct = 84.0;
     fp_rules_eval(&s, &r, &n);
-    assert_null(find(r, n, "vmem_prefetch"));
+    const fp_rec *vp = find(r, n, "vmem_prefetch");
+    assert_non_null(vp);
+    assert_true(vp->capped && vp->gain_pct == 4.76 && vp->cap_pct == 4.76);
     free(r);
     /* layout_l2 needs a measured L2 hit rate (unmeasured fails) */
     s.pct_hbm_roof.known = false;
@@ -329,8 +334,9 @@ static void test_isa_classifiers(void **state)
     fp_signals_free(&s);
 }
 
-/* At the roof: no latency-hiding rule; gains stop at the practical ceiling. Not
- * representative: the gain is null on the document, the priority LOW. */
+/* At the roof below the ceiling: the two HBM levers and latency hiding capped by the distance
+ * to the ceiling; AT the ceiling (< 2 % left): no latency-hiding rule. Not representative: the
+ * gain is null on the document, the priority LOW. */
 static void test_roof_and_null_gain(void **state)
 {
     (void)state;
@@ -346,14 +352,29 @@ static void test_roof_and_null_gain(void **state)
     fp_rec *r;
     size_t n;
     fp_rules_eval(&s, &r, &n);
-    assert_non_null(find(r, n, "hbm_roof_bytes"));
-    assert_null(find(r, n, "vmem_prefetch"));
-    assert_null(find(r, n, "load_use_distance"));
-    /* 1 - 70/84 = 16.67 % */
-    assert_true(find(r, n, "hbm_roof_bytes")->gain_pct == 16.67);
+    assert_false(fp_rules_at_ceiling(&s));
+    /* the same bytes faster: 1 - 70/84 = 16.67 %, ranked */
+    const fp_rec *hc = find(r, n, "hbm_ceiling");
+    assert_non_null(hc);
+    assert_true(hc->gain_pct == 16.67 && !hc->noted && hc->rank > 0);
+    /* fewer bytes: a rate (10 % per 10 % of the bytes), not capped by the floor, never ranked */
+    const fp_rec *hb = find(r, n, "hbm_roof_bytes");
+    assert_non_null(hb);
+    assert_true(hb->gain_pct == FP_RULES_BYTES_STEP_PCT && hb->noted && hb->rank == 0 && !hb->capped);
+    /* latency hiding fires below the ceiling, its 30 % class gain capped at 16.67 % */
+    const fp_rec *vp = find(r, n, "vmem_prefetch");
+    assert_non_null(vp);
+    assert_true(vp->gain_pct == 16.67 && vp->capped);
     for (size_t i = 0; i < n; i++)
-        assert_true(r[i].gain_pct <= 16.67);
+        assert_true(r[i].gain_pct <= 16.67 || r[i].rule->gain == FP_GAIN_BYTES);
     fp_report_rec doc;
+    fp_rec_to_doc(&s, vp, &doc);
+    assert_non_null(strstr(doc.gain_model, "capped at 16.67% = the distance to the practical ceiling"));
+    fp_model_free(&fp_report_rec_schema, &doc);
+    fp_rec_to_doc(&s, hc, &doc); /* half the distance to the ceiling: 70 + 14 / 2 */
+    assert_string_equal(doc.acceptance.kind, "signal_above");
+    assert_true(doc.acceptance.target == 77.0);
+    fp_model_free(&fp_report_rec_schema, &doc);
     s.representative = false;
     fp_rec_to_doc(&s, &r[0], &doc);
     assert_false(doc.est_gain_pct.known);
@@ -361,7 +382,32 @@ static void test_roof_and_null_gain(void **state)
     assert_non_null(doc.gain_model);
     fp_model_free(&fp_report_rec_schema, &doc);
     free(r);
+    /* at the ceiling (82.5 % of 84: 1.79 % left, inside the noise floor): no latency hiding */
+    s.representative = true;
+    s.pct_hbm_roof = some(82.5);
+    s.bound_res.roof_pct = 82.5;
+    fp_rules_eval(&s, &r, &n);
+    assert_true(fp_rules_at_ceiling(&s));
+    assert_null(find(r, n, "vmem_prefetch"));
+    assert_null(find(r, n, "load_use_distance"));
+    assert_true(find(r, n, "hbm_ceiling")->noted);
+    free(r);
     fp_signals_free(&s);
+}
+
+/* The gain functions, against independent arithmetic (the corpus's below-roof cases). */
+static void test_ceiling_gains(void **state)
+{
+    (void)state;
+    /* moe_gemm-big 65.46 %, moe_reduce-big 68.2 %, quant-big 73.41 % of peak on gfx950 (84 %) */
+    assert_true(fabs(fp_gain_ceiling(65.46, 84.0) - 100.0 * (84.0 - 65.46) / 84.0) < 1e-9);
+    assert_true(fabs(fp_gain_ceiling(68.2, 84.0) - 18.8095) < 1e-3);
+    assert_true(fabs(fp_gain_ceiling(73.41, 84.0) - 12.6071) < 1e-3);
+    assert_true(fp_gain_ceiling(87.95, 84.0) == 0.0); /* above the ceiling: nothing left */
+    assert_true(fp_gain_ceiling(50.0, 0.0) == 50.0);  /* no ceiling row: the theoretical peak */
+    assert_true(fp_gain_capped(49.81, 22.07) == 22.07);
+    assert_true(fp_gain_capped(12.98, 22.07) == 12.98);
+    assert_true(fp_gain_capped(5.0, -1.0) == 0.0);
 }
 
 /* work_imbalance's gain: the critical CU's excess over the mean x the span ratio, <= the HBM
@@ -446,16 +492,18 @@ static void test_noted_below_floor(void **state)
     assert_false(r[0].noted);
     assert_int_equal(r[0].rank, 1);
     free(r);
-    /* at the roof, 83.5 % of peak against the 84 % ceiling: 0.6 % left, nothing ranked */
+    /* at the roof, 83.5 % of peak against the 84 % ceiling: 0.6 % left, nothing ranked (the
+     * fewer-bytes rate is never ranked; the same-bytes lever has 0.6 % left) */
     s.pct_hbm_roof = some(83.5);
     s.bound_res.at_roof = true;
     s.bound_res.roof_pct = 83.5;
     s.bound_res.roof_source = "trace";
     s.bound_res.ceiling_pct = 84.0;
     fp_rules_eval(&s, &r, &n);
-    const fp_rec *hb = find(r, n, "hbm_roof_bytes");
+    const fp_rec *hb = find(r, n, "hbm_ceiling");
     assert_non_null(hb);
     assert_true(hb->noted && hb->gain_pct == 0.6);
+    assert_true(find(r, n, "hbm_roof_bytes")->noted);
     for (size_t i = 0; i < n; i++)
         assert_true(r[i].noted && r[i].rank == 0);
     free(r);
@@ -500,7 +548,7 @@ int main(void)
         cmocka_unit_test(test_quality_and_occupancy), cmocka_unit_test(test_evidence_and_acceptance),
         cmocka_unit_test(test_table),        cmocka_unit_test(test_prefetch_narrowed_to_global_loads),
         cmocka_unit_test(test_priority_label), cmocka_unit_test(test_isa_classifiers),
-        cmocka_unit_test(test_roof_and_null_gain), cmocka_unit_test(test_imbalance_gain),
+        cmocka_unit_test(test_roof_and_null_gain), cmocka_unit_test(test_ceiling_gains), cmocka_unit_test(test_imbalance_gain),
         cmocka_unit_test(test_rank_follows_gain), cmocka_unit_test(test_noted_below_floor),
         cmocka_unit_test(test_weak_line),
     };

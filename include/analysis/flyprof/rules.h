@@ -98,10 +98,11 @@ typedef enum fp_gain_model {
     FP_GAIN_OCCUPANCY,    /* all bubble gain x (1 - waves / next waves) */
     FP_GAIN_SIGNAL_PCT,   /* the primary signal itself (a % of kernel latency) */
     FP_GAIN_FILL,         /* 100 - launch.fill_pct: the idle CUs' share of the machine */
-    FP_GAIN_ROOF,         /* 100 - sol.hbm.pct_of_peak: the distance to the HBM roof */
+    FP_GAIN_ROOF,         /* 100 x (1 - HBM % / practical ceiling): the bandwidth left to the ceiling */
     FP_GAIN_NARROW,       /* global-memory classes' gain x the narrow accesses' share of global accesses */
     FP_GAIN_TAIL,         /* 100 - tail efficiency: the idle slots of the rounds, bounded by the HBM floor */
     FP_GAIN_IMBALANCE,    /* 100 x (1 - mean / critical CU busy) x span ratio, <= HBM floor: every CU at the mean */
+    FP_GAIN_BYTES,        /* a rate: % of kernel time per FP_RULES_BYTES_STEP_PCT % of the bytes removed; never ranked */
 } fp_gain_model;
 
 /* Where a rule's evidence instruction comes from. */
@@ -155,7 +156,9 @@ typedef struct fp_rec {
     const fp_sig_hot *hot;   /* the evidence instruction, or NULL */
     int rank;             /* 1-based */
     const char *priority_label; /* "HIGH" | "MED" | "LOW": from gain x confidence, capped by the confidence label */
-    bool noted;           /* gain below FP_RULES_MIN_GAIN_PCT: seen, not a recommendation (rank 0, after the ranked) */
+    bool noted;           /* gain below FP_RULES_MIN_GAIN_PCT (or a rate): seen, not a recommendation (rank 0) */
+    bool capped;          /* the HBM floor (the distance to the practical ceiling) cut the gain */
+    double cap_pct;       /* that distance, % (when capped) */
 } fp_rec;
 
 /* A recommendation must promise at least diff's noise floor on the kernel time
@@ -166,6 +169,23 @@ typedef struct fp_rec {
 /* work_imbalance's gain (docs/rules.md): excess_pct = 100 x (1 - mean / critical CU
  * busy time), x span_ratio (traced wave span / kernel duration), <= floor_room (%). */
 double fp_gain_imbalance(double excess_pct, double span_ratio, double floor_room);
+
+/* Fewer bytes: time scales with the bytes at today's bandwidth, so removing STEP % of
+ * them saves ~STEP % of the kernel time. The trace cannot say how many can go, so the
+ * rule states this rate and is never ranked (docs/rules.md). */
+#define FP_RULES_BYTES_STEP_PCT 10.0
+
+/* The distance from hbm_pct (% of peak) to the practical ceiling (% of peak), % of
+ * kernel time: 100 x (1 - hbm / ceiling), >= 0 (ceiling <= 0: 100 % of peak). */
+double fp_gain_ceiling(double hbm_pct, double ceiling_pct);
+
+/* A latency-hiding (or any same-bytes) gain under the HBM floor: min(gain, room), >= 0. */
+double fp_gain_capped(double gain_pct, double room_pct);
+
+/* At the ceiling: the kernel is at the roof and less than FP_RULES_MIN_GAIN_PCT is left
+ * to the practical ceiling (a re-capture could not confirm more). Only there are the
+ * latency-hiding rules switched off (docs/bound.md "The roof verdict"). */
+bool fp_rules_at_ceiling(const fp_signals *s);
 
 /* The most kernel time any change can save, % (false: HBM unmeasured): the distance
  * from the HBM figure to the arch's practical ceiling (at the roof: the roof's). */
