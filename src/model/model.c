@@ -4,6 +4,8 @@
  *
  * The writer builds the same cJSON tree the hand-written writers built (the same
  * helpers: fp_round for decimals, literal keys), so an artifact keeps its bytes.
+ * Files are written by the streaming writer below (same keys, same bytes, no tree),
+ * which test_model holds to the tree's bytes on every schema.
  * The reader is strict on purpose: a renamed or mistyped key must fail loudly with
  * its path instead of reading as 0 in some later rule.
  */
