@@ -111,9 +111,8 @@ static int write_artifact(fp_ctx *ctx, const bubbles_args *a, const fp_dispatch_
     *out = a->out ? strdup(a->out) : !ref->bundle_is_dispatch ? fp_bundle_path(ctx->bundle, FP_ART_BUBBLES) : NULL;
     if (!*out)
         return 0;
-    cJSON *j = fp_model_write(&fp_bubbles_schema, doc);
-    int rc = fp_bundle_write_json(*out, j, ctx->bundle, err);
-    cJSON_Delete(j);
+    /* streamed from the struct, no cJSON tree: the same bytes as fp_bundle_write_json */
+    int rc = fp_model_write_bundle_file(&fp_bubbles_schema, doc, *out, ctx->bundle, err);
     if (rc != 0)
         fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
     return rc;

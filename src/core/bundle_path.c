@@ -106,52 +106,86 @@ static void put(cJSON *it, char *s, swap_list *swaps)
     it->valuestring = s;
 }
 
-static void walk(cJSON *j, const char *abs, const char *given, const char *repl, swap_list *swaps)
+/* One string through every rewrite of a fp_path_rw, in the order the document walks
+ * applied them (absolute path, then the bundle as given, then its other spelling). */
+char *fp_path_rw_apply(const fp_path_rw *rw, const char *s)
+{
+    char *a = rewrite(s, rw->abs, trimmed_len(rw->abs), false, rw->repl);
+    if (rw->given) {
+        char *b = rewrite(a ? a : s, rw->given, trimmed_len(rw->given), true, rw->repl);
+        if (b) {
+            free(a);
+            a = b;
+        }
+    }
+    if (rw->alt) {
+        char *c = rewrite(a ? a : s, rw->alt, trimmed_len(rw->alt), false, rw->repl);
+        if (c) {
+            free(a);
+            a = c;
+        }
+    }
+    return a;
+}
+
+static void walk(cJSON *j, const fp_path_rw *rw, swap_list *swaps)
 {
     for (cJSON *it = j ? j->child : NULL; it; it = it->next) {
         if (cJSON_IsString(it) && it->valuestring) {
-            char *a = rewrite(it->valuestring, abs, trimmed_len(abs), false, repl);
-            const char *cur = a ? a : it->valuestring;
-            char *b = given ? rewrite(cur, given, trimmed_len(given), true, repl) : NULL;
-            if (b) {
-                free(a);
-                put(it, b, swaps);
-            } else if (a) {
+            char *a = fp_path_rw_apply(rw, it->valuestring);
+            if (a)
                 put(it, a, swaps);
-            }
         } else if (cJSON_IsObject(it) || cJSON_IsArray(it)) {
-            walk(it, abs, given, repl, swaps);
+            walk(it, rw, swaps);
         }
     }
 }
+
+void fp_path_rw_walk(const fp_path_rw *rw, cJSON *doc) { walk(doc, rw, NULL); }
 
 void fp_json_path_replace(cJSON *doc, const char *from, const char *to)
 {
     if (!doc || !from || !from[0])
         return;
-    char *abs = fp_path_abs(from);
-    walk(doc, abs, NULL, to, NULL);
-    free(abs);
+    fp_path_rw rw = {.abs = fp_path_abs(from), .repl = to};
+    walk(doc, &rw, NULL);
+    free(rw.abs);
+}
+
+bool fp_path_rw_bundle(fp_path_rw *rw, const char *bundle)
+{
+    memset(rw, 0, sizeof *rw);
+    if (!bundle || !bundle[0])
+        return false;
+    rw->abs = fp_path_abs(bundle);
+    rw->repl = "";
+    /* the bundle as given matters when it is relative ("runs/x/pmc/…" recorded as built) */
+    const char *given = bundle[0] != '/' ? bundle : NULL;
+    if (given && !strncmp(given, "./", 2))
+        given = given + 2;
+    if (given && (!given[0] || !strcmp(given, ".")))
+        given = "."; /* "./att/x" -> "att/x" */
+    rw->given = given ? fp_xstrndup(given, strlen(given)) : NULL;
+    /* the bundle given with a different spelling of the same absolute path */
+    rw->alt = bundle[0] == '/' && strcmp(bundle, rw->abs) ? fp_xstrndup(bundle, strlen(bundle)) : NULL;
+    return true;
+}
+
+void fp_path_rw_free(fp_path_rw *rw)
+{
+    free(rw->abs);
+    free(rw->given);
+    free(rw->alt);
+    memset(rw, 0, sizeof *rw);
 }
 
 static void bundle_relative(cJSON *doc, const char *bundle, swap_list *swaps)
 {
-    if (!doc || !bundle || !bundle[0])
+    fp_path_rw rw;
+    if (!doc || !fp_path_rw_bundle(&rw, bundle))
         return;
-    char *abs = fp_path_abs(bundle);
-    /* the bundle as given matters when it is relative ("runs/x/pmc/…" recorded as built) */
-    const char *given = bundle[0] != '/' ? bundle : NULL;
-    char *given_norm = NULL;
-    if (given && !strncmp(given, "./", 2))
-        given = given + 2;
-    if (given && (!given[0] || !strcmp(given, ".")))
-        given = given_norm = strdup("."); /* "./att/x" -> "att/x" */
-    walk(doc, abs, given, "", swaps);
-    /* the bundle given with a different spelling of the same absolute path */
-    if (bundle[0] == '/' && strcmp(bundle, abs))
-        walk(doc, bundle, NULL, "", swaps);
-    free(given_norm);
-    free(abs);
+    walk(doc, &rw, swaps);
+    fp_path_rw_free(&rw);
 }
 
 void fp_json_bundle_relative(cJSON *doc, const char *bundle) { bundle_relative(doc, bundle, NULL); }

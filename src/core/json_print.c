@@ -31,13 +31,9 @@
 #include <emmintrin.h>
 #endif
 
-typedef struct pbuf {
-    char *p;
-    size_t n, cap;
-    bool utf8; /* replace invalid UTF-8 in strings by U+FFFD while copying them */
-    int fd;    /* >= 0: a sink; the buffer is written out whenever it fills */
-    int werr;  /* the first write error (errno) on the sink */
-} pbuf;
+/* the buffer, a sink or memory (fp_jw, json.h): the tree printer and the streaming
+ * writers of typed documents (model.c) share every byte-level routine below */
+typedef fp_jw pbuf;
 
 /* Write the buffered bytes to the sink and empty the buffer. */
 static void flush(pbuf *b)
@@ -57,10 +53,10 @@ static void flush(pbuf *b)
     b->n = 0;
 }
 
-static void reserve(pbuf *b, size_t extra)
+/* The growth path of reserve: out of line, so that the check below inlines into
+ * every put (~140 K calls for one bubbles.json). */
+static __attribute__((noinline)) void grow(pbuf *b, size_t extra)
 {
-    if (b->n + extra + 1 <= b->cap)
-        return;
     if (b->fd >= 0 && b->n) {
         /* streaming: a 600 KB artifact costs 64 KB of fresh pages, not 1 MB */
         flush(b);
@@ -77,14 +73,20 @@ static void reserve(pbuf *b, size_t extra)
     b->cap = nc;
 }
 
-static void put(pbuf *b, const char *s, size_t n)
+static inline void reserve(pbuf *b, size_t extra)
+{
+    if (b->n + extra + 1 > b->cap)
+        grow(b, extra);
+}
+
+static inline void put(pbuf *b, const char *s, size_t n)
 {
     reserve(b, n);
     memcpy(b->p + b->n, s, n);
     b->n += n;
 }
 
-static void putc1(pbuf *b, char c)
+static inline void putc1(pbuf *b, char c)
 {
     reserve(b, 1);
     b->p[b->n++] = c;
@@ -149,9 +151,8 @@ static int short_decimal(double d, char *out)
     return 0;
 }
 
-static void put_number(pbuf *b, const cJSON *item)
+static void put_number(pbuf *b, double d)
 {
-    double d = item->valuedouble;
     char tmp[32];
     int len;
     if (isnan(d) || isinf(d)) {
@@ -189,6 +190,11 @@ static void put_number(pbuf *b, const cJSON *item)
     put(b, tmp, (size_t)len);
 }
 
+/* byte_class[c]: 1 when c needs an escape ('"', '\\', < 32), 2 when c >= 0x80 */
+static const unsigned char byte_class[256] = {
+    [0 ... 31] = 1, ['"'] = 1, ['\\'] = 1, [0x80 ... 0xFF] = 2,
+};
+
 /* How many of the n bytes at p need no escape (and, with utf8, are ASCII): 16 at a
  * time where SSE2 is there (strings are ~30 % of an artifact's bytes), never reading
  * past p + n (the caller's strlen: nothing beyond the string is touched). */
@@ -206,7 +212,10 @@ static size_t plain_run(const unsigned char *p, size_t n, bool utf8)
             return i + (unsigned)__builtin_ctz(m);
     }
 #endif
-    while (i < n && p[i] >= 32 && p[i] != '"' && p[i] != '\\' && (p[i] < 0x80 || !utf8))
+    /* the tail (and every key: most are shorter than 16 bytes) through a table:
+     * bit 1 = needs an escape, bit 2 = not ASCII */
+    const unsigned char stop = utf8 ? 3 : 1;
+    while (i < n && !(byte_class[p[i]] & stop))
         i++;
     return i;
 }
@@ -214,6 +223,18 @@ static size_t plain_run(const unsigned char *p, size_t n, bool utf8)
 static void put_string(pbuf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
+    if (s) {
+        const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+        size_t run = plain_run(p, (size_t)(end - p), b->utf8);
+        if (p + run == end) { /* most strings: nothing to escape, one reserve */
+            reserve(b, run + 2);
+            b->p[b->n] = '"';
+            memcpy(b->p + b->n + 1, p, run);
+            b->p[b->n + 1 + run] = '"';
+            b->n += run + 2;
+            return;
+        }
+    }
     putc1(b, '"');
     if (s) {
         const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
@@ -306,7 +327,7 @@ static void put_value(pbuf *b, const cJSON *item, bool fmt, size_t depth)
     case cJSON_NULL: put(b, "null", 4); break;
     case cJSON_False: put(b, "false", 5); break;
     case cJSON_True: put(b, "true", 4); break;
-    case cJSON_Number: put_number(b, item); break;
+    case cJSON_Number: put_number(b, item->valuedouble); break;
     case cJSON_Raw:
         if (item->valuestring)
             put(b, item->valuestring, strlen(item->valuestring));
@@ -352,4 +373,51 @@ int fp_json_print_fd(int fd, const cJSON *j, bool formatted, const char *tail)
     flush(&b);
     free(b.p);
     return b.werr;
+}
+
+/* ---------------------------------------------------------------- streaming (fp_jw) */
+
+void fp_jw_init(fp_jw *w, int fd)
+{
+    memset(w, 0, sizeof *w);
+    w->utf8 = true;
+    w->fd = fd;
+    w->p = malloc(65536);
+    if (!w->p)
+        abort();
+    w->cap = 65536;
+}
+
+void fp_jw_put(fp_jw *w, const char *s, size_t n) { put(w, s, n); }
+
+void fp_jw_num(fp_jw *w, double d) { put_number(w, d); }
+
+void fp_jw_str(fp_jw *w, const char *s) { put_string(w, s); }
+
+void fp_jw_tabs(fp_jw *w, size_t n) { tabs(w, n); }
+
+void fp_jw_value(fp_jw *w, const cJSON *j, size_t depth)
+{
+    if (j)
+        put_value(w, j, true, depth);
+}
+
+int fp_jw_close(fp_jw *w)
+{
+    if (w->fd >= 0)
+        flush(w);
+    free(w->p);
+    w->p = NULL;
+    return w->werr;
+}
+
+char *fp_jw_detach(fp_jw *w, size_t *len)
+{
+    reserve(w, 0);
+    w->p[w->n] = '\0';
+    if (len)
+        *len = w->n;
+    char *p = w->p;
+    w->p = NULL;
+    return p;
 }

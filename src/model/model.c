@@ -4,6 +4,8 @@
  *
  * The writer builds the same cJSON tree the hand-written writers built (the same
  * helpers: fp_round for decimals, literal keys), so an artifact keeps its bytes.
+ * Files are written by the streaming writer below (same keys, same bytes, no tree),
+ * which test_model holds to the tree's bytes on every schema.
  * The reader is strict on purpose: a renamed or mistyped key must fail loudly with
  * its path instead of reading as 0 in some later rule.
  */
@@ -17,6 +19,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "flyprof/bundle_path.h"
+#include "flyprof/fs.h"
 #include "flyprof/json.h"
 
 #define AT(obj, off, T) ((T *)((char *)(obj) + (off)))
@@ -223,6 +227,243 @@ cJSON *fp_model_write(const fp_schema *s, const void *obj)
     cJSON *o = must(cJSON_CreateObject());
     write_fields(o, s, obj);
     return o;
+}
+
+/* ---------------------------------------------------------------- streaming writer */
+
+/* The same document as fp_model_write + fp_json_print_fd (formatted), written as it is
+ * walked: no tree (building, printing and deleting one was ~36 M instructions of
+ * `bubbles` on flash_attn_func-big). The bytes come from json.h's fp_jw (the tree
+ * printer's own routines); the layout below is print_object/print_array of cJSON
+ * 1.7.15: "{\n", members "\t"*depth "key":\tvalue joined by ",\n", "\n" "\t"*(depth-1)
+ * "}"; arrays "[a, b]" with their elements one level deeper. Which keys are written
+ * follows write_fields exactly; test_model compares the two on every schema. */
+typedef struct mw {
+    fp_jw *w;
+    const fp_path_rw *rw; /* string values made bundle-relative (fp_bundle_write_json), or NULL */
+} mw;
+
+static void mw_str(const mw *m, const char *s)
+{
+    if (!s) {
+        fp_jw_lit(m->w, "null", 4);
+        return;
+    }
+    char *r = m->rw ? fp_path_rw_apply(m->rw, s) : NULL;
+    fp_jw_str(m->w, r ? r : s);
+    free(r);
+}
+
+static void mw_num(const mw *m, double v, int dec) { fp_jw_num(m->w, dec >= 0 ? fp_round(v, dec) : v); }
+
+/* A member's key: ",\n" before all but the first, then the indentation. */
+static void mw_key(const mw *m, const char *key, size_t depth, bool *first)
+{
+    if (!*first)
+        fp_jw_lit(m->w, ",\n", 2); /* the first member follows "{\n" directly */
+    *first = false;
+    fp_jw_tabs(m->w, depth);
+    fp_jw_str(m->w, key);
+    fp_jw_lit(m->w, ":\t", 2);
+}
+
+static void mw_close(const mw *m, size_t depth, bool first)
+{
+    if (!first)
+        fp_jw_lit(m->w, "\n", 1);
+    fp_jw_tabs(m->w, depth - 1);
+    fp_jw_lit(m->w, "}", 1);
+}
+
+static void mw_fields(const mw *m, const fp_schema *s, const void *obj, size_t depth, bool *first);
+
+/* An object of s at depth (its members at depth + 1... as put_object's depth++). */
+static void mw_object(const mw *m, const fp_schema *s, const void *obj, size_t depth)
+{
+    bool first = true;
+    fp_jw_lit(m->w, "{\n", 2);
+    mw_fields(m, s, obj, depth + 1, &first);
+    mw_close(m, depth + 1, first);
+}
+
+/* A cJSON value of the document (FP_K_JSON), its strings rewritten like the tree's. */
+static void mw_tree(const mw *m, const cJSON *j, size_t depth)
+{
+    if (!j) {
+        fp_jw_lit(m->w, "null", 4);
+        return;
+    }
+    if (!m->rw) {
+        fp_jw_value(m->w, j, depth);
+        return;
+    }
+    if (cJSON_IsString(j)) {
+        mw_str(m, j->valuestring);
+        return;
+    }
+    cJSON *d = must(cJSON_Duplicate(j, 1)); /* rare (free-form data): rewritten in a copy */
+    fp_path_rw_walk(m->rw, d);
+    fp_jw_value(m->w, d, depth);
+    cJSON_Delete(d);
+}
+
+static void mw_value(const mw *m, const fp_field *f, const void *obj, size_t depth)
+{
+    fp_jw *w = m->w;
+    switch (f->kind) {
+    case FP_K_I64: fp_jw_num(w, (double)*CAT(obj, f->off, int64_t)); return;
+    case FP_K_INT: fp_jw_num(w, (double)*CAT(obj, f->off, int)); return;
+    case FP_K_NUM: mw_num(m, *CAT(obj, f->off, double), f->dec); return;
+    case FP_K_OPTD: {
+        const fp_optd *o = CAT(obj, f->off, fp_optd);
+        if (o->known)
+            mw_num(m, o->v, f->dec);
+        else
+            fp_jw_lit(w, "null", 4);
+        return;
+    }
+    case FP_K_BOOL: *CAT(obj, f->off, bool) ? fp_jw_lit(w, "true", 4) : fp_jw_lit(w, "false", 5); return;
+    case FP_K_OPTB: {
+        const fp_optb *o = CAT(obj, f->off, fp_optb);
+        fp_jw_lit(w, !o->known ? "null" : o->v ? "true" : "false", !o->known || o->v ? 4 : 5);
+        return;
+    }
+    case FP_K_STR: mw_str(m, *CAT(obj, f->off, char *)); return;
+    case FP_K_OBJ: mw_object(m, f->sub, CAT(obj, f->off, char), depth); return;
+    case FP_K_VIEW: mw_object(m, f->sub, obj, depth); return;
+    case FP_K_OBJP: {
+        const void *p = *CAT(obj, f->off, void *);
+        if (p)
+            mw_object(m, f->sub, p, depth);
+        else
+            fp_jw_lit(w, "null", 4);
+        return;
+    }
+    case FP_K_ARR:
+    case FP_K_STRS:
+    case FP_K_NUMS: {
+        const char *items = *CAT(obj, f->off, char *);
+        size_t n = *CAT(obj, f->count, size_t);
+        fp_jw_lit(w, "[", 1);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                fp_jw_lit(w, ", ", 2);
+            if (f->kind == FP_K_ARR)
+                mw_object(m, f->sub, items + i * f->sub->size, depth + 1);
+            else if (f->kind == FP_K_STRS)
+                mw_str(m, ((char *const *)items)[i]);
+            else
+                mw_num(m, ((const double *)items)[i], f->dec);
+        }
+        fp_jw_lit(w, "]", 1);
+        return;
+    }
+    case FP_K_JSON: mw_tree(m, *CAT(obj, f->off, cJSON *), depth); return;
+    case FP_K_MAP: {
+        const char *items = *CAT(obj, f->off, char *);
+        size_t n = *CAT(obj, f->count, size_t);
+        bool first = true;
+        fp_jw_lit(w, "{\n", 2);
+        for (size_t i = 0; i < n; i++) {
+            const char *e = items + i * f->sub->size;
+            const char *key = *(const char *const *)e;
+            mw_key(m, key ? key : "", depth + 1, &first);
+            if (map_single(f->sub))
+                mw_value(m, &f->sub->fields[0], e, depth + 1);
+            else
+                mw_object(m, f->sub, e, depth + 1);
+        }
+        mw_close(m, depth + 1, first);
+        return;
+    }
+    case FP_K_NUMSTR: {
+        const fp_numstr *v = CAT(obj, f->off, fp_numstr);
+        if (v->is_num)
+            mw_num(m, v->num, f->dec);
+        else
+            mw_str(m, v->str);
+        return;
+    }
+    case FP_K_INLINE:
+    case FP_K_ONEOF: break; /* written by mw_fields */
+    case FP_K_OPTDMAP: {
+        const fp_named_optd *items = *CAT(obj, f->off, fp_named_optd *);
+        size_t n = *CAT(obj, f->count, size_t);
+        bool first = true;
+        fp_jw_lit(w, "{\n", 2);
+        for (size_t i = 0; i < n; i++) {
+            mw_key(m, items[i].key ? items[i].key : "", depth + 1, &first);
+            if (items[i].v.known)
+                mw_num(m, items[i].v.v, f->dec);
+            else
+                fp_jw_lit(w, "null", 4);
+        }
+        mw_close(m, depth + 1, first);
+        return;
+    }
+    }
+    abort();
+}
+
+/* write_fields' choice of keys, streamed; depth: the members' indentation. */
+static void mw_fields(const mw *m, const fp_schema *s, const void *obj, size_t depth, bool *first)
+{
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_ONEOF) {
+            mw_fields(m, form_of(f, obj), obj, depth, first);
+            continue;
+        }
+        if (f->kind == FP_K_INLINE) {
+            const void *p = *CAT(obj, f->off, void *);
+            if (p)
+                mw_fields(m, f->sub, p, depth, first);
+            continue;
+        }
+        if ((f->flags & FP_F_OMIT_NULL) && is_null(f, obj))
+            continue;
+        if ((f->flags & FP_F_WHEN) && !*CAT(obj, f->when, bool))
+            continue;
+        mw_key(m, f->key, depth, first);
+        mw_value(m, f, obj, depth);
+    }
+}
+
+char *fp_model_print(const fp_schema *s, const void *obj, size_t *len)
+{
+    fp_jw w;
+    fp_jw_init(&w, -1);
+    mw m = {&w, NULL};
+    mw_object(&m, s, obj, 0);
+    return fp_jw_detach(&w, len);
+}
+
+typedef struct mw_file {
+    const fp_schema *s;
+    const void *obj;
+    const fp_path_rw *rw;
+} mw_file;
+
+static int fill_doc(int fd, void *ctx)
+{
+    const mw_file *f = ctx;
+    fp_jw w;
+    fp_jw_init(&w, fd);
+    mw m = {&w, f->rw};
+    mw_object(&m, f->s, f->obj, 0);
+    fp_jw_put(&w, "\n", 1);
+    return fp_jw_close(&w);
+}
+
+int fp_model_write_bundle_file(const fp_schema *s, const void *obj, const char *path, const char *bundle, fp_err *err)
+{
+    fp_path_rw rw;
+    bool rel = fp_path_rw_bundle(&rw, bundle);
+    mw_file f = {s, obj, rel ? &rw : NULL};
+    int rc = fp_write_atomic_fn(path, fill_doc, &f, err);
+    if (rel)
+        fp_path_rw_free(&rw);
+    return rc;
 }
 
 #define NUMVAL(name, dec)                                                                                          \
@@ -627,10 +868,7 @@ int fp_model_read_file(const fp_schema *s, const char *path, void *obj, fp_err *
 
 int fp_model_write_file(const fp_schema *s, const void *obj, const char *path, fp_err *err)
 {
-    cJSON *j = fp_model_write(s, obj);
-    int rc = fp_json_write_file(path, j, err);
-    cJSON_Delete(j);
-    return rc;
+    return fp_model_write_bundle_file(s, obj, path, NULL, err);
 }
 
 /* ---------------------------------------------------------------- round, free, copy */

@@ -15,6 +15,10 @@
 
 #include <cjson/cJSON.h>
 
+#include <math.h>
+#include <unistd.h>
+
+#include "flyprof/bundle_path.h"
 #include "flyprof/json.h"
 #include "flyprof/model.h"
 
@@ -628,6 +632,364 @@ static void test_oneof(void **state)
     }
 }
 
+/* ---------------------------------------------------------------- the streaming writer */
+
+/* fp_model_print / fp_model_write_file stream the document from the struct; the bytes
+ * must be those of the tree path (fp_model_write, then json.h's printer) for every
+ * schema. Each schema is filled at random by its own table (every kind, nulls, empty
+ * and non-empty lists, strings that need escapes or UTF-8 repair, numbers of every
+ * printing path) and printed both ways. */
+extern const fp_schema fp_annotate_doc_schema;
+extern const fp_schema fp_bub_doc_inv_schema;
+extern const fp_schema fp_bubbles_schema;
+extern const fp_schema fp_cap_candidate_schema;
+extern const fp_schema fp_cap_config_schema;
+extern const fp_schema fp_cap_dispatch_dir_schema;
+extern const fp_schema fp_cap_inventoried_schema;
+extern const fp_schema fp_cap_worktree_schema;
+extern const fp_schema fp_capture_schema;
+extern const fp_schema fp_check_none_schema;
+extern const fp_schema fp_check_schema;
+extern const fp_schema fp_cnt_group_schema;
+extern const fp_schema fp_cnt_metric_schema;
+extern const fp_schema fp_counters_doc_schema;
+extern const fp_schema fp_diff_class_row_schema;
+extern const fp_schema fp_diff_envelope_schema;
+extern const fp_schema fp_diff_inst_change_schema;
+extern const fp_schema fp_diff_noise_floor_schema;
+extern const fp_schema fp_diff_schema;
+extern const fp_schema fp_diff_totals_schema;
+extern const fp_schema fp_diff_verdict_schema;
+extern const fp_schema fp_doctor_view_schema;
+extern const fp_schema fp_envelope_doc_schema;
+extern const fp_schema fp_headlines_schema;
+extern const fp_schema fp_history_add_schema;
+extern const fp_schema fp_history_change_schema;
+extern const fp_schema fp_history_export_schema;
+extern const fp_schema fp_history_import_schema;
+extern const fp_schema fp_history_list_schema;
+extern const fp_schema fp_history_record_head_schema;
+extern const fp_schema fp_history_record_schema;
+extern const fp_schema fp_history_series_schema;
+extern const fp_schema fp_history_summary_schema;
+extern const fp_schema fp_history_trend_schema;
+extern const fp_schema fp_hotspots_doc_schema;
+extern const fp_schema fp_launch_trace_schema;
+extern const fp_schema fp_map_schema;
+extern const fp_schema fp_map_snippet_schema;
+extern const fp_schema fp_report_artifacts_schema;
+extern const fp_schema fp_report_bound_schema;
+extern const fp_schema fp_report_counters_schema;
+extern const fp_schema fp_report_envelope_schema;
+extern const fp_schema fp_report_evidence_schema;
+extern const fp_schema fp_report_rec_schema;
+extern const fp_schema fp_report_schema;
+extern const fp_schema fp_report_time_schema;
+extern const fp_schema fp_rl_csv_schema;
+extern const fp_schema fp_rl_trace_schema;
+extern const fp_schema fp_rq_loop_schema;
+extern const fp_schema fp_rules_doc_schema;
+extern const fp_schema fp_run_doc_schema;
+extern const fp_schema fp_run_step_schema;
+extern const fp_schema fp_sarif_schema;
+extern const fp_schema fp_soc_doc_schema;
+extern const fp_schema fp_sweep_doc_schema;
+extern const fp_schema fp_sweep_result_schema;
+extern const fp_schema fp_sweep_spec_schema;
+extern const fp_schema fp_sweep_state_schema;
+extern const fp_schema fp_tile_doc_schema;
+extern const fp_schema fp_tile_eval_doc_schema;
+extern const fp_schema fp_tile_grid_doc_schema;
+extern const fp_schema fp_tile_real_doc_schema;
+extern const fp_schema fp_timeline_doc_schema;
+extern const fp_schema fp_workdist_schema;
+
+static const fp_schema *const all_schemas[] = {
+    &fp_annotate_doc_schema,
+    &fp_bub_doc_inv_schema,
+    &fp_bubbles_schema,
+    &fp_cap_candidate_schema,
+    &fp_cap_config_schema,
+    &fp_cap_dispatch_dir_schema,
+    &fp_cap_inventoried_schema,
+    &fp_cap_worktree_schema,
+    &fp_capture_schema,
+    &fp_check_none_schema,
+    &fp_check_schema,
+    &fp_cnt_group_schema,
+    &fp_cnt_metric_schema,
+    &fp_counters_doc_schema,
+    &fp_diff_class_row_schema,
+    &fp_diff_envelope_schema,
+    &fp_diff_inst_change_schema,
+    &fp_diff_noise_floor_schema,
+    &fp_diff_schema,
+    &fp_diff_totals_schema,
+    &fp_diff_verdict_schema,
+    &fp_doctor_view_schema,
+    &fp_envelope_doc_schema,
+    &fp_headlines_schema,
+    &fp_history_add_schema,
+    &fp_history_change_schema,
+    &fp_history_export_schema,
+    &fp_history_import_schema,
+    &fp_history_list_schema,
+    &fp_history_record_head_schema,
+    &fp_history_record_schema,
+    &fp_history_series_schema,
+    &fp_history_summary_schema,
+    &fp_history_trend_schema,
+    &fp_hotspots_doc_schema,
+    &fp_launch_trace_schema,
+    &fp_map_schema,
+    &fp_map_snippet_schema,
+    &fp_report_artifacts_schema,
+    &fp_report_bound_schema,
+    &fp_report_counters_schema,
+    &fp_report_envelope_schema,
+    &fp_report_evidence_schema,
+    &fp_report_rec_schema,
+    &fp_report_schema,
+    &fp_report_time_schema,
+    &fp_rl_csv_schema,
+    &fp_rl_trace_schema,
+    &fp_rq_loop_schema,
+    &fp_rules_doc_schema,
+    &fp_run_doc_schema,
+    &fp_run_step_schema,
+    &fp_sarif_schema,
+    &fp_soc_doc_schema,
+    &fp_sweep_doc_schema,
+    &fp_sweep_result_schema,
+    &fp_sweep_spec_schema,
+    &fp_sweep_state_schema,
+    &fp_tile_doc_schema,
+    &fp_tile_eval_doc_schema,
+    &fp_tile_grid_doc_schema,
+    &fp_tile_real_doc_schema,
+    &fp_timeline_doc_schema,
+    &fp_workdist_schema,
+
+    &doc_schema, &modal_schema, &flat_schema, &staged_schema, &mapdoc_schema, &nsdoc_schema, &steps_schema,
+};
+
+static unsigned long long rng_state;
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(rng_state >> 33) % n;
+}
+
+static char rand_dir[64]; /* a bundle dir: strings under it are rewritten by the bundle writers */
+
+static char *rand_str(void)
+{
+    static const char *const pool[] = {
+        "", "a", "exec", "s_waitcnt vmcnt(0)", "quote \" back \\ slash", "tab\tnl\ncr\rbs\bff\f", "ctl\x01\x1f",
+        "utf8 \xc3\xa9 ok", "bad \xff\xfe utf8", "trunc \xe2\x82", "a string longer than sixteen bytes, \"escaped\" late",
+        "x.py:257", "%s", "/abs/elsewhere/file.py",
+    };
+    switch (rnd(6)) {
+    case 0: return fp_model_printf("%s", rand_dir);
+    case 1: return fp_model_printf("%s/att/ui_output_1/se0.json", rand_dir);
+    case 2: return fp_model_printf("cmd --out %s/x.json", rand_dir);
+    default: return fp_model_strdup(pool[rnd(sizeof pool / sizeof pool[0])]);
+    }
+}
+
+static double rand_num(void)
+{
+    static const double pool[] = {0.0, 1.0, -7.0, 58.76, 0.0455, -0.0, 1.0 / 3.0, 1e20, 123456789012345.0,
+                                  1e15 + 1, 3.14159265358979, 1e-7, 123456.789, 2.5, -1234.5678, 1e300};
+    if (!rnd(16))
+        return rnd(2) ? NAN : INFINITY;
+    return pool[rnd(sizeof pool / sizeof pool[0])];
+}
+
+static void rand_fields(const fp_schema *s, void *obj, int depth);
+
+static void *rand_list(const fp_schema *sub, size_t size, size_t *n, int depth, bool map)
+{
+    *n = depth > 3 ? 0 : rnd(3);
+    char *items = calloc(*n ? *n : 1, size);
+    for (size_t i = 0; i < *n; i++) {
+        if (map)
+            *(char **)(items + i * size) = rnd(8) ? rand_str() : NULL;
+        if (sub)
+            rand_fields(sub, items + i * size, depth + 1);
+    }
+    return items;
+}
+
+static void rand_value(const fp_field *f, void *obj, int depth)
+{
+    char *at = (char *)obj + f->off;
+    size_t *count = (size_t *)((char *)obj + f->count);
+    switch (f->kind) {
+    case FP_K_I64: *(int64_t *)at = rnd(4) ? (int64_t)rnd(100000) - 500 : rnd(2) ? INT64_MAX : 1000000000000001LL; break;
+    case FP_K_INT: *(int *)at = (int)rnd(2000) - 1000; break;
+    case FP_K_NUM: *(double *)at = rand_num(); break;
+    case FP_K_OPTD: *(fp_optd *)at = rnd(3) ? fp_optd_of(rand_num()) : fp_optd_none(); break;
+    case FP_K_BOOL: *(bool *)at = rnd(2); break;
+    case FP_K_OPTB: *(fp_optb *)at = (fp_optb){rnd(3) != 0, rnd(2) != 0}; break;
+    case FP_K_STR: *(char **)at = rnd(5) ? rand_str() : NULL; break;
+    case FP_K_OBJ: rand_fields(f->sub, at, depth + 1); break;
+    case FP_K_VIEW: rand_fields(f->sub, obj, depth + 1); break;
+    case FP_K_OBJP:
+    case FP_K_INLINE:
+        if (depth < 4 && rnd(3)) {
+            void *p = calloc(1, f->sub->size);
+            rand_fields(f->sub, p, depth + 1);
+            *(void **)at = p;
+        }
+        break;
+    case FP_K_ARR: *(void **)at = rand_list(f->sub, f->sub->size, count, depth, false); break;
+    case FP_K_MAP: *(void **)at = rand_list(f->sub, f->sub->size, count, depth, true); break;
+    case FP_K_STRS: {
+        char **v = rand_list(NULL, sizeof(char *), count, depth, false);
+        for (size_t i = 0; i < *count; i++)
+            v[i] = rand_str();
+        *(char ***)at = v;
+        break;
+    }
+    case FP_K_NUMS: {
+        double *v = rand_list(NULL, sizeof(double), count, depth, false);
+        for (size_t i = 0; i < *count; i++)
+            v[i] = rand_num();
+        *(double **)at = v;
+        break;
+    }
+    case FP_K_OPTDMAP: {
+        fp_named_optd *v = rand_list(NULL, sizeof(fp_named_optd), count, depth, false);
+        for (size_t i = 0; i < *count; i++)
+            v[i] = (fp_named_optd){rand_str(), rnd(3) ? fp_optd_of(rand_num()) : fp_optd_none()};
+        *(fp_named_optd **)at = v;
+        break;
+    }
+    case FP_K_JSON: {
+        char *s = rand_str();
+        char *t = fp_model_printf("{\"k\":[1.5,\"%s/att\",{\"n\":null,\"t\":true}],\"e\":{},\"a\":[]}", rand_dir);
+        cJSON *j = rnd(3) ? cJSON_Parse(t) : rnd(2) ? cJSON_CreateString(s) : NULL;
+        free(t);
+        free(s);
+        *(cJSON **)at = j;
+        break;
+    }
+    case FP_K_NUMSTR: {
+        fp_numstr *v = (fp_numstr *)at;
+        v->is_num = rnd(2);
+        if (v->is_num)
+            v->num = rand_num();
+        else
+            v->str = rnd(3) ? rand_str() : NULL;
+        break;
+    }
+    case FP_K_ONEOF: break; /* by rand_fields */
+    }
+}
+
+static void rand_fields(const fp_schema *s, void *obj, int depth)
+{
+    for (size_t i = 0; i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_ONEOF) {
+            int sel = (int)rnd((unsigned)f->count);
+            *(int *)((char *)obj + f->when) = sel;
+            rand_fields(&f->sub[sel], obj, depth);
+            continue;
+        }
+        if (f->flags & FP_F_WHEN)
+            *(bool *)((char *)obj + f->when) = rnd(3) != 0;
+        rand_value(f, obj, depth);
+    }
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = calloc((size_t)n + 1, 1);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return b;
+}
+
+static void test_stream_equals_tree(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/fp_model_XXXXXX";
+    assert_non_null(mkdtemp(tmpl));
+    snprintf(rand_dir, sizeof rand_dir, "%s", tmpl);
+    char *f1 = fp_model_printf("%s/stream.json", tmpl), *f2 = fp_model_printf("%s/tree.json", tmpl);
+    size_t nonempty = 0;
+    for (size_t k = 0; k < sizeof all_schemas / sizeof all_schemas[0]; k++) {
+        const fp_schema *s = all_schemas[k];
+        for (unsigned seed = 0; seed < 24; seed++) {
+            rng_state = seed * 7919u + k;
+            void *obj = calloc(1, s->size);
+            rand_fields(s, obj, 0);
+            size_t n1 = 0, n2 = 0;
+            cJSON *j = fp_model_write(s, obj);
+            char *tree = fp_json_print_utf8(j, true, &n2);
+            char *stream = fp_model_print(s, obj, &n1);
+            if (strcmp(tree, stream))
+                fail_msg("schema %s seed %u: streamed\n%s\ntree\n%s", s->name, seed, stream, tree);
+            assert_int_equal(n1, n2);
+            nonempty += n1 > 4;
+            /* the files, plain and bundle-relative (the bundle absolute, and as "." given) */
+            const char *bundles[] = {NULL, tmpl};
+            fp_err err = {0};
+            for (size_t b = 0; b < 2; b++) {
+                assert_int_equal(fp_model_write_bundle_file(s, obj, f1, bundles[b], &err), 0);
+                assert_int_equal(fp_bundle_write_json(f2, j, bundles[b], &err), 0);
+                char *a = slurp(f1), *c = slurp(f2);
+                if (strcmp(a, c))
+                    fail_msg("schema %s seed %u bundle %s: streamed\n%s\ntree\n%s", s->name, seed, bundles[b] ? bundles[b] : "-", a, c);
+                free(a);
+                free(c);
+            }
+            cJSON_Delete(j);
+            free(tree);
+            free(stream);
+            fp_model_free(s, obj);
+            free(obj);
+        }
+    }
+    assert_true(nonempty > 1000); /* the documents were not all empty */
+    remove(f1);
+    remove(f2);
+    rmdir(tmpl);
+    free(f1);
+    free(f2);
+}
+
+/* A document with a bundle path is really rewritten (the comparison above could pass
+ * with both writers ignoring the bundle). */
+static void test_stream_bundle_relative(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/fp_model_XXXXXX";
+    assert_non_null(mkdtemp(tmpl));
+    doc d = {0};
+    fill(&d);
+    free(d.s);
+    d.s = fp_model_printf("%s/att/ui_output_1", tmpl);
+    char *out = fp_model_printf("%s/o.json", tmpl);
+    fp_err err = {0};
+    assert_int_equal(fp_model_write_bundle_file(&doc_schema, &d, out, tmpl, &err), 0);
+    char *t = slurp(out);
+    assert_non_null(strstr(t, "\"s\":\t\"att/ui_output_1\""));
+    assert_null(strstr(t, tmpl));
+    free(t);
+    remove(out);
+    rmdir(tmpl);
+    free(out);
+    fp_model_free(&doc_schema, &d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -641,6 +1003,8 @@ int main(void)
         cmocka_unit_test(test_optd_map),
         cmocka_unit_test(test_numstr),
         cmocka_unit_test(test_oneof),
+        cmocka_unit_test(test_stream_equals_tree),
+        cmocka_unit_test(test_stream_bundle_relative),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

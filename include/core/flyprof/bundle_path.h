@@ -11,6 +11,7 @@
 #define FLYPROF_BUNDLE_PATH_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 
 #include "flyprof/error.h"
 
@@ -29,6 +30,22 @@ void fp_json_path_replace(cJSON *doc, const char *from, const char *to);
  * made relative to `bundle` (a copy is rewritten; doc is not changed).
  * bundle NULL: written as is. */
 int fp_bundle_write_json(const char *path, const cJSON *doc, const char *bundle, fp_err *err);
+
+/* The rewrites above as one step on a single string, for writers that stream a typed
+ * document instead of rewriting a tree (model.c): fp_path_rw_bundle sets up the
+ * bundle's (false: no bundle, nothing to rewrite); fp_path_rw_apply returns the
+ * rewritten string (malloc'd) or NULL when s has no path to rewrite. */
+typedef struct fp_path_rw {
+    char *abs;        /* the resolved absolute path */
+    char *given;      /* the bundle as given, when relative ("." for "./") */
+    char *alt;        /* the bundle as given, when absolute but spelled unlike abs */
+    const char *repl; /* what the path becomes ("" : relative to it) */
+} fp_path_rw;
+bool fp_path_rw_bundle(fp_path_rw *rw, const char *bundle);
+char *fp_path_rw_apply(const fp_path_rw *rw, const char *s);
+void fp_path_rw_free(fp_path_rw *rw);
+/* Every string value under doc (not doc itself) through fp_path_rw_apply, in place. */
+void fp_path_rw_walk(const fp_path_rw *rw, cJSON *doc);
 
 /* Absolute form of a (possibly cwd-relative) path for recording: malloc'd. */
 char *fp_bundle_abs_path(const char *path);

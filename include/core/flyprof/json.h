@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "flyprof/error.h"
 
@@ -34,6 +35,36 @@ char *fp_json_print_utf8(const cJSON *j, bool formatted, size_t *len);
 /* fp_json_print_utf8's bytes, then `tail` (may be NULL), written to fd through a
  * 64 KiB buffer instead of built in memory. Returns 0 or the first write errno. */
 int fp_json_print_fd(int fd, const cJSON *j, bool formatted, const char *tail);
+/* A streaming writer of the formatted bytes fp_json_print_fd writes (same numbers,
+ * escapes, UTF-8 repair, tabs), for documents written without building a cJSON tree
+ * first (model.c: fp_model_print). fd >= 0: written out through a 64 KiB buffer;
+ * fd < 0: kept in memory (fp_jw_detach). The caller writes the structure: "{", "\n",
+ * keys with fp_jw_str, ":\t", fp_jw_tabs(depth)... as cJSON_Print lays it out. */
+typedef struct fp_jw {
+    char *p;
+    size_t n, cap;
+    bool utf8; /* replace invalid UTF-8 in strings by U+FFFD while copying them */
+    int fd;    /* >= 0: a sink; the buffer is written out whenever it fills */
+    int werr;  /* the first write error (errno) on the sink */
+} fp_jw;
+void fp_jw_init(fp_jw *w, int fd);
+void fp_jw_put(fp_jw *w, const char *s, size_t n);
+/* fp_jw_put inlined where the bytes fit (the caller's literals: "{\n", ":\t", "null") */
+static inline void fp_jw_lit(fp_jw *w, const char *s, size_t n)
+{
+    if (w->n + n + 1 <= w->cap) {
+        memcpy(w->p + w->n, s, n);
+        w->n += n;
+    } else {
+        fp_jw_put(w, s, n);
+    }
+}
+void fp_jw_num(fp_jw *w, double d);      /* cJSON's number text ("null" for NaN/inf) */
+void fp_jw_str(fp_jw *w, const char *s); /* a quoted, escaped string (NULL: "") */
+void fp_jw_tabs(fp_jw *w, size_t n);
+void fp_jw_value(fp_jw *w, const cJSON *j, size_t depth); /* a tree, formatted, at depth */
+int fp_jw_close(fp_jw *w);                  /* flush to fd, free: 0 or the first write errno */
+char *fp_jw_detach(fp_jw *w, size_t *len);  /* memory: the NUL-terminated text (malloc'd) */
 /* Length of the valid UTF-8 sequence at s[0..n) (RFC 3629), or 0 with *bad = the length
  * of the maximal invalid subpart to replace. Stops at a NUL. */
 size_t fp_utf8_seq(const unsigned char *s, size_t n, size_t *bad);

@@ -203,8 +203,15 @@ int fp_model_read(const fp_schema *s, const struct cJSON *j, void *obj, const ch
  * fp_model_read's, with doc = the file's path. */
 int fp_model_read_file(const fp_schema *s, const char *path, void *obj, fp_err *err);
 
-/* Write atomically to path (pretty-printed, as every artifact). */
+/* Write atomically to path (pretty-printed, as every artifact): the bytes of
+ * fp_json_write_file(fp_model_write(s, obj)), streamed from the struct (no tree). */
 int fp_model_write_file(const fp_schema *s, const void *obj, const char *path, fp_err *err);
+/* The same with the paths inside made relative to `bundle` as fp_bundle_write_json
+ * does (bundle NULL or "": as fp_model_write_file). */
+int fp_model_write_bundle_file(const fp_schema *s, const void *obj, const char *path, const char *bundle, fp_err *err);
+/* The formatted text of fp_json_print_utf8(fp_model_write(s, obj), true), streamed
+ * (malloc'd, NUL-terminated; *len may be NULL). */
+char *fp_model_print(const fp_schema *s, const void *obj, size_t *len);
 
 /* Round every number of *obj (recursively) to its field's decimals, as the writer
  * does: a renderer given the struct then sees the numbers of the file. */
