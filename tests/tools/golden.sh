@@ -412,13 +412,13 @@ normalise() { # DIR: rewrite volatile values in place
             -e 's/"pid":([[:space:]]*)[0-9]+/"pid":\10/g' \
             -e 's/\.tmp\.[0-9]+/.tmp.PID/g'
     # rocprofv3's output names carry the pid of the process that wrote them (-o out_%pid%,
-    # discover_%pid%, issue 18): the name and every mention of it
+    # discover_%pid%, issue 18; pmc_%pid% since round 3): the name and every mention of it
     find "$1/o/live" -depth -name '*_[0-9]*' 2>/dev/null | while IFS= read -r p; do
-        local b; b=$(basename "$p" | sed -E 's/^(out|discover)_[0-9]+_/\1_PID_/')
+        local b; b=$(basename "$p" | sed -E 's/^(out|discover|pmc)_[0-9]+_/\1_PID_/')
         [ "$b" = "$(basename "$p")" ] || mv "$p" "$(dirname "$p")/$b"
     done
     find "$1/o" "$1/res" -type f -path '*live*' -print0 |
-        xargs -0 -r sed -i -E 's/(out|discover)_[0-9]+_/\1_PID_/g'
+        xargs -0 -r sed -i -E 's/(out|discover|pmc)_[0-9]+_/\1_PID_/g'
     # the live captures carry a clock time, so the content hashes that cover it vary too
     find "$1/o" "$1/res" -type f -path '*live*' -print0 |
         xargs -0 -r sed -i -E 's/"(hash|content_hash)":([[:space:]]*)"[0-9a-f]{64}"/"\1":\2"H"/g'
