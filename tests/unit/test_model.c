@@ -20,7 +20,9 @@
 
 #include "flyprof/bundle_path.h"
 #include "flyprof/json.h"
+#include "flyprof/fs.h"
 #include "flyprof/model.h"
+#include "flyprof/strbuf.h"
 
 typedef struct item {
     char *name;
@@ -904,17 +906,14 @@ static void rand_fields(const fp_schema *s, void *obj, int depth)
     }
 }
 
+/* the whole file as a string (the project's reader: one way to read a file) */
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = calloc((size_t)n + 1, 1);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return b;
+    fp_sb sb;
+    fp_sb_init(&sb);
+    fp_err e = {0};
+    assert_int_equal(fp_read_file(path, &sb, &e), 0);
+    return sb.buf ? fp_sb_detach(&sb) : calloc(1, 1);
 }
 
 static void test_stream_equals_tree(void **state)
