@@ -399,7 +399,7 @@ run_all() { # BUILD OUTNAME
 normalise() { # DIR: rewrite volatile values in place
     # what the fake rocprofv3 itself wrote (its pids, clocks, logs) is its input to flyprof, not
     # flyprof's output; flyprof's own artifacts next to it are compared
-    find "$1/o/live" \( -name '*stderr.log' -o -name '*stderr.txt' -o -name 'pmc_results.db*' -o -name '*kernel_trace.csv' \
+    find "$1/o/live" \( -name '*stderr.log' -o -name '*stderr.txt' -o -name 'pmc_*results.db*' -o -name '*kernel_trace.csv' \
         -o -name 'fake.log' \) -delete 2>/dev/null
     rm -rf "$1/o/live/wt/.git"
     local ts='20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z?'
