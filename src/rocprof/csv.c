@@ -49,13 +49,27 @@ static bool is_sep(const char *buf, size_t len, size_t i)
 /* The bytes that end an unquoted cell (a table: the byte loop is most of the reader). */
 static const bool CELL_END[256] = {[','] = true, ['\r'] = true, ['\n'] = true};
 
-/* store = false: only check the structure (same errors), keep nothing. A needle
- * (needle_len > 0) keeps only the header and the rows whose bytes contain it: every row is
- * parsed and checked, a row without it is dropped again at its end (the arena and
- * the cell index roll back), so one pass does what a check pass plus a parse of the
- * candidate lines did (a 1.2 MB kernel_trace.csv of one kernel: 14.5 M -> ~7 M
- * instructions). */
-static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, bool store, const char *needle,
+/* Does the row in [row_start, row_end) hold the needle? *hit caches the offset of its
+ * next occurrence at or after an earlier row (NO_HIT: none in the rest of the input),
+ * so the input is searched once overall, not once per row. */
+#define NO_HIT ((size_t)-1)
+static bool row_has(const char *buf, size_t len, size_t row_start, size_t row_end, const char *needle,
+                    size_t needle_len, size_t *hit, bool *searched)
+{
+    if (!*searched || (*hit != NO_HIT && *hit < row_start)) {
+        const char *h = memmem(buf + row_start, len - row_start, needle, needle_len);
+        *hit = h ? (size_t)(h - buf) : NO_HIT;
+        *searched = true;
+    }
+    return *hit != NO_HIT && *hit + needle_len <= row_end;
+}
+
+/* A needle (needle_len > 0) keeps only the header and the rows whose bytes contain it:
+ * every row is parsed and checked (same errors), a row without it is dropped again at
+ * its end (the arena and the cell index roll back), so one pass does what a check
+ * pass plus a parse of the candidate lines did (a 1.2 MB kernel_trace.csv of one
+ * kernel: 14.5 M -> ~7 M instructions). */
+static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, const char *needle,
                      size_t needle_len, fp_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -63,7 +77,7 @@ static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out,
         name = "csv";
     /* Every cell is at most its source bytes and is followed in the source by a
      * separator or the end: len + 2 always holds all cells with their NULs. */
-    char *arena = malloc(store ? len + 2 : 2);
+    char *arena = malloc(len + 2);
     if (!arena)
         abort();
     size_t alen = 0;
@@ -71,10 +85,7 @@ static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out,
     zvec row_first = {0}; /* index in cells of each row's first cell (header = row 0) */
     zvec row_line = {0};
     size_t ncols = 0, in_row = 0, line = 1, start_line = 1, i = 0, nrows_seen = 0, row_start = 0;
-    /* offset of the next occurrence of the needle at or after the current row (one
-     * memmem over the rest of the input, repeated only once a row passes it) */
-    const size_t NO_HIT = (size_t)-1;
-    size_t hit = 0;
+    size_t hit = 0; /* row_has()'s cache */
     bool searched = false;
     int rc = 0;
     /* Skip a UTF-8 BOM: harmless if absent, and spreadsheets add it. */
@@ -120,12 +131,10 @@ static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out,
                 i++;
             e = i;
         }
-        if (store) {
-            zpush(&cells, alen);
-            memcpy(arena + alen, buf + s, e - s);
-            alen += e - s;
-            arena[alen++] = '\0';
-        }
+        zpush(&cells, alen);
+        memcpy(arena + alen, buf + s, e - s);
+        alen += e - s;
+        arena[alen++] = '\0';
         in_row++;
         bool trailing_empty = false;
         if (i < len && buf[i] == ',') {
@@ -135,10 +144,8 @@ static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out,
             trailing_empty = true; /* a comma at the very end of the input */
         }
         if (trailing_empty) {
-            if (store) {
-                zpush(&cells, alen);
-                arena[alen++] = '\0';
-            }
+            zpush(&cells, alen);
+            arena[alen++] = '\0';
             in_row++;
         }
         /* End of row: CRLF, LF, CR or end of input. */
@@ -155,15 +162,10 @@ static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out,
             goto fail;
         }
         nrows_seen++;
-        if (store && needle_len && nrows_seen > 1 && (!searched || (hit != NO_HIT && hit < row_start))) {
-            const char *h = memmem(buf + row_start, len - row_start, needle, needle_len);
-            hit = h ? (size_t)(h - buf) : NO_HIT; /* NO_HIT: none in the rest, never searched again */
-            searched = true;
-        }
-        if (store && needle_len && nrows_seen > 1 && (hit == NO_HIT || hit + needle_len > i)) {
+        if (needle_len && nrows_seen > 1 && !row_has(buf, len, row_start, i, needle, needle_len, &hit, &searched)) {
             cells.n -= in_row; /* not a candidate: drop its cells again */
             alen = cells.v[cells.n];
-        } else if (store) {
+        } else {
             zpush(&row_first, cells.n - in_row);
             zpush(&row_line, start_line);
         }
@@ -172,10 +174,6 @@ static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out,
     if (nrows_seen == 0) {
         rc = fp_err_set(err, FP_BAD_INPUT, "%s: empty CSV (no header row)", name);
         goto fail;
-    }
-    if (!store) {
-        free(arena);
-        return 0;
     }
     /* Offsets -> pointers (the arena no longer moves). */
     out->arena_ = arena;
@@ -206,7 +204,7 @@ fail:
 
 int fp_csv_parse(const char *buf, size_t len, const char *name, fp_csv *out, fp_err *err)
 {
-    return csv_parse(buf, len, name, out, true, NULL, 0, err);
+    return csv_parse(buf, len, name, out, NULL, 0, err);
 }
 
 int fp_csv_load(const char *path, fp_csv *out, fp_err *err)
@@ -223,7 +221,7 @@ int fp_csv_load(const char *path, fp_csv *out, fp_err *err)
 int fp_csv_parse_matching(const char *buf, size_t len, const char *name, const char *needle, fp_csv *out,
                           fp_err *err)
 {
-    return csv_parse(buf, len, name, out, true, needle, needle ? strlen(needle) : 0, err);
+    return csv_parse(buf, len, name, out, needle, needle ? strlen(needle) : 0, err);
 }
 
 int fp_csv_load_matching(const char *path, const char *needle, fp_csv *out, fp_err *err)
