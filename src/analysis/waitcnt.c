@@ -312,12 +312,21 @@ static fp_class wait_record(bub_ctx *c, const fp_wave_inst *r, size_t row, int64
 void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
 {
     fp_bubbles *b = c->b;
-    const fp_code *code = &b->code;
-    for (size_t j = 0; j < n; j++, c->wave_i++) {
+    /* the per-row tables in locals: the stores below could alias them for the compiler */
+    const size_t *pos_of = b->code.pos_of_index;
+    const uint64_t max_line = pos_of ? (uint64_t)b->code.max_index : 0;
+    const fp_class *row_static = c->row_static;
+    const unsigned char *row_wait = c->row_wait;
+    fp_bub_inst *insts = b->insts;
+    uint32_t *last_stamp = c->last_stamp;
+    bub_exe *last_exe = c->last_exe;
+    const uint32_t stamp = c->stamp;
+    b->w_records += (int64_t)n;
+    uint64_t wi = c->wave_i;
+    for (size_t j = 0; j < n; j++, wi++) {
         const fp_wave_inst *r = &rec[j];
-        b->w_records++;
-        size_t row = row_of(code, r->line);
-        if (row == SIZE_MAX) {
+        /* row_of: an unsigned compare also sends negative lines to "unknown" */
+        if (!pos_of || (uint64_t)r->line > max_line || pos_of[r->line] == SIZE_MAX) {
             b->unknown_line_records++;
             if (!c->warned_unknown && c->warn) {
                 char msg[160];
@@ -327,15 +336,17 @@ void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
             }
             continue;
         }
+        size_t row = pos_of[r->line];
         int64_t stall = r->stall < 0 ? 0 : r->stall;
-        fp_bub_inst *x = &b->insts[row];
+        fp_bub_inst *x = &insts[row];
         x->w_hit++;
         x->w_stall += stall;
         x->w_latency += r->dur;
-        fp_class st = c->row_static[row];
+        fp_class st = row_static[row];
         fp_class dyn = st;
-        bub_exe me = {c->wave_i, r->time + stall, (uint32_t)row, r->cat};
-        if (c->row_wait[row]) {
+        bub_exe me = {wi, r->time + stall, (uint32_t)row, r->cat};
+        if (row_wait[row]) {
+            c->wave_i = wi;
             dyn = wait_record(c, r, row, stall);
         } else {
             x->class_cycles[st] += stall;
@@ -350,9 +361,10 @@ void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
             c->st[c->n_st++] = (bub_iv){r->time, r->time + stall, gi, (int32_t)dyn, (int64_t)row};
         }
         fp_bub_window(c, r, row, stall);
-        c->last_stamp[row] = c->stamp;
-        c->last_exe[row] = me;
+        last_stamp[row] = stamp;
+        last_exe[row] = me;
     }
+    c->wave_i = wi;
 }
 
 void fp_bub_wave_end(bub_ctx *c, int64_t entries_total)
