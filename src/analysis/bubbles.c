@@ -240,6 +240,7 @@ typedef struct bub_worker {
         int64_t state[FP_WS_COUNT];
         int64_t iterations;
         int64_t n_waits;     /* waitcnt entries (pass 1) */
+        fp_wave_wcur *wc;    /* ... read through this in pass 2 */
         int32_t last_cat;
     } scan;
 } bub_worker;
@@ -421,8 +422,9 @@ static int scan_spans(void *user, const fp_wave_file *f, const fp_wave *w)
 
 static bool more_waits(void *user, bub_waits *q)
 {
-    size_t n;
-    bool got = fp_wave_wcur_next(user, 4096, &q->e, &q->prods, &n);
+    bub_worker *wk = user;
+    size_t n, batch = wk->chunked.rows < 4096 ? wk->chunked.rows : 4096;
+    bool got = fp_wave_wcur_next(wk->scan.wc, batch, &q->e, &q->prods, &n);
     q->n = n;
     q->k = 0;
     return got;
@@ -463,7 +465,8 @@ static int chunk_begin(void *user, const fp_wave_file *f, const fp_wave *w, int6
     o->insts = (int64_t)w->inst_base;
     o->iterations = b->wd_head_line >= 0 ? s->iterations : -1;
     s->n_waits = n_waits;
-    bub_waits q = {NULL, NULL, 0, 0, 0, more_waits, wc};
+    s->wc = wc;
+    bub_waits q = {NULL, NULL, 0, 0, 0, more_waits, c->user};
     fp_bub_wave_begin(c, w->has_waitcnt && n_waits > 0, &q);
     return 0;
 }
