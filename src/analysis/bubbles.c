@@ -240,6 +240,7 @@ typedef struct bub_worker {
         int64_t state[FP_WS_COUNT];
         int64_t iterations;
         int64_t n_waits;     /* waitcnt entries (pass 1) */
+        int cu;              /* the wave's, from pass 1 */
         fp_wave_wcur *wc;    /* ... read through this in pass 2 */
         int32_t last_cat;
     } scan;
@@ -366,7 +367,7 @@ typedef struct walk_job {
  * scratch only: a bad wave is skipped whole, before any sum, as a held one is. begin()
  * then opens the wave as on_wave does; pass 2 runs the instruction pass chunk by chunk
  * (waitcnt entries come through their own cursor); end() closes it as on_wave does. */
-#define BUB_CHUNK_LIMIT ((size_t)1 << 20) /* rows held before a wave goes in chunks (40 MiB) */
+#define BUB_CHUNK_LIMIT ((size_t)1 << 18) /* rows held before a wave goes in chunks (10 MiB) */
 #define BUB_CHUNK_ROWS ((size_t)1 << 16)
 
 static struct chunk_scan *scan_of(bub_ctx *c, const fp_wave_file *f)
@@ -465,17 +466,34 @@ static int chunk_begin(void *user, const fp_wave_file *f, const fp_wave *w, int6
     o->insts = (int64_t)w->inst_base;
     o->iterations = b->wd_head_line >= 0 ? s->iterations : -1;
     s->n_waits = n_waits;
+    s->cu = w->cu;
     s->wc = wc;
     bub_waits q = {NULL, NULL, 0, 0, 0, more_waits, c->user};
     fp_bub_wave_begin(c, w->has_waitcnt && n_waits > 0, &q);
     return 0;
 }
 
+/* After each chunk its intervals join the sweep and everything before the wave's next
+ * possible event (and the next wave's begin) is swept, so memory stays at a chunk plus
+ * the events still ahead. Only where the walk is bounded: elsewhere the wave's intervals
+ * are held to its end, as for a wave read whole. Windows out of time order need the
+ * whole wave's union: the pass is redone unbounded, which holds them. */
 static int chunk_rows(void *user, const fp_wave_file *f, const fp_wave *w)
 {
-    (void)f;
-    fp_bub_wave_chunk(user, w->insts, w->n_insts, 0);
-    return 0;
+    bub_ctx *c = user;
+    fp_bub_wave_chunk(c, w->insts, w->n_insts, 0);
+    int64_t wm = c->watermark[f - c->walk_files];
+    if (!c->bounded_pass || wm == WM_NONE || w->n_insts == 0)
+        return 0;
+    if (c->ex_unsorted) {
+        c->order_broken = true;
+        return 1;
+    }
+    int64_t safe = fp_bub_sweep_add_chunk(c, ((bub_worker *)c->user)->scan.cu, w->insts[w->n_insts - 1].time);
+    if (c->order_broken)
+        return 1;
+    fp_bub_sweep_flush(c, safe < wm ? safe : wm);
+    return c->order_broken ? 1 : 0;
 }
 
 static int chunk_end(void *user, const fp_wave_file *f, const fp_wave *w, bool ok)
@@ -1174,6 +1192,7 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     walk_plan plan;
     plan_walk(&list, bounded, &plan);
     c.watermark = plan.watermark;
+    c.bounded_pass = bounded;
     c.walk_files = plan.list.files;
     wstates_job wsj;
     memset(&wsj, 0, sizeof wsj);

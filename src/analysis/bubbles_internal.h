@@ -38,14 +38,22 @@ typedef struct bub_stall {
     int32_t cls, line;
 } bub_stall;
 
-/* A resident wave: its events as one time-ordered run, consumed by the merge. */
+/* What the runs of one wave share: a wave read whole is one run, a wave read in chunks
+ * (issue 22) one run per chunk, and its in-flight count is the wave's, not a run's. */
+typedef struct bub_wst {
+    int wexec; /* the wave's issue spans open at the sweep time */
+    int refs;  /* runs holding it, + 1 while the wave is being read */
+} bub_wst;
+
+/* A resident run of a wave's events, time-ordered, consumed by the merge. Every interval
+ * has both its events in one run, so a run retires with nothing of it active. */
 typedef struct bub_rwave {
     bub_ev *ev;
     size_t n, k, cap_ev;
     bub_stall *st;
     size_t n_st, cap_st;
-    int cu;    /* index into bub_ctx.cus */
-    int wexec; /* its issue spans open at the sweep time */
+    int cu;      /* index into bub_ctx.cus */
+    bub_wst *ws; /* its wave's */
 } bub_rwave;
 
 typedef struct bub_active {
@@ -126,10 +134,14 @@ typedef struct bub_ctx {
     size_t n_heap, cap_heap, n_free, cap_free;
     bub_ev *tmp_ev;
     size_t cap_tmp;
+    bub_wst *cur_ws;       /* the wave being read (its runs so far) */
+    bub_wst **free_ws;
+    size_t n_free_ws, cap_free_ws;
     int64_t g_flushed;     /* events before this time are swept */
     bool order_broken;     /* a wave had an event before g_flushed: redo unbounded */
     size_t resident_events, peak_resident_events;
     const int64_t *watermark; /* per walk position (bubbles.c plan_walk) */
+    bool bounded_pass;        /* the walk goes by begin inside dated groups */
     const fp_wave_file *walk_files;
     size_t cur_pos;           /* listing position of the wave being read */
     /* pair hash: open addressing over b->pairs indices (+1, 0 = empty) */
@@ -172,6 +184,11 @@ void fp_bub_ctx_own_tables(bub_ctx *c);
  * the current wave's c->ex / c->st intervals (and leaves them to be reset);
  * flush sweeps every event before `upto`; end_group sweeps the rest. */
 void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_t pos);
+/* A chunk of a wave read in chunks: its intervals so far become a run now, except the
+ * last in-flight span (the next chunk's first window may still join it); returns the
+ * earliest time any later event of the wave can have if its records stay in time order
+ * (the caller may flush up to there). add_wave ends the wave as for a wave read whole. */
+int64_t fp_bub_sweep_add_chunk(bub_ctx *c, int cu, int64_t next_record_time);
 /* exposed.c, per record of the current wave (from fp_bub_wave_insts, in record order):
  * its issue window joins the wave's in-flight union in c->ex, an s_endpgm's drain goes to
  * c->st; windows_done repairs the union when records came out of time order. */

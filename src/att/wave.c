@@ -727,6 +727,19 @@ static int fast_parse(fp_wave *w, wsrc *src)
             if (seen_wave || !f_wave_obj(c, w))
                 return -1;
             seen_wave = true;
+        } else if (w->sink && w->sink->limit && key_is(k, kl, "num_insts")) {
+            /* the decoder's own count, before the rows: a hint only (a wrong one costs
+             * time, never a result), it saves growing the rows up to the limit first */
+            int64_t v = 0;
+            const char *at = c->p;
+            if (!fp_fc_int(c, &v)) { /* not an integer: skipped as any scalar */
+                c->p = at;
+                if (!fp_fc_skip_scalar(c))
+                    return -1;
+            } else if (v > 0 && (uint64_t)v > w->sink->limit) {
+                w->sink->too_big = true;
+                return -1;
+            }
         } else if (!fp_fc_skip_scalar(c)) {
             return -1;
         }

@@ -132,11 +132,15 @@ static int on_whole(void *u, const fp_wave_file *f, const fp_wave *w)
     return 0;
 }
 
-/* the decoder's layout: sorted keys, compact rows; `pretty` adds spaces (declined by
- * nothing, but a newline inside a row is still read), `odd` puts waitcnt first */
+static long long hint = 1; /* the file's num_insts: a hint the reader may use */
+
+/* the decoder's layout: sorted keys, compact rows, waitcnt entries of 0, 2 and 40
+ * producers; `odd` puts waitcnt before the instructions */
+
 static void doc(fp_sb *sb, int nrow, int nwait, bool odd)
 {
-    fp_sb_adds(sb, "{\"duration\":9,\"name\":\"SE0\",\"num_insts\":1,\"wave\":{\"begin\":1000,\"cu\":3,\"end\":999999,\"id\":0,");
+    fp_sb_addf(sb, "{\"duration\":9,\"name\":\"SE0\",\"num_insts\":%lld,\"wave\":{\"begin\":1000,", hint);
+    fp_sb_adds(sb, "\"cu\":3,\"end\":999999,\"id\":0,");
     if (odd) {
         fp_sb_adds(sb, "\"waitcnt\":[");
         for (int r = 0; r < nwait; r++)
@@ -220,6 +224,18 @@ static void test_chunks(void **state)
     walk_one(dir, &sb, 1000, 64, &s);
     assert_int_equal(s.wholes, 1);
     assert_int_equal(s.begins, 0);
+    /* a num_insts past the limit sends even a small wave in chunks (a hint: only time) */
+    hint = 1 << 20;
+    fp_sb_free(&sb);
+    fp_sb_init(&sb);
+    doc(&sb, 500, 50, false);
+    s = (seen){.batch = 8};
+    walk_one(dir, &sb, 1000, 64, &s);
+    assert_int_equal(s.begins, 1);
+    assert_int_equal(s.ends, 1);
+    assert_int_equal(s.wholes, 0);
+    assert_int_equal(s.rows, 500);
+    hint = 1;
     /* begin() 1: skipped after pass 1, no pass 2, no whole read */
     s = (seen){.batch = 8, .begin_rc = 1};
     walk_one(dir, &sb, 64, 64, &s);
