@@ -101,7 +101,26 @@ hostile "unknown lines" 0 'w["instructions"][100][4] = 999999; w["instructions"]
 rm -rf "$tmp/h" && cp -r "$base" "$tmp/h" && head -c 2000 "$base/$f" > "$tmp/h/$f"
 same "hostile: file cut short" "$tmp/h"
 
-# 3. the corpus
+# 3. one 40 MB wave (bench/replay_trace.py --single-wave of a generated trace): read in
+#    chunks by default, its peak RSS under a cap that does not grow with the file (the
+#    whole read took ~7x the file), and the same bytes as the whole read (a limit of 1e9)
+if grep -qa -e __asan_init -e __ubsan_handle "$FLYPROF"; then
+    echo "sanitizer build: the RSS cap is skipped"
+elif [ -x /usr/bin/time ]; then
+    python3 "$FP_SRC/bench/replay_trace.py" "$base" "$tmp/big" --bytes 40M --single-wave > /dev/null
+    bd=$(ls -d "$tmp"/big/ui_output_agent_*)
+    /usr/bin/time -f '%x %M' -o "$tmp/time" "$FLYPROF" bubbles --bundle "$bd" -q --limit 0 --out "$tmp/big1.json" > "$tmp/bige1" 2> /dev/null
+    read -r rc kib < "$tmp/time"
+    mb=$(du -m "$bd"/se*.json | cut -f1)
+    [ "$rc" = 0 ] && [ "$kib" -lt 32768 ] && ok "one ${mb} MB wave: peak RSS $((kib / 1024)) MiB (< 32 MiB)" ||
+        no "one ${mb} MB wave: exit $rc, peak RSS $kib KiB"
+    FLYPROF_WAVE_CHUNK_ROWS=1000000000 "$FLYPROF" bubbles --bundle "$bd" -q --limit 0 --out "$tmp/big2.json" > "$tmp/bige2" 2> /dev/null
+    sed -i "s#big2.json#big1.json#g" "$tmp/bige2"
+    cmp -s "$tmp/big1.json" "$tmp/big2.json" && cmp -s "$tmp/bige1" "$tmp/bige2" &&
+        ok "one ${mb} MB wave: the same bytes as the whole read" || no "one ${mb} MB wave: differs from the whole read"
+fi
+
+# 4. the corpus
 if [ -d "${FP_CORPUS:-}" ]; then
     for case_dir in "$FP_CORPUS"/*/; do
         [ -d "$case_dir/att" ] || continue
