@@ -229,6 +229,21 @@ typedef struct bub_worker {
     fp_wave_walker walker; /* read buffer and parsed wave, kept across groups */
     struct walk_job *job;
     int id;
+    fp_wave_chunked chunked; /* how a wave too big to hold is read */
+    struct chunk_scan {      /* pass 1 of the wave being read in chunks */
+        const fp_wave_file *f;
+        const char *why;     /* wave_insane's verdict, from the chunks */
+        const char *why_ins; /* the first bad instruction record */
+        int64_t tl_sum;      /* timeline durations so far (saturating past BUB_MAX_CYCLE) */
+        int64_t tl_begin;    /* w->begin when the spans were summed */
+        bool tl_seen;
+        int64_t state[FP_WS_COUNT];
+        int64_t iterations;
+        int64_t n_waits;     /* waitcnt entries (pass 1) */
+        int cu;              /* the wave's, from pass 1 */
+        fp_wave_wcur *wc;    /* ... read through this in pass 2 */
+        int32_t last_cat;
+    } scan;
 } bub_worker;
 
 /* Cycle values beyond 2^50 (~6 days at 2 GHz) are not a kernel trace: a wave
@@ -344,7 +359,172 @@ typedef struct walk_job {
     atomic_bool stop;     /* a worker found filenames.json misdating a wave */
     const volatile sig_atomic_t *cancel; /* SIGINT/SIGTERM seen (main.c), may be NULL */
     atomic_bool cancelled;               /* ... so the workers stopped taking groups */
+    atomic_bool changed;                 /* a wave file read in chunks changed between passes */
 } walk_job;
+
+/* ---- a wave too big to hold, read in chunks (fp_wave_chunked; issue 22) ----
+ * Pass 1 decides what wave_insane decides and sums the timeline, into the worker's
+ * scratch only: a bad wave is skipped whole, before any sum, as a held one is. begin()
+ * then opens the wave as on_wave does; pass 2 runs the instruction pass chunk by chunk
+ * (waitcnt entries come through their own cursor); end() closes it as on_wave does. */
+#define BUB_CHUNK_LIMIT ((size_t)1 << 18) /* rows held before a wave goes in chunks (10 MiB) */
+#define BUB_CHUNK_ROWS ((size_t)1 << 16)
+
+static struct chunk_scan *scan_of(bub_ctx *c, const fp_wave_file *f)
+{
+    struct chunk_scan *s = &((bub_worker *)c->user)->scan;
+    if (s->f != f) { /* a new wave (a pass 1 that was declined leaves nothing behind) */
+        memset(s, 0, sizeof *s);
+        s->f = f;
+    }
+    return s;
+}
+
+static int scan_rows(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    struct chunk_scan *s = scan_of(user, f);
+    int64_t head = ((bub_ctx *)user)->b->wd_head_line;
+    for (size_t i = 0; i < w->n_insts; i++) {
+        const fp_wave_inst *r = &w->insts[i];
+        if (!s->why_ins && (!in_range(r->time) || !in_range(r->stall) || !in_range(r->dur) || !in_range(r->time + r->stall)))
+            s->why_ins = "an instruction record has a cycle value out of range";
+        s->iterations += head >= 0 && r->line == head;
+    }
+    if (w->n_insts)
+        s->last_cat = w->insts[w->n_insts - 1].cat;
+    return 0;
+}
+
+static int scan_spans(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    struct chunk_scan *s = scan_of(user, f);
+    if (!s->tl_seen) {
+        s->tl_seen = true;
+        s->tl_begin = w->begin;
+    }
+    for (size_t i = 0; i < w->n_spans && !s->why; i++) { /* the first bad span decides */
+        int64_t d = w->spans[i].dur;
+        if (!in_range(d)) {
+            s->why = "a timeline duration is out of range";
+            break;
+        }
+        /* <= 2^50 + 1 + 2^50: no overflow; past 2^50 the wave is bad either way */
+        s->tl_sum += d;
+        if (s->tl_sum > BUB_MAX_CYCLE)
+            s->tl_sum = BUB_MAX_CYCLE + 1;
+        if (in_range(s->tl_begin) && !in_range(s->tl_begin + s->tl_sum)) {
+            s->why = "the timeline runs out of range";
+            break;
+        }
+        s->state[w->spans[i].state] += d;
+    }
+    return 0;
+}
+
+static bool more_waits(void *user, bub_waits *q)
+{
+    bub_worker *wk = user;
+    size_t n, batch = wk->chunked.rows < 4096 ? wk->chunked.rows : 4096;
+    bool got = fp_wave_wcur_next(wk->scan.wc, batch, &q->e, &q->prods, &n);
+    q->n = n;
+    q->k = 0;
+    return got;
+}
+
+static int chunk_begin(void *user, const fp_wave_file *f, const fp_wave *w, int64_t n_waits, fp_wave_wcur *wc)
+{
+    bub_ctx *c = user;
+    fp_bubbles *b = c->b;
+    struct chunk_scan *s = scan_of(c, f);
+    if (s->tl_seen && s->tl_begin != w->begin)
+        return -1; /* "begin" after the timeline: the sums above used the wrong start */
+    const char *why = !in_range(w->begin) || !in_range(w->end) ? "begin/end out of range" : s->why ? s->why : s->why_ins;
+    if (why) {
+        fp_err e = {0};
+        fp_err_set(&e, FP_BAD_INPUT, "%s: %s", f->name, why);
+        on_skip(user, f, &e);
+        return 1;
+    }
+    if (!c->g_active || c->g_se != w->se || c->g_simd != w->simd) {
+        if (c->g_active)
+            fp_bub_sweep_end_group(c);
+        group_reset(c, w->se, w->simd);
+    }
+    b->waves_read++;
+    ((bub_worker *)c->user)->cur->waves_read++;
+    if (w->inst_base == 0 || s->last_cat != FP_CAT_MESSAGE)
+        b->waves_truncated++;
+    c->n_ex = c->n_st = 0;
+    for (int k = 0; k < FP_WS_COUNT; k++)
+        b->state_cycles[k] += s->state[k];
+    c->cur_pos = f->pos;
+    FP_GROW(b->wd, b->n_wd, b->cap_wd);
+    fp_wd_wave *o = &b->wd[b->n_wd++];
+    fp_wave hdr = *w; /* the header, no rows: fp_wd_wave_of's fields, then the counts */
+    hdr.n_insts = 0;
+    fp_wd_wave_of(&hdr, b->wd_head_line, o);
+    o->insts = (int64_t)w->inst_base;
+    o->iterations = b->wd_head_line >= 0 ? s->iterations : -1;
+    s->n_waits = n_waits;
+    s->cu = w->cu;
+    s->wc = wc;
+    bub_waits q = {NULL, NULL, 0, 0, 0, more_waits, c->user};
+    fp_bub_wave_begin(c, w->has_waitcnt && n_waits > 0, &q);
+    return 0;
+}
+
+/* After each chunk its intervals join the sweep and everything before the wave's next
+ * possible event (and the next wave's begin) is swept, so memory stays at a chunk plus
+ * the events still ahead. Only where the walk is bounded: elsewhere the wave's intervals
+ * are held to its end, as for a wave read whole. Windows out of time order need the
+ * whole wave's union: the pass is redone unbounded, which holds them. */
+static int chunk_rows(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    bub_ctx *c = user;
+    fp_bub_wave_chunk(c, w->insts, w->n_insts, 0);
+    int64_t wm = c->watermark[f - c->walk_files];
+    if (!c->bounded_pass || wm == WM_NONE || w->n_insts == 0)
+        return 0;
+    if (c->ex_unsorted) {
+        c->order_broken = true;
+        return 1;
+    }
+    int64_t safe = fp_bub_sweep_add_chunk(c, ((bub_worker *)c->user)->scan.cu, w->insts[w->n_insts - 1].time);
+    if (c->order_broken)
+        return 1;
+    fp_bub_sweep_flush(c, safe < wm ? safe : wm);
+    return c->order_broken ? 1 : 0;
+}
+
+static int chunk_end(void *user, const fp_wave_file *f, const fp_wave *w, bool ok)
+{
+    bub_ctx *c = user;
+    bub_worker *wk = c->user;
+    if (!ok) {
+        atomic_store(&wk->job->changed, true);
+        return 3;
+    }
+    fp_bub_wave_end(c, wk->scan.n_waits);
+    fp_bub_sweep_add_wave(c, w->cu, w->begin, w->end, f->pos);
+    if (c->order_broken)
+        return 1;
+    int64_t wm = c->watermark[f - c->walk_files];
+    if (wm != WM_NONE)
+        fp_bub_sweep_flush(c, wm);
+    return 0;
+}
+
+/* FLYPROF_WAVE_CHUNK_ROWS=N (tests): waves past N rows go in chunks of N (N >= 64) */
+static fp_wave_chunked chunked_reader(void)
+{
+    fp_wave_chunked ck = {BUB_CHUNK_LIMIT, BUB_CHUNK_ROWS, scan_rows, scan_spans, chunk_begin, chunk_rows, chunk_end};
+    const char *env = getenv("FLYPROF_WAVE_CHUNK_ROWS");
+    char *end = NULL;
+    long long n = env && *env ? strtoll(env, &end, 10) : 0;
+    if (end && !*end && n >= 64 && n <= (1LL << 30))
+        ck.limit = ck.rows = (size_t)n;
+    return ck;
+}
 
 static bool starts_with(const char *m, const char *p) { return strncmp(m, p, strlen(p)) == 0; }
 
@@ -370,6 +550,8 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     w->job = job;
     w->id = id;
     fp_wave_walker_init(&w->walker);
+    w->chunked = chunked_reader();
+    w->walker.chunked = &w->chunked;
     w->part.code = b->code; /* borrowed: never freed through part */
     w->part.insts = malloc((b->code.n + 1) * sizeof *w->part.insts);
     w->part.lines = calloc(b->n_lines + 1, sizeof *w->part.lines);
@@ -385,10 +567,7 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     w->c.user = w;
     w->c.mark_cls = w->c.mark_row = w->c.mark_line = NULL; /* its own, on first use */
     w->c.mark_gen = 0;
-    w->c.last_stamp = calloc(b->code.n + 1, sizeof *w->c.last_stamp);
-    w->c.last_i = calloc(b->code.n + 1, sizeof *w->c.last_i);
-    if (!w->c.last_stamp || !w->c.last_i)
-        abort();
+    fp_bub_ctx_own_tables(&w->c);
 }
 
 static void worker_free(bub_worker *w)
@@ -643,7 +822,7 @@ static int walk_groups(const char *dir, const walk_plan *plan, bub_ctx *mc, int 
     for (int k = 1; k < started; k++)
         pthread_join(th[k], NULL);
     free(th);
-    int rc = atomic_load(&job.cancelled) ? 2 : atomic_load(&job.stop) ? 1 : 0;
+    int rc = atomic_load(&job.cancelled) ? 2 : atomic_load(&job.changed) ? 3 : atomic_load(&job.stop) ? 1 : 0;
     if (rc == 0) {
         size_t np = 0;
         for (int k = 0; k < nw; k++)
@@ -1013,6 +1192,7 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     walk_plan plan;
     plan_walk(&list, bounded, &plan);
     c.watermark = plan.watermark;
+    c.bounded_pass = bounded;
     c.walk_files = plan.list.files;
     wstates_job wsj;
     memset(&wsj, 0, sizeof wsj);
@@ -1032,6 +1212,8 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
         fp_bubbles_free(out);
         if (walked == 2)
             return fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d", (int)*cancel);
+        if (walked == 3)
+            return fp_err_set(err, FP_IO_ERROR, "%s: a wave file changed while it was read (read twice: it is too big to hold)", dir);
         return 1;
     }
     free(plan.list.files);

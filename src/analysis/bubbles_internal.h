@@ -38,14 +38,22 @@ typedef struct bub_stall {
     int32_t cls, line;
 } bub_stall;
 
-/* A resident wave: its events as one time-ordered run, consumed by the merge. */
+/* What the runs of one wave share: a wave read whole is one run, a wave read in chunks
+ * (issue 22) one run per chunk, and its in-flight count is the wave's, not a run's. */
+typedef struct bub_wst {
+    int wexec; /* the wave's issue spans open at the sweep time */
+    int refs;  /* runs holding it, + 1 while the wave is being read */
+} bub_wst;
+
+/* A resident run of a wave's events, time-ordered, consumed by the merge. Every interval
+ * has both its events in one run, so a run retires with nothing of it active. */
 typedef struct bub_rwave {
     bub_ev *ev;
     size_t n, k, cap_ev;
     bub_stall *st;
     size_t n_st, cap_st;
-    int cu;    /* index into bub_ctx.cus */
-    int wexec; /* its issue spans open at the sweep time */
+    int cu;      /* index into bub_ctx.cus */
+    bub_wst *ws; /* its wave's */
 } bub_rwave;
 
 typedef struct bub_active {
@@ -74,6 +82,32 @@ typedef struct bub_cu {
 
 #define BUB_CATS 16 /* decoder categories 0..12 (FP_CAT_*), rounded up */
 
+/* One execution of a wave record, as much as a later wait needs of it: the records
+ * themselves may be gone (a wave read in chunks keeps one chunk). */
+typedef struct bub_exe {
+    uint64_t i;  /* index in the wave's stream */
+    int64_t rel; /* time + stall: when it issued */
+    uint32_t row;
+    int32_t cat;
+} bub_exe;
+
+typedef struct bub_ring {
+    bub_exe v[BUB_REPLAY_CAP];
+    size_t head, n;
+} bub_ring;
+
+/* The decoder's waitcnt entries of the wave in progress, a window of them: e[k..n) are
+ * not yet matched; when a wave is read in chunks, `more` replaces the window with the
+ * next entries (false: none left). */
+typedef struct bub_waits {
+    const fp_wave_wait *e;
+    const int64_t *prods;
+    size_t n, k;
+    int64_t matched; /* entries consumed by matching so far (the wave's whole stream) */
+    bool (*more)(void *user, struct bub_waits *q);
+    void *user;
+} bub_waits;
+
 typedef struct bub_ctx {
     fp_bubbles *b;
     fp_bub_warn_fn warn;
@@ -84,7 +118,7 @@ typedef struct bub_ctx {
     unsigned char *row_nopipe;   /* 1: occupies no pipe (waits, s_nop, s_barrier, messages) */
     fp_waitcnt_fields *row_wf;   /* parsed wait fields */
     uint32_t *last_stamp;        /* == stamp: row executed in the current wave */
-    size_t *last_i;              /* its most recent position in the wave's stream */
+    bub_exe *last_exe;           /* its most recent execution in the wave's stream */
     uint32_t stamp;
     /* fp_counter_of(class, category) for the decoder's categories, looked up per record */
     unsigned char cnt_of[FP_CL_COUNT][BUB_CATS];
@@ -100,21 +134,31 @@ typedef struct bub_ctx {
     size_t n_heap, cap_heap, n_free, cap_free;
     bub_ev *tmp_ev;
     size_t cap_tmp;
+    bub_wst *cur_ws;       /* the wave being read (its runs so far) */
+    bub_wst **free_ws;
+    size_t n_free_ws, cap_free_ws;
     int64_t g_flushed;     /* events before this time are swept */
     bool order_broken;     /* a wave had an event before g_flushed: redo unbounded */
     size_t resident_events, peak_resident_events;
     const int64_t *watermark; /* per walk position (bubbles.c plan_walk) */
+    bool bounded_pass;        /* the walk goes by begin inside dated groups */
     const fp_wave_file *walk_files;
     size_t cur_pos;           /* listing position of the wave being read */
     /* pair hash: open addressing over b->pairs indices (+1, 0 = empty) */
     size_t *ptab;
     size_t ptab_cap;
     /* scratch for one wait's producers */
-    size_t *prod_i;
+    bub_exe *prod;
     size_t cap_prod;
     /* scratch: executions a wait retires by counter replay */
-    size_t *ret_i;
+    bub_exe *ret;
     size_t cap_ret;
+    /* the wave in progress (fp_bub_wave_begin .. fp_bub_wave_end): its records may come
+     * in chunks, so everything that spans records lives here, not in the records */
+    bub_ring vmq, lgq;   /* outstanding vector / LDS-SMEM-message executions */
+    uint64_t wave_i;     /* index in the wave's stream of the next record */
+    bool replay;         /* no decoder entries: producers by counter replay alone */
+    bub_waits wq;        /* decoder entries not yet matched, wq.k the next */
     /* accumulate(): a lost SIMD cycle counts once per class, instruction and line; these
      * marks (== mark_gen: already counted in this interval) replace a scan of the
      * earlier stalls for each one. Allocated on first use, per worker. */
@@ -127,10 +171,24 @@ void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user)
 void fp_bub_ctx_free(bub_ctx *c);
 /* waitcnt.c: one wave's instruction stream (sums, attribution, stall intervals). */
 void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi);
+/* The same in pieces, for a wave read in chunks: begin (has_waits: the wave carries
+ * decoder entries; q: their first window, copied), then each chunk of records in stream
+ * order, then end with the wave's total entry count. fp_bub_wave_insts is exactly
+ * begin + one chunk + end. */
+void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q);
+void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi);
+void fp_bub_wave_end(bub_ctx *c, int64_t entries_total);
+/* the per-worker tables (last_stamp, last_exe) of a ctx that shares another's rows */
+void fp_bub_ctx_own_tables(bub_ctx *c);
 /* exposed.c: the streaming sweep of the current (SE, SIMD) group. add_wave takes
  * the current wave's c->ex / c->st intervals (and leaves them to be reset);
  * flush sweeps every event before `upto`; end_group sweeps the rest. */
 void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_t pos);
+/* A chunk of a wave read in chunks: its intervals so far become a run now, except the
+ * last in-flight span (the next chunk's first window may still join it); returns the
+ * earliest time any later event of the wave can have if its records stay in time order
+ * (the caller may flush up to there). add_wave ends the wave as for a wave read whole. */
+int64_t fp_bub_sweep_add_chunk(bub_ctx *c, int cu, int64_t next_record_time);
 /* exposed.c, per record of the current wave (from fp_bub_wave_insts, in record order):
  * its issue window joins the wave's in-flight union in c->ex, an s_endpgm's drain goes to
  * c->st; windows_done repairs the union when records came out of time order. */

@@ -156,7 +156,7 @@ static bub_rwave *rwave_get(bub_ctx *c)
         bub_rwave *r = c->free_rw[--c->n_free];
         r->n = r->k = 0;
         r->n_st = 0;
-        r->wexec = 0;
+        r->ws = NULL;
         return r;
     }
     bub_rwave *r = calloc(1, sizeof *r);
@@ -165,8 +165,31 @@ static bub_rwave *rwave_get(bub_ctx *c)
     return r;
 }
 
+static void ws_release(bub_ctx *c, bub_wst *ws)
+{
+    if (!ws || --ws->refs > 0)
+        return;
+    FP_GROW(c->free_ws, c->n_free_ws, c->cap_free_ws);
+    c->free_ws[c->n_free_ws++] = ws;
+}
+
+/* the state of the wave being read, opened by its first run */
+static bub_wst *ws_current(bub_ctx *c)
+{
+    if (!c->cur_ws) {
+        bub_wst *ws = c->n_free_ws ? c->free_ws[--c->n_free_ws] : malloc(sizeof *ws);
+        if (!ws)
+            abort();
+        *ws = (bub_wst){0, 1};
+        c->cur_ws = ws;
+    }
+    return c->cur_ws;
+}
+
 static void rwave_put(bub_ctx *c, bub_rwave *r)
 {
+    ws_release(c, r->ws);
+    r->ws = NULL;
     FP_GROW(c->free_rw, c->n_free, c->cap_free);
     c->free_rw[c->n_free++] = r;
 }
@@ -221,24 +244,17 @@ static bub_cu *cu_state(bub_ctx *c, int cu)
     return s;
 }
 
-void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_t pos)
+/* The current wave's c->ex[0 .. nex) and c->st as one run on CU state cs. */
+static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
 {
     fp_bubbles *b = c->b;
-    bub_cu *cs = cu_state(c, cu);
-    fp_bub_simd *s = &b->simds[cs->simd_idx];
-    s->waves++;
-    if (begin < s->begin)
-        s->begin = begin;
-    if (end > s->end)
-        s->end = end;
-    if (pos < s->first_pos)
-        s->first_pos = pos;
-
-    size_t ne = 2 * (c->n_ex + c->n_st);
+    size_t ne = 2 * (nex + c->n_st);
     if (ne == 0)
         return;
     bub_rwave *r = rwave_get(c);
     r->cu = (int)(cs - c->cus);
+    r->ws = ws_current(c);
+    r->ws->refs++;
     if (ne + 1 > r->cap_ev) {
         r->cap_ev = ne + 1;
         free(r->ev);
@@ -261,6 +277,8 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
     size_t kx = 0, ks = 0, ke = 0, n = 0;
     bool sorted = true;
     int64_t last = INT64_MIN;
+    size_t full = c->n_ex;
+    c->n_ex = nex; /* seq_ex reads the first nex spans */
     bub_ev x = seq_ex(c, kx);
     while (n < ne) {
         int64_t ts = ks < c->n_st ? c->st[ks].t0 : INT64_MAX;
@@ -281,6 +299,7 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
         last = e.t;
         r->ev[n++] = e;
     }
+    c->n_ex = full;
     if (!sorted) { /* a hostile file: records out of time order */
         if (c->cap_tmp < ne + 1) {
             c->cap_tmp = ne + 1;
@@ -302,13 +321,46 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
         c->peak_resident_events = c->resident_events;
 }
 
+int64_t fp_bub_sweep_add_chunk(bub_ctx *c, int cu, int64_t next_record_time)
+{
+    bub_cu *cs = cu_state(c, cu);
+    size_t nex = c->n_ex ? c->n_ex - 1 : 0;
+    add_run(c, cs, nex);
+    int64_t safe = next_record_time;
+    if (c->n_ex) { /* the held span moves to the front */
+        c->ex[0] = c->ex[c->n_ex - 1];
+        c->n_ex = 1;
+        if (c->ex[0].t0 < safe)
+            safe = c->ex[0].t0;
+    }
+    c->n_st = 0;
+    return safe;
+}
+
+void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_t pos)
+{
+    fp_bubbles *b = c->b;
+    bub_cu *cs = cu_state(c, cu);
+    fp_bub_simd *s = &b->simds[cs->simd_idx];
+    s->waves++;
+    if (begin < s->begin)
+        s->begin = begin;
+    if (end > s->end)
+        s->end = end;
+    if (pos < s->first_pos)
+        s->first_pos = pos;
+    add_run(c, cs, c->n_ex);
+    ws_release(c, c->cur_ws); /* the wave is read: its runs hold it now */
+    c->cur_ws = NULL;
+}
+
 /* The draining waves of [cs->t, t): exposed when no other wave has anything in
  * flight; lost once per SIMD cycle when no wave has (then all of them are exposed).
  * Kept apart from the stalls so the stall loop below is what it was. */
 static void drain_cycles(fp_bubbles *b, const bub_cu *cs, int exec, int64_t len)
 {
     for (size_t a = 0; a < cs->nd; a++)
-        if (exec - cs->drain[a].rw->wexec <= 0)
+        if (exec - cs->drain[a].rw->ws->wexec <= 0)
             b->drain_exposed += len;
     if (exec == 0)
         b->drain_wall += len;
@@ -369,7 +421,7 @@ static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
             if (line >= 0)
                 c->mark_line[line] = gen;
         }
-        if (exec - v->rw->wexec > 0)
+        if (exec - v->rw->ws->wexec > 0)
             continue; /* another wave has an instruction in flight: hidden */
         b->insts[v->row].exposed += len;
         b->classes[v->cls].exposed += len;
@@ -412,11 +464,11 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
             switch (x->kind) {
             case EV_EXEC_END:
                 cs->exec--;
-                r->wexec--;
+                r->ws->wexec--;
                 break;
             case EV_EXEC_START:
                 cs->exec++;
-                r->wexec++;
+                r->ws->wexec++;
                 break;
             case EV_STALL_END: {
                 bool dr = r->st[x->idx].cls == BUB_CLS_DRAIN;
@@ -477,6 +529,14 @@ void fp_bub_sweep_free(bub_ctx *c)
 {
     for (size_t i = 0; i < c->n_heap; i++)
         rwave_put(c, c->heap[i]);
+    c->n_heap = 0;
+    ws_release(c, c->cur_ws);
+    c->cur_ws = NULL;
+    for (size_t i = 0; i < c->n_free_ws; i++)
+        free(c->free_ws[i]);
+    free(c->free_ws);
+    c->free_ws = NULL;
+    c->n_free_ws = c->cap_free_ws = 0;
     for (size_t i = 0; i < c->n_free; i++) {
         free(c->free_rw[i]->ev);
         free(c->free_rw[i]->st);

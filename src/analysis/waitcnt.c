@@ -36,8 +36,8 @@ void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user)
     c->row_nopipe = calloc(n, 1);
     c->row_wf = calloc(n, sizeof *c->row_wf);
     c->last_stamp = calloc(n, sizeof *c->last_stamp);
-    c->last_i = calloc(n, sizeof *c->last_i);
-    if (!c->row_static || !c->row_wait || !c->row_nopipe || !c->row_wf || !c->last_stamp || !c->last_i)
+    c->last_exe = calloc(n, sizeof *c->last_exe);
+    if (!c->row_static || !c->row_wait || !c->row_nopipe || !c->row_wf || !c->last_stamp || !c->last_exe)
         abort();
     for (int k = 0; k < FP_CL_COUNT; k++)
         for (int cat = 0; cat < BUB_CATS; cat++)
@@ -59,23 +59,35 @@ void fp_bub_ctx_free(bub_ctx *c)
     free(c->row_nopipe);
     free(c->row_wf);
     free(c->last_stamp);
-    free(c->last_i);
+    free(c->last_exe);
     fp_bub_sweep_free(c);
     free(c->st);
     free(c->ex);
     free(c->ptab);
-    free(c->prod_i);
-    free(c->ret_i);
-    c->ret_i = NULL;
+    free(c->prod);
+    free(c->ret);
+    c->ret = NULL;
     c->row_static = NULL;
     c->row_wait = NULL;
     c->row_nopipe = NULL;
     c->row_wf = NULL;
     c->last_stamp = NULL;
-    c->last_i = NULL;
+    c->last_exe = NULL;
     c->st = c->ex = NULL;
     c->ptab = NULL;
-    c->prod_i = NULL;
+    c->prod = NULL;
+}
+
+void fp_bub_ctx_own_tables(bub_ctx *c)
+{
+    size_t n = c->b->code.n + 1;
+    c->last_stamp = calloc(n, sizeof *c->last_stamp);
+    c->last_exe = calloc(n, sizeof *c->last_exe);
+    if (!c->last_stamp || !c->last_exe)
+        abort();
+    c->stamp = 0;
+    c->prod = c->ret = NULL;
+    c->cap_prod = c->cap_ret = 0;
 }
 
 static size_t row_of(const fp_code *code, int64_t line)
@@ -126,17 +138,17 @@ static fp_bub_pair *pair_get(bub_ctx *c, size_t wrow, size_t prow)
     return p;
 }
 
-static void add_prod(bub_ctx *c, size_t *np, size_t i)
+static void add_prod(bub_ctx *c, size_t *np, const bub_exe *x)
 {
     for (size_t k = 0; k < *np; k++)
-        if (c->prod_i[k] == i)
+        if (c->prod[k].i == x->i)
             return; /* the same execution named twice */
-    FP_GROW(c->prod_i, *np, c->cap_prod);
-    c->prod_i[(*np)++] = i;
+    FP_GROW(c->prod, *np, c->cap_prod);
+    c->prod[(*np)++] = *x;
 }
 
-/* A producer line named by the decoder -> its latest execution index in this wave. */
-static void named_producer(bub_ctx *c, const fp_wave *w, size_t nret, int64_t line, size_t *np)
+/* A producer line named by the decoder -> its latest execution in this wave. */
+static void named_producer(bub_ctx *c, size_t nret, int64_t line, size_t *np)
 {
     fp_bubbles *b = c->b;
     size_t prow = row_of(&b->code, line);
@@ -155,58 +167,166 @@ static void named_producer(bub_ctx *c, const fp_wave *w, size_t nret, int64_t li
         b->producer_not_seen++;
         return;
     }
-    size_t best = SIZE_MAX;
-    for (size_t k = 0; k < nret; k++) {
-        size_t r = row_of(&b->code, w->insts[c->ret_i[k]].line);
-        if (r == prow && (best == SIZE_MAX || c->ret_i[k] > best))
-            best = c->ret_i[k];
-    }
-    add_prod(c, np, best != SIZE_MAX ? best : c->last_i[prow]);
+    const bub_exe *best = NULL;
+    for (size_t k = 0; k < nret; k++)
+        if (c->ret[k].row == prow && (!best || c->ret[k].i > best->i))
+            best = &c->ret[k];
+    add_prod(c, np, best ? best : &c->last_exe[prow]);
 }
 
-typedef struct ring {
-    size_t v[BUB_REPLAY_CAP];
-    size_t head, n;
-} ring;
-
-static void ring_push(ring *r, size_t x)
+static void ring_push(bub_ring *r, const bub_exe *x)
 {
     if (r->n == BUB_REPLAY_CAP) { /* deeper than any counter: the oldest has retired */
         r->head = (r->head + 1) % BUB_REPLAY_CAP;
         r->n--;
     }
-    r->v[(r->head + r->n) % BUB_REPLAY_CAP] = x;
+    r->v[(r->head + r->n) % BUB_REPLAY_CAP] = *x;
     r->n++;
 }
 
-/* Retire the oldest entries until at most `keep` are outstanding; they go to ret_i. */
-static void ring_wait(bub_ctx *c, ring *r, int keep, size_t *nret)
+/* Retire the oldest entries until at most `keep` are outstanding; they go to ret. */
+static void ring_wait(bub_ctx *c, bub_ring *r, int keep, size_t *nret)
 {
     while (keep >= 0 && r->n > (size_t)keep) {
-        FP_GROW(c->ret_i, *nret, c->cap_ret);
-        c->ret_i[(*nret)++] = r->v[r->head];
+        FP_GROW(c->ret, *nret, c->cap_ret);
+        c->ret[(*nret)++] = r->v[r->head];
         r->head = (r->head + 1) % BUB_REPLAY_CAP;
         r->n--;
     }
 }
 
-void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
+/* The next unmatched decoder entry, refilling the window when a chunked wave has more. */
+static inline const fp_wave_wait *wq_peek(bub_waits *q)
+{
+    if (q->k < q->n)
+        return &q->e[q->k];
+    if (q->more && q->more(q->user, q) && q->k < q->n)
+        return &q->e[q->k];
+    return NULL;
+}
+
+void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q)
+{
+    c->stamp++;
+    if (c->stamp == 0) { /* wrapped: clear so old stamps cannot match */
+        memset(c->last_stamp, 0, (c->b->code.n + 1) * sizeof *c->last_stamp);
+        c->stamp = 1;
+    }
+    c->replay = !has_waits;
+    c->vmq.head = c->vmq.n = c->lgq.head = c->lgq.n = 0;
+    c->wave_i = 0;
+    c->wq = *q;
+    c->wq.matched = 0;
+}
+
+/* A wait with producers: the pairs it charges, and its dynamic class. */
+static fp_class charge_wait(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall, size_t np, bool inferred)
+{
+    fp_bubbles *b = c->b;
+    fp_bub_inst *x = &b->insts[row];
+    fp_class st = c->row_static[row];
+    uint64_t i = c->wave_i;
+    b->waits_with_producers++;
+    b->waits_inferred += inferred;
+    int64_t release = r->time + stall;
+    double share = (double)stall / (double)np;
+    int64_t nk[3] = {0, 0, 0};
+    for (size_t q = 0; q < np; q++) {
+        const bub_exe *p = &c->prod[q];
+        size_t prow = p->row;
+        fp_bub_pair *pp = pair_get(c, row, prow);
+        uint64_t seq = (i << 20) | (uint64_t)(q < 0xFFFFF ? q : 0xFFFFF);
+        if (c->cur_pos < pp->first_pos || (c->cur_pos == pp->first_pos && seq < pp->first_seq)) {
+            pp->first_pos = c->cur_pos;
+            pp->first_seq = seq;
+        }
+        int64_t cyc = release - p->rel;
+        pp->count++;
+        pp->count_inferred += inferred;
+        pp->cycles_sum += cyc;
+        if (cyc < pp->cycles_min)
+            pp->cycles_min = cyc;
+        if (cyc > pp->cycles_max)
+            pp->cycles_max = cyc;
+        pp->distance_sum += (int64_t)(i - p->i - 1);
+        pp->stall_share += share;
+        nk[fp_counter_of(c->row_static[prow], p->cat)]++;
+    }
+    if (st != FP_CL_WAITCNT) {
+        x->class_cycles[st] += stall;
+        return st;
+    }
+    /* combined wait: this execution's stall goes to the counter it really waited on - the
+     * kind of most of its producers (ties: vector memory, the longer latency) - so the
+     * class of every stalled cycle is one class and exposed <= stall holds per class */
+    fp_class dyn = nk[FP_CNT_VM] >= nk[FP_CNT_LGKM] ? (nk[FP_CNT_VM] ? FP_CL_VMCNT : FP_CL_WAITCNT) : FP_CL_LGKMCNT;
+    x->class_cycles[dyn] += stall;
+    return dyn;
+}
+
+/* A counter wait: the executions it retires (replay), the decoder entries that are its
+ * own, then the charge. Returns its dynamic class. */
+static fp_class wait_record(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
 {
     fp_bubbles *b = c->b;
     const fp_code *code = &b->code;
-    c->stamp++;
-    if (c->stamp == 0) { /* wrapped: clear so old stamps cannot match */
-        memset(c->last_stamp, 0, (code->n + 1) * sizeof *c->last_stamp);
-        c->stamp = 1;
+    b->waits_exec++;
+    size_t np = 0, nret = 0;
+    bool inferred = false;
+    /* counter replay runs always: it resolves decoder edges to executions */
+    const fp_waitcnt_fields *f = &c->row_wf[row];
+    if (f->vm)
+        ring_wait(c, &c->vmq, f->vm_n, &nret);
+    if (f->lgkm)
+        ring_wait(c, &c->lgq, f->lgkm_n, &nret);
+    if (!c->replay) {
+        unsigned kinds = 0;
+        const fp_wave_wait *e;
+        while ((e = wq_peek(&c->wq)) && e->line == r->line) {
+            const int64_t *prods = c->wq.prods + e->first;
+            unsigned ek = 0;
+            for (size_t q = 0; q < e->n; q++) {
+                size_t pr = row_of(code, prods[q]);
+                ek |= pr == SIZE_MAX ? 0u : 1u << fp_counter_of(c->row_static[pr], -1);
+            }
+            if (kinds && (ek & kinds))
+                break; /* same kind again: the next execution's entry */
+            kinds |= ek ? ek : 1u;
+            for (size_t q = 0; q < e->n; q++)
+                named_producer(c, nret, prods[q], &np);
+            c->wq.k++;
+            c->wq.matched++;
+        }
+    } else {
+        for (size_t q = 0; q < nret; q++)
+            add_prod(c, &np, &c->ret[q]);
+        inferred = np > 0;
     }
-    bool replay = !w->has_waitcnt || w->n_waits == 0;
-    ring vmq = {{0}, 0, 0}, lgq = {{0}, 0, 0};
-    size_t k = 0; /* next unmatched decoder entry */
-    for (size_t i = 0; i < w->n_insts; i++) {
-        const fp_wave_inst *r = &w->insts[i];
-        b->w_records++;
-        size_t row = row_of(code, r->line);
-        if (row == SIZE_MAX) {
+    if (np > 0)
+        return charge_wait(c, r, row, stall, np, inferred);
+    fp_class st = c->row_static[row];
+    b->insts[row].class_cycles[st] += stall;
+    return st;
+}
+
+void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
+{
+    fp_bubbles *b = c->b;
+    /* the per-row tables in locals: the stores below could alias them for the compiler */
+    const size_t *pos_of = b->code.pos_of_index;
+    const uint64_t max_line = pos_of ? (uint64_t)b->code.max_index : 0;
+    const fp_class *row_static = c->row_static;
+    const unsigned char *row_wait = c->row_wait;
+    fp_bub_inst *insts = b->insts;
+    uint32_t *last_stamp = c->last_stamp;
+    bub_exe *last_exe = c->last_exe;
+    const uint32_t stamp = c->stamp;
+    b->w_records += (int64_t)n;
+    uint64_t wi = c->wave_i;
+    for (size_t j = 0; j < n; j++, wi++) {
+        const fp_wave_inst *r = &rec[j];
+        /* row_of: an unsigned compare also sends negative lines to "unknown" */
+        if (!pos_of || (uint64_t)r->line > max_line || pos_of[r->line] == SIZE_MAX) {
             b->unknown_line_records++;
             if (!c->warned_unknown && c->warn) {
                 char msg[160];
@@ -216,105 +336,48 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
             }
             continue;
         }
+        size_t row = pos_of[r->line];
         int64_t stall = r->stall < 0 ? 0 : r->stall;
-        fp_bub_inst *x = &b->insts[row];
+        fp_bub_inst *x = &insts[row];
         x->w_hit++;
         x->w_stall += stall;
         x->w_latency += r->dur;
-        fp_class st = c->row_static[row];
+        fp_class st = row_static[row];
         fp_class dyn = st;
-        if (c->row_wait[row]) {
-            b->waits_exec++;
-            size_t np = 0;
-            bool inferred = false;
-            /* counter replay runs always: it resolves decoder edges to executions */
-            size_t nret = 0;
-            const fp_waitcnt_fields *f = &c->row_wf[row];
-            if (f->vm)
-                ring_wait(c, &vmq, f->vm_n, &nret);
-            if (f->lgkm)
-                ring_wait(c, &lgq, f->lgkm_n, &nret);
-            if (!replay) {
-                unsigned kinds = 0;
-                while (k < w->n_waits && w->waits[k].line == r->line) {
-                    const fp_wave_wait *e = &w->waits[k];
-                    unsigned ek = 0;
-                    for (size_t q = 0; q < e->n; q++) {
-                        size_t pr = row_of(code, w->prods[e->first + q]);
-                        ek |= pr == SIZE_MAX ? 0u : 1u << fp_counter_of(c->row_static[pr], -1);
-                    }
-                    if (kinds && (ek & kinds))
-                        break; /* same kind again: the next execution's entry */
-                    kinds |= ek ? ek : 1u;
-                    for (size_t q = 0; q < e->n; q++)
-                        named_producer(c, w, nret, w->prods[e->first + q], &np);
-                    k++;
-                }
-            } else {
-                for (size_t q = 0; q < nret; q++)
-                    add_prod(c, &np, c->ret_i[q]);
-                inferred = np > 0;
-            }
-            if (np > 0) {
-                b->waits_with_producers++;
-                b->waits_inferred += inferred;
-                int64_t release = r->time + stall;
-                double share = (double)stall / (double)np;
-                int64_t nk[3] = {0, 0, 0};
-                for (size_t q = 0; q < np; q++) {
-                    size_t pi = c->prod_i[q];
-                    const fp_wave_inst *p = &w->insts[pi];
-                    size_t prow = row_of(code, p->line);
-                    fp_bub_pair *pp = pair_get(c, row, prow);
-                    uint64_t seq = ((uint64_t)i << 20) | (uint64_t)(q < 0xFFFFF ? q : 0xFFFFF);
-                    if (c->cur_pos < pp->first_pos || (c->cur_pos == pp->first_pos && seq < pp->first_seq)) {
-                        pp->first_pos = c->cur_pos;
-                        pp->first_seq = seq;
-                    }
-                    int64_t cyc = release - (p->time + (p->stall < 0 ? 0 : p->stall));
-                    pp->count++;
-                    pp->count_inferred += inferred;
-                    pp->cycles_sum += cyc;
-                    if (cyc < pp->cycles_min)
-                        pp->cycles_min = cyc;
-                    if (cyc > pp->cycles_max)
-                        pp->cycles_max = cyc;
-                    pp->distance_sum += (int64_t)(i - pi - 1);
-                    pp->stall_share += share;
-                    nk[fp_counter_of(c->row_static[prow], p->cat)]++;
-                }
-                if (st == FP_CL_WAITCNT) {
-                    /* combined wait: this execution's stall goes to the counter it really
-                     * waited on - the kind of most of its producers (ties: vector memory,
-                     * the longer latency) - so the class of every stalled cycle is one
-                     * class and exposed <= stall holds per class */
-                    dyn = nk[FP_CNT_VM] >= nk[FP_CNT_LGKM] ? (nk[FP_CNT_VM] ? FP_CL_VMCNT : FP_CL_WAITCNT)
-                                                           : FP_CL_LGKMCNT;
-                    x->class_cycles[dyn] += stall;
-                } else {
-                    x->class_cycles[st] += stall;
-                }
-            } else {
-                x->class_cycles[st] += stall;
-            }
+        bub_exe me = {wi, r->time + stall, (uint32_t)row, r->cat};
+        if (row_wait[row]) {
+            c->wave_i = wi;
+            dyn = wait_record(c, r, row, stall);
         } else {
             x->class_cycles[st] += stall;
-            {
-                fp_counter kc = (unsigned)r->cat < BUB_CATS ? (fp_counter)c->cnt_of[st][r->cat] : fp_counter_of(st, r->cat);
-                if (kc == FP_CNT_VM)
-                    ring_push(&vmq, i);
-                else if (kc == FP_CNT_LGKM)
-                    ring_push(&lgq, i);
-            }
+            fp_counter kc = (unsigned)r->cat < BUB_CATS ? (fp_counter)c->cnt_of[st][r->cat] : fp_counter_of(st, r->cat);
+            if (kc == FP_CNT_VM)
+                ring_push(&c->vmq, &me);
+            else if (kc == FP_CNT_LGKM)
+                ring_push(&c->lgq, &me);
         }
         if (stall > 0) {
             FP_GROW(c->st, c->n_st, c->cap_st);
             c->st[c->n_st++] = (bub_iv){r->time, r->time + stall, gi, (int32_t)dyn, (int64_t)row};
         }
         fp_bub_window(c, r, row, stall);
-        c->last_stamp[row] = c->stamp;
-        c->last_i[row] = i;
+        last_stamp[row] = stamp;
+        last_exe[row] = me;
     }
-    b->waits_unmatched_entries += (int64_t)(w->n_waits - k);
+    c->wave_i = wi;
+}
+
+void fp_bub_wave_end(bub_ctx *c, int64_t entries_total)
+{
+    c->b->waits_unmatched_entries += entries_total - c->wq.matched;
+    c->wq = (bub_waits){0};
     fp_bub_windows_done(c);
+}
+
+void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
+{
+    bub_waits q = {w->waits, w->prods, w->n_waits, 0, 0, NULL, NULL};
+    fp_bub_wave_begin(c, w->has_waitcnt && w->n_waits > 0, &q);
+    fp_bub_wave_chunk(c, w->insts, w->n_insts, gi);
+    fp_bub_wave_end(c, (int64_t)w->n_waits);
 }

@@ -243,6 +243,19 @@ typedef struct wsrc {
     bool eof, failed;
 } wsrc;
 
+/* What room() hands chunks to (see fp_wave_chunked in wave.h). */
+struct fp_wave_sink {
+    int (*rows)(void *user, fp_wave *w);  /* a full chunk of w->insts */
+    int (*spans)(void *user, fp_wave *w); /* a full chunk of w->spans (NULL: dropped) */
+    void *user;
+    size_t limit;       /* sizing: rows past which a wave is too big (0: none) */
+    bool chunking;      /* chunks handed over rather than arrays grown */
+    bool too_big;       /* sizing found the wave past the limit */
+    int stop;           /* a callback's nonzero return */
+    int64_t waits_seen; /* entries counted while chunking */
+    size_t waits_off;   /* file offset of the first entry */
+};
+
 static ssize_t src_read(wsrc *s, char *to, size_t n)
 {
     if (s->fd >= 0)
@@ -298,6 +311,62 @@ static bool src_close(fp_fc *c)
             return !s->failed;
         src_more(s);
     }
+}
+
+/* Room for one more row in an array of w, the rarely taken branch of every append of the
+ * fast path. Without a sink: grow. With one (fp_wave_walk_with's chunked reading, issue
+ * 22: a wave too big to hold): while sizing, a wave past the sink's row limit is "too big"
+ * (the parse stops: it is read again in chunks); while chunking, a full array of rows or
+ * spans is handed to the sink and emptied, and waitcnt entries are only counted (they are
+ * read apart, through their own cursor: fp_wave_wcur). */
+enum { ROOM_INSTS, ROOM_SPANS, ROOM_WAITS, ROOM_PRODS };
+
+static __attribute__((noinline)) bool room(fp_wave *w, int kind)
+{
+    fp_wave_sink *s = w->sink;
+    if (s && s->chunking) {
+        int rc = 0;
+        switch (kind) {
+        case ROOM_INSTS:
+            rc = s->rows ? s->rows(s->user, w) : 0;
+            w->inst_base += w->n_insts;
+            w->n_insts = 0;
+            break;
+        case ROOM_SPANS:
+            rc = s->spans ? s->spans(s->user, w) : 0;
+            w->n_spans = 0;
+            break;
+        case ROOM_WAITS:
+            s->waits_seen += (int64_t)w->n_waits;
+            w->n_waits = 0;
+            break;
+        default:
+            w->n_prods = 0;
+            break;
+        }
+        if (rc)
+            s->stop = rc;
+        return rc == 0;
+    }
+    switch (kind) {
+    case ROOM_INSTS:
+        if (s && s->limit && w->cap_insts >= s->limit) {
+            s->too_big = true;
+            return false;
+        }
+        FP_GROW(w->insts, w->n_insts, w->cap_insts);
+        break;
+    case ROOM_SPANS:
+        FP_GROW(w->spans, w->n_spans, w->cap_spans);
+        break;
+    case ROOM_WAITS:
+        FP_GROW(w->waits, w->n_waits, w->cap_waits);
+        break;
+    default:
+        FP_GROW(w->prods, w->n_prods, w->cap_prods);
+        break;
+    }
+    return true;
 }
 
 /* The rest of a row after its `want` cells: more integers, then ']'. */
@@ -440,8 +509,8 @@ static bool f_insts(fp_fc *c, fp_wave *w)
             if (!f_row_tail(c))
                 return false;
         }
-        if (w->n_insts >= w->cap_insts)
-            FP_GROW(w->insts, w->n_insts, w->cap_insts);
+        if (w->n_insts >= w->cap_insts && !room(w, ROOM_INSTS))
+            return false;
         fp_wave_inst *r = &w->insts[w->n_insts++];
         r->time = v[0];
         r->cat = (int32_t)(v[1] < 0 || v[1] > 1000 ? 0 : v[1]);
@@ -475,7 +544,8 @@ static bool f_spans(fp_fc *c, fp_wave *w)
                    !f_row_tail(c)) {
             return false;
         }
-        FP_GROW(w->spans, w->n_spans, w->cap_spans);
+        if (w->n_spans >= w->cap_spans && !room(w, ROOM_SPANS))
+            return false;
         fp_wave_span *sp = &w->spans[w->n_spans++];
         sp->state = (int32_t)(v[0] < 0 || v[0] >= FP_WS_COUNT ? FP_WS_EMPTY : v[0]);
         sp->dur = v[1];
@@ -516,7 +586,7 @@ static const char *wait_compact(const char *p, const char *end, fp_wave *w)
                 goto undo;
             p += n + 1;
             if (w->n_prods >= w->cap_prods)
-                FP_GROW(w->prods, w->n_prods, w->cap_prods);
+                room(w, ROOM_PRODS);
             w->prods[w->n_prods++] = prod;
             if (*p == ',') {
                 p++;
@@ -529,12 +599,49 @@ static const char *wait_compact(const char *p, const char *end, fp_wave *w)
     }
     if (*p++ != ']')
         goto undo;
-    FP_GROW(w->waits, w->n_waits, w->cap_waits);
+    if (w->n_waits >= w->cap_waits)
+        room(w, ROOM_WAITS);
     w->waits[w->n_waits++] = (fp_wave_wait){line, n0, w->n_prods - n0};
     return p;
 undo:
     w->n_prods = n0;
     return NULL;
+}
+
+/* One entry of the waitcnt array: the compact way, else the general one. */
+static bool f_wait_entry(fp_fc *c, fp_wave *w)
+{
+    ahead(c);
+    const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? wait_compact(c->p, c->e, w) : NULL;
+    if (q) {
+        c->p = q;
+        return true;
+    }
+    int64_t line;
+    if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &line) || !fp_fc_lit(c, ',') || !fp_fc_lit(c, '['))
+        return false;
+    if (w->n_waits >= w->cap_waits)
+        room(w, ROOM_WAITS);
+    fp_wave_wait *e = &w->waits[w->n_waits++];
+    e->line = line;
+    e->first = w->n_prods;
+    e->n = 0;
+    if (!fp_fc_lit(c, ']')) {
+        do {
+            int64_t p;
+            /* the decoder writes [prod, 0]; other scalar cells are skipped by
+             * read_waits too, but only integers are accepted here */
+            if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &p) || !f_row_tail(c))
+                return false;
+            if (w->n_prods >= w->cap_prods)
+                room(w, ROOM_PRODS);
+            w->prods[w->n_prods++] = p;
+            e->n++;
+        } while (fp_fc_lit(c, ','));
+        if (!fp_fc_lit(c, ']'))
+            return false;
+    }
+    return fp_fc_lit(c, ']');
 }
 
 /* [[line, [[prod, n, ...], ...]], ...] or null - as read_waits. */
@@ -549,38 +656,12 @@ static bool f_waits(fp_fc *c, fp_wave *w)
     if (!fp_fc_lit(c, '['))
         return false;
     w->has_waitcnt = true;
+    if (w->sink && w->sink->chunking) /* where the entries begin, for their own cursor */
+        w->sink->waits_off = ((wsrc *)c)->total - (size_t)(c->e - c->p);
     if (fp_fc_lit(c, ']'))
         return true;
     do {
-        ahead(c);
-        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? wait_compact(c->p, c->e, w) : NULL;
-        if (q) {
-            c->p = q;
-            continue;
-        }
-        int64_t line;
-        if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &line) || !fp_fc_lit(c, ',') || !fp_fc_lit(c, '['))
-            return false;
-        FP_GROW(w->waits, w->n_waits, w->cap_waits);
-        fp_wave_wait *e = &w->waits[w->n_waits++];
-        e->line = line;
-        e->first = w->n_prods;
-        e->n = 0;
-        if (!fp_fc_lit(c, ']')) {
-            do {
-                int64_t p;
-                /* the decoder writes [prod, 0]; other scalar cells are skipped by
-                 * read_waits too, but only integers are accepted here */
-                if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &p) || !f_row_tail(c))
-                    return false;
-                FP_GROW(w->prods, w->n_prods, w->cap_prods);
-                w->prods[w->n_prods++] = p;
-                e->n++;
-            } while (fp_fc_lit(c, ','));
-            if (!fp_fc_lit(c, ']'))
-                return false;
-        }
-        if (!fp_fc_lit(c, ']'))
+        if (!f_wait_entry(c, w))
             return false;
     } while (fp_fc_lit(c, ','));
     return fp_fc_lit(c, ']');
@@ -646,6 +727,19 @@ static int fast_parse(fp_wave *w, wsrc *src)
             if (seen_wave || !f_wave_obj(c, w))
                 return -1;
             seen_wave = true;
+        } else if (w->sink && w->sink->limit && key_is(k, kl, "num_insts")) {
+            /* the decoder's own count, before the rows: a hint only (a wrong one costs
+             * time, never a result), it saves growing the rows up to the limit first */
+            int64_t v = 0;
+            const char *at = c->p;
+            if (!fp_fc_int(c, &v)) { /* not an integer: skipped as any scalar */
+                c->p = at;
+                if (!fp_fc_skip_scalar(c))
+                    return -1;
+            } else if (v > 0 && (uint64_t)v > w->sink->limit) {
+                w->sink->too_big = true;
+                return -1;
+            }
         } else if (!fp_fc_skip_scalar(c)) {
             return -1;
         }
@@ -1043,7 +1137,7 @@ static int read_wave_file(int dfd, const char *dir, const fp_wave_file *f, fp_sb
 /* The fast path over the file through the window (wsrc): true when it read the whole
  * file and accepted it; false (nothing decided) sends the file the old way - read whole,
  * fp_wave_parse - which gives the same result or words the error. */
-static bool stream_wave_file(int dfd, const fp_wave_file *f, fp_wave_walker *wk)
+static bool stream_wave_file(int dfd, const fp_wave_file *f, fp_wave_walker *wk, bool *too_big)
 {
     if (!f->regular)
         return false;
@@ -1054,15 +1148,189 @@ static bool stream_wave_file(int dfd, const fp_wave_file *f, fp_wave_walker *wk)
     fp_sb_grow(&wk->buf, WIN_SIZE);
     wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap, WIN_AHEAD, fd, NULL, 0, 0, false, false};
     wave_reset(&wk->w);
+    wk->w.inst_base = 0;
+    /* sizing: with a chunked reader, a wave growing past its limit stops here */
+    fp_wave_sink sizing = {NULL, NULL, NULL, wk->chunked ? wk->chunked->limit : 0, false, false, 0, 0, 0};
+    wk->w.sink = sizing.limit ? &sizing : NULL;
     bool ok = fast_parse(&wk->w, &src) == 0;
+    wk->w.sink = NULL;
+    *too_big = sizing.too_big;
     close(fd);
     return ok;
+}
+
+
+/* ---- reading a wave in chunks (fp_wave_chunked) ---- */
+
+typedef struct chunk_glue {
+    const fp_wave_chunked *ck;
+    const fp_wave_file *f;
+    void *user;
+    bool pass2;
+} chunk_glue;
+
+static int glue_rows(void *u, fp_wave *w)
+{
+    chunk_glue *g = u;
+    return g->pass2 ? g->ck->rows_cb(g->user, g->f, w) : g->ck->scan_rows(g->user, g->f, w);
+}
+
+static int glue_spans(void *u, fp_wave *w)
+{
+    chunk_glue *g = u;
+    return g->ck->scan_spans(g->user, g->f, w);
+}
+
+static void size_exactly(void **arr, size_t *cap, size_t n, size_t elem)
+{
+    if (*cap == n)
+        return;
+    void *p = realloc(*arr, n * elem);
+    if (!p)
+        abort();
+    *arr = p;
+    *cap = n;
+}
+
+/* One pass over the file in chunks: 0, -1 (the fast scanner declined or the file could
+ * not be opened: nothing decided) or a callback's stop value. */
+static int chunk_pass(int dfd, const fp_wave_file *f, fp_wave_walker *wk, fp_wave_sink *s)
+{
+    int fd = openat(dfd, f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return -1;
+    fp_wave *w = &wk->w;
+    size_t rows = wk->chunked->rows < 64 ? 64 : wk->chunked->rows;
+    wave_reset(w);
+    w->inst_base = 0;
+    size_exactly((void **)&w->insts, &w->cap_insts, rows, sizeof *w->insts);
+    size_exactly((void **)&w->spans, &w->cap_spans, rows, sizeof *w->spans);
+    size_exactly((void **)&w->waits, &w->cap_waits, 1024, sizeof *w->waits);
+    size_exactly((void **)&w->prods, &w->cap_prods, 4096, sizeof *w->prods);
+    fp_sb_grow(&wk->buf, WIN_SIZE);
+    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap, WIN_AHEAD, fd, NULL, 0, 0, false, false};
+    s->chunking = true;
+    s->stop = 0;
+    s->waits_seen = 0;
+    w->sink = s;
+    bool ok = fast_parse(w, &src) == 0;
+    close(fd);
+    if (ok && w->n_insts && s->rows)
+        s->stop = s->rows(s->user, w);
+    w->inst_base += w->n_insts;
+    w->n_insts = 0;
+    if (ok && !s->stop && w->n_spans && s->spans)
+        s->stop = s->spans(s->user, w);
+    w->n_spans = 0;
+    s->waits_seen += (int64_t)w->n_waits;
+    w->n_waits = w->n_prods = 0;
+    w->sink = NULL;
+    s->chunking = false;
+    return s->stop ? s->stop : ok ? 0 : -1;
+}
+
+struct fp_wave_wcur {
+    wsrc src;
+    fp_sb buf;
+    fp_wave batch;
+    int64_t left;
+    bool first, failed;
+};
+
+bool fp_wave_wcur_next(fp_wave_wcur *wc, size_t max, const fp_wave_wait **e, const int64_t **prods, size_t *n)
+{
+    fp_wave *b = &wc->batch;
+    b->n_waits = b->n_prods = 0;
+    fp_fc *c = &wc->src.c;
+    while (!wc->failed && wc->left > 0 && b->n_waits < max) {
+        ahead(c);
+        if (!wc->first && !fp_fc_lit(c, ','))
+            wc->failed = true;
+        else if (!f_wait_entry(c, b))
+            wc->failed = true;
+        wc->first = false;
+        wc->left--;
+    }
+    *e = b->waits;
+    *prods = b->prods;
+    *n = wc->failed ? 0 : b->n_waits;
+    return *n > 0;
+}
+
+bool fp_wave_wcur_failed(const fp_wave_wcur *wc) { return wc->failed; }
+
+static bool wcur_open(fp_wave_wcur *wc, int dfd, const fp_wave_file *f, size_t off, int64_t n)
+{
+    memset(wc, 0, sizeof *wc);
+    wc->src.fd = -1;
+    if (n <= 0)
+        return true;
+    int fd = openat(dfd, f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0 || lseek(fd, (off_t)off, SEEK_SET) < 0) {
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    fp_sb_init(&wc->buf);
+    fp_sb_grow(&wc->buf, WIN_AHEAD * 2);
+    wc->src = (wsrc){{wc->buf.buf, wc->buf.buf}, wc->buf.buf, wc->buf.cap, WIN_AHEAD, fd, NULL, 0, off, false, false};
+    wc->left = n;
+    wc->first = true;
+    return true;
+}
+
+static void wcur_close(fp_wave_wcur *wc)
+{
+    if (wc->src.fd >= 0)
+        close(wc->src.fd);
+    fp_wave_free(&wc->batch);
+    fp_sb_free(&wc->buf);
+}
+
+/* A wave past the limit: 0 read in chunks (or skipped by begin), -1 not readable so
+ * (the caller reads it whole), else the stop value of a callback. */
+static int walk_chunked(int dfd, const fp_wave_file *f, fp_wave_walker *wk, void *user)
+{
+    const fp_wave_chunked *ck = wk->chunked;
+    chunk_glue g = {ck, f, user, false};
+    fp_wave_sink s = {glue_rows, glue_spans, &g, 0, false, false, 0, 0, 0};
+    fp_wave *w = &wk->w;
+    w->se = f->se;
+    w->simd = f->simd;
+    w->slot = f->slot;
+    w->id = f->id;
+    int rc = chunk_pass(dfd, f, wk, &s);
+    if (rc)
+        return rc;
+    int64_t n_waits = s.waits_seen;
+    size_t off = s.waits_off;
+    fp_wave_wcur wc;
+    if (!wcur_open(&wc, dfd, f, off, n_waits))
+        return -1;
+    rc = ck->begin(user, f, w, n_waits, &wc);
+    if (rc < 0) {
+        wcur_close(&wc);
+        return -1;
+    }
+    if (rc == 0) {
+        g.pass2 = true;
+        s.spans = NULL;
+        int r2 = chunk_pass(dfd, f, wk, &s);
+        /* the same file again: anything but a clean read of as many entries is a change */
+        bool ok = r2 == 0 && s.waits_seen == n_waits && !wc.failed;
+        rc = r2 > 0 ? r2 : ck->end(user, f, w, ok);
+    } else if (rc == 1) {
+        rc = 0;
+    }
+    wcur_close(&wc);
+    return rc;
 }
 
 void fp_wave_walker_init(fp_wave_walker *wk)
 {
     fp_sb_init(&wk->buf);
     fp_wave_init(&wk->w);
+    wk->chunked = NULL;
 }
 
 void fp_wave_walker_free(fp_wave_walker *wk)
@@ -1079,10 +1347,20 @@ int fp_wave_walk_with(fp_wave_walker *wk, const char *dir, const fp_wave_list *l
     for (size_t i = 0; i < list->n && rc == 0; i++) {
         const fp_wave_file *f = &list->files[i];
         fp_err e = {0};
+        bool streamed = false, too_big = false;
         if (dfd < 0)
             fp_err_set(&e, FP_IO_ERROR, "%s: cannot open: %s", dir, strerror(errno));
-        if (dfd < 0 || (!stream_wave_file(dfd, f, wk) && (read_wave_file(dfd, dir, f, &wk->buf, &e) != 0 ||
-                                                          fp_wave_parse(&wk->w, wk->buf.buf, wk->buf.len, f->name, &e) != 0))) {
+        else
+            streamed = stream_wave_file(dfd, f, wk, &too_big);
+        if (too_big) { /* past the chunked limit: read in chunks, or whole when it cannot be */
+            int r = walk_chunked(dfd, f, wk, user);
+            if (r >= 0) {
+                rc = r;
+                continue;
+            }
+        }
+        if (dfd < 0 || (!streamed && (read_wave_file(dfd, dir, f, &wk->buf, &e) != 0 ||
+                                      fp_wave_parse(&wk->w, wk->buf.buf, wk->buf.len, f->name, &e) != 0))) {
             if (skip)
                 skip(user, f, &e);
             fp_err_clear(&e);

@@ -65,6 +65,8 @@ typedef struct fp_wave_wait {
     size_t first, n;
 } fp_wave_wait;
 
+typedef struct fp_wave_sink fp_wave_sink; /* wave.c: reading in chunks */
+
 typedef struct fp_wave {
     /* identity: se/simd/slot/id from the file name, cu from the content */
     int se, simd, slot, id, cu;
@@ -78,6 +80,9 @@ typedef struct fp_wave {
     size_t n_waits, cap_waits;
     int64_t *prods;
     size_t n_prods, cap_prods;
+    /* read in chunks (fp_wave_chunked): insts[0] is the wave's row inst_base */
+    size_t inst_base;
+    fp_wave_sink *sink;
 } fp_wave;
 
 void fp_wave_init(fp_wave *w);
@@ -138,9 +143,35 @@ int fp_wave_walk(const char *dir, const fp_wave_list *list, fp_wave_cb cb, fp_wa
 
 /* The same with the read buffer and the parsed wave kept across calls (many
  * short walks, e.g. one per (SE, SIMD) group, without re-growing them). */
+/* ---- a wave too big to hold (issue 22: one 549 MB file took 2.4 GB) ----
+ * A walker given a fp_wave_chunked reads a wave whose rows pass `limit` twice through its
+ * window, never holding more than `rows` rows: pass 1 hands every chunk of rows and of
+ * timeline spans to scan_rows / scan_spans; then begin() gets the header (w->begin, end,
+ * cu, has_waitcnt; no rows) and the number of waitcnt entries, with a cursor over them;
+ * pass 2 hands the rows again, chunk by chunk, to rows(); end() closes (ok: pass 2 read
+ * the file as pass 1 did). Only the decoder's own layout is read so (the window's fast
+ * scanner); a file it declines is read whole as before. Callbacks return 0 to go on;
+ * begin() 1 skips the rest of the wave, -1 has it read whole instead (nothing of it may
+ * have been kept); any other value stops the walk with that value. */
+typedef struct fp_wave_wcur fp_wave_wcur;
+/* The next up to `max` waitcnt entries (replacing the last ones); false when none is
+ * left, or the file no longer reads (then fp_wave_wcur_failed). */
+bool fp_wave_wcur_next(fp_wave_wcur *wc, size_t max, const fp_wave_wait **e, const int64_t **prods, size_t *n);
+bool fp_wave_wcur_failed(const fp_wave_wcur *wc);
+
+typedef struct fp_wave_chunked {
+    size_t limit, rows;
+    int (*scan_rows)(void *user, const fp_wave_file *f, const fp_wave *w);
+    int (*scan_spans)(void *user, const fp_wave_file *f, const fp_wave *w);
+    int (*begin)(void *user, const fp_wave_file *f, const fp_wave *w, int64_t n_waits, fp_wave_wcur *wc);
+    int (*rows_cb)(void *user, const fp_wave_file *f, const fp_wave *w);
+    int (*end)(void *user, const fp_wave_file *f, const fp_wave *w, bool ok);
+} fp_wave_chunked;
+
 typedef struct fp_wave_walker {
     fp_sb buf;
     fp_wave w;
+    const fp_wave_chunked *chunked; /* NULL: every wave is read whole */
 } fp_wave_walker;
 void fp_wave_walker_init(fp_wave_walker *wk);
 void fp_wave_walker_free(fp_wave_walker *wk);
