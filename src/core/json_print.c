@@ -151,6 +151,39 @@ static int short_decimal(double d, char *out)
     return 0;
 }
 
+/* The decimal digits of u, written backwards ending at e (two at a time from a
+ * table: ~half the divisions); the start. */
+static char *digits(char *e, unsigned long long u)
+{
+    static const char D2[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                             "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                             "8081828384858687888990919293949596979899";
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        e -= 2;
+        memcpy(e, D2 + 2 * r, 2);
+    }
+    if (u >= 10) {
+        e -= 2;
+        memcpy(e, D2 + 2 * u, 2);
+    } else {
+        *--e = (char)('0' + u);
+    }
+    return e;
+}
+
+/* An integer below 10^15 in magnitude: "%1.15g" prints its plain digits. */
+static void put_int(pbuf *b, long long v)
+{
+    char tmp[24];
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    char *e = tmp + sizeof tmp, *q = digits(e, u);
+    if (v < 0)
+        *--q = '-';
+    put(b, q, (size_t)(e - q));
+}
+
 static void put_number(pbuf *b, double d)
 {
     char tmp[32];
@@ -162,16 +195,7 @@ static void put_number(pbuf *b, double d)
     if (d == floor(d) && fabs(d) < 1e15 && !(d == 0.0 && signbit(d))) {
         /* "%1.15g" of an integer below 10^15 is its plain decimal digits (no
          * exponent below 10^precision, no point); -0.0 ("-0") goes the slow way */
-        long long v = (long long)d;
-        unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-        char *e = tmp + sizeof tmp, *s = e;
-        do {
-            *--s = (char)('0' + u % 10);
-            u /= 10;
-        } while (u);
-        if (v < 0)
-            *--s = '-';
-        put(b, s, (size_t)(e - s));
+        put_int(b, (long long)d);
         return;
     }
     if ((len = short_decimal(d, tmp)) > 0) {
@@ -220,11 +244,51 @@ static size_t plain_run(const unsigned char *p, size_t n, bool utf8)
     return i;
 }
 
+/* Spare bytes a fast path reserves past what it writes: copy_plain reads its
+ * copy 16 bytes at a time, and a short run of tabs is one 8-byte store. */
+#define SPARE 16
+
+/* Copy the n bytes at s to d and tell whether none needs an escape (nor, with
+ * utf8, is non-ASCII). The check reads the copy (d, the caller's buffer with
+ * SPARE bytes reserved past d + n), never beyond the source string. */
+static inline bool copy_plain(char *d, const char *s, size_t n, bool utf8)
+{
+    memcpy(d, s, n);
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(31);
+    for (size_t i = 0; i < n; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(d + i));
+        __m128i esc = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                   _mm_cmpeq_epi8(_mm_min_epu8(x, ctl), x));
+        unsigned m = (unsigned)_mm_movemask_epi8(esc) | (utf8 ? (unsigned)_mm_movemask_epi8(x) : 0u);
+        size_t left = n - i;
+        if (left < 16)
+            m &= (1u << left) - 1; /* the bytes past the copy are not the string's */
+        if (m)
+            return false;
+    }
+    return true;
+#else
+    return plain_run((const unsigned char *)d, n, utf8) == n;
+#endif
+}
+
 static void put_string(pbuf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     if (s) {
-        const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+        size_t n = strlen(s);
+        if (n < 64) {
+            reserve(b, n + 2 + SPARE);
+            char *d = b->p + b->n;
+            if (copy_plain(d + 1, s, n, b->utf8)) {
+                d[0] = '"';
+                d[n + 1] = '"';
+                b->n += n + 2;
+                return;
+            }
+        }
+        const unsigned char *p = (const unsigned char *)s, *end = p + n;
         size_t run = plain_run(p, (size_t)(end - p), b->utf8);
         if (p + run == end) { /* most strings: nothing to escape, one reserve */
             reserve(b, run + 2);
@@ -393,6 +457,49 @@ void fp_jw_put(fp_jw *w, const char *s, size_t n) { put(w, s, n); }
 void fp_jw_num(fp_jw *w, double d) { put_number(w, d); }
 
 void fp_jw_str(fp_jw *w, const char *s) { put_string(w, s); }
+
+void fp_jw_i64(fp_jw *w, int64_t v)
+{
+    /* below 10^15 the double is exact and put_number prints these digits */
+    if (v > -1000000000000000LL && v < 1000000000000000LL)
+        put_int(w, (long long)v);
+    else
+        put_number(w, (double)v);
+}
+
+void fp_jw_key(fp_jw *w, const char *key, size_t depth, bool first)
+{
+    size_t n = strlen(key);
+    if (n <= 64 && depth <= 64) {
+        /* one reservation for ",\n", the tabs, the quoted key and ":\t" */
+        reserve(w, n + depth + 6 + SPARE);
+        char *d = w->p + w->n, *q = d;
+        if (!first) {
+            q[0] = ',';
+            q[1] = '\n';
+            q += 2;
+        }
+        if (depth <= 8)
+            memcpy(q, "\t\t\t\t\t\t\t\t", 8); /* the usual depth: one store */
+        else
+            memset(q, '\t', depth);
+        q += depth;
+        *q++ = '"';
+        if (copy_plain(q, key, n, w->utf8)) {
+            q += n;
+            q[0] = '"';
+            q[1] = ':';
+            q[2] = '\t';
+            w->n += (size_t)(q + 3 - d);
+            return;
+        }
+    }
+    if (!first)
+        put(w, ",\n", 2);
+    tabs(w, depth);
+    put_string(w, key);
+    put(w, ":\t", 2);
+}
 
 void fp_jw_tabs(fp_jw *w, size_t n) { tabs(w, n); }
 

@@ -61,6 +61,9 @@ static inline void fp_jw_lit(fp_jw *w, const char *s, size_t n)
 }
 void fp_jw_num(fp_jw *w, double d);      /* cJSON's number text ("null" for NaN/inf) */
 void fp_jw_str(fp_jw *w, const char *s); /* a quoted, escaped string (NULL: "") */
+void fp_jw_i64(fp_jw *w, int64_t v);     /* fp_jw_num((double)v), without the double where it is exact */
+/* A member's start: ",\n" unless first, depth tabs, the quoted key, ":\t" (cJSON's layout). */
+void fp_jw_key(fp_jw *w, const char *key, size_t depth, bool first);
 void fp_jw_tabs(fp_jw *w, size_t n);
 void fp_jw_value(fp_jw *w, const cJSON *j, size_t depth); /* a tree, formatted, at depth */
 int fp_jw_close(fp_jw *w);                  /* flush to fd, free: 0 or the first write errno */
