@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "flyprof/json.h"
+#include "flyprof/strbuf.h"
 
 static void same(const cJSON *j)
 {
@@ -403,6 +404,35 @@ static void test_fast_paths(void **state)
         free(q);
         free(got);
     }
+    /* one writer, many keys written again and again (fp_jw_key caches by address):
+     * every repetition gives the same text as the first */
+    enum { NK = 300 };
+    char *keys[NK];
+    for (int i = 0; i < NK; i++) {
+        keys[i] = malloc(64);
+        assert_non_null(keys[i]);
+        snprintf(keys[i], 64, i % 7 ? "key_%d%.*s" : "k\"%d%.*s", i, i % 50, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+    }
+    fp_jw kw;
+    fp_jw_init(&kw, -1);
+    fp_sb kwant;
+    fp_sb_init(&kwant);
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < NK; i++) {
+            int k = (i * 7 + round) % NK;
+            size_t depth = (size_t)(i % 11);
+            fp_jw_key(&kw, keys[k], depth, i == 0);
+            char *q = cjson_str(keys[k]);
+            fp_sb_addf(&kwant, "%s%.*s%s:\t", i == 0 ? "" : ",\n", (int)depth, "\t\t\t\t\t\t\t\t\t\t\t", q);
+            free(q);
+        }
+    size_t wn;
+    char *kgot = fp_jw_detach(&kw, &wn);
+    assert_string_equal(kgot, kwant.buf);
+    free(kgot);
+    fp_sb_free(&kwant);
+    for (int i = 0; i < NK; i++)
+        free(keys[i]);
     static const int64_t INTS[] = {0, 1, -1, 9, 10, 99, 100, 101, 999, 1000, -1000, 123456789, 999999999999999,
                                    1000000000000000, -999999999999999, -1000000000000000, 9007199254740993,
                                    INT64_MAX, INT64_MIN, INT64_MIN + 1, 4294967296, -4294967296};
