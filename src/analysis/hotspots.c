@@ -331,18 +331,53 @@ static void sort_keys(sort_key *a, sort_key *tmp, size_t n)
         a[k++] = tmp[i++];
 }
 
-/* Stable descending order of keys[0..n): out[i] = ids[k] (or k) of the i-th. */
+/* Stable descending order of keys[0..n): out[i] = ids[k] (or k) of the i-th.
+ * Long lists by a stable LSD radix sort on the key mapped to an unsigned whose
+ * ascending order is the keys' descending one: stable from code order, that is
+ * the (key desc, first appearance) order of sort_keys; only the bytes in which
+ * the keys differ take a pass (stall counts: ~3 of 8). Short ones by sort_keys. */
 static void rank_desc(const int64_t *keys, const size_t *ids, size_t n, size_t *out)
 {
-    sort_key *k = xcalloc(n + n / 2 + 1, sizeof *k); /* the merge copies only a left half */
-    for (size_t i = 0; i < n; i++) {
-        k[i].key = keys[i];
-        k[i].idx = i;
+    if (n < 64) {
+        sort_key *k = xcalloc(n + n / 2 + 1, sizeof *k); /* the merge copies only a left half */
+        for (size_t i = 0; i < n; i++) {
+            k[i].key = keys[i];
+            k[i].idx = i;
+        }
+        sort_keys(k, k + n, n);
+        for (size_t i = 0; i < n; i++)
+            out[i] = ids ? ids[k[i].idx] : k[i].idx;
+        free(k);
+        return;
     }
-    sort_keys(k, k + n, n);
+    typedef struct rk {
+        uint64_t u;
+        size_t idx;
+    } rk;
+    rk *base = xcalloc(2 * n, sizeof *base), *a = base, *b = base + n;
+    uint64_t diff = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* flip the sign bit (signed order -> unsigned), complement (descending) */
+        a[i] = (rk){~((uint64_t)keys[i] ^ 0x8000000000000000ULL), i};
+        diff |= a[i].u ^ a[0].u;
+    }
+    for (int sh = 0; sh < 64; sh += 8) {
+        if (!((diff >> sh) & 0xFF))
+            continue; /* every key has this byte: the pass would keep the order */
+        size_t cnt[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            cnt[((a[i].u >> sh) & 0xFF) + 1]++;
+        for (int d = 0; d < 256; d++)
+            cnt[d + 1] += cnt[d];
+        for (size_t i = 0; i < n; i++)
+            b[cnt[(a[i].u >> sh) & 0xFF]++] = a[i];
+        rk *t = a;
+        a = b;
+        b = t;
+    }
     for (size_t i = 0; i < n; i++)
-        out[i] = ids ? ids[k[i].idx] : k[i].idx;
-    free(k);
+        out[i] = ids ? ids[a[i].idx] : a[i].idx;
+    free(base);
 }
 
 static void group_lines(fp_hotspots *out)
