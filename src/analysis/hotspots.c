@@ -128,13 +128,14 @@ static const mix_rule mix_rules[] = {
 #define ISA_REG_INDEX_CAP 1000000
 
 /* Python's \w for ASCII text: [A-Za-z0-9_] (isalnum() in the C locale we run
- * in), one load per byte: the register scan tests every byte of the ISA. */
+ * in), one load per byte: the register scan tests every byte of the ISA. Bit 1
+ * (value 3) marks '_': a token's OR of its bytes tells whether it holds one. */
 static const unsigned char word_tab[256] = {
     ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
     ['8'] = 1, ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
     ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
     ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
-    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 3, ['a'] = 1, ['b'] = 1, ['c'] = 1,
     ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1,
     ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1,
     ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
@@ -246,9 +247,10 @@ static fp_stall_type scan_inst(op_memo *m, const char *isa, unsigned *bits, int6
             continue;
         }
         const char *w = p;
-        bool under = false;
-        for (; word_char((unsigned char)*p); p++)
-            under |= *p == '_';
+        unsigned char t, seen = 0;
+        for (; (t = word_tab[(unsigned char)*p]) != 0; p++)
+            seen |= t;
+        bool under = seen & 2;
         size_t n = (size_t)(p - w);
         if (under) {
             uint64_t h = fp_strtab_hash(w, n);
