@@ -192,7 +192,9 @@ static void put_number(pbuf *b, double d)
         put(b, "null", 4);
         return;
     }
-    if (d == floor(d) && fabs(d) < 1e15 && !(d == 0.0 && signbit(d))) {
+    /* below 10^15 in magnitude, d is an integer iff converting it to long long and
+     * back gives d (no floor() call): NaN and the infinities fail the range test */
+    if (fabs(d) < 1e15 && (double)(long long)d == d && !(d == 0.0 && signbit(d))) {
         /* "%1.15g" of an integer below 10^15 is its plain decimal digits (no
          * exponent below 10^precision, no point); -0.0 ("-0") goes the slow way */
         put_int(b, (long long)d);
@@ -495,6 +497,9 @@ static void keyc_fill(fp_jw_keyc *e, const char *key, bool utf8)
     e->len = n + 4;
 }
 
+/* fp_jw_key without the cache: out of line, so that the cached path stays small */
+static __attribute__((noinline)) void key_slow(fp_jw *w, const char *key, size_t depth, bool first);
+
 void fp_jw_key(fp_jw *w, const char *key, size_t depth, bool first)
 {
     if (depth <= 8) {
@@ -515,6 +520,11 @@ void fp_jw_key(fp_jw *w, const char *key, size_t depth, bool first)
             return;
         }
     }
+    key_slow(w, key, depth, first);
+}
+
+static void key_slow(fp_jw *w, const char *key, size_t depth, bool first)
+{
     size_t n = strlen(key);
     if (n <= 64 && depth <= 64) {
         /* one reservation for ",\n", the tabs, the quoted key and ":\t" */
