@@ -92,6 +92,17 @@ static inline void putc1(pbuf *b, char c)
     b->p[b->n++] = c;
 }
 
+/* n <= 32 bytes from s, which has 32 readable bytes (the number buffers below): one
+ * fixed-size copy, no call (a number is ~5 bytes; memcpy of a variable length is a
+ * libc call per number) */
+#define SMALL 32
+static inline void put_small(pbuf *b, const char *s, size_t n)
+{
+    reserve(b, SMALL);
+    memcpy(b->p + b->n, s, SMALL);
+    b->n += n;
+}
+
 /* cJSON's compare_double */
 static int same_double(double a, double b)
 {
@@ -108,7 +119,7 @@ static int same_double(double a, double b)
  * (>= 5e-16 |D|), so rounding d to 15 digits gives D; the exponent is in [-4, 8], so
  * the style is %f, and %g drops trailing zeros (the smallest k has none). D reads
  * back as d, so cJSON keeps these 15 digits. Returns the length, or 0: not the case. */
-static int short_decimal(double d, char *out)
+static int short_decimal(double d, char *out, char **start)
 {
     double a = fabs(d);
     if (!(a >= 1e-4 && a < 1e9))
@@ -126,7 +137,7 @@ static int short_decimal(double d, char *out)
         fp = u % pk;
         if (!fp)
             return 0; /* an integer: not this path's (put_number takes those first) */
-        char buf[40], *e = buf + sizeof buf, *q = e;
+        char *e = out + SMALL, *q = e; /* out: 2 * SMALL bytes; the text ends at out + SMALL */
         int nd = k;
         while (nd > 1 && fp % 10 == 0) { /* never for the smallest k; kept for safety */
             fp /= 10;
@@ -143,10 +154,8 @@ static int short_decimal(double d, char *out)
         } while (ip);
         if (d < 0)
             *--q = '-';
-        int len = (int)(e - q);
-        memcpy(out, q, (size_t)len);
-        out[len] = '\0';
-        return len;
+        *start = q;
+        return (int)(e - q);
     }
     return 0;
 }
@@ -176,12 +185,12 @@ static char *digits(char *e, unsigned long long u)
 /* An integer below 10^15 in magnitude: "%1.15g" prints its plain digits. */
 static void put_int(pbuf *b, long long v)
 {
-    char tmp[24];
+    char tmp[2 * SMALL]; /* the text ends at tmp + SMALL: SMALL readable bytes from its start */
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    char *e = tmp + sizeof tmp, *q = digits(e, u);
+    char *e = tmp + SMALL, *q = digits(e, u);
     if (v < 0)
         *--q = '-';
-    put(b, q, (size_t)(e - q));
+    put_small(b, q, (size_t)(e - q));
 }
 
 static void put_number(pbuf *b, double d)
@@ -200,8 +209,9 @@ static void put_number(pbuf *b, double d)
         put_int(b, (long long)d);
         return;
     }
-    if ((len = short_decimal(d, tmp)) > 0) {
-        put(b, tmp, (size_t)len);
+    char sd[2 * SMALL], *q;
+    if ((len = short_decimal(d, sd, &q)) > 0) {
+        put_small(b, q, (size_t)len);
         return;
     }
     /* cJSON 1.7.15 print_number: 15 significant digits unless they do not read back */
@@ -480,7 +490,7 @@ typedef struct fp_jw_keyc {
     char txt[KEYC_TXT];
 } fp_jw_keyc;
 
-static void keyc_fill(fp_jw_keyc *e, const char *key, bool utf8)
+static __attribute__((noinline)) void keyc_fill(fp_jw_keyc *e, const char *key, bool utf8)
 {
     size_t n = strlen(key);
     e->key = key;
