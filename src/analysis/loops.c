@@ -37,6 +37,14 @@ static bool is_uncond(const char *isa) { return !strncmp(isa, "s_branch", 8); }
  * its fall-through row, or its target ran more often than the row above it plus
  * the unconditional jumps into it (the listing's own encodings can misplace a
  * vaddr: either witness counts). */
+/* The class of row k: cls[k], or (FP_CL_COUNT: not computed) classified now. */
+static fp_class class_of(fp_class *cls, const fp_code *code, size_t k)
+{
+    if (cls[k] == FP_CL_COUNT)
+        cls[k] = fp_classify(code->rows[k].isa);
+    return cls[k];
+}
+
 static int64_t taken_count(const fp_code *code, const fp_class *cls, size_t i, size_t j, int64_t target)
 {
     const fp_inst *r = &code->rows[i];
@@ -85,12 +93,14 @@ static bool spin_part(const char *isa, fp_class c, bool *mem, bool *cmp)
 
 /* What the body head..branch is: an exit when it reaches s_endpgm, a spin-wait
  * when it is short and only polls memory (a load or atomic, a compare, glue). */
-static fp_loop_kind body_kind(const fp_code *code, const fp_class *cls, size_t j, size_t i, int64_t taken)
+static fp_loop_kind body_kind(const fp_code *code, fp_class *cls, size_t j, size_t i, int64_t taken)
 {
     bool mem = false, cmp = false, poll = i - j + 1 <= FP_LOOP_SPIN_MAX;
     for (size_t k = j; k <= i; k++) {
         const char *isa = code->rows[k].isa;
-        fp_class c = cls[k];
+        if (cls[k] == FP_CL_COUNT && !poll)
+            continue; /* not an s_ opcode, so no s_endpgm: its class matters only to a poll loop */
+        fp_class c = class_of(cls, code, k);
         if (c == FP_CL_DRAIN)
             return FP_LOOP_EXIT;
         poll = poll && spin_part(isa, c, &mem, &cmp);
@@ -129,8 +139,10 @@ void fp_loops_find(const fp_code *code, fp_loops *out)
     fp_class *cls = malloc(code->n * sizeof *cls);
     if (!cls)
         abort();
+    /* a branch or s_endpgm has an s_ opcode (fp_isa_is_scalar): the other rows are
+     * classified only if a short loop body needs them (FP_CL_COUNT: not yet) */
     for (size_t i = 0; i < code->n; i++)
-        cls[i] = fp_classify(code->rows[i].isa);
+        cls[i] = fp_isa_is_scalar(code->rows[i].isa) ? fp_classify(code->rows[i].isa) : FP_CL_COUNT;
     for (size_t i = 0; i < code->n; i++) {
         int64_t target;
         const fp_inst *r = &code->rows[i];

@@ -261,6 +261,13 @@ void fp_waitcnt_parse(const char *isa_in, fp_waitcnt_fields *out)
     }
 }
 
+bool fp_isa_is_scalar(const char *isa)
+{
+    while (*isa == ' ' || *isa == '\t')
+        isa++;
+    return (isa[0] == 's' || isa[0] == 'S') && isa[1] == '_';
+}
+
 bool fp_class_is_combined_wait(const char *isa)
 {
     fp_waitcnt_fields f;
