@@ -200,9 +200,12 @@ void fp_waitcnt_parse(const char *isa_in, fp_waitcnt_fields *out)
     out->vm_n = out->lgkm_n = out->exp_n = -1;
     /* not a wait unless the opcode starts "s_wait" (checked below on the lower-cased
      * copy): most rows stop here, before the copy */
-    const char *op0 = isa_in + strspn(isa_in, " \t");
-    if (strncasecmp(op0, "s_wait", 6) != 0)
-        return;
+    const char *op0 = isa_in;
+    while (*op0 == ' ' || *op0 == '\t')
+        op0++;
+    for (size_t i = 0; i < 6; i++) /* strncasecmp(op0, "s_wait", 6), inline: most rows stop at byte 0 */
+        if (ascii_lower(op0[i]) != "s_wait"[i])
+            return;
     char isa[WAIT_TEXT_MAX];
     size_t k = 0;
     for (; isa_in[k] && k + 1 < sizeof isa; k++)

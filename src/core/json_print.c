@@ -127,7 +127,8 @@ static int short_decimal(double d, char *out, char **start)
     double p = 1;
     for (int k = 1; k <= 6; k++) {
         p *= 10;
-        double m = floor(a * p + 0.5);
+        /* floor() of a non-negative value below 2^63 (here < 10^15) by conversion: no call */
+        double m = (double)(long long)(a * p + 0.5);
         if (m / p != a)
             continue;
         unsigned long long u = (unsigned long long)m, ip, fp, pk = 1;
