@@ -376,7 +376,7 @@ static uint64_t candidates(const opcode *op)
 }
 
 /* The C locale's tolower with the opcode's ends (NUL, space, tab) as 0. */
-#define LCB(c) ((c) == 0 || (c) == ' ' || (c) == '\t' ? 0 : (c) >= 'A' && (c) <= 'Z' ? (c) + 32 : (c))
+#define LCB(c) (unsigned char)((c) == 0 || (c) == ' ' || (c) == '\t' ? 0 : (c) >= 'A' && (c) <= 'Z' ? (c) + 32 : (c))
 #define LC4(c) LCB(c), LCB(c + 1), LCB(c + 2), LCB(c + 3)
 #define LC16(c) LC4(c), LC4(c + 4), LC4(c + 8), LC4(c + 12)
 #define LC64(c) LC16(c), LC16(c + 16), LC16(c + 32), LC16(c + 48)
