@@ -166,13 +166,15 @@ _Static_assert(N_RULES <= 64, "the candidate set of a call is a 64-bit mask");
  * the gfx12-style single-counter opcodes. */
 typedef struct wait_field {
     const char *name;
-    int which; /* 0 vm, 1 lgkm, 2 exp */
+    size_t len; /* strlen(name) */
+    int which;  /* 0 vm, 1 lgkm, 2 exp */
 } wait_field;
 
+#define WF(name, which) {name, sizeof name - 1, which}
 static const wait_field WAIT_FIELDS[] = {
-    {"vmcnt", 0}, {"vscnt", 0}, {"loadcnt", 0}, {"storecnt", 0},
-    {"lgkmcnt", 1}, {"dscnt", 1}, {"kmcnt", 1},
-    {"expcnt", 2},
+    WF("vmcnt", 0), WF("vscnt", 0), WF("loadcnt", 0), WF("storecnt", 0),
+    WF("lgkmcnt", 1), WF("dscnt", 1), WF("kmcnt", 1),
+    WF("expcnt", 2),
 };
 
 /* tolower of the C locale (flyprof never sets another), inline: no call per byte */
@@ -229,21 +231,20 @@ void fp_waitcnt_parse(const char *isa_in, fp_waitcnt_fields *out)
     enum { NF = sizeof WAIT_FIELDS / sizeof *WAIT_FIELDS };
     int val[NF];
     bool found[NF];
-    size_t nl[NF];
     for (size_t i = 0; i < NF; i++) {
         val[i] = *suffix && !strcmp(suffix, WAIT_FIELDS[i].name) ? 0 : -1;
         found[i] = false;
-        nl[i] = strlen(WAIT_FIELDS[i].name);
     }
     for (size_t p = 0; p < k; p++) {
         if (p && isa[p - 1] != ' ' && isa[p - 1] != '\t' && isa[p - 1] != ',' && isa[p - 1] != '&')
             continue;
         for (size_t i = 0; i < NF; i++) {
             const char *name = WAIT_FIELDS[i].name;
-            if (found[i] || isa[p] != name[0] || strncmp(isa + p, name, nl[i]) || isa[p + nl[i]] != '(')
+            size_t nl = WAIT_FIELDS[i].len;
+            if (found[i] || isa[p] != name[0] || strncmp(isa + p, name, nl) || isa[p + nl] != '(')
                 continue;
             found[i] = true;
-            val[i] = atoi(isa + p + nl[i] + 1);
+            val[i] = atoi(isa + p + nl + 1);
         }
     }
     for (size_t i = 0; i < NF; i++) {
@@ -382,7 +383,17 @@ static uint64_t candidates(const opcode *op)
 #define LC64(c) LC16(c), LC16(c + 16), LC16(c + 32), LC16(c + 48)
 static const unsigned char OP_LOWER[256] = {LC64(0), LC64(64), LC64(128), LC64(192)};
 
-fp_class fp_classify(const char *isa)
+/* The class of a counter wait from its fields. */
+static fp_class wait_class(const fp_waitcnt_fields *f)
+{
+    int named = f->vm + f->lgkm + f->exp;
+    if (named != 1)
+        return FP_CL_WAITCNT;
+    return f->vm ? FP_CL_VMCNT : f->lgkm ? FP_CL_LGKMCNT : FP_CL_EXPCNT;
+}
+
+/* The rule walk (no wait test); wf: the isa's fp_waitcnt_parse when the caller has it. */
+static fp_class classify(const char *isa, const fp_waitcnt_fields *wf)
 {
     opcode op;
     memset(op.u.c, 0, sizeof op.u.c);
@@ -405,15 +416,11 @@ fp_class fp_classify(const char *isa)
 #endif
     /* only an opcode starting "s_wait" can be a wait (fp_waitcnt_parse: s_waitcnt*,
      * s_wait_*); the full parse lower-cases the whole text, so skip it otherwise */
-    if (ol >= 6 && !memcmp(op.u.c, "s_wait", 6)) {
+    if (!wf && ol >= 6 && !memcmp(op.u.c, "s_wait", 6)) {
         fp_waitcnt_fields f;
         fp_waitcnt_parse(isa, &f);
-        if (f.is_wait) {
-            int named = f.vm + f.lgkm + f.exp;
-            if (named != 1)
-                return FP_CL_WAITCNT;
-            return f.vm ? FP_CL_VMCNT : f.lgkm ? FP_CL_LGKMCNT : FP_CL_EXPCNT;
-        }
+        if (f.is_wait)
+            return wait_class(&f);
     }
     for (uint64_t m = candidates(&op); m; m &= m - 1) {
         const rule *r = &RULES[__builtin_ctzll(m)];
@@ -430,6 +437,13 @@ fp_class fp_classify(const char *isa)
             return r->cls;
     }
     return FP_CL_OTHER;
+}
+
+fp_class fp_classify(const char *isa) { return classify(isa, NULL); }
+
+fp_class fp_classify_parsed(const char *isa, const fp_waitcnt_fields *wf)
+{
+    return wf->is_wait ? wait_class(wf) : classify(isa, wf);
 }
 
 bool fp_branch_target(const fp_inst *r, int64_t *target)

@@ -424,6 +424,11 @@ static void check_one(const char *isa, size_t *n)
     fp_waitcnt_fields a, b;
     fp_waitcnt_parse(isa, &a);
     ref_waitcnt_parse(isa, &b);
+    if (fp_classify_parsed(isa, &a) != want) {
+        print_error("'%s': fp_classify_parsed %s, reference %s\n", isa, fp_class_name(fp_classify_parsed(isa, &a)),
+                    fp_class_name(want));
+        fail();
+    }
     if (a.is_wait != b.is_wait || a.vm != b.vm || a.lgkm != b.lgkm || a.exp != b.exp || a.vm_n != b.vm_n ||
         a.lgkm_n != b.lgkm_n || a.exp_n != b.exp_n) {
         print_error("'%s': fp_waitcnt_parse differs from the reference\n", isa);
