@@ -27,18 +27,29 @@
 
 /* ---- per-row setup ---- */
 
-typedef struct src_idx {
-    const char *s;
-    size_t row;
-} src_idx;
+/* The distinct source strings of the listing, by content: an open-addressing set
+ * of (string, line id), sized to twice the rows. */
+typedef struct src_set {
+    const char **s;
+    int *id;
+    size_t mask;
+} src_set;
 
-static int cmp_src_idx(const void *a, const void *b)
+static size_t src_hash(const char *s)
 {
-    const src_idx *x = a, *y = b;
-    int c = strcmp(x->s, y->s);
-    if (c)
-        return c;
-    return (x->row > y->row) - (x->row < y->row);
+    size_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+/* The slot of s: its own, or the empty one where it goes. */
+static size_t src_slot(const src_set *t, const char *s)
+{
+    size_t h = src_hash(s) & t->mask;
+    while (t->s[h] && t->s[h] != s && strcmp(t->s[h], s))
+        h = (h + 1) & t->mask;
+    return h;
 }
 
 /* Innermost "file:line" of a source string "a.py:3 -> b.py:9". */
@@ -67,59 +78,52 @@ void fp_bub_split_source(const char *src, char **file, long *line)
     (*file)[fl] = '\0';
 }
 
+/* One line per distinct source string of the rows that have one (and a LineNumber),
+ * ids in order of first appearance in code order; every such row gets its line's id.
+ * One pass with a set keyed by the string (equal sources are interned, so most probes
+ * end at a pointer compare; was a sort of the rows by strcmp, ~1.7 M instructions
+ * for 2k rows). */
 static void build_lines(fp_bubbles *b)
 {
-    size_t n = b->code.n;
-    src_idx *v = malloc((n + 1) * sizeof *v);
-    if (!v)
+    size_t n = b->code.n, cap = 16;
+    while (cap < 2 * n + 2)
+        cap *= 2;
+    src_set t = {calloc(cap, sizeof *t.s), calloc(cap, sizeof *t.id), cap - 1};
+    size_t *first = malloc((n + 1) * sizeof *first); /* the first row of each line */
+    if (!t.s || !t.id || !first)
         abort();
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        b->insts[i].line_id = -1;
-        if (b->code.rows[i].source[0] && b->code.rows[i].index_ok)
-            v[k++] = (src_idx){b->code.rows[i].source, i};
-    }
-    qsort(v, k, sizeof *v, cmp_src_idx);
-    /* ids in order of first appearance in code order, for determinism independent of sort */
-    size_t *first = malloc((k + 1) * sizeof *first);
     size_t nl = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (i == 0 || strcmp(v[i].s, v[i - 1].s))
-            first[nl++] = v[i].row;
-    }
-    /* order groups by their first row */
-    size_t *order = malloc((nl + 1) * sizeof *order);
-    for (size_t i = 0; i < nl; i++)
-        order[i] = first[i];
-    /* simple insertion into id by sorting first rows */
-    for (size_t i = 1; i < nl; i++) {
-        size_t x = order[i], j = i;
-        while (j > 0 && order[j - 1] > x) {
-            order[j] = order[j - 1];
-            j--;
+    const char *prev = NULL;
+    int prev_id = -1;
+    for (size_t i = 0; i < n; i++) {
+        const fp_inst *r = &b->code.rows[i];
+        b->insts[i].line_id = -1;
+        if (!r->source[0] || !r->index_ok)
+            continue;
+        if (r->source != prev) { /* a run of rows of one line: one lookup */
+            size_t h = src_slot(&t, r->source);
+            if (!t.s[h]) {
+                t.s[h] = r->source;
+                t.id[h] = (int)nl;
+                first[nl++] = i;
+            }
+            prev = r->source;
+            prev_id = t.id[h];
         }
-        order[j] = x;
+        b->insts[i].line_id = prev_id;
     }
     b->lines = calloc(nl + 1, sizeof *b->lines);
-    if (!b->lines || !first || !order)
+    if (!b->lines)
         abort();
     b->n_lines = nl;
     for (size_t i = 0; i < nl; i++) {
         fp_bub_line *L = &b->lines[i];
-        L->source = strdup(b->code.rows[order[i]].source);
+        L->source = strdup(b->code.rows[first[i]].source);
         fp_bub_split_source(L->source, &L->file, &L->line);
-        b->insts[order[i]].line_id = (int)i;
     }
-    /* propagate ids to every row with the same string */
-    size_t g = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (i == 0 || strcmp(v[i].s, v[i - 1].s))
-            g = v[i].row;
-        b->insts[v[i].row].line_id = b->insts[g].line_id;
-    }
-    free(order);
     free(first);
-    free(v);
+    free(t.s);
+    free(t.id);
 }
 
 /* ---- the walk ---- */

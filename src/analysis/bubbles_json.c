@@ -6,7 +6,6 @@
  * byte-for-byte reproducible. Percentages are rounded here as the file has them
  * (pct()); every other number is rounded by the table's decimals when written.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,14 +30,57 @@ typedef struct keyed {
     size_t i;
 } keyed;
 
-static int cmp_keyed(const void *a, const void *b)
+/* k1 descending, then k2 descending, then i ascending: a total order (the i are
+ * distinct), so any correct sort gives the one result qsort gave. */
+static inline bool keyed_before(const keyed *x, const keyed *y)
 {
-    const keyed *x = a, *y = b;
     if (x->k1 != y->k1)
-        return x->k1 > y->k1 ? -1 : 1;
+        return x->k1 > y->k1;
     if (x->k2 != y->k2)
-        return x->k2 > y->k2 ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
+        return x->k2 > y->k2;
+    return x->i < y->i;
+}
+
+/* Sort v[0 .. n) by keyed_before: insertion sort for short runs, then bottom-up
+ * merges, the comparison inlined (qsort's callback per comparison was ~0.9 M
+ * instructions for the 1.5k hotspots of one dispatch). */
+static void sort_keyed(keyed *v, size_t n)
+{
+    enum { RUN = 16 };
+    for (size_t lo = 0; lo < n; lo += RUN) {
+        size_t hi = lo + RUN < n ? lo + RUN : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            keyed x = v[i];
+            size_t j = i;
+            for (; j > lo && keyed_before(&x, &v[j - 1]); j--)
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
+    }
+    if (n <= RUN)
+        return;
+    keyed *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        abort();
+    keyed *src = v, *dst = tmp;
+    for (size_t w = RUN; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                dst[o++] = keyed_before(&src[b], &src[a]) ? src[b++] : src[a++];
+            while (a < mid)
+                dst[o++] = src[a++];
+            while (b < hi)
+                dst[o++] = src[b++];
+        }
+        keyed *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof *v);
+    free(tmp);
 }
 
 static int64_t rank_key(fp_rank_by r, int64_t exposed, int64_t stall, int64_t latency)
@@ -58,7 +100,7 @@ size_t *fp_bubbles_hotspot_order(const fp_bubbles *b, size_t *n)
             continue;
         v[k++] = (keyed){rank_key(b->rank_by, b->insts[i].exposed, r->stall, r->latency), r->stall, i};
     }
-    qsort(v, k, sizeof *v, cmp_keyed);
+    sort_keyed(v, k);
     size_t *out = malloc((k + 1) * sizeof *out);
     if (!out)
         abort();
@@ -130,7 +172,7 @@ static void waits_on(const fp_bubbles *b, const pair_index *px, size_t row, keye
             size_t i = px->idx[j];
             v[k++] = (keyed){b->pairs[i].count, (int64_t)b->pairs[i].stall_share, i};
         }
-    qsort(v, k, sizeof *v, cmp_keyed);
+    sort_keyed(v, k);
     h->waits_on = k ? xcalloc(k, sizeof *h->waits_on) : NULL;
     h->n_waits_on = k;
     for (size_t q = 0; q < k; q++) {
@@ -213,7 +255,7 @@ static void classes_of(const fp_bubbles *b, fp_bubbles_doc *d)
     for (int c = 0; c < FP_CL_COUNT; c++)
         if (b->classes[c].cycles > 0 || b->classes[c].wave_stall > 0)
             v[k++] = (keyed){b->classes[c].cycles, b->classes[c].wave_stall, (size_t)c};
-    qsort(v, k, sizeof *v, cmp_keyed);
+    sort_keyed(v, k);
     d->classes = k ? xcalloc(k, sizeof *d->classes) : NULL;
     d->n_classes = k;
     for (size_t i = 0; i < k; i++) {
@@ -232,6 +274,21 @@ static void classes_of(const fp_bubbles *b, fp_bubbles_doc *d)
     }
 }
 
+/* "0x%llx" of v (snprintf was ~700 instructions a hotspot) */
+static char *hex_addr(int64_t v)
+{
+    char buf[24], *e = buf + sizeof buf, *q = e;
+    unsigned long long u = (unsigned long long)v;
+    *--q = '\0';
+    do {
+        *--q = "0123456789abcdef"[u & 15];
+        u >>= 4;
+    } while (u);
+    *--q = 'x';
+    *--q = '0';
+    return SDUP(q);
+}
+
 static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d)
 {
     size_t n;
@@ -248,9 +305,7 @@ static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d)
         fp_bub_doc_hotspot *o = &d->hotspots[i];
         o->rank = (int64_t)i + 1;
         o->code_line = r->index;
-        char addr[32]; /* snprintf + a copy: vasprintf costs ~1k instructions a call */
-        snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)r->vaddr);
-        o->addr = SDUP(addr);
+        o->addr = hex_addr(r->vaddr);
         o->inst = SDUP(r->isa);
         o->cls = SDUP(fp_class_name(x->cls));
         o->is_bubble = fp_class_is_bubble(x->cls);
@@ -281,7 +336,7 @@ static void lines_of(const fp_bubbles *b, fp_bubbles_doc *d)
         if (L->stall > 0)
             v[k++] = (keyed){rank_key(b->rank_by, L->exposed, L->stall, L->latency), L->stall, i};
     }
-    qsort(v, k, sizeof *v, cmp_keyed);
+    sort_keyed(v, k);
     d->lines = k ? xcalloc(k, sizeof *d->lines) : NULL;
     d->n_lines = k;
     for (size_t i = 0; i < k; i++) {
@@ -331,7 +386,7 @@ static void files_of(const fp_bubbles *b, fp_bubbles_doc *d)
     keyed *v = xcalloc(nf + 1, sizeof *v);
     for (size_t i = 0; i < nf; i++)
         v[i] = (keyed){f[i].stall, f[i].latency, i};
-    qsort(v, nf, sizeof *v, cmp_keyed);
+    sort_keyed(v, nf);
     d->files = nf ? xcalloc(nf, sizeof *d->files) : NULL;
     d->n_files = nf;
     for (size_t i = 0; i < nf; i++) {
@@ -364,7 +419,7 @@ static void mix_of(const fp_bubbles *b, fp_bub_doc_inst_mix *o)
         for (int c = 0; c < FP_CL_COUNT; c++)
             if (x[c] > 0)
                 v[k++] = (keyed){x[c], 0, (size_t)c};
-        qsort(v, k, sizeof *v, cmp_keyed);
+        sort_keyed(v, k);
         fp_bub_doc_mix *a = k ? xcalloc(k, sizeof *a) : NULL;
         for (size_t i = 0; i < k; i++)
             a[i] = (fp_bub_doc_mix){SDUP(fp_class_name((fp_class)v[i].i)), v[i].k1,
@@ -409,7 +464,7 @@ static void producers_of(const fp_bubbles *b, const pagg *pr, keyed *v, fp_bub_d
     for (size_t i = 0; i < b->code.n; i++)
         if (pr[i].used)
             v[k++] = (keyed){(int64_t)pr[i].share, pr[i].count, i};
-    qsort(v, k, sizeof *v, cmp_keyed);
+    sort_keyed(v, k);
     o->producers = k ? xcalloc(k, sizeof *o->producers) : NULL;
     o->n_producers = k;
     for (size_t q = 0; q < k; q++) {
@@ -466,7 +521,7 @@ static void waitcnt_of(const fp_bubbles *b, fp_bub_doc_waitcnt *o)
     for (size_t i = 0; i < b->n_lines; i++)
         if (pl[i].used)
             v[k++] = (keyed){(int64_t)pl[i].share, pl[i].count, i};
-    qsort(v, k, sizeof *v, cmp_keyed);
+    sort_keyed(v, k);
     o->producer_lines = k ? xcalloc(k, sizeof *o->producer_lines) : NULL;
     o->n_producer_lines = k;
     for (size_t q = 0; q < k; q++) {

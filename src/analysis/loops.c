@@ -14,10 +14,12 @@ static const char *const kind_names[FP_LOOP_KINDS] = {"loop", "loop_not_run", "s
 const char *fp_loop_kind_name(fp_loop_kind k) { return k < FP_LOOP_KINDS ? kind_names[k] : "?"; }
 
 /* A row's branch target (fp_branch_target), for listing rows only: the kernel
- * header rows (index 0) and rows without a LineNumber are no branches here. */
-static bool branch_target(const fp_inst *r, int64_t *target)
+ * header rows (index 0) and rows without a LineNumber are no branches here.
+ * c: the row's class (fp_classify, computed once per row by fp_loops_find: only a
+ * branch has a target, so the others skip fp_branch_target's own classification). */
+static bool branch_target(const fp_inst *r, fp_class c, int64_t *target)
 {
-    return r->index_ok && r->index != 0 && fp_branch_target(r, target);
+    return c == FP_CL_BRANCH && r->index_ok && r->index != 0 && fp_branch_target(r, target);
 }
 
 static size_t row_at(const fp_code *code, int64_t vaddr)
@@ -35,7 +37,15 @@ static bool is_uncond(const char *isa) { return !strncmp(isa, "s_branch", 8); }
  * its fall-through row, or its target ran more often than the row above it plus
  * the unconditional jumps into it (the listing's own encodings can misplace a
  * vaddr: either witness counts). */
-static int64_t taken_count(const fp_code *code, size_t i, size_t j, int64_t target)
+/* The class of row k: cls[k], or (FP_CL_COUNT: not computed) classified now. */
+static fp_class class_of(fp_class *cls, const fp_code *code, size_t k)
+{
+    if (cls[k] == FP_CL_COUNT)
+        cls[k] = fp_classify(code->rows[k].isa);
+    return cls[k];
+}
+
+static int64_t taken_count(const fp_code *code, const fp_class *cls, size_t i, size_t j, int64_t target)
 {
     const fp_inst *r = &code->rows[i];
     if (is_uncond(r->isa))
@@ -50,7 +60,8 @@ static int64_t taken_count(const fp_code *code, size_t i, size_t j, int64_t targ
         in += prev->hit;
     for (size_t k = 0; k < code->n; k++) {
         int64_t t2;
-        if (is_uncond(code->rows[k].isa) && branch_target(&code->rows[k], &t2) && t2 == target)
+        if (cls[k] == FP_CL_BRANCH && is_uncond(code->rows[k].isa) && branch_target(&code->rows[k], cls[k], &t2) &&
+            t2 == target)
             in += code->rows[k].hit;
     }
     if (code->rows[j].hit - in > t)
@@ -82,12 +93,14 @@ static bool spin_part(const char *isa, fp_class c, bool *mem, bool *cmp)
 
 /* What the body head..branch is: an exit when it reaches s_endpgm, a spin-wait
  * when it is short and only polls memory (a load or atomic, a compare, glue). */
-static fp_loop_kind body_kind(const fp_code *code, size_t j, size_t i, int64_t taken)
+static fp_loop_kind body_kind(const fp_code *code, fp_class *cls, size_t j, size_t i, int64_t taken)
 {
     bool mem = false, cmp = false, poll = i - j + 1 <= FP_LOOP_SPIN_MAX;
     for (size_t k = j; k <= i; k++) {
         const char *isa = code->rows[k].isa;
-        fp_class c = fp_classify(isa);
+        if (cls[k] == FP_CL_COUNT && !poll)
+            continue; /* not an s_ opcode, so no s_endpgm: its class matters only to a poll loop */
+        fp_class c = class_of(cls, code, k);
         if (c == FP_CL_DRAIN)
             return FP_LOOP_EXIT;
         poll = poll && spin_part(isa, c, &mem, &cmp);
@@ -121,10 +134,19 @@ void fp_loops_find(const fp_code *code, fp_loops *out)
     memset(out, 0, sizeof *out);
     out->main = -1;
     size_t cap = 0;
-    for (size_t i = 0; code && i < code->n; i++) {
+    if (!code || !code->n)
+        return;
+    fp_class *cls = malloc(code->n * sizeof *cls);
+    if (!cls)
+        abort();
+    /* a branch or s_endpgm has an s_ opcode (fp_isa_is_scalar): the other rows are
+     * classified only if a short loop body needs them (FP_CL_COUNT: not yet) */
+    for (size_t i = 0; i < code->n; i++)
+        cls[i] = fp_isa_is_scalar(code->rows[i].isa) ? fp_classify(code->rows[i].isa) : FP_CL_COUNT;
+    for (size_t i = 0; i < code->n; i++) {
         int64_t target;
         const fp_inst *r = &code->rows[i];
-        if (!branch_target(r, &target) || target >= r->vaddr)
+        if (!branch_target(r, cls[i], &target) || target >= r->vaddr)
             continue;
         size_t j = row_at(code, target);
         if (j == SIZE_MAX || j > i)
@@ -139,12 +161,13 @@ void fp_loops_find(const fp_code *code, fp_loops *out)
         L->body = (int64_t)(i - j + 1);
         for (size_t k = j; k <= i; k++)
             L->dyn_insts += code->rows[k].hit;
-        L->taken = taken_count(code, i, j, target);
-        L->kind = body_kind(code, j, i, L->taken);
+        L->taken = taken_count(code, cls, i, j, target);
+        L->kind = body_kind(code, cls, j, i, L->taken);
         out->counts[L->kind]++;
         if (better_main(L, out->main < 0 ? NULL : &out->v[out->main]))
             out->main = (long)(out->n - 1);
     }
+    free(cls);
 }
 
 void fp_loops_free(fp_loops *l)

@@ -5,9 +5,13 @@
  * (flyprof-spec.md §4.2): s_wait_idle is a barrier, s_buffer_load is SMEM,
  * scratch/atomics/LDS-DMA/s_nop/accvgpr moves get their own classes.
  */
-#include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "flyprof/taxonomy.h"
 #include "flyprof/att.h"
@@ -54,88 +58,127 @@ int fp_class_by_name(const char *name)
 
 typedef enum match_kind { M_PREFIX, M_CONTAINS } match_kind;
 
+/* The operand words a rule may require: a NULL-terminated list and the set of their
+ * first letters (bit c - 'a'; every bit for a word not starting with one), which
+ * lets the operand scan skip an operand at its first byte. */
+typedef struct word_list {
+    uint32_t letters;
+    const char *w[];
+} word_list;
+
+#define WSTR(w) w,
+#define WLET(w) | (w[0] >= 'a' && w[0] <= 'z' ? 1u << (w[0] - 'a') : ~0u)
+#define WORDS(LIST) {0 LIST(WLET), {LIST(WSTR) NULL}}
+
+#define LDS_WORDS(X) X("lds")
+static const word_list LDS_WORD = WORDS(LDS_WORDS);
+/* DPP control operands (gfx9 spellings); a word ending in ':' takes a value */
+#define DPP_WORDS(X) X("quad_perm:") X("row_shl:") X("row_shr:") X("row_ror:") X("row_mirror") X("row_half_mirror") \
+    X("row_bcast:") X("wave_shl:") X("wave_shr:") X("wave_rol:") X("wave_ror:")
+static const word_list DPP_CONTROLS = WORDS(DPP_WORDS);
+
 typedef struct rule {
     match_kind kind;
-    const char *pat;    /* matched against the lower-cased opcode */
-    size_t pat_len;     /* strlen(pat), from the literal (R below): no strlen per rule and call */
-    const char *word;   /* optional: an operand word that must also be present */
+    const char *pat;          /* matched against the lower-cased opcode */
+    size_t pat_len;           /* strlen(pat), from the literal (R below): no strlen per rule and call */
+    const word_list *words;   /* optional: one of these operand words must also be present */
     fp_class cls;
+    /* The pattern's first 16 bytes as little-endian words (a memcpy load of the
+     * opcode gives the same) and their mask, precomputed by R() from the literal: a
+     * test at one position is two xor/and on the zero-padded opcode (a shorter
+     * opcode differs in a padding zero); a longer pattern compares its tail. */
+    uint64_t pw[2], pm[2];
 } rule;
 
-#define R(kind, pat, word, cls) {kind, pat, sizeof pat - 1, word, cls}
+/* byte i of the literal s (0 past its end; the index stays inside the literal) */
+#define RB(s, i) ((uint64_t)(unsigned char)((i) < sizeof s - 1 ? (s)[(i) < sizeof s - 1 ? (i) : 0] : 0))
+#define PB(s, i) (RB(s, i) << (8 * ((i) % 8)))
+#define PM(s, i) ((uint64_t)((i) < sizeof s - 1 ? 0xFF : 0) << (8 * ((i) % 8)))
+#define P8(F, s, o) (F(s, o) | F(s, o + 1) | F(s, o + 2) | F(s, o + 3) | F(s, o + 4) | F(s, o + 5) | F(s, o + 6) | F(s, o + 7))
+#define R(kind, pat, words, cls)                                                                                    \
+    {kind, pat, sizeof pat - 1, words, cls, {P8(PB, pat, 0), P8(PB, pat, 8)}, {P8(PM, pat, 0), P8(PM, pat, 8)}},
+/* A rule's key: its pattern's bytes 0 and 2 (byte 2 only for a pattern of 3 or more
+ * bytes, none for a contains rule), and which of them count. A rule whose key
+ * differs from the opcode's cannot match: fp_classify tests all keys at once. */
+#define RKEY(kind, pat, words, cls) (uint16_t)(kind == M_CONTAINS ? 0 : RB(pat, 0) | (sizeof pat > 3 ? RB(pat, 2) : 0) << 8),
+#define RKEY_MASK(kind, pat, words, cls) (uint16_t)(kind == M_CONTAINS ? 0 : sizeof pat > 3 ? 0xFFFF : 0x00FF),
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "rule words are little-endian (PB)");
 
 /* First match wins. Waits are handled before this table (fp_waitcnt_parse). */
-static const rule RULES[] = {
-    R(M_PREFIX, "s_wait_idle", NULL, FP_CL_BARRIER),
-    R(M_PREFIX, "s_barrier", NULL, FP_CL_BARRIER),
-    R(M_PREFIX, "s_nop", NULL, FP_CL_NOP),
-    R(M_PREFIX, "v_mfma", NULL, FP_CL_MFMA),
-    R(M_PREFIX, "v_smfma", NULL, FP_CL_MFMA),
-    R(M_PREFIX, "v_accvgpr_", NULL, FP_CL_ACCVGPR),
-    R(M_PREFIX, "scratch_", NULL, FP_CL_SCRATCH),
-    R(M_CONTAINS, "_atomic", NULL, FP_CL_ATOMIC),
-    /* LDS-DMA: gfx9 `buffer_load_dword ... lds`, gfx950 `global_load_lds_dwordx4` */
-    R(M_PREFIX, "buffer_load", "lds", FP_CL_LDS_DMA),
-    R(M_PREFIX, "global_load_lds", NULL, FP_CL_LDS_DMA),
-    R(M_CONTAINS, "_load_to_lds", NULL, FP_CL_LDS_DMA),
-    R(M_PREFIX, "buffer_load", NULL, FP_CL_VMEM_LOAD),
-    R(M_PREFIX, "tbuffer_load", NULL, FP_CL_VMEM_LOAD),
-    R(M_PREFIX, "global_load", NULL, FP_CL_VMEM_LOAD),
-    R(M_PREFIX, "flat_load", NULL, FP_CL_VMEM_LOAD),
-    R(M_PREFIX, "buffer_store", NULL, FP_CL_VMEM_STORE),
-    R(M_PREFIX, "tbuffer_store", NULL, FP_CL_VMEM_STORE),
-    R(M_PREFIX, "global_store", NULL, FP_CL_VMEM_STORE),
-    R(M_PREFIX, "flat_store", NULL, FP_CL_VMEM_STORE),
-    /* cross-lane shuffles go through the LDS crossbar but read/write no LDS
-     * memory: not LDS traffic (they still count on lgkmcnt) */
-    R(M_PREFIX, "ds_bpermute", NULL, FP_CL_XLANE),
-    R(M_PREFIX, "ds_permute", NULL, FP_CL_XLANE),
-    R(M_PREFIX, "ds_swizzle", NULL, FP_CL_XLANE),
-    R(M_PREFIX, "ds_", NULL, FP_CL_LDS),
-    R(M_PREFIX, "s_load", NULL, FP_CL_SMEM),
-    R(M_PREFIX, "s_buffer_load", NULL, FP_CL_SMEM),
-    R(M_PREFIX, "s_store", NULL, FP_CL_SMEM),
-    R(M_PREFIX, "s_buffer_store", NULL, FP_CL_SMEM),
-    R(M_PREFIX, "s_scratch_", NULL, FP_CL_SMEM),
-    R(M_PREFIX, "s_dcache", NULL, FP_CL_SMEM),
-    R(M_PREFIX, "s_memtime", NULL, FP_CL_SMEM),
-    R(M_PREFIX, "s_memrealtime", NULL, FP_CL_SMEM),
-    /* the wait at the end of the program is the store drain, not scalar work */
-    R(M_PREFIX, "s_endpgm", NULL, FP_CL_DRAIN),
-    R(M_PREFIX, "s_branch", NULL, FP_CL_BRANCH),
-    R(M_PREFIX, "s_cbranch", NULL, FP_CL_BRANCH),
-    R(M_PREFIX, "s_setpc", NULL, FP_CL_BRANCH),
-    R(M_PREFIX, "s_swappc", NULL, FP_CL_BRANCH),
-    /* DPP: the opcode suffix or a DPP control operand (gfx9 spellings) */
-    R(M_CONTAINS, "_dpp", NULL, FP_CL_XLANE),
-    R(M_PREFIX, "v_permlane", NULL, FP_CL_XLANE),
-    R(M_PREFIX, "v_", "quad_perm:", FP_CL_XLANE),
-    R(M_PREFIX, "v_", "row_shl:", FP_CL_XLANE),
-    R(M_PREFIX, "v_", "row_shr:", FP_CL_XLANE),
-    R(M_PREFIX, "v_", "row_ror:", FP_CL_XLANE),
-    R(M_PREFIX, "v_", "row_mirror", FP_CL_XLANE),
-    R(M_PREFIX, "v_", "row_half_mirror", FP_CL_XLANE),
-    R(M_PREFIX, "v_", "row_bcast:", FP_CL_XLANE),
-    R(M_PREFIX, "v_", "wave_shl:", FP_CL_XLANE),
-    R(M_PREFIX, "v_", "wave_shr:", FP_CL_XLANE),
-    R(M_PREFIX, "v_", "wave_rol:", FP_CL_XLANE),
-    R(M_PREFIX, "v_", "wave_ror:", FP_CL_XLANE),
-    R(M_PREFIX, "v_", NULL, FP_CL_VALU),
-    R(M_PREFIX, "s_", NULL, FP_CL_SALU),
-};
+#define TAX_RULES(X) \
+    X(M_PREFIX, "s_wait_idle", NULL, FP_CL_BARRIER) \
+    X(M_PREFIX, "s_barrier", NULL, FP_CL_BARRIER) \
+    X(M_PREFIX, "s_nop", NULL, FP_CL_NOP) \
+    X(M_PREFIX, "v_mfma", NULL, FP_CL_MFMA) \
+    X(M_PREFIX, "v_smfma", NULL, FP_CL_MFMA) \
+    X(M_PREFIX, "v_accvgpr_", NULL, FP_CL_ACCVGPR) \
+    X(M_PREFIX, "scratch_", NULL, FP_CL_SCRATCH) \
+    X(M_CONTAINS, "_atomic", NULL, FP_CL_ATOMIC) \
+    /* LDS-DMA: gfx9 `buffer_load_dword ... lds`, gfx950 `global_load_lds_dwordx4` */ \
+    X(M_PREFIX, "buffer_load", &LDS_WORD, FP_CL_LDS_DMA) \
+    X(M_PREFIX, "global_load_lds", NULL, FP_CL_LDS_DMA) \
+    X(M_CONTAINS, "_load_to_lds", NULL, FP_CL_LDS_DMA) \
+    X(M_PREFIX, "buffer_load", NULL, FP_CL_VMEM_LOAD) \
+    X(M_PREFIX, "tbuffer_load", NULL, FP_CL_VMEM_LOAD) \
+    X(M_PREFIX, "global_load", NULL, FP_CL_VMEM_LOAD) \
+    X(M_PREFIX, "flat_load", NULL, FP_CL_VMEM_LOAD) \
+    X(M_PREFIX, "buffer_store", NULL, FP_CL_VMEM_STORE) \
+    X(M_PREFIX, "tbuffer_store", NULL, FP_CL_VMEM_STORE) \
+    X(M_PREFIX, "global_store", NULL, FP_CL_VMEM_STORE) \
+    X(M_PREFIX, "flat_store", NULL, FP_CL_VMEM_STORE) \
+    /* cross-lane shuffles go through the LDS crossbar but read/write no LDS \
+     * memory: not LDS traffic (they still count on lgkmcnt) */ \
+    X(M_PREFIX, "ds_bpermute", NULL, FP_CL_XLANE) \
+    X(M_PREFIX, "ds_permute", NULL, FP_CL_XLANE) \
+    X(M_PREFIX, "ds_swizzle", NULL, FP_CL_XLANE) \
+    X(M_PREFIX, "ds_", NULL, FP_CL_LDS) \
+    X(M_PREFIX, "s_load", NULL, FP_CL_SMEM) \
+    X(M_PREFIX, "s_buffer_load", NULL, FP_CL_SMEM) \
+    X(M_PREFIX, "s_store", NULL, FP_CL_SMEM) \
+    X(M_PREFIX, "s_buffer_store", NULL, FP_CL_SMEM) \
+    X(M_PREFIX, "s_scratch_", NULL, FP_CL_SMEM) \
+    X(M_PREFIX, "s_dcache", NULL, FP_CL_SMEM) \
+    X(M_PREFIX, "s_memtime", NULL, FP_CL_SMEM) \
+    X(M_PREFIX, "s_memrealtime", NULL, FP_CL_SMEM) \
+    /* the wait at the end of the program is the store drain, not scalar work */ \
+    X(M_PREFIX, "s_endpgm", NULL, FP_CL_DRAIN) \
+    X(M_PREFIX, "s_branch", NULL, FP_CL_BRANCH) \
+    X(M_PREFIX, "s_cbranch", NULL, FP_CL_BRANCH) \
+    X(M_PREFIX, "s_setpc", NULL, FP_CL_BRANCH) \
+    X(M_PREFIX, "s_swappc", NULL, FP_CL_BRANCH) \
+    /* DPP: the opcode suffix or a DPP control operand (gfx9 spellings) */ \
+    X(M_CONTAINS, "_dpp", NULL, FP_CL_XLANE) \
+    X(M_PREFIX, "v_permlane", NULL, FP_CL_XLANE) \
+    X(M_PREFIX, "v_", &DPP_CONTROLS, FP_CL_XLANE) \
+    X(M_PREFIX, "v_", NULL, FP_CL_VALU) \
+    X(M_PREFIX, "s_", NULL, FP_CL_SALU)
+
+static const rule RULES[] = {TAX_RULES(R)};
+#define N_RULES (sizeof RULES / sizeof *RULES)
+/* the keys in blocks of 8 (SSE2 compares a block at once); the padding is never a candidate */
+#define N_KEYS ((N_RULES + 7) / 8 * 8)
+static const uint16_t RULE_KEY[N_KEYS] __attribute__((aligned(16))) = {TAX_RULES(RKEY)};
+static const uint16_t RULE_KEY_MASK[N_KEYS] __attribute__((aligned(16))) = {TAX_RULES(RKEY_MASK)};
+_Static_assert(N_RULES <= 64, "the candidate set of a call is a 64-bit mask");
 
 /* Counter fields of a wait: the gfx9 `s_waitcnt vmcnt(N) lgkmcnt(M)` syntax and
  * the gfx12-style single-counter opcodes. */
 typedef struct wait_field {
     const char *name;
-    int which; /* 0 vm, 1 lgkm, 2 exp */
+    size_t len; /* strlen(name) */
+    int which;  /* 0 vm, 1 lgkm, 2 exp */
 } wait_field;
 
+#define WF(name, which) {name, sizeof name - 1, which}
 static const wait_field WAIT_FIELDS[] = {
-    {"vmcnt", 0}, {"vscnt", 0}, {"loadcnt", 0}, {"storecnt", 0},
-    {"lgkmcnt", 1}, {"dscnt", 1}, {"kmcnt", 1},
-    {"expcnt", 2},
+    WF("vmcnt", 0), WF("vscnt", 0), WF("loadcnt", 0), WF("storecnt", 0),
+    WF("lgkmcnt", 1), WF("dscnt", 1), WF("kmcnt", 1),
+    WF("expcnt", 2),
 };
+
+/* tolower of the C locale (flyprof never sets another), inline: no call per byte */
+static inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
 
 size_t fp_opcode_lc(const char *isa, char *op, size_t cap)
 {
@@ -143,7 +186,7 @@ size_t fp_opcode_lc(const char *isa, char *op, size_t cap)
         isa++;
     size_t n = 0;
     while (isa[n] && isa[n] != ' ' && isa[n] != '\t' && n + 1 < cap) {
-        op[n] = (char)tolower((unsigned char)isa[n]);
+        op[n] = ascii_lower(isa[n]);
         n++;
     }
     op[n] = '\0';
@@ -159,13 +202,16 @@ void fp_waitcnt_parse(const char *isa_in, fp_waitcnt_fields *out)
     out->vm_n = out->lgkm_n = out->exp_n = -1;
     /* not a wait unless the opcode starts "s_wait" (checked below on the lower-cased
      * copy): most rows stop here, before the copy */
-    const char *op0 = isa_in + strspn(isa_in, " \t");
-    if (strncasecmp(op0, "s_wait", 6) != 0)
-        return;
+    const char *op0 = isa_in;
+    while (*op0 == ' ' || *op0 == '\t')
+        op0++;
+    for (size_t i = 0; i < 6; i++) /* strncasecmp(op0, "s_wait", 6), inline: most rows stop at byte 0 */
+        if (ascii_lower(op0[i]) != "s_wait"[i])
+            return;
     char isa[WAIT_TEXT_MAX];
     size_t k = 0;
     for (; isa_in[k] && k + 1 < sizeof isa; k++)
-        isa[k] = (char)tolower((unsigned char)isa_in[k]);
+        isa[k] = ascii_lower(isa_in[k]);
     isa[k] = '\0';
     char op[64];
     fp_opcode_lc(isa, op, sizeof op);
@@ -178,22 +224,32 @@ void fp_waitcnt_parse(const char *isa_in, fp_waitcnt_fields *out)
     const char *suffix = op[6] == 'c' ? op + 9 : op + 7; /* after "s_waitcnt" / "s_wait_" */
     if (*suffix == '_')
         suffix++;
-    for (size_t i = 0; i < sizeof WAIT_FIELDS / sizeof *WAIT_FIELDS; i++) {
-        const wait_field *f = &WAIT_FIELDS[i];
-        int n = -1;
-        if (*suffix && !strcmp(suffix, f->name))
-            n = 0;
-        /* "name(N)" anywhere in the operands */
-        const char *p = isa;
-        size_t nl = strlen(f->name);
-        while ((p = strstr(p, f->name)) != NULL) {
-            bool boundary = p == isa || p[-1] == ' ' || p[-1] == '\t' || p[-1] == ',' || p[-1] == '&';
-            if (boundary && p[nl] == '(') {
-                n = atoi(p + nl + 1);
-                break;
-            }
-            p += nl;
+    /* each field's value: 0 when the opcode names it, then its first "name(N)" at a
+     * word boundary (after a blank, ',' or '&', or at the start) in the operands.
+     * One scan of the boundaries for all fields (was one strstr pass per field: no
+     * name has a border, so no skipped occurrence overlaps the one found here) */
+    enum { NF = sizeof WAIT_FIELDS / sizeof *WAIT_FIELDS };
+    int val[NF];
+    bool found[NF];
+    for (size_t i = 0; i < NF; i++) {
+        val[i] = *suffix && !strcmp(suffix, WAIT_FIELDS[i].name) ? 0 : -1;
+        found[i] = false;
+    }
+    for (size_t p = 0; p < k; p++) {
+        if (p && isa[p - 1] != ' ' && isa[p - 1] != '\t' && isa[p - 1] != ',' && isa[p - 1] != '&')
+            continue;
+        for (size_t i = 0; i < NF; i++) {
+            const char *name = WAIT_FIELDS[i].name;
+            size_t nl = WAIT_FIELDS[i].len;
+            if (found[i] || isa[p] != name[0] || strncmp(isa + p, name, nl) || isa[p + nl] != '(')
+                continue;
+            found[i] = true;
+            val[i] = atoi(isa + p + nl + 1);
         }
+    }
+    for (size_t i = 0; i < NF; i++) {
+        const wait_field *f = &WAIT_FIELDS[i];
+        int n = val[i];
         if (n < 0)
             continue;
         if (f->which == 0) {
@@ -209,6 +265,13 @@ void fp_waitcnt_parse(const char *isa_in, fp_waitcnt_fields *out)
     }
 }
 
+bool fp_isa_is_scalar(const char *isa)
+{
+    while (*isa == ' ' || *isa == '\t')
+        isa++;
+    return (isa[0] == 's' || isa[0] == 'S') && isa[1] == '_';
+}
+
 bool fp_class_is_combined_wait(const char *isa)
 {
     fp_waitcnt_fields f;
@@ -216,19 +279,16 @@ bool fp_class_is_combined_wait(const char *isa)
     return f.is_wait && (f.vm + f.lgkm + f.exp) > 1;
 }
 
-#define N_RULES (sizeof RULES / sizeof *RULES)
-
-static inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
-
-/* Is one of the words of rules r[0 .. n) an operand word of isa? A word is present as
- * a whole operand word (separated by space, tab, comma or the end, any case); a word
- * ending in ':' matches a "name:value" operand (DPP controls). One scan of the
- * operands for a run of rules that differ only in their word (the DPP rules are 12). */
-static bool any_word(const char *isa, const rule *r, size_t n)
+/* Is one of the words an operand word of the operands at p
+ * (the text after the first word)? A word is present as a whole operand word
+ * (separated by space, tab, comma or the end, any case); a word ending in ':'
+ * matches a "name:value" operand (DPP controls). One scan of the operands for all
+ * the words. */
+static bool any_word(const char *p, const word_list *wl_)
 {
-    const char *p = isa;
-    while (*p && *p != ' ' && *p != '\t')
-        p++;
+    /* most operands (v0, s[4:7], 0x10) start with no word's first letter */
+    uint32_t letters = wl_->letters;
+    const char *const *words = wl_->w;
     while (*p) {
         while (*p == ' ' || *p == '\t' || *p == ',')
             p++;
@@ -239,8 +299,10 @@ static bool any_word(const char *isa, const rule *r, size_t n)
         if (!len)
             continue;
         char c0 = ascii_lower(*s);
-        for (size_t i = 0; i < n; i++) {
-            const char *word = r[i].word;
+        if (c0 >= 'a' && c0 <= 'z' && !(letters >> (c0 - 'a') & 1))
+            continue;
+        for (size_t i = 0; words[i]; i++) {
+            const char *word = words[i];
             if (c0 != word[0])
                 continue;
             size_t wl = strlen(word);
@@ -252,54 +314,136 @@ static bool any_word(const char *isa, const rule *r, size_t n)
     return false;
 }
 
-/* Rules i.. that differ from rule i only in their (non-NULL) word: the same pattern
- * and class, so the first of them to match is the first whose word is present. */
-static size_t word_run(size_t i)
+/* The lower-cased opcode (as fp_opcode_lc: at most 63 bytes), zero-padded so that
+ * 16 bytes can be read at any of its positions, with the positions of its '_'. */
+typedef struct opcode {
+    union {
+        char c[64 + 16];
+        uint64_t align_;
+    } u;
+    size_t len;
+    uint64_t underscores; /* bit i: c[i] == '_' */
+} opcode;
+
+/* Rule r's pattern at op + at (at <= the opcode's length). */
+static inline bool pat_at(const rule *r, const opcode *op, size_t at)
 {
-    const rule *r = &RULES[i];
-    size_t j = i + 1;
-    while (j < N_RULES && RULES[j].word && RULES[j].kind == r->kind && RULES[j].cls == r->cls &&
-           !strcmp(RULES[j].pat, r->pat))
-        j++;
-    return j - i;
+    uint64_t w[2];
+    memcpy(w, op->u.c + at, 16);
+    uint64_t d = ((w[0] ^ r->pw[0]) & r->pm[0]) | ((w[1] ^ r->pw[1]) & r->pm[1]);
+    return !d && (r->pat_len <= 16 || !memcmp(op->u.c + at + 16, r->pat + 16, r->pat_len - 16));
 }
 
-fp_class fp_classify(const char *isa)
+static bool rule_matches(const rule *r, const opcode *op)
 {
-    char op[64];
-    size_t ol = fp_opcode_lc(isa, op, sizeof op);
+    if (r->pat_len > op->len)
+        return false; /* longer than the opcode: neither its prefix nor inside it */
+    if (r->kind == M_PREFIX)
+        return pat_at(r, op, 0);
+    /* inside: strstr on the opcode, tried only where its first byte is (a '_' for
+     * every contains rule of the table: those positions are listed) */
+    size_t last = op->len - r->pat_len; /* the last position it fits at (< 63) */
+    if (r->pat[0] == '_') {
+        for (uint64_t u = op->underscores & ((2ULL << last) - 1); u; u &= u - 1)
+            if (pat_at(r, op, (size_t)__builtin_ctzll(u)))
+                return true;
+        return false;
+    }
+    for (size_t at = 0; at <= last; at++)
+        if (op->u.c[at] == r->pat[0] && pat_at(r, op, at))
+            return true;
+    return false;
+}
+
+/* The rules whose key admits the opcode's bytes 0 and 2 (bit i: RULES[i]), in
+ * table order: every other rule cannot match. */
+static uint64_t candidates(const opcode *op)
+{
+    uint16_t key = (uint16_t)((unsigned char)op->u.c[0] | (unsigned char)op->u.c[2] << 8);
+    uint64_t m = 0;
+#if defined(__SSE2__)
+    const __m128i k = _mm_set1_epi16((short)key), zero = _mm_setzero_si128();
+    for (size_t b = 0; b < N_KEYS; b += 8) {
+        __m128i d = _mm_and_si128(_mm_xor_si128(k, _mm_load_si128((const __m128i *)(RULE_KEY + b))),
+                                  _mm_load_si128((const __m128i *)(RULE_KEY_MASK + b)));
+        __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(d, zero), zero); /* one byte per rule */
+        m |= (uint64_t)(unsigned)_mm_movemask_epi8(eq) << b;
+    }
+#else
+    for (size_t i = 0; i < N_KEYS; i++)
+        m |= (uint64_t)!((key ^ RULE_KEY[i]) & RULE_KEY_MASK[i]) << i;
+#endif
+    return N_RULES == 64 ? m : m & ((1ULL << N_RULES) - 1);
+}
+
+/* The C locale's tolower with the opcode's ends (NUL, space, tab) as 0. */
+#define LCB(c) (unsigned char)((c) == 0 || (c) == ' ' || (c) == '\t' ? 0 : (c) >= 'A' && (c) <= 'Z' ? (c) + 32 : (c))
+#define LC4(c) LCB(c), LCB(c + 1), LCB(c + 2), LCB(c + 3)
+#define LC16(c) LC4(c), LC4(c + 4), LC4(c + 8), LC4(c + 12)
+#define LC64(c) LC16(c), LC16(c + 16), LC16(c + 32), LC16(c + 48)
+static const unsigned char OP_LOWER[256] = {LC64(0), LC64(64), LC64(128), LC64(192)};
+
+/* The class of a counter wait from its fields. */
+static fp_class wait_class(const fp_waitcnt_fields *f)
+{
+    int named = f->vm + f->lgkm + f->exp;
+    if (named != 1)
+        return FP_CL_WAITCNT;
+    return f->vm ? FP_CL_VMCNT : f->lgkm ? FP_CL_LGKMCNT : FP_CL_EXPCNT;
+}
+
+/* The rule walk (no wait test); wf: the isa's fp_waitcnt_parse when the caller has it. */
+static fp_class classify(const char *isa, const fp_waitcnt_fields *wf)
+{
+    opcode op;
+    memset(op.u.c, 0, sizeof op.u.c);
+    op.underscores = 0;
+    const char *s = isa;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t ol = 0;
+    for (unsigned char ch; ol + 1 < 64 && (ch = OP_LOWER[(unsigned char)s[ol]]); ol++)
+        op.u.c[ol] = (char)ch;
+    op.len = ol;
+#if defined(__SSE2__)
+    for (int b = 0; b < 64; b += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(op.u.c + b));
+        op.underscores |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('_'))) << b;
+    }
+#else
+    for (size_t i = 0; i < ol; i++)
+        op.underscores |= (uint64_t)(op.u.c[i] == '_') << i;
+#endif
     /* only an opcode starting "s_wait" can be a wait (fp_waitcnt_parse: s_waitcnt*,
-     * s_wait_*); the full parse lower-cases the whole text, so skip it otherwise
-     * (report classifies every row from several modules: ~12k calls) */
-    if (!strncmp(op, "s_wait", 6)) {
+     * s_wait_*); the full parse lower-cases the whole text, so skip it otherwise */
+    if (!wf && ol >= 6 && !memcmp(op.u.c, "s_wait", 6)) {
         fp_waitcnt_fields f;
         fp_waitcnt_parse(isa, &f);
-        if (f.is_wait) {
-            int named = f.vm + f.lgkm + f.exp;
-            if (named != 1)
-                return FP_CL_WAITCNT;
-            return f.vm ? FP_CL_VMCNT : f.lgkm ? FP_CL_LGKMCNT : FP_CL_EXPCNT;
-        }
+        if (f.is_wait)
+            return wait_class(&f);
     }
-    for (size_t i = 0; i < N_RULES; i++) {
-        const rule *r = &RULES[i];
-        bool m;
-        if (r->pat_len > ol)
-            m = false; /* longer than the opcode: neither its prefix nor inside it */
-        else if (r->kind == M_PREFIX)
-            m = r->pat[0] == op[0] && !strncmp(op + 1, r->pat + 1, r->pat_len - 1);
-        else
-            m = strstr(op, r->pat) != NULL;
-        if (!m)
+    for (uint64_t m = candidates(&op); m; m &= m - 1) {
+        const rule *r = &RULES[__builtin_ctzll(m)];
+        if (!rule_matches(r, &op))
             continue;
-        if (!r->word)
+        if (!r->words)
             return r->cls;
-        size_t n = word_run(i);
-        if (any_word(isa, r, n))
+        /* the operands: after the first word of the text (as ever: with leading
+         * blanks that word is empty and the opcode counts as an operand) */
+        const char *ops = s == isa ? s + ol : isa;
+        while (*ops && *ops != ' ' && *ops != '\t')
+            ops++;
+        if (any_word(ops, r->words))
             return r->cls;
-        i += n - 1;
     }
     return FP_CL_OTHER;
+}
+
+fp_class fp_classify(const char *isa) { return classify(isa, NULL); }
+
+fp_class fp_classify_parsed(const char *isa, const fp_waitcnt_fields *wf)
+{
+    return wf->is_wait ? wait_class(wf) : classify(isa, wf);
 }
 
 bool fp_branch_target(const fp_inst *r, int64_t *target)

@@ -44,8 +44,8 @@ void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user)
             c->cnt_of[k][cat] = (unsigned char)fp_counter_of((fp_class)k, cat);
     for (size_t i = 0; i < b->code.n; i++) {
         const char *isa = b->code.rows[i].isa;
-        c->row_static[i] = fp_classify(isa);
         fp_waitcnt_parse(isa, &c->row_wf[i]);
+        c->row_static[i] = fp_classify_parsed(isa, &c->row_wf[i]); /* the wait parsed once */
         c->row_wait[i] = c->row_wf[i].is_wait;
         c->row_nopipe[i] = fp_bub_isa_nopipe(isa, c->row_static[i]);
         b->insts[i].cls = c->row_static[i];

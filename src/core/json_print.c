@@ -92,6 +92,17 @@ static inline void putc1(pbuf *b, char c)
     b->p[b->n++] = c;
 }
 
+/* n <= 32 bytes from s, which has 32 readable bytes (the number buffers below): one
+ * fixed-size copy, no call (a number is ~5 bytes; memcpy of a variable length is a
+ * libc call per number) */
+#define SMALL 32
+static inline void put_small(pbuf *b, const char *s, size_t n)
+{
+    reserve(b, SMALL);
+    memcpy(b->p + b->n, s, SMALL);
+    b->n += n;
+}
+
 /* cJSON's compare_double */
 static int same_double(double a, double b)
 {
@@ -108,7 +119,7 @@ static int same_double(double a, double b)
  * (>= 5e-16 |D|), so rounding d to 15 digits gives D; the exponent is in [-4, 8], so
  * the style is %f, and %g drops trailing zeros (the smallest k has none). D reads
  * back as d, so cJSON keeps these 15 digits. Returns the length, or 0: not the case. */
-static int short_decimal(double d, char *out)
+static int short_decimal(double d, char *out, char **start)
 {
     double a = fabs(d);
     if (!(a >= 1e-4 && a < 1e9))
@@ -116,7 +127,8 @@ static int short_decimal(double d, char *out)
     double p = 1;
     for (int k = 1; k <= 6; k++) {
         p *= 10;
-        double m = floor(a * p + 0.5);
+        /* floor() of a non-negative value below 2^63 (here < 10^15) by conversion: no call */
+        double m = (double)(long long)(a * p + 0.5);
         if (m / p != a)
             continue;
         unsigned long long u = (unsigned long long)m, ip, fp, pk = 1;
@@ -126,7 +138,7 @@ static int short_decimal(double d, char *out)
         fp = u % pk;
         if (!fp)
             return 0; /* an integer: not this path's (put_number takes those first) */
-        char buf[40], *e = buf + sizeof buf, *q = e;
+        char *e = out + SMALL, *q = e; /* out: 2 * SMALL bytes; the text ends at out + SMALL */
         int nd = k;
         while (nd > 1 && fp % 10 == 0) { /* never for the smallest k; kept for safety */
             fp /= 10;
@@ -143,12 +155,43 @@ static int short_decimal(double d, char *out)
         } while (ip);
         if (d < 0)
             *--q = '-';
-        int len = (int)(e - q);
-        memcpy(out, q, (size_t)len);
-        out[len] = '\0';
-        return len;
+        *start = q;
+        return (int)(e - q);
     }
     return 0;
+}
+
+/* The decimal digits of u, written backwards ending at e (two at a time from a
+ * table: ~half the divisions); the start. */
+static char *digits(char *e, unsigned long long u)
+{
+    static const char D2[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                             "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                             "8081828384858687888990919293949596979899";
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        e -= 2;
+        memcpy(e, D2 + 2 * r, 2);
+    }
+    if (u >= 10) {
+        e -= 2;
+        memcpy(e, D2 + 2 * u, 2);
+    } else {
+        *--e = (char)('0' + u);
+    }
+    return e;
+}
+
+/* An integer below 10^15 in magnitude: "%1.15g" prints its plain digits. */
+static void put_int(pbuf *b, long long v)
+{
+    char tmp[2 * SMALL]; /* the text ends at tmp + SMALL: SMALL readable bytes from its start */
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    char *e = tmp + SMALL, *q = digits(e, u);
+    if (v < 0)
+        *--q = '-';
+    put_small(b, q, (size_t)(e - q));
 }
 
 static void put_number(pbuf *b, double d)
@@ -159,23 +202,17 @@ static void put_number(pbuf *b, double d)
         put(b, "null", 4);
         return;
     }
-    if (d == floor(d) && fabs(d) < 1e15 && !(d == 0.0 && signbit(d))) {
+    /* below 10^15 in magnitude, d is an integer iff converting it to long long and
+     * back gives d (no floor() call): NaN and the infinities fail the range test */
+    if (fabs(d) < 1e15 && (double)(long long)d == d && !(d == 0.0 && signbit(d))) {
         /* "%1.15g" of an integer below 10^15 is its plain decimal digits (no
          * exponent below 10^precision, no point); -0.0 ("-0") goes the slow way */
-        long long v = (long long)d;
-        unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-        char *e = tmp + sizeof tmp, *s = e;
-        do {
-            *--s = (char)('0' + u % 10);
-            u /= 10;
-        } while (u);
-        if (v < 0)
-            *--s = '-';
-        put(b, s, (size_t)(e - s));
+        put_int(b, (long long)d);
         return;
     }
-    if ((len = short_decimal(d, tmp)) > 0) {
-        put(b, tmp, (size_t)len);
+    char sd[2 * SMALL], *q;
+    if ((len = short_decimal(d, sd, &q)) > 0) {
+        put_small(b, q, (size_t)len);
         return;
     }
     /* cJSON 1.7.15 print_number: 15 significant digits unless they do not read back */
@@ -220,11 +257,51 @@ static size_t plain_run(const unsigned char *p, size_t n, bool utf8)
     return i;
 }
 
+/* Spare bytes a fast path reserves past what it writes: copy_plain reads its
+ * copy 16 bytes at a time, and a short run of tabs is one 8-byte store. */
+#define SPARE 16
+
+/* Copy the n bytes at s to d and tell whether none needs an escape (nor, with
+ * utf8, is non-ASCII). The check reads the copy (d, the caller's buffer with
+ * SPARE bytes reserved past d + n), never beyond the source string. */
+static inline bool copy_plain(char *d, const char *s, size_t n, bool utf8)
+{
+    memcpy(d, s, n);
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(31);
+    for (size_t i = 0; i < n; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(d + i));
+        __m128i esc = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                   _mm_cmpeq_epi8(_mm_min_epu8(x, ctl), x));
+        unsigned m = (unsigned)_mm_movemask_epi8(esc) | (utf8 ? (unsigned)_mm_movemask_epi8(x) : 0u);
+        size_t left = n - i;
+        if (left < 16)
+            m &= (1u << left) - 1; /* the bytes past the copy are not the string's */
+        if (m)
+            return false;
+    }
+    return true;
+#else
+    return plain_run((const unsigned char *)d, n, utf8) == n;
+#endif
+}
+
 static void put_string(pbuf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     if (s) {
-        const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+        size_t n = strlen(s);
+        if (n < 64) {
+            reserve(b, n + 2 + SPARE);
+            char *d = b->p + b->n;
+            if (copy_plain(d + 1, s, n, b->utf8)) {
+                d[0] = '"';
+                d[n + 1] = '"';
+                b->n += n + 2;
+                return;
+            }
+        }
+        const unsigned char *p = (const unsigned char *)s, *end = p + n;
         size_t run = plain_run(p, (size_t)(end - p), b->utf8);
         if (p + run == end) { /* most strings: nothing to escape, one reserve */
             reserve(b, run + 2);
@@ -394,6 +471,103 @@ void fp_jw_num(fp_jw *w, double d) { put_number(w, d); }
 
 void fp_jw_str(fp_jw *w, const char *s) { put_string(w, s); }
 
+void fp_jw_i64(fp_jw *w, int64_t v)
+{
+    /* below 10^15 the double is exact and put_number prints these digits */
+    if (v > -1000000000000000LL && v < 1000000000000000LL)
+        put_int(w, (long long)v);
+    else
+        put_number(w, (double)v);
+}
+
+/* The formatted text of a key ("\"key\":\t"), by the key's address: a document writes
+ * the same few dozen schema keys thousands of times (1.5k hotspots x 20 members), and
+ * a hit is three 16-byte copies instead of strlen, a copy and the escape check. */
+#define KEYC 64           /* entries: direct-mapped by address */
+#define KEYC_TXT 48       /* the bytes copied from an entry; a longer text is not cached */
+typedef struct fp_jw_keyc {
+    const char *key;
+    size_t len;           /* of txt; 0: not cacheable (needs escapes, too long) */
+    char txt[KEYC_TXT];
+} fp_jw_keyc;
+
+static __attribute__((noinline)) void keyc_fill(fp_jw_keyc *e, const char *key, bool utf8)
+{
+    size_t n = strlen(key);
+    e->key = key;
+    e->len = 0;
+    if (n + 4 > KEYC_TXT)
+        return;
+    char tmp[KEYC_TXT + SPARE];
+    if (!copy_plain(tmp + 1, key, n, utf8))
+        return;
+    tmp[0] = '"';
+    memcpy(tmp + 1 + n, "\":\t", 3);
+    memset(tmp + n + 4, 0, KEYC_TXT - (n + 4));
+    memcpy(e->txt, tmp, KEYC_TXT);
+    e->len = n + 4;
+}
+
+/* fp_jw_key without the cache: out of line, so that the cached path stays small */
+static __attribute__((noinline)) void key_slow(fp_jw *w, const char *key, size_t depth, bool first);
+
+void fp_jw_key(fp_jw *w, const char *key, size_t depth, bool first)
+{
+    if (depth <= 8) {
+        if (!w->keys && !(w->keys = calloc(KEYC, sizeof *w->keys)))
+            abort();
+        fp_jw_keyc *e = &w->keys[((uintptr_t)key * 0x9E3779B97F4A7C15ULL) >> 58];
+        if (e->key != key)
+            keyc_fill(e, key, w->utf8);
+        if (e->len) {
+            reserve(w, 2 + 8 + KEYC_TXT);
+            char *q = w->p + w->n;
+            memcpy(q, ",\n", 2);
+            q += first ? 0 : 2;
+            memcpy(q, "\t\t\t\t\t\t\t\t", 8);
+            q += depth;
+            memcpy(q, e->txt, KEYC_TXT);
+            w->n = (size_t)(q + e->len - w->p);
+            return;
+        }
+    }
+    key_slow(w, key, depth, first);
+}
+
+static void key_slow(fp_jw *w, const char *key, size_t depth, bool first)
+{
+    size_t n = strlen(key);
+    if (n <= 64 && depth <= 64) {
+        /* one reservation for ",\n", the tabs, the quoted key and ":\t" */
+        reserve(w, n + depth + 6 + SPARE);
+        char *d = w->p + w->n, *q = d;
+        if (!first) {
+            q[0] = ',';
+            q[1] = '\n';
+            q += 2;
+        }
+        if (depth <= 8)
+            memcpy(q, "\t\t\t\t\t\t\t\t", 8); /* the usual depth: one store */
+        else
+            memset(q, '\t', depth);
+        q += depth;
+        *q++ = '"';
+        if (copy_plain(q, key, n, w->utf8)) {
+            q += n;
+            q[0] = '"';
+            q[1] = ':';
+            q[2] = '\t';
+            w->n += (size_t)(q + 3 - d);
+            return;
+        }
+    }
+    if (!first)
+        put(w, ",\n", 2);
+    tabs(w, depth);
+    put_string(w, key);
+    put(w, ":\t", 2);
+}
+
 void fp_jw_tabs(fp_jw *w, size_t n) { tabs(w, n); }
 
 void fp_jw_value(fp_jw *w, const cJSON *j, size_t depth)
@@ -404,6 +578,8 @@ void fp_jw_value(fp_jw *w, const cJSON *j, size_t depth)
 
 int fp_jw_close(fp_jw *w)
 {
+    free(w->keys);
+    w->keys = NULL;
     if (w->fd >= 0)
         flush(w);
     free(w->p);
@@ -413,6 +589,8 @@ int fp_jw_close(fp_jw *w)
 
 char *fp_jw_detach(fp_jw *w, size_t *len)
 {
+    free(w->keys);
+    w->keys = NULL;
     reserve(w, 0);
     w->p[w->n] = '\0';
     if (len)

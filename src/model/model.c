@@ -259,12 +259,8 @@ static void mw_num(const mw *m, double v, int dec) { fp_jw_num(m->w, dec >= 0 ? 
 /* A member's key: ",\n" before all but the first, then the indentation. */
 static void mw_key(const mw *m, const char *key, size_t depth, bool *first)
 {
-    if (!*first)
-        fp_jw_lit(m->w, ",\n", 2); /* the first member follows "{\n" directly */
+    fp_jw_key(m->w, key, depth, *first); /* the first member follows "{\n" directly */
     *first = false;
-    fp_jw_tabs(m->w, depth);
-    fp_jw_str(m->w, key);
-    fp_jw_lit(m->w, ":\t", 2);
 }
 
 static void mw_close(const mw *m, size_t depth, bool first)
@@ -311,8 +307,8 @@ static void mw_value(const mw *m, const fp_field *f, const void *obj, size_t dep
 {
     fp_jw *w = m->w;
     switch (f->kind) {
-    case FP_K_I64: fp_jw_num(w, (double)*CAT(obj, f->off, int64_t)); return;
-    case FP_K_INT: fp_jw_num(w, (double)*CAT(obj, f->off, int)); return;
+    case FP_K_I64: fp_jw_i64(w, *CAT(obj, f->off, int64_t)); return;
+    case FP_K_INT: fp_jw_i64(w, *CAT(obj, f->off, int)); return;
     case FP_K_NUM: mw_num(m, *CAT(obj, f->off, double), f->dec); return;
     case FP_K_OPTD: {
         const fp_optd *o = CAT(obj, f->off, fp_optd);

@@ -478,6 +478,83 @@ static void test_snippets(void **state)
     rmdir(tmpdir);
 }
 
+/* The rankings (radix sort for long lists) against a plain stable sort: stalls with
+ * many ties, every magnitude, negatives and saturating sums, over 2,000 rows and
+ * 300 lines; and short lists (the merge sort) too. */
+static void rank_ref(const int64_t *key, size_t n, size_t *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = i;
+    for (size_t i = 1; i < n; i++) /* insertion: stable, larger key first */
+        for (size_t j = i; j > 0 && key[out[j]] > key[out[j - 1]]; j--) {
+            size_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+}
+
+static void test_rankings_reference(void **state)
+{
+    (void)state;
+    uint64_t x = 99;
+    for (int round = 0; round < 40; round++) {
+        size_t n = round < 10 ? (size_t)(5 + round * 7) : 2000;
+        size_t nsrc = round < 10 ? 20 : 300;
+        fp_code code;
+        memset(&code, 0, sizeof code);
+        code.rows = calloc(n, sizeof *code.rows);
+        code.n = n;
+        char (*src)[16] = calloc(nsrc, sizeof *src);
+        assert_true(code.rows && src);
+        for (size_t s2 = 0; s2 < nsrc; s2++)
+            snprintf(src[s2], sizeof src[s2], "/k.py:%zu", s2);
+        for (size_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            fp_inst *r = &code.rows[i];
+            r->isa = (char *)"s_nop 0";
+            r->index = (int64_t)i + 1;
+            r->index_ok = true;
+            r->source = src[(x >> 40) % nsrc];
+            int kind = (int)((x >> 20) % 10);
+            r->stall = kind < 5 ? (int64_t)((x >> 33) % 8)                  /* many ties */
+                       : kind < 8 ? (int64_t)((x >> 10) >> ((x >> 4) % 50)) /* every magnitude */
+                       : kind < 9 ? -(int64_t)((x >> 33) % 1000)           /* hostile: negative */
+                                  : INT64_MAX;                              /* sums saturate */
+            r->latency = r->stall > 0 ? r->stall : 0;
+        }
+        fp_hotspots hs;
+        fp_err err = {0};
+        assert_int_equal(fp_hotspots_compute(&code, &hs, &err), 0);
+        /* instructions: the stalling ones, stall desc, code order on ties */
+        int64_t *key = calloc(n + nsrc, sizeof *key);
+        size_t *id = calloc(n + nsrc, sizeof *id), *want = calloc(n + nsrc, sizeof *want);
+        size_t m = 0;
+        for (size_t i = 0; i < hs.ninst; i++)
+            if (hs.inst[i].row->stall > 0) {
+                key[m] = hs.inst[i].row->stall;
+                id[m++] = i;
+            }
+        assert_int_equal(m, hs.n_stalling);
+        rank_ref(key, m, want);
+        for (size_t i = 0; i < m; i++)
+            assert_int_equal(hs.inst_rank[i], id[want[i]]);
+        /* lines: by their (saturated) stall sums, first appearance on ties */
+        for (size_t li = 0; li < hs.nlines; li++)
+            key[li] = hs.lines[li].stall;
+        rank_ref(key, hs.nlines, want);
+        for (size_t i = 0; i < hs.nlines; i++)
+            assert_int_equal(hs.line_rank[i], want[i]);
+        if (round >= 10)
+            assert_true(hs.nlines >= 64 && m >= 64); /* the radix path ran */
+        free(key);
+        free(id);
+        free(want);
+        fp_hotspots_free(&hs);
+        free(code.rows);
+        free(src);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -490,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_isa_scan),
         cmocka_unit_test(test_regs_block),
         cmocka_unit_test(test_snippets),
+        cmocka_unit_test(test_rankings_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "flyprof/json.h"
+#include "flyprof/strbuf.h"
 
 static void same(const cJSON *j)
 {
@@ -348,6 +349,120 @@ static void test_round_table(void **state)
     assert_true(fp_round(NAN, 2) == 0.0);
 }
 
+/* cJSON's text of a string (the quoted, escaped form) */
+static char *cjson_str(const char *s)
+{
+    cJSON *j = cJSON_CreateString(s);
+    char *t = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    return t;
+}
+
+/* The fast paths of the streaming writer (fp_jw_key, the short-string copy in fp_jw_str,
+ * fp_jw_i64) against cJSON's own text, on random keys (escapes, control bytes, valid
+ * UTF-8, lengths across the 16/64-byte limits), depths across the 8-tab store, and
+ * integers around every limit. */
+static void test_fast_paths(void **state)
+{
+    (void)state;
+    static const char *const PIECES[] = {"a", "Z", "_", "0", " ", "\"", "\\", "\t", "\n", "\x01", "\x1f", "/",
+                                         "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "~", "\x7f"};
+    uint64_t x = 12345;
+    for (int t = 0; t < 20000; t++) {
+        char key[200];
+        size_t len = 0;
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t parts = (size_t)(x >> 33) % 90;
+        for (size_t p = 0; p < parts; p++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            /* mostly plain letters, as keys are */
+            const char *piece = (x >> 40) % 4 ? "k" : PIECES[(x >> 33) % (sizeof PIECES / sizeof *PIECES)];
+            size_t pl = strlen(piece);
+            if (len + pl + 1 >= sizeof key)
+                break;
+            memcpy(key + len, piece, pl);
+            len += pl;
+        }
+        key[len] = '\0';
+        size_t depth = (size_t)(x >> 20) % 13;
+        bool first = (x >> 30) & 1;
+        fp_jw w;
+        fp_jw_init(&w, -1);
+        fp_jw_lit(&w, "<", 1);
+        fp_jw_key(&w, key, depth, first);
+        fp_jw_str(&w, key);
+        fp_jw_lit(&w, ">", 1);
+        size_t n;
+        char *got = fp_jw_detach(&w, &n);
+        char *q = cjson_str(key), want[1200];
+        snprintf(want, sizeof want, "<%s%.*s%s:\t%s>", first ? "" : ",\n", (int)depth, "\t\t\t\t\t\t\t\t\t\t\t\t\t", q, q);
+        if (strcmp(got, want)) {
+            print_error("key '%s' depth %zu: got '%s' want '%s'\n", key, depth, got, want);
+            fail();
+        }
+        assert_int_equal(n, strlen(want));
+        free(q);
+        free(got);
+    }
+    /* one writer, many keys written again and again (fp_jw_key caches by address):
+     * every repetition gives the same text as the first */
+    enum { NK = 300 };
+    char *keys[NK];
+    for (int i = 0; i < NK; i++) {
+        keys[i] = malloc(64);
+        assert_non_null(keys[i]);
+        snprintf(keys[i], 64, i % 7 ? "key_%d%.*s" : "k\"%d%.*s", i, i % 50, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+    }
+    fp_jw kw;
+    fp_jw_init(&kw, -1);
+    fp_sb kwant;
+    fp_sb_init(&kwant);
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < NK; i++) {
+            int k = (i * 7 + round) % NK;
+            size_t depth = (size_t)(i % 11);
+            fp_jw_key(&kw, keys[k], depth, i == 0);
+            char *q = cjson_str(keys[k]);
+            fp_sb_addf(&kwant, "%s%.*s%s:\t", i == 0 ? "" : ",\n", (int)depth, "\t\t\t\t\t\t\t\t\t\t\t", q);
+            free(q);
+        }
+    size_t wn;
+    char *kgot = fp_jw_detach(&kw, &wn);
+    assert_string_equal(kgot, kwant.buf);
+    free(kgot);
+    fp_sb_free(&kwant);
+    for (int i = 0; i < NK; i++)
+        free(keys[i]);
+    static const int64_t INTS[] = {0, 1, -1, 9, 10, 99, 100, 101, 999, 1000, -1000, 123456789, 999999999999999,
+                                   1000000000000000, -999999999999999, -1000000000000000, 9007199254740993,
+                                   INT64_MAX, INT64_MIN, INT64_MIN + 1, 4294967296, -4294967296};
+    for (size_t i = 0; i < sizeof INTS / sizeof *INTS + 20000; i++) {
+        int64_t v;
+        if (i < sizeof INTS / sizeof *INTS) {
+            v = INTS[i];
+        } else {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            v = (int64_t)(x >> ((x >> 58) & 63)); /* every magnitude */
+            if (x & 1)
+                v = -v;
+        }
+        fp_jw w;
+        fp_jw_init(&w, -1);
+        fp_jw_i64(&w, v);
+        size_t n;
+        char *got = fp_jw_detach(&w, &n);
+        cJSON *j = cJSON_CreateNumber((double)v);
+        char *want = cJSON_PrintUnformatted(j);
+        cJSON_Delete(j);
+        if (strcmp(got, want)) {
+            print_error("%lld: got %s want %s\n", (long long)v, got, want);
+            fail();
+        }
+        free(want);
+        free(got);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_streamed),
         cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_round_table),
+        cmocka_unit_test(test_fast_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,16 +1,24 @@
 /* test_taxonomy.c - the stall taxonomy table: every class, the prototype's
  * misclassifications fixed, and the wait-field parser. */
+#include <ctype.h>
+#include <dirent.h>
 #include <setjmp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "flyprof/att.h"
 #include "flyprof/taxonomy.h"
 #include "flyprof/wave.h"
+#include "flyprof/error.h"
 
 typedef struct tcase {
     const char *isa;
@@ -219,6 +227,296 @@ static void test_branch_target(void **state)
     assert_int_equal(t, -777);
 }
 
+
+/* ---- the straightforward reference: the classifier and wait parser as they were
+ * before the fast paths (round 4), kept here verbatim in substance: the first-match
+ * walk over the rule table with strncmp / strstr / tolower, and one strstr pass per
+ * wait field. fp_classify and fp_waitcnt_parse must agree with them on every input.
+ * (A new rule goes into both tables: this test then checks the fast walk keeps it.) */
+typedef enum ref_kind { M_PREFIX, M_CONTAINS } ref_kind;
+typedef struct ref_rule {
+    ref_kind kind;
+    const char *pat;
+    const char *word;
+    fp_class cls;
+} ref_rule;
+#define RR(kind, pat, word, cls) {kind, pat, word, cls}
+static const ref_rule REF_RULES[] = {
+    RR(M_PREFIX, "s_wait_idle", NULL, FP_CL_BARRIER),
+    RR(M_PREFIX, "s_barrier", NULL, FP_CL_BARRIER),
+    RR(M_PREFIX, "s_nop", NULL, FP_CL_NOP),
+    RR(M_PREFIX, "v_mfma", NULL, FP_CL_MFMA),
+    RR(M_PREFIX, "v_smfma", NULL, FP_CL_MFMA),
+    RR(M_PREFIX, "v_accvgpr_", NULL, FP_CL_ACCVGPR),
+    RR(M_PREFIX, "scratch_", NULL, FP_CL_SCRATCH),
+    RR(M_CONTAINS, "_atomic", NULL, FP_CL_ATOMIC),
+    /* LDS-DMA: gfx9 `buffer_load_dword ... lds`, gfx950 `global_load_lds_dwordx4` */
+    RR(M_PREFIX, "buffer_load", "lds", FP_CL_LDS_DMA),
+    RR(M_PREFIX, "global_load_lds", NULL, FP_CL_LDS_DMA),
+    RR(M_CONTAINS, "_load_to_lds", NULL, FP_CL_LDS_DMA),
+    RR(M_PREFIX, "buffer_load", NULL, FP_CL_VMEM_LOAD),
+    RR(M_PREFIX, "tbuffer_load", NULL, FP_CL_VMEM_LOAD),
+    RR(M_PREFIX, "global_load", NULL, FP_CL_VMEM_LOAD),
+    RR(M_PREFIX, "flat_load", NULL, FP_CL_VMEM_LOAD),
+    RR(M_PREFIX, "buffer_store", NULL, FP_CL_VMEM_STORE),
+    RR(M_PREFIX, "tbuffer_store", NULL, FP_CL_VMEM_STORE),
+    RR(M_PREFIX, "global_store", NULL, FP_CL_VMEM_STORE),
+    RR(M_PREFIX, "flat_store", NULL, FP_CL_VMEM_STORE),
+    /* cross-lane shuffles go through the LDS crossbar but read/write no LDS
+     * memory: not LDS traffic (they still count on lgkmcnt) */
+    RR(M_PREFIX, "ds_bpermute", NULL, FP_CL_XLANE),
+    RR(M_PREFIX, "ds_permute", NULL, FP_CL_XLANE),
+    RR(M_PREFIX, "ds_swizzle", NULL, FP_CL_XLANE),
+    RR(M_PREFIX, "ds_", NULL, FP_CL_LDS),
+    RR(M_PREFIX, "s_load", NULL, FP_CL_SMEM),
+    RR(M_PREFIX, "s_buffer_load", NULL, FP_CL_SMEM),
+    RR(M_PREFIX, "s_store", NULL, FP_CL_SMEM),
+    RR(M_PREFIX, "s_buffer_store", NULL, FP_CL_SMEM),
+    RR(M_PREFIX, "s_scratch_", NULL, FP_CL_SMEM),
+    RR(M_PREFIX, "s_dcache", NULL, FP_CL_SMEM),
+    RR(M_PREFIX, "s_memtime", NULL, FP_CL_SMEM),
+    RR(M_PREFIX, "s_memrealtime", NULL, FP_CL_SMEM),
+    /* the wait at the end of the program is the store drain, not scalar work */
+    RR(M_PREFIX, "s_endpgm", NULL, FP_CL_DRAIN),
+    RR(M_PREFIX, "s_branch", NULL, FP_CL_BRANCH),
+    RR(M_PREFIX, "s_cbranch", NULL, FP_CL_BRANCH),
+    RR(M_PREFIX, "s_setpc", NULL, FP_CL_BRANCH),
+    RR(M_PREFIX, "s_swappc", NULL, FP_CL_BRANCH),
+    /* DPP: the opcode suffix or a DPP control operand (gfx9 spellings) */
+    RR(M_CONTAINS, "_dpp", NULL, FP_CL_XLANE),
+    RR(M_PREFIX, "v_permlane", NULL, FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "quad_perm:", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "row_shl:", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "row_shr:", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "row_ror:", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "row_mirror", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "row_half_mirror", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "row_bcast:", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "wave_shl:", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "wave_shr:", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "wave_rol:", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", "wave_ror:", FP_CL_XLANE),
+    RR(M_PREFIX, "v_", NULL, FP_CL_VALU),
+    RR(M_PREFIX, "s_", NULL, FP_CL_SALU),
+};
+#define REF_N (sizeof REF_RULES / sizeof *REF_RULES)
+
+static const struct { const char *name; int which; } REF_WAIT_FIELDS[] = {
+    {"vmcnt", 0}, {"vscnt", 0}, {"loadcnt", 0}, {"storecnt", 0}, {"lgkmcnt", 1}, {"dscnt", 1}, {"kmcnt", 1}, {"expcnt", 2},
+};
+
+static size_t ref_opcode_lc(const char *isa, char *op, size_t cap)
+{
+    while (*isa == ' ' || *isa == '\t')
+        isa++;
+    size_t n = 0;
+    while (isa[n] && isa[n] != ' ' && isa[n] != '\t' && n + 1 < cap) {
+        op[n] = (char)tolower((unsigned char)isa[n]);
+        n++;
+    }
+    op[n] = '\0';
+    return n;
+}
+
+static void ref_waitcnt_parse(const char *isa_in, fp_waitcnt_fields *out)
+{
+    memset(out, 0, sizeof *out);
+    out->vm_n = out->lgkm_n = out->exp_n = -1;
+    char isa[256];
+    size_t k = 0;
+    for (; isa_in[k] && k + 1 < sizeof isa; k++)
+        isa[k] = (char)tolower((unsigned char)isa_in[k]);
+    isa[k] = '\0';
+    char op[64];
+    ref_opcode_lc(isa, op, sizeof op);
+    if (strncmp(op, "s_waitcnt", 9) != 0 && strncmp(op, "s_wait_", 7) != 0)
+        return;
+    if (!strcmp(op, "s_wait_idle"))
+        return;
+    out->is_wait = true;
+    const char *suffix = op[6] == 'c' ? op + 9 : op + 7;
+    if (*suffix == '_')
+        suffix++;
+    for (size_t i = 0; i < sizeof REF_WAIT_FIELDS / sizeof *REF_WAIT_FIELDS; i++) {
+        const char *name = REF_WAIT_FIELDS[i].name;
+        int n = -1;
+        if (*suffix && !strcmp(suffix, name))
+            n = 0;
+        const char *p = isa;
+        size_t nl = strlen(name);
+        while ((p = strstr(p, name)) != NULL) {
+            bool boundary = p == isa || p[-1] == ' ' || p[-1] == '\t' || p[-1] == ',' || p[-1] == '&';
+            if (boundary && p[nl] == '(') {
+                n = atoi(p + nl + 1);
+                break;
+            }
+            p += nl;
+        }
+        if (n < 0)
+            continue;
+        int w = REF_WAIT_FIELDS[i].which;
+        if (w == 0) {
+            out->vm = true;
+            out->vm_n = n;
+        } else if (w == 1) {
+            out->lgkm = true;
+            out->lgkm_n = n;
+        } else {
+            out->exp = true;
+            out->exp_n = n;
+        }
+    }
+}
+
+static bool ref_has_word(const char *isa, const char *word)
+{
+    const char *p = isa;
+    while (*p && *p != ' ' && *p != '\t')
+        p++;
+    size_t wl = strlen(word);
+    bool prefix = word[wl - 1] == ':';
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        const char *s = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != ',')
+            p++;
+        size_t len = (size_t)(p - s);
+        if (len && (prefix ? len > wl : len == wl) && strncasecmp(s, word, wl) == 0)
+            return true;
+    }
+    return false;
+}
+
+static fp_class ref_classify(const char *isa)
+{
+    char op[64];
+    ref_opcode_lc(isa, op, sizeof op);
+    fp_waitcnt_fields f;
+    ref_waitcnt_parse(isa, &f);
+    if (f.is_wait) {
+        int named = f.vm + f.lgkm + f.exp;
+        if (named != 1)
+            return FP_CL_WAITCNT;
+        return f.vm ? FP_CL_VMCNT : f.lgkm ? FP_CL_LGKMCNT : FP_CL_EXPCNT;
+    }
+    for (size_t i = 0; i < REF_N; i++) {
+        const ref_rule *r = &REF_RULES[i];
+        bool m = r->kind == M_PREFIX ? !strncmp(op, r->pat, strlen(r->pat)) : strstr(op, r->pat) != NULL;
+        if (m && (!r->word || ref_has_word(isa, r->word)))
+            return r->cls;
+    }
+    return FP_CL_OTHER;
+}
+
+static void check_one(const char *isa, size_t *n)
+{
+    fp_class got = fp_classify(isa), want = ref_classify(isa);
+    /* loops.c classifies only s_ opcodes to find branches and s_endpgm */
+    if ((want == FP_CL_BRANCH || want == FP_CL_DRAIN) && !fp_isa_is_scalar(isa)) {
+        print_error("'%s': %s without an s_ opcode\n", isa, fp_class_name(want));
+        fail();
+    }
+    if (got != want) {
+        print_error("'%s': fp_classify %s, reference %s\n", isa, fp_class_name(got), fp_class_name(want));
+        fail();
+    }
+    fp_waitcnt_fields a, b;
+    fp_waitcnt_parse(isa, &a);
+    ref_waitcnt_parse(isa, &b);
+    if (fp_classify_parsed(isa, &a) != want) {
+        print_error("'%s': fp_classify_parsed %s, reference %s\n", isa, fp_class_name(fp_classify_parsed(isa, &a)),
+                    fp_class_name(want));
+        fail();
+    }
+    if (a.is_wait != b.is_wait || a.vm != b.vm || a.lgkm != b.lgkm || a.exp != b.exp || a.vm_n != b.vm_n ||
+        a.lgkm_n != b.lgkm_n || a.exp_n != b.exp_n) {
+        print_error("'%s': fp_waitcnt_parse differs from the reference\n", isa);
+        fail();
+    }
+    (*n)++;
+}
+
+/* Every ISA line of every corpus code.json, and each with its case flipped. */
+static size_t corpus_lines(void)
+{
+    size_t n = 0;
+    DIR *d = opendir(FP_CORPUS);
+    for (struct dirent *de; d && (de = readdir(d));) {
+        if (de->d_name[0] == '.')
+            continue;
+        char att[4096];
+        snprintf(att, sizeof att, "%s/%s/att", FP_CORPUS, de->d_name);
+        DIR *a = opendir(att);
+        for (struct dirent *ae; a && (ae = readdir(a));) {
+            if (strncmp(ae->d_name, "ui_output_", 10))
+                continue;
+            char dir[8192];
+            snprintf(dir, sizeof dir, "%s/%s", att, ae->d_name);
+            fp_code code;
+            fp_err e = {0};
+            if (fp_code_load(dir, &code, &e) == 0) {
+                for (size_t i = 0; i < code.n; i++) {
+                    const char *isa = code.rows[i].isa;
+                    check_one(isa, &n);
+                    char up[512];
+                    size_t k = 0;
+                    for (; isa[k] && k + 1 < sizeof up; k++)
+                        up[k] = (char)(k % 3 ? toupper((unsigned char)isa[k]) : isa[k]);
+                    up[k] = '\0';
+                    check_one(up, &n);
+                }
+                fp_code_free(&code);
+            }
+            fp_err_clear(&e);
+        }
+        if (a)
+            closedir(a);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Synthetic lines built from the table's own pieces, operand words, wait fields and
+ * noise (blanks, separators, case, opcodes past 63 bytes): a deterministic LCG. */
+static void test_reference(void **state)
+{
+    (void)state;
+    size_t n = corpus_lines();
+    size_t from_corpus = n;
+    static const char *const PIECES[] = {
+        "s_", "v_", "ds_", "_", "wait", "cnt", "waitcnt", "s_wait_idle", "s_wait", "_atomic", "_dpp", "_load_to_lds",
+        "buffer_load", "global_load_lds", "lds", "LDS", "quad_perm:", "row_shl:", "row_mirror", "row_half_mirror",
+        "wave_ror:", "row_bcast:15", "vmcnt(", "lgkmcnt(", "expcnt(", "kmcnt(", "dscnt(", "vscnt", "loadcnt(",
+        "storecnt", "0", "1", "7)", ")", "(", "-1", "&", ",", " ", "  ", "\t", ":", "mfma", "smfma", "accvgpr_",
+        "permlane", "scratch_", "endpgm", "branch", "cbranch", "setpc", "swappc", "nop", "barrier", "memtime",
+        "memrealtime", "dcache", "buffer_store", "tbuffer_", "flat_", "global_", "store", "load", "x", "Q", "_dw",
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "\xc3\xa9", "S_", "V_", "BUFFER_LOAD", "Row_Shl:",
+    };
+    const size_t np = sizeof PIECES / sizeof *PIECES;
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (int t = 0; t < 300000; t++) {
+        char buf[256];
+        size_t len = 0;
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int parts = 1 + (int)((x >> 33) % 9);
+        for (int p = 0; p < parts; p++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            const char *piece = PIECES[(x >> 33) % np];
+            size_t pl = strlen(piece);
+            if (len + pl + 1 >= sizeof buf)
+                break;
+            memcpy(buf + len, piece, pl);
+            len += pl;
+        }
+        buf[len] = '\0';
+        check_one(buf, &n);
+    }
+    fprintf(stderr, "reference: %zu corpus lines (case flips included), %zu in all\n", from_corpus, n);
+    assert_true(from_corpus > 10000 || access(FP_CORPUS, F_OK) != 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_counter_of),
         cmocka_unit_test(test_xlane_counter),
         cmocka_unit_test(test_branch_target),
+        cmocka_unit_test(test_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

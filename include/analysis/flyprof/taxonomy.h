@@ -68,6 +68,15 @@ void fp_waitcnt_parse(const char *isa, fp_waitcnt_fields *out);
  * A wait naming more than one counter is FP_CL_WAITCNT here: the trace decides
  * (fp_class_is_combined_wait). */
 fp_class fp_classify(const char *isa);
+/* fp_classify(isa) for a caller that has wf = fp_waitcnt_parse(isa) already (the wait
+ * is not parsed again). */
+fp_class fp_classify_parsed(const char *isa, const fp_waitcnt_fields *wf);
+/* Does the opcode (after blanks) start "s_", in any case? Every class of a scalar
+ * instruction the table names by an "s_" prefix - waits, barrier, nop, smem, drain,
+ * branch, salu - needs it, so a caller may skip fp_classify on the other rows when it
+ * only asks for those classes (test_taxonomy holds the table to it for branch and
+ * drain on every corpus line). */
+bool fp_isa_is_scalar(const char *isa);
 /* Lower-case the first word of isa (the opcode) into op (cap bytes, NUL-terminated); its length. */
 size_t fp_opcode_lc(const char *isa, char *op, size_t cap);
 /* True for a counter wait that names more than one counter (vmcnt + lgkmcnt ...),

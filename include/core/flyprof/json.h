@@ -40,12 +40,14 @@ int fp_json_print_fd(int fd, const cJSON *j, bool formatted, const char *tail);
  * first (model.c: fp_model_print). fd >= 0: written out through a 64 KiB buffer;
  * fd < 0: kept in memory (fp_jw_detach). The caller writes the structure: "{", "\n",
  * keys with fp_jw_str, ":\t", fp_jw_tabs(depth)... as cJSON_Print lays it out. */
+struct fp_jw_keyc; /* json_print.c: fp_jw_key's cache of formatted keys */
 typedef struct fp_jw {
     char *p;
     size_t n, cap;
     bool utf8; /* replace invalid UTF-8 in strings by U+FFFD while copying them */
     int fd;    /* >= 0: a sink; the buffer is written out whenever it fills */
     int werr;  /* the first write error (errno) on the sink */
+    struct fp_jw_keyc *keys; /* NULL until the first fp_jw_key */
 } fp_jw;
 void fp_jw_init(fp_jw *w, int fd);
 void fp_jw_put(fp_jw *w, const char *s, size_t n);
@@ -61,6 +63,11 @@ static inline void fp_jw_lit(fp_jw *w, const char *s, size_t n)
 }
 void fp_jw_num(fp_jw *w, double d);      /* cJSON's number text ("null" for NaN/inf) */
 void fp_jw_str(fp_jw *w, const char *s); /* a quoted, escaped string (NULL: "") */
+void fp_jw_i64(fp_jw *w, int64_t v);     /* fp_jw_num((double)v), without the double where it is exact */
+/* A member's start: ",\n" unless first, depth tabs, the quoted key, ":\t" (cJSON's layout).
+ * The key's text is cached by its address: a key must not change while w is open (the
+ * schema's literals and the keys of the document being written do not). */
+void fp_jw_key(fp_jw *w, const char *key, size_t depth, bool first);
 void fp_jw_tabs(fp_jw *w, size_t n);
 void fp_jw_value(fp_jw *w, const cJSON *j, size_t depth); /* a tree, formatted, at depth */
 int fp_jw_close(fp_jw *w);                  /* flush to fd, free: 0 or the first write errno */

@@ -1,0 +1,105 @@
+/* test_fscan.c - fscan.h's SWAR integer reader (fp_fc_ints_swar, fp_fc_digits8) against
+ * the byte-by-byte one it replaces on the code.json fast path (fp_fc_ints_compact): the
+ * same integers and the same refusals on random cell runs and their mutations. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "flyprof/fscan.h"
+
+static uint64_t rng = 0x243F6A8885A308D3ULL;
+
+static unsigned next(unsigned n)
+{
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)((rng >> 33) % n);
+}
+
+/* One cell: mostly decoder-like integers (0..5 digits), sometimes every digit count
+ * to 21, leading zeros, a sign, a float or exponent tail, or junk. */
+static size_t cell(char *d)
+{
+    size_t n = 0;
+    if (!next(8))
+        d[n++] = '-';
+    unsigned nd = next(4) ? 1 + next(5) : next(22);
+    for (unsigned i = 0; i < nd; i++)
+        d[n++] = (char)('0' + (i == 0 && next(6) ? 1 + next(9) : next(10)));
+    switch (next(30)) {
+    case 0: d[n++] = '.'; d[n++] = '5'; break;
+    case 1: d[n++] = 'e'; break;
+    case 2: d[n++] = 'E'; break;
+    case 3: d[n++] = ' '; break;
+    case 4: d[n++] = '/'; break; /* '0' - 1 */
+    case 5: d[n++] = ':'; break; /* '9' + 1 */
+    case 6: d[n++] = (char)0xB0; break;
+    default: break;
+    }
+    return n;
+}
+
+static void test_ints_agree(void **state)
+{
+    (void)state;
+    size_t accepted = 0;
+    for (int t = 0; t < 200000; t++) {
+        char buf[512];
+        memset(buf, 0, sizeof buf);
+        size_t n = 0;
+        int k = 1 + (int)next(7);
+        char lead = next(2) ? '[' : ',';
+        for (int i = 0; i < k; i++) {
+            buf[n++] = next(60) ? (i ? ',' : lead) : ';';
+            n += cell(buf + n);
+        }
+        buf[n++] = next(2) ? ']' : ',';
+        for (size_t i = n; i < sizeof buf; i++) /* whatever follows in the file */
+            buf[i] = (char)(next(3) ? '0' + next(10) : next(256));
+        assert_true(n + FP_FC_INTS_SWAR_WINDOW(k) <= sizeof buf);
+        int64_t a[8] = {0}, b[8] = {0};
+        const char *pa = fp_fc_ints_compact(buf, lead, a, k), *pb = fp_fc_ints_swar(buf, lead, b, k);
+        if (pa != pb) {
+            print_error("'%.*s': compact %td, swar %td\n", (int)n, buf, pa ? pa - buf : -1, pb ? pb - buf : -1);
+            fail();
+        }
+        if (pa) {
+            accepted++;
+            for (int i = 0; i < k; i++)
+                assert_int_equal(a[i], b[i]);
+        }
+    }
+    assert_true(accepted > 50000 && accepted < 190000); /* both outcomes well covered */
+}
+
+/* fp_fc_digits8 by hand: every count, and the bytes just outside '0'..'9'. */
+static void test_digits8(void **state)
+{
+    (void)state;
+    uint64_t v;
+    assert_int_equal(fp_fc_digits8("12345678", &v), 8);
+    assert_int_equal(v, 12345678);
+    assert_int_equal(fp_fc_digits8("00000009", &v), 8);
+    assert_int_equal(v, 9);
+    assert_int_equal(fp_fc_digits8("7,000000", &v), 1);
+    assert_int_equal(v, 7);
+    assert_int_equal(fp_fc_digits8("9999999/", &v), 7);
+    assert_int_equal(v, 9999999);
+    assert_int_equal(fp_fc_digits8("42:00000", &v), 2);
+    assert_int_equal(v, 42);
+    assert_int_equal(fp_fc_digits8("]1234567", &v), 0);
+    assert_int_equal(v, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ints_agree),
+        cmocka_unit_test(test_digits8),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
