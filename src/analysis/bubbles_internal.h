@@ -26,46 +26,46 @@ typedef struct bub_iv {
     int64_t row;  /* stall: code row position */
 } bub_iv;
 
-/* One sweep event, 16 bytes: the sweep holds the events of every resident wave. */
+/* One sweep event of a wave, 16 bytes: what changes for that wave at cycle t. A wave's
+ * in-flight spans are disjoint, so its in-flight state only toggles (BUB_EV_TOGGLE), and
+ * at most one stall (or drain) starts and one ends per event: the usual patterns - a
+ * stall ends where its issue window starts, the next stall starts where a span ends -
+ * are one event each (about half as many as one per boundary). What does not fit is one
+ * more event at the same t: events of one cycle are all applied before the sweep moves on. */
 typedef struct bub_ev {
     int64_t t;
-    uint32_t idx;  /* stall events: index into the wave's stalls */
-    uint32_t kind; /* EV_* in exposed.c */
+    uint32_t start; /* 1 + index into the wave's stalls of the one starting at t, BUB_EV_DRAIN, 0: none */
+    uint32_t end;   /* BUB_EV_TOGGLE | (1 + index of the one ending at t, BUB_EV_DRAIN_END, 0: none) */
 } bub_ev;
+#define BUB_EV_TOGGLE 0x80000000u
+#define BUB_EV_DRAIN 0xFFFFFFFFu     /* start: the wave's s_endpgm drain (drains need no index) */
+#define BUB_EV_DRAIN_END 0x7FFFFFFFu /* end: ditto */
+#define BUB_EV_MAX_STALLS 0x7FFFFFFDu /* stalls of one wave an event can name */
 
-typedef struct bub_stall {
-    int64_t row, len;
-    int32_t cls, line;
-} bub_stall;
-
-/* A resident wave: its events as one time-ordered run, consumed by the merge. */
+/* A resident wave: its events as one time-ordered run, consumed by the merge; its stalls
+ * are the c->st intervals of its pass, taken over (no copy). */
 typedef struct bub_rwave {
     bub_ev *ev;
     size_t n, k, cap_ev;
-    bub_stall *st;
+    bub_iv *st;
     size_t n_st, cap_st;
-    int cu;    /* index into bub_ctx.cus */
-    int wexec; /* its issue spans open at the sweep time */
+    uint32_t *open; /* its stalls open at the sweep time (one at most unless they overlap) */
+    size_t n_open, cap_open;
+    int n_drain; /* its drains open */
+    int cu;      /* index into bub_ctx.cus */
+    int wexec;   /* 1 while one of its issue spans is open at the sweep time */
 } bub_rwave;
-
-typedef struct bub_active {
-    const bub_rwave *rw;
-    uint32_t idx;
-    int64_t row;
-    int32_t cls, line;
-} bub_active;
 
 /* Sweep state of one CU of the current (SE, SIMD) group. */
 typedef struct bub_cu {
     int cu;
     size_t simd_idx; /* its fp_bub_simd */
-    bool started;
-    int64_t t;       /* time of the last applied event */
-    int exec;        /* in-flight spans open */
-    bub_active *active;  /* stalled executions */
-    size_t na, cap_active;
-    bub_active *drain;   /* waves in their s_endpgm drain */
-    size_t nd, cap_drain;
+    int64_t t;       /* time of the last applied event (INT64_MIN: none yet) */
+    int exec;        /* waves with an in-flight span open */
+    int n_own;       /* open stalls and drains of waves in flight (exposed when exec == 1) */
+    size_t na, nd;   /* open stalls, open drains */
+    bub_rwave **waves; /* its resident waves */
+    size_t n_waves, cap_waves;
 } bub_cu;
 
 /* Outstanding-counter replay (fallback when the decoder gave no edges). gfx9

@@ -34,11 +34,11 @@
  *    of its CU is accumulated and all sums are integers, so the order among
  *    events of one cycle - hence the merge order - cannot change any result.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "bubbles_internal.h"
 
-enum { EV_EXEC_END = 0, EV_STALL_END = 1, EV_EXEC_START = 2, EV_STALL_START = 3 };
 
 /* Opcodes that occupy no pipe whatever the decoder's category (a synthetic or
  * old trace may give none): counter waits, hazard padding, barriers, messages. */
@@ -120,7 +120,7 @@ static bub_ev *radix_by_time(bub_ev *e, bub_ev *tmp, size_t n)
         tmin = e[i].t < tmin ? e[i].t : tmin;
         tmax = e[i].t > tmax ? e[i].t : tmax;
     }
-    uint64_t span = (uint64_t)(tmax - tmin); /* times are in [0, 2^50] (wave_insane) */
+    uint64_t span = (uint64_t)(tmax - tmin); /* times are in [0, 2^51] (wave_insane) */
     size_t cnt[RADIX_N];
     for (unsigned shift = 0; shift < 64 && (span >> shift); shift += RADIX_BITS) {
         memset(cnt, 0, sizeof cnt);
@@ -141,22 +141,13 @@ static bub_ev *radix_by_time(bub_ev *e, bub_ev *tmp, size_t n)
     return e;
 }
 
-/* The next event of each of the three sequences, or t = INT64_MAX when done. */
-static inline bub_ev seq_ex(const bub_ctx *c, size_t k)
-{
-    if (k >= 2 * c->n_ex)
-        return (bub_ev){INT64_MAX, 0, 0};
-    const bub_iv *v = &c->ex[k / 2];
-    return (k & 1) ? (bub_ev){v->t1, 0, EV_EXEC_END} : (bub_ev){v->t0, 0, EV_EXEC_START};
-}
-
 static bub_rwave *rwave_get(bub_ctx *c)
 {
     if (c->n_free) {
         bub_rwave *r = c->free_rw[--c->n_free];
         r->n = r->k = 0;
-        r->n_st = 0;
-        r->wexec = 0;
+        r->n_st = r->n_open = 0;
+        r->wexec = r->n_drain = 0;
         return r;
     }
     bub_rwave *r = calloc(1, sizeof *r);
@@ -214,11 +205,131 @@ static bub_cu *cu_state(bub_ctx *c, int cu)
     bub_cu *s = &c->cus[c->n_cus++];
     memset(s, 0, sizeof *s);
     s->cu = cu;
-    s->started = false;
+    s->t = INT64_MIN;
     size_t idx;
     simd_for(c->b, c->g_se, cu, c->g_simd, &idx);
     s->simd_idx = idx;
     return s;
+}
+
+/* ---- building a wave's run ---- */
+
+/* Fold a boundary into the last event written (o) when it has the same t and the slot is
+ * free, else write a new one. */
+#define EV_TOGGLE_AT(o, at)                                                                        \
+    do {                                                                                           \
+        if ((o)->t == (at) && !((o)->end & BUB_EV_TOGGLE))                                         \
+            (o)->end |= BUB_EV_TOGGLE;                                                             \
+        else                                                                                       \
+            *++(o) = (bub_ev){(at), 0, BUB_EV_TOGGLE};                                             \
+    } while (0)
+#define EV_START_AT(o, at, code)                                                                   \
+    do {                                                                                           \
+        if ((o)->t == (at) && !(o)->start)                                                         \
+            (o)->start = (code);                                                                   \
+        else                                                                                       \
+            *++(o) = (bub_ev){(at), (code), 0};                                                    \
+    } while (0)
+#define EV_END_AT(o, at, code)                                                                     \
+    do {                                                                                           \
+        if ((o)->t == (at) && !((o)->end & ~BUB_EV_TOGGLE))                                        \
+            (o)->end |= (code);                                                                    \
+        else                                                                                       \
+            *++(o) = (bub_ev){(at), 0, (code)};                                                    \
+    } while (0)
+
+/* The event codes of stall i: a drain has no index (only how many are open matters). */
+static inline uint32_t code_start(const bub_iv *s, size_t i)
+{
+    return s->cls == BUB_CLS_DRAIN ? BUB_EV_DRAIN : (uint32_t)i + 1;
+}
+static inline uint32_t code_end(const bub_iv *s, size_t i)
+{
+    return s->cls == BUB_CLS_DRAIN ? BUB_EV_DRAIN_END : (uint32_t)i + 1;
+}
+
+/* Span bounds in order: start of span x, its end, start of the next ... (INT64_MAX: done). */
+#define X_NEXT()                                                                                   \
+    do {                                                                                           \
+        if (xph)                                                                                   \
+            xt = ++x < xe ? x->t0 : INT64_MAX;                                                     \
+        else                                                                                       \
+            xt = x->t1;                                                                            \
+        xph ^= 1;                                                                              \
+    } while (0)
+
+/* The usual wave: its stalls are in time order and do not overlap, so each stall's start
+ * and end go in between the span bounds before them. Writes ev[1 ..] (ev[0] a sentinel no
+ * time equals), its count to *count and the stall cycles to *stall; false (nothing usable)
+ * when two stalls overlap or are out of order: then build_any does it. */
+static bool build_run(const bub_ctx *c, bub_ev *ev, size_t *count, int64_t *stall)
+{
+    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex;
+    bub_ev *o = ev; /* the last event written */
+    *o = (bub_ev){INT64_MIN, 0, 0};
+    int64_t xt = x < xe ? x->t0 : INT64_MAX, prev_end = INT64_MIN, sum = 0;
+    int xph = 0; /* 1: xt is the end of span x */
+    for (size_t i = 0; i < c->n_st; i++) {
+        const bub_iv *s = &c->st[i];
+        if (s->t0 < prev_end)
+            return false;
+        prev_end = s->t1;
+        while (xt <= s->t0) {
+            EV_TOGGLE_AT(o, xt);
+            X_NEXT();
+        }
+        EV_START_AT(o, s->t0, code_start(s, i));
+        while (xt <= s->t1) {
+            EV_TOGGLE_AT(o, xt);
+            X_NEXT();
+        }
+        EV_END_AT(o, s->t1, code_end(s, i));
+        sum += s->cls == BUB_CLS_DRAIN ? 0 : s->t1 - s->t0;
+    }
+    while (xt != INT64_MAX) {
+        EV_TOGGLE_AT(o, xt);
+        X_NEXT();
+    }
+    *count = (size_t)(o - ev);
+    *stall = sum;
+    return true;
+}
+
+/* Any wave: a three-way merge of its span bounds, its stall starts and its stall ends (each
+ * sorted when the records are in time order); *sorted is false when the output is not. */
+static size_t build_any(const bub_ctx *c, bub_ev *ev, bool *sorted, int64_t *stall)
+{
+    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex, *st = c->st;
+    size_t ns = c->n_st, ks = 0, ke = 0;
+    bub_ev *o = ev;
+    *o = (bub_ev){INT64_MIN, 0, 0};
+    int64_t last = INT64_MIN, sum = 0;
+    bool ok = true;
+    int xph = 0;
+    int64_t xt = x < xe ? x->t0 : INT64_MAX, ts = ns ? st[0].t0 : INT64_MAX, te = ns ? st[0].t1 : INT64_MAX;
+    for (;;) {
+        int64_t t;
+        if (xt <= ts && xt <= te) {
+            if ((t = xt) == INT64_MAX)
+                break; /* all three done */
+            EV_TOGGLE_AT(o, t);
+            X_NEXT();
+        } else if (ts <= te) {
+            t = ts;
+            EV_START_AT(o, t, code_start(&st[ks], ks));
+            sum += st[ks].cls == BUB_CLS_DRAIN ? 0 : st[ks].t1 - st[ks].t0;
+            ts = ++ks < ns ? st[ks].t0 : INT64_MAX;
+        } else {
+            t = te;
+            EV_END_AT(o, t, code_end(&st[ke], ke));
+            te = ++ke < ns ? st[ke].t1 : INT64_MAX;
+        }
+        ok &= t >= last;
+        last = t;
+    }
+    *sorted = ok;
+    *stall = sum;
+    return (size_t)(o - ev);
 }
 
 void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_t pos)
@@ -234,9 +345,13 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
     if (pos < s->first_pos)
         s->first_pos = pos;
 
-    size_t ne = 2 * (c->n_ex + c->n_st);
+    size_t ne = 2 * (c->n_ex + c->n_st); /* at most: no two boundaries folded */
     if (ne == 0)
         return;
+    if (c->n_st > BUB_EV_MAX_STALLS) { /* 2^31 stalls: ~86 GB of records, not held */
+        errno = ENOMEM;
+        abort();
+    }
     bub_rwave *r = rwave_get(c);
     r->cu = (int)(cs - c->cus);
     if (ne + 1 > r->cap_ev) {
@@ -246,73 +361,45 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
         if (!r->ev)
             abort();
     }
-    if (c->n_st > r->cap_st) {
-        r->cap_st = c->n_st;
-        free(r->st);
-        r->st = malloc(r->cap_st * sizeof *r->st);
-        if (!r->st)
-            abort();
+    int64_t stall;
+    if (!build_run(c, r->ev, &ne, &stall)) {
+        bool sorted;
+        ne = build_any(c, r->ev, &sorted, &stall);
+        if (!sorted) { /* a hostile file: records out of time order */
+            if (c->cap_tmp < ne + 1) {
+                c->cap_tmp = ne + 1;
+                c->tmp_ev = realloc(c->tmp_ev, c->cap_tmp * sizeof *c->tmp_ev);
+                if (!c->tmp_ev)
+                    abort();
+            }
+            bub_ev *out = radix_by_time(r->ev + 1, c->tmp_ev, ne);
+            if (out != r->ev + 1)
+                memcpy(r->ev + 1, out, ne * sizeof *out);
+        }
     }
-    for (size_t i = 0; i < c->n_st; i++)
-        r->st[i] = (bub_stall){c->st[i].row, c->st[i].t1 - c->st[i].t0, c->st[i].cls,
-                               b->insts[c->st[i].row].line_id};
+    s->stall += stall; /* every stall of the SIMD, once */
+    /* the stalls go with the run; the wave pass gets the retired buffer back */
+    bub_iv *sw = r->st;
+    size_t cap = r->cap_st;
+    r->st = c->st;
+    r->cap_st = c->cap_st;
     r->n_st = c->n_st;
-    /* three-way merge: exec spans (start, end, start, ...), stall starts, stall ends */
-    size_t kx = 0, ks = 0, ke = 0, n = 0;
-    bool sorted = true;
-    int64_t last = INT64_MIN;
-    bub_ev x = seq_ex(c, kx);
-    while (n < ne) {
-        int64_t ts = ks < c->n_st ? c->st[ks].t0 : INT64_MAX;
-        int64_t te = ke < c->n_st ? c->st[ke].t1 : INT64_MAX;
-        bub_ev e;
-        if (x.t <= ts && x.t <= te) {
-            e = x;
-            e.idx = (uint32_t)(kx / 2);
-            x = seq_ex(c, ++kx);
-        } else if (ts <= te) {
-            e = (bub_ev){ts, (uint32_t)ks, EV_STALL_START};
-            ks++;
-        } else {
-            e = (bub_ev){te, (uint32_t)ke, EV_STALL_END};
-            ke++;
-        }
-        sorted &= e.t >= last;
-        last = e.t;
-        r->ev[n++] = e;
-    }
-    if (!sorted) { /* a hostile file: records out of time order */
-        if (c->cap_tmp < ne + 1) {
-            c->cap_tmp = ne + 1;
-            c->tmp_ev = realloc(c->tmp_ev, c->cap_tmp * sizeof *c->tmp_ev);
-            if (!c->tmp_ev)
-                abort();
-        }
-        bub_ev *out = radix_by_time(r->ev, c->tmp_ev, ne);
-        if (out != r->ev)
-            memcpy(r->ev, out, ne * sizeof *out);
-    }
-    r->n = ne;
-    r->k = 0;
-    if (r->ev[0].t < c->g_flushed)
+    c->st = sw;
+    c->cap_st = cap;
+    c->n_st = 0;
+    r->n = ne + 1;
+    r->k = 1;
+    if (r->ev[1].t < c->g_flushed)
         c->order_broken = true; /* an event before what was already swept */
     heap_push(c, r);
+    FP_GROW(cs->waves, cs->n_waves, cs->cap_waves);
+    cs->waves[cs->n_waves++] = r;
     c->resident_events += ne;
     if (c->resident_events > c->peak_resident_events)
         c->peak_resident_events = c->resident_events;
 }
 
-/* The draining waves of [cs->t, t): exposed when no other wave has anything in
- * flight; lost once per SIMD cycle when no wave has (then all of them are exposed).
- * Kept apart from the stalls so the stall loop below is what it was. */
-static void drain_cycles(fp_bubbles *b, const bub_cu *cs, int exec, int64_t len)
-{
-    for (size_t a = 0; a < cs->nd; a++)
-        if (exec - cs->drain[a].rw->wexec <= 0)
-            b->drain_exposed += len;
-    if (exec == 0)
-        b->drain_wall += len;
-}
+/* ---- the sweep ---- */
 
 /* A new generation of the lost-cycle marks (see bub_ctx); cleared when it wraps. */
 static void marks_next(bub_ctx *c)
@@ -333,56 +420,128 @@ static void marks_next(bub_ctx *c)
     }
 }
 
-/* Accumulate [cs->t, t) on CU state cs. */
-static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
+/* One wave in flight and it has stalls or drains open (cs->n_own): those are exposed,
+ * every other wave's are hidden behind it; nothing is lost. */
+static void own_exposed(fp_bubbles *b, const bub_cu *cs, fp_bub_simd *cur, int64_t len)
+{
+    for (size_t w = 0; w < cs->n_waves; w++) {
+        const bub_rwave *r = cs->waves[w];
+        if (!r->wexec)
+            continue;
+        for (size_t a = 0; a < r->n_open; a++) {
+            const bub_iv *v = &r->st[r->open[a]];
+            b->insts[v->row].exposed += len;
+            b->classes[v->cls].exposed += len;
+        }
+        cur->exposed += len * (int64_t)r->n_open;
+        b->drain_exposed += len * (int64_t)r->n_drain;
+        return; /* the only one */
+    }
+}
+
+/* Nothing in flight and two or more stalls open: all exposed, and the cycle lost once per
+ * class, instruction and line - counted by the first stall (in wave, then open order) that
+ * has it. */
+static void lost_shared(bub_ctx *c, const bub_cu *cs, int64_t len)
 {
     fp_bubbles *b = c->b;
-    fp_bub_simd *cur = &b->simds[cs->simd_idx];
-    int64_t len = t - cs->t;
-    int exec = cs->exec;
-    if (exec > 0)
-        cur->issue += len;
-    /* a wave's in-flight spans are a disjoint union (wexec is 0 or 1): with two or
-     * more waves in flight every stall and drain has another wave to hide behind */
-    if (exec >= 2)
-        return;
-    if (cs->na > 0 && exec == 0)
-        cur->wall += len;
-    if (cs->nd > 0)
-        drain_cycles(b, cs, exec, len);
-    /* exec is 0 or 1 here; at 0 the cycle is lost: once per class, instruction and line,
-     * counted by the first stall (in active order) that has it - hidden ones included,
-     * as they mark it too */
-    bool lost = exec == 0 && cs->na > 0;
-    if (lost)
-        marks_next(c);
+    marks_next(c);
     uint32_t gen = c->mark_gen;
-    for (size_t a = 0; a < cs->na; a++) {
-        const bub_active *v = &cs->active[a];
-        int line = v->line;
-        bool dup_cls = false, dup_row = false, dup_line = false;
-        if (lost) {
-            dup_cls = c->mark_cls[v->cls] == gen;
-            dup_row = c->mark_row[v->row] == gen;
-            dup_line = line >= 0 && c->mark_line[line] == gen;
+    for (size_t w = 0; w < cs->n_waves; w++) {
+        const bub_rwave *r = cs->waves[w];
+        for (size_t a = 0; a < r->n_open; a++) {
+            const bub_iv *v = &r->st[r->open[a]];
+            int line = b->insts[v->row].line_id;
+            b->insts[v->row].exposed += len;
+            b->classes[v->cls].exposed += len;
+            if (c->mark_cls[v->cls] != gen)
+                b->classes[v->cls].wall += len;
+            if (c->mark_row[v->row] != gen)
+                b->insts[v->row].wall += len;
             c->mark_cls[v->cls] = c->mark_row[v->row] = gen;
-            if (line >= 0)
+            if (line >= 0) {
+                if (c->mark_line[line] != gen)
+                    b->lines[line].wall += len;
                 c->mark_line[line] = gen;
+            }
         }
-        if (exec - v->rw->wexec > 0)
-            continue; /* another wave has an instruction in flight: hidden */
-        b->insts[v->row].exposed += len;
-        b->classes[v->cls].exposed += len;
-        cur->exposed += len;
-        if (!lost)
-            continue;
-        if (!dup_cls)
-            b->classes[v->cls].wall += len;
-        if (!dup_row)
-            b->insts[v->row].wall += len;
-        if (!dup_line && line >= 0)
-            b->lines[line].wall += len;
     }
+}
+
+/* Accumulate the `len` cycles before the next event on CU state cs, when something can be
+ * exposed there (fp_bub_sweep_flush decides; the issue cycles are counted at the toggles). A
+ * wave's in-flight spans are disjoint (wexec is 0 or 1): with two or more waves in flight
+ * every stall and drain has another wave to hide behind; with one, only its own are exposed;
+ * with none, all are, and the cycle is lost. */
+static void accumulate(bub_ctx *c, const bub_cu *cs, fp_bub_simd *cur, int exec, int64_t len)
+{
+    fp_bubbles *b = c->b;
+    if (exec > 0) {
+        own_exposed(b, cs, cur, len);
+        return;
+    }
+    if (cs->nd) {
+        b->drain_exposed += len * (int64_t)cs->nd;
+        b->drain_wall += len;
+    }
+    if (cs->na == 0)
+        return;
+    cur->wall += len;
+    cur->exposed += len * (int64_t)cs->na;
+    if (cs->na > 1) {
+        lost_shared(c, cs, len);
+        return;
+    }
+    size_t w = 0; /* one stall: nothing to count twice */
+    while (!cs->waves[w]->n_open)
+        w++;
+    const bub_iv *v = &cs->waves[w]->st[cs->waves[w]->open[0]];
+    int line = b->insts[v->row].line_id;
+    b->insts[v->row].exposed += len;
+    b->classes[v->cls].exposed += len;
+    b->classes[v->cls].wall += len;
+    b->insts[v->row].wall += len;
+    if (line >= 0)
+        b->lines[line].wall += len;
+}
+
+static inline void open_stall(bub_cu *cs, bub_rwave *r, uint32_t code)
+{
+    if (code == BUB_EV_DRAIN) {
+        r->n_drain++;
+        cs->nd++;
+    } else {
+        FP_GROW(r->open, r->n_open, r->cap_open);
+        r->open[r->n_open++] = code - 1;
+        cs->na++;
+    }
+    cs->n_own += r->wexec;
+}
+
+static inline void close_stall(bub_cu *cs, bub_rwave *r, uint32_t code)
+{
+    if (code == BUB_EV_DRAIN_END) {
+        r->n_drain--;
+        cs->nd--;
+    } else {
+        size_t i = r->n_open - 1; /* the most recent: the only one unless stalls overlap */
+        while (i > 0 && r->open[i] != code - 1)
+            i--;
+        r->open[i] = r->open[--r->n_open];
+        cs->na--;
+    }
+    cs->n_own -= r->wexec;
+}
+
+static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
+{
+    for (size_t w = 0; w < cs->n_waves; w++)
+        if (cs->waves[w] == r) {
+            cs->waves[w] = cs->waves[--cs->n_waves];
+            break;
+        }
+    c->resident_events -= r->n - 1;
+    rwave_put(c, r);
 }
 
 /* The top wave's events are applied in a run for as long as they come no later
@@ -400,60 +559,45 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
         if (c->n_heap > 2 && rw_next(c->heap[2]) < lim)
             lim = rw_next(c->heap[2]);
         bub_cu *cs = &c->cus[r->cu];
+        fp_bub_simd *cur = &b->simds[cs->simd_idx];
+        const bub_ev *x = r->ev + r->k, *xend = r->ev + r->n;
+        int64_t ct = cs->t;
+        int exec = cs->exec;
         do {
-            const bub_ev *x = &r->ev[r->k];
-            if (!cs->started) {
-                cs->started = true;
-                cs->t = x->t;
-            } else if (x->t > cs->t) {
-                accumulate(c, cs, x->t);
-                cs->t = x->t;
+            int64_t t = x->t;
+            if (t > ct) {
+                if (exec == 0 ? (cs->na | cs->nd) != 0 : exec == 1 && cs->n_own)
+                    accumulate(c, cs, cur, exec, t - ct);
+                ct = t;
             }
-            switch (x->kind) {
-            case EV_EXEC_END:
-                cs->exec--;
-                r->wexec--;
-                break;
-            case EV_EXEC_START:
-                cs->exec++;
-                r->wexec++;
-                break;
-            case EV_STALL_END: {
-                bool dr = r->st[x->idx].cls == BUB_CLS_DRAIN;
-                bub_active *list = dr ? cs->drain : cs->active;
-                size_t *n = dr ? &cs->nd : &cs->na;
-                for (size_t a = 0; a < *n; a++)
-                    if (list[a].rw == r && list[a].idx == x->idx) {
-                        list[a] = list[--*n];
-                        break;
-                    }
-                break;
+            uint32_t e = x->end;
+            if (e & BUB_EV_TOGGLE) { /* spans alternate: open, close, open ... */
+                int d = 1 - 2 * r->wexec;
+                r->wexec += d;
+                cs->n_own += d * (int)(r->n_open + (size_t)r->n_drain);
+                /* issue = the cycles with something in flight: - t where that starts, + t where it ends */
+                if (exec == 0)
+                    cur->issue -= t;
+                exec += d;
+                if (exec == 0)
+                    cur->issue += t;
+                e &= ~BUB_EV_TOGGLE;
             }
-            case EV_STALL_START: {
-                const bub_stall *st = &r->st[x->idx];
-                bub_active v = {r, x->idx, st->row, st->cls, st->line};
-                if (st->cls == BUB_CLS_DRAIN) {
-                    FP_GROW(cs->drain, cs->nd, cs->cap_drain);
-                    cs->drain[cs->nd++] = v;
-                    break;
-                }
-                FP_GROW(cs->active, cs->na, cs->cap_active);
-                cs->active[cs->na++] = v;
-                b->simds[cs->simd_idx].stall += st->len;
-                break;
-            }
-            default:
-                break;
-            }
-        } while (++r->k < r->n && r->ev[r->k].t <= lim);
+            if (e)
+                close_stall(cs, r, e);
+            if (x->start)
+                open_stall(cs, r, x->start);
+        } while (++x < xend && x->t <= lim);
+        cs->t = ct;
+        cs->exec = exec;
+        r->k = (size_t)(x - r->ev);
         if (r->k == r->n) { /* the wave is retired */
             c->n_heap--;
-            c->resident_events -= r->n;
             if (c->n_heap) {
                 c->heap[0] = c->heap[c->n_heap];
                 heap_down(c->heap, c->n_heap, 0);
             }
-            rwave_put(c, r);
+            retire(c, cs, r);
         } else {
             heap_down(c->heap, c->n_heap, 0);
         }
@@ -465,10 +609,8 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
 void fp_bub_sweep_end_group(bub_ctx *c)
 {
     fp_bub_sweep_flush(c, INT64_MAX);
-    for (size_t i = 0; i < c->n_cus; i++) {
-        free(c->cus[i].active);
-        free(c->cus[i].drain);
-    }
+    for (size_t i = 0; i < c->n_cus; i++)
+        free(c->cus[i].waves);
     c->n_cus = 0;
     c->g_flushed = INT64_MIN;
 }
@@ -480,12 +622,11 @@ void fp_bub_sweep_free(bub_ctx *c)
     for (size_t i = 0; i < c->n_free; i++) {
         free(c->free_rw[i]->ev);
         free(c->free_rw[i]->st);
+        free(c->free_rw[i]->open);
         free(c->free_rw[i]);
     }
-    for (size_t i = 0; i < c->n_cus; i++) {
-        free(c->cus[i].active);
-        free(c->cus[i].drain);
-    }
+    for (size_t i = 0; i < c->n_cus; i++)
+        free(c->cus[i].waves);
     free(c->cus);
     free(c->free_rw);
     free(c->heap);
