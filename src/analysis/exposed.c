@@ -354,8 +354,8 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
     }
     bub_rwave *r = rwave_get(c);
     r->cu = (int)(cs - c->cus);
-    if (ne + 1 > r->cap_ev) {
-        r->cap_ev = ne + 1;
+    if (ne + 2 > r->cap_ev) { /* + the sentinels before and after */
+        r->cap_ev = ne + 2;
         free(r->ev);
         r->ev = malloc(r->cap_ev * sizeof *r->ev);
         if (!r->ev)
@@ -387,6 +387,7 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
     c->st = sw;
     c->cap_st = cap;
     c->n_st = 0;
+    r->ev[ne + 1] = (bub_ev){INT64_MAX, 0, 0}; /* later than any limit: ends a run */
     r->n = ne + 1;
     r->k = 1;
     if (r->ev[1].t < c->g_flushed)
@@ -560,7 +561,7 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
             lim = rw_next(c->heap[2]);
         bub_cu *cs = &c->cus[r->cu];
         fp_bub_simd *cur = &b->simds[cs->simd_idx];
-        const bub_ev *x = r->ev + r->k, *xend = r->ev + r->n;
+        const bub_ev *x = r->ev + r->k;
         int64_t ct = cs->t;
         int exec = cs->exec;
         do {
@@ -587,7 +588,7 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
                 close_stall(cs, r, e);
             if (x->start)
                 open_stall(cs, r, x->start);
-        } while (++x < xend && x->t <= lim);
+        } while ((++x)->t <= lim); /* the sentinel at xend stops it */
         cs->t = ct;
         cs->exec = exec;
         r->k = (size_t)(x - r->ev);
@@ -598,6 +599,11 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
                 heap_down(c->heap, c->n_heap, 0);
             }
             retire(c, cs, r);
+        } else if (c->n_heap == 2) { /* the usual pair of resident waves: no heap walk */
+            if (rw_next(c->heap[1]) < rw_next(r)) {
+                c->heap[0] = c->heap[1];
+                c->heap[1] = r;
+            }
         } else {
             heap_down(c->heap, c->n_heap, 0);
         }
