@@ -383,8 +383,8 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     w->c.b = &w->part;
     w->c.warn = worker_warn;
     w->c.user = w;
-    w->c.mark_cls = w->c.mark_row = w->c.mark_line = NULL; /* its own, on first use */
-    w->c.mark_gen = 0;
+    w->c.keys_free = NULL; /* its own, on first use */
+    w->c.n_keys_free = w->c.cap_keys_free = 0;
     w->c.last_stamp = calloc(b->code.n + 1, sizeof *w->c.last_stamp);
     w->c.last_i = calloc(b->code.n + 1, sizeof *w->c.last_i);
     if (!w->c.last_stamp || !w->c.last_i)

@@ -42,6 +42,14 @@ typedef struct bub_ev {
 #define BUB_EV_DRAIN_END 0x7FFFFFFFu /* end: ditto */
 #define BUB_EV_MAX_STALLS 0x7FFFFFFDu /* stalls of one wave an event can name */
 
+/* An open stall (or drain, idx BUB_OPEN_DRAIN) of a resident wave: snap is its wave's
+ * exposed-time clock when it opened (exposed.c). */
+typedef struct bub_open {
+    uint32_t idx;
+    int64_t snap;
+} bub_open;
+#define BUB_OPEN_DRAIN UINT32_MAX
+
 /* A resident wave: its events as one time-ordered run, consumed by the merge; its stalls
  * are the c->st intervals of its pass, taken over (no copy). */
 typedef struct bub_rwave {
@@ -49,23 +57,35 @@ typedef struct bub_rwave {
     size_t n, k, cap_ev;
     bub_iv *st;
     size_t n_st, cap_st;
-    uint32_t *open; /* its stalls open at the sweep time (one at most unless they overlap) */
+    bub_open *open; /* its stalls and drains open at the sweep time */
     size_t n_open, cap_open;
-    int n_drain; /* its drains open */
-    int cu;      /* index into bub_ctx.cus */
-    int wexec;   /* 1 while one of its issue spans is open at the sweep time */
+    int cu;       /* index into bub_ctx.cus */
+    int wexec;    /* 1 while one of its issue spans is open at the sweep time */
+    int64_t c1;   /* cycles it alone was in flight, up to its last toggle */
+    int64_t g_on; /* the CU's one-in-flight clock when its current span opened */
 } bub_rwave;
 
-/* Sweep state of one CU of the current (SE, SIMD) group. */
+/* Per lost-cycle key (class, code row, line; exposed.c key_*) of one CU: how many stalls
+ * with it are open, and the CU's nothing-in-flight clock when the first of them opened. */
+typedef struct bub_keys {
+    uint32_t *cnt;
+    int64_t *mark;
+} bub_keys;
+
+/* Sweep state of one CU of the current (SE, SIMD) group. The clocks (exposed.c): c0 the
+ * cycles with nothing in flight, g those with exactly one wave in flight, both up to
+ * `since`, the time of the last change of exec. */
 typedef struct bub_cu {
     int cu;
     size_t simd_idx; /* its fp_bub_simd */
-    int64_t t;       /* time of the last applied event (INT64_MIN: none yet) */
     int exec;        /* waves with an in-flight span open */
-    int n_own;       /* open stalls and drains of waves in flight (exposed when exec == 1) */
+    int64_t since, c0, g;
     size_t na, nd;   /* open stalls, open drains */
-    bub_rwave **waves; /* its resident waves */
-    size_t n_waves, cap_waves;
+    int64_t mark_na, mark_nd; /* c0 when the first of them opened */
+    const bub_rwave *solo_w;  /* the open stall (solo_w, solo_idx) opened with no other open: */
+    uint32_t solo_idx;        /* its keys are not counted unless another one opens */
+    bub_keys *keys;  /* while it has resident waves (from a pool) */
+    size_t n_waves;  /* its resident waves */
 } bub_cu;
 
 /* Outstanding-counter replay (fallback when the decoder gave no edges). gfx9
@@ -115,10 +135,9 @@ typedef struct bub_ctx {
     /* scratch: executions a wait retires by counter replay */
     size_t *ret_i;
     size_t cap_ret;
-    /* accumulate(): a lost SIMD cycle counts once per class, instruction and line; these
-     * marks (== mark_gen: already counted in this interval) replace a scan of the
-     * earlier stalls for each one. Allocated on first use, per worker. */
-    uint32_t *mark_cls, *mark_row, *mark_line, mark_gen;
+    /* the sweep's per-key counters of CUs without resident waves, for reuse */
+    bub_keys **keys_free;
+    size_t n_keys_free, cap_keys_free;
     /* warnings already given */
     int warned_missing, warned_unknown;
 } bub_ctx;

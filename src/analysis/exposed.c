@@ -147,7 +147,8 @@ static bub_rwave *rwave_get(bub_ctx *c)
         bub_rwave *r = c->free_rw[--c->n_free];
         r->n = r->k = 0;
         r->n_st = r->n_open = 0;
-        r->wexec = r->n_drain = 0;
+        r->wexec = 0;
+        r->c1 = r->g_on = 0;
         return r;
     }
     bub_rwave *r = calloc(1, sizeof *r);
@@ -204,8 +205,7 @@ static bub_cu *cu_state(bub_ctx *c, int cu)
     FP_GROW(c->cus, c->n_cus, c->cap_cus);
     bub_cu *s = &c->cus[c->n_cus++];
     memset(s, 0, sizeof *s);
-    s->cu = cu;
-    s->t = INT64_MIN;
+    s->cu = cu; /* the clocks start at 0: cycle values are >= 0 (wave_insane) */
     size_t idx;
     simd_for(c->b, c->g_se, cu, c->g_simd, &idx);
     s->simd_idx = idx;
@@ -332,6 +332,33 @@ static size_t build_any(const bub_ctx *c, bub_ev *ev, bool *sorted, int64_t *sta
     return (size_t)(o - ev);
 }
 
+/* A CU's lost-cycle key counters: from the pool (all zero: every stall of a retired wave
+ * closed) or new. */
+static size_t n_keys(const bub_ctx *c) { return FP_CL_COUNT + c->b->code.n + c->b->n_lines; }
+
+static void keys_get(bub_ctx *c, bub_cu *cs)
+{
+    if (c->n_keys_free) {
+        cs->keys = c->keys_free[--c->n_keys_free];
+        return;
+    }
+    bub_keys *k = malloc(sizeof *k);
+    if (!k)
+        abort();
+    k->cnt = calloc(n_keys(c) + 1, sizeof *k->cnt);
+    k->mark = calloc(n_keys(c) + 1, sizeof *k->mark);
+    if (!k->cnt || !k->mark)
+        abort();
+    cs->keys = k;
+}
+
+static void keys_put(bub_ctx *c, bub_cu *cs)
+{
+    FP_GROW(c->keys_free, c->n_keys_free, c->cap_keys_free);
+    c->keys_free[c->n_keys_free++] = cs->keys;
+    cs->keys = NULL;
+}
+
 void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_t pos)
 {
     fp_bubbles *b = c->b;
@@ -393,154 +420,156 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
     if (r->ev[1].t < c->g_flushed)
         c->order_broken = true; /* an event before what was already swept */
     heap_push(c, r);
-    FP_GROW(cs->waves, cs->n_waves, cs->cap_waves);
-    cs->waves[cs->n_waves++] = r;
+    if (cs->n_waves++ == 0)
+        keys_get(c, cs);
     c->resident_events += ne;
     if (c->resident_events > c->peak_resident_events)
         c->peak_resident_events = c->resident_events;
 }
 
-/* ---- the sweep ---- */
+/* ---- the sweep ----
+ *
+ * No cycle-by-cycle accumulation: every figure is a difference of clocks read where a stall
+ * (or drain) opens and closes. Per CU, c0 counts the cycles with no wave in flight and g
+ * those with exactly one; per wave, c1 the cycles in which it was that one (g while it is
+ * in flight). A stall of wave w is exposed while no OTHER wave is in flight - nothing in
+ * flight, or only w - so its exposed cycles are the growth of c0 + c1(w) between its open
+ * and its close. A cycle is lost for a key (a class, a code row, a line; the SIMD; the
+ * drains) when nothing is in flight and at least one open stall has the key: one counter
+ * per key, and the growth of c0 from its 0 -> 1 to its 1 -> 0 is the key's lost cycles,
+ * counted once however many stalls share it. All integers: the order of the events of one
+ * cycle cannot change a result. */
 
-/* A new generation of the lost-cycle marks (see bub_ctx); cleared when it wraps. */
-static void marks_next(bub_ctx *c)
+static inline int key_cls(int cls) { return cls; }
+static inline size_t key_row(int64_t row) { return FP_CL_COUNT + (size_t)row; }
+static inline size_t key_line(const bub_ctx *c, int line) { return FP_CL_COUNT + c->b->code.n + (size_t)line; }
+
+/* The clocks at t: c0, returned, and c0 + c1(r), the exposed-time clock of r's stalls. */
+static inline int64_t clocks(const bub_cu *cs, const bub_rwave *r, int64_t t, int64_t *exposed)
 {
-    const fp_bubbles *b = c->b;
-    if (!c->mark_cls) {
-        c->mark_cls = calloc(FP_CL_COUNT + 1, sizeof *c->mark_cls);
-        c->mark_row = calloc(b->code.n + 1, sizeof *c->mark_row);
-        c->mark_line = calloc(b->n_lines + 1, sizeof *c->mark_line);
-        if (!c->mark_cls || !c->mark_row || !c->mark_line)
-            abort();
+    int64_t c0 = cs->c0, g = cs->g, dt = t - cs->since;
+    if (cs->exec == 0)
+        c0 += dt;
+    else if (cs->exec == 1)
+        g += dt;
+    *exposed = c0 + r->c1 + (r->wexec ? g - r->g_on : 0);
+    return c0;
+}
+
+/* One of r's spans opens or closes at t. */
+static inline void toggle(bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, int64_t t)
+{
+    int64_t dt = t - cs->since;
+    if (cs->exec == 0) {
+        cs->c0 += dt;
+        cur->issue -= t; /* issue = cycles with something in flight: - t where that starts */
+    } else if (cs->exec == 1) {
+        cs->g += dt;
     }
-    if (++c->mark_gen == 0) {
-        memset(c->mark_cls, 0, (FP_CL_COUNT + 1) * sizeof *c->mark_cls);
-        memset(c->mark_row, 0, (b->code.n + 1) * sizeof *c->mark_row);
-        memset(c->mark_line, 0, (b->n_lines + 1) * sizeof *c->mark_line);
-        c->mark_gen = 1;
+    cs->since = t;
+    if (r->wexec) {
+        r->c1 += cs->g - r->g_on;
+        r->wexec = 0;
+        if (--cs->exec == 0)
+            cur->issue += t; /* ... + t where it ends */
+    } else {
+        r->g_on = cs->g;
+        r->wexec = 1;
+        cs->exec++;
     }
 }
 
-/* One wave in flight and it has stalls or drains open (cs->n_own): those are exposed,
- * every other wave's are hidden behind it; nothing is lost. */
-static void own_exposed(fp_bubbles *b, const bub_cu *cs, fp_bub_simd *cur, int64_t len)
+static inline void key_open(bub_keys *k, size_t key, int64_t c0)
 {
-    for (size_t w = 0; w < cs->n_waves; w++) {
-        const bub_rwave *r = cs->waves[w];
-        if (!r->wexec)
-            continue;
-        for (size_t a = 0; a < r->n_open; a++) {
-            const bub_iv *v = &r->st[r->open[a]];
-            b->insts[v->row].exposed += len;
-            b->classes[v->cls].exposed += len;
-        }
-        cur->exposed += len * (int64_t)r->n_open;
-        b->drain_exposed += len * (int64_t)r->n_drain;
-        return; /* the only one */
-    }
+    if (k->cnt[key]++ == 0)
+        k->mark[key] = c0;
 }
 
-/* Nothing in flight and two or more stalls open: all exposed, and the cycle lost once per
- * class, instruction and line - counted by the first stall (in wave, then open order) that
- * has it. */
-static void lost_shared(bub_ctx *c, const bub_cu *cs, int64_t len)
+/* The key's lost cycles when its last open stall closes, else 0. */
+static inline int64_t key_close(bub_keys *k, size_t key, int64_t c0)
 {
-    fp_bubbles *b = c->b;
-    marks_next(c);
-    uint32_t gen = c->mark_gen;
-    for (size_t w = 0; w < cs->n_waves; w++) {
-        const bub_rwave *r = cs->waves[w];
-        for (size_t a = 0; a < r->n_open; a++) {
-            const bub_iv *v = &r->st[r->open[a]];
-            int line = b->insts[v->row].line_id;
-            b->insts[v->row].exposed += len;
-            b->classes[v->cls].exposed += len;
-            if (c->mark_cls[v->cls] != gen)
-                b->classes[v->cls].wall += len;
-            if (c->mark_row[v->row] != gen)
-                b->insts[v->row].wall += len;
-            c->mark_cls[v->cls] = c->mark_row[v->row] = gen;
-            if (line >= 0) {
-                if (c->mark_line[line] != gen)
-                    b->lines[line].wall += len;
-                c->mark_line[line] = gen;
-            }
-        }
-    }
+    return --k->cnt[key] == 0 ? c0 - k->mark[key] : 0;
 }
 
-/* Accumulate the `len` cycles before the next event on CU state cs, when something can be
- * exposed there (fp_bub_sweep_flush decides; the issue cycles are counted at the toggles). A
- * wave's in-flight spans are disjoint (wexec is 0 or 1): with two or more waves in flight
- * every stall and drain has another wave to hide behind; with one, only its own are exposed;
- * with none, all are, and the cycle is lost. */
-static void accumulate(bub_ctx *c, const bub_cu *cs, fp_bub_simd *cur, int exec, int64_t len)
+static void keys_open(bub_ctx *c, bub_keys *k, const bub_iv *v, int64_t c0)
 {
-    fp_bubbles *b = c->b;
-    if (exec > 0) {
-        own_exposed(b, cs, cur, len);
-        return;
-    }
-    if (cs->nd) {
-        b->drain_exposed += len * (int64_t)cs->nd;
-        b->drain_wall += len;
-    }
-    if (cs->na == 0)
-        return;
-    cur->wall += len;
-    cur->exposed += len * (int64_t)cs->na;
-    if (cs->na > 1) {
-        lost_shared(c, cs, len);
-        return;
-    }
-    size_t w = 0; /* one stall: nothing to count twice */
-    while (!cs->waves[w]->n_open)
-        w++;
-    const bub_iv *v = &cs->waves[w]->st[cs->waves[w]->open[0]];
-    int line = b->insts[v->row].line_id;
-    b->insts[v->row].exposed += len;
-    b->classes[v->cls].exposed += len;
-    b->classes[v->cls].wall += len;
-    b->insts[v->row].wall += len;
+    int line = c->b->insts[v->row].line_id;
+    key_open(k, key_cls(v->cls), c0);
+    key_open(k, key_row(v->row), c0);
     if (line >= 0)
-        b->lines[line].wall += len;
+        key_open(k, key_line(c, line), c0);
 }
 
-static inline void open_stall(bub_cu *cs, bub_rwave *r, uint32_t code)
+/* A stall that opens on a CU with no stall open is "solo": until a second one opens its
+ * keys are lost exactly when the SIMD is (na > 0), so they are only counted - from its
+ * open, cs->mark_na - when that happens. The usual stall (one wave at a time waiting)
+ * never touches the counters. */
+static void open_stall(bub_ctx *c, bub_cu *cs, bub_rwave *r, uint32_t code, int64_t t)
 {
+    FP_GROW(r->open, r->n_open, r->cap_open);
+    bub_open *o = &r->open[r->n_open++];
+    int64_t c0 = clocks(cs, r, t, &o->snap);
     if (code == BUB_EV_DRAIN) {
-        r->n_drain++;
-        cs->nd++;
-    } else {
-        FP_GROW(r->open, r->n_open, r->cap_open);
-        r->open[r->n_open++] = code - 1;
-        cs->na++;
+        o->idx = BUB_OPEN_DRAIN;
+        if (cs->nd++ == 0)
+            cs->mark_nd = c0;
+        return;
     }
-    cs->n_own += r->wexec;
+    o->idx = code - 1;
+    if (cs->na++ == 0) {
+        cs->mark_na = c0;
+        cs->solo_w = r;
+        cs->solo_idx = code - 1;
+        return;
+    }
+    if (cs->solo_w) { /* no longer alone */
+        keys_open(c, cs->keys, &cs->solo_w->st[cs->solo_idx], cs->mark_na);
+        cs->solo_w = NULL;
+    }
+    keys_open(c, cs->keys, &r->st[code - 1], c0);
 }
 
-static inline void close_stall(bub_cu *cs, bub_rwave *r, uint32_t code)
+static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, uint32_t code, int64_t t)
 {
-    if (code == BUB_EV_DRAIN_END) {
-        r->n_drain--;
-        cs->nd--;
-    } else {
-        size_t i = r->n_open - 1; /* the most recent: the only one unless stalls overlap */
-        while (i > 0 && r->open[i] != code - 1)
-            i--;
-        r->open[i] = r->open[--r->n_open];
-        cs->na--;
+    fp_bubbles *b = c->b;
+    uint32_t idx = code == BUB_EV_DRAIN_END ? BUB_OPEN_DRAIN : code - 1;
+    size_t i = r->n_open - 1; /* the most recent: the only one unless stalls overlap */
+    while (i > 0 && r->open[i].idx != idx)
+        i--;
+    int64_t exposed, c0 = clocks(cs, r, t, &exposed);
+    exposed -= r->open[i].snap;
+    r->open[i] = r->open[--r->n_open];
+    if (idx == BUB_OPEN_DRAIN) { /* any open drain of r: only the sum of them is kept */
+        b->drain_exposed += exposed;
+        if (--cs->nd == 0)
+            b->drain_wall += c0 - cs->mark_nd;
+        return;
     }
-    cs->n_own -= r->wexec;
+    const bub_iv *v = &r->st[idx];
+    int line = b->insts[v->row].line_id;
+    b->insts[v->row].exposed += exposed;
+    b->classes[v->cls].exposed += exposed;
+    cur->exposed += exposed;
+    int64_t lost = --cs->na == 0 ? c0 - cs->mark_na : 0;
+    cur->wall += lost;
+    if (cs->solo_w == r && cs->solo_idx == idx) { /* alone all along (so na is 0 now) */
+        cs->solo_w = NULL;
+        b->classes[v->cls].wall += lost;
+        b->insts[v->row].wall += lost;
+        if (line >= 0)
+            b->lines[line].wall += lost;
+        return;
+    }
+    b->classes[v->cls].wall += key_close(cs->keys, key_cls(v->cls), c0);
+    b->insts[v->row].wall += key_close(cs->keys, key_row(v->row), c0);
+    if (line >= 0)
+        b->lines[line].wall += key_close(cs->keys, key_line(c, line), c0);
 }
 
 static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
 {
-    for (size_t w = 0; w < cs->n_waves; w++)
-        if (cs->waves[w] == r) {
-            cs->waves[w] = cs->waves[--cs->n_waves];
-            break;
-        }
+    if (--cs->n_waves == 0)
+        keys_put(c, cs);
     c->resident_events -= r->n - 1;
     rwave_put(c, r);
 }
@@ -562,35 +591,15 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
         bub_cu *cs = &c->cus[r->cu];
         fp_bub_simd *cur = &b->simds[cs->simd_idx];
         const bub_ev *x = r->ev + r->k;
-        int64_t ct = cs->t;
-        int exec = cs->exec;
         do {
-            int64_t t = x->t;
-            if (t > ct) {
-                if (exec == 0 ? (cs->na | cs->nd) != 0 : exec == 1 && cs->n_own)
-                    accumulate(c, cs, cur, exec, t - ct);
-                ct = t;
-            }
             uint32_t e = x->end;
-            if (e & BUB_EV_TOGGLE) { /* spans alternate: open, close, open ... */
-                int d = 1 - 2 * r->wexec;
-                r->wexec += d;
-                cs->n_own += d * (int)(r->n_open + (size_t)r->n_drain);
-                /* issue = the cycles with something in flight: - t where that starts, + t where it ends */
-                if (exec == 0)
-                    cur->issue -= t;
-                exec += d;
-                if (exec == 0)
-                    cur->issue += t;
-                e &= ~BUB_EV_TOGGLE;
-            }
-            if (e)
-                close_stall(cs, r, e);
+            if (e & BUB_EV_TOGGLE) /* spans alternate: open, close, open ... */
+                toggle(cs, cur, r, x->t);
+            if (e & ~BUB_EV_TOGGLE)
+                close_stall(c, cs, cur, r, e & ~BUB_EV_TOGGLE, x->t);
             if (x->start)
-                open_stall(cs, r, x->start);
-        } while ((++x)->t <= lim); /* the sentinel at xend stops it */
-        cs->t = ct;
-        cs->exec = exec;
+                open_stall(c, cs, r, x->start, x->t);
+        } while ((++x)->t <= lim); /* the sentinel after the run stops it */
         r->k = (size_t)(x - r->ev);
         if (r->k == r->n) { /* the wave is retired */
             c->n_heap--;
@@ -616,7 +625,8 @@ void fp_bub_sweep_end_group(bub_ctx *c)
 {
     fp_bub_sweep_flush(c, INT64_MAX);
     for (size_t i = 0; i < c->n_cus; i++)
-        free(c->cus[i].waves);
+        if (c->cus[i].keys) /* not after a misdated wave stopped the walk */
+            keys_put(c, &c->cus[i]);
     c->n_cus = 0;
     c->g_flushed = INT64_MIN;
 }
@@ -632,16 +642,20 @@ void fp_bub_sweep_free(bub_ctx *c)
         free(c->free_rw[i]);
     }
     for (size_t i = 0; i < c->n_cus; i++)
-        free(c->cus[i].waves);
+        if (c->cus[i].keys)
+            keys_put(c, &c->cus[i]);
+    for (size_t i = 0; i < c->n_keys_free; i++) {
+        free(c->keys_free[i]->cnt);
+        free(c->keys_free[i]->mark);
+        free(c->keys_free[i]);
+    }
+    free(c->keys_free);
     free(c->cus);
     free(c->free_rw);
     free(c->heap);
     free(c->tmp_ev);
-    free(c->mark_cls);
-    free(c->mark_row);
-    free(c->mark_line);
-    c->mark_cls = c->mark_row = c->mark_line = NULL;
-    c->mark_gen = 0;
+    c->keys_free = NULL;
+    c->n_keys_free = c->cap_keys_free = 0;
     c->cus = NULL;
     c->free_rw = NULL;
     c->heap = NULL;
