@@ -258,13 +258,43 @@ static const char *wave_insane(const fp_wave *w)
     return NULL;
 }
 
+/* The one pass over a wave's timeline and records before anything is summed: wave_insane's
+ * verdict, the state sums (into st[], unsigned: they wrap harmlessly when the wave is
+ * refused) and the executions of the main loop's head line. Every value below 2^49 (the
+ * OR of them, as unsigned: a negative one is huge) keeps time + stall below 2^50, so
+ * wave_insane - the message - is needed only when one is not. */
+#define FAST_BOUND ((uint64_t)1 << 49)
+static const char *wave_scan(const fp_wave *w, int64_t head_line, uint64_t *st, int64_t *iterations)
+{
+    uint64_t acc = (uint64_t)w->begin | (uint64_t)w->end, t = (uint64_t)w->begin;
+    for (size_t i = 0; i < w->n_spans; i++) {
+        uint64_t d = (uint64_t)w->spans[i].dur;
+        acc |= d;
+        t += d;
+        st[w->spans[i].state] += d;
+    }
+    /* 2^15 values under 2^49 cannot wrap the unsigned sum */
+    bool ok = acc < FAST_BOUND && t <= (uint64_t)BUB_MAX_CYCLE && w->n_spans < ((size_t)1 << 15);
+    acc = 0;
+    int64_t it = 0;
+    for (size_t i = 0; i < w->n_insts; i++) {
+        const fp_wave_inst *r = &w->insts[i];
+        acc |= (uint64_t)r->time | (uint64_t)r->stall | (uint64_t)r->dur;
+        it += r->line == head_line;
+    }
+    *iterations = head_line < 0 ? -1 : it;
+    return ok && acc < FAST_BOUND ? NULL : wave_insane(w);
+}
+
 static void on_skip(void *user, const fp_wave_file *f, const fp_err *err);
 
 static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
 {
     bub_ctx *c = user;
     fp_bubbles *b = c->b;
-    const char *why = wave_insane(w);
+    uint64_t st[FP_WS_COUNT] = {0};
+    int64_t iterations;
+    const char *why = wave_scan(w, b->wd_head_line, st, &iterations);
     if (why) {
         fp_err e = {0};
         fp_err_set(&e, FP_BAD_INPUT, "%s: %s", f->name, why);
@@ -285,11 +315,11 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     /* timeline: state sums (the sweep's in-flight intervals are the instructions' issue
      * windows, not the EXEC state: docs/exposed-stall.md) */
     c->n_ex = c->n_st = 0;
-    for (size_t i = 0; i < w->n_spans; i++)
-        b->state_cycles[w->spans[i].state] += w->spans[i].dur;
+    for (int s = 0; s < FP_WS_COUNT; s++)
+        b->state_cycles[s] += (int64_t)st[s];
     c->cur_pos = f->pos;
     FP_GROW(b->wd, b->n_wd, b->cap_wd); /* issue 23: the wave's work (workdist.c) */
-    fp_wd_wave_of(w, b->wd_head_line, &b->wd[b->n_wd++]);
+    fp_wd_wave_of(w, iterations, &b->wd[b->n_wd++]);
     fp_bub_wave_insts(c, w, 0);
     fp_bub_sweep_add_wave(c, w->cu, w->begin, w->end, f->pos);
     if (c->order_broken)
