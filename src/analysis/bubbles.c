@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bubbles_internal.h"
+#include "flyprof/cpus.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/loops.h"
@@ -628,11 +629,12 @@ static void grp_out_free(grp_out *o)
     free(o->sh);
 }
 
-int fp_bubbles_default_jobs(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n >= 2 ? 2 : 1;
-}
+/* The default worker count (docs/commands/bubbles.md, "Threads"): 2 when this process may
+ * run on two CPUs (its affinity mask: a cpuset of one makes a second worker pure overhead),
+ * else 1. The host's load was tried as a third input and measured out: with the other core
+ * busy, a second worker won its CPU share back (flash_attn 0.87x the wall of one). At most
+ * 2: more was never measured (and walk_groups starts no more workers than groups). */
+int fp_bubbles_default_jobs(void) { return fp_cpus_usable() >= 2 ? 2 : 1; }
 
 /* Walk every group of the plan with `jobs` workers and merge into mc->b.
  * Returns 1 when a wave was misdated (redo unbounded), 2 when *cancel was set, else 0. */
