@@ -65,6 +65,13 @@ typedef struct bub_rwave {
     int64_t g_on; /* the CU's one-in-flight clock when its current span opened */
 } bub_rwave;
 
+/* A heap entry: a resident wave and the time of its next event (kept here, so a heap
+ * step compares without following the wave's pointers). */
+typedef struct bub_hent {
+    int64_t t;
+    bub_rwave *r;
+} bub_hent;
+
 /* Per lost-cycle key (class, code row, line; exposed.c key_*) of one CU: how many stalls
  * with it are open, and the CU's nothing-in-flight clock when the first of them opened. */
 typedef struct bub_keys {
@@ -116,7 +123,8 @@ typedef struct bub_ctx {
     /* streaming sweep (exposed.c) */
     bub_cu *cus;
     size_t n_cus, cap_cus;
-    bub_rwave **heap, **free_rw;
+    bub_hent *heap; /* resident waves by next event time */
+    bub_rwave **free_rw;
     size_t n_heap, cap_heap, n_free, cap_free;
     bub_ev *tmp_ev;
     size_t cap_tmp;

@@ -169,16 +169,15 @@ static void rwave_put(bub_ctx *c, bub_rwave *r)
 
 static inline int64_t rw_next(const bub_rwave *r) { return r->ev[r->k].t; }
 
-static void heap_down(bub_rwave **h, size_t n, size_t i)
+static void heap_down(bub_hent *h, size_t n, size_t i)
 {
-    bub_rwave *x = h[i];
-    int64_t tx = rw_next(x);
+    bub_hent x = h[i];
     for (;;) {
         size_t l = 2 * i + 1;
         if (l >= n)
             break;
-        size_t m = l + 1 < n && rw_next(h[l + 1]) < rw_next(h[l]) ? l + 1 : l;
-        if (rw_next(h[m]) >= tx)
+        size_t m = l + 1 < n && h[l + 1].t < h[l].t ? l + 1 : l;
+        if (h[m].t >= x.t)
             break;
         h[i] = h[m];
         i = m;
@@ -191,11 +190,11 @@ static void heap_push(bub_ctx *c, bub_rwave *r)
     FP_GROW(c->heap, c->n_heap, c->cap_heap);
     size_t i = c->n_heap++;
     int64_t t = rw_next(r);
-    while (i > 0 && rw_next(c->heap[(i - 1) / 2]) > t) {
+    while (i > 0 && c->heap[(i - 1) / 2].t > t) {
         c->heap[i] = c->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    c->heap[i] = r;
+    c->heap[i] = (bub_hent){t, r};
 }
 
 /* Per-CU sweep state of the current group. */
@@ -583,13 +582,13 @@ static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
 void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
 {
     fp_bubbles *b = c->b;
-    while (c->n_heap && rw_next(c->heap[0]) < upto) {
-        bub_rwave *r = c->heap[0];
+    while (c->n_heap && c->heap[0].t < upto) {
+        bub_rwave *r = c->heap[0].r;
         int64_t lim = upto - 1; /* upto > the top's next event, so no underflow */
-        if (c->n_heap > 1 && rw_next(c->heap[1]) < lim)
-            lim = rw_next(c->heap[1]);
-        if (c->n_heap > 2 && rw_next(c->heap[2]) < lim)
-            lim = rw_next(c->heap[2]);
+        if (c->n_heap > 1 && c->heap[1].t < lim)
+            lim = c->heap[1].t;
+        if (c->n_heap > 2 && c->heap[2].t < lim)
+            lim = c->heap[2].t;
         bub_cu *cs = &c->cus[r->cu];
         fp_bub_simd *cur = &b->simds[cs->simd_idx];
         const bub_ev *x = r->ev + r->k;
@@ -603,6 +602,7 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
                 open_stall(c, cs, r, x->start, x->t);
         } while ((++x)->t <= lim); /* the sentinel after the run stops it */
         r->k = (size_t)(x - r->ev);
+        c->heap[0].t = x->t;
         if (r->k == r->n) { /* the wave is retired */
             c->n_heap--;
             if (c->n_heap) {
@@ -611,9 +611,10 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
             }
             retire(c, cs, r);
         } else if (c->n_heap == 2) { /* the usual pair of resident waves: no heap walk */
-            if (rw_next(c->heap[1]) < rw_next(r)) {
+            if (c->heap[1].t < c->heap[0].t) {
+                bub_hent top = c->heap[0];
                 c->heap[0] = c->heap[1];
-                c->heap[1] = r;
+                c->heap[1] = top;
             }
         } else {
             heap_down(c->heap, c->n_heap, 0);
@@ -636,7 +637,7 @@ void fp_bub_sweep_end_group(bub_ctx *c)
 void fp_bub_sweep_free(bub_ctx *c)
 {
     for (size_t i = 0; i < c->n_heap; i++)
-        rwave_put(c, c->heap[i]);
+        rwave_put(c, c->heap[i].r);
     for (size_t i = 0; i < c->n_free; i++) {
         free(c->free_rw[i]->ev);
         free(c->free_rw[i]->st);
