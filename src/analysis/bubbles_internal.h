@@ -170,9 +170,9 @@ static inline bool fp_bub_cat_nopipe(int cat) { return cat == FP_CAT_IMMED || ca
 /* Inline: called once per wave record, in fp_bub_wave_insts' loop. */
 static inline void fp_bub_window(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
 {
-    int64_t t0 = r->time + stall, t1 = r->time + (r->dur > stall ? r->dur : stall);
-    if (t1 <= t0)
-        return;
+    if (r->dur <= stall)
+        return; /* [time + stall, time + max(stall, dur)) is empty */
+    int64_t t0 = r->time + stall, t1 = r->time + r->dur;
     if (c->row_nopipe[row] || fp_bub_cat_nopipe(r->cat)) {
         if (c->row_static[row] == FP_CL_DRAIN) { /* the exit waits for outstanding memory */
             FP_GROW(c->st, c->n_st, c->cap_st);
