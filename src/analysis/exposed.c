@@ -259,6 +259,20 @@ static inline uint32_t code_end(const bub_iv *s, size_t i)
         xph ^= 1;                                                                              \
     } while (0)
 
+/* build_run's fold: there no slot can be taken twice at one time - span bounds never share
+ * a time (touching windows are one span), the last event before a stall's start carries no
+ * start (the stall before it has ended since) and the one before its end no end (only its
+ * start and span bounds come between) - so the same time is enough to fold. */
+#define EV_FOLD(o, at, start_code, end_code)                                                       \
+    do {                                                                                           \
+        if ((o)->t == (at)) {                                                                      \
+            (o)->start |= (start_code);                                                            \
+            (o)->end |= (end_code);                                                                \
+        } else {                                                                                   \
+            *++(o) = (bub_ev){(at), (start_code), (end_code)};                                     \
+        }                                                                                          \
+    } while (0)
+
 /* The usual wave: its stalls are in time order and do not overlap, so each stall's start
  * and end go in between the span bounds before them. Writes ev[1 ..] (ev[0] a sentinel no
  * time equals), its count to *count and the stall cycles to *stall; false (nothing usable)
@@ -276,19 +290,19 @@ static bool build_run(const bub_ctx *c, bub_ev *ev, size_t *count, int64_t *stal
             return false;
         prev_end = s->t1;
         while (xt <= s->t0) {
-            EV_TOGGLE_AT(o, xt);
+            EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
             X_NEXT();
         }
-        EV_START_AT(o, s->t0, code_start(s, i));
+        EV_FOLD(o, s->t0, code_start(s, i), 0);
         while (xt <= s->t1) {
-            EV_TOGGLE_AT(o, xt);
+            EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
             X_NEXT();
         }
-        EV_END_AT(o, s->t1, code_end(s, i));
+        EV_FOLD(o, s->t1, 0, code_end(s, i));
         sum += s->cls == BUB_CLS_DRAIN ? 0 : s->t1 - s->t0;
     }
     while (xt != INT64_MAX) {
-        EV_TOGGLE_AT(o, xt);
+        EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
         X_NEXT();
     }
     *count = (size_t)(o - ev);
