@@ -260,12 +260,12 @@ static const char *wave_insane(const fp_wave *w)
 }
 
 /* The one pass over a wave's timeline and records before anything is summed: wave_insane's
- * verdict, the state sums (into st[], unsigned: they wrap harmlessly when the wave is
- * refused) and the executions of the main loop's head line. Every value below 2^49 (the
- * OR of them, as unsigned: a negative one is huge) keeps time + stall below 2^50, so
- * wave_insane - the message - is needed only when one is not. */
+ * verdict and the state sums (into st[], unsigned: they wrap harmlessly when the wave is
+ * refused). Every value below 2^49 (the OR of them, as unsigned: a negative one is huge)
+ * keeps time + stall below 2^50, so wave_insane - the message - is needed only when one
+ * is not. */
 #define FAST_BOUND ((uint64_t)1 << 49)
-static const char *wave_scan(const fp_wave *w, int64_t head_line, uint64_t *st, int64_t *iterations)
+static const char *wave_scan(const fp_wave *w, uint64_t *st)
 {
     uint64_t acc = (uint64_t)w->begin | (uint64_t)w->end, t = (uint64_t)w->begin;
     for (size_t i = 0; i < w->n_spans; i++) {
@@ -277,14 +277,33 @@ static const char *wave_scan(const fp_wave *w, int64_t head_line, uint64_t *st, 
     /* 2^15 values under 2^49 cannot wrap the unsigned sum */
     bool ok = acc < FAST_BOUND && t <= (uint64_t)BUB_MAX_CYCLE && w->n_spans < ((size_t)1 << 15);
     acc = 0;
-    int64_t it = 0;
     for (size_t i = 0; i < w->n_insts; i++) {
         const fp_wave_inst *r = &w->insts[i];
         acc |= (uint64_t)r->time | (uint64_t)r->stall | (uint64_t)r->dur;
-        it += r->line == head_line;
     }
-    *iterations = head_line < 0 ? -1 : it;
     return ok && acc < FAST_BOUND ? NULL : wave_insane(w);
+}
+
+/* The code row the wave pass counts the main loop's head line in (its w_hit), or SIZE_MAX:
+ * the records of that line are exactly the ones it counts when the line's row is known. */
+static size_t head_row(const fp_bubbles *b)
+{
+    const fp_inst *h = b->wd_head_line >= 0 ? fp_code_at(&b->code, b->wd_head_line) : NULL;
+    return h ? (size_t)(h - b->code.rows) : SIZE_MAX;
+}
+
+/* The wave's executions of the main loop's head line (workdist.c), -1 without a main loop:
+ * from the head row's w_hit before and after the wave pass, else by a walk of the records. */
+static int64_t head_iterations(const fp_bubbles *b, const fp_wave *w, size_t hr, int64_t hit0)
+{
+    if (b->wd_head_line < 0)
+        return -1;
+    if (hr != SIZE_MAX)
+        return b->insts[hr].w_hit - hit0;
+    int64_t it = 0;
+    for (size_t i = 0; i < w->n_insts; i++)
+        it += w->insts[i].line == b->wd_head_line;
+    return it;
 }
 
 static void on_skip(void *user, const fp_wave_file *f, const fp_err *err);
@@ -294,8 +313,7 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     bub_ctx *c = user;
     fp_bubbles *b = c->b;
     uint64_t st[FP_WS_COUNT] = {0};
-    int64_t iterations;
-    const char *why = wave_scan(w, b->wd_head_line, st, &iterations);
+    const char *why = wave_scan(w, st);
     if (why) {
         fp_err e = {0};
         fp_err_set(&e, FP_BAD_INPUT, "%s: %s", f->name, why);
@@ -319,9 +337,11 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     for (int s = 0; s < FP_WS_COUNT; s++)
         b->state_cycles[s] += (int64_t)st[s];
     c->cur_pos = f->pos;
-    FP_GROW(b->wd, b->n_wd, b->cap_wd); /* issue 23: the wave's work (workdist.c) */
-    fp_wd_wave_of(w, iterations, &b->wd[b->n_wd++]);
+    size_t hr = head_row(b);
+    int64_t hit0 = hr != SIZE_MAX ? b->insts[hr].w_hit : 0;
     fp_bub_wave_insts(c, w, 0);
+    FP_GROW(b->wd, b->n_wd, b->cap_wd); /* issue 23: the wave's work (workdist.c) */
+    fp_wd_wave_of(w, head_iterations(b, w, hr, hit0), &b->wd[b->n_wd++]);
     fp_bub_sweep_add_wave(c, w->cu, w->begin, w->end, f->pos);
     if (c->order_broken)
         return 1; /* filenames.json dates a wave after one of its events: redo unbounded */
