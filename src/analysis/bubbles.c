@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bubbles_internal.h"
+#include "flyprof/cpus.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/loops.h"
@@ -277,13 +278,64 @@ static const char *wave_insane(const fp_wave *w)
     return NULL;
 }
 
+/* The one pass over a wave's timeline and records before anything is summed: wave_insane's
+ * verdict and the state sums (into st[], unsigned: they wrap harmlessly when the wave is
+ * refused). Every value below 2^49 (the OR of them, as unsigned: a negative one is huge)
+ * keeps time + stall below 2^50, so wave_insane - the message - is needed only when one
+ * is not. */
+#define FAST_BOUND ((uint64_t)1 << 49)
+static const char *wave_scan(const fp_wave *w, uint64_t *st)
+{
+    uint64_t acc = (uint64_t)w->begin | (uint64_t)w->end, t = (uint64_t)w->begin;
+    for (size_t i = 0; i < w->n_spans; i++) {
+        uint64_t d = (uint64_t)w->spans[i].dur;
+        acc |= d;
+        t += d;
+        st[w->spans[i].state] += d;
+    }
+    /* 2^15 values under 2^49 cannot wrap the unsigned sum */
+    bool ok = acc < FAST_BOUND && t <= (uint64_t)BUB_MAX_CYCLE && w->n_spans < ((size_t)1 << 15);
+    acc = 0;
+#define REC_BITS(r) ((uint64_t)(r).time | (uint64_t)(r).stall | (uint64_t)(r).dur)
+    const fp_wave_inst *r = w->insts, *end = w->insts + w->n_insts;
+    for (; end - r >= 4; r += 4) /* four a step: a quarter of the loop's own instructions */
+        acc |= REC_BITS(r[0]) | REC_BITS(r[1]) | REC_BITS(r[2]) | REC_BITS(r[3]);
+    for (; r < end; r++)
+        acc |= REC_BITS(*r);
+#undef REC_BITS
+    return ok && acc < FAST_BOUND ? NULL : wave_insane(w);
+}
+
+/* The code row the wave pass counts the main loop's head line in (its w_hit), or SIZE_MAX:
+ * the records of that line are exactly the ones it counts when the line's row is known. */
+static size_t head_row(const fp_bubbles *b)
+{
+    const fp_inst *h = b->wd_head_line >= 0 ? fp_code_at(&b->code, b->wd_head_line) : NULL;
+    return h ? (size_t)(h - b->code.rows) : SIZE_MAX;
+}
+
+/* The wave's executions of the main loop's head line (workdist.c), -1 without a main loop:
+ * from the head row's w_hit before and after the wave pass, else by a walk of the records. */
+static int64_t head_iterations(const fp_bubbles *b, const fp_wave *w, size_t hr, int64_t hit0)
+{
+    if (b->wd_head_line < 0)
+        return -1;
+    if (hr != SIZE_MAX)
+        return b->insts[hr].w_hit - hit0;
+    int64_t it = 0;
+    for (size_t i = 0; i < w->n_insts; i++)
+        it += w->insts[i].line == b->wd_head_line;
+    return it;
+}
+
 static void on_skip(void *user, const fp_wave_file *f, const fp_err *err);
 
 static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
 {
     bub_ctx *c = user;
     fp_bubbles *b = c->b;
-    const char *why = wave_insane(w);
+    uint64_t st[FP_WS_COUNT] = {0};
+    const char *why = wave_scan(w, st);
     if (why) {
         fp_err e = {0};
         fp_err_set(&e, FP_BAD_INPUT, "%s: %s", f->name, why);
@@ -304,12 +356,14 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     /* timeline: state sums (the sweep's in-flight intervals are the instructions' issue
      * windows, not the EXEC state: docs/exposed-stall.md) */
     c->n_ex = c->n_st = 0;
-    for (size_t i = 0; i < w->n_spans; i++)
-        b->state_cycles[w->spans[i].state] += w->spans[i].dur;
+    for (int s = 0; s < FP_WS_COUNT; s++)
+        b->state_cycles[s] += (int64_t)st[s];
     c->cur_pos = f->pos;
-    FP_GROW(b->wd, b->n_wd, b->cap_wd); /* issue 23: the wave's work (workdist.c) */
-    fp_wd_wave_of(w, b->wd_head_line, &b->wd[b->n_wd++]);
+    size_t hr = head_row(b);
+    int64_t hit0 = hr != SIZE_MAX ? b->insts[hr].w_hit : 0;
     fp_bub_wave_insts(c, w, 0);
+    FP_GROW(b->wd, b->n_wd, b->cap_wd); /* issue 23: the wave's work (workdist.c) */
+    fp_wd_wave_of(w, head_iterations(b, w, hr, hit0), &b->wd[b->n_wd++]);
     fp_bub_sweep_add_wave(c, w->cu, w->begin, w->end, f->pos);
     if (c->order_broken)
         return 1; /* filenames.json dates a wave after one of its events: redo unbounded */
@@ -464,11 +518,9 @@ static int chunk_begin(void *user, const fp_wave_file *f, const fp_wave *w, int6
     c->cur_pos = f->pos;
     FP_GROW(b->wd, b->n_wd, b->cap_wd);
     fp_wd_wave *o = &b->wd[b->n_wd++];
-    fp_wave hdr = *w; /* the header, no rows: fp_wd_wave_of's fields, then the counts */
-    hdr.n_insts = 0;
-    fp_wd_wave_of(&hdr, b->wd_head_line, o);
-    o->insts = (int64_t)w->inst_base;
-    o->iterations = b->wd_head_line >= 0 ? s->iterations : -1;
+    fp_wave hdr = *w; /* the header with the row count of pass 1 */
+    hdr.n_insts = w->inst_base;
+    fp_wd_wave_of(&hdr, b->wd_head_line >= 0 ? s->iterations : -1, o);
     s->n_waits = n_waits;
     s->cu = w->cu;
     s->wc = wc;
@@ -569,8 +621,8 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     w->c.b = &w->part;
     w->c.warn = worker_warn;
     w->c.user = w;
-    w->c.mark_cls = w->c.mark_row = w->c.mark_line = NULL; /* its own, on first use */
-    w->c.mark_gen = 0;
+    w->c.keys_free = NULL; /* its own, on first use */
+    w->c.n_keys_free = w->c.cap_keys_free = 0;
     fp_bub_ctx_own_tables(&w->c);
 }
 
@@ -781,11 +833,12 @@ static void grp_out_free(grp_out *o)
     free(o->sh);
 }
 
-int fp_bubbles_default_jobs(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n >= 2 ? 2 : 1;
-}
+/* The default worker count (docs/commands/bubbles.md, "Threads"): 2 when this process may
+ * run on two CPUs (its affinity mask: a cpuset of one makes a second worker pure overhead),
+ * else 1. The host's load was tried as a third input and measured out: with the other core
+ * busy, a second worker won its CPU share back (flash_attn 0.87x the wall of one). At most
+ * 2: more was never measured (and walk_groups starts no more workers than groups). */
+int fp_bubbles_default_jobs(void) { return fp_cpus_usable() >= 2 ? 2 : 1; }
 
 /* Walk every group of the plan with `jobs` workers and merge into mc->b.
  * Returns 1 when a wave was misdated (redo unbounded), 2 when *cancel was set, else 0. */

@@ -26,54 +26,81 @@ typedef struct bub_iv {
     int64_t row;  /* stall: code row position */
 } bub_iv;
 
-/* One sweep event, 16 bytes: the sweep holds the events of every resident wave. */
+/* One sweep event of a wave, 16 bytes: what changes for that wave at cycle t. A wave's
+ * in-flight spans are disjoint, so its in-flight state only toggles (BUB_EV_TOGGLE), and
+ * at most one stall (or drain) starts and one ends per event: the usual patterns - a
+ * stall ends where its issue window starts, the next stall starts where a span ends -
+ * are one event each (about half as many as one per boundary). What does not fit is one
+ * more event at the same t: events of one cycle are all applied before the sweep moves on. */
 typedef struct bub_ev {
     int64_t t;
-    uint32_t idx;  /* stall events: index into the wave's stalls */
-    uint32_t kind; /* EV_* in exposed.c */
+    uint32_t start; /* 1 + index into the wave's stalls of the one starting at t, BUB_EV_DRAIN, 0: none */
+    uint32_t end;   /* BUB_EV_TOGGLE | (1 + index of the one ending at t, BUB_EV_DRAIN_END, 0: none) */
 } bub_ev;
+#define BUB_EV_TOGGLE 0x80000000u
+#define BUB_EV_DRAIN 0xFFFFFFFFu     /* start: the wave's s_endpgm drain (drains need no index) */
+#define BUB_EV_DRAIN_END 0x7FFFFFFFu /* end: ditto */
+#define BUB_EV_MAX_STALLS 0x7FFFFFFDu /* stalls of one wave an event can name */
 
-typedef struct bub_stall {
-    int64_t row, len;
-    int32_t cls, line;
-} bub_stall;
+/* An open stall (or drain, idx BUB_OPEN_DRAIN) of a resident wave: snap is its wave's
+ * exposed-time clock when it opened (exposed.c). */
+typedef struct bub_open {
+    uint32_t idx;
+    int64_t snap;
+} bub_open;
+#define BUB_OPEN_DRAIN UINT32_MAX
 
 /* What the runs of one wave share: a wave read whole is one run, a wave read in chunks
- * (issue 22) one run per chunk, and its in-flight count is the wave's, not a run's. */
+ * (issue 22) one run per chunk, and its in-flight state and clocks are the wave's. */
 typedef struct bub_wst {
-    int wexec; /* the wave's issue spans open at the sweep time */
-    int refs;  /* runs holding it, + 1 while the wave is being read */
+    int wexec;    /* 1 while one of its issue spans is open at the sweep time */
+    int64_t c1;   /* cycles it alone was in flight, up to its last toggle */
+    int64_t g_on; /* the CU's one-in-flight clock when its current span opened */
+    int refs;     /* runs holding it, + 1 while the wave is being read */
 } bub_wst;
 
-/* A resident run of a wave's events, time-ordered, consumed by the merge. Every interval
- * has both its events in one run, so a run retires with nothing of it active. */
+/* A resident run of a wave's events, time-ordered, consumed by the merge; its stalls are
+ * the c->st intervals of its pass (or chunk), taken over (no copy). Every interval has
+ * both its events in one run, so a run retires with none of its stalls open. */
 typedef struct bub_rwave {
     bub_ev *ev;
     size_t n, k, cap_ev;
-    bub_stall *st;
+    bub_iv *st;
     size_t n_st, cap_st;
-    int cu;      /* index into bub_ctx.cus */
-    bub_wst *ws; /* its wave's */
+    bub_open *open; /* its stalls and drains open at the sweep time */
+    size_t n_open, cap_open;
+    int cu;       /* index into bub_ctx.cus */
+    bub_wst *ws;  /* its wave's */
 } bub_rwave;
 
-typedef struct bub_active {
-    const bub_rwave *rw;
-    uint32_t idx;
-    int64_t row;
-    int32_t cls, line;
-} bub_active;
+/* A heap entry: a resident wave and the time of its next event (kept here, so a heap
+ * step compares without following the wave's pointers). */
+typedef struct bub_hent {
+    int64_t t;
+    bub_rwave *r;
+} bub_hent;
 
-/* Sweep state of one CU of the current (SE, SIMD) group. */
+/* Per lost-cycle key (class, code row, line; exposed.c key_*) of one CU: how many stalls
+ * with it are open, and the CU's nothing-in-flight clock when the first of them opened. */
+typedef struct bub_keys {
+    uint32_t *cnt;
+    int64_t *mark;
+} bub_keys;
+
+/* Sweep state of one CU of the current (SE, SIMD) group. The clocks (exposed.c): c0 the
+ * cycles with nothing in flight, g those with exactly one wave in flight, both up to
+ * `since`, the time of the last change of exec. */
 typedef struct bub_cu {
     int cu;
     size_t simd_idx; /* its fp_bub_simd */
-    bool started;
-    int64_t t;       /* time of the last applied event */
-    int exec;        /* in-flight spans open */
-    bub_active *active;  /* stalled executions */
-    size_t na, cap_active;
-    bub_active *drain;   /* waves in their s_endpgm drain */
-    size_t nd, cap_drain;
+    int exec;        /* waves with an in-flight span open */
+    int64_t since, c0, g;
+    size_t na, nd;   /* open stalls, open drains */
+    int64_t mark_na, mark_nd; /* c0 when the first of them opened */
+    const bub_rwave *solo_w;  /* the open stall (solo_w, solo_idx) opened with no other open: */
+    uint32_t solo_idx;        /* its keys are not counted unless another one opens */
+    bub_keys *keys;  /* while it has resident waves (from a pool) */
+    size_t n_waves;  /* its resident waves */
 } bub_cu;
 
 /* Outstanding-counter replay (fallback when the decoder gave no edges). gfx9
@@ -130,13 +157,11 @@ typedef struct bub_ctx {
     /* streaming sweep (exposed.c) */
     bub_cu *cus;
     size_t n_cus, cap_cus;
-    bub_rwave **heap, **free_rw;
+    bub_hent *heap; /* resident waves by next event time */
+    bub_rwave **free_rw;
     size_t n_heap, cap_heap, n_free, cap_free;
     bub_ev *tmp_ev;
     size_t cap_tmp;
-    bub_wst *cur_ws;       /* the wave being read (its runs so far) */
-    bub_wst **free_ws;
-    size_t n_free_ws, cap_free_ws;
     int64_t g_flushed;     /* events before this time are swept */
     bool order_broken;     /* a wave had an event before g_flushed: redo unbounded */
     size_t resident_events, peak_resident_events;
@@ -159,10 +184,12 @@ typedef struct bub_ctx {
     uint64_t wave_i;     /* index in the wave's stream of the next record */
     bool replay;         /* no decoder entries: producers by counter replay alone */
     bub_waits wq;        /* decoder entries not yet matched, wq.k the next */
-    /* accumulate(): a lost SIMD cycle counts once per class, instruction and line; these
-     * marks (== mark_gen: already counted in this interval) replace a scan of the
-     * earlier stalls for each one. Allocated on first use, per worker. */
-    uint32_t *mark_cls, *mark_row, *mark_line, mark_gen;
+    bub_wst *cur_ws;     /* the sweep state of the wave being read (its runs so far) */
+    bub_wst **free_ws;
+    size_t n_free_ws, cap_free_ws;
+    /* the sweep's per-key counters of CUs without resident waves, for reuse */
+    bub_keys **keys_free;
+    size_t n_keys_free, cap_keys_free;
     /* warnings already given */
     int warned_missing, warned_unknown;
 } bub_ctx;
@@ -201,9 +228,9 @@ static inline bool fp_bub_cat_nopipe(int cat) { return cat == FP_CAT_IMMED || ca
 /* Inline: called once per wave record, in fp_bub_wave_insts' loop. */
 static inline void fp_bub_window(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
 {
-    int64_t t0 = r->time + stall, t1 = r->time + (r->dur > stall ? r->dur : stall);
-    if (t1 <= t0)
-        return;
+    if (r->dur <= stall)
+        return; /* [time + stall, time + max(stall, dur)) is empty */
+    int64_t t0 = r->time + stall, t1 = r->time + r->dur;
     if (c->row_nopipe[row] || fp_bub_cat_nopipe(r->cat)) {
         if (c->row_static[row] == FP_CL_DRAIN) { /* the exit waits for outstanding memory */
             FP_GROW(c->st, c->n_st, c->cap_st);

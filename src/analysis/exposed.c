@@ -22,23 +22,25 @@
  * How it stays bounded and sort-free:
  *  - each wave's events come out of its file already in time order (records
  *    are in issue order, so windows start in order and their union is built in
- *    one pass), so a wave becomes one sorted run of 16-byte events (three
- *    sorted sequences merged: in-flight spans, stall starts, stall ends; an LSD
- *    radix sort on the time only when a hostile file is out of order);
+ *    one pass), so a wave becomes one sorted run of 16-byte events, one per
+ *    cycle at which something of it changes (build_run: its stalls go in between
+ *    its span bounds; build_any and an LSD radix sort on the time only when its
+ *    stalls overlap or a hostile file is out of order);
  *  - the walk hands a group's waves over in begin order (filenames.json), and
  *    after each wave the runs are k-way merged (a heap of resident waves) up to
  *    the next wave's begin: no later wave can have an event before it. A wave
  *    whose run is consumed is retired, so memory is the events of the waves
  *    resident at one moment, not of the whole group;
- *  - every event at one cycle is applied before the interval to the next cycle
- *    of its CU is accumulated and all sums are integers, so the order among
- *    events of one cycle - hence the merge order - cannot change any result.
+ *  - nothing is accumulated cycle by cycle: every figure is a difference of
+ *    integer clocks read where a stall opens and closes ("the sweep" below), so
+ *    the order among events of one cycle - hence the merge order - cannot
+ *    change any result.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "bubbles_internal.h"
 
-enum { EV_EXEC_END = 0, EV_STALL_END = 1, EV_EXEC_START = 2, EV_STALL_START = 3 };
 
 /* Opcodes that occupy no pipe whatever the decoder's category (a synthetic or
  * old trace may give none): counter waits, hazard padding, barriers, messages. */
@@ -120,7 +122,7 @@ static bub_ev *radix_by_time(bub_ev *e, bub_ev *tmp, size_t n)
         tmin = e[i].t < tmin ? e[i].t : tmin;
         tmax = e[i].t > tmax ? e[i].t : tmax;
     }
-    uint64_t span = (uint64_t)(tmax - tmin); /* times are in [0, 2^50] (wave_insane) */
+    uint64_t span = (uint64_t)(tmax - tmin); /* times are in [0, 2^51] (wave_insane) */
     size_t cnt[RADIX_N];
     for (unsigned shift = 0; shift < 64 && (span >> shift); shift += RADIX_BITS) {
         memset(cnt, 0, sizeof cnt);
@@ -141,21 +143,12 @@ static bub_ev *radix_by_time(bub_ev *e, bub_ev *tmp, size_t n)
     return e;
 }
 
-/* The next event of each of the three sequences, or t = INT64_MAX when done. */
-static inline bub_ev seq_ex(const bub_ctx *c, size_t k)
-{
-    if (k >= 2 * c->n_ex)
-        return (bub_ev){INT64_MAX, 0, 0};
-    const bub_iv *v = &c->ex[k / 2];
-    return (k & 1) ? (bub_ev){v->t1, 0, EV_EXEC_END} : (bub_ev){v->t0, 0, EV_EXEC_START};
-}
-
 static bub_rwave *rwave_get(bub_ctx *c)
 {
     if (c->n_free) {
         bub_rwave *r = c->free_rw[--c->n_free];
         r->n = r->k = 0;
-        r->n_st = 0;
+        r->n_st = r->n_open = 0;
         r->ws = NULL;
         return r;
     }
@@ -180,7 +173,7 @@ static bub_wst *ws_current(bub_ctx *c)
         bub_wst *ws = c->n_free_ws ? c->free_ws[--c->n_free_ws] : malloc(sizeof *ws);
         if (!ws)
             abort();
-        *ws = (bub_wst){0, 1};
+        *ws = (bub_wst){0, 0, 0, 1};
         c->cur_ws = ws;
     }
     return c->cur_ws;
@@ -198,16 +191,15 @@ static void rwave_put(bub_ctx *c, bub_rwave *r)
 
 static inline int64_t rw_next(const bub_rwave *r) { return r->ev[r->k].t; }
 
-static void heap_down(bub_rwave **h, size_t n, size_t i)
+static void heap_down(bub_hent *h, size_t n, size_t i)
 {
-    bub_rwave *x = h[i];
-    int64_t tx = rw_next(x);
+    bub_hent x = h[i];
     for (;;) {
         size_t l = 2 * i + 1;
         if (l >= n)
             break;
-        size_t m = l + 1 < n && rw_next(h[l + 1]) < rw_next(h[l]) ? l + 1 : l;
-        if (rw_next(h[m]) >= tx)
+        size_t m = l + 1 < n && h[l + 1].t < h[l].t ? l + 1 : l;
+        if (h[m].t >= x.t)
             break;
         h[i] = h[m];
         i = m;
@@ -220,11 +212,11 @@ static void heap_push(bub_ctx *c, bub_rwave *r)
     FP_GROW(c->heap, c->n_heap, c->cap_heap);
     size_t i = c->n_heap++;
     int64_t t = rw_next(r);
-    while (i > 0 && rw_next(c->heap[(i - 1) / 2]) > t) {
+    while (i > 0 && c->heap[(i - 1) / 2].t > t) {
         c->heap[i] = c->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    c->heap[i] = r;
+    c->heap[i] = (bub_hent){t, r};
 }
 
 /* Per-CU sweep state of the current group. */
@@ -236,96 +228,244 @@ static bub_cu *cu_state(bub_ctx *c, int cu)
     FP_GROW(c->cus, c->n_cus, c->cap_cus);
     bub_cu *s = &c->cus[c->n_cus++];
     memset(s, 0, sizeof *s);
-    s->cu = cu;
-    s->started = false;
+    s->cu = cu; /* the clocks start at 0: cycle values are >= 0 (wave_insane) */
     size_t idx;
     simd_for(c->b, c->g_se, cu, c->g_simd, &idx);
     s->simd_idx = idx;
     return s;
 }
 
+/* ---- building a wave's run ---- */
+
+/* Fold a boundary into the last event written (o) when it has the same t and the slot is
+ * free, else write a new one. */
+#define EV_TOGGLE_AT(o, at)                                                                        \
+    do {                                                                                           \
+        if ((o)->t == (at) && !((o)->end & BUB_EV_TOGGLE))                                         \
+            (o)->end |= BUB_EV_TOGGLE;                                                             \
+        else                                                                                       \
+            *++(o) = (bub_ev){(at), 0, BUB_EV_TOGGLE};                                             \
+    } while (0)
+#define EV_START_AT(o, at, code)                                                                   \
+    do {                                                                                           \
+        if ((o)->t == (at) && !(o)->start)                                                         \
+            (o)->start = (code);                                                                   \
+        else                                                                                       \
+            *++(o) = (bub_ev){(at), (code), 0};                                                    \
+    } while (0)
+#define EV_END_AT(o, at, code)                                                                     \
+    do {                                                                                           \
+        if ((o)->t == (at) && !((o)->end & ~BUB_EV_TOGGLE))                                        \
+            (o)->end |= (code);                                                                    \
+        else                                                                                       \
+            *++(o) = (bub_ev){(at), 0, (code)};                                                    \
+    } while (0)
+
+/* The event codes of stall i: a drain has no index (only how many are open matters). */
+static inline uint32_t code_start(const bub_iv *s, size_t i)
+{
+    return s->cls == BUB_CLS_DRAIN ? BUB_EV_DRAIN : (uint32_t)i + 1;
+}
+static inline uint32_t code_end(const bub_iv *s, size_t i)
+{
+    return s->cls == BUB_CLS_DRAIN ? BUB_EV_DRAIN_END : (uint32_t)i + 1;
+}
+
+/* Span bounds in order: start of span x, its end, start of the next ... (INT64_MAX: done). */
+#define X_NEXT()                                                                                   \
+    do {                                                                                           \
+        if (xph)                                                                                   \
+            xt = ++x < xe ? x->t0 : INT64_MAX;                                                     \
+        else                                                                                       \
+            xt = x->t1;                                                                            \
+        xph ^= 1;                                                                              \
+    } while (0)
+
+/* build_run's fold: there no slot can be taken twice at one time - span bounds never share
+ * a time (touching windows are one span), the last event before a stall's start carries no
+ * start (the stall before it has ended since) and the one before its end no end (only its
+ * start and span bounds come between) - so the same time is enough to fold. */
+#define EV_FOLD(o, at, start_code, end_code)                                                       \
+    do {                                                                                           \
+        if ((o)->t == (at)) {                                                                      \
+            (o)->start |= (start_code);                                                            \
+            (o)->end |= (end_code);                                                                \
+        } else {                                                                                   \
+            *++(o) = (bub_ev){(at), (start_code), (end_code)};                                     \
+        }                                                                                          \
+    } while (0)
+
+/* The usual wave: its stalls are in time order and do not overlap, so each stall's start
+ * and end go in between the span bounds before them. Writes ev[1 ..] (ev[0] a sentinel no
+ * time equals), its count to *count and the stall cycles to *stall; false (nothing usable)
+ * when two stalls overlap or are out of order: then build_any does it. */
+static bool build_run(const bub_ctx *c, bub_ev *ev, size_t *count, int64_t *stall)
+{
+    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex;
+    bub_ev *o = ev; /* the last event written */
+    *o = (bub_ev){INT64_MIN, 0, 0};
+    int64_t xt = x < xe ? x->t0 : INT64_MAX, prev_end = INT64_MIN, sum = 0;
+    int xph = 0; /* 1: xt is the end of span x */
+    for (size_t i = 0; i < c->n_st; i++) {
+        const bub_iv *s = &c->st[i];
+        if (s->t0 < prev_end)
+            return false;
+        prev_end = s->t1;
+        while (xt <= s->t0) {
+            EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
+            X_NEXT();
+        }
+        EV_FOLD(o, s->t0, code_start(s, i), 0);
+        while (xt <= s->t1) {
+            EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
+            X_NEXT();
+        }
+        EV_FOLD(o, s->t1, 0, code_end(s, i));
+        sum += s->cls == BUB_CLS_DRAIN ? 0 : s->t1 - s->t0;
+    }
+    while (xt != INT64_MAX) {
+        EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
+        X_NEXT();
+    }
+    *count = (size_t)(o - ev);
+    *stall = sum;
+    return true;
+}
+
+/* Any wave: a three-way merge of its span bounds, its stall starts and its stall ends (each
+ * sorted when the records are in time order); *sorted is false when the output is not. */
+static size_t build_any(const bub_ctx *c, bub_ev *ev, bool *sorted, int64_t *stall)
+{
+    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex, *st = c->st;
+    size_t ns = c->n_st, ks = 0, ke = 0;
+    bub_ev *o = ev;
+    *o = (bub_ev){INT64_MIN, 0, 0};
+    int64_t last = INT64_MIN, sum = 0;
+    bool ok = true;
+    int xph = 0;
+    int64_t xt = x < xe ? x->t0 : INT64_MAX, ts = ns ? st[0].t0 : INT64_MAX, te = ns ? st[0].t1 : INT64_MAX;
+    for (;;) {
+        int64_t t;
+        if (xt <= ts && xt <= te) {
+            if ((t = xt) == INT64_MAX)
+                break; /* all three done */
+            EV_TOGGLE_AT(o, t);
+            X_NEXT();
+        } else if (ts <= te) {
+            t = ts;
+            EV_START_AT(o, t, code_start(&st[ks], ks));
+            sum += st[ks].cls == BUB_CLS_DRAIN ? 0 : st[ks].t1 - st[ks].t0;
+            ts = ++ks < ns ? st[ks].t0 : INT64_MAX;
+        } else {
+            t = te;
+            EV_END_AT(o, t, code_end(&st[ke], ke));
+            te = ++ke < ns ? st[ke].t1 : INT64_MAX;
+        }
+        ok &= t >= last;
+        last = t;
+    }
+    *sorted = ok;
+    *stall = sum;
+    return (size_t)(o - ev);
+}
+
+/* A CU's lost-cycle key counters: from the pool (all zero: every stall of a retired wave
+ * closed) or new. */
+static size_t n_keys(const bub_ctx *c) { return FP_CL_COUNT + c->b->code.n + c->b->n_lines; }
+
+static void keys_get(bub_ctx *c, bub_cu *cs)
+{
+    if (c->n_keys_free) {
+        cs->keys = c->keys_free[--c->n_keys_free];
+        return;
+    }
+    bub_keys *k = malloc(sizeof *k);
+    if (!k)
+        abort();
+    k->cnt = calloc(n_keys(c) + 1, sizeof *k->cnt);
+    k->mark = calloc(n_keys(c) + 1, sizeof *k->mark);
+    if (!k->cnt || !k->mark)
+        abort();
+    cs->keys = k;
+}
+
+static void keys_put(bub_ctx *c, bub_cu *cs)
+{
+    FP_GROW(c->keys_free, c->n_keys_free, c->cap_keys_free);
+    c->keys_free[c->n_keys_free++] = cs->keys;
+    cs->keys = NULL;
+}
+
 /* The current wave's c->ex[0 .. nex) and c->st as one run on CU state cs. */
 static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
 {
-    fp_bubbles *b = c->b;
-    size_t ne = 2 * (nex + c->n_st);
-    if (ne == 0)
+    fp_bub_simd *s = &c->b->simds[cs->simd_idx];
+    size_t full = c->n_ex;
+    c->n_ex = nex; /* the builders read c->ex[0 .. n_ex) */
+    size_t ne = 2 * (c->n_ex + c->n_st); /* at most: no two boundaries folded */
+    if (ne == 0) {
+        c->n_ex = full;
         return;
+    }
+    if (c->n_st > BUB_EV_MAX_STALLS) { /* 2^31 stalls: ~86 GB of records, not held */
+        errno = ENOMEM;
+        abort();
+    }
     bub_rwave *r = rwave_get(c);
     r->cu = (int)(cs - c->cus);
     r->ws = ws_current(c);
     r->ws->refs++;
-    if (ne + 1 > r->cap_ev) {
-        r->cap_ev = ne + 1;
+    if (ne + 2 > r->cap_ev) { /* + the sentinels before and after */
+        r->cap_ev = ne + 2;
         free(r->ev);
         r->ev = malloc(r->cap_ev * sizeof *r->ev);
         if (!r->ev)
             abort();
     }
-    if (c->n_st > r->cap_st) {
-        r->cap_st = c->n_st;
-        free(r->st);
-        r->st = malloc(r->cap_st * sizeof *r->st);
-        if (!r->st)
-            abort();
+    int64_t stall;
+    if (!build_run(c, r->ev, &ne, &stall)) {
+        bool sorted;
+        ne = build_any(c, r->ev, &sorted, &stall);
+        if (!sorted) { /* a hostile file: records out of time order */
+            if (c->cap_tmp < ne + 1) {
+                c->cap_tmp = ne + 1;
+                c->tmp_ev = realloc(c->tmp_ev, c->cap_tmp * sizeof *c->tmp_ev);
+                if (!c->tmp_ev)
+                    abort();
+            }
+            bub_ev *out = radix_by_time(r->ev + 1, c->tmp_ev, ne);
+            if (out != r->ev + 1)
+                memcpy(r->ev + 1, out, ne * sizeof *out);
+        }
     }
-    for (size_t i = 0; i < c->n_st; i++)
-        r->st[i] = (bub_stall){c->st[i].row, c->st[i].t1 - c->st[i].t0, c->st[i].cls,
-                               b->insts[c->st[i].row].line_id};
+    s->stall += stall; /* every stall of the SIMD, once */
+    /* the stalls go with the run; the wave pass gets the retired buffer back */
+    bub_iv *sw = r->st;
+    size_t cap = r->cap_st;
+    r->st = c->st;
+    r->cap_st = c->cap_st;
     r->n_st = c->n_st;
-    /* three-way merge: exec spans (start, end, start, ...), stall starts, stall ends */
-    size_t kx = 0, ks = 0, ke = 0, n = 0;
-    bool sorted = true;
-    int64_t last = INT64_MIN;
-    size_t full = c->n_ex;
-    c->n_ex = nex; /* seq_ex reads the first nex spans */
-    bub_ev x = seq_ex(c, kx);
-    while (n < ne) {
-        int64_t ts = ks < c->n_st ? c->st[ks].t0 : INT64_MAX;
-        int64_t te = ke < c->n_st ? c->st[ke].t1 : INT64_MAX;
-        bub_ev e;
-        if (x.t <= ts && x.t <= te) {
-            e = x;
-            e.idx = (uint32_t)(kx / 2);
-            x = seq_ex(c, ++kx);
-        } else if (ts <= te) {
-            e = (bub_ev){ts, (uint32_t)ks, EV_STALL_START};
-            ks++;
-        } else {
-            e = (bub_ev){te, (uint32_t)ke, EV_STALL_END};
-            ke++;
-        }
-        sorted &= e.t >= last;
-        last = e.t;
-        r->ev[n++] = e;
-    }
-    c->n_ex = full;
-    if (!sorted) { /* a hostile file: records out of time order */
-        if (c->cap_tmp < ne + 1) {
-            c->cap_tmp = ne + 1;
-            c->tmp_ev = realloc(c->tmp_ev, c->cap_tmp * sizeof *c->tmp_ev);
-            if (!c->tmp_ev)
-                abort();
-        }
-        bub_ev *out = radix_by_time(r->ev, c->tmp_ev, ne);
-        if (out != r->ev)
-            memcpy(r->ev, out, ne * sizeof *out);
-    }
-    r->n = ne;
-    r->k = 0;
-    if (r->ev[0].t < c->g_flushed)
+    c->st = sw;
+    c->cap_st = cap;
+    c->n_st = 0;
+    r->ev[ne + 1] = (bub_ev){INT64_MAX, 0, 0}; /* later than any limit: ends a run */
+    r->n = ne + 1;
+    r->k = 1;
+    if (r->ev[1].t < c->g_flushed)
         c->order_broken = true; /* an event before what was already swept */
     heap_push(c, r);
+    if (cs->n_waves++ == 0)
+        keys_get(c, cs);
     c->resident_events += ne;
     if (c->resident_events > c->peak_resident_events)
         c->peak_resident_events = c->resident_events;
+    c->n_ex = full;
 }
 
 int64_t fp_bub_sweep_add_chunk(bub_ctx *c, int cu, int64_t next_record_time)
 {
     bub_cu *cs = cu_state(c, cu);
-    size_t nex = c->n_ex ? c->n_ex - 1 : 0;
-    add_run(c, cs, nex);
+    add_run(c, cs, c->n_ex ? c->n_ex - 1 : 0);
     int64_t safe = next_record_time;
     if (c->n_ex) { /* the held span moves to the front */
         c->ex[0] = c->ex[c->n_ex - 1];
@@ -349,92 +489,158 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
         s->end = end;
     if (pos < s->first_pos)
         s->first_pos = pos;
+
     add_run(c, cs, c->n_ex);
-    ws_release(c, c->cur_ws); /* the wave is read: its runs hold it now */
+    ws_release(c, c->cur_ws); /* the wave is read: its runs hold its state now */
     c->cur_ws = NULL;
 }
 
-/* The draining waves of [cs->t, t): exposed when no other wave has anything in
- * flight; lost once per SIMD cycle when no wave has (then all of them are exposed).
- * Kept apart from the stalls so the stall loop below is what it was. */
-static void drain_cycles(fp_bubbles *b, const bub_cu *cs, int exec, int64_t len)
+/* ---- the sweep ----
+ *
+ * No cycle-by-cycle accumulation: every figure is a difference of clocks read where a stall
+ * (or drain) opens and closes. Per CU, c0 counts the cycles with no wave in flight and g
+ * those with exactly one; per wave, c1 the cycles in which it was that one (g while it is
+ * in flight). A stall of wave w is exposed while no OTHER wave is in flight - nothing in
+ * flight, or only w - so its exposed cycles are the growth of c0 + c1(w) between its open
+ * and its close. A cycle is lost for a key (a class, a code row, a line; the SIMD; the
+ * drains) when nothing is in flight and at least one open stall has the key: one counter
+ * per key, and the growth of c0 from its 0 -> 1 to its 1 -> 0 is the key's lost cycles,
+ * counted once however many stalls share it. All integers: the order of the events of one
+ * cycle cannot change a result. */
+
+static inline int key_cls(int cls) { return cls; }
+static inline size_t key_row(int64_t row) { return FP_CL_COUNT + (size_t)row; }
+static inline size_t key_line(const bub_ctx *c, int line) { return FP_CL_COUNT + c->b->code.n + (size_t)line; }
+
+/* The clocks at t: c0, returned, and c0 + c1(r), the exposed-time clock of r's stalls. */
+static inline int64_t clocks(const bub_cu *cs, const bub_rwave *r, int64_t t, int64_t *exposed)
 {
-    for (size_t a = 0; a < cs->nd; a++)
-        if (exec - cs->drain[a].rw->ws->wexec <= 0)
-            b->drain_exposed += len;
-    if (exec == 0)
-        b->drain_wall += len;
+    int64_t c0 = cs->c0, g = cs->g, dt = t - cs->since;
+    if (cs->exec == 0)
+        c0 += dt;
+    else if (cs->exec == 1)
+        g += dt;
+    *exposed = c0 + r->ws->c1 + (r->ws->wexec ? g - r->ws->g_on : 0);
+    return c0;
 }
 
-/* A new generation of the lost-cycle marks (see bub_ctx); cleared when it wraps. */
-static void marks_next(bub_ctx *c)
+/* One of r's spans opens or closes at t. */
+static inline void toggle(bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, int64_t t)
 {
-    const fp_bubbles *b = c->b;
-    if (!c->mark_cls) {
-        c->mark_cls = calloc(FP_CL_COUNT + 1, sizeof *c->mark_cls);
-        c->mark_row = calloc(b->code.n + 1, sizeof *c->mark_row);
-        c->mark_line = calloc(b->n_lines + 1, sizeof *c->mark_line);
-        if (!c->mark_cls || !c->mark_row || !c->mark_line)
-            abort();
+    int64_t dt = t - cs->since;
+    if (cs->exec == 0) {
+        cs->c0 += dt;
+        cur->issue -= t; /* issue = cycles with something in flight: - t where that starts */
+    } else if (cs->exec == 1) {
+        cs->g += dt;
     }
-    if (++c->mark_gen == 0) {
-        memset(c->mark_cls, 0, (FP_CL_COUNT + 1) * sizeof *c->mark_cls);
-        memset(c->mark_row, 0, (b->code.n + 1) * sizeof *c->mark_row);
-        memset(c->mark_line, 0, (b->n_lines + 1) * sizeof *c->mark_line);
-        c->mark_gen = 1;
+    cs->since = t;
+    bub_wst *ws = r->ws; /* the wave's: its spans may be in several runs */
+    if (ws->wexec) {
+        ws->c1 += cs->g - ws->g_on;
+        ws->wexec = 0;
+        if (--cs->exec == 0)
+            cur->issue += t; /* ... + t where it ends */
+    } else {
+        ws->g_on = cs->g;
+        ws->wexec = 1;
+        cs->exec++;
     }
 }
 
-/* Accumulate [cs->t, t) on CU state cs. */
-static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
+static inline void key_open(bub_keys *k, size_t key, int64_t c0)
+{
+    if (k->cnt[key]++ == 0)
+        k->mark[key] = c0;
+}
+
+/* The key's lost cycles when its last open stall closes, else 0. */
+static inline int64_t key_close(bub_keys *k, size_t key, int64_t c0)
+{
+    return --k->cnt[key] == 0 ? c0 - k->mark[key] : 0;
+}
+
+static void keys_open(bub_ctx *c, bub_keys *k, const bub_iv *v, int64_t c0)
+{
+    int line = c->b->insts[v->row].line_id;
+    key_open(k, key_cls(v->cls), c0);
+    key_open(k, key_row(v->row), c0);
+    if (line >= 0)
+        key_open(k, key_line(c, line), c0);
+}
+
+/* A stall that opens on a CU with no stall open is "solo": until a second one opens its
+ * keys are lost exactly when the SIMD is (na > 0), so they are only counted - from its
+ * open, cs->mark_na - when that happens. The usual stall (one wave at a time waiting)
+ * never touches the counters. */
+static void open_stall(bub_ctx *c, bub_cu *cs, bub_rwave *r, uint32_t code, int64_t t)
+{
+    FP_GROW(r->open, r->n_open, r->cap_open);
+    bub_open *o = &r->open[r->n_open++];
+    int64_t c0 = clocks(cs, r, t, &o->snap);
+    if (code == BUB_EV_DRAIN) {
+        o->idx = BUB_OPEN_DRAIN;
+        if (cs->nd++ == 0)
+            cs->mark_nd = c0;
+        return;
+    }
+    o->idx = code - 1;
+    if (cs->na++ == 0) {
+        cs->mark_na = c0;
+        cs->solo_w = r;
+        cs->solo_idx = code - 1;
+        return;
+    }
+    if (cs->solo_w) { /* no longer alone */
+        keys_open(c, cs->keys, &cs->solo_w->st[cs->solo_idx], cs->mark_na);
+        cs->solo_w = NULL;
+    }
+    keys_open(c, cs->keys, &r->st[code - 1], c0);
+}
+
+static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, uint32_t code, int64_t t)
 {
     fp_bubbles *b = c->b;
-    fp_bub_simd *cur = &b->simds[cs->simd_idx];
-    int64_t len = t - cs->t;
-    int exec = cs->exec;
-    if (exec > 0)
-        cur->issue += len;
-    /* a wave's in-flight spans are a disjoint union (wexec is 0 or 1): with two or
-     * more waves in flight every stall and drain has another wave to hide behind */
-    if (exec >= 2)
+    uint32_t idx = code == BUB_EV_DRAIN_END ? BUB_OPEN_DRAIN : code - 1;
+    size_t i = r->n_open - 1; /* the most recent: the only one unless stalls overlap */
+    while (i > 0 && r->open[i].idx != idx)
+        i--;
+    int64_t exposed, c0 = clocks(cs, r, t, &exposed);
+    exposed -= r->open[i].snap;
+    r->open[i] = r->open[--r->n_open];
+    if (idx == BUB_OPEN_DRAIN) { /* any open drain of r: only the sum of them is kept */
+        b->drain_exposed += exposed;
+        if (--cs->nd == 0)
+            b->drain_wall += c0 - cs->mark_nd;
         return;
-    if (cs->na > 0 && exec == 0)
-        cur->wall += len;
-    if (cs->nd > 0)
-        drain_cycles(b, cs, exec, len);
-    /* exec is 0 or 1 here; at 0 the cycle is lost: once per class, instruction and line,
-     * counted by the first stall (in active order) that has it - hidden ones included,
-     * as they mark it too */
-    bool lost = exec == 0 && cs->na > 0;
-    if (lost)
-        marks_next(c);
-    uint32_t gen = c->mark_gen;
-    for (size_t a = 0; a < cs->na; a++) {
-        const bub_active *v = &cs->active[a];
-        int line = v->line;
-        bool dup_cls = false, dup_row = false, dup_line = false;
-        if (lost) {
-            dup_cls = c->mark_cls[v->cls] == gen;
-            dup_row = c->mark_row[v->row] == gen;
-            dup_line = line >= 0 && c->mark_line[line] == gen;
-            c->mark_cls[v->cls] = c->mark_row[v->row] = gen;
-            if (line >= 0)
-                c->mark_line[line] = gen;
-        }
-        if (exec - v->rw->ws->wexec > 0)
-            continue; /* another wave has an instruction in flight: hidden */
-        b->insts[v->row].exposed += len;
-        b->classes[v->cls].exposed += len;
-        cur->exposed += len;
-        if (!lost)
-            continue;
-        if (!dup_cls)
-            b->classes[v->cls].wall += len;
-        if (!dup_row)
-            b->insts[v->row].wall += len;
-        if (!dup_line && line >= 0)
-            b->lines[line].wall += len;
     }
+    const bub_iv *v = &r->st[idx];
+    int line = b->insts[v->row].line_id;
+    b->insts[v->row].exposed += exposed;
+    b->classes[v->cls].exposed += exposed;
+    cur->exposed += exposed;
+    int64_t lost = --cs->na == 0 ? c0 - cs->mark_na : 0;
+    cur->wall += lost;
+    if (cs->solo_w == r && cs->solo_idx == idx) { /* alone all along (so na is 0 now) */
+        cs->solo_w = NULL;
+        b->classes[v->cls].wall += lost;
+        b->insts[v->row].wall += lost;
+        if (line >= 0)
+            b->lines[line].wall += lost;
+        return;
+    }
+    b->classes[v->cls].wall += key_close(cs->keys, key_cls(v->cls), c0);
+    b->insts[v->row].wall += key_close(cs->keys, key_row(v->row), c0);
+    if (line >= 0)
+        b->lines[line].wall += key_close(cs->keys, key_line(c, line), c0);
+}
+
+static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
+{
+    if (--cs->n_waves == 0)
+        keys_put(c, cs);
+    c->resident_events -= r->n - 1;
+    rwave_put(c, r);
 }
 
 /* The top wave's events are applied in a run for as long as they come no later
@@ -444,68 +650,40 @@ static void accumulate(bub_ctx *c, bub_cu *cs, int64_t t)
 void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
 {
     fp_bubbles *b = c->b;
-    while (c->n_heap && rw_next(c->heap[0]) < upto) {
-        bub_rwave *r = c->heap[0];
+    while (c->n_heap && c->heap[0].t < upto) {
+        bub_rwave *r = c->heap[0].r;
         int64_t lim = upto - 1; /* upto > the top's next event, so no underflow */
-        if (c->n_heap > 1 && rw_next(c->heap[1]) < lim)
-            lim = rw_next(c->heap[1]);
-        if (c->n_heap > 2 && rw_next(c->heap[2]) < lim)
-            lim = rw_next(c->heap[2]);
+        if (c->n_heap > 1 && c->heap[1].t < lim)
+            lim = c->heap[1].t;
+        if (c->n_heap > 2 && c->heap[2].t < lim)
+            lim = c->heap[2].t;
         bub_cu *cs = &c->cus[r->cu];
+        fp_bub_simd *cur = &b->simds[cs->simd_idx];
+        const bub_ev *x = r->ev + r->k;
         do {
-            const bub_ev *x = &r->ev[r->k];
-            if (!cs->started) {
-                cs->started = true;
-                cs->t = x->t;
-            } else if (x->t > cs->t) {
-                accumulate(c, cs, x->t);
-                cs->t = x->t;
-            }
-            switch (x->kind) {
-            case EV_EXEC_END:
-                cs->exec--;
-                r->ws->wexec--;
-                break;
-            case EV_EXEC_START:
-                cs->exec++;
-                r->ws->wexec++;
-                break;
-            case EV_STALL_END: {
-                bool dr = r->st[x->idx].cls == BUB_CLS_DRAIN;
-                bub_active *list = dr ? cs->drain : cs->active;
-                size_t *n = dr ? &cs->nd : &cs->na;
-                for (size_t a = 0; a < *n; a++)
-                    if (list[a].rw == r && list[a].idx == x->idx) {
-                        list[a] = list[--*n];
-                        break;
-                    }
-                break;
-            }
-            case EV_STALL_START: {
-                const bub_stall *st = &r->st[x->idx];
-                bub_active v = {r, x->idx, st->row, st->cls, st->line};
-                if (st->cls == BUB_CLS_DRAIN) {
-                    FP_GROW(cs->drain, cs->nd, cs->cap_drain);
-                    cs->drain[cs->nd++] = v;
-                    break;
-                }
-                FP_GROW(cs->active, cs->na, cs->cap_active);
-                cs->active[cs->na++] = v;
-                b->simds[cs->simd_idx].stall += st->len;
-                break;
-            }
-            default:
-                break;
-            }
-        } while (++r->k < r->n && r->ev[r->k].t <= lim);
+            uint32_t e = x->end;
+            if (e & BUB_EV_TOGGLE) /* spans alternate: open, close, open ... */
+                toggle(cs, cur, r, x->t);
+            if (e & ~BUB_EV_TOGGLE)
+                close_stall(c, cs, cur, r, e & ~BUB_EV_TOGGLE, x->t);
+            if (x->start)
+                open_stall(c, cs, r, x->start, x->t);
+        } while ((++x)->t <= lim); /* the sentinel after the run stops it */
+        r->k = (size_t)(x - r->ev);
+        c->heap[0].t = x->t;
         if (r->k == r->n) { /* the wave is retired */
             c->n_heap--;
-            c->resident_events -= r->n;
             if (c->n_heap) {
                 c->heap[0] = c->heap[c->n_heap];
                 heap_down(c->heap, c->n_heap, 0);
             }
-            rwave_put(c, r);
+            retire(c, cs, r);
+        } else if (c->n_heap == 2) { /* the usual pair of resident waves: no heap walk */
+            if (c->heap[1].t < c->heap[0].t) {
+                bub_hent top = c->heap[0];
+                c->heap[0] = c->heap[1];
+                c->heap[1] = top;
+            }
         } else {
             heap_down(c->heap, c->n_heap, 0);
         }
@@ -517,10 +695,9 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
 void fp_bub_sweep_end_group(bub_ctx *c)
 {
     fp_bub_sweep_flush(c, INT64_MAX);
-    for (size_t i = 0; i < c->n_cus; i++) {
-        free(c->cus[i].active);
-        free(c->cus[i].drain);
-    }
+    for (size_t i = 0; i < c->n_cus; i++)
+        if (c->cus[i].keys) /* not after a misdated wave stopped the walk */
+            keys_put(c, &c->cus[i]);
     c->n_cus = 0;
     c->g_flushed = INT64_MIN;
 }
@@ -528,7 +705,7 @@ void fp_bub_sweep_end_group(bub_ctx *c)
 void fp_bub_sweep_free(bub_ctx *c)
 {
     for (size_t i = 0; i < c->n_heap; i++)
-        rwave_put(c, c->heap[i]);
+        rwave_put(c, c->heap[i].r);
     c->n_heap = 0;
     ws_release(c, c->cur_ws);
     c->cur_ws = NULL;
@@ -540,21 +717,24 @@ void fp_bub_sweep_free(bub_ctx *c)
     for (size_t i = 0; i < c->n_free; i++) {
         free(c->free_rw[i]->ev);
         free(c->free_rw[i]->st);
+        free(c->free_rw[i]->open);
         free(c->free_rw[i]);
     }
-    for (size_t i = 0; i < c->n_cus; i++) {
-        free(c->cus[i].active);
-        free(c->cus[i].drain);
+    for (size_t i = 0; i < c->n_cus; i++)
+        if (c->cus[i].keys)
+            keys_put(c, &c->cus[i]);
+    for (size_t i = 0; i < c->n_keys_free; i++) {
+        free(c->keys_free[i]->cnt);
+        free(c->keys_free[i]->mark);
+        free(c->keys_free[i]);
     }
+    free(c->keys_free);
     free(c->cus);
     free(c->free_rw);
     free(c->heap);
     free(c->tmp_ev);
-    free(c->mark_cls);
-    free(c->mark_row);
-    free(c->mark_line);
-    c->mark_cls = c->mark_row = c->mark_line = NULL;
-    c->mark_gen = 0;
+    c->keys_free = NULL;
+    c->n_keys_free = c->cap_keys_free = 0;
     c->cus = NULL;
     c->free_rw = NULL;
     c->heap = NULL;

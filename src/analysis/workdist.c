@@ -28,7 +28,7 @@
 #define FP_WD_MIN_MHZ 100.0
 #define FP_WD_MAX_MHZ 10000.0
 
-void fp_wd_wave_of(const fp_wave *w, int64_t head_line, fp_wd_wave *o)
+void fp_wd_wave_of(const fp_wave *w, int64_t iterations, fp_wd_wave *o)
 {
     memset(o, 0, sizeof *o);
     o->se = w->se;
@@ -39,12 +39,7 @@ void fp_wd_wave_of(const fp_wave *w, int64_t head_line, fp_wd_wave *o)
     o->begin = w->begin;
     o->end = w->end;
     o->insts = (int64_t)w->n_insts;
-    o->iterations = -1;
-    if (head_line < 0)
-        return;
-    o->iterations = 0;
-    for (size_t i = 0; i < w->n_insts; i++)
-        o->iterations += w->insts[i].line == head_line;
+    o->iterations = iterations;
 }
 
 static int cmp_double(const void *a, const void *b)

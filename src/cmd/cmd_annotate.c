@@ -39,7 +39,7 @@ static const fp_opt annotate_opts[] = {
     {"context", 0, FP_OPT_INT, offsetof(annotate_args, context), "N", "instructions on each side", "8", NULL, 0,
      1000},
     {"jobs", 0, FP_OPT_INT, offsetof(annotate_args, jobs), "N",
-     "threads of the trace analysis (0 = online CPUs, at most 2); same output for any N", NULL, NULL, 0, 64},
+     "threads of the trace analysis (0 = 2 when it may run on 2 CPUs, else 1); same output for any N", NULL, NULL, 0, 64},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 

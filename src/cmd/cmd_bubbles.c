@@ -48,7 +48,7 @@ static const fp_opt bubbles_opts[] = {
     {"out", 0, FP_OPT_STR, offsetof(bubbles_args, out), "FILE",
      "write bubbles.json here instead of <bundle>/bubbles.json", NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(bubbles_args, jobs), "N",
-     "worker threads, one (SE, SIMD) group each at a time (0 = online CPUs, at most 2); same output for any N",
+     "worker threads, one (SE, SIMD) group each at a time (0 = 2 when it may run on 2 CPUs, else 1); same output for any N",
      NULL, NULL, 0, 64},
     {"by", 0, FP_OPT_CHOICE, offsetof(bubbles_args, by), "ROWS",
      "table rows: inst (one per hotspot instruction) or line (one per source line, its waits' producers merged)",

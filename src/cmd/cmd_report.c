@@ -41,7 +41,7 @@ static const fp_opt report_opts[] = {
      "write report.json, headlines.json, REPORT.md, report.html here instead of the bundle", NULL, NULL, 0, 0},
     {"no-html", 0, FP_OPT_FLAG, offsetof(report_args, no_html), NULL, "do not write report.html", NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(report_args, jobs), "N",
-     "threads of the bubbles analysis when bubbles.json is absent (0 = online CPUs, at most 2); same output for any N",
+     "threads of the bubbles analysis when bubbles.json is absent (0 = 2 when it may run on 2 CPUs, else 1); same output for any N",
      NULL, NULL, 0, 64},
     FP_SOURCE_ROOT_OPT(report_args, source_root),
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},

@@ -76,7 +76,7 @@ static const fp_opt run_opts[] = {
     {"history-db", 0, FP_OPT_STR, offsetof(run_args, history_db), "FILE",
      "history database for --history (default: history's own)", NULL, NULL, 0, 0},
     {"jobs", 0, FP_OPT_INT, offsetof(run_args, jobs), "N",
-     "threads of the bubbles and report steps (0 = their default: online CPUs, at most 2)", NULL, NULL, 0, 64},
+     "threads of the bubbles and report steps (0 = their default: 2 when it may run on 2 CPUs, else 1)", NULL, NULL, 0, 64},
     {"limit", 'n', FP_OPT_INT, offsetof(run_args, limit), "N",
      "recommendations in the envelope's answer (the whole plan stays in report.json)", "5", NULL, 1, 50},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},

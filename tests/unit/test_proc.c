@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flyprof/cpus.h"
 #include "flyprof/fs.h"
 #include "flyprof/proc.h"
 
@@ -210,13 +212,32 @@ static void test_which_and_argv_str(void **state)
     fp_sb_free(&s);
 }
 
+/* bubbles' default --jobs reads the CPUs this process may run on: its affinity mask, not
+ * the online CPUs (a cpuset of one must give 1, whatever the machine has). */
+static void test_cpus_usable(void **state)
+{
+    (void)state;
+    cpu_set_t all, one;
+    assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+    assert_int_equal(fp_cpus_usable(), CPU_COUNT(&all));
+    int first = 0;
+    while (!CPU_ISSET(first, &all))
+        first++;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+    int pinned = fp_cpus_usable();
+    assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+    assert_int_equal(pinned, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exit_status_and_output), cmocka_unit_test(test_env_cwd_and_files),
         cmocka_unit_test(test_timeout_kills_sleep),    cmocka_unit_test(test_timeout_kills_grandchild),
         cmocka_unit_test(test_interrupt),              cmocka_unit_test(test_missing_executable),
-        cmocka_unit_test(test_which_and_argv_str),
+        cmocka_unit_test(test_which_and_argv_str),     cmocka_unit_test(test_cpus_usable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,7 +165,8 @@ int fp_bubbles_analyze_jobs(const char *dir, fp_rank_by rank_by, fp_bubbles *out
  * SIGINT/SIGTERM flag): -1 with FP_INTERRUPTED, nothing kept. cancel may be NULL. */
 int fp_bubbles_analyze_cancel(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
                               void *user, int jobs, const volatile sig_atomic_t *cancel, fp_err *err);
-/* Online CPUs, at most 2 (the bound of one pass; more threads than groups are not started). */
+/* The worker count when none is given: 2 when this process may run on 2 CPUs or more
+ * (fp_cpus_usable: its affinity mask), else 1 (more threads than groups are never started). */
 int fp_bubbles_default_jobs(void);
 void fp_bubbles_free(fp_bubbles *b);
 

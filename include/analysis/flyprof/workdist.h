@@ -27,8 +27,9 @@ typedef struct fp_wd_wave {
     int64_t iterations;  /* executions of the main loop's head row, -1 without a main loop */
 } fp_wd_wave;
 
-/* The wave's summary; head_line = the main loop's head LineNumber (-1: none). */
-void fp_wd_wave_of(const fp_wave *w, int64_t head_line, fp_wd_wave *out);
+/* The wave's summary. iterations: the wave's executions of the main loop's head line, counted by the caller in
+ * its pass over the records (bubbles.c), or -1 when there is no main loop. */
+void fp_wd_wave_of(const fp_wave *w, int64_t iterations, fp_wd_wave *out);
 
 /* The two blocks (allocated, free with fp_model_free + free; both NULL when occ is
  * NULL or has no SE). rt may be NULL (no realtime.json). waves are reordered. */
