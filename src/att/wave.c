@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,6 +419,315 @@ static inline const char *row_compact(const char *p, int64_t *v, int k)
 }
 #endif
 
+/* ---- rows in batches ----
+ *
+ * Where the window holds many rows, the instruction and timeline rows are read in
+ * batches: one window check and one capacity check per batch instead of per row
+ * (ahead() and FP_GROW were a third of a row's cost), rows written straight into
+ * w->insts / w->spans in file order. A batch stops at the first row it does not
+ * take; that row goes the per-row way below (row_compact, else fp_fc_lit/fp_fc_int),
+ * which decides, so a batch only ever accepts rows the per-row way reads the same.
+ * Each row is '[' + cells + ']'; a batch consumes the ',' between rows but never the
+ * one after its last row, so the caller's separator handling is unchanged. */
+#define BATCH_ROWS 4096
+/* the shortest rows: "[0,0,0,0,0]," and "[0,0]," - bounds the rows a window can hold */
+#define INST_ROW_MIN 12
+#define SPAN_ROW_MIN 6
+
+/* Room for `want` more entries of *arr (n used, *cap allocated): doubling as FP_GROW. */
+#define RESERVE(arr, n, cap, want)                                                                 \
+    do {                                                                                           \
+        if ((cap) - (n) < (want)) {                                                                \
+            size_t nc_ = (cap) ? (cap) : 64;                                                       \
+            while (nc_ - (n) < (want))                                                             \
+                nc_ *= 2;                                                                          \
+            void *np_ = realloc((arr), nc_ * sizeof *(arr));                                       \
+            if (!np_)                                                                              \
+                abort();                                                                           \
+            (arr) = np_;                                                                           \
+            (cap) = nc_;                                                                           \
+        }                                                                                          \
+    } while (0)
+
+/* Rows a batch may take at p: every row it starts must have ROW_WINDOW bytes after
+ * its start, so rows start below e - ROW_WINDOW; at most BATCH_ROWS. */
+static inline size_t batch_room(const fp_fc *c, size_t min_row)
+{
+    size_t avail = (size_t)(c->e - c->p);
+    if (avail <= ROW_WINDOW)
+        return 0;
+    size_t n = (avail - ROW_WINDOW) / min_row + 1;
+    return n < BATCH_ROWS ? n : BATCH_ROWS;
+}
+
+#if defined(__SSE2__)
+/* Bit i set: p[i] (i < 32) is not an ASCII digit; bits 32..63 set (sentinels, so
+ * a ctz always finds one). */
+static inline uint64_t nondigits32(const char *p)
+{
+    const __m128i nine = _mm_set1_epi8(9), zero = _mm_set1_epi8('0');
+    const __m128i a = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), zero);
+    const __m128i b = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), zero);
+    uint32_t d = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a)) |
+                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, nine), b)) << 16;
+    return ~(uint64_t)d;
+}
+
+/* The values of two cells of 1..8 digits, at s0 (n0 digits) and s1 (n1), 8 bytes
+ * readable at each, in one register: each cell's digits moved to the top of its
+ * 64-bit lane (the bytes after them fall off), then pairs, quads and octets combined
+ * by three multiply-adds - swar_digits for two cells at the cost of about one. */
+static inline void digits2(const char *s0, unsigned n0, const char *s1, unsigned n1, int64_t *v0, int64_t *v1)
+{
+    const __m128i x = _mm_sub_epi8(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)s0),
+                                                      _mm_loadl_epi64((const __m128i *)(const void *)s1)),
+                                   _mm_set1_epi8('0'));
+    const __m128i a = _mm_sll_epi64(x, _mm_cvtsi32_si128((int)(64 - 8 * n0)));
+    const __m128i b = _mm_sll_epi64(x, _mm_cvtsi32_si128((int)(64 - 8 * n1)));
+    const __m128i y = _mm_castpd_si128(_mm_move_sd(_mm_castsi128_pd(b), _mm_castsi128_pd(a))); /* a's low lane, b's high */
+    const __m128i z = _mm_setzero_si128();
+    const __m128i t10 = _mm_set1_epi32(0x0001000a), t100 = _mm_set1_epi32(0x00010064),
+                  t10k = _mm_set1_epi32(0x00012710);
+    __m128i pairs = _mm_packs_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(y, z), t10), _mm_madd_epi16(_mm_unpackhi_epi8(y, z), t10));
+    __m128i quads = _mm_madd_epi16(pairs, t100); /* each <= 9999: fits the next pack */
+    __m128i oct = _mm_madd_epi16(_mm_packs_epi32(quads, quads), t10k);
+    *v0 = (uint32_t)_mm_cvtsi128_si32(oct);
+    *v1 = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(oct, 4));
+}
+
+/* The smallest value of n digits without a leading '0' (0 for one digit: "0" is fine). */
+static const int64_t min_of_len[9] = {0, 0, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+
+/* One instruction row "[T,C,S,D,L]" at p (p[0] == '[', ROW_WINDOW bytes readable)
+ * from its non-digit mask, the decoder's common shape: C, S and D one digit each
+ * (",d,d,d," after T: bits e0..e0+7 of the mask are 1010101 then a digit, the
+ * three commas checked in one word), T and L 1..8 digits without a leading '0'
+ * (a leading '0' is a value below the smallest of its length). The cells between
+ * the mask's separators hold only digits, so each separator's byte and each cell's
+ * length is all there is to check. NULL: not this shape, nothing decided (r may be
+ * partly written; the caller does not count it). */
+static inline const char *inst_common(const char *p, uint64_t nd, fp_wave_inst *r)
+{
+    unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull);
+    unsigned lt = e0 - 1;
+    if (lt - 1 > 7 || ((nd >> e0) & 0xff) != 0x55)
+        return NULL;
+    uint64_t w;
+    memcpy(&w, p + e0, 8);
+    if ((w & 0x00ff00ff00ff00ffull) != 0x002c002c002c002cull)
+        return NULL;
+    const char *l = p + e0 + 7;
+    unsigned ll = (unsigned)__builtin_ctzll(nd >> (e0 + 7));
+    if (ll > 8 || l[ll] != ']')
+        return NULL;
+    int64_t t, line;
+    digits2(p + 1, lt, l, ll, &t, &line);
+    if (t < min_of_len[lt] || line < min_of_len[ll])
+        return NULL;
+    const unsigned char *u = (const unsigned char *)p + e0;
+    r->time = t;
+    r->cat = (int32_t)u[1] - '0';
+    r->stall = (int64_t)u[3] - '0';
+    r->dur = (int64_t)u[5] - '0';
+    r->line = line;
+    return l + ll + 1;
+}
+#endif
+
+/* One instruction row at p (ROW_WINDOW bytes readable) into r, as row_compact +
+ * put_inst; NULL as row_compact. */
+static inline const char *inst_row(const char *p, fp_wave_inst *r)
+{
+    const char *q;
+#if defined(__SSE2__)
+    if (*p != '[')
+        return NULL;
+    if ((q = inst_common(p, nondigits32(p), r)) != NULL)
+        return q;
+#endif
+    int64_t v[5];
+    q = row_compact(p, v, 5);
+    if (!q)
+        return NULL;
+    r->time = v[0];
+    r->cat = (int32_t)(v[1] < 0 || v[1] > 1000 ? 0 : v[1]);
+    r->stall = v[2];
+    r->dur = v[3];
+    r->line = v[4];
+    return q;
+}
+
+/* Up to `room` instruction rows from c->p into r; returns how many. c->p ends after
+ * the last row taken (at its following ',' or ']'), or stays at the first row when
+ * none was taken. */
+static size_t insts_batch(fp_fc *c, fp_wave_inst *r, size_t room)
+{
+    const char *p = c->p, *lim = c->e - ROW_WINDOW, *end = c->p;
+    fp_wave_inst *r0 = r, *rend = r + room;
+    while (r < rend && p < lim) {
+        const char *q = inst_row(p, r);
+        if (!q)
+            break;
+        r++;
+        end = q;
+        if (*q != ',')
+            break;
+        p = q + 1;
+    }
+    c->p = end;
+    return (size_t)(r - r0);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_AVX2_ROWS 1
+
+/* The AVX2 row (issue 22: <= 4 instructions per byte): the common shape of
+ * inst_common, found the same way from a 32-byte non-digit mask, then the four
+ * int64 cells converted together. One byte shuffle puts T right-aligned in an
+ * 8-byte lane and S, D, L in three more (the low 128-bit lane shuffles p[0..16),
+ * which holds T, C, S, D; the high one p[e0+5..], which starts at D and holds L),
+ * zeroing the rest; then pairs, quads and octets are combined by three
+ * multiply-adds and the four values stored as time, stall, dur, line - the first
+ * four fields of fp_wave_inst, in that order. The shuffles depend only on T's and
+ * L's lengths: two tables of eight, built by the compiler. */
+_Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall) == 8 &&
+                   offsetof(fp_wave_inst, dur) == 16 && offsetof(fp_wave_inst, line) == 24,
+               "the AVX2 row stores time, stall, dur, line as one 32-byte vector");
+/* output byte b of the low lane: T's digit 7 - b from its end (p[lt - (7 - b)]), S at 15 */
+#define SH_T(lt, b) ((7 - (b)) < (lt) ? (lt) - (7 - (b)) : 0x80)
+#define SH_LO(lt)                                                                                              \
+    {SH_T(lt, 0), SH_T(lt, 1), SH_T(lt, 2), SH_T(lt, 3), SH_T(lt, 4), SH_T(lt, 5), SH_T(lt, 6), SH_T(lt, 7),  \
+     0x80,        0x80,        0x80,        0x80,        0x80,        0x80,        0x80,        (lt) + 4}
+/* the high lane's source starts at D, then ',', then L's ll digits: D at byte 7, L ending at 15 */
+#define SH_L(ll, b) ((15 - (b)) < (ll) ? 1 + (ll) - (15 - (b)) : 0x80)
+#define SH_HI(ll)                                                                                              \
+    {0x80,        0x80,        0x80,        0x80,        0x80,        0x80,        0x80,        0,             \
+     SH_L(ll, 8), SH_L(ll, 9), SH_L(ll, 10), SH_L(ll, 11), SH_L(ll, 12), SH_L(ll, 13), SH_L(ll, 14), SH_L(ll, 15)}
+static const unsigned char sh_lo[9][16] __attribute__((aligned(16))) = {
+    SH_LO(0), SH_LO(1), SH_LO(2), SH_LO(3), SH_LO(4), SH_LO(5), SH_LO(6), SH_LO(7), SH_LO(8)};
+static const unsigned char sh_hi[9][16] __attribute__((aligned(16))) = {
+    SH_HI(0), SH_HI(1), SH_HI(2), SH_HI(3), SH_HI(4), SH_HI(5), SH_HI(6), SH_HI(7), SH_HI(8)};
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(const char *p, fp_wave_inst *r)
+{
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i a = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_min_epu8(a, _mm256_set1_epi8(9)), a));
+    unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull);
+    unsigned lt = e0 - 1;
+    if (lt - 1 > 7 || ((nd >> e0) & 0xff) != 0x55)
+        return NULL;
+    uint64_t w;
+    memcpy(&w, p + e0, 8);
+    if ((w & 0x00ff00ff00ff00ffull) != 0x002c002c002c002cull)
+        return NULL;
+    const char *l = p + e0 + 7;
+    unsigned ll = (unsigned)__builtin_ctzll(nd >> (e0 + 7));
+    if (ll > 8 || l[ll] != ']' || (lt > 1 && p[1] == '0') || (ll > 1 && *l == '0'))
+        return NULL;
+    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
+    const __m256i ctl = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)sh_lo[lt])),
+                                                _mm_load_si128((const __m128i *)(const void *)sh_hi[ll]), 1);
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), _mm256_set1_epi8('0')); /* zeros stay 0 */
+    const __m256i pairs = _mm256_maddubs_epi16(dig, _mm256_set1_epi16(0x010a));
+    const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00010064));
+    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), _mm256_set1_epi32(0x00012710));
+    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
+    const __m256i v = _mm256_cvtepu32_epi64(
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5))));
+    _mm256_storeu_si256((__m256i *)(void *)r, v);
+    r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
+    return l + ll + 1;
+}
+
+/* insts_batch with the AVX2 row first. */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t insts_batch_wide(fp_fc *c, fp_wave_inst *r, size_t room)
+{
+    const char *p = c->p, *lim = c->e - ROW_WINDOW, *end = c->p, *q;
+    fp_wave_inst *r0 = r, *rend = r + room;
+    while (r < rend && p < lim) {
+        /* the inner loop calls nothing, so its constants stay in registers */
+        while ((q = *p == '[' ? inst_avx2(p, r) : NULL) != NULL) {
+            r++;
+            end = q;
+            if (*q != ',' || r == rend || (p = q + 1) >= lim)
+                goto out;
+        }
+        if (!(q = inst_row(p, r)))
+            break;
+        r++;
+        end = q;
+        if (*q != ',')
+            break;
+        p = q + 1;
+    }
+out:
+    c->p = end;
+    return (size_t)(r - r0);
+}
+#endif
+
+static bool baseline_rows; /* fp_wave_baseline_rows: tests and fuzzing take the SSE2 rows */
+
+void fp_wave_baseline_rows(bool on) { baseline_rows = on; }
+
+/* The AVX2 rows where the CPU has them (a runtime check: the build stays portable,
+ * no -march flags), else the SSE2 (or scalar) ones. */
+static inline bool batch_wide(void)
+{
+#if defined(HAVE_AVX2_ROWS)
+    return !baseline_rows && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2");
+#else
+    return false;
+#endif
+}
+#if !defined(HAVE_AVX2_ROWS)
+#define insts_batch_wide insts_batch
+#endif
+
+
+/* One timeline row "[s,d]" at p (ROW_WINDOW bytes readable) into sp: the
+ * decoder's shape (s one digit, d 1..8 digits, compact_int_sep's rule) in two
+ * word checks, else row_compact; NULL as row_compact. */
+static inline const char *span_row(const char *p, fp_wave_span *sp)
+{
+    int64_t v[2];
+    uint64_t w;
+    unsigned n;
+    memcpy(&w, p, 8);
+    if ((w & 0xff00ffull) == 0x2c005bull && (unsigned)(p[1] - '0') <= 9 && (n = compact_int_sep(p + 3, &v[1])) &&
+        p[3 + n] == ']') {
+        v[0] = p[1] - '0';
+        p += 4 + n;
+    } else if (!(p = row_compact(p, v, 2))) {
+        return NULL;
+    }
+    sp->state = (int32_t)(v[0] < 0 || v[0] >= FP_WS_COUNT ? FP_WS_EMPTY : v[0]);
+    sp->dur = v[1];
+    return p;
+}
+
+static size_t spans_batch(fp_fc *c, fp_wave_span *sp, size_t room)
+{
+    const char *p = c->p, *lim = c->e - ROW_WINDOW, *end = c->p;
+    fp_wave_span *s0 = sp, *send = sp + room;
+    while (sp < send && p < lim) {
+        const char *q = span_row(p, sp);
+        if (!q)
+            break;
+        sp++;
+        end = q;
+        if (*q != ',')
+            break;
+        p = q + 1;
+    }
+    c->p = end;
+    return (size_t)(sp - s0);
+}
+
 /* [[time, cat, stall, dur, line, ...], ...] - as read_rows + put_inst. */
 static bool f_insts(fp_fc *c, fp_wave *w)
 {
@@ -425,9 +735,21 @@ static bool f_insts(fp_fc *c, fp_wave *w)
         return false;
     if (fp_fc_lit(c, ']'))
         return true;
+    bool batch = true; /* off for one row after a batch stopped at it */
     do {
-        int64_t v[5];
         ahead(c);
+        size_t room = batch ? batch_room(c, INST_ROW_MIN) : 0;
+        if (room) {
+            RESERVE(w->insts, w->n_insts, w->cap_insts, room);
+            size_t k = batch_wide() ? insts_batch_wide(c, w->insts + w->n_insts, room)
+                                    : insts_batch(c, w->insts + w->n_insts, room);
+            w->n_insts += k;
+            batch = k == room; /* it stopped at a row it did not take: that row the way below */
+            if (k)
+                goto sep;
+        }
+        batch = true;
+        int64_t v[5];
         const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 5) : NULL;
         if (q) {
             c->p = q;
@@ -448,6 +770,7 @@ static bool f_insts(fp_fc *c, fp_wave *w)
         r->stall = v[2];
         r->dur = v[3];
         r->line = v[4];
+    sep:
         if (c->p < c->e && *c->p == ',') { /* the usual separator, no whitespace */
             c->p++;
             continue;
@@ -465,20 +788,28 @@ static bool f_spans(fp_fc *c, fp_wave *w)
         return false;
     if (fp_fc_lit(c, ']'))
         return true;
+    bool batch = true;
     do {
-        int64_t v[2];
         ahead(c);
-        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 2) : NULL;
-        if (q) {
-            c->p = q;
-        } else if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &v[0]) || !fp_fc_lit(c, ',') || !fp_fc_int(c, &v[1]) ||
-                   !f_row_tail(c)) {
-            return false;
+        size_t room = batch ? batch_room(c, SPAN_ROW_MIN) : 0;
+        if (room) {
+            RESERVE(w->spans, w->n_spans, w->cap_spans, room);
+            size_t k = spans_batch(c, w->spans + w->n_spans, room);
+            w->n_spans += k;
+            batch = k == room;
+            if (k)
+                goto sep;
         }
+        batch = true;
+        int64_t v[2];
+        if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &v[0]) || !fp_fc_lit(c, ',') || !fp_fc_int(c, &v[1]) ||
+            !f_row_tail(c))
+            return false;
         FP_GROW(w->spans, w->n_spans, w->cap_spans);
         fp_wave_span *sp = &w->spans[w->n_spans++];
         sp->state = (int32_t)(v[0] < 0 || v[0] >= FP_WS_COUNT ? FP_WS_EMPTY : v[0]);
         sp->dur = v[1];
+    sep:
         if (c->p < c->e && *c->p == ',') {
             c->p++;
             continue;
