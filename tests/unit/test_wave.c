@@ -565,6 +565,94 @@ static void test_fast_rows_parity(void **state)
     fp_wave_free(&b);
 }
 
+/* Random digits: nd of them, a leading '0' (which jscan refuses) one time in 16. */
+static void add_digits(fp_sb *sb, int nd)
+{
+    for (int d = 0; d < nd; d++)
+        fp_sb_addc(sb, (char)('0' + (d == 0 && nd > 1 && rand() % 16 ? 1 + rand() % 9 : rand() % 10)));
+}
+
+/* Issue 22's batched rows (wave.c insts_batch / insts_batch_wide, spans_batch): rows
+ * of the decoder's common shape [T,C,S,D,L] - C, S and D one digit, the shape the
+ * AVX2 and SSE2 row scanners take - with T and L of 1..10 digits (8 is the most they
+ * take), now and then a 2-digit C/S/D, a sign or a leading zero, timeline rows
+ * [s,d] likewise, and one byte in a third of the documents replaced: each read as
+ * jscan reads it or refused with its message (agree(): also windowed at every size),
+ * with the CPU's rows and with the baseline ones; both outcomes occur. */
+static void common_rows(bool baseline)
+{
+    fp_wave_baseline_rows(baseline);
+    srand(11);
+    static const char alpha[] = "0123456789,]-[ .e\"}";
+    int accepted = 0;
+    fp_wave a, b;
+    fp_wave_init(&a);
+    fp_wave_init(&b);
+    for (int it = 0; it < 2000; it++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_adds(&sb, "{\"wave\":{\"instructions\":[");
+        int nrow = 1 + rand() % 40;
+        for (int r = 0; r < nrow; r++) {
+            fp_sb_adds(&sb, r ? ",[" : "[");
+            for (int k = 0; k < 5; k++) {
+                if (k)
+                    fp_sb_addc(&sb, ',');
+                if (rand() % 200 == 0)
+                    fp_sb_addc(&sb, '-');
+                bool wide = k == 0 || k == 4;
+                add_digits(&sb, wide ? 1 + rand() % (rand() % 4 ? 8 : 10) : rand() % 12 ? 1 : 2);
+            }
+            fp_sb_addc(&sb, ']');
+        }
+        fp_sb_adds(&sb, "],\"timeline\":[");
+        int nspan = rand() % 30;
+        for (int r = 0; r < nspan; r++) {
+            fp_sb_adds(&sb, r ? ",[" : "[");
+            add_digits(&sb, rand() % 12 ? 1 : 2);
+            fp_sb_addc(&sb, ',');
+            add_digits(&sb, 1 + rand() % (rand() % 4 ? 8 : 10));
+            fp_sb_addc(&sb, ']');
+        }
+        fp_sb_adds(&sb, "]");
+        if (it % 3 == 0) {
+            size_t at = 26 + (size_t)rand() % (sb.len - 26); /* inside the rows */
+            sb.buf[at] = alpha[rand() % (sizeof alpha - 1)];
+        }
+        for (int r = 0; r < 10; r++)
+            fp_sb_adds(&sb, ",\"pad\":\"................\"");
+        fp_sb_adds(&sb, "}}");
+        accepted += agree(&a, &b, sb.buf, sb.len, baseline ? "common/baseline" : "common", (size_t)it) == 0;
+        fp_sb_free(&sb);
+    }
+    assert_true(accepted > 300 && accepted < 1990);
+    fp_wave_free(&a);
+    fp_wave_free(&b);
+    fp_wave_baseline_rows(false);
+}
+
+static void test_common_rows(void **state)
+{
+    (void)state;
+    common_rows(false);
+}
+
+static void test_common_rows_baseline(void **state)
+{
+    (void)state;
+    common_rows(true);
+}
+
+/* The parity suites with the baseline rows (on an AVX2 machine the default ones
+ * are the AVX2 rows: both must read every row as jscan). */
+static void test_fast_rows_parity_baseline(void **state)
+{
+    fp_wave_baseline_rows(true);
+    test_fast_path_parity(state);
+    test_fast_rows_parity(state);
+    fp_wave_baseline_rows(false);
+}
+
 /* The decoder's layout through the window (issue 22): accepted by the window's own
  * scanner (no fallback) at every window size, rows and keys straddling its refills,
  * read as jscan reads it; a token longer than the look-ahead is declined to the whole
@@ -844,7 +932,8 @@ int main(void)
         cmocka_unit_test(test_fast_rows_parity), cmocka_unit_test(test_occupancy_parity),
         cmocka_unit_test(test_row_window_end), cmocka_unit_test(test_windowed),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_list_and_walk),
-        cmocka_unit_test(test_dispatch_number),
+        cmocka_unit_test(test_dispatch_number), cmocka_unit_test(test_common_rows),
+        cmocka_unit_test(test_common_rows_baseline), cmocka_unit_test(test_fast_rows_parity_baseline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
