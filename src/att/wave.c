@@ -538,6 +538,7 @@ static inline const char *inst_common(const char *p, uint64_t nd, fp_wave_inst *
  * put_inst; NULL as row_compact. */
 static inline const char *inst_row(const char *p, fp_wave_inst *r)
 {
+    int64_t v[5];
     const char *q;
 #if defined(__SSE2__)
     if (*p != '[')
@@ -545,7 +546,6 @@ static inline const char *inst_row(const char *p, fp_wave_inst *r)
     if ((q = inst_common(p, nondigits32(p), r)) != NULL)
         return q;
 #endif
-    int64_t v[5];
     q = row_compact(p, v, 5);
     if (!q)
         return NULL;
@@ -597,17 +597,20 @@ _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall
 /* output byte b of the low lane: T's digit 7 - b from its end (p[lt - (7 - b)]), S at 15 */
 #define SH_T(lt, b) ((7 - (b)) < (lt) ? (lt) - (7 - (b)) : 0x80)
 #define SH_LO(lt)                                                                                              \
-    {SH_T(lt, 0), SH_T(lt, 1), SH_T(lt, 2), SH_T(lt, 3), SH_T(lt, 4), SH_T(lt, 5), SH_T(lt, 6), SH_T(lt, 7),  \
-     0x80,        0x80,        0x80,        0x80,        0x80,        0x80,        0x80,        (lt) + 4}
+    SH_T(lt, 0), SH_T(lt, 1), SH_T(lt, 2), SH_T(lt, 3), SH_T(lt, 4), SH_T(lt, 5), SH_T(lt, 6), SH_T(lt, 7),   \
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, (lt) + 4
 /* the high lane's source starts at D, then ',', then L's ll digits: D at byte 7, L ending at 15 */
 #define SH_L(ll, b) ((15 - (b)) < (ll) ? 1 + (ll) - (15 - (b)) : 0x80)
 #define SH_HI(ll)                                                                                              \
-    {0x80,        0x80,        0x80,        0x80,        0x80,        0x80,        0x80,        0,             \
-     SH_L(ll, 8), SH_L(ll, 9), SH_L(ll, 10), SH_L(ll, 11), SH_L(ll, 12), SH_L(ll, 13), SH_L(ll, 14), SH_L(ll, 15)}
-static const unsigned char sh_lo[9][16] __attribute__((aligned(16))) = {
-    SH_LO(0), SH_LO(1), SH_LO(2), SH_LO(3), SH_LO(4), SH_LO(5), SH_LO(6), SH_LO(7), SH_LO(8)};
-static const unsigned char sh_hi[9][16] __attribute__((aligned(16))) = {
-    SH_HI(0), SH_HI(1), SH_HI(2), SH_HI(3), SH_HI(4), SH_HI(5), SH_HI(6), SH_HI(7), SH_HI(8)};
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, SH_L(ll, 8), SH_L(ll, 9), SH_L(ll, 10), SH_L(ll, 11),          \
+        SH_L(ll, 12), SH_L(ll, 13), SH_L(ll, 14), SH_L(ll, 15)
+#define SH_ROW(lt)                                                                                             \
+    {{SH_LO(lt), SH_HI(0)}, {SH_LO(lt), SH_HI(1)}, {SH_LO(lt), SH_HI(2)}, {SH_LO(lt), SH_HI(3)},               \
+     {SH_LO(lt), SH_HI(4)}, {SH_LO(lt), SH_HI(5)}, {SH_LO(lt), SH_HI(6)}, {SH_LO(lt), SH_HI(7)},               \
+     {SH_LO(lt), SH_HI(8)}}
+/* [lt][ll]: the shuffle of a row whose T has lt digits and L ll (0 unused) */
+static const unsigned char sh_row[9][9][32] __attribute__((aligned(32))) = {
+    SH_ROW(0), SH_ROW(1), SH_ROW(2), SH_ROW(3), SH_ROW(4), SH_ROW(5), SH_ROW(6), SH_ROW(7), SH_ROW(8)};
 
 __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(const char *p, fp_wave_inst *r)
 {
@@ -628,8 +631,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
     if (ll > 8 || l[ll] != ']' || (lt > 1 && p[1] == '0') || (ll > 1 && *l == '0'))
         return NULL;
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
-    const __m256i ctl = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)sh_lo[lt])),
-                                                _mm_load_si128((const __m128i *)(const void *)sh_hi[ll]), 1);
+    const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)sh_row[lt][ll]);
     const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), _mm256_set1_epi8('0')); /* zeros stay 0 */
     const __m256i pairs = _mm256_maddubs_epi16(dig, _mm256_set1_epi16(0x010a));
     const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00010064));
@@ -1885,7 +1887,12 @@ static inline size_t skim_cells16(const char *p, size_t *cnt)
     unsigned zer = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('0')));
     if ((c & (c >> 1)) || (starts & zer & (dig >> 1)))
         return 0; /* ",," or a leading zero */
-    *cnt += (size_t)__builtin_popcount(c);
+    /* the bits of a 16-bit mask, summed in place (__builtin_popcount is a libgcc call
+     * without -mpopcnt, which the portable build does not assume) */
+    unsigned b = c - ((c >> 1) & 0x5555u);
+    b = (b & 0x3333u) + ((b >> 2) & 0x3333u);
+    b = (b + (b >> 4)) & 0x0f0fu;
+    *cnt += (size_t)((b + (b >> 8)) & 0x1fu);
     return last + 1;
 }
 #endif
