@@ -594,23 +594,24 @@ static size_t insts_batch(fp_fc *c, fp_wave_inst *r, size_t room)
 _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall) == 8 &&
                    offsetof(fp_wave_inst, dur) == 16 && offsetof(fp_wave_inst, line) == 24,
                "the AVX2 row stores time, stall, dur, line as one 32-byte vector");
-/* output byte b of the low lane: T's digit 7 - b from its end (p[lt - (7 - b)]), S at 15 */
-#define SH_T(lt, b) ((7 - (b)) < (lt) ? (lt) - (7 - (b)) : 0x80)
-#define SH_LO(lt)                                                                                              \
-    SH_T(lt, 0), SH_T(lt, 1), SH_T(lt, 2), SH_T(lt, 3), SH_T(lt, 4), SH_T(lt, 5), SH_T(lt, 6), SH_T(lt, 7),   \
-        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, (lt) + 4
-/* the high lane's source starts at D, then ',', then L's ll digits: D at byte 7, L ending at 15 */
-#define SH_L(ll, b) ((15 - (b)) < (ll) ? 1 + (ll) - (15 - (b)) : 0x80)
-#define SH_HI(ll)                                                                                              \
-    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, SH_L(ll, 8), SH_L(ll, 9), SH_L(ll, 10), SH_L(ll, 11),          \
-        SH_L(ll, 12), SH_L(ll, 13), SH_L(ll, 14), SH_L(ll, 15)
-#define SH_ROW(lt)                                                                                             \
-    {{SH_LO(lt), SH_HI(0)}, {SH_LO(lt), SH_HI(1)}, {SH_LO(lt), SH_HI(2)}, {SH_LO(lt), SH_HI(3)},               \
-     {SH_LO(lt), SH_HI(4)}, {SH_LO(lt), SH_HI(5)}, {SH_LO(lt), SH_HI(6)}, {SH_LO(lt), SH_HI(7)},               \
-     {SH_LO(lt), SH_HI(8)}}
+/* byte b of an 8-byte lane: digit 7 - b from the end of a cell of n digits ending at
+ * `last` (its last digit's index in the lane's source), or 0x80 (zero) */
+#define SH_C(last, n, b) ((7 - (b)) < (n) ? (last) - (7 - (b)) : 0x80)
+#define SH_CELL(last, n)                                                                                       \
+    SH_C(last, n, 0), SH_C(last, n, 1), SH_C(last, n, 2), SH_C(last, n, 3), SH_C(last, n, 4), SH_C(last, n, 5), \
+        SH_C(last, n, 6), SH_C(last, n, 7)
+/* low lane, source p[0..16): T at 1..lt, then ",C," and S ending at lt + 3 + ls;
+ * high lane, source from D's start: D ending at ld - 1, ',' and L ending at ld + ll */
+#define SH_LO(lt, ls) SH_CELL(lt, lt), SH_CELL((lt) + 3 + (ls), ls)
+#define SH_HI(ld, ll) SH_CELL((ld) - 1, ld), SH_CELL((ld) + (ll), ll)
+#define SH_ROW(M, a) {{M(a, 0)}, {M(a, 1)}, {M(a, 2)}, {M(a, 3)}, {M(a, 4)}, {M(a, 5)}, {M(a, 6)}, {M(a, 7)}, {M(a, 8)}}
+#define SH_TAB(M)                                                                                              \
+    {SH_ROW(M, 0), SH_ROW(M, 1), SH_ROW(M, 2), SH_ROW(M, 3), SH_ROW(M, 4), SH_ROW(M, 5), SH_ROW(M, 6),          \
+     SH_ROW(M, 7), SH_ROW(M, 8)}
+/* the common shape's two lanes in one: S and D one digit */
+#define SH_COMMON(lt, ll) SH_LO(lt, 1), SH_HI(1, ll)
 /* [lt][ll]: the shuffle of a row whose T has lt digits and L ll (0 unused) */
-static const unsigned char sh_row[9][9][32] __attribute__((aligned(32))) = {
-    SH_ROW(0), SH_ROW(1), SH_ROW(2), SH_ROW(3), SH_ROW(4), SH_ROW(5), SH_ROW(6), SH_ROW(7), SH_ROW(8)};
+static const unsigned char sh_row[9][9][32] __attribute__((aligned(32))) = SH_TAB(SH_COMMON);
 
 __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(const char *p, fp_wave_inst *r)
 {
@@ -644,6 +645,62 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
     return l + ll + 1;
 }
 
+/* The AVX2 row of any cell lengths, for the rows inst_avx2 declines: "[T,C,S,D,L]" with C one
+ * digit (the decoder's category; 2-digit ones, rare, go inst_row's way) and T, S,
+ * D, L of 1..8 digits. The cells are found from a 32-byte non-digit mask (each
+ * cell ends at the next non-digit), every non-digit inside the row must be a comma
+ * and the last one ']', and no cell may start with '0' and go on (one test over the
+ * whole 32 bytes: a '0' after a non-digit and before a digit; one in the next row
+ * declines this one too, which is only slower). Then the four int64 cells are
+ * converted together: one byte shuffle puts T, S, D, L right-aligned in four 8-byte
+ * lanes, zeroing the rest (the low 128-bit lane shuffles p[0..16), which must hold
+ * T and S; the high one the 16 bytes from D's start, which must hold D and L), then
+ * pairs, quads and octets are combined by three multiply-adds and the four values
+ * stored as time, stall, dur, line - the first four fields of fp_wave_inst, in that
+ * order. A lane's shuffle depends only on the lengths of its two cells: tables of
+ * 9 x 9 built by the compiler. */
+/* [lt][ls] and [ld][ll] (length 0 unused) */
+static const unsigned char sh_lo[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_LO);
+static const unsigned char sh_hi[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_HI);
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_any(const char *p, fp_wave_inst *r)
+{
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i a = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_min_epu8(a, _mm256_set1_epi8(9)), a));
+    const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
+    const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('0')));
+    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero */
+        return NULL;
+    unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull); /* T's end */
+    if (((nd >> e0) & 0xf) != 0x5)                        /* then one non-digit (C), a separator, a digit */
+        return NULL;
+    unsigned e2 = e0 + 3 + (unsigned)__builtin_ctzll(nd >> (e0 + 3)); /* S's end */
+    unsigned e3 = e2 + 1 + (unsigned)__builtin_ctzll(nd >> (e2 + 1)); /* D's */
+    unsigned e4 = e3 + 1 + (unsigned)__builtin_ctzll(nd >> (e3 + 1)); /* L's */
+    unsigned lt = e0 - 1, ls = e2 - e0 - 3, ld = e3 - e2 - 1, ll = e4 - e3 - 1;
+    /* lengths 1..8 (0 wraps), T and S in the low 16 bytes, D and L in 16 from D */
+    if ((lt - 1) > 7 || (ls - 1) > 7 || (ld - 1) > 7 || (ll - 1) > 7 || e2 > 16 || e4 - e2 > 16)
+        return NULL;
+    /* the non-digits between '[' and e4 are e0, e0 + 2, e2, e3: all commas; e4 is ']' */
+    if ((nd & ~cm & ((1ull << e4) - 1) & ~1ull) || p[e4] != ']')
+        return NULL;
+    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e2 + 1)), 1);
+    const __m256i ctl = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)sh_lo[lt][ls])),
+                                                _mm_load_si128((const __m128i *)(const void *)sh_hi[ld][ll]), 1);
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), _mm256_set1_epi8('0')); /* zeros stay 0 */
+    const __m256i pairs = _mm256_maddubs_epi16(dig, _mm256_set1_epi16(0x010a));
+    const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00010064));
+    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), _mm256_set1_epi32(0x00012710));
+    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
+    const __m256i v = _mm256_cvtepu32_epi64(
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5))));
+    _mm256_storeu_si256((__m256i *)(void *)r, v);
+    r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
+    return p + e4 + 1;
+}
+
 /* insts_batch with the AVX2 row first. */
 __attribute__((target("avx2,bmi,bmi2"))) static size_t insts_batch_wide(fp_fc *c, fp_wave_inst *r, size_t room)
 {
@@ -657,7 +714,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t insts_batch_wide(fp_fc *c
             if (*q != ',' || r == rend || (p = q + 1) >= lim)
                 goto out;
         }
-        if (!(q = inst_row(p, r)))
+        if (!(q = *p == '[' ? inst_avx2_any(p, r) : NULL) && !(q = inst_row(p, r)))
             break;
         r++;
         end = q;
