@@ -769,12 +769,37 @@ static inline const char *span_row(const char *p, fp_wave_span *sp)
     return p;
 }
 
+/* Most timeline rows: "[s,d]" or "[s,dd]" (d without a leading '0'), byte by byte;
+ * NULL for any other (span_row decides). */
+static inline const char *span_short(const char *p, fp_wave_span *sp)
+{
+    unsigned st = (unsigned char)p[1] - '0', d0 = (unsigned char)p[3] - '0', d1 = (unsigned char)p[4] - '0';
+    if (p[0] != '[' || p[2] != ',' || st > 9 || d0 > 9)
+        return NULL;
+    sp->state = (int32_t)(st < FP_WS_COUNT ? st : FP_WS_EMPTY);
+    if (p[4] == ']') {
+        sp->dur = d0;
+        return p + 5;
+    }
+    if (d1 > 9 || d0 == 0 || p[5] != ']')
+        return NULL;
+    sp->dur = d0 * 10 + d1;
+    return p + 6;
+}
+
 static size_t spans_batch(fp_fc *c, fp_wave_span *sp, size_t room)
 {
     const char *p = c->p, *lim = c->e - ROW_WINDOW, *end = c->p;
     fp_wave_span *s0 = sp, *send = sp + room;
     while (sp < send && p < lim) {
-        const char *q = span_row(p, sp);
+        const char *q;
+        while ((q = span_short(p, sp)) != NULL) { /* no calls: the short rows' loop */
+            sp++;
+            end = q;
+            if (*q != ',' || sp == send || (p = q + 1) >= lim)
+                goto out;
+        }
+        q = span_row(p, sp);
         if (!q)
             break;
         sp++;
@@ -783,6 +808,7 @@ static size_t spans_batch(fp_fc *c, fp_wave_span *sp, size_t room)
             break;
         p = q + 1;
     }
+out:
     c->p = end;
     return (size_t)(sp - s0);
 }
