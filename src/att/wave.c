@@ -613,33 +613,56 @@ _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall
 /* [lt][ll]: the shuffle of a row whose T has lt digits and L ll (0 unused) */
 static const unsigned char sh_row[9][9][32] __attribute__((aligned(32))) = SH_TAB(SH_COMMON);
 
-__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(const char *p, fp_wave_inst *r)
+/* The constants of inst_avx2, made once per batch and hidden from the compiler
+ * (an empty asm), which otherwise rebuilds each of them in every row. */
+typedef struct avx2_k {
+    __m256i c0, nine, w10, w100, w10k, perm;
+    uint64_t even, commas;
+} avx2_k;
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *k)
+{
+    k->c0 = _mm256_set1_epi8('0');
+    k->nine = _mm256_set1_epi8(9);
+    k->w10 = _mm256_set1_epi16(0x010a);
+    k->w100 = _mm256_set1_epi32(0x00010064);
+    k->w10k = _mm256_set1_epi32(0x00012710);
+    k->perm = _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5);
+    k->even = 0x00ff00ff00ff00ffull;
+    k->commas = 0x002c002c002c002cull;
+    __asm__("" : "+x"(k->c0), "+x"(k->nine), "+x"(k->w10), "+x"(k->w100), "+x"(k->w10k), "+x"(k->perm));
+    __asm__("" : "+r"(k->even), "+r"(k->commas));
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(const char *p, fp_wave_inst *r,
+                                                                            const avx2_k *k)
 {
     const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    const __m256i a = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
-    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-        _mm256_cmpeq_epi8(_mm256_min_epu8(a, _mm256_set1_epi8(9)), a));
+    const __m256i a = _mm256_sub_epi8(x, k->c0);
+    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
+    const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->c0));
+    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero (as in inst_avx2_any) */
+        return NULL;
     unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull);
     unsigned lt = e0 - 1;
     if (lt - 1 > 7 || ((nd >> e0) & 0xff) != 0x55)
         return NULL;
     uint64_t w;
     memcpy(&w, p + e0, 8);
-    if ((w & 0x00ff00ff00ff00ffull) != 0x002c002c002c002cull)
+    if ((w & k->even) != k->commas)
         return NULL;
     const char *l = p + e0 + 7;
     unsigned ll = (unsigned)__builtin_ctzll(nd >> (e0 + 7));
-    if (ll > 8 || l[ll] != ']' || (lt > 1 && p[1] == '0') || (ll > 1 && *l == '0'))
+    if (ll > 8 || l[ll] != ']')
         return NULL;
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
     const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)sh_row[lt][ll]);
-    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), _mm256_set1_epi8('0')); /* zeros stay 0 */
-    const __m256i pairs = _mm256_maddubs_epi16(dig, _mm256_set1_epi16(0x010a));
-    const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00010064));
-    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), _mm256_set1_epi32(0x00012710));
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
+    const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
+    const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
+    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
     /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
-    const __m256i v = _mm256_cvtepu32_epi64(
-        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5))));
+    const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
     _mm256_storeu_si256((__m256i *)(void *)r, v);
     r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
     return l + ll + 1;
@@ -706,12 +729,28 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t insts_batch_wide(fp_fc *c
 {
     const char *p = c->p, *lim = c->e - ROW_WINDOW, *end = c->p, *q;
     fp_wave_inst *r0 = r, *rend = r + room;
+    avx2_k k;
+    avx2_k_init(&k);
     while (r < rend && p < lim) {
         /* the inner loop calls nothing, so its constants stay in registers */
-        while ((q = *p == '[' ? inst_avx2(p, r) : NULL) != NULL) {
-            r++;
-            end = q;
-            if (*q != ',' || r == rend || (p = q + 1) >= lim)
+        if (*p == '[' && (q = inst_avx2(p, r, &k)) != NULL) {
+            for (;;) {
+                r++;
+                end = q;
+                uint16_t h;
+                memcpy(&h, q, 2);
+                p = q + 1;
+                if (h != (',' | '[' << 8)) { /* not ",[" (little-endian): the array's end, or the ways below */
+                    if (*q != ',')
+                        goto out;
+                    break;
+                }
+                if (r == rend || p >= lim)
+                    goto out;
+                if ((q = inst_avx2(p, r, &k)) == NULL)
+                    break;
+            }
+            if (r == rend || p >= lim)
                 goto out;
         }
         if (!(q = *p == '[' ? inst_avx2_any(p, r) : NULL) && !(q = inst_row(p, r)))
