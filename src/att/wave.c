@@ -773,11 +773,11 @@ void fp_wave_baseline_rows(bool on) { baseline_rows = on; }
 
 /* The AVX2 rows where the CPU has them (a runtime check: the build stays portable,
  * no -march flags), else the SSE2 (or scalar) ones. */
-static inline bool batch_wide(void)
+static inline bool wide_ok(void)
 {
 #if defined(HAVE_AVX2_ROWS)
     return !baseline_rows && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-           __builtin_cpu_supports("bmi2");
+           __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
 #else
     return false;
 #endif
@@ -865,7 +865,7 @@ static bool f_insts(fp_fc *c, fp_wave *w)
         size_t room = batch ? batch_room(c, INST_ROW_MIN) : 0;
         if (room) {
             RESERVE(w->insts, w->n_insts, w->cap_insts, room);
-            size_t k = batch_wide() ? insts_batch_wide(c, w->insts + w->n_insts, room)
+            size_t k = wide_ok() ? insts_batch_wide(c, w->insts + w->n_insts, room)
                                     : insts_batch(c, w->insts + w->n_insts, room);
             w->n_insts += k;
             batch = k == room; /* it stopped at a row it did not take: that row the way below */
@@ -1980,6 +1980,35 @@ static inline bool cr_next_int(chunk_rd *r, int64_t *v)
     return cr_lit(r, ',') && cr_int(r, v);
 }
 
+/* The second pass's common case: ",<1..7 digits>" at p (17 bytes readable) in an
+ * array the first pass checked - its cells are integers jscan reads, so the digits
+ * after a ',' are the whole value, ended by the first non-digit. Returns the bytes
+ * taken, or 0 (a sign, blanks, 8+ digits: cr_next_int's way). */
+static inline unsigned checked_cell(const char *p, int64_t *v)
+{
+    if (*p != ',')
+        return 0;
+    uint64_t w;
+    memcpy(&w, p + 1, 8);
+    uint64_t d = w - 0x3030303030303030ull;
+    uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    if (!nd)
+        return 0;
+    unsigned len = (unsigned)__builtin_ctzll(nd) >> 3;
+    if (len == 0)
+        return 0;
+    if (len == 1) {
+        *v = (int64_t)(d & 0xff);
+        return 2;
+    }
+    /* swar_digits on the word already loaded */
+    d <<= 64 - 8 * len;
+    d = ((d * 2561) >> 8) & 0x00ff00ff00ff00ffull;
+    d = ((d * 6553601) >> 16) & 0x0000ffff0000ffffull;
+    *v = (int64_t)((d * 42949672960001ull) >> 32);
+    return len + 1;
+}
+
 static void cr_init(chunk_rd *r, int fd, off_t off)
 {
     r->fd = fd;
@@ -2019,6 +2048,33 @@ static inline size_t skim_cells16(const char *p, size_t *cnt)
 }
 #endif
 
+#if defined(HAVE_AVX2_ROWS)
+/* skim_cells16 over 32 bytes (AVX2): a block may now hold a cell of 16..31 digits,
+ * more than jscan's integers have - any run of 16 digits declines it (the caller's
+ * per-cell way decides). */
+__attribute__((target("avx2,popcnt"))) static size_t skim_cells32(const char *p, size_t *cnt)
+{
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i a = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+    uint32_t dig = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, _mm256_set1_epi8(9)), a));
+    uint32_t com = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
+    if ((dig | com) != 0xffffffffu || !(dig & 1) || !com)
+        return 0;
+    unsigned last = 31u - (unsigned)__builtin_clz(com); /* the block's last ',' */
+    uint32_t range = (uint32_t)((2ull << last) - 1), c = com & range;
+    uint32_t starts = ((c << 1) | 1) & range & ~c;
+    uint32_t zer = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('0')));
+    uint32_t run = dig & (dig >> 1); /* bit i: digits at i..i+1, then i..i+3, i..i+7, i..i+15 */
+    run &= run >> 2;
+    run &= run >> 4;
+    run &= run >> 8;
+    if ((c & (c >> 1)) || (starts & zer & (dig >> 1)) || (run & range))
+        return 0; /* ",,", a leading zero, 16+ digits */
+    *cnt += (size_t)__builtin_popcount(c);
+    return last + 1;
+}
+#endif
+
 /* 0 ok, -1 not the simple shape (use jscan). */
 static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_t *nt_out)
 {
@@ -2027,7 +2083,10 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
         abort();
     int rc = -1;
     off_t off_s = -1, off_t_ = -1;
-    size_t ns = 0, nt = 0;
+    size_t ns = 0, nt = 0, took;
+    const bool wide = wide_ok();
+    (void)wide;
+    (void)took;
     cr_init(r, fd, 0);
     if (!cr_lit(r, '{'))
         goto done;
@@ -2073,8 +2132,13 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
                     for (;;) {
                         int64_t v;
                         unsigned n;
+#if defined(HAVE_AVX2_ROWS)
+                        if (wide && r->len - r->pos >= 32 && (took = skim_cells32(r->buf + r->pos, &cnt)) != 0) {
+                            r->pos += took;
+                            continue;
+                        }
+#endif
 #if defined(__SSE2__)
-                        size_t took;
                         if (r->len - r->pos >= 16 && (took = skim_cells16(r->buf + r->pos, &cnt)) != 0) {
                             r->pos += took;
                             continue;
@@ -2122,17 +2186,27 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
     if (ns == nt && ns > 1) {
         cr_init(r, fd, off_s);
         cr_init(rt, fd, off_t_);
-        int64_t st, t0, t1;
+        int64_t st, t0, t1, acc = 0;
+        bool ov = false; /* the sum and its flag in locals: stores through out/sat could alias the cursors */
         if (!cr_int(r, &st) || !cr_int(rt, &t0))
             goto done;
         for (size_t i = 0; i + 1 < ns; i++) {
-            if (!cr_next_int(rt, &t1))
+            unsigned n;
+            if (rt->len - rt->pos >= 17 && (n = checked_cell(rt->buf + rt->pos, &t1)) != 0)
+                rt->pos += n;
+            else if (!cr_next_int(rt, &t1))
                 goto done;
-            *out = fp_sat_add(*out, fp_sat_mul(st, fp_sat_sub(t1, t0, sat), sat), sat);
+            acc = fp_sat_add(acc, fp_sat_mul(st, fp_sat_sub(t1, t0, &ov), &ov), &ov);
             t0 = t1;
-            if (i + 2 < ns && !cr_next_int(r, &st))
-                goto done;
+            if (i + 2 < ns) {
+                if (r->len - r->pos >= 17 && (n = checked_cell(r->buf + r->pos, &st)) != 0)
+                    r->pos += n;
+                else if (!cr_next_int(r, &st))
+                    goto done;
+            }
         }
+        *out = acc;
+        *sat |= ov;
     }
     rc = 0;
 done:

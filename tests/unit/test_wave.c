@@ -321,6 +321,127 @@ static void test_list_and_walk(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* One random cell of a wstates array: its text into sb, its value into *v; false when
+ * jscan does not read it as an int64 integer (leading zero, float, sign alone, too long). */
+static bool ws_cell(fp_sb *sb, int64_t want, int64_t *v, bool bad)
+{
+    char num[40];
+    int kind = rand() % 100;
+    bool ok = true;
+    if (bad) { /* something jscan refuses */
+        static const char *const refused[] = {"01", "1.5", "2e3", "-", "00", "1234567890123456789012"};
+        snprintf(num, sizeof num, "%s", refused[rand() % 6]);
+        ok = false;
+    } else if (kind < 2) { /* long: 16..18 digits, or 19 (fits only below 2^63) */
+        int nd = 16 + rand() % 4;
+        for (int d = 0; d < nd; d++)
+            num[d] = (char)('0' + (d == 0 ? 1 + rand() % 9 : rand() % 10));
+        num[nd] = '\0';
+    } else {
+        snprintf(num, sizeof num, "%lld", (long long)want);
+    }
+    if (ok) {
+        errno = 0;
+        long long x = strtoll(num, NULL, 10);
+        ok = errno != ERANGE;
+        *v = x;
+    }
+    if (rand() % 50 == 0)
+        fp_sb_addc(sb, ' ');
+    fp_sb_adds(sb, num);
+    if (rand() % 50 == 0)
+        fp_sb_addc(sb, ' ');
+    return ok;
+}
+
+/* fp_wstates_integral's streaming passes (wave.c skim_cells16 / skim_cells32, checked_cell
+ * and the per-cell way) on random arrays - 1..19-digit cells, blanks, cells jscan refuses,
+ * arrays across the 64 KiB chunks - against a reference computed here with strtoll and
+ * saturating sums; with the CPU's scanners and with the baseline ones. */
+static void wstates_random(bool baseline)
+{
+    fp_wave_baseline_rows(baseline);
+    char dir[] = "/tmp/fp_wsr_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    srand(23);
+    int accepted = 0;
+    for (int it = 0; it < 120; it++) {
+        int n = 2 + rand() % (it % 10 == 0 ? 30000 : 300);
+        int64_t *st = malloc((size_t)n * sizeof *st), *tm = malloc((size_t)n * sizeof *tm);
+        assert_true(st && tm);
+        bool ok = true;
+        int bad_at = it % 3 == 0 ? rand() % (2 * n) : -1; /* one cell jscan refuses, in a third */
+        fp_sb doc;
+        fp_sb_init(&doc);
+        fp_sb_adds(&doc, "{\"name\":\"wstates1.json\",\"state\":[");
+        for (int i = 0; i < n; i++) {
+            if (i)
+                fp_sb_addc(&doc, ',');
+            ok &= ws_cell(&doc, rand() % (rand() % 8 ? 10 : 1000), &st[i], i == bad_at);
+        }
+        fp_sb_adds(&doc, "],\"time\":[");
+        int64_t t = rand() % 100000;
+        for (int i = 0; i < n; i++) {
+            if (i)
+                fp_sb_addc(&doc, ',');
+            t += rand() % (rand() % 4 ? 100 : 100000);
+            ok &= ws_cell(&doc, t, &tm[i], n + i == bad_at);
+        }
+        fp_sb_adds(&doc, "]}");
+        write_file(dir, "wstates1.json", doc.buf);
+        fp_sb_free(&doc);
+        int64_t want = 0, v = 0;
+        bool wsat = false, sat = false;
+        for (int i = 0; ok && i + 1 < n; i++) {
+            int64_t dt, pr, sum;
+            if (__builtin_sub_overflow(tm[i + 1], tm[i], &dt)) {
+                wsat = true;
+                dt = tm[i] < 0 ? INT64_MAX : INT64_MIN;
+            }
+            if (__builtin_mul_overflow(st[i], dt, &pr)) {
+                wsat = true;
+                pr = (st[i] < 0) != (dt < 0) ? INT64_MIN : INT64_MAX;
+            }
+            if (__builtin_add_overflow(want, pr, &sum)) {
+                wsat = true;
+                sum = pr > 0 ? INT64_MAX : INT64_MIN;
+            }
+            want = sum;
+        }
+        fp_err e = {0};
+        int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+        if (rc != (ok ? 0 : -1))
+            fail_msg("wstates %d (n %d): rc %d, want %d (%s)", it, n, rc, ok ? 0 : -1, e.message);
+        if (ok) {
+            if (v != want || sat != wsat)
+                fail_msg("wstates %d: %lld (sat %d), want %lld (sat %d)", it, (long long)v, sat, (long long)want, wsat);
+            accepted++;
+        } else {
+            assert_int_equal(e.code, FP_BAD_INPUT);
+        }
+        fp_err_clear(&e);
+        free(st);
+        free(tm);
+    }
+    assert_true(accepted > 10 && accepted < 110);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    fp_wave_baseline_rows(false);
+}
+
+static void test_wstates_random(void **state)
+{
+    (void)state;
+    wstates_random(false);
+}
+
+static void test_wstates_random_baseline(void **state)
+{
+    (void)state;
+    wstates_random(true);
+}
+
 static void test_dispatch_number(void **state)
 {
     (void)state;
@@ -936,6 +1057,7 @@ int main(void)
         cmocka_unit_test(test_names),          cmocka_unit_test(test_list_and_walk),
         cmocka_unit_test(test_dispatch_number), cmocka_unit_test(test_common_rows),
         cmocka_unit_test(test_common_rows_baseline), cmocka_unit_test(test_fast_rows_parity_baseline),
+        cmocka_unit_test(test_wstates_random), cmocka_unit_test(test_wstates_random_baseline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
