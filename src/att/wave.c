@@ -242,6 +242,11 @@ typedef struct wsrc {
     size_t mem_len;
     size_t total; /* bytes read so far */
     bool eof, failed;
+    /* NUL bytes kept after c.e (the window's own buffer has room for them; 0 for a
+     * document in memory): the row scanners may read them - a NUL ends no row, so
+     * none is ever taken past c.e - and take the rows of a file's last ROW_WINDOW
+     * bytes too (a small file's tail went the per-token way) */
+    size_t pad;
 } wsrc;
 
 static ssize_t src_read(wsrc *s, char *to, size_t n)
@@ -275,6 +280,7 @@ static __attribute__((noinline)) void src_more(wsrc *s)
         }
     }
     s->c.e = s->buf + left;
+    memset(s->buf + left, 0, s->pad);
 }
 
 static inline void ahead(fp_fc *c)
@@ -449,11 +455,23 @@ static inline const char *row_compact(const char *p, int64_t *v, int k)
         }                                                                                          \
     } while (0)
 
+/* The bytes readable at c->p: the window's and its NUL pad (wsrc.pad). */
+static inline size_t view(const fp_fc *c)
+{
+    return (size_t)(c->e - c->p) + ((const wsrc *)(const void *)c)->pad;
+}
+
+/* Where rows may start: ROW_WINDOW readable bytes after each. */
+static inline const char *row_lim(const fp_fc *c)
+{
+    return c->p + (view(c) - ROW_WINDOW);
+}
+
 /* Rows a batch may take at p: every row it starts must have ROW_WINDOW bytes after
- * its start, so rows start below e - ROW_WINDOW; at most BATCH_ROWS. */
+ * its start, so rows start below row_lim(); at most BATCH_ROWS. */
 static inline size_t batch_room(const fp_fc *c, size_t min_row)
 {
-    size_t avail = (size_t)(c->e - c->p);
+    size_t avail = view(c);
     if (avail <= ROW_WINDOW)
         return 0;
     size_t n = (avail - ROW_WINDOW) / min_row + 1;
@@ -562,7 +580,7 @@ static inline const char *inst_row(const char *p, fp_wave_inst *r)
  * none was taken. */
 static size_t insts_batch(fp_fc *c, fp_wave_inst *r, size_t room)
 {
-    const char *p = c->p, *lim = c->e - ROW_WINDOW, *end = c->p;
+    const char *p = c->p, *lim = row_lim(c), *end = c->p;
     fp_wave_inst *r0 = r, *rend = r + room;
     while (r < rend && p < lim) {
         const char *q = inst_row(p, r);
@@ -727,7 +745,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_any
 /* insts_batch with the AVX2 row first. */
 __attribute__((target("avx2,bmi,bmi2"))) static size_t insts_batch_wide(fp_fc *c, fp_wave_inst *r, size_t room)
 {
-    const char *p = c->p, *lim = c->e - ROW_WINDOW, *end = c->p, *q;
+    const char *p = c->p, *lim = row_lim(c), *end = c->p, *q;
     fp_wave_inst *r0 = r, *rend = r + room;
     avx2_k k;
     avx2_k_init(&k);
@@ -828,7 +846,7 @@ static inline const char *span_short(const char *p, fp_wave_span *sp)
 
 static size_t spans_batch(fp_fc *c, fp_wave_span *sp, size_t room)
 {
-    const char *p = c->p, *lim = c->e - ROW_WINDOW, *end = c->p;
+    const char *p = c->p, *lim = row_lim(c), *end = c->p;
     fp_wave_span *s0 = sp, *send = sp + room;
     while (sp < send && p < lim) {
         const char *q;
@@ -874,7 +892,7 @@ static bool f_insts(fp_fc *c, fp_wave *w)
         }
         batch = true;
         int64_t v[5];
-        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 5) : NULL;
+        const char *q = view(c) > ROW_WINDOW ? row_compact(c->p, v, 5) : NULL;
         if (q) {
             c->p = q;
         } else {
@@ -895,6 +913,7 @@ static bool f_insts(fp_fc *c, fp_wave *w)
         r->dur = v[3];
         r->line = v[4];
     sep:
+        ahead(c); /* a row the scanners took may end at the window's end (its NUL pad) */
         if (c->p < c->e && *c->p == ',') { /* the usual separator, no whitespace */
             c->p++;
             continue;
@@ -934,6 +953,7 @@ static bool f_spans(fp_fc *c, fp_wave *w)
         sp->state = (int32_t)(v[0] < 0 || v[0] >= FP_WS_COUNT ? FP_WS_EMPTY : v[0]);
         sp->dur = v[1];
     sep:
+        ahead(c);
         if (c->p < c->e && *c->p == ',') {
             c->p++;
             continue;
@@ -1008,7 +1028,7 @@ static bool f_waits(fp_fc *c, fp_wave *w)
         return true;
     do {
         ahead(c);
-        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? wait_compact(c->p, c->e, w) : NULL;
+        const char *q = view(c) > ROW_WINDOW ? wait_compact(c->p, c->p + view(c), w) : NULL;
         if (q) {
             c->p = q;
             continue;
@@ -1037,7 +1057,7 @@ static bool f_waits(fp_fc *c, fp_wave *w)
         }
         if (!fp_fc_lit(c, ']'))
             return false;
-    } while (fp_fc_lit(c, ','));
+    } while ((ahead(c), fp_fc_lit(c, ','))); /* an entry may end at the window's end */
     return fp_fc_lit(c, ']');
 }
 
@@ -1119,7 +1139,7 @@ static void wave_reset(fp_wave *w)
 int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
 {
     wave_reset(w);
-    wsrc src = {{buf, buf + len}, NULL, 0, 0, -1, NULL, 0, len, true, false};
+    wsrc src = {{buf, buf + len}, NULL, 0, 0, -1, NULL, 0, len, true, false, 0};
     if (fast_parse(w, &src) == 0)
         return 0;
     return fp_wave_parse_jscan(w, buf, len, name, err);
@@ -1130,10 +1150,10 @@ int fp_wave_parse_windowed(fp_wave *w, const char *buf, size_t len, size_t win, 
 {
     wave_reset(w);
     win = win < 64 ? 64 : win;
-    char *wb = malloc(win);
+    char *wb = malloc(win + ROW_WINDOW);
     if (!wb)
         abort();
-    wsrc src = {{wb, wb}, wb, win, win / 2, -1, buf, len, 0, false, false};
+    wsrc src = {{wb, wb}, wb, win, win / 2, -1, buf, len, 0, false, false, ROW_WINDOW};
     int rc = fast_parse(w, &src);
     free(wb);
     if (windowed)
@@ -1506,8 +1526,9 @@ static bool stream_wave_file(int dfd, const fp_wave_file *f, fp_wave_walker *wk)
     if (fd < 0)
         return false;
     wk->buf.len = 0;
-    fp_sb_grow(&wk->buf, WIN_SIZE);
-    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap, WIN_AHEAD, fd, NULL, 0, 0, false, false};
+    fp_sb_grow(&wk->buf, WIN_SIZE + ROW_WINDOW);
+    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap - ROW_WINDOW, WIN_AHEAD, fd, NULL, 0, 0, false, false,
+                ROW_WINDOW};
     wave_reset(&wk->w);
     bool ok = fast_parse(&wk->w, &src) == 0;
     close(fd);
