@@ -987,9 +987,13 @@ static const char *wait_compact(const char *p, const char *end, fp_wave *w)
             if (!(n = compact_int_sep(p, &prod)) || p[n] != ',')
                 goto undo;
             p += n + 1;
-            if (!(n = compact_int_sep(p, &x)) || p[n] != ']')
-                goto undo;
-            p += n + 1;
+            if (p[0] == '0' && p[1] == ']') { /* the count the decoder always writes */
+                p += 2;
+            } else {
+                if (!(n = compact_int_sep(p, &x)) || p[n] != ']')
+                    goto undo;
+                p += n + 1;
+            }
             if (w->n_prods >= w->cap_prods)
                 FP_GROW(w->prods, w->n_prods, w->cap_prods);
             w->prods[w->n_prods++] = prod;
