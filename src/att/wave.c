@@ -663,7 +663,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
         return NULL;
     unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull);
     unsigned lt = e0 - 1;
-    if (lt - 1 > 7 || ((nd >> e0) & 0xff) != 0x55)
+    if (((nd >> e0) & 0xff) != 0x55)
         return NULL;
     uint64_t w;
     memcpy(&w, p + e0, 8);
@@ -671,7 +671,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
         return NULL;
     const char *l = p + e0 + 7;
     unsigned ll = (unsigned)__builtin_ctzll(nd >> (e0 + 7));
-    if (ll > 8 || l[ll] != ']')
+    if (((lt - 1) | (ll - 1)) > 7 || l[ll] != ']') /* both 1..8 (0 wraps) */
         return NULL;
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
     const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)sh_row[lt][ll]);
@@ -747,6 +747,10 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t insts_batch_wide(fp_fc *c
 {
     const char *p = c->p, *lim = row_lim(c), *end = c->p, *q;
     fp_wave_inst *r0 = r, *rend = r + room;
+    /* rows start >= INST_ROW_MIN bytes apart, so with every start below p + (room - 1) *
+     * INST_ROW_MIN + 1 at most `room` rows fit: the inner loop need not count them */
+    if ((size_t)(lim - p) > (room - 1) * INST_ROW_MIN + 1)
+        lim = p + (room - 1) * INST_ROW_MIN + 1;
     avx2_k k;
     avx2_k_init(&k);
     while (r < rend && p < lim) {
@@ -763,7 +767,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t insts_batch_wide(fp_fc *c
                         goto out;
                     break;
                 }
-                if (r == rend || p >= lim)
+                if (p >= lim)
                     goto out;
                 if ((q = inst_avx2(p, r, &k)) == NULL)
                     break;
