@@ -580,11 +580,19 @@ static inline const char *inst_row(const char *p, fp_wave_inst *r)
  * none was taken. */
 static size_t insts_batch(fp_fc *c, fp_wave_inst *r, size_t room)
 {
-    const char *p = c->p, *lim = row_lim(c), *end = c->p;
+    const char *p = c->p, *lim = row_lim(c), *end = c->p, *q;
     fp_wave_inst *r0 = r, *rend = r + room;
     while (r < rend && p < lim) {
-        const char *q = inst_row(p, r);
-        if (!q)
+#if defined(__SSE2__)
+        /* the common rows in a loop of their own (the other ways' code would crowd its registers) */
+        while (*p == '[' && (q = inst_common(p, nondigits32(p), r)) != NULL) {
+            r++;
+            end = q;
+            if (*q != ',' || r == rend || (p = q + 1) >= lim)
+                goto out;
+        }
+#endif
+        if (!(q = inst_row(p, r)))
             break;
         r++;
         end = q;
@@ -592,6 +600,9 @@ static size_t insts_batch(fp_fc *c, fp_wave_inst *r, size_t room)
             break;
         p = q + 1;
     }
+#if defined(__SSE2__)
+out:
+#endif
     c->p = end;
     return (size_t)(r - r0);
 }
