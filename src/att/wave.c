@@ -1047,10 +1047,19 @@ static bool f_waits(fp_fc *c, fp_wave *w)
         return true;
     do {
         ahead(c);
-        const char *q = view(c) > ROW_WINDOW ? wait_compact(c->p, c->p + view(c), w) : NULL;
-        if (q) {
-            c->p = q;
-            continue;
+        if (view(c) > ROW_WINDOW) {
+            /* compact entries while ROW_WINDOW bytes follow each, with one window check */
+            const char *p = c->p, *lim = row_lim(c), *end = c->p + view(c), *q;
+            size_t k = 0;
+            while (p < lim && (q = wait_compact(p, end, w)) != NULL) {
+                k++;
+                c->p = q;
+                if (*q != ',')
+                    break;
+                p = q + 1;
+            }
+            if (k)
+                continue; /* to the separator test below */
         }
         int64_t line;
         if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &line) || !fp_fc_lit(c, ',') || !fp_fc_lit(c, '['))
