@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,11 @@ typedef struct wsrc {
     size_t mem_len;
     size_t total; /* bytes read so far */
     bool eof, failed;
+    /* NUL bytes kept after c.e (the window's own buffer has room for them; 0 for a
+     * document in memory): the row scanners may read them - a NUL ends no row, so
+     * none is ever taken past c.e - and take the rows of a file's last ROW_WINDOW
+     * bytes too (a small file's tail went the per-token way) */
+    size_t pad;
 } wsrc;
 
 /* What room() hands chunks to (see fp_wave_chunked in wave.h). */
@@ -287,6 +293,7 @@ static __attribute__((noinline)) void src_more(wsrc *s)
         }
     }
     s->c.e = s->buf + left;
+    memset(s->buf + left, 0, s->pad);
 }
 
 static inline void ahead(fp_fc *c)
@@ -321,7 +328,7 @@ static bool src_close(fp_fc *c)
  * read apart, through their own cursor: fp_wave_wcur). */
 enum { ROOM_INSTS, ROOM_SPANS, ROOM_WAITS, ROOM_PRODS };
 
-static __attribute__((noinline)) bool room(fp_wave *w, int kind)
+static __attribute__((noinline)) bool make_room(fp_wave *w, int kind)
 {
     fp_wave_sink *s = w->sink;
     if (s && s->chunking) {
@@ -487,6 +494,498 @@ static inline const char *row_compact(const char *p, int64_t *v, int k)
 }
 #endif
 
+/* ---- rows in batches ----
+ *
+ * Where the window holds many rows, the instruction and timeline rows are read in
+ * batches: one window check and one capacity check per batch instead of per row
+ * (ahead() and FP_GROW were a third of a row's cost), rows written straight into
+ * w->insts / w->spans in file order. A batch stops at the first row it does not
+ * take; that row goes the per-row way below (row_compact, else fp_fc_lit/fp_fc_int),
+ * which decides, so a batch only ever accepts rows the per-row way reads the same.
+ * Each row is '[' + cells + ']'; a batch consumes the ',' between rows but never the
+ * one after its last row, so the caller's separator handling is unchanged. */
+#define BATCH_ROWS 4096
+/* the shortest rows: "[0,0,0,0,0]," and "[0,0]," - bounds the rows a window can hold */
+#define INST_ROW_MIN 12
+#define SPAN_ROW_MIN 6
+
+/* Room for `want` more entries of *arr (n used, *cap allocated): doubling as FP_GROW. */
+#define RESERVE(arr, n, cap, want)                                                                 \
+    do {                                                                                           \
+        if ((cap) - (n) < (want)) {                                                                \
+            size_t nc_ = (cap) ? (cap) : 64;                                                       \
+            while (nc_ - (n) < (want))                                                             \
+                nc_ *= 2;                                                                          \
+            void *np_ = realloc((arr), nc_ * sizeof *(arr));                                       \
+            if (!np_)                                                                              \
+                abort();                                                                           \
+            (arr) = np_;                                                                           \
+            (cap) = nc_;                                                                           \
+        }                                                                                          \
+    } while (0)
+
+/* The room for a batch of up to `want` rows (ROOM_INSTS) or spans (ROOM_SPANS) of a wave
+ * with a sink, made as make_room() does for one: while sizing, grown but never past the
+ * row limit (at it: too big); while chunking, what the chunk has left, after handing a
+ * full one over. 0: stop (too big, or a callback's stop). */
+static __attribute__((noinline)) size_t sink_batch(fp_wave *w, int kind, size_t want)
+{
+    bool insts = kind == ROOM_INSTS;
+    size_t n = insts ? w->n_insts : w->n_spans, cap = insts ? w->cap_insts : w->cap_spans;
+    fp_wave_sink *s = w->sink;
+    if (s->chunking) {
+        if (n >= cap) {
+            if (!make_room(w, kind))
+                return 0;
+            n = 0;
+        }
+        return want < cap - n ? want : cap - n;
+    }
+    if (insts && s->limit && n + want > s->limit) {
+        want = s->limit > n ? s->limit - n : 0;
+        if (want == 0) {
+            s->too_big = true;
+            return 0;
+        }
+    }
+    if (insts)
+        RESERVE(w->insts, w->n_insts, w->cap_insts, want);
+    else
+        RESERVE(w->spans, w->n_spans, w->cap_spans, want);
+    return want;
+}
+
+
+/* The bytes readable at c->p: the window's and its NUL pad (wsrc.pad). */
+static inline size_t view(const fp_fc *c)
+{
+    return (size_t)(c->e - c->p) + ((const wsrc *)(const void *)c)->pad;
+}
+
+/* Where rows may start: ROW_WINDOW readable bytes after each. */
+static inline const char *row_lim(const fp_fc *c)
+{
+    return c->p + (view(c) - ROW_WINDOW);
+}
+
+/* Rows a batch may take at p: every row it starts must have ROW_WINDOW bytes after
+ * its start, so rows start below row_lim(); at most BATCH_ROWS. */
+static inline size_t batch_room(const fp_fc *c, size_t min_row)
+{
+    size_t avail = view(c);
+    if (avail <= ROW_WINDOW)
+        return 0;
+    size_t n = (avail - ROW_WINDOW) / min_row + 1;
+    return n < BATCH_ROWS ? n : BATCH_ROWS;
+}
+
+#if defined(__SSE2__)
+/* Bit i set: p[i] (i < 32) is not an ASCII digit; bits 32..63 set (sentinels, so
+ * a ctz always finds one). */
+static inline uint64_t nondigits32(const char *p)
+{
+    const __m128i nine = _mm_set1_epi8(9), zero = _mm_set1_epi8('0');
+    const __m128i a = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), zero);
+    const __m128i b = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), zero);
+    uint32_t d = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a)) |
+                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, nine), b)) << 16;
+    return ~(uint64_t)d;
+}
+
+/* The values of two cells of 1..8 digits, at s0 (n0 digits) and s1 (n1), 8 bytes
+ * readable at each, in one register: each cell's digits moved to the top of its
+ * 64-bit lane (the bytes after them fall off), then pairs, quads and octets combined
+ * by three multiply-adds - swar_digits for two cells at the cost of about one. */
+static inline void digits2(const char *s0, unsigned n0, const char *s1, unsigned n1, int64_t *v0, int64_t *v1)
+{
+    const __m128i x = _mm_sub_epi8(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)s0),
+                                                      _mm_loadl_epi64((const __m128i *)(const void *)s1)),
+                                   _mm_set1_epi8('0'));
+    const __m128i a = _mm_sll_epi64(x, _mm_cvtsi32_si128((int)(64 - 8 * n0)));
+    const __m128i b = _mm_sll_epi64(x, _mm_cvtsi32_si128((int)(64 - 8 * n1)));
+    const __m128i y = _mm_castpd_si128(_mm_move_sd(_mm_castsi128_pd(b), _mm_castsi128_pd(a))); /* a's low lane, b's high */
+    const __m128i z = _mm_setzero_si128();
+    const __m128i t10 = _mm_set1_epi32(0x0001000a), t100 = _mm_set1_epi32(0x00010064),
+                  t10k = _mm_set1_epi32(0x00012710);
+    __m128i pairs = _mm_packs_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(y, z), t10), _mm_madd_epi16(_mm_unpackhi_epi8(y, z), t10));
+    __m128i quads = _mm_madd_epi16(pairs, t100); /* each <= 9999: fits the next pack */
+    __m128i oct = _mm_madd_epi16(_mm_packs_epi32(quads, quads), t10k);
+    *v0 = (uint32_t)_mm_cvtsi128_si32(oct);
+    *v1 = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(oct, 4));
+}
+
+/* The smallest value of n digits without a leading '0' (0 for one digit: "0" is fine). */
+static const int64_t min_of_len[9] = {0, 0, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+
+/* One instruction row "[T,C,S,D,L]" at p (p[0] == '[', ROW_WINDOW bytes readable)
+ * from its non-digit mask, the decoder's common shape: C, S and D one digit each
+ * (",d,d,d," after T: bits e0..e0+7 of the mask are 1010101 then a digit, the
+ * three commas checked in one word), T and L 1..8 digits without a leading '0'
+ * (a leading '0' is a value below the smallest of its length). The cells between
+ * the mask's separators hold only digits, so each separator's byte and each cell's
+ * length is all there is to check. NULL: not this shape, nothing decided (r may be
+ * partly written; the caller does not count it). */
+static inline const char *inst_common(const char *p, uint64_t nd, fp_wave_inst *r)
+{
+    unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull);
+    unsigned lt = e0 - 1;
+    if (lt - 1 > 7 || ((nd >> e0) & 0xff) != 0x55)
+        return NULL;
+    uint64_t w;
+    memcpy(&w, p + e0, 8);
+    if ((w & 0x00ff00ff00ff00ffull) != 0x002c002c002c002cull)
+        return NULL;
+    const char *l = p + e0 + 7;
+    unsigned ll = (unsigned)__builtin_ctzll(nd >> (e0 + 7));
+    if (ll > 8 || l[ll] != ']')
+        return NULL;
+    int64_t t, line;
+    digits2(p + 1, lt, l, ll, &t, &line);
+    if (t < min_of_len[lt] || line < min_of_len[ll])
+        return NULL;
+    const unsigned char *u = (const unsigned char *)p + e0;
+    r->time = t;
+    r->cat = (int32_t)u[1] - '0';
+    r->stall = (int64_t)u[3] - '0';
+    r->dur = (int64_t)u[5] - '0';
+    r->line = line;
+    return l + ll + 1;
+}
+#endif
+
+/* One instruction row at p (ROW_WINDOW bytes readable) into r, as row_compact +
+ * put_inst; NULL as row_compact. */
+static inline const char *inst_row(const char *p, fp_wave_inst *r)
+{
+    int64_t v[5];
+    const char *q;
+#if defined(__SSE2__)
+    if (*p != '[')
+        return NULL;
+    if ((q = inst_common(p, nondigits32(p), r)) != NULL)
+        return q;
+#endif
+    q = row_compact(p, v, 5);
+    if (!q)
+        return NULL;
+    r->time = v[0];
+    r->cat = (int32_t)(v[1] < 0 || v[1] > 1000 ? 0 : v[1]);
+    r->stall = v[2];
+    r->dur = v[3];
+    r->line = v[4];
+    return q;
+}
+
+/* Up to `room` instruction rows from c->p into r; returns how many. c->p ends after
+ * the last row taken (at its following ',' or ']'), or stays at the first row when
+ * none was taken. */
+static size_t insts_batch(fp_fc *c, fp_wave_inst *r, size_t room)
+{
+    const char *p = c->p, *lim = row_lim(c), *end = c->p, *q;
+    fp_wave_inst *r0 = r, *rend = r + room;
+    while (r < rend && p < lim) {
+#if defined(__SSE2__)
+        /* the common rows in a loop of their own (the other ways' code would crowd its registers) */
+        while (*p == '[' && (q = inst_common(p, nondigits32(p), r)) != NULL) {
+            r++;
+            end = q;
+            if (*q != ',' || r == rend || (p = q + 1) >= lim)
+                goto out;
+        }
+#endif
+        if (!(q = inst_row(p, r)))
+            break;
+        r++;
+        end = q;
+        if (*q != ',')
+            break;
+        p = q + 1;
+    }
+#if defined(__SSE2__)
+out:
+#endif
+    c->p = end;
+    return (size_t)(r - r0);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_AVX2_ROWS 1
+
+/* The AVX2 row (issue 22: <= 4 instructions per byte): the common shape of
+ * inst_common, found the same way from a 32-byte non-digit mask, then the four
+ * int64 cells converted together. One byte shuffle puts T right-aligned in an
+ * 8-byte lane and S, D, L in three more (the low 128-bit lane shuffles p[0..16),
+ * which holds T, C, S, D; the high one p[e0+5..], which starts at D and holds L),
+ * zeroing the rest; then pairs, quads and octets are combined by three
+ * multiply-adds and the four values stored as time, stall, dur, line - the first
+ * four fields of fp_wave_inst, in that order. The shuffles depend only on T's and
+ * L's lengths: two tables of eight, built by the compiler. */
+_Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall) == 8 &&
+                   offsetof(fp_wave_inst, dur) == 16 && offsetof(fp_wave_inst, line) == 24,
+               "the AVX2 row stores time, stall, dur, line as one 32-byte vector");
+/* byte b of an 8-byte lane: digit 7 - b from the end of a cell of n digits ending at
+ * `last` (its last digit's index in the lane's source), or 0x80 (zero) */
+#define SH_C(last, n, b) ((7 - (b)) < (n) ? (last) - (7 - (b)) : 0x80)
+#define SH_CELL(last, n)                                                                                       \
+    SH_C(last, n, 0), SH_C(last, n, 1), SH_C(last, n, 2), SH_C(last, n, 3), SH_C(last, n, 4), SH_C(last, n, 5), \
+        SH_C(last, n, 6), SH_C(last, n, 7)
+/* low lane, source p[0..16): T at 1..lt, then ",C," and S ending at lt + 3 + ls;
+ * high lane, source from D's start: D ending at ld - 1, ',' and L ending at ld + ll */
+#define SH_LO(lt, ls) SH_CELL(lt, lt), SH_CELL((lt) + 3 + (ls), ls)
+#define SH_HI(ld, ll) SH_CELL((ld) - 1, ld), SH_CELL((ld) + (ll), ll)
+#define SH_ROW(M, a) {{M(a, 0)}, {M(a, 1)}, {M(a, 2)}, {M(a, 3)}, {M(a, 4)}, {M(a, 5)}, {M(a, 6)}, {M(a, 7)}, {M(a, 8)}}
+#define SH_TAB(M)                                                                                              \
+    {SH_ROW(M, 0), SH_ROW(M, 1), SH_ROW(M, 2), SH_ROW(M, 3), SH_ROW(M, 4), SH_ROW(M, 5), SH_ROW(M, 6),          \
+     SH_ROW(M, 7), SH_ROW(M, 8)}
+/* the common shape's two lanes in one: S and D one digit */
+#define SH_COMMON(lt, ll) SH_LO(lt, 1), SH_HI(1, ll)
+/* [lt][ll]: the shuffle of a row whose T has lt digits and L ll (0 unused) */
+static const unsigned char sh_row[9][9][32] __attribute__((aligned(32))) = SH_TAB(SH_COMMON);
+
+/* The constants of inst_avx2, made once per batch and hidden from the compiler
+ * (an empty asm), which otherwise rebuilds each of them in every row. */
+typedef struct avx2_k {
+    __m256i c0, nine, w10, w100, w10k, perm;
+    uint64_t even, commas;
+} avx2_k;
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *k)
+{
+    k->c0 = _mm256_set1_epi8('0');
+    k->nine = _mm256_set1_epi8(9);
+    k->w10 = _mm256_set1_epi16(0x010a);
+    k->w100 = _mm256_set1_epi32(0x00010064);
+    k->w10k = _mm256_set1_epi32(0x00012710);
+    k->perm = _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5);
+    k->even = 0x00ff00ff00ff00ffull;
+    k->commas = 0x002c002c002c002cull;
+    __asm__("" : "+x"(k->c0), "+x"(k->nine), "+x"(k->w10), "+x"(k->w100), "+x"(k->w10k), "+x"(k->perm));
+    __asm__("" : "+r"(k->even), "+r"(k->commas));
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(const char *p, fp_wave_inst *r,
+                                                                            const avx2_k *k)
+{
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i a = _mm256_sub_epi8(x, k->c0);
+    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
+    const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->c0));
+    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero (as in inst_avx2_any) */
+        return NULL;
+    unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull);
+    unsigned lt = e0 - 1;
+    if (((nd >> e0) & 0xff) != 0x55)
+        return NULL;
+    uint64_t w;
+    memcpy(&w, p + e0, 8);
+    if ((w & k->even) != k->commas)
+        return NULL;
+    const char *l = p + e0 + 7;
+    unsigned ll = (unsigned)__builtin_ctzll(nd >> (e0 + 7));
+    if (((lt - 1) | (ll - 1)) > 7 || l[ll] != ']') /* both 1..8 (0 wraps) */
+        return NULL;
+    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
+    const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)sh_row[lt][ll]);
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
+    const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
+    const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
+    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
+    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
+    const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
+    _mm256_storeu_si256((__m256i *)(void *)r, v);
+    r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
+    return l + ll + 1;
+}
+
+/* The AVX2 row of any cell lengths, for the rows inst_avx2 declines: "[T,C,S,D,L]" with C one
+ * digit (the decoder's category; 2-digit ones, rare, go inst_row's way) and T, S,
+ * D, L of 1..8 digits. The cells are found from a 32-byte non-digit mask (each
+ * cell ends at the next non-digit), every non-digit inside the row must be a comma
+ * and the last one ']', and no cell may start with '0' and go on (one test over the
+ * whole 32 bytes: a '0' after a non-digit and before a digit; one in the next row
+ * declines this one too, which is only slower). Then the four int64 cells are
+ * converted together: one byte shuffle puts T, S, D, L right-aligned in four 8-byte
+ * lanes, zeroing the rest (the low 128-bit lane shuffles p[0..16), which must hold
+ * T and S; the high one the 16 bytes from D's start, which must hold D and L), then
+ * pairs, quads and octets are combined by three multiply-adds and the four values
+ * stored as time, stall, dur, line - the first four fields of fp_wave_inst, in that
+ * order. A lane's shuffle depends only on the lengths of its two cells: tables of
+ * 9 x 9 built by the compiler. */
+/* [lt][ls] and [ld][ll] (length 0 unused) */
+static const unsigned char sh_lo[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_LO);
+static const unsigned char sh_hi[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_HI);
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_any(const char *p, fp_wave_inst *r)
+{
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i a = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_min_epu8(a, _mm256_set1_epi8(9)), a));
+    const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
+    const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('0')));
+    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero */
+        return NULL;
+    unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull); /* T's end */
+    if (((nd >> e0) & 0xf) != 0x5)                        /* then one non-digit (C), a separator, a digit */
+        return NULL;
+    unsigned e2 = e0 + 3 + (unsigned)__builtin_ctzll(nd >> (e0 + 3)); /* S's end */
+    unsigned e3 = e2 + 1 + (unsigned)__builtin_ctzll(nd >> (e2 + 1)); /* D's */
+    unsigned e4 = e3 + 1 + (unsigned)__builtin_ctzll(nd >> (e3 + 1)); /* L's */
+    unsigned lt = e0 - 1, ls = e2 - e0 - 3, ld = e3 - e2 - 1, ll = e4 - e3 - 1;
+    /* lengths 1..8 (0 wraps), T and S in the low 16 bytes, D and L in 16 from D */
+    if ((lt - 1) > 7 || (ls - 1) > 7 || (ld - 1) > 7 || (ll - 1) > 7 || e2 > 16 || e4 - e2 > 16)
+        return NULL;
+    /* the non-digits between '[' and e4 are e0, e0 + 2, e2, e3: all commas; e4 is ']' */
+    if ((nd & ~cm & ((1ull << e4) - 1) & ~1ull) || p[e4] != ']')
+        return NULL;
+    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e2 + 1)), 1);
+    const __m256i ctl = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)sh_lo[lt][ls])),
+                                                _mm_load_si128((const __m128i *)(const void *)sh_hi[ld][ll]), 1);
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), _mm256_set1_epi8('0')); /* zeros stay 0 */
+    const __m256i pairs = _mm256_maddubs_epi16(dig, _mm256_set1_epi16(0x010a));
+    const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00010064));
+    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), _mm256_set1_epi32(0x00012710));
+    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
+    const __m256i v = _mm256_cvtepu32_epi64(
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5))));
+    _mm256_storeu_si256((__m256i *)(void *)r, v);
+    r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
+    return p + e4 + 1;
+}
+
+/* insts_batch with the AVX2 row first. */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t insts_batch_wide(fp_fc *c, fp_wave_inst *r, size_t room)
+{
+    const char *p = c->p, *lim = row_lim(c), *end = c->p, *q;
+    fp_wave_inst *r0 = r, *rend = r + room;
+    /* rows start >= INST_ROW_MIN bytes apart, so with every start below p + (room - 1) *
+     * INST_ROW_MIN + 1 at most `room` rows fit: the inner loop need not count them */
+    if ((size_t)(lim - p) > (room - 1) * INST_ROW_MIN + 1)
+        lim = p + (room - 1) * INST_ROW_MIN + 1;
+    avx2_k k;
+    avx2_k_init(&k);
+    while (r < rend && p < lim) {
+        /* the inner loop calls nothing, so its constants stay in registers */
+        if (*p == '[' && (q = inst_avx2(p, r, &k)) != NULL) {
+            for (;;) {
+                r++;
+                end = q;
+                uint16_t h;
+                memcpy(&h, q, 2);
+                p = q + 1;
+                if (h != (',' | '[' << 8)) { /* not ",[" (little-endian): the array's end, or the ways below */
+                    if (*q != ',')
+                        goto out;
+                    break;
+                }
+                if (p >= lim)
+                    goto out;
+                if ((q = inst_avx2(p, r, &k)) == NULL)
+                    break;
+            }
+            if (r == rend || p >= lim)
+                goto out;
+        }
+        if (!(q = *p == '[' ? inst_avx2_any(p, r) : NULL) && !(q = inst_row(p, r)))
+            break;
+        r++;
+        end = q;
+        if (*q != ',')
+            break;
+        p = q + 1;
+    }
+out:
+    c->p = end;
+    return (size_t)(r - r0);
+}
+#endif
+
+static bool baseline_rows; /* fp_wave_baseline_rows: tests and fuzzing take the SSE2 rows */
+
+void fp_wave_baseline_rows(bool on) { baseline_rows = on; }
+
+/* The AVX2 rows where the CPU has them (a runtime check: the build stays portable,
+ * no -march flags), else the SSE2 (or scalar) ones. */
+static inline bool wide_ok(void)
+{
+#if defined(HAVE_AVX2_ROWS)
+    return !baseline_rows && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+#else
+    return false;
+#endif
+}
+#if !defined(HAVE_AVX2_ROWS)
+#define insts_batch_wide insts_batch
+#endif
+
+
+/* One timeline row "[s,d]" at p (ROW_WINDOW bytes readable) into sp: the
+ * decoder's shape (s one digit, d 1..8 digits, compact_int_sep's rule) in two
+ * word checks, else row_compact; NULL as row_compact. */
+static inline const char *span_row(const char *p, fp_wave_span *sp)
+{
+    int64_t v[2];
+    uint64_t w;
+    unsigned n;
+    memcpy(&w, p, 8);
+    if ((w & 0xff00ffull) == 0x2c005bull && (unsigned)(p[1] - '0') <= 9 && (n = compact_int_sep(p + 3, &v[1])) &&
+        p[3 + n] == ']') {
+        v[0] = p[1] - '0';
+        p += 4 + n;
+    } else if (!(p = row_compact(p, v, 2))) {
+        return NULL;
+    }
+    sp->state = (int32_t)(v[0] < 0 || v[0] >= FP_WS_COUNT ? FP_WS_EMPTY : v[0]);
+    sp->dur = v[1];
+    return p;
+}
+
+/* Most timeline rows: "[s,d]" or "[s,dd]" (d without a leading '0'), byte by byte;
+ * NULL for any other (span_row decides). */
+static inline const char *span_short(const char *p, fp_wave_span *sp)
+{
+    unsigned st = (unsigned char)p[1] - '0', d0 = (unsigned char)p[3] - '0', d1 = (unsigned char)p[4] - '0';
+    if (p[0] != '[' || p[2] != ',' || st > 9 || d0 > 9)
+        return NULL;
+    sp->state = (int32_t)(st < FP_WS_COUNT ? st : FP_WS_EMPTY);
+    if (p[4] == ']') {
+        sp->dur = d0;
+        return p + 5;
+    }
+    if (d1 > 9 || d0 == 0 || p[5] != ']')
+        return NULL;
+    sp->dur = d0 * 10 + d1;
+    return p + 6;
+}
+
+static size_t spans_batch(fp_fc *c, fp_wave_span *sp, size_t room)
+{
+    const char *p = c->p, *lim = row_lim(c), *end = c->p;
+    fp_wave_span *s0 = sp, *send = sp + room;
+    while (sp < send && p < lim) {
+        const char *q;
+        while ((q = span_short(p, sp)) != NULL) { /* no calls: the short rows' loop */
+            sp++;
+            end = q;
+            if (*q != ',' || sp == send || (p = q + 1) >= lim)
+                goto out;
+        }
+        q = span_row(p, sp);
+        if (!q)
+            break;
+        sp++;
+        end = q;
+        if (*q != ',')
+            break;
+        p = q + 1;
+    }
+out:
+    c->p = end;
+    return (size_t)(sp - s0);
+}
+
 /* [[time, cat, stall, dur, line, ...], ...] - as read_rows + put_inst. */
 static bool f_insts(fp_fc *c, fp_wave *w)
 {
@@ -494,10 +993,26 @@ static bool f_insts(fp_fc *c, fp_wave *w)
         return false;
     if (fp_fc_lit(c, ']'))
         return true;
+    bool batch = true; /* off for one row after a batch stopped at it */
     do {
-        int64_t v[5];
         ahead(c);
-        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 5) : NULL;
+        size_t room = batch ? batch_room(c, INST_ROW_MIN) : 0;
+        if (room && w->sink) {
+            if (!(room = sink_batch(w, ROOM_INSTS, room)))
+                return false; /* too big, or a chunk callback stopped */
+        } else if (room)
+            RESERVE(w->insts, w->n_insts, w->cap_insts, room);
+        if (room) {
+            size_t k = wide_ok() ? insts_batch_wide(c, w->insts + w->n_insts, room)
+                                    : insts_batch(c, w->insts + w->n_insts, room);
+            w->n_insts += k;
+            batch = k == room; /* it stopped at a row it did not take: that row the way below */
+            if (k)
+                goto sep;
+        }
+        batch = true;
+        int64_t v[5];
+        const char *q = view(c) > ROW_WINDOW ? row_compact(c->p, v, 5) : NULL;
         if (q) {
             c->p = q;
         } else {
@@ -509,7 +1024,7 @@ static bool f_insts(fp_fc *c, fp_wave *w)
             if (!f_row_tail(c))
                 return false;
         }
-        if (w->n_insts >= w->cap_insts && !room(w, ROOM_INSTS))
+        if (w->n_insts >= w->cap_insts && !make_room(w, ROOM_INSTS))
             return false;
         fp_wave_inst *r = &w->insts[w->n_insts++];
         r->time = v[0];
@@ -517,6 +1032,8 @@ static bool f_insts(fp_fc *c, fp_wave *w)
         r->stall = v[2];
         r->dur = v[3];
         r->line = v[4];
+    sep:
+        ahead(c); /* a row the scanners took may end at the window's end (its NUL pad) */
         if (c->p < c->e && *c->p == ',') { /* the usual separator, no whitespace */
             c->p++;
             continue;
@@ -534,21 +1051,34 @@ static bool f_spans(fp_fc *c, fp_wave *w)
         return false;
     if (fp_fc_lit(c, ']'))
         return true;
+    bool batch = true;
     do {
-        int64_t v[2];
         ahead(c);
-        const char *q = (size_t)(c->e - c->p) > ROW_WINDOW ? row_compact(c->p, v, 2) : NULL;
-        if (q) {
-            c->p = q;
-        } else if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &v[0]) || !fp_fc_lit(c, ',') || !fp_fc_int(c, &v[1]) ||
-                   !f_row_tail(c)) {
-            return false;
+        size_t room = batch ? batch_room(c, SPAN_ROW_MIN) : 0;
+        if (room && w->sink) {
+            if (!(room = sink_batch(w, ROOM_SPANS, room)))
+                return false; /* too big, or a chunk callback stopped */
+        } else if (room)
+            RESERVE(w->spans, w->n_spans, w->cap_spans, room);
+        if (room) {
+            size_t k = spans_batch(c, w->spans + w->n_spans, room);
+            w->n_spans += k;
+            batch = k == room;
+            if (k)
+                goto sep;
         }
-        if (w->n_spans >= w->cap_spans && !room(w, ROOM_SPANS))
+        batch = true;
+        int64_t v[2];
+        if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &v[0]) || !fp_fc_lit(c, ',') || !fp_fc_int(c, &v[1]) ||
+            !f_row_tail(c))
+            return false;
+        if (w->n_spans >= w->cap_spans && !make_room(w, ROOM_SPANS))
             return false;
         fp_wave_span *sp = &w->spans[w->n_spans++];
         sp->state = (int32_t)(v[0] < 0 || v[0] >= FP_WS_COUNT ? FP_WS_EMPTY : v[0]);
         sp->dur = v[1];
+    sep:
+        ahead(c);
         if (c->p < c->e && *c->p == ',') {
             c->p++;
             continue;
@@ -582,11 +1112,15 @@ static const char *wait_compact(const char *p, const char *end, fp_wave *w)
             if (!(n = compact_int_sep(p, &prod)) || p[n] != ',')
                 goto undo;
             p += n + 1;
-            if (!(n = compact_int_sep(p, &x)) || p[n] != ']')
-                goto undo;
-            p += n + 1;
+            if (p[0] == '0' && p[1] == ']') { /* the count the decoder always writes */
+                p += 2;
+            } else {
+                if (!(n = compact_int_sep(p, &x)) || p[n] != ']')
+                    goto undo;
+                p += n + 1;
+            }
             if (w->n_prods >= w->cap_prods)
-                room(w, ROOM_PRODS);
+                make_room(w, ROOM_PRODS);
             w->prods[w->n_prods++] = prod;
             if (*p == ',') {
                 p++;
@@ -600,7 +1134,7 @@ static const char *wait_compact(const char *p, const char *end, fp_wave *w)
     if (*p++ != ']')
         goto undo;
     if (w->n_waits >= w->cap_waits)
-        room(w, ROOM_WAITS);
+        make_room(w, ROOM_WAITS);
     w->waits[w->n_waits++] = (fp_wave_wait){line, n0, w->n_prods - n0};
     return p;
 undo:
@@ -621,7 +1155,7 @@ static bool f_wait_entry(fp_fc *c, fp_wave *w)
     if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &line) || !fp_fc_lit(c, ',') || !fp_fc_lit(c, '['))
         return false;
     if (w->n_waits >= w->cap_waits)
-        room(w, ROOM_WAITS);
+        make_room(w, ROOM_WAITS);
     fp_wave_wait *e = &w->waits[w->n_waits++];
     e->line = line;
     e->first = w->n_prods;
@@ -634,7 +1168,7 @@ static bool f_wait_entry(fp_fc *c, fp_wave *w)
             if (!fp_fc_lit(c, '[') || !fp_fc_int(c, &p) || !f_row_tail(c))
                 return false;
             if (w->n_prods >= w->cap_prods)
-                room(w, ROOM_PRODS);
+                make_room(w, ROOM_PRODS);
             w->prods[w->n_prods++] = p;
             e->n++;
         } while (fp_fc_lit(c, ','));
@@ -661,9 +1195,24 @@ static bool f_waits(fp_fc *c, fp_wave *w)
     if (fp_fc_lit(c, ']'))
         return true;
     do {
+        ahead(c);
+        if (view(c) > ROW_WINDOW) {
+            /* compact entries while ROW_WINDOW bytes follow each, with one window check */
+            const char *p = c->p, *lim = row_lim(c), *end = c->p + view(c), *q;
+            size_t k = 0;
+            while (p < lim && (q = wait_compact(p, end, w)) != NULL) {
+                k++;
+                c->p = q;
+                if (*q != ',')
+                    break;
+                p = q + 1;
+            }
+            if (k)
+                continue; /* to the separator test below */
+        }
         if (!f_wait_entry(c, w))
             return false;
-    } while (fp_fc_lit(c, ','));
+    } while ((ahead(c), fp_fc_lit(c, ','))); /* an entry may end at the window's end */
     return fp_fc_lit(c, ']');
 }
 
@@ -758,7 +1307,7 @@ static void wave_reset(fp_wave *w)
 int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err)
 {
     wave_reset(w);
-    wsrc src = {{buf, buf + len}, NULL, 0, 0, -1, NULL, 0, len, true, false};
+    wsrc src = {{buf, buf + len}, NULL, 0, 0, -1, NULL, 0, len, true, false, 0};
     if (fast_parse(w, &src) == 0)
         return 0;
     return fp_wave_parse_jscan(w, buf, len, name, err);
@@ -769,10 +1318,10 @@ int fp_wave_parse_windowed(fp_wave *w, const char *buf, size_t len, size_t win, 
 {
     wave_reset(w);
     win = win < 64 ? 64 : win;
-    char *wb = malloc(win);
+    char *wb = malloc(win + ROW_WINDOW);
     if (!wb)
         abort();
-    wsrc src = {{wb, wb}, wb, win, win / 2, -1, buf, len, 0, false, false};
+    wsrc src = {{wb, wb}, wb, win, win / 2, -1, buf, len, 0, false, false, ROW_WINDOW};
     int rc = fast_parse(w, &src);
     free(wb);
     if (windowed)
@@ -1145,8 +1694,9 @@ static bool stream_wave_file(int dfd, const fp_wave_file *f, fp_wave_walker *wk,
     if (fd < 0)
         return false;
     wk->buf.len = 0;
-    fp_sb_grow(&wk->buf, WIN_SIZE);
-    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap, WIN_AHEAD, fd, NULL, 0, 0, false, false};
+    fp_sb_grow(&wk->buf, WIN_SIZE + ROW_WINDOW);
+    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap - ROW_WINDOW, WIN_AHEAD, fd, NULL, 0, 0, false, false,
+                ROW_WINDOW};
     wave_reset(&wk->w);
     wk->w.inst_base = 0;
     /* sizing: with a chunked reader, a wave growing past its limit stops here */
@@ -1207,8 +1757,9 @@ static int chunk_pass(int dfd, const fp_wave_file *f, fp_wave_walker *wk, fp_wav
     size_exactly((void **)&w->spans, &w->cap_spans, rows, sizeof *w->spans);
     size_exactly((void **)&w->waits, &w->cap_waits, 1024, sizeof *w->waits);
     size_exactly((void **)&w->prods, &w->cap_prods, 4096, sizeof *w->prods);
-    fp_sb_grow(&wk->buf, WIN_SIZE);
-    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap, WIN_AHEAD, fd, NULL, 0, 0, false, false};
+    fp_sb_grow(&wk->buf, WIN_SIZE + ROW_WINDOW);
+    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap - ROW_WINDOW, WIN_AHEAD, fd, NULL, 0, 0, false, false,
+                ROW_WINDOW};
     s->chunking = true;
     s->stop = 0;
     s->waits_seen = 0;
@@ -1272,8 +1823,9 @@ static bool wcur_open(fp_wave_wcur *wc, int dfd, const fp_wave_file *f, size_t o
         return false;
     }
     fp_sb_init(&wc->buf);
-    fp_sb_grow(&wc->buf, WIN_AHEAD * 2);
-    wc->src = (wsrc){{wc->buf.buf, wc->buf.buf}, wc->buf.buf, wc->buf.cap, WIN_AHEAD, fd, NULL, 0, off, false, false};
+    fp_sb_grow(&wc->buf, WIN_AHEAD * 2 + ROW_WINDOW);
+    wc->src = (wsrc){{wc->buf.buf, wc->buf.buf}, wc->buf.buf, wc->buf.cap - ROW_WINDOW, WIN_AHEAD, fd, NULL, 0, off,
+                     false, false, ROW_WINDOW};
     wc->left = n;
     wc->first = true;
     return true;
@@ -1803,6 +2355,35 @@ static inline bool cr_next_int(chunk_rd *r, int64_t *v)
     return cr_lit(r, ',') && cr_int(r, v);
 }
 
+/* The second pass's common case: ",<1..7 digits>" at p (17 bytes readable) in an
+ * array the first pass checked - its cells are integers jscan reads, so the digits
+ * after a ',' are the whole value, ended by the first non-digit. Returns the bytes
+ * taken, or 0 (a sign, blanks, 8+ digits: cr_next_int's way). */
+static inline unsigned checked_cell(const char *p, int64_t *v)
+{
+    if (*p != ',')
+        return 0;
+    uint64_t w;
+    memcpy(&w, p + 1, 8);
+    uint64_t d = w - 0x3030303030303030ull;
+    uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    if (!nd)
+        return 0;
+    unsigned len = (unsigned)__builtin_ctzll(nd) >> 3;
+    if (len == 0)
+        return 0;
+    if (len == 1) {
+        *v = (int64_t)(d & 0xff);
+        return 2;
+    }
+    /* swar_digits on the word already loaded */
+    d <<= 64 - 8 * len;
+    d = ((d * 2561) >> 8) & 0x00ff00ff00ff00ffull;
+    d = ((d * 6553601) >> 16) & 0x0000ffff0000ffffull;
+    *v = (int64_t)((d * 42949672960001ull) >> 32);
+    return len + 1;
+}
+
 static void cr_init(chunk_rd *r, int fd, off_t off)
 {
     r->fd = fd;
@@ -1832,6 +2413,38 @@ static inline size_t skim_cells16(const char *p, size_t *cnt)
     unsigned zer = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('0')));
     if ((c & (c >> 1)) || (starts & zer & (dig >> 1)))
         return 0; /* ",," or a leading zero */
+    /* the bits of a 16-bit mask, summed in place (__builtin_popcount is a libgcc call
+     * without -mpopcnt, which the portable build does not assume) */
+    unsigned b = c - ((c >> 1) & 0x5555u);
+    b = (b & 0x3333u) + ((b >> 2) & 0x3333u);
+    b = (b + (b >> 4)) & 0x0f0fu;
+    *cnt += (size_t)((b + (b >> 8)) & 0x1fu);
+    return last + 1;
+}
+#endif
+
+#if defined(HAVE_AVX2_ROWS)
+/* skim_cells16 over 32 bytes (AVX2): a block may now hold a cell of 16..31 digits,
+ * more than jscan's integers have - any run of 16 digits declines it (the caller's
+ * per-cell way decides). */
+__attribute__((target("avx2,popcnt"))) static size_t skim_cells32(const char *p, size_t *cnt)
+{
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i a = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+    uint32_t dig = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, _mm256_set1_epi8(9)), a));
+    uint32_t com = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
+    if ((dig | com) != 0xffffffffu || !(dig & 1) || !com)
+        return 0;
+    unsigned last = 31u - (unsigned)__builtin_clz(com); /* the block's last ',' */
+    uint32_t range = (uint32_t)((2ull << last) - 1), c = com & range;
+    uint32_t starts = ((c << 1) | 1) & range & ~c;
+    uint32_t zer = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('0')));
+    uint32_t run = dig & (dig >> 1); /* bit i: digits at i..i+1, then i..i+3, i..i+7, i..i+15 */
+    run &= run >> 2;
+    run &= run >> 4;
+    run &= run >> 8;
+    if ((c & (c >> 1)) || (starts & zer & (dig >> 1)) || (run & range))
+        return 0; /* ",,", a leading zero, 16+ digits */
     *cnt += (size_t)__builtin_popcount(c);
     return last + 1;
 }
@@ -1845,7 +2458,10 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
         abort();
     int rc = -1;
     off_t off_s = -1, off_t_ = -1;
-    size_t ns = 0, nt = 0;
+    size_t ns = 0, nt = 0, took;
+    const bool wide = wide_ok();
+    (void)wide;
+    (void)took;
     cr_init(r, fd, 0);
     if (!cr_lit(r, '{'))
         goto done;
@@ -1891,8 +2507,13 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
                     for (;;) {
                         int64_t v;
                         unsigned n;
+#if defined(HAVE_AVX2_ROWS)
+                        if (wide && r->len - r->pos >= 32 && (took = skim_cells32(r->buf + r->pos, &cnt)) != 0) {
+                            r->pos += took;
+                            continue;
+                        }
+#endif
 #if defined(__SSE2__)
-                        size_t took;
                         if (r->len - r->pos >= 16 && (took = skim_cells16(r->buf + r->pos, &cnt)) != 0) {
                             r->pos += took;
                             continue;
@@ -1940,17 +2561,27 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
     if (ns == nt && ns > 1) {
         cr_init(r, fd, off_s);
         cr_init(rt, fd, off_t_);
-        int64_t st, t0, t1;
+        int64_t st, t0, t1, acc = 0;
+        bool ov = false; /* the sum and its flag in locals: stores through out/sat could alias the cursors */
         if (!cr_int(r, &st) || !cr_int(rt, &t0))
             goto done;
         for (size_t i = 0; i + 1 < ns; i++) {
-            if (!cr_next_int(rt, &t1))
+            unsigned n;
+            if (rt->len - rt->pos >= 17 && (n = checked_cell(rt->buf + rt->pos, &t1)) != 0)
+                rt->pos += n;
+            else if (!cr_next_int(rt, &t1))
                 goto done;
-            *out = fp_sat_add(*out, fp_sat_mul(st, fp_sat_sub(t1, t0, sat), sat), sat);
+            acc = fp_sat_add(acc, fp_sat_mul(st, fp_sat_sub(t1, t0, &ov), &ov), &ov);
             t0 = t1;
-            if (i + 2 < ns && !cr_next_int(r, &st))
-                goto done;
+            if (i + 2 < ns) {
+                if (r->len - r->pos >= 17 && (n = checked_cell(r->buf + r->pos, &st)) != 0)
+                    r->pos += n;
+                else if (!cr_next_int(r, &st))
+                    goto done;
+            }
         }
+        *out = acc;
+        *sat |= ov;
     }
     rc = 0;
 done:

@@ -3,7 +3,9 @@
  * does, checked against the jscan reader alone (the fast path must read every
  * document as it does); and through fp_wave_parse_windowed, the walk's way of
  * reading a file through a refilled window, at a window size taken from the input
- * (64 B .. ~4 KB: tokens and rows straddle its refills), checked the same way. */
+ * (64 B .. ~4 KB: tokens and rows straddle its refills), checked the same way; then
+ * both again with the baseline row scanners (fp_wave_baseline_rows: SSE2 where the
+ * CPU has the AVX2 ones, issue 22), so each scanner is checked on any machine. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +63,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc == 0)
         same_wave(&ww, &ref);
     fp_err_clear(&werr);
+    /* the baseline (SSE2 / scalar) row scanners where the CPU has the AVX2 ones: the
+     * same result, whole and windowed */
+    fp_wave_baseline_rows(true);
+    fp_err berr = {0};
+    int brc = fp_wave_parse(&ww, (const char *)data, size, "se0_sm0_sl0_wv0.json", &berr);
+    if (brc != rc || (rc != 0 && strcmp(berr.message, err.message)))
+        abort();
+    if (rc == 0)
+        same_wave(&ww, &ref);
+    fp_err_clear(&berr);
+    brc = fp_wave_parse_windowed(&ww, (const char *)data, size, win, NULL, "se0_sm0_sl0_wv0.json", &berr);
+    if (brc != rc || (rc != 0 && strcmp(berr.message, err.message)))
+        abort();
+    if (rc == 0)
+        same_wave(&ww, &ref);
+    fp_err_clear(&berr);
+    fp_wave_baseline_rows(false);
     fp_err_clear(&rerr);
     fp_err_clear(&err);
     /* the arrays must be consistent with their counts: touch every record */

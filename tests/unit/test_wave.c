@@ -321,6 +321,127 @@ static void test_list_and_walk(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* One random cell of a wstates array: its text into sb, its value into *v; false when
+ * jscan does not read it as an int64 integer (leading zero, float, sign alone, too long). */
+static bool ws_cell(fp_sb *sb, int64_t want, int64_t *v, bool bad)
+{
+    char num[40];
+    int kind = rand() % 100;
+    bool ok = true;
+    if (bad) { /* something jscan refuses */
+        static const char *const refused[] = {"01", "1.5", "2e3", "-", "00", "1234567890123456789012"};
+        snprintf(num, sizeof num, "%s", refused[rand() % 6]);
+        ok = false;
+    } else if (kind < 2) { /* long: 16..18 digits, or 19 (fits only below 2^63) */
+        int nd = 16 + rand() % 4;
+        for (int d = 0; d < nd; d++)
+            num[d] = (char)('0' + (d == 0 ? 1 + rand() % 9 : rand() % 10));
+        num[nd] = '\0';
+    } else {
+        snprintf(num, sizeof num, "%lld", (long long)want);
+    }
+    if (ok) {
+        errno = 0;
+        long long x = strtoll(num, NULL, 10);
+        ok = errno != ERANGE;
+        *v = x;
+    }
+    if (rand() % 50 == 0)
+        fp_sb_addc(sb, ' ');
+    fp_sb_adds(sb, num);
+    if (rand() % 50 == 0)
+        fp_sb_addc(sb, ' ');
+    return ok;
+}
+
+/* fp_wstates_integral's streaming passes (wave.c skim_cells16 / skim_cells32, checked_cell
+ * and the per-cell way) on random arrays - 1..19-digit cells, blanks, cells jscan refuses,
+ * arrays across the 64 KiB chunks - against a reference computed here with strtoll and
+ * saturating sums; with the CPU's scanners and with the baseline ones. */
+static void wstates_random(bool baseline)
+{
+    fp_wave_baseline_rows(baseline);
+    char dir[] = "/tmp/fp_wsr_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    srand(23);
+    int accepted = 0;
+    for (int it = 0; it < 120; it++) {
+        int n = 2 + rand() % (it % 10 == 0 ? 30000 : 300);
+        int64_t *st = malloc((size_t)n * sizeof *st), *tm = malloc((size_t)n * sizeof *tm);
+        assert_true(st && tm);
+        bool ok = true;
+        int bad_at = it % 3 == 0 ? rand() % (2 * n) : -1; /* one cell jscan refuses, in a third */
+        fp_sb doc;
+        fp_sb_init(&doc);
+        fp_sb_adds(&doc, "{\"name\":\"wstates1.json\",\"state\":[");
+        for (int i = 0; i < n; i++) {
+            if (i)
+                fp_sb_addc(&doc, ',');
+            ok &= ws_cell(&doc, rand() % (rand() % 8 ? 10 : 1000), &st[i], i == bad_at);
+        }
+        fp_sb_adds(&doc, "],\"time\":[");
+        int64_t t = rand() % 100000;
+        for (int i = 0; i < n; i++) {
+            if (i)
+                fp_sb_addc(&doc, ',');
+            t += rand() % (rand() % 4 ? 100 : 100000);
+            ok &= ws_cell(&doc, t, &tm[i], n + i == bad_at);
+        }
+        fp_sb_adds(&doc, "]}");
+        write_file(dir, "wstates1.json", doc.buf);
+        fp_sb_free(&doc);
+        int64_t want = 0, v = 0;
+        bool wsat = false, sat = false;
+        for (int i = 0; ok && i + 1 < n; i++) {
+            int64_t dt, pr, sum;
+            if (__builtin_sub_overflow(tm[i + 1], tm[i], &dt)) {
+                wsat = true;
+                dt = tm[i] < 0 ? INT64_MAX : INT64_MIN;
+            }
+            if (__builtin_mul_overflow(st[i], dt, &pr)) {
+                wsat = true;
+                pr = (st[i] < 0) != (dt < 0) ? INT64_MIN : INT64_MAX;
+            }
+            if (__builtin_add_overflow(want, pr, &sum)) {
+                wsat = true;
+                sum = pr > 0 ? INT64_MAX : INT64_MIN;
+            }
+            want = sum;
+        }
+        fp_err e = {0};
+        int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+        if (rc != (ok ? 0 : -1))
+            fail_msg("wstates %d (n %d): rc %d, want %d (%s)", it, n, rc, ok ? 0 : -1, e.message);
+        if (ok) {
+            if (v != want || sat != wsat)
+                fail_msg("wstates %d: %lld (sat %d), want %lld (sat %d)", it, (long long)v, sat, (long long)want, wsat);
+            accepted++;
+        } else {
+            assert_int_equal(e.code, FP_BAD_INPUT);
+        }
+        fp_err_clear(&e);
+        free(st);
+        free(tm);
+    }
+    assert_true(accepted > 10 && accepted < 110);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    fp_wave_baseline_rows(false);
+}
+
+static void test_wstates_random(void **state)
+{
+    (void)state;
+    wstates_random(false);
+}
+
+static void test_wstates_random_baseline(void **state)
+{
+    (void)state;
+    wstates_random(true);
+}
+
 static void test_dispatch_number(void **state)
 {
     (void)state;
@@ -563,6 +684,96 @@ static void test_fast_rows_parity(void **state)
     assert_true(accepted > 300 && accepted < 2950);
     fp_wave_free(&a);
     fp_wave_free(&b);
+}
+
+/* Random digits: nd of them, a leading '0' (which jscan refuses) one time in 16. */
+static void add_digits(fp_sb *sb, int nd)
+{
+    for (int d = 0; d < nd; d++)
+        fp_sb_addc(sb, (char)('0' + (d == 0 && nd > 1 && rand() % 16 ? 1 + rand() % 9 : rand() % 10)));
+}
+
+/* Issue 22's batched rows (wave.c insts_batch / insts_batch_wide, spans_batch): rows
+ * of the decoder's common shape [T,C,S,D,L] - C, S and D one digit, the shape the
+ * AVX2 and SSE2 row scanners take first - with T and L of 1..10 digits (8 is the most
+ * they take), now and then a longer C/S/D, a sign or a leading zero, timeline rows
+ * [s,d] likewise, and one byte in a third of the documents replaced: each read as
+ * jscan reads it or refused with its message (agree(): also windowed at every size),
+ * with the CPU's rows and with the baseline ones; both outcomes occur. */
+static void common_rows(bool baseline)
+{
+    fp_wave_baseline_rows(baseline);
+    srand(11);
+    static const char alpha[] = "0123456789,]-[ .e\"}";
+    int accepted = 0;
+    fp_wave a, b;
+    fp_wave_init(&a);
+    fp_wave_init(&b);
+    for (int it = 0; it < 2000; it++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_adds(&sb, "{\"wave\":{\"instructions\":[");
+        int nrow = 1 + rand() % 40;
+        for (int r = 0; r < nrow; r++) {
+            fp_sb_adds(&sb, r ? ",[" : "[");
+            for (int k = 0; k < 5; k++) {
+                if (k)
+                    fp_sb_addc(&sb, ',');
+                if (rand() % 200 == 0)
+                    fp_sb_addc(&sb, '-');
+                bool wide = k == 0 || k == 4;
+                /* C, S, D: one digit, else 2..9 (C's is a row the AVX2 rows leave to inst_row;
+                 * long S and D reach past the 16 bytes of a shuffle lane) */
+                add_digits(&sb, wide ? 1 + rand() % (rand() % 4 ? 8 : 10) : rand() % 12 ? 1 : 2 + rand() % 8);
+            }
+            fp_sb_addc(&sb, ']');
+        }
+        fp_sb_adds(&sb, "],\"timeline\":[");
+        int nspan = rand() % 30;
+        for (int r = 0; r < nspan; r++) {
+            fp_sb_adds(&sb, r ? ",[" : "[");
+            add_digits(&sb, rand() % 12 ? 1 : 2);
+            fp_sb_addc(&sb, ',');
+            add_digits(&sb, 1 + rand() % (rand() % 4 ? 8 : 10));
+            fp_sb_addc(&sb, ']');
+        }
+        fp_sb_adds(&sb, "]");
+        if (it % 3 == 0) {
+            size_t at = 26 + (size_t)rand() % (sb.len - 26); /* inside the rows */
+            sb.buf[at] = alpha[rand() % (sizeof alpha - 1)];
+        }
+        for (int r = 0; r < 10; r++)
+            fp_sb_adds(&sb, ",\"pad\":\"................\"");
+        fp_sb_adds(&sb, "}}");
+        accepted += agree(&a, &b, sb.buf, sb.len, baseline ? "common/baseline" : "common", (size_t)it) == 0;
+        fp_sb_free(&sb);
+    }
+    assert_true(accepted > 300 && accepted < 1990);
+    fp_wave_free(&a);
+    fp_wave_free(&b);
+    fp_wave_baseline_rows(false);
+}
+
+static void test_common_rows(void **state)
+{
+    (void)state;
+    common_rows(false);
+}
+
+static void test_common_rows_baseline(void **state)
+{
+    (void)state;
+    common_rows(true);
+}
+
+/* The parity suites with the baseline rows (on an AVX2 machine the default ones
+ * are the AVX2 rows: both must read every row as jscan). */
+static void test_fast_rows_parity_baseline(void **state)
+{
+    fp_wave_baseline_rows(true);
+    test_fast_path_parity(state);
+    test_fast_rows_parity(state);
+    fp_wave_baseline_rows(false);
 }
 
 /* The decoder's layout through the window (issue 22): accepted by the window's own
@@ -844,7 +1055,9 @@ int main(void)
         cmocka_unit_test(test_fast_rows_parity), cmocka_unit_test(test_occupancy_parity),
         cmocka_unit_test(test_row_window_end), cmocka_unit_test(test_windowed),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_list_and_walk),
-        cmocka_unit_test(test_dispatch_number),
+        cmocka_unit_test(test_dispatch_number), cmocka_unit_test(test_common_rows),
+        cmocka_unit_test(test_common_rows_baseline), cmocka_unit_test(test_fast_rows_parity_baseline),
+        cmocka_unit_test(test_wstates_random), cmocka_unit_test(test_wstates_random_baseline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

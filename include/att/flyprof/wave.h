@@ -102,6 +102,12 @@ int fp_wave_parse_jscan(fp_wave *w, const char *buf, size_t len, const char *nam
 int fp_wave_parse_windowed(fp_wave *w, const char *buf, size_t len, size_t win, bool *windowed, const char *name,
                            fp_err *err);
 
+/* Tests and fuzzing: true makes the parsers above take the baseline (SSE2, or
+ * scalar) row scanner even where the CPU has the AVX2 one, so both are checked
+ * against jscan on any machine; false (the default) takes the best there is.
+ * Results never depend on it. */
+void fp_wave_baseline_rows(bool on);
+
 /* One wave file name, parsed. */
 typedef struct fp_wave_file {
     char *name; /* se0_sm1_sl2_wv3.json */
