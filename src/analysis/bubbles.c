@@ -242,7 +242,7 @@ typedef struct bub_worker {
         int64_t tl_sum;      /* timeline durations so far (saturating past BUB_MAX_CYCLE) */
         int64_t tl_begin;    /* w->begin when the spans were summed */
         bool tl_seen;
-        int64_t state[FP_WS_COUNT];
+        uint64_t state[FP_WS_COUNT];
         int64_t iterations;
         int64_t n_waits;     /* waitcnt entries (pass 1) */
         int cu;              /* the wave's, from pass 1 */
@@ -330,17 +330,17 @@ static int64_t head_iterations(const fp_bubbles *b, const fp_wave *w, size_t hr,
 
 static void on_skip(void *user, const fp_wave_file *f, const fp_err *err);
 
-static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
+/* A wave read (whole or in chunks): skipped whole when `why` names a bad value, else it
+ * opens - its group, its counts, its timeline sums - and true. */
+static bool wave_open(bub_ctx *c, const fp_wave_file *f, const fp_wave *w, const char *why, bool truncated,
+                      const uint64_t *st)
 {
-    bub_ctx *c = user;
     fp_bubbles *b = c->b;
-    uint64_t st[FP_WS_COUNT] = {0};
-    const char *why = wave_scan(w, st);
     if (why) {
         fp_err e = {0};
         fp_err_set(&e, FP_BAD_INPUT, "%s: %s", f->name, why);
-        on_skip(user, f, &e);
-        return 0;
+        on_skip(c, f, &e);
+        return false;
     }
     if (!c->g_active || c->g_se != w->se || c->g_simd != w->simd) {
         if (c->g_active)
@@ -350,27 +350,43 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     b->waves_read++;
     /* the SE list is in order of first appearance: kept per group, merged in order */
     ((bub_worker *)c->user)->cur->waves_read++;
-    if (w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE)
-        b->waves_truncated++;
-
+    b->waves_truncated += truncated;
     /* timeline: state sums (the sweep's in-flight intervals are the instructions' issue
      * windows, not the EXEC state: docs/exposed-stall.md) */
     c->n_ex = c->n_st = 0;
     for (int s = 0; s < FP_WS_COUNT; s++)
         b->state_cycles[s] += (int64_t)st[s];
     c->cur_pos = f->pos;
+    return true;
+}
+
+/* The wave's intervals to the sweep, swept up to the next wave's begin: 1 when the pass
+ * must be redone unbounded (filenames.json dates a wave after one of its events). */
+static int wave_close(bub_ctx *c, const fp_wave_file *f, const fp_wave *w)
+{
+    fp_bub_sweep_add_wave(c, w->cu, w->begin, w->end, f->pos);
+    if (c->order_broken)
+        return 1;
+    int64_t wm = c->watermark[f - c->walk_files];
+    if (wm != WM_NONE)
+        fp_bub_sweep_flush(c, wm);
+    return 0;
+}
+
+static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    bub_ctx *c = user;
+    fp_bubbles *b = c->b;
+    uint64_t st[FP_WS_COUNT] = {0};
+    const char *why = wave_scan(w, st);
+    if (!wave_open(c, f, w, why, w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE, st))
+        return 0;
     size_t hr = head_row(b);
     int64_t hit0 = hr != SIZE_MAX ? b->insts[hr].w_hit : 0;
     fp_bub_wave_insts(c, w, 0);
     FP_GROW(b->wd, b->n_wd, b->cap_wd); /* issue 23: the wave's work (workdist.c) */
     fp_wd_wave_of(w, head_iterations(b, w, hr, hit0), &b->wd[b->n_wd++]);
-    fp_bub_sweep_add_wave(c, w->cu, w->begin, w->end, f->pos);
-    if (c->order_broken)
-        return 1; /* filenames.json dates a wave after one of its events: redo unbounded */
-    int64_t wm = c->watermark[f - c->walk_files];
-    if (wm != WM_NONE)
-        fp_bub_sweep_flush(c, wm);
-    return 0;
+    return wave_close(c, f, w);
 }
 
 static void on_skip(void *user, const fp_wave_file *f, const fp_err *err)
@@ -474,7 +490,7 @@ static int scan_spans(void *user, const fp_wave_file *f, const fp_wave *w)
             s->why = "the timeline runs out of range";
             break;
         }
-        s->state[w->spans[i].state] += d;
+        s->state[w->spans[i].state] += (uint64_t)d;
     }
     return 0;
 }
@@ -497,25 +513,8 @@ static int chunk_begin(void *user, const fp_wave_file *f, const fp_wave *w, int6
     if (s->tl_seen && s->tl_begin != w->begin)
         return -1; /* "begin" after the timeline: the sums above used the wrong start */
     const char *why = !in_range(w->begin) || !in_range(w->end) ? "begin/end out of range" : s->why ? s->why : s->why_ins;
-    if (why) {
-        fp_err e = {0};
-        fp_err_set(&e, FP_BAD_INPUT, "%s: %s", f->name, why);
-        on_skip(user, f, &e);
-        return 1;
-    }
-    if (!c->g_active || c->g_se != w->se || c->g_simd != w->simd) {
-        if (c->g_active)
-            fp_bub_sweep_end_group(c);
-        group_reset(c, w->se, w->simd);
-    }
-    b->waves_read++;
-    ((bub_worker *)c->user)->cur->waves_read++;
-    if (w->inst_base == 0 || s->last_cat != FP_CAT_MESSAGE)
-        b->waves_truncated++;
-    c->n_ex = c->n_st = 0;
-    for (int k = 0; k < FP_WS_COUNT; k++)
-        b->state_cycles[k] += s->state[k];
-    c->cur_pos = f->pos;
+    if (!wave_open(c, f, w, why, w->inst_base == 0 || s->last_cat != FP_CAT_MESSAGE, s->state))
+        return 1; /* skipped: no second pass */
     FP_GROW(b->wd, b->n_wd, b->cap_wd);
     fp_wd_wave *o = &b->wd[b->n_wd++];
     fp_wave hdr = *w; /* the header with the row count of pass 1 */
@@ -561,13 +560,7 @@ static int chunk_end(void *user, const fp_wave_file *f, const fp_wave *w, bool o
         return 3;
     }
     fp_bub_wave_end(c, wk->scan.n_waits);
-    fp_bub_sweep_add_wave(c, w->cu, w->begin, w->end, f->pos);
-    if (c->order_broken)
-        return 1;
-    int64_t wm = c->watermark[f - c->walk_files];
-    if (wm != WM_NONE)
-        fp_bub_sweep_flush(c, wm);
-    return 0;
+    return wave_close(c, f, w);
 }
 
 /* FLYPROF_WAVE_CHUNK_ROWS=N (tests): waves past N rows go in chunks of N (N >= 64) */
