@@ -504,7 +504,7 @@ static void test_rankings_reference(void **state)
         memset(&code, 0, sizeof code);
         code.rows = calloc(n, sizeof *code.rows);
         code.n = n;
-        char (*src)[16] = calloc(nsrc, sizeof *src);
+        char (*src)[32] = calloc(nsrc, sizeof *src); /* "/k.py:" + any size_t */
         assert_true(code.rows && src);
         for (size_t s2 = 0; s2 < nsrc; s2++)
             snprintf(src[s2], sizeof src[s2], "/k.py:%zu", s2);
