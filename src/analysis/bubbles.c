@@ -441,8 +441,6 @@ typedef struct walk_job {
  * scratch only: a bad wave is skipped whole, before any sum, as a held one is. begin()
  * then opens the wave as on_wave does; pass 2 runs the instruction pass chunk by chunk
  * (waitcnt entries come through their own cursor); end() closes it as on_wave does. */
-#define BUB_CHUNK_LIMIT ((size_t)1 << 18) /* rows held before a wave goes in chunks (10 MiB) */
-#define BUB_CHUNK_ROWS ((size_t)1 << 16)
 
 static struct chunk_scan *scan_of(bub_ctx *c, const fp_wave_file *f)
 {
@@ -563,15 +561,10 @@ static int chunk_end(void *user, const fp_wave_file *f, const fp_wave *w, bool o
     return wave_close(c, f, w);
 }
 
-/* FLYPROF_WAVE_CHUNK_ROWS=N (tests): waves past N rows go in chunks of N (N >= 64) */
 static fp_wave_chunked chunked_reader(void)
 {
-    fp_wave_chunked ck = {BUB_CHUNK_LIMIT, BUB_CHUNK_ROWS, scan_rows, scan_spans, chunk_begin, chunk_rows, chunk_end};
-    const char *env = getenv("FLYPROF_WAVE_CHUNK_ROWS");
-    char *end = NULL;
-    long long n = env && *env ? strtoll(env, &end, 10) : 0;
-    if (end && !*end && n >= 64 && n <= (1LL << 30))
-        ck.limit = ck.rows = (size_t)n;
+    fp_wave_chunked ck = {0, 0, scan_rows, scan_spans, chunk_begin, chunk_rows, chunk_end};
+    fp_wave_chunked_sizes(&ck);
     return ck;
 }
 

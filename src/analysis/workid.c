@@ -190,6 +190,13 @@ bool fp_main_loop_of(const fp_code *code, fp_main_loop *out)
 
 /* ---- the waves ---- */
 
+typedef struct wave_acc {
+    const fp_wave_file *f; /* whose figures these are */
+    int64_t its;
+    double t0, t1, total;
+    bool seen;
+} wave_acc;
+
 typedef struct walk {
     fp_main_loop loop;
     bool has_loop;
@@ -201,6 +208,7 @@ typedef struct walk {
     double **share;      /* [class slot][wave] */
     size_t n_share;      /* waves with stall */
     double *stall_by;    /* scratch, per class slot */
+    wave_acc acc;        /* the wave being read */
 } walk;
 
 static void push_d(double **v, size_t n, double x)
@@ -212,49 +220,94 @@ static void push_d(double **v, size_t n, double x)
     *v = nv;
 }
 
-static void wave_shares(walk *k, const fp_wave *w)
+/* One wave's figures, record by record (a wave read in chunks hands its records over in
+ * pieces, issue 22): the main loop's span and back-edge count, the stall by class. */
+static void acc_reset(walk *k, const fp_wave_file *f)
 {
-    double total = 0;
+    wave_acc *a = &k->acc;
+    memset(a, 0, sizeof *a);
+    a->f = f;
     memset(k->stall_by, 0, k->ncls * sizeof *k->stall_by);
-    for (size_t i = 0; i < w->n_insts; i++) {
-        const fp_wave_inst *x = &w->insts[i];
+}
+
+static void acc_rows(walk *k, const fp_wave_inst *rec, size_t n)
+{
+    wave_acc *a = &k->acc;
+    for (size_t i = 0; k->has_loop && i < n; i++) {
+        const fp_wave_inst *x = &rec[i];
+        if (x->line < k->loop.head || x->line > k->loop.back_edge)
+            continue;
+        if (!a->seen)
+            a->t0 = (double)x->time;
+        a->seen = true;
+        a->t1 = (double)x->time + (double)x->dur;
+        a->its += x->line == k->loop.back_edge;
+    }
+    for (size_t i = 0; k->ncls && i < n; i++) {
+        const fp_wave_inst *x = &rec[i];
         if (x->line < 0 || x->line > k->max_line || k->cls_of[x->line] < 0 || x->stall <= 0)
             continue;
         k->stall_by[k->cls_of[x->line]] += (double)x->stall;
-        total += (double)x->stall;
+        a->total += (double)x->stall;
     }
-    if (total <= 0)
+}
+
+static void acc_commit(walk *k, const fp_wave *w)
+{
+    const wave_acc *a = &k->acc;
+    /* in doubles: hostile cells may be anywhere in int64 (no signed overflow) */
+    push_d(&k->cycles, k->n, (double)w->end - (double)w->begin);
+    push_d(&k->iters, k->n, (double)a->its);
+    k->n++;
+    if (a->its > 0)
+        push_d(&k->per_iter, k->n_per_iter++, (a->t1 - a->t0) / (double)a->its);
+    if (!k->ncls || a->total <= 0)
         return;
     for (size_t c = 0; c < k->ncls; c++)
-        push_d(&k->share[c], k->n_share, 100.0 * k->stall_by[c] / total);
+        push_d(&k->share[c], k->n_share, 100.0 * k->stall_by[c] / a->total);
     k->n_share++;
 }
 
 static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
 {
-    (void)f;
     walk *k = user;
-    /* in doubles: hostile cells may be anywhere in int64 (no signed overflow) */
-    push_d(&k->cycles, k->n, (double)w->end - (double)w->begin);
-    int64_t its = 0;
-    double t0 = 0, t1 = 0;
-    bool seen = false;
-    for (size_t i = 0; k->has_loop && i < w->n_insts; i++) {
-        const fp_wave_inst *x = &w->insts[i];
-        if (x->line < k->loop.head || x->line > k->loop.back_edge)
-            continue;
-        if (!seen)
-            t0 = (double)x->time;
-        seen = true;
-        t1 = (double)x->time + (double)x->dur;
-        its += x->line == k->loop.back_edge;
-    }
-    push_d(&k->iters, k->n, (double)its);
-    k->n++;
-    if (its > 0)
-        push_d(&k->per_iter, k->n_per_iter++, (t1 - t0) / (double)its);
-    if (k->ncls)
-        wave_shares(k, w);
+    acc_reset(k, f);
+    acc_rows(k, w->insts, w->n_insts);
+    acc_commit(k, w);
+    return 0;
+}
+
+/* A wave too big to hold: one pass in chunks (pass 1) does it all, begin() commits it and
+ * skips the second pass (the figures need no waitcnt entries). */
+static int ck_rows(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    walk *k = user;
+    if (k->acc.f != f)
+        acc_reset(k, f);
+    acc_rows(k, w->insts, w->n_insts);
+    return 0;
+}
+
+static int ck_spans(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    (void)user, (void)f, (void)w;
+    return 0;
+}
+
+static int ck_begin(void *user, const fp_wave_file *f, const fp_wave *w, int64_t n_waits, fp_wave_wcur *wc)
+{
+    (void)n_waits, (void)wc;
+    walk *k = user;
+    if (k->acc.f != f) /* no rows at all */
+        acc_reset(k, f);
+    acc_commit(k, w);
+    k->acc.f = NULL;
+    return 1;
+}
+
+static int ck_end(void *user, const fp_wave_file *f, const fp_wave *w, bool ok)
+{
+    (void)user, (void)f, (void)w, (void)ok;
     return 0;
 }
 
@@ -309,7 +362,14 @@ typedef struct part {
 static void *part_main(void *arg)
 {
     part *p = arg;
-    fp_wave_walk(p->dir, &p->list, on_wave, on_skip, &p->k);
+    /* a wave too big to hold is read in chunks (one pass: ck_begin skips the second) */
+    fp_wave_chunked ck = {0, 0, ck_rows, ck_spans, ck_begin, ck_rows, ck_end};
+    fp_wave_chunked_sizes(&ck);
+    fp_wave_walker wk;
+    fp_wave_walker_init(&wk);
+    wk.chunked = &ck;
+    fp_wave_walk_with(&wk, p->dir, &p->list, on_wave, on_skip, &p->k);
+    fp_wave_walker_free(&wk);
     return NULL;
 }
 

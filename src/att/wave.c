@@ -1878,6 +1878,17 @@ static int walk_chunked(int dfd, const fp_wave_file *f, fp_wave_walker *wk, void
     return rc;
 }
 
+void fp_wave_chunked_sizes(fp_wave_chunked *ck)
+{
+    ck->limit = FP_WAVE_CHUNK_LIMIT;
+    ck->rows = FP_WAVE_CHUNK_ROWS;
+    const char *env = getenv("FLYPROF_WAVE_CHUNK_ROWS");
+    char *end = NULL;
+    long long n = env && *env ? strtoll(env, &end, 10) : 0;
+    if (end && !*end && n >= 64 && n <= (1LL << 30))
+        ck->limit = ck->rows = (size_t)n;
+}
+
 void fp_wave_walker_init(fp_wave_walker *wk)
 {
     fp_sb_init(&wk->buf);

@@ -174,6 +174,12 @@ typedef struct fp_wave_chunked {
     int (*end)(void *user, const fp_wave_file *f, const fp_wave *w, bool ok);
 } fp_wave_chunked;
 
+/* The sizes every chunked reader uses: waves past 2^18 rows (10 MiB of rows) go in chunks of
+ * 2^16; FLYPROF_WAVE_CHUNK_ROWS=N (N >= 64; tests) sets both to N. */
+#define FP_WAVE_CHUNK_LIMIT ((size_t)1 << 18)
+#define FP_WAVE_CHUNK_ROWS ((size_t)1 << 16)
+void fp_wave_chunked_sizes(fp_wave_chunked *ck);
+
 typedef struct fp_wave_walker {
     fp_sb buf;
     fp_wave w;
