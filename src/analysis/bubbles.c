@@ -239,7 +239,7 @@ typedef struct bub_worker {
         const fp_wave_file *f;
         const char *why;     /* wave_insane's verdict, from the chunks */
         const char *why_ins; /* the first bad instruction record */
-        int64_t tl_sum;      /* timeline durations so far (saturating past BUB_MAX_CYCLE) */
+        int64_t tl_t;        /* wave_insane's timeline walk so far */
         int64_t tl_begin;    /* w->begin when the spans were summed */
         bool tl_seen;
         uint64_t state[FP_WS_COUNT];
@@ -258,24 +258,35 @@ typedef struct bub_worker {
 
 static bool in_range(int64_t v) { return v >= 0 && v <= BUB_MAX_CYCLE; }
 
+/* One timeline span on from *t (in range): why it is bad, or NULL with *t past it (no
+ * overflow: both terms are at most 2^50). */
+static const char *span_insane(int64_t *t, int64_t dur)
+{
+    if (!in_range(dur))
+        return "a timeline duration is out of range";
+    *t += dur;
+    return in_range(*t) ? NULL : "the timeline runs out of range";
+}
+
+static const char *records_insane(const fp_wave_inst *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!in_range(r[i].time) || !in_range(r[i].stall) || !in_range(r[i].dur) || !in_range(r[i].time + r[i].stall))
+            return "an instruction record has a cycle value out of range";
+    return NULL;
+}
+
 static const char *wave_insane(const fp_wave *w)
 {
     if (!in_range(w->begin) || !in_range(w->end))
         return "begin/end out of range";
     int64_t t = w->begin;
     for (size_t i = 0; i < w->n_spans; i++) {
-        if (!in_range(w->spans[i].dur))
-            return "a timeline duration is out of range";
-        t += w->spans[i].dur;
-        if (!in_range(t))
-            return "the timeline runs out of range";
+        const char *why = span_insane(&t, w->spans[i].dur);
+        if (why)
+            return why;
     }
-    for (size_t i = 0; i < w->n_insts; i++) {
-        const fp_wave_inst *r = &w->insts[i];
-        if (!in_range(r->time) || !in_range(r->stall) || !in_range(r->dur) || !in_range(r->time + r->stall))
-            return "an instruction record has a cycle value out of range";
-    }
-    return NULL;
+    return records_insane(w->insts, w->n_insts);
 }
 
 /* The one pass over a wave's timeline and records before anything is summed: wave_insane's
@@ -456,12 +467,10 @@ static int scan_rows(void *user, const fp_wave_file *f, const fp_wave *w)
 {
     struct chunk_scan *s = scan_of(user, f);
     int64_t head = ((bub_ctx *)user)->b->wd_head_line;
-    for (size_t i = 0; i < w->n_insts; i++) {
-        const fp_wave_inst *r = &w->insts[i];
-        if (!s->why_ins && (!in_range(r->time) || !in_range(r->stall) || !in_range(r->dur) || !in_range(r->time + r->stall)))
-            s->why_ins = "an instruction record has a cycle value out of range";
-        s->iterations += head >= 0 && r->line == head;
-    }
+    if (!s->why_ins)
+        s->why_ins = records_insane(w->insts, w->n_insts);
+    for (size_t i = 0; head >= 0 && i < w->n_insts; i++)
+        s->iterations += w->insts[i].line == head;
     if (w->n_insts)
         s->last_cat = w->insts[w->n_insts - 1].cat;
     return 0;
@@ -470,25 +479,14 @@ static int scan_rows(void *user, const fp_wave_file *f, const fp_wave *w)
 static int scan_spans(void *user, const fp_wave_file *f, const fp_wave *w)
 {
     struct chunk_scan *s = scan_of(user, f);
-    if (!s->tl_seen) {
+    if (!s->tl_seen) { /* a begin out of range is the verdict anyway: the walk starts at 0 */
         s->tl_seen = true;
         s->tl_begin = w->begin;
+        s->tl_t = in_range(w->begin) ? w->begin : 0;
     }
     for (size_t i = 0; i < w->n_spans && !s->why; i++) { /* the first bad span decides */
-        int64_t d = w->spans[i].dur;
-        if (!in_range(d)) {
-            s->why = "a timeline duration is out of range";
-            break;
-        }
-        /* <= 2^50 + 1 + 2^50: no overflow; past 2^50 the wave is bad either way */
-        s->tl_sum += d;
-        if (s->tl_sum > BUB_MAX_CYCLE)
-            s->tl_sum = BUB_MAX_CYCLE + 1;
-        if (in_range(s->tl_begin) && !in_range(s->tl_begin + s->tl_sum)) {
-            s->why = "the timeline runs out of range";
-            break;
-        }
-        s->state[w->spans[i].state] += (uint64_t)d;
+        if ((s->why = span_insane(&s->tl_t, w->spans[i].dur)) == NULL)
+            s->state[w->spans[i].state] += (uint64_t)w->spans[i].dur;
     }
     return 0;
 }

@@ -509,21 +509,6 @@ static inline const char *row_compact(const char *p, int64_t *v, int k)
 #define INST_ROW_MIN 12
 #define SPAN_ROW_MIN 6
 
-/* Room for `want` more entries of *arr (n used, *cap allocated): doubling as FP_GROW. */
-#define RESERVE(arr, n, cap, want)                                                                 \
-    do {                                                                                           \
-        if ((cap) - (n) < (want)) {                                                                \
-            size_t nc_ = (cap) ? (cap) : 64;                                                       \
-            while (nc_ - (n) < (want))                                                             \
-                nc_ *= 2;                                                                          \
-            void *np_ = realloc((arr), nc_ * sizeof *(arr));                                       \
-            if (!np_)                                                                              \
-                abort();                                                                           \
-            (arr) = np_;                                                                           \
-            (cap) = nc_;                                                                           \
-        }                                                                                          \
-    } while (0)
-
 /* The room for a batch of up to `want` rows (ROOM_INSTS) or spans (ROOM_SPANS) of a wave
  * with a sink, made as make_room() does for one: while sizing, grown but never past the
  * row limit (at it: too big); while chunking, what the chunk has left, after handing a
@@ -549,9 +534,9 @@ static __attribute__((noinline)) size_t sink_batch(fp_wave *w, int kind, size_t 
         }
     }
     if (insts)
-        RESERVE(w->insts, w->n_insts, w->cap_insts, want);
+        FP_RESERVE(w->insts, w->n_insts, w->cap_insts, want);
     else
-        RESERVE(w->spans, w->n_spans, w->cap_spans, want);
+        FP_RESERVE(w->spans, w->n_spans, w->cap_spans, want);
     return want;
 }
 
@@ -1001,7 +986,7 @@ static bool f_insts(fp_fc *c, fp_wave *w)
             if (!(room = sink_batch(w, ROOM_INSTS, room)))
                 return false; /* too big, or a chunk callback stopped */
         } else if (room)
-            RESERVE(w->insts, w->n_insts, w->cap_insts, room);
+            FP_RESERVE(w->insts, w->n_insts, w->cap_insts, room);
         if (room) {
             size_t k = wide_ok() ? insts_batch_wide(c, w->insts + w->n_insts, room)
                                     : insts_batch(c, w->insts + w->n_insts, room);
@@ -1059,7 +1044,7 @@ static bool f_spans(fp_fc *c, fp_wave *w)
             if (!(room = sink_batch(w, ROOM_SPANS, room)))
                 return false; /* too big, or a chunk callback stopped */
         } else if (room)
-            RESERVE(w->spans, w->n_spans, w->cap_spans, room);
+            FP_RESERVE(w->spans, w->n_spans, w->cap_spans, room);
         if (room) {
             size_t k = spans_batch(c, w->spans + w->n_spans, room);
             w->n_spans += k;

@@ -87,6 +87,20 @@ for spec in "$SPECS"/*.json; do
 done
 [ "$n" -ge 12 ] && ok "$n synthetic traces compared" || no "only $n synthetic traces"
 
+# 1b. a hostile FLYPROF_WAVE_CHUNK_ROWS (not a count of 64..2^30: the defaults are kept)
+#     never changes a result, exit code included
+run "" "$d" 0
+for bad in abc -64 10 63 1e6 99999999999999999999999 " 64" "64x" ""; do
+    rm -f "$tmp/b.json"
+    FLYPROF_WAVE_CHUNK_ROWS="$bad" "$FLYPROF" bubbles --bundle "$d" -q --limit 0 --out "$tmp/b.json" > "$tmp/ebad.json" 2> /dev/null
+    rc=$?
+    if [ "$rc" = "$(cat "$tmp/rc0")" ] && cmp -s "$tmp/e0.json" "$tmp/ebad.json" && cmp -s "$tmp/b0.json" "$tmp/b.json"; then
+        ok "FLYPROF_WAVE_CHUNK_ROWS='$bad': same bytes and exit code ($rc)"
+    else
+        no "FLYPROF_WAVE_CHUNK_ROWS='$bad' changed the result (exit $rc)"
+    fi
+done
+
 # 2. hostile waves, one change each to a copy of a generated trace
 python3 "$FP_SRC/tests/tools/gen_scale_spec.py" 64 "$tmp/scale.json"
 rm -rf "$tmp/s"
