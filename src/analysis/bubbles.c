@@ -317,22 +317,22 @@ static const char *wave_scan(const fp_wave *w, uint64_t *st)
     return ok && acc < FAST_BOUND ? NULL : wave_insane(w);
 }
 
-/* The code row the wave pass counts the main loop's head line in (its w_hit), or SIZE_MAX:
- * the records of that line are exactly the ones it counts when the line's row is known. */
-static size_t head_row(const fp_bubbles *b)
+/* Does the wave pass count the main loop's head line (its executions, fp_bub_line_hits)?
+ * The records of that line are exactly the ones it counts when the line's row is known. */
+static bool head_known(const fp_bubbles *b)
 {
-    const fp_inst *h = b->wd_head_line >= 0 ? fp_code_at(&b->code, b->wd_head_line) : NULL;
-    return h ? (size_t)(h - b->code.rows) : SIZE_MAX;
+    return b->wd_head_line >= 0 && fp_code_at(&b->code, b->wd_head_line) != NULL;
 }
 
 /* The wave's executions of the main loop's head line (workdist.c), -1 without a main loop:
- * from the head row's w_hit before and after the wave pass, else by a walk of the records. */
-static int64_t head_iterations(const fp_bubbles *b, const fp_wave *w, size_t hr, int64_t hit0)
+ * from the pass's count of the line before and after the wave, else by a walk of the records. */
+static int64_t head_iterations(const bub_ctx *c, const fp_wave *w, bool known, int64_t hit0)
 {
+    const fp_bubbles *b = c->b;
     if (b->wd_head_line < 0)
         return -1;
-    if (hr != SIZE_MAX)
-        return b->insts[hr].w_hit - hit0;
+    if (known)
+        return fp_bub_line_hits(c, b->wd_head_line) - hit0;
     int64_t it = 0;
     for (size_t i = 0; i < w->n_insts; i++)
         it += w->insts[i].line == b->wd_head_line;
@@ -392,11 +392,11 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     const char *why = wave_scan(w, st);
     if (!wave_open(c, f, w, why, w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE, st))
         return 0;
-    size_t hr = head_row(b);
-    int64_t hit0 = hr != SIZE_MAX ? b->insts[hr].w_hit : 0;
+    bool known = head_known(b);
+    int64_t hit0 = known ? fp_bub_line_hits(c, b->wd_head_line) : 0;
     fp_bub_wave_insts(c, w, 0);
     FP_GROW(b->wd, b->n_wd, b->cap_wd); /* issue 23: the wave's work (workdist.c) */
-    fp_wd_wave_of(w, head_iterations(b, w, hr, hit0), &b->wd[b->n_wd++]);
+    fp_wd_wave_of(w, head_iterations(c, w, known, hit0), &b->wd[b->n_wd++]);
     return wave_close(c, f, w);
 }
 
@@ -695,6 +695,7 @@ static size_t pair_slot(const fp_bubbles *out, const size_t *tab, size_t cap, in
 #define ADD(f) out->f += p->f
 static void merge_worker(fp_bubbles *out, bub_worker *w, size_t **map, size_t *tab, size_t cap)
 {
+    fp_bub_inst_fold(&w->c); /* the instruction pass's per-line sums into w->part */
     const fp_bubbles *p = &w->part;
     for (size_t i = 0; i < out->code.n; i++) {
         fp_bub_inst *x = &out->insts[i];

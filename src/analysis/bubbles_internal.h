@@ -135,6 +135,33 @@ typedef struct bub_waits {
     void *user;
 } bub_waits;
 
+/* A code.json LineNumber (0 .. max_index) as the instruction pass sees it: what it asks
+ * of a record's line, built once per dispatch (fp_bub_inst_tables_init), and the pass's
+ * per-row sums, per worker, so a record costs one lookup and no branch on its kind. The
+ * decoder category of a record selects bit k of each 16-bit field of `cat`, k = its
+ * category when 0..12, else BUB_CAT_OTHER (for every other value fp_counter_of takes its
+ * class's default, and no such category is no-pipe). */
+typedef struct bub_line {
+    uint64_t cat;  /* per category k: bit k counts on vmcnt, 16+k on lgkmcnt, 32+k its issue
+                    * window occupies no pipe, 48+k ... and is an s_endpgm drain */
+    uint32_t row;  /* its code row, BUB_LINE_NONE: the line is not in code.json */
+    uint8_t cls;   /* the row's static class */
+    uint8_t wait;  /* 1: a counter wait (wait_record) */
+    uint16_t pad;
+    /* the worker's sums of the row's w_hit, w_stall, w_latency, folded into b->insts by
+     * fp_bub_inst_fold (with class_cycles[cls] += stall for a row that is no wait) */
+    int64_t hit, stall, lat;
+    uint64_t last_g; /* its latest execution (bub_ctx.g_wave) */
+} bub_line;
+#define BUB_LINE_NONE UINT32_MAX
+#define BUB_CAT_OTHER 15u
+#define BUB_LB_VM 0
+#define BUB_LB_LGKM 16
+#define BUB_LB_NOPIPE 32
+#define BUB_LB_DRAIN 48
+/* k of a record's category (above) */
+static inline unsigned bub_cat_key(int32_t cat) { return (uint32_t)cat <= FP_CAT_BVH ? (uint32_t)cat : BUB_CAT_OTHER; }
+
 typedef struct bub_ctx {
     fp_bubbles *b;
     fp_bub_warn_fn warn;
@@ -149,6 +176,17 @@ typedef struct bub_ctx {
     uint32_t stamp;
     /* fp_counter_of(class, category) for the decoder's categories, looked up per record */
     unsigned char cnt_of[FP_CL_COUNT][BUB_CATS];
+    /* the instruction pass's per-line table (fp_bub_inst_tables_init): the ctx that built
+     * it owns it, and a worker's copy of the ctx takes its own copy at its first wave */
+    bub_line *lines;
+    size_t n_lines;
+    const struct bub_ctx *lines_owner;
+    /* a row ran in the wave in progress iff its line's last_g > g_wave: last_g is g_wave +
+     * its index in the wave + 1 (no per-wave reset); the record itself is read from the
+     * chunk in progress, or from last_exe (kept at a chunk's end) */
+    uint64_t g_wave, g_next;
+    const fp_wave_inst *ck_rec; /* the chunk in progress, its first record's index ck_wi0 */
+    uint64_t ck_wi0;
     /* current SIMD group */
     int g_active, g_se, g_simd;
     bub_iv *st, *ex; /* the current wave's intervals */
@@ -205,6 +243,15 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi);
 void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q);
 void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi);
 void fp_bub_wave_end(bub_ctx *c, int64_t entries_total);
+/* waitcnt.c: the instruction pass's tables of a dispatch (from fp_bub_ctx_init, after
+ * the per-row classes), and their end (from fp_bub_ctx_free; a worker's copy frees only
+ * what it allocated itself). */
+void fp_bub_inst_tables_init(bub_ctx *c);
+void fp_bub_inst_tables_free(bub_ctx *c);
+/* The pass's sums so far into c->b->insts (then 0): before anything reads them there. */
+void fp_bub_inst_fold(bub_ctx *c);
+/* The wave pass's executions so far of a line (not yet folded), 0 for a line not in code.json. */
+int64_t fp_bub_line_hits(const bub_ctx *c, int64_t line);
 /* the per-worker tables (last_stamp, last_exe) of a ctx that shares another's rows */
 void fp_bub_ctx_own_tables(bub_ctx *c);
 /* exposed.c: the streaming sweep of the current (SE, SIMD) group. add_wave takes
@@ -224,34 +271,6 @@ void fp_bub_windows_done(bub_ctx *c);
 /* Decoder categories that occupy no pipe: IMMED (s_waitcnt, s_nop, s_barrier,
  * s_sleep, s_setprio) and MESSAGE (s_endpgm, s_sendmsg). */
 static inline bool fp_bub_cat_nopipe(int cat) { return cat == FP_CAT_IMMED || cat == FP_CAT_MESSAGE; }
-
-/* Inline: called once per wave record, in fp_bub_wave_insts' loop. */
-static inline void fp_bub_window(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
-{
-    if (r->dur <= stall)
-        return; /* [time + stall, time + max(stall, dur)) is empty */
-    int64_t t0 = r->time + stall, t1 = r->time + r->dur;
-    if (c->row_nopipe[row] || fp_bub_cat_nopipe(r->cat)) {
-        if (c->row_static[row] == FP_CL_DRAIN) { /* the exit waits for outstanding memory */
-            FP_GROW(c->st, c->n_st, c->cap_st);
-            c->st[c->n_st++] = (bub_iv){t0, t1, 0, BUB_CLS_DRAIN, (int64_t)row};
-            c->b->drain_stall += t1 - t0;
-            c->b->drain_waves++;
-        }
-        return;
-    }
-    if (c->n_ex) {
-        bub_iv *last = &c->ex[c->n_ex - 1];
-        if (t0 <= last->t1 && t0 >= last->t0) {
-            if (t1 > last->t1)
-                last->t1 = t1; /* overlaps the window before: one in-flight span */
-            return;
-        }
-        c->ex_unsorted |= t0 < last->t1;
-    }
-    FP_GROW(c->ex, c->n_ex, c->cap_ex);
-    c->ex[c->n_ex++] = (bub_iv){t0, t1, 0, 0, 0};
-}
 
 /* exposed.c: an instruction that occupies no pipe while it "executes". */
 bool fp_bub_isa_nopipe(const char *isa, fp_class cls);

@@ -50,10 +50,12 @@ void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user)
         c->row_nopipe[i] = fp_bub_isa_nopipe(isa, c->row_static[i]);
         b->insts[i].cls = c->row_static[i];
     }
+    fp_bub_inst_tables_init(c);
 }
 
 void fp_bub_ctx_free(bub_ctx *c)
 {
+    fp_bub_inst_tables_free(c);
     free(c->row_static);
     free(c->row_wait);
     free(c->row_nopipe);
@@ -90,11 +92,98 @@ void fp_bub_ctx_own_tables(bub_ctx *c)
     c->cap_prod = c->cap_ret = 0;
 }
 
-static size_t row_of(const fp_code *code, int64_t line)
+/* The bub_line of a line's row (row SIZE_MAX: a line not in code.json): the row's class
+ * and wait flag, and per category key what the pass did with fp_counter_of, row_nopipe and
+ * fp_bub_cat_nopipe per record (test_bub_inst holds it to that computation). */
+static bub_line line_of(const bub_ctx *c, size_t row)
 {
-    if (line < 0 || line > code->max_index || !code->pos_of_index)
-        return SIZE_MAX;
-    return code->pos_of_index[line];
+    bub_line L = {0, BUB_LINE_NONE, 0, 0, 0, 0, 0, 0, 0};
+    if (row == SIZE_MAX)
+        return L;
+    fp_class st = c->row_static[row];
+    L.row = (uint32_t)row; /* code rows are uint32 everywhere in the pass (bub_exe.row) */
+    L.cls = (uint8_t)st;
+    L.wait = c->row_wait[row];
+    for (unsigned k = 0; k < BUB_CATS; k++) {
+        fp_counter kc = (fp_counter)c->cnt_of[st][k]; /* k = BUB_CAT_OTHER: the class's default */
+        bool nopipe = c->row_nopipe[row] || fp_bub_cat_nopipe((int)k);
+        L.cat |= (uint64_t)(kc == FP_CNT_VM) << (BUB_LB_VM + k) | (uint64_t)(kc == FP_CNT_LGKM) << (BUB_LB_LGKM + k) |
+                 (uint64_t)nopipe << (BUB_LB_NOPIPE + k) | (uint64_t)(nopipe && st == FP_CL_DRAIN) << (BUB_LB_DRAIN + k);
+    }
+    return L;
+}
+
+void fp_bub_inst_tables_init(bub_ctx *c)
+{
+    const fp_code *code = &c->b->code;
+    c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
+    c->lines = malloc((c->n_lines + 1) * sizeof *c->lines);
+    if (!c->lines)
+        abort();
+    for (size_t l = 0; l < c->n_lines; l++)
+        c->lines[l] = line_of(c, code->pos_of_index[l]);
+    c->lines_owner = c;
+    c->g_wave = c->g_next = 0;
+}
+
+void fp_bub_inst_tables_free(bub_ctx *c)
+{
+    if (c->lines_owner == c)
+        free(c->lines);
+    c->lines = NULL;
+    c->lines_owner = NULL;
+}
+
+void fp_bub_inst_fold(bub_ctx *c)
+{
+    if (c->lines_owner != c)
+        return; /* no wave read through this copy */
+    for (size_t l = 0; l < c->n_lines; l++) {
+        bub_line *L = &c->lines[l];
+        if (L->row == BUB_LINE_NONE)
+            continue;
+        fp_bub_inst *x = &c->b->insts[L->row];
+        x->w_hit += L->hit;
+        x->w_stall += L->stall;
+        x->w_latency += L->lat;
+        if (!L->wait) /* a wait's classes are dynamic: wait_record adds them */
+            x->class_cycles[L->cls] += L->stall;
+        L->hit = L->stall = L->lat = 0;
+    }
+}
+
+int64_t fp_bub_line_hits(const bub_ctx *c, int64_t line)
+{
+    return (uint64_t)line < c->n_lines && c->lines[line].row != BUB_LINE_NONE ? c->lines[line].hit : 0;
+}
+
+/* The counter a row's execution of category key k counts on (fp_counter_of of its class). */
+static inline fp_counter line_counter(const bub_line *L, unsigned k)
+{
+    return (L->cat >> (BUB_LB_VM + k)) & 1u ? FP_CNT_VM : (L->cat >> (BUB_LB_LGKM + k)) & 1u ? FP_CNT_LGKM : FP_CNT_NONE;
+}
+
+/* The bub_line of a decoder line, NULL when it is not in code.json (row_of's SIZE_MAX). */
+static inline bub_line *line_at(const bub_ctx *c, int64_t line)
+{
+    if ((uint64_t)line >= c->n_lines || c->lines[line].row == BUB_LINE_NONE)
+        return NULL;
+    return &c->lines[line];
+}
+
+/* The latest execution in the wave in progress of line L's row into *x; false: none. */
+static bool last_exe_of(const bub_ctx *c, const bub_line *L, bub_exe *x)
+{
+    if (L->last_g <= c->g_wave)
+        return false;
+    uint64_t i = L->last_g - 1 - c->g_wave;
+    if (i < c->ck_wi0) { /* an earlier chunk's: kept at its end */
+        *x = c->last_exe[L->row];
+        return true;
+    }
+    const fp_wave_inst *r = &c->ck_rec[i - c->ck_wi0];
+    *x = (bub_exe){i, r->time + (r->stall < 0 ? 0 : r->stall), L->row, r->cat};
+    return true;
 }
 
 static size_t hash2(size_t a, size_t b) { return (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL); }
@@ -151,8 +240,8 @@ static void add_prod(bub_ctx *c, size_t *np, const bub_exe *x)
 static void named_producer(bub_ctx *c, size_t nret, int64_t line, size_t *np)
 {
     fp_bubbles *b = c->b;
-    size_t prow = row_of(&b->code, line);
-    if (prow == SIZE_MAX) {
+    const bub_line *L = line_at(c, line);
+    if (!L) {
         b->producer_missing++;
         if (!c->warned_missing && c->warn) {
             char msg[160];
@@ -163,15 +252,16 @@ static void named_producer(bub_ctx *c, size_t nret, int64_t line, size_t *np)
         }
         return;
     }
-    if (c->last_stamp[prow] != c->stamp) {
+    bub_exe last;
+    if (!last_exe_of(c, L, &last)) {
         b->producer_not_seen++;
         return;
     }
     const bub_exe *best = NULL;
     for (size_t k = 0; k < nret; k++)
-        if (c->ret[k].row == prow && (!best || c->ret[k].i > best->i))
+        if (c->ret[k].row == L->row && (!best || c->ret[k].i > best->i))
             best = &c->ret[k];
-    add_prod(c, np, best ? best : &c->last_exe[prow]);
+    add_prod(c, np, best ? best : &last);
 }
 
 static void ring_push(bub_ring *r, const bub_exe *x)
@@ -212,6 +302,15 @@ void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q)
         memset(c->last_stamp, 0, (c->b->code.n + 1) * sizeof *c->last_stamp);
         c->stamp = 1;
     }
+    if (c->lines_owner != c) { /* a worker's copy of the ctx: its own sums, at its first wave */
+        bub_line *own = malloc((c->n_lines + 1) * sizeof *own);
+        if (!own)
+            abort();
+        memcpy(own, c->lines, c->n_lines * sizeof *own);
+        c->lines = own;
+        c->lines_owner = c;
+    }
+    c->g_wave = c->g_next; /* above every last_g of the waves before */
     c->replay = !has_waits;
     c->vmq.head = c->vmq.n = c->lgq.head = c->lgq.n = 0;
     c->wave_i = 0;
@@ -250,7 +349,7 @@ static fp_class charge_wait(bub_ctx *c, const fp_wave_inst *r, size_t row, int64
             pp->cycles_max = cyc;
         pp->distance_sum += (int64_t)(i - p->i - 1);
         pp->stall_share += share;
-        nk[fp_counter_of(c->row_static[prow], p->cat)]++;
+        nk[c->cnt_of[c->row_static[prow]][bub_cat_key(p->cat)]]++;
     }
     if (st != FP_CL_WAITCNT) {
         x->class_cycles[st] += stall;
@@ -265,11 +364,11 @@ static fp_class charge_wait(bub_ctx *c, const fp_wave_inst *r, size_t row, int64
 }
 
 /* A counter wait: the executions it retires (replay), the decoder entries that are its
- * own, then the charge. Returns its dynamic class. */
-static fp_class wait_record(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
+ * own, then the charge. Returns its dynamic class. Not inlined, as the other rare paths of
+ * wave_pass: their registers would crowd out the per-record loop's. */
+static __attribute__((noinline)) fp_class wait_record(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
 {
     fp_bubbles *b = c->b;
-    const fp_code *code = &b->code;
     b->waits_exec++;
     size_t np = 0, nret = 0;
     bool inferred = false;
@@ -286,8 +385,8 @@ static fp_class wait_record(bub_ctx *c, const fp_wave_inst *r, size_t row, int64
             const int64_t *prods = c->wq.prods + e->first;
             unsigned ek = 0;
             for (size_t q = 0; q < e->n; q++) {
-                size_t pr = row_of(code, prods[q]);
-                ek |= pr == SIZE_MAX ? 0u : 1u << fp_counter_of(c->row_static[pr], -1);
+                const bub_line *L = line_at(c, prods[q]);
+                ek |= L ? 1u << line_counter(L, BUB_CAT_OTHER) : 0u;
             }
             if (kinds && (ek & kinds))
                 break; /* same kind again: the next execution's entry */
@@ -309,62 +408,128 @@ static fp_class wait_record(bub_ctx *c, const fp_wave_inst *r, size_t row, int64
     return st;
 }
 
-void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
+/* A record naming a line absent from code.json: counted, warned about once, ignored. */
+static __attribute__((noinline)) void unknown_line(bub_ctx *c, const fp_wave_inst *r)
 {
-    fp_bubbles *b = c->b;
-    /* the per-row tables in locals: the stores below could alias them for the compiler */
-    const size_t *pos_of = b->code.pos_of_index;
-    const uint64_t max_line = pos_of ? (uint64_t)b->code.max_index : 0;
-    const fp_class *row_static = c->row_static;
-    const unsigned char *row_wait = c->row_wait;
-    fp_bub_inst *insts = b->insts;
-    uint32_t *last_stamp = c->last_stamp;
-    bub_exe *last_exe = c->last_exe;
-    const uint32_t stamp = c->stamp;
-    b->w_records += (int64_t)n;
-    uint64_t wi = c->wave_i;
-    for (size_t j = 0; j < n; j++, wi++) {
-        const fp_wave_inst *r = &rec[j];
-        /* row_of: an unsigned compare also sends negative lines to "unknown" */
-        if (!pos_of || (uint64_t)r->line > max_line || pos_of[r->line] == SIZE_MAX) {
-            b->unknown_line_records++;
-            if (!c->warned_unknown && c->warn) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "wave records name line %lld, absent from code.json (ignored)", (long long)r->line);
-                c->warn(c->user, msg);
-                c->warned_unknown = 1;
-            }
+    c->b->unknown_line_records++;
+    if (!c->warned_unknown && c->warn) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "wave records name line %lld, absent from code.json (ignored)", (long long)r->line);
+        c->warn(c->user, msg);
+        c->warned_unknown = 1;
+    }
+}
+
+/* A memory instruction's execution (gw: g_wave + 1 + its index in the wave) joins its
+ * counter's outstanding queue (cb: its line's category bits, shifted to bit 0). */
+static __attribute__((noinline)) void mem_issue(bub_ctx *c, uint64_t cb, uint64_t gw, int64_t rel, size_t row, int32_t cat)
+{
+    bub_exe me = {gw - c->g_wave - 1, rel, (uint32_t)row, cat};
+    ring_push(cb & 1u ? &c->vmq : &c->lgq, &me);
+}
+
+/* A counter wait's record (gw as above): its dynamic class. */
+static __attribute__((noinline)) int32_t wait_exec(bub_ctx *c, const fp_wave_inst *r, uint64_t gw, size_t row, int64_t stall)
+{
+    c->wave_i = gw - c->g_wave - 1;
+    return (int32_t)wait_record(c, r, row, stall);
+}
+
+/* An s_endpgm's issue window: the exit waits for outstanding memory. Room stays for the
+ * stalls of the chunk's records after it (fewer than `left`). */
+static __attribute__((noinline)) bub_iv *drain_window(bub_ctx *c, bub_iv *sp, size_t left, int64_t t0, int64_t t1,
+                                                      size_t row)
+{
+    c->n_st = (size_t)(sp - c->st);
+    FP_RESERVE(c->st, c->n_st, c->cap_st, left);
+    c->st[c->n_st++] = (bub_iv){t0, t1, 0, BUB_CLS_DRAIN, (int64_t)row};
+    c->b->drain_stall += t1 - t0;
+    c->b->drain_waves++;
+    return c->st + c->n_st;
+}
+
+/* The rows whose latest execution is in this chunk keep it in last_exe: the chunk's
+ * records go, a later wait may still name them. */
+static void keep_last(bub_ctx *c, const fp_wave_inst *rec, size_t n)
+{
+    const uint64_t g1 = c->g_wave + 1 + c->ck_wi0;
+    for (size_t j = n; j-- > 0;) {
+        const bub_line *L = line_at(c, rec[j].line);
+        if (L && L->last_g == g1 + j)
+            last_exe_of(c, L, &c->last_exe[L->row]);
+    }
+}
+
+/* The pass over one chunk of records in stream order. Per record: one lookup of its line,
+ * the row's sums, its stall interval (c->st), its issue window joining the wave's last
+ * in-flight span or starting the next (c->ex; room for both made once per chunk: one of
+ * each per record at most), its latest execution; waits and memory instructions take
+ * their own paths. Few live values, so the loop stays in registers: gw counts records
+ * as g_wave + 1 + index in the wave. */
+static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
+{
+    bub_line *lines = c->lines;
+    const uint64_t n_lines = c->n_lines;
+    c->b->w_records += (int64_t)n;
+    c->ck_rec = rec;
+    c->ck_wi0 = c->wave_i;
+    uint64_t gw = c->g_wave + 1 + c->wave_i;
+    FP_RESERVE(c->st, c->n_st, c->cap_st, n);
+    FP_RESERVE(c->ex, c->n_ex, c->cap_ex, n);
+    bub_iv *sp = c->st + c->n_st, *nx = c->ex + c->n_ex;
+    /* the wave's last in-flight span; none yet: one no window joins (t0 > t1) */
+    bub_iv none = {INT64_MAX, INT64_MIN, 0, 0, 0};
+    bub_iv *last = c->n_ex ? nx - 1 : &none;
+    bool unsorted = c->ex_unsorted;
+    for (const fp_wave_inst *r = rec, *end = rec + n; r < end; r++, gw++) {
+        /* an unsigned compare also sends negative lines to "unknown" */
+        if ((uint64_t)r->line >= n_lines || lines[r->line].row == BUB_LINE_NONE) {
+            unknown_line(c, r);
             continue;
         }
-        size_t row = pos_of[r->line];
+        bub_line *L = &lines[r->line];
+        int64_t time = r->time, dur = r->dur;
         int64_t stall = r->stall < 0 ? 0 : r->stall;
-        fp_bub_inst *x = &insts[row];
-        x->w_hit++;
-        x->w_stall += stall;
-        x->w_latency += r->dur;
-        fp_class st = row_static[row];
-        fp_class dyn = st;
-        bub_exe me = {wi, r->time + stall, (uint32_t)row, r->cat};
-        if (row_wait[row]) {
-            c->wave_i = wi;
-            dyn = wait_record(c, r, row, stall);
-        } else {
-            x->class_cycles[st] += stall;
-            fp_counter kc = (unsigned)r->cat < BUB_CATS ? (fp_counter)c->cnt_of[st][r->cat] : fp_counter_of(st, r->cat);
-            if (kc == FP_CNT_VM)
-                ring_push(&c->vmq, &me);
-            else if (kc == FP_CNT_LGKM)
-                ring_push(&c->lgq, &me);
+        L->hit++;
+        L->stall += stall;
+        L->lat += dur;
+        uint64_t cb = L->cat >> bub_cat_key(r->cat);
+        int32_t dyn = L->cls;
+        if (L->wait) {
+            dyn = wait_exec(c, r, gw, L->row, stall);
+            cb = L->cat >> bub_cat_key(r->cat); /* not kept across the call */
+        } else if (cb & (1u | 1u << BUB_LB_LGKM)) {
+            mem_issue(c, cb, gw, time + stall, L->row, r->cat);
+            cb = L->cat >> bub_cat_key(r->cat);
         }
-        if (stall > 0) {
-            FP_GROW(c->st, c->n_st, c->cap_st);
-            c->st[c->n_st++] = (bub_iv){r->time, r->time + stall, gi, (int32_t)dyn, (int64_t)row};
+        if (stall > 0)
+            *sp++ = (bub_iv){time, time + stall, gi, dyn, (int64_t)L->row};
+        if (dur > stall) { /* the window [time + stall, time + dur) */
+            int64_t t0 = time + stall, t1 = time + dur;
+            if (cb & (uint64_t)1 << BUB_LB_NOPIPE) {
+                if (cb & (uint64_t)1 << BUB_LB_DRAIN)
+                    sp = drain_window(c, sp, (size_t)(end - r), t0, t1, L->row);
+            } else if (t0 <= last->t1 && t0 >= last->t0) {
+                last->t1 = t1 > last->t1 ? t1 : last->t1; /* overlaps the window before: one span */
+            } else {
+                unsorted |= t0 < last->t1; /* none: never */
+                *nx = (bub_iv){t0, t1, 0, 0, 0};
+                last = nx++;
+            }
         }
-        fp_bub_window(c, r, row, stall);
-        last_stamp[row] = stamp;
-        last_exe[row] = me;
+        L->last_g = gw;
     }
-    c->wave_i = wi;
+    c->n_st = (size_t)(sp - c->st);
+    c->n_ex = (size_t)(nx - c->ex);
+    c->ex_unsorted = unsorted;
+    c->wave_i = gw - c->g_wave - 1;
+    c->g_next = gw; /* above every last_g of this wave */
+}
+
+void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
+{
+    wave_pass(c, rec, n, gi);
+    keep_last(c, rec, n);
 }
 
 void fp_bub_wave_end(bub_ctx *c, int64_t entries_total)
@@ -378,6 +543,6 @@ void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
 {
     bub_waits q = {w->waits, w->prods, w->n_waits, 0, 0, NULL, NULL};
     fp_bub_wave_begin(c, w->has_waitcnt && w->n_waits > 0, &q);
-    fp_bub_wave_chunk(c, w->insts, w->n_insts, gi);
+    wave_pass(c, w->insts, w->n_insts, gi); /* one chunk: nothing to keep past it */
     fp_bub_wave_end(c, (int64_t)w->n_waits);
 }
