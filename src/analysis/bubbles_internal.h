@@ -142,18 +142,23 @@ typedef struct bub_waits {
  * category when 0..12, else BUB_CAT_OTHER (for every other value fp_counter_of takes its
  * class's default, and no such category is no-pipe). */
 typedef struct bub_line {
-    uint64_t cat;  /* per category k: bit k counts on vmcnt, 16+k on lgkmcnt, 32+k its issue
-                    * window occupies no pipe, 48+k ... and is an s_endpgm drain */
-    uint32_t row;  /* its code row, BUB_LINE_NONE: the line is not in code.json */
-    uint8_t cls;   /* the row's static class */
-    uint8_t wait;  /* 1: a counter wait (wait_record) */
-    uint16_t pad;
+    uint64_t cat;    /* per category k: bit k counts on vmcnt, 16+k on lgkmcnt, 32+k its issue
+                      * window occupies no pipe, 48+k ... and is an s_endpgm drain */
     /* the worker's sums of the row's w_hit, w_stall, w_latency, folded into b->insts by
-     * fp_bub_inst_fold (with class_cycles[cls] += stall for a row that is no wait) */
-    int64_t hit, stall, lat;
+     * fp_bub_inst_fold (with class_cycles[cls] += stall for a row that is no wait); apart
+     * in memory, so the compiler keeps them three scalar adds (no vector pair) */
+    int64_t hit;
     uint64_t last_g; /* its latest execution (bub_ctx.g_wave) */
+    int64_t stall;
+    uint32_t row;    /* its code row, BUB_LINE_NONE: the line is not in code.json */
+    uint8_t cls;     /* the row's static class */
+    uint8_t rare;    /* BUB_LINE_WAIT: a counter wait (wait_record), BUB_LINE_UNKNOWN: row NONE */
+    uint16_t pad;
+    int64_t lat;
 } bub_line;
 #define BUB_LINE_NONE UINT32_MAX
+#define BUB_LINE_WAIT 1u
+#define BUB_LINE_UNKNOWN 2u
 #define BUB_CAT_OTHER 15u
 #define BUB_LB_VM 0
 #define BUB_LB_LGKM 16

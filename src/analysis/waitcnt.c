@@ -97,13 +97,13 @@ void fp_bub_ctx_own_tables(bub_ctx *c)
  * fp_bub_cat_nopipe per record (test_bub_inst holds it to that computation). */
 static bub_line line_of(const bub_ctx *c, size_t row)
 {
-    bub_line L = {0, BUB_LINE_NONE, 0, 0, 0, 0, 0, 0, 0};
+    bub_line L = {.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
     if (row == SIZE_MAX)
         return L;
     fp_class st = c->row_static[row];
     L.row = (uint32_t)row; /* code rows are uint32 everywhere in the pass (bub_exe.row) */
     L.cls = (uint8_t)st;
-    L.wait = c->row_wait[row];
+    L.rare = c->row_wait[row] ? BUB_LINE_WAIT : 0;
     for (unsigned k = 0; k < BUB_CATS; k++) {
         fp_counter kc = (fp_counter)c->cnt_of[st][k]; /* k = BUB_CAT_OTHER: the class's default */
         bool nopipe = c->row_nopipe[row] || fp_bub_cat_nopipe((int)k);
@@ -146,7 +146,7 @@ void fp_bub_inst_fold(bub_ctx *c)
         x->w_hit += L->hit;
         x->w_stall += L->stall;
         x->w_latency += L->lat;
-        if (!L->wait) /* a wait's classes are dynamic: wait_record adds them */
+        if (!(L->rare & BUB_LINE_WAIT)) /* a wait's classes are dynamic: wait_record adds them */
             x->class_cycles[L->cls] += L->stall;
         L->hit = L->stall = L->lat = 0;
     }
@@ -483,19 +483,23 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
     bool unsorted = c->ex_unsorted;
     for (const fp_wave_inst *r = rec, *end = rec + n; r < end; r++, gw++) {
         /* an unsigned compare also sends negative lines to "unknown" */
-        if ((uint64_t)r->line >= n_lines || lines[r->line].row == BUB_LINE_NONE) {
+        if ((uint64_t)r->line >= n_lines) {
             unknown_line(c, r);
             continue;
         }
         bub_line *L = &lines[r->line];
         int64_t time = r->time, dur = r->dur;
         int64_t stall = r->stall < 0 ? 0 : r->stall;
-        L->hit++;
+        L->hit++; /* a line not in code.json too: never folded, one test less per record */
         L->stall += stall;
         L->lat += dur;
         uint64_t cb = L->cat >> bub_cat_key(r->cat);
         int32_t dyn = L->cls;
-        if (L->wait) {
+        if (L->rare) {
+            if (L->rare & BUB_LINE_UNKNOWN) {
+                unknown_line(c, r);
+                continue;
+            }
             dyn = wait_exec(c, r, gw, L->row, stall);
             cb = L->cat >> bub_cat_key(r->cat); /* not kept across the call */
         } else if (cb & (1u | 1u << BUB_LB_LGKM)) {

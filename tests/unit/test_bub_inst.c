@@ -1,0 +1,328 @@
+/* test_bub_inst.c - the instruction pass's per-line table (waitcnt.c bub_line, issue 22):
+ * every bit of it against the per-record computation the pass did before (kept here as
+ * the reference: row_of, row_wait, cnt_of / fp_counter_of, row_nopipe || cat_nopipe, the
+ * drain test), on every corpus code.json and a hostile synthetic one; and the pass itself
+ * (sums, stall intervals, in-flight spans) against the old per-record loop, whole and in
+ * chunks. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../src/analysis/bubbles_internal.h"
+#include "flyprof/att.h"
+#include "flyprof/taxonomy.h"
+
+/* ---- the reference: what fp_bub_wave_chunk computed per record before the table ---- */
+
+static size_t ref_row_of(const fp_code *code, int64_t line)
+{
+    if (line < 0 || line > code->max_index || !code->pos_of_index)
+        return SIZE_MAX;
+    return code->pos_of_index[line];
+}
+
+static fp_counter ref_counter(const bub_ctx *c, size_t row, int32_t cat)
+{
+    fp_class st = c->row_static[row];
+    return (unsigned)cat < BUB_CATS ? (fp_counter)c->cnt_of[st][cat] : fp_counter_of(st, cat);
+}
+
+static bool ref_nopipe(const bub_ctx *c, size_t row, int32_t cat)
+{
+    return c->row_nopipe[row] || fp_bub_cat_nopipe(cat);
+}
+
+static const int32_t cats[] = {INT32_MIN, -1000, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                               17, 31, 32, 63, 64, 255, 1 << 20, INT32_MAX};
+
+static void check_table(const fp_code *code)
+{
+    fp_bubbles b;
+    memset(&b, 0, sizeof b);
+    b.code = *code;
+    b.insts = calloc(code->n + 1, sizeof *b.insts);
+    assert_non_null(b.insts);
+    bub_ctx c;
+    fp_bub_ctx_init(&c, &b, NULL, NULL);
+    int64_t lines[] = {INT64_MIN, -3, -1, INT64_MAX, (int64_t)1 << 40};
+    size_t checked = 0;
+    for (int64_t l = -3; l <= code->max_index + 3 + (int64_t)(sizeof lines / sizeof *lines); l++) {
+        int64_t line = l > code->max_index + 3 ? lines[l - code->max_index - 4] : l;
+        size_t row = ref_row_of(code, line);
+        bool known = (uint64_t)line < c.n_lines && c.lines[line].row != BUB_LINE_NONE;
+        assert_int_equal(known, row != SIZE_MAX);
+        if (!known) {
+            /* out of the table, or in it as "unknown" (the pass's one rare test) */
+            assert_true((uint64_t)line >= c.n_lines || c.lines[line].rare == BUB_LINE_UNKNOWN);
+            continue;
+        }
+        const bub_line *L = &c.lines[line];
+        assert_int_equal(L->row, row);
+        assert_int_equal(L->cls, c.row_static[row]);
+        assert_int_equal(L->rare, c.row_wait[row] ? BUB_LINE_WAIT : 0);
+        assert_int_equal(L->hit | L->stall | L->lat | (int64_t)L->last_g, 0);
+        for (size_t k = 0; k < sizeof cats / sizeof *cats; k++) {
+            int32_t cat = cats[k];
+            uint64_t cb = L->cat >> bub_cat_key(cat);
+            fp_counter kc = ref_counter(&c, row, cat);
+            assert_int_equal(kc, fp_counter_of(c.row_static[row], cat)); /* cnt_of is the function */
+            assert_int_equal(cb >> BUB_LB_VM & 1, kc == FP_CNT_VM);
+            assert_int_equal(cb >> BUB_LB_LGKM & 1, kc == FP_CNT_LGKM);
+            bool np = ref_nopipe(&c, row, cat);
+            assert_int_equal(cb >> BUB_LB_NOPIPE & 1, np);
+            assert_int_equal(cb >> BUB_LB_DRAIN & 1, np && c.row_static[row] == FP_CL_DRAIN);
+            checked++;
+        }
+    }
+    assert_true(checked > 0 || code->n == 0);
+    fp_bub_ctx_free(&c);
+    free(b.insts);
+}
+
+/* A code.json with what a capture never has: gaps and repeats in LineNumber, rows with
+ * no LineNumber, waits of each counter, drains, messages, memory of every kind. */
+static const char synth_code[] =
+    "{\"code\":["
+    "[\"; k\",0,0,\"\",4,0,0,0,0,0],"
+    "[\"s_load_dword s4, s[0:1], 0x3c\",0,1,\"a.py:1\",4,0,1,1,0,0],"
+    "[\"s_waitcnt lgkmcnt(0)\",0,3,\"a.py:2\",4,0,1,1,0,0],"
+    "[\"global_load_dwordx4 v[0:3], v4, s[0:1]\",0,4,\"a.py:3\",4,0,1,1,0,0],"
+    "[\"ds_read_b128 v[0:3], v4\",0,4,\"a.py:4\",4,0,1,1,0,0],"
+    "[\"s_waitcnt vmcnt(1) lgkmcnt(0)\",0,9,\"a.py:5\",4,0,1,1,0,0],"
+    "[\"ds_bpermute_b32 v1, v2, v3\",0,10,\"a.py:6\",4,0,1,1,0,0],"
+    "[\"v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2]\",0,11,\"a.py:7\",4,0,1,1,0,0],"
+    "[\"buffer_load_dword v1, v2, s[0:3], 0 offen lds\",0,12,\"a.py:8\",4,0,1,1,0,0],"
+    "[\"s_nop 0\",0,13,\"a.py:9\",4,0,1,1,0,0],"
+    "[\"s_barrier\",0,14,\"a.py:9\",4,0,1,1,0,0],"
+    "[\"s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)\",0,15,\"a.py:9\",4,0,1,1,0,0],"
+    "[\"global_atomic_add_f32 v0, v1, s[0:1]\",0,16,\"a.py:9\",4,0,1,1,0,0],"
+    "[\"scratch_store_dword off, v1, s0\",0,17,\"a.py:9\",4,0,1,1,0,0],"
+    "[\"v_add_f32 v0, v1, v2\",0,20,\"a.py:9\",4,0,1,1,0,0],"
+    "[\"s_waitcnt vmcnt(0)\",0,21,\"a.py:9\",4,0,1,1,0,0],"
+    "[\"s_endpgm\",0,22,\"a.py:10\",4,0,1,1,0,0]"
+    "]}";
+
+static void load_synth(fp_code *code)
+{
+    fp_err e = {0};
+    assert_int_equal(fp_code_parse(synth_code, strlen(synth_code), "synth", code, &e), 0);
+    fp_err_clear(&e);
+}
+
+static void test_table_synth(void **state)
+{
+    (void)state;
+    fp_code code;
+    load_synth(&code);
+    assert_true(code.max_index >= 22);
+    check_table(&code);
+    fp_code_free(&code);
+}
+
+static void test_table_corpus(void **state)
+{
+    (void)state;
+    size_t dirs = 0;
+    DIR *d = opendir(FP_CORPUS);
+    for (struct dirent *de; d && (de = readdir(d));) {
+        if (de->d_name[0] == '.')
+            continue;
+        char att[4096];
+        snprintf(att, sizeof att, "%s/%s/att", FP_CORPUS, de->d_name);
+        DIR *a = opendir(att);
+        for (struct dirent *ae; a && (ae = readdir(a));) {
+            if (strncmp(ae->d_name, "ui_output_", 10))
+                continue;
+            char dir[8192];
+            snprintf(dir, sizeof dir, "%s/%s", att, ae->d_name);
+            fp_code code;
+            fp_err e = {0};
+            if (fp_code_load(dir, &code, &e) == 0) {
+                check_table(&code);
+                fp_code_free(&code);
+                dirs++;
+            }
+            fp_err_clear(&e);
+        }
+        if (a)
+            closedir(a);
+    }
+    if (d)
+        closedir(d);
+    if (dirs == 0)
+        skip(); /* no corpus beside this checkout */
+}
+
+/* ---- the pass: the old per-record loop (no waits: those go through wait_record, the
+ * same in both) as the reference for the sums, c->st and c->ex ---- */
+
+typedef struct ref_out {
+    int64_t *hit, *stall, *lat, *cls_cycles; /* per row; cls_cycles: class_cycles[static] */
+    bub_iv *st, *ex;
+    size_t n_st, n_ex, cap_st, cap_ex;
+    bool unsorted;
+    int64_t drain_stall, drain_waves, unknown;
+} ref_out;
+
+static void ref_window(const bub_ctx *c, ref_out *o, const fp_wave_inst *r, size_t row, int64_t stall)
+{
+    if (r->dur <= stall)
+        return;
+    int64_t t0 = r->time + stall, t1 = r->time + r->dur;
+    if (c->row_nopipe[row] || fp_bub_cat_nopipe(r->cat)) {
+        if (c->row_static[row] == FP_CL_DRAIN) {
+            FP_GROW(o->st, o->n_st, o->cap_st);
+            o->st[o->n_st++] = (bub_iv){t0, t1, 0, BUB_CLS_DRAIN, (int64_t)row};
+            o->drain_stall += t1 - t0;
+            o->drain_waves++;
+        }
+        return;
+    }
+    if (o->n_ex) {
+        bub_iv *last = &o->ex[o->n_ex - 1];
+        if (t0 <= last->t1 && t0 >= last->t0) {
+            if (t1 > last->t1)
+                last->t1 = t1;
+            return;
+        }
+        o->unsorted |= t0 < last->t1;
+    }
+    FP_GROW(o->ex, o->n_ex, o->cap_ex);
+    o->ex[o->n_ex++] = (bub_iv){t0, t1, 0, 0, 0};
+}
+
+static void ref_pass(const bub_ctx *c, ref_out *o, const fp_wave_inst *rec, size_t n, int gi)
+{
+    for (size_t j = 0; j < n; j++) {
+        const fp_wave_inst *r = &rec[j];
+        size_t row = ref_row_of(&c->b->code, r->line);
+        if (row == SIZE_MAX) {
+            o->unknown++;
+            continue;
+        }
+        int64_t stall = r->stall < 0 ? 0 : r->stall;
+        o->hit[row]++;
+        o->stall[row] += stall;
+        o->lat[row] += r->dur;
+        fp_class st = c->row_static[row];
+        o->cls_cycles[row] += stall;
+        if (stall > 0) {
+            FP_GROW(o->st, o->n_st, o->cap_st);
+            o->st[o->n_st++] = (bub_iv){r->time, r->time + stall, gi, (int32_t)st, (int64_t)row};
+        }
+        ref_window(c, o, r, row, stall);
+    }
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void run_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, size_t chunk, int gi)
+{
+    bub_waits q = {NULL, NULL, 0, 0, 0, NULL, NULL};
+    c->n_st = c->n_ex = 0;
+    c->ex_unsorted = false;
+    fp_bub_wave_begin(c, false, &q);
+    for (size_t a = 0; a < n; a += chunk)
+        fp_bub_wave_chunk(c, rec + a, n - a < chunk ? n - a : chunk, gi);
+}
+
+static void test_pass_reference(void **state)
+{
+    (void)state;
+    fp_code code;
+    load_synth(&code);
+    fp_bubbles b;
+    memset(&b, 0, sizeof b);
+    b.code = code;
+    b.insts = calloc(code.n + 1, sizeof *b.insts);
+    assert_non_null(b.insts);
+    bub_ctx c;
+    fp_bub_ctx_init(&c, &b, NULL, NULL);
+    /* the rows that are no wait, and lines of no row */
+    int64_t use[64];
+    size_t n_use = 0;
+    for (int64_t l = -2; l <= code.max_index + 2 && n_use < 60; l++) {
+        size_t row = ref_row_of(&code, l);
+        if (row == SIZE_MAX || !c.row_wait[row])
+            use[n_use++] = l;
+    }
+    enum { N = 5000 };
+    fp_wave_inst *rec = calloc(N, sizeof *rec);
+    assert_non_null(rec);
+    for (int round = 0; round < 6; round++) {
+        int64_t t = 0;
+        for (size_t j = 0; j < N; j++) {
+            uint64_t x = next_rand();
+            t += (int64_t)(x % 7) - (round == 5 ? 2 : 0); /* round 5: out of time order too */
+            if (t < 0)
+                t = 0;
+            rec[j].time = t;
+            rec[j].stall = (x >> 8) % 4 == 0 ? 0 : (int64_t)((x >> 12) % 9);
+            rec[j].dur = (int64_t)((x >> 20) % 12);
+            rec[j].line = use[(x >> 28) % n_use];
+            rec[j].cat = cats[(x >> 36) % (sizeof cats / sizeof *cats)];
+        }
+        size_t chunk = round % 2 ? N : (size_t)1 + round * 7;
+        ref_out o;
+        memset(&o, 0, sizeof o);
+        o.hit = calloc(code.n + 1, sizeof *o.hit);
+        o.stall = calloc(code.n + 1, sizeof *o.stall);
+        o.lat = calloc(code.n + 1, sizeof *o.lat);
+        o.cls_cycles = calloc(code.n + 1, sizeof *o.cls_cycles);
+        ref_pass(&c, &o, rec, N, 3);
+        memset(b.insts, 0, (code.n + 1) * sizeof *b.insts);
+        b.drain_stall = b.drain_waves = b.unknown_line_records = 0;
+        run_pass(&c, rec, N, chunk, 3);
+        fp_bub_inst_fold(&c);
+        for (size_t i = 0; i < code.n; i++) {
+            assert_int_equal(b.insts[i].w_hit, o.hit[i]);
+            assert_int_equal(b.insts[i].w_stall, o.stall[i]);
+            assert_int_equal(b.insts[i].w_latency, o.lat[i]);
+            assert_int_equal(b.insts[i].class_cycles[c.row_static[i]], o.cls_cycles[i]);
+        }
+        assert_int_equal(b.unknown_line_records, o.unknown);
+        assert_int_equal(b.drain_stall, o.drain_stall);
+        assert_int_equal(b.drain_waves, o.drain_waves);
+        assert_int_equal(c.n_st, o.n_st);
+        assert_memory_equal(c.st, o.st, o.n_st * sizeof *o.st);
+        assert_int_equal(c.n_ex, o.n_ex);
+        assert_memory_equal(c.ex, o.ex, o.n_ex * sizeof *o.ex);
+        assert_int_equal(c.ex_unsorted, o.unsorted);
+        assert_true(round != 5 || o.unsorted); /* the order break is seen */
+        assert_true(o.n_st > 0 && o.n_ex > 0 && o.unknown > 0);
+        free(o.hit);
+        free(o.stall);
+        free(o.lat);
+        free(o.cls_cycles);
+        free(o.st);
+        free(o.ex);
+    }
+    free(rec);
+    fp_bub_ctx_free(&c);
+    free(b.insts);
+    fp_code_free(&code);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_synth),
+        cmocka_unit_test(test_table_corpus),
+        cmocka_unit_test(test_pass_reference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
