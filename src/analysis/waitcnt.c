@@ -92,36 +92,44 @@ void fp_bub_ctx_own_tables(bub_ctx *c)
     c->cap_prod = c->cap_ret = 0;
 }
 
-/* The bub_line of a line's row (row SIZE_MAX: a line not in code.json): the row's class
- * and wait flag, and per category key what the pass did with fp_counter_of, row_nopipe and
- * fp_bub_cat_nopipe per record (test_bub_inst holds it to that computation). */
-static bub_line line_of(const bub_ctx *c, size_t row)
+/* The category bits of a row of class st (nopipe: row_nopipe): per category key what the
+ * pass did with fp_counter_of, row_nopipe || fp_bub_cat_nopipe and the drain test per
+ * record (test_bub_inst holds the table to that computation). */
+static uint64_t cat_bits(const bub_ctx *c, fp_class st, bool row_nopipe)
 {
-    bub_line L = {.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
-    if (row == SIZE_MAX)
-        return L;
-    fp_class st = c->row_static[row];
-    L.row = (uint32_t)row; /* code rows are uint32 everywhere in the pass (bub_exe.row) */
-    L.cls = (uint8_t)st;
-    L.rare = c->row_wait[row] ? BUB_LINE_WAIT : 0;
+    uint64_t m = 0;
     for (unsigned k = 0; k < BUB_CATS; k++) {
         fp_counter kc = (fp_counter)c->cnt_of[st][k]; /* k = BUB_CAT_OTHER: the class's default */
-        bool nopipe = c->row_nopipe[row] || fp_bub_cat_nopipe((int)k);
-        L.cat |= (uint64_t)(kc == FP_CNT_VM) << (BUB_LB_VM + k) | (uint64_t)(kc == FP_CNT_LGKM) << (BUB_LB_LGKM + k) |
-                 (uint64_t)nopipe << (BUB_LB_NOPIPE + k) | (uint64_t)(nopipe && st == FP_CL_DRAIN) << (BUB_LB_DRAIN + k);
+        bool nopipe = row_nopipe || fp_bub_cat_nopipe((int)k);
+        m |= (uint64_t)(kc == FP_CNT_VM) << (BUB_LB_VM + k) | (uint64_t)(kc == FP_CNT_LGKM) << (BUB_LB_LGKM + k) |
+             (uint64_t)nopipe << (BUB_LB_NOPIPE + k) | (uint64_t)(nopipe && st == FP_CL_DRAIN) << (BUB_LB_DRAIN + k);
     }
-    return L;
+    return m;
 }
 
 void fp_bub_inst_tables_init(bub_ctx *c)
 {
     const fp_code *code = &c->b->code;
+    uint64_t bits[FP_CL_COUNT][2]; /* they depend on the class and row_nopipe alone */
+    for (int k = 0; k < FP_CL_COUNT; k++)
+        for (int np = 0; np < 2; np++)
+            bits[k][np] = cat_bits(c, (fp_class)k, np);
     c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
     c->lines = malloc((c->n_lines + 1) * sizeof *c->lines);
     if (!c->lines)
         abort();
-    for (size_t l = 0; l < c->n_lines; l++)
-        c->lines[l] = line_of(c, code->pos_of_index[l]);
+    for (size_t l = 0; l < c->n_lines; l++) {
+        size_t row = code->pos_of_index[l];
+        bub_line *L = &c->lines[l];
+        *L = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
+        if (row == SIZE_MAX)
+            continue;
+        fp_class st = c->row_static[row];
+        L->row = (uint32_t)row; /* code rows are uint32 everywhere in the pass (bub_exe.row) */
+        L->cls = (uint8_t)st;
+        L->rare = c->row_wait[row] ? BUB_LINE_WAIT : 0;
+        L->cat = bits[st][c->row_nopipe[row] != 0];
+    }
     c->lines_owner = c;
     c->g_wave = c->g_next = 0;
 }
@@ -172,7 +180,7 @@ static inline bub_line *line_at(const bub_ctx *c, int64_t line)
 }
 
 /* The latest execution in the wave in progress of line L's row into *x; false: none. */
-static bool last_exe_of(const bub_ctx *c, const bub_line *L, bub_exe *x)
+static inline bool last_exe_of(const bub_ctx *c, const bub_line *L, bub_exe *x)
 {
     if (L->last_g <= c->g_wave)
         return false;
@@ -227,7 +235,7 @@ static fp_bub_pair *pair_get(bub_ctx *c, size_t wrow, size_t prow)
     return p;
 }
 
-static void add_prod(bub_ctx *c, size_t *np, const bub_exe *x)
+static inline void add_prod(bub_ctx *c, size_t *np, const bub_exe *x)
 {
     for (size_t k = 0; k < *np; k++)
         if (c->prod[k].i == x->i)
