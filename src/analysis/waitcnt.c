@@ -235,13 +235,26 @@ static fp_bub_pair *pair_get(bub_ctx *c, size_t wrow, size_t prow)
     return p;
 }
 
+/* The caller made room for one more (FP_RESERVE of c->prod). */
 static inline void add_prod(bub_ctx *c, size_t *np, const bub_exe *x)
 {
     for (size_t k = 0; k < *np; k++)
         if (c->prod[k].i == x->i)
             return; /* the same execution named twice */
-    FP_GROW(c->prod, *np, c->cap_prod);
     c->prod[(*np)++] = *x;
+}
+
+/* A producer line that is not in code.json: counted, warned about once. */
+static __attribute__((noinline)) void missing_producer(bub_ctx *c, int64_t line)
+{
+    c->b->producer_missing++;
+    if (!c->warned_missing && c->warn) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "waitcnt producer line %lld is not in code.json (ignored; counted in waitcnt.producer_missing)",
+                 (long long)line);
+        c->warn(c->user, msg);
+        c->warned_missing = 1;
+    }
 }
 
 /* A producer line named by the decoder -> its latest execution in this wave. */
@@ -250,14 +263,7 @@ static void named_producer(bub_ctx *c, size_t nret, int64_t line, size_t *np)
     fp_bubbles *b = c->b;
     const bub_line *L = line_at(c, line);
     if (!L) {
-        b->producer_missing++;
-        if (!c->warned_missing && c->warn) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "waitcnt producer line %lld is not in code.json (ignored; counted in waitcnt.producer_missing)",
-                     (long long)line);
-            c->warn(c->user, msg);
-            c->warned_missing = 1;
-        }
+        missing_producer(c, line);
         return;
     }
     bub_exe last;
@@ -282,15 +288,19 @@ static void ring_push(bub_ring *r, const bub_exe *x)
     r->n++;
 }
 
-/* Retire the oldest entries until at most `keep` are outstanding; they go to ret. */
-static void ring_wait(bub_ctx *c, bub_ring *r, int keep, size_t *nret)
+/* Retire the oldest entries until at most `keep` are outstanding; they go to ret (room
+ * for two rings' worth is made at the wave's begin: a wait retires from each ring once). */
+static inline void ring_wait(bub_ctx *c, bub_ring *r, int keep, size_t *nret)
 {
-    while (keep >= 0 && r->n > (size_t)keep) {
-        FP_GROW(c->ret, *nret, c->cap_ret);
-        c->ret[(*nret)++] = r->v[r->head];
-        r->head = (r->head + 1) % BUB_REPLAY_CAP;
-        r->n--;
-    }
+    if (keep < 0 || r->n <= (size_t)keep)
+        return;
+    size_t k = r->n - (size_t)keep;
+    bub_exe *out = c->ret + *nret;
+    for (size_t j = 0; j < k; j++)
+        out[j] = r->v[(r->head + j) % BUB_REPLAY_CAP];
+    r->head = (r->head + k) % BUB_REPLAY_CAP;
+    r->n -= k;
+    *nret += k;
 }
 
 /* The next unmatched decoder entry, refilling the window when a chunked wave has more. */
@@ -319,6 +329,7 @@ void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q)
         c->lines_owner = c;
     }
     c->g_wave = c->g_next; /* above every last_g of the waves before */
+    FP_RESERVE(c->ret, 0, c->cap_ret, (size_t)2 * BUB_REPLAY_CAP); /* ring_wait's room */
     c->replay = !has_waits;
     c->vmq.head = c->vmq.n = c->lgq.head = c->lgq.n = 0;
     c->wave_i = 0;
@@ -399,12 +410,14 @@ static __attribute__((noinline)) fp_class wait_record(bub_ctx *c, const fp_wave_
             if (kinds && (ek & kinds))
                 break; /* same kind again: the next execution's entry */
             kinds |= ek ? ek : 1u;
+            FP_RESERVE(c->prod, np, c->cap_prod, e->n); /* add_prod's room */
             for (size_t q = 0; q < e->n; q++)
                 named_producer(c, nret, prods[q], &np);
             c->wq.k++;
             c->wq.matched++;
         }
     } else {
+        FP_RESERVE(c->prod, np, c->cap_prod, nret);
         for (size_t q = 0; q < nret; q++)
             add_prod(c, &np, &c->ret[q]);
         inferred = np > 0;
