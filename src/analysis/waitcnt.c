@@ -196,7 +196,8 @@ static inline bool last_exe_of(const bub_ctx *c, const bub_line *L, bub_exe *x)
 
 static size_t hash2(size_t a, size_t b) { return (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL); }
 
-static fp_bub_pair *pair_get(bub_ctx *c, size_t wrow, size_t prow)
+/* A pair not in the table yet: the table grows first when it would be half full. */
+static __attribute__((noinline)) fp_bub_pair *pair_new(bub_ctx *c, size_t wrow, size_t prow)
 {
     fp_bubbles *b = c->b;
     if ((b->n_pairs + 1) * 2 > c->ptab_cap) {
@@ -214,15 +215,9 @@ static fp_bub_pair *pair_get(bub_ctx *c, size_t wrow, size_t prow)
         c->ptab = nt;
         c->ptab_cap = nc;
     }
-    /* keyed by row positions (stored in wait_line/prod_line as rows until fp_bubbles_json
-     * maps them; rows and LineNumbers coincide in every known capture but need not) */
     size_t h = hash2(wrow, prow) & (c->ptab_cap - 1);
-    while (c->ptab[h]) {
-        fp_bub_pair *p = &b->pairs[c->ptab[h] - 1];
-        if ((size_t)p->wait_line == wrow && (size_t)p->prod_line == prow)
-            return p;
+    while (c->ptab[h]) /* it is absent: its slot is the first empty one */
         h = (h + 1) & (c->ptab_cap - 1);
-    }
     FP_GROW(b->pairs, b->n_pairs, b->cap_pairs);
     fp_bub_pair *p = &b->pairs[b->n_pairs++];
     memset(p, 0, sizeof *p);
@@ -233,6 +228,24 @@ static fp_bub_pair *pair_get(bub_ctx *c, size_t wrow, size_t prow)
     p->first_seq = UINT64_MAX;
     c->ptab[h] = b->n_pairs;
     return p;
+}
+
+/* The pair (wait row, producer row), keyed by row positions (stored in wait_line/prod_line
+ * as rows until fp_bubbles_json maps them; rows and LineNumbers coincide in every known
+ * capture but need not). The lookup inline, the insert out of line. */
+static inline fp_bub_pair *pair_get(bub_ctx *c, size_t wrow, size_t prow)
+{
+    const size_t *tab = c->ptab;
+    if (tab) {
+        fp_bub_pair *pairs = c->b->pairs;
+        const size_t mask = c->ptab_cap - 1;
+        for (size_t h = hash2(wrow, prow) & mask; tab[h]; h = (h + 1) & mask) {
+            fp_bub_pair *p = &pairs[tab[h] - 1];
+            if ((size_t)p->wait_line == wrow && (size_t)p->prod_line == prow)
+                return p;
+        }
+    }
+    return pair_new(c, wrow, prow);
 }
 
 /* The caller made room for one more (FP_RESERVE of c->prod). */
@@ -349,13 +362,15 @@ static fp_class charge_wait(bub_ctx *c, const fp_wave_inst *r, size_t row, int64
     int64_t release = r->time + stall;
     double share = (double)stall / (double)np;
     int64_t nk[3] = {0, 0, 0};
+    const bub_exe *prod = c->prod; /* invariants in locals: the pair stores could alias them */
+    const size_t pos = c->cur_pos;
     for (size_t q = 0; q < np; q++) {
-        const bub_exe *p = &c->prod[q];
+        const bub_exe *p = &prod[q];
         size_t prow = p->row;
         fp_bub_pair *pp = pair_get(c, row, prow);
         uint64_t seq = (i << 20) | (uint64_t)(q < 0xFFFFF ? q : 0xFFFFF);
-        if (c->cur_pos < pp->first_pos || (c->cur_pos == pp->first_pos && seq < pp->first_seq)) {
-            pp->first_pos = c->cur_pos;
+        if (pos < pp->first_pos || (pos == pp->first_pos && seq < pp->first_seq)) {
+            pp->first_pos = pos;
             pp->first_seq = seq;
         }
         int64_t cyc = release - p->rel;
