@@ -158,6 +158,7 @@ typedef struct bub_ctx {
     bub_cu *cus;
     size_t n_cus, cap_cus;
     bub_hent *heap; /* resident waves by next event time */
+    bool heap_unsorted; /* false: the heap is an ascending array (few resident waves: exposed.c) */
     bub_rwave **free_rw;
     size_t n_heap, cap_heap, n_free, cap_free;
     bub_ev *tmp_ev;
