@@ -2555,10 +2555,10 @@ static bool ws_shape(chunk_rd *r, off_t *off_s, off_t *off_t_)
     return cr_ws_peek(r) == -1; /* trailing bytes (or a read error): jscan decides */
 }
 
-/* A compact time cell at p (8 bytes readable, and the byte after the digits): 1..7 digits,
- * no leading '0' unless alone, then ',' or ']' - compact_int_sep's rule on one word. Returns
- * the digits' length (0: not this case) and the separator in *sep. */
-static inline unsigned ws_time_cell(const char *p, int64_t *v, char *sep)
+/* A compact time cell at p (8 bytes readable, and the byte after the digits) that is not
+ * the last: 1..7 digits, no leading '0' unless alone, then ',' - compact_int_sep's rule on
+ * one word. Returns the bytes taken with the ',' (0: not this case). */
+static inline unsigned ws_time_cell(const char *p, int64_t *v)
 {
     uint64_t w;
     memcpy(&w, p, 8);
@@ -2567,73 +2567,125 @@ static inline unsigned ws_time_cell(const char *p, int64_t *v, char *sep)
     if (!nd)
         return 0;
     unsigned len = (unsigned)__builtin_ctzll(nd) >> 3;
-    char c = (char)(w >> (8 * len));
-    if (len == 0 || (c != ',' && c != ']') || (len > 1 && (char)w == '0'))
+    if ((char)(w >> (8 * len)) != ',' || len == 0 || (len > 1 && (char)w == '0'))
         return 0;
-    *sep = c;
     d <<= 64 - 8 * len; /* swar_digits on the word already loaded */
     d = ((d * 2561) >> 8) & 0x00ff00ff00ff00ffull;
     d = ((d * 6553601) >> 16) & 0x0000ffff0000ffffull;
     *v = (int64_t)((d * 42949672960001ull) >> 32);
-    return len;
+    return len + 1;
 }
 
-/* A compact state cell: 1 or 2 digits (the number of waves in a state), the same rule. */
-static inline unsigned ws_state_cell(const char *p, int64_t *v, char *sep)
+/* A compact state cell that is not the last: 1 or 2 digits (the number of waves in a
+ * state), the same rule. */
+static inline unsigned ws_state_cell(const char *p, int64_t *v)
 {
     unsigned d0 = (unsigned char)p[0] - '0', d1 = (unsigned char)p[1] - '0';
     if (d0 > 9)
         return 0;
-    if (p[1] == ',' || p[1] == ']') {
+    if (p[1] == ',') {
         *v = d0;
-        *sep = p[1];
-        return 1;
+        return 2;
     }
-    if (d1 > 9 || d0 == 0 || (p[2] != ',' && p[2] != ']'))
+    if (d1 > 9 || d0 == 0 || p[2] != ',')
         return 0;
     *v = d0 * 10 + d1;
-    *sep = p[2];
-    return 2;
+    return 3;
 }
 
+#if defined(__SSE2__)
+/* Four time cells of one length L (1..7 digits) at p, 32 bytes readable, each followed by
+ * ',' and none with a leading '0' unless alone - checked together on the byte masks of
+ * the 32 bytes (non-digits, commas, zeros: the first four non-digits must be the commas at
+ * L, 2L+1, 3L+2, 4L+3) - the usual stretch of a time array, whose cycle counts keep their
+ * length for thousands of cells. Returns the bytes taken (0: not this case). */
+static inline unsigned ws_time4(const char *p, int64_t v[4])
+{
+    const __m128i z = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), comma = _mm_set1_epi8(',');
+    const __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    const __m128i a0 = _mm_sub_epi8(x0, z), a1 = _mm_sub_epi8(x1, z);
+    uint32_t dig = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a0, nine), a0)) |
+                   (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a1, nine), a1)) << 16;
+    uint32_t com = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x0, comma)) |
+                   (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x1, comma)) << 16;
+    uint32_t nd = ~dig;
+    if (!nd)
+        return 0;
+    unsigned len = (unsigned)__builtin_ctz(nd);
+    if (len == 0 || len > 7)
+        return 0;
+    unsigned w = len + 1;
+    uint32_t seps = 1u << len | 1u << (len + w) | 1u << (len + 2 * w) | 1u << (len + 3 * w);
+    uint32_t low = (uint32_t)((1ull << (4 * w)) - 1); /* 4 w <= 32 */
+    if ((nd & low) != seps || (com & seps) != seps)
+        return 0;
+    if (len > 1) {
+        uint32_t zer = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, _mm_setzero_si128())) |
+                       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, _mm_setzero_si128())) << 16;
+        if (zer & (1u | 1u << w | 1u << 2 * w | 1u << 3 * w))
+            return 0; /* a leading '0' */
+    }
+    digits2(p, len, p + w, len, &v[0], &v[1]);
+    digits2(p + 2 * w, len, p + 3 * w, len, &v[2], &v[3]);
+    return 4 * w;
+}
+#endif
+
 /* Pass 2 in the compact case - time cells of 1..7 digits, state cells of 1..2, no sign, no
- * blank - a block of up to WS_BLOCK steps with plain arithmetic: its values are in
- * [0, 10^7), each term below 10^14, so from |acc| <= 2^62 no partial sum of the block can
- * leave int64 and the saturating sums would give the same numbers with no overflow.
- * Returns the steps taken (0: the caller takes one step its way). */
+ * blank, not the arrays' last cells - a block of up to WS_BLOCK steps with plain arithmetic:
+ * its values are in [0, 10^7), each term below 10^14, so from |acc| <= 2^62 no partial sum
+ * of the block can leave int64 and the saturating sums would give the same numbers with no
+ * overflow. Returns the steps taken (fewer than WS_BLOCK: the caller takes one step its
+ * way, which also ends the arrays). */
 #define WS_BLOCK 256
 #define WS_COMPACT 100000000 /* 10^8: compact_int_sep's bound, for the values carried in */
-static size_t ws_block(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int64_t *acc, bool *es, bool *et)
+static size_t ws_block(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int64_t *acc)
 {
     int64_t s = *s0, t = *t0, sum = *acc;
     if (s < 0 || s >= WS_COMPACT || t < 0 || t >= WS_COMPACT || sum > ((int64_t)1 << 62) || sum < -((int64_t)1 << 62))
         return 0;
     /* cursors in locals: r and rt may be one object as far as the compiler knows */
     const char *ps = r->buf + r->pos, *pt = rt->buf + rt->pos;
-    const char *ps_end = r->buf + r->len, *pt_end = rt->buf + rt->len;
+    /* a step takes at most 3 bytes of state (2 digits and ',') and 8 of time (7 and ','),
+     * and reads up to 16 at each cursor: the steps that surely fit, bounds checked once */
+    ptrdiff_t room_s = (ptrdiff_t)(r->len - r->pos) - 16, room_t = (ptrdiff_t)(rt->len - rt->pos) - 32;
+    if (room_s < 0 || room_t < 0)
+        return 0;
+    size_t n = (size_t)(room_s / 3 < room_t / 8 ? room_s / 3 : room_t / 8) + 1;
+    if (n > WS_BLOCK)
+        n = WS_BLOCK;
     size_t k = 0;
-    char sep_s = ',', sep_t = ',';
-    while (k < WS_BLOCK && ps_end - ps >= 16 && pt_end - pt >= 16) {
-        int64_t s1, t1;
-        char c_t, c_s;
-        unsigned a = ws_time_cell(pt, &t1, &c_t), b;
-        if (!a || !(b = ws_state_cell(ps, &s1, &c_s)))
+#if defined(__SSE2__)
+    /* four steps at once while the time cells keep one length (k + 4 <= n: 32 bytes of time
+     * readable, see above) */
+    while (k + 4 <= n) {
+        int64_t tv[4], sv[4];
+        unsigned a = ws_time4(pt, tv), b0, b1, b2, b3;
+        if (!a || !(b0 = ws_state_cell(ps, &sv[0])) || !(b1 = ws_state_cell(ps + b0, &sv[1])) ||
+            !(b2 = ws_state_cell(ps + b0 + b1, &sv[2])) || !(b3 = ws_state_cell(ps + b0 + b1 + b2, &sv[3])))
             break;
-        sep_t = c_t;
-        sep_s = c_s;
-        pt += a + 1;
-        ps += b + 1;
+        pt += a;
+        ps += b0 + b1 + b2 + b3;
+        sum += s * (tv[0] - t) + sv[0] * (tv[1] - tv[0]) + sv[1] * (tv[2] - tv[1]) + sv[2] * (tv[3] - tv[2]);
+        s = sv[3];
+        t = tv[3];
+        k += 4;
+    }
+#endif
+    for (; k < n; k++) {
+        int64_t s1, t1;
+        unsigned a = ws_time_cell(pt, &t1), b;
+        if (!a || !(b = ws_state_cell(ps, &s1)))
+            break;
+        pt += a;
+        ps += b;
         sum += s * (t1 - t);
         s = s1;
         t = t1;
-        k++;
-        if ((sep_t ^ ',') | (sep_s ^ ','))
-            break;
     }
     r->pos = (size_t)(ps - r->buf);
     rt->pos = (size_t)(pt - rt->buf);
-    *es = k && sep_s == ']';
-    *et = k && sep_t == ']';
     *s0 = s;
     *t0 = t;
     *acc = sum;
@@ -2666,9 +2718,9 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
                 goto done;
             n = 1;
             while (!es && !et) {
-                size_t k = ws_block(r, rt, &s0, &t0, &acc, &es, &et);
+                size_t k = ws_block(r, rt, &s0, &t0, &acc);
                 n += k;
-                if (k == WS_BLOCK || es || et)
+                if (k == WS_BLOCK)
                     continue;
                 int64_t s1, t1;
                 if (!cell_next(rt, &t1, &et) || !cell_next(r, &s1, &es))

@@ -374,6 +374,50 @@ static void test_list_and_walk(void **state)
             fp_err_clear(&e);
         }
     }
+    /* the second pass takes four time cells of one length at once (wave.c ws_time4): one odd
+     * cell among 6-digit ones, at every position of a block of four, refused exactly when
+     * jscan refuses it, else the sum of a plain computation */
+    {
+        static const struct {
+            const char *cell;
+            bool ok;
+        } odd[] = {{"012345", false}, {"0", true}, {"00", false}, {"1234567", true}, {"12345", true},
+                   {"99999999", true}, {"123 45", false}, {"", false}, {"1.5", false}, {"-100000", true},
+                   {" 100000", true}, {"100000 ", true}};
+        for (size_t oi = 0; oi < sizeof odd / sizeof *odd; oi++) {
+            for (int at = 1000; at < 1008; at++) {
+                fp_sb doc;
+                fp_sb_init(&doc);
+                fp_sb_adds(&doc, "{\"state\":[");
+                for (int i = 0; i < 2000; i++)
+                    fp_sb_addf(&doc, "%s%d", i ? "," : "", i % 13);
+                fp_sb_adds(&doc, "],\"time\":[");
+                int64_t want = 0, prev = 0;
+                for (int i = 0; i < 2000; i++) {
+                    int64_t t = 100000 + 37 * (int64_t)i;
+                    if (i)
+                        fp_sb_addc(&doc, ',');
+                    if (i == at) {
+                        fp_sb_adds(&doc, odd[oi].cell);
+                        t = strtoll(odd[oi].cell, NULL, 10);
+                    } else {
+                        fp_sb_addf(&doc, "%lld", (long long)t);
+                    }
+                    if (i)
+                        want += (int64_t)((i - 1) % 13) * (t - prev);
+                    prev = t;
+                }
+                fp_sb_adds(&doc, "]}");
+                write_file(dir, "wstates1.json", doc.buf);
+                fp_sb_free(&doc);
+                int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+                if (rc != (odd[oi].ok ? 0 : -1) || (rc == 0 && (v != want || sat)))
+                    fail_msg("time4 odd cell \"%s\" at %d: rc %d v %lld want %lld", odd[oi].cell, at, rc, (long long)v,
+                             (long long)want);
+                fp_err_clear(&e);
+            }
+        }
+    }
     assert_int_equal(fp_wstates_integral(dir, 3, &v, &sat, &e), -1);
     assert_int_equal(e.code, FP_NO_ARTIFACT);
     fp_err_clear(&e);
