@@ -70,6 +70,8 @@ typedef struct bub_rwave {
     bub_open *open; /* its stalls and drains open at the sweep time */
     size_t n_open, cap_open;
     int cu;       /* index into bub_ctx.cus */
+    struct bub_cu *cs;         /* &cus[cu] and its SIMD's results (exposed.c cu_state keeps */
+    struct fp_bub_simd *cur;   /* them current when the arrays move) */
     bub_wst *ws;  /* its wave's */
 } bub_rwave;
 
@@ -201,6 +203,7 @@ typedef struct bub_ctx {
     bub_cu *cus;
     size_t n_cus, cap_cus;
     bub_hent *heap; /* resident waves by next event time */
+    bool heap_unsorted; /* false: the heap is an ascending array (few resident waves: exposed.c) */
     bub_rwave **free_rw;
     size_t n_heap, cap_heap, n_free, cap_free;
     bub_ev *tmp_ev;

@@ -207,16 +207,70 @@ static void heap_down(bub_hent *h, size_t n, size_t i)
     h[i] = x;
 }
 
+/* While few waves are resident (the usual case: up to 8 per SIMD) the heap is kept fully
+ * sorted - an ascending array is a valid min-heap, so the heap code takes over unchanged
+ * when more come - and the top, after its run, moves to its place by a short insertion
+ * instead of a heap walk (two compares per level). A sorted heap ends in a sentinel entry
+ * {INT64_MAX, NULL} at heap[n_heap] (no bound checks; heap[1] is always there). */
+#define HEAP_SORTED_MAX 16
+
 static void heap_push(bub_ctx *c, bub_rwave *r)
 {
-    FP_GROW(c->heap, c->n_heap, c->cap_heap);
+    FP_RESERVE(c->heap, c->n_heap, c->cap_heap, 2); /* + the sentinel */
     size_t i = c->n_heap++;
     int64_t t = rw_next(r);
+    if (!c->heap_unsorted && c->n_heap <= HEAP_SORTED_MAX) {
+        for (; i > 0 && c->heap[i - 1].t > t; i--)
+            c->heap[i] = c->heap[i - 1];
+        c->heap[i] = (bub_hent){t, r};
+        c->heap[c->n_heap] = (bub_hent){INT64_MAX, NULL};
+        return;
+    }
+    c->heap_unsorted = true;
     while (i > 0 && c->heap[(i - 1) / 2].t > t) {
         c->heap[i] = c->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
     c->heap[i] = (bub_hent){t, r};
+}
+
+/* The top's time grew: back to its place (sorted: by insertion, else heap_down). */
+static inline void heap_fix_top(bub_ctx *c)
+{
+    if (c->heap_unsorted) {
+        heap_down(c->heap, c->n_heap, 0);
+        return;
+    }
+    bub_hent x = c->heap[0]; /* x.t < INT64_MAX: the sentinel stops the walk */
+    size_t j = 0;
+    for (; c->heap[j + 1].t < x.t; j++)
+        c->heap[j] = c->heap[j + 1];
+    c->heap[j] = x;
+}
+
+static int cmp_hent(const void *a, const void *b)
+{
+    const bub_hent *x = a, *y = b;
+    return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* The top is retired. */
+static void heap_pop(bub_ctx *c)
+{
+    c->n_heap--;
+    if (!c->heap_unsorted) {
+        memmove(c->heap, c->heap + 1, (c->n_heap + 1) * sizeof *c->heap); /* with the sentinel */
+        return;
+    }
+    if (c->n_heap) {
+        c->heap[0] = c->heap[c->n_heap];
+        heap_down(c->heap, c->n_heap, 0);
+    }
+    if (c->n_heap <= HEAP_SORTED_MAX) { /* few again: sorted from now on */
+        qsort(c->heap, c->n_heap, sizeof *c->heap, cmp_hent);
+        c->heap[c->n_heap] = (bub_hent){INT64_MAX, NULL};
+        c->heap_unsorted = false;
+    }
 }
 
 /* Per-CU sweep state of the current group. */
@@ -232,6 +286,11 @@ static bub_cu *cu_state(bub_ctx *c, int cu)
     size_t idx;
     simd_for(c->b, c->g_se, cu, c->g_simd, &idx);
     s->simd_idx = idx;
+    for (size_t i = 0; i < c->n_heap; i++) { /* c->cus and b->simds may have moved */
+        bub_rwave *r = c->heap[i].r;
+        r->cs = &c->cus[r->cu];
+        r->cur = &c->b->simds[r->cs->simd_idx];
+    }
     return s;
 }
 
@@ -413,6 +472,8 @@ static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
     }
     bub_rwave *r = rwave_get(c);
     r->cu = (int)(cs - c->cus);
+    r->cs = cs;
+    r->cur = s;
     r->ws = ws_current(c);
     r->ws->refs++;
     if (ne + 2 > r->cap_ev) { /* + the sentinels before and after */
@@ -649,16 +710,15 @@ static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
  * call per event. */
 void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
 {
-    fp_bubbles *b = c->b;
     while (c->n_heap && c->heap[0].t < upto) {
         bub_rwave *r = c->heap[0].r;
         int64_t lim = upto - 1; /* upto > the top's next event, so no underflow */
-        if (c->n_heap > 1 && c->heap[1].t < lim)
+        if (c->heap[1].t < lim) /* sorted: the sentinel when alone; unsorted: more than 16 */
             lim = c->heap[1].t;
-        if (c->n_heap > 2 && c->heap[2].t < lim)
+        if (c->heap_unsorted && c->heap[2].t < lim) /* sorted: heap[1] is the least */
             lim = c->heap[2].t;
-        bub_cu *cs = &c->cus[r->cu];
-        fp_bub_simd *cur = &b->simds[cs->simd_idx];
+        bub_cu *cs = r->cs;
+        fp_bub_simd *cur = r->cur;
         const bub_ev *x = r->ev + r->k;
         do {
             uint32_t e = x->end;
@@ -672,20 +732,10 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
         r->k = (size_t)(x - r->ev);
         c->heap[0].t = x->t;
         if (r->k == r->n) { /* the wave is retired */
-            c->n_heap--;
-            if (c->n_heap) {
-                c->heap[0] = c->heap[c->n_heap];
-                heap_down(c->heap, c->n_heap, 0);
-            }
+            heap_pop(c);
             retire(c, cs, r);
-        } else if (c->n_heap == 2) { /* the usual pair of resident waves: no heap walk */
-            if (c->heap[1].t < c->heap[0].t) {
-                bub_hent top = c->heap[0];
-                c->heap[0] = c->heap[1];
-                c->heap[1] = top;
-            }
         } else {
-            heap_down(c->heap, c->n_heap, 0);
+            heap_fix_top(c);
         }
     }
     if (upto > c->g_flushed)
@@ -740,4 +790,5 @@ void fp_bub_sweep_free(bub_ctx *c)
     c->heap = NULL;
     c->tmp_ev = NULL;
     c->n_heap = c->n_free = c->n_cus = 0;
+    c->heap_unsorted = false;
 }

@@ -2235,10 +2235,13 @@ static int read_int_array(fp_jscan *js, int64_t **v, size_t *n, size_t *cap)
  * change of any wave (tens of MB at 1 GB of trace). The integral needs
  * state[i] and time[i+1] - time[i] side by side, so the file is read twice
  * in 64 KiB chunks: pass 1 checks the shape {"key": "string" | [ints], ...}
- * and finds where the last "state" and "time" arrays start; pass 2 walks the
- * two arrays in lockstep. Memory: three chunk buffers. Anything else (escapes,
- * nesting, floats, errors of any kind) goes to the whole-file jscan reader,
- * which decides and words the error, so results are the same either way. */
+ * and finds where the "state" and "time" arrays start (skipping each to its
+ * ']': pass 2 is the one that reads them); pass 2 walks the two arrays in
+ * lockstep, checking every cell as jscan reads it while it integrates. Memory:
+ * two chunk buffers. Anything else (escapes, nesting, floats, a repeated
+ * "state" or "time" key, arrays of different lengths, errors of any kind) goes
+ * to the whole-file jscan reader, which decides and words the error, so
+ * results are the same either way. */
 typedef struct chunk_rd {
     int fd;
     off_t off; /* file offset of buf[0] */
@@ -2340,46 +2343,6 @@ static __attribute__((noinline)) bool cr_int(chunk_rd *r, int64_t *out)
     return true;
 }
 
-/* ',' then an integer (the second pass, over arrays the first one checked). */
-static inline bool cr_next_int(chunk_rd *r, int64_t *v)
-{
-    unsigned n;
-    if (r->len - r->pos >= 17 && r->buf[r->pos] == ',' && (n = compact_int_sep(r->buf + r->pos + 1, v)) != 0) {
-        r->pos += 1 + n;
-        return true;
-    }
-    return cr_lit(r, ',') && cr_int(r, v);
-}
-
-/* The second pass's common case: ",<1..7 digits>" at p (17 bytes readable) in an
- * array the first pass checked - its cells are integers jscan reads, so the digits
- * after a ',' are the whole value, ended by the first non-digit. Returns the bytes
- * taken, or 0 (a sign, blanks, 8+ digits: cr_next_int's way). */
-static inline unsigned checked_cell(const char *p, int64_t *v)
-{
-    if (*p != ',')
-        return 0;
-    uint64_t w;
-    memcpy(&w, p + 1, 8);
-    uint64_t d = w - 0x3030303030303030ull;
-    uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
-    if (!nd)
-        return 0;
-    unsigned len = (unsigned)__builtin_ctzll(nd) >> 3;
-    if (len == 0)
-        return 0;
-    if (len == 1) {
-        *v = (int64_t)(d & 0xff);
-        return 2;
-    }
-    /* swar_digits on the word already loaded */
-    d <<= 64 - 8 * len;
-    d = ((d * 2561) >> 8) & 0x00ff00ff00ff00ffull;
-    d = ((d * 6553601) >> 16) & 0x0000ffff0000ffffull;
-    *v = (int64_t)((d * 42949672960001ull) >> 32);
-    return len + 1;
-}
-
 static void cr_init(chunk_rd *r, int fd, off_t off)
 {
     r->fd = fd;
@@ -2446,6 +2409,289 @@ __attribute__((target("avx2,popcnt"))) static size_t skim_cells32(const char *p,
 }
 #endif
 
+/* Pass 1 on a "state" or "time" array: from just after its '[' to just after the first ']'
+ * (an integer array holds none before its end; whatever else lies there fails pass 2). */
+static bool cr_skip_array(chunk_rd *r)
+{
+    for (;;) {
+        const char *p = memchr(r->buf + r->pos, ']', r->len - r->pos);
+        if (p) {
+            r->pos = (size_t)(p - r->buf) + 1;
+            return true;
+        }
+        r->pos = r->len;
+        if (cr_refill(r) < 0)
+            return false;
+    }
+}
+
+/* Pass 2, a cell the compact way declines: blanks, a sign, 9..18 digits, or near the end
+ * of the buffer (cr_int refills). */
+static __attribute__((noinline)) bool cell_slow(chunk_rd *r, int64_t *v, bool *end)
+{
+    if (!cr_int(r, v))
+        return false;
+    if (cr_lit(r, ',')) {
+        *end = false;
+        return true;
+    }
+    *end = true;
+    return cr_lit(r, ']');
+}
+
+/* Pass 2: the cell at r (just after the '[' or a ','), as jscan reads it, and whether
+ * ']' ends the array after it; false when it is not an int64 integer cell. */
+static inline bool cell_next(chunk_rd *r, int64_t *v, bool *end)
+{
+    unsigned n;
+    if (r->len - r->pos >= 16 && (n = compact_int_sep(r->buf + r->pos, v)) != 0) {
+        *end = r->buf[r->pos + n] == ']';
+        r->pos += n + 1;
+        return true;
+    }
+    return cell_slow(r, v, end);
+}
+
+/* Pass 1, an array of another key: every cell checked (and counted), as jscan would. */
+static bool cr_check_array(chunk_rd *r)
+{
+    const bool wide = wide_ok();
+    size_t cnt = 0, took;
+    (void)wide;
+    (void)took;
+    if (cr_ws_peek(r) == ']') {
+        r->pos++;
+        return true;
+    }
+    for (;;) {
+        int64_t v;
+        unsigned n;
+#if defined(HAVE_AVX2_ROWS)
+        if (wide && r->len - r->pos >= 32 && (took = skim_cells32(r->buf + r->pos, &cnt)) != 0) {
+            r->pos += took;
+            continue;
+        }
+#endif
+#if defined(__SSE2__)
+        if (r->len - r->pos >= 16 && (took = skim_cells16(r->buf + r->pos, &cnt)) != 0) {
+            r->pos += took;
+            continue;
+        }
+#endif
+        if (r->len - r->pos >= 16 && (n = compact_int_sep(r->buf + r->pos, &v)) != 0) {
+            r->pos += n + 1;
+            if (r->buf[r->pos - 1] == ']')
+                return true;
+            continue;
+        }
+        if (!cr_int(r, &v))
+            return false;
+        if (cr_lit(r, ','))
+            continue;
+        return cr_lit(r, ']');
+    }
+}
+
+/* Pass 1: the object's shape, and where the "state" and "time" arrays start (-1: absent).
+ * false: not the simple shape (or a key repeated). */
+static bool ws_shape(chunk_rd *r, off_t *off_s, off_t *off_t_)
+{
+    if (!cr_lit(r, '{'))
+        return false;
+    if (cr_ws_peek(r) == '}') {
+        r->pos++;
+        return cr_ws_peek(r) == -1;
+    }
+    for (;;) {
+        if (!cr_lit(r, '"'))
+            return false;
+        char key[8];
+        size_t kl = 0;
+        int ch;
+        while ((ch = cr_peek(r)) != '"') {
+            if (ch < 0x20 || ch > 0x7e || ch == '\\')
+                return false;
+            if (kl < sizeof key)
+                key[kl] = (char)ch;
+            kl++;
+            r->pos++;
+        }
+        r->pos++;
+        if (!cr_lit(r, ':'))
+            return false;
+        bool is_s = kl == 5 && !memcmp(key, "state", 5), is_t = kl == 4 && !memcmp(key, "time", 4);
+        ch = cr_ws_peek(r);
+        if (ch == '"') {
+            if (is_s || is_t)
+                return false;
+            r->pos++;
+            while ((ch = cr_peek(r)) != '"') {
+                if (ch < 0x20 || ch > 0x7e || ch == '\\')
+                    return false;
+                r->pos++;
+            }
+            r->pos++;
+        } else if (ch == '[') {
+            r->pos++;
+            off_t *at = is_s ? off_s : is_t ? off_t_ : NULL;
+            if (at) { /* read by pass 2; a repeated key (the last one wins) is jscan's */
+                if (*at >= 0)
+                    return false;
+                *at = cr_tell(r);
+                if (!cr_skip_array(r))
+                    return false;
+            } else if (!cr_check_array(r)) {
+                return false;
+            }
+        } else {
+            return false;
+        }
+        if (cr_lit(r, ','))
+            continue;
+        if (cr_lit(r, '}'))
+            break;
+        return false;
+    }
+    return cr_ws_peek(r) == -1; /* trailing bytes (or a read error): jscan decides */
+}
+
+/* A compact time cell at p (8 bytes readable, and the byte after the digits) that is not
+ * the last: 1..7 digits, no leading '0' unless alone, then ',' - compact_int_sep's rule on
+ * one word. Returns the bytes taken with the ',' (0: not this case). */
+static inline unsigned ws_time_cell(const char *p, int64_t *v)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t d = w - 0x3030303030303030ull;
+    uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    if (!nd)
+        return 0;
+    unsigned len = (unsigned)__builtin_ctzll(nd) >> 3;
+    if ((char)(w >> (8 * len)) != ',' || len == 0 || (len > 1 && (char)w == '0'))
+        return 0;
+    d <<= 64 - 8 * len; /* swar_digits on the word already loaded */
+    d = ((d * 2561) >> 8) & 0x00ff00ff00ff00ffull;
+    d = ((d * 6553601) >> 16) & 0x0000ffff0000ffffull;
+    *v = (int64_t)((d * 42949672960001ull) >> 32);
+    return len + 1;
+}
+
+/* A compact state cell that is not the last: 1 or 2 digits (the number of waves in a
+ * state), the same rule. */
+static inline unsigned ws_state_cell(const char *p, int64_t *v)
+{
+    unsigned d0 = (unsigned char)p[0] - '0', d1 = (unsigned char)p[1] - '0';
+    if (d0 > 9)
+        return 0;
+    if (p[1] == ',') {
+        *v = d0;
+        return 2;
+    }
+    if (d1 > 9 || d0 == 0 || p[2] != ',')
+        return 0;
+    *v = d0 * 10 + d1;
+    return 3;
+}
+
+#if defined(__SSE2__)
+/* Four time cells of one length L (1..7 digits) at p, 32 bytes readable, each followed by
+ * ',' and none with a leading '0' unless alone - checked together on the byte masks of
+ * the 32 bytes (non-digits, commas, zeros: the first four non-digits must be the commas at
+ * L, 2L+1, 3L+2, 4L+3) - the usual stretch of a time array, whose cycle counts keep their
+ * length for thousands of cells. Returns the bytes taken (0: not this case). */
+static inline unsigned ws_time4(const char *p, int64_t v[4])
+{
+    const __m128i z = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), comma = _mm_set1_epi8(',');
+    const __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    const __m128i a0 = _mm_sub_epi8(x0, z), a1 = _mm_sub_epi8(x1, z);
+    uint32_t dig = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a0, nine), a0)) |
+                   (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a1, nine), a1)) << 16;
+    uint32_t com = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x0, comma)) |
+                   (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x1, comma)) << 16;
+    uint32_t nd = ~dig;
+    if (!nd)
+        return 0;
+    unsigned len = (unsigned)__builtin_ctz(nd);
+    if (len == 0 || len > 7)
+        return 0;
+    unsigned w = len + 1;
+    uint32_t seps = 1u << len | 1u << (len + w) | 1u << (len + 2 * w) | 1u << (len + 3 * w);
+    uint32_t low = (uint32_t)((1ull << (4 * w)) - 1); /* 4 w <= 32 */
+    if ((nd & low) != seps || (com & seps) != seps)
+        return 0;
+    if (len > 1) {
+        uint32_t zer = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, _mm_setzero_si128())) |
+                       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, _mm_setzero_si128())) << 16;
+        if (zer & (1u | 1u << w | 1u << 2 * w | 1u << 3 * w))
+            return 0; /* a leading '0' */
+    }
+    digits2(p, len, p + w, len, &v[0], &v[1]);
+    digits2(p + 2 * w, len, p + 3 * w, len, &v[2], &v[3]);
+    return 4 * w;
+}
+#endif
+
+/* Pass 2 in the compact case - time cells of 1..7 digits, state cells of 1..2, no sign, no
+ * blank, not the arrays' last cells - a block of up to WS_BLOCK steps with plain arithmetic:
+ * its values are in [0, 10^7), each term below 10^14, so from |acc| <= 2^62 no partial sum
+ * of the block can leave int64 and the saturating sums would give the same numbers with no
+ * overflow. Returns the steps taken (fewer than WS_BLOCK: the caller takes one step its
+ * way, which also ends the arrays). */
+#define WS_BLOCK 256
+#define WS_COMPACT 100000000 /* 10^8: compact_int_sep's bound, for the values carried in */
+static size_t ws_block(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int64_t *acc)
+{
+    int64_t s = *s0, t = *t0, sum = *acc;
+    if (s < 0 || s >= WS_COMPACT || t < 0 || t >= WS_COMPACT || sum > ((int64_t)1 << 62) || sum < -((int64_t)1 << 62))
+        return 0;
+    /* cursors in locals: r and rt may be one object as far as the compiler knows */
+    const char *ps = r->buf + r->pos, *pt = rt->buf + rt->pos;
+    /* a step takes at most 3 bytes of state (2 digits and ',') and 8 of time (7 and ','),
+     * and reads up to 16 at each cursor: the steps that surely fit, bounds checked once */
+    ptrdiff_t room_s = (ptrdiff_t)(r->len - r->pos) - 16, room_t = (ptrdiff_t)(rt->len - rt->pos) - 32;
+    if (room_s < 0 || room_t < 0)
+        return 0;
+    size_t n = (size_t)(room_s / 3 < room_t / 8 ? room_s / 3 : room_t / 8) + 1;
+    if (n > WS_BLOCK)
+        n = WS_BLOCK;
+    size_t k = 0;
+#if defined(__SSE2__)
+    /* four steps at once while the time cells keep one length (k + 4 <= n: 32 bytes of time
+     * readable, see above) */
+    while (k + 4 <= n) {
+        int64_t tv[4], sv[4];
+        unsigned a = ws_time4(pt, tv), b0, b1, b2, b3;
+        if (!a || !(b0 = ws_state_cell(ps, &sv[0])) || !(b1 = ws_state_cell(ps + b0, &sv[1])) ||
+            !(b2 = ws_state_cell(ps + b0 + b1, &sv[2])) || !(b3 = ws_state_cell(ps + b0 + b1 + b2, &sv[3])))
+            break;
+        pt += a;
+        ps += b0 + b1 + b2 + b3;
+        sum += s * (tv[0] - t) + sv[0] * (tv[1] - tv[0]) + sv[1] * (tv[2] - tv[1]) + sv[2] * (tv[3] - tv[2]);
+        s = sv[3];
+        t = tv[3];
+        k += 4;
+    }
+#endif
+    for (; k < n; k++) {
+        int64_t s1, t1;
+        unsigned a = ws_time_cell(pt, &t1), b;
+        if (!a || !(b = ws_state_cell(ps, &s1)))
+            break;
+        pt += a;
+        ps += b;
+        sum += s * (t1 - t);
+        s = s1;
+        t = t1;
+    }
+    r->pos = (size_t)(ps - r->buf);
+    rt->pos = (size_t)(pt - rt->buf);
+    *s0 = s;
+    *t0 = t;
+    *acc = sum;
+    return k;
+}
+
 /* 0 ok, -1 not the simple shape (use jscan). */
 static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_t *nt_out)
 {
@@ -2454,131 +2700,43 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
         abort();
     int rc = -1;
     off_t off_s = -1, off_t_ = -1;
-    size_t ns = 0, nt = 0, took;
-    const bool wide = wide_ok();
-    (void)wide;
-    (void)took;
     cr_init(r, fd, 0);
-    if (!cr_lit(r, '{'))
+    if (!ws_shape(r, &off_s, &off_t_))
         goto done;
-    if (cr_ws_peek(r) == '}') {
-        r->pos++;
-    } else {
-        for (;;) {
-            if (!cr_lit(r, '"'))
-                goto done;
-            char key[8];
-            size_t kl = 0;
-            int ch;
-            while ((ch = cr_peek(r)) != '"') {
-                if (ch < 0x20 || ch > 0x7e || ch == '\\')
-                    goto done;
-                if (kl < sizeof key)
-                    key[kl] = (char)ch;
-                kl++;
-                r->pos++;
-            }
-            r->pos++;
-            if (!cr_lit(r, ':'))
-                goto done;
-            bool is_s = kl == 5 && !memcmp(key, "state", 5), is_t = kl == 4 && !memcmp(key, "time", 4);
-            ch = cr_ws_peek(r);
-            if (ch == '"') {
-                if (is_s || is_t)
-                    goto done;
-                r->pos++;
-                while ((ch = cr_peek(r)) != '"') {
-                    if (ch < 0x20 || ch > 0x7e || ch == '\\')
-                        goto done;
-                    r->pos++;
-                }
-                r->pos++;
-            } else if (ch == '[') {
-                r->pos++;
-                off_t start = cr_tell(r);
-                size_t cnt = 0;
-                if (cr_ws_peek(r) == ']') {
-                    r->pos++;
-                } else {
-                    for (;;) {
-                        int64_t v;
-                        unsigned n;
-#if defined(HAVE_AVX2_ROWS)
-                        if (wide && r->len - r->pos >= 32 && (took = skim_cells32(r->buf + r->pos, &cnt)) != 0) {
-                            r->pos += took;
-                            continue;
-                        }
-#endif
-#if defined(__SSE2__)
-                        if (r->len - r->pos >= 16 && (took = skim_cells16(r->buf + r->pos, &cnt)) != 0) {
-                            r->pos += took;
-                            continue;
-                        }
-#endif
-                        if (r->len - r->pos >= 16 && (n = compact_int_sep(r->buf + r->pos, &v)) != 0) {
-                            cnt++;
-                            r->pos += n + 1;
-                            if (r->buf[r->pos - 1] == ']')
-                                break;
-                            continue;
-                        }
-                        if (!cr_int(r, &v))
-                            goto done;
-                        cnt++;
-                        if (cr_lit(r, ','))
-                            continue;
-                        if (!cr_lit(r, ']'))
-                            goto done;
-                        break;
-                    }
-                }
-                if (is_s) {
-                    off_s = start;
-                    ns = cnt;
-                } else if (is_t) {
-                    off_t_ = start;
-                    nt = cnt;
-                }
-            } else {
-                goto done;
-            }
-            if (cr_lit(r, ','))
-                continue;
-            if (cr_lit(r, '}'))
-                break;
-            goto done;
-        }
-    }
-    if (cr_ws_peek(r) != -1) /* trailing bytes (or a read error): jscan decides */
-        goto done;
-    *ns_out = ns;
-    *nt_out = nt;
-    *out = 0;
-    if (ns == nt && ns > 1) {
+    size_t n = 0;
+    int64_t acc = 0;
+    bool ov = false; /* the sum and its flag in locals: stores through out/sat could alias the cursors */
+    if (off_s >= 0 || off_t_ >= 0) {
+        if (off_s < 0 || off_t_ < 0)
+            goto done; /* one array only: jscan counts the other's cells for the error */
         cr_init(r, fd, off_s);
         cr_init(rt, fd, off_t_);
-        int64_t st, t0, t1, acc = 0;
-        bool ov = false; /* the sum and its flag in locals: stores through out/sat could alias the cursors */
-        if (!cr_int(r, &st) || !cr_int(rt, &t0))
-            goto done;
-        for (size_t i = 0; i + 1 < ns; i++) {
-            unsigned n;
-            if (rt->len - rt->pos >= 17 && (n = checked_cell(rt->buf + rt->pos, &t1)) != 0)
-                rt->pos += n;
-            else if (!cr_next_int(rt, &t1))
+        bool es = cr_ws_peek(r) == ']', et = cr_ws_peek(rt) == ']';
+        int64_t s0, t0;
+        if (!es && !et) {
+            if (!cell_next(r, &s0, &es) || !cell_next(rt, &t0, &et))
                 goto done;
-            acc = fp_sat_add(acc, fp_sat_mul(st, fp_sat_sub(t1, t0, &ov), &ov), &ov);
-            t0 = t1;
-            if (i + 2 < ns) {
-                if (r->len - r->pos >= 17 && (n = checked_cell(r->buf + r->pos, &st)) != 0)
-                    r->pos += n;
-                else if (!cr_next_int(r, &st))
+            n = 1;
+            while (!es && !et) {
+                size_t k = ws_block(r, rt, &s0, &t0, &acc);
+                n += k;
+                if (k == WS_BLOCK)
+                    continue;
+                int64_t s1, t1;
+                if (!cell_next(rt, &t1, &et) || !cell_next(r, &s1, &es))
                     goto done;
+                acc = fp_sat_add(acc, fp_sat_mul(s0, fp_sat_sub(t1, t0, &ov), &ov), &ov);
+                s0 = s1;
+                t0 = t1;
+                n++;
             }
         }
-        *out = acc;
-        *sat |= ov;
+        if (es != et)
+            goto done; /* different lengths: jscan counts them for the error */
     }
+    *ns_out = *nt_out = n;
+    *out = acc;
+    *sat |= ov;
     rc = 0;
 done:
     free(r);

@@ -313,6 +313,111 @@ static void test_list_and_walk(void **state)
             }
         }
     }
+    /* the second pass's lockstep ends: arrays of different lengths (the error counts both,
+     * from jscan), one array absent, empty ones, a 3-digit state after a last time cell
+     * its compact block would take, a long array whose cells end in a different place */
+    {
+        static const struct {
+            const char *doc;
+            int rc;
+            int64_t v;
+            const char *msg;
+        } ends[] = {
+            {"{\"state\":[1,2,3],\"time\":[10,20]}", -1, 0, "\"state\" has 3 entries but \"time\" 2"},
+            {"{\"state\":[1,2],\"time\":[10,20,30]}", -1, 0, "\"state\" has 2 entries but \"time\" 3"},
+            {"{\"time\":[10,20,30],\"state\":[1]}", -1, 0, "\"state\" has 1 entries but \"time\" 3"},
+            {"{\"state\":[1,2,3]}", -1, 0, "\"state\" has 3 entries but \"time\" 0"},
+            {"{\"name\":\"x\",\"time\":[4]}", -1, 0, "\"state\" has 0 entries but \"time\" 1"},
+            {"{\"state\":[],\"time\":[5]}", -1, 0, "\"state\" has 0 entries but \"time\" 1"},
+            {"{\"state\":[ ],\"time\":[]}", 0, 0, NULL},
+            {"{\"state\":[7],\"time\":[5]}", 0, 0, NULL},
+            {"{\"state\":[1,2,100],\"time\":[10,20,30]}", 0, 30, NULL},
+            {"{\"state\":[1,2,100],\"time\":[10,20,30] }", 0, 30, NULL},
+            {"{\"state\":[1,22,3],\"time\":[10,20,1234567]}", 0, 10 + 22 * 1234547, NULL},
+            {"{\"state\":[1,2,3],\"time\":[10,20,30],\"other\":[1,2]}", 0, 30, NULL},
+            {"{\"state\":[1,2,3],\"time\":[10,20,\"30\"]}", -1, 0, NULL},
+            {"{\"state\":[1,2,3],\"time\":[10,20,30}", -1, 0, NULL},
+        };
+        for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+            write_file(dir, "wstates1.json", ends[i].doc);
+            int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+            if (rc != ends[i].rc || (rc == 0 && v != ends[i].v))
+                fail_msg("%s: rc %d v %lld", ends[i].doc, rc, (long long)v);
+            if (rc)
+                assert_int_equal(e.code, FP_BAD_INPUT);
+            if (ends[i].msg && !strstr(e.message, ends[i].msg))
+                fail_msg("%s: message %s", ends[i].doc, e.message);
+            fp_err_clear(&e);
+        }
+        for (int extra = 0; extra < 2; extra++) { /* 5000 cells each, or one more state */
+            fp_sb big;
+            fp_sb_init(&big);
+            fp_sb_adds(&big, "{\"state\":[");
+            for (int i = 0; i < 5000 + extra; i++)
+                fp_sb_addf(&big, "%s%d", i ? "," : "", i % 11);
+            fp_sb_adds(&big, "],\"time\":[");
+            int64_t want = 0;
+            for (int i = 0; i < 5000; i++) {
+                fp_sb_addf(&big, "%s%d", i ? "," : "", i * 101);
+                if (i)
+                    want += (int64_t)((i - 1) % 11) * 101;
+            }
+            fp_sb_adds(&big, "]}");
+            write_file(dir, "wstates1.json", big.buf);
+            fp_sb_free(&big);
+            int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+            assert_int_equal(rc, extra ? -1 : 0);
+            if (!extra)
+                assert_true(v == want);
+            else
+                assert_non_null(strstr(e.message, "\"state\" has 5001 entries but \"time\" 5000"));
+            fp_err_clear(&e);
+        }
+    }
+    /* the second pass takes four time cells of one length at once (wave.c ws_time4): one odd
+     * cell among 6-digit ones, at every position of a block of four, refused exactly when
+     * jscan refuses it, else the sum of a plain computation */
+    {
+        static const struct {
+            const char *cell;
+            bool ok;
+        } odd[] = {{"012345", false}, {"0", true}, {"00", false}, {"1234567", true}, {"12345", true},
+                   {"99999999", true}, {"123 45", false}, {"", false}, {"1.5", false}, {"-100000", true},
+                   {" 100000", true}, {"100000 ", true}};
+        for (size_t oi = 0; oi < sizeof odd / sizeof *odd; oi++) {
+            for (int at = 1000; at < 1008; at++) {
+                fp_sb doc;
+                fp_sb_init(&doc);
+                fp_sb_adds(&doc, "{\"state\":[");
+                for (int i = 0; i < 2000; i++)
+                    fp_sb_addf(&doc, "%s%d", i ? "," : "", i % 13);
+                fp_sb_adds(&doc, "],\"time\":[");
+                int64_t want = 0, prev = 0;
+                for (int i = 0; i < 2000; i++) {
+                    int64_t t = 100000 + 37 * (int64_t)i;
+                    if (i)
+                        fp_sb_addc(&doc, ',');
+                    if (i == at) {
+                        fp_sb_adds(&doc, odd[oi].cell);
+                        t = strtoll(odd[oi].cell, NULL, 10);
+                    } else {
+                        fp_sb_addf(&doc, "%lld", (long long)t);
+                    }
+                    if (i)
+                        want += (int64_t)((i - 1) % 13) * (t - prev);
+                    prev = t;
+                }
+                fp_sb_adds(&doc, "]}");
+                write_file(dir, "wstates1.json", doc.buf);
+                fp_sb_free(&doc);
+                int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+                if (rc != (odd[oi].ok ? 0 : -1) || (rc == 0 && (v != want || sat)))
+                    fail_msg("time4 odd cell \"%s\" at %d: rc %d v %lld want %lld", odd[oi].cell, at, rc, (long long)v,
+                             (long long)want);
+                fp_err_clear(&e);
+            }
+        }
+    }
     assert_int_equal(fp_wstates_integral(dir, 3, &v, &sat, &e), -1);
     assert_int_equal(e.code, FP_NO_ARTIFACT);
     fp_err_clear(&e);
