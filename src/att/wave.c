@@ -2238,8 +2238,38 @@ static void occ_sort(fp_occ_se *s)
     }
 }
 
+/* The usual occupancy row, "[time,c,s,l,b,x]" with single-digit cells after the time
+ * (CU, SIMD, slot, start, the sixth), at p with ROW_WINDOW readable bytes: the time as
+ * row_compact reads a cell (compact_int_sep), then the ten bytes "d,d,d,d,d]" checked
+ * as one word and two bytes. Returns the position after ']' or NULL (then row_compact
+ * and the general way decide, as before): never a row they would read otherwise. */
+static inline const char *occ_row6(const char *p, int64_t *v)
+{
+    if (*p != '[')
+        return NULL;
+    unsigned n = compact_int_sep(p + 1, &v[0]);
+    if (n == 0 || p[1 + n] != ',')
+        return NULL;
+    const char *q = p + 2 + n;
+    uint64_t w;
+    memcpy(&w, q, 8);
+    /* bytes 0, 2, 4, 6 digits, 1, 3, 5, 7 commas (little-endian): with every byte at or
+     * above its '0' / ',' no borrow runs and each byte of d is exact; else the lowest
+     * byte below is exact and fails its test (as in compact_int_sep) */
+    uint64_t d = w - 0x2c302c302c302c30ull;
+    if ((d & 0xff00ff00ff00ff00ull) || ((d | (d + 0x0076007600760076ull)) & 0x0080008000800080ull) ||
+        (unsigned)(q[8] - '0') > 9 || q[9] != ']')
+        return NULL;
+    v[1] = (int64_t)(d & 0xff);
+    v[2] = (int64_t)(d >> 16 & 0xff);
+    v[3] = (int64_t)(d >> 32 & 0xff);
+    v[4] = (int64_t)(d >> 48 & 0xff);
+    v[5] = q[8] - '0';
+    return q + 10;
+}
+
 /* One event [time, cu, simd, slot, start] appended to a series (both readers). */
-static void occ_put(fp_occ_se *s, size_t *ecap, const int64_t *v)
+static inline void occ_put(fp_occ_se *s, size_t *ecap, const int64_t *v)
 {
     FP_GROW(s->ev, s->n, *ecap);
     fp_occ_event *ev = &s->ev[s->n++];
@@ -2297,7 +2327,7 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
                 do {
                     int64_t v[6] = {0};
                     const char *q = NULL;
-                    if ((size_t)(c.e - c.p) > ROW_WINDOW && !(q = row_compact(c.p, v, 6)))
+                    if ((size_t)(c.e - c.p) > ROW_WINDOW && !(q = occ_row6(c.p, v)) && !(q = row_compact(c.p, v, 6)))
                         q = row_compact(c.p, v, 5);
                     if (q) {
                         c.p = q;

@@ -1,4 +1,4 @@
-/* The wave listing (fp_wave_list_dir): its order and its cross-check with
+/* The wave listing (fp_wave_list_dir) and occupancy.json's rows (at the end). The listing: its order and its cross-check with
  * filenames.json, by both readers of filenames.json (the layout rocprofv3 writes, and
  * jscan for anything else: every document is also read with a top-level member that
  * sends it to jscan, and must give the same), by both pairings (by numbers when every
@@ -136,8 +136,67 @@ static void test_cross_check(void **state)
     assert_int_equal(waves, 0);
 }
 
+/* occupancy.json rows near the usual shape "[time,c,s,l,b,x]" that the fast reader's
+ * word-wide check (occ_row6) must take or leave exactly as jscan reads them: each byte
+ * of the ten after the time replaced by a byte of every class around its own (digits,
+ * ',' and ']' neighbours '+', '-', '.', '/', ':', blanks, letters, '[', bytes past 0xb9), times of 1 to
+ * 10 digits, leading zeros and signs. fp_occupancy_parse against
+ * fp_occupancy_parse_jscan: the same rc, message and events. */
+static void same_occupancy(const char *doc, size_t len)
+{
+    fp_occupancy a, b;
+    fp_err e1 = {0}, e2 = {0};
+    int r1 = fp_occupancy_parse(doc, len, &a, &e1), r2 = fp_occupancy_parse_jscan(doc, len, &b, &e2);
+    if (r1 != r2)
+        fail_msg("%.200s: fast %d jscan %d", doc, r1, r2);
+    if (r1 != 0) {
+        assert_string_equal(e1.message, e2.message);
+    } else {
+        assert_int_equal(a.n, b.n);
+        for (size_t k = 0; k < a.n; k++) {
+            assert_int_equal(a.ses[k].se, b.ses[k].se);
+            assert_int_equal(a.ses[k].n, b.ses[k].n);
+            assert_memory_equal(a.ses[k].ev, b.ses[k].ev, a.ses[k].n * sizeof *a.ses[k].ev);
+        }
+        fp_occupancy_free(&a);
+        fp_occupancy_free(&b);
+    }
+    fp_err_clear(&e1);
+    fp_err_clear(&e2);
+}
+
+static void test_occupancy_rows(void **state)
+{
+    (void)state;
+    static const char subst[] = "0159,]+-./:[ aZ\"\xba\xff";
+    static const char *const times[] = {"0", "7", "42", "1234567", "12345678", "123456789", "1234567890", "01", "-5"};
+    for (size_t t = 0; t < sizeof times / sizeof *times; t++) {
+        for (int pos = -1; pos < 10; pos++) {
+            for (size_t k = 0; k < (pos < 0 ? 1 : sizeof subst - 1); k++) {
+                char row[64];
+                snprintf(row, sizeof row, "[%s,3,1,7,1,1]", times[t]);
+                char *tail = strchr(row, ',') + 1;
+                if (pos >= 0)
+                    tail[pos] = subst[k];
+                fp_sb sb;
+                fp_sb_init(&sb);
+                fp_sb_adds(&sb, "{\"0\":[");
+                /* the row in the middle of enough rows that the row window holds */
+                for (int i = 0; i < 40; i++)
+                    fp_sb_addf(&sb, "[%d,%d,%d,%d,%d,1],", 10 * i, i % 10, i % 4, i % 8, i % 2);
+                fp_sb_adds(&sb, row);
+                for (int i = 40; i < 80; i++)
+                    fp_sb_addf(&sb, ",[%d,%d,%d,%d,%d,1]", 10 * i, i % 10, i % 4, i % 8, i % 2);
+                fp_sb_adds(&sb, "]}");
+                same_occupancy(sb.buf, sb.len);
+                fp_sb_free(&sb);
+            }
+        }
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cross_check)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cross_check), cmocka_unit_test(test_occupancy_rows)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
