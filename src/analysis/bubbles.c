@@ -23,6 +23,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/loops.h"
+#include "flyprof/order.h"
 #include "flyprof/realtime.h"
 #include "flyprof/satmath.h"
 
@@ -162,6 +163,34 @@ static int cmp_walk(const void *a, const void *b)
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
+/* One (SE, SIMD) group in cmp_walk's order: the listing holds it in pos order, so a
+ * stable order by begin alone (fp_order_u64) is that order; qsort when it does not. */
+static void order_group(fp_wave_file *f, size_t n)
+{
+    bool by_pos = true;
+    for (size_t i = 1; i < n && by_pos; i++)
+        by_pos = f[i - 1].pos < f[i].pos;
+    if (!by_pos || n < 2) {
+        if (n)
+            qsort(f, n, sizeof *f, cmp_walk);
+        return;
+    }
+    uint64_t *key = malloc(n * sizeof *key);
+    size_t *perm = malloc(n * sizeof *perm);
+    fp_wave_file *tmp = malloc(n * sizeof *tmp);
+    if (!key || !perm || !tmp)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        key[i] = fp_order_key_i64(f[i].begin);
+    fp_order_u64(key, n, perm);
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = f[perm[i]];
+    memcpy(f, tmp, n * sizeof *f);
+    free(key);
+    free(perm);
+    free(tmp);
+}
+
 static void plan_walk(const fp_wave_list *in, bool bounded, walk_plan *p)
 {
     p->list = *in;
@@ -180,7 +209,7 @@ static void plan_walk(const fp_wave_list *in, bool bounded, walk_plan *p)
         }
         fp_wave_file *f = p->list.files + g0;
         if (dated)
-            qsort(f, g1 - g0, sizeof *f, cmp_walk);
+            order_group(f, g1 - g0);
         for (size_t i = g0; i < g1; i++)
             p->watermark[i] = i + 1 == g1 ? INT64_MAX : dated ? p->list.files[i + 1].begin : WM_NONE;
         g0 = g1;

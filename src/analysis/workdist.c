@@ -18,6 +18,7 @@
 
 #include "flyprof/bubbles.h"
 #include "flyprof/mem.h"
+#include "flyprof/order.h"
 
 /* Wave starts on one CU at most this many cycles apart are one workgroup's
  * launch: the dispatcher starts a workgroup's waves 0-8 cycles apart (every
@@ -136,8 +137,12 @@ void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q)
      * for finite numbers; a NaN or a -0.0 (whose place among equals a sort decides)
      * takes the sort */
     bool plain = true;
-    for (size_t i = 0; i < n && plain; i++)
-        plain = v[i] == v[i] && !(v[i] == 0 && signbit(v[i]));
+    double lo = v[0], hi = v[0];
+    for (size_t i = 0; i < n; i++) {
+        plain = plain && v[i] == v[i] && !(v[i] == 0 && signbit(v[i]));
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
     if (!plain) {
         qsort(v, n, sizeof *v, cmp_double);
         q->min = v[0];
@@ -145,11 +150,6 @@ void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q)
         q->p90 = v[(r90 ? r90 : 1) - 1];
         q->max = v[n - 1];
         return;
-    }
-    double lo = v[0], hi = v[0];
-    for (size_t i = 1; i < n; i++) {
-        lo = v[i] < lo ? v[i] : lo;
-        hi = v[i] > hi ? v[i] : hi;
     }
     q->min = lo;
     q->max = hi;
@@ -181,8 +181,11 @@ typedef struct facts_acc {
     size_t nw, capw;
     size_t burst_hist[65]; /* bursts of 1..64 starts (longer: 64) */
     int64_t peak_simd, peak_cu;
-    /* every SE walked by dense_se: the CUs' busy times, SE by SE in CU order */
+    /* every SE walked by dense_se (and the SE numbers increase): the CUs' busy times,
+     * SE by SE in CU order */
     bool dense_all;
+    /* a wave of no cycles: the next one of its slot may begin at the same cycle */
+    bool zero_len;
     cu_len *cl;
     size_t ncl, capcl;
 } facts_acc;
@@ -401,24 +404,24 @@ static bool dense_spans(const int32_t lo[3], const int32_t hi[3], size_t n, uint
     return true;
 }
 
-/* Stable counting pass of w[0..n) by slot or by CU number (values < nb) into out. */
-static void dense_order(const dense_wave *w, size_t n, bool by_slot, size_t nb, dense_wave *out)
+/* Stable counting pass of w[0..n) by slot number (values < nb) into out. */
+static void dense_order(const dense_wave *w, size_t n, size_t nb, dense_wave *out)
 {
     size_t *at = calloc(nb + 1, sizeof *at);
     if (!at)
         abort();
     for (size_t i = 0; i < n; i++)
-        at[(by_slot ? w[i].slot : w[i].cu) + 1]++;
+        at[w[i].slot + 1]++;
     for (size_t b = 1; b <= nb; b++)
         at[b] += at[b - 1];
     for (size_t i = 0; i < n; i++)
-        out[at[by_slot ? w[i].slot : w[i].cu]++] = w[i];
+        out[at[w[i].slot]++] = w[i];
     free(at);
 }
 
 /* Per-key state of the walk. */
 typedef struct dense_tabs {
-    int8_t *last;      /* per slot: -1 no event yet, else the last event's start flag */
+    int8_t *last;      /* per slot: 1 when its last event is a start */
     int64_t *last_t;   /* per slot: its time */
     int64_t *lvl_simd; /* per (CU, SIMD): resident waves */
     int64_t *lvl_cu, *burst_last;
@@ -426,30 +429,41 @@ typedef struct dense_tabs {
     uint8_t *seen_simd, *seen_cu;
 } dense_tabs;
 
-/* Each CU's busy time from its waves in end order (w grouped by CU in ascending order,
- * ends nondecreasing in each group): walked from the last end back, a wave ending
- * before the current block's begin closes the block - the measure of the union of the
- * residencies, which union_len's sweep in begin order gives too. */
-static void dense_busy(const dense_wave *w, size_t nw, int se, int32_t culo, cu_len **cl, size_t *ncl, size_t *capcl)
+/* Each CU's busy time from the waves in end order (w[0..nw), ends nondecreasing): walked
+ * from the last end back, each CU's current block [cb, ce] in a table; a wave ending
+ * before its CU's block begins closes the block - the measure of the union of the CU's
+ * residencies, which union_len's sweep in begin order gives too. Appended to cl in CU
+ * order. */
+static void dense_busy(const dense_wave *w, size_t nw, int se, int32_t culo, size_t ncu, cu_len **cl, size_t *ncl,
+                       size_t *capcl)
 {
-    for (size_t i0 = 0; i0 < nw;) {
-        size_t i1 = i0 + 1;
-        while (i1 < nw && w[i1].cu == w[i0].cu)
-            i1++;
-        int64_t tot = 0, cb = w[i1 - 1].b, ce = w[i1 - 1].e;
-        for (size_t i = i1 - 1; i-- > i0;) {
-            if (w[i].e < cb) {
-                tot += ce - cb;
-                cb = w[i].b;
-                ce = w[i].e;
-            } else if (w[i].b < cb) {
-                cb = w[i].b;
-            }
+    int64_t *cb = malloc((ncu + 1) * sizeof *cb), *ce = malloc((ncu + 1) * sizeof *ce),
+            *tot = calloc(ncu + 1, sizeof *tot), *cnt = calloc(ncu + 1, sizeof *cnt);
+    if (!cb || !ce || !tot || !cnt)
+        abort();
+    for (size_t i = nw; i-- > 0;) {
+        size_t c = w[i].cu;
+        if (cnt[c]++ == 0) {
+            cb[c] = w[i].b;
+            ce[c] = w[i].e;
+        } else if (w[i].e < cb[c]) {
+            tot[c] += ce[c] - cb[c];
+            cb[c] = w[i].b;
+            ce[c] = w[i].e;
+        } else if (w[i].b < cb[c]) {
+            cb[c] = w[i].b;
         }
-        FP_GROW(*cl, *ncl, *capcl);
-        (*cl)[(*ncl)++] = (cu_len){se, (int)((int64_t)culo + w[i0].cu), tot + (ce - cb), (int64_t)(i1 - i0)};
-        i0 = i1;
     }
+    for (size_t c = 0; c < ncu; c++) {
+        if (!cnt[c])
+            continue;
+        FP_GROW(*cl, *ncl, *capcl);
+        (*cl)[(*ncl)++] = (cu_len){se, (int)((int64_t)culo + (int64_t)c), tot[c] + (ce[c] - cb[c]), cnt[c]};
+    }
+    free(cb);
+    free(ce);
+    free(tot);
+    free(cnt);
 }
 
 static void *dense_calloc(size_t n, size_t size)
@@ -501,8 +515,10 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
             continue;
         size_t c = (size_t)((int64_t)x->cu - lo[0]), m = c * (size_t)sp[1] + (size_t)((int64_t)x->simd - lo[1]),
                k = m * (size_t)sp[2] + (size_t)((int64_t)x->slot - lo[2]);
-        if (!x->start && t.last[k] == 1) /* a start closed by its slot's next event: a wave */
+        if (!x->start && t.last[k] == 1) { /* a start closed by its slot's next event: a wave */
             w[nw++] = (dense_wave){t.last_t[k], x->time, (uint32_t)k, (uint32_t)c};
+            a->zero_len |= x->time == t.last_t[k];
+        }
         t.last[k] = x->start ? 1 : 0;
         t.last_t[k] = x->time;
         int64_t d = x->start ? 1 : -1;
@@ -529,7 +545,7 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
         s->simds += t.seen_simd[m];
     a->peak_simd = peak_simd > a->peak_simd ? peak_simd : a->peak_simd;
     a->peak_cu = peak_cu > a->peak_cu ? peak_cu : a->peak_cu;
-    dense_order(w, nw, true, nslot, o);
+    dense_order(w, nw, nslot, o);
     FP_RESERVE(a->w, a->nw, a->capw, nw);
     for (size_t i = 0; i < nw; i++) {
         size_t k = o[i].slot;
@@ -537,8 +553,7 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
                                    (int)(lo[1] + (int64_t)(k / (size_t)sp[2] % (size_t)sp[1])),
                                    (int)(lo[2] + (int64_t)(k % (size_t)sp[2])), o[i].b, o[i].e - o[i].b};
     }
-    dense_order(w, nw, false, ncu, o);
-    dense_busy(o, nw, se, lo[0], &a->cl, &a->ncl, &a->capcl);
+    dense_busy(w, nw, se, lo[0], ncu, &a->cl, &a->ncl, &a->capcl);
     free(w);
     free(o);
     dense_tabs_free(&t);
@@ -741,7 +756,10 @@ static void occ_distribution(facts_acc *a, fp_workdist *wd)
      * when strictly increasing - no two equal, so any sort leaves them as they are - the
      * n log n sort is skipped */
     bool sorted = true;
-    for (size_t i = 1; i < a->nw && sorted; i++)
+    /* dense_se's waves: SEs in increasing order, slots in (CU, SIMD, slot) order, and in a
+     * slot each wave begins at or after the end of the one before - strictly after its
+     * begin unless that one had no cycles */
+    for (size_t i = 1; i < a->nw && sorted && !(a->dense_all && !a->zero_len); i++)
         sorted = cmp_occ_wave(&a->w[i - 1], &a->w[i]) < 0;
     if (a->nw && !sorted)
         qsort(a->w, a->nw, sizeof *a->w, cmp_occ_wave);
@@ -790,11 +808,41 @@ static void occ_distribution(facts_acc *a, fp_workdist *wd)
     free(cun);
 }
 
+/* w in cmp_wd_wave's order: the four numbers packed into one key when each is in
+ * 0..65535 and no two waves share them (wave files: a name each), so the radix order
+ * (fp_order_u64) is the comparator's; else qsort, as before. */
+static void order_traced(fp_wd_wave *w, size_t n)
+{
+    uint64_t *key = malloc((n + 1) * sizeof *key);
+    size_t *perm = malloc((n + 1) * sizeof *perm);
+    fp_wd_wave *tmp = malloc((n + 1) * sizeof *tmp);
+    if (!key || !perm || !tmp)
+        abort();
+    bool packed = true;
+    for (size_t i = 0; i < n && packed; i++) {
+        packed = ((unsigned)w[i].se | (unsigned)w[i].simd | (unsigned)w[i].slot | (unsigned)w[i].id) < 65536;
+        key[i] = (uint64_t)w[i].se << 48 | (uint64_t)w[i].simd << 32 | (uint64_t)w[i].slot << 16 | (uint64_t)w[i].id;
+    }
+    if (packed) {
+        fp_order_u64(key, n, perm);
+        for (size_t i = 0; i < n; i++)
+            tmp[i] = w[perm[i]];
+        for (size_t i = 1; i < n && packed; i++)
+            packed = key[perm[i]] != key[perm[i - 1]];
+    }
+    if (packed)
+        memcpy(w, tmp, n * sizeof *w);
+    else if (n)
+        qsort(w, n, sizeof *w, cmp_wd_wave);
+    free(key);
+    free(perm);
+    free(tmp);
+}
+
 /* Work of the waves traced in detail. */
 static void traced_distribution(fp_wd_wave *w, size_t n, bool have_loop, fp_workdist *wd, fp_launch_trace *lt)
 {
-    if (n)
-        qsort(w, n, sizeof *w, cmp_wd_wave);
+    order_traced(w, n);
     double *c = malloc((n + 1) * sizeof *c), *in = malloc((n + 1) * sizeof *in), *it = malloc((n + 1) * sizeof *it);
     if (!c || !in || !it)
         abort();
