@@ -2324,10 +2324,31 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
             s->se = se;
             size_t ecap = 0;
             if (!fp_fc_lit(&c, ']')) {
-                do {
+                for (;;) {
+                    /* the usual rows back to back, each "," + "[" taken here as the
+                     * separator below would; done: the row at c.p is read */
+                    bool done = false;
+                    while ((size_t)(c.e - c.p) > ROW_WINDOW) {
+                        int64_t u[6];
+                        const char *q = occ_row6(c.p, u);
+                        if (!q)
+                            break;
+                        occ_put(s, &ecap, u);
+                        c.p = q;
+                        done = true;
+                        if (q[0] != ',' || q[1] != '[')
+                            break;
+                        c.p = q + 1;
+                        done = false;
+                    }
+                    if (done) {
+                        if (!fp_fc_lit(&c, ','))
+                            break;
+                        continue;
+                    }
                     int64_t v[6] = {0};
                     const char *q = NULL;
-                    if ((size_t)(c.e - c.p) > ROW_WINDOW && !(q = occ_row6(c.p, v)) && !(q = row_compact(c.p, v, 6)))
+                    if ((size_t)(c.e - c.p) > ROW_WINDOW && !(q = row_compact(c.p, v, 6)))
                         q = row_compact(c.p, v, 5);
                     if (q) {
                         c.p = q;
@@ -2351,7 +2372,9 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
                             goto fail;
                     }
                     occ_put(s, &ecap, v);
-                } while (fp_fc_lit(&c, ','));
+                    if (!fp_fc_lit(&c, ','))
+                        break;
+                }
                 if (!fp_fc_lit(&c, ']'))
                     goto fail;
             }
