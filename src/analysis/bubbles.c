@@ -1011,41 +1011,75 @@ static void finish_rows(fp_bubbles *b, bub_ctx *c)
     }
 }
 
-/* issue 23: launch_trace and workdist from occupancy.json, realtime.json (when
- * present; a malformed one is warned about and ignored) and the wave summaries */
-static void trace_facts(fp_bubbles *b, const char *dir, const fp_occupancy *occ, bub_ctx *c)
-{
+/* occupancy.json and realtime.json read, and the launch facts that need only them
+ * computed (fp_trace_facts_occ): on a thread of its own while the waves are walked
+ * (--jobs 2+), else in finish_occupancy. What went wrong is kept, not said: the warnings
+ * come from finish_occupancy, after the walk's, in the order they always have. */
+typedef struct occ_job {
+    const char *dir;
+    int occ_rc;
+    fp_err occ_e;
+    fp_occupancy occ;
+    bool have_rt;
+    fp_err rt_e;
     fp_realtime rt;
-    fp_err e = {0};
-    bool have_rt = fp_realtime_load(dir, &rt, &e) == 0;
-    if (!have_rt && e.code != FP_NO_ARTIFACT && c->warn) {
-        char msg[FP_ERR_MSG_MAX + 32];
-        snprintf(msg, sizeof msg, "realtime.json ignored: %s", e.message);
-        c->warn(c->user, msg);
-    }
-    fp_err_clear(&e);
-    fp_trace_facts(occ, have_rt ? &rt : NULL, b->wd, b->n_wd, b->wd_head_line >= 0, &b->launch_trace,
-                   &b->workdist);
-    if (have_rt)
-        fp_realtime_free(&rt);
+    fp_trace_part *part;
+} occ_job;
+
+static void *occ_main(void *arg)
+{
+    occ_job *j = arg;
+    /* loaded, not streamed (fp_occupancy_stream): the launch facts pair every wave's events */
+    j->occ_rc = fp_occupancy_load(j->dir, &j->occ, &j->occ_e);
+    if (j->occ_rc != 0)
+        return NULL;
+    j->have_rt = fp_realtime_load(j->dir, &j->rt, &j->rt_e) == 0;
+    j->part = fp_trace_facts_occ(&j->occ, j->have_rt ? &j->rt : NULL);
+    return NULL;
 }
 
-static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c)
+static void occ_job_free(occ_job *j)
 {
-    /* loaded, not streamed (fp_occupancy_stream): trace_facts pairs every wave's events */
-    fp_occupancy occ;
-    fp_err e = {0};
-    if (fp_occupancy_load(dir, &occ, &e) != 0) {
-        if (e.code != FP_NO_ARTIFACT && c->warn) {
+    if (j->occ_rc == 0)
+        fp_occupancy_free(&j->occ);
+    if (j->have_rt)
+        fp_realtime_free(&j->rt);
+    fp_err_clear(&j->occ_e);
+    fp_err_clear(&j->rt_e);
+    fp_trace_part_free(j->part);
+    memset(j, 0, sizeof *j);
+}
+
+/* issue 23: launch_trace and workdist from occupancy.json, realtime.json (when present; a
+ * malformed one is warned about and ignored) and the wave summaries. j: the occupancy job
+ * that ran beside the walk, NULL: run it here. */
+static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c, occ_job *j)
+{
+    occ_job here;
+    if (!j) {
+        memset(&here, 0, sizeof here);
+        here.dir = dir;
+        occ_main(&here);
+        j = &here;
+    }
+    if (j->occ_rc != 0) {
+        if (j->occ_e.code != FP_NO_ARTIFACT && c->warn) {
             char msg[FP_ERR_MSG_MAX + 32];
-            snprintf(msg, sizeof msg, "occupancy ignored: %s", e.message);
+            snprintf(msg, sizeof msg, "occupancy ignored: %s", j->occ_e.message);
             c->warn(c->user, msg);
         }
-        fp_err_clear(&e);
+        occ_job_free(j);
         return;
     }
     b->occ_available = true;
-    trace_facts(b, dir, &occ, c);
+    if (!j->have_rt && j->rt_e.code != FP_NO_ARTIFACT && c->warn) {
+        char msg[FP_ERR_MSG_MAX + 32];
+        snprintf(msg, sizeof msg, "realtime.json ignored: %s", j->rt_e.message);
+        c->warn(c->user, msg);
+    }
+    fp_trace_facts_waves(j->part, b->wd, b->n_wd, b->wd_head_line >= 0, &b->launch_trace, &b->workdist);
+    j->part = NULL;
+    const fp_occupancy occ = j->occ;
     b->occ = calloc(occ.n + 1, sizeof *b->occ);
     if (!b->occ)
         abort();
@@ -1098,7 +1132,7 @@ static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c)
         for (int i = 0; i < o->n_buckets; i++)
             o->buckets[i] = bucket_area[i] / ((double)span / 16.0);
     }
-    fp_occupancy_free(&occ);
+    occ_job_free(j);
 }
 
 static void add_reason(fp_bubbles *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1269,8 +1303,14 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     wsj.dir = dir;
     pthread_t ws_th;
     bool ws_thread = jobs >= 2 && pthread_create(&ws_th, NULL, wstates_main, &wsj) == 0;
+    occ_job oj = {.dir = dir};
+    pthread_t occ_th;
+    bool occ_thread = jobs >= 2 && pthread_create(&occ_th, NULL, occ_main, &oj) == 0;
     int walked = walk_groups(dir, &plan, &c, jobs, cancel, wb);
+    if (occ_thread)
+        pthread_join(occ_th, NULL);
     if (walked) {
+        occ_job_free(&oj);
         if (ws_thread)
             pthread_join(ws_th, NULL);
         for (int s = 0; s < FP_WS_COUNT; s++)
@@ -1330,7 +1370,7 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
         if (warn)
             warn(user, "cycle sums exceed 64 bits and were saturated (code.json or wstates values out of range)");
     }
-    finish_occupancy(out, dir, &c);
+    finish_occupancy(out, dir, &c, occ_thread ? &oj : NULL);
     finish_quality(out);
     return 0;
 }

@@ -813,14 +813,16 @@ static void occ_distribution(facts_acc *a, fp_workdist *wd)
  * (fp_order_u64) is the comparator's; else qsort, as before. */
 static void order_traced(fp_wd_wave *w, size_t n)
 {
+    if (n < 2)
+        return;
     uint64_t *key = malloc((n + 1) * sizeof *key);
     size_t *perm = malloc((n + 1) * sizeof *perm);
     fp_wd_wave *tmp = malloc((n + 1) * sizeof *tmp);
     if (!key || !perm || !tmp)
         abort();
     bool packed = true;
-    for (size_t i = 0; i < n && packed; i++) {
-        packed = ((unsigned)w[i].se | (unsigned)w[i].simd | (unsigned)w[i].slot | (unsigned)w[i].id) < 65536;
+    for (size_t i = 0; i < n; i++) {
+        packed = packed && ((unsigned)w[i].se | (unsigned)w[i].simd | (unsigned)w[i].slot | (unsigned)w[i].id) < 65536;
         key[i] = (uint64_t)w[i].se << 48 | (uint64_t)w[i].simd << 32 | (uint64_t)w[i].slot << 16 | (uint64_t)w[i].id;
     }
     if (packed) {
@@ -832,7 +834,7 @@ static void order_traced(fp_wd_wave *w, size_t n)
     }
     if (packed)
         memcpy(w, tmp, n * sizeof *w);
-    else if (n)
+    else
         qsort(w, n, sizeof *w, cmp_wd_wave);
     free(key);
     free(perm);
@@ -881,18 +883,21 @@ static void traced_distribution(fp_wd_wave *w, size_t n, bool have_loop, fp_work
     free(it);
 }
 
-void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n, bool have_loop,
-                    fp_launch_trace **ltp, fp_workdist **wdp)
+struct fp_trace_part {
+    fp_launch_trace *lt;
+    fp_workdist *wd;
+};
+
+fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt)
 {
-    *ltp = NULL;
-    *wdp = NULL;
     if (!occ || !occ->n)
-        return;
+        return NULL;
     fp_launch_trace *lt = calloc(1, sizeof *lt);
     fp_workdist *wd = calloc(1, sizeof *wd);
+    fp_trace_part *part = malloc(sizeof *part);
     facts_acc a;
     memset(&a, 0, sizeof a);
-    if (!lt || !wd || !(lt->per_se = calloc(occ->n, sizeof *lt->per_se)))
+    if (!lt || !wd || !part || !(lt->per_se = calloc(occ->n, sizeof *lt->per_se)))
         abort();
     lt->n_per_se = occ->n;
     lt->traced_ses = (int64_t)occ->n;
@@ -919,11 +924,41 @@ void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *
     lt->peak_waves_per_cu = a.peak_cu;
     span_and_clock(occ, rt, lt);
     occ_distribution(&a, wd);
-    traced_distribution(waves, n, have_loop, wd, lt);
     free(a.w);
     free(a.cl);
-    *ltp = lt;
-    *wdp = wd;
+    part->lt = lt;
+    part->wd = wd;
+    return part;
+}
+
+void fp_trace_facts_waves(fp_trace_part *part, fp_wd_wave *waves, size_t n, bool have_loop, fp_launch_trace **ltp,
+                          fp_workdist **wdp)
+{
+    *ltp = NULL;
+    *wdp = NULL;
+    if (!part)
+        return;
+    traced_distribution(waves, n, have_loop, part->wd, part->lt);
+    *ltp = part->lt;
+    *wdp = part->wd;
+    free(part);
+}
+
+void fp_trace_part_free(fp_trace_part *part)
+{
+    if (!part)
+        return;
+    fp_model_free(&fp_launch_trace_schema, part->lt);
+    free(part->lt);
+    fp_model_free(&fp_workdist_schema, part->wd);
+    free(part->wd);
+    free(part);
+}
+
+void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n, bool have_loop,
+                    fp_launch_trace **ltp, fp_workdist **wdp)
+{
+    fp_trace_facts_waves(fp_trace_facts_occ(occ, rt), waves, n, have_loop, ltp, wdp);
 }
 
 void fp_trace_facts_to_doc(const fp_bubbles *b, fp_bubbles_doc *d)
