@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bubbles_internal.h"
@@ -23,6 +24,7 @@
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
 #include "flyprof/loops.h"
+#include "flyprof/order.h"
 #include "flyprof/realtime.h"
 #include "flyprof/satmath.h"
 
@@ -162,6 +164,34 @@ static int cmp_walk(const void *a, const void *b)
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
+/* One (SE, SIMD) group in cmp_walk's order: the listing holds it in pos order, so a
+ * stable order by begin alone (fp_order_u64) is that order; qsort when it does not. */
+static void order_group(fp_wave_file *f, size_t n)
+{
+    bool by_pos = true;
+    for (size_t i = 1; i < n && by_pos; i++)
+        by_pos = f[i - 1].pos < f[i].pos;
+    if (!by_pos || n < 2) {
+        if (n)
+            qsort(f, n, sizeof *f, cmp_walk);
+        return;
+    }
+    uint64_t *key = malloc(n * sizeof *key);
+    size_t *perm = malloc(n * sizeof *perm);
+    fp_wave_file *tmp = malloc(n * sizeof *tmp);
+    if (!key || !perm || !tmp)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        key[i] = fp_order_key_i64(f[i].begin);
+    fp_order_u64(key, n, perm);
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = f[perm[i]];
+    memcpy(f, tmp, n * sizeof *f);
+    free(key);
+    free(perm);
+    free(tmp);
+}
+
 static void plan_walk(const fp_wave_list *in, bool bounded, walk_plan *p)
 {
     p->list = *in;
@@ -180,7 +210,7 @@ static void plan_walk(const fp_wave_list *in, bool bounded, walk_plan *p)
         }
         fp_wave_file *f = p->list.files + g0;
         if (dated)
-            qsort(f, g1 - g0, sizeof *f, cmp_walk);
+            order_group(f, g1 - g0);
         for (size_t i = g0; i < g1; i++)
             p->watermark[i] = i + 1 == g1 ? INT64_MAX : dated ? p->list.files[i + 1].begin : WM_NONE;
         g0 = g1;
@@ -983,41 +1013,88 @@ static void finish_rows(fp_bubbles *b, bub_ctx *c)
     }
 }
 
-/* issue 23: launch_trace and workdist from occupancy.json, realtime.json (when
- * present; a malformed one is warned about and ignored) and the wave summaries */
-static void trace_facts(fp_bubbles *b, const char *dir, const fp_occupancy *occ, bub_ctx *c)
-{
+/* occupancy.json and realtime.json read, and the launch facts that need only them
+ * computed (fp_trace_facts_occ): on a thread of its own while the waves are walked
+ * (--jobs 2+), else in finish_occupancy. What went wrong is kept, not said: the warnings
+ * come from finish_occupancy, after the walk's, in the order they always have. */
+typedef struct occ_job {
+    const char *dir;
+    int occ_rc;
+    fp_err occ_e;
+    fp_occupancy occ;
+    bool have_rt;
+    fp_err rt_e;
     fp_realtime rt;
-    fp_err e = {0};
-    bool have_rt = fp_realtime_load(dir, &rt, &e) == 0;
-    if (!have_rt && e.code != FP_NO_ARTIFACT && c->warn) {
-        char msg[FP_ERR_MSG_MAX + 32];
-        snprintf(msg, sizeof msg, "realtime.json ignored: %s", e.message);
-        c->warn(c->user, msg);
-    }
-    fp_err_clear(&e);
-    fp_trace_facts(occ, have_rt ? &rt : NULL, b->wd, b->n_wd, b->wd_head_line >= 0, &b->launch_trace,
-                   &b->workdist);
-    if (have_rt)
-        fp_realtime_free(&rt);
+    fp_trace_part *part;
+} occ_job;
+
+static void *occ_main(void *arg)
+{
+    occ_job *j = arg;
+    /* loaded, not streamed (fp_occupancy_stream): the launch facts pair every wave's events */
+    j->occ_rc = fp_occupancy_load(j->dir, &j->occ, &j->occ_e);
+    if (j->occ_rc != 0)
+        return NULL;
+    j->have_rt = fp_realtime_load(j->dir, &j->rt, &j->rt_e) == 0;
+    j->part = fp_trace_facts_occ(&j->occ, j->have_rt ? &j->rt : NULL);
+    return NULL;
 }
 
-static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c)
+/* Beside the walk only while occupancy.json is small: its events are then held with the
+ * walk's buffers, not after them (~2.2 bytes of memory per byte of file), and the peak
+ * RSS of a 4 GB trace (6 MB of occupancy.json) must stay where it was. */
+#define OCC_BESIDE_MAX (2 << 20)
+static bool occ_beside(const char *dir)
 {
-    /* loaded, not streamed (fp_occupancy_stream): trace_facts pairs every wave's events */
-    fp_occupancy occ;
-    fp_err e = {0};
-    if (fp_occupancy_load(dir, &occ, &e) != 0) {
-        if (e.code != FP_NO_ARTIFACT && c->warn) {
+    char *path = fp_path_join(dir, "occupancy.json");
+    struct stat st;
+    bool small = stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= OCC_BESIDE_MAX;
+    free(path);
+    return small;
+}
+
+static void occ_job_free(occ_job *j)
+{
+    if (j->occ_rc == 0)
+        fp_occupancy_free(&j->occ);
+    if (j->have_rt)
+        fp_realtime_free(&j->rt);
+    fp_err_clear(&j->occ_e);
+    fp_err_clear(&j->rt_e);
+    fp_trace_part_free(j->part);
+    memset(j, 0, sizeof *j);
+}
+
+/* issue 23: launch_trace and workdist from occupancy.json, realtime.json (when present; a
+ * malformed one is warned about and ignored) and the wave summaries. j: the occupancy job
+ * that ran beside the walk, NULL: run it here. */
+static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c, occ_job *j)
+{
+    occ_job here;
+    if (!j) {
+        memset(&here, 0, sizeof here);
+        here.dir = dir;
+        occ_main(&here);
+        j = &here;
+    }
+    if (j->occ_rc != 0) {
+        if (j->occ_e.code != FP_NO_ARTIFACT && c->warn) {
             char msg[FP_ERR_MSG_MAX + 32];
-            snprintf(msg, sizeof msg, "occupancy ignored: %s", e.message);
+            snprintf(msg, sizeof msg, "occupancy ignored: %s", j->occ_e.message);
             c->warn(c->user, msg);
         }
-        fp_err_clear(&e);
+        occ_job_free(j);
         return;
     }
     b->occ_available = true;
-    trace_facts(b, dir, &occ, c);
+    if (!j->have_rt && j->rt_e.code != FP_NO_ARTIFACT && c->warn) {
+        char msg[FP_ERR_MSG_MAX + 32];
+        snprintf(msg, sizeof msg, "realtime.json ignored: %s", j->rt_e.message);
+        c->warn(c->user, msg);
+    }
+    fp_trace_facts_waves(j->part, b->wd, b->n_wd, b->wd_head_line >= 0, &b->launch_trace, &b->workdist);
+    j->part = NULL;
+    const fp_occupancy occ = j->occ;
     b->occ = calloc(occ.n + 1, sizeof *b->occ);
     if (!b->occ)
         abort();
@@ -1070,7 +1147,7 @@ static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c)
         for (int i = 0; i < o->n_buckets; i++)
             o->buckets[i] = bucket_area[i] / ((double)span / 16.0);
     }
-    fp_occupancy_free(&occ);
+    occ_job_free(j);
 }
 
 static void add_reason(fp_bubbles *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1241,8 +1318,14 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     wsj.dir = dir;
     pthread_t ws_th;
     bool ws_thread = jobs >= 2 && pthread_create(&ws_th, NULL, wstates_main, &wsj) == 0;
+    occ_job oj = {.dir = dir};
+    pthread_t occ_th;
+    bool occ_thread = jobs >= 2 && occ_beside(dir) && pthread_create(&occ_th, NULL, occ_main, &oj) == 0;
     int walked = walk_groups(dir, &plan, &c, jobs, cancel, wb);
+    if (occ_thread)
+        pthread_join(occ_th, NULL);
     if (walked) {
+        occ_job_free(&oj);
         if (ws_thread)
             pthread_join(ws_th, NULL);
         for (int s = 0; s < FP_WS_COUNT; s++)
@@ -1302,7 +1385,7 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
         if (warn)
             warn(user, "cycle sums exceed 64 bits and were saturated (code.json or wstates values out of range)");
     }
-    finish_occupancy(out, dir, &c);
+    finish_occupancy(out, dir, &c, occ_thread ? &oj : NULL);
     finish_quality(out);
     return 0;
 }

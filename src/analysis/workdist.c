@@ -18,6 +18,7 @@
 
 #include "flyprof/bubbles.h"
 #include "flyprof/mem.h"
+#include "flyprof/order.h"
 
 /* Wave starts on one CU at most this many cycles apart are one workgroup's
  * launch: the dispatcher starts a workgroup's waves 0-8 cycles apart (every
@@ -89,6 +90,41 @@ static double kth(double *v, size_t n, size_t k)
     return v[k];
 }
 
+/* The k1-th and k2-th smallest (k1 <= k2 < n) of v[0..n) when every value is an integer
+ * and hi - lo is small (the usual: cycle and instruction counts): a count per value,
+ * then one walk up the counts. The value found is lo + offset, exact below 2^52 and
+ * the same double as the element (an integer has one; -0.0 took the sort). false:
+ * not this case (a fraction, a wide range), nothing written. */
+#define COUNT_SELECT_MAX(n) (4 * (n) + 4096)
+static bool count_select(const double *v, size_t n, double lo, double hi, size_t k1, size_t k2, double *o1, double *o2)
+{
+    const double lim = 4503599627370496.0; /* 2^52: int64 casts are exact both ways */
+    if (!(lo >= -lim && hi <= lim) || hi - lo > (double)COUNT_SELECT_MAX(n) || n > UINT32_MAX)
+        return false;
+    const int64_t ilo = (int64_t)lo;
+    size_t nb = (size_t)((int64_t)hi - ilo) + 1;
+    uint32_t *cnt = calloc(nb, sizeof *cnt);
+    if (!cnt)
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        int64_t x = (int64_t)v[i];
+        if ((double)x != v[i]) { /* a fraction (lo's too: then some v[i] == lo is one) */
+            free(cnt);
+            return false;
+        }
+        cnt[x - ilo]++;
+    }
+    size_t seen = 0, b = 0;
+    for (; seen + cnt[b] <= k1; b++)
+        seen += cnt[b];
+    *o1 = lo + (double)b;
+    for (; seen + cnt[b] <= k2; b++)
+        seen += cnt[b];
+    *o2 = lo + (double)b;
+    free(cnt);
+    return true;
+}
+
 void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q)
 {
     memset(q, 0, sizeof *q);
@@ -101,8 +137,12 @@ void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q)
      * for finite numbers; a NaN or a -0.0 (whose place among equals a sort decides)
      * takes the sort */
     bool plain = true;
-    for (size_t i = 0; i < n && plain; i++)
-        plain = v[i] == v[i] && !(v[i] == 0 && signbit(v[i]));
+    double lo = v[0], hi = v[0];
+    for (size_t i = 0; i < n; i++) {
+        plain = plain && v[i] == v[i] && !(v[i] == 0 && signbit(v[i]));
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
     if (!plain) {
         qsort(v, n, sizeof *v, cmp_double);
         q->min = v[0];
@@ -111,13 +151,10 @@ void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q)
         q->max = v[n - 1];
         return;
     }
-    double lo = v[0], hi = v[0];
-    for (size_t i = 1; i < n; i++) {
-        lo = v[i] < lo ? v[i] : lo;
-        hi = v[i] > hi ? v[i] : hi;
-    }
     q->min = lo;
     q->max = hi;
+    if (count_select(v, n, lo, hi, r50 - 1, (r90 ? r90 : 1) - 1, &q->p50, &q->p90))
+        return;
     q->p50 = kth(v, n, r50 - 1);
     q->p90 = kth(v, n, (r90 ? r90 : 1) - 1);
 }
@@ -138,11 +175,19 @@ typedef struct occ_wave {
 } occ_wave;
 
 /* Everything gathered over the SEs. */
+typedef struct cu_len cu_len;
 typedef struct facts_acc {
     occ_wave *w;
     size_t nw, capw;
     size_t burst_hist[65]; /* bursts of 1..64 starts (longer: 64) */
     int64_t peak_simd, peak_cu;
+    /* every SE walked by dense_se (and the SE numbers increase): the CUs' busy times,
+     * SE by SE in CU order */
+    bool dense_all;
+    /* a wave of no cycles: the next one of its slot may begin at the same cycle */
+    bool zero_len;
+    cu_len *cl;
+    size_t ncl, capcl;
 } facts_acc;
 
 static int cmp_slot(const void *a, const void *b)
@@ -321,27 +366,243 @@ static void cu_pass(occ_ev *e, size_t n, facts_acc *a, fp_lt_se *s)
  * bubbles walk's bound): such events are dropped, so no difference can overflow. */
 #define FP_WD_MAX_CYCLE ((int64_t)1 << 50)
 
+/* ---- the same facts in one pass in time order (the usual case) ----
+ *
+ * pair_waves and cu_pass sort the SE's events three times (by slot, by SIMD, by CU)
+ * only to walk each key's events in time order; with every (CU, SIMD, slot) given a
+ * dense number, one walk in time order keeps each key's state in a table instead:
+ * the previous event of each slot (a start closed by the slot's next event, if an
+ * end, is a wave), the level of each SIMD and CU, each CU's current burst. Dense
+ * numbers are offsets from the keys' minima, in (CU, SIMD, slot) order, so a stable
+ * counting pass over the waves by slot number gives pair_waves' slot order exactly.
+ * The tables cost their size: when the keys' spans multiply past DENSE_MAX(n) (a
+ * hostile or exotic file), the sorting way above runs instead - the same facts. */
+#define DENSE_MAX(n) (4 * (n) + 4096)
+
+/* One wave found by the walk: its slot's and CU's dense numbers, in end order. */
+typedef struct dense_wave {
+    int64_t b, e;
+    uint32_t slot, cu;
+} dense_wave;
+
+/* One CU's busy time (the union of its waves' residencies) as cu_busy needs it. */
+struct cu_len {
+    int se, cu;
+    int64_t len, waves;
+};
+
+/* The keys' spans from their minima and maxima: false when their product passes
+ * DENSE_MAX(n). */
+static bool dense_spans(const int32_t lo[3], const int32_t hi[3], size_t n, uint64_t span[3])
+{
+    uint64_t prod = 1;
+    for (int k = 0; k < 3; k++) {
+        span[k] = (uint64_t)((int64_t)hi[k] - lo[k]) + 1; /* <= 2^32 */
+        if (span[k] > DENSE_MAX((uint64_t)n) || (prod *= span[k]) > DENSE_MAX((uint64_t)n))
+            return false;
+    }
+    return true;
+}
+
+/* Stable counting pass of w[0..n) by slot number (values < nb) into out. */
+static void dense_order(const dense_wave *w, size_t n, size_t nb, dense_wave *out)
+{
+    size_t *at = calloc(nb + 1, sizeof *at);
+    if (!at)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        at[w[i].slot + 1]++;
+    for (size_t b = 1; b <= nb; b++)
+        at[b] += at[b - 1];
+    for (size_t i = 0; i < n; i++)
+        out[at[w[i].slot]++] = w[i];
+    free(at);
+}
+
+/* Per-key state of the walk. */
+typedef struct dense_tabs {
+    int8_t *last;      /* per slot: 1 when its last event is a start */
+    int64_t *last_t;   /* per slot: its time */
+    int64_t *lvl_simd; /* per (CU, SIMD): resident waves */
+    int64_t *lvl_cu, *burst_last;
+    size_t *burst;     /* per CU: starts in the current burst */
+    uint8_t *seen_simd, *seen_cu;
+} dense_tabs;
+
+/* Each CU's busy time from the waves in end order (w[0..nw), ends nondecreasing): walked
+ * from the last end back, each CU's current block [cb, ce] in a table; a wave ending
+ * before its CU's block begins closes the block - the measure of the union of the CU's
+ * residencies, which union_len's sweep in begin order gives too. Appended to cl in CU
+ * order. */
+static void dense_busy(const dense_wave *w, size_t nw, int se, int32_t culo, size_t ncu, cu_len **cl, size_t *ncl,
+                       size_t *capcl)
+{
+    int64_t *cb = malloc((ncu + 1) * sizeof *cb), *ce = malloc((ncu + 1) * sizeof *ce),
+            *tot = calloc(ncu + 1, sizeof *tot), *cnt = calloc(ncu + 1, sizeof *cnt);
+    if (!cb || !ce || !tot || !cnt)
+        abort();
+    for (size_t i = nw; i-- > 0;) {
+        size_t c = w[i].cu;
+        if (cnt[c]++ == 0) {
+            cb[c] = w[i].b;
+            ce[c] = w[i].e;
+        } else if (w[i].e < cb[c]) {
+            tot[c] += ce[c] - cb[c];
+            cb[c] = w[i].b;
+            ce[c] = w[i].e;
+        } else if (w[i].b < cb[c]) {
+            cb[c] = w[i].b;
+        }
+    }
+    for (size_t c = 0; c < ncu; c++) {
+        if (!cnt[c])
+            continue;
+        FP_GROW(*cl, *ncl, *capcl);
+        (*cl)[(*ncl)++] = (cu_len){se, (int)((int64_t)culo + (int64_t)c), tot[c] + (ce[c] - cb[c]), cnt[c]};
+    }
+    free(cb);
+    free(ce);
+    free(tot);
+    free(cnt);
+}
+
+static void *dense_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void dense_tabs_free(dense_tabs *t)
+{
+    free(t->last);
+    free(t->last_t);
+    free(t->lvl_simd);
+    free(t->lvl_cu);
+    free(t->burst_last);
+    free(t->burst);
+    free(t->seen_simd);
+    free(t->seen_cu);
+}
+
+/* The walk over the n events of S one_se keeps (time order), whose keys lie in
+ * [lo, hi]: what pair_waves and cu_pass find, with the SE's waves appended to a->w in
+ * slot order and its CUs' busy times to a->cl. false: the keys span too much (nothing
+ * done). */
+static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const int32_t hi[3], facts_acc *a,
+                     fp_lt_se *s)
+{
+    uint64_t sp[3];
+    if (n == 0)
+        return true;
+    if (!dense_spans(lo, hi, n, sp))
+        return false;
+    const int se = S->se;
+    size_t ncu = (size_t)sp[0], nsimd = ncu * (size_t)sp[1], nslot = nsimd * (size_t)sp[2];
+    dense_tabs t = {dense_calloc(nslot, 1), dense_calloc(nslot, sizeof *t.last_t), dense_calloc(nsimd, sizeof *t.lvl_simd),
+                    dense_calloc(ncu, sizeof *t.lvl_cu), dense_calloc(ncu, sizeof *t.burst_last),
+                    dense_calloc(ncu, sizeof *t.burst), dense_calloc(nsimd, 1), dense_calloc(ncu, 1)};
+    /* a wave takes two events */
+    dense_wave *w = malloc((n / 2 + 1) * sizeof *w), *o = malloc((n / 2 + 1) * sizeof *o);
+    if (!w || !o)
+        abort();
+    size_t nw = 0;
+    int64_t peak_simd = 0, peak_cu = 0;
+    for (size_t i = 0; i < S->n; i++) {
+        const fp_occ_event *x = &S->ev[i];
+        if (x->time < 0 || x->time > FP_WD_MAX_CYCLE) /* as one_se */
+            continue;
+        size_t c = (size_t)((int64_t)x->cu - lo[0]), m = c * (size_t)sp[1] + (size_t)((int64_t)x->simd - lo[1]),
+               k = m * (size_t)sp[2] + (size_t)((int64_t)x->slot - lo[2]);
+        if (!x->start && t.last[k] == 1) { /* a start closed by its slot's next event: a wave */
+            w[nw++] = (dense_wave){t.last_t[k], x->time, (uint32_t)k, (uint32_t)c};
+            a->zero_len |= x->time == t.last_t[k];
+        }
+        t.last[k] = x->start ? 1 : 0;
+        t.last_t[k] = x->time;
+        int64_t d = x->start ? 1 : -1;
+        t.lvl_simd[m] += d;
+        t.lvl_cu[c] += d;
+        peak_simd = t.lvl_simd[m] > peak_simd ? t.lvl_simd[m] : peak_simd;
+        peak_cu = t.lvl_cu[c] > peak_cu ? t.lvl_cu[c] : peak_cu;
+        t.seen_simd[m] = t.seen_cu[c] = 1;
+        if (!x->start)
+            continue;
+        if (t.burst[c] && x->time - t.burst_last[c] > FP_WD_BURST_GAP) {
+            a->burst_hist[t.burst[c] > 64 ? 64 : t.burst[c]]++;
+            t.burst[c] = 0;
+        }
+        t.burst[c]++;
+        t.burst_last[c] = x->time;
+    }
+    for (size_t c = 0; c < ncu; c++) {
+        s->cus += t.seen_cu[c];
+        if (t.burst[c])
+            a->burst_hist[t.burst[c] > 64 ? 64 : t.burst[c]]++;
+    }
+    for (size_t m = 0; m < nsimd; m++)
+        s->simds += t.seen_simd[m];
+    a->peak_simd = peak_simd > a->peak_simd ? peak_simd : a->peak_simd;
+    a->peak_cu = peak_cu > a->peak_cu ? peak_cu : a->peak_cu;
+    dense_order(w, nw, nslot, o);
+    FP_RESERVE(a->w, a->nw, a->capw, nw);
+    for (size_t i = 0; i < nw; i++) {
+        size_t k = o[i].slot;
+        a->w[a->nw++] = (occ_wave){se, (int)(lo[0] + (int64_t)(k / (size_t)(sp[1] * sp[2]))),
+                                   (int)(lo[1] + (int64_t)(k / (size_t)sp[2] % (size_t)sp[1])),
+                                   (int)(lo[2] + (int64_t)(k % (size_t)sp[2])), o[i].b, o[i].e - o[i].b};
+    }
+    dense_busy(w, nw, se, lo[0], ncu, &a->cl, &a->ncl, &a->capcl);
+    free(w);
+    free(o);
+    dense_tabs_free(&t);
+    return true;
+}
+
+
 static void one_se(const fp_occ_se *S, const fp_realtime *rt, facts_acc *a, fp_lt_se *s)
 {
     memset(s, 0, sizeof *s);
     s->se = S->se;
-    occ_ev *e = malloc((S->n + 1) * sizeof *e);
-    if (!e)
-        abort();
     size_t n = 0;
+    int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (size_t i = 0; i < S->n; i++) {
         const fp_occ_event *x = &S->ev[i];
         if (x->time < 0 || x->time > FP_WD_MAX_CYCLE)
             continue;
         s->t0 = n == 0 ? x->time : s->t0; /* the events are in time order */
         s->t1 = x->time;
-        e[n] = (occ_ev){x->cu, x->simd, x->slot, x->start, x->time, n};
         s->waves += x->start != 0;
-        n++;
+        if (n++ == 0) {
+            lo[0] = hi[0] = x->cu;
+            lo[1] = hi[1] = x->simd;
+            lo[2] = hi[2] = x->slot;
+        }
+        lo[0] = x->cu < lo[0] ? x->cu : lo[0];
+        hi[0] = x->cu > hi[0] ? x->cu : hi[0];
+        lo[1] = x->simd < lo[1] ? x->simd : lo[1];
+        hi[1] = x->simd > hi[1] ? x->simd : hi[1];
+        lo[2] = x->slot < lo[2] ? x->slot : lo[2];
+        hi[2] = x->slot > hi[2] ? x->slot : hi[2];
     }
-    pair_waves(e, n, S->se, a, s);
-    cu_pass(e, n, a, s);
-    free(e);
+    if (!dense_se(S, n, lo, hi, a, s)) { /* the sorting way, on a copy */
+        a->dense_all = false;
+        occ_ev *e = malloc((n + 1) * sizeof *e);
+        if (!e)
+            abort();
+        size_t m = 0;
+        for (size_t i = 0; i < S->n; i++) {
+            const fp_occ_event *x = &S->ev[i];
+            if (x->time >= 0 && x->time <= FP_WD_MAX_CYCLE) {
+                e[m] = (occ_ev){x->cu, x->simd, x->slot, x->start, x->time, m};
+                m++;
+            }
+        }
+        pair_waves(e, n, S->se, a, s);
+        cu_pass(e, n, a, s);
+        free(e);
+    }
     double mhz = fp_realtime_mhz(rt, fp_realtime_se(rt, S->se));
     s->clock_mhz = mhz >= FP_WD_MIN_MHZ && mhz <= FP_WD_MAX_MHZ ? fp_optd_of(mhz) : fp_optd_none();
 }
@@ -447,26 +708,36 @@ static int64_t union_len(occ_iv *iv, size_t n)
  * the mean CU is what rebalancing can save (work_imbalance's gain, docs/rules.md);
  * the longest single wave overstates it when several waves share a CU. a->w is
  * sorted by (SE, CU, ...): each CU's waves are one run. */
-static void cu_busy(const facts_acc *a, fp_workdist *wd)
+static void cu_busy(facts_acc *a, bool walked, fp_workdist *wd)
 {
-    occ_iv *iv = malloc((a->nw + 1) * sizeof *iv);
-    double *busy = malloc((a->nw + 1) * sizeof *busy);
-    if (!iv || !busy)
+    if (!walked) { /* the sorting way: each (SE, CU)'s waves are one run of a->w */
+        a->ncl = 0;
+        occ_iv *iv = malloc((a->nw + 1) * sizeof *iv);
+        if (!iv)
+            abort();
+        for (size_t i0 = 0; i0 < a->nw;) {
+            size_t i1 = i0;
+            while (i1 < a->nw && a->w[i1].se == a->w[i0].se && a->w[i1].cu == a->w[i0].cu) {
+                iv[i1 - i0] = (occ_iv){a->w[i1].begin, a->w[i1].begin + a->w[i1].cycles};
+                i1++;
+            }
+            FP_GROW(a->cl, a->ncl, a->capcl);
+            a->cl[a->ncl++] = (cu_len){a->w[i0].se, a->w[i0].cu, union_len(iv, i1 - i0), (int64_t)(i1 - i0)};
+            i0 = i1;
+        }
+        free(iv);
+    }
+    double *busy = malloc((a->ncl + 1) * sizeof *busy);
+    if (!busy)
         abort();
     size_t ncu = 0;
     double sum = 0;
-    for (size_t i0 = 0; i0 < a->nw;) {
-        size_t i1 = i0;
-        while (i1 < a->nw && a->w[i1].se == a->w[i0].se && a->w[i1].cu == a->w[i0].cu) {
-            iv[i1 - i0] = (occ_iv){a->w[i1].begin, a->w[i1].begin + a->w[i1].cycles};
-            i1++;
-        }
-        int64_t len = union_len(iv, i1 - i0);
-        if (ncu == 0 || len > wd->critical_cu.busy_cycles)
-            wd->critical_cu = (fp_wd_cu_ref){a->w[i0].se, a->w[i0].cu, len, (int64_t)(i1 - i0)};
-        busy[ncu++] = (double)len;
-        sum += (double)len;
-        i0 = i1;
+    for (size_t i = 0; i < a->ncl; i++) {
+        const cu_len *c = &a->cl[i];
+        if (ncu == 0 || c->len > wd->critical_cu.busy_cycles)
+            wd->critical_cu = (fp_wd_cu_ref){c->se, c->cu, c->len, c->waves};
+        busy[ncu++] = (double)c->len;
+        sum += (double)c->len;
     }
     fp_wd_quantiles(busy, ncu, &wd->cu_busy_cycles);
     if (ncu) {
@@ -475,7 +746,6 @@ static void cu_busy(const facts_acc *a, fp_workdist *wd)
         if (wd->cu_busy_cycles.max > 0)
             wd->cu_busy_excess_pct = fp_optd_of(100.0 * (1.0 - mean / wd->cu_busy_cycles.max));
     }
-    free(iv);
     free(busy);
 }
 
@@ -486,7 +756,10 @@ static void occ_distribution(facts_acc *a, fp_workdist *wd)
      * when strictly increasing - no two equal, so any sort leaves them as they are - the
      * n log n sort is skipped */
     bool sorted = true;
-    for (size_t i = 1; i < a->nw && sorted; i++)
+    /* dense_se's waves: SEs in increasing order, slots in (CU, SIMD, slot) order, and in a
+     * slot each wave begins at or after the end of the one before - strictly after its
+     * begin unless that one had no cycles */
+    for (size_t i = 1; i < a->nw && sorted && !(a->dense_all && !a->zero_len); i++)
         sorted = cmp_occ_wave(&a->w[i - 1], &a->w[i]) < 0;
     if (a->nw && !sorted)
         qsort(a->w, a->nw, sizeof *a->w, cmp_occ_wave);
@@ -527,17 +800,51 @@ static void occ_distribution(facts_acc *a, fp_workdist *wd)
     fp_wd_quantiles(cun, ncu, &wd->cu_waves);
     wd->wave_imbalance = ratio(wd->wave_cycles.max, wd->wave_cycles.p50);
     wd->cu_imbalance = ratio(wd->cu_cycles.max, wd->cu_cycles.p50);
-    cu_busy(a, wd);
+    /* dense_se's busy times are per SE entry and CU: the runs of a->w when every SE was
+     * walked, the SE numbers are distinct and a->w needed no sort */
+    cu_busy(a, a->dense_all && sorted, wd);
     free(v);
     free(cu);
     free(cun);
 }
 
+/* w in cmp_wd_wave's order: the four numbers packed into one key when each is in
+ * 0..65535 and no two waves share them (wave files: a name each), so the radix order
+ * (fp_order_u64) is the comparator's; else qsort, as before. */
+static void order_traced(fp_wd_wave *w, size_t n)
+{
+    if (n < 2)
+        return;
+    uint64_t *key = malloc((n + 1) * sizeof *key);
+    size_t *perm = malloc((n + 1) * sizeof *perm);
+    fp_wd_wave *tmp = malloc((n + 1) * sizeof *tmp);
+    if (!key || !perm || !tmp)
+        abort();
+    bool packed = true;
+    for (size_t i = 0; i < n; i++) {
+        packed = packed && ((unsigned)w[i].se | (unsigned)w[i].simd | (unsigned)w[i].slot | (unsigned)w[i].id) < 65536;
+        key[i] = (uint64_t)w[i].se << 48 | (uint64_t)w[i].simd << 32 | (uint64_t)w[i].slot << 16 | (uint64_t)w[i].id;
+    }
+    if (packed) {
+        fp_order_u64(key, n, perm);
+        for (size_t i = 0; i < n; i++)
+            tmp[i] = w[perm[i]];
+        for (size_t i = 1; i < n && packed; i++)
+            packed = key[perm[i]] != key[perm[i - 1]];
+    }
+    if (packed)
+        memcpy(w, tmp, n * sizeof *w);
+    else
+        qsort(w, n, sizeof *w, cmp_wd_wave);
+    free(key);
+    free(perm);
+    free(tmp);
+}
+
 /* Work of the waves traced in detail. */
 static void traced_distribution(fp_wd_wave *w, size_t n, bool have_loop, fp_workdist *wd, fp_launch_trace *lt)
 {
-    if (n)
-        qsort(w, n, sizeof *w, cmp_wd_wave);
+    order_traced(w, n);
     double *c = malloc((n + 1) * sizeof *c), *in = malloc((n + 1) * sizeof *in), *it = malloc((n + 1) * sizeof *it);
     if (!c || !in || !it)
         abort();
@@ -576,21 +883,31 @@ static void traced_distribution(fp_wd_wave *w, size_t n, bool have_loop, fp_work
     free(it);
 }
 
-void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n, bool have_loop,
-                    fp_launch_trace **ltp, fp_workdist **wdp)
+struct fp_trace_part {
+    fp_launch_trace *lt;
+    fp_workdist *wd;
+};
+
+fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt)
 {
-    *ltp = NULL;
-    *wdp = NULL;
     if (!occ || !occ->n)
-        return;
+        return NULL;
     fp_launch_trace *lt = calloc(1, sizeof *lt);
     fp_workdist *wd = calloc(1, sizeof *wd);
+    fp_trace_part *part = malloc(sizeof *part);
     facts_acc a;
     memset(&a, 0, sizeof a);
-    if (!lt || !wd || !(lt->per_se = calloc(occ->n, sizeof *lt->per_se)))
+    if (!lt || !wd || !part || !(lt->per_se = calloc(occ->n, sizeof *lt->per_se)))
         abort();
     lt->n_per_se = occ->n;
     lt->traced_ses = (int64_t)occ->n;
+    a.dense_all = true;
+    size_t most = 0; /* waves: a wave takes two events */
+    for (size_t i = 0; i < occ->n; i++) {
+        a.dense_all = a.dense_all && (i == 0 || occ->ses[i].se > occ->ses[i - 1].se);
+        most += occ->ses[i].n / 2;
+    }
+    FP_RESERVE(a.w, a.nw, a.capw, most + 1);
     for (size_t i = 0; i < occ->n; i++) {
         fp_lt_se *s = &lt->per_se[i];
         one_se(&occ->ses[i], rt, &a, s);
@@ -607,10 +924,41 @@ void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *
     lt->peak_waves_per_cu = a.peak_cu;
     span_and_clock(occ, rt, lt);
     occ_distribution(&a, wd);
-    traced_distribution(waves, n, have_loop, wd, lt);
     free(a.w);
-    *ltp = lt;
-    *wdp = wd;
+    free(a.cl);
+    part->lt = lt;
+    part->wd = wd;
+    return part;
+}
+
+void fp_trace_facts_waves(fp_trace_part *part, fp_wd_wave *waves, size_t n, bool have_loop, fp_launch_trace **ltp,
+                          fp_workdist **wdp)
+{
+    *ltp = NULL;
+    *wdp = NULL;
+    if (!part)
+        return;
+    traced_distribution(waves, n, have_loop, part->wd, part->lt);
+    *ltp = part->lt;
+    *wdp = part->wd;
+    free(part);
+}
+
+void fp_trace_part_free(fp_trace_part *part)
+{
+    if (!part)
+        return;
+    fp_model_free(&fp_launch_trace_schema, part->lt);
+    free(part->lt);
+    fp_model_free(&fp_workdist_schema, part->wd);
+    free(part->wd);
+    free(part);
+}
+
+void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n, bool have_loop,
+                    fp_launch_trace **ltp, fp_workdist **wdp)
+{
+    fp_trace_facts_waves(fp_trace_facts_occ(occ, rt), waves, n, have_loop, ltp, wdp);
 }
 
 void fp_trace_facts_to_doc(const fp_bubbles *b, fp_bubbles_doc *d)

@@ -24,6 +24,7 @@
 #include "flyprof/jscan.h"
 #include "flyprof/json.h"
 #include "flyprof/mem.h"
+#include "flyprof/order.h"
 #include "flyprof/satmath.h"
 #include "flyprof/wave.h"
 
@@ -1365,12 +1366,15 @@ done:
 
 /* ---- file names and the walk ---- */
 
-static bool read_uint(const char **p, int *out)
+/* A number of a wave file name: decimal digits, at most 1000000 (leading zeros
+ * allowed); *lead0 is set when it has one. */
+static inline bool read_uint(const char **p, int *out, bool *lead0)
 {
     const char *s = *p;
     long v = 0;
     if (*s < '0' || *s > '9')
         return false;
+    *lead0 |= s[0] == '0' && (unsigned)(s[1] - '0') <= 9;
     while (*s >= '0' && *s <= '9') {
         v = v * 10 + (*s - '0');
         if (v > 1000000)
@@ -1382,21 +1386,39 @@ static bool read_uint(const char **p, int *out)
     return true;
 }
 
-static bool eat(const char **p, const char *lit)
+/* The separator "_<a><b>" at *p (the name's NUL fails a compare, so no byte past it is
+ * read). */
+static inline bool eat_sep(const char **p, char a, char b)
 {
-    size_t n = strlen(lit);
-    if (strncmp(*p, lit, n))
+    const char *q = *p;
+    if (q[0] != '_' || q[1] != a || q[2] != b)
         return false;
-    *p += n;
+    *p = q + 3;
+    return true;
+}
+
+/* fp_wave_name_parse; *canonical: no number has a leading zero, so the name is the one
+ * name of its (se, simd, slot, id) and names compare as their numbers do. */
+static bool name_parse(const char *name, int *se, int *simd, int *slot, int *id, bool *canonical)
+{
+    const char *p = name;
+    bool lead0 = false;
+    if (p[0] != 's' || p[1] != 'e')
+        return false;
+    p += 2;
+    if (!(read_uint(&p, se, &lead0) && eat_sep(&p, 's', 'm') && read_uint(&p, simd, &lead0) &&
+          eat_sep(&p, 's', 'l') && read_uint(&p, slot, &lead0) && eat_sep(&p, 'w', 'v') && read_uint(&p, id, &lead0)))
+        return false;
+    if (p[0] != '.' || p[1] != 'j' || p[2] != 's' || p[3] != 'o' || p[4] != 'n' || p[5] != '\0')
+        return false;
+    *canonical = !lead0;
     return true;
 }
 
 bool fp_wave_name_parse(const char *name, int *se, int *simd, int *slot, int *id)
 {
-    const char *p = name;
-    return eat(&p, "se") && read_uint(&p, se) && eat(&p, "_sm") && read_uint(&p, simd) &&
-           eat(&p, "_sl") && read_uint(&p, slot) && eat(&p, "_wv") && read_uint(&p, id) &&
-           eat(&p, ".json") && *p == '\0';
+    bool canonical;
+    return name_parse(name, se, simd, slot, id, &canonical);
 }
 
 static int cmp_wave_file(const void *a, const void *b)
@@ -1413,8 +1435,12 @@ static int cmp_wave_file(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* One wave_filenames entry: its name (in the document's buffer, len bytes, or owned and
+ * NUL-terminated: jscan's decoded copy, which may hold a NUL), its begin cycle. */
 typedef struct listed_ent {
-    char *name;
+    const char *name;
+    size_t len;
+    char *own;
     int64_t begin;
     bool has_begin;
 } listed_ent;
@@ -1439,6 +1465,14 @@ static bool skip_rest(fp_jscan *js)
             return false;
     }
     return true;
+}
+
+static listed_ent *listed_push(listed_ent **v, size_t *n, size_t *cap)
+{
+    FP_GROW(*v, *n, *cap);
+    listed_ent *e = &(*v)[(*n)++];
+    memset(e, 0, sizeof *e);
+    return e;
 }
 
 /* Collect filenames.json wave_filenames[se][simd][slot][n] = [file, begin, end] with
@@ -1482,11 +1516,10 @@ static bool collect_listed(fp_jscan *js, listed_ent **v, size_t *n, size_t *cap)
                 return false;
             continue;
         }
-        FP_GROW(*v, *n, *cap);
-        listed_ent *e = &(*v)[(*n)++];
-        e->name = fp_xstrndup(js->str, js->str_len);
-        e->has_begin = false;
-        e->begin = 0;
+        listed_ent *e = listed_push(v, n, cap);
+        e->own = fp_xstrndup(js->str, js->str_len);
+        e->name = e->own;
+        e->len = js->str_len;
         t = fp_js_next(js);
         if (t == FP_JT_NUMBER && js->num_is_int) {
             e->begin = js->inum;
@@ -1499,23 +1532,11 @@ static bool collect_listed(fp_jscan *js, listed_ent **v, size_t *n, size_t *cap)
     }
 }
 
-static void cross_check(const char *dir, fp_wave_list *out)
+/* filenames.json through jscan: false on a syntax error. */
+static bool listed_jscan(const char *buf, size_t len, listed_ent **v, size_t *n, size_t *cap)
 {
-    char *path = fp_path_join(dir, "filenames.json");
-    fp_sb sb;
-    fp_sb_init(&sb);
-    fp_err e = {0};
-    int rc = fp_read_file(path, &sb, &e);
-    free(path);
-    fp_err_clear(&e);
-    if (rc != 0) {
-        fp_sb_free(&sb);
-        return;
-    }
-    listed_ent *names = NULL;
-    size_t n = 0, cap = 0;
     fp_jscan js;
-    fp_js_init(&js, sb.buf, sb.len);
+    fp_js_init(&js, buf, len);
     bool ok = fp_js_next(&js) == FP_JT_OBJ_BEGIN, seen = false;
     while (ok) {
         fp_jtok t = fp_js_next(&js);
@@ -1529,25 +1550,120 @@ static void cross_check(const char *dir, fp_wave_list *out)
         fp_js_next(&js);
         if (wf) {
             seen = true;
-            ok = collect_listed(&js, &names, &n, &cap);
+            ok = collect_listed(&js, v, n, cap);
         } else {
             ok = fp_js_skip(&js);
         }
     }
     ok = ok && fp_js_next(&js) == FP_JT_END;
     fp_js_free(&js);
-    fp_sb_free(&sb);
-    if (!ok) {
-        for (size_t i = 0; i < n; i++)
-            free(names[i].name);
-        free(names);
-        return;
+    return ok;
+}
+
+/* ---- filenames.json the way rocprofv3 writes it, without a token stream ----
+ * {"key": scalar or [scalars], ..., "wave_filenames": {se: {simd: {slot: {n: ["name",
+ * begin, end], ...}}}}} with keys of [A-Za-z0-9_], names without escapes and an
+ * integer begin (fp_fc_int, as jscan's num_is_int): the entries collect_listed finds, in
+ * the same order, names pointing into the buffer. Anything else (a second
+ * wave_filenames, containers elsewhere, escapes, another begin) returns false and
+ * jscan decides from the start. */
+static bool skip_flat(fp_fc *c)
+{
+    if (!fp_fc_lit(c, '['))
+        return fp_fc_skip_scalar(c);
+    if (fp_fc_lit(c, ']'))
+        return true;
+    do
+        if (!fp_fc_skip_scalar(c))
+            return false;
+    while (fp_fc_lit(c, ','));
+    return fp_fc_lit(c, ']');
+}
+
+static bool fast_entry(fp_fc *c, listed_ent **v, size_t *n, size_t *cap)
+{
+    if (!fp_fc_lit(c, '['))
+        return false;
+    if (fp_fc_lit(c, ']'))
+        return true;
+    const char *s;
+    size_t sl;
+    if (!fp_fc_str(c, &s, &sl))
+        return false;
+    listed_ent *e = listed_push(v, n, cap);
+    e->name = s;
+    e->len = sl;
+    if (fp_fc_lit(c, ',')) {
+        if (!fp_fc_int(c, &e->begin))
+            return false;
+        e->has_begin = true;
+        while (fp_fc_lit(c, ','))
+            if (!fp_fc_skip_scalar(c))
+                return false;
     }
-    out->filenames_json = true;
-    out->listed = n;
+    return fp_fc_lit(c, ']');
+}
+
+static bool fast_level(fp_fc *c, int depth, listed_ent **v, size_t *n, size_t *cap)
+{
+    if (!fp_fc_lit(c, '{'))
+        return false;
+    if (fp_fc_lit(c, '}'))
+        return true;
+    do {
+        const char *k;
+        size_t kl;
+        if (!fp_fc_key(c, &k, &kl))
+            return false;
+        if (!(depth < 3 ? fast_level(c, depth + 1, v, n, cap) : fast_entry(c, v, n, cap)))
+            return false;
+    } while (fp_fc_lit(c, ','));
+    return fp_fc_lit(c, '}');
+}
+
+static bool listed_fast(const char *buf, size_t len, listed_ent **v, size_t *n, size_t *cap)
+{
+    fp_fc c = {buf, buf + len};
+    bool seen = false;
+    if (!fp_fc_lit(&c, '{'))
+        return false;
+    if (!fp_fc_lit(&c, '}')) {
+        do {
+            const char *k;
+            size_t kl;
+            if (!fp_fc_key(&c, &k, &kl))
+                return false;
+            if (kl == 14 && !memcmp(k, "wave_filenames", 14)) {
+                if (seen || !fast_level(&c, 0, v, n, cap))
+                    return false;
+                seen = true;
+            } else if (!skip_flat(&c)) {
+                return false;
+            }
+        } while (fp_fc_lit(&c, ','));
+        if (!fp_fc_lit(&c, '}'))
+            return false;
+    }
+    fp_fc_ws(&c);
+    return c.p == c.e;
+}
+
+static void listed_free(listed_ent *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].own);
+    free(v);
+}
+
+/* The merge by name (strcmp), for a listing with a name fp_wave_name_parse reads with
+ * a leading zero: listed names and on-disk names both sorted, equal names paired. */
+static void match_by_name(listed_ent *names, size_t n, fp_wave_list *out)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!names[i].own) /* NUL-terminated copies for strcmp */
+            names[i].name = names[i].own = fp_xstrndup(names[i].name, names[i].len);
     if (n)
         qsort(names, n, sizeof *names, cmp_listed);
-    /* on-disk names, sorted by strcmp for a merge */
     fp_wave_file **disk = malloc((out->n + 1) * sizeof *disk);
     if (!disk)
         abort();
@@ -1572,9 +1688,121 @@ static void cross_check(const char *dir, fp_wave_list *out)
         }
     }
     free(disk);
-    for (size_t q = 0; q < n; q++)
-        free(names[q].name);
-    free(names);
+}
+
+/* The same pairing when every on-disk name is canonical: a listed name (up to a NUL, as
+ * strcmp reads it) equals a file's name exactly when it is canonical and has the file's
+ * numbers, found by bisection in the numeric order. Of equal listed names the first in
+ * the file pairs (the stable sort's first above), the others are missing. */
+static void match_by_numbers(const listed_ent *names, size_t n, fp_wave_list *out)
+{
+    bool *hit = calloc(out->n + 1, sizeof *hit);
+    /* the numbers (each in 0..1000000) as two words, in the files' order */
+    uint64_t(*key)[2] = malloc((out->n + 1) * sizeof *key);
+    if (!hit || !key)
+        abort();
+    for (size_t k = 0; k < out->n; k++) {
+        const fp_wave_file *f = &out->files[k];
+        key[k][0] = (uint64_t)f->se << 32 | (uint64_t)f->simd;
+        key[k][1] = (uint64_t)f->slot << 32 | (uint64_t)f->id;
+    }
+    size_t paired = 0;
+    for (size_t i = 0; i < n; i++) {
+        char nm[64];
+        size_t l = strnlen(names[i].name, names[i].len), lo = 0;
+        bool found = false;
+        int se, simd, slot, id;
+        if (l < sizeof nm) {
+            memcpy(nm, names[i].name, l);
+            nm[l] = '\0';
+            bool canonical = false;
+            if (name_parse(nm, &se, &simd, &slot, &id, &canonical) && canonical) {
+                const uint64_t k0 = (uint64_t)se << 32 | (uint64_t)simd, k1 = (uint64_t)slot << 32 | (uint64_t)id;
+                for (size_t hi = out->n; lo < hi;) { /* the first key >= (k0, k1) */
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (key[mid][0] < k0 || (key[mid][0] == k0 && key[mid][1] < k1))
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                found = lo < out->n && key[lo][0] == k0 && key[lo][1] == k1;
+            }
+        }
+        if (!found || hit[lo]) {
+            out->listed_missing++;
+            continue;
+        }
+        hit[lo] = true;
+        out->files[lo].begin = names[i].begin;
+        out->files[lo].has_begin = names[i].has_begin;
+        paired++;
+    }
+    out->unlisted = out->n - paired;
+    free(key);
+    free(hit);
+}
+
+static void cross_check(const char *dir, fp_wave_list *out, bool canonical)
+{
+    char *path = fp_path_join(dir, "filenames.json");
+    fp_sb sb;
+    fp_sb_init(&sb);
+    fp_err e = {0};
+    int rc = fp_read_file(path, &sb, &e);
+    free(path);
+    fp_err_clear(&e);
+    if (rc != 0) {
+        fp_sb_free(&sb);
+        return;
+    }
+    listed_ent *names = NULL;
+    size_t n = 0, cap = 0;
+    if (!listed_fast(sb.buf, sb.len, &names, &n, &cap)) {
+        listed_free(names, n);
+        names = NULL;
+        n = cap = 0;
+        if (!listed_jscan(sb.buf, sb.len, &names, &n, &cap)) {
+            listed_free(names, n);
+            fp_sb_free(&sb);
+            return;
+        }
+    }
+    out->filenames_json = true;
+    out->listed = n;
+    if (canonical)
+        match_by_numbers(names, n, out);
+    else
+        match_by_name(names, n, out);
+    listed_free(names, n);
+    fp_sb_free(&sb); /* after the matching: fast entries point into it */
+}
+
+/* Files in (se, simd, slot, id, name) order: with canonical names the numbers alone
+ * (no two files share them) as one 64-bit key when each is below 2^16, else qsort. */
+static void order_files(fp_wave_file *f, size_t n, bool canonical)
+{
+    bool packed = canonical;
+    for (size_t i = 0; i < n && packed; i++)
+        packed = (f[i].se | f[i].simd | f[i].slot | f[i].id) < 65536;
+    if (!packed) {
+        if (n)
+            qsort(f, n, sizeof *f, cmp_wave_file);
+        return;
+    }
+    uint64_t *key = malloc((n + 1) * sizeof *key);
+    size_t *perm = malloc((n + 1) * sizeof *perm);
+    fp_wave_file *tmp = malloc((n + 1) * sizeof *tmp);
+    if (!key || !perm || !tmp)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        key[i] = (uint64_t)f[i].se << 48 | (uint64_t)f[i].simd << 32 | (uint64_t)f[i].slot << 16 | (uint64_t)f[i].id;
+    fp_order_u64(key, n, perm);
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = f[perm[i]];
+    memcpy(f, tmp, n * sizeof *f);
+    free(key);
+    free(perm);
+    free(tmp);
 }
 
 int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err)
@@ -1589,12 +1817,16 @@ int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err)
             return fp_err_set(err, FP_NO_ARTIFACT, "%s: no such directory", dir);
         return fp_err_set(err, FP_IO_ERROR, "%s: cannot list: %s", dir, strerror(errno));
     }
-    size_t cap = 0;
+    fp_wave_file *v = NULL;
+    size_t n = 0, cap = 0, nb = 0, capb = 0;
+    char *names = NULL; /* every name, NUL-terminated, one after the other (pos: offset) */
+    bool canonical = true;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         fp_wave_file f;
         memset(&f, 0, sizeof f);
-        if (!fp_wave_name_parse(de->d_name, &f.se, &f.simd, &f.slot, &f.id))
+        bool canon = false;
+        if (!name_parse(de->d_name, &f.se, &f.simd, &f.slot, &f.id, &canon))
             continue;
         if (de->d_type == DT_REG) {
             f.regular = true;
@@ -1604,18 +1836,34 @@ int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err)
             if (!f.regular && fstatat(dirfd(d), de->d_name, &st, 0) != 0)
                 f.regular = true; /* dangling: let the open report it */
         }
-        f.name = strdup(de->d_name);
-        if (!f.name)
-            abort();
-        FP_GROW(out->files, out->n, cap);
-        out->files[out->n++] = f;
+        canonical = canonical && canon;
+        size_t l = strlen(de->d_name) + 1;
+        FP_RESERVE(names, nb, capb, l);
+        memcpy(names + nb, de->d_name, l);
+        f.pos = nb;
+        nb += l;
+        FP_GROW(v, n, cap);
+        v[n++] = f;
     }
     closedir(d);
-    if (out->n)
-        qsort(out->files, out->n, sizeof *out->files, cmp_wave_file);
+    /* one block: the files, then their names (fp_wave_list_free frees it whole) */
+    out->files = malloc(n * sizeof *out->files + nb + 1);
+    if (!out->files)
+        abort();
+    char *nm = (char *)(out->files + n);
+    if (nb)
+        memcpy(nm, names, nb);
+    for (size_t i = 0; i < n; i++) {
+        out->files[i] = v[i];
+        out->files[i].name = nm + v[i].pos;
+    }
+    out->n = n;
+    free(v);
+    free(names);
+    order_files(out->files, n, canonical);
     for (size_t i = 0; i < out->n; i++)
         out->files[i].pos = i;
-    cross_check(dir, out);
+    cross_check(dir, out, canonical);
     return 0;
 }
 
@@ -1623,9 +1871,7 @@ void fp_wave_list_free(fp_wave_list *l)
 {
     if (!l)
         return;
-    for (size_t i = 0; i < l->n; i++)
-        free(l->files[i].name);
-    free(l->files);
+    free(l->files); /* the names with it */
     memset(l, 0, sizeof *l);
 }
 
@@ -1992,8 +2238,38 @@ static void occ_sort(fp_occ_se *s)
     }
 }
 
+/* The usual occupancy row, "[time,c,s,l,b,x]" with single-digit cells after the time
+ * (CU, SIMD, slot, start, the sixth), at p with ROW_WINDOW readable bytes: the time as
+ * row_compact reads a cell (compact_int_sep), then the ten bytes "d,d,d,d,d]" checked
+ * as one word and two bytes. Returns the position after ']' or NULL (then row_compact
+ * and the general way decide, as before): never a row they would read otherwise. */
+static inline const char *occ_row6(const char *p, int64_t *v)
+{
+    if (*p != '[')
+        return NULL;
+    unsigned n = compact_int_sep(p + 1, &v[0]);
+    if (n == 0 || p[1 + n] != ',')
+        return NULL;
+    const char *q = p + 2 + n;
+    uint64_t w;
+    memcpy(&w, q, 8);
+    /* bytes 0, 2, 4, 6 digits, 1, 3, 5, 7 commas (little-endian): with every byte at or
+     * above its '0' / ',' no borrow runs and each byte of d is exact; else the lowest
+     * byte below is exact and fails its test (as in compact_int_sep) */
+    uint64_t d = w - 0x2c302c302c302c30ull;
+    if ((d & 0xff00ff00ff00ff00ull) || ((d | (d + 0x0076007600760076ull)) & 0x0080008000800080ull) ||
+        (unsigned)(q[8] - '0') > 9 || q[9] != ']')
+        return NULL;
+    v[1] = (int64_t)(d & 0xff);
+    v[2] = (int64_t)(d >> 16 & 0xff);
+    v[3] = (int64_t)(d >> 32 & 0xff);
+    v[4] = (int64_t)(d >> 48 & 0xff);
+    v[5] = q[8] - '0';
+    return q + 10;
+}
+
 /* One event [time, cu, simd, slot, start] appended to a series (both readers). */
-static void occ_put(fp_occ_se *s, size_t *ecap, const int64_t *v)
+static inline void occ_put(fp_occ_se *s, size_t *ecap, const int64_t *v)
 {
     FP_GROW(s->ev, s->n, *ecap);
     fp_occ_event *ev = &s->ev[s->n++];
@@ -2048,7 +2324,28 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
             s->se = se;
             size_t ecap = 0;
             if (!fp_fc_lit(&c, ']')) {
-                do {
+                for (;;) {
+                    /* the usual rows back to back, each "," + "[" taken here as the
+                     * separator below would; done: the row at c.p is read */
+                    bool done = false;
+                    while ((size_t)(c.e - c.p) > ROW_WINDOW) {
+                        int64_t u[6];
+                        const char *q = occ_row6(c.p, u);
+                        if (!q)
+                            break;
+                        occ_put(s, &ecap, u);
+                        c.p = q;
+                        done = true;
+                        if (q[0] != ',' || q[1] != '[')
+                            break;
+                        c.p = q + 1;
+                        done = false;
+                    }
+                    if (done) {
+                        if (!fp_fc_lit(&c, ','))
+                            break;
+                        continue;
+                    }
                     int64_t v[6] = {0};
                     const char *q = NULL;
                     if ((size_t)(c.e - c.p) > ROW_WINDOW && !(q = row_compact(c.p, v, 6)))
@@ -2075,7 +2372,9 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
                             goto fail;
                     }
                     occ_put(s, &ecap, v);
-                } while (fp_fc_lit(&c, ','));
+                    if (!fp_fc_lit(&c, ','))
+                        break;
+                }
                 if (!fp_fc_lit(&c, ']'))
                     goto fail;
             }

@@ -95,6 +95,45 @@ static void test_quantiles(void **state)
     }
 }
 
+/* The counting selection (integers in a small range) and quickselect against a sort on
+ * what could tell them apart: negative integers, integers beside one fraction (first,
+ * last, the minimum itself), integers around 2^52 and 2^53 (past the counting range's
+ * exactness: quickselect), ranges just inside and outside the counting bound, ties. */
+static void test_quantiles_counting(void **state)
+{
+    (void)state;
+    static double a[5000], b[5000];
+    unsigned x = 7;
+    for (int it = 0; it < 1200; it++) {
+        size_t n = 1 + (size_t)(it * 37) % 5000;
+        int shape = it % 8;
+        double base = shape == 0 ? -3000.0 : shape == 1 ? 4503599627370496.0 - 50 : shape == 2 ? 9007199254740992.0
+                    : shape == 3 ? -4503599627370496.0 : 0.0;
+        double range = shape == 4 ? (double)(4 * n + 4096) : shape == 5 ? (double)(4 * n + 4097) : 100.0;
+        for (size_t i = 0; i < n; i++) {
+            x = x * 1103515245u + 12345u;
+            a[i] = base + (double)((x >> 8) % (unsigned)(range + 1));
+        }
+        if (shape == 4 || shape == 5) { /* pin the range: exactly `range` */
+            a[0] = base;
+            a[n - 1] = base + range;
+        }
+        if (shape == 6)
+            a[(size_t)it % n] += 0.5; /* one fraction anywhere */
+        if (shape == 7)
+            a[0] = -0.25; /* the minimum a fraction, the rest integers */
+        memcpy(b, a, n * sizeof *a);
+        qsort(b, n, sizeof *b, cmp_d);
+        size_t r50 = (n + 1) / 2, r90 = (size_t)ceil(0.9 * (double)n);
+        fp_wd_quant q;
+        fp_wd_quantiles(a, n, &q);
+        const double want[4] = {b[0], b[r50 - 1], b[(r90 ? r90 : 1) - 1], b[n - 1]}, got[4] = {q.min, q.p50, q.p90, q.max};
+        for (int k = 0; k < 4; k++)
+            if (memcmp(&want[k], &got[k], sizeof want[k]))
+                fail_msg("n %zu shape %d quantile %d: %.17g, want %.17g", n, shape, k, got[k], want[k]);
+    }
+}
+
 static void ev(fp_occ_se *s, int64_t t, int cu, int simd, int slot, int start)
 {
     s->ev[s->n++] = (fp_occ_event){t, cu, simd, slot, start};
@@ -256,6 +295,106 @@ static void test_trace_facts_orders(void **state)
         free(lts[k]);
         fp_model_free(&fp_workdist_schema, wds[k]);
         free(wds[k]);
+    }
+}
+
+/* Both blocks printed whole, with the CU and SIMD numbers scaled back (cu = (c + 1000000) /
+ * cu_mul, as trace_facts_of spreads them). */
+static char *facts_text(fp_launch_trace *lt, fp_workdist *wd, int cu_mul, int simd_mul)
+{
+    if (wd->wave_cycles.n) { /* else both are all zero */
+        wd->critical.cu = (wd->critical.cu + 1000000) / cu_mul;
+        wd->critical_cu.cu = (wd->critical_cu.cu + 1000000) / cu_mul;
+        wd->critical.simd /= simd_mul;
+    }
+    size_t n1, n2;
+    char *a = fp_model_print(&fp_launch_trace_schema, lt, &n1), *b = fp_model_print(&fp_workdist_schema, wd, &n2);
+    char *out = malloc(n1 + n2 + 2);
+    assert_non_null(out);
+    snprintf(out, n1 + n2 + 2, "%s\n%s", a, b);
+    free(a);
+    free(b);
+    fp_model_free(&fp_launch_trace_schema, lt);
+    free(lt);
+    fp_model_free(&fp_workdist_schema, wd);
+    free(wd);
+    return out;
+}
+
+static char *facts_of(const fp_occ_se *ses, size_t nses, int cu_mul, int simd_mul)
+{
+    fp_occ_se *cp = calloc(nses + 1, sizeof *cp);
+    assert_non_null(cp);
+    for (size_t k = 0; k < nses; k++) {
+        cp[k] = ses[k];
+        cp[k].ev = malloc((ses[k].n + 1) * sizeof *cp[k].ev);
+        assert_non_null(cp[k].ev);
+        for (size_t i = 0; i < ses[k].n; i++) {
+            cp[k].ev[i] = ses[k].ev[i];
+            cp[k].ev[i].cu = ses[k].ev[i].cu * cu_mul - 1000000;
+            cp[k].ev[i].simd = ses[k].ev[i].simd * simd_mul;
+        }
+    }
+    fp_occupancy occ = {cp, nses};
+    fp_launch_trace *lt;
+    fp_workdist *wd;
+    fp_trace_facts(&occ, NULL, NULL, 0, false, &lt, &wd);
+    for (size_t k = 0; k < nses; k++)
+        free(cp[k].ev);
+    free(cp);
+    return facts_text(lt, wd, cu_mul, simd_mul);
+}
+
+/* The walk in time order (dense key tables) against the sorting way (keys spread past the
+ * tables' bound): every figure of both blocks the same, on SEs with ties (equal times,
+ * starts and ends of one slot at one cycle), start flags other than 0/1, events outside
+ * [0, 2^50], empty and one-event SEs, a repeated SE number (then the busy times come from
+ * the sorted waves), and every event at one cycle. */
+static void test_trace_facts_walk(void **state)
+{
+    (void)state;
+    enum { N = 3000, S = 4 };
+    static fp_occ_event evs[S][N];
+    unsigned x = 4242;
+    for (int scen = 0; scen < 6; scen++) {
+        fp_occ_se ses[S];
+        size_t nses = scen == 3 ? 1 : S;
+        for (size_t k = 0; k < nses; k++) {
+            ses[k] = (fp_occ_se){scen == 4 && k == 2 ? 1 : (int)k, evs[k], 0};
+            size_t n = scen == 1 && k == 1 ? 0 : scen == 1 && k == 2 ? 1 : N - 500 * k;
+            int64_t t = 100;
+            int open[24][4][8] = {{{0}}};
+            while (ses[k].n < n) {
+                x = x * 1103515245u + 12345u;
+                int cu = (int)(x >> 8) % 24, simd = (int)(x >> 16) % 4, slot = (int)(x >> 20) % 8;
+                if (scen != 5)
+                    t += (x >> 24) % 4; /* equal times often */
+                int st = !open[cu][simd][slot];
+                if ((x >> 27) % 9 == 0)
+                    st = !st; /* a start after a start, an end after an end */
+                open[cu][simd][slot] = st;
+                int64_t tt = scen == 2 && (x >> 29) == 0 ? -5 : scen == 2 && (x >> 29) == 1 ? ((int64_t)1 << 50) + 1 : t;
+                ev(&ses[k], tt, cu, simd, slot, st && scen == 4 ? 7 : st);
+            }
+            for (size_t i = 1; i < ses[k].n; i++) /* time order, ends first, as fp_occupancy_parse */
+                for (size_t j = i; j > 0 && (evs[k][j - 1].time > evs[k][j].time ||
+                                             (evs[k][j - 1].time == evs[k][j].time && evs[k][j - 1].start && !evs[k][j].start));
+                     j--) {
+                    fp_occ_event y = evs[k][j];
+                    evs[k][j] = evs[k][j - 1];
+                    evs[k][j - 1] = y;
+                }
+        }
+        char *walk = facts_of(ses, nses, 1, 1), *by_cu = facts_of(ses, nses, 70001, 1),
+             *by_simd = facts_of(ses, nses, 1, 100000);
+        if (strcmp(walk, by_cu) || strcmp(walk, by_simd)) {
+            fprintf(stderr, "walk\n%s\nsorted by CU\n%s\nby SIMD\n%s\n", walk, by_cu, by_simd);
+            fail_msg("scenario %d: the walk and the sorting way differ", scen);
+        }
+        assert_non_null(strstr(walk, "\"cu_busy_cycles\""));
+        free(walk);
+        free(by_cu);
+        free(by_simd);
     }
 }
 
@@ -469,7 +608,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_realtime),    cmocka_unit_test(test_quantiles),   cmocka_unit_test(test_trace_facts),
-        cmocka_unit_test(test_trace_facts_orders),
+        cmocka_unit_test(test_trace_facts_orders), cmocka_unit_test(test_trace_facts_walk),
+        cmocka_unit_test(test_quantiles_counting),
         cmocka_unit_test(test_loops),       cmocka_unit_test(test_pick_traced), cmocka_unit_test(test_simd_fill),
         cmocka_unit_test(test_hostile_clock), cmocka_unit_test(test_partition_scaling),
     };

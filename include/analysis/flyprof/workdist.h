@@ -36,6 +36,18 @@ void fp_wd_wave_of(const fp_wave *w, int64_t iterations, fp_wd_wave *out);
 void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n,
                     bool have_loop, fp_launch_trace **lt, fp_workdist **wd);
 
+/* The same in two steps, so the first can run while the waves are read (bubbles.c):
+ * fp_trace_facts_occ computes everything that needs occupancy.json and realtime.json
+ * only (NULL when occ is NULL or has no SE; occ and rt are not kept),
+ * fp_trace_facts_waves adds the traced waves' figures and hands both blocks over
+ * (consuming the part; a NULL part gives two NULLs). fp_trace_part_free drops a part
+ * not handed over. */
+typedef struct fp_trace_part fp_trace_part;
+fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt);
+void fp_trace_facts_waves(fp_trace_part *part, fp_wd_wave *waves, size_t n, bool have_loop, fp_launch_trace **lt,
+                          fp_workdist **wd);
+void fp_trace_part_free(fp_trace_part *part);
+
 /* Nearest-rank quantiles of v[0..n) (v is reordered: a selection, not a sort). */
 void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q);
 

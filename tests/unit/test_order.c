@@ -1,0 +1,80 @@
+/* fp_order_u64 (order.c) against a stable insertion sort by the key alone: random
+ * keys, few distinct keys (ties keep index order), keys that differ in one byte only
+ * (each byte position), all equal, 0 and 1 element, the extremes, signed keys. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyprof/order.h"
+
+static void reference(const uint64_t *key, size_t n, size_t *perm)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        while (j > 0 && key[perm[j - 1]] > key[i]) {
+            perm[j] = perm[j - 1];
+            j--;
+        }
+        perm[j] = i;
+    }
+}
+
+static void check(const uint64_t *key, size_t n)
+{
+    size_t *got = malloc((n + 1) * sizeof *got), *want = malloc((n + 1) * sizeof *want);
+    assert_non_null(got);
+    assert_non_null(want);
+    fp_order_u64(key, n, got);
+    reference(key, n, want);
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i])
+            fail_msg("n %zu: position %zu holds %zu, want %zu", n, i, got[i], want[i]);
+    free(got);
+    free(want);
+}
+
+static void test_order(void **state)
+{
+    (void)state;
+    static uint64_t k[3000];
+    uint64_t x = 88172645463325252ull;
+    check(k, 0);
+    k[0] = 5;
+    check(k, 1);
+    for (int it = 0; it < 400; it++) {
+        size_t n = 1 + (size_t)(it * 53) % 3000;
+        int shape = it % 6;
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            k[i] = shape == 0 ? x
+                 : shape == 1 ? x % 7                                   /* ties */
+                 : shape == 2 ? (x & 0xffull) << (8 * (size_t)(it % 8)) /* one byte varies */
+                 : shape == 3 ? 42
+                 : shape == 4 ? (x & 1 ? UINT64_MAX : 0)
+                              : fp_order_key_i64((int64_t)(x % 2001) - 1000);
+        }
+        check(k, n);
+    }
+    /* signed keys order as signed */
+    int64_t v[] = {5, -1, INT64_MIN, 0, INT64_MAX, -1, 3};
+    uint64_t sk[7];
+    for (int i = 0; i < 7; i++)
+        sk[i] = fp_order_key_i64(v[i]);
+    size_t p[7];
+    fp_order_u64(sk, 7, p);
+    const size_t want[7] = {2, 1, 5, 3, 6, 0, 4};
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(p[i], want[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_order)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,202 @@
+/* The wave listing (fp_wave_list_dir) and occupancy.json's rows (at the end). The listing: its order and its cross-check with
+ * filenames.json, by both readers of filenames.json (the layout rocprofv3 writes, and
+ * jscan for anything else: every document is also read with a top-level member that
+ * sends it to jscan, and must give the same), by both pairings (by numbers when every
+ * name on disk is canonical, by name when one has a leading zero), and the numeric
+ * order both ways (numbers past 2^16 take qsort). Expected values by hand. The empty
+ * probe's count (fp_dispatch_is_empty) too. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "flyprof/dispatch.h"
+#include "flyprof/fs.h"
+#include "flyprof/strbuf.h"
+#include "flyprof/wave.h"
+
+static void put(const char *dir, const char *name, const char *text)
+{
+    char *p = fp_path_join(dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(p);
+}
+
+/* "listed missing unlisted | name:begin ..." (begin "-" when not dated) */
+static void summary(const char *dir, char *out, size_t cap)
+{
+    fp_wave_list l;
+    fp_err e = {0};
+    assert_int_equal(fp_wave_list_dir(dir, &l, &e), 0);
+    size_t k = (size_t)snprintf(out, cap, "%d %zu %zu %zu |", l.filenames_json, l.listed, l.listed_missing, l.unlisted);
+    for (size_t i = 0; i < l.n && k < cap; i++) {
+        assert_int_equal(l.files[i].pos, i);
+        if (l.files[i].has_begin)
+            k += (size_t)snprintf(out + k, cap - k, " %s:%lld", l.files[i].name, (long long)l.files[i].begin);
+        else
+            k += (size_t)snprintf(out + k, cap - k, " %s:-", l.files[i].name);
+    }
+    fp_wave_list_free(&l);
+}
+
+/* doc as it is and with a first member jscan must read, each against `want` */
+static void check(const char *dir, const char *doc, const char *want)
+{
+    char got[2048], via[2048];
+    put(dir, "filenames.json", doc);
+    summary(dir, got, sizeof got);
+    fp_sb sb;
+    fp_sb_init(&sb);
+    fp_sb_adds(&sb, doc[0] == '{' && doc[1] != '}' ? "{\"zz\":[[0]]," : "{\"zz\":[[0]]");
+    fp_sb_adds(&sb, doc + 1);
+    put(dir, "filenames.json", doc[0] == '{' ? sb.buf : doc);
+    summary(dir, via, sizeof via);
+    fp_sb_free(&sb);
+    if (strcmp(got, want) || strcmp(via, want))
+        fail_msg("%s\n got %s\n jscan %s\n want %s", doc, got, via, want);
+}
+
+static void test_cross_check(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/fp_wave_list_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *w = "{}";
+    put(dir, "se0_sm0_sl0_wv1.json", w);
+    put(dir, "se0_sm0_sl0_wv0.json", w);
+    put(dir, "se1_sm0_sl2_wv3.json", w);
+    put(dir, "se0_sm1_sl0_wv10.json", w);
+    put(dir, "se0_sm1_sl0_wv9.json", w);
+    put(dir, "notes.txt", w);
+    const char *doc1 =
+        "{\"counter_names\":[],\"gfxip\":9,\"gfxv\":\"vega\",\"wave_filenames\":{\"0\":{\"0\":{\"0\":{"
+        "\"0\":[\"se0_sm0_sl0_wv0.json\",100,200],\"1\":[\"se0_sm0_sl0_wv1.json\",150,300],"
+        "\"2\":[\"se0_sm0_sl0_wv1.json\",999,1000],\"3\":[\"se0_sm0_sl0_wv01.json\",5,6],"
+        "\"4\":[\"se9_sm0_sl0_wv0.json\",1,2]}},\"1\":{\"0\":{\"10\":[\"se0_sm1_sl0_wv10.json\",-7,8],"
+        "\"9\":[\"se0_sm1_sl0_wv9.json\"]}}}},\"version\":\"3.0.0\"}";
+    /* the second wv1 and wv01, se9 are missing; se1 is unlisted; wv9 has no begin */
+    check(dir, doc1,
+          "1 7 3 1 | se0_sm0_sl0_wv0.json:100 se0_sm0_sl0_wv1.json:150 se0_sm1_sl0_wv9.json:- "
+          "se0_sm1_sl0_wv10.json:-7 se1_sm0_sl2_wv3.json:-");
+    /* jscan's own cases: a fraction as begin (not dated), an escaped name, a name with a
+     * NUL (compared up to it, as strcmp), a second wave_filenames (ignored), 19 digits */
+    check(dir,
+          "{\"wave_filenames\":{\"0\":{\"0\":{\"0\":{\"0\":[\"se0_sm0_sl0_wv0.json\",1.5],"
+          "\"1\":[\"se0_sm0_sl0_wv\\u0031.json\",12],\"9\":[\"se1_sm0_sl2_wv3.json\\u0000x\",33]}},"
+          "\"1\":{\"0\":{\"x\":[\"se0_sm1_sl0_wv9.json\",1234567890123456789]}}}},"
+          "\"wave_filenames\":{\"0\":{\"0\":{\"0\":{\"0\":[\"se0_sm1_sl0_wv10.json\",4]}}}}}",
+          "1 4 0 1 | se0_sm0_sl0_wv0.json:- se0_sm0_sl0_wv1.json:12 se0_sm1_sl0_wv9.json:1234567890123456789 "
+          "se0_sm1_sl0_wv10.json:- se1_sm0_sl2_wv3.json:33");
+    /* not at depth 3, empty entries, a non-string first cell, other values skipped */
+    check(dir,
+          "{\"wave_filenames\":{\"0\":[\"se0_sm0_sl0_wv0.json\",1],\"1\":{\"0\":{\"0\":{\"0\":[],\"1\":[5,\"se0_sm0_sl0_wv1.json\"],"
+          "\"2\":\"se0_sm0_sl0_wv1.json\",\"3\":[\"se0_sm0_sl0_wv1.json\",2,[3]]},\"1\":[\"se0_sm1_sl0_wv9.json\",4]}}}}",
+          "1 1 0 4 | se0_sm0_sl0_wv0.json:- se0_sm0_sl0_wv1.json:2 se0_sm1_sl0_wv9.json:- se0_sm1_sl0_wv10.json:- "
+          "se1_sm0_sl2_wv3.json:-");
+    check(dir, "{}", "1 0 0 5 | se0_sm0_sl0_wv0.json:- se0_sm0_sl0_wv1.json:- se0_sm1_sl0_wv9.json:- "
+                     "se0_sm1_sl0_wv10.json:- se1_sm0_sl2_wv3.json:-");
+    /* a broken document: no cross-check (summary's doc is broken both ways) */
+    char got[2048];
+    put(dir, "filenames.json", "{\"wave_filenames\":{\"0\":{}}} x");
+    summary(dir, got, sizeof got);
+    assert_string_equal(got, "0 0 0 0 | se0_sm0_sl0_wv0.json:- se0_sm0_sl0_wv1.json:- se0_sm1_sl0_wv9.json:- "
+                             "se0_sm1_sl0_wv10.json:- se1_sm0_sl2_wv3.json:-");
+    /* a leading zero on disk: the pairing by name (wv01 listed in doc1 now pairs), the
+     * order by numbers then name */
+    put(dir, "se0_sm0_sl0_wv01.json", w);
+    check(dir, doc1,
+          "1 7 2 1 | se0_sm0_sl0_wv0.json:100 se0_sm0_sl0_wv01.json:5 se0_sm0_sl0_wv1.json:150 "
+          "se0_sm1_sl0_wv9.json:- se0_sm1_sl0_wv10.json:-7 se1_sm0_sl2_wv3.json:-");
+    char *p = fp_path_join(dir, "se0_sm0_sl0_wv01.json");
+    unlink(p);
+    free(p);
+    /* numbers past 2^16: qsort's order, the same pairing */
+    put(dir, "se70000_sm0_sl0_wv0.json", w);
+    put(dir, "se0_sm0_sl0_wv1000000.json", w);
+    check(dir, doc1,
+          "1 7 3 3 | se0_sm0_sl0_wv0.json:100 se0_sm0_sl0_wv1.json:150 se0_sm0_sl0_wv1000000.json:- "
+          "se0_sm1_sl0_wv9.json:- se0_sm1_sl0_wv10.json:-7 se1_sm0_sl2_wv3.json:- se70000_sm0_sl0_wv0.json:-");
+    long long waves = 0;
+    put(dir, "code.json", "{\"code\":[[1]]}");
+    assert_false(fp_dispatch_is_empty(dir, &waves));
+    assert_int_equal(waves, 7);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    waves = 5;
+    assert_true(fp_dispatch_is_empty(dir, &waves)); /* no dir */
+    assert_int_equal(waves, 0);
+}
+
+/* occupancy.json rows near the usual shape "[time,c,s,l,b,x]" that the fast reader's
+ * word-wide check (occ_row6) must take or leave exactly as jscan reads them: each byte
+ * of the ten after the time replaced by a byte of every class around its own (digits,
+ * ',' and ']' neighbours '+', '-', '.', '/', ':', blanks, letters, '[', bytes past 0xb9), times of 1 to
+ * 10 digits, leading zeros and signs. fp_occupancy_parse against
+ * fp_occupancy_parse_jscan: the same rc, message and events. */
+static void same_occupancy(const char *doc, size_t len)
+{
+    fp_occupancy a, b;
+    fp_err e1 = {0}, e2 = {0};
+    int r1 = fp_occupancy_parse(doc, len, &a, &e1), r2 = fp_occupancy_parse_jscan(doc, len, &b, &e2);
+    if (r1 != r2)
+        fail_msg("%.200s: fast %d jscan %d", doc, r1, r2);
+    if (r1 != 0) {
+        assert_string_equal(e1.message, e2.message);
+    } else {
+        assert_int_equal(a.n, b.n);
+        for (size_t k = 0; k < a.n; k++) {
+            assert_int_equal(a.ses[k].se, b.ses[k].se);
+            assert_int_equal(a.ses[k].n, b.ses[k].n);
+            assert_memory_equal(a.ses[k].ev, b.ses[k].ev, a.ses[k].n * sizeof *a.ses[k].ev);
+        }
+        fp_occupancy_free(&a);
+        fp_occupancy_free(&b);
+    }
+    fp_err_clear(&e1);
+    fp_err_clear(&e2);
+}
+
+static void test_occupancy_rows(void **state)
+{
+    (void)state;
+    static const char subst[] = "0159,]+-./:[ aZ\"\xba\xff";
+    static const char *const times[] = {"0", "7", "42", "1234567", "12345678", "123456789", "1234567890", "01", "-5"};
+    for (size_t t = 0; t < sizeof times / sizeof *times; t++) {
+        for (int pos = -1; pos < 10; pos++) {
+            for (size_t k = 0; k < (pos < 0 ? 1 : sizeof subst - 1); k++) {
+                char row[64];
+                snprintf(row, sizeof row, "[%s,3,1,7,1,1]", times[t]);
+                char *tail = strchr(row, ',') + 1;
+                if (pos >= 0)
+                    tail[pos] = subst[k];
+                fp_sb sb;
+                fp_sb_init(&sb);
+                fp_sb_adds(&sb, "{\"0\":[");
+                /* the row in the middle of enough rows that the row window holds */
+                for (int i = 0; i < 40; i++)
+                    fp_sb_addf(&sb, "[%d,%d,%d,%d,%d,1],", 10 * i, i % 10, i % 4, i % 8, i % 2);
+                fp_sb_adds(&sb, row);
+                for (int i = 40; i < 80; i++)
+                    fp_sb_addf(&sb, ",[%d,%d,%d,%d,%d,1]", 10 * i, i % 10, i % 4, i % 8, i % 2);
+                fp_sb_adds(&sb, "]}");
+                same_occupancy(sb.buf, sb.len);
+                fp_sb_free(&sb);
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cross_check), cmocka_unit_test(test_occupancy_rows)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
