@@ -241,6 +241,7 @@ cJSON *fp_model_write(const fp_schema *s, const void *obj)
 typedef struct mw {
     fp_jw *w;
     const fp_path_rw *rw; /* string values made bundle-relative (fp_bundle_write_json), or NULL */
+    size_t rw_min;        /* fp_path_rw_shortest(rw): shorter strings are never rewritten */
 } mw;
 
 static void mw_str(const mw *m, const char *s)
@@ -249,8 +250,12 @@ static void mw_str(const mw *m, const char *s)
         fp_jw_lit(m->w, "null", 4);
         return;
     }
-    char *r = m->rw ? fp_path_rw_apply(m->rw, s) : NULL;
-    fp_jw_str(m->w, r ? r : s);
+    size_t n = strlen(s);
+    char *r = m->rw && n >= m->rw_min ? fp_path_rw_apply(m->rw, s) : NULL;
+    if (r)
+        fp_jw_str(m->w, r);
+    else
+        fp_jw_strn(m->w, s, n);
     free(r);
 }
 
@@ -260,6 +265,13 @@ static void mw_num(const mw *m, double v, int dec) { fp_jw_num(m->w, dec >= 0 ? 
 static void mw_key(const mw *m, const char *key, size_t depth, bool *first)
 {
     fp_jw_key(m->w, key, depth, *first); /* the first member follows "{\n" directly */
+    *first = false;
+}
+
+/* A member name that is data (FP_K_MAP, FP_K_OPTDMAP): past the writer's key cache. */
+static void mw_key_data(const mw *m, const char *key, size_t depth, bool *first)
+{
+    fp_jw_key_data(m->w, key, depth, *first);
     *first = false;
 }
 
@@ -363,7 +375,7 @@ static void mw_value(const mw *m, const fp_field *f, const void *obj, size_t dep
         for (size_t i = 0; i < n; i++) {
             const char *e = items + i * f->sub->size;
             const char *key = *(const char *const *)e;
-            mw_key(m, key ? key : "", depth + 1, &first);
+            mw_key_data(m, key ? key : "", depth + 1, &first);
             if (map_single(f->sub))
                 mw_value(m, &f->sub->fields[0], e, depth + 1);
             else
@@ -388,7 +400,7 @@ static void mw_value(const mw *m, const fp_field *f, const void *obj, size_t dep
         bool first = true;
         fp_jw_lit(w, "{\n", 2);
         for (size_t i = 0; i < n; i++) {
-            mw_key(m, items[i].key ? items[i].key : "", depth + 1, &first);
+            mw_key_data(m, items[i].key ? items[i].key : "", depth + 1, &first);
             if (items[i].v.known)
                 mw_num(m, items[i].v.v, f->dec);
             else
@@ -429,7 +441,7 @@ char *fp_model_print(const fp_schema *s, const void *obj, size_t *len)
 {
     fp_jw w;
     fp_jw_init(&w, -1);
-    mw m = {&w, NULL};
+    mw m = {&w, NULL, SIZE_MAX};
     mw_object(&m, s, obj, 0);
     return fp_jw_detach(&w, len);
 }
@@ -445,7 +457,7 @@ static int fill_doc(int fd, void *ctx)
     const mw_file *f = ctx;
     fp_jw w;
     fp_jw_init(&w, fd);
-    mw m = {&w, f->rw};
+    mw m = {&w, f->rw, f->rw ? fp_path_rw_shortest(f->rw) : SIZE_MAX};
     mw_object(&m, f->s, f->obj, 0);
     fp_jw_put(&w, "\n", 1);
     return fp_jw_close(&w);
