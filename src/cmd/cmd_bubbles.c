@@ -69,7 +69,7 @@ static int add_dispatch_info(fp_bubbles_doc *doc, const fp_dispatch_ref *ref, fp
 {
     fp_bub_doc_dispatch *d = &doc->dispatch;
     /* absolute here (never relative to the cwd); bundle-relative in the artifact */
-    free(d->dir);
+    fp_model_free_str(doc->pool, d->dir); /* the build's copy, in the document's pool */
     d->dir = fp_path_abs(ref->dir);
     d->resolved = true;
     d->tag = fp_model_strdup(ref->tag);

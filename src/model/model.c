@@ -72,6 +72,80 @@ void fp_model_push_str(char ***items, size_t *n, const char *s)
     *slot = fp_model_strdup(s);
 }
 
+/* ---------------------------------------------------------------- string pool */
+
+/* Chunks of string bytes, newest first. A document built in one go (bubbles.json: ~6.8k
+ * strings) copies its strings here instead of strdup'ing each: a copy is a bump of
+ * `used`, and freeing them is freeing a few chunks (strdup + free was ~3.4 M of
+ * the 141 M of `bubbles` on flash_attn_func-big). */
+typedef struct pool_chunk {
+    struct pool_chunk *next;
+    size_t used, cap;
+    char data[];
+} pool_chunk;
+
+struct fp_model_pool {
+    pool_chunk *head;
+};
+
+enum { POOL_FIRST = 16384 };
+
+char *fp_model_pool_dup(fp_model_pool **pool, const char *s)
+{
+    if (!s)
+        return NULL;
+    if (!*pool)
+        *pool = xcalloc(1, sizeof **pool);
+    size_t n = strlen(s) + 1;
+    pool_chunk *c = (*pool)->head;
+    if (!c || c->cap - c->used < n) {
+        /* doubling: a few chunks for any document, so fp_model_pool_owns stays short */
+        size_t cap = c ? 2 * c->cap : POOL_FIRST;
+        while (cap < n)
+            cap *= 2;
+        pool_chunk *nc = malloc(sizeof *nc + cap);
+        if (!nc)
+            abort();
+        nc->next = c;
+        nc->used = 0;
+        nc->cap = cap;
+        (*pool)->head = c = nc;
+    }
+    char *d = c->data + c->used;
+    memcpy(d, s, n);
+    c->used += n;
+    return d;
+}
+
+bool fp_model_pool_owns(const fp_model_pool *pool, const void *p)
+{
+    const char *q = p;
+    for (const pool_chunk *c = pool ? pool->head : NULL; c; c = c->next)
+        if (q >= c->data && q < c->data + c->cap)
+            return true;
+    return false;
+}
+
+/* A string of a document that may hold pooled ones: freed unless the pool has it. */
+static void str_free(const fp_model_pool *pool, char *p)
+{
+    if (p && !fp_model_pool_owns(pool, p))
+        free(p);
+}
+
+void fp_model_free_str(const fp_model_pool *pool, char *p) { str_free(pool, p); }
+
+static void pool_free(fp_model_pool *pool)
+{
+    if (!pool)
+        return;
+    for (pool_chunk *c = pool->head, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    free(pool);
+}
+
 /* ---------------------------------------------------------------- writer */
 
 static cJSON *must(cJSON *j)
@@ -941,21 +1015,21 @@ void fp_model_round(const fp_schema *s, void *obj)
 }
 
 /* What the fields own, without zeroing (a view's fields live in its parent). */
-static void free_fields(const fp_schema *s, void *obj)
+static void free_fields(const fp_schema *s, void *obj, const fp_model_pool *pool)
 {
     for (size_t i = 0; i < s->nfields; i++) {
         const fp_field *f = &s->fields[i];
         switch (f->kind) {
-        case FP_K_STR: free(*AT(obj, f->off, char *)); break;
-        case FP_K_NUMSTR: free(AT(obj, f->off, fp_numstr)->str); break;
-        case FP_K_OBJ: free_fields(f->sub, AT(obj, f->off, char)); break;
-        case FP_K_VIEW: free_fields(f->sub, obj); break;
-        case FP_K_ONEOF: free_fields(form_of(f, obj), obj); break;
+        case FP_K_STR: str_free(pool, *AT(obj, f->off, char *)); break;
+        case FP_K_NUMSTR: str_free(pool, AT(obj, f->off, fp_numstr)->str); break;
+        case FP_K_OBJ: free_fields(f->sub, AT(obj, f->off, char), pool); break;
+        case FP_K_VIEW: free_fields(f->sub, obj, pool); break;
+        case FP_K_ONEOF: free_fields(form_of(f, obj), obj, pool); break;
         case FP_K_INLINE:
         case FP_K_OBJP: {
             void *p = *AT(obj, f->off, void *);
             if (p) {
-                free_fields(f->sub, p);
+                free_fields(f->sub, p, pool);
                 free(p);
             }
             break;
@@ -964,7 +1038,7 @@ static void free_fields(const fp_schema *s, void *obj)
             char *items = *AT(obj, f->off, char *);
             size_t n = *AT(obj, f->count, size_t);
             for (size_t k = 0; k < n; k++)
-                free_fields(f->sub, items + k * f->sub->size);
+                free_fields(f->sub, items + k * f->sub->size, pool);
             free(items);
             break;
         }
@@ -972,8 +1046,8 @@ static void free_fields(const fp_schema *s, void *obj)
             char *items = *AT(obj, f->off, char *);
             size_t n = *AT(obj, f->count, size_t);
             for (size_t k = 0; k < n; k++) {
-                free(*(char **)(items + k * f->sub->size)); /* the member name */
-                fp_model_free(f->sub, items + k * f->sub->size);
+                str_free(pool, *(char **)(items + k * f->sub->size)); /* the member name */
+                free_fields(f->sub, items + k * f->sub->size, pool);
             }
             free(items);
             break;
@@ -982,7 +1056,7 @@ static void free_fields(const fp_schema *s, void *obj)
             char **items = *AT(obj, f->off, char **);
             size_t n = *AT(obj, f->count, size_t);
             for (size_t k = 0; k < n; k++)
-                free(items[k]);
+                str_free(pool, items[k]);
             free(items);
             break;
         }
@@ -992,7 +1066,7 @@ static void free_fields(const fp_schema *s, void *obj)
             fp_named_optd *items = *AT(obj, f->off, fp_named_optd *);
             size_t n = *AT(obj, f->count, size_t);
             for (size_t k = 0; k < n; k++)
-                free(items[k].key);
+                str_free(pool, items[k].key);
             free(items);
             break;
         }
@@ -1005,8 +1079,17 @@ void fp_model_free(const fp_schema *s, void *obj)
 {
     if (!obj)
         return;
-    free_fields(s, obj);
+    free_fields(s, obj, NULL);
     memset(obj, 0, s->size);
+}
+
+void fp_model_free_pooled(const fp_schema *s, void *obj, fp_model_pool *pool)
+{
+    if (obj)
+        free_fields(s, obj, pool);
+    pool_free(pool);
+    if (obj)
+        memset(obj, 0, s->size);
 }
 
 /* Deep copies of what the fields own; the plain bytes were copied by the caller. */
