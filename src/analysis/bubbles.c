@@ -608,6 +608,20 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     w->c.keys_free = NULL; /* its own, on first use */
     w->c.n_keys_free = w->c.cap_keys_free = 0;
     fp_bub_ctx_own_tables(&w->c);
+    /* The wave's rows and spans and its interval lists are kept from wave to wave and
+     * grew by doubling on the first big wave; every doubling copied into fresh pages
+     * (~440 of the 1,970 page faults of flash_attn_func-big). Reserved here at a chunk's
+     * rows, at most FP_WAVE_CHUNK_ROWS: address space only, a page costs when a wave
+     * reaches it; a bigger wave still doubles from there. A power-of-two multiple of 64
+     * at most the whole read's row limit, so the capacities stay those the doublings
+     * from 64 give (the limit is checked against the capacity: wave.c make_room). */
+    size_t rows = 64;
+    while (rows * 2 <= FP_WAVE_CHUNK_ROWS && rows * 2 <= w->chunked.limit)
+        rows *= 2;
+    FP_RESERVE(w->walker.w.insts, w->walker.w.n_insts, w->walker.w.cap_insts, rows);
+    FP_RESERVE(w->walker.w.spans, w->walker.w.n_spans, w->walker.w.cap_spans, rows);
+    FP_RESERVE(w->c.st, w->c.n_st, w->c.cap_st, rows);
+    FP_RESERVE(w->c.ex, w->c.n_ex, w->c.cap_ex, rows);
 }
 
 static void worker_free(bub_worker *w)
