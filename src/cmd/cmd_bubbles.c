@@ -138,7 +138,10 @@ static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, co
     for (int i = 0; i < FP_BUB_LIMITED; i++)
         if (a->limit && total[i] > (size_t)a->limit)
             fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, total[i]);
-    fp_bubbles_table(&view, doc, !strcmp(a->by, "line"), &ctx->table);
+    /* the table is printed only in table mode (FLYPROF_TABLE_FD makes it that too):
+     * json / csv never show it (~0.7 M instructions on flash_attn_func-big) */
+    if (ctx->format == FP_FMT_TABLE)
+        fp_bubbles_table(&view, doc, !strcmp(a->by, "line"), &ctx->table);
     ctx->data = j;
 }
 
