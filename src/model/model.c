@@ -507,7 +507,13 @@ static void mw_fields(const mw *m, const fp_schema *s, const void *obj, size_t d
         if ((f->flags & FP_F_WHEN) && !*CAT(obj, f->when, bool))
             continue;
         mw_key(m, f->key, depth, first);
-        mw_value(m, f, obj, depth);
+        /* the scalars most members are, here rather than through mw_value's call */
+        switch (f->kind) {
+        case FP_K_I64: fp_jw_i64(m->w, *CAT(obj, f->off, int64_t)); break;
+        case FP_K_STR: mw_str(m, *CAT(obj, f->off, char *)); break;
+        case FP_K_NUM: mw_num(m, *CAT(obj, f->off, double), f->dec); break;
+        default: mw_value(m, f, obj, depth); break;
+        }
     }
 }
 
