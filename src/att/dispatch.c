@@ -3,6 +3,7 @@
  * docs/bundle.md). Fixes the prototype's lexicographic pick (dispatch_10 <
  * dispatch_9) and its disregard of capture.json's kept dispatch.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,19 +74,17 @@ static bool code_is_null(const char *dir)
 bool fp_dispatch_is_empty(const char *dir, long long *waves)
 {
     *waves = 0;
-    char **names = NULL;
-    size_t n = 0;
-    fp_err e = {0};
-    if (fp_list_dir(dir, &names, &n, &e) != 0) {
-        fp_err_clear(&e);
+    /* a count needs no sorted copy of the names (fp_list_dir: a strdup and a strcmp
+     * sort of 4,124 names was 4.9 M instructions on moe_reduce-big) */
+    DIR *dd = opendir(dir);
+    if (!dd)
         return true;
-    }
-    for (size_t i = 0; i < n; i++) {
+    for (struct dirent *de; (de = readdir(dd)) != NULL;) {
         int a, b, c, d;
-        if (fp_wave_name_parse(names[i], &a, &b, &c, &d))
+        if (fp_wave_name_parse(de->d_name, &a, &b, &c, &d))
             (*waves)++;
     }
-    fp_strv_free(names, n);
+    closedir(dd);
     return *waves == 0 || code_is_null(dir);
 }
 
