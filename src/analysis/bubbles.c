@@ -623,12 +623,15 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     w->chunked = chunked_reader();
     w->walker.chunked = &w->chunked;
     w->part.code = b->code; /* borrowed: never freed through part */
-    w->part.insts = malloc((b->code.n + 1) * sizeof *w->part.insts);
+    /* cls and line_id as set up; every sum is still 0. Worker 0 sums into the main
+     * table itself (its sums are what 0 + its own would be; merge_worker adds the
+     * others'): one 216 B/row copy (~110 fresh pages on 2k rows) and its merge fewer. */
+    w->part.insts = id == 0 ? b->insts : malloc((b->code.n + 1) * sizeof *w->part.insts);
     w->part.lines = calloc(b->n_lines + 1, sizeof *w->part.lines);
     if (!w->part.insts || !w->part.lines)
         abort();
-    /* cls and line_id as set up; every sum is still 0 */
-    memcpy(w->part.insts, b->insts, b->code.n * sizeof *b->insts);
+    if (id != 0)
+        memcpy(w->part.insts, b->insts, b->code.n * sizeof *b->insts);
     w->part.n_lines = b->n_lines;
     w->part.wd_head_line = b->wd_head_line;
     w->c = *mc;
@@ -638,6 +641,20 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     w->c.keys_free = NULL; /* its own, on first use */
     w->c.n_keys_free = w->c.cap_keys_free = 0;
     fp_bub_ctx_own_tables(&w->c);
+    /* The wave's rows and spans and its interval lists are kept from wave to wave and
+     * grew by doubling on the first big wave; every doubling copied into fresh pages
+     * (~440 of the 1,970 page faults of flash_attn_func-big). Reserved here at a chunk's
+     * rows, at most FP_WAVE_CHUNK_ROWS: address space only, a page costs when a wave
+     * reaches it; a bigger wave still doubles from there. A power-of-two multiple of 64
+     * at most the whole read's row limit, so the capacities stay those the doublings
+     * from 64 give (the limit is checked against the capacity: wave.c make_room). */
+    size_t rows = 64;
+    while (rows * 2 <= FP_WAVE_CHUNK_ROWS && rows * 2 <= w->chunked.limit)
+        rows *= 2;
+    FP_RESERVE(w->walker.w.insts, w->walker.w.n_insts, w->walker.w.cap_insts, rows);
+    FP_RESERVE(w->walker.w.spans, w->walker.w.n_spans, w->walker.w.cap_spans, rows);
+    FP_RESERVE(w->c.st, w->c.n_st, w->c.cap_st, rows);
+    FP_RESERVE(w->c.ex, w->c.n_ex, w->c.cap_ex, rows);
 }
 
 static void worker_free(bub_worker *w)
@@ -647,7 +664,8 @@ static void worker_free(bub_worker *w)
     w->c.row_nopipe = NULL;
     w->c.row_wf = NULL;
     fp_bub_ctx_free(&w->c);
-    free(w->part.insts);
+    if (w->id != 0)
+        free(w->part.insts); /* worker 0's is the main table */
     free(w->part.lines);
     free(w->part.pairs);
     free(w->part.simds);
@@ -727,7 +745,7 @@ static void merge_worker(fp_bubbles *out, bub_worker *w, size_t **map, size_t *t
 {
     fp_bub_inst_fold(&w->c); /* the instruction pass's per-line sums into w->part */
     const fp_bubbles *p = &w->part;
-    for (size_t i = 0; i < out->code.n; i++) {
+    for (size_t i = 0; i < out->code.n && p->insts != out->insts; i++) { /* worker 0 summed in place */
         fp_bub_inst *x = &out->insts[i];
         const fp_bub_inst *y = &p->insts[i];
         x->w_hit += y->w_hit;

@@ -14,7 +14,6 @@
 #include "flyprof/json.h"
 #include "flyprof/satmath.h"
 
-#define SDUP fp_model_strdup
 
 static const char *const RANK_NAMES[] = {"exposed", "stall", "latency"};
 
@@ -164,7 +163,8 @@ static void pair_index_build(const fp_bubbles *b, pair_index *px)
 }
 
 /* waits_on of one wait row: its pairs, most frequent first. v: scratch of n_pairs + 1. */
-static void waits_on(const fp_bubbles *b, const pair_index *px, size_t row, keyed *v, fp_bub_doc_hotspot *h)
+static void waits_on(const fp_bubbles *b, const pair_index *px, size_t row, keyed *v, fp_bub_doc_hotspot *h,
+                     fp_model_pool **pool)
 {
     size_t k = 0;
     if (row < b->code.n)
@@ -180,17 +180,17 @@ static void waits_on(const fp_bubbles *b, const pair_index *px, size_t row, keye
         const fp_inst *pr = &b->code.rows[p->prod_line];
         fp_bub_doc_wait *o = &h->waits_on[q];
         o->code_line = pr->index;
-        o->inst = SDUP(pr->isa);
-        o->source = SDUP(pr->source);
+        o->inst = fp_model_pool_dup(pool, pr->isa);
+        o->source = fp_model_pool_dup(pool, pr->source);
         o->count = p->count;
         o->load_to_use_cycles = cycles_of(p->cycles_sum, p->count, p->cycles_min, p->cycles_max);
         o->distance_mean = p->count ? (double)p->distance_sum / (double)p->count : 0.0;
         o->stall_share = p->stall_share;
-        o->evidence = SDUP(evidence(p->count, p->count_inferred));
+        o->evidence = fp_model_pool_dup(pool, evidence(p->count, p->count_inferred));
     }
 }
 
-static void totals_of(const fp_bubbles *b, fp_bub_doc_totals *t)
+static void totals_of(const fp_bubbles *b, fp_bub_doc_totals *t, fp_model_pool **pool)
 {
     t->instructions = (int64_t)b->n_rows_counted;
     t->latency = b->t_latency;
@@ -206,7 +206,7 @@ static void totals_of(const fp_bubbles *b, fp_bub_doc_totals *t)
     t->exposed = b->w_exposed;
     t->hidden = hidden_of(b->w_stall, b->w_exposed);
     t->exposed_pct = pct(b->w_exposed, b->w_stall);
-    t->hidden_by = SDUP("issue_windows");
+    t->hidden_by = fp_model_pool_dup(pool, "issue_windows");
     t->drain_stall = b->drain_stall;
     t->drain_exposed = b->drain_exposed;
     t->drain_hidden = hidden_of(b->drain_stall, b->drain_exposed);
@@ -250,6 +250,7 @@ static void states_of(const fp_bubbles *b, fp_bub_doc_states *o)
 
 static void classes_of(const fp_bubbles *b, fp_bubbles_doc *d)
 {
+    fp_model_pool **pool = &d->pool;
     keyed v[FP_CL_COUNT];
     size_t k = 0;
     for (int c = 0; c < FP_CL_COUNT; c++)
@@ -261,7 +262,7 @@ static void classes_of(const fp_bubbles *b, fp_bubbles_doc *d)
     for (size_t i = 0; i < k; i++) {
         const fp_bub_class *c = &b->classes[v[i].i];
         fp_bub_doc_class *o = &d->classes[i];
-        o->cls = SDUP(fp_class_name((fp_class)v[i].i));
+        o->cls = fp_model_pool_dup(pool, fp_class_name((fp_class)v[i].i));
         o->rank = (int64_t)i + 1;
         o->cycles = c->cycles;
         o->pct = pct(c->cycles, b->t_stall);
@@ -275,7 +276,7 @@ static void classes_of(const fp_bubbles *b, fp_bubbles_doc *d)
 }
 
 /* "0x%llx" of v (snprintf was ~700 instructions a hotspot) */
-static char *hex_addr(int64_t v)
+static char *hex_addr(int64_t v, fp_model_pool **pool)
 {
     char buf[24], *e = buf + sizeof buf, *q = e;
     unsigned long long u = (unsigned long long)v;
@@ -286,11 +287,12 @@ static char *hex_addr(int64_t v)
     } while (u);
     *--q = 'x';
     *--q = '0';
-    return SDUP(q);
+    return fp_model_pool_dup(pool, q);
 }
 
 static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d)
 {
+    fp_model_pool **pool = &d->pool;
     size_t n;
     size_t *ord = fp_bubbles_hotspot_order(b, &n);
     keyed *v = xcalloc(b->n_pairs + 1, sizeof *v);
@@ -305,11 +307,11 @@ static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d)
         fp_bub_doc_hotspot *o = &d->hotspots[i];
         o->rank = (int64_t)i + 1;
         o->code_line = r->index;
-        o->addr = hex_addr(r->vaddr);
-        o->inst = SDUP(r->isa);
-        o->cls = SDUP(fp_class_name(x->cls));
+        o->addr = hex_addr(r->vaddr, pool);
+        o->inst = fp_model_pool_dup(pool, r->isa);
+        o->cls = fp_model_pool_dup(pool, fp_class_name(x->cls));
         o->is_bubble = fp_class_is_bubble(x->cls);
-        o->source = SDUP(r->source);
+        o->source = fp_model_pool_dup(pool, r->source);
         o->hit = r->hit;
         o->latency = r->latency;
         o->stall = r->stall;
@@ -319,7 +321,7 @@ static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d)
         o->stall_pct = pct(r->stall, r->latency);
         o->share_pct = pct(r->stall, b->t_stall);
         o->gain_upper_pct = fp_bubbles_gain_pct(b, x->wall);
-        waits_on(b, &px, row, v, o);
+        waits_on(b, &px, row, v, o, pool);
     }
     free(px.start);
     free(px.idx);
@@ -329,6 +331,7 @@ static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d)
 
 static void lines_of(const fp_bubbles *b, fp_bubbles_doc *d)
 {
+    fp_model_pool **pool = &d->pool;
     keyed *v = xcalloc(b->n_lines + 1, sizeof *v);
     size_t k = 0;
     for (size_t i = 0; i < b->n_lines; i++) {
@@ -342,8 +345,8 @@ static void lines_of(const fp_bubbles *b, fp_bubbles_doc *d)
     for (size_t i = 0; i < k; i++) {
         const fp_bub_line *L = &b->lines[v[i].i];
         fp_bub_doc_line *o = &d->lines[i];
-        o->source = SDUP(L->source);
-        o->file = SDUP(L->file);
+        o->source = fp_model_pool_dup(pool, L->source);
+        o->file = fp_model_pool_dup(pool, L->file);
         o->line = L->line >= 0 ? fp_optd_of((double)L->line) : fp_optd_none();
         o->stall = L->stall;
         o->pct = pct(L->stall, b->t_stall);
@@ -355,7 +358,7 @@ static void lines_of(const fp_bubbles *b, fp_bubbles_doc *d)
         for (int c = 1; c < FP_CL_COUNT; c++)
             if (L->class_cycles[c] > L->class_cycles[best])
                 best = c;
-        o->dom_class = SDUP(fp_class_name((fp_class)best));
+        o->dom_class = fp_model_pool_dup(pool, fp_class_name((fp_class)best));
         o->gain_upper_pct = fp_bubbles_gain_pct(b, L->wall);
         o->instructions = (int64_t)L->n_insts;
     }
@@ -364,6 +367,7 @@ static void lines_of(const fp_bubbles *b, fp_bubbles_doc *d)
 
 static void files_of(const fp_bubbles *b, fp_bubbles_doc *d)
 {
+    fp_model_pool **pool = &d->pool;
     /* files in first-seen line order, then ranked by stall */
     typedef struct fagg {
         const char *file;
@@ -391,13 +395,13 @@ static void files_of(const fp_bubbles *b, fp_bubbles_doc *d)
     d->n_files = nf;
     for (size_t i = 0; i < nf; i++) {
         const fagg *x = &f[v[i].i];
-        d->files[i] = (fp_bub_doc_file){SDUP(x->file), x->stall, pct(x->stall, b->t_stall), x->exposed, x->latency};
+        d->files[i] = (fp_bub_doc_file){fp_model_pool_dup(pool, x->file), x->stall, pct(x->stall, b->t_stall), x->exposed, x->latency};
     }
     free(v);
     free(f);
 }
 
-static void mix_of(const fp_bubbles *b, fp_bub_doc_inst_mix *o)
+static void mix_of(const fp_bubbles *b, fp_bub_doc_inst_mix *o, fp_model_pool **pool)
 {
     int64_t cnt[FP_CL_COUNT] = {0}, hit[FP_CL_COUNT] = {0}, tc = 0, th = 0;
     for (size_t i = 0; i < b->code.n; i++) {
@@ -422,7 +426,7 @@ static void mix_of(const fp_bubbles *b, fp_bub_doc_inst_mix *o)
         sort_keyed(v, k);
         fp_bub_doc_mix *a = k ? xcalloc(k, sizeof *a) : NULL;
         for (size_t i = 0; i < k; i++)
-            a[i] = (fp_bub_doc_mix){SDUP(fp_class_name((fp_class)v[i].i)), v[i].k1,
+            a[i] = (fp_bub_doc_mix){fp_model_pool_dup(pool, fp_class_name((fp_class)v[i].i)), v[i].k1,
                                     tot ? fp_round((double)v[i].k1 / (double)tot, 4) : 0.0};
         if (pass) {
             o->dyn = a;
@@ -458,7 +462,7 @@ static void pagg_add(pagg *a, const fp_bub_pair *p)
         a->cyc_max = p->cycles_max;
 }
 
-static void producers_of(const fp_bubbles *b, const pagg *pr, keyed *v, fp_bub_doc_waitcnt *o)
+static void producers_of(const fp_bubbles *b, const pagg *pr, keyed *v, fp_bub_doc_waitcnt *o, fp_model_pool **pool)
 {
     size_t k = 0;
     for (size_t i = 0; i < b->code.n; i++)
@@ -473,9 +477,9 @@ static void producers_of(const fp_bubbles *b, const pagg *pr, keyed *v, fp_bub_d
         const fp_inst *r = &b->code.rows[row];
         fp_bub_doc_producer *e = &o->producers[q];
         e->code_line = r->index;
-        e->inst = SDUP(r->isa);
-        e->source = SDUP(r->source);
-        e->cls = SDUP(fp_class_name(b->insts[row].cls));
+        e->inst = fp_model_pool_dup(pool, r->isa);
+        e->source = fp_model_pool_dup(pool, r->source);
+        e->cls = fp_model_pool_dup(pool, fp_class_name(b->insts[row].cls));
         e->count = g->count;
         size_t nw = 0;
         for (size_t i = 0; i < b->n_pairs; i++)
@@ -487,18 +491,18 @@ static void producers_of(const fp_bubbles *b, const pagg *pr, keyed *v, fp_bub_d
         e->load_to_use_cycles = cycles_of(g->cyc_sum, g->count, g->cyc_min, g->cyc_max);
         e->distance_mean = g->count ? (double)g->dist_sum / (double)g->count : 0.0;
         e->stall_share = g->share;
-        e->evidence = SDUP(evidence(g->count, g->inferred));
+        e->evidence = fp_model_pool_dup(pool, evidence(g->count, g->inferred));
     }
 }
 
-static void waitcnt_of(const fp_bubbles *b, fp_bub_doc_waitcnt *o)
+static void waitcnt_of(const fp_bubbles *b, fp_bub_doc_waitcnt *o, fp_model_pool **pool)
 {
     int64_t inf = 0, all = 0;
     for (size_t i = 0; i < b->n_pairs; i++) {
         inf += b->pairs[i].count_inferred;
         all += b->pairs[i].count;
     }
-    o->evidence = SDUP(all == 0 ? "none" : evidence(all, inf));
+    o->evidence = fp_model_pool_dup(pool, all == 0 ? "none" : evidence(all, inf));
     o->executions = b->waits_exec;
     o->with_producers = b->waits_with_producers;
     o->inferred = b->waits_inferred;
@@ -516,7 +520,7 @@ static void waitcnt_of(const fp_bubbles *b, fp_bub_doc_waitcnt *o)
             pagg_add(&pl[lid], p);
     }
     keyed *v = xcalloc(b->code.n + b->n_lines + 1, sizeof *v);
-    producers_of(b, pr, v, o);
+    producers_of(b, pr, v, o, pool);
     size_t k = 0;
     for (size_t i = 0; i < b->n_lines; i++)
         if (pl[i].used)
@@ -527,7 +531,7 @@ static void waitcnt_of(const fp_bubbles *b, fp_bub_doc_waitcnt *o)
     for (size_t q = 0; q < k; q++) {
         const pagg *g = &pl[v[q].i];
         o->producer_lines[q] = (fp_bub_doc_producer_line){
-            SDUP(b->lines[v[q].i].source), g->count, g->share,
+            fp_model_pool_dup(pool, b->lines[v[q].i].source), g->count, g->share,
             g->count ? (double)g->cyc_sum / (double)g->count : 0.0,
             g->count ? (double)g->dist_sum / (double)g->count : 0.0};
     }
@@ -575,20 +579,20 @@ static void occupancy_of(const fp_bubbles *b, fp_bub_doc_occupancy *o)
     }
 }
 
-static char **strs_of(char *const *v, size_t n)
+static char **strs_of(char *const *v, size_t n, fp_model_pool **pool)
 {
     char **a = n ? xcalloc(n, sizeof *a) : NULL;
     for (size_t i = 0; i < n; i++)
-        a[i] = SDUP(v[i]);
+        a[i] = fp_model_pool_dup(pool, v[i]);
     return a;
 }
 
-static void quality_of(const fp_bubbles *b, fp_bub_doc_quality *o)
+static void quality_of(const fp_bubbles *b, fp_bub_doc_quality *o, fp_model_pool **pool)
 {
     o->waves_listed = (int64_t)b->waves_listed;
     o->waves_read = (int64_t)b->waves_read;
     o->waves_skipped = (int64_t)b->waves_skipped;
-    o->skipped = strs_of(b->skipped_names, b->n_skipped_names);
+    o->skipped = strs_of(b->skipped_names, b->n_skipped_names, pool);
     o->n_skipped = b->n_skipped_names;
     o->waves_truncated = (int64_t)b->waves_truncated;
     o->filenames_json = b->filenames_json;
@@ -616,35 +620,36 @@ static void quality_of(const fp_bubbles *b, fp_bub_doc_quality *o)
     o->code_vs_waves = (fp_bub_doc_code_vs_waves){b->t_hit, b->w_records, b->t_stall, b->w_stall,
                                                   b->t_hit == b->w_records && b->t_stall == b->w_stall};
     /* empty_shells: filled by the command from the dispatch inventory */
-    o->decoder_warnings = strs_of(b->decoder_warnings, b->n_decoder_warnings);
+    o->decoder_warnings = strs_of(b->decoder_warnings, b->n_decoder_warnings, pool);
     o->n_decoder_warnings = b->n_decoder_warnings;
-    o->confidence = SDUP(b->confidence ? b->confidence : "low");
-    o->reasons = strs_of(b->reasons, b->n_reasons);
+    o->confidence = fp_model_pool_dup(pool, b->confidence ? b->confidence : "low");
+    o->reasons = strs_of(b->reasons, b->n_reasons, pool);
     o->n_reasons = b->n_reasons;
 }
 
 void fp_bubbles_doc_build(const fp_bubbles *b, fp_bubbles_doc *d)
 {
     memset(d, 0, sizeof *d);
+    fp_model_pool **pool = &d->pool; /* every string of the document (fp_bubbles_doc_free) */
     d->schema = FP_BUBBLES_SCHEMA;
-    d->dispatch.dir = SDUP(b->dispatch_dir);
-    d->dispatch.name = SDUP(b->dispatch_name);
-    d->dispatch.symbol = SDUP(b->symbol);
-    d->rank_by = SDUP(RANK_NAMES[b->rank_by]);
-    totals_of(b, &d->totals);
+    d->dispatch.dir = fp_model_pool_dup(pool, b->dispatch_dir);
+    d->dispatch.name = fp_model_pool_dup(pool, b->dispatch_name);
+    d->dispatch.symbol = fp_model_pool_dup(pool, b->symbol);
+    d->rank_by = fp_model_pool_dup(pool, RANK_NAMES[b->rank_by]);
+    totals_of(b, &d->totals, pool);
     states_of(b, &d->wave_states);
     classes_of(b, d);
     hotspots_of(b, d);
     lines_of(b, d);
     files_of(b, d);
-    mix_of(b, &d->inst_mix);
-    waitcnt_of(b, &d->waitcnt);
+    mix_of(b, &d->inst_mix, pool);
+    waitcnt_of(b, &d->waitcnt, pool);
     simds_of(b, d);
     d->gain.span_total = b->w_span;
-    d->gain.formula = SDUP("gain_upper_pct = 100 * lost / span_total; lost = SIMD cycles in which no wave issues and at "
+    d->gain.formula = fp_model_pool_dup(pool, "gain_upper_pct = 100 * lost / span_total; lost = SIMD cycles in which no wave issues and at "
                            "least one wave stalls on the class/instruction/line (counted once); span_total = sum over "
                            "traced SIMDs of (last wave end - first wave begin). See docs/exposed-stall.md");
     occupancy_of(b, &d->occupancy);
     fp_trace_facts_to_doc(b, d); /* issue 23 (workdist.c) */
-    quality_of(b, &d->quality);
+    quality_of(b, &d->quality, pool);
 }

@@ -69,7 +69,7 @@ static int add_dispatch_info(fp_bubbles_doc *doc, const fp_dispatch_ref *ref, fp
 {
     fp_bub_doc_dispatch *d = &doc->dispatch;
     /* absolute here (never relative to the cwd); bundle-relative in the artifact */
-    free(d->dir);
+    fp_model_free_str(doc->pool, d->dir); /* the build's copy, in the document's pool */
     d->dir = fp_path_abs(ref->dir);
     d->resolved = true;
     d->tag = fp_model_strdup(ref->tag);
@@ -138,7 +138,10 @@ static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, co
     for (int i = 0; i < FP_BUB_LIMITED; i++)
         if (a->limit && total[i] > (size_t)a->limit)
             fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, total[i]);
-    fp_bubbles_table(&view, doc, !strcmp(a->by, "line"), &ctx->table);
+    /* the table is printed only in table mode (FLYPROF_TABLE_FD makes it that too):
+     * json / csv never show it (~0.7 M instructions on flash_attn_func-big) */
+    if (ctx->format == FP_FMT_TABLE)
+        fp_bubbles_table(&view, doc, !strcmp(a->by, "line"), &ctx->table);
     ctx->data = j;
 }
 

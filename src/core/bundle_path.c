@@ -171,6 +171,18 @@ bool fp_path_rw_bundle(fp_path_rw *rw, const char *bundle)
     return true;
 }
 
+size_t fp_path_rw_shortest(const fp_path_rw *rw)
+{
+    /* rewrite() needs the whole prefix inside the string (has_match's strstr), and an
+     * empty prefix rewrites nothing */
+    size_t m = SIZE_MAX;
+    const char *const p[] = {rw->abs, rw->given, rw->alt};
+    for (size_t i = 0; i < 3; i++)
+        if (p[i] && trimmed_len(p[i]) && trimmed_len(p[i]) < m)
+            m = trimmed_len(p[i]);
+    return m;
+}
+
 void fp_path_rw_free(fp_path_rw *rw)
 {
     free(rw->abs);

@@ -286,11 +286,11 @@ static inline bool copy_plain(char *d, const char *s, size_t n, bool utf8)
 #endif
 }
 
-static void put_string(pbuf *b, const char *s)
+/* s (n = strlen(s), known to the caller) quoted and escaped; NULL: "" */
+static void put_stringn(pbuf *b, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     if (s) {
-        size_t n = strlen(s);
         if (n < 64) {
             reserve(b, n + 2 + SPARE);
             char *d = b->p + b->n;
@@ -314,7 +314,7 @@ static void put_string(pbuf *b, const char *s)
     }
     putc1(b, '"');
     if (s) {
-        const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+        const unsigned char *p = (const unsigned char *)s, *end = p + n;
         for (;;) {
             /* copy the run that needs no escape in one go */
             const unsigned char *q = p + plain_run(p, (size_t)(end - p), b->utf8);
@@ -355,6 +355,8 @@ static void put_string(pbuf *b, const char *s)
     }
     putc1(b, '"');
 }
+
+static void put_string(pbuf *b, const char *s) { put_stringn(b, s, s ? strlen(s) : 0); }
 
 static void tabs(pbuf *b, size_t n)
 {
@@ -471,6 +473,8 @@ void fp_jw_num(fp_jw *w, double d) { put_number(w, d); }
 
 void fp_jw_str(fp_jw *w, const char *s) { put_string(w, s); }
 
+void fp_jw_strn(fp_jw *w, const char *s, size_t n) { put_stringn(w, s, n); }
+
 void fp_jw_i64(fp_jw *w, int64_t v)
 {
     /* below 10^15 the double is exact and put_number prints these digits */
@@ -482,8 +486,12 @@ void fp_jw_i64(fp_jw *w, int64_t v)
 
 /* The formatted text of a key ("\"key\":\t"), by the key's address: a document writes
  * the same few dozen schema keys thousands of times (1.5k hotspots x 20 members), and
- * a hit is three 16-byte copies instead of strlen, a copy and the escape check. */
-#define KEYC 64           /* entries: direct-mapped by address */
+ * a hit is three 16-byte copies instead of strlen, a copy and the escape check.
+ * Open addressing over KEYC slots, a few probes: bubbles.json has ~120 distinct keys,
+ * and a 64-slot direct-mapped table refilled 9.2k of its 28.5k lookups (1.3 M
+ * instructions); a key whose probes are all taken replaces its home slot. */
+#define KEYC 256          /* slots (16 KiB): twice the keys of the largest schema */
+#define KEYC_PROBES 4
 #define KEYC_TXT 48       /* the bytes copied from an entry; a longer text is not cached */
 typedef struct fp_jw_keyc {
     const char *key;
@@ -508,31 +516,69 @@ static __attribute__((noinline)) void keyc_fill(fp_jw_keyc *e, const char *key, 
     e->len = n + 4;
 }
 
+/* The entry of key: found, else filled in the first free slot of its probes, else in
+ * its home slot (evicting). */
+static inline size_t keyc_home(const char *key) { return (size_t)(((uintptr_t)key * 0x9E3779B97F4A7C15ULL) >> 56); }
+
+static fp_jw_keyc *keyc_get(fp_jw *w, const char *key)
+{
+    size_t h = keyc_home(key);
+    for (size_t i = 0; i < KEYC_PROBES; i++) {
+        fp_jw_keyc *e = &w->keys[(h + i) & (KEYC - 1)];
+        if (e->key == key)
+            return e;
+        if (!e->key) {
+            keyc_fill(e, key, w->utf8);
+            return e;
+        }
+    }
+    keyc_fill(&w->keys[h], key, w->utf8);
+    return &w->keys[h];
+}
+
 /* fp_jw_key without the cache: out of line, so that the cached path stays small */
 static __attribute__((noinline)) void key_slow(fp_jw *w, const char *key, size_t depth, bool first);
 
-void fp_jw_key(fp_jw *w, const char *key, size_t depth, bool first)
+/* The cached text at q (room reserved): ",\n" unless first, the tabs, the key's text. */
+static inline void key_put(fp_jw *w, const fp_jw_keyc *e, size_t depth, bool first)
+{
+    char *q = w->p + w->n;
+    memcpy(q, ",\n", 2);
+    q += first ? 0 : 2;
+    memcpy(q, "\t\t\t\t\t\t\t\t", 8);
+    q += depth;
+    memcpy(q, e->txt, KEYC_TXT);
+    w->n = (size_t)(q + e->len - w->p);
+}
+
+/* Everything but a hit in the home slot with room in the buffer: out of line, so that
+ * the hit saves no registers and calls nothing (28.5k keys in one bubbles.json) */
+static __attribute__((noinline)) void key_miss(fp_jw *w, const char *key, size_t depth, bool first)
 {
     if (depth <= 8) {
         if (!w->keys && !(w->keys = calloc(KEYC, sizeof *w->keys)))
             abort();
-        fp_jw_keyc *e = &w->keys[((uintptr_t)key * 0x9E3779B97F4A7C15ULL) >> 58];
-        if (e->key != key)
-            keyc_fill(e, key, w->utf8);
+        const fp_jw_keyc *e = keyc_get(w, key);
         if (e->len) {
             reserve(w, 2 + 8 + KEYC_TXT);
-            char *q = w->p + w->n;
-            memcpy(q, ",\n", 2);
-            q += first ? 0 : 2;
-            memcpy(q, "\t\t\t\t\t\t\t\t", 8);
-            q += depth;
-            memcpy(q, e->txt, KEYC_TXT);
-            w->n = (size_t)(q + e->len - w->p);
+            key_put(w, e, depth, first);
             return;
         }
     }
     key_slow(w, key, depth, first);
 }
+
+void fp_jw_key(fp_jw *w, const char *key, size_t depth, bool first)
+{
+    const fp_jw_keyc *e = w->keys ? &w->keys[keyc_home(key)] : NULL;
+    if (e && e->key == key && e->len && depth <= 8 && w->n + 2 + 8 + KEYC_TXT + 1 <= w->cap) {
+        key_put(w, e, depth, first);
+        return;
+    }
+    key_miss(w, key, depth, first);
+}
+
+void fp_jw_key_data(fp_jw *w, const char *key, size_t depth, bool first) { key_slow(w, key, depth, first); }
 
 static void key_slow(fp_jw *w, const char *key, size_t depth, bool first)
 {

@@ -379,7 +379,11 @@ int fp_bubbles_write_file(const fp_bubbles_doc *doc, const char *path, fp_err *e
     return fp_model_write_file(&fp_bubbles_schema, doc, path, err);
 }
 
-void fp_bubbles_doc_free(fp_bubbles_doc *doc) { fp_model_free(&fp_bubbles_schema, doc); }
+void fp_bubbles_doc_free(fp_bubbles_doc *doc)
+{
+    if (doc)
+        fp_model_free_pooled(&fp_bubbles_schema, doc, doc->pool);
+}
 
 static const char *key_at(const fp_schema *s, size_t off)
 {

@@ -72,6 +72,80 @@ void fp_model_push_str(char ***items, size_t *n, const char *s)
     *slot = fp_model_strdup(s);
 }
 
+/* ---------------------------------------------------------------- string pool */
+
+/* Chunks of string bytes, newest first. A document built in one go (bubbles.json: ~6.8k
+ * strings) copies its strings here instead of strdup'ing each: a copy is a bump of
+ * `used`, and freeing them is freeing a few chunks (strdup + free was ~3.4 M of
+ * the 141 M of `bubbles` on flash_attn_func-big). */
+typedef struct pool_chunk {
+    struct pool_chunk *next;
+    size_t used, cap;
+    char data[];
+} pool_chunk;
+
+struct fp_model_pool {
+    pool_chunk *head;
+};
+
+enum { POOL_FIRST = 16384 };
+
+char *fp_model_pool_dup(fp_model_pool **pool, const char *s)
+{
+    if (!s)
+        return NULL;
+    if (!*pool)
+        *pool = xcalloc(1, sizeof **pool);
+    size_t n = strlen(s) + 1;
+    pool_chunk *c = (*pool)->head;
+    if (!c || c->cap - c->used < n) {
+        /* doubling: a few chunks for any document, so fp_model_pool_owns stays short */
+        size_t cap = c ? 2 * c->cap : POOL_FIRST;
+        while (cap < n)
+            cap *= 2;
+        pool_chunk *nc = malloc(sizeof *nc + cap);
+        if (!nc)
+            abort();
+        nc->next = c;
+        nc->used = 0;
+        nc->cap = cap;
+        (*pool)->head = c = nc;
+    }
+    char *d = c->data + c->used;
+    memcpy(d, s, n);
+    c->used += n;
+    return d;
+}
+
+bool fp_model_pool_owns(const fp_model_pool *pool, const void *p)
+{
+    const char *q = p;
+    for (const pool_chunk *c = pool ? pool->head : NULL; c; c = c->next)
+        if (q >= c->data && q < c->data + c->cap)
+            return true;
+    return false;
+}
+
+/* A string of a document that may hold pooled ones: freed unless the pool has it. */
+static void str_free(const fp_model_pool *pool, char *p)
+{
+    if (p && !fp_model_pool_owns(pool, p))
+        free(p);
+}
+
+void fp_model_free_str(const fp_model_pool *pool, char *p) { str_free(pool, p); }
+
+static void pool_free(fp_model_pool *pool)
+{
+    if (!pool)
+        return;
+    for (pool_chunk *c = pool->head, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    free(pool);
+}
+
 /* ---------------------------------------------------------------- writer */
 
 static cJSON *must(cJSON *j)
@@ -241,6 +315,7 @@ cJSON *fp_model_write(const fp_schema *s, const void *obj)
 typedef struct mw {
     fp_jw *w;
     const fp_path_rw *rw; /* string values made bundle-relative (fp_bundle_write_json), or NULL */
+    size_t rw_min;        /* fp_path_rw_shortest(rw): shorter strings are never rewritten */
 } mw;
 
 static void mw_str(const mw *m, const char *s)
@@ -249,8 +324,12 @@ static void mw_str(const mw *m, const char *s)
         fp_jw_lit(m->w, "null", 4);
         return;
     }
-    char *r = m->rw ? fp_path_rw_apply(m->rw, s) : NULL;
-    fp_jw_str(m->w, r ? r : s);
+    size_t n = strlen(s);
+    char *r = m->rw && n >= m->rw_min ? fp_path_rw_apply(m->rw, s) : NULL;
+    if (r)
+        fp_jw_str(m->w, r);
+    else
+        fp_jw_strn(m->w, s, n);
     free(r);
 }
 
@@ -260,6 +339,13 @@ static void mw_num(const mw *m, double v, int dec) { fp_jw_num(m->w, dec >= 0 ? 
 static void mw_key(const mw *m, const char *key, size_t depth, bool *first)
 {
     fp_jw_key(m->w, key, depth, *first); /* the first member follows "{\n" directly */
+    *first = false;
+}
+
+/* A member name that is data (FP_K_MAP, FP_K_OPTDMAP): past the writer's key cache. */
+static void mw_key_data(const mw *m, const char *key, size_t depth, bool *first)
+{
+    fp_jw_key_data(m->w, key, depth, *first);
     *first = false;
 }
 
@@ -363,7 +449,7 @@ static void mw_value(const mw *m, const fp_field *f, const void *obj, size_t dep
         for (size_t i = 0; i < n; i++) {
             const char *e = items + i * f->sub->size;
             const char *key = *(const char *const *)e;
-            mw_key(m, key ? key : "", depth + 1, &first);
+            mw_key_data(m, key ? key : "", depth + 1, &first);
             if (map_single(f->sub))
                 mw_value(m, &f->sub->fields[0], e, depth + 1);
             else
@@ -388,7 +474,7 @@ static void mw_value(const mw *m, const fp_field *f, const void *obj, size_t dep
         bool first = true;
         fp_jw_lit(w, "{\n", 2);
         for (size_t i = 0; i < n; i++) {
-            mw_key(m, items[i].key ? items[i].key : "", depth + 1, &first);
+            mw_key_data(m, items[i].key ? items[i].key : "", depth + 1, &first);
             if (items[i].v.known)
                 mw_num(m, items[i].v.v, f->dec);
             else
@@ -421,7 +507,13 @@ static void mw_fields(const mw *m, const fp_schema *s, const void *obj, size_t d
         if ((f->flags & FP_F_WHEN) && !*CAT(obj, f->when, bool))
             continue;
         mw_key(m, f->key, depth, first);
-        mw_value(m, f, obj, depth);
+        /* the scalars most members are, here rather than through mw_value's call */
+        switch (f->kind) {
+        case FP_K_I64: fp_jw_i64(m->w, *CAT(obj, f->off, int64_t)); break;
+        case FP_K_STR: mw_str(m, *CAT(obj, f->off, char *)); break;
+        case FP_K_NUM: mw_num(m, *CAT(obj, f->off, double), f->dec); break;
+        default: mw_value(m, f, obj, depth); break;
+        }
     }
 }
 
@@ -429,7 +521,7 @@ char *fp_model_print(const fp_schema *s, const void *obj, size_t *len)
 {
     fp_jw w;
     fp_jw_init(&w, -1);
-    mw m = {&w, NULL};
+    mw m = {&w, NULL, SIZE_MAX};
     mw_object(&m, s, obj, 0);
     return fp_jw_detach(&w, len);
 }
@@ -445,7 +537,7 @@ static int fill_doc(int fd, void *ctx)
     const mw_file *f = ctx;
     fp_jw w;
     fp_jw_init(&w, fd);
-    mw m = {&w, f->rw};
+    mw m = {&w, f->rw, f->rw ? fp_path_rw_shortest(f->rw) : SIZE_MAX};
     mw_object(&m, f->s, f->obj, 0);
     fp_jw_put(&w, "\n", 1);
     return fp_jw_close(&w);
@@ -929,21 +1021,21 @@ void fp_model_round(const fp_schema *s, void *obj)
 }
 
 /* What the fields own, without zeroing (a view's fields live in its parent). */
-static void free_fields(const fp_schema *s, void *obj)
+static void free_fields(const fp_schema *s, void *obj, const fp_model_pool *pool)
 {
     for (size_t i = 0; i < s->nfields; i++) {
         const fp_field *f = &s->fields[i];
         switch (f->kind) {
-        case FP_K_STR: free(*AT(obj, f->off, char *)); break;
-        case FP_K_NUMSTR: free(AT(obj, f->off, fp_numstr)->str); break;
-        case FP_K_OBJ: free_fields(f->sub, AT(obj, f->off, char)); break;
-        case FP_K_VIEW: free_fields(f->sub, obj); break;
-        case FP_K_ONEOF: free_fields(form_of(f, obj), obj); break;
+        case FP_K_STR: str_free(pool, *AT(obj, f->off, char *)); break;
+        case FP_K_NUMSTR: str_free(pool, AT(obj, f->off, fp_numstr)->str); break;
+        case FP_K_OBJ: free_fields(f->sub, AT(obj, f->off, char), pool); break;
+        case FP_K_VIEW: free_fields(f->sub, obj, pool); break;
+        case FP_K_ONEOF: free_fields(form_of(f, obj), obj, pool); break;
         case FP_K_INLINE:
         case FP_K_OBJP: {
             void *p = *AT(obj, f->off, void *);
             if (p) {
-                free_fields(f->sub, p);
+                free_fields(f->sub, p, pool);
                 free(p);
             }
             break;
@@ -952,7 +1044,7 @@ static void free_fields(const fp_schema *s, void *obj)
             char *items = *AT(obj, f->off, char *);
             size_t n = *AT(obj, f->count, size_t);
             for (size_t k = 0; k < n; k++)
-                free_fields(f->sub, items + k * f->sub->size);
+                free_fields(f->sub, items + k * f->sub->size, pool);
             free(items);
             break;
         }
@@ -960,8 +1052,8 @@ static void free_fields(const fp_schema *s, void *obj)
             char *items = *AT(obj, f->off, char *);
             size_t n = *AT(obj, f->count, size_t);
             for (size_t k = 0; k < n; k++) {
-                free(*(char **)(items + k * f->sub->size)); /* the member name */
-                fp_model_free(f->sub, items + k * f->sub->size);
+                str_free(pool, *(char **)(items + k * f->sub->size)); /* the member name */
+                free_fields(f->sub, items + k * f->sub->size, pool);
             }
             free(items);
             break;
@@ -970,7 +1062,7 @@ static void free_fields(const fp_schema *s, void *obj)
             char **items = *AT(obj, f->off, char **);
             size_t n = *AT(obj, f->count, size_t);
             for (size_t k = 0; k < n; k++)
-                free(items[k]);
+                str_free(pool, items[k]);
             free(items);
             break;
         }
@@ -980,7 +1072,7 @@ static void free_fields(const fp_schema *s, void *obj)
             fp_named_optd *items = *AT(obj, f->off, fp_named_optd *);
             size_t n = *AT(obj, f->count, size_t);
             for (size_t k = 0; k < n; k++)
-                free(items[k].key);
+                str_free(pool, items[k].key);
             free(items);
             break;
         }
@@ -993,8 +1085,17 @@ void fp_model_free(const fp_schema *s, void *obj)
 {
     if (!obj)
         return;
-    free_fields(s, obj);
+    free_fields(s, obj, NULL);
     memset(obj, 0, s->size);
+}
+
+void fp_model_free_pooled(const fp_schema *s, void *obj, fp_model_pool *pool)
+{
+    if (obj)
+        free_fields(s, obj, pool);
+    pool_free(pool);
+    if (obj)
+        memset(obj, 0, s->size);
 }
 
 /* Deep copies of what the fields own; the plain bytes were copied by the caller. */

@@ -95,8 +95,43 @@ static void test_relative(void **state)
     rmdir(tmpl);
 }
 
+/* fp_path_rw_shortest: the writer skips fp_path_rw_apply below it, so the bundle itself
+ * (the shortest string rewritten) must be at that length, and it must be the shortest
+ * of the spellings (abs, given, alt). */
+static void test_shortest(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/fp_bps_XXXXXX", real[4096], given[4200], shorter[4096];
+    assert_non_null(mkdtemp(tmpl));
+    assert_non_null(realpath(tmpl, real));
+    snprintf(given, sizeof given, "%s/", real); /* spelled unlike abs: alt */
+    fp_path_rw rw;
+    assert_true(fp_path_rw_bundle(&rw, given));
+    assert_int_equal(fp_path_rw_shortest(&rw), strlen(real));
+    char *r = fp_path_rw_apply(&rw, real);
+    assert_non_null(r);
+    assert_string_equal(r, ".");
+    free(r);
+    snprintf(shorter, sizeof shorter, "%.*s", (int)strlen(real) - 1, real); /* one byte shorter */
+    assert_null(fp_path_rw_apply(&rw, shorter));
+    fp_path_rw_free(&rw);
+    rmdir(tmpl);
+    assert_true(fp_path_rw_bundle(&rw, "ab"));
+    assert_int_equal(fp_path_rw_shortest(&rw), 2); /* given: shorter than the absolute path */
+    r = fp_path_rw_apply(&rw, "ab/x");
+    assert_non_null(r);
+    assert_string_equal(r, "x");
+    free(r);
+    fp_path_rw_free(&rw);
+    assert_true(fp_path_rw_bundle(&rw, "./"));
+    assert_int_equal(fp_path_rw_shortest(&rw), 1); /* "." */
+    fp_path_rw_free(&rw);
+    fp_path_rw none = {0};
+    assert_int_equal(fp_path_rw_shortest(&none), SIZE_MAX);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_relative)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_relative), cmocka_unit_test(test_shortest)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

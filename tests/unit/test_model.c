@@ -989,6 +989,54 @@ static void test_stream_bundle_relative(void **state)
     fp_model_free(&doc_schema, &d);
 }
 
+/* A document whose strings are in a pool (fp_model_pool_dup, as fp_bubbles_doc_build
+ * makes them) next to owned ones: the same bytes as its owned copy, the pool knows its
+ * strings across chunks and no other pointer, and fp_model_free_pooled frees the owned
+ * ones and the pool (run under valgrind: no leak, no invalid free). */
+static void test_pool(void **state)
+{
+    (void)state;
+    fp_model_pool *pool = NULL;
+    assert_null(fp_model_pool_dup(&pool, NULL));
+    assert_null(pool); /* made on first use */
+    doc d;
+    fill(&d);
+    free(d.s);
+    d.s = fp_model_pool_dup(&pool, "h\xc3\xa9llo");
+    free(d.items[0].name);
+    d.items[0].name = fp_model_pool_dup(&pool, "a");
+    d.gone = fp_model_strdup("owned"); /* owned, in a pooled document */
+    char big[3000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    for (int i = 0; i < 40; i++) { /* 120 KB: several chunks */
+        char **slot = fp_model_push((void **)&d.tags, &d.ntags, sizeof *d.tags);
+        *slot = fp_model_pool_dup(&pool, i % 2 ? big : "t");
+    }
+    assert_true(fp_model_pool_owns(pool, d.s));
+    assert_true(fp_model_pool_owns(pool, d.tags[d.ntags - 1]));
+    assert_true(fp_model_pool_owns(pool, d.tags[2] + 2998));
+    assert_false(fp_model_pool_owns(pool, d.gone));
+    assert_false(fp_model_pool_owns(pool, d.tags[0])); /* fill's "t1": strdup'd */
+    assert_false(fp_model_pool_owns(NULL, d.s));
+    assert_string_equal(d.tags[2], big);
+    assert_string_equal(d.s, "h\xc3\xa9llo");
+    doc cp;
+    fp_model_copy(&doc_schema, &cp, &d);
+    assert_false(fp_model_pool_owns(pool, cp.s)); /* a copy owns its strings */
+    char *a = fp_model_print(&doc_schema, &d, NULL), *b = fp_model_print(&doc_schema, &cp, NULL);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    fp_model_free(&doc_schema, &cp);
+    fp_model_free_str(pool, d.s); /* pooled: stays until the pool goes */
+    d.s = fp_model_strdup("replaced");
+    fp_model_free_pooled(&doc_schema, &d, pool);
+    assert_null(d.s);
+    assert_int_equal(d.ntags, 0);
+    fp_model_free_pooled(&doc_schema, NULL, NULL); /* nothing: no crash */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1004,6 +1052,7 @@ int main(void)
         cmocka_unit_test(test_oneof),
         cmocka_unit_test(test_stream_equals_tree),
         cmocka_unit_test(test_stream_bundle_relative),
+        cmocka_unit_test(test_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "../../src/analysis/bubbles_internal.h" /* fp_bub_isa_nopipe */
 #include "flyprof/att.h"
 #include "flyprof/taxonomy.h"
 #include "flyprof/wave.h"
@@ -409,9 +410,36 @@ static fp_class ref_classify(const char *isa)
     return FP_CL_OTHER;
 }
 
+/* The opcodes that occupy no pipe (exposed.c's NOPIPE_PREFIX), the way it was decided
+ * before it compared in place: the lower-cased opcode's copy, strncmp per prefix. */
+static bool ref_nopipe(const char *isa, fp_class cls)
+{
+    static const char *const P[] = {"s_waitcnt", "s_wait_", "s_nop", "s_barrier", "s_endpgm",
+                                    "s_sendmsg", "s_sleep", "s_setprio", "s_ttracedata"};
+    if (fp_class_table[cls].is_bubble)
+        return true;
+    char op[32];
+    fp_opcode_lc(isa, op, sizeof op);
+    for (size_t i = 0; i < sizeof P / sizeof *P; i++)
+        if (!strncmp(op, P[i], strlen(P[i])))
+            return true;
+    return false;
+}
+
+static void check_nopipe(const char *isa, fp_class cls)
+{
+    if (fp_bub_isa_nopipe(isa, cls) != ref_nopipe(isa, cls)) {
+        print_error("'%s' (%s): fp_bub_isa_nopipe %d, reference %d\n", isa, fp_class_name(cls),
+                    fp_bub_isa_nopipe(isa, cls), ref_nopipe(isa, cls));
+        fail();
+    }
+}
+
 static void check_one(const char *isa, size_t *n)
 {
     fp_class got = fp_classify(isa), want = ref_classify(isa);
+    check_nopipe(isa, want);
+    check_nopipe(isa, FP_CL_VALU); /* a class that decides nothing: the opcode alone */
     /* loops.c classifies only s_ opcodes to find branches and s_endpgm */
     if ((want == FP_CL_BRANCH || want == FP_CL_DRAIN) && !fp_isa_is_scalar(isa)) {
         print_error("'%s': %s without an s_ opcode\n", isa, fp_class_name(want));
@@ -517,6 +545,41 @@ static void test_reference(void **state)
     assert_true(from_corpus > 10000 || access(FP_CORPUS, F_OK) != 0);
 }
 
+/* fp_bub_isa_nopipe against the reference on opcodes built near its prefixes: case,
+ * blanks before, cut short, run on, a blank inside. */
+static void test_nopipe(void **state)
+{
+    (void)state;
+    static const char *const PIECES[] = {"s_", "S_", "s", "_", "waitcnt", "wait_", "WAIT", "nop", "NOP", "barrier",
+                                         "endpgm", "sendmsg", "sleep", "setprio", "ttracedata", "tracedata", " ",
+                                         "\t", "x", "v_", "ds_", "0", "vmcnt(0)", "\xc3\xa9", "", "s_wait"};
+    const size_t np = sizeof PIECES / sizeof *PIECES;
+    uint64_t x = 0x2545F4914F6CDD1DULL;
+    for (int t = 0; t < 200000; t++) {
+        char buf[128];
+        size_t len = 0;
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int parts = 1 + (int)((x >> 33) % 5);
+        for (int p = 0; p < parts; p++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            const char *piece = PIECES[(x >> 33) % np];
+            size_t pl = strlen(piece);
+            if (len + pl + 1 >= sizeof buf)
+                break;
+            memcpy(buf + len, piece, pl);
+            len += pl;
+        }
+        buf[len] = '\0';
+        check_nopipe(buf, FP_CL_VALU);
+        check_nopipe(buf, (fp_class)((x >> 40) % FP_CL_COUNT));
+    }
+    assert_true(fp_bub_isa_nopipe(" \tS_NOP 0", FP_CL_VALU));
+    assert_true(fp_bub_isa_nopipe("s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)", FP_CL_SALU));
+    assert_false(fp_bub_isa_nopipe("s_wai", FP_CL_SALU));
+    assert_false(fp_bub_isa_nopipe("v_nop", FP_CL_VALU));
+    assert_false(fp_bub_isa_nopipe("s nop", FP_CL_SALU));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -527,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_xlane_counter),
         cmocka_unit_test(test_branch_target),
         cmocka_unit_test(test_reference),
+        cmocka_unit_test(test_nopipe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

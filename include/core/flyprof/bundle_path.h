@@ -43,6 +43,9 @@ typedef struct fp_path_rw {
 } fp_path_rw;
 bool fp_path_rw_bundle(fp_path_rw *rw, const char *bundle);
 char *fp_path_rw_apply(const fp_path_rw *rw, const char *s);
+/* A string shorter than this is never rewritten by fp_path_rw_apply (SIZE_MAX: none is):
+ * the writer skips the rewrite for the many short strings of an artifact. */
+size_t fp_path_rw_shortest(const fp_path_rw *rw);
 void fp_path_rw_free(fp_path_rw *rw);
 /* Every string value under doc (not doc itself) through fp_path_rw_apply, in place. */
 void fp_path_rw_walk(const fp_path_rw *rw, cJSON *doc);

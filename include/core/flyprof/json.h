@@ -63,11 +63,15 @@ static inline void fp_jw_lit(fp_jw *w, const char *s, size_t n)
 }
 void fp_jw_num(fp_jw *w, double d);      /* cJSON's number text ("null" for NaN/inf) */
 void fp_jw_str(fp_jw *w, const char *s); /* a quoted, escaped string (NULL: "") */
+void fp_jw_strn(fp_jw *w, const char *s, size_t n); /* the same, n = strlen(s) known */
 void fp_jw_i64(fp_jw *w, int64_t v);     /* fp_jw_num((double)v), without the double where it is exact */
 /* A member's start: ",\n" unless first, depth tabs, the quoted key, ":\t" (cJSON's layout).
  * The key's text is cached by its address: a key must not change while w is open (the
  * schema's literals and the keys of the document being written do not). */
 void fp_jw_key(fp_jw *w, const char *key, size_t depth, bool first);
+/* The same for a key that is data (a map's member names): not cached, so that a
+ * document of many such keys does not push the schema's keys out. */
+void fp_jw_key_data(fp_jw *w, const char *key, size_t depth, bool first);
 void fp_jw_tabs(fp_jw *w, size_t n);
 void fp_jw_value(fp_jw *w, const cJSON *j, size_t depth); /* a tree, formatted, at depth */
 int fp_jw_close(fp_jw *w);                  /* flush to fd, free: 0 or the first write errno */

@@ -14,7 +14,10 @@
  * file prints as integers are int64_t (or int); a number or null is an fp_optd.
  *
  * Ownership: every string and list is owned by the document; free with
- * fp_bubbles_doc_free (= fp_model_free(&fp_bubbles_schema, doc)).
+ * fp_bubbles_doc_free. A document built by fp_bubbles_doc_build keeps its strings in
+ * `pool` (model.h's string pool): replace one with fp_model_free_str(doc->pool, s)
+ * first, never free(); a string added later may be malloc'd as usual. Not to be
+ * copied with fp_model_copy (the copy would share the pool).
  */
 #ifndef FLYPROF_BUBBLES_DOC_H
 #define FLYPROF_BUBBLES_DOC_H
@@ -265,6 +268,8 @@ typedef struct fp_bubbles_doc {
     /* issue 23 (trace_facts_doc.h): null when occupancy.json was not read */
     fp_launch_trace *launch_trace;
     fp_workdist *workdist;
+    /* not a key: the strings fp_bubbles_doc_build copied (NULL for a document read) */
+    fp_model_pool *pool;
 } fp_bubbles_doc;
 
 extern const fp_schema fp_bubbles_schema;

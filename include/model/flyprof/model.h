@@ -221,6 +221,18 @@ void fp_model_round(const fp_schema *s, void *obj);
  * is not freed. Safe on a zeroed struct. */
 void fp_model_free(const fp_schema *s, void *obj);
 
+/* A document's string pool, for documents built in one go with thousands of strings
+ * (bubbles.json): fp_model_pool_dup copies s into *pool (made on first use; NULL stays
+ * NULL), a copy that fp_model_free must never see: such a document is freed with
+ * fp_model_free_pooled, which frees every string but the pool's, then the pool. A
+ * string put into the document later may be owned as usual (freed there); replacing a
+ * string of it goes through fp_model_free_str. fp_model_copy gives owned strings. */
+typedef struct fp_model_pool fp_model_pool;
+char *fp_model_pool_dup(fp_model_pool **pool, const char *s);
+bool fp_model_pool_owns(const fp_model_pool *pool, const void *p);
+void fp_model_free_str(const fp_model_pool *pool, char *p);
+void fp_model_free_pooled(const fp_schema *s, void *obj, fp_model_pool *pool);
+
 /* Deep copy of *src into *dst (dst is overwritten, not freed first). Aborts on OOM. */
 void fp_model_copy(const fp_schema *s, void *dst, const void *src);
 
