@@ -611,8 +611,8 @@ static void worker_warn(void *user, const char *msg)
 }
 
 /* A worker's ctx is a copy of the main one (so every field fp_bub_ctx_init
- * sets is there) sharing its read-only per-row tables; the per-wave stamps and
- * every walk buffer are its own. */
+ * sets is there) sharing its read-only per-row tables; the latest-execution table
+ * and every walk buffer are its own. */
 static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
 {
     memset(w, 0, sizeof *w);

@@ -178,9 +178,7 @@ typedef struct bub_ctx {
     unsigned char *row_wait;     /* 1: a counter wait */
     unsigned char *row_nopipe;   /* 1: occupies no pipe (waits, s_nop, s_barrier, messages) */
     fp_waitcnt_fields *row_wf;   /* parsed wait fields */
-    uint32_t *last_stamp;        /* == stamp: row executed in the current wave */
-    bub_exe *last_exe;           /* its most recent execution in the wave's stream */
-    uint32_t stamp;
+    bub_exe *last_exe;           /* its most recent execution, saved at a chunk's end */
     /* fp_counter_of(class, category) for the decoder's categories, looked up per record */
     unsigned char cnt_of[FP_CL_COUNT][BUB_CATS];
     /* the instruction pass's per-line table (fp_bub_inst_tables_init): the ctx that built
@@ -260,7 +258,7 @@ void fp_bub_inst_tables_free(bub_ctx *c);
 void fp_bub_inst_fold(bub_ctx *c);
 /* The wave pass's executions so far of a line (not yet folded), 0 for a line not in code.json. */
 int64_t fp_bub_line_hits(const bub_ctx *c, int64_t line);
-/* the per-worker tables (last_stamp, last_exe) of a ctx that shares another's rows */
+/* the per-worker tables (last_exe) of a ctx that shares another's rows */
 void fp_bub_ctx_own_tables(bub_ctx *c);
 /* exposed.c: the streaming sweep of the current (SE, SIMD) group. add_wave takes
  * the current wave's c->ex / c->st intervals (and leaves them to be reset);

@@ -35,9 +35,8 @@ void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user)
     c->row_wait = calloc(n, 1);
     c->row_nopipe = calloc(n, 1);
     c->row_wf = calloc(n, sizeof *c->row_wf);
-    c->last_stamp = calloc(n, sizeof *c->last_stamp);
     c->last_exe = calloc(n, sizeof *c->last_exe);
-    if (!c->row_static || !c->row_wait || !c->row_nopipe || !c->row_wf || !c->last_stamp || !c->last_exe)
+    if (!c->row_static || !c->row_wait || !c->row_nopipe || !c->row_wf || !c->last_exe)
         abort();
     for (int k = 0; k < FP_CL_COUNT; k++)
         for (int cat = 0; cat < BUB_CATS; cat++)
@@ -60,7 +59,6 @@ void fp_bub_ctx_free(bub_ctx *c)
     free(c->row_wait);
     free(c->row_nopipe);
     free(c->row_wf);
-    free(c->last_stamp);
     free(c->last_exe);
     fp_bub_sweep_free(c);
     free(c->st);
@@ -73,7 +71,6 @@ void fp_bub_ctx_free(bub_ctx *c)
     c->row_wait = NULL;
     c->row_nopipe = NULL;
     c->row_wf = NULL;
-    c->last_stamp = NULL;
     c->last_exe = NULL;
     c->st = c->ex = NULL;
     c->ptab = NULL;
@@ -83,11 +80,9 @@ void fp_bub_ctx_free(bub_ctx *c)
 void fp_bub_ctx_own_tables(bub_ctx *c)
 {
     size_t n = c->b->code.n + 1;
-    c->last_stamp = calloc(n, sizeof *c->last_stamp);
     c->last_exe = calloc(n, sizeof *c->last_exe);
-    if (!c->last_stamp || !c->last_exe)
+    if (!c->last_exe)
         abort();
-    c->stamp = 0;
     c->prod = c->ret = NULL;
     c->cap_prod = c->cap_ret = 0;
 }
@@ -328,11 +323,6 @@ static inline const fp_wave_wait *wq_peek(bub_waits *q)
 
 void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q)
 {
-    c->stamp++;
-    if (c->stamp == 0) { /* wrapped: clear so old stamps cannot match */
-        memset(c->last_stamp, 0, (c->b->code.n + 1) * sizeof *c->last_stamp);
-        c->stamp = 1;
-    }
     if (c->lines_owner != c) { /* a worker's copy of the ctx: its own sums, at its first wave */
         bub_line *own = malloc((c->n_lines + 1) * sizeof *own);
         if (!own)
