@@ -177,19 +177,12 @@ static void order_group(fp_wave_file *f, size_t n)
         return;
     }
     uint64_t *key = malloc(n * sizeof *key);
-    size_t *perm = malloc(n * sizeof *perm);
-    fp_wave_file *tmp = malloc(n * sizeof *tmp);
-    if (!key || !perm || !tmp)
+    if (!key)
         abort();
     for (size_t i = 0; i < n; i++)
         key[i] = fp_order_key_i64(f[i].begin);
-    fp_order_u64(key, n, perm);
-    for (size_t i = 0; i < n; i++)
-        tmp[i] = f[perm[i]];
-    memcpy(f, tmp, n * sizeof *f);
+    fp_order_by_u64(f, n, sizeof *f, key);
     free(key);
-    free(perm);
-    free(tmp);
 }
 
 static void plan_walk(const fp_wave_list *in, bool bounded, walk_plan *p)

@@ -817,8 +817,7 @@ static void order_traced(fp_wd_wave *w, size_t n)
         return;
     uint64_t *key = malloc((n + 1) * sizeof *key);
     size_t *perm = malloc((n + 1) * sizeof *perm);
-    fp_wd_wave *tmp = malloc((n + 1) * sizeof *tmp);
-    if (!key || !perm || !tmp)
+    if (!key || !perm)
         abort();
     bool packed = true;
     for (size_t i = 0; i < n; i++) {
@@ -827,18 +826,15 @@ static void order_traced(fp_wd_wave *w, size_t n)
     }
     if (packed) {
         fp_order_u64(key, n, perm);
-        for (size_t i = 0; i < n; i++)
-            tmp[i] = w[perm[i]];
         for (size_t i = 1; i < n && packed; i++)
             packed = key[perm[i]] != key[perm[i - 1]];
     }
     if (packed)
-        memcpy(w, tmp, n * sizeof *w);
+        fp_order_apply(w, n, sizeof *w, perm);
     else
         qsort(w, n, sizeof *w, cmp_wd_wave);
     free(key);
     free(perm);
-    free(tmp);
 }
 
 /* Work of the waves traced in detail. */

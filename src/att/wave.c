@@ -1790,19 +1790,12 @@ static void order_files(fp_wave_file *f, size_t n, bool canonical)
         return;
     }
     uint64_t *key = malloc((n + 1) * sizeof *key);
-    size_t *perm = malloc((n + 1) * sizeof *perm);
-    fp_wave_file *tmp = malloc((n + 1) * sizeof *tmp);
-    if (!key || !perm || !tmp)
+    if (!key)
         abort();
     for (size_t i = 0; i < n; i++)
         key[i] = (uint64_t)f[i].se << 48 | (uint64_t)f[i].simd << 32 | (uint64_t)f[i].slot << 16 | (uint64_t)f[i].id;
-    fp_order_u64(key, n, perm);
-    for (size_t i = 0; i < n; i++)
-        tmp[i] = f[perm[i]];
-    memcpy(f, tmp, n * sizeof *f);
+    fp_order_by_u64(f, n, sizeof *f, key);
     free(key);
-    free(perm);
-    free(tmp);
 }
 
 int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err)

@@ -46,3 +46,28 @@ void fp_order_u64(const uint64_t *key, size_t n, size_t *perm)
         memcpy(perm, cur, n * sizeof *perm);
     free(tmp);
 }
+
+void fp_order_apply(void *base, size_t n, size_t size, const size_t *perm)
+{
+    if (n < 2)
+        return;
+    unsigned char *b = base, *tmp = malloc(n * size);
+    if (!tmp)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        memcpy(tmp + i * size, b + perm[i] * size, size);
+    memcpy(b, tmp, n * size);
+    free(tmp);
+}
+
+void fp_order_by_u64(void *base, size_t n, size_t size, const uint64_t *key)
+{
+    if (n < 2)
+        return;
+    size_t *perm = malloc(n * sizeof *perm);
+    if (!perm)
+        abort();
+    fp_order_u64(key, n, perm);
+    fp_order_apply(base, n, size, perm);
+    free(perm);
+}

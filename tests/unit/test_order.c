@@ -73,8 +73,42 @@ static void test_order(void **state)
         assert_int_equal(p[i], want[i]);
 }
 
+/* fp_order_by_u64 moves whole records (odd sizes, ties in index order) as the
+ * reference order says; fp_order_apply with it; 0 and 1 element untouched. */
+typedef struct rec {
+    uint64_t key;
+    unsigned char pad[13];
+    uint32_t idx;
+} rec;
+
+static void test_order_by(void **state)
+{
+    (void)state;
+    static rec r[500];
+    static uint64_t k[500];
+    size_t want[500];
+    uint64_t x = 2463534242ull;
+    for (size_t n = 0; n <= 500; n += n < 4 ? 1 : 61) {
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            k[i] = r[i].key = x % 11;
+            memset(r[i].pad, (int)(i & 0xff), sizeof r[i].pad);
+            r[i].idx = (uint32_t)i;
+        }
+        reference(k, n, want);
+        fp_order_by_u64(r, n, sizeof *r, k);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(r[i].idx, want[i]);
+            assert_int_equal(r[i].key, k[want[i]]);
+            assert_int_equal(r[i].pad[12], (unsigned char)(want[i] & 0xff));
+        }
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_order)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_order), cmocka_unit_test(test_order_by)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
