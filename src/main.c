@@ -8,7 +8,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
+#if defined(__GLIBC__)
+#include <malloc.h> /* mallopt */
+#endif
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -589,8 +591,10 @@ int main(int argc, char **argv)
      * 128 KB or more, no trim): a command's phases reuse pages instead of faulting in
      * fresh ones (bubbles: the workers' per-wave buffers, then the document; ~95 of
      * 1,700 page faults on flash_attn_func-big). Blocks past 64 MiB are still mapped. */
+#if defined(__GLIBC__) /* other C libraries keep their own defaults */
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
