@@ -749,6 +749,58 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *
     __asm__("" : "+r"(k->even), "+r"(k->commas));
 }
 
+/* The AVX2 row of any cell lengths, for the rows not of the common shape: "[T,C,S,D,L]" with C one
+ * digit (the decoder's category; 2-digit ones, rare, go inst_row's way) and T, S,
+ * D, L of 1..8 digits. The cells are found from a 32-byte non-digit mask (each
+ * cell ends at the next non-digit), every non-digit inside the row must be a comma
+ * and the last one ']', and no cell may start with '0' and go on (one test over the
+ * whole 32 bytes: a '0' after a non-digit and before a digit; one in the next row
+ * declines this one too, which is only slower). Then the four int64 cells are
+ * converted together: one byte shuffle puts T, S, D, L right-aligned in four 8-byte
+ * lanes, zeroing the rest (the low 128-bit lane shuffles p[0..16), which must hold
+ * T and S; the high one the 16 bytes from D's start, which must hold D and L), then
+ * pairs, quads and octets are combined by three multiply-adds and the four values
+ * stored as time, stall, dur, line - the first four fields of fp_wave_inst, in that
+ * order. A lane's shuffle depends only on the lengths of its two cells: tables of
+ * 9 x 9 built by the compiler. */
+/* [lt][ls] and [ld][ll] (length 0 unused) */
+static const unsigned char sh_lo[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_LO);
+static const unsigned char sh_hi[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_HI);
+
+/* That row, from where inst_avx2 found it is not the common shape (one load, one
+ * non-digit mask and one leading-zero test for both): x the 32 bytes at p, nd their
+ * non-digit mask, e0 T's end. */
+__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_rest(const char *p, __m256i x, uint64_t nd,
+                                                                                unsigned e0, fp_wave_inst *r,
+                                                                                const avx2_k *k)
+{
+    if (((nd >> e0) & 0xf) != 0x5) /* then one non-digit (C), a separator, a digit */
+        return NULL;
+    const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
+    unsigned e2 = e0 + 3 + (unsigned)__builtin_ctzll(nd >> (e0 + 3)); /* S's end */
+    unsigned e3 = e2 + 1 + (unsigned)__builtin_ctzll(nd >> (e2 + 1)); /* D's */
+    unsigned e4 = e3 + 1 + (unsigned)__builtin_ctzll(nd >> (e3 + 1)); /* L's */
+    unsigned lt = e0 - 1, ls = e2 - e0 - 3, ld = e3 - e2 - 1, ll = e4 - e3 - 1;
+    /* lengths 1..8 (0 wraps), T and S in the low 16 bytes, D and L in 16 from D */
+    if ((lt - 1) > 7 || (ls - 1) > 7 || (ld - 1) > 7 || (ll - 1) > 7 || e2 > 16 || e4 - e2 > 16)
+        return NULL;
+    /* the non-digits between '[' and e4 are e0, e0 + 2, e2, e3: all commas; e4 is ']' */
+    if ((nd & ~cm & ((1ull << e4) - 1) & ~1ull) || p[e4] != ']')
+        return NULL;
+    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e2 + 1)), 1);
+    const __m256i ctl = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)sh_lo[lt][ls])),
+                                                _mm_load_si128((const __m128i *)(const void *)sh_hi[ld][ll]), 1);
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
+    const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
+    const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
+    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
+    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
+    const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
+    _mm256_storeu_si256((__m256i *)(void *)r, v);
+    r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
+    return p + e4 + 1;
+}
+
 __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(const char *p, fp_wave_inst *r,
                                                                             const avx2_k *k)
 {
@@ -756,12 +808,12 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
     const __m256i a = _mm256_sub_epi8(x, k->c0);
     const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
     const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->c0));
-    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero (as in inst_avx2_any) */
+    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero: a '0' after a non-digit, before a digit */
         return NULL;
     unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull);
     unsigned lt = e0 - 1;
-    if (((nd >> e0) & 0xff) != 0x55)
-        return NULL;
+    if (((nd >> e0) & 0xff) != 0x55) /* not the common shape: the row of any lengths, from here */
+        return inst_avx2_rest(p, x, nd, e0, r, k);
     uint64_t w;
     memcpy(&w, p + e0, 8);
     if ((w & k->even) != k->commas)
@@ -781,62 +833,6 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
     _mm256_storeu_si256((__m256i *)(void *)r, v);
     r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
     return l + ll + 1;
-}
-
-/* The AVX2 row of any cell lengths, for the rows inst_avx2 declines: "[T,C,S,D,L]" with C one
- * digit (the decoder's category; 2-digit ones, rare, go inst_row's way) and T, S,
- * D, L of 1..8 digits. The cells are found from a 32-byte non-digit mask (each
- * cell ends at the next non-digit), every non-digit inside the row must be a comma
- * and the last one ']', and no cell may start with '0' and go on (one test over the
- * whole 32 bytes: a '0' after a non-digit and before a digit; one in the next row
- * declines this one too, which is only slower). Then the four int64 cells are
- * converted together: one byte shuffle puts T, S, D, L right-aligned in four 8-byte
- * lanes, zeroing the rest (the low 128-bit lane shuffles p[0..16), which must hold
- * T and S; the high one the 16 bytes from D's start, which must hold D and L), then
- * pairs, quads and octets are combined by three multiply-adds and the four values
- * stored as time, stall, dur, line - the first four fields of fp_wave_inst, in that
- * order. A lane's shuffle depends only on the lengths of its two cells: tables of
- * 9 x 9 built by the compiler. */
-/* [lt][ls] and [ld][ll] (length 0 unused) */
-static const unsigned char sh_lo[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_LO);
-static const unsigned char sh_hi[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_HI);
-
-__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_any(const char *p, fp_wave_inst *r)
-{
-    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    const __m256i a = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
-    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-        _mm256_cmpeq_epi8(_mm256_min_epu8(a, _mm256_set1_epi8(9)), a));
-    const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
-    const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('0')));
-    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero */
-        return NULL;
-    unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull); /* T's end */
-    if (((nd >> e0) & 0xf) != 0x5)                        /* then one non-digit (C), a separator, a digit */
-        return NULL;
-    unsigned e2 = e0 + 3 + (unsigned)__builtin_ctzll(nd >> (e0 + 3)); /* S's end */
-    unsigned e3 = e2 + 1 + (unsigned)__builtin_ctzll(nd >> (e2 + 1)); /* D's */
-    unsigned e4 = e3 + 1 + (unsigned)__builtin_ctzll(nd >> (e3 + 1)); /* L's */
-    unsigned lt = e0 - 1, ls = e2 - e0 - 3, ld = e3 - e2 - 1, ll = e4 - e3 - 1;
-    /* lengths 1..8 (0 wraps), T and S in the low 16 bytes, D and L in 16 from D */
-    if ((lt - 1) > 7 || (ls - 1) > 7 || (ld - 1) > 7 || (ll - 1) > 7 || e2 > 16 || e4 - e2 > 16)
-        return NULL;
-    /* the non-digits between '[' and e4 are e0, e0 + 2, e2, e3: all commas; e4 is ']' */
-    if ((nd & ~cm & ((1ull << e4) - 1) & ~1ull) || p[e4] != ']')
-        return NULL;
-    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e2 + 1)), 1);
-    const __m256i ctl = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)sh_lo[lt][ls])),
-                                                _mm_load_si128((const __m128i *)(const void *)sh_hi[ld][ll]), 1);
-    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), _mm256_set1_epi8('0')); /* zeros stay 0 */
-    const __m256i pairs = _mm256_maddubs_epi16(dig, _mm256_set1_epi16(0x010a));
-    const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00010064));
-    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), _mm256_set1_epi32(0x00012710));
-    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
-    const __m256i v = _mm256_cvtepu32_epi64(
-        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5))));
-    _mm256_storeu_si256((__m256i *)(void *)r, v);
-    r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
-    return p + e4 + 1;
 }
 
 /* insts_batch with the AVX2 row first. */
@@ -872,7 +868,8 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t insts_batch_wide(fp_fc *c
             if (r == rend || p >= lim)
                 goto out;
         }
-        if (!(q = *p == '[' ? inst_avx2_any(p, r) : NULL) && !(q = inst_row(p, r)))
+        /* a row inst_avx2 (either shape) declined: the SSE2 ways decide */
+        if (!(q = inst_row(p, r)))
             break;
         r++;
         end = q;
