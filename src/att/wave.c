@@ -727,6 +727,12 @@ _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall
 #define SH_COMMON(lt, ll) SH_LO(lt, 1), SH_HI(1, ll)
 /* [lt][ll]: the shuffle of a row whose T has lt digits and L ll (0 unused) */
 static const unsigned char sh_row[9][9][32] __attribute__((aligned(32))) = SH_TAB(SH_COMMON);
+/* [lt][ll]: the smallest T, S, D, L of a common row without a leading '0' (min_of_len) */
+#define MIN_LEN(n)                                                                                             \
+    ((n) < 2 ? 0 : (n) == 2 ? 10 : (n) == 3 ? 100 : (n) == 4 ? 1000 : (n) == 5 ? 10000 : (n) == 6 ? 100000     \
+                                                                     : (n) == 7 ? 1000000 : 10000000)
+#define MIN_TL(lt, ll) MIN_LEN(lt), 0, 0, MIN_LEN(ll)
+static const int64_t min_tl[9][9][4] __attribute__((aligned(32))) = SH_TAB(MIN_TL);
 
 /* The constants of inst_avx2, made once per batch and hidden from the compiler
  * (an empty asm), which otherwise rebuilds each of them in every row. */
@@ -774,6 +780,9 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_res
                                                                                 unsigned e0, fp_wave_inst *r,
                                                                                 const avx2_k *k)
 {
+    const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->c0));
+    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero: a '0' after a non-digit, before a digit */
+        return NULL;
     if (((nd >> e0) & 0xf) != 0x5) /* then one non-digit (C), a separator, a digit */
         return NULL;
     const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
@@ -807,9 +816,6 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
     const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     const __m256i a = _mm256_sub_epi8(x, k->c0);
     const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
-    const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->c0));
-    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero: a '0' after a non-digit, before a digit */
-        return NULL;
     unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull);
     unsigned lt = e0 - 1;
     if (((nd >> e0) & 0xff) != 0x55) /* not the common shape: the row of any lengths, from here */
@@ -830,6 +836,9 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
     const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
     /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
     const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
+    /* a leading '0' of T or L: a value below the smallest of its length (C, S, D are one digit) */
+    if (_mm256_movemask_epi8(_mm256_cmpgt_epi64(_mm256_load_si256((const __m256i *)(const void *)min_tl[lt][ll]), v)))
+        return NULL;
     _mm256_storeu_si256((__m256i *)(void *)r, v);
     r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
     return l + ll + 1;
