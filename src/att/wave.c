@@ -704,8 +704,8 @@ out:
  * which holds T, C, S, D; the high one p[e0+5..], which starts at D and holds L),
  * zeroing the rest; then pairs, quads and octets are combined by three
  * multiply-adds and the four values stored as time, stall, dur, line - the first
- * four fields of fp_wave_inst, in that order. The shuffles depend only on T's and
- * L's lengths: two tables of eight, built by the compiler. */
+ * four fields of fp_wave_inst, in that order. The shuffle (and the smallest values without a leading
+ * '0', for the leading-zero test) depend only on T's and L's lengths: common_tab, built by the compiler. */
 _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall) == 8 &&
                    offsetof(fp_wave_inst, dur) == 16 && offsetof(fp_wave_inst, line) == 24,
                "the AVX2 row stores time, stall, dur, line as one 32-byte vector");
@@ -726,13 +726,20 @@ _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall
 /* the common shape's two lanes in one: S and D one digit */
 #define SH_COMMON(lt, ll) SH_LO(lt, 1), SH_HI(1, ll)
 /* [lt][ll]: the shuffle of a row whose T has lt digits and L ll (0 unused) */
-static const unsigned char sh_row[9][9][32] __attribute__((aligned(32))) = SH_TAB(SH_COMMON);
 /* [lt][ll]: the smallest T, S, D, L of a common row without a leading '0' (min_of_len) */
 #define MIN_LEN(n)                                                                                             \
     ((n) < 2 ? 0 : (n) == 2 ? 10 : (n) == 3 ? 100 : (n) == 4 ? 1000 : (n) == 5 ? 10000 : (n) == 6 ? 100000     \
                                                                      : (n) == 7 ? 1000000 : 10000000)
 #define MIN_TL(lt, ll) MIN_LEN(lt), 0, 0, MIN_LEN(ll)
-static const int64_t min_tl[9][9][4] __attribute__((aligned(32))) = SH_TAB(MIN_TL);
+/* both in one table, by T's end e0 = lt + 1 and ll: one base, one index */
+typedef struct common_row {
+    unsigned char sh[32];
+    int64_t min[4];
+} common_row;
+#define CT(e0, ll) {{SH_COMMON((e0) - 1, ll)}, {MIN_TL((e0) - 1, ll)}}
+#define CT_ROW(e0) {CT(e0, 0), CT(e0, 1), CT(e0, 2), CT(e0, 3), CT(e0, 4), CT(e0, 5), CT(e0, 6), CT(e0, 7), CT(e0, 8)}
+static const common_row common_tab[10][9] __attribute__((aligned(32))) = {
+    CT_ROW(0), CT_ROW(1), CT_ROW(2), CT_ROW(3), CT_ROW(4), CT_ROW(5), CT_ROW(6), CT_ROW(7), CT_ROW(8), CT_ROW(9)};
 
 /* The constants of inst_avx2, made once per batch and hidden from the compiler
  * (an empty asm), which otherwise rebuilds each of them in every row. */
@@ -816,20 +823,20 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
     const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     const __m256i a = _mm256_sub_epi8(x, k->c0);
     const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
-    unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull);
-    unsigned lt = e0 - 1;
+    uint64_t e0 = (uint64_t)__builtin_ctzll(nd & ~1ull); /* 64-bit positions: no sign extensions */
     if (((nd >> e0) & 0xff) != 0x55) /* not the common shape: the row of any lengths, from here */
-        return inst_avx2_rest(p, x, nd, e0, r, k);
+        return inst_avx2_rest(p, x, nd, (unsigned)e0, r, k);
     uint64_t w;
     memcpy(&w, p + e0, 8);
     if ((w & k->even) != k->commas)
         return NULL;
     const char *l = p + e0 + 7;
-    unsigned ll = (unsigned)__builtin_ctzll(nd >> (e0 + 7));
-    if (((lt - 1) | (ll - 1)) > 7 || l[ll] != ']') /* both 1..8 (0 wraps) */
+    uint64_t ll = (uint64_t)__builtin_ctzll(nd >> (e0 + 7));
+    if (((e0 - 2) | (ll - 1)) > 7 || l[ll] != ']') /* lt = e0 - 1 and ll both 1..8 (0 wraps) */
         return NULL;
+    const common_row *t = &common_tab[e0][ll];
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
-    const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)sh_row[lt][ll]);
+    const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)t->sh);
     const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
     const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
     const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
@@ -837,7 +844,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
     /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
     const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
     /* a leading '0' of T or L: a value below the smallest of its length (C, S, D are one digit) */
-    if (_mm256_movemask_epi8(_mm256_cmpgt_epi64(_mm256_load_si256((const __m256i *)(const void *)min_tl[lt][ll]), v)))
+    if (_mm256_movemask_epi8(_mm256_cmpgt_epi64(_mm256_load_si256((const __m256i *)(const void *)t->min), v)))
         return NULL;
     _mm256_storeu_si256((__m256i *)(void *)r, v);
     r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
