@@ -944,8 +944,10 @@ static inline const char *span_row(const char *p, fp_wave_span *sp)
  * NULL for any other (span_row decides). */
 static inline const char *span_short(const char *p, fp_wave_span *sp)
 {
-    unsigned st = (unsigned char)p[1] - '0', d0 = (unsigned char)p[3] - '0', d1 = (unsigned char)p[4] - '0';
-    if (p[0] != '[' || p[2] != ',' || st > 9 || d0 > 9)
+    uint32_t w; /* p[0..3]: '[' and ',' tested in one compare (little-endian) */
+    memcpy(&w, p, 4);
+    unsigned st = ((w >> 8) & 0xff) - '0', d0 = (w >> 24) - '0', d1 = (unsigned char)p[4] - '0';
+    if ((w & 0x00ff00ffu) != 0x002c005bu || st > 9 || d0 > 9)
         return NULL;
     sp->state = (int32_t)(st < FP_WS_COUNT ? st : FP_WS_EMPTY);
     if (p[4] == ']') {
@@ -962,12 +964,16 @@ static size_t spans_batch(fp_fc *c, fp_wave_span *sp, size_t room)
 {
     const char *p = c->p, *lim = row_lim(c), *end = c->p;
     fp_wave_span *s0 = sp, *send = sp + room;
+    /* rows start >= SPAN_ROW_MIN bytes apart, so with every start below p + (room - 1) *
+     * SPAN_ROW_MIN + 1 at most `room` rows fit: the short rows' loop need not count them */
+    if ((size_t)(lim - p) > (room - 1) * SPAN_ROW_MIN + 1)
+        lim = p + (room - 1) * SPAN_ROW_MIN + 1;
     while (sp < send && p < lim) {
         const char *q;
         while ((q = span_short(p, sp)) != NULL) { /* no calls: the short rows' loop */
             sp++;
             end = q;
-            if (*q != ',' || sp == send || (p = q + 1) >= lim)
+            if (*q != ',' || (p = q + 1) >= lim)
                 goto out;
         }
         q = span_row(p, sp);
