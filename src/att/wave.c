@@ -1098,12 +1098,13 @@ static bool f_spans(fp_fc *c, fp_wave *w)
  * ROW_WINDOW bytes, and each producer is read only with 40 bytes ahead. On
  * anything else nothing is kept (the producers read are dropped) and NULL
  * sends the entry the general way. */
-static const char *wait_compact(const char *p, const char *end, fp_wave *w)
+static inline __attribute__((always_inline)) const char *wait_compact(const char *p, const char *end, fp_wave *w)
 {
     size_t n0 = w->n_prods;
     int64_t line, prod, x;
     unsigned n;
-    if (*p++ != '[' || !(n = compact_int_sep(p, &line)) || p[n] != ',' || p[n + 1] != '[')
+    uint16_t h; /* two bytes in one compare (little-endian, as compact_int_sep) */
+    if (*p++ != '[' || !(n = compact_int_sep(p, &line)) || (memcpy(&h, p + n, 2), h != (',' | '[' << 8)))
         return NULL;
     p += n + 2;
     if (*p == ']') {
@@ -1116,7 +1117,7 @@ static const char *wait_compact(const char *p, const char *end, fp_wave *w)
             if (!(n = compact_int_sep(p, &prod)) || p[n] != ',')
                 goto undo;
             p += n + 1;
-            if (p[0] == '0' && p[1] == ']') { /* the count the decoder always writes */
+            if ((memcpy(&h, p, 2), h == ('0' | ']' << 8))) { /* the count the decoder always writes */
                 p += 2;
             } else {
                 if (!(n = compact_int_sep(p, &x)) || p[n] != ']')
