@@ -705,8 +705,8 @@ out:
  * which holds T, C, S, D; the high one p[e0+5..], which starts at D and holds L),
  * zeroing the rest; then pairs, quads and octets are combined by three
  * multiply-adds and the four values stored as time, stall, dur, line - the first
- * four fields of fp_wave_inst, in that order. The shuffles depend only on T's and
- * L's lengths: two tables of eight, built by the compiler. */
+ * four fields of fp_wave_inst, in that order. The shuffle (and the smallest values without a leading
+ * '0', for the leading-zero test) depend only on T's and L's lengths: common_tab, built by the compiler. */
 _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall) == 8 &&
                    offsetof(fp_wave_inst, dur) == 16 && offsetof(fp_wave_inst, line) == 24,
                "the AVX2 row stores time, stall, dur, line as one 32-byte vector");
@@ -727,7 +727,20 @@ _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall
 /* the common shape's two lanes in one: S and D one digit */
 #define SH_COMMON(lt, ll) SH_LO(lt, 1), SH_HI(1, ll)
 /* [lt][ll]: the shuffle of a row whose T has lt digits and L ll (0 unused) */
-static const unsigned char sh_row[9][9][32] __attribute__((aligned(32))) = SH_TAB(SH_COMMON);
+/* [lt][ll]: the smallest T, S, D, L of a common row without a leading '0' (min_of_len) */
+#define MIN_LEN(n)                                                                                             \
+    ((n) < 2 ? 0 : (n) == 2 ? 10 : (n) == 3 ? 100 : (n) == 4 ? 1000 : (n) == 5 ? 10000 : (n) == 6 ? 100000     \
+                                                                     : (n) == 7 ? 1000000 : 10000000)
+#define MIN_TL(lt, ll) MIN_LEN(lt), 0, 0, MIN_LEN(ll)
+/* both in one table, by T's end e0 = lt + 1 and ll: one base, one index */
+typedef struct common_row {
+    unsigned char sh[32];
+    int64_t min[4];
+} common_row;
+#define CT(e0, ll) {{SH_COMMON((e0) - 1, ll)}, {MIN_TL((e0) - 1, ll)}}
+#define CT_ROW(e0) {CT(e0, 0), CT(e0, 1), CT(e0, 2), CT(e0, 3), CT(e0, 4), CT(e0, 5), CT(e0, 6), CT(e0, 7), CT(e0, 8)}
+static const common_row common_tab[10][9] __attribute__((aligned(32))) = {
+    CT_ROW(0), CT_ROW(1), CT_ROW(2), CT_ROW(3), CT_ROW(4), CT_ROW(5), CT_ROW(6), CT_ROW(7), CT_ROW(8), CT_ROW(9)};
 
 /* The constants of inst_avx2, made once per batch and hidden from the compiler
  * (an empty asm), which otherwise rebuilds each of them in every row. */
@@ -750,41 +763,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *
     __asm__("" : "+r"(k->even), "+r"(k->commas));
 }
 
-__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(const char *p, fp_wave_inst *r,
-                                                                            const avx2_k *k)
-{
-    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    const __m256i a = _mm256_sub_epi8(x, k->c0);
-    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
-    const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->c0));
-    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero (as in inst_avx2_any) */
-        return NULL;
-    unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull);
-    unsigned lt = e0 - 1;
-    if (((nd >> e0) & 0xff) != 0x55)
-        return NULL;
-    uint64_t w;
-    memcpy(&w, p + e0, 8);
-    if ((w & k->even) != k->commas)
-        return NULL;
-    const char *l = p + e0 + 7;
-    unsigned ll = (unsigned)__builtin_ctzll(nd >> (e0 + 7));
-    if (((lt - 1) | (ll - 1)) > 7 || l[ll] != ']') /* both 1..8 (0 wraps) */
-        return NULL;
-    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
-    const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)sh_row[lt][ll]);
-    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
-    const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
-    const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
-    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
-    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
-    const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
-    _mm256_storeu_si256((__m256i *)(void *)r, v);
-    r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
-    return l + ll + 1;
-}
-
-/* The AVX2 row of any cell lengths, for the rows inst_avx2 declines: "[T,C,S,D,L]" with C one
+/* The AVX2 row of any cell lengths, for the rows not of the common shape: "[T,C,S,D,L]" with C one
  * digit (the decoder's category; 2-digit ones, rare, go inst_row's way) and T, S,
  * D, L of 1..8 digits. The cells are found from a 32-byte non-digit mask (each
  * cell ends at the next non-digit), every non-digit inside the row must be a comma
@@ -802,19 +781,19 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(con
 static const unsigned char sh_lo[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_LO);
 static const unsigned char sh_hi[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_HI);
 
-__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_any(const char *p, fp_wave_inst *r)
+/* That row, from where inst_avx2 found it is not the common shape (one load, one
+ * non-digit mask and one leading-zero test for both): x the 32 bytes at p, nd their
+ * non-digit mask, e0 T's end. */
+__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_rest(const char *p, __m256i x, uint64_t nd,
+                                                                                unsigned e0, fp_wave_inst *r,
+                                                                                const avx2_k *k)
 {
-    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    const __m256i a = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
-    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-        _mm256_cmpeq_epi8(_mm256_min_epu8(a, _mm256_set1_epi8(9)), a));
+    const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->c0));
+    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero: a '0' after a non-digit, before a digit */
+        return NULL;
+    if (((nd >> e0) & 0xf) != 0x5) /* then one non-digit (C), a separator, a digit */
+        return NULL;
     const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
-    const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('0')));
-    if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero */
-        return NULL;
-    unsigned e0 = (unsigned)__builtin_ctzll(nd & ~1ull); /* T's end */
-    if (((nd >> e0) & 0xf) != 0x5)                        /* then one non-digit (C), a separator, a digit */
-        return NULL;
     unsigned e2 = e0 + 3 + (unsigned)__builtin_ctzll(nd >> (e0 + 3)); /* S's end */
     unsigned e3 = e2 + 1 + (unsigned)__builtin_ctzll(nd >> (e2 + 1)); /* D's */
     unsigned e4 = e3 + 1 + (unsigned)__builtin_ctzll(nd >> (e3 + 1)); /* L's */
@@ -828,16 +807,49 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_any
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e2 + 1)), 1);
     const __m256i ctl = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)sh_lo[lt][ls])),
                                                 _mm_load_si128((const __m128i *)(const void *)sh_hi[ld][ll]), 1);
-    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), _mm256_set1_epi8('0')); /* zeros stay 0 */
-    const __m256i pairs = _mm256_maddubs_epi16(dig, _mm256_set1_epi16(0x010a));
-    const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00010064));
-    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), _mm256_set1_epi32(0x00012710));
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
+    const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
+    const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
+    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
     /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
-    const __m256i v = _mm256_cvtepu32_epi64(
-        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5))));
+    const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
     _mm256_storeu_si256((__m256i *)(void *)r, v);
     r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
     return p + e4 + 1;
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(const char *p, fp_wave_inst *r,
+                                                                            const avx2_k *k)
+{
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i a = _mm256_sub_epi8(x, k->c0);
+    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
+    uint64_t e0 = (uint64_t)__builtin_ctzll(nd & ~1ull); /* 64-bit positions: no sign extensions */
+    if (((nd >> e0) & 0xff) != 0x55) /* not the common shape: the row of any lengths, from here */
+        return inst_avx2_rest(p, x, nd, (unsigned)e0, r, k);
+    uint64_t w;
+    memcpy(&w, p + e0, 8);
+    if ((w & k->even) != k->commas)
+        return NULL;
+    const char *l = p + e0 + 7;
+    uint64_t ll = (uint64_t)__builtin_ctzll(nd >> (e0 + 7));
+    if (((e0 - 2) | (ll - 1)) > 7 || l[ll] != ']') /* lt = e0 - 1 and ll both 1..8 (0 wraps) */
+        return NULL;
+    const common_row *t = &common_tab[e0][ll];
+    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
+    const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)t->sh);
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
+    const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
+    const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
+    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
+    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
+    const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
+    /* a leading '0' of T or L: a value below the smallest of its length (C, S, D are one digit) */
+    if (_mm256_movemask_epi8(_mm256_cmpgt_epi64(_mm256_load_si256((const __m256i *)(const void *)t->min), v)))
+        return NULL;
+    _mm256_storeu_si256((__m256i *)(void *)r, v);
+    r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
+    return l + ll + 1;
 }
 
 /* insts_batch with the AVX2 row first. */
@@ -873,7 +885,8 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t insts_batch_wide(fp_fc *c
             if (r == rend || p >= lim)
                 goto out;
         }
-        if (!(q = *p == '[' ? inst_avx2_any(p, r) : NULL) && !(q = inst_row(p, r)))
+        /* a row inst_avx2 (either shape) declined: the SSE2 ways decide */
+        if (!(q = inst_row(p, r)))
             break;
         r++;
         end = q;
@@ -932,8 +945,10 @@ static inline const char *span_row(const char *p, fp_wave_span *sp)
  * NULL for any other (span_row decides). */
 static inline const char *span_short(const char *p, fp_wave_span *sp)
 {
-    unsigned st = (unsigned char)p[1] - '0', d0 = (unsigned char)p[3] - '0', d1 = (unsigned char)p[4] - '0';
-    if (p[0] != '[' || p[2] != ',' || st > 9 || d0 > 9)
+    uint32_t w; /* p[0..3]: '[' and ',' tested in one compare (little-endian) */
+    memcpy(&w, p, 4);
+    unsigned st = ((w >> 8) & 0xff) - '0', d0 = (w >> 24) - '0', d1 = (unsigned char)p[4] - '0';
+    if ((w & 0x00ff00ffu) != 0x002c005bu || st > 9 || d0 > 9)
         return NULL;
     sp->state = (int32_t)(st < FP_WS_COUNT ? st : FP_WS_EMPTY);
     if (p[4] == ']') {
@@ -950,12 +965,16 @@ static size_t spans_batch(fp_fc *c, fp_wave_span *sp, size_t room)
 {
     const char *p = c->p, *lim = row_lim(c), *end = c->p;
     fp_wave_span *s0 = sp, *send = sp + room;
+    /* rows start >= SPAN_ROW_MIN bytes apart, so with every start below p + (room - 1) *
+     * SPAN_ROW_MIN + 1 at most `room` rows fit: the short rows' loop need not count them */
+    if ((size_t)(lim - p) > (room - 1) * SPAN_ROW_MIN + 1)
+        lim = p + (room - 1) * SPAN_ROW_MIN + 1;
     while (sp < send && p < lim) {
         const char *q;
         while ((q = span_short(p, sp)) != NULL) { /* no calls: the short rows' loop */
             sp++;
             end = q;
-            if (*q != ',' || sp == send || (p = q + 1) >= lim)
+            if (*q != ',' || (p = q + 1) >= lim)
                 goto out;
         }
         q = span_row(p, sp);
@@ -1080,12 +1099,13 @@ static bool f_spans(fp_fc *c, fp_wave *w)
  * ROW_WINDOW bytes, and each producer is read only with 40 bytes ahead. On
  * anything else nothing is kept (the producers read are dropped) and NULL
  * sends the entry the general way. */
-static const char *wait_compact(const char *p, const char *end, fp_wave *w)
+static inline __attribute__((always_inline)) const char *wait_compact(const char *p, const char *end, fp_wave *w)
 {
     size_t n0 = w->n_prods;
     int64_t line, prod, x;
     unsigned n;
-    if (*p++ != '[' || !(n = compact_int_sep(p, &line)) || p[n] != ',' || p[n + 1] != '[')
+    uint16_t h; /* two bytes in one compare (little-endian, as compact_int_sep) */
+    if (*p++ != '[' || !(n = compact_int_sep(p, &line)) || (memcpy(&h, p + n, 2), h != (',' | '[' << 8)))
         return NULL;
     p += n + 2;
     if (*p == ']') {
@@ -1098,7 +1118,7 @@ static const char *wait_compact(const char *p, const char *end, fp_wave *w)
             if (!(n = compact_int_sep(p, &prod)) || p[n] != ',')
                 goto undo;
             p += n + 1;
-            if (p[0] == '0' && p[1] == ']') { /* the count the decoder always writes */
+            if ((memcpy(&h, p, 2), h == ('0' | ']' << 8))) { /* the count the decoder always writes */
                 p += 2;
             } else {
                 if (!(n = compact_int_sep(p, &x)) || p[n] != ']')

@@ -95,11 +95,135 @@ static void test_digits8(void **state)
     assert_int_equal(v, 0);
 }
 
+/* fp_fc_key as it was, byte by byte: the reference of its 16-byte step. */
+static bool key_ref(fp_fc *c, const char **k, size_t *kl)
+{
+    if (!fp_fc_lit(c, '"'))
+        return false;
+    const char *s = c->p;
+    while (c->p < c->e && *c->p != '"') {
+        char ch = *c->p;
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'))
+            return false;
+        c->p++;
+    }
+    if (c->p >= c->e)
+        return false;
+    *k = s;
+    *kl = (size_t)(c->p - s);
+    c->p++;
+    return fp_fc_lit(c, ':');
+}
+
+/* Random keys - every length to 20, the bytes around each range of key characters
+ * ('/', ':', '@', '[', '`', '{', '^', 0x7f, 0x80, 0xff), '"' early or missing, blanks
+ * before ':', the buffer's end anywhere - read by fp_fc_key and by key_ref: the same
+ * result, key and position. */
+static void test_key_agree(void **state)
+{
+    (void)state;
+    static const char odd[] = "/:@[`{^\x7f\x80\xff \"\\";
+    static const char good[] = "abcxyzABCXYZ0189_";
+    char buf[64];
+    for (int it = 0; it < 200000; it++) {
+        size_t n = 0;
+        buf[n++] = '"';
+        unsigned len = next(21);
+        for (unsigned i = 0; i < len; i++)
+            buf[n++] = next(12) ? good[next(sizeof good - 1)] : odd[next(sizeof odd - 1)];
+        if (next(10))
+            buf[n++] = '"';
+        if (!next(6))
+            buf[n++] = ' ';
+        buf[n++] = next(8) ? ':' : ',';
+        while (n < sizeof buf)
+            buf[n++] = (char)(next(2) ? '1' : '"');
+        size_t end = next(4) ? sizeof buf : 1 + next((unsigned)sizeof buf - 1);
+        fp_fc a = {buf, buf + end}, b = {buf, buf + end};
+        const char *ka = NULL, *kb = NULL;
+        size_t la = 0, lb = 0;
+        bool ra = fp_fc_key(&a, &ka, &la), rb = key_ref(&b, &kb, &lb);
+        assert_int_equal(ra, rb);
+        if (ra) {
+            assert_ptr_equal(ka, kb);
+            assert_int_equal(la, lb);
+            assert_ptr_equal(a.p, b.p);
+        }
+    }
+}
+
+/* fp_fc_skip_scalar as it was (the words tried first): the reference of the reordered one. */
+static bool skip_ref(fp_fc *c)
+{
+    fp_fc_ws(c);
+    const char *p = c->p, *e = c->e;
+    if (p >= e)
+        return false;
+    if (*p == '"') {
+        const char *s;
+        size_t n;
+        return fp_fc_str(c, &s, &n);
+    }
+    if (fp_fc_word(c, "true", 4) || fp_fc_word(c, "false", 5) || fp_fc_word(c, "null", 4))
+        return true;
+    if (*p == '-')
+        p++;
+    if (p >= e || (unsigned)(*p - '0') > 9 || (*p == '0' && p + 1 < e && (unsigned)(p[1] - '0') <= 9))
+        return false;
+    while (p < e && (unsigned)(*p - '0') <= 9)
+        p++;
+    if (p < e && *p == '.') {
+        p++;
+        if (p >= e || (unsigned)(*p - '0') > 9)
+            return false;
+        while (p < e && (unsigned)(*p - '0') <= 9)
+            p++;
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < e && (*p == '+' || *p == '-'))
+            p++;
+        if (p >= e || (unsigned)(*p - '0') > 9)
+            return false;
+        while (p < e && (unsigned)(*p - '0') <= 9)
+            p++;
+    }
+    c->p = p;
+    return true;
+}
+
+/* Random scalars from pieces (words cut short, signs, zeros, fractions, exponents,
+ * strings, blanks) and a random end: fp_fc_skip_scalar agrees with skip_ref. */
+static void test_skip_scalar_agree(void **state)
+{
+    (void)state;
+    static const char *const piece[] = {"true", "false", "null", "tru", "nul", "-", "0", "7", "123", ".", "e",
+                                        "E", "+", "\"ab\"", "\"", " ", "\n", "x", ",", "-0", "00"};
+    char buf[48];
+    for (int it = 0; it < 200000; it++) {
+        size_t n = 0;
+        for (unsigned k = 1 + next(5); k-- && n < 32;) {
+            const char *s = piece[next(sizeof piece / sizeof *piece)];
+            size_t l = strlen(s);
+            memcpy(buf + n, s, l);
+            n += l;
+        }
+        size_t end = next(3) ? n : next((unsigned)n + 1);
+        fp_fc a = {buf, buf + end}, b = {buf, buf + end};
+        bool ra = fp_fc_skip_scalar(&a), rb = skip_ref(&b);
+        assert_int_equal(ra, rb);
+        if (ra)
+            assert_ptr_equal(a.p, b.p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ints_agree),
         cmocka_unit_test(test_digits8),
+        cmocka_unit_test(test_key_agree),
+        cmocka_unit_test(test_skip_scalar_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -237,12 +237,43 @@ static inline const char *fp_fc_ints_swar(const char *p, char lead, int64_t *v, 
 }
 #endif
 
+/* Bit i set: byte i of the 16 in x is one of [A-Za-z0-9_] (a key's characters). */
+#if defined(__SSE2__)
+static inline unsigned fp_fc_keychars16(__m128i x)
+{
+    const __m128i lo = _mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+    const __m128i dg = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+    const __m128i alpha = _mm_cmpeq_epi8(_mm_min_epu8(lo, _mm_set1_epi8(25)), lo);
+    const __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(dg, _mm_set1_epi8(9)), dg);
+    const __m128i us = _mm_cmpeq_epi8(x, _mm_set1_epi8('_'));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), us));
+}
+#endif
+
 /* A key of [A-Za-z0-9_] characters and its ':'. */
 static inline bool fp_fc_key(fp_fc *c, const char **k, size_t *kl)
 {
     if (!fp_fc_lit(c, '"'))
         return false;
     const char *s = c->p;
+#if defined(__SSE2__)
+    /* a key of < 16 characters (every key the decoder writes) in one step: the first
+     * '"' of the 16 bytes ends it, and every byte before it must be a key character;
+     * a byte that is not one before the '"' is exactly where the loop below fails */
+    if (c->e - c->p >= 16) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)c->p);
+        unsigned q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
+        if (q) {
+            unsigned n = (unsigned)__builtin_ctz(q);
+            if (~fp_fc_keychars16(x) & ((1u << n) - 1))
+                return false;
+            *k = s;
+            *kl = n;
+            c->p += n + 1;
+            return fp_fc_lit(c, ':');
+        }
+    }
+#endif
     while (c->p < c->e && *c->p != '"') {
         char ch = *c->p;
         if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'))
@@ -270,7 +301,9 @@ static inline bool fp_fc_skip_scalar(fp_fc *c)
         size_t n;
         return fp_fc_str(c, &s, &n);
     }
-    if (fp_fc_word(c, "true", 4) || fp_fc_word(c, "false", 5) || fp_fc_word(c, "null", 4))
+    /* the words only where no number starts (a number is the usual scalar) */
+    if (*p != '-' && (unsigned)(*p - '0') > 9 &&
+        (fp_fc_word(c, "true", 4) || fp_fc_word(c, "false", 5) || fp_fc_word(c, "null", 4)))
         return true;
     if (*p == '-')
         p++;
