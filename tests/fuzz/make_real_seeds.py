@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make_real.py CORPUS SEEDS - real-format seeds cut small from the MI350X corpus
+"""make_real_seeds.py CORPUS SEEDS - real-format seeds cut small from the MI350X corpus
 (/work/shared/corpus): a few hundred bytes each, never whole corpus files.
 
   wave_side/real_<case>_wstates3.json   the first 64 cells of wstates3.json's arrays
