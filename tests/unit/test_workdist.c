@@ -643,11 +643,14 @@ static int corpus_dispatch(const char *dir)
     }
     checks++;
     for (int k = 0; k < 16; k++) {
-        char name[8192];
-        snprintf(name, sizeof name, "%s/wstates%d.json", dir, k);
+        char leaf[32];
+        snprintf(leaf, sizeof leaf, "wstates%d.json", k);
+        char *name = fp_path_join(dir, leaf);
         fp_sb f;
         fp_sb_init(&f);
-        if (fp_read_file(name, &f, &e) == 0) {
+        int read = fp_read_file(name, &f, &e);
+        free(name);
+        if (read == 0) {
             int64_t v = -1, rv = -2;
             bool sat = true, rsat = false;
             assert_int_equal(fp_wstates_integral(dir, k, &v, &sat, &e), 0);
