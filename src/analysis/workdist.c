@@ -96,10 +96,11 @@ static double kth(double *v, size_t n, size_t k)
  * the same double as the element (an integer has one; -0.0 took the sort). false:
  * not this case (a fraction, a wide range), nothing written. */
 #define COUNT_SELECT_MAX(n) (4 * (n) + 4096)
-static bool count_select(const double *v, size_t n, double lo, double hi, size_t k1, size_t k2, double *o1, double *o2)
+static bool count_select(const double *v, size_t n, double lo, double hi, size_t k1, size_t k2, double *o1, double *o2,
+                         bool general)
 {
     const double lim = 4503599627370496.0; /* 2^52: int64 casts are exact both ways */
-    if (!(lo >= -lim && hi <= lim) || hi - lo > (double)COUNT_SELECT_MAX(n) || n > UINT32_MAX)
+    if (general || !(lo >= -lim && hi <= lim) || hi - lo > (double)COUNT_SELECT_MAX(n) || n > UINT32_MAX)
         return false;
     const int64_t ilo = (int64_t)lo;
     size_t nb = (size_t)((int64_t)hi - ilo) + 1;
@@ -125,7 +126,8 @@ static bool count_select(const double *v, size_t n, double lo, double hi, size_t
     return true;
 }
 
-void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q)
+/* general: the selection even where the counts would do (fp_trace_facts_general). */
+static void quantiles(double *v, size_t n, fp_wd_quant *q, bool general)
 {
     memset(q, 0, sizeof *q);
     q->n = (int64_t)n;
@@ -153,11 +155,13 @@ void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q)
     }
     q->min = lo;
     q->max = hi;
-    if (count_select(v, n, lo, hi, r50 - 1, (r90 ? r90 : 1) - 1, &q->p50, &q->p90))
+    if (count_select(v, n, lo, hi, r50 - 1, (r90 ? r90 : 1) - 1, &q->p50, &q->p90, general))
         return;
     q->p50 = kth(v, n, r50 - 1);
     q->p90 = kth(v, n, (r90 ? r90 : 1) - 1);
 }
+
+void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q) { quantiles(v, n, q, false); }
 
 static fp_optd ratio(double max, double med) { return med > 0 ? fp_optd_of(max / med) : fp_optd_none(); }
 
@@ -188,6 +192,7 @@ typedef struct facts_acc {
     bool zero_len;
     cu_len *cl;
     size_t ncl, capcl;
+    bool general; /* fp_trace_facts_general: the sorting ways only */
 } facts_acc;
 
 static int cmp_slot(const void *a, const void *b)
@@ -255,7 +260,7 @@ static bool count_pass(const occ_ev *src, occ_ev *dst, size_t n, int k)
 
 /* e in the order of keys[0], keys[1], ..., then time: what qsort(cmp) gives. The passes
  * go back and forth between e and one buffer; one copy at the end at most. */
-static void sort_by(occ_ev *e, size_t n, const int *keys, int nk, int (*cmp)(const void *, const void *))
+static void sort_by(occ_ev *e, size_t n, const int *keys, int nk, int (*cmp)(const void *, const void *), bool general)
 {
     if (n < 2)
         return;
@@ -265,7 +270,7 @@ static void sort_by(occ_ev *e, size_t n, const int *keys, int nk, int (*cmp)(con
     for (size_t i = 0; i < n; i++) /* back to time order: ord is a permutation of 0..n-1 */
         tmp[e[i].ord] = e[i];
     occ_ev *cur = tmp, *other = e;
-    bool counted = true;
+    bool counted = !general;
     for (int k = nk; k-- > 0 && counted;) {
         counted = count_pass(cur, other, n, keys[k]);
         if (counted) {
@@ -287,7 +292,7 @@ static void sort_by(occ_ev *e, size_t n, const int *keys, int nk, int (*cmp)(con
 static void pair_waves(occ_ev *e, size_t n, int se, facts_acc *a, fp_lt_se *s)
 {
     static const int keys[] = {K_CU, K_SIMD, K_SLOT};
-    sort_by(e, n, keys, 3, cmp_slot);
+    sort_by(e, n, keys, 3, cmp_slot, a->general);
     for (size_t i = 0; i + 1 < n; i++) {
         if (!e[i].start || e[i + 1].start || e[i + 1].cu != e[i].cu || e[i + 1].simd != e[i].simd ||
             e[i + 1].slot != e[i].slot)
@@ -331,11 +336,11 @@ static int same_cu(const occ_ev *a, const occ_ev *b) { return a->cu == b->cu; }
 static void cu_pass(occ_ev *e, size_t n, facts_acc *a, fp_lt_se *s)
 {
     static const int by_simd[] = {K_CU, K_SIMD}, by_cu[] = {K_CU};
-    sort_by(e, n, by_simd, 2, cmp_simd);
+    sort_by(e, n, by_simd, 2, cmp_simd, a->general);
     int64_t p = peak_level(e, n, same_simd);
     if (p > a->peak_simd)
         a->peak_simd = p;
-    sort_by(e, n, by_cu, 1, cmp_cu);
+    sort_by(e, n, by_cu, 1, cmp_cu, a->general);
     p = peak_level(e, n, same_cu);
     if (p > a->peak_cu)
         a->peak_cu = p;
@@ -586,7 +591,7 @@ static void one_se(const fp_occ_se *S, const fp_realtime *rt, facts_acc *a, fp_l
         lo[2] = x->slot < lo[2] ? x->slot : lo[2];
         hi[2] = x->slot > hi[2] ? x->slot : hi[2];
     }
-    if (!dense_se(S, n, lo, hi, a, s)) { /* the sorting way, on a copy */
+    if (a->general || !dense_se(S, n, lo, hi, a, s)) { /* the sorting way, on a copy */
         a->dense_all = false;
         occ_ev *e = malloc((n + 1) * sizeof *e);
         if (!e)
@@ -739,7 +744,7 @@ static void cu_busy(facts_acc *a, bool walked, fp_workdist *wd)
         busy[ncu++] = (double)c->len;
         sum += (double)c->len;
     }
-    fp_wd_quantiles(busy, ncu, &wd->cu_busy_cycles);
+    quantiles(busy, ncu, &wd->cu_busy_cycles, a->general);
     if (ncu) {
         double mean = sum / (double)ncu;
         wd->cu_busy_mean = fp_optd_of(mean);
@@ -784,7 +789,7 @@ static void occ_distribution(facts_acc *a, fp_workdist *wd)
         wd->critical = (fp_wd_wave_ref){c->se, c->cu, c->simd, c->slot, c->begin, c->cycles, NULL,
                                         fp_optd_none(), fp_optd_none()};
     }
-    fp_wd_quantiles(v, a->nw, &wd->wave_cycles);
+    quantiles(v, a->nw, &wd->wave_cycles, a->general);
     double thr = FP_WD_HEAVY * wd->wave_cycles.p50;
     /* the waves of one (SE, CU) are adjacent in this order: a CU is new when the
      * previous heavy wave ran on another one */
@@ -796,8 +801,8 @@ static void occ_distribution(facts_acc *a, fp_workdist *wd)
         wd->heavy_cus += !last || last->se != a->w[i].se || last->cu != a->w[i].cu;
         last = &a->w[i];
     }
-    fp_wd_quantiles(cu, ncu, &wd->cu_cycles);
-    fp_wd_quantiles(cun, ncu, &wd->cu_waves);
+    quantiles(cu, ncu, &wd->cu_cycles, a->general);
+    quantiles(cun, ncu, &wd->cu_waves, a->general);
     wd->wave_imbalance = ratio(wd->wave_cycles.max, wd->wave_cycles.p50);
     wd->cu_imbalance = ratio(wd->cu_cycles.max, wd->cu_cycles.p50);
     /* dense_se's busy times are per SE entry and CU: the runs of a->w when every SE was
@@ -811,7 +816,7 @@ static void occ_distribution(facts_acc *a, fp_workdist *wd)
 /* w in cmp_wd_wave's order: the four numbers packed into one key when each is in
  * 0..65535 and no two waves share them (wave files: a name each), so the radix order
  * (fp_order_u64) is the comparator's; else qsort, as before. */
-static void order_traced(fp_wd_wave *w, size_t n)
+static void order_traced(fp_wd_wave *w, size_t n, bool general)
 {
     if (n < 2)
         return;
@@ -819,7 +824,7 @@ static void order_traced(fp_wd_wave *w, size_t n)
     size_t *perm = malloc((n + 1) * sizeof *perm);
     if (!key || !perm)
         abort();
-    bool packed = true;
+    bool packed = !general;
     for (size_t i = 0; i < n; i++) {
         packed = packed && ((unsigned)w[i].se | (unsigned)w[i].simd | (unsigned)w[i].slot | (unsigned)w[i].id) < 65536;
         key[i] = (uint64_t)w[i].se << 48 | (uint64_t)w[i].simd << 32 | (uint64_t)w[i].slot << 16 | (uint64_t)w[i].id;
@@ -838,9 +843,10 @@ static void order_traced(fp_wd_wave *w, size_t n)
 }
 
 /* Work of the waves traced in detail. */
-static void traced_distribution(fp_wd_wave *w, size_t n, bool have_loop, fp_workdist *wd, fp_launch_trace *lt)
+static void traced_distribution(fp_wd_wave *w, size_t n, bool have_loop, fp_workdist *wd, fp_launch_trace *lt,
+                                bool general)
 {
-    order_traced(w, n);
+    order_traced(w, n, general);
     double *c = malloc((n + 1) * sizeof *c), *in = malloc((n + 1) * sizeof *in), *it = malloc((n + 1) * sizeof *it);
     if (!c || !in || !it)
         abort();
@@ -865,13 +871,13 @@ static void traced_distribution(fp_wd_wave *w, size_t n, bool have_loop, fp_work
                                                fp_model_strdup(name), fp_optd_of((double)x->insts),
                                                have_loop ? fp_optd_of((double)x->iterations) : fp_optd_none()};
     }
-    fp_wd_quantiles(c, n, &wd->traced_cycles);
-    fp_wd_quantiles(in, n, &wd->traced_instructions);
+    quantiles(c, n, &wd->traced_cycles, general);
+    quantiles(in, n, &wd->traced_instructions, general);
     if (have_loop) {
         wd->traced_iterations = calloc(1, sizeof *wd->traced_iterations);
         if (!wd->traced_iterations)
             abort();
-        fp_wd_quantiles(it, n, wd->traced_iterations);
+        quantiles(it, n, wd->traced_iterations, general);
     }
     wd->traced_imbalance = ratio(wd->traced_cycles.max, wd->traced_cycles.p50);
     free(c);
@@ -882,9 +888,10 @@ static void traced_distribution(fp_wd_wave *w, size_t n, bool have_loop, fp_work
 struct fp_trace_part {
     fp_launch_trace *lt;
     fp_workdist *wd;
+    bool general; /* fp_trace_facts_general's: the waves' part too */
 };
 
-fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt)
+static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, bool general)
 {
     if (!occ || !occ->n)
         return NULL;
@@ -893,6 +900,7 @@ fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt
     fp_trace_part *part = malloc(sizeof *part);
     facts_acc a;
     memset(&a, 0, sizeof a);
+    a.general = general;
     if (!lt || !wd || !part || !(lt->per_se = calloc(occ->n, sizeof *lt->per_se)))
         abort();
     lt->n_per_se = occ->n;
@@ -924,8 +932,11 @@ fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt
     free(a.cl);
     part->lt = lt;
     part->wd = wd;
+    part->general = general;
     return part;
 }
+
+fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt) { return trace_occ(occ, rt, false); }
 
 void fp_trace_facts_waves(fp_trace_part *part, fp_wd_wave *waves, size_t n, bool have_loop, fp_launch_trace **ltp,
                           fp_workdist **wdp)
@@ -934,7 +945,7 @@ void fp_trace_facts_waves(fp_trace_part *part, fp_wd_wave *waves, size_t n, bool
     *wdp = NULL;
     if (!part)
         return;
-    traced_distribution(waves, n, have_loop, part->wd, part->lt);
+    traced_distribution(waves, n, have_loop, part->wd, part->lt, part->general);
     *ltp = part->lt;
     *wdp = part->wd;
     free(part);
@@ -955,6 +966,12 @@ void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *
                     fp_launch_trace **ltp, fp_workdist **wdp)
 {
     fp_trace_facts_waves(fp_trace_facts_occ(occ, rt), waves, n, have_loop, ltp, wdp);
+}
+
+void fp_trace_facts_general(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n, bool have_loop,
+                            fp_launch_trace **ltp, fp_workdist **wdp)
+{
+    fp_trace_facts_waves(trace_occ(occ, rt, true), waves, n, have_loop, ltp, wdp);
 }
 
 void fp_trace_facts_to_doc(const fp_bubbles *b, fp_bubbles_doc *d)

@@ -1762,7 +1762,8 @@ static void match_by_numbers(const listed_ent *names, size_t n, fp_wave_list *ou
     free(hit);
 }
 
-static void cross_check(const char *dir, fp_wave_list *out, bool canonical)
+/* general: jscan and the merge by name only (fp_wave_list_dir_general) */
+static void cross_check(const char *dir, fp_wave_list *out, bool canonical, bool general)
 {
     char *path = fp_path_join(dir, "filenames.json");
     fp_sb sb;
@@ -1777,7 +1778,7 @@ static void cross_check(const char *dir, fp_wave_list *out, bool canonical)
     }
     listed_ent *names = NULL;
     size_t n = 0, cap = 0;
-    if (!listed_fast(sb.buf, sb.len, &names, &n, &cap)) {
+    if (general || !listed_fast(sb.buf, sb.len, &names, &n, &cap)) {
         listed_free(names, n);
         names = NULL;
         n = cap = 0;
@@ -1818,7 +1819,8 @@ static void order_files(fp_wave_file *f, size_t n, bool canonical)
     free(key);
 }
 
-int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err)
+/* general: the reference ways only - qsort, jscan, the merge by name (tests, fuzzing) */
+static int list_dir(const char *dir, fp_wave_list *out, fp_err *err, bool general)
 {
     memset(out, 0, sizeof *out);
     /* readdir's d_type says which entries are regular files, so the walk needs no
@@ -1873,12 +1875,17 @@ int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err)
     out->n = n;
     free(v);
     free(names);
+    canonical = canonical && !general;
     order_files(out->files, n, canonical);
     for (size_t i = 0; i < out->n; i++)
         out->files[i].pos = i;
-    cross_check(dir, out, canonical);
+    cross_check(dir, out, canonical, general);
     return 0;
 }
+
+int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err) { return list_dir(dir, out, err, false); }
+
+int fp_wave_list_dir_general(const char *dir, fp_wave_list *out, fp_err *err) { return list_dir(dir, out, err, true); }
 
 void fp_wave_list_free(fp_wave_list *l)
 {
@@ -3084,15 +3091,23 @@ int fp_wstates_integral(const char *dir, int state, int64_t *out, bool *saturate
     fp_sb_init(&sb);
     int rc = fp_read_file(path, &sb, err);
     free(path);
-    if (rc != 0) {
-        fp_sb_free(&sb);
-        return -1;
-    }
+    if (rc == 0)
+        rc = fp_wstates_parse_jscan(sb.buf, sb.len, state, out, saturated, err);
+    fp_sb_free(&sb);
+    return rc;
+}
+
+int fp_wstates_parse_jscan(const char *buf, size_t len, int state, int64_t *out, bool *saturated, fp_err *err)
+{
+    *out = 0;
+    *saturated = false;
+    char name[32];
+    snprintf(name, sizeof name, "wstates%d.json", state);
     fp_jscan js;
-    fp_js_init(&js, sb.buf, sb.len);
+    fp_js_init(&js, buf, len);
     int64_t *st = NULL, *tm = NULL;
     size_t ns = 0, nt = 0, cs = 0, ct = 0;
-    rc = -1;
+    int rc = -1;
     if (fp_js_next(&js) != FP_JT_OBJ_BEGIN) {
         wbad(err, name, &js, "top level is not an object");
         goto done;
@@ -3132,6 +3147,5 @@ done:
     free(st);
     free(tm);
     fp_js_free(&js);
-    fp_sb_free(&sb);
     return rc;
 }

@@ -1,7 +1,8 @@
 /* fuzz_wave_side - the small per-dispatch side files read with the wave reader:
  * occupancy.json (fp_occupancy_load, and fp_occupancy_stream against it) and wstates<k>.json
- * (fp_wstates_integral); realtime.json (fp_realtime_load) and the trace facts computed from both
- * (fp_trace_facts, issue 23: sorting only, never a table indexed by a file's CU id).
+ * (fp_wstates_integral, against the whole reader fp_wstates_parse_jscan); realtime.json
+ * (fp_realtime_load) and the trace facts computed from both (fp_trace_facts, issue 23: never a
+ * table indexed by a file's CU id; round 5: its fast ways against its sorting ways).
  * It found issue 10 (a) in 2 s (a repeated "state"/"time" key overflowed
  * read_int_array's buffer; regressions/wave_side/issue10a_*). */
 #include <stdbool.h>
@@ -45,6 +46,78 @@ static void check_event(void *user, int se, const fp_occ_event *ev)
     const fp_occ_event *b = &s->ev[c->k++];
     if (ev->time != b->time || ev->cu != b->cu || ev->simd != b->simd || ev->slot != b->slot || ev->start != b->start)
         c->differs = true; /* events given before it saw a time go back: it must return 1 */
+}
+
+/* Both blocks printed whole (fp_model_print), then freed: the text two ways must share. */
+static char *facts_text(fp_launch_trace *lt, fp_workdist *wd)
+{
+    if (!lt || !wd) {
+        if (lt || wd)
+            abort();
+        return strdup("none");
+    }
+    size_t n1, n2;
+    char *a = fp_model_print(&fp_launch_trace_schema, lt, &n1), *b = fp_model_print(&fp_workdist_schema, wd, &n2);
+    char *out = malloc(n1 + n2 + 2);
+    if (!a || !b || !out)
+        abort();
+    memcpy(out, a, n1);
+    out[n1] = '\n';
+    memcpy(out + n1 + 1, b, n2 + 1);
+    free(a);
+    free(b);
+    fp_model_free(&fp_launch_trace_schema, lt);
+    fp_model_free(&fp_workdist_schema, wd);
+    free(lt);
+    free(wd);
+    return out;
+}
+
+/* fp_trace_facts with its fast ways (dense_se's walk, counting quantiles, CU busy times
+ * from the waves in end order, the traced waves' radix order) against its sorting ways
+ * (fp_trace_facts_general): the same text. The traced waves come from the first events
+ * (their numbers taken from the event's: repeated ones too, which the radix order must
+ * leave to qsort). */
+static void facts_both(const fp_occupancy *occ, const fp_realtime *rt)
+{
+    enum { MAXW = 64 };
+    fp_wd_wave w[2][MAXW];
+    size_t nw = 0;
+    for (size_t i = 0; i < occ->n && nw < MAXW; i++)
+        for (size_t k = 0; k < occ->ses[i].n && nw < MAXW; k++) {
+            const fp_occ_event *e = &occ->ses[i].ev[k];
+            w[0][nw] = (fp_wd_wave){occ->ses[i].se, e->cu, e->simd, e->slot, e->cu ^ e->start,
+                                    e->time, e->time + (int64_t)(k % 7), (int64_t)k, e->start ? (int64_t)k % 3 : -1};
+            nw++;
+        }
+    memcpy(w[1], w[0], sizeof w[0]);
+    char *txt[2];
+    for (int g = 0; g < 2; g++) {
+        fp_launch_trace *lt;
+        fp_workdist *wd;
+        (g ? fp_trace_facts_general : fp_trace_facts)(occ, rt, w[g], nw, nw % 2 == 0, &lt, &wd);
+        txt[g] = facts_text(lt, wd);
+    }
+    if (strcmp(txt[0], txt[1]))
+        abort();
+    free(txt[0]);
+    free(txt[1]);
+}
+
+/* fp_wstates_integral (the streaming passes, and the whole reader for what they decline)
+ * against the whole reader alone on the same bytes: value, flag, rc, error code and text. */
+static void wstates_both(const char *dir, const uint8_t *data, size_t size)
+{
+    int64_t v = 0, rv = 0;
+    bool sat = false, rsat = false;
+    fp_err err = {0}, rerr = {0};
+    int rc = fp_wstates_integral(dir, 3, &v, &sat, &err);
+    fz_check_err(rc, &err, "fp_wstates_integral");
+    int rrc = fp_wstates_parse_jscan((const char *)data, size, 3, &rv, &rsat, &rerr);
+    if (rc != rrc || v != rv || sat != rsat || err.code != rerr.code || (rc != 0 && strcmp(err.message, rerr.message)))
+        abort();
+    fp_err_clear(&err);
+    fp_err_clear(&rerr);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -98,6 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fp_model_free(&fp_workdist_schema, wd);
         free(lt);
         free(wd);
+        facts_both(&occ, trc == 0 ? &rt : NULL);
         if (trc == 0)
             fp_realtime_free(&rt);
         fp_err_clear(&terr);
@@ -107,11 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fp_occupancy_free(&ref);
     fp_err_clear(&rerr);
     fp_err_clear(&err);
-    int64_t v = 0;
-    bool saturated = false;
-    rc = fp_wstates_integral(dir, 3, &v, &saturated, &err);
-    fz_check_err(rc, &err, "fp_wstates_integral");
-    fp_err_clear(&err);
+    wstates_both(dir, data, size);
     free(o);
     free(w);
     free(t);

@@ -24,7 +24,7 @@ B=${FUZZ_BUILD:-build-fuzz}
 JOBS=${FUZZ_JOBS:-2}
 ALL="code_json wave wave_chunked wave_side filenames_json snapshots_json counters_csv kernel_trace_csv rocpd recipes_yaml config_yaml
      input_yaml bubbles_json map_json report_json capture_json counters_json tile_json model sweep_spec codeobj
-     realtime_json markup kernel_filter history_import"
+     realtime_json markup kernel_filter history_import order"
 TARGETS=${*:-$ALL}
 # largest input per target: seeds above it are cut, mutations stay fast
 declare -A MAXLEN=([code_json]=65536 [wave]=65536 [wave_chunked]=65536 [rocpd]=131072 [bubbles_json]=65536 [map_json]=65536

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 
+#include "flyprof/fs.h"
 #include "flyprof/kernel_trace.h"
 #include "flyprof/launch.h"
 #include "flyprof/loops.h"
@@ -604,11 +606,127 @@ static void test_partition_scaling(void **state)
     assert_int_equal(id.agent_units, 8);
 }
 
+/* Round 5's fast paths against their reference ways on every dispatch of the corpus, whole
+ * (the fuzz targets see inputs of a few KB only): the wave listing (fp_wave_list_dir_general),
+ * each wstates<k>.json (fp_wstates_parse_jscan on the file's bytes), the trace facts with the
+ * listed waves as traced ones (fp_trace_facts_general). */
+static char *facts_print(fp_launch_trace *lt, fp_workdist *wd)
+{
+    assert_non_null(lt);
+    assert_non_null(wd);
+    size_t n1, n2;
+    char *a = fp_model_print(&fp_launch_trace_schema, lt, &n1), *b = fp_model_print(&fp_workdist_schema, wd, &n2);
+    char *out = malloc(n1 + n2 + 2);
+    assert_non_null(out);
+    snprintf(out, n1 + n2 + 2, "%s\n%s", a, b);
+    free(a);
+    free(b);
+    fp_model_free(&fp_launch_trace_schema, lt);
+    free(lt);
+    fp_model_free(&fp_workdist_schema, wd);
+    free(wd);
+    return out;
+}
+
+static int corpus_dispatch(const char *dir)
+{
+    int checks = 0;
+    fp_wave_list l, g;
+    fp_err e = {0};
+    assert_int_equal(fp_wave_list_dir(dir, &l, &e), 0);
+    assert_int_equal(fp_wave_list_dir_general(dir, &g, &e), 0);
+    assert_int_equal(l.n, g.n);
+    assert_true(l.listed == g.listed && l.listed_missing == g.listed_missing && l.unlisted == g.unlisted);
+    for (size_t i = 0; i < l.n; i++) {
+        assert_string_equal(l.files[i].name, g.files[i].name);
+        assert_true(l.files[i].has_begin == g.files[i].has_begin && l.files[i].begin == g.files[i].begin);
+    }
+    checks++;
+    for (int k = 0; k < 16; k++) {
+        char leaf[32];
+        snprintf(leaf, sizeof leaf, "wstates%d.json", k);
+        char *name = fp_path_join(dir, leaf);
+        fp_sb f;
+        fp_sb_init(&f);
+        int read = fp_read_file(name, &f, &e);
+        free(name);
+        if (read == 0) {
+            int64_t v = -1, rv = -2;
+            bool sat = true, rsat = false;
+            assert_int_equal(fp_wstates_integral(dir, k, &v, &sat, &e), 0);
+            assert_int_equal(fp_wstates_parse_jscan(f.buf, f.len, k, &rv, &rsat, &e), 0);
+            assert_true(v == rv && sat == rsat);
+            checks++;
+        }
+        fp_err_clear(&e);
+        fp_sb_free(&f);
+    }
+    fp_occupancy occ;
+    if (fp_occupancy_load(dir, &occ, &e) == 0) {
+        fp_realtime rt;
+        bool have_rt = fp_realtime_load(dir, &rt, &e) == 0;
+        fp_err_clear(&e);
+        fp_wd_wave *w[2] = {calloc(l.n + 1, sizeof *w[0]), calloc(l.n + 1, sizeof *w[1])};
+        assert_true(w[0] && w[1]);
+        for (size_t i = 0; i < l.n; i++) { /* listed order reversed: the radix order has work to do */
+            const fp_wave_file *x = &l.files[l.n - 1 - i];
+            w[0][i] = (fp_wd_wave){x->se, 0, x->simd, x->slot, x->id, x->begin, x->begin + 1000 + (int64_t)(i % 97),
+                                   (int64_t)(i % 13), (int64_t)(i % 5)};
+        }
+        memcpy(w[1], w[0], l.n * sizeof *w[0]);
+        fp_launch_trace *lt[2];
+        fp_workdist *wd[2];
+        fp_trace_facts(&occ, have_rt ? &rt : NULL, w[0], l.n, true, &lt[0], &wd[0]);
+        fp_trace_facts_general(&occ, have_rt ? &rt : NULL, w[1], l.n, true, &lt[1], &wd[1]);
+        char *a = facts_print(lt[0], wd[0]), *b = facts_print(lt[1], wd[1]);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+        free(w[0]);
+        free(w[1]);
+        if (have_rt)
+            fp_realtime_free(&rt);
+        fp_occupancy_free(&occ);
+        checks++;
+    }
+    fp_err_clear(&e);
+    fp_wave_list_free(&l);
+    fp_wave_list_free(&g);
+    return checks;
+}
+
+static void test_corpus_fast_paths(void **state)
+{
+    (void)state;
+    DIR *d = opendir(FP_CORPUS);
+    int n = 0;
+    for (struct dirent *de; d && (de = readdir(d));) {
+        char att[4096];
+        snprintf(att, sizeof att, "%s/%s/att", FP_CORPUS, de->d_name);
+        DIR *a = de->d_name[0] == '.' ? NULL : opendir(att);
+        for (struct dirent *ae; a && (ae = readdir(a));) {
+            if (strncmp(ae->d_name, "ui_output_", 10))
+                continue;
+            char dir[8192];
+            snprintf(dir, sizeof dir, "%s/%s", att, ae->d_name);
+            n += corpus_dispatch(dir);
+        }
+        if (a)
+            closedir(a);
+    }
+    if (d) {
+        closedir(d);
+        assert_true(n > 60); /* 13 cases, each a listing, an occupancy.json and wstates1..4 */
+    }
+    fprintf(stderr, "corpus fast paths: %d checks\n", n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_realtime),    cmocka_unit_test(test_quantiles),   cmocka_unit_test(test_trace_facts),
         cmocka_unit_test(test_trace_facts_orders), cmocka_unit_test(test_trace_facts_walk),
+        cmocka_unit_test(test_corpus_fast_paths),
         cmocka_unit_test(test_quantiles_counting),
         cmocka_unit_test(test_loops),       cmocka_unit_test(test_pick_traced), cmocka_unit_test(test_simd_fill),
         cmocka_unit_test(test_hostile_clock), cmocka_unit_test(test_partition_scaling),

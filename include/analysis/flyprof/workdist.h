@@ -48,6 +48,13 @@ void fp_trace_facts_waves(fp_trace_part *part, fp_wd_wave *waves, size_t n, bool
                           fp_workdist **wd);
 void fp_trace_part_free(fp_trace_part *part);
 
+/* Tests and fuzzing only: fp_trace_facts by its reference ways - the sorting way per SE
+ * (qsort, no counting passes) instead of dense_se's walk, the selection instead of the
+ * counting quantiles, qsort instead of the traced waves' radix order - so the fast ways
+ * are compared with them on the same input (fuzz_wave_side); the same results. */
+void fp_trace_facts_general(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n,
+                            bool have_loop, fp_launch_trace **lt, fp_workdist **wd);
+
 /* Nearest-rank quantiles of v[0..n) (v is reordered: a selection, not a sort). */
 void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q);
 

@@ -135,6 +135,11 @@ typedef struct fp_wave_list {
  * filenames.json (absent or malformed filenames.json is not an error here). */
 int fp_wave_list_dir(const char *dir, fp_wave_list *out, fp_err *err);
 void fp_wave_list_free(fp_wave_list *l);
+/* Tests and fuzzing only: fp_wave_list_dir by its reference ways - qsort by (se, simd,
+ * slot, id, name), filenames.json through jscan, the name-sorted merge - instead of the
+ * radix order, the fscan reader and the pairing by numbers, so both are compared on the
+ * same directory (fuzz_filenames_json); the same result. */
+int fp_wave_list_dir_general(const char *dir, fp_wave_list *out, fp_err *err);
 
 /* Called once per readable wave; return non-zero to stop the walk (that value
  * is returned by fp_wave_walk). */
@@ -230,5 +235,10 @@ int fp_occupancy_stream(const char *dir, fp_occ_stream_fn fn, void *user, fp_err
  * A product or sum beyond int64 saturates and sets *saturated. A repeated
  * "state"/"time" key replaces the earlier array. */
 int fp_wstates_integral(const char *dir, int state, int64_t *out, bool *saturated, fp_err *err);
+/* The whole-file (jscan) reader alone, on the document in buf, without the streaming
+ * passes: fp_wstates_integral's reference for anything the passes decline. Exposed for
+ * tests and fuzzing (fuzz_wave_side compares both on every input), as the other _jscan
+ * twins are; the commands reach it only through fp_wstates_integral. */
+int fp_wstates_parse_jscan(const char *buf, size_t len, int state, int64_t *out, bool *saturated, fp_err *err);
 
 #endif
