@@ -302,13 +302,11 @@ static void test_trace_facts_orders(void **state)
 
 /* Both blocks printed whole, with the CU and SIMD numbers scaled back (cu = (c + 1000000) /
  * cu_mul, as trace_facts_of spreads them). */
-static char *facts_text(fp_launch_trace *lt, fp_workdist *wd, int cu_mul, int simd_mul)
+/* The launch facts and the work distribution printed as one text (both freed). */
+static char *facts_print(fp_launch_trace *lt, fp_workdist *wd)
 {
-    if (wd->wave_cycles.n) { /* else both are all zero */
-        wd->critical.cu = (wd->critical.cu + 1000000) / cu_mul;
-        wd->critical_cu.cu = (wd->critical_cu.cu + 1000000) / cu_mul;
-        wd->critical.simd /= simd_mul;
-    }
+    assert_non_null(lt);
+    assert_non_null(wd);
     size_t n1, n2;
     char *a = fp_model_print(&fp_launch_trace_schema, lt, &n1), *b = fp_model_print(&fp_workdist_schema, wd, &n2);
     char *out = malloc(n1 + n2 + 2);
@@ -321,6 +319,16 @@ static char *facts_text(fp_launch_trace *lt, fp_workdist *wd, int cu_mul, int si
     fp_model_free(&fp_workdist_schema, wd);
     free(wd);
     return out;
+}
+
+static char *facts_text(fp_launch_trace *lt, fp_workdist *wd, int cu_mul, int simd_mul)
+{
+    if (wd->wave_cycles.n) { /* else both are all zero */
+        wd->critical.cu = (wd->critical.cu + 1000000) / cu_mul;
+        wd->critical_cu.cu = (wd->critical_cu.cu + 1000000) / cu_mul;
+        wd->critical.simd /= simd_mul;
+    }
+    return facts_print(lt, wd);
 }
 
 static char *facts_of(const fp_occ_se *ses, size_t nses, int cu_mul, int simd_mul)
@@ -610,24 +618,6 @@ static void test_partition_scaling(void **state)
  * (the fuzz targets see inputs of a few KB only): the wave listing (fp_wave_list_dir_general),
  * each wstates<k>.json (fp_wstates_parse_jscan on the file's bytes), the trace facts with the
  * listed waves as traced ones (fp_trace_facts_general). */
-static char *facts_print(fp_launch_trace *lt, fp_workdist *wd)
-{
-    assert_non_null(lt);
-    assert_non_null(wd);
-    size_t n1, n2;
-    char *a = fp_model_print(&fp_launch_trace_schema, lt, &n1), *b = fp_model_print(&fp_workdist_schema, wd, &n2);
-    char *out = malloc(n1 + n2 + 2);
-    assert_non_null(out);
-    snprintf(out, n1 + n2 + 2, "%s\n%s", a, b);
-    free(a);
-    free(b);
-    fp_model_free(&fp_launch_trace_schema, lt);
-    free(lt);
-    fp_model_free(&fp_workdist_schema, wd);
-    free(wd);
-    return out;
-}
-
 static int corpus_dispatch(const char *dir)
 {
     int checks = 0;
