@@ -87,6 +87,7 @@ typedef struct bub_hent {
 typedef struct bub_keys {
     uint32_t *cnt;
     int64_t *mark;
+    size_t line0; /* the key of line 0: past the classes and the code rows */
 } bub_keys;
 
 /* Sweep state of one CU of the current (SE, SIMD) group. The clocks (exposed.c): c0 the

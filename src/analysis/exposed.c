@@ -462,6 +462,7 @@ static void keys_get(bub_ctx *c, bub_cu *cs)
     k->mark = calloc(n_keys(c) + 1, sizeof *k->mark);
     if (!k->cnt || !k->mark)
         abort();
+    k->line0 = FP_CL_COUNT + c->b->code.n;
     cs->keys = k;
 }
 
@@ -588,7 +589,7 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
 
 static inline int key_cls(int cls) { return cls; }
 static inline size_t key_row(int64_t row) { return FP_CL_COUNT + (size_t)row; }
-static inline size_t key_line(const bub_ctx *c, int line) { return FP_CL_COUNT + c->b->code.n + (size_t)line; }
+static inline size_t key_line(const bub_keys *k, int line) { return k->line0 + (size_t)line; }
 
 /* The clocks at t: c0, returned, and c0 + c1(r), the exposed-time clock of r's stalls. */
 static inline int64_t clocks(const bub_cu *cs, const bub_rwave *r, int64_t t, int64_t *exposed)
@@ -638,13 +639,13 @@ static inline int64_t key_close(bub_keys *k, size_t key, int64_t c0)
     return --k->cnt[key] == 0 ? c0 - k->mark[key] : 0;
 }
 
-static void keys_open(bub_ctx *c, bub_keys *k, const bub_iv *v, int64_t c0)
+static inline void keys_open(const bub_ctx *c, bub_keys *k, const bub_iv *v, int64_t c0)
 {
     int line = c->b->insts[v->row].line_id;
     key_open(k, key_cls(v->cls), c0);
     key_open(k, key_row(v->row), c0);
     if (line >= 0)
-        key_open(k, key_line(c, line), c0);
+        key_open(k, key_line(k, line), c0);
 }
 
 /* A stall that opens on a CU with no stall open is "solo": until a second one opens its
@@ -710,7 +711,7 @@ static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, 
     b->classes[v->cls].wall += key_close(cs->keys, key_cls(v->cls), c0);
     b->insts[v->row].wall += key_close(cs->keys, key_row(v->row), c0);
     if (line >= 0)
-        b->lines[line].wall += key_close(cs->keys, key_line(c, line), c0);
+        b->lines[line].wall += key_close(cs->keys, key_line(cs->keys, line), c0);
 }
 
 static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
