@@ -7,7 +7,6 @@
  * into the bundle (or --out) -> the same document as data, with the long lists
  * bounded by --limit and `truncated` saying what was cut.
  */
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,67 +103,32 @@ static void decoder_warnings(fp_ctx *ctx, const fp_dispatch_ref *ref, fp_bubbles
     free(dl);
 }
 
-/* bubbles.json: to --out, else into the bundle (a bare dispatch dir gets none). The path
- * it goes to, or NULL. */
-static char *artifact_path(const fp_ctx *ctx, const bubbles_args *a, const fp_dispatch_ref *ref)
+/* bubbles.json: to --out, else into the bundle (a bare dispatch dir gets none). *out is
+ * the path written, or NULL. */
+static int write_artifact(fp_ctx *ctx, const bubbles_args *a, const fp_dispatch_ref *ref, const fp_bubbles_doc *doc,
+                          char **out, fp_err *err)
 {
-    return a->out ? strdup(a->out) : !ref->bundle_is_dispatch ? fp_bundle_path(ctx->bundle, FP_ART_BUBBLES) : NULL;
-}
-
-/* The artifact's write, run beside the envelope's build: its bytes, fsync and rename
- * (~3 ms on flash_attn_func-big, ~1.8 ms of it waiting on the disk) overlap the view's
- * cJSON tree and table. Both only read the document (the view is rounded before). */
-typedef struct art_job {
-    const fp_bubbles_doc *doc;
-    const char *path;
-    const char *bundle;
-    int rc;
-    fp_err err;
-} art_job;
-
-static void *art_main(void *arg)
-{
-    art_job *j = arg;
+    *out = a->out ? strdup(a->out) : !ref->bundle_is_dispatch ? fp_bundle_path(ctx->bundle, FP_ART_BUBBLES) : NULL;
+    if (!*out)
+        return 0;
     /* streamed from the struct, no cJSON tree: the same bytes as fp_bundle_write_json */
-    j->rc = fp_model_write_bundle_file(&fp_bubbles_schema, j->doc, j->path, j->bundle, &j->err);
-    return NULL;
+    int rc = fp_model_write_bundle_file(&fp_bubbles_schema, doc, *out, ctx->bundle, err);
+    if (rc != 0)
+        fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
+    return rc;
 }
 
-/* The envelope: the same document, long lists bounded (a view of doc), and its table;
- * the artifact (out, when not NULL) written meanwhile. Returns 0 or -1 (err set: the
- * artifact could not be written; no envelope data then). */
-static int envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, const char *out, fp_err *err)
+/* The envelope: the same document, long lists bounded (a view of doc), and its table. */
+static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, const char *out)
 {
     fp_bubbles_doc view;
     size_t total[FP_BUB_LIMITED];
     fp_bubbles_doc_limit(doc, (size_t)a->limit, &view, total);
     /* the table shows the file's numbers: round what it shows (the view's entries are
-     * doc's; the writer rounds the same way, so this changes no byte of the artifact,
-     * and it is done before the writer starts, which then only reads) */
+     * doc's, already written; the writer rounds the same way, so this changes no byte) */
     fp_model_round(&fp_bubbles_schema, &view);
-    art_job aj = {.doc = doc, .path = out, .bundle = ctx->bundle, .rc = 0};
-    pthread_t th;
-    bool beside = out && pthread_create(&th, NULL, art_main, &aj) == 0;
-    if (out && !beside)
-        art_main(&aj);
     cJSON *j = fp_model_write(&fp_bubbles_schema, &view);
-    /* the table is printed only in table mode (FLYPROF_TABLE_FD makes it that too):
-     * json / csv never show it (~0.7 M instructions on flash_attn_func-big) */
-    fp_sb table;
-    fp_sb_init(&table);
-    if (ctx->format == FP_FMT_TABLE)
-        fp_bubbles_table(&view, doc, !strcmp(a->by, "line"), &table);
-    if (beside)
-        pthread_join(th, NULL);
-    if (aj.rc != 0) {
-        cJSON_Delete(j);
-        fp_sb_free(&table);
-        *err = aj.err;
-        fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
-        return -1;
-    }
     if (out) {
-        /* after the rename: realpath of the file written, not of what was there before */
         char *abs = fp_path_abs(out);
         fp_json_add_str(j, "artifact", abs);
         free(abs);
@@ -174,11 +138,11 @@ static int envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, con
     for (int i = 0; i < FP_BUB_LIMITED; i++)
         if (a->limit && total[i] > (size_t)a->limit)
             fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, total[i]);
-    if (table.len)
-        fp_sb_add(&ctx->table, table.buf, table.len);
-    fp_sb_free(&table);
+    /* the table is printed only in table mode (FLYPROF_TABLE_FD makes it that too):
+     * json / csv never show it (~0.7 M instructions on flash_attn_func-big) */
+    if (ctx->format == FP_FMT_TABLE)
+        fp_bubbles_table(&view, doc, !strcmp(a->by, "line"), &ctx->table);
     ctx->data = j;
-    return 0;
 }
 
 static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
@@ -216,14 +180,9 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
         fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d; bubbles.json left as it was", (int)*ctx->interrupted);
         goto done;
     }
-    if (add_dispatch_info(&doc, &ref, err) != 0)
+    if (add_dispatch_info(&doc, &ref, err) != 0 || write_artifact(ctx, a, &ref, &doc, &out, err) != 0)
         goto done;
-    out = artifact_path(ctx, a, &ref);
-    if (envelope(ctx, a, &doc, out, err) != 0) {
-        free(out);
-        out = NULL;
-        goto done;
-    }
+    envelope(ctx, a, &doc, out);
     rc = 0;
 done:
     free(out);
