@@ -181,6 +181,29 @@ mkdir -p "$tmp/ro/bubbles.json"   # a directory where the file must go: the wron
 run --bundle "$d" --out "$tmp/ro/bubbles.json"
 [ $rc -eq 78 ] && grep -q BAD_ARGS "$tmp/env" && [ -z "$(ls "$tmp/ro" | grep -v '^bubbles.json$')" ] \
     && ok "--out names a directory -> BAD_ARGS, no temp file left" || no "unwritable ($rc)"
+# the write itself fails (the parent is a file; it runs beside the envelope's build): the
+# error envelope alone, no data, no table, exit 74
+: > "$tmp/plain"
+run --bundle "$d" --out "$tmp/plain/b.json"
+[ $rc -eq 74 ] && py <<'PY' && ok "failed artifact write -> IO_ERROR, no data" || { no "failed write ($rc)"; cat "$tmp/env"; }
+import json, sys
+e = json.load(open(sys.argv[1]))
+assert not e["ok"] and e["error"]["code"] == "IO_ERROR" and "data" not in e, e
+assert "must be writable" in e["error"]["help"], e
+PY
+"$FLYPROF" bubbles -q -f table --bundle "$d" --out "$tmp/plain/b.json" > "$tmp/env" 2> "$tmp/err"; rc=$?
+[ $rc -eq 74 ] && ! grep -q vmcnt "$tmp/env" && ok "failed artifact write -> no table" || { no "failed write, table ($rc)"; cat "$tmp/env"; }
+# "artifact" names the file written: a symlink at --out is replaced (never written through)
+# and the path is resolved after the rename, not to the old link's target
+echo old > "$tmp/elsewhere.json"
+ln -s "$tmp/elsewhere.json" "$tmp/sym.json"
+run --bundle "$d" --out "$tmp/sym.json"
+[ $rc -eq 0 ] && [ ! -L "$tmp/sym.json" ] && [ "$(cat "$tmp/elsewhere.json")" = old ] && py "$(realpath "$tmp")" <<'PY' \
+    && ok "artifact over a symlink: replaced, path of the new file" || { no "artifact over symlink ($rc)"; cat "$tmp/env"; }
+import json, sys
+e = json.load(open(sys.argv[1]))
+assert e["ok"] and e["data"]["artifact"] == sys.argv[2] + "/sym.json", e["data"]["artifact"]
+PY
 
 # 5. bad input
 d=$(gen bub_two_waves)
