@@ -2262,6 +2262,8 @@ static void occ_sort(fp_occ_se *s)
 {
     size_t moves = 0, budget = 16 * s->n + 1024;
     for (size_t i = 1; i < s->n; i++) {
+        if (cmp_occ_time(&s->ev[i], &s->ev[i - 1]) >= 0)
+            continue; /* in place already (nearly every event): no copy out and back */
         fp_occ_event x = s->ev[i];
         size_t j = i;
         while (j > 0 && cmp_occ_time(&x, &s->ev[j - 1]) < 0) {
