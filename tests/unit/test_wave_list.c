@@ -136,6 +136,74 @@ static void test_cross_check(void **state)
     assert_int_equal(waves, 0);
 }
 
+/* Many files (the table of match_by_numbers probes past collisions): each listed name
+ * pairs or not as the general way's merge by name pairs it - listed in string order (as
+ * rocprofv3 writes), some twice, some absent on disk, some with a leading zero, some
+ * files unlisted - and the expected counts by hand. */
+static void test_many_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/fp_wave_list_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    fp_sb doc;
+    fp_sb_init(&doc);
+    fp_sb_adds(&doc, "{\"wave_filenames\":{\"0\":{\"0\":{\"0\":{");
+    char name[64], ent[128];
+    int ne = 0;
+    for (int se = 0; se < 3; se++)
+        for (int id = 0; id < 120; id++) {
+            snprintf(name, sizeof name, "se%d_sm%d_sl%d_wv%d.json", se, id % 4, id % 3, id);
+            if (id % 7 != 3) /* every seventh from 3 on: unlisted */
+                put(dir, name, "{}");
+            if (id % 5 == 1) /* every fifth from 1: listed, not on disk, numbers that share
+                              * se and simd with files (a probe must compare all four) */
+                snprintf(name, sizeof name, "se%d_sm%d_sl%d_wv%d.json", se, id % 4, id % 3, id + 500);
+            if (id % 13 == 2) /* every thirteenth from 2: a leading zero (never a file's name) */
+                snprintf(name, sizeof name, "se%d_sm%d_sl%d_wv0%d.json", se, id % 4, id % 3, id);
+            snprintf(ent, sizeof ent, "%s\"%d\":[\"%s\",%d]", ne ? "," : "", ne, name, 1000 + ne);
+            fp_sb_adds(&doc, ent);
+            ne++;
+            if (id % 17 == 0) { /* listed twice: the second is missing */
+                snprintf(ent, sizeof ent, ",\"%d\":[\"%s\",%d]", ne, name, 1000 + ne);
+                fp_sb_adds(&doc, ent);
+                ne++;
+            }
+        }
+    fp_sb_adds(&doc, "}}}}}");
+    put(dir, "filenames.json", doc.buf);
+    fp_sb_free(&doc);
+    fp_wave_list a, b;
+    fp_err e = {0};
+    assert_int_equal(fp_wave_list_dir(dir, &a, &e), 0);
+    assert_int_equal(fp_wave_list_dir_general(dir, &b, &e), 0);
+    /* 3 x 120 names, 3 x 8 twice; on disk 3 x (120 - 17) */
+    assert_int_equal(a.listed, 3 * 120 + 3 * 8);
+    assert_int_equal(a.n, 3 * (120 - 17));
+    assert_int_equal(a.listed, b.listed);
+    assert_int_equal(a.listed_missing, b.listed_missing);
+    assert_int_equal(a.unlisted, b.unlisted);
+    assert_int_equal(a.n, b.n);
+    size_t dated = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        assert_string_equal(a.files[i].name, b.files[i].name);
+        assert_int_equal(a.files[i].has_begin, b.files[i].has_begin);
+        assert_int_equal(a.files[i].begin, b.files[i].begin);
+        dated += a.files[i].has_begin;
+    }
+    /* paired: on disk, listed under its own canonical name (id % 5 != 1, id % 13 != 2) */
+    size_t want = 0;
+    for (int id = 0; id < 120; id++)
+        want += id % 7 != 3 && id % 5 != 1 && id % 13 != 2;
+    assert_int_equal(dated, 3 * want);
+    assert_int_equal(a.unlisted, a.n - 3 * want);
+    assert_int_equal(a.listed_missing, a.listed - 3 * want);
+    fp_wave_list_free(&a);
+    fp_wave_list_free(&b);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* occupancy.json rows near the usual shape "[time,c,s,l,b,x]" that the fast reader's
  * word-wide check (occ_row6) must take or leave exactly as jscan reads them: each byte
  * of the ten after the time replaced by a byte of every class around its own (digits,
@@ -197,6 +265,6 @@ static void test_occupancy_rows(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cross_check), cmocka_unit_test(test_occupancy_rows)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cross_check), cmocka_unit_test(test_many_files), cmocka_unit_test(test_occupancy_rows)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
