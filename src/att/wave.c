@@ -784,7 +784,7 @@ static const unsigned char sh_hi[9][9][16] __attribute__((aligned(16))) = SH_TAB
 /* That row, from where inst_avx2 found it is not the common shape (one load, one
  * non-digit mask and one leading-zero test for both): x the 32 bytes at p, nd their
  * non-digit mask, e0 T's end. */
-__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_rest(const char *p, __m256i x, uint64_t nd,
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char *inst_avx2_rest(const char *p, __m256i x, uint64_t nd,
                                                                                 unsigned e0, fp_wave_inst *r,
                                                                                 const avx2_k *k)
 {
@@ -818,7 +818,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2_res
     return p + e4 + 1;
 }
 
-__attribute__((target("avx2,bmi,bmi2"))) static inline const char *inst_avx2(const char *p, fp_wave_inst *r,
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char *inst_avx2(const char *p, fp_wave_inst *r,
                                                                             const avx2_k *k)
 {
     const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
