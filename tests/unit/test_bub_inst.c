@@ -317,12 +317,166 @@ static void test_pass_reference(void **state)
     fp_code_free(&code);
 }
 
+/* ---- the wait path in replay mode (no decoder list): a plain-array model of the two
+ * counters (drop-oldest past BUB_REPLAY_CAP) as the reference for the pairs it charges,
+ * with hostile counter values written over the parsed ones: negative, huge, zero, and
+ * more outstanding than issued ---- */
+
+typedef struct ref_ex {
+    uint64_t i;
+    int64_t rel;
+    size_t row;
+    int32_t cat;
+} ref_ex;
+
+typedef struct ref_q {
+    ref_ex v[BUB_REPLAY_CAP];
+    size_t n;
+} ref_q;
+
+static void ref_q_push(ref_q *q, ref_ex x)
+{
+    if (q->n == BUB_REPLAY_CAP) {
+        memmove(q->v, q->v + 1, (BUB_REPLAY_CAP - 1) * sizeof *q->v);
+        q->n--;
+    }
+    q->v[q->n++] = x;
+}
+
+/* retire down to keep into out (appended at *no) */
+static void ref_q_wait(ref_q *q, int keep, ref_ex *out, size_t *no)
+{
+    if (keep < 0 || q->n <= (size_t)keep)
+        return;
+    size_t k = q->n - (size_t)keep;
+    memcpy(out + *no, q->v, k * sizeof *q->v);
+    *no += k;
+    memmove(q->v, q->v + k, (q->n - k) * sizeof *q->v);
+    q->n -= k;
+}
+
+static void test_wait_replay_reference(void **state)
+{
+    (void)state;
+    fp_code code;
+    load_synth(&code);
+    fp_bubbles b;
+    memset(&b, 0, sizeof b);
+    b.code = code;
+    b.insts = calloc(code.n + 1, sizeof *b.insts);
+    assert_non_null(b.insts);
+    bub_ctx c;
+    fp_bub_ctx_init(&c, &b, NULL, NULL);
+    int64_t use[64];
+    size_t n_use = 0, n_wait_rows = 0;
+    for (int64_t l = -1; l <= code.max_index + 1 && n_use < 60; l++) {
+        size_t row = ref_row_of(&code, l);
+        use[n_use++] = l;
+        n_wait_rows += row != SIZE_MAX && c.row_wait[row];
+    }
+    assert_true(n_wait_rows >= 2);
+    static const int hostile[] = {-1000000, -1, 0, 1, 3, 63, 64, 65, 1 << 30, INT32_MAX};
+    enum { N = 4000 };
+    fp_wave_inst *rec = calloc(N, sizeof *rec);
+    ref_ex *ret = calloc(2 * BUB_REPLAY_CAP, sizeof *ret);
+    size_t nn = code.n + 1;
+    int64_t *cnt = calloc(nn * nn, sizeof *cnt), *cyc = calloc(nn * nn, sizeof *cyc), *dist = calloc(nn * nn, sizeof *dist);
+    assert_true(rec && ret && cnt && cyc && dist);
+    for (int round = 0; round < 8; round++) {
+        for (size_t i = 0; i < code.n; i++)
+            if (c.row_wait[i] && round > 0) { /* round 0: the parsed counters */
+                c.row_wf[i].vm_n = hostile[next_rand() % (sizeof hostile / sizeof *hostile)];
+                c.row_wf[i].lgkm_n = hostile[next_rand() % (sizeof hostile / sizeof *hostile)];
+            }
+        int64_t t = 0;
+        for (size_t j = 0; j < N; j++) {
+            uint64_t x = next_rand();
+            t += (int64_t)(x % 7);
+            rec[j].time = t;
+            rec[j].stall = (x >> 8) % 4 == 0 ? -3 : (int64_t)((x >> 12) % 9);
+            rec[j].dur = (int64_t)((x >> 20) % 12);
+            rec[j].line = use[(x >> 28) % n_use];
+            rec[j].cat = cats[(x >> 36) % (sizeof cats / sizeof *cats)];
+        }
+        /* the reference */
+        ref_q vm = {0}, lg = {0};
+        memset(cnt, 0, nn * nn * sizeof *cnt);
+        memset(cyc, 0, nn * nn * sizeof *cyc);
+        memset(dist, 0, nn * nn * sizeof *dist);
+        int64_t with = 0, execs = 0;
+        for (size_t j = 0; j < N; j++) {
+            size_t row = ref_row_of(&code, rec[j].line);
+            if (row == SIZE_MAX)
+                continue;
+            int64_t stall = rec[j].stall < 0 ? 0 : rec[j].stall;
+            if (c.row_wait[row]) {
+                execs++;
+                size_t no = 0;
+                const fp_waitcnt_fields *f = &c.row_wf[row];
+                if (f->vm)
+                    ref_q_wait(&vm, f->vm_n, ret, &no);
+                if (f->lgkm)
+                    ref_q_wait(&lg, f->lgkm_n, ret, &no);
+                with += no > 0;
+                for (size_t k = 0; k < no; k++) {
+                    cnt[row * nn + ret[k].row]++;
+                    cyc[row * nn + ret[k].row] += rec[j].time + stall - ret[k].rel;
+                    dist[row * nn + ret[k].row] += (int64_t)(j - ret[k].i - 1);
+                }
+                continue;
+            }
+            fp_counter k = fp_counter_of(c.row_static[row], (int)bub_cat_key(rec[j].cat));
+            ref_ex me = {j, rec[j].time + stall, row, rec[j].cat};
+            if (k == FP_CNT_VM)
+                ref_q_push(&vm, me);
+            else if (k == FP_CNT_LGKM)
+                ref_q_push(&lg, me);
+        }
+        /* the pass, whole or chunked */
+        free(b.pairs);
+        b.pairs = NULL;
+        b.n_pairs = b.cap_pairs = 0;
+        free(c.ptab);
+        c.ptab = NULL;
+        c.ptab_cap = 0;
+        b.waits_exec = b.waits_with_producers = b.waits_inferred = 0;
+        run_pass(&c, rec, N, round % 2 ? N : (size_t)1 + (size_t)round * 5, 3);
+        assert_int_equal(b.waits_exec, execs);
+        assert_int_equal(b.waits_with_producers, with);
+        assert_int_equal(b.waits_inferred, with);
+        int64_t seen = 0;
+        for (size_t p = 0; p < b.n_pairs; p++) {
+            size_t w = (size_t)b.pairs[p].wait_line, pr = (size_t)b.pairs[p].prod_line;
+            assert_true(w < nn && pr < nn);
+            assert_int_equal(b.pairs[p].count, cnt[w * nn + pr]);
+            assert_int_equal(b.pairs[p].cycles_sum, cyc[w * nn + pr]);
+            assert_int_equal(b.pairs[p].distance_sum, dist[w * nn + pr]);
+            seen += b.pairs[p].count;
+        }
+        int64_t want = 0;
+        for (size_t k = 0; k < nn * nn; k++)
+            want += cnt[k];
+        assert_int_equal(seen, want); /* no pair of the reference is missing */
+        assert_true(round > 0 || want > 0);
+    }
+    free(rec);
+    free(ret);
+    free(cnt);
+    free(cyc);
+    free(dist);
+    free(b.pairs);
+    fp_bub_ctx_free(&c);
+    free(b.insts);
+    fp_code_free(&code);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_synth),
         cmocka_unit_test(test_table_corpus),
         cmocka_unit_test(test_pass_reference),
+        cmocka_unit_test(test_wait_replay_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
