@@ -1268,19 +1268,6 @@ static void *wstates_main(void *arg)
     return NULL;
 }
 
-/* An early error: wait for the side jobs that were started and drop what they made. */
-static void side_abandon(pthread_t *ws_th, wstates_job *wsj, pthread_t *occ_th, occ_job *oj)
-{
-    if (ws_th)
-        pthread_join(*ws_th, NULL);
-    for (int s = 0; s < FP_WS_COUNT; s++)
-        fp_err_clear(&wsj->e[s]);
-    if (occ_th) {
-        pthread_join(*occ_th, NULL);
-        occ_job_free(oj);
-    }
-}
-
 /* Returns 0, -1 (err set) or 1: redo with bounded = false. */
 static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bool bounded, int jobs,
                         const volatile sig_atomic_t *cancel, warn_buf *wb, fp_err *err)
@@ -1289,25 +1276,11 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     void *user = wb;
     memset(out, 0, sizeof *out);
     out->rank_by = rank_by;
-    /* The side jobs need only the dir: started before code.json is parsed, so they run on
-     * the second CPU while this thread parses and sets up (it was idle then) instead of
-     * taking CPU from the two walk workers (flash_attn_func-big: wstates is 4.8 M
-     * instructions, code.json + setup ~5 M on this thread). */
-    wstates_job wsj;
-    memset(&wsj, 0, sizeof wsj);
-    wsj.dir = dir;
-    pthread_t ws_th;
-    bool ws_thread = jobs >= 2 && pthread_create(&ws_th, NULL, wstates_main, &wsj) == 0;
-    occ_job oj = {.dir = dir};
-    pthread_t occ_th;
-    bool occ_thread = jobs >= 2 && occ_beside(dir) && pthread_create(&occ_th, NULL, occ_main, &oj) == 0;
     if (fp_code_load(dir, &out->code, err) != 0) {
-        side_abandon(ws_thread ? &ws_th : NULL, &wsj, occ_thread ? &occ_th : NULL, &oj);
         fp_bubbles_free(out);
         return -1;
     }
     if (out->code.null_code || out->code.n == 0) {
-        side_abandon(ws_thread ? &ws_th : NULL, &wsj, occ_thread ? &occ_th : NULL, &oj);
         fp_err_set(err, FP_EMPTY_ATT, "%s: code.json has no instructions (an empty shell)", dir);
         fp_err_help(err, "this dispatch produced no waves on the traced CU; pick another with --dispatch N");
         fp_bubbles_free(out);
@@ -1332,7 +1305,6 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
 
     fp_wave_list list;
     if (fp_wave_list_dir(dir, &list, err) != 0) {
-        side_abandon(ws_thread ? &ws_th : NULL, &wsj, occ_thread ? &occ_th : NULL, &oj);
         fp_bub_ctx_free(&c);
         fp_bubbles_free(out);
         return -1;
@@ -1352,6 +1324,14 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     c.watermark = plan.watermark;
     c.bounded_pass = bounded;
     c.walk_files = plan.list.files;
+    wstates_job wsj;
+    memset(&wsj, 0, sizeof wsj);
+    wsj.dir = dir;
+    pthread_t ws_th;
+    bool ws_thread = jobs >= 2 && pthread_create(&ws_th, NULL, wstates_main, &wsj) == 0;
+    occ_job oj = {.dir = dir};
+    pthread_t occ_th;
+    bool occ_thread = jobs >= 2 && occ_beside(dir) && pthread_create(&occ_th, NULL, occ_main, &oj) == 0;
     int walked = walk_groups(dir, &plan, &c, jobs, cancel, wb);
     if (occ_thread)
         pthread_join(occ_th, NULL);
