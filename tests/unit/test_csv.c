@@ -269,6 +269,91 @@ static void test_matching_is_a_filter(void **state)
     fp_err_clear(&e2);
 }
 
+/* Unquoted cells of every length 0..40 (the reader scans 16 bytes a step) in a buffer that
+ * is NOT NUL-terminated where it ends, and needles of 1..12 bytes planted at every offset
+ * of a row, near its ends and at the very end of the input (the needle search compares 16
+ * candidate positions a step): against a plain split on ',' / '\n' and a naive substring
+ * test, in an exact-size heap copy so ASan sees any read past the end. */
+static uint32_t rnd_state = 12345;
+static uint32_t rnd(void)
+{
+    rnd_state = rnd_state * 1103515245u + 12345u;
+    return rnd_state >> 8;
+}
+
+static bool naive_has(const char *h, size_t hl, const char *n, size_t nl)
+{
+    for (size_t i = 0; i + nl <= hl; i++)
+        if (memcmp(h + i, n, nl) == 0)
+            return true;
+    return false;
+}
+
+static void test_scan_reference(void **state)
+{
+    (void)state;
+    const char alpha[] = "abcxyz0123_-.";
+    char text[8192];
+    for (int round = 0; round < 300; round++) {
+        int ncols = 1 + (int)(rnd() % 5), nrows = 1 + (int)(rnd() % 12);
+        size_t n = 0, starts[16], ends[16];
+        char needle[16];
+        size_t nl = 1 + rnd() % 12;
+        for (size_t k = 0; k < nl; k++)
+            needle[k] = alpha[rnd() % 6]; /* letters only: cells may hold it by chance */
+        needle[nl] = '\0';
+        for (int r = 0; r <= nrows; r++) {
+            starts[r] = n;
+            for (int c = 0; c < ncols; c++) {
+                size_t len = rnd() % 41 + (c == 0); /* an empty line is skipped, not a row */
+                for (size_t k = 0; k < len; k++)
+                    text[n++] = alpha[rnd() % (sizeof alpha - 1)];
+                if (r > 0 && c == ncols - 1 && rnd() % 3 == 0 && len >= nl) /* plant it at the cell's end */
+                    memcpy(text + n - nl, needle, nl);
+                if (c < ncols - 1)
+                    text[n++] = ',';
+            }
+            ends[r] = n;
+            if (r < nrows || rnd() % 2)
+                text[n++] = '\n';
+        }
+        char *buf = malloc(n);
+        assert_non_null(buf);
+        memcpy(buf, text, n);
+        fp_csv all, some;
+        fp_err e1 = {0}, e2 = {0};
+        assert_int_equal(fp_csv_parse(buf, n, "t.csv", &all, &e1), 0);
+        assert_int_equal(fp_csv_parse_matching(buf, n, "t.csv", needle, &some, &e2), 0);
+        assert_int_equal(all.ncols, (size_t)ncols);
+        assert_int_equal(all.nrows, (size_t)nrows);
+        size_t kept = 0;
+        for (int r = 0; r <= nrows; r++) {
+            /* the reference split of row r */
+            size_t p = starts[r];
+            for (int c = 0; c < ncols; c++) {
+                size_t q = p;
+                while (q < ends[r] && text[q] != ',')
+                    q++;
+                const char *cell = r == 0 ? all.header[c] : all.rows[r - 1][c];
+                assert_int_equal(strlen(cell), q - p);
+                assert_memory_equal(cell, text + p, q - p);
+                p = q + 1;
+            }
+            if (r > 0 && naive_has(text + starts[r], ends[r] - starts[r], needle, nl)) {
+                assert_true(kept < some.nrows);
+                assert_int_equal(some.line[kept], all.line[r - 1]);
+                for (int c = 0; c < ncols; c++)
+                    assert_string_equal(some.rows[kept][c], all.rows[r - 1][c]);
+                kept++;
+            }
+        }
+        assert_int_equal(some.nrows, kept);
+        fp_csv_free(&all);
+        fp_csv_free(&some);
+        free(buf);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_int_cells),
         cmocka_unit_test(test_load),
         cmocka_unit_test(test_matching_is_a_filter),
+        cmocka_unit_test(test_scan_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
