@@ -1041,100 +1041,20 @@ typedef struct occ_job {
     fp_err rt_e;
     fp_realtime rt;
     fp_trace_part *part;
+    fp_bub_occ_se *levels; /* occ_levels of occ */
 } occ_job;
 
-static bool occ_stopping(const void *p)
+/* Each SE's occupancy level over time (peak, mean, 16 buckets) from its events: on the
+ * occupancy job (beside the walk with --jobs 2: ~4.5 M instructions per 65 K events on
+ * moe_reduce-big, that were serial on the main thread after the walk). */
+static fp_bub_occ_se *occ_levels(const fp_occupancy *occ)
 {
-    const occ_job *j = p;
-    return atomic_load(&j->stop) || (j->cancel && *j->cancel);
-}
-
-/* Before each file: false (and j->stopped) when the pass no longer wants the job. */
-static bool occ_go_on(occ_job *j)
-{
-    if (j->probe && j->probe->hook)
-        j->probe->hook(j->probe->user, occ_stopping, j);
-    if (occ_stopping(j)) {
-        j->stopped = true;
-        return false;
-    }
-    if (j->probe)
-        atomic_fetch_add(&j->probe->files, 1);
-    return true;
-}
-
-static void *occ_main(void *arg)
-{
-    occ_job *j = arg;
-    j->occ_rc = -1;
-    if (!occ_go_on(j))
-        return NULL;
-    /* loaded, not streamed (fp_occupancy_stream): the launch facts pair every wave's events */
-    j->occ_rc = fp_occupancy_load(j->dir, &j->occ, &j->occ_e);
-    if (j->occ_rc != 0 || !occ_go_on(j))
-        return NULL;
-    j->have_rt = fp_realtime_load(j->dir, &j->rt, &j->rt_e) == 0;
-    j->part = fp_trace_facts_occ(&j->occ, j->have_rt ? &j->rt : NULL);
-    return NULL;
-}
-
-/* Beside the walk only while occupancy.json is small: its events are then held with the
- * walk's buffers, not after them (~2.2 bytes of memory per byte of file), and the peak
- * RSS of a 4 GB trace (6 MB of occupancy.json) must stay where it was. */
-#define OCC_BESIDE_MAX (2 << 20)
-static bool occ_beside(const char *dir)
-{
-    char *path = fp_path_join(dir, "occupancy.json");
-    struct stat st;
-    bool small = stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= OCC_BESIDE_MAX;
-    free(path);
-    return small;
-}
-
-static void occ_job_free(occ_job *j)
-{
-    if (j->occ_rc == 0)
-        fp_occupancy_free(&j->occ);
-    if (j->have_rt)
-        fp_realtime_free(&j->rt);
-    fp_err_clear(&j->occ_e);
-    fp_err_clear(&j->rt_e);
-    fp_trace_part_free(j->part);
-    j->occ_rc = -1;
-    j->have_rt = false;
-    j->part = NULL;
-}
-
-/* issue 23: launch_trace and workdist from occupancy.json, realtime.json (when present; a
- * malformed one is warned about and ignored) and the wave summaries. j: the occupancy job
- * that ran, beside the walk or on this thread after the wstates files. */
-static void finish_occupancy(fp_bubbles *b, bub_ctx *c, occ_job *j)
-{
-    if (j->occ_rc != 0) {
-        if (j->occ_e.code != FP_NO_ARTIFACT && c->warn) {
-            char msg[FP_ERR_MSG_MAX + 32];
-            snprintf(msg, sizeof msg, "occupancy ignored: %s", j->occ_e.message);
-            c->warn(c->user, msg);
-        }
-        occ_job_free(j);
-        return;
-    }
-    b->occ_available = true;
-    if (!j->have_rt && j->rt_e.code != FP_NO_ARTIFACT && c->warn) {
-        char msg[FP_ERR_MSG_MAX + 32];
-        snprintf(msg, sizeof msg, "realtime.json ignored: %s", j->rt_e.message);
-        c->warn(c->user, msg);
-    }
-    fp_trace_facts_waves(j->part, b->wd, b->n_wd, b->wd_head_line >= 0, &b->launch_trace, &b->workdist);
-    j->part = NULL;
-    const fp_occupancy occ = j->occ;
-    b->occ = calloc(occ.n + 1, sizeof *b->occ);
-    if (!b->occ)
+    fp_bub_occ_se *out = calloc(occ->n + 1, sizeof *out);
+    if (!out)
         abort();
-    b->n_occ = occ.n;
-    for (size_t s = 0; s < occ.n; s++) {
-        const fp_occ_se *S = &occ.ses[s];
-        fp_bub_occ_se *o = &b->occ[s];
+    for (size_t s = 0; s < occ->n; s++) {
+        const fp_occ_se *S = &occ->ses[s];
+        fp_bub_occ_se *o = &out[s];
         o->se = S->se;
         o->events = S->n;
         if (S->n == 0)
@@ -1180,6 +1100,99 @@ static void finish_occupancy(fp_bubbles *b, bub_ctx *c, occ_job *j)
         for (int i = 0; i < o->n_buckets; i++)
             o->buckets[i] = bucket_area[i] / ((double)span / 16.0);
     }
+    return out;
+}
+
+static bool occ_stopping(const void *p)
+{
+    const occ_job *j = p;
+    return atomic_load(&j->stop) || (j->cancel && *j->cancel);
+}
+
+/* Before each file: false (and j->stopped) when the pass no longer wants the job. */
+static bool occ_go_on(occ_job *j)
+{
+    if (j->probe && j->probe->hook)
+        j->probe->hook(j->probe->user, occ_stopping, j);
+    if (occ_stopping(j)) {
+        j->stopped = true;
+        return false;
+    }
+    if (j->probe)
+        atomic_fetch_add(&j->probe->files, 1);
+    return true;
+}
+
+static void *occ_main(void *arg)
+{
+    occ_job *j = arg;
+    j->occ_rc = -1;
+    if (!occ_go_on(j))
+        return NULL;
+    /* loaded, not streamed (fp_occupancy_stream): the launch facts pair every wave's events */
+    j->occ_rc = fp_occupancy_load(j->dir, &j->occ, &j->occ_e);
+    if (j->occ_rc != 0 || !occ_go_on(j))
+        return NULL;
+    j->have_rt = fp_realtime_load(j->dir, &j->rt, &j->rt_e) == 0;
+    j->part = fp_trace_facts_occ(&j->occ, j->have_rt ? &j->rt : NULL);
+    j->levels = occ_levels(&j->occ);
+    return NULL;
+}
+
+/* Beside the walk only while occupancy.json is small: its events are then held with the
+ * walk's buffers, not after them (~2.2 bytes of memory per byte of file), and the peak
+ * RSS of a 4 GB trace (6 MB of occupancy.json) must stay where it was. */
+#define OCC_BESIDE_MAX (2 << 20)
+static bool occ_beside(const char *dir)
+{
+    char *path = fp_path_join(dir, "occupancy.json");
+    struct stat st;
+    bool small = stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= OCC_BESIDE_MAX;
+    free(path);
+    return small;
+}
+
+static void occ_job_free(occ_job *j)
+{
+    if (j->occ_rc == 0)
+        fp_occupancy_free(&j->occ);
+    if (j->have_rt)
+        fp_realtime_free(&j->rt);
+    fp_err_clear(&j->occ_e);
+    fp_err_clear(&j->rt_e);
+    fp_trace_part_free(j->part);
+    free(j->levels);
+    j->levels = NULL;
+    j->occ_rc = -1;
+    j->have_rt = false;
+    j->part = NULL;
+}
+
+/* issue 23: launch_trace and workdist from occupancy.json, realtime.json (when present; a
+ * malformed one is warned about and ignored) and the wave summaries. j: the occupancy job
+ * that ran, beside the walk or on this thread after the wstates files. */
+static void finish_occupancy(fp_bubbles *b, bub_ctx *c, occ_job *j)
+{
+    if (j->occ_rc != 0) {
+        if (j->occ_e.code != FP_NO_ARTIFACT && c->warn) {
+            char msg[FP_ERR_MSG_MAX + 32];
+            snprintf(msg, sizeof msg, "occupancy ignored: %s", j->occ_e.message);
+            c->warn(c->user, msg);
+        }
+        occ_job_free(j);
+        return;
+    }
+    b->occ_available = true;
+    if (!j->have_rt && j->rt_e.code != FP_NO_ARTIFACT && c->warn) {
+        char msg[FP_ERR_MSG_MAX + 32];
+        snprintf(msg, sizeof msg, "realtime.json ignored: %s", j->rt_e.message);
+        c->warn(c->user, msg);
+    }
+    fp_trace_facts_waves(j->part, b->wd, b->n_wd, b->wd_head_line >= 0, &b->launch_trace, &b->workdist);
+    j->part = NULL;
+    b->occ = j->levels;
+    b->n_occ = j->occ.n;
+    j->levels = NULL;
     occ_job_free(j);
 }
 
