@@ -1026,10 +1026,14 @@ static void finish_rows(fp_bubbles *b, bub_ctx *c)
 
 /* occupancy.json and realtime.json read, and the launch facts that need only them
  * computed (fp_trace_facts_occ): on a thread of its own while the waves are walked
- * (--jobs 2+), else in finish_occupancy. What went wrong is kept, not said: the warnings
+ * (--jobs 2+), else on this thread after the wstates files. What went wrong is kept, not said: the warnings
  * come from finish_occupancy, after the walk's, in the order they always have. */
 typedef struct occ_job {
     const char *dir;
+    const volatile sig_atomic_t *cancel; /* a signal: stop (as the walk does) */
+    atomic_bool stop;                    /* the pass ended early: nobody wants the result */
+    bool stopped;                        /* stopped before the end: the result is incomplete */
+    bub_side_probe *probe;               /* tests, or NULL */
     int occ_rc;
     fp_err occ_e;
     fp_occupancy occ;
@@ -1037,82 +1041,20 @@ typedef struct occ_job {
     fp_err rt_e;
     fp_realtime rt;
     fp_trace_part *part;
+    fp_bub_occ_se *levels; /* occ_levels of occ */
 } occ_job;
 
-static void *occ_main(void *arg)
+/* Each SE's occupancy level over time (peak, mean, 16 buckets) from its events: on the
+ * occupancy job (beside the walk with --jobs 2: ~4.5 M instructions per 65 K events on
+ * moe_reduce-big, that were serial on the main thread after the walk). */
+static fp_bub_occ_se *occ_levels(const fp_occupancy *occ)
 {
-    occ_job *j = arg;
-    /* loaded, not streamed (fp_occupancy_stream): the launch facts pair every wave's events */
-    j->occ_rc = fp_occupancy_load(j->dir, &j->occ, &j->occ_e);
-    if (j->occ_rc != 0)
-        return NULL;
-    j->have_rt = fp_realtime_load(j->dir, &j->rt, &j->rt_e) == 0;
-    j->part = fp_trace_facts_occ(&j->occ, j->have_rt ? &j->rt : NULL);
-    return NULL;
-}
-
-/* Beside the walk only while occupancy.json is small: its events are then held with the
- * walk's buffers, not after them (~2.2 bytes of memory per byte of file), and the peak
- * RSS of a 4 GB trace (6 MB of occupancy.json) must stay where it was. */
-#define OCC_BESIDE_MAX (2 << 20)
-static bool occ_beside(const char *dir)
-{
-    char *path = fp_path_join(dir, "occupancy.json");
-    struct stat st;
-    bool small = stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= OCC_BESIDE_MAX;
-    free(path);
-    return small;
-}
-
-static void occ_job_free(occ_job *j)
-{
-    if (j->occ_rc == 0)
-        fp_occupancy_free(&j->occ);
-    if (j->have_rt)
-        fp_realtime_free(&j->rt);
-    fp_err_clear(&j->occ_e);
-    fp_err_clear(&j->rt_e);
-    fp_trace_part_free(j->part);
-    memset(j, 0, sizeof *j);
-}
-
-/* issue 23: launch_trace and workdist from occupancy.json, realtime.json (when present; a
- * malformed one is warned about and ignored) and the wave summaries. j: the occupancy job
- * that ran beside the walk, NULL: run it here. */
-static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c, occ_job *j)
-{
-    occ_job here;
-    if (!j) {
-        memset(&here, 0, sizeof here);
-        here.dir = dir;
-        occ_main(&here);
-        j = &here;
-    }
-    if (j->occ_rc != 0) {
-        if (j->occ_e.code != FP_NO_ARTIFACT && c->warn) {
-            char msg[FP_ERR_MSG_MAX + 32];
-            snprintf(msg, sizeof msg, "occupancy ignored: %s", j->occ_e.message);
-            c->warn(c->user, msg);
-        }
-        occ_job_free(j);
-        return;
-    }
-    b->occ_available = true;
-    if (!j->have_rt && j->rt_e.code != FP_NO_ARTIFACT && c->warn) {
-        char msg[FP_ERR_MSG_MAX + 32];
-        snprintf(msg, sizeof msg, "realtime.json ignored: %s", j->rt_e.message);
-        c->warn(c->user, msg);
-    }
-    fp_trace_facts_waves(j->part, b->wd, b->n_wd, b->wd_head_line >= 0, &b->launch_trace, &b->workdist);
-    j->part = NULL;
-    const fp_occupancy occ = j->occ;
-    b->occ = calloc(occ.n + 1, sizeof *b->occ);
-    if (!b->occ)
+    fp_bub_occ_se *out = calloc(occ->n + 1, sizeof *out);
+    if (!out)
         abort();
-    b->n_occ = occ.n;
-    for (size_t s = 0; s < occ.n; s++) {
-        const fp_occ_se *S = &occ.ses[s];
-        fp_bub_occ_se *o = &b->occ[s];
+    for (size_t s = 0; s < occ->n; s++) {
+        const fp_occ_se *S = &occ->ses[s];
+        fp_bub_occ_se *o = &out[s];
         o->se = S->se;
         o->events = S->n;
         if (S->n == 0)
@@ -1158,6 +1100,99 @@ static void finish_occupancy(fp_bubbles *b, const char *dir, bub_ctx *c, occ_job
         for (int i = 0; i < o->n_buckets; i++)
             o->buckets[i] = bucket_area[i] / ((double)span / 16.0);
     }
+    return out;
+}
+
+static bool occ_stopping(const void *p)
+{
+    const occ_job *j = p;
+    return atomic_load(&j->stop) || (j->cancel && *j->cancel);
+}
+
+/* Before each file: false (and j->stopped) when the pass no longer wants the job. */
+static bool occ_go_on(occ_job *j)
+{
+    if (j->probe && j->probe->hook)
+        j->probe->hook(j->probe->user, occ_stopping, j);
+    if (occ_stopping(j)) {
+        j->stopped = true;
+        return false;
+    }
+    if (j->probe)
+        atomic_fetch_add(&j->probe->files, 1);
+    return true;
+}
+
+static void *occ_main(void *arg)
+{
+    occ_job *j = arg;
+    j->occ_rc = -1;
+    if (!occ_go_on(j))
+        return NULL;
+    /* loaded, not streamed (fp_occupancy_stream): the launch facts pair every wave's events */
+    j->occ_rc = fp_occupancy_load(j->dir, &j->occ, &j->occ_e);
+    if (j->occ_rc != 0 || !occ_go_on(j))
+        return NULL;
+    j->have_rt = fp_realtime_load(j->dir, &j->rt, &j->rt_e) == 0;
+    j->part = fp_trace_facts_occ(&j->occ, j->have_rt ? &j->rt : NULL);
+    j->levels = occ_levels(&j->occ);
+    return NULL;
+}
+
+/* Beside the walk only while occupancy.json is small: its events are then held with the
+ * walk's buffers, not after them (~2.2 bytes of memory per byte of file), and the peak
+ * RSS of a 4 GB trace (6 MB of occupancy.json) must stay where it was. */
+#define OCC_BESIDE_MAX (2 << 20)
+static bool occ_beside(const char *dir)
+{
+    char *path = fp_path_join(dir, "occupancy.json");
+    struct stat st;
+    bool small = stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= OCC_BESIDE_MAX;
+    free(path);
+    return small;
+}
+
+static void occ_job_free(occ_job *j)
+{
+    if (j->occ_rc == 0)
+        fp_occupancy_free(&j->occ);
+    if (j->have_rt)
+        fp_realtime_free(&j->rt);
+    fp_err_clear(&j->occ_e);
+    fp_err_clear(&j->rt_e);
+    fp_trace_part_free(j->part);
+    free(j->levels);
+    j->levels = NULL;
+    j->occ_rc = -1;
+    j->have_rt = false;
+    j->part = NULL;
+}
+
+/* issue 23: launch_trace and workdist from occupancy.json, realtime.json (when present; a
+ * malformed one is warned about and ignored) and the wave summaries. j: the occupancy job
+ * that ran, beside the walk or on this thread after the wstates files. */
+static void finish_occupancy(fp_bubbles *b, bub_ctx *c, occ_job *j)
+{
+    if (j->occ_rc != 0) {
+        if (j->occ_e.code != FP_NO_ARTIFACT && c->warn) {
+            char msg[FP_ERR_MSG_MAX + 32];
+            snprintf(msg, sizeof msg, "occupancy ignored: %s", j->occ_e.message);
+            c->warn(c->user, msg);
+        }
+        occ_job_free(j);
+        return;
+    }
+    b->occ_available = true;
+    if (!j->have_rt && j->rt_e.code != FP_NO_ARTIFACT && c->warn) {
+        char msg[FP_ERR_MSG_MAX + 32];
+        snprintf(msg, sizeof msg, "realtime.json ignored: %s", j->rt_e.message);
+        c->warn(c->user, msg);
+    }
+    fp_trace_facts_waves(j->part, b->wd, b->n_wd, b->wd_head_line >= 0, &b->launch_trace, &b->workdist);
+    j->part = NULL;
+    b->occ = j->levels;
+    b->n_occ = j->occ.n;
+    j->levels = NULL;
     occ_job_free(j);
 }
 
@@ -1254,33 +1289,102 @@ static int cmp_simd_first(const void *a, const void *b)
  * the same order with the same warnings as when read on this thread. */
 typedef struct wstates_job {
     const char *dir;
+    const volatile sig_atomic_t *cancel; /* a signal: stop (as the walk does) */
+    atomic_bool stop;                    /* the pass ended early: nobody wants the integrals */
+    bool stopped;                        /* stopped before the last file: incomplete */
+    bub_side_probe *probe;               /* tests, or NULL */
     int rc[FP_WS_COUNT];
     int64_t v[FP_WS_COUNT];
     bool sat[FP_WS_COUNT];
     fp_err e[FP_WS_COUNT];
 } wstates_job;
 
+static bool ws_stopping(const void *p)
+{
+    const wstates_job *j = p;
+    return atomic_load(&j->stop) || (j->cancel && *j->cancel);
+}
+
 static void *wstates_main(void *arg)
 {
     wstates_job *j = arg;
-    for (int s = FP_WS_IDLE; s < FP_WS_COUNT; s++)
+    for (int s = FP_WS_IDLE; s < FP_WS_COUNT; s++) {
+        /* checked per file: an early error of the pass waits for one file at most */
+        if (j->probe && j->probe->hook)
+            j->probe->hook(j->probe->user, ws_stopping, j);
+        if (ws_stopping(j)) {
+            j->stopped = true;
+            break;
+        }
+        if (j->probe)
+            atomic_fetch_add(&j->probe->files, 1);
         j->rc[s] = fp_wstates_integral(j->dir, s, &j->v[s], &j->sat[s], &j->e[s]);
+    }
     return NULL;
+}
+
+/* The side jobs of one pass: started first thing (they need only the dir), so that they
+ * run on the second CPU while this thread parses code.json and sets up (~5 M
+ * instructions on flash_attn_func-big, that CPU idle then) instead of beside the two
+ * walk workers. An early end stops them between files (side_abandon). */
+typedef struct side_jobs {
+    wstates_job ws;
+    pthread_t ws_th;
+    bool ws_thread;
+    occ_job occ;
+    pthread_t occ_th;
+    bool occ_thread;
+} side_jobs;
+
+static void side_start(side_jobs *sj, const char *dir, int jobs, const volatile sig_atomic_t *cancel,
+                       bub_side_probe *probe)
+{
+    memset(sj, 0, sizeof *sj);
+    sj->ws.dir = dir;
+    sj->ws.cancel = cancel;
+    sj->ws.probe = probe;
+    sj->occ.probe = probe;
+    atomic_init(&sj->ws.stop, false);
+    sj->ws_thread = jobs >= 2 && pthread_create(&sj->ws_th, NULL, wstates_main, &sj->ws) == 0;
+    sj->occ.dir = dir;
+    sj->occ.cancel = cancel;
+    sj->occ.occ_rc = -1;
+    atomic_init(&sj->occ.stop, false);
+    sj->occ_thread = jobs >= 2 && occ_beside(dir) && pthread_create(&sj->occ_th, NULL, occ_main, &sj->occ) == 0;
+}
+
+/* The pass ends without using them: stop, wait (a file at most) and drop what they made. */
+static void side_abandon(side_jobs *sj)
+{
+    atomic_store(&sj->ws.stop, true);
+    atomic_store(&sj->occ.stop, true);
+    if (sj->ws_thread)
+        pthread_join(sj->ws_th, NULL);
+    for (int s = 0; s < FP_WS_COUNT; s++)
+        fp_err_clear(&sj->ws.e[s]);
+    if (sj->occ_thread)
+        pthread_join(sj->occ_th, NULL);
+    occ_job_free(&sj->occ);
+    sj->ws_thread = sj->occ_thread = false;
 }
 
 /* Returns 0, -1 (err set) or 1: redo with bounded = false. */
 static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bool bounded, int jobs,
-                        const volatile sig_atomic_t *cancel, warn_buf *wb, fp_err *err)
+                        const volatile sig_atomic_t *cancel, bub_side_probe *probe, warn_buf *wb, fp_err *err)
 {
     fp_bub_warn_fn warn = warn_collect;
     void *user = wb;
     memset(out, 0, sizeof *out);
     out->rank_by = rank_by;
+    side_jobs sj;
+    side_start(&sj, dir, jobs, cancel, probe);
     if (fp_code_load(dir, &out->code, err) != 0) {
+        side_abandon(&sj);
         fp_bubbles_free(out);
         return -1;
     }
     if (out->code.null_code || out->code.n == 0) {
+        side_abandon(&sj);
         fp_err_set(err, FP_EMPTY_ATT, "%s: code.json has no instructions (an empty shell)", dir);
         fp_err_help(err, "this dispatch produced no waves on the traced CU; pick another with --dispatch N");
         fp_bubbles_free(out);
@@ -1305,6 +1409,7 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
 
     fp_wave_list list;
     if (fp_wave_list_dir(dir, &list, err) != 0) {
+        side_abandon(&sj);
         fp_bub_ctx_free(&c);
         fp_bubbles_free(out);
         return -1;
@@ -1324,23 +1429,9 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     c.watermark = plan.watermark;
     c.bounded_pass = bounded;
     c.walk_files = plan.list.files;
-    wstates_job wsj;
-    memset(&wsj, 0, sizeof wsj);
-    wsj.dir = dir;
-    pthread_t ws_th;
-    bool ws_thread = jobs >= 2 && pthread_create(&ws_th, NULL, wstates_main, &wsj) == 0;
-    occ_job oj = {.dir = dir};
-    pthread_t occ_th;
-    bool occ_thread = jobs >= 2 && occ_beside(dir) && pthread_create(&occ_th, NULL, occ_main, &oj) == 0;
     int walked = walk_groups(dir, &plan, &c, jobs, cancel, wb);
-    if (occ_thread)
-        pthread_join(occ_th, NULL);
     if (walked) {
-        occ_job_free(&oj);
-        if (ws_thread)
-            pthread_join(ws_th, NULL);
-        for (int s = 0; s < FP_WS_COUNT; s++)
-            fp_err_clear(&wsj.e[s]);
+        side_abandon(&sj);
         free(plan.list.files);
         free(plan.watermark);
         fp_wave_list_free(&list);
@@ -1369,15 +1460,28 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
 
     static const char *const state_names[FP_WS_COUNT] = {"empty", "idle", "exec", "wait", "stall"};
     out->wstates_available = true;
-    if (ws_thread)
-        pthread_join(ws_th, NULL);
+    wstates_job *wsj = &sj.ws;
+    if (sj.ws_thread)
+        pthread_join(sj.ws_th, NULL);
     else
-        wstates_main(&wsj);
+        wstates_main(wsj);
+    sj.ws_thread = false;
+    if (sj.occ_thread)
+        pthread_join(sj.occ_th, NULL);
+    else
+        occ_main(&sj.occ); /* here, after the wstates files, as ever */
+    sj.occ_thread = false;
+    if (wsj->stopped || sj.occ.stopped) {
+        /* a signal after the walk, before a side job's last file: what it made is partial */
+        side_abandon(&sj);
+        fp_bubbles_free(out);
+        return fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d", cancel ? (int)*cancel : 0);
+    }
     for (int s = FP_WS_IDLE; s < FP_WS_COUNT; s++) {
-        fp_err *e = &wsj.e[s];
-        int64_t v = wsj.v[s];
-        bool sat = wsj.sat[s];
-        if (wsj.rc[s] != 0) {
+        fp_err *e = &wsj->e[s];
+        int64_t v = wsj->v[s];
+        bool sat = wsj->sat[s];
+        if (wsj->rc[s] != 0) {
             /* a state that never occurred has no file: 0, not unavailable */
             if (e->code != FP_NO_ARTIFACT) {
                 out->wstates_available = false;
@@ -1396,7 +1500,7 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
         if (warn)
             warn(user, "cycle sums exceed 64 bits and were saturated (code.json or wstates values out of range)");
     }
-    finish_occupancy(out, dir, &c, occ_thread ? &oj : NULL);
+    finish_occupancy(out, &c, &sj.occ);
     finish_quality(out);
     return 0;
 }
@@ -1416,13 +1520,19 @@ int fp_bubbles_analyze_jobs(const char *dir, fp_rank_by rank_by, fp_bubbles *out
 int fp_bubbles_analyze_cancel(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn,
                               void *user, int jobs, const volatile sig_atomic_t *cancel, fp_err *err)
 {
+    return fp_bub_analyze_probed(dir, rank_by, out, warn, user, jobs, cancel, NULL, err);
+}
+
+int fp_bub_analyze_probed(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn, void *user,
+                          int jobs, const volatile sig_atomic_t *cancel, bub_side_probe *probe, fp_err *err)
+{
     if (jobs <= 0)
         jobs = fp_bubbles_default_jobs();
     warn_buf wb = {0};
-    int rc = analyze_pass(dir, rank_by, out, true, jobs, cancel, &wb, err);
+    int rc = analyze_pass(dir, rank_by, out, true, jobs, cancel, probe, &wb, err);
     if (rc == 1) {
         warn_buf_free(&wb);
-        rc = analyze_pass(dir, rank_by, out, false, jobs, cancel, &wb, err);
+        rc = analyze_pass(dir, rank_by, out, false, jobs, cancel, probe, &wb, err);
     }
     for (size_t i = 0; warn && i < wb.n; i++)
         warn(user, wb.msg[i]);

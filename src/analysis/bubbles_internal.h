@@ -286,4 +286,17 @@ void fp_bub_sweep_end_group(bub_ctx *c);
 void fp_bub_sweep_free(bub_ctx *c);
 void fp_bub_split_source(const char *src, char **file, long *line);
 
+/* bubbles.c's side jobs (wstates<k>.json, occupancy.json + realtime.json) start before
+ * code.json is parsed and stop between files when the pass no longer wants them (an
+ * early error, a misdated wave, a signal). For tests, a probe: called before each file
+ * a job reads, with what the job checks to stop, and the count of files they began. */
+typedef struct bub_side_probe {
+    void (*hook)(void *user, bool (*stopping)(const void *job), const void *job);
+    void *user;
+    _Atomic size_t files;
+} bub_side_probe;
+/* fp_bubbles_analyze_cancel with a probe (NULL: none, as fp_bubbles_analyze_cancel). */
+int fp_bub_analyze_probed(const char *dir, fp_rank_by rank_by, fp_bubbles *out, fp_bub_warn_fn warn, void *user,
+                          int jobs, const volatile sig_atomic_t *cancel, bub_side_probe *probe, fp_err *err);
+
 #endif

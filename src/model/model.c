@@ -312,11 +312,53 @@ cJSON *fp_model_write(const fp_schema *s, const void *obj)
  * 1.7.15: "{\n", members "\t"*depth "key":\tvalue joined by ",\n", "\n" "\t"*(depth-1)
  * "}"; arrays "[a, b]" with their elements one level deeper. Which keys are written
  * follows write_fields exactly; test_model compares the two on every schema. */
+/* The members' texts of one schema's objects at one depth, made once per document:
+ * ",\n" (but for the first member), the tabs, the quoted key and ":\t", exactly what
+ * fp_jw_key writes (they are made by it). Only for a schema whose every member is always
+ * written (no FP_F_OMIT_NULL / FP_F_WHEN, no FP_K_ONEOF / FP_K_INLINE): which member is
+ * first is then known. bubbles.json writes 1.5k hotspot objects of 17 members: a member
+ * is one fixed-size copy instead of fp_jw_key's lookup and the flag tests. */
+#define MW_PLAN_FIELDS 32 /* members of a planned schema, at most */
+#define MW_PLAN_TXT 64    /* bytes copied per member; a longer text is not planned */
+#define MW_PLANS 64       /* (schema, depth) pairs of one document followed, at most */
+typedef struct mw_plan {
+    const fp_schema *s;
+    size_t depth;      /* the members' indentation */
+    bool made;         /* the second object of (s, depth) made it: one written once gains nothing */
+    bool plain;        /* made and plannable; else written by mw_fields */
+    unsigned char len[MW_PLAN_FIELDS];
+    char (*txt)[MW_PLAN_TXT]; /* s->nfields texts, when plain */
+} mw_plan;
+
+/* Strings found to need no rewrite (fp_path_rw_apply gave NULL), the last two: the
+ * result is a function of the bytes, and a document repeats its paths (every hotspot
+ * of a line names the same "source", every wait its producer's "inst"). */
+#define MW_NORW 2
+
+/* What one write learns as it goes: the plans and the strings without rewrite. */
+typedef struct mw_memo {
+    mw_plan plan[MW_PLANS];
+    size_t n_plan;
+    const char *norw[MW_NORW]; /* strings of the document being written (they outlive it) */
+    size_t norw_len[MW_NORW];
+    size_t norw_next;
+} mw_memo;
+
 typedef struct mw {
     fp_jw *w;
     const fp_path_rw *rw; /* string values made bundle-relative (fp_bundle_write_json), or NULL */
     size_t rw_min;        /* fp_path_rw_shortest(rw): shorter strings are never rewritten */
+    mw_memo *memo;        /* NULL: no plans, no memo */
 } mw;
+
+/* Whether s (n bytes) is one of the strings already found to need no rewrite. */
+static bool norw_known(const mw_memo *mm, const char *s, size_t n)
+{
+    for (size_t i = 0; i < MW_NORW; i++)
+        if (mm->norw[i] && mm->norw_len[i] == n && (mm->norw[i] == s || !memcmp(mm->norw[i], s, n)))
+            return true;
+    return false;
+}
 
 static void mw_str(const mw *m, const char *s)
 {
@@ -325,7 +367,16 @@ static void mw_str(const mw *m, const char *s)
         return;
     }
     size_t n = strlen(s);
-    char *r = m->rw && n >= m->rw_min ? fp_path_rw_apply(m->rw, s) : NULL;
+    char *r = NULL;
+    if (m->rw && n >= m->rw_min && !(m->memo && norw_known(m->memo, s, n))) {
+        r = fp_path_rw_apply(m->rw, s);
+        if (!r && m->memo) {
+            mw_memo *mm = m->memo;
+            mm->norw[mm->norw_next] = s;
+            mm->norw_len[mm->norw_next] = n;
+            mm->norw_next = (mm->norw_next + 1) % MW_NORW;
+        }
+    }
     if (r)
         fp_jw_str(m->w, r);
     else
@@ -358,13 +409,91 @@ static void mw_close(const mw *m, size_t depth, bool first)
 }
 
 static void mw_fields(const mw *m, const fp_schema *s, const void *obj, size_t depth, bool *first);
+static void mw_value(const mw *m, const fp_field *f, const void *obj, size_t depth);
+
+/* s's plan for members at depth: NULL the first time (followed from then on, or not when
+ * the table is full), made the second time (plain or not). */
+static const mw_plan *plan_of(mw_memo *mm, const fp_schema *s, size_t depth)
+{
+    mw_plan *p = NULL;
+    for (size_t i = 0; i < mm->n_plan && !p; i++)
+        if (mm->plan[i].s == s && mm->plan[i].depth == depth)
+            p = &mm->plan[i];
+    if (!p) {
+        if (mm->n_plan < MW_PLANS)
+            mm->plan[mm->n_plan++] = (mw_plan){.s = s, .depth = depth};
+        return NULL;
+    }
+    if (p->made)
+        return p;
+    p->made = true;
+    p->plain = s->nfields > 0 && s->nfields <= MW_PLAN_FIELDS && depth <= MW_PLAN_TXT;
+    for (size_t i = 0; p->plain && i < s->nfields; i++) {
+        const fp_field *f = &s->fields[i];
+        if (f->kind == FP_K_ONEOF || f->kind == FP_K_INLINE || (f->flags & (FP_F_OMIT_NULL | FP_F_WHEN)) || !f->key)
+            p->plain = false;
+    }
+    if (!p->plain)
+        return p;
+    /* the texts by the writer's own routine (fp_jw_key_data: fp_jw_key's bytes, without
+     * its cache), into memory: the same bytes by construction */
+    p->txt = xcalloc(s->nfields, sizeof *p->txt);
+    fp_jw t;
+    fp_jw_init(&t, -1);
+    for (size_t i = 0; i < s->nfields && p->plain; i++) {
+        t.n = 0;
+        fp_jw_key_data(&t, s->fields[i].key, depth, i == 0);
+        if (t.n > MW_PLAN_TXT)
+            p->plain = false;
+        else
+            memcpy(p->txt[i], t.p, t.n);
+        p->len[i] = (unsigned char)t.n;
+    }
+    free(fp_jw_detach(&t, NULL));
+    return p;
+}
+
+static void memo_free(mw_memo *mm)
+{
+    for (size_t i = 0; i < mm->n_plan; i++)
+        free(mm->plan[i].txt);
+    free(mm);
+}
+
+/* A planned member's text: one fixed-size copy when the buffer has room. */
+static inline void plan_key(fp_jw *w, const mw_plan *p, size_t i)
+{
+    if (w->n + MW_PLAN_TXT + 1 <= w->cap) {
+        memcpy(w->p + w->n, p->txt[i], MW_PLAN_TXT);
+        w->n += p->len[i];
+    } else {
+        fp_jw_put(w, p->txt[i], p->len[i]);
+    }
+}
 
 /* An object of s at depth (its members at depth + 1... as put_object's depth++). */
 static void mw_object(const mw *m, const fp_schema *s, const void *obj, size_t depth)
 {
     bool first = true;
     fp_jw_lit(m->w, "{\n", 2);
-    mw_fields(m, s, obj, depth + 1, &first);
+    const mw_plan *p = m->memo ? plan_of(m->memo, s, depth + 1) : NULL;
+    if (p && p->plain) {
+        /* mw_fields' walk for a schema with every member written (plan_of) */
+        for (size_t i = 0; i < s->nfields; i++) {
+            const fp_field *f = &s->fields[i];
+            plan_key(m->w, p, i);
+            switch (f->kind) {
+            case FP_K_I64: fp_jw_i64(m->w, *CAT(obj, f->off, int64_t)); break;
+            case FP_K_STR: mw_str(m, *CAT(obj, f->off, char *)); break;
+            case FP_K_NUM: mw_num(m, *CAT(obj, f->off, double), f->dec); break;
+            case FP_K_BOOL: *CAT(obj, f->off, bool) ? fp_jw_lit(m->w, "true", 4) : fp_jw_lit(m->w, "false", 5); break;
+            default: mw_value(m, f, obj, depth + 1); break;
+            }
+        }
+        first = false;
+    } else {
+        mw_fields(m, s, obj, depth + 1, &first);
+    }
     mw_close(m, depth + 1, first);
 }
 
@@ -521,8 +650,10 @@ char *fp_model_print(const fp_schema *s, const void *obj, size_t *len)
 {
     fp_jw w;
     fp_jw_init(&w, -1);
-    mw m = {&w, NULL, SIZE_MAX};
+    mw_memo *memo = xcalloc(1, sizeof *memo);
+    mw m = {&w, NULL, SIZE_MAX, memo};
     mw_object(&m, s, obj, 0);
+    memo_free(memo);
     return fp_jw_detach(&w, len);
 }
 
@@ -537,8 +668,10 @@ static int fill_doc(int fd, void *ctx)
     const mw_file *f = ctx;
     fp_jw w;
     fp_jw_init(&w, fd);
-    mw m = {&w, f->rw, f->rw ? fp_path_rw_shortest(f->rw) : SIZE_MAX};
+    mw_memo *memo = xcalloc(1, sizeof *memo);
+    mw m = {&w, f->rw, f->rw ? fp_path_rw_shortest(f->rw) : SIZE_MAX, memo};
     mw_object(&m, f->s, f->obj, 0);
+    memo_free(memo);
     fp_jw_put(&w, "\n", 1);
     return fp_jw_close(&w);
 }

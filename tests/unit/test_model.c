@@ -989,6 +989,50 @@ static void test_stream_bundle_relative(void **state)
     fp_model_free(&doc_schema, &d);
 }
 
+/* The streaming writer remembers the last strings that needed no rewrite (a document
+ * repeats its paths): a string of the same length, or equal up to a byte, that does need
+ * one must still be rewritten, and a remembered one must still be left as it is. Held
+ * to the tree path (fp_bundle_write_json), which remembers nothing. */
+static void test_stream_rewrite_memo(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/fp_model_XXXXXX";
+    assert_non_null(mkdtemp(tmpl));
+    char other[sizeof tmpl];
+    snprintf(other, sizeof other, "%s", tmpl);
+    other[sizeof other - 2] = other[sizeof other - 2] == 'q' ? 'r' : 'q'; /* same length, not the bundle */
+    char *in = fp_model_printf("%s/att/x", tmpl), *out_ = fp_model_printf("%s/att/x", other);
+    char *in2 = fp_model_printf("%s/att/y", tmpl), *near = fp_model_printf("%s/att/x", other);
+    near[0] = ' '; /* differs only in the first byte */
+    const char *seq[] = {out_, out_, in, out_, in, in2, near, out_, near, in, in, out_};
+    doc d = {0};
+    fill(&d);
+    for (size_t i = 0; i < sizeof seq / sizeof *seq; i++)
+        fp_model_push_str(&d.tags, &d.ntags, seq[i]);
+    char *f1 = fp_model_printf("%s/stream.json", tmpl), *f2 = fp_model_printf("%s/tree.json", tmpl);
+    fp_err err = {0};
+    assert_int_equal(fp_model_write_bundle_file(&doc_schema, &d, f1, tmpl, &err), 0);
+    cJSON *j = fp_model_write(&doc_schema, &d);
+    assert_int_equal(fp_bundle_write_json(f2, j, tmpl, &err), 0);
+    char *a = slurp(f1), *b = slurp(f2);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "\"att/x\", \"att/y\""));
+    assert_non_null(strstr(a, out_));
+    free(a);
+    free(b);
+    cJSON_Delete(j);
+    fp_model_free(&doc_schema, &d);
+    remove(f1);
+    remove(f2);
+    rmdir(tmpl);
+    free(f1);
+    free(f2);
+    free(in);
+    free(in2);
+    free(out_);
+    free(near);
+}
+
 /* A document whose strings are in a pool (fp_model_pool_dup, as fp_bubbles_doc_build
  * makes them) next to owned ones: the same bytes as its owned copy, the pool knows its
  * strings across chunks and no other pointer, and fp_model_free_pooled frees the owned
@@ -1052,6 +1096,7 @@ int main(void)
         cmocka_unit_test(test_oneof),
         cmocka_unit_test(test_stream_equals_tree),
         cmocka_unit_test(test_stream_bundle_relative),
+        cmocka_unit_test(test_stream_rewrite_memo),
         cmocka_unit_test(test_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
