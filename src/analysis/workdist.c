@@ -491,11 +491,59 @@ static void dense_tabs_free(dense_tabs *t)
     free(t->seen_cu);
 }
 
+/* The walk itself over S's events in time order: each slot's last event (1 a start, 2 an
+ * end, 0 none yet), the levels of each SIMD and CU, each CU's current burst; the waves
+ * into w (end order), what it returns. Inlined twice: with the spans of the keys found by
+ * one_se (sp1, sp2) and the time filter, and with the spans fixed at 10 x 10 x 10 for an
+ * SE whose every key is one digit and every time in [0, 10^8) (small_keys), where the
+ * filter keeps everything and the index is two constant multiplies; there the walk also
+ * counts the SE's starts (one_se had no pass to do it). */
+static inline __attribute__((always_inline)) size_t dense_walk(const fp_occ_se *S, const int32_t lo[3], size_t sp1,
+                                                                size_t sp2, bool filter, dense_tabs *t, dense_wave *w,
+                                                                facts_acc *a, int64_t *peaks, int64_t *starts)
+{
+    size_t nw = 0;
+    int64_t peak_simd = 0, peak_cu = 0, nstart = 0;
+    bool zero_len = false;
+    for (size_t i = 0; i < S->n; i++) {
+        const fp_occ_event *x = &S->ev[i];
+        if (filter && (x->time < 0 || x->time > FP_WD_MAX_CYCLE)) /* as one_se */
+            continue;
+        size_t c = (size_t)((int64_t)x->cu - lo[0]), m = c * sp1 + (size_t)((int64_t)x->simd - lo[1]),
+               k = m * sp2 + (size_t)((int64_t)x->slot - lo[2]);
+        if (!x->start && t->last[k] == 1) { /* a start closed by its slot's next event: a wave */
+            w[nw++] = (dense_wave){t->last_t[k], x->time, (uint32_t)k, (uint32_t)c};
+            zero_len |= x->time == t->last_t[k];
+        }
+        t->last[k] = x->start ? 1 : 2;
+        t->last_t[k] = x->time;
+        int64_t d = x->start ? 1 : -1;
+        t->lvl_simd[m] += d;
+        t->lvl_cu[c] += d;
+        peak_simd = t->lvl_simd[m] > peak_simd ? t->lvl_simd[m] : peak_simd;
+        peak_cu = t->lvl_cu[c] > peak_cu ? t->lvl_cu[c] : peak_cu;
+        if (!x->start)
+            continue;
+        nstart++;
+        if (t->burst[c] && x->time - t->burst_last[c] > FP_WD_BURST_GAP) {
+            a->burst_hist[t->burst[c] > 64 ? 64 : t->burst[c]]++;
+            t->burst[c] = 0;
+        }
+        t->burst[c]++;
+        t->burst_last[c] = x->time;
+    }
+    a->zero_len |= zero_len;
+    peaks[0] = peak_simd;
+    peaks[1] = peak_cu;
+    *starts = nstart;
+    return nw;
+}
+
 /* The walk over the n events of S one_se keeps (time order), whose keys lie in
  * [lo, hi]: what pair_waves and cu_pass find, with the SE's waves appended to a->w in
- * slot order and its CUs' busy times to a->cl. false: the keys span too much (nothing
- * done). */
-static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const int32_t hi[3], facts_acc *a,
+ * slot order and its CUs' busy times to a->cl. small: S->small_keys, lo = 0 and hi = 9
+ * (then s->waves is counted here). false: the keys span too much (nothing done). */
+static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const int32_t hi[3], bool small, facts_acc *a,
                      fp_lt_se *s)
 {
     uint64_t sp[3];
@@ -512,35 +560,18 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
     dense_wave *w = malloc((n / 2 + 1) * sizeof *w), *o = malloc((n / 2 + 1) * sizeof *o);
     if (!w || !o)
         abort();
-    size_t nw = 0;
-    int64_t peak_simd = 0, peak_cu = 0;
-    for (size_t i = 0; i < S->n; i++) {
-        const fp_occ_event *x = &S->ev[i];
-        if (x->time < 0 || x->time > FP_WD_MAX_CYCLE) /* as one_se */
-            continue;
-        size_t c = (size_t)((int64_t)x->cu - lo[0]), m = c * (size_t)sp[1] + (size_t)((int64_t)x->simd - lo[1]),
-               k = m * (size_t)sp[2] + (size_t)((int64_t)x->slot - lo[2]);
-        if (!x->start && t.last[k] == 1) { /* a start closed by its slot's next event: a wave */
-            w[nw++] = (dense_wave){t.last_t[k], x->time, (uint32_t)k, (uint32_t)c};
-            a->zero_len |= x->time == t.last_t[k];
-        }
-        t.last[k] = x->start ? 1 : 0;
-        t.last_t[k] = x->time;
-        int64_t d = x->start ? 1 : -1;
-        t.lvl_simd[m] += d;
-        t.lvl_cu[c] += d;
-        peak_simd = t.lvl_simd[m] > peak_simd ? t.lvl_simd[m] : peak_simd;
-        peak_cu = t.lvl_cu[c] > peak_cu ? t.lvl_cu[c] : peak_cu;
-        t.seen_simd[m] = t.seen_cu[c] = 1;
-        if (!x->start)
-            continue;
-        if (t.burst[c] && x->time - t.burst_last[c] > FP_WD_BURST_GAP) {
-            a->burst_hist[t.burst[c] > 64 ? 64 : t.burst[c]]++;
-            t.burst[c] = 0;
-        }
-        t.burst[c]++;
-        t.burst_last[c] = x->time;
-    }
+    int64_t peaks[2], starts;
+    size_t nw = small ? dense_walk(S, lo, 10, 10, false, &t, w, a, peaks, &starts)
+                      : dense_walk(S, lo, (size_t)sp[1], (size_t)sp[2], true, &t, w, a, peaks, &starts);
+    if (small)
+        s->waves = starts;
+    /* the SIMDs and CUs seen: those with a slot that had an event (not a store per event) */
+    for (size_t m = 0, k = 0; m < nsimd; m++)
+        for (size_t j = 0; j < (size_t)sp[2]; j++, k++)
+            t.seen_simd[m] |= t.last[k] != 0;
+    for (size_t c = 0, m = 0; c < ncu; c++)
+        for (size_t j = 0; j < (size_t)sp[1]; j++, m++)
+            t.seen_cu[c] |= t.seen_simd[m];
     for (size_t c = 0; c < ncu; c++) {
         s->cus += t.seen_cu[c];
         if (t.burst[c])
@@ -548,8 +579,8 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
     }
     for (size_t m = 0; m < nsimd; m++)
         s->simds += t.seen_simd[m];
-    a->peak_simd = peak_simd > a->peak_simd ? peak_simd : a->peak_simd;
-    a->peak_cu = peak_cu > a->peak_cu ? peak_cu : a->peak_cu;
+    a->peak_simd = peaks[0] > a->peak_simd ? peaks[0] : a->peak_simd;
+    a->peak_cu = peaks[1] > a->peak_cu ? peaks[1] : a->peak_cu;
     dense_order(w, nw, nslot, o);
     FP_RESERVE(a->w, a->nw, a->capw, nw);
     for (size_t i = 0; i < nw; i++) {
@@ -566,13 +597,27 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
 }
 
 
+#define SMALL_MIN_EVENTS 512
+
 static void one_se(const fp_occ_se *S, const fp_realtime *rt, facts_acc *a, fp_lt_se *s)
 {
     memset(s, 0, sizeof *s);
     s->se = S->se;
     size_t n = 0;
     int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (size_t i = 0; i < S->n; i++) {
+    /* every key one digit and every time in [0, 10^8) (the reader saw each row): the
+     * filter keeps all events, and [0, 9] holds the keys - dense numbers from 0 give
+     * the walk the same orders and facts as from the keys' minima, with no pass here;
+     * from SMALL_MIN_EVENTS on (the 1000-slot tables cost what the pass over a few
+     * hundred events does) */
+    const bool small = S->small_keys && !a->general && S->n >= SMALL_MIN_EVENTS;
+    if (small) {
+        n = S->n;
+        s->t0 = S->ev[0].time;
+        s->t1 = S->ev[n - 1].time;
+        hi[0] = hi[1] = hi[2] = 9;
+    }
+    for (size_t i = 0; i < S->n && !small; i++) {
         const fp_occ_event *x = &S->ev[i];
         if (x->time < 0 || x->time > FP_WD_MAX_CYCLE)
             continue;
@@ -591,7 +636,7 @@ static void one_se(const fp_occ_se *S, const fp_realtime *rt, facts_acc *a, fp_l
         lo[2] = x->slot < lo[2] ? x->slot : lo[2];
         hi[2] = x->slot > hi[2] ? x->slot : hi[2];
     }
-    if (a->general || !dense_se(S, n, lo, hi, a, s)) { /* the sorting way, on a copy */
+    if (a->general || !dense_se(S, n, lo, hi, small, a, s)) { /* the sorting way, on a copy */
         a->dense_all = false;
         occ_ev *e = malloc((n + 1) * sizeof *e);
         if (!e)

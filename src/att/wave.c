@@ -2363,6 +2363,7 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
             fp_occ_se *s = &out->ses[out->n++];
             memset(s, 0, sizeof *s);
             s->se = se;
+            s->small_keys = true; /* occ_row6's rows are; the others are checked below */
             size_t ecap = 0;
             if (!fp_fc_lit(&c, ']')) {
                 for (;;) {
@@ -2412,6 +2413,8 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
                         if (nv < 5)
                             goto fail;
                     }
+                    s->small_keys = s->small_keys && (uint64_t)v[0] < 100000000 && (uint64_t)v[1] <= 9 &&
+                                    (uint64_t)v[2] <= 9 && (uint64_t)v[3] <= 9;
                     occ_put(s, &ecap, v);
                     if (!fp_fc_lit(&c, ','))
                         break;
