@@ -2936,6 +2936,45 @@ static inline unsigned ws_state_cell(const char *p, int64_t *v)
     return 3;
 }
 
+/* Four state cells of one length at p (16 bytes readable), each followed by ',':
+ * "d,d,d,d," checked as one word (occ_row6's test: bytes 1, 3, 5, 7 exactly ',', the
+ * others digits), or, with SSE2, "dd,dd,dd,dd," on the byte masks of 16 bytes (the two-
+ * digit cells without a leading '0') - the usual stretches of a state array, which
+ * ws_state_cell would otherwise read one by one. Returns the bytes taken (0: not this
+ * case, the cells go one by one). */
+static inline unsigned ws_state4_same(const char *p, int64_t v[4])
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    const uint64_t d = w - 0x2c302c302c302c30ull;
+    if (!(d & 0xff00ff00ff00ff00ull) && !((d | (d + 0x0076007600760076ull)) & 0x0080008000800080ull)) {
+        v[0] = (int64_t)(d & 0xff);
+        v[1] = (int64_t)(d >> 16 & 0xff);
+        v[2] = (int64_t)(d >> 32 & 0xff);
+        v[3] = (int64_t)(d >> 48 & 0xff);
+        return 8;
+    }
+#if defined(__SSE2__)
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const __m128i a = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+    const unsigned dig = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(9)), a));
+    const unsigned com = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')));
+    /* bytes 0..11: digits at 0, 1, 3, 4, 6, 7, 9, 10, commas at 2, 5, 8, 11, and no cell
+     * opening with '0' (a '0' at 0, 3, 6, 9) */
+    if ((dig & 0xfffu) != 0x6dbu || (com & 0xfffu) != 0x924u || ((unsigned char)p[0] == '0') |
+                                                                  ((unsigned char)p[3] == '0') |
+                                                                  ((unsigned char)p[6] == '0') | ((unsigned char)p[9] == '0'))
+        return 0;
+    v[0] = (p[0] - '0') * 10 + (p[1] - '0');
+    v[1] = (p[3] - '0') * 10 + (p[4] - '0');
+    v[2] = (p[6] - '0') * 10 + (p[7] - '0');
+    v[3] = (p[9] - '0') * 10 + (p[10] - '0');
+    return 12;
+#else
+    return 0;
+#endif
+}
+
 #if defined(__SSE2__)
 /* Four time cells of one length L (1..7 digits) at p, 32 bytes readable, each followed by
  * ',' and none with a leading '0' unless alone - checked together on the byte masks of
@@ -3063,12 +3102,13 @@ static size_t ws_block(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int6
      * readable, see above) */
     while (k + 4 <= n) {
         int64_t tv[4], sv[4];
-        unsigned a = ws_time4(pt, tv), b0, b1, b2, b3;
-        if (!a || !(b0 = ws_state_cell(ps, &sv[0])) || !(b1 = ws_state_cell(ps + b0, &sv[1])) ||
-            !(b2 = ws_state_cell(ps + b0 + b1, &sv[2])) || !(b3 = ws_state_cell(ps + b0 + b1 + b2, &sv[3])))
+        unsigned a = ws_time4(pt, tv), b = a ? ws_state4_same(ps, sv) : 0, b0, b1, b2, b3;
+        if (!a || (!b && (!(b0 = ws_state_cell(ps, &sv[0])) || !(b1 = ws_state_cell(ps + b0, &sv[1])) ||
+                          !(b2 = ws_state_cell(ps + b0 + b1, &sv[2])) ||
+                          !(b3 = ws_state_cell(ps + b0 + b1 + b2, &sv[3])) || !(b = b0 + b1 + b2 + b3))))
             break;
         pt += a;
-        ps += b0 + b1 + b2 + b3;
+        ps += b;
         sum += s * (tv[0] - t) + sv[0] * (tv[1] - tv[0]) + sv[1] * (tv[2] - tv[1]) + sv[2] * (tv[3] - tv[2]);
         s = sv[3];
         t = tv[3];
@@ -3115,12 +3155,13 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t ws_block_wide(chunk_rd *r
     /* ws_block's loops, the time cells by ws_time4_avx2 (reads p[0..2w+16), 2w + 16 <= 32) */
     while (k + 4 <= n) {
         int64_t tv[4], sv[4];
-        unsigned a = ws_time4_avx2(pt, tv), b0, b1, b2, b3;
-        if (!a || !(b0 = ws_state_cell(ps, &sv[0])) || !(b1 = ws_state_cell(ps + b0, &sv[1])) ||
-            !(b2 = ws_state_cell(ps + b0 + b1, &sv[2])) || !(b3 = ws_state_cell(ps + b0 + b1 + b2, &sv[3])))
+        unsigned a = ws_time4_avx2(pt, tv), b = a ? ws_state4_same(ps, sv) : 0, b0, b1, b2, b3;
+        if (!a || (!b && (!(b0 = ws_state_cell(ps, &sv[0])) || !(b1 = ws_state_cell(ps + b0, &sv[1])) ||
+                          !(b2 = ws_state_cell(ps + b0 + b1, &sv[2])) ||
+                          !(b3 = ws_state_cell(ps + b0 + b1 + b2, &sv[3])) || !(b = b0 + b1 + b2 + b3))))
             break;
         pt += a;
-        ps += b0 + b1 + b2 + b3;
+        ps += b;
         sum += s * (tv[0] - t) + sv[0] * (tv[1] - tv[0]) + sv[1] * (tv[2] - tv[1]) + sv[2] * (tv[3] - tv[2]);
         s = sv[3];
         t = tv[3];

@@ -550,7 +550,8 @@ static void test_wstates_random_baseline(void **state)
 /* The four-cells-at-a-time time reader (wave.c ws_time4 / ws_time4_avx2): long runs of
  * time cells of one length L (1..7, and 8: never taken four at a time), with now and then
  * a cell of that length jscan refuses (a leading '0'), a cell one digit longer or shorter,
- * a blank, a sign, a three-digit state; against the whole reader (fp_wstates_parse_jscan)
+ * a blank, a sign, a three-digit state, a state "0d"; the states of one or two digits or
+ * both (ws_state4_same, ws_state_cell); against the whole reader (fp_wstates_parse_jscan)
  * on the same text, with the CPU's scanners and with the baseline ones. */
 static void wstates_uniform(bool baseline)
 {
@@ -562,14 +563,14 @@ static void wstates_uniform(bool baseline)
     for (int it = 0; it < 160; it++) {
         int L = 1 + it % 8, n = 2 + rand() % (it % 16 == 0 ? 20000 : 400);
         int hostile = it % 4 ? rand() % (n + 1) : -1; /* one odd cell (n: none), in 3 of 4 */
-        int kind = rand() % 6;
+        int kind = rand() % 6, style = (it / 8) % 3; /* states: mixed, one digit, two */
         fp_sb doc;
         fp_sb_init(&doc);
         fp_sb_adds(&doc, "{\"state\":[");
         for (int i = 0; i < n; i++) {
             if (i)
                 fp_sb_addc(&doc, ',');
-            int sv = rand() % (rand() % 3 ? 10 : 100);
+            int sv = style == 0 ? rand() % (rand() % 3 ? 10 : 100) : style == 1 ? rand() % 10 : 10 + rand() % 90;
             if (i == hostile && kind == 5)
                 sv = 100 + rand() % 900;
             char num[8];
