@@ -409,19 +409,33 @@ static bool dense_spans(const int32_t lo[3], const int32_t hi[3], size_t n, uint
     return true;
 }
 
-/* Stable counting pass of w[0..n) by slot number (values < nb) into out. */
-static void dense_order(const dense_wave *w, size_t n, size_t nb, dense_wave *out)
+/* The waves w[0..n) (end order) into out as occ_waves in slot order: a stable counting
+ * pass by slot number, each slot's (CU, SIMD, slot) numbers made once (spans sp from lo)
+ * instead of divided out of its number per wave. */
+static void dense_scatter(const dense_wave *w, size_t n, const int32_t lo[3], const uint64_t sp[3], int se, occ_wave *out)
 {
+    size_t nb = (size_t)(sp[0] * sp[1] * sp[2]);
     size_t *at = calloc(nb + 1, sizeof *at);
-    if (!at)
+    int32_t(*key)[3] = malloc((nb + 1) * sizeof *key);
+    if (!at || !key)
         abort();
     for (size_t i = 0; i < n; i++)
         at[w[i].slot + 1]++;
-    for (size_t b = 1; b <= nb; b++)
-        at[b] += at[b - 1];
-    for (size_t i = 0; i < n; i++)
-        out[at[w[i].slot]++] = w[i];
+    size_t b = 0;
+    for (uint64_t c = 0; c < sp[0]; c++)
+        for (uint64_t m = 0; m < sp[1]; m++)
+            for (uint64_t l = 0; l < sp[2]; l++, b++) {
+                key[b][0] = (int32_t)(lo[0] + (int64_t)c);
+                key[b][1] = (int32_t)(lo[1] + (int64_t)m);
+                key[b][2] = (int32_t)(lo[2] + (int64_t)l);
+                at[b + 1] += at[b];
+            }
+    for (size_t i = 0; i < n; i++) {
+        const int32_t *k = key[w[i].slot];
+        out[at[w[i].slot]++] = (occ_wave){se, k[0], k[1], k[2], w[i].b, w[i].e - w[i].b};
+    }
     free(at);
+    free(key);
 }
 
 /* Per-key state of the walk. */
@@ -557,8 +571,8 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
                     dense_calloc(ncu, sizeof *t.lvl_cu), dense_calloc(ncu, sizeof *t.burst_last),
                     dense_calloc(ncu, sizeof *t.burst), dense_calloc(nsimd, 1), dense_calloc(ncu, 1)};
     /* a wave takes two events */
-    dense_wave *w = malloc((n / 2 + 1) * sizeof *w), *o = malloc((n / 2 + 1) * sizeof *o);
-    if (!w || !o)
+    dense_wave *w = malloc((n / 2 + 1) * sizeof *w);
+    if (!w)
         abort();
     int64_t peaks[2], starts;
     size_t nw = small ? dense_walk(S, lo, 10, 10, false, &t, w, a, peaks, &starts)
@@ -581,17 +595,11 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
         s->simds += t.seen_simd[m];
     a->peak_simd = peaks[0] > a->peak_simd ? peaks[0] : a->peak_simd;
     a->peak_cu = peaks[1] > a->peak_cu ? peaks[1] : a->peak_cu;
-    dense_order(w, nw, nslot, o);
     FP_RESERVE(a->w, a->nw, a->capw, nw);
-    for (size_t i = 0; i < nw; i++) {
-        size_t k = o[i].slot;
-        a->w[a->nw++] = (occ_wave){se, (int)(lo[0] + (int64_t)(k / (size_t)(sp[1] * sp[2]))),
-                                   (int)(lo[1] + (int64_t)(k / (size_t)sp[2] % (size_t)sp[1])),
-                                   (int)(lo[2] + (int64_t)(k % (size_t)sp[2])), o[i].b, o[i].e - o[i].b};
-    }
+    dense_scatter(w, nw, lo, sp, se, a->w + a->nw);
+    a->nw += nw;
     dense_busy(w, nw, se, lo[0], ncu, &a->cl, &a->ncl, &a->capcl);
     free(w);
-    free(o);
     dense_tabs_free(&t);
     return true;
 }
