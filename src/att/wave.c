@@ -2283,12 +2283,13 @@ static void occ_sort(fp_occ_se *s)
  * (CU, SIMD, slot, start, the sixth), at p with ROW_WINDOW readable bytes: the time as
  * row_compact reads a cell (compact_int_sep), then the ten bytes "d,d,d,d,d]" checked
  * as one word and two bytes. Returns the position after ']' or NULL (then row_compact
- * and the general way decide, as before): never a row they would read otherwise. */
-static inline const char *occ_row6(const char *p, int64_t *v)
+ * and the general way decide, as before): never a row they would read otherwise. The
+ * four digits stay in *cells, byte 2i cell i + 1 (occ_put6 stores them). */
+static inline const char *occ_row6(const char *p, int64_t *time, uint64_t *cells)
 {
     if (*p != '[')
         return NULL;
-    unsigned n = compact_int_sep(p + 1, &v[0]);
+    unsigned n = compact_int_sep(p + 1, time);
     if (n == 0 || p[1 + n] != ',')
         return NULL;
     const char *q = p + 2 + n;
@@ -2301,11 +2302,7 @@ static inline const char *occ_row6(const char *p, int64_t *v)
     if ((d & 0xff00ff00ff00ff00ull) || ((d | (d + 0x0076007600760076ull)) & 0x0080008000800080ull) ||
         (unsigned)(q[8] - '0') > 9 || q[9] != ']')
         return NULL;
-    v[1] = (int64_t)(d & 0xff);
-    v[2] = (int64_t)(d >> 16 & 0xff);
-    v[3] = (int64_t)(d >> 32 & 0xff);
-    v[4] = (int64_t)(d >> 48 & 0xff);
-    v[5] = q[8] - '0';
+    *cells = d;
     return q + 10;
 }
 
@@ -2319,6 +2316,29 @@ static inline void occ_put(fp_occ_se *s, size_t *ecap, const int64_t *v)
     ev->simd = (int32_t)v[2];
     ev->slot = (int32_t)v[3];
     ev->start = v[4] ? 1 : 0;
+}
+
+/* occ_put for occ_row6's row: the time, and the four digits (bytes 0, 2, 4, 6 of cells,
+ * the others 0) widened to cu, simd, slot, start in one store, the start made 0/1 by a
+ * minimum with 1 in its lane - the fields as occ_put writes them. */
+_Static_assert(offsetof(fp_occ_event, simd) == offsetof(fp_occ_event, cu) + 4 &&
+                   offsetof(fp_occ_event, slot) == offsetof(fp_occ_event, cu) + 8 &&
+                   offsetof(fp_occ_event, start) == offsetof(fp_occ_event, cu) + 12,
+               "cu, simd, slot, start are one 16-byte run");
+static inline void occ_put6(fp_occ_se *s, size_t *ecap, int64_t time, uint64_t cells)
+{
+    FP_GROW(s->ev, s->n, *ecap);
+    fp_occ_event *ev = &s->ev[s->n++];
+    ev->time = time;
+#if defined(__SSE2__)
+    const __m128i x = _mm_min_epi16(_mm_loadl_epi64((const __m128i *)(const void *)&cells), _mm_setr_epi16(255, 255, 255, 1, 0, 0, 0, 0));
+    _mm_storeu_si128((__m128i *)(void *)&ev->cu, _mm_unpacklo_epi16(x, _mm_setzero_si128()));
+#else
+    ev->cu = (int32_t)(cells & 0xff);
+    ev->simd = (int32_t)(cells >> 16 & 0xff);
+    ev->slot = (int32_t)(cells >> 32 & 0xff);
+    ev->start = (cells >> 48 & 0xff) ? 1 : 0;
+#endif
 }
 
 /* The fast path: {"<se>": [[int x 5+], ...], ..., "<other>": scalar or an
@@ -2371,11 +2391,12 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
                      * separator below would; done: the row at c.p is read */
                     bool done = false;
                     while ((size_t)(c.e - c.p) > ROW_WINDOW) {
-                        int64_t u[6];
-                        const char *q = occ_row6(c.p, u);
+                        int64_t t;
+                        uint64_t cells;
+                        const char *q = occ_row6(c.p, &t, &cells);
                         if (!q)
                             break;
-                        occ_put(s, &ecap, u);
+                        occ_put6(s, &ecap, t, cells);
                         c.p = q;
                         done = true;
                         if (q[0] != ',' || q[1] != '[')
