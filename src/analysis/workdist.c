@@ -12,6 +12,7 @@
 #include "flyprof/workdist.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,13 +411,15 @@ static bool dense_spans(const int32_t lo[3], const int32_t hi[3], size_t n, uint
 }
 
 /* The waves w[0..n) (end order) into out as occ_waves in slot order: a stable counting
- * pass by slot number, each slot's (CU, SIMD, slot) numbers made once (spans sp from lo)
- * instead of divided out of its number per wave. */
+ * pass by slot number, each slot's (SE, CU, SIMD, slot) numbers made once (spans sp from
+ * lo) and copied as one 16-byte run instead of divided out of its number per wave. */
+_Static_assert(offsetof(occ_wave, cu) == 4 && offsetof(occ_wave, simd) == 8 && offsetof(occ_wave, slot) == 12,
+               "se, cu, simd, slot are one 16-byte run");
 static void dense_scatter(const dense_wave *w, size_t n, const int32_t lo[3], const uint64_t sp[3], int se, occ_wave *out)
 {
     size_t nb = (size_t)(sp[0] * sp[1] * sp[2]);
     size_t *at = calloc(nb + 1, sizeof *at);
-    int32_t(*key)[3] = malloc((nb + 1) * sizeof *key);
+    int32_t(*key)[4] = malloc((nb + 1) * sizeof *key);
     if (!at || !key)
         abort();
     for (size_t i = 0; i < n; i++)
@@ -425,14 +428,17 @@ static void dense_scatter(const dense_wave *w, size_t n, const int32_t lo[3], co
     for (uint64_t c = 0; c < sp[0]; c++)
         for (uint64_t m = 0; m < sp[1]; m++)
             for (uint64_t l = 0; l < sp[2]; l++, b++) {
-                key[b][0] = (int32_t)(lo[0] + (int64_t)c);
-                key[b][1] = (int32_t)(lo[1] + (int64_t)m);
-                key[b][2] = (int32_t)(lo[2] + (int64_t)l);
+                key[b][0] = se;
+                key[b][1] = (int32_t)(lo[0] + (int64_t)c);
+                key[b][2] = (int32_t)(lo[1] + (int64_t)m);
+                key[b][3] = (int32_t)(lo[2] + (int64_t)l);
                 at[b + 1] += at[b];
             }
     for (size_t i = 0; i < n; i++) {
-        const int32_t *k = key[w[i].slot];
-        out[at[w[i].slot]++] = (occ_wave){se, k[0], k[1], k[2], w[i].b, w[i].e - w[i].b};
+        occ_wave *o = &out[at[w[i].slot]++];
+        memcpy(o, key[w[i].slot], sizeof key[0]);
+        o->begin = w[i].b;
+        o->cycles = w[i].e - w[i].b;
     }
     free(at);
     free(key);
@@ -575,7 +581,8 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
     if (!w)
         abort();
     int64_t peaks[2], starts;
-    size_t nw = small ? dense_walk(S, lo, 10, 10, false, &t, w, a, peaks, &starts)
+    static const int32_t zero[3] = {0, 0, 0}; /* small: lo, as a constant for the index */
+    size_t nw = small ? dense_walk(S, zero, 10, 10, false, &t, w, a, peaks, &starts)
                       : dense_walk(S, lo, (size_t)sp[1], (size_t)sp[2], true, &t, w, a, peaks, &starts);
     if (small)
         s->waves = starts;
