@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,7 @@ typedef struct facts_acc {
     cu_len *cl;
     size_t ncl, capcl;
     bool general; /* fp_trace_facts_general: the sorting ways only */
+    size_t small_min; /* SEs of this many events on take the small-keys walk (one_se) */
 } facts_acc;
 
 static int cmp_slot(const void *a, const void *b)
@@ -623,9 +625,9 @@ static void one_se(const fp_occ_se *S, const fp_realtime *rt, facts_acc *a, fp_l
     /* every key one digit and every time in [0, 10^8) (the reader saw each row): the
      * filter keeps all events, and [0, 9] holds the keys - dense numbers from 0 give
      * the walk the same orders and facts as from the keys' minima, with no pass here;
-     * from SMALL_MIN_EVENTS on (the 1000-slot tables cost what the pass over a few
-     * hundred events does) */
-    const bool small = S->small_keys && !a->general && S->n >= SMALL_MIN_EVENTS;
+     * from a->small_min events on (SMALL_MIN_EVENTS: the 1000-slot tables cost what the
+     * pass over a few hundred events does; fp_trace_facts_small_all: 1) */
+    const bool small = S->small_keys && !a->general && S->n >= a->small_min && S->n > 0;
     if (small) {
         n = S->n;
         s->t0 = S->ev[0].time;
@@ -951,7 +953,7 @@ struct fp_trace_part {
     bool general; /* fp_trace_facts_general's: the waves' part too */
 };
 
-static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, bool general)
+static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, bool general, size_t small_min)
 {
     if (!occ || !occ->n)
         return NULL;
@@ -961,6 +963,7 @@ static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, 
     facts_acc a;
     memset(&a, 0, sizeof a);
     a.general = general;
+    a.small_min = small_min;
     if (!lt || !wd || !part || !(lt->per_se = calloc(occ->n, sizeof *lt->per_se)))
         abort();
     lt->n_per_se = occ->n;
@@ -996,7 +999,10 @@ static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, 
     return part;
 }
 
-fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt) { return trace_occ(occ, rt, false); }
+fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt)
+{
+    return trace_occ(occ, rt, false, SMALL_MIN_EVENTS);
+}
 
 void fp_trace_facts_waves(fp_trace_part *part, fp_wd_wave *waves, size_t n, bool have_loop, fp_launch_trace **ltp,
                           fp_workdist **wdp)
@@ -1031,7 +1037,13 @@ void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *
 void fp_trace_facts_general(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n, bool have_loop,
                             fp_launch_trace **ltp, fp_workdist **wdp)
 {
-    fp_trace_facts_waves(trace_occ(occ, rt, true), waves, n, have_loop, ltp, wdp);
+    fp_trace_facts_waves(trace_occ(occ, rt, true, SIZE_MAX), waves, n, have_loop, ltp, wdp);
+}
+
+void fp_trace_facts_small_all(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n,
+                              bool have_loop, fp_launch_trace **ltp, fp_workdist **wdp)
+{
+    fp_trace_facts_waves(trace_occ(occ, rt, false, 1), waves, n, have_loop, ltp, wdp);
 }
 
 void fp_trace_facts_to_doc(const fp_bubbles *b, fp_bubbles_doc *d)

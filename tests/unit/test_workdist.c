@@ -749,7 +749,7 @@ static void test_trace_facts_small_keys(void **state)
             if (fast.ses[k].small_keys && !want)
                 fail_msg("doc %d SE %zu: small_keys set on keys past 9", it, k);
         }
-        char *txt[3];
+        char *txt[4];
         fp_launch_trace *lt;
         fp_workdist *wd;
         fp_trace_facts(&fast, NULL, NULL, 0, false, &lt, &wd);
@@ -758,11 +758,13 @@ static void test_trace_facts_small_keys(void **state)
         txt[1] = facts_print(lt, wd);
         fp_trace_facts(&ref, NULL, NULL, 0, false, &lt, &wd);
         txt[2] = facts_print(lt, wd);
-        if (strcmp(txt[0], txt[1]) || strcmp(txt[0], txt[2])) {
-            fprintf(stderr, "small keys\n%s\ngeneral\n%s\njscan\n%s\n", txt[0], txt[1], txt[2]);
+        fp_trace_facts_small_all(&fast, NULL, NULL, 0, false, &lt, &wd); /* small SEs too */
+        txt[3] = facts_print(lt, wd);
+        if (strcmp(txt[0], txt[1]) || strcmp(txt[0], txt[2]) || strcmp(txt[0], txt[3])) {
+            fprintf(stderr, "small keys\n%s\ngeneral\n%s\njscan\n%s\nsmall all\n%s\n", txt[0], txt[1], txt[2], txt[3]);
             fail_msg("doc %d: the small-keys walk differs", it);
         }
-        for (int g = 0; g < 3; g++)
+        for (int g = 0; g < 4; g++)
             free(txt[g]);
         fp_occupancy_free(&fast);
         fp_occupancy_free(&ref);
