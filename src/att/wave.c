@@ -2281,7 +2281,7 @@ static void occ_sort(fp_occ_se *s)
 
 /* The usual occupancy row, "[time,c,s,l,b,x]" with single-digit cells after the time
  * (CU, SIMD, slot, start, the sixth), at p with ROW_WINDOW readable bytes: the time as
- * row_compact reads a cell (compact_int_sep), then the ten bytes "d,d,d,d,d]" checked
+ * row_compact reads a cell (compact_int_sep's rule), then the ten bytes "d,d,d,d,d]" checked
  * as one word and two bytes. Returns the position after ']' or NULL (then row_compact
  * and the general way decide, as before): never a row they would read otherwise. The
  * four digits stay in *cells, byte 2i cell i + 1 (occ_put6 stores them). */
@@ -2289,9 +2289,21 @@ static inline const char *occ_row6(const char *p, int64_t *time, uint64_t *cells
 {
     if (*p != '[')
         return NULL;
-    unsigned n = compact_int_sep(p + 1, time);
-    if (n == 0 || p[1 + n] != ',')
+    /* the time: compact_int_sep's rule on one word, 1..7 digits and then ',' only (8
+     * digits, or ']', go to row_compact, which reads them as before) */
+    uint64_t t;
+    memcpy(&t, p + 1, 8);
+    uint64_t dt = t - 0x3030303030303030ull;
+    uint64_t nd = (dt | (dt + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    if (!nd)
         return NULL;
+    unsigned n = (unsigned)__builtin_ctzll(nd) >> 3;
+    if (n == 0 || (char)(t >> (8 * n)) != ',' || (n > 1 && (char)t == '0'))
+        return NULL;
+    dt <<= 64 - 8 * n; /* swar_digits on the word already loaded */
+    dt = ((dt * 2561) >> 8) & 0x00ff00ff00ff00ffull;
+    dt = ((dt * 6553601) >> 16) & 0x0000ffff0000ffffull;
+    *time = (int64_t)((dt * 42949672960001ull) >> 32);
     const char *q = p + 2 + n;
     uint64_t w;
     memcpy(&w, q, 8);
