@@ -12,6 +12,8 @@
 #include "flyprof/workdist.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +195,7 @@ typedef struct facts_acc {
     cu_len *cl;
     size_t ncl, capcl;
     bool general; /* fp_trace_facts_general: the sorting ways only */
+    size_t small_min; /* SEs of this many events on take the small-keys walk (one_se) */
 } facts_acc;
 
 static int cmp_slot(const void *a, const void *b)
@@ -409,19 +412,38 @@ static bool dense_spans(const int32_t lo[3], const int32_t hi[3], size_t n, uint
     return true;
 }
 
-/* Stable counting pass of w[0..n) by slot number (values < nb) into out. */
-static void dense_order(const dense_wave *w, size_t n, size_t nb, dense_wave *out)
+/* The waves w[0..n) (end order) into out as occ_waves in slot order: a stable counting
+ * pass by slot number, each slot's (SE, CU, SIMD, slot) numbers made once (spans sp from
+ * lo) and copied as one 16-byte run instead of divided out of its number per wave. */
+_Static_assert(offsetof(occ_wave, cu) == 4 && offsetof(occ_wave, simd) == 8 && offsetof(occ_wave, slot) == 12,
+               "se, cu, simd, slot are one 16-byte run");
+static void dense_scatter(const dense_wave *w, size_t n, const int32_t lo[3], const uint64_t sp[3], int se, occ_wave *out)
 {
+    size_t nb = (size_t)(sp[0] * sp[1] * sp[2]);
     size_t *at = calloc(nb + 1, sizeof *at);
-    if (!at)
+    int32_t(*key)[4] = malloc((nb + 1) * sizeof *key);
+    if (!at || !key)
         abort();
     for (size_t i = 0; i < n; i++)
         at[w[i].slot + 1]++;
-    for (size_t b = 1; b <= nb; b++)
-        at[b] += at[b - 1];
-    for (size_t i = 0; i < n; i++)
-        out[at[w[i].slot]++] = w[i];
+    size_t b = 0;
+    for (uint64_t c = 0; c < sp[0]; c++)
+        for (uint64_t m = 0; m < sp[1]; m++)
+            for (uint64_t l = 0; l < sp[2]; l++, b++) {
+                key[b][0] = se;
+                key[b][1] = (int32_t)(lo[0] + (int64_t)c);
+                key[b][2] = (int32_t)(lo[1] + (int64_t)m);
+                key[b][3] = (int32_t)(lo[2] + (int64_t)l);
+                at[b + 1] += at[b];
+            }
+    for (size_t i = 0; i < n; i++) {
+        occ_wave *o = &out[at[w[i].slot]++];
+        memcpy(o, key[w[i].slot], sizeof key[0]);
+        o->begin = w[i].b;
+        o->cycles = w[i].e - w[i].b;
+    }
     free(at);
+    free(key);
 }
 
 /* Per-key state of the walk. */
@@ -491,11 +513,59 @@ static void dense_tabs_free(dense_tabs *t)
     free(t->seen_cu);
 }
 
+/* The walk itself over S's events in time order: each slot's last event (1 a start, 2 an
+ * end, 0 none yet), the levels of each SIMD and CU, each CU's current burst; the waves
+ * into w (end order), what it returns. Inlined twice: with the spans of the keys found by
+ * one_se (sp1, sp2) and the time filter, and with the spans fixed at 10 x 10 x 10 for an
+ * SE whose every key is one digit and every time in [0, 10^8) (small_keys), where the
+ * filter keeps everything and the index is two constant multiplies; there the walk also
+ * counts the SE's starts (one_se had no pass to do it). */
+static inline __attribute__((always_inline)) size_t dense_walk(const fp_occ_se *S, const int32_t lo[3], size_t sp1,
+                                                                size_t sp2, bool filter, dense_tabs *t, dense_wave *w,
+                                                                facts_acc *a, int64_t *peaks, int64_t *starts)
+{
+    size_t nw = 0;
+    int64_t peak_simd = 0, peak_cu = 0, nstart = 0;
+    bool zero_len = false;
+    for (size_t i = 0; i < S->n; i++) {
+        const fp_occ_event *x = &S->ev[i];
+        if (filter && (x->time < 0 || x->time > FP_WD_MAX_CYCLE)) /* as one_se */
+            continue;
+        size_t c = (size_t)((int64_t)x->cu - lo[0]), m = c * sp1 + (size_t)((int64_t)x->simd - lo[1]),
+               k = m * sp2 + (size_t)((int64_t)x->slot - lo[2]);
+        if (!x->start && t->last[k] == 1) { /* a start closed by its slot's next event: a wave */
+            w[nw++] = (dense_wave){t->last_t[k], x->time, (uint32_t)k, (uint32_t)c};
+            zero_len |= x->time == t->last_t[k];
+        }
+        t->last[k] = x->start ? 1 : 2;
+        t->last_t[k] = x->time;
+        int64_t d = x->start ? 1 : -1;
+        t->lvl_simd[m] += d;
+        t->lvl_cu[c] += d;
+        peak_simd = t->lvl_simd[m] > peak_simd ? t->lvl_simd[m] : peak_simd;
+        peak_cu = t->lvl_cu[c] > peak_cu ? t->lvl_cu[c] : peak_cu;
+        if (!x->start)
+            continue;
+        nstart++;
+        if (t->burst[c] && x->time - t->burst_last[c] > FP_WD_BURST_GAP) {
+            a->burst_hist[t->burst[c] > 64 ? 64 : t->burst[c]]++;
+            t->burst[c] = 0;
+        }
+        t->burst[c]++;
+        t->burst_last[c] = x->time;
+    }
+    a->zero_len |= zero_len;
+    peaks[0] = peak_simd;
+    peaks[1] = peak_cu;
+    *starts = nstart;
+    return nw;
+}
+
 /* The walk over the n events of S one_se keeps (time order), whose keys lie in
  * [lo, hi]: what pair_waves and cu_pass find, with the SE's waves appended to a->w in
- * slot order and its CUs' busy times to a->cl. false: the keys span too much (nothing
- * done). */
-static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const int32_t hi[3], facts_acc *a,
+ * slot order and its CUs' busy times to a->cl. small: S->small_keys, lo = 0 and hi = 9
+ * (then s->waves is counted here). false: the keys span too much (nothing done). */
+static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const int32_t hi[3], bool small, facts_acc *a,
                      fp_lt_se *s)
 {
     uint64_t sp[3];
@@ -509,38 +579,22 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
                     dense_calloc(ncu, sizeof *t.lvl_cu), dense_calloc(ncu, sizeof *t.burst_last),
                     dense_calloc(ncu, sizeof *t.burst), dense_calloc(nsimd, 1), dense_calloc(ncu, 1)};
     /* a wave takes two events */
-    dense_wave *w = malloc((n / 2 + 1) * sizeof *w), *o = malloc((n / 2 + 1) * sizeof *o);
-    if (!w || !o)
+    dense_wave *w = malloc((n / 2 + 1) * sizeof *w);
+    if (!w)
         abort();
-    size_t nw = 0;
-    int64_t peak_simd = 0, peak_cu = 0;
-    for (size_t i = 0; i < S->n; i++) {
-        const fp_occ_event *x = &S->ev[i];
-        if (x->time < 0 || x->time > FP_WD_MAX_CYCLE) /* as one_se */
-            continue;
-        size_t c = (size_t)((int64_t)x->cu - lo[0]), m = c * (size_t)sp[1] + (size_t)((int64_t)x->simd - lo[1]),
-               k = m * (size_t)sp[2] + (size_t)((int64_t)x->slot - lo[2]);
-        if (!x->start && t.last[k] == 1) { /* a start closed by its slot's next event: a wave */
-            w[nw++] = (dense_wave){t.last_t[k], x->time, (uint32_t)k, (uint32_t)c};
-            a->zero_len |= x->time == t.last_t[k];
-        }
-        t.last[k] = x->start ? 1 : 0;
-        t.last_t[k] = x->time;
-        int64_t d = x->start ? 1 : -1;
-        t.lvl_simd[m] += d;
-        t.lvl_cu[c] += d;
-        peak_simd = t.lvl_simd[m] > peak_simd ? t.lvl_simd[m] : peak_simd;
-        peak_cu = t.lvl_cu[c] > peak_cu ? t.lvl_cu[c] : peak_cu;
-        t.seen_simd[m] = t.seen_cu[c] = 1;
-        if (!x->start)
-            continue;
-        if (t.burst[c] && x->time - t.burst_last[c] > FP_WD_BURST_GAP) {
-            a->burst_hist[t.burst[c] > 64 ? 64 : t.burst[c]]++;
-            t.burst[c] = 0;
-        }
-        t.burst[c]++;
-        t.burst_last[c] = x->time;
-    }
+    int64_t peaks[2], starts;
+    static const int32_t zero[3] = {0, 0, 0}; /* small: lo, as a constant for the index */
+    size_t nw = small ? dense_walk(S, zero, 10, 10, false, &t, w, a, peaks, &starts)
+                      : dense_walk(S, lo, (size_t)sp[1], (size_t)sp[2], true, &t, w, a, peaks, &starts);
+    if (small)
+        s->waves = starts;
+    /* the SIMDs and CUs seen: those with a slot that had an event (not a store per event) */
+    for (size_t m = 0, k = 0; m < nsimd; m++)
+        for (size_t j = 0; j < (size_t)sp[2]; j++, k++)
+            t.seen_simd[m] |= t.last[k] != 0;
+    for (size_t c = 0, m = 0; c < ncu; c++)
+        for (size_t j = 0; j < (size_t)sp[1]; j++, m++)
+            t.seen_cu[c] |= t.seen_simd[m];
     for (size_t c = 0; c < ncu; c++) {
         s->cus += t.seen_cu[c];
         if (t.burst[c])
@@ -548,23 +602,19 @@ static bool dense_se(const fp_occ_se *S, size_t n, const int32_t lo[3], const in
     }
     for (size_t m = 0; m < nsimd; m++)
         s->simds += t.seen_simd[m];
-    a->peak_simd = peak_simd > a->peak_simd ? peak_simd : a->peak_simd;
-    a->peak_cu = peak_cu > a->peak_cu ? peak_cu : a->peak_cu;
-    dense_order(w, nw, nslot, o);
+    a->peak_simd = peaks[0] > a->peak_simd ? peaks[0] : a->peak_simd;
+    a->peak_cu = peaks[1] > a->peak_cu ? peaks[1] : a->peak_cu;
     FP_RESERVE(a->w, a->nw, a->capw, nw);
-    for (size_t i = 0; i < nw; i++) {
-        size_t k = o[i].slot;
-        a->w[a->nw++] = (occ_wave){se, (int)(lo[0] + (int64_t)(k / (size_t)(sp[1] * sp[2]))),
-                                   (int)(lo[1] + (int64_t)(k / (size_t)sp[2] % (size_t)sp[1])),
-                                   (int)(lo[2] + (int64_t)(k % (size_t)sp[2])), o[i].b, o[i].e - o[i].b};
-    }
+    dense_scatter(w, nw, lo, sp, se, a->w + a->nw);
+    a->nw += nw;
     dense_busy(w, nw, se, lo[0], ncu, &a->cl, &a->ncl, &a->capcl);
     free(w);
-    free(o);
     dense_tabs_free(&t);
     return true;
 }
 
+
+#define SMALL_MIN_EVENTS 512
 
 static void one_se(const fp_occ_se *S, const fp_realtime *rt, facts_acc *a, fp_lt_se *s)
 {
@@ -572,7 +622,19 @@ static void one_se(const fp_occ_se *S, const fp_realtime *rt, facts_acc *a, fp_l
     s->se = S->se;
     size_t n = 0;
     int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (size_t i = 0; i < S->n; i++) {
+    /* every key one digit and every time in [0, 10^8) (the reader saw each row): the
+     * filter keeps all events, and [0, 9] holds the keys - dense numbers from 0 give
+     * the walk the same orders and facts as from the keys' minima, with no pass here;
+     * from a->small_min events on (SMALL_MIN_EVENTS: the 1000-slot tables cost what the
+     * pass over a few hundred events does; fp_trace_facts_small_all: 1) */
+    const bool small = S->small_keys && !a->general && S->n >= a->small_min && S->n > 0;
+    if (small) {
+        n = S->n;
+        s->t0 = S->ev[0].time;
+        s->t1 = S->ev[n - 1].time;
+        hi[0] = hi[1] = hi[2] = 9;
+    }
+    for (size_t i = 0; i < S->n && !small; i++) {
         const fp_occ_event *x = &S->ev[i];
         if (x->time < 0 || x->time > FP_WD_MAX_CYCLE)
             continue;
@@ -591,7 +653,7 @@ static void one_se(const fp_occ_se *S, const fp_realtime *rt, facts_acc *a, fp_l
         lo[2] = x->slot < lo[2] ? x->slot : lo[2];
         hi[2] = x->slot > hi[2] ? x->slot : hi[2];
     }
-    if (a->general || !dense_se(S, n, lo, hi, a, s)) { /* the sorting way, on a copy */
+    if (a->general || !dense_se(S, n, lo, hi, small, a, s)) { /* the sorting way, on a copy */
         a->dense_all = false;
         occ_ev *e = malloc((n + 1) * sizeof *e);
         if (!e)
@@ -891,7 +953,7 @@ struct fp_trace_part {
     bool general; /* fp_trace_facts_general's: the waves' part too */
 };
 
-static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, bool general)
+static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, bool general, size_t small_min)
 {
     if (!occ || !occ->n)
         return NULL;
@@ -901,6 +963,7 @@ static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, 
     facts_acc a;
     memset(&a, 0, sizeof a);
     a.general = general;
+    a.small_min = small_min;
     if (!lt || !wd || !part || !(lt->per_se = calloc(occ->n, sizeof *lt->per_se)))
         abort();
     lt->n_per_se = occ->n;
@@ -936,7 +999,10 @@ static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, 
     return part;
 }
 
-fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt) { return trace_occ(occ, rt, false); }
+fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt)
+{
+    return trace_occ(occ, rt, false, SMALL_MIN_EVENTS);
+}
 
 void fp_trace_facts_waves(fp_trace_part *part, fp_wd_wave *waves, size_t n, bool have_loop, fp_launch_trace **ltp,
                           fp_workdist **wdp)
@@ -971,7 +1037,13 @@ void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *
 void fp_trace_facts_general(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n, bool have_loop,
                             fp_launch_trace **ltp, fp_workdist **wdp)
 {
-    fp_trace_facts_waves(trace_occ(occ, rt, true), waves, n, have_loop, ltp, wdp);
+    fp_trace_facts_waves(trace_occ(occ, rt, true, SIZE_MAX), waves, n, have_loop, ltp, wdp);
+}
+
+void fp_trace_facts_small_all(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n,
+                              bool have_loop, fp_launch_trace **ltp, fp_workdist **wdp)
+{
+    fp_trace_facts_waves(trace_occ(occ, rt, false, 1), waves, n, have_loop, ltp, wdp);
 }
 
 void fp_trace_facts_to_doc(const fp_bubbles *b, fp_bubbles_doc *d)

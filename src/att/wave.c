@@ -2281,16 +2281,29 @@ static void occ_sort(fp_occ_se *s)
 
 /* The usual occupancy row, "[time,c,s,l,b,x]" with single-digit cells after the time
  * (CU, SIMD, slot, start, the sixth), at p with ROW_WINDOW readable bytes: the time as
- * row_compact reads a cell (compact_int_sep), then the ten bytes "d,d,d,d,d]" checked
+ * row_compact reads a cell (compact_int_sep's rule), then the ten bytes "d,d,d,d,d]" checked
  * as one word and two bytes. Returns the position after ']' or NULL (then row_compact
- * and the general way decide, as before): never a row they would read otherwise. */
-static inline const char *occ_row6(const char *p, int64_t *v)
+ * and the general way decide, as before): never a row they would read otherwise. The
+ * four digits stay in *cells, byte 2i cell i + 1 (occ_put6 stores them). */
+static inline const char *occ_row6(const char *p, int64_t *time, uint64_t *cells)
 {
     if (*p != '[')
         return NULL;
-    unsigned n = compact_int_sep(p + 1, &v[0]);
-    if (n == 0 || p[1 + n] != ',')
+    /* the time: compact_int_sep's rule on one word, 1..7 digits and then ',' only (8
+     * digits, or ']', go to row_compact, which reads them as before) */
+    uint64_t t;
+    memcpy(&t, p + 1, 8);
+    uint64_t dt = t - 0x3030303030303030ull;
+    uint64_t nd = (dt | (dt + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    if (!nd)
         return NULL;
+    unsigned n = (unsigned)__builtin_ctzll(nd) >> 3;
+    if (n == 0 || (char)(t >> (8 * n)) != ',' || (n > 1 && (char)t == '0'))
+        return NULL;
+    dt <<= 64 - 8 * n; /* swar_digits on the word already loaded */
+    dt = ((dt * 2561) >> 8) & 0x00ff00ff00ff00ffull;
+    dt = ((dt * 6553601) >> 16) & 0x0000ffff0000ffffull;
+    *time = (int64_t)((dt * 42949672960001ull) >> 32);
     const char *q = p + 2 + n;
     uint64_t w;
     memcpy(&w, q, 8);
@@ -2301,11 +2314,7 @@ static inline const char *occ_row6(const char *p, int64_t *v)
     if ((d & 0xff00ff00ff00ff00ull) || ((d | (d + 0x0076007600760076ull)) & 0x0080008000800080ull) ||
         (unsigned)(q[8] - '0') > 9 || q[9] != ']')
         return NULL;
-    v[1] = (int64_t)(d & 0xff);
-    v[2] = (int64_t)(d >> 16 & 0xff);
-    v[3] = (int64_t)(d >> 32 & 0xff);
-    v[4] = (int64_t)(d >> 48 & 0xff);
-    v[5] = q[8] - '0';
+    *cells = d;
     return q + 10;
 }
 
@@ -2319,6 +2328,29 @@ static inline void occ_put(fp_occ_se *s, size_t *ecap, const int64_t *v)
     ev->simd = (int32_t)v[2];
     ev->slot = (int32_t)v[3];
     ev->start = v[4] ? 1 : 0;
+}
+
+/* occ_put for occ_row6's row: the time, and the four digits (bytes 0, 2, 4, 6 of cells,
+ * the others 0) widened to cu, simd, slot, start in one store, the start made 0/1 by a
+ * minimum with 1 in its lane - the fields as occ_put writes them. */
+_Static_assert(offsetof(fp_occ_event, simd) == offsetof(fp_occ_event, cu) + 4 &&
+                   offsetof(fp_occ_event, slot) == offsetof(fp_occ_event, cu) + 8 &&
+                   offsetof(fp_occ_event, start) == offsetof(fp_occ_event, cu) + 12,
+               "cu, simd, slot, start are one 16-byte run");
+static inline void occ_put6(fp_occ_se *s, size_t *ecap, int64_t time, uint64_t cells)
+{
+    FP_GROW(s->ev, s->n, *ecap);
+    fp_occ_event *ev = &s->ev[s->n++];
+    ev->time = time;
+#if defined(__SSE2__)
+    const __m128i x = _mm_min_epi16(_mm_loadl_epi64((const __m128i *)(const void *)&cells), _mm_setr_epi16(255, 255, 255, 1, 0, 0, 0, 0));
+    _mm_storeu_si128((__m128i *)(void *)&ev->cu, _mm_unpacklo_epi16(x, _mm_setzero_si128()));
+#else
+    ev->cu = (int32_t)(cells & 0xff);
+    ev->simd = (int32_t)(cells >> 16 & 0xff);
+    ev->slot = (int32_t)(cells >> 32 & 0xff);
+    ev->start = (cells >> 48 & 0xff) ? 1 : 0;
+#endif
 }
 
 /* The fast path: {"<se>": [[int x 5+], ...], ..., "<other>": scalar or an
@@ -2363,6 +2395,7 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
             fp_occ_se *s = &out->ses[out->n++];
             memset(s, 0, sizeof *s);
             s->se = se;
+            s->small_keys = true; /* occ_row6's rows are; the others are checked below */
             size_t ecap = 0;
             if (!fp_fc_lit(&c, ']')) {
                 for (;;) {
@@ -2370,11 +2403,12 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
                      * separator below would; done: the row at c.p is read */
                     bool done = false;
                     while ((size_t)(c.e - c.p) > ROW_WINDOW) {
-                        int64_t u[6];
-                        const char *q = occ_row6(c.p, u);
+                        int64_t t;
+                        uint64_t cells;
+                        const char *q = occ_row6(c.p, &t, &cells);
                         if (!q)
                             break;
-                        occ_put(s, &ecap, u);
+                        occ_put6(s, &ecap, t, cells);
                         c.p = q;
                         done = true;
                         if (q[0] != ',' || q[1] != '[')
@@ -2412,6 +2446,8 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
                         if (nv < 5)
                             goto fail;
                     }
+                    s->small_keys = s->small_keys && (uint64_t)v[0] < 100000000 && (uint64_t)v[1] <= 9 &&
+                                    (uint64_t)v[2] <= 9 && (uint64_t)v[3] <= 9;
                     occ_put(s, &ecap, v);
                     if (!fp_fc_lit(&c, ','))
                         break;
@@ -2933,6 +2969,45 @@ static inline unsigned ws_state_cell(const char *p, int64_t *v)
     return 3;
 }
 
+/* Four state cells of one length at p (16 bytes readable), each followed by ',':
+ * "d,d,d,d," checked as one word (occ_row6's test: bytes 1, 3, 5, 7 exactly ',', the
+ * others digits), or, with SSE2, "dd,dd,dd,dd," on the byte masks of 16 bytes (the two-
+ * digit cells without a leading '0') - the usual stretches of a state array, which
+ * ws_state_cell would otherwise read one by one. Returns the bytes taken (0: not this
+ * case, the cells go one by one). */
+static inline unsigned ws_state4_same(const char *p, int64_t v[4])
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    const uint64_t d = w - 0x2c302c302c302c30ull;
+    if (!(d & 0xff00ff00ff00ff00ull) && !((d | (d + 0x0076007600760076ull)) & 0x0080008000800080ull)) {
+        v[0] = (int64_t)(d & 0xff);
+        v[1] = (int64_t)(d >> 16 & 0xff);
+        v[2] = (int64_t)(d >> 32 & 0xff);
+        v[3] = (int64_t)(d >> 48 & 0xff);
+        return 8;
+    }
+#if defined(__SSE2__)
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const __m128i a = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+    const unsigned dig = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(9)), a));
+    const unsigned com = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')));
+    /* bytes 0..11: digits at 0, 1, 3, 4, 6, 7, 9, 10, commas at 2, 5, 8, 11, and no cell
+     * opening with '0' (a '0' at 0, 3, 6, 9) */
+    if ((dig & 0xfffu) != 0x6dbu || (com & 0xfffu) != 0x924u || ((unsigned char)p[0] == '0') |
+                                                                  ((unsigned char)p[3] == '0') |
+                                                                  ((unsigned char)p[6] == '0') | ((unsigned char)p[9] == '0'))
+        return 0;
+    v[0] = (p[0] - '0') * 10 + (p[1] - '0');
+    v[1] = (p[3] - '0') * 10 + (p[4] - '0');
+    v[2] = (p[6] - '0') * 10 + (p[7] - '0');
+    v[3] = (p[9] - '0') * 10 + (p[10] - '0');
+    return 12;
+#else
+    return 0;
+#endif
+}
+
 #if defined(__SSE2__)
 /* Four time cells of one length L (1..7 digits) at p, 32 bytes readable, each followed by
  * ',' and none with a leading '0' unless alone - checked together on the byte masks of
@@ -2972,6 +3047,65 @@ static inline unsigned ws_time4(const char *p, int64_t v[4])
 }
 #endif
 
+#if defined(HAVE_AVX2_ROWS)
+/* ws_time4 with AVX2 (wide_ok): the same four cells, the same rule. With L the first
+ * cell's length and w = L + 1, the 128-bit lanes hold p[0..16) and p[2w..2w+16), each
+ * two cells at 0 and w (2w <= 16): one mask test per kind over both lanes (digits and
+ * commas where they must be, no '0' opening a cell of 2+ digits), then one byte shuffle
+ * puts each cell right-aligned in an 8-byte lane and three multiply-adds make the
+ * values - the 4 x (two loads, shifts and packs) of digits2 in one pass. */
+#define WS_SH(last, n, b) ((7 - (b)) < (n) ? (last) - (7 - (b)) : 0x80)
+#define WS_CELL(last, n)                                                                                        \
+    WS_SH(last, n, 0), WS_SH(last, n, 1), WS_SH(last, n, 2), WS_SH(last, n, 3), WS_SH(last, n, 4), WS_SH(last, n, 5), \
+        WS_SH(last, n, 6), WS_SH(last, n, 7)
+#define WS_LANE(L) {WS_CELL((L) - 1, L), WS_CELL(2 * (L), L)}
+#define WS_PAIR(L) (((1u << (L)) - 1) | ((1u << (L)) - 1) << ((L) + 1)) /* digit bytes of one lane */
+#define WS_BOTH(m) ((m) | (m) << 16)
+typedef struct ws_len {
+    unsigned char sh[16];
+    uint32_t dig, care, com, zer; /* over both lanes */
+} ws_len;
+#define WS_LEN(L)                                                                                          \
+    {WS_LANE(L), WS_BOTH(WS_PAIR(L)), WS_BOTH((1u << (2 * (L) + 2)) - 1),                                  \
+     WS_BOTH(1u << (L) | 1u << (2 * (L) + 1)), (L) > 1 ? WS_BOTH(1u | 1u << ((L) + 1)) : 0u}
+static const ws_len ws_len_tab[8] __attribute__((aligned(16))) = {
+    {{0}, 0, 0, 0, 0}, WS_LEN(1), WS_LEN(2), WS_LEN(3), WS_LEN(4), WS_LEN(5), WS_LEN(6), WS_LEN(7)};
+
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline unsigned ws_time4_avx2(const char *p, int64_t v[4])
+{
+    uint64_t q;
+    memcpy(&q, p, 8);
+    const uint64_t d8 = q - 0x3030303030303030ull;
+    const uint64_t nd8 = (d8 | (d8 + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    const unsigned len = nd8 ? (unsigned)__builtin_ctzll(nd8) >> 3 : 8; /* the first cell's digits */
+    if (len - 1 > 6)
+        return 0;
+    const unsigned w = len + 1;
+    const ws_len *t = &ws_len_tab[len];
+    const __m256i x = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p)),
+                                              _mm_loadu_si128((const __m128i *)(const void *)(p + 2 * w)), 1);
+    const __m256i a = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+    const uint32_t dig = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, _mm256_set1_epi8(9)), a));
+    const uint32_t com = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
+    const uint32_t zer = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, _mm256_setzero_si256()));
+    if ((dig & t->care) != t->dig || (com & t->com) != t->com || (zer & t->zer))
+        return 0;
+    const __m256i y =
+        _mm256_shuffle_epi8(a, _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)t->sh)));
+    const __m256i pairs = _mm256_maddubs_epi16(y, _mm256_set1_epi16(0x010a));
+    const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00010064)); /* each <= 9999 */
+    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), _mm256_set1_epi32(0x00012710));
+    const uint64_t lo = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(oct)),
+                   hi = (uint64_t)_mm_cvtsi128_si64(_mm256_extracti128_si256(oct, 1));
+    v[0] = (uint32_t)lo;
+    v[1] = (int64_t)(lo >> 32);
+    v[2] = (uint32_t)hi;
+    v[3] = (int64_t)(hi >> 32);
+    return 4 * w;
+}
+
+#endif
+
 /* Pass 2 in the compact case - time cells of 1..7 digits, state cells of 1..2, no sign, no
  * blank, not the arrays' last cells - a block of up to WS_BLOCK steps with plain arithmetic:
  * its values are in [0, 10^7), each term below 10^14, so from |acc| <= 2^62 no partial sum
@@ -3001,12 +3135,13 @@ static size_t ws_block(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int6
      * readable, see above) */
     while (k + 4 <= n) {
         int64_t tv[4], sv[4];
-        unsigned a = ws_time4(pt, tv), b0, b1, b2, b3;
-        if (!a || !(b0 = ws_state_cell(ps, &sv[0])) || !(b1 = ws_state_cell(ps + b0, &sv[1])) ||
-            !(b2 = ws_state_cell(ps + b0 + b1, &sv[2])) || !(b3 = ws_state_cell(ps + b0 + b1 + b2, &sv[3])))
+        unsigned a = ws_time4(pt, tv), b = a ? ws_state4_same(ps, sv) : 0, b0, b1, b2, b3;
+        if (!a || (!b && (!(b0 = ws_state_cell(ps, &sv[0])) || !(b1 = ws_state_cell(ps + b0, &sv[1])) ||
+                          !(b2 = ws_state_cell(ps + b0 + b1, &sv[2])) ||
+                          !(b3 = ws_state_cell(ps + b0 + b1 + b2, &sv[3])) || !(b = b0 + b1 + b2 + b3))))
             break;
         pt += a;
-        ps += b0 + b1 + b2 + b3;
+        ps += b;
         sum += s * (tv[0] - t) + sv[0] * (tv[1] - tv[0]) + sv[1] * (tv[2] - tv[1]) + sv[2] * (tv[3] - tv[2]);
         s = sv[3];
         t = tv[3];
@@ -3031,6 +3166,60 @@ static size_t ws_block(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int6
     *acc = sum;
     return k;
 }
+
+#if defined(HAVE_AVX2_ROWS)
+/* ws_block with ws_time4_avx2 (wide_ok): the same steps and results. */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t ws_block_wide(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int64_t *acc)
+{
+    int64_t s = *s0, t = *t0, sum = *acc;
+    if (s < 0 || s >= WS_COMPACT || t < 0 || t >= WS_COMPACT || sum > ((int64_t)1 << 62) || sum < -((int64_t)1 << 62))
+        return 0;
+    /* cursors in locals: r and rt may be one object as far as the compiler knows */
+    const char *ps = r->buf + r->pos, *pt = rt->buf + rt->pos;
+    /* a step takes at most 3 bytes of state (2 digits and ',') and 8 of time (7 and ','),
+     * and reads up to 16 at each cursor: the steps that surely fit, bounds checked once */
+    ptrdiff_t room_s = (ptrdiff_t)(r->len - r->pos) - 16, room_t = (ptrdiff_t)(rt->len - rt->pos) - 32;
+    if (room_s < 0 || room_t < 0)
+        return 0;
+    size_t n = (size_t)(room_s / 3 < room_t / 8 ? room_s / 3 : room_t / 8) + 1;
+    if (n > WS_BLOCK)
+        n = WS_BLOCK;
+    size_t k = 0;
+    /* ws_block's loops, the time cells by ws_time4_avx2 (reads p[0..2w+16), 2w + 16 <= 32) */
+    while (k + 4 <= n) {
+        int64_t tv[4], sv[4];
+        unsigned a = ws_time4_avx2(pt, tv), b = a ? ws_state4_same(ps, sv) : 0, b0, b1, b2, b3;
+        if (!a || (!b && (!(b0 = ws_state_cell(ps, &sv[0])) || !(b1 = ws_state_cell(ps + b0, &sv[1])) ||
+                          !(b2 = ws_state_cell(ps + b0 + b1, &sv[2])) ||
+                          !(b3 = ws_state_cell(ps + b0 + b1 + b2, &sv[3])) || !(b = b0 + b1 + b2 + b3))))
+            break;
+        pt += a;
+        ps += b;
+        sum += s * (tv[0] - t) + sv[0] * (tv[1] - tv[0]) + sv[1] * (tv[2] - tv[1]) + sv[2] * (tv[3] - tv[2]);
+        s = sv[3];
+        t = tv[3];
+        k += 4;
+    }
+    for (; k < n; k++) {
+        int64_t s1, t1;
+        unsigned a = ws_time_cell(pt, &t1), b;
+        if (!a || !(b = ws_state_cell(ps, &s1)))
+            break;
+        pt += a;
+        ps += b;
+        sum += s * (t1 - t);
+        s = s1;
+        t = t1;
+    }
+    r->pos = (size_t)(ps - r->buf);
+    rt->pos = (size_t)(pt - rt->buf);
+    *s0 = s;
+    *t0 = t;
+    *acc = sum;
+    return k;
+}
+
+#endif
 
 /* 0 ok, -1 not the simple shape (use jscan). */
 static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_t *nt_out)
@@ -3057,8 +3246,14 @@ static int wstates_stream(int fd, int64_t *out, bool *sat, size_t *ns_out, size_
             if (!cell_next(r, &s0, &es) || !cell_next(rt, &t0, &et))
                 goto done;
             n = 1;
+            const bool wide = wide_ok(); /* once per file */
+            (void)wide;
             while (!es && !et) {
+#if defined(HAVE_AVX2_ROWS)
+                size_t k = wide ? ws_block_wide(r, rt, &s0, &t0, &acc) : ws_block(r, rt, &s0, &t0, &acc);
+#else
                 size_t k = ws_block(r, rt, &s0, &t0, &acc);
+#endif
                 n += k;
                 if (k == WS_BLOCK)
                     continue;

@@ -2,7 +2,8 @@
  * occupancy.json (fp_occupancy_load, and fp_occupancy_stream against it) and wstates<k>.json
  * (fp_wstates_integral, against the whole reader fp_wstates_parse_jscan); realtime.json
  * (fp_realtime_load) and the trace facts computed from both (fp_trace_facts, issue 23: never a
- * table indexed by a file's CU id; round 5: its fast ways against its sorting ways).
+ * table indexed by a file's CU id; round 5: its fast ways against its sorting ways, and the
+ * small-keys walk on every SE its flag allows; the wstates integral with both scanners).
  * It found issue 10 (a) in 2 s (a repeated "state"/"time" key overflowed
  * read_int_array's buffer; regressions/wave_side/issue10a_*). */
 #include <stdbool.h>
@@ -81,7 +82,7 @@ static char *facts_text(fp_launch_trace *lt, fp_workdist *wd)
 static void facts_both(const fp_occupancy *occ, const fp_realtime *rt)
 {
     enum { MAXW = 64 };
-    fp_wd_wave w[2][MAXW];
+    fp_wd_wave w[3][MAXW];
     size_t nw = 0;
     for (size_t i = 0; i < occ->n && nw < MAXW; i++)
         for (size_t k = 0; k < occ->ses[i].n && nw < MAXW; k++) {
@@ -91,17 +92,21 @@ static void facts_both(const fp_occupancy *occ, const fp_realtime *rt)
             nw++;
         }
     memcpy(w[1], w[0], sizeof w[0]);
-    char *txt[2];
-    for (int g = 0; g < 2; g++) {
+    memcpy(w[2], w[0], sizeof w[0]);
+    char *txt[3];
+    for (int g = 0; g < 3; g++) {
         fp_launch_trace *lt;
         fp_workdist *wd;
-        (g ? fp_trace_facts_general : fp_trace_facts)(occ, rt, w[g], nw, nw % 2 == 0, &lt, &wd);
+        /* 2: the small-keys walk on every SE the reader flagged (the corpus's size is past
+         * what a fuzz input holds) */
+        (g == 0 ? fp_trace_facts : g == 1 ? fp_trace_facts_general : fp_trace_facts_small_all)(occ, rt, w[g], nw,
+                                                                                               nw % 2 == 0, &lt, &wd);
         txt[g] = facts_text(lt, wd);
     }
-    if (strcmp(txt[0], txt[1]))
+    if (strcmp(txt[0], txt[1]) || strcmp(txt[0], txt[2]))
         abort();
-    free(txt[0]);
-    free(txt[1]);
+    for (int g = 0; g < 3; g++)
+        free(txt[g]);
 }
 
 /* fp_wstates_integral (the streaming passes, and the whole reader for what they decline)
@@ -111,12 +116,17 @@ static void wstates_both(const char *dir, const uint8_t *data, size_t size)
     int64_t v = 0, rv = 0;
     bool sat = false, rsat = false;
     fp_err err = {0}, rerr = {0};
-    int rc = fp_wstates_integral(dir, 3, &v, &sat, &err);
-    fz_check_err(rc, &err, "fp_wstates_integral");
     int rrc = fp_wstates_parse_jscan((const char *)data, size, 3, &rv, &rsat, &rerr);
-    if (rc != rrc || v != rv || sat != rsat || err.code != rerr.code || (rc != 0 && strcmp(err.message, rerr.message)))
-        abort();
-    fp_err_clear(&err);
+    /* with the CPU's scanners (ws_time4_avx2 where it has AVX2) and the baseline ones */
+    for (int baseline = 0; baseline < 2; baseline++) {
+        fp_wave_baseline_rows(baseline);
+        int rc = fp_wstates_integral(dir, 3, &v, &sat, &err);
+        fz_check_err(rc, &err, "fp_wstates_integral");
+        if (rc != rrc || v != rv || sat != rsat || err.code != rerr.code || (rc != 0 && strcmp(err.message, rerr.message)))
+            abort();
+        fp_err_clear(&err);
+    }
+    fp_wave_baseline_rows(false);
     fp_err_clear(&rerr);
 }
 
@@ -153,6 +163,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const fp_occ_event *a = &occ.ses[i].ev[k], *b = &ref.ses[i].ev[k];
                 if (a->time != b->time || a->cu != b->cu || a->simd != b->simd || a->slot != b->slot ||
                     a->start != b->start)
+                    abort();
+                /* small_keys must tell the truth: the walk indexes 10 x 10 x 10 tables by it */
+                if (occ.ses[i].small_keys && (a->time < 0 || a->time >= 100000000 || (unsigned)a->cu > 9 ||
+                                              (unsigned)a->simd > 9 || (unsigned)a->slot > 9))
                     abort();
             }
         }

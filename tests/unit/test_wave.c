@@ -547,6 +547,96 @@ static void test_wstates_random_baseline(void **state)
     wstates_random(true);
 }
 
+/* The four-cells-at-a-time time reader (wave.c ws_time4 / ws_time4_avx2): long runs of
+ * time cells of one length L (1..7, and 8: never taken four at a time), with now and then
+ * a cell of that length jscan refuses (a leading '0'), a cell one digit longer or shorter,
+ * a blank, a sign, a three-digit state, a state "0d"; the states of one or two digits or
+ * both (ws_state4_same, ws_state_cell); against the whole reader (fp_wstates_parse_jscan)
+ * on the same text, with the CPU's scanners and with the baseline ones. */
+static void wstates_uniform(bool baseline)
+{
+    fp_wave_baseline_rows(baseline);
+    char dir[] = "/tmp/fp_wsu_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    srand(29);
+    int accepted = 0, refused = 0;
+    for (int it = 0; it < 160; it++) {
+        int L = 1 + it % 8, n = 2 + rand() % (it % 16 == 0 ? 20000 : 400);
+        int hostile = it % 4 ? rand() % (n + 1) : -1; /* one odd cell (n: none), in 3 of 4 */
+        int kind = rand() % 6, style = (it / 8) % 3; /* states: mixed, one digit, two */
+        fp_sb doc;
+        fp_sb_init(&doc);
+        fp_sb_adds(&doc, "{\"state\":[");
+        for (int i = 0; i < n; i++) {
+            if (i)
+                fp_sb_addc(&doc, ',');
+            int sv = style == 0 ? rand() % (rand() % 3 ? 10 : 100) : style == 1 ? rand() % 10 : 10 + rand() % 90;
+            if (i == hostile && kind == 5)
+                sv = 100 + rand() % 900;
+            char num[8];
+            snprintf(num, sizeof num, i == hostile && kind == 4 ? "0%d" : "%d", sv % 10);
+            fp_sb_adds(&doc, i == hostile && kind == 4 ? num : "");
+            if (!(i == hostile && kind == 4)) {
+                snprintf(num, sizeof num, "%d", sv);
+                fp_sb_adds(&doc, num);
+            }
+        }
+        fp_sb_adds(&doc, "],\"time\":[");
+        for (int i = 0; i < n; i++) {
+            if (i)
+                fp_sb_addc(&doc, ',');
+            char num[16];
+            int len = L;
+            if (i == hostile && kind == 1)
+                len = L + 1;
+            if (i == hostile && kind == 2 && L > 1)
+                len = L - 1;
+            for (int d = 0; d < len; d++)
+                num[d] = (char)('0' + (d == 0 && len > 1 ? 1 + rand() % 9 : rand() % 10));
+            num[len] = '\0';
+            if (i == hostile && kind == 0 && len > 1)
+                num[0] = '0'; /* a leading zero: jscan refuses the document */
+            if (i == hostile && kind == 3)
+                fp_sb_adds(&doc, rand() % 2 ? " " : "-");
+            fp_sb_adds(&doc, num);
+        }
+        fp_sb_adds(&doc, "]}");
+        write_file(dir, "wstates1.json", doc.buf);
+        int64_t v = 0, rv = 0;
+        bool sat = false, rsat = false;
+        fp_err e = {0}, re = {0};
+        int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+        int rrc = fp_wstates_parse_jscan(doc.buf, doc.len, 1, &rv, &rsat, &re);
+        if (rc != rrc || (rc == 0 && (v != rv || sat != rsat)))
+            fail_msg("wstates uniform %d (L %d, n %d, odd %d kind %d): rc %d %lld (sat %d), jscan rc %d %lld (sat %d)", it,
+                     L, n, hostile, kind, rc, (long long)v, sat, rrc, (long long)rv, rsat);
+        if (rc != 0)
+            assert_string_equal(e.message, re.message);
+        accepted += rc == 0;
+        refused += rc != 0;
+        fp_err_clear(&e);
+        fp_err_clear(&re);
+        fp_sb_free(&doc);
+    }
+    assert_true(accepted > 40 && refused > 10);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    fp_wave_baseline_rows(false);
+}
+
+static void test_wstates_uniform(void **state)
+{
+    (void)state;
+    wstates_uniform(false);
+}
+
+static void test_wstates_uniform_baseline(void **state)
+{
+    (void)state;
+    wstates_uniform(true);
+}
+
 static void test_dispatch_number(void **state)
 {
     (void)state;
@@ -1256,6 +1346,7 @@ int main(void)
         cmocka_unit_test(test_dispatch_number), cmocka_unit_test(test_common_rows),
         cmocka_unit_test(test_common_rows_baseline), cmocka_unit_test(test_fast_rows_parity_baseline),
         cmocka_unit_test(test_wstates_random), cmocka_unit_test(test_wstates_random_baseline),
+        cmocka_unit_test(test_wstates_uniform), cmocka_unit_test(test_wstates_uniform_baseline),
         cmocka_unit_test(test_any_rows),       cmocka_unit_test(test_any_rows_baseline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@
 #include "flyprof/loops.h"
 #include "flyprof/realtime.h"
 #include "flyprof/signals.h"
+#include "flyprof/strbuf.h"
 #include "flyprof/workdist.h"
 
 static void test_realtime(void **state)
@@ -148,7 +149,7 @@ static void test_trace_facts(void **state)
 {
     (void)state;
     fp_occ_event evs[64];
-    fp_occ_se se = {2, evs, 0};
+    fp_occ_se se = {2, evs, 0, false};
     for (int k = 0; k < 4; k++)
         ev(&se, 10 + 4 * (k / 2) * 2, 0, k, 0, 1);
     for (int k = 0; k < 4; k++)
@@ -235,7 +236,7 @@ static void trace_facts_of(const fp_occ_event *src, size_t n, int cu_mul, int si
         evs[i].cu = src[i].cu * cu_mul - 1000000;
         evs[i].simd = src[i].simd * simd_mul;
     }
-    fp_occ_se se = {0, evs, n};
+    fp_occ_se se = {0, evs, n, false};
     fp_occupancy occ = {&se, 1};
     fp_trace_facts(&occ, NULL, NULL, 0, false, lt, wd);
     free(evs);
@@ -246,7 +247,7 @@ static void test_trace_facts_orders(void **state)
     (void)state;
     enum { N = 6000 };
     static fp_occ_event evs[N];
-    fp_occ_se se = {0, evs, 0};
+    fp_occ_se se = {0, evs, 0, false};
     unsigned x = 12345;
     int64_t t = 100;
     int open[40][4][8] = {{{0}}};
@@ -370,7 +371,7 @@ static void test_trace_facts_walk(void **state)
         fp_occ_se ses[S];
         size_t nses = scen == 3 ? 1 : S;
         for (size_t k = 0; k < nses; k++) {
-            ses[k] = (fp_occ_se){scen == 4 && k == 2 ? 1 : (int)k, evs[k], 0};
+            ses[k] = (fp_occ_se){scen == 4 && k == 2 ? 1 : (int)k, evs[k], 0, false};
             size_t n = scen == 1 && k == 1 ? 0 : scen == 1 && k == 2 ? 1 : N - 500 * k;
             int64_t t = 100;
             int open[24][4][8] = {{{0}}};
@@ -419,7 +420,7 @@ static void test_hostile_clock(void **state)
     assert_int_equal(fp_realtime_parse(j, strlen(j), &rt, &e), 0);
     assert_true(fp_realtime_mhz(&rt, &rt.ses[0]) > 1e20); /* the reader computes; the analysis judges */
     fp_occ_event evs[4] = {{3, 1, 0, 0, 1}, {103, 1, 0, 0, 0}, {(int64_t)1 << 60, 2, 0, 0, 1}, {INT64_MAX, 2, 0, 0, 0}};
-    fp_occ_se se = {0, evs, 4};
+    fp_occ_se se = {0, evs, 4, false};
     fp_occupancy occ = {&se, 1};
     fp_launch_trace *lt;
     fp_workdist *wd;
@@ -685,6 +686,94 @@ static int corpus_dispatch(const char *dir)
     return checks;
 }
 
+/* The walk with the keys' spans fixed at 10 (fp_occ_se.small_keys, set by
+ * fp_occupancy_parse's rows of one-digit keys) against the sorting way
+ * (fp_trace_facts_general) and against the same events read by the jscan reader (no
+ * flag: spans from the keys' minima): the same facts. Documents of SEs from 1 to 3000
+ * events (around SMALL_MIN_EVENTS) with keys using only part of 0..9 (minima above 0),
+ * ties, starts after starts, a row the fast rows decline ("[t,12,...]": no flag), a
+ * five-cell row, times of 8 and 9 digits, rows near the end of the text (read by
+ * row_compact). */
+static void test_trace_facts_small_keys(void **state)
+{
+    (void)state;
+    unsigned x = 777;
+    int flagged = 0, unflagged = 0;
+    for (int it = 0; it < 40; it++) {
+        fp_sb doc;
+        fp_sb_init(&doc);
+        fp_sb_addc(&doc, '{');
+        int nses = 1 + it % 4;
+        for (int k = 0; k < nses; k++) {
+            int n = it % 5 == 0 ? 1 + (int)(x % 600) : 400 + 300 * k + (int)(x % 2000);
+            int odd = it % 2 == 0 ? (int)(x % (unsigned)n) : -1, kind = (it / 2) % 3;
+            int culo = it % 2 ? 3 : 0, cus = 1 + (it + k) % (10 - culo), sl0 = it % 4 == 1 ? 2 : 0;
+            fp_sb_addf(&doc, "%s\"%d\":[", k ? "," : "", (7 * k + it) % 9);
+            static int open[10][10][10];
+            memset(open, 0, sizeof open);
+            int64_t t = it % 6 == 5 ? 99996000 : 1000 + it; /* 5: past 10^8, 9 digits */
+            for (int i = 0; i < n; i++) {
+                x = x * 1103515245u + 12345u;
+                int cu = culo + (int)(x >> 8) % cus, simd = (int)(x >> 14) % 4, slot = sl0 + (int)(x >> 18) % (10 - sl0);
+                t += (x >> 24) % 4;
+                int st = !open[cu][simd][slot];
+                if ((x >> 27) % 11 == 0)
+                    st = !st;
+                open[cu][simd][slot] = st;
+                if (i)
+                    fp_sb_addc(&doc, ',');
+                if (i == odd && kind == 0)
+                    fp_sb_addf(&doc, "[%lld,12,%d,%d,%d,1]", (long long)t, simd, slot, st);
+                else if (i == odd && kind == 1)
+                    fp_sb_addf(&doc, "[%lld,%d,%d,%d,%d]", (long long)t, cu, simd, slot, st);
+                else
+                    fp_sb_addf(&doc, "[%lld,%d,%d,%d,%d,1]", (long long)t, cu, simd, slot, st);
+            }
+            fp_sb_addc(&doc, ']');
+        }
+        fp_sb_adds(&doc, ",\"version\":\"3.0.0\"}");
+        fp_occupancy fast, ref;
+        fp_err e = {0};
+        assert_int_equal(fp_occupancy_parse(doc.buf, doc.len, &fast, &e), 0);
+        assert_int_equal(fp_occupancy_parse_jscan(doc.buf, doc.len, &ref, &e), 0);
+        for (size_t k = 0; k < fast.n; k++) {
+            assert_false(ref.ses[k].small_keys);
+            flagged += fast.ses[k].small_keys && fast.ses[k].n >= 512;
+            unflagged += !fast.ses[k].small_keys;
+            bool want = true; /* the flag must tell the truth */
+            for (size_t i = 0; i < fast.ses[k].n; i++) {
+                const fp_occ_event *v = &fast.ses[k].ev[i];
+                want = want && v->time >= 0 && v->time < 100000000 && (unsigned)v->cu <= 9 && (unsigned)v->simd <= 9 &&
+                       (unsigned)v->slot <= 9;
+            }
+            if (fast.ses[k].small_keys && !want)
+                fail_msg("doc %d SE %zu: small_keys set on keys past 9", it, k);
+        }
+        char *txt[4];
+        fp_launch_trace *lt;
+        fp_workdist *wd;
+        fp_trace_facts(&fast, NULL, NULL, 0, false, &lt, &wd);
+        txt[0] = facts_print(lt, wd);
+        fp_trace_facts_general(&fast, NULL, NULL, 0, false, &lt, &wd);
+        txt[1] = facts_print(lt, wd);
+        fp_trace_facts(&ref, NULL, NULL, 0, false, &lt, &wd);
+        txt[2] = facts_print(lt, wd);
+        fp_trace_facts_small_all(&fast, NULL, NULL, 0, false, &lt, &wd); /* small SEs too */
+        txt[3] = facts_print(lt, wd);
+        if (strcmp(txt[0], txt[1]) || strcmp(txt[0], txt[2]) || strcmp(txt[0], txt[3])) {
+            fprintf(stderr, "small keys\n%s\ngeneral\n%s\njscan\n%s\nsmall all\n%s\n", txt[0], txt[1], txt[2], txt[3]);
+            fail_msg("doc %d: the small-keys walk differs", it);
+        }
+        for (int g = 0; g < 4; g++)
+            free(txt[g]);
+        fp_occupancy_free(&fast);
+        fp_occupancy_free(&ref);
+        fp_sb_free(&doc);
+    }
+    fprintf(stderr, "small keys: %d SEs flagged (512+ events), %d not\n", flagged, unflagged);
+    assert_true(flagged > 20 && unflagged > 3);
+}
+
 static void test_corpus_fast_paths(void **state)
 {
     (void)state;
@@ -716,7 +805,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_realtime),    cmocka_unit_test(test_quantiles),   cmocka_unit_test(test_trace_facts),
         cmocka_unit_test(test_trace_facts_orders), cmocka_unit_test(test_trace_facts_walk),
-        cmocka_unit_test(test_corpus_fast_paths),
+        cmocka_unit_test(test_corpus_fast_paths), cmocka_unit_test(test_trace_facts_small_keys),
         cmocka_unit_test(test_quantiles_counting),
         cmocka_unit_test(test_loops),       cmocka_unit_test(test_pick_traced), cmocka_unit_test(test_simd_fill),
         cmocka_unit_test(test_hostile_clock), cmocka_unit_test(test_partition_scaling),

@@ -54,6 +54,10 @@ void fp_trace_part_free(fp_trace_part *part);
  * are compared with them on the same input (fuzz_wave_side); the same results. */
 void fp_trace_facts_general(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n,
                             bool have_loop, fp_launch_trace **lt, fp_workdist **wd);
+/* Tests and fuzzing only: fp_trace_facts with the small-keys walk (fp_occ_se.small_keys)
+ * taken from one event on, not from the size where it pays: the same results. */
+void fp_trace_facts_small_all(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n,
+                              bool have_loop, fp_launch_trace **lt, fp_workdist **wd);
 
 /* Nearest-rank quantiles of v[0..n) (v is reordered: a selection, not a sort). */
 void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q);

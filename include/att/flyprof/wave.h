@@ -205,6 +205,10 @@ typedef struct fp_occ_se {
     int se;
     fp_occ_event *ev; /* sorted by time (stable) */
     size_t n;
+    /* set by fp_occupancy_parse only, when it saw that every event's cu, simd and slot
+     * are 0..9 and its time in [0, 10^8) (what rocprofv3 writes): the launch facts then
+     * skip a pass over the events (workdist.c one_se); false says nothing */
+    bool small_keys;
 } fp_occ_se;
 
 typedef struct fp_occupancy {
