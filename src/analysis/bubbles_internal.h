@@ -158,7 +158,20 @@ typedef struct bub_line {
     uint8_t rare;    /* BUB_LINE_WAIT: a counter wait (wait_record), BUB_LINE_UNKNOWN: row NONE */
     uint16_t pad;
     int64_t lat;
+    /* per category key k, what the pass does with a record (BUB_F_*): `cat` and `rare`
+     * folded into one byte, so a record costs one load and one test for every rare path
+     * (64 bytes in all: a line's address is one shift) */
+    uint8_t fl[BUB_CATS];
 } bub_line;
+#define BUB_F_VM 1u      /* joins the vmcnt queue */
+#define BUB_F_LGKM 2u    /* joins the lgkmcnt queue */
+#define BUB_F_NOPIPE 4u  /* its issue window occupies no pipe */
+#define BUB_F_DRAIN 8u   /* ... and is an s_endpgm drain */
+#define BUB_F_WAIT 16u   /* a counter wait (wait_record; VM and LGKM are 0) */
+#define BUB_F_UNKNOWN 32u /* the line is not in code.json (every key) */
+#define BUB_F_MEM (BUB_F_VM | BUB_F_LGKM)
+#define BUB_F_RARE (BUB_F_MEM | BUB_F_DRAIN | BUB_F_WAIT | BUB_F_UNKNOWN)  /* off the plain path */
+#define BUB_F_CALL (BUB_F_DRAIN | BUB_F_WAIT | BUB_F_UNKNOWN) /* ... and out of the loop */
 #define BUB_LINE_NONE UINT32_MAX
 #define BUB_LINE_WAIT 1u
 #define BUB_LINE_UNKNOWN 2u

@@ -109,6 +109,21 @@ void fp_bub_inst_tables_init(bub_ctx *c)
     for (int k = 0; k < FP_CL_COUNT; k++)
         for (int np = 0; np < 2; np++)
             bits[k][np] = cat_bits(c, (fp_class)k, np);
+    /* the flags bytes of bub_line.fl: by class, no-pipe row and wait row, from the bits */
+    uint8_t fl[FP_CL_COUNT][2][2][BUB_CATS];
+    for (int k = 0; k < FP_CL_COUNT; k++)
+        for (int np = 0; np < 2; np++)
+            for (int w = 0; w < 2; w++)
+                for (unsigned q = 0; q < BUB_CATS; q++) {
+                    uint64_t cb = bits[k][np] >> q;
+                    unsigned f = (unsigned)(cb >> BUB_LB_NOPIPE & 1u) * BUB_F_NOPIPE |
+                                 (unsigned)(cb >> BUB_LB_DRAIN & 1u) * BUB_F_DRAIN;
+                    if (w) /* a wait's record takes wait_record, never a queue */
+                        f |= BUB_F_WAIT;
+                    else
+                        f |= (unsigned)(cb >> BUB_LB_VM & 1u) * BUB_F_VM | (unsigned)(cb >> BUB_LB_LGKM & 1u) * BUB_F_LGKM;
+                    fl[k][np][w][q] = (uint8_t)f;
+                }
     c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
     c->lines = malloc((c->n_lines + 1) * sizeof *c->lines);
     if (!c->lines)
@@ -117,14 +132,21 @@ void fp_bub_inst_tables_init(bub_ctx *c)
         size_t row = code->pos_of_index[l];
         bub_line *L = &c->lines[l];
         *L = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
-        if (row == SIZE_MAX)
+        if (row == SIZE_MAX) {
+            memset(L->fl, BUB_F_UNKNOWN, sizeof L->fl);
             continue;
+        }
         fp_class st = c->row_static[row];
         L->row = (uint32_t)row; /* code rows are uint32 everywhere in the pass (bub_exe.row) */
         L->cls = (uint8_t)st;
         L->rare = c->row_wait[row] ? BUB_LINE_WAIT : 0;
         L->cat = bits[st][c->row_nopipe[row] != 0];
+        memcpy(L->fl, fl[st][c->row_nopipe[row] != 0][L->rare], sizeof L->fl);
     }
+    /* past the last line: the one every record of a line out of the table reads (the pass
+     * takes min(line, n_lines) instead of a test), never folded nor named */
+    c->lines[c->n_lines] = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
+    memset(c->lines[c->n_lines].fl, BUB_F_UNKNOWN, sizeof c->lines[c->n_lines].fl);
     c->lines_owner = c;
     c->g_wave = c->g_next = 0;
 }
@@ -327,7 +349,7 @@ void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q)
         bub_line *own = malloc((c->n_lines + 1) * sizeof *own);
         if (!own)
             abort();
-        memcpy(own, c->lines, c->n_lines * sizeof *own);
+        memcpy(own, c->lines, (c->n_lines + 1) * sizeof *own);
         c->lines = own;
         c->lines_owner = c;
     }
@@ -446,21 +468,6 @@ static __attribute__((noinline)) void unknown_line(bub_ctx *c, const fp_wave_ins
     }
 }
 
-/* A memory instruction's execution (gw: g_wave + 1 + its index in the wave) joins its
- * counter's outstanding queue (cb: its line's category bits, shifted to bit 0). */
-static __attribute__((noinline)) void mem_issue(bub_ctx *c, uint64_t cb, uint64_t gw, int64_t rel, size_t row, int32_t cat)
-{
-    bub_exe me = {gw - c->g_wave - 1, rel, (uint32_t)row, cat};
-    ring_push(cb & 1u ? &c->vmq : &c->lgq, &me);
-}
-
-/* A counter wait's record (gw as above): its dynamic class. */
-static __attribute__((noinline)) int32_t wait_exec(bub_ctx *c, const fp_wave_inst *r, uint64_t gw, size_t row, int64_t stall)
-{
-    c->wave_i = gw - c->g_wave - 1;
-    return (int32_t)wait_record(c, r, row, stall);
-}
-
 /* An s_endpgm's issue window: the exit waits for outstanding memory. Room stays for the
  * stalls of the chunk's records after it (fewer than `left`). */
 static __attribute__((noinline)) bub_iv *drain_window(bub_ctx *c, bub_iv *sp, size_t left, int64_t t0, int64_t t1,
@@ -486,12 +493,28 @@ static void keep_last(bub_ctx *c, const fp_wave_inst *rec, size_t n)
     }
 }
 
-/* The pass over one chunk of records in stream order. Per record: one lookup of its line,
- * the row's sums, its stall interval (c->st), its issue window joining the wave's last
- * in-flight span or starting the next (c->ex; room for both made once per chunk: one of
- * each per record at most), its latest execution; waits and memory instructions take
- * their own paths. Few live values, so the loop stays in registers: gw counts records
- * as g_wave + 1 + index in the wave. */
+/* A memory instruction's execution (gw: g_wave + 1 + its index in the wave) joins its
+ * counter's outstanding queue (f: its record's flags). */
+static __attribute__((noinline)) void mem_issue(bub_ctx *c, unsigned f, uint64_t gw, int64_t rel, size_t row, int32_t cat)
+{
+    bub_exe me = {gw - c->g_wave - 1, rel, (uint32_t)row, cat};
+    ring_push(f & BUB_F_VM ? &c->vmq : &c->lgq, &me);
+}
+
+/* A counter wait's record (gw as above): its dynamic class. */
+static __attribute__((noinline)) int32_t wait_exec(bub_ctx *c, const fp_wave_inst *r, uint64_t gw, size_t row, int64_t stall)
+{
+    c->wave_i = gw - c->g_wave - 1;
+    return (int32_t)wait_record(c, r, row, stall);
+}
+
+/* The pass over one chunk of records in stream order. Per record: one lookup of its line
+ * (a line out of the table reads the one past it), the row's sums, one byte of flags
+ * (bub_line.fl) that sends every rare record - a wait, a memory instruction, a drain, a
+ * line not in code.json - off the plain path with one test, its stall interval (c->st),
+ * its issue window joining the wave's last in-flight span or starting the next (c->ex;
+ * room for both made once per chunk: one of each per record at most), its latest
+ * execution. gw counts records as g_wave + 1 + index in the wave. */
 static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
 {
     bub_line *lines = c->lines;
@@ -509,35 +532,30 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
     bool unsorted = c->ex_unsorted;
     for (const fp_wave_inst *r = rec, *end = rec + n; r < end; r++, gw++) {
         /* an unsigned compare also sends negative lines to "unknown" */
-        if ((uint64_t)r->line >= n_lines) {
-            unknown_line(c, r);
-            continue;
-        }
-        bub_line *L = &lines[r->line];
+        bub_line *L = &lines[(uint64_t)r->line < n_lines ? (uint64_t)r->line : n_lines];
         int64_t time = r->time, dur = r->dur;
         int64_t stall = r->stall < 0 ? 0 : r->stall;
         L->hit++; /* a line not in code.json too: never folded, one test less per record */
         L->stall += stall;
         L->lat += dur;
-        uint64_t cb = L->cat >> bub_cat_key(r->cat);
+        unsigned f = L->fl[bub_cat_key(r->cat)];
         int32_t dyn = L->cls;
-        if (L->rare) {
-            if (L->rare & BUB_LINE_UNKNOWN) {
+        if (f & BUB_F_RARE) {
+            if (f & BUB_F_UNKNOWN) {
                 unknown_line(c, r);
                 continue;
             }
-            dyn = wait_exec(c, r, gw, L->row, stall);
-            cb = L->cat >> bub_cat_key(r->cat); /* not kept across the call */
-        } else if (cb & (1u | 1u << BUB_LB_LGKM)) {
-            mem_issue(c, cb, gw, time + stall, L->row, r->cat);
-            cb = L->cat >> bub_cat_key(r->cat);
+            if (f & BUB_F_WAIT)
+                dyn = wait_exec(c, r, gw, L->row, stall);
+            else if (f & BUB_F_MEM)
+                mem_issue(c, f, gw, time + stall, L->row, r->cat);
         }
         if (stall > 0)
             *sp++ = (bub_iv){time, time + stall, gi, dyn, (int64_t)L->row};
         if (dur > stall) { /* the window [time + stall, time + dur) */
             int64_t t0 = time + stall, t1 = time + dur;
-            if (cb & (uint64_t)1 << BUB_LB_NOPIPE) {
-                if (cb & (uint64_t)1 << BUB_LB_DRAIN)
+            if (f & BUB_F_NOPIPE) {
+                if (f & BUB_F_DRAIN)
                     sp = drain_window(c, sp, (size_t)(end - r), t0, t1, L->row);
             } else if (t0 <= last->t1 && t0 >= last->t0) {
                 last->t1 = t1 > last->t1 ? t1 : last->t1; /* overlaps the window before: one span */

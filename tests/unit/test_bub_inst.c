@@ -59,8 +59,12 @@ static void check_table(const fp_code *code)
         bool known = (uint64_t)line < c.n_lines && c.lines[line].row != BUB_LINE_NONE;
         assert_int_equal(known, row != SIZE_MAX);
         if (!known) {
-            /* out of the table, or in it as "unknown" (the pass's one rare test) */
-            assert_true((uint64_t)line >= c.n_lines || c.lines[line].rare == BUB_LINE_UNKNOWN);
+            /* out of the table (the pass reads the line past the last), or in it as "unknown" */
+            const bub_line *U = &c.lines[(uint64_t)line < c.n_lines ? (uint64_t)line : c.n_lines];
+            assert_int_equal(U->rare, BUB_LINE_UNKNOWN);
+            assert_int_equal(U->row, BUB_LINE_NONE);
+            for (size_t k = 0; k < BUB_CATS; k++)
+                assert_int_equal(U->fl[k], BUB_F_UNKNOWN);
             continue;
         }
         const bub_line *L = &c.lines[line];
@@ -78,6 +82,15 @@ static void check_table(const fp_code *code)
             bool np = ref_nopipe(&c, row, cat);
             assert_int_equal(cb >> BUB_LB_NOPIPE & 1, np);
             assert_int_equal(cb >> BUB_LB_DRAIN & 1, np && c.row_static[row] == FP_CL_DRAIN);
+            /* the flags byte the pass reads: the same bits, a wait never queued */
+            unsigned f = L->fl[bub_cat_key(cat)];
+            bool wait = c.row_wait[row] != 0;
+            assert_int_equal(!!(f & BUB_F_WAIT), wait);
+            assert_int_equal(!!(f & BUB_F_VM), !wait && kc == FP_CNT_VM);
+            assert_int_equal(!!(f & BUB_F_LGKM), !wait && kc == FP_CNT_LGKM);
+            assert_int_equal(!!(f & BUB_F_NOPIPE), np);
+            assert_int_equal(!!(f & BUB_F_DRAIN), np && c.row_static[row] == FP_CL_DRAIN);
+            assert_int_equal(f & BUB_F_UNKNOWN, 0);
             checked++;
         }
     }
