@@ -483,6 +483,57 @@ static void test_wait_replay_reference(void **state)
     fp_code_free(&code);
 }
 
+/* ---- bub_rec_bits (bubbles.c wave_scan's record check): the vector way and the scalar
+ * one against a plain OR, on every count around the unrolled steps, every start in an
+ * array (the vector way reads 8 bytes before each record but the first), and values with
+ * single high bits, negative ones, and garbage in cat and the padding (never ORed) ---- */
+
+static void test_rec_bits(void **state)
+{
+    (void)state;
+    enum { N = 700 };
+    fp_wave_inst *rec = malloc((N + 1) * sizeof *rec);
+    assert_non_null(rec);
+    size_t vec = 0;
+    for (int round = 0; round < 40; round++) {
+        memset(rec, 0xFF, (N + 1) * sizeof *rec); /* padding and cat: all ones */
+        for (size_t j = 0; j <= N; j++) {
+            uint64_t x = next_rand();
+            rec[j].time = (int64_t)(x % 1000);
+            rec[j].stall = (int64_t)((x >> 10) % 50);
+            rec[j].dur = (int64_t)((x >> 20) % 60);
+            rec[j].line = -1; /* all ones, never ORed */
+            rec[j].cat = -1;
+        }
+        /* one hostile value somewhere (round 0: none) */
+        size_t at = (size_t)(next_rand() % (N + 1));
+        int64_t hv = round % 4 == 1 ? -1 : (int64_t)((uint64_t)1 << (next_rand() % 63));
+        if (round > 0)
+            (&rec[at].time)[round % 3] = hv;
+        for (size_t n = 0; n <= N; n += n < 40 ? 1 : 37) {
+            for (size_t s0 = 0; s0 < 3 && s0 + n <= N + 1; s0++) {
+                const fp_wave_inst *r = rec + s0;
+                uint64_t want = 0;
+                for (size_t j = 0; j < n; j++)
+                    want |= (uint64_t)r[j].time | (uint64_t)r[j].stall | (uint64_t)r[j].dur;
+                assert_int_equal(bub_rec_bits_scalar(r, n), want);
+                assert_int_equal(bub_rec_bits(r, n), want);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+                if (__builtin_cpu_supports("avx2")) {
+                    assert_int_equal(bub_rec_bits_avx2(r, n), want);
+                    vec++;
+                }
+#endif
+            }
+        }
+    }
+    free(rec);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_cpu_supports("avx2"))
+        assert_true(vec > 1000);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -490,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_table_corpus),
         cmocka_unit_test(test_pass_reference),
         cmocka_unit_test(test_wait_replay_reference),
+        cmocka_unit_test(test_rec_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
