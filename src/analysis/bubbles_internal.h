@@ -161,7 +161,8 @@ typedef struct bub_line {
     uint32_t row;    /* its code row, BUB_LINE_NONE: the line is not in code.json */
     uint8_t cls;     /* the row's static class */
     uint8_t rare;    /* BUB_LINE_WAIT: a counter wait (wait_record), BUB_LINE_UNKNOWN: row NONE */
-    uint16_t pad;
+    uint8_t kbit;    /* as a named producer: 1 << its counter (category key BUB_CAT_OTHER), 0: row NONE */
+    uint8_t pad;
     int64_t lat;
     /* per category key k, what the pass does with a record (BUB_F_*): `cat` and `rare`
      * folded into one byte, so a record costs one load and one test for every rare path

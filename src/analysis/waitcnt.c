@@ -102,6 +102,12 @@ static uint64_t cat_bits(const bub_ctx *c, fp_class st, bool row_nopipe)
     return m;
 }
 
+/* The counter a row's execution of category key k counts on (fp_counter_of of its class). */
+static inline fp_counter line_counter(const bub_line *L, unsigned k)
+{
+    return (L->cat >> (BUB_LB_VM + k)) & 1u ? FP_CNT_VM : (L->cat >> (BUB_LB_LGKM + k)) & 1u ? FP_CNT_LGKM : FP_CNT_NONE;
+}
+
 void fp_bub_inst_tables_init(bub_ctx *c)
 {
     const fp_code *code = &c->b->code;
@@ -142,6 +148,7 @@ void fp_bub_inst_tables_init(bub_ctx *c)
         L->rare = c->row_wait[row] ? BUB_LINE_WAIT : 0;
         L->cat = bits[st][c->row_nopipe[row] != 0];
         memcpy(L->fl, fl[st][c->row_nopipe[row] != 0][L->rare], sizeof L->fl);
+        L->kbit = (uint8_t)(1u << line_counter(L, BUB_CAT_OTHER));
     }
     /* past the last line: the one every record of a line out of the table reads (the pass
      * takes min(line, n_lines) instead of a test), never folded nor named */
@@ -182,18 +189,11 @@ int64_t fp_bub_line_hits(const bub_ctx *c, int64_t line)
     return (uint64_t)line < c->n_lines && c->lines[line].row != BUB_LINE_NONE ? c->lines[line].hit : 0;
 }
 
-/* The counter a row's execution of category key k counts on (fp_counter_of of its class). */
-static inline fp_counter line_counter(const bub_line *L, unsigned k)
-{
-    return (L->cat >> (BUB_LB_VM + k)) & 1u ? FP_CNT_VM : (L->cat >> (BUB_LB_LGKM + k)) & 1u ? FP_CNT_LGKM : FP_CNT_NONE;
-}
-
 /* The bub_line of a decoder line, NULL when it is not in code.json (row_of's SIZE_MAX). */
 static inline bub_line *line_at(const bub_ctx *c, int64_t line)
 {
-    if ((uint64_t)line >= c->n_lines || c->lines[line].row == BUB_LINE_NONE)
-        return NULL;
-    return &c->lines[line];
+    bub_line *L = &c->lines[(uint64_t)line < c->n_lines ? (uint64_t)line : c->n_lines]; /* the sentinel: NONE */
+    return L->row == BUB_LINE_NONE ? NULL : L;
 }
 
 /* The latest execution in the wave in progress of line L's row into *x; false: none. */
@@ -412,9 +412,11 @@ static fp_class charge_wait(bub_ctx *c, const fp_wave_inst *r, size_t row, int64
 /* A counter wait: the executions it retires (replay), the decoder entries that are its
  * own, then the charge. Returns its dynamic class. Not inlined, as the other rare paths of
  * wave_pass: their registers would crowd out the per-record loop's. */
-static __attribute__((noinline)) fp_class wait_record(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
+static __attribute__((noinline)) fp_class wait_record(bub_ctx *c, const fp_wave_inst *r, uint64_t gw, size_t row,
+                                                     int64_t stall)
 {
     fp_bubbles *b = c->b;
+    c->wave_i = gw - c->g_wave - 1; /* gw: g_wave + 1 + its index in the wave */
     b->waits_exec++;
     size_t np = 0, nret = 0;
     bool inferred = false;
@@ -430,10 +432,10 @@ static __attribute__((noinline)) fp_class wait_record(bub_ctx *c, const fp_wave_
         while ((e = wq_peek(&c->wq)) && e->line == r->line) {
             const int64_t *prods = c->wq.prods + e->first;
             unsigned ek = 0;
-            for (size_t q = 0; q < e->n; q++) {
-                const bub_line *L = line_at(c, prods[q]);
-                ek |= L ? 1u << line_counter(L, BUB_CAT_OTHER) : 0u;
-            }
+            const bub_line *lines = c->lines;
+            const uint64_t n_lines = c->n_lines;
+            for (size_t q = 0; q < e->n; q++) /* a line not in code.json: kbit 0 (the sentinel's too) */
+                ek |= lines[(uint64_t)prods[q] < n_lines ? (uint64_t)prods[q] : n_lines].kbit;
             if (kinds && (ek & kinds))
                 break; /* same kind again: the next execution's entry */
             kinds |= ek ? ek : 1u;
@@ -501,13 +503,6 @@ static __attribute__((noinline)) void mem_issue(bub_ctx *c, unsigned f, uint64_t
     ring_push(f & BUB_F_VM ? &c->vmq : &c->lgq, &me);
 }
 
-/* A counter wait's record (gw as above): its dynamic class. */
-static __attribute__((noinline)) int32_t wait_exec(bub_ctx *c, const fp_wave_inst *r, uint64_t gw, size_t row, int64_t stall)
-{
-    c->wave_i = gw - c->g_wave - 1;
-    return (int32_t)wait_record(c, r, row, stall);
-}
-
 /* The pass over one chunk of records in stream order. Per record: one lookup of its line
  * (a line out of the table reads the one past it), the row's sums, one byte of flags
  * (bub_line.fl) that sends every rare record - a wait, a memory instruction, a drain, a
@@ -546,7 +541,7 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
                 continue;
             }
             if (f & BUB_F_WAIT)
-                dyn = wait_exec(c, r, gw, L->row, stall);
+                dyn = (int32_t)wait_record(c, r, gw, L->row, stall);
             else if (f & BUB_F_MEM)
                 mem_issue(c, f, gw, time + stall, L->row, r->cat);
         }

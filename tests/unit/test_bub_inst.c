@@ -65,6 +65,7 @@ static void check_table(const fp_code *code)
             assert_int_equal(U->row, BUB_LINE_NONE);
             for (size_t k = 0; k < BUB_CATS; k++)
                 assert_int_equal(U->fl[k], BUB_F_UNKNOWN);
+            assert_int_equal(U->kbit, 0); /* a named producer not in code.json: no kind */
             continue;
         }
         const bub_line *L = &c.lines[line];
@@ -72,6 +73,8 @@ static void check_table(const fp_code *code)
         assert_int_equal(L->cls, c.row_static[row]);
         assert_int_equal(L->rare, c.row_wait[row] ? BUB_LINE_WAIT : 0);
         assert_int_equal(L->hit | L->stall | L->lat | (int64_t)L->last_g, 0);
+        /* the kind a decoder entry naming it as producer counts on (category OTHER) */
+        assert_int_equal(L->kbit, 1u << fp_counter_of(c.row_static[row], (int)BUB_CAT_OTHER));
         for (size_t k = 0; k < sizeof cats / sizeof *cats; k++) {
             int32_t cat = cats[k];
             uint64_t cb = L->cat >> bub_cat_key(cat);
