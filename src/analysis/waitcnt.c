@@ -525,43 +525,67 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
     bub_iv none = {INT64_MAX, INT64_MIN, 0, 0, 0};
     bub_iv *last = c->n_ex ? nx - 1 : &none;
     bool unsorted = c->ex_unsorted;
-    for (const fp_wave_inst *r = rec, *end = rec + n; r < end; r++, gw++) {
-        /* an unsigned compare also sends negative lines to "unknown" */
-        bub_line *L = &lines[(uint64_t)r->line < n_lines ? (uint64_t)r->line : n_lines];
-        int64_t time = r->time, dur = r->dur;
-        int64_t stall = r->stall < 0 ? 0 : r->stall;
-        L->hit++; /* a line not in code.json too: never folded, one test less per record */
-        L->stall += stall;
-        L->lat += dur;
-        unsigned f = L->fl[bub_cat_key(r->cat)];
+    const fp_wave_inst *r = rec, *end = rec + n;
+    /* A record's stall interval and issue window (f its flags, dyn its class; DRAIN 0:
+     * it is no drain). */
+#define REC_TAIL(DRAIN)                                                                                                \
+    do {                                                                                                               \
+        if (stall > 0)                                                                                                 \
+            *sp++ = (bub_iv){time, time + stall, gi, dyn, (int64_t)L->row};                                           \
+        if (dur > stall) { /* the window [time + stall, time + dur) */                                                \
+            int64_t t0 = time + stall, t1 = time + dur;                                                                \
+            if (f & BUB_F_NOPIPE) {                                                                                    \
+                if (DRAIN && (f & BUB_F_DRAIN))                                                                        \
+                    sp = drain_window(c, sp, (size_t)(end - r), t0, t1, L->row);                                       \
+            } else if (t0 <= last->t1 && t0 >= last->t0) {                                                             \
+                last->t1 = t1 > last->t1 ? t1 : last->t1; /* overlaps the window before: one span */                  \
+            } else {                                                                                                   \
+                unsorted |= t0 < last->t1; /* none: never */                                                           \
+                *nx = (bub_iv){t0, t1, 0, 0, 0};                                                                       \
+                last = nx++;                                                                                           \
+            }                                                                                                          \
+        }                                                                                                              \
+        L->last_g = gw;                                                                                                \
+    } while (0)
+    while (r < end) {
+        /* the plain records: a loop of its own that calls nothing (a drain is rare), so
+         * the compiler gives it the registers; it stops at the first rare one */
+        bub_line *L;
+        int64_t time, dur, stall;
+        unsigned f;
+        for (;; r++, gw++) {
+            if (r == end)
+                goto done;
+            /* an unsigned compare also sends negative lines to "unknown" */
+            L = &lines[(uint64_t)r->line < n_lines ? (uint64_t)r->line : n_lines];
+            time = r->time;
+            dur = r->dur;
+            stall = r->stall < 0 ? 0 : r->stall;
+            L->hit++; /* a line not in code.json too: never folded, one test less per record */
+            L->stall += stall;
+            L->lat += dur;
+            f = L->fl[bub_cat_key(r->cat)];
+            if (f & BUB_F_RARE)
+                break;
+            int32_t dyn = L->cls;
+            REC_TAIL(0); /* a drain is rare */
+        }
+        /* a rare record: a wait, a memory instruction, a drain, a line not in code.json */
         int32_t dyn = L->cls;
-        if (f & BUB_F_RARE) {
-            if (f & BUB_F_UNKNOWN) {
-                unknown_line(c, r);
-                continue;
-            }
+        if (f & BUB_F_UNKNOWN) {
+            unknown_line(c, r);
+        } else {
             if (f & BUB_F_WAIT)
                 dyn = (int32_t)wait_record(c, r, gw, L->row, stall);
             else if (f & BUB_F_MEM)
                 mem_issue(c, f, gw, time + stall, L->row, r->cat);
+            REC_TAIL(1);
         }
-        if (stall > 0)
-            *sp++ = (bub_iv){time, time + stall, gi, dyn, (int64_t)L->row};
-        if (dur > stall) { /* the window [time + stall, time + dur) */
-            int64_t t0 = time + stall, t1 = time + dur;
-            if (f & BUB_F_NOPIPE) {
-                if (f & BUB_F_DRAIN)
-                    sp = drain_window(c, sp, (size_t)(end - r), t0, t1, L->row);
-            } else if (t0 <= last->t1 && t0 >= last->t0) {
-                last->t1 = t1 > last->t1 ? t1 : last->t1; /* overlaps the window before: one span */
-            } else {
-                unsorted |= t0 < last->t1; /* none: never */
-                *nx = (bub_iv){t0, t1, 0, 0, 0};
-                last = nx++;
-            }
-        }
-        L->last_g = gw;
+        r++;
+        gw++;
     }
+done:
+#undef REC_TAIL
     c->n_st = (size_t)(sp - c->st);
     c->n_ex = (size_t)(nx - c->ex);
     c->ex_unsorted = unsorted;
