@@ -296,16 +296,21 @@ static void named_producer(bub_ctx *c, size_t nret, int64_t line, size_t *np)
         missing_producer(c, line);
         return;
     }
+    const bub_exe *best = NULL;
+    for (size_t k = 0; k < nret; k++)
+        if (c->ret[k].row == L->row && (!best || c->ret[k].i > best->i))
+            best = &c->ret[k];
+    if (best) { /* retired in this wave: its row ran, and only line L names that row (code.c
+                 * pos_of_index gives a row one line), so last_exe_of would say seen */
+        add_prod(c, np, best);
+        return;
+    }
     bub_exe last;
     if (!last_exe_of(c, L, &last)) {
         b->producer_not_seen++;
         return;
     }
-    const bub_exe *best = NULL;
-    for (size_t k = 0; k < nret; k++)
-        if (c->ret[k].row == L->row && (!best || c->ret[k].i > best->i))
-            best = &c->ret[k];
-    add_prod(c, np, best ? best : &last);
+    add_prod(c, np, &last);
 }
 
 static void ring_push(bub_ring *r, const bub_exe *x)

@@ -98,6 +98,16 @@ static void check_table(const fp_code *code)
         }
     }
     assert_true(checked > 0 || code->n == 0);
+    /* a row is named by one line at most: named_producer takes a producer retired in the
+     * wave as seen on that ground (its line is the only one that runs the row) */
+    unsigned char *named = calloc(code->n + 1, 1);
+    assert_non_null(named);
+    for (size_t l = 0; l < c.n_lines; l++)
+        if (c.lines[l].row != BUB_LINE_NONE) {
+            assert_true(c.lines[l].row < code->n);
+            assert_int_equal(named[c.lines[l].row]++, 0);
+        }
+    free(named);
     fp_bub_ctx_free(&c);
     free(b.insts);
 }
