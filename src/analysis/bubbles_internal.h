@@ -176,8 +176,7 @@ typedef struct bub_line {
 #define BUB_F_WAIT 16u   /* a counter wait (wait_record; VM and LGKM are 0) */
 #define BUB_F_UNKNOWN 32u /* the line is not in code.json (every key) */
 #define BUB_F_MEM (BUB_F_VM | BUB_F_LGKM)
-#define BUB_F_RARE (BUB_F_MEM | BUB_F_DRAIN | BUB_F_WAIT | BUB_F_UNKNOWN)  /* off the plain path */
-#define BUB_F_CALL (BUB_F_DRAIN | BUB_F_WAIT | BUB_F_UNKNOWN) /* ... and out of the loop */
+#define BUB_F_RARE (BUB_F_MEM | BUB_F_DRAIN | BUB_F_WAIT | BUB_F_UNKNOWN) /* off the plain loop (with NOPIPE) */
 #define BUB_LINE_NONE UINT32_MAX
 #define BUB_LINE_WAIT 1u
 #define BUB_LINE_UNKNOWN 2u

@@ -510,11 +510,13 @@ static __attribute__((noinline)) void mem_issue(bub_ctx *c, unsigned f, uint64_t
 
 /* The pass over one chunk of records in stream order. Per record: one lookup of its line
  * (a line out of the table reads the one past it), the row's sums, one byte of flags
- * (bub_line.fl) that sends every rare record - a wait, a memory instruction, a drain, a
- * line not in code.json - off the plain path with one test, its stall interval (c->st),
- * its issue window joining the wave's last in-flight span or starting the next (c->ex;
- * room for both made once per chunk: one of each per record at most), its latest
- * execution. gw counts records as g_wave + 1 + index in the wave. */
+ * (bub_line.fl) that sends every rare record - a wait, a memory instruction, one that
+ * occupies no pipe (a drain among them), a line not in code.json - off the plain loop
+ * with one test, its stall interval (c->st), its issue window joining the wave's last
+ * in-flight span or starting the next (c->ex; room for both made once per chunk: one of
+ * each per record at most), its latest execution. The plain loop calls nothing, so the
+ * compiler keeps its values in registers (the rare paths' calls are outside it). gw
+ * counts records as g_wave + 1 + index in the wave. */
 static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
 {
     bub_line *lines = c->lines;
@@ -531,16 +533,16 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
     bub_iv *last = c->n_ex ? nx - 1 : &none;
     bool unsorted = c->ex_unsorted;
     const fp_wave_inst *r = rec, *end = rec + n;
-    /* A record's stall interval and issue window (f its flags, dyn its class; DRAIN 0:
-     * it is no drain). */
-#define REC_TAIL(DRAIN)                                                                                                \
+    /* A record's stall interval and issue window (f its flags, dyn its class; RARE 0: a
+     * plain record, whose window occupies a pipe and is no drain). */
+#define REC_TAIL(RARE)                                                                                                 \
     do {                                                                                                               \
         if (stall > 0)                                                                                                 \
             *sp++ = (bub_iv){time, time + stall, gi, dyn, (int64_t)L->row};                                           \
         if (dur > stall) { /* the window [time + stall, time + dur) */                                                \
             int64_t t0 = time + stall, t1 = time + dur;                                                                \
-            if (f & BUB_F_NOPIPE) {                                                                                    \
-                if (DRAIN && (f & BUB_F_DRAIN))                                                                        \
+            if (RARE && (f & BUB_F_NOPIPE)) {                                                                          \
+                if (f & BUB_F_DRAIN)                                                                                   \
                     sp = drain_window(c, sp, (size_t)(end - r), t0, t1, L->row);                                       \
             } else if (t0 <= last->t1 && t0 >= last->t0) {                                                             \
                 last->t1 = t1 > last->t1 ? t1 : last->t1; /* overlaps the window before: one span */                  \
@@ -570,12 +572,12 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
             L->stall += stall;
             L->lat += dur;
             f = L->fl[bub_cat_key(r->cat)];
-            if (f & BUB_F_RARE)
+            if (f & (BUB_F_RARE | BUB_F_NOPIPE)) /* no-pipe ones too (s_nop, s_barrier: few) */
                 break;
             int32_t dyn = L->cls;
-            REC_TAIL(0); /* a drain is rare */
+            REC_TAIL(0);
         }
-        /* a rare record: a wait, a memory instruction, a drain, a line not in code.json */
+        /* a rare record: a wait, a memory instruction, a no-pipe one, a line not in code.json */
         int32_t dyn = L->cls;
         if (f & BUB_F_UNKNOWN) {
             unknown_line(c, r);
