@@ -315,7 +315,10 @@ typedef struct bub_ctx {
 
 void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user);
 void fp_bub_ctx_free(bub_ctx *c);
-/* waitcnt.c: one wave's instruction stream (sums, attribution, stall intervals). */
+/* waitcnt.c: one wave's instruction stream (sums, attribution, stall intervals). Every
+ * record's stall is >= 0, taken as it is (a clamp per record cost the loop a register):
+ * the walk refuses a wave with a value out of range before it gets here (bubbles.c
+ * wave_scan, records_insane). */
 void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi);
 /* The same in pieces, for a wave read in chunks: begin (has_waits: the wave carries
  * decoder entries; q: their first window, copied), then each chunk of records in stream

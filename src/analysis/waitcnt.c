@@ -567,7 +567,7 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
             L = &lines[(uint64_t)r->line < n_lines ? (uint64_t)r->line : n_lines];
             time = r->time;
             dur = r->dur;
-            stall = r->stall < 0 ? 0 : r->stall;
+            stall = r->stall; /* >= 0: the walk's check (fp_bub_wave_insts); no clamp, one register more */
             L->hit++; /* a line not in code.json too: never folded, one test less per record */
             L->stall += stall;
             L->lat += dur;

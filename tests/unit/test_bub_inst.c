@@ -419,7 +419,7 @@ static void test_wait_replay_reference(void **state)
             uint64_t x = next_rand();
             t += (int64_t)(x % 7);
             rec[j].time = t;
-            rec[j].stall = (x >> 8) % 4 == 0 ? -3 : (int64_t)((x >> 12) % 9);
+            rec[j].stall = (x >> 8) % 4 == 0 ? 0 : (int64_t)((x >> 12) % 9); /* >= 0: the walk's check */
             rec[j].dur = (int64_t)((x >> 20) % 12);
             rec[j].line = use[(x >> 28) % n_use];
             rec[j].cat = cats[(x >> 36) % (sizeof cats / sizeof *cats)];
