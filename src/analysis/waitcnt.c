@@ -501,8 +501,9 @@ static void keep_last(bub_ctx *c, const fp_wave_inst *rec, size_t n)
 }
 
 /* A memory instruction's execution (gw: g_wave + 1 + its index in the wave) joins its
- * counter's outstanding queue (f: its record's flags). */
-static __attribute__((noinline)) void mem_issue(bub_ctx *c, unsigned f, uint64_t gw, int64_t rel, size_t row, int32_t cat)
+ * counter's outstanding queue (f: its record's flags). In line: it runs on wave_pass's
+ * rare path, outside the plain loop, whose registers it no longer competes for. */
+static inline void mem_issue(bub_ctx *c, unsigned f, uint64_t gw, int64_t rel, size_t row, int32_t cat)
 {
     bub_exe me = {gw - c->g_wave - 1, rel, (uint32_t)row, cat};
     ring_push(f & BUB_F_VM ? &c->vmq : &c->lgq, &me);
