@@ -324,19 +324,13 @@ static const char *wave_scan(const fp_wave *w, uint64_t *st)
     for (size_t i = 0; i < w->n_spans; i++) {
         uint64_t d = (uint64_t)w->spans[i].dur;
         acc |= d;
-        t += d;
         st[w->spans[i].state] += d;
     }
+    for (int s = 0; s < FP_WS_COUNT; s++) /* the timeline's end: the sum of the state sums */
+        t += st[s];
     /* 2^15 values under 2^49 cannot wrap the unsigned sum */
     bool ok = acc < FAST_BOUND && t <= (uint64_t)BUB_MAX_CYCLE && w->n_spans < ((size_t)1 << 15);
-    acc = 0;
-#define REC_BITS(r) ((uint64_t)(r).time | (uint64_t)(r).stall | (uint64_t)(r).dur)
-    const fp_wave_inst *r = w->insts, *end = w->insts + w->n_insts;
-    for (; end - r >= 4; r += 4) /* four a step: a quarter of the loop's own instructions */
-        acc |= REC_BITS(r[0]) | REC_BITS(r[1]) | REC_BITS(r[2]) | REC_BITS(r[3]);
-    for (; r < end; r++)
-        acc |= REC_BITS(*r);
-#undef REC_BITS
+    acc = bub_rec_bits(w->insts, w->n_insts); /* one vector OR per record where there is AVX2 */
     return ok && acc < FAST_BOUND ? NULL : wave_insane(w);
 }
 

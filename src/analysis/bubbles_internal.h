@@ -6,11 +6,16 @@
 #ifndef FLYPROF_BUBBLES_INTERNAL_H
 #define FLYPROF_BUBBLES_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "flyprof/bubbles.h"
 #include "flyprof/mem.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h> /* bub_rec_bits_avx2 */
+#endif
 
 
 /* The class of a wave-end drain interval in the stall list (docs/exposed-stall.md): past
@@ -156,9 +161,22 @@ typedef struct bub_line {
     uint32_t row;    /* its code row, BUB_LINE_NONE: the line is not in code.json */
     uint8_t cls;     /* the row's static class */
     uint8_t rare;    /* BUB_LINE_WAIT: a counter wait (wait_record), BUB_LINE_UNKNOWN: row NONE */
-    uint16_t pad;
+    uint8_t kbit;    /* as a named producer: 1 << its counter (category key BUB_CAT_OTHER), 0: row NONE */
+    uint8_t pad;
     int64_t lat;
+    /* per category key k, what the pass does with a record (BUB_F_*): `cat` and `rare`
+     * folded into one byte, so a record costs one load and one test for every rare path
+     * (64 bytes in all: a line's address is one shift) */
+    uint8_t fl[BUB_CATS];
 } bub_line;
+#define BUB_F_VM 1u      /* joins the vmcnt queue */
+#define BUB_F_LGKM 2u    /* joins the lgkmcnt queue */
+#define BUB_F_NOPIPE 4u  /* its issue window occupies no pipe */
+#define BUB_F_DRAIN 8u   /* ... and is an s_endpgm drain */
+#define BUB_F_WAIT 16u   /* a counter wait (wait_record; VM and LGKM are 0) */
+#define BUB_F_UNKNOWN 32u /* the line is not in code.json (every key) */
+#define BUB_F_MEM (BUB_F_VM | BUB_F_LGKM)
+#define BUB_F_RARE (BUB_F_MEM | BUB_F_DRAIN | BUB_F_WAIT | BUB_F_UNKNOWN) /* off the plain loop (with NOPIPE) */
 #define BUB_LINE_NONE UINT32_MAX
 #define BUB_LINE_WAIT 1u
 #define BUB_LINE_UNKNOWN 2u
@@ -167,6 +185,62 @@ typedef struct bub_line {
 #define BUB_LB_LGKM 16
 #define BUB_LB_NOPIPE 32
 #define BUB_LB_DRAIN 48
+/* The OR of every time, stall and dur of n records (bubbles.c wave_scan: a value at or
+ * past some power of two, or negative, shows in it). The portable way, four a step. */
+static inline uint64_t bub_rec_bits_scalar(const fp_wave_inst *r, size_t n)
+{
+    uint64_t acc = 0;
+    const fp_wave_inst *end = r + n;
+#define BUB_REC_BITS(x) ((uint64_t)(x).time | (uint64_t)(x).stall | (uint64_t)(x).dur)
+    for (; end - r >= 4; r += 4)
+        acc |= BUB_REC_BITS(r[0]) | BUB_REC_BITS(r[1]) | BUB_REC_BITS(r[2]) | BUB_REC_BITS(r[3]);
+    for (; r < end; r++)
+        acc |= BUB_REC_BITS(*r);
+    return acc;
+}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The same with one 32-byte OR per record: the 32 bytes from 8 before a record's time are
+ * the previous record's cat and padding, then time, stall, dur - lanes 1..3 are the ones
+ * kept (record 0, which has no previous one in the array, is read the scalar way). */
+__attribute__((target("avx2"))) static inline uint64_t bub_rec_bits_avx2(const fp_wave_inst *r, size_t n)
+{
+    _Static_assert(sizeof(fp_wave_inst) == 40 && offsetof(fp_wave_inst, time) == 0 &&
+                       offsetof(fp_wave_inst, stall) == 8 && offsetof(fp_wave_inst, dur) == 16,
+                   "bub_rec_bits_avx2 reads time, stall, dur as lanes 1..3 from 8 bytes before a record");
+    if (n == 0)
+        return 0;
+    uint64_t acc = BUB_REC_BITS(r[0]);
+    const char *p = (const char *)(r + 1) - 8, *end = (const char *)(r + n) - 8;
+    __m256i a = _mm256_setzero_si256();
+#define BUB_OR_AT(k) a = _mm256_or_si256(a, _mm256_loadu_si256((const __m256i *)(p + 40 * (k))))
+    for (; end - p >= 8 * 40; p += 8 * 40) { /* one chain of ORs: each takes its load along */
+        BUB_OR_AT(0);
+        BUB_OR_AT(1);
+        BUB_OR_AT(2);
+        BUB_OR_AT(3);
+        BUB_OR_AT(4);
+        BUB_OR_AT(5);
+        BUB_OR_AT(6);
+        BUB_OR_AT(7);
+    }
+#undef BUB_OR_AT
+    for (; p < end; p += 40)
+        a = _mm256_or_si256(a, _mm256_loadu_si256((const __m256i *)p));
+    return acc | (uint64_t)_mm256_extract_epi64(a, 1) | (uint64_t)_mm256_extract_epi64(a, 2) |
+           (uint64_t)_mm256_extract_epi64(a, 3);
+}
+#endif
+#undef BUB_REC_BITS
+/* The best of the two on this CPU (the same value). */
+static inline uint64_t bub_rec_bits(const fp_wave_inst *r, size_t n)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_cpu_supports("avx2"))
+        return bub_rec_bits_avx2(r, n);
+#endif
+    return bub_rec_bits_scalar(r, n);
+}
+
 /* k of a record's category (above) */
 static inline unsigned bub_cat_key(int32_t cat) { return (uint32_t)cat <= FP_CAT_BVH ? (uint32_t)cat : BUB_CAT_OTHER; }
 
@@ -241,7 +315,10 @@ typedef struct bub_ctx {
 
 void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user);
 void fp_bub_ctx_free(bub_ctx *c);
-/* waitcnt.c: one wave's instruction stream (sums, attribution, stall intervals). */
+/* waitcnt.c: one wave's instruction stream (sums, attribution, stall intervals). Every
+ * record's stall is >= 0, taken as it is (a clamp per record cost the loop a register):
+ * the walk refuses a wave with a value out of range before it gets here (bubbles.c
+ * wave_scan, records_insane). */
 void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi);
 /* The same in pieces, for a wave read in chunks: begin (has_waits: the wave carries
  * decoder entries; q: their first window, copied), then each chunk of records in stream

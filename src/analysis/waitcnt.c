@@ -102,6 +102,12 @@ static uint64_t cat_bits(const bub_ctx *c, fp_class st, bool row_nopipe)
     return m;
 }
 
+/* The counter a row's execution of category key k counts on (fp_counter_of of its class). */
+static inline fp_counter line_counter(const bub_line *L, unsigned k)
+{
+    return (L->cat >> (BUB_LB_VM + k)) & 1u ? FP_CNT_VM : (L->cat >> (BUB_LB_LGKM + k)) & 1u ? FP_CNT_LGKM : FP_CNT_NONE;
+}
+
 void fp_bub_inst_tables_init(bub_ctx *c)
 {
     const fp_code *code = &c->b->code;
@@ -109,6 +115,21 @@ void fp_bub_inst_tables_init(bub_ctx *c)
     for (int k = 0; k < FP_CL_COUNT; k++)
         for (int np = 0; np < 2; np++)
             bits[k][np] = cat_bits(c, (fp_class)k, np);
+    /* the flags bytes of bub_line.fl: by class, no-pipe row and wait row, from the bits */
+    uint8_t fl[FP_CL_COUNT][2][2][BUB_CATS];
+    for (int k = 0; k < FP_CL_COUNT; k++)
+        for (int np = 0; np < 2; np++)
+            for (int w = 0; w < 2; w++)
+                for (unsigned q = 0; q < BUB_CATS; q++) {
+                    uint64_t cb = bits[k][np] >> q;
+                    unsigned f = (unsigned)(cb >> BUB_LB_NOPIPE & 1u) * BUB_F_NOPIPE |
+                                 (unsigned)(cb >> BUB_LB_DRAIN & 1u) * BUB_F_DRAIN;
+                    if (w) /* a wait's record takes wait_record, never a queue */
+                        f |= BUB_F_WAIT;
+                    else
+                        f |= (unsigned)(cb >> BUB_LB_VM & 1u) * BUB_F_VM | (unsigned)(cb >> BUB_LB_LGKM & 1u) * BUB_F_LGKM;
+                    fl[k][np][w][q] = (uint8_t)f;
+                }
     c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
     c->lines = malloc((c->n_lines + 1) * sizeof *c->lines);
     if (!c->lines)
@@ -117,14 +138,22 @@ void fp_bub_inst_tables_init(bub_ctx *c)
         size_t row = code->pos_of_index[l];
         bub_line *L = &c->lines[l];
         *L = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
-        if (row == SIZE_MAX)
+        if (row == SIZE_MAX) {
+            memset(L->fl, BUB_F_UNKNOWN, sizeof L->fl);
             continue;
+        }
         fp_class st = c->row_static[row];
         L->row = (uint32_t)row; /* code rows are uint32 everywhere in the pass (bub_exe.row) */
         L->cls = (uint8_t)st;
         L->rare = c->row_wait[row] ? BUB_LINE_WAIT : 0;
         L->cat = bits[st][c->row_nopipe[row] != 0];
+        memcpy(L->fl, fl[st][c->row_nopipe[row] != 0][L->rare], sizeof L->fl);
+        L->kbit = (uint8_t)(1u << line_counter(L, BUB_CAT_OTHER));
     }
+    /* past the last line: the one every record of a line out of the table reads (the pass
+     * takes min(line, n_lines) instead of a test), never folded nor named */
+    c->lines[c->n_lines] = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
+    memset(c->lines[c->n_lines].fl, BUB_F_UNKNOWN, sizeof c->lines[c->n_lines].fl);
     c->lines_owner = c;
     c->g_wave = c->g_next = 0;
 }
@@ -160,18 +189,11 @@ int64_t fp_bub_line_hits(const bub_ctx *c, int64_t line)
     return (uint64_t)line < c->n_lines && c->lines[line].row != BUB_LINE_NONE ? c->lines[line].hit : 0;
 }
 
-/* The counter a row's execution of category key k counts on (fp_counter_of of its class). */
-static inline fp_counter line_counter(const bub_line *L, unsigned k)
-{
-    return (L->cat >> (BUB_LB_VM + k)) & 1u ? FP_CNT_VM : (L->cat >> (BUB_LB_LGKM + k)) & 1u ? FP_CNT_LGKM : FP_CNT_NONE;
-}
-
 /* The bub_line of a decoder line, NULL when it is not in code.json (row_of's SIZE_MAX). */
 static inline bub_line *line_at(const bub_ctx *c, int64_t line)
 {
-    if ((uint64_t)line >= c->n_lines || c->lines[line].row == BUB_LINE_NONE)
-        return NULL;
-    return &c->lines[line];
+    bub_line *L = &c->lines[(uint64_t)line < c->n_lines ? (uint64_t)line : c->n_lines]; /* the sentinel: NONE */
+    return L->row == BUB_LINE_NONE ? NULL : L;
 }
 
 /* The latest execution in the wave in progress of line L's row into *x; false: none. */
@@ -274,16 +296,21 @@ static void named_producer(bub_ctx *c, size_t nret, int64_t line, size_t *np)
         missing_producer(c, line);
         return;
     }
+    const bub_exe *best = NULL;
+    for (size_t k = 0; k < nret; k++)
+        if (c->ret[k].row == L->row && (!best || c->ret[k].i > best->i))
+            best = &c->ret[k];
+    if (best) { /* retired in this wave: its row ran, and only line L names that row (code.c
+                 * pos_of_index gives a row one line), so last_exe_of would say seen */
+        add_prod(c, np, best);
+        return;
+    }
     bub_exe last;
     if (!last_exe_of(c, L, &last)) {
         b->producer_not_seen++;
         return;
     }
-    const bub_exe *best = NULL;
-    for (size_t k = 0; k < nret; k++)
-        if (c->ret[k].row == L->row && (!best || c->ret[k].i > best->i))
-            best = &c->ret[k];
-    add_prod(c, np, best ? best : &last);
+    add_prod(c, np, &last);
 }
 
 static void ring_push(bub_ring *r, const bub_exe *x)
@@ -327,7 +354,7 @@ void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q)
         bub_line *own = malloc((c->n_lines + 1) * sizeof *own);
         if (!own)
             abort();
-        memcpy(own, c->lines, c->n_lines * sizeof *own);
+        memcpy(own, c->lines, (c->n_lines + 1) * sizeof *own);
         c->lines = own;
         c->lines_owner = c;
     }
@@ -390,9 +417,11 @@ static fp_class charge_wait(bub_ctx *c, const fp_wave_inst *r, size_t row, int64
 /* A counter wait: the executions it retires (replay), the decoder entries that are its
  * own, then the charge. Returns its dynamic class. Not inlined, as the other rare paths of
  * wave_pass: their registers would crowd out the per-record loop's. */
-static __attribute__((noinline)) fp_class wait_record(bub_ctx *c, const fp_wave_inst *r, size_t row, int64_t stall)
+static __attribute__((noinline)) fp_class wait_record(bub_ctx *c, const fp_wave_inst *r, uint64_t gw, size_t row,
+                                                     int64_t stall)
 {
     fp_bubbles *b = c->b;
+    c->wave_i = gw - c->g_wave - 1; /* gw: g_wave + 1 + its index in the wave */
     b->waits_exec++;
     size_t np = 0, nret = 0;
     bool inferred = false;
@@ -408,10 +437,10 @@ static __attribute__((noinline)) fp_class wait_record(bub_ctx *c, const fp_wave_
         while ((e = wq_peek(&c->wq)) && e->line == r->line) {
             const int64_t *prods = c->wq.prods + e->first;
             unsigned ek = 0;
-            for (size_t q = 0; q < e->n; q++) {
-                const bub_line *L = line_at(c, prods[q]);
-                ek |= L ? 1u << line_counter(L, BUB_CAT_OTHER) : 0u;
-            }
+            const bub_line *lines = c->lines;
+            const uint64_t n_lines = c->n_lines;
+            for (size_t q = 0; q < e->n; q++) /* a line not in code.json: kbit 0 (the sentinel's too) */
+                ek |= lines[(uint64_t)prods[q] < n_lines ? (uint64_t)prods[q] : n_lines].kbit;
             if (kinds && (ek & kinds))
                 break; /* same kind again: the next execution's entry */
             kinds |= ek ? ek : 1u;
@@ -446,21 +475,6 @@ static __attribute__((noinline)) void unknown_line(bub_ctx *c, const fp_wave_ins
     }
 }
 
-/* A memory instruction's execution (gw: g_wave + 1 + its index in the wave) joins its
- * counter's outstanding queue (cb: its line's category bits, shifted to bit 0). */
-static __attribute__((noinline)) void mem_issue(bub_ctx *c, uint64_t cb, uint64_t gw, int64_t rel, size_t row, int32_t cat)
-{
-    bub_exe me = {gw - c->g_wave - 1, rel, (uint32_t)row, cat};
-    ring_push(cb & 1u ? &c->vmq : &c->lgq, &me);
-}
-
-/* A counter wait's record (gw as above): its dynamic class. */
-static __attribute__((noinline)) int32_t wait_exec(bub_ctx *c, const fp_wave_inst *r, uint64_t gw, size_t row, int64_t stall)
-{
-    c->wave_i = gw - c->g_wave - 1;
-    return (int32_t)wait_record(c, r, row, stall);
-}
-
 /* An s_endpgm's issue window: the exit waits for outstanding memory. Room stays for the
  * stalls of the chunk's records after it (fewer than `left`). */
 static __attribute__((noinline)) bub_iv *drain_window(bub_ctx *c, bub_iv *sp, size_t left, int64_t t0, int64_t t1,
@@ -486,12 +500,24 @@ static void keep_last(bub_ctx *c, const fp_wave_inst *rec, size_t n)
     }
 }
 
-/* The pass over one chunk of records in stream order. Per record: one lookup of its line,
- * the row's sums, its stall interval (c->st), its issue window joining the wave's last
+/* A memory instruction's execution (gw: g_wave + 1 + its index in the wave) joins its
+ * counter's outstanding queue (f: its record's flags). In line: it runs on wave_pass's
+ * rare path, outside the plain loop, whose registers it no longer competes for. */
+static inline void mem_issue(bub_ctx *c, unsigned f, uint64_t gw, int64_t rel, size_t row, int32_t cat)
+{
+    bub_exe me = {gw - c->g_wave - 1, rel, (uint32_t)row, cat};
+    ring_push(f & BUB_F_VM ? &c->vmq : &c->lgq, &me);
+}
+
+/* The pass over one chunk of records in stream order. Per record: one lookup of its line
+ * (a line out of the table reads the one past it), the row's sums, one byte of flags
+ * (bub_line.fl) that sends every rare record - a wait, a memory instruction, one that
+ * occupies no pipe (a drain among them), a line not in code.json - off the plain loop
+ * with one test, its stall interval (c->st), its issue window joining the wave's last
  * in-flight span or starting the next (c->ex; room for both made once per chunk: one of
- * each per record at most), its latest execution; waits and memory instructions take
- * their own paths. Few live values, so the loop stays in registers: gw counts records
- * as g_wave + 1 + index in the wave. */
+ * each per record at most), its latest execution. The plain loop calls nothing, so the
+ * compiler keeps its values in registers (the rare paths' calls are outside it). gw
+ * counts records as g_wave + 1 + index in the wave. */
 static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
 {
     bub_line *lines = c->lines;
@@ -507,48 +533,67 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
     bub_iv none = {INT64_MAX, INT64_MIN, 0, 0, 0};
     bub_iv *last = c->n_ex ? nx - 1 : &none;
     bool unsorted = c->ex_unsorted;
-    for (const fp_wave_inst *r = rec, *end = rec + n; r < end; r++, gw++) {
-        /* an unsigned compare also sends negative lines to "unknown" */
-        if ((uint64_t)r->line >= n_lines) {
-            unknown_line(c, r);
-            continue;
+    const fp_wave_inst *r = rec, *end = rec + n;
+    /* A record's stall interval and issue window (f its flags, dyn its class; RARE 0: a
+     * plain record, whose window occupies a pipe and is no drain). */
+#define REC_TAIL(RARE)                                                                                                 \
+    do {                                                                                                               \
+        if (stall > 0)                                                                                                 \
+            *sp++ = (bub_iv){time, time + stall, gi, dyn, (int64_t)L->row};                                           \
+        if (dur > stall) { /* the window [time + stall, time + dur) */                                                \
+            int64_t t0 = time + stall, t1 = time + dur;                                                                \
+            if (RARE && (f & BUB_F_NOPIPE)) {                                                                          \
+                if (f & BUB_F_DRAIN)                                                                                   \
+                    sp = drain_window(c, sp, (size_t)(end - r), t0, t1, L->row);                                       \
+            } else if (t0 <= last->t1 && t0 >= last->t0) {                                                             \
+                last->t1 = t1 > last->t1 ? t1 : last->t1; /* overlaps the window before: one span */                  \
+            } else {                                                                                                   \
+                unsorted |= t0 < last->t1; /* none: never */                                                           \
+                *nx = (bub_iv){t0, t1, 0, 0, 0};                                                                       \
+                last = nx++;                                                                                           \
+            }                                                                                                          \
+        }                                                                                                              \
+        L->last_g = gw;                                                                                                \
+    } while (0)
+    while (r < end) {
+        /* the plain records: a loop of its own that calls nothing (a drain is rare), so
+         * the compiler gives it the registers; it stops at the first rare one */
+        bub_line *L;
+        int64_t time, dur, stall;
+        unsigned f;
+        for (;; r++, gw++) {
+            if (r == end)
+                goto done;
+            /* an unsigned compare also sends negative lines to "unknown" */
+            L = &lines[(uint64_t)r->line < n_lines ? (uint64_t)r->line : n_lines];
+            time = r->time;
+            dur = r->dur;
+            stall = r->stall; /* >= 0: the walk's check (fp_bub_wave_insts); no clamp, one register more */
+            L->hit++; /* a line not in code.json too: never folded, one test less per record */
+            L->stall += stall;
+            L->lat += dur;
+            f = L->fl[bub_cat_key(r->cat)];
+            if (f & (BUB_F_RARE | BUB_F_NOPIPE)) /* no-pipe ones too (s_nop, s_barrier: few) */
+                break;
+            int32_t dyn = L->cls;
+            REC_TAIL(0);
         }
-        bub_line *L = &lines[r->line];
-        int64_t time = r->time, dur = r->dur;
-        int64_t stall = r->stall < 0 ? 0 : r->stall;
-        L->hit++; /* a line not in code.json too: never folded, one test less per record */
-        L->stall += stall;
-        L->lat += dur;
-        uint64_t cb = L->cat >> bub_cat_key(r->cat);
+        /* a rare record: a wait, a memory instruction, a no-pipe one, a line not in code.json */
         int32_t dyn = L->cls;
-        if (L->rare) {
-            if (L->rare & BUB_LINE_UNKNOWN) {
-                unknown_line(c, r);
-                continue;
-            }
-            dyn = wait_exec(c, r, gw, L->row, stall);
-            cb = L->cat >> bub_cat_key(r->cat); /* not kept across the call */
-        } else if (cb & (1u | 1u << BUB_LB_LGKM)) {
-            mem_issue(c, cb, gw, time + stall, L->row, r->cat);
-            cb = L->cat >> bub_cat_key(r->cat);
+        if (f & BUB_F_UNKNOWN) {
+            unknown_line(c, r);
+        } else {
+            if (f & BUB_F_WAIT)
+                dyn = (int32_t)wait_record(c, r, gw, L->row, stall);
+            else if (f & BUB_F_MEM)
+                mem_issue(c, f, gw, time + stall, L->row, r->cat);
+            REC_TAIL(1);
         }
-        if (stall > 0)
-            *sp++ = (bub_iv){time, time + stall, gi, dyn, (int64_t)L->row};
-        if (dur > stall) { /* the window [time + stall, time + dur) */
-            int64_t t0 = time + stall, t1 = time + dur;
-            if (cb & (uint64_t)1 << BUB_LB_NOPIPE) {
-                if (cb & (uint64_t)1 << BUB_LB_DRAIN)
-                    sp = drain_window(c, sp, (size_t)(end - r), t0, t1, L->row);
-            } else if (t0 <= last->t1 && t0 >= last->t0) {
-                last->t1 = t1 > last->t1 ? t1 : last->t1; /* overlaps the window before: one span */
-            } else {
-                unsorted |= t0 < last->t1; /* none: never */
-                *nx = (bub_iv){t0, t1, 0, 0, 0};
-                last = nx++;
-            }
-        }
-        L->last_g = gw;
+        r++;
+        gw++;
     }
+done:
+#undef REC_TAIL
     c->n_st = (size_t)(sp - c->st);
     c->n_ex = (size_t)(nx - c->ex);
     c->ex_unsorted = unsorted;

@@ -59,8 +59,13 @@ static void check_table(const fp_code *code)
         bool known = (uint64_t)line < c.n_lines && c.lines[line].row != BUB_LINE_NONE;
         assert_int_equal(known, row != SIZE_MAX);
         if (!known) {
-            /* out of the table, or in it as "unknown" (the pass's one rare test) */
-            assert_true((uint64_t)line >= c.n_lines || c.lines[line].rare == BUB_LINE_UNKNOWN);
+            /* out of the table (the pass reads the line past the last), or in it as "unknown" */
+            const bub_line *U = &c.lines[(uint64_t)line < c.n_lines ? (uint64_t)line : c.n_lines];
+            assert_int_equal(U->rare, BUB_LINE_UNKNOWN);
+            assert_int_equal(U->row, BUB_LINE_NONE);
+            for (size_t k = 0; k < BUB_CATS; k++)
+                assert_int_equal(U->fl[k], BUB_F_UNKNOWN);
+            assert_int_equal(U->kbit, 0); /* a named producer not in code.json: no kind */
             continue;
         }
         const bub_line *L = &c.lines[line];
@@ -68,6 +73,8 @@ static void check_table(const fp_code *code)
         assert_int_equal(L->cls, c.row_static[row]);
         assert_int_equal(L->rare, c.row_wait[row] ? BUB_LINE_WAIT : 0);
         assert_int_equal(L->hit | L->stall | L->lat | (int64_t)L->last_g, 0);
+        /* the kind a decoder entry naming it as producer counts on (category OTHER) */
+        assert_int_equal(L->kbit, 1u << fp_counter_of(c.row_static[row], (int)BUB_CAT_OTHER));
         for (size_t k = 0; k < sizeof cats / sizeof *cats; k++) {
             int32_t cat = cats[k];
             uint64_t cb = L->cat >> bub_cat_key(cat);
@@ -78,10 +85,29 @@ static void check_table(const fp_code *code)
             bool np = ref_nopipe(&c, row, cat);
             assert_int_equal(cb >> BUB_LB_NOPIPE & 1, np);
             assert_int_equal(cb >> BUB_LB_DRAIN & 1, np && c.row_static[row] == FP_CL_DRAIN);
+            /* the flags byte the pass reads: the same bits, a wait never queued */
+            unsigned f = L->fl[bub_cat_key(cat)];
+            bool wait = c.row_wait[row] != 0;
+            assert_int_equal(!!(f & BUB_F_WAIT), wait);
+            assert_int_equal(!!(f & BUB_F_VM), !wait && kc == FP_CNT_VM);
+            assert_int_equal(!!(f & BUB_F_LGKM), !wait && kc == FP_CNT_LGKM);
+            assert_int_equal(!!(f & BUB_F_NOPIPE), np);
+            assert_int_equal(!!(f & BUB_F_DRAIN), np && c.row_static[row] == FP_CL_DRAIN);
+            assert_int_equal(f & BUB_F_UNKNOWN, 0);
             checked++;
         }
     }
     assert_true(checked > 0 || code->n == 0);
+    /* a row is named by one line at most: named_producer takes a producer retired in the
+     * wave as seen on that ground (its line is the only one that runs the row) */
+    unsigned char *named = calloc(code->n + 1, 1);
+    assert_non_null(named);
+    for (size_t l = 0; l < c.n_lines; l++)
+        if (c.lines[l].row != BUB_LINE_NONE) {
+            assert_true(c.lines[l].row < code->n);
+            assert_int_equal(named[c.lines[l].row]++, 0);
+        }
+    free(named);
     fp_bub_ctx_free(&c);
     free(b.insts);
 }
@@ -393,7 +419,7 @@ static void test_wait_replay_reference(void **state)
             uint64_t x = next_rand();
             t += (int64_t)(x % 7);
             rec[j].time = t;
-            rec[j].stall = (x >> 8) % 4 == 0 ? -3 : (int64_t)((x >> 12) % 9);
+            rec[j].stall = (x >> 8) % 4 == 0 ? 0 : (int64_t)((x >> 12) % 9); /* >= 0: the walk's check */
             rec[j].dur = (int64_t)((x >> 20) % 12);
             rec[j].line = use[(x >> 28) % n_use];
             rec[j].cat = cats[(x >> 36) % (sizeof cats / sizeof *cats)];
@@ -470,6 +496,57 @@ static void test_wait_replay_reference(void **state)
     fp_code_free(&code);
 }
 
+/* ---- bub_rec_bits (bubbles.c wave_scan's record check): the vector way and the scalar
+ * one against a plain OR, on every count around the unrolled steps, every start in an
+ * array (the vector way reads 8 bytes before each record but the first), and values with
+ * single high bits, negative ones, and garbage in cat and the padding (never ORed) ---- */
+
+static void test_rec_bits(void **state)
+{
+    (void)state;
+    enum { N = 700 };
+    fp_wave_inst *rec = malloc((N + 1) * sizeof *rec);
+    assert_non_null(rec);
+    size_t vec = 0;
+    for (int round = 0; round < 40; round++) {
+        memset(rec, 0xFF, (N + 1) * sizeof *rec); /* padding and cat: all ones */
+        for (size_t j = 0; j <= N; j++) {
+            uint64_t x = next_rand();
+            rec[j].time = (int64_t)(x % 1000);
+            rec[j].stall = (int64_t)((x >> 10) % 50);
+            rec[j].dur = (int64_t)((x >> 20) % 60);
+            rec[j].line = -1; /* all ones, never ORed */
+            rec[j].cat = -1;
+        }
+        /* one hostile value somewhere (round 0: none) */
+        size_t at = (size_t)(next_rand() % (N + 1));
+        int64_t hv = round % 4 == 1 ? -1 : (int64_t)((uint64_t)1 << (next_rand() % 63));
+        if (round > 0)
+            (&rec[at].time)[round % 3] = hv;
+        for (size_t n = 0; n <= N; n += n < 40 ? 1 : 37) {
+            for (size_t s0 = 0; s0 < 3 && s0 + n <= N + 1; s0++) {
+                const fp_wave_inst *r = rec + s0;
+                uint64_t want = 0;
+                for (size_t j = 0; j < n; j++)
+                    want |= (uint64_t)r[j].time | (uint64_t)r[j].stall | (uint64_t)r[j].dur;
+                assert_int_equal(bub_rec_bits_scalar(r, n), want);
+                assert_int_equal(bub_rec_bits(r, n), want);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+                if (__builtin_cpu_supports("avx2")) {
+                    assert_int_equal(bub_rec_bits_avx2(r, n), want);
+                    vec++;
+                }
+#endif
+            }
+        }
+    }
+    free(rec);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_cpu_supports("avx2"))
+        assert_true(vec > 1000);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_table_corpus),
         cmocka_unit_test(test_pass_reference),
         cmocka_unit_test(test_wait_replay_reference),
+        cmocka_unit_test(test_rec_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
