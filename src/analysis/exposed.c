@@ -179,6 +179,9 @@ static void ws_release(bub_ctx *c, bub_wst *ws)
 {
     if (!ws || --ws->refs > 0)
         return;
+    for (size_t i = 0; i < c->n_cus; i++) /* its last span may outlast it: who1's c1 is */
+        if (c->cus[i].who1 == ws)        /* counted on, but no stall of it reads it again */
+            c->cus[i].who1 = &c->ws_gone;
     FP_GROW(c->free_ws, c->n_free_ws, c->cap_free_ws);
     c->free_ws[c->n_free_ws++] = ws;
 }
@@ -190,7 +193,7 @@ static bub_wst *ws_current(bub_ctx *c)
         bub_wst *ws = c->n_free_ws ? c->free_ws[--c->n_free_ws] : malloc(sizeof *ws);
         if (!ws)
             abort();
-        *ws = (bub_wst){0, 0, 0, 1};
+        *ws = (bub_wst){0, INT64_MIN, 1};
         c->cur_ws = ws;
     }
     return c->cur_ws;
@@ -300,6 +303,7 @@ static bub_cu *cu_state(bub_ctx *c, int cu)
     bub_cu *s = &c->cus[c->n_cus++];
     memset(s, 0, sizeof *s);
     s->cu = cu; /* the clocks start at 0: cycle values are >= 0 (wave_insane) */
+    s->m1 = s->m2 = INT64_MIN;
     size_t idx;
     simd_for(c->b, c->g_se, cu, c->g_simd, &idx);
     s->simd_idx = idx;
@@ -313,136 +317,83 @@ static bub_cu *cu_state(bub_ctx *c, int cu)
 
 /* ---- building a wave's run ---- */
 
-/* Fold a boundary into the last event written (o) when it has the same t and the slot is
- * free, else write a new one. */
-#define EV_TOGGLE_AT(o, at)                                                                        \
-    do {                                                                                           \
-        if ((o)->t == (at) && !((o)->end & BUB_EV_TOGGLE))                                         \
-            (o)->end |= BUB_EV_TOGGLE;                                                             \
-        else                                                                                       \
-            *++(o) = (bub_ev){(at), 0, BUB_EV_TOGGLE};                                             \
-    } while (0)
-#define EV_START_AT(o, at, code)                                                                   \
-    do {                                                                                           \
-        if ((o)->t == (at) && !(o)->start)                                                         \
-            (o)->start = (code);                                                                   \
-        else                                                                                       \
-            *++(o) = (bub_ev){(at), (code), 0};                                                    \
-    } while (0)
-#define EV_END_AT(o, at, code)                                                                     \
-    do {                                                                                           \
-        if ((o)->t == (at) && !((o)->end & ~BUB_EV_TOGGLE))                                        \
-            (o)->end |= (code);                                                                    \
-        else                                                                                       \
-            *++(o) = (bub_ev){(at), 0, (code)};                                                    \
-    } while (0)
-
-/* The event codes of stall i: a drain has no index (only how many are open matters). */
-static inline uint32_t code_start(const bub_iv *s, size_t i)
+/* The item codes of stall i: a drain has no index (only how many are open matters). */
+static inline uint32_t stall_code(const bub_iv *s, size_t i, bool clean)
 {
-    return s->cls == BUB_CLS_DRAIN ? BUB_EV_DRAIN : (uint32_t)i + 1;
-}
-static inline uint32_t code_end(const bub_iv *s, size_t i)
-{
-    return s->cls == BUB_CLS_DRAIN ? BUB_EV_DRAIN_END : (uint32_t)i + 1;
+    return (s->cls == BUB_CLS_DRAIN ? BUB_EV_DRAIN : (uint32_t)i + 1) | (clean ? 0 : BUB_EV_UNCLEAN);
 }
 
-/* Span bounds in order: start of span x, its end, start of the next ... (INT64_MAX: done). */
-#define X_NEXT()                                                                                   \
-    do {                                                                                           \
-        if (xph)                                                                                   \
-            xt = ++x < xe ? x->t0 : INT64_MAX;                                                     \
-        else                                                                                       \
-            xt = x->t1;                                                                            \
-        xph ^= 1;                                                                              \
-    } while (0)
-
-/* build_run's fold: there no slot can be taken twice at one time - span bounds never share
- * a time (touching windows are one span), the last event before a stall's start carries no
- * start (the stall before it has ended since) and the one before its end no end (only its
- * start and span bounds come between) - so the same time is enough to fold. */
-#define EV_FOLD(o, at, start_code, end_code)                                                       \
-    do {                                                                                           \
-        if ((o)->t == (at)) {                                                                      \
-            (o)->start |= (start_code);                                                            \
-            (o)->end |= (end_code);                                                                \
-        } else {                                                                                   \
-            *++(o) = (bub_ev){(at), (start_code), (end_code)};                                     \
-        }                                                                                          \
-    } while (0)
-
-/* The usual wave: its stalls are in time order and do not overlap, so each stall's start
- * and end go in between the span bounds before them. Writes ev[1 ..] (ev[0] a sentinel no
- * time equals), its count to *count and the stall cycles to *stall; false (nothing usable)
- * when two stalls overlap or are out of order: then build_any does it. */
-static bool build_run(const bub_ctx *c, bub_ev *ev, size_t *count, int64_t *stall)
+/* The usual wave: its stalls are in time order and do not overlap. One item per span, in
+ * between them the stall bounds no span item carries, all in time order. A stall is clean
+ * when no span of its wave meets it: none of this run (the last span starting before it
+ * ends by its start, the next one starts at its end or later), none of an earlier run of
+ * the wave (they end by lo) nor of a later one (they start at hi or later). A clean stall
+ * opening where the span before it ends opens in that span's item (c0 is the same at both
+ * ends of a span); a stall closing where a span starts closes in its item. Writes ev[1 ..]
+ * (ev[0] a sentinel no time equals), its count to *count and the stall cycles to *stall;
+ * false (nothing usable) when two stalls overlap or are out of order: then build_any. */
+static bool build_run(const bub_ctx *c, bub_ev *ev, size_t *count, int64_t *stall, int64_t lo, int64_t hi)
 {
     const bub_iv *x = c->ex, *xe = c->ex + c->n_ex;
-    bub_ev *o = ev; /* the last event written */
-    *o = (bub_ev){INT64_MIN, 0, 0};
-    int64_t xt = x < xe ? x->t0 : INT64_MAX, prev_end = INT64_MIN, sum = 0;
-    int xph = 0; /* 1: xt is the end of span x */
+    bub_ev *o = ev; /* the last item written */
+    *o = (bub_ev){INT64_MIN, BUB_EV_NOSPAN, 0, 0};
+    int64_t prev_end = INT64_MIN, sum = 0;
     for (size_t i = 0; i < c->n_st; i++) {
         const bub_iv *s = &c->st[i];
         if (s->t0 < prev_end)
             return false;
         prev_end = s->t1;
-        while (xt <= s->t0) {
-            EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
-            X_NEXT();
+        for (; x < xe && x->t0 < s->t0; x++)
+            *++o = (bub_ev){x->t0, x->t1, 0, 0};
+        bool clean = s->t0 >= lo && s->t1 <= hi && !(x > c->ex && x[-1].t1 > s->t0) && !(x < xe && x->t0 < s->t1);
+        uint32_t code = stall_code(s, i, clean);
+        /* o ends at t0 only if it is the span just before (a bare item has e NOSPAN); an
+         * item at t0 is a bare close (spans starting at t0 come below): either has room */
+        if (((clean && o->e == s->t0) || o->t == s->t0) && !o->open)
+            o->open = code;
+        else
+            *++o = (bub_ev){s->t0, BUB_EV_NOSPAN, 0, code};
+        for (; x < xe && x->t0 < s->t1; x++) /* only for an unclean stall */
+            *++o = (bub_ev){x->t0, x->t1, 0, 0};
+        if (x < xe && x->t0 == s->t1) {
+            *++o = (bub_ev){x->t0, x->t1, code, 0};
+            x++;
+        } else {
+            *++o = (bub_ev){s->t1, BUB_EV_NOSPAN, code, 0};
         }
-        EV_FOLD(o, s->t0, code_start(s, i), 0);
-        while (xt <= s->t1) {
-            EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
-            X_NEXT();
-        }
-        EV_FOLD(o, s->t1, 0, code_end(s, i));
         sum += s->cls == BUB_CLS_DRAIN ? 0 : s->t1 - s->t0;
     }
-    while (xt != INT64_MAX) {
-        EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
-        X_NEXT();
-    }
+    for (; x < xe; x++)
+        *++o = (bub_ev){x->t0, x->t1, 0, 0};
     *count = (size_t)(o - ev);
     *stall = sum;
     return true;
 }
 
-/* Any wave: a three-way merge of its span bounds, its stall starts and its stall ends (each
- * sorted when the records are in time order); *sorted is false when the output is not. */
+/* Any wave (stalls overlapping each other, or out of order): an item per span and per
+ * stall bound, every stall unclean (exact whatever its wave does while it lasts), then
+ * sorted by time unless already in order (*sorted). */
 static size_t build_any(const bub_ctx *c, bub_ev *ev, bool *sorted, int64_t *stall)
 {
-    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex, *st = c->st;
-    size_t ns = c->n_st, ks = 0, ke = 0;
     bub_ev *o = ev;
-    *o = (bub_ev){INT64_MIN, 0, 0};
-    int64_t last = INT64_MIN, sum = 0;
-    bool ok = true;
-    int xph = 0;
-    int64_t xt = x < xe ? x->t0 : INT64_MAX, ts = ns ? st[0].t0 : INT64_MAX, te = ns ? st[0].t1 : INT64_MAX;
-    for (;;) {
-        int64_t t;
-        if (xt <= ts && xt <= te) {
-            if ((t = xt) == INT64_MAX)
-                break; /* all three done */
-            EV_TOGGLE_AT(o, t);
-            X_NEXT();
-        } else if (ts <= te) {
-            t = ts;
-            EV_START_AT(o, t, code_start(&st[ks], ks));
-            sum += st[ks].cls == BUB_CLS_DRAIN ? 0 : st[ks].t1 - st[ks].t0;
-            ts = ++ks < ns ? st[ks].t0 : INT64_MAX;
-        } else {
-            t = te;
-            EV_END_AT(o, t, code_end(&st[ke], ke));
-            te = ++ke < ns ? st[ke].t1 : INT64_MAX;
-        }
-        ok &= t >= last;
-        last = t;
+    *o = (bub_ev){INT64_MIN, BUB_EV_NOSPAN, 0, 0};
+    int64_t sum = 0;
+    for (size_t i = 0; i < c->n_ex; i++)
+        *++o = (bub_ev){c->ex[i].t0, c->ex[i].t1, 0, 0};
+    for (size_t i = 0; i < c->n_st; i++) {
+        const bub_iv *s = &c->st[i];
+        uint32_t code = stall_code(s, i, false);
+        *++o = (bub_ev){s->t0, BUB_EV_NOSPAN, 0, code};
+        *++o = (bub_ev){s->t1, BUB_EV_NOSPAN, code, 0};
+        sum += s->cls == BUB_CLS_DRAIN ? 0 : s->t1 - s->t0;
     }
+    size_t n = (size_t)(o - ev);
+    bool ok = true;
+    for (size_t i = 2; i <= n && ok; i++)
+        ok = ev[i].t >= ev[i - 1].t;
     *sorted = ok;
     *stall = sum;
-    return (size_t)(o - ev);
+    return n;
 }
 
 /* A CU's lost-cycle key counters: from the pool (all zero: every stall of a retired wave
@@ -473,13 +424,14 @@ static void keys_put(bub_ctx *c, bub_cu *cs)
     cs->keys = NULL;
 }
 
-/* The current wave's c->ex[0 .. nex) and c->st as one run on CU state cs. */
-static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
+/* The current wave's c->ex[0 .. nex) and c->st as one run on CU state cs; the spans of
+ * the wave's later runs start at hi or later (build_run). */
+static void add_run(bub_ctx *c, bub_cu *cs, size_t nex, int64_t hi)
 {
     fp_bub_simd *s = &c->b->simds[cs->simd_idx];
     size_t full = c->n_ex;
     c->n_ex = nex; /* the builders read c->ex[0 .. n_ex) */
-    size_t ne = 2 * (c->n_ex + c->n_st); /* at most: no two boundaries folded */
+    size_t ne = c->n_ex + 2 * c->n_st; /* at most: an item per span and per stall bound */
     if (ne == 0) {
         c->n_ex = full;
         return;
@@ -502,7 +454,7 @@ static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
             abort();
     }
     int64_t stall;
-    if (!build_run(c, r->ev, &ne, &stall)) {
+    if (!build_run(c, r->ev, &ne, &stall, r->ws->span_hi, hi)) {
         bool sorted;
         ne = build_any(c, r->ev, &sorted, &stall);
         if (!sorted) { /* a hostile file: records out of time order */
@@ -527,7 +479,9 @@ static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
     c->st = sw;
     c->cap_st = cap;
     c->n_st = 0;
-    r->ev[ne + 1] = (bub_ev){INT64_MAX, 0, 0}; /* later than any limit: ends a run */
+    r->ev[ne + 1] = (bub_ev){INT64_MAX, BUB_EV_NOSPAN, 0, 0}; /* later than any limit: ends a run */
+    if (c->n_ex)
+        r->ws->span_hi = c->ex[c->n_ex - 1].t1;
     r->n = ne + 1;
     r->k = 1;
     if (r->ev[1].t < c->g_flushed)
@@ -544,13 +498,13 @@ static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
 int64_t fp_bub_sweep_add_chunk(bub_ctx *c, int cu, int64_t next_record_time)
 {
     bub_cu *cs = cu_state(c, cu);
-    add_run(c, cs, c->n_ex ? c->n_ex - 1 : 0);
     int64_t safe = next_record_time;
+    if (c->n_ex && c->ex[c->n_ex - 1].t0 < safe)
+        safe = c->ex[c->n_ex - 1].t0;
+    add_run(c, cs, c->n_ex ? c->n_ex - 1 : 0, safe);
     if (c->n_ex) { /* the held span moves to the front */
         c->ex[0] = c->ex[c->n_ex - 1];
         c->n_ex = 1;
-        if (c->ex[0].t0 < safe)
-            safe = c->ex[0].t0;
     }
     c->n_st = 0;
     return safe;
@@ -569,7 +523,7 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
     if (pos < s->first_pos)
         s->first_pos = pos;
 
-    add_run(c, cs, c->n_ex);
+    add_run(c, cs, c->n_ex, INT64_MAX);
     ws_release(c, c->cur_ws); /* the wave is read: its runs hold its state now */
     c->cur_ws = NULL;
 }
@@ -577,54 +531,63 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
 /* ---- the sweep ----
  *
  * No cycle-by-cycle accumulation: every figure is a difference of clocks read where a stall
- * (or drain) opens and closes. Per CU, c0 counts the cycles with no wave in flight and g
- * those with exactly one; per wave, c1 the cycles in which it was that one (g while it is
- * in flight). A stall of wave w is exposed while no OTHER wave is in flight - nothing in
- * flight, or only w - so its exposed cycles are the growth of c0 + c1(w) between its open
- * and its close. A cycle is lost for a key (a class, a code row, a line; the SIMD; the
- * drains) when nothing is in flight and at least one open stall has the key: one counter
- * per key, and the growth of c0 from its 0 -> 1 to its 1 -> 0 is the key's lost cycles,
- * counted once however many stalls share it. All integers: the order of the events of one
- * cycle cannot change a result. */
+ * (or drain) opens and closes. Per CU, c0 counts the cycles with no wave in flight; per
+ * wave, c1 the cycles in which it alone was in flight. A stall of wave w is exposed while
+ * no OTHER wave is in flight - nothing in flight, or only w - so its exposed cycles are the
+ * growth of c0 + c1(w) between its open and its close; for a clean stall (w has nothing in
+ * flight while it lasts) c1(w) cannot grow, and the growth of c0 is enough. A cycle is lost
+ * for a key (a class, a code row, a line; the SIMD; the drains) when nothing is in flight
+ * and at least one open stall has the key: one counter per key, and the growth of c0 from
+ * its 0 -> 1 to its 1 -> 0 is the key's lost cycles, counted once however many stalls share
+ * it - the measure of the union of its stalls' [c0(open), c0(close)). That measure only
+ * depends on the c0 values, so counter steps may come in any order that keeps those values
+ * non-decreasing: a clean stall opening where a span ends may open at the span's start.
+ *
+ * The items are swept in time order, spans by their start: every cycle before the CU's q
+ * is counted (c0) or covered by a span; a span [t, e) adds e - q to the SIMD's issue when
+ * e > q, and keeps the two latest span ends (m1, wave who1; m2): a cycle after every span
+ * start so far is covered by exactly one span iff m2 <= it < m1. All integers: the order
+ * of the items of one cycle cannot change a result. */
 
 static inline int key_cls(int cls) { return cls; }
 static inline size_t key_row(int64_t row) { return FP_CL_COUNT + (size_t)row; }
 static inline size_t key_line(const bub_keys *k, int line) { return k->line0 + (size_t)line; }
 
-/* The clocks at t: c0, returned, and c0 + c1(r), the exposed-time clock of r's stalls. */
-static inline int64_t clocks(const bub_cu *cs, const bub_rwave *r, int64_t t, int64_t *exposed)
+/* The sweep moves to t (no earlier than the last item's time). */
+static inline void advance(bub_cu *cs, int64_t t)
 {
-    int64_t c0 = cs->c0, g = cs->g, dt = t - cs->since;
-    if (cs->exec == 0)
-        c0 += dt;
-    else if (cs->exec == 1)
-        g += dt;
-    *exposed = c0 + r->ws->c1 + (r->ws->wexec ? g - r->ws->g_on : 0);
-    return c0;
+    if (t > cs->q) { /* nothing in flight on [q, t) */
+        cs->c0 += t - cs->q;
+        cs->q = t;
+    }
+    if (cs->n_uncl) { /* only who1 in flight on [max(p, m2), min(t, m1)) */
+        int64_t lo = cs->p > cs->m2 ? cs->p : cs->m2, hi = t < cs->m1 ? t : cs->m1;
+        if (hi > lo)
+            cs->who1->c1 += hi - lo;
+        cs->p = t;
+    }
 }
 
-/* One of r's spans opens or closes at t. */
-static inline void toggle(bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, int64_t t)
+/* A span [t, e) of wave ws starts at t (the sweep is at t, so q >= t). */
+static inline void span(bub_cu *cs, fp_bub_simd *cur, bub_wst *ws, int64_t e)
 {
-    int64_t dt = t - cs->since;
-    if (cs->exec == 0) {
-        cs->c0 += dt;
-        cur->issue -= t; /* issue = cycles with something in flight: - t where that starts */
-    } else if (cs->exec == 1) {
-        cs->g += dt;
+    if (e > cs->q) {
+        cur->issue += e - cs->q;
+        cs->q = e;
     }
-    cs->since = t;
-    bub_wst *ws = r->ws; /* the wave's: its spans may be in several runs */
-    if (ws->wexec) {
-        ws->c1 += cs->g - ws->g_on;
-        ws->wexec = 0;
-        if (--cs->exec == 0)
-            cur->issue += t; /* ... + t where it ends */
-    } else {
-        ws->g_on = cs->g;
-        ws->wexec = 1;
-        cs->exec++;
+    if (e > cs->m1) {
+        cs->m2 = cs->m1;
+        cs->m1 = e;
+        cs->who1 = ws;
+    } else if (e > cs->m2) {
+        cs->m2 = e;
     }
+}
+
+/* The exposed-time clock of r's stall with that code: c0, + c1(r) for an unclean one. */
+static inline int64_t exposed_clock(const bub_cu *cs, const bub_rwave *r, uint32_t code)
+{
+    return code & BUB_EV_UNCLEAN ? cs->c0 + r->ws->c1 : cs->c0;
 }
 
 static inline void key_open(bub_keys *k, size_t key, int64_t c0)
@@ -656,7 +619,11 @@ static void open_stall(bub_ctx *c, bub_cu *cs, bub_rwave *r, uint32_t code, int6
 {
     FP_GROW(r->open, r->n_open, r->cap_open);
     bub_open *o = &r->open[r->n_open++];
-    int64_t c0 = clocks(cs, r, t, &o->snap);
+    if (code & BUB_EV_UNCLEAN && cs->n_uncl++ == 0)
+        cs->p = t; /* c1 is counted from here on */
+    o->snap = exposed_clock(cs, r, code);
+    int64_t c0 = cs->c0;
+    code &= BUB_EV_CODE;
     if (code == BUB_EV_DRAIN) {
         o->idx = BUB_OPEN_DRAIN;
         if (cs->nd++ == 0)
@@ -677,15 +644,16 @@ static void open_stall(bub_ctx *c, bub_cu *cs, bub_rwave *r, uint32_t code, int6
     keys_open(c, cs->keys, &r->st[code - 1], c0);
 }
 
-static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, uint32_t code, int64_t t)
+static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, uint32_t code)
 {
     fp_bubbles *b = c->b;
-    uint32_t idx = code == BUB_EV_DRAIN_END ? BUB_OPEN_DRAIN : code - 1;
+    uint32_t idx = (code & BUB_EV_CODE) == BUB_EV_DRAIN ? BUB_OPEN_DRAIN : (code & BUB_EV_CODE) - 1;
     size_t i = r->n_open - 1; /* the most recent: the only one unless stalls overlap */
     while (i > 0 && r->open[i].idx != idx)
         i--;
-    int64_t exposed, c0 = clocks(cs, r, t, &exposed);
-    exposed -= r->open[i].snap;
+    int64_t c0 = cs->c0, exposed = exposed_clock(cs, r, code) - r->open[i].snap;
+    if (code & BUB_EV_UNCLEAN)
+        cs->n_uncl--;
     r->open[i] = r->open[--r->n_open];
     if (idx == BUB_OPEN_DRAIN) { /* any open drain of r: only the sum of them is kept */
         b->drain_exposed += exposed;
@@ -722,10 +690,10 @@ static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
     rwave_put(c, r);
 }
 
-/* The top wave's events are applied in a run for as long as they come no later
- * than both of its heap children's next events: exactly the order a heap_down
- * after every event would give (on a tie the top stays on top), without the
- * call per event. */
+/* The top wave's items are applied in a run for as long as they come no later
+ * than both of its heap children's next items: exactly the order a heap_down
+ * after every item would give (on a tie the top stays on top), without the
+ * call per item. */
 void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
 {
     while (c->n_heap && c->heap[0].t < upto) {
@@ -739,13 +707,12 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
         fp_bub_simd *cur = r->cur;
         const bub_ev *x = r->ev + r->k;
         do {
-            uint32_t e = x->end;
-            if (e & BUB_EV_TOGGLE) /* spans alternate: open, close, open ... */
-                toggle(cs, cur, r, x->t);
-            if (e & ~BUB_EV_TOGGLE)
-                close_stall(c, cs, cur, r, e & ~BUB_EV_TOGGLE, x->t);
-            if (x->start)
-                open_stall(c, cs, r, x->start, x->t);
+            advance(cs, x->t);
+            if (x->close)
+                close_stall(c, cs, cur, r, x->close);
+            span(cs, cur, r->ws, x->e); /* no span (e NOSPAN): no change */
+            if (x->open)
+                open_stall(c, cs, r, x->open, x->t);
         } while ((++x)->t <= lim); /* the sentinel after the run stops it */
         r->k = (size_t)(x - r->ev);
         c->heap[0].t = x->t;
