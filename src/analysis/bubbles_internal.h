@@ -66,7 +66,8 @@ typedef struct bub_wst {
  * both its events in one run, so a run retires with none of its stalls open. */
 typedef struct bub_rwave {
     bub_ev *ev;
-    size_t n, k, cap_ev;
+    const bub_ev *at; /* its next item */
+    size_t n, cap_ev;
     bub_iv *st;
     size_t n_st, cap_st;
     bub_open *open; /* its stalls and drains open at the sweep time */
@@ -86,9 +87,12 @@ typedef struct bub_hent {
 
 /* Per lost-cycle key (class, code row, line; exposed.c key_*) of one CU: how many stalls
  * with it are open, and the CU's nothing-in-flight clock when the first of them opened. */
+typedef struct bub_key {
+    int64_t mark;
+    int64_t cnt;
+} bub_key;
 typedef struct bub_keys {
-    uint32_t *cnt;
-    int64_t *mark;
+    bub_key *k;
     size_t line0; /* the key of line 0: past the classes and the code rows */
 } bub_keys;
 

@@ -164,7 +164,8 @@ static bub_rwave *rwave_get(bub_ctx *c)
 {
     if (c->n_free) {
         bub_rwave *r = c->free_rw[--c->n_free];
-        r->n = r->k = 0;
+        r->n = 0;
+        r->at = NULL;
         r->n_st = r->n_open = 0;
         r->ws = NULL;
         return r;
@@ -209,7 +210,7 @@ static void rwave_put(bub_ctx *c, bub_rwave *r)
 
 /* ---- heap of resident waves by next event time ---- */
 
-static inline int64_t rw_next(const bub_rwave *r) { return r->ev[r->k].t; }
+static inline int64_t rw_next(const bub_rwave *r) { return r->at->t; }
 
 static void heap_down(bub_hent *h, size_t n, size_t i)
 {
@@ -409,9 +410,8 @@ static void keys_get(bub_ctx *c, bub_cu *cs)
     bub_keys *k = malloc(sizeof *k);
     if (!k)
         abort();
-    k->cnt = calloc(n_keys(c) + 1, sizeof *k->cnt);
-    k->mark = calloc(n_keys(c) + 1, sizeof *k->mark);
-    if (!k->cnt || !k->mark)
+    k->k = calloc(n_keys(c) + 1, sizeof *k->k);
+    if (!k->k)
         abort();
     k->line0 = FP_CL_COUNT + c->b->code.n;
     cs->keys = k;
@@ -483,7 +483,7 @@ static void add_run(bub_ctx *c, bub_cu *cs, size_t nex, int64_t hi)
     if (c->n_ex)
         r->ws->span_hi = c->ex[c->n_ex - 1].t1;
     r->n = ne + 1;
-    r->k = 1;
+    r->at = r->ev + 1;
     if (r->ev[1].t < c->g_flushed)
         c->order_broken = true; /* an event before what was already swept */
     heap_push(c, r);
@@ -592,14 +592,17 @@ static inline int64_t exposed_clock(const bub_cu *cs, const bub_rwave *r, uint32
 
 static inline void key_open(bub_keys *k, size_t key, int64_t c0)
 {
-    if (k->cnt[key]++ == 0)
-        k->mark[key] = c0;
+    bub_key *e = &k->k[key];
+    if (e->cnt++ == 0)
+        e->mark = c0;
 }
 
 /* The key's lost cycles when its last open stall closes, else 0. */
-static inline int64_t key_close(bub_keys *k, size_t key, int64_t c0)
+static inline void key_close(bub_keys *k, size_t key, int64_t c0, int64_t *wall)
 {
-    return --k->cnt[key] == 0 ? c0 - k->mark[key] : 0;
+    bub_key *e = &k->k[key];
+    if (--e->cnt == 0)
+        *wall += c0 - e->mark;
 }
 
 static inline void keys_open(const bub_ctx *c, bub_keys *k, const bub_iv *v, int64_t c0)
@@ -676,10 +679,10 @@ static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, 
             b->lines[line].wall += lost;
         return;
     }
-    b->classes[v->cls].wall += key_close(cs->keys, key_cls(v->cls), c0);
-    b->insts[v->row].wall += key_close(cs->keys, key_row(v->row), c0);
+    key_close(cs->keys, key_cls(v->cls), c0, &b->classes[v->cls].wall);
+    key_close(cs->keys, key_row(v->row), c0, &b->insts[v->row].wall);
     if (line >= 0)
-        b->lines[line].wall += key_close(cs->keys, key_line(cs->keys, line), c0);
+        key_close(cs->keys, key_line(cs->keys, line), c0, &b->lines[line].wall);
 }
 
 static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
@@ -705,7 +708,7 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
             lim = c->heap[2].t;
         bub_cu *cs = r->cs;
         fp_bub_simd *cur = r->cur;
-        const bub_ev *x = r->ev + r->k;
+        const bub_ev *x = r->at;
         do {
             advance(cs, x->t);
             if (x->close)
@@ -714,9 +717,9 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
             if (x->open)
                 open_stall(c, cs, r, x->open, x->t);
         } while ((++x)->t <= lim); /* the sentinel after the run stops it */
-        r->k = (size_t)(x - r->ev);
+        r->at = x;
         c->heap[0].t = x->t;
-        if (r->k == r->n) { /* the wave is retired */
+        if (x->t == INT64_MAX) { /* the sentinel after its run: the wave is retired */
             heap_pop(c);
             retire(c, cs, r);
         } else {
@@ -759,8 +762,7 @@ void fp_bub_sweep_free(bub_ctx *c)
         if (c->cus[i].keys)
             keys_put(c, &c->cus[i]);
     for (size_t i = 0; i < c->n_keys_free; i++) {
-        free(c->keys_free[i]->cnt);
-        free(c->keys_free[i]->mark);
+        free(c->keys_free[i]->k);
         free(c->keys_free[i]);
     }
     free(c->keys_free);
