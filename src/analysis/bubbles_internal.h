@@ -72,6 +72,7 @@ typedef struct bub_rwave {
     size_t n_st, cap_st;
     bub_open *open; /* its stalls and drains open at the sweep time */
     size_t n_open, cap_open;
+    bool single;    /* built by build_run: at most one open, open[0] (exposed.c) */
     int cu;       /* index into bub_ctx.cus */
     struct bub_cu *cs;         /* &cus[cu] and its SIMD's results (exposed.c cu_state keeps */
     struct fp_bub_simd *cur;   /* them current when the arrays move) */

@@ -454,7 +454,9 @@ static void add_run(bub_ctx *c, bub_cu *cs, size_t nex, int64_t hi)
             abort();
     }
     int64_t stall;
-    if (!build_run(c, r->ev, &ne, &stall, r->ws->span_hi, hi)) {
+    FP_RESERVE(r->open, 0, r->cap_open, 1);
+    r->single = build_run(c, r->ev, &ne, &stall, r->ws->span_hi, hi);
+    if (!r->single) {
         bool sorted;
         ne = build_any(c, r->ev, &sorted, &stall);
         if (!sorted) { /* a hostile file: records out of time order */
@@ -618,10 +620,15 @@ static inline void keys_open(const bub_ctx *c, bub_keys *k, const bub_iv *v, int
  * keys are lost exactly when the SIMD is (na > 0), so they are only counted - from its
  * open, cs->mark_na - when that happens. The usual stall (one wave at a time waiting)
  * never touches the counters. */
+/* A run built by build_run has at most one stall open at a time (its stalls do not
+ * overlap, and an item closes before it opens): r->open[0], no search (r->single). */
 static void open_stall(bub_ctx *c, bub_cu *cs, bub_rwave *r, uint32_t code, int64_t t)
 {
-    FP_GROW(r->open, r->n_open, r->cap_open);
-    bub_open *o = &r->open[r->n_open++];
+    bub_open *o = r->open;
+    if (!r->single) {
+        FP_GROW(r->open, r->n_open, r->cap_open);
+        o = &r->open[r->n_open++];
+    }
     if (code & BUB_EV_UNCLEAN && cs->n_uncl++ == 0)
         cs->p = t; /* c1 is counted from here on */
     o->snap = exposed_clock(cs, r, code);
@@ -650,14 +657,19 @@ static void open_stall(bub_ctx *c, bub_cu *cs, bub_rwave *r, uint32_t code, int6
 static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, uint32_t code)
 {
     fp_bubbles *b = c->b;
-    uint32_t idx = (code & BUB_EV_CODE) == BUB_EV_DRAIN ? BUB_OPEN_DRAIN : (code & BUB_EV_CODE) - 1;
-    size_t i = r->n_open - 1; /* the most recent: the only one unless stalls overlap */
-    while (i > 0 && r->open[i].idx != idx)
-        i--;
-    int64_t c0 = cs->c0, exposed = exposed_clock(cs, r, code) - r->open[i].snap;
+    uint32_t idx = r->open[0].idx;
+    int64_t snap = r->open[0].snap;
+    if (!r->single) {
+        idx = (code & BUB_EV_CODE) == BUB_EV_DRAIN ? BUB_OPEN_DRAIN : (code & BUB_EV_CODE) - 1;
+        size_t i = r->n_open - 1; /* the most recent: the only one unless stalls overlap */
+        while (i > 0 && r->open[i].idx != idx)
+            i--;
+        snap = r->open[i].snap;
+        r->open[i] = r->open[--r->n_open];
+    }
+    int64_t c0 = cs->c0, exposed = exposed_clock(cs, r, code) - snap;
     if (code & BUB_EV_UNCLEAN)
         cs->n_uncl--;
-    r->open[i] = r->open[--r->n_open];
     if (idx == BUB_OPEN_DRAIN) { /* any open drain of r: only the sum of them is kept */
         b->drain_exposed += exposed;
         if (--cs->nd == 0)
@@ -669,15 +681,17 @@ static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, 
     b->insts[v->row].exposed += exposed;
     b->classes[v->cls].exposed += exposed;
     cur->exposed += exposed;
-    int64_t lost = --cs->na == 0 ? c0 - cs->mark_na : 0;
-    cur->wall += lost;
-    if (cs->solo_w == r && cs->solo_idx == idx) { /* alone all along (so na is 0 now) */
-        cs->solo_w = NULL;
-        b->classes[v->cls].wall += lost;
-        b->insts[v->row].wall += lost;
-        if (line >= 0)
-            b->lines[line].wall += lost;
-        return;
+    if (--cs->na == 0) {
+        int64_t lost = c0 - cs->mark_na;
+        cur->wall += lost;
+        if (cs->solo_w == r && cs->solo_idx == idx) { /* alone all along */
+            cs->solo_w = NULL;
+            b->classes[v->cls].wall += lost;
+            b->insts[v->row].wall += lost;
+            if (line >= 0)
+                b->lines[line].wall += lost;
+            return;
+        }
     }
     key_close(cs->keys, key_cls(v->cls), c0, &b->classes[v->cls].wall);
     key_close(cs->keys, key_row(v->row), c0, &b->insts[v->row].wall);
