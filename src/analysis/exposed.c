@@ -335,37 +335,43 @@ static inline uint32_t stall_code(const bub_iv *s, size_t i, bool clean)
  * false (nothing usable) when two stalls overlap or are out of order: then build_any. */
 static bool build_run(const bub_ctx *c, bub_ev *ev, size_t *count, int64_t *stall, int64_t lo, int64_t hi)
 {
-    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex;
+    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex, *s = c->st, *se = c->st + c->n_st;
     bub_ev *o = ev; /* the last item written */
     *o = (bub_ev){INT64_MIN, BUB_EV_NOSPAN, 0, 0};
-    int64_t prev_end = INT64_MIN, sum = 0;
-    for (size_t i = 0; i < c->n_st; i++) {
-        const bub_iv *s = &c->st[i];
+    /* locals, not c's fields (an item's int64_t may alias a size_t): xt the start of span
+     * x (INT64_MAX: none left), pe the end of the last span before it (or lo) */
+    int64_t xt = x < xe ? x->t0 : INT64_MAX, pe = lo, prev_end = INT64_MIN, sum = 0;
+#define X_EMIT(close_code)                                                                         \
+    do {                                                                                           \
+        *++o = (bub_ev){xt, x->t1, (close_code), 0};                                               \
+        pe = x->t1;                                                                                \
+        xt = ++x < xe ? x->t0 : INT64_MAX;                                                         \
+    } while (0)
+    for (; s < se; s++) {
         if (s->t0 < prev_end)
             return false;
         prev_end = s->t1;
-        for (; x < xe && x->t0 < s->t0; x++)
-            *++o = (bub_ev){x->t0, x->t1, 0, 0};
-        bool clean = s->t0 >= lo && s->t1 <= hi && !(x > c->ex && x[-1].t1 > s->t0) && !(x < xe && x->t0 < s->t1);
-        uint32_t code = stall_code(s, i, clean);
+        while (xt < s->t0)
+            X_EMIT(0);
+        bool clean = pe <= s->t0 && xt >= s->t1 && s->t1 <= hi;
+        uint32_t code = stall_code(s, (size_t)(s - c->st), clean);
         /* o ends at t0 only if it is the span just before (a bare item has e NOSPAN); an
          * item at t0 is a bare close (spans starting at t0 come below): either has room */
         if (((clean && o->e == s->t0) || o->t == s->t0) && !o->open)
             o->open = code;
         else
             *++o = (bub_ev){s->t0, BUB_EV_NOSPAN, 0, code};
-        for (; x < xe && x->t0 < s->t1; x++) /* only for an unclean stall */
-            *++o = (bub_ev){x->t0, x->t1, 0, 0};
-        if (x < xe && x->t0 == s->t1) {
-            *++o = (bub_ev){x->t0, x->t1, code, 0};
-            x++;
-        } else {
+        while (xt < s->t1) /* only for an unclean stall */
+            X_EMIT(0);
+        if (xt == s->t1)
+            X_EMIT(code);
+        else
             *++o = (bub_ev){s->t1, BUB_EV_NOSPAN, code, 0};
-        }
         sum += s->cls == BUB_CLS_DRAIN ? 0 : s->t1 - s->t0;
     }
-    for (; x < xe; x++)
-        *++o = (bub_ev){x->t0, x->t1, 0, 0};
+    while (xt != INT64_MAX)
+        X_EMIT(0);
+#undef X_EMIT
     *count = (size_t)(o - ev);
     *stall = sum;
     return true;
