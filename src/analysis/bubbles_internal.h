@@ -100,13 +100,14 @@ typedef struct bub_keys {
 /* Sweep state of one CU of the current (SE, SIMD) group, swept in item order (exposed.c):
  * c0 the cycles with nothing in flight up to the last item's time; q the larger of that
  * time and the latest end of the spans so far (every cycle before q is counted in c0 or
- * covered); m1 >= m2 the two latest span ends, m1 of wave who1's span: a cycle t after
- * every span start so far has exactly one wave in flight iff m2 <= t < m1 (that wave
- * who1); those cycles go to who1->c1 from p on while n_uncl unclean stalls are open. */
+ * covered), the end of wave who1's span when later than that time; m2 the second latest
+ * span end: a cycle t after every span start so far has exactly one wave in flight iff
+ * m2 <= t < q (that wave who1); those cycles go to who1->c1 from p on while n_uncl
+ * unclean stalls are open. */
 typedef struct bub_cu {
     int cu;
     size_t simd_idx; /* its fp_bub_simd */
-    int64_t c0, q, m1, m2, p;
+    int64_t c0, q, m2, p;
     struct bub_wst *who1;
     size_t n_uncl;
     size_t na, nd;   /* open stalls, open drains */

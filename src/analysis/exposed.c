@@ -304,7 +304,7 @@ static bub_cu *cu_state(bub_ctx *c, int cu)
     bub_cu *s = &c->cus[c->n_cus++];
     memset(s, 0, sizeof *s);
     s->cu = cu; /* the clocks start at 0: cycle values are >= 0 (wave_insane) */
-    s->m1 = s->m2 = INT64_MIN;
+    s->m2 = INT64_MIN;
     size_t idx;
     simd_for(c->b, c->g_se, cu, c->g_simd, &idx);
     s->simd_idx = idx;
@@ -554,7 +554,8 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
  * The items are swept in time order, spans by their start: every cycle before the CU's q
  * is counted (c0) or covered by a span; a span [t, e) adds e - q to the SIMD's issue when
  * e > q, and keeps the two latest span ends (m1, wave who1; m2): a cycle after every span
- * start so far is covered by exactly one span iff m2 <= it < m1. All integers: the order
+ * start so far is covered by exactly one span iff m2 <= it < m1 (m1 is kept as q: span()).
+ * All integers: the order
  * of the items of one cycle cannot change a result. */
 
 static inline int key_cls(int cls) { return cls; }
@@ -564,28 +565,28 @@ static inline size_t key_line(const bub_keys *k, int line) { return k->line0 + (
 /* The sweep moves to t (no earlier than the last item's time). */
 static inline void advance(bub_cu *cs, int64_t t)
 {
-    if (t > cs->q) { /* nothing in flight on [q, t) */
-        cs->c0 += t - cs->q;
-        cs->q = t;
-    }
-    if (cs->n_uncl) { /* only who1 in flight on [max(p, m2), min(t, m1)) */
-        int64_t lo = cs->p > cs->m2 ? cs->p : cs->m2, hi = t < cs->m1 ? t : cs->m1;
+    if (cs->n_uncl) { /* only who1 in flight on [max(p, m2), min(t, q)) (q is m1 past p) */
+        int64_t lo = cs->p > cs->m2 ? cs->p : cs->m2, hi = t < cs->q ? t : cs->q;
         if (hi > lo)
             cs->who1->c1 += hi - lo;
         cs->p = t;
     }
+    if (t > cs->q) { /* nothing in flight on [q, t) */
+        cs->c0 += t - cs->q;
+        cs->q = t;
+    }
 }
 
-/* A span [t, e) of wave ws starts at t (the sweep is at t, so q >= t). */
+/* A span [t, e) of wave ws starts at t (the sweep is at t, so q >= t). The latest span
+ * end m1 is q wherever it matters: past the last item's time q is m1, elsewhere m1 covers
+ * nothing ahead. So a span ending after q makes q the second latest end (m2) - or, when q
+ * is the sweep's time, a bound no span covers past, as good for the cycles ahead. */
 static inline void span(bub_cu *cs, fp_bub_simd *cur, bub_wst *ws, int64_t e)
 {
     if (e > cs->q) {
         cur->issue += e - cs->q;
+        cs->m2 = cs->q;
         cs->q = e;
-    }
-    if (e > cs->m1) {
-        cs->m2 = cs->m1;
-        cs->m1 = e;
         cs->who1 = ws;
     } else if (e > cs->m2) {
         cs->m2 = e;
