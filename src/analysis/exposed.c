@@ -20,15 +20,15 @@
  * way into figures of its own (fp_bubbles.drain_*), outside the stall sums.
  *
  * How it stays bounded and sort-free:
- *  - each wave's events come out of its file already in time order (records
+ *  - each wave's intervals come out of its file already in time order (records
  *    are in issue order, so windows start in order and their union is built in
- *    one pass), so a wave becomes one sorted run of 16-byte events, one per
- *    cycle at which something of it changes (build_run: its stalls go in between
- *    its span bounds; build_any and an LSD radix sort on the time only when its
- *    stalls overlap or a hostile file is out of order);
+ *    one pass), so a wave becomes one sorted run of 24-byte items, one per
+ *    in-flight span carrying the stall bounds at its ends (build_run: its stalls
+ *    go in between its spans; build_any and an LSD radix sort on the time only
+ *    when its stalls overlap or a hostile file is out of order);
  *  - the walk hands a group's waves over in begin order (filenames.json), and
  *    after each wave the runs are k-way merged (a heap of resident waves) up to
- *    the next wave's begin: no later wave can have an event before it. A wave
+ *    the next wave's begin: no later wave can have an item before it. A wave
  *    whose run is consumed is retired, so memory is the events of the waves
  *    resident at one moment, not of the whole group;
  *  - nothing is accumulated cycle by cycle: every figure is a difference of
