@@ -31,21 +31,24 @@ typedef struct bub_iv {
     int64_t row;  /* stall: code row position */
 } bub_iv;
 
-/* One sweep event of a wave, 16 bytes: what changes for that wave at cycle t. A wave's
- * in-flight spans are disjoint, so its in-flight state only toggles (BUB_EV_TOGGLE), and
- * at most one stall (or drain) starts and one ends per event: the usual patterns - a
- * stall ends where its issue window starts, the next stall starts where a span ends -
- * are one event each (about half as many as one per boundary). What does not fit is one
- * more event at the same t: events of one cycle are all applied before the sweep moves on. */
+/* One sweep item of a wave, 24 bytes, keyed by t (exposed.c, "the sweep"): the wave's
+in-flight span [t, e) when e != BUB_EV_NOSPAN, the stall (or drain) that closes at t and
+the one that opens at t. A stall during which its own wave has nothing in flight ("clean",
+the usual one) only reads the CU's nothing-in-flight clock c0, which is the same at t and
+at e while the span lasts: so a clean stall opening where a span ends opens in the span's
+item, and the usual wave is one item per span (a stall ends where its issue window starts,
+the next starts where that span ends). */
 typedef struct bub_ev {
     int64_t t;
-    uint32_t start; /* 1 + index into the wave's stalls of the one starting at t, BUB_EV_DRAIN, 0: none */
-    uint32_t end;   /* BUB_EV_TOGGLE | (1 + index of the one ending at t, BUB_EV_DRAIN_END, 0: none) */
+    int64_t e;      /* end of the span starting at t, BUB_EV_NOSPAN: none */
+    uint32_t close; /* BUB_EV_UNCLEAN | (1 + index into the wave's stalls, BUB_EV_DRAIN), 0: none */
+    uint32_t open;  /* ditto, of the one opening */
 } bub_ev;
-#define BUB_EV_TOGGLE 0x80000000u
-#define BUB_EV_DRAIN 0xFFFFFFFFu     /* start: the wave's s_endpgm drain (drains need no index) */
-#define BUB_EV_DRAIN_END 0x7FFFFFFFu /* end: ditto */
-#define BUB_EV_MAX_STALLS 0x7FFFFFFDu /* stalls of one wave an event can name */
+#define BUB_EV_NOSPAN INT64_MIN
+#define BUB_EV_UNCLEAN 0x80000000u /* its wave may be in flight while it lasts: c0 + c1 */
+#define BUB_EV_CODE 0x7FFFFFFFu    /* the code without that bit */
+#define BUB_EV_DRAIN 0x7FFFFFFFu   /* the wave's s_endpgm drain (drains need no index) */
+#define BUB_EV_MAX_STALLS 0x7FFFFFFDu /* stalls of one wave an item can name */
 
 /* An open stall (or drain, idx BUB_OPEN_DRAIN) of a resident wave: snap is its wave's
  * exposed-time clock when it opened (exposed.c). */
@@ -58,10 +61,9 @@ typedef struct bub_open {
 /* What the runs of one wave share: a wave read whole is one run, a wave read in chunks
  * (issue 22) one run per chunk, and its in-flight state and clocks are the wave's. */
 typedef struct bub_wst {
-    int wexec;    /* 1 while one of its issue spans is open at the sweep time */
-    int64_t c1;   /* cycles it alone was in flight, up to its last toggle */
-    int64_t g_on; /* the CU's one-in-flight clock when its current span opened */
-    int refs;     /* runs holding it, + 1 while the wave is being read */
+    int64_t c1;      /* cycles it alone was in flight (counted while an unclean stall is open) */
+    int64_t span_hi; /* the end of the last span its runs so far hold */
+    int refs;        /* runs holding it, + 1 while the wave is being read */
 } bub_wst;
 
 /* A resident run of a wave's events, time-ordered, consumed by the merge; its stalls are
@@ -69,11 +71,13 @@ typedef struct bub_wst {
  * both its events in one run, so a run retires with none of its stalls open. */
 typedef struct bub_rwave {
     bub_ev *ev;
-    size_t n, k, cap_ev;
+    const bub_ev *at; /* its next item */
+    size_t n, cap_ev;
     bub_iv *st;
     size_t n_st, cap_st;
     bub_open *open; /* its stalls and drains open at the sweep time */
     size_t n_open, cap_open;
+    bool single;    /* built by build_run: at most one open, open[0] (exposed.c) */
     int cu;       /* index into bub_ctx.cus */
     struct bub_cu *cs;         /* &cus[cu] and its SIMD's results (exposed.c cu_state keeps */
     struct fp_bub_simd *cur;   /* them current when the arrays move) */
@@ -89,20 +93,28 @@ typedef struct bub_hent {
 
 /* Per lost-cycle key (class, code row, line; exposed.c key_*) of one CU: how many stalls
  * with it are open, and the CU's nothing-in-flight clock when the first of them opened. */
+typedef struct bub_key {
+    int64_t mark;
+    int64_t cnt;
+} bub_key;
 typedef struct bub_keys {
-    uint32_t *cnt;
-    int64_t *mark;
+    bub_key *k;
     size_t line0; /* the key of line 0: past the classes and the code rows */
 } bub_keys;
 
-/* Sweep state of one CU of the current (SE, SIMD) group. The clocks (exposed.c): c0 the
- * cycles with nothing in flight, g those with exactly one wave in flight, both up to
- * `since`, the time of the last change of exec. */
+/* Sweep state of one CU of the current (SE, SIMD) group, swept in item order (exposed.c):
+ * c0 the cycles with nothing in flight up to the last item's time; q the larger of that
+ * time and the latest end of the spans so far (every cycle before q is counted in c0 or
+ * covered), the end of wave who1's span when later than that time; m2 the second latest
+ * span end: a cycle t after every span start so far has exactly one wave in flight iff
+ * m2 <= t < q (that wave who1); those cycles go to who1->c1 from p on while n_uncl
+ * unclean stalls are open. */
 typedef struct bub_cu {
     int cu;
     size_t simd_idx; /* its fp_bub_simd */
-    int exec;        /* waves with an in-flight span open */
-    int64_t since, c0, g;
+    int64_t c0, q, m2, p;
+    struct bub_wst *who1;
+    size_t n_uncl;
     size_t na, nd;   /* open stalls, open drains */
     int64_t mark_na, mark_nd; /* c0 when the first of them opened */
     const bub_rwave *solo_w;  /* the open stall (solo_w, solo_idx) opened with no other open: */
@@ -304,6 +316,7 @@ typedef struct bub_ctx {
     bool replay;         /* no decoder entries: producers by counter replay alone */
     bub_waits wq;        /* decoder entries not yet matched, wq.k the next */
     bub_wst *cur_ws;     /* the sweep state of the wave being read (its runs so far) */
+    bub_wst ws_gone;     /* who1 of a CU whose latest span's wave has retired (exposed.c) */
     bub_wst **free_ws;
     size_t n_free_ws, cap_free_ws;
     /* the sweep's per-key counters of CUs without resident waves, for reuse */

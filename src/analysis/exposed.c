@@ -20,15 +20,15 @@
  * way into figures of its own (fp_bubbles.drain_*), outside the stall sums.
  *
  * How it stays bounded and sort-free:
- *  - each wave's events come out of its file already in time order (records
+ *  - each wave's intervals come out of its file already in time order (records
  *    are in issue order, so windows start in order and their union is built in
- *    one pass), so a wave becomes one sorted run of 16-byte events, one per
- *    cycle at which something of it changes (build_run: its stalls go in between
- *    its span bounds; build_any and an LSD radix sort on the time only when its
- *    stalls overlap or a hostile file is out of order);
+ *    one pass), so a wave becomes one sorted run of 24-byte items, one per
+ *    in-flight span carrying the stall bounds at its ends (build_run: its stalls
+ *    go in between its spans; build_any and an LSD radix sort on the time only
+ *    when its stalls overlap or a hostile file is out of order);
  *  - the walk hands a group's waves over in begin order (filenames.json), and
  *    after each wave the runs are k-way merged (a heap of resident waves) up to
- *    the next wave's begin: no later wave can have an event before it. A wave
+ *    the next wave's begin: no later wave can have an item before it. A wave
  *    whose run is consumed is retired, so memory is the events of the waves
  *    resident at one moment, not of the whole group;
  *  - nothing is accumulated cycle by cycle: every figure is a difference of
@@ -164,7 +164,8 @@ static bub_rwave *rwave_get(bub_ctx *c)
 {
     if (c->n_free) {
         bub_rwave *r = c->free_rw[--c->n_free];
-        r->n = r->k = 0;
+        r->n = 0;
+        r->at = NULL;
         r->n_st = r->n_open = 0;
         r->ws = NULL;
         return r;
@@ -179,6 +180,9 @@ static void ws_release(bub_ctx *c, bub_wst *ws)
 {
     if (!ws || --ws->refs > 0)
         return;
+    for (size_t i = 0; i < c->n_cus; i++) /* its last span may outlast it: who1's c1 is */
+        if (c->cus[i].who1 == ws)        /* counted on, but no stall of it reads it again */
+            c->cus[i].who1 = &c->ws_gone;
     FP_GROW(c->free_ws, c->n_free_ws, c->cap_free_ws);
     c->free_ws[c->n_free_ws++] = ws;
 }
@@ -190,7 +194,7 @@ static bub_wst *ws_current(bub_ctx *c)
         bub_wst *ws = c->n_free_ws ? c->free_ws[--c->n_free_ws] : malloc(sizeof *ws);
         if (!ws)
             abort();
-        *ws = (bub_wst){0, 0, 0, 1};
+        *ws = (bub_wst){0, INT64_MIN, 1};
         c->cur_ws = ws;
     }
     return c->cur_ws;
@@ -206,7 +210,7 @@ static void rwave_put(bub_ctx *c, bub_rwave *r)
 
 /* ---- heap of resident waves by next event time ---- */
 
-static inline int64_t rw_next(const bub_rwave *r) { return r->ev[r->k].t; }
+static inline int64_t rw_next(const bub_rwave *r) { return r->at->t; }
 
 static void heap_down(bub_hent *h, size_t n, size_t i)
 {
@@ -300,6 +304,7 @@ static bub_cu *cu_state(bub_ctx *c, int cu)
     bub_cu *s = &c->cus[c->n_cus++];
     memset(s, 0, sizeof *s);
     s->cu = cu; /* the clocks start at 0: cycle values are >= 0 (wave_insane) */
+    s->m2 = INT64_MIN;
     size_t idx;
     simd_for(c->b, c->g_se, cu, c->g_simd, &idx);
     s->simd_idx = idx;
@@ -313,136 +318,89 @@ static bub_cu *cu_state(bub_ctx *c, int cu)
 
 /* ---- building a wave's run ---- */
 
-/* Fold a boundary into the last event written (o) when it has the same t and the slot is
- * free, else write a new one. */
-#define EV_TOGGLE_AT(o, at)                                                                        \
-    do {                                                                                           \
-        if ((o)->t == (at) && !((o)->end & BUB_EV_TOGGLE))                                         \
-            (o)->end |= BUB_EV_TOGGLE;                                                             \
-        else                                                                                       \
-            *++(o) = (bub_ev){(at), 0, BUB_EV_TOGGLE};                                             \
-    } while (0)
-#define EV_START_AT(o, at, code)                                                                   \
-    do {                                                                                           \
-        if ((o)->t == (at) && !(o)->start)                                                         \
-            (o)->start = (code);                                                                   \
-        else                                                                                       \
-            *++(o) = (bub_ev){(at), (code), 0};                                                    \
-    } while (0)
-#define EV_END_AT(o, at, code)                                                                     \
-    do {                                                                                           \
-        if ((o)->t == (at) && !((o)->end & ~BUB_EV_TOGGLE))                                        \
-            (o)->end |= (code);                                                                    \
-        else                                                                                       \
-            *++(o) = (bub_ev){(at), 0, (code)};                                                    \
-    } while (0)
-
-/* The event codes of stall i: a drain has no index (only how many are open matters). */
-static inline uint32_t code_start(const bub_iv *s, size_t i)
+/* The item codes of stall i: a drain has no index (only how many are open matters). */
+static inline uint32_t stall_code(const bub_iv *s, size_t i, bool clean)
 {
-    return s->cls == BUB_CLS_DRAIN ? BUB_EV_DRAIN : (uint32_t)i + 1;
-}
-static inline uint32_t code_end(const bub_iv *s, size_t i)
-{
-    return s->cls == BUB_CLS_DRAIN ? BUB_EV_DRAIN_END : (uint32_t)i + 1;
+    return (s->cls == BUB_CLS_DRAIN ? BUB_EV_DRAIN : (uint32_t)i + 1) | (clean ? 0 : BUB_EV_UNCLEAN);
 }
 
-/* Span bounds in order: start of span x, its end, start of the next ... (INT64_MAX: done). */
-#define X_NEXT()                                                                                   \
-    do {                                                                                           \
-        if (xph)                                                                                   \
-            xt = ++x < xe ? x->t0 : INT64_MAX;                                                     \
-        else                                                                                       \
-            xt = x->t1;                                                                            \
-        xph ^= 1;                                                                              \
-    } while (0)
-
-/* build_run's fold: there no slot can be taken twice at one time - span bounds never share
- * a time (touching windows are one span), the last event before a stall's start carries no
- * start (the stall before it has ended since) and the one before its end no end (only its
- * start and span bounds come between) - so the same time is enough to fold. */
-#define EV_FOLD(o, at, start_code, end_code)                                                       \
-    do {                                                                                           \
-        if ((o)->t == (at)) {                                                                      \
-            (o)->start |= (start_code);                                                            \
-            (o)->end |= (end_code);                                                                \
-        } else {                                                                                   \
-            *++(o) = (bub_ev){(at), (start_code), (end_code)};                                     \
-        }                                                                                          \
-    } while (0)
-
-/* The usual wave: its stalls are in time order and do not overlap, so each stall's start
- * and end go in between the span bounds before them. Writes ev[1 ..] (ev[0] a sentinel no
- * time equals), its count to *count and the stall cycles to *stall; false (nothing usable)
- * when two stalls overlap or are out of order: then build_any does it. */
-static bool build_run(const bub_ctx *c, bub_ev *ev, size_t *count, int64_t *stall)
+/* The usual wave: its stalls are in time order and do not overlap. One item per span, in
+ * between them the stall bounds no span item carries, all in time order. A stall is clean
+ * when no span of its wave meets it: none of this run (the last span starting before it
+ * ends by its start, the next one starts at its end or later), none of an earlier run of
+ * the wave (they end by lo) nor of a later one (they start at hi or later). A clean stall
+ * opening where the span before it ends opens in that span's item (c0 is the same at both
+ * ends of a span); a stall closing where a span starts closes in its item. Writes ev[1 ..]
+ * (ev[0] a sentinel no time equals), its count to *count and the stall cycles to *stall;
+ * false (nothing usable) when two stalls overlap or are out of order: then build_any. */
+static bool build_run(const bub_ctx *c, bub_ev *ev, size_t *count, int64_t *stall, int64_t lo, int64_t hi)
 {
-    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex;
-    bub_ev *o = ev; /* the last event written */
-    *o = (bub_ev){INT64_MIN, 0, 0};
-    int64_t xt = x < xe ? x->t0 : INT64_MAX, prev_end = INT64_MIN, sum = 0;
-    int xph = 0; /* 1: xt is the end of span x */
-    for (size_t i = 0; i < c->n_st; i++) {
-        const bub_iv *s = &c->st[i];
+    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex, *s = c->st, *se = c->st + c->n_st;
+    bub_ev *o = ev; /* the last item written */
+    *o = (bub_ev){INT64_MIN, BUB_EV_NOSPAN, 0, 0};
+    /* locals, not c's fields (an item's int64_t may alias a size_t): xt the start of span
+     * x (INT64_MAX: none left), pe the end of the last span before it (or lo) */
+    int64_t xt = x < xe ? x->t0 : INT64_MAX, pe = lo, prev_end = INT64_MIN, sum = 0;
+#define X_EMIT(close_code)                                                                         \
+    do {                                                                                           \
+        *++o = (bub_ev){xt, x->t1, (close_code), 0};                                               \
+        pe = x->t1;                                                                                \
+        xt = ++x < xe ? x->t0 : INT64_MAX;                                                         \
+    } while (0)
+    for (; s < se; s++) {
         if (s->t0 < prev_end)
             return false;
         prev_end = s->t1;
-        while (xt <= s->t0) {
-            EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
-            X_NEXT();
-        }
-        EV_FOLD(o, s->t0, code_start(s, i), 0);
-        while (xt <= s->t1) {
-            EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
-            X_NEXT();
-        }
-        EV_FOLD(o, s->t1, 0, code_end(s, i));
+        while (xt < s->t0)
+            X_EMIT(0);
+        bool clean = pe <= s->t0 && xt >= s->t1 && s->t1 <= hi;
+        uint32_t code = stall_code(s, (size_t)(s - c->st), clean);
+        /* o ends at t0 only if it is the span just before (a bare item has e NOSPAN); an
+         * item at t0 is a bare close (spans starting at t0 come below): either has room */
+        if (((clean && o->e == s->t0) || o->t == s->t0) && !o->open)
+            o->open = code;
+        else
+            *++o = (bub_ev){s->t0, BUB_EV_NOSPAN, 0, code};
+        while (xt < s->t1) /* only for an unclean stall */
+            X_EMIT(0);
+        if (xt == s->t1)
+            X_EMIT(code);
+        else
+            *++o = (bub_ev){s->t1, BUB_EV_NOSPAN, code, 0};
         sum += s->cls == BUB_CLS_DRAIN ? 0 : s->t1 - s->t0;
     }
-    while (xt != INT64_MAX) {
-        EV_FOLD(o, xt, 0, BUB_EV_TOGGLE);
-        X_NEXT();
-    }
+    while (xt != INT64_MAX)
+        X_EMIT(0);
+#undef X_EMIT
     *count = (size_t)(o - ev);
     *stall = sum;
     return true;
 }
 
-/* Any wave: a three-way merge of its span bounds, its stall starts and its stall ends (each
- * sorted when the records are in time order); *sorted is false when the output is not. */
+/* Any wave (stalls overlapping each other, or out of order): an item per span and per
+ * stall bound, every stall unclean (exact whatever its wave does while it lasts), then
+ * sorted by time unless already in order (*sorted). */
 static size_t build_any(const bub_ctx *c, bub_ev *ev, bool *sorted, int64_t *stall)
 {
-    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex, *st = c->st;
-    size_t ns = c->n_st, ks = 0, ke = 0;
     bub_ev *o = ev;
-    *o = (bub_ev){INT64_MIN, 0, 0};
-    int64_t last = INT64_MIN, sum = 0;
-    bool ok = true;
-    int xph = 0;
-    int64_t xt = x < xe ? x->t0 : INT64_MAX, ts = ns ? st[0].t0 : INT64_MAX, te = ns ? st[0].t1 : INT64_MAX;
-    for (;;) {
-        int64_t t;
-        if (xt <= ts && xt <= te) {
-            if ((t = xt) == INT64_MAX)
-                break; /* all three done */
-            EV_TOGGLE_AT(o, t);
-            X_NEXT();
-        } else if (ts <= te) {
-            t = ts;
-            EV_START_AT(o, t, code_start(&st[ks], ks));
-            sum += st[ks].cls == BUB_CLS_DRAIN ? 0 : st[ks].t1 - st[ks].t0;
-            ts = ++ks < ns ? st[ks].t0 : INT64_MAX;
-        } else {
-            t = te;
-            EV_END_AT(o, t, code_end(&st[ke], ke));
-            te = ++ke < ns ? st[ke].t1 : INT64_MAX;
-        }
-        ok &= t >= last;
-        last = t;
+    *o = (bub_ev){INT64_MIN, BUB_EV_NOSPAN, 0, 0};
+    int64_t sum = 0;
+    for (size_t i = 0; i < c->n_ex; i++)
+        *++o = (bub_ev){c->ex[i].t0, c->ex[i].t1, 0, 0};
+    for (size_t i = 0; i < c->n_st; i++) {
+        const bub_iv *s = &c->st[i];
+        uint32_t code = stall_code(s, i, false);
+        *++o = (bub_ev){s->t0, BUB_EV_NOSPAN, 0, code};
+        *++o = (bub_ev){s->t1, BUB_EV_NOSPAN, code, 0};
+        sum += s->cls == BUB_CLS_DRAIN ? 0 : s->t1 - s->t0;
     }
+    size_t n = (size_t)(o - ev);
+    bool ok = true;
+    for (size_t i = 2; i <= n && ok; i++)
+        ok = ev[i].t >= ev[i - 1].t;
     *sorted = ok;
     *stall = sum;
-    return (size_t)(o - ev);
+    return n;
 }
 
 /* A CU's lost-cycle key counters: from the pool (all zero: every stall of a retired wave
@@ -458,9 +416,8 @@ static void keys_get(bub_ctx *c, bub_cu *cs)
     bub_keys *k = malloc(sizeof *k);
     if (!k)
         abort();
-    k->cnt = calloc(n_keys(c) + 1, sizeof *k->cnt);
-    k->mark = calloc(n_keys(c) + 1, sizeof *k->mark);
-    if (!k->cnt || !k->mark)
+    k->k = calloc(n_keys(c) + 1, sizeof *k->k);
+    if (!k->k)
         abort();
     k->line0 = FP_CL_COUNT + c->b->code.n;
     cs->keys = k;
@@ -473,13 +430,14 @@ static void keys_put(bub_ctx *c, bub_cu *cs)
     cs->keys = NULL;
 }
 
-/* The current wave's c->ex[0 .. nex) and c->st as one run on CU state cs. */
-static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
+/* The current wave's c->ex[0 .. nex) and c->st as one run on CU state cs; the spans of
+ * the wave's later runs start at hi or later (build_run). */
+static void add_run(bub_ctx *c, bub_cu *cs, size_t nex, int64_t hi)
 {
     fp_bub_simd *s = &c->b->simds[cs->simd_idx];
     size_t full = c->n_ex;
     c->n_ex = nex; /* the builders read c->ex[0 .. n_ex) */
-    size_t ne = 2 * (c->n_ex + c->n_st); /* at most: no two boundaries folded */
+    size_t ne = c->n_ex + 2 * c->n_st; /* at most: an item per span and per stall bound */
     if (ne == 0) {
         c->n_ex = full;
         return;
@@ -502,7 +460,9 @@ static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
             abort();
     }
     int64_t stall;
-    if (!build_run(c, r->ev, &ne, &stall)) {
+    FP_RESERVE(r->open, 0, r->cap_open, 1);
+    r->single = build_run(c, r->ev, &ne, &stall, r->ws->span_hi, hi);
+    if (!r->single) {
         bool sorted;
         ne = build_any(c, r->ev, &sorted, &stall);
         if (!sorted) { /* a hostile file: records out of time order */
@@ -527,9 +487,11 @@ static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
     c->st = sw;
     c->cap_st = cap;
     c->n_st = 0;
-    r->ev[ne + 1] = (bub_ev){INT64_MAX, 0, 0}; /* later than any limit: ends a run */
+    r->ev[ne + 1] = (bub_ev){INT64_MAX, BUB_EV_NOSPAN, 0, 0}; /* later than any limit: ends a run */
+    if (c->n_ex)
+        r->ws->span_hi = c->ex[c->n_ex - 1].t1;
     r->n = ne + 1;
-    r->k = 1;
+    r->at = r->ev + 1;
     if (r->ev[1].t < c->g_flushed)
         c->order_broken = true; /* an event before what was already swept */
     heap_push(c, r);
@@ -544,13 +506,13 @@ static void add_run(bub_ctx *c, bub_cu *cs, size_t nex)
 int64_t fp_bub_sweep_add_chunk(bub_ctx *c, int cu, int64_t next_record_time)
 {
     bub_cu *cs = cu_state(c, cu);
-    add_run(c, cs, c->n_ex ? c->n_ex - 1 : 0);
     int64_t safe = next_record_time;
+    if (c->n_ex && c->ex[c->n_ex - 1].t0 < safe)
+        safe = c->ex[c->n_ex - 1].t0;
+    add_run(c, cs, c->n_ex ? c->n_ex - 1 : 0, safe);
     if (c->n_ex) { /* the held span moves to the front */
         c->ex[0] = c->ex[c->n_ex - 1];
         c->n_ex = 1;
-        if (c->ex[0].t0 < safe)
-            safe = c->ex[0].t0;
     }
     c->n_st = 0;
     return safe;
@@ -569,7 +531,7 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
     if (pos < s->first_pos)
         s->first_pos = pos;
 
-    add_run(c, cs, c->n_ex);
+    add_run(c, cs, c->n_ex, INT64_MAX);
     ws_release(c, c->cur_ws); /* the wave is read: its runs hold its state now */
     c->cur_ws = NULL;
 }
@@ -577,66 +539,79 @@ void fp_bub_sweep_add_wave(bub_ctx *c, int cu, int64_t begin, int64_t end, size_
 /* ---- the sweep ----
  *
  * No cycle-by-cycle accumulation: every figure is a difference of clocks read where a stall
- * (or drain) opens and closes. Per CU, c0 counts the cycles with no wave in flight and g
- * those with exactly one; per wave, c1 the cycles in which it was that one (g while it is
- * in flight). A stall of wave w is exposed while no OTHER wave is in flight - nothing in
- * flight, or only w - so its exposed cycles are the growth of c0 + c1(w) between its open
- * and its close. A cycle is lost for a key (a class, a code row, a line; the SIMD; the
- * drains) when nothing is in flight and at least one open stall has the key: one counter
- * per key, and the growth of c0 from its 0 -> 1 to its 1 -> 0 is the key's lost cycles,
- * counted once however many stalls share it. All integers: the order of the events of one
- * cycle cannot change a result. */
+ * (or drain) opens and closes. Per CU, c0 counts the cycles with no wave in flight; per
+ * wave, c1 the cycles in which it alone was in flight. A stall of wave w is exposed while
+ * no OTHER wave is in flight - nothing in flight, or only w - so its exposed cycles are the
+ * growth of c0 + c1(w) between its open and its close; for a clean stall (w has nothing in
+ * flight while it lasts) c1(w) cannot grow, and the growth of c0 is enough. A cycle is lost
+ * for a key (a class, a code row, a line; the SIMD; the drains) when nothing is in flight
+ * and at least one open stall has the key: one counter per key, and the growth of c0 from
+ * its 0 -> 1 to its 1 -> 0 is the key's lost cycles, counted once however many stalls share
+ * it - the measure of the union of its stalls' [c0(open), c0(close)). That measure only
+ * depends on the c0 values, so counter steps may come in any order that keeps those values
+ * non-decreasing: a clean stall opening where a span ends may open at the span's start.
+ *
+ * The items are swept in time order, spans by their start: every cycle before the CU's q
+ * is counted (c0) or covered by a span; a span [t, e) adds e - q to the SIMD's issue when
+ * e > q, and keeps the two latest span ends (m1, wave who1; m2): a cycle after every span
+ * start so far is covered by exactly one span iff m2 <= it < m1 (m1 is kept as q: span()).
+ * All integers: the order
+ * of the items of one cycle cannot change a result. */
 
 static inline int key_cls(int cls) { return cls; }
 static inline size_t key_row(int64_t row) { return FP_CL_COUNT + (size_t)row; }
 static inline size_t key_line(const bub_keys *k, int line) { return k->line0 + (size_t)line; }
 
-/* The clocks at t: c0, returned, and c0 + c1(r), the exposed-time clock of r's stalls. */
-static inline int64_t clocks(const bub_cu *cs, const bub_rwave *r, int64_t t, int64_t *exposed)
+/* The sweep moves to t (no earlier than the last item's time). */
+static inline void advance(bub_cu *cs, int64_t t)
 {
-    int64_t c0 = cs->c0, g = cs->g, dt = t - cs->since;
-    if (cs->exec == 0)
-        c0 += dt;
-    else if (cs->exec == 1)
-        g += dt;
-    *exposed = c0 + r->ws->c1 + (r->ws->wexec ? g - r->ws->g_on : 0);
-    return c0;
+    if (cs->n_uncl) { /* only who1 in flight on [max(p, m2), min(t, q)) (q is m1 past p) */
+        int64_t lo = cs->p > cs->m2 ? cs->p : cs->m2, hi = t < cs->q ? t : cs->q;
+        if (hi > lo)
+            cs->who1->c1 += hi - lo;
+        cs->p = t;
+    }
+    if (t > cs->q) { /* nothing in flight on [q, t) */
+        cs->c0 += t - cs->q;
+        cs->q = t;
+    }
 }
 
-/* One of r's spans opens or closes at t. */
-static inline void toggle(bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, int64_t t)
+/* A span [t, e) of wave ws starts at t (the sweep is at t, so q >= t). The latest span
+ * end m1 is q wherever it matters: past the last item's time q is m1, elsewhere m1 covers
+ * nothing ahead. So a span ending after q makes q the second latest end (m2) - or, when q
+ * is the sweep's time, a bound no span covers past, as good for the cycles ahead. */
+static inline void span(bub_cu *cs, fp_bub_simd *cur, bub_wst *ws, int64_t e)
 {
-    int64_t dt = t - cs->since;
-    if (cs->exec == 0) {
-        cs->c0 += dt;
-        cur->issue -= t; /* issue = cycles with something in flight: - t where that starts */
-    } else if (cs->exec == 1) {
-        cs->g += dt;
+    if (e > cs->q) {
+        cur->issue += e - cs->q;
+        cs->m2 = cs->q;
+        cs->q = e;
+        cs->who1 = ws;
+    } else if (e > cs->m2) {
+        cs->m2 = e;
     }
-    cs->since = t;
-    bub_wst *ws = r->ws; /* the wave's: its spans may be in several runs */
-    if (ws->wexec) {
-        ws->c1 += cs->g - ws->g_on;
-        ws->wexec = 0;
-        if (--cs->exec == 0)
-            cur->issue += t; /* ... + t where it ends */
-    } else {
-        ws->g_on = cs->g;
-        ws->wexec = 1;
-        cs->exec++;
-    }
+}
+
+/* The exposed-time clock of r's stall with that code: c0, + c1(r) for an unclean one. */
+static inline int64_t exposed_clock(const bub_cu *cs, const bub_rwave *r, uint32_t code)
+{
+    return code & BUB_EV_UNCLEAN ? cs->c0 + r->ws->c1 : cs->c0;
 }
 
 static inline void key_open(bub_keys *k, size_t key, int64_t c0)
 {
-    if (k->cnt[key]++ == 0)
-        k->mark[key] = c0;
+    bub_key *e = &k->k[key];
+    if (e->cnt++ == 0)
+        e->mark = c0;
 }
 
 /* The key's lost cycles when its last open stall closes, else 0. */
-static inline int64_t key_close(bub_keys *k, size_t key, int64_t c0)
+static inline void key_close(bub_keys *k, size_t key, int64_t c0, int64_t *wall)
 {
-    return --k->cnt[key] == 0 ? c0 - k->mark[key] : 0;
+    bub_key *e = &k->k[key];
+    if (--e->cnt == 0)
+        *wall += c0 - e->mark;
 }
 
 static inline void keys_open(const bub_ctx *c, bub_keys *k, const bub_iv *v, int64_t c0)
@@ -652,11 +627,20 @@ static inline void keys_open(const bub_ctx *c, bub_keys *k, const bub_iv *v, int
  * keys are lost exactly when the SIMD is (na > 0), so they are only counted - from its
  * open, cs->mark_na - when that happens. The usual stall (one wave at a time waiting)
  * never touches the counters. */
+/* A run built by build_run has at most one stall open at a time (its stalls do not
+ * overlap, and an item closes before it opens): r->open[0], no search (r->single). */
 static void open_stall(bub_ctx *c, bub_cu *cs, bub_rwave *r, uint32_t code, int64_t t)
 {
-    FP_GROW(r->open, r->n_open, r->cap_open);
-    bub_open *o = &r->open[r->n_open++];
-    int64_t c0 = clocks(cs, r, t, &o->snap);
+    bub_open *o = r->open;
+    if (!r->single) {
+        FP_GROW(r->open, r->n_open, r->cap_open);
+        o = &r->open[r->n_open++];
+    }
+    if (code & BUB_EV_UNCLEAN && cs->n_uncl++ == 0)
+        cs->p = t; /* c1 is counted from here on */
+    o->snap = exposed_clock(cs, r, code);
+    int64_t c0 = cs->c0;
+    code &= BUB_EV_CODE;
     if (code == BUB_EV_DRAIN) {
         o->idx = BUB_OPEN_DRAIN;
         if (cs->nd++ == 0)
@@ -677,16 +661,22 @@ static void open_stall(bub_ctx *c, bub_cu *cs, bub_rwave *r, uint32_t code, int6
     keys_open(c, cs->keys, &r->st[code - 1], c0);
 }
 
-static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, uint32_t code, int64_t t)
+static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, uint32_t code)
 {
     fp_bubbles *b = c->b;
-    uint32_t idx = code == BUB_EV_DRAIN_END ? BUB_OPEN_DRAIN : code - 1;
-    size_t i = r->n_open - 1; /* the most recent: the only one unless stalls overlap */
-    while (i > 0 && r->open[i].idx != idx)
-        i--;
-    int64_t exposed, c0 = clocks(cs, r, t, &exposed);
-    exposed -= r->open[i].snap;
-    r->open[i] = r->open[--r->n_open];
+    uint32_t idx = r->open[0].idx;
+    int64_t snap = r->open[0].snap;
+    if (!r->single) {
+        idx = (code & BUB_EV_CODE) == BUB_EV_DRAIN ? BUB_OPEN_DRAIN : (code & BUB_EV_CODE) - 1;
+        size_t i = r->n_open - 1; /* the most recent: the only one unless stalls overlap */
+        while (i > 0 && r->open[i].idx != idx)
+            i--;
+        snap = r->open[i].snap;
+        r->open[i] = r->open[--r->n_open];
+    }
+    int64_t c0 = cs->c0, exposed = exposed_clock(cs, r, code) - snap;
+    if (code & BUB_EV_UNCLEAN)
+        cs->n_uncl--;
     if (idx == BUB_OPEN_DRAIN) { /* any open drain of r: only the sum of them is kept */
         b->drain_exposed += exposed;
         if (--cs->nd == 0)
@@ -698,20 +688,22 @@ static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, 
     b->insts[v->row].exposed += exposed;
     b->classes[v->cls].exposed += exposed;
     cur->exposed += exposed;
-    int64_t lost = --cs->na == 0 ? c0 - cs->mark_na : 0;
-    cur->wall += lost;
-    if (cs->solo_w == r && cs->solo_idx == idx) { /* alone all along (so na is 0 now) */
-        cs->solo_w = NULL;
-        b->classes[v->cls].wall += lost;
-        b->insts[v->row].wall += lost;
-        if (line >= 0)
-            b->lines[line].wall += lost;
-        return;
+    if (--cs->na == 0) {
+        int64_t lost = c0 - cs->mark_na;
+        cur->wall += lost;
+        if (cs->solo_w == r && cs->solo_idx == idx) { /* alone all along */
+            cs->solo_w = NULL;
+            b->classes[v->cls].wall += lost;
+            b->insts[v->row].wall += lost;
+            if (line >= 0)
+                b->lines[line].wall += lost;
+            return;
+        }
     }
-    b->classes[v->cls].wall += key_close(cs->keys, key_cls(v->cls), c0);
-    b->insts[v->row].wall += key_close(cs->keys, key_row(v->row), c0);
+    key_close(cs->keys, key_cls(v->cls), c0, &b->classes[v->cls].wall);
+    key_close(cs->keys, key_row(v->row), c0, &b->insts[v->row].wall);
     if (line >= 0)
-        b->lines[line].wall += key_close(cs->keys, key_line(cs->keys, line), c0);
+        key_close(cs->keys, key_line(cs->keys, line), c0, &b->lines[line].wall);
 }
 
 static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
@@ -722,10 +714,10 @@ static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
     rwave_put(c, r);
 }
 
-/* The top wave's events are applied in a run for as long as they come no later
- * than both of its heap children's next events: exactly the order a heap_down
- * after every event would give (on a tie the top stays on top), without the
- * call per event. */
+/* The top wave's items are applied in a run for as long as they come no later
+ * than both of its heap children's next items: exactly the order a heap_down
+ * after every item would give (on a tie the top stays on top), without the
+ * call per item. */
 void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
 {
     while (c->n_heap && c->heap[0].t < upto) {
@@ -737,19 +729,18 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
             lim = c->heap[2].t;
         bub_cu *cs = r->cs;
         fp_bub_simd *cur = r->cur;
-        const bub_ev *x = r->ev + r->k;
+        const bub_ev *x = r->at;
         do {
-            uint32_t e = x->end;
-            if (e & BUB_EV_TOGGLE) /* spans alternate: open, close, open ... */
-                toggle(cs, cur, r, x->t);
-            if (e & ~BUB_EV_TOGGLE)
-                close_stall(c, cs, cur, r, e & ~BUB_EV_TOGGLE, x->t);
-            if (x->start)
-                open_stall(c, cs, r, x->start, x->t);
+            advance(cs, x->t);
+            if (x->close)
+                close_stall(c, cs, cur, r, x->close);
+            span(cs, cur, r->ws, x->e); /* no span (e NOSPAN): no change */
+            if (x->open)
+                open_stall(c, cs, r, x->open, x->t);
         } while ((++x)->t <= lim); /* the sentinel after the run stops it */
-        r->k = (size_t)(x - r->ev);
+        r->at = x;
         c->heap[0].t = x->t;
-        if (r->k == r->n) { /* the wave is retired */
+        if (x->t == INT64_MAX) { /* the sentinel after its run: the wave is retired */
             heap_pop(c);
             retire(c, cs, r);
         } else {
@@ -792,8 +783,7 @@ void fp_bub_sweep_free(bub_ctx *c)
         if (c->cus[i].keys)
             keys_put(c, &c->cus[i]);
     for (size_t i = 0; i < c->n_keys_free; i++) {
-        free(c->keys_free[i]->cnt);
-        free(c->keys_free[i]->mark);
+        free(c->keys_free[i]->k);
         free(c->keys_free[i]);
     }
     free(c->keys_free);

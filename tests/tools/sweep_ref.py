@@ -43,22 +43,41 @@ def gen(seed, d):
     os.makedirs(d, exist_ok=True)
     hit, lat, stl = defaultdict(int), defaultdict(int), defaultdict(int)  # code.json agrees with the waves
     listing = {}
-    crowd = seed >= 40  # 18-40 waves on two SIMDs of one CU at once: more resident than exposed.c keeps sorted
-    for k in range(rng.randint(18, 40) if crowd else rng.randint(1, 7)):
+    crowd = 40 <= seed < 48  # 18-40 waves on two SIMDs of one CU at once: more resident than exposed.c keeps sorted
+    # seeds 48-63, "tails": on one CU, each wave begins while the one before is still in flight
+    # after its last stall (a long last window); odd seeds dense (stalls overlapping their
+    # wave's windows), even seeds orderly with 70-150 records a wave, read in chunks too
+    # (tests/cli/bubbles_sweep_ref.sh), and one stall of a chunk inside a window of the one before
+    tails = seed >= 48
+    prev_t = rng.randint(0, 100)
+    for k in range(rng.randint(18, 40) if crowd else rng.randint(3, 8) if tails else rng.randint(1, 7)):
         se, simd, cu = rng.randint(0, 1), rng.randint(0, 1), rng.choice([1, 1, 1, 2, 3])
-        if crowd:
+        if crowd or tails:
             se, cu = 0, 1
         begin = rng.randint(0, 300)
         mode = rng.random()  # < 0.15: out of order; < 0.3: dense (overlapping stalls)
+        if tails:  # mode 1: orderly, no stall meets a window of its wave (but the pattern below)
+            begin, mode = prev_t + rng.randint(3, 60), 1 if seed % 2 == 0 else rng.choice([0.2, 0.5])
         t, recs = begin, []
-        for _ in range(rng.randint(1, 40)):
+        for _ in range(rng.randint(70, 150) if tails and seed % 2 == 0 else rng.randint(1, 40)):
+            if tails and len(recs) == 61:  # pattern across rows 63 | 64 (chunks of 64): a stall of the
+                # second chunk inside a window of the first, which is not the chunk's last span
+                recs += [[t, 1, 0, 40, 4], [t + 2, 4, 0, 1, 3], [t + 5, 1, 60, 70, 4], [t + 6, 1, 3, 3, 4]]
+                t += 80
             if mode < 0.15 and rng.random() < 0.3:
                 t = max(0, t - rng.randint(0, 60))
             st = rng.choice([0, 0, 0, rng.randint(1, 80)])
             du = rng.choice([st, st + rng.randint(1, 30), rng.randint(0, 10)])
             line = rng.choice([1, 2, 3, 3, 4, 6, 6, 7, 8, 9, 10])
             recs.append([t, rng.choice(CATS), st, du, line])
+            if mode == 1:
+                t += max(st, du) + rng.randint(0, 4)
+                continue
             t += rng.randint(0, 20) if mode < 0.3 else rng.choice([st, st + rng.randint(0, 12), rng.randint(0, 8)])
+        if tails:  # a last window far past the wave's last stall and its drain
+            recs.append([t, 1, 0, rng.randint(80, 400), 4])
+            prev_t = t
+            t += rng.randint(0, 3)
         if rng.random() < 0.8:
             recs.append([t + 2, 11, rng.randint(0, 5), rng.randint(0, 20), 5])
         end = max(max(r[0] + max(r[2], r[3]) for r in recs) + 1, begin + 1)
