@@ -2177,9 +2177,12 @@ int fp_wave_walk_with(fp_wave_walker *wk, const char *dir, const fp_wave_list *l
 {
     int rc = 0;
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    /* one error record for the walk, zeroed once (it is over 2 KB: zeroing it per file
+     * cost more than a small file's header); only the failure paths write it, and the
+     * fp_err_clear after skip() leaves it zeroed for the next file */
+    fp_err e = {0};
     for (size_t i = 0; i < list->n && rc == 0; i++) {
         const fp_wave_file *f = &list->files[i];
-        fp_err e = {0};
         bool streamed = false, too_big = false;
         if (dfd < 0)
             fp_err_set(&e, FP_IO_ERROR, "%s: cannot open: %s", dir, strerror(errno));
