@@ -703,9 +703,9 @@ out:
  * int64 cells converted together. One byte shuffle puts T right-aligned in an
  * 8-byte lane and S, D, L in three more (the low 128-bit lane shuffles p[0..16),
  * which holds T, C, S, D; the high one p[e0+5..], which starts at D and holds L),
- * zeroing the rest; then pairs, quads and octets are combined by three
- * multiply-adds and the four values stored as time, stall, dur, line - the first
- * four fields of fp_wave_inst, in that order. The shuffle (and the smallest values without a leading
+ * zeroing the rest; then the four cells are converted together (octets_avx2) and
+ * stored as time, stall, dur, line - the first four fields of fp_wave_inst, in that
+ * order. The shuffle (and the bounds below the smallest values without a leading
  * '0', for the leading-zero test) depend only on T's and L's lengths: common_tab, built by the compiler. */
 _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall) == 8 &&
                    offsetof(fp_wave_inst, dur) == 16 && offsetof(fp_wave_inst, line) == 24,
@@ -727,17 +727,18 @@ _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall
 /* the common shape's two lanes in one: S and D one digit */
 #define SH_COMMON(lt, ll) SH_LO(lt, 1), SH_HI(1, ll)
 /* [lt][ll]: the shuffle of a row whose T has lt digits and L ll (0 unused) */
-/* [lt][ll]: the smallest T, S, D, L of a common row without a leading '0' (min_of_len) */
-#define MIN_LEN(n)                                                                                             \
-    ((n) < 2 ? 0 : (n) == 2 ? 10 : (n) == 3 ? 100 : (n) == 4 ? 1000 : (n) == 5 ? 10000 : (n) == 6 ? 100000     \
-                                                                     : (n) == 7 ? 1000000 : 10000000)
-#define MIN_TL(lt, ll) MIN_LEN(lt), 0, 0, MIN_LEN(ll)
+/* [lt][ll]: one below the smallest T, S, D, L of a common row without a leading '0'
+ * (min_of_len - 1): every cell must compare greater, one compare-and-test for all four */
+#define BELOW_LEN(n)                                                                                           \
+    ((n) < 2 ? -1 : (n) == 2 ? 9 : (n) == 3 ? 99 : (n) == 4 ? 999 : (n) == 5 ? 9999 : (n) == 6 ? 99999         \
+                                                                     : (n) == 7 ? 999999 : 9999999)
+#define BELOW_TL(lt, ll) BELOW_LEN(lt), -1, -1, BELOW_LEN(ll)
 /* both in one table, by T's end e0 = lt + 1 and ll: one base, one index */
 typedef struct common_row {
     unsigned char sh[32];
-    int64_t min[4];
+    int64_t below[4];
 } common_row;
-#define CT(e0, ll) {{SH_COMMON((e0) - 1, ll)}, {MIN_TL((e0) - 1, ll)}}
+#define CT(e0, ll) {{SH_COMMON((e0) - 1, ll)}, {BELOW_TL((e0) - 1, ll)}}
 #define CT_ROW(e0) {CT(e0, 0), CT(e0, 1), CT(e0, 2), CT(e0, 3), CT(e0, 4), CT(e0, 5), CT(e0, 6), CT(e0, 7), CT(e0, 8)}
 static const common_row common_tab[10][9] __attribute__((aligned(32))) = {
     CT_ROW(0), CT_ROW(1), CT_ROW(2), CT_ROW(3), CT_ROW(4), CT_ROW(5), CT_ROW(6), CT_ROW(7), CT_ROW(8), CT_ROW(9)};
@@ -745,7 +746,7 @@ static const common_row common_tab[10][9] __attribute__((aligned(32))) = {
 /* The constants of inst_avx2, made once per batch and hidden from the compiler
  * (an empty asm), which otherwise rebuilds each of them in every row. */
 typedef struct avx2_k {
-    __m256i c0, nine, w10, w100, w10k, perm;
+    __m256i c0, nine, w10, w100, m10k, ones;
     uint64_t even, commas;
 } avx2_k;
 
@@ -755,12 +756,23 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *
     k->nine = _mm256_set1_epi8(9);
     k->w10 = _mm256_set1_epi16(0x010a);
     k->w100 = _mm256_set1_epi32(0x00010064);
-    k->w10k = _mm256_set1_epi32(0x00012710);
-    k->perm = _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5);
+    k->m10k = _mm256_set1_epi64x(10000);
+    k->ones = _mm256_set1_epi8(-1);
     k->even = 0x00ff00ff00ff00ffull;
     k->commas = 0x002c002c002c002cull;
-    __asm__("" : "+x"(k->c0), "+x"(k->nine), "+x"(k->w10), "+x"(k->w100), "+x"(k->w10k), "+x"(k->perm));
+    __asm__("" : "+x"(k->c0), "+x"(k->nine), "+x"(k->w10), "+x"(k->w100), "+x"(k->m10k), "+x"(k->ones));
     __asm__("" : "+r"(k->even), "+r"(k->commas));
+}
+
+/* Four cells of <= 8 digit values (each 8-byte lane right-aligned, most significant
+ * first, zero-padded) to four int64: pairs and quads by two multiply-adds, which leave
+ * each lane's high four digits in its low i32 and the low four in its high one; the
+ * lane's value is then low i32 * 10000 + high i32: one unsigned 32 x 32 -> 64 multiply,
+ * a shift and an add - no pack, no lane permute, the values come out in lane order. */
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline __m256i octets_avx2(__m256i dig, const avx2_k *k)
+{
+    const __m256i quads = _mm256_madd_epi16(_mm256_maddubs_epi16(dig, k->w10), k->w100);
+    return _mm256_add_epi64(_mm256_mul_epu32(quads, k->m10k), _mm256_srli_epi64(quads, 32));
 }
 
 /* The AVX2 row of any cell lengths, for the rows not of the common shape: "[T,C,S,D,L]" with C one
@@ -773,13 +785,14 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *
  * converted together: one byte shuffle puts T, S, D, L right-aligned in four 8-byte
  * lanes, zeroing the rest (the low 128-bit lane shuffles p[0..16), which must hold
  * T and S; the high one the 16 bytes from D's start, which must hold D and L), then
- * pairs, quads and octets are combined by three multiply-adds and the four values
- * stored as time, stall, dur, line - the first four fields of fp_wave_inst, in that
- * order. A lane's shuffle depends only on the lengths of its two cells: tables of
+ * they are converted together (octets_avx2) and stored as time, stall, dur, line -
+ * the first four fields of fp_wave_inst, in that order. A lane's shuffle depends only on the lengths of its two cells: tables of
  * 9 x 9 built by the compiler. */
 /* [lt][ls] and [ld][ll] (length 0 unused) */
 static const unsigned char sh_lo[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_LO);
 static const unsigned char sh_hi[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_HI);
+
+#define KSHAPE(n) {(1ull << (6 + 2 * (n))) - 1, 5 | 1ull << (3 + (n)) | 1ull << (4 + 2 * (n))}
 
 /* That row, from where inst_avx2 found it is not the common shape (one load, one
  * non-digit mask and one leading-zero test for both): x the 32 bytes at p, nd their
@@ -794,25 +807,47 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
     if (((nd >> e0) & 0xf) != 0x5) /* then one non-digit (C), a separator, a digit */
         return NULL;
     const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
-    unsigned e2 = e0 + 3 + (unsigned)__builtin_ctzll(nd >> (e0 + 3)); /* S's end */
+    unsigned e2, e4, lt = e0 - 1, ls, ld, ll;
+    /* The usual shape here (a sixth of a big trace's rows): S and D of one length
+     * n = 1..4 (the decoder's stall and duration often agree), so from e0 on the
+     * non-digits are exactly bits 0, 2, 3 + n, 4 + 2 n with L's first digit at 5 + 2 n:
+     * one compare of the non-digit mask and one of the comma mask against that pattern
+     * replace the searches for S's and D's ends and their checks. Whatever misses it
+     * (other lengths, other bytes) is decided by the general way below. */
+    const uint64_t t = nd >> e0;
+    const unsigned n = (unsigned)__builtin_ctzll(t >> 3);
+    if (n - 1 < 4) {
+        /* [n]: the pattern's bits (through L's first digit) and the pattern */
+        static const uint64_t kshape[5][2] = {{0, 0}, KSHAPE(1), KSHAPE(2), KSHAPE(3), KSHAPE(4)};
+        const uint64_t m = kshape[n][0], pat = kshape[n][1];
+        if ((t & m) == pat && ((cm >> e0) & m) == pat) {
+            ls = ld = n;
+            ll = (unsigned)__builtin_ctzll(t >> (5 + 2 * n));
+            e2 = e0 + 3 + n;
+            e4 = e0 + 5 + 2 * n + ll;
+            /* T and L 1..8 digits; then T, S end by byte 16 and D, L fit 16 bytes from D */
+            if (((lt - 1) | (ll - 1)) > 7 || p[e4] != ']')
+                return NULL;
+            goto convert;
+        }
+    }
+    e2 = e0 + 3 + (unsigned)__builtin_ctzll(nd >> (e0 + 3)); /* S's end */
     unsigned e3 = e2 + 1 + (unsigned)__builtin_ctzll(nd >> (e2 + 1)); /* D's */
-    unsigned e4 = e3 + 1 + (unsigned)__builtin_ctzll(nd >> (e3 + 1)); /* L's */
-    unsigned lt = e0 - 1, ls = e2 - e0 - 3, ld = e3 - e2 - 1, ll = e4 - e3 - 1;
+    e4 = e3 + 1 + (unsigned)__builtin_ctzll(nd >> (e3 + 1)); /* L's */
+    ls = e2 - e0 - 3, ld = e3 - e2 - 1, ll = e4 - e3 - 1;
     /* lengths 1..8 (0 wraps), T and S in the low 16 bytes, D and L in 16 from D */
     if ((lt - 1) > 7 || (ls - 1) > 7 || (ld - 1) > 7 || (ll - 1) > 7 || e2 > 16 || e4 - e2 > 16)
         return NULL;
     /* the non-digits between '[' and e4 are e0, e0 + 2, e2, e3: all commas; e4 is ']' */
     if ((nd & ~cm & ((1ull << e4) - 1) & ~1ull) || p[e4] != ']')
         return NULL;
+convert:
+    ; /* (a label precedes a statement, not the declarations below) */
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e2 + 1)), 1);
     const __m256i ctl = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)sh_lo[lt][ls])),
                                                 _mm_load_si128((const __m128i *)(const void *)sh_hi[ld][ll]), 1);
     const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
-    const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
-    const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
-    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
-    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
-    const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
+    const __m256i v = octets_avx2(dig, k); /* T, S, D, L as int64 */
     _mm256_storeu_si256((__m256i *)(void *)r, v);
     r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
     return p + e4 + 1;
@@ -824,7 +859,8 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
     const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     const __m256i a = _mm256_sub_epi8(x, k->c0);
     const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
-    uint64_t e0 = (uint64_t)__builtin_ctzll(nd & ~1ull); /* 64-bit positions: no sign extensions */
+    /* 64-bit positions: no sign extensions; bit 0 ('[', the caller's test) is the lowest set */
+    uint64_t e0 = (uint64_t)__builtin_ctzll(nd & (nd - 1));
     if (((nd >> e0) & 0xff) != 0x55) /* not the common shape: the row of any lengths, from here */
         return inst_avx2_rest(p, x, nd, (unsigned)e0, r, k);
     uint64_t w;
@@ -839,13 +875,9 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
     const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)t->sh);
     const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
-    const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
-    const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
-    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
-    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
-    const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
+    const __m256i v = octets_avx2(dig, k); /* T, S, D, L as int64 */
     /* a leading '0' of T or L: a value below the smallest of its length (C, S, D are one digit) */
-    if (_mm256_movemask_epi8(_mm256_cmpgt_epi64(_mm256_load_si256((const __m256i *)(const void *)t->min), v)))
+    if (!_mm256_testc_si256(_mm256_cmpgt_epi64(v, _mm256_load_si256((const __m256i *)(const void *)t->below)), k->ones))
         return NULL;
     _mm256_storeu_si256((__m256i *)(void *)r, v);
     r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
