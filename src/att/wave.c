@@ -1023,6 +1023,131 @@ out:
     return (size_t)(sp - s0);
 }
 
+#if defined(HAVE_AVX2_ROWS)
+/* ---- timeline rows two at a time (AVX2) ----
+ *
+ * A timeline row is 5..9 bytes, "[s,d]," with s one digit and d 1..4 (all but 0.1 % of
+ * a big trace's); one at a time their per-row checks cost ~35 instructions, 5 a byte.
+ * Two rows are taken at once from one 32-byte load: the lengths da, db of their d give
+ * everything else (row B starts at 5 + da), so a table by (da, db) holds, for the 18
+ * bytes or fewer of both rows and their ',' after each: the punctuation's positions,
+ * a template of the bytes (the punctuation, '0' at a d's first digit when d has more
+ * than one - a leading zero must not match - and 0xff, no byte of a row, elsewhere),
+ * and a shuffle putting s and d, right-aligned, into the 4-byte groups 0 and 2 of a
+ * 16-byte lane per row (row A's lane from the load, row B's from 16 bytes at its
+ * start). One check decides both rows: the non-digits are exactly the punctuation
+ * and the bytes equal the template exactly there; then two multiply-adds make each
+ * lane [s, 0, d, 0] as i32 - an fp_wave_span, state and dur, padding 0 - and a state
+ * past FP_WS_COUNT becomes FP_WS_EMPTY as put_span does. Anything else (d of 5+ digits,
+ * a 2-digit s, blanks, the array's end) is left to span_short / span_row, which decide. */
+_Static_assert(sizeof(fp_wave_span) == 16 && offsetof(fp_wave_span, state) == 0 && offsetof(fp_wave_span, dur) == 8,
+               "two spans are stored as one 32-byte vector of [state, 0, dur] lanes");
+/* row B's start, and the punctuation's bytes of both rows with their ',' after each */
+#define SP_OB(a) (5 + (a))
+#define SP_PUNCT(a, b, i)                                                                                      \
+    ((i) == 0 || (i) == 2 || (i) == 3 + (a) || (i) == 4 + (a) || (i) == SP_OB(a) || (i) == SP_OB(a) + 2 ||     \
+     (i) == SP_OB(a) + 3 + (b) || (i) == SP_OB(a) + 4 + (b))
+#define SP_T(a, b, i)                                                                                          \
+    ((i) == 0 || (i) == SP_OB(a) ? '['                                                                         \
+     : (i) == 2 || (i) == 4 + (a) || (i) == SP_OB(a) + 2 || (i) == SP_OB(a) + 4 + (b) ? ','                    \
+     : (i) == 3 + (a) || (i) == SP_OB(a) + 3 + (b)                                    ? ']'                    \
+     : ((i) == 3 && (a) > 1) || ((i) == SP_OB(a) + 3 && (b) > 1)                      ? '0'                    \
+                                                                                      : 0xff)
+/* byte j of a lane whose row's d has n digits: s at byte 3, d ending at byte 11 */
+#define SP_C(n, j) ((j) == 3 ? 1 : (j) >= 8 + 4 - (n) && (j) < 12 ? 3 + (j) - (8 + 4 - (n)) : 0x80)
+#define SP_CTL(a, b, i) ((i) < 16 ? SP_C(a, i) : SP_C(b, (i) - 16))
+#define SP_BIT(a, b, i) ((uint32_t)SP_PUNCT(a, b, i) << (i))
+#define SP_X8(M, a, b, o) M(a, b, o), M(a, b, o + 1), M(a, b, o + 2), M(a, b, o + 3), M(a, b, o + 4), M(a, b, o + 5), \
+                          M(a, b, o + 6), M(a, b, o + 7)
+#define SP_X32(M, a, b) SP_X8(M, a, b, 0), SP_X8(M, a, b, 8), SP_X8(M, a, b, 16), SP_X8(M, a, b, 24)
+#define SP_OR8(a, b, o) (SP_BIT(a, b, o) | SP_BIT(a, b, o + 1) | SP_BIT(a, b, o + 2) | SP_BIT(a, b, o + 3) |       \
+                         SP_BIT(a, b, o + 4) | SP_BIT(a, b, o + 5) | SP_BIT(a, b, o + 6) | SP_BIT(a, b, o + 7))
+/* (80 bytes: its vectors are read unaligned) */
+typedef struct span2_row {
+    unsigned char tmpl[32]; /* the bytes: punctuation, '0' at a leading digit, else 0xff */
+    unsigned char ctl[32];  /* the shuffle: lane 0 from row A's start, lane 1 from row B's */
+    uint64_t punct, range;  /* the punctuation's bits; the bits of both rows and their ',' */
+} span2_row;
+#define SP_ROW(a, b)                                                                                           \
+    {{SP_X32(SP_T, a, b)}, {SP_X32(SP_CTL, a, b)},                                                             \
+     (uint64_t)(SP_OR8(a, b, 0) | SP_OR8(a, b, 8) | SP_OR8(a, b, 16) | SP_OR8(a, b, 24)),                      \
+     (1ull << (10 + (a) + (b))) - 1}
+/* [da - 1][db - 1] */
+static const span2_row span2_tab[4][4] __attribute__((aligned(32))) = {
+    {SP_ROW(1, 1), SP_ROW(1, 2), SP_ROW(1, 3), SP_ROW(1, 4)},
+    {SP_ROW(2, 1), SP_ROW(2, 2), SP_ROW(2, 3), SP_ROW(2, 4)},
+    {SP_ROW(3, 1), SP_ROW(3, 2), SP_ROW(3, 3), SP_ROW(3, 4)},
+    {SP_ROW(4, 1), SP_ROW(4, 2), SP_ROW(4, 3), SP_ROW(4, 4)}};
+
+typedef struct span2_k {
+    __m256i c0, nine, w10, w100, state_max;
+} span2_k;
+
+/* Two timeline rows at p (p[0] == '[' is checked here too; ROW_WINDOW bytes readable)
+ * into sp[0], sp[1]: the position after row B's ',' (the next row's start), or NULL. */
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char *span2_avx2(const char *p, fp_wave_span *sp,
+                                                                                             const span2_k *k)
+{
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i a = _mm256_sub_epi8(x, k->c0);
+    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
+    const uint64_t da = (uint64_t)__builtin_ctzll(nd >> 3);       /* row A's d: from byte 3 */
+    const uint64_t db = (uint64_t)__builtin_ctzll(nd >> (8 + da)); /* row B's: 3 after its start */
+    if (((da - 1) | (db - 1)) > 3) /* 1..4 digits each (0 wraps) */
+        return NULL;
+    const span2_row *t = &span2_tab[da - 1][db - 1];
+    const uint64_t eq =
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_loadu_si256((const __m256i *)(const void *)t->tmpl)));
+    if (((nd ^ t->punct) | (eq ^ t->punct)) & t->range)
+        return NULL;
+    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + SP_OB(da))), 1);
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, _mm256_loadu_si256((const __m256i *)(const void *)t->ctl)),
+                                         k->c0); /* zeros stay 0 */
+    const __m256i v = _mm256_madd_epi16(_mm256_maddubs_epi16(dig, k->w10), k->w100);
+    /* put_span: a state past the known ones is FP_WS_EMPTY (0) */
+    _mm256_storeu_si256((__m256i *)(void *)sp, _mm256_andnot_si256(_mm256_cmpgt_epi32(v, k->state_max), v));
+    return p + SP_OB(da) + SP_OB(db);
+}
+
+/* spans_batch with two rows at a time first. */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t spans_batch_wide(fp_fc *c, fp_wave_span *sp, size_t room)
+{
+    const char *p = c->p, *lim = row_lim(c), *end = c->p;
+    fp_wave_span *s0 = sp, *send = sp + room;
+    if ((size_t)(lim - p) > (room - 1) * SPAN_ROW_MIN + 1)
+        lim = p + (room - 1) * SPAN_ROW_MIN + 1;
+    span2_k k = {_mm256_set1_epi8('0'), _mm256_set1_epi8(9), _mm256_set1_epi16(0x010a), _mm256_set1_epi32(0x00010064),
+                 _mm256_setr_epi32(FP_WS_COUNT - 1, INT32_MAX, INT32_MAX, INT32_MAX, FP_WS_COUNT - 1, INT32_MAX,
+                                   INT32_MAX, INT32_MAX)};
+    __asm__("" : "+x"(k.c0), "+x"(k.nine), "+x"(k.w10), "+x"(k.w100), "+x"(k.state_max));
+    while (sp < send && p < lim) {
+        const char *q;
+        /* row A starts below lim (ROW_WINDOW bytes after it: both loads fit); row B may
+         * not, so the room is counted */
+        while (send - sp >= 2 && (q = span2_avx2(p, sp, &k)) != NULL) {
+            sp += 2;
+            end = q - 1; /* at row B's ',' */
+            if ((p = q) >= lim)
+                goto out;
+        }
+        /* one row the other ways (the short rows' loop would crowd the registers) */
+        q = span_row(p, sp);
+        if (!q)
+            break;
+        sp++;
+        end = q;
+        if (*q != ',')
+            break;
+        p = q + 1;
+    }
+out:
+    c->p = end;
+    return (size_t)(sp - s0);
+}
+#else
+#define spans_batch_wide spans_batch
+#endif
+
 /* [[time, cat, stall, dur, line, ...], ...] - as read_rows + put_inst. */
 static bool f_insts(fp_fc *c, fp_wave *w)
 {
@@ -1098,7 +1223,8 @@ static bool f_spans(fp_fc *c, fp_wave *w)
         } else if (room)
             FP_RESERVE(w->spans, w->n_spans, w->cap_spans, room);
         if (room) {
-            size_t k = spans_batch(c, w->spans + w->n_spans, room);
+            size_t k = wide_ok() ? spans_batch_wide(c, w->spans + w->n_spans, room)
+                                    : spans_batch(c, w->spans + w->n_spans, room);
             w->n_spans += k;
             batch = k == room;
             if (k)

@@ -964,6 +964,69 @@ static void test_any_rows_baseline(void **state)
     any_rows(true);
 }
 
+/* Round 7's timeline rows two at a time (wave.c span2_avx2 / spans_batch_wide: a
+ * table by the lengths of both rows' d): runs of [s,d] rows with d of 1..6 digits
+ * (1..4 are the pair's, every pair of lengths occurs), s any digit (states 5..9 are
+ * FP_WS_EMPTY) and now and then two, a leading '0' of d in one row of a quarter of
+ * the documents (more would only hide a wrongly taken one behind a refused one), a blank
+ * or a sign now and then, the array's end after an odd or even count of rows, and
+ * one byte in a third of the documents replaced (punctuation, digits, NUL-like
+ * bytes). Each read as jscan reads it or refused with its message (agree(): also
+ * windowed at every size), with the CPU's rows and with the baseline ones. */
+static void span_pairs(bool baseline)
+{
+    fp_wave_baseline_rows(baseline);
+    srand(31);
+    static const char alpha[] = "0123456789,]-[ .e\"}\x01";
+    int accepted = 0;
+    fp_wave a, b;
+    fp_wave_init(&a);
+    fp_wave_init(&b);
+    for (int it = 0; it < 3000; it++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_adds(&sb, "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"timeline\":[");
+        int nspan = rand() % 48, zrow = it % 4 || !nspan ? -1 : rand() % nspan;
+        for (int r = 0; r < nspan; r++) {
+            fp_sb_adds(&sb, r ? (rand() % 400 ? ",[" : ", [") : "[");
+            if (rand() % 300 == 0)
+                fp_sb_addc(&sb, '-');
+            cell_digits(&sb, rand() % 40 ? 1 : 2, 1 << 20);
+            fp_sb_addc(&sb, rand() % 400 ? ',' : ' ');
+            int n = rand() % 8 ? 1 + rand() % 4 : 1 + rand() % 6;
+            cell_digits(&sb, r == zrow && n < 2 ? 2 : n, r == zrow ? 1 : 1 << 20);
+            fp_sb_addc(&sb, ']');
+        }
+        fp_sb_adds(&sb, "]");
+        if (it % 3 == 0) {
+            size_t at = 48 + (size_t)rand() % (sb.len - 48); /* inside the rows */
+            sb.buf[at] = alpha[rand() % (sizeof alpha - 1)];
+        }
+        for (int r = 0; r < 10; r++)
+            fp_sb_adds(&sb, ",\"pad\":\"................\"");
+        fp_sb_adds(&sb, "}}");
+        accepted += agree(&a, &b, sb.buf, sb.len, baseline ? "spans/baseline" : "spans", (size_t)it) == 0;
+        fp_sb_free(&sb);
+    }
+    print_message("span_pairs%s: %d of 3000 read\n", baseline ? " (baseline)" : "", accepted);
+    assert_true(accepted > 500 && accepted < 2990);
+    fp_wave_free(&a);
+    fp_wave_free(&b);
+    fp_wave_baseline_rows(false);
+}
+
+static void test_span_pairs(void **state)
+{
+    (void)state;
+    span_pairs(false);
+}
+
+static void test_span_pairs_baseline(void **state)
+{
+    (void)state;
+    span_pairs(true);
+}
+
 /* The parity suites with the baseline rows (on an AVX2 machine the default ones
  * are the AVX2 rows: both must read every row as jscan). */
 static void test_fast_rows_parity_baseline(void **state)
@@ -1257,6 +1320,7 @@ int main(void)
         cmocka_unit_test(test_common_rows_baseline), cmocka_unit_test(test_fast_rows_parity_baseline),
         cmocka_unit_test(test_wstates_random), cmocka_unit_test(test_wstates_random_baseline),
         cmocka_unit_test(test_any_rows),       cmocka_unit_test(test_any_rows_baseline),
+        cmocka_unit_test(test_span_pairs),     cmocka_unit_test(test_span_pairs_baseline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
