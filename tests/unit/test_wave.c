@@ -1096,6 +1096,70 @@ static void test_next_keys(void **state)
     fp_wave_free(&b);
 }
 
+/* Round 7's one-producer waitcnt entries (wave.c wait1_avx2: a table by the lengths
+ * of L and P): entries [L,[[P,n]...]] with 0..3 producers (one in most), L and P of
+ * 1..6 digits (1..4 are the table's), n mostly 0, now and then another count, a leading
+ * '0' in a quarter of the documents, a blank now and then, one byte in a third of the
+ * documents replaced. Each read as jscan reads it or refused with its message (agree():
+ * also windowed at every size), with the CPU's rows and with the baseline ones. */
+static void wait_entries(bool baseline)
+{
+    fp_wave_baseline_rows(baseline);
+    srand(53);
+    static const char alpha[] = "0123456789,]-[ .e\"}";
+    int accepted = 0;
+    fp_wave a, b;
+    fp_wave_init(&a);
+    fp_wave_init(&b);
+    for (int it = 0; it < 3000; it++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_adds(&sb, "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"waitcnt\":[");
+        size_t head = sb.len;
+        int nent = rand() % 30, zent = it % 4 || !nent ? -1 : rand() % nent;
+        for (int r = 0; r < nent; r++) {
+            fp_sb_adds(&sb, r ? (rand() % 300 ? ",[" : ", [") : "[");
+            int nl = rand() % 8 ? 1 + rand() % 4 : 1 + rand() % 6;
+            cell_digits(&sb, r == zent && nl < 2 ? 2 : nl, r == zent ? 1 : 1 << 20);
+            fp_sb_adds(&sb, rand() % 300 ? ",[" : ", [");
+            int np = rand() % 5 ? 1 : rand() % 4;
+            for (int q = 0; q < np; q++) {
+                fp_sb_adds(&sb, q ? ",[" : "[");
+                cell_digits(&sb, rand() % 8 ? 1 + rand() % 4 : 1 + rand() % 6, 1 << 20);
+                fp_sb_adds(&sb, rand() % 20 ? ",0]" : rand() % 2 ? ",3]" : ",0 ]");
+            }
+            fp_sb_adds(&sb, "]]");
+        }
+        fp_sb_adds(&sb, "]");
+        if (it % 3 == 0 && sb.len > head + 1) {
+            size_t at = head + (size_t)rand() % (sb.len - head); /* inside the entries */
+            sb.buf[at] = alpha[rand() % (sizeof alpha - 1)];
+        }
+        for (int r = 0; r < 10; r++)
+            fp_sb_adds(&sb, ",\"pad\":\"................\"");
+        fp_sb_adds(&sb, "}}");
+        accepted += agree(&a, &b, sb.buf, sb.len, baseline ? "waits/baseline" : "waits", (size_t)it) == 0;
+        fp_sb_free(&sb);
+    }
+    print_message("wait_entries%s: %d of 3000 read\n", baseline ? " (baseline)" : "", accepted);
+    assert_true(accepted > 1000 && accepted < 2990);
+    fp_wave_free(&a);
+    fp_wave_free(&b);
+    fp_wave_baseline_rows(false);
+}
+
+static void test_wait_entries(void **state)
+{
+    (void)state;
+    wait_entries(false);
+}
+
+static void test_wait_entries_baseline(void **state)
+{
+    (void)state;
+    wait_entries(true);
+}
+
 /* The parity suites with the baseline rows (on an AVX2 machine the default ones
  * are the AVX2 rows: both must read every row as jscan). */
 static void test_fast_rows_parity_baseline(void **state)
@@ -1391,6 +1455,7 @@ int main(void)
         cmocka_unit_test(test_any_rows),       cmocka_unit_test(test_any_rows_baseline),
         cmocka_unit_test(test_span_pairs),     cmocka_unit_test(test_span_pairs_baseline),
         cmocka_unit_test(test_next_keys),
+        cmocka_unit_test(test_wait_entries),   cmocka_unit_test(test_wait_entries_baseline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
