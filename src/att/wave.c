@@ -1565,15 +1565,15 @@ static bool f_wave_obj(fp_fc *c, fp_wave *w)
             if (!f_waits(c, w))
                 return false;
         } else if (id == WK_BEGIN) {
-            if (!fp_fc_int(c, &v))
+            if (!fp_fc_int_short(c, &v))
                 return false;
             w->begin = v;
         } else if (id == WK_END) {
-            if (!fp_fc_int(c, &v))
+            if (!fp_fc_int_short(c, &v))
                 return false;
             w->end = v;
         } else if (id == WK_CU) {
-            if (!fp_fc_int(c, &v))
+            if (!fp_fc_int_short(c, &v))
                 return false;
             w->cu = (int)(v < 0 || v > 1 << 20 ? -1 : v);
         } else if (!fp_fc_skip_scalar(c)) {

@@ -217,7 +217,7 @@ static void test_skip_scalar_agree(void **state)
     }
 }
 
-/* fp_fc_int as it was (digit by digit): the reference of its one-step case. */
+/* fp_fc_int (digit by digit): the reference of fp_fc_int_short's one-step case. */
 static bool int_ref(fp_fc *c, int64_t *out)
 {
     fp_fc_ws(c);
@@ -245,7 +245,8 @@ static bool int_ref(fp_fc *c, int64_t *out)
 
 /* Random integers from pieces (runs of digits of every length around the one-step
  * case's 1..7, zeros, signs, fractions, exponents, blanks, separators) and a random
- * end, the 8 bytes after p in view or not: fp_fc_int agrees with int_ref. */
+ * end, the 8 bytes after p in view or not: fp_fc_int_short and fp_fc_int agree with
+ * int_ref (a copy of fp_fc_int as it is: the other's reference too). */
 static void test_int_agree(void **state)
 {
     (void)state;
@@ -264,8 +265,15 @@ static void test_int_agree(void **state)
         size_t end = next(3) ? n : next((unsigned)n + 1);
         fp_fc a = {buf, buf + end}, b = {buf, buf + end};
         int64_t va = -1, vb = -2;
-        bool ra = fp_fc_int(&a, &va), rb = int_ref(&b, &vb);
+        fp_fc g = {buf, buf + end};
+        int64_t vg = -3;
+        bool ra = fp_fc_int_short(&a, &va), rb = int_ref(&b, &vb), rg = fp_fc_int(&g, &vg);
         assert_int_equal(ra, rb);
+        assert_int_equal(rg, rb);
+        if (rg) {
+            assert_ptr_equal(g.p, b.p);
+            assert_int_equal(vg, vb);
+        }
         if (ra) {
             assert_ptr_equal(a.p, b.p);
             assert_int_equal(va, vb);

@@ -87,22 +87,6 @@ static inline bool fp_fc_int(fp_fc *c, int64_t *out)
 {
     fp_fc_ws(c);
     const char *p = c->p, *e = c->e;
-#if defined(FP_FC_HAVE_NDIGITS8)
-    /* the usual case, 1..7 digits without a sign or a leading '0' and 8 bytes in view:
-     * their count in one step, the value with no end checks (the same digits the loop
-     * below reads; a '.', 'e' or 'E' after them goes that way, which refuses it) */
-    if (e - p > 8 && (unsigned)(*p - '1') < 9) {
-        unsigned n = fp_fc_ndigits8(p);
-        if (n < 8 && p[n] != '.' && p[n] != 'e' && p[n] != 'E') {
-            uint64_t v = 0;
-            for (unsigned i = 0; i < n; i++)
-                v = v * 10 + (uint64_t)(p[i] - '0');
-            *out = (int64_t)v;
-            c->p = p + n;
-            return true;
-        }
-    }
-#endif
     bool neg = false;
     if (p < e && *p == '-') {
         neg = true;
@@ -122,6 +106,30 @@ static inline bool fp_fc_int(fp_fc *c, int64_t *out)
     *out = neg ? -(int64_t)v : (int64_t)v;
     c->p = p;
     return true;
+}
+
+/* fp_fc_int with its usual case - 1..7 digits without a sign or a leading '0', 8 bytes
+ * in view - first: their count in one step, the value with no end checks (the same
+ * digits fp_fc_int reads; a '.', 'e' or 'E' after them, and everything else, goes
+ * fp_fc_int, which decides). For callers whose integers are mostly that (a wave file's
+ * header); fp_fc_int itself stays small enough to be inlined into the row loops. */
+static inline bool fp_fc_int_short(fp_fc *c, int64_t *out)
+{
+#if defined(FP_FC_HAVE_NDIGITS8)
+    const char *p = c->p, *e = c->e;
+    if (e - p > 8 && (unsigned)(*p - '1') < 9) {
+        unsigned n = fp_fc_ndigits8(p);
+        if (n < 8 && p[n] != '.' && p[n] != 'e' && p[n] != 'E') {
+            uint64_t v = 0;
+            for (unsigned i = 0; i < n; i++)
+                v = v * 10 + (uint64_t)(p[i] - '0');
+            *out = (int64_t)v;
+            c->p = p + n;
+            return true;
+        }
+    }
+#endif
+    return fp_fc_int(c, out);
 }
 
 /* The bytes of w that end jscan's fast string case - '"', '\\' or a control
