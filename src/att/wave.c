@@ -217,10 +217,6 @@ static int parse_wave_obj(fp_jscan *js, fp_wave *w, const char *name, fp_err *er
  * documents both read identically, and on those it fills the same fields in the
  * same order (repeated keys append or override exactly as parse_wave_obj does).
  */
-static inline bool key_is(const char *k, size_t kl, const char *lit)
-{
-    return strlen(lit) == kl && !memcmp(k, lit, kl);
-}
 
 /* The fast path reads through a window (issue 22: a 549 MB wave file took the whole
  * file in memory besides its rows). wsrc's first member is the cursor the scanners
@@ -703,9 +699,9 @@ out:
  * int64 cells converted together. One byte shuffle puts T right-aligned in an
  * 8-byte lane and S, D, L in three more (the low 128-bit lane shuffles p[0..16),
  * which holds T, C, S, D; the high one p[e0+5..], which starts at D and holds L),
- * zeroing the rest; then pairs, quads and octets are combined by three
- * multiply-adds and the four values stored as time, stall, dur, line - the first
- * four fields of fp_wave_inst, in that order. The shuffle (and the smallest values without a leading
+ * zeroing the rest; then the four cells are converted together (octets_avx2) and
+ * stored as time, stall, dur, line - the first four fields of fp_wave_inst, in that
+ * order. The shuffle (and the bounds below the smallest values without a leading
  * '0', for the leading-zero test) depend only on T's and L's lengths: common_tab, built by the compiler. */
 _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall) == 8 &&
                    offsetof(fp_wave_inst, dur) == 16 && offsetof(fp_wave_inst, line) == 24,
@@ -727,17 +723,18 @@ _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall
 /* the common shape's two lanes in one: S and D one digit */
 #define SH_COMMON(lt, ll) SH_LO(lt, 1), SH_HI(1, ll)
 /* [lt][ll]: the shuffle of a row whose T has lt digits and L ll (0 unused) */
-/* [lt][ll]: the smallest T, S, D, L of a common row without a leading '0' (min_of_len) */
-#define MIN_LEN(n)                                                                                             \
-    ((n) < 2 ? 0 : (n) == 2 ? 10 : (n) == 3 ? 100 : (n) == 4 ? 1000 : (n) == 5 ? 10000 : (n) == 6 ? 100000     \
-                                                                     : (n) == 7 ? 1000000 : 10000000)
-#define MIN_TL(lt, ll) MIN_LEN(lt), 0, 0, MIN_LEN(ll)
+/* [lt][ll]: one below the smallest T, S, D, L of a common row without a leading '0'
+ * (min_of_len - 1): every cell must compare greater, one compare-and-test for all four */
+#define BELOW_LEN(n)                                                                                           \
+    ((n) < 2 ? -1 : (n) == 2 ? 9 : (n) == 3 ? 99 : (n) == 4 ? 999 : (n) == 5 ? 9999 : (n) == 6 ? 99999         \
+                                                                     : (n) == 7 ? 999999 : 9999999)
+#define BELOW_TL(lt, ll) BELOW_LEN(lt), -1, -1, BELOW_LEN(ll)
 /* both in one table, by T's end e0 = lt + 1 and ll: one base, one index */
 typedef struct common_row {
     unsigned char sh[32];
-    int64_t min[4];
+    int64_t below[4];
 } common_row;
-#define CT(e0, ll) {{SH_COMMON((e0) - 1, ll)}, {MIN_TL((e0) - 1, ll)}}
+#define CT(e0, ll) {{SH_COMMON((e0) - 1, ll)}, {BELOW_TL((e0) - 1, ll)}}
 #define CT_ROW(e0) {CT(e0, 0), CT(e0, 1), CT(e0, 2), CT(e0, 3), CT(e0, 4), CT(e0, 5), CT(e0, 6), CT(e0, 7), CT(e0, 8)}
 static const common_row common_tab[10][9] __attribute__((aligned(32))) = {
     CT_ROW(0), CT_ROW(1), CT_ROW(2), CT_ROW(3), CT_ROW(4), CT_ROW(5), CT_ROW(6), CT_ROW(7), CT_ROW(8), CT_ROW(9)};
@@ -745,7 +742,7 @@ static const common_row common_tab[10][9] __attribute__((aligned(32))) = {
 /* The constants of inst_avx2, made once per batch and hidden from the compiler
  * (an empty asm), which otherwise rebuilds each of them in every row. */
 typedef struct avx2_k {
-    __m256i c0, nine, w10, w100, w10k, perm;
+    __m256i c0, nine, w10, w100, m10k, ones;
     uint64_t even, commas;
 } avx2_k;
 
@@ -755,12 +752,23 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *
     k->nine = _mm256_set1_epi8(9);
     k->w10 = _mm256_set1_epi16(0x010a);
     k->w100 = _mm256_set1_epi32(0x00010064);
-    k->w10k = _mm256_set1_epi32(0x00012710);
-    k->perm = _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5);
+    k->m10k = _mm256_set1_epi64x(10000);
+    k->ones = _mm256_set1_epi8(-1);
     k->even = 0x00ff00ff00ff00ffull;
     k->commas = 0x002c002c002c002cull;
-    __asm__("" : "+x"(k->c0), "+x"(k->nine), "+x"(k->w10), "+x"(k->w100), "+x"(k->w10k), "+x"(k->perm));
+    __asm__("" : "+x"(k->c0), "+x"(k->nine), "+x"(k->w10), "+x"(k->w100), "+x"(k->m10k), "+x"(k->ones));
     __asm__("" : "+r"(k->even), "+r"(k->commas));
+}
+
+/* Four cells of <= 8 digit values (each 8-byte lane right-aligned, most significant
+ * first, zero-padded) to four int64: pairs and quads by two multiply-adds, which leave
+ * each lane's high four digits in its low i32 and the low four in its high one; the
+ * lane's value is then low i32 * 10000 + high i32: one unsigned 32 x 32 -> 64 multiply,
+ * a shift and an add - no pack, no lane permute, the values come out in lane order. */
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline __m256i octets_avx2(__m256i dig, const avx2_k *k)
+{
+    const __m256i quads = _mm256_madd_epi16(_mm256_maddubs_epi16(dig, k->w10), k->w100);
+    return _mm256_add_epi64(_mm256_mul_epu32(quads, k->m10k), _mm256_srli_epi64(quads, 32));
 }
 
 /* The AVX2 row of any cell lengths, for the rows not of the common shape: "[T,C,S,D,L]" with C one
@@ -773,13 +781,14 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *
  * converted together: one byte shuffle puts T, S, D, L right-aligned in four 8-byte
  * lanes, zeroing the rest (the low 128-bit lane shuffles p[0..16), which must hold
  * T and S; the high one the 16 bytes from D's start, which must hold D and L), then
- * pairs, quads and octets are combined by three multiply-adds and the four values
- * stored as time, stall, dur, line - the first four fields of fp_wave_inst, in that
- * order. A lane's shuffle depends only on the lengths of its two cells: tables of
+ * they are converted together (octets_avx2) and stored as time, stall, dur, line -
+ * the first four fields of fp_wave_inst, in that order. A lane's shuffle depends only on the lengths of its two cells: tables of
  * 9 x 9 built by the compiler. */
 /* [lt][ls] and [ld][ll] (length 0 unused) */
 static const unsigned char sh_lo[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_LO);
 static const unsigned char sh_hi[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_HI);
+
+#define KSHAPE(n) {(1ull << (6 + 2 * (n))) - 1, 5 | 1ull << (3 + (n)) | 1ull << (4 + 2 * (n))}
 
 /* That row, from where inst_avx2 found it is not the common shape (one load, one
  * non-digit mask and one leading-zero test for both): x the 32 bytes at p, nd their
@@ -794,25 +803,47 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
     if (((nd >> e0) & 0xf) != 0x5) /* then one non-digit (C), a separator, a digit */
         return NULL;
     const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
-    unsigned e2 = e0 + 3 + (unsigned)__builtin_ctzll(nd >> (e0 + 3)); /* S's end */
+    unsigned e2, e4, lt = e0 - 1, ls, ld, ll;
+    /* The usual shape here (a sixth of a big trace's rows): S and D of one length
+     * n = 1..4 (the decoder's stall and duration often agree), so from e0 on the
+     * non-digits are exactly bits 0, 2, 3 + n, 4 + 2 n with L's first digit at 5 + 2 n:
+     * one compare of the non-digit mask and one of the comma mask against that pattern
+     * replace the searches for S's and D's ends and their checks. Whatever misses it
+     * (other lengths, other bytes) is decided by the general way below. */
+    const uint64_t t = nd >> e0;
+    const unsigned n = (unsigned)__builtin_ctzll(t >> 3);
+    if (n - 1 < 4) {
+        /* [n]: the pattern's bits (through L's first digit) and the pattern */
+        static const uint64_t kshape[5][2] = {{0, 0}, KSHAPE(1), KSHAPE(2), KSHAPE(3), KSHAPE(4)};
+        const uint64_t m = kshape[n][0], pat = kshape[n][1];
+        if ((t & m) == pat && ((cm >> e0) & m) == pat) {
+            ls = ld = n;
+            ll = (unsigned)__builtin_ctzll(t >> (5 + 2 * n));
+            e2 = e0 + 3 + n;
+            e4 = e0 + 5 + 2 * n + ll;
+            /* T and L 1..8 digits; then T, S end by byte 16 and D, L fit 16 bytes from D */
+            if (((lt - 1) | (ll - 1)) > 7 || p[e4] != ']')
+                return NULL;
+            goto convert;
+        }
+    }
+    e2 = e0 + 3 + (unsigned)__builtin_ctzll(nd >> (e0 + 3)); /* S's end */
     unsigned e3 = e2 + 1 + (unsigned)__builtin_ctzll(nd >> (e2 + 1)); /* D's */
-    unsigned e4 = e3 + 1 + (unsigned)__builtin_ctzll(nd >> (e3 + 1)); /* L's */
-    unsigned lt = e0 - 1, ls = e2 - e0 - 3, ld = e3 - e2 - 1, ll = e4 - e3 - 1;
+    e4 = e3 + 1 + (unsigned)__builtin_ctzll(nd >> (e3 + 1)); /* L's */
+    ls = e2 - e0 - 3, ld = e3 - e2 - 1, ll = e4 - e3 - 1;
     /* lengths 1..8 (0 wraps), T and S in the low 16 bytes, D and L in 16 from D */
     if ((lt - 1) > 7 || (ls - 1) > 7 || (ld - 1) > 7 || (ll - 1) > 7 || e2 > 16 || e4 - e2 > 16)
         return NULL;
     /* the non-digits between '[' and e4 are e0, e0 + 2, e2, e3: all commas; e4 is ']' */
     if ((nd & ~cm & ((1ull << e4) - 1) & ~1ull) || p[e4] != ']')
         return NULL;
+convert:
+    ; /* (a label precedes a statement, not the declarations below) */
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e2 + 1)), 1);
     const __m256i ctl = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)sh_lo[lt][ls])),
                                                 _mm_load_si128((const __m128i *)(const void *)sh_hi[ld][ll]), 1);
     const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
-    const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
-    const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
-    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
-    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
-    const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
+    const __m256i v = octets_avx2(dig, k); /* T, S, D, L as int64 */
     _mm256_storeu_si256((__m256i *)(void *)r, v);
     r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
     return p + e4 + 1;
@@ -824,7 +855,8 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
     const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     const __m256i a = _mm256_sub_epi8(x, k->c0);
     const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
-    uint64_t e0 = (uint64_t)__builtin_ctzll(nd & ~1ull); /* 64-bit positions: no sign extensions */
+    /* 64-bit positions: no sign extensions; bit 0 ('[', the caller's test) is the lowest set */
+    uint64_t e0 = (uint64_t)__builtin_ctzll(nd & (nd - 1));
     if (((nd >> e0) & 0xff) != 0x55) /* not the common shape: the row of any lengths, from here */
         return inst_avx2_rest(p, x, nd, (unsigned)e0, r, k);
     uint64_t w;
@@ -839,13 +871,9 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
     const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)t->sh);
     const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
-    const __m256i pairs = _mm256_maddubs_epi16(dig, k->w10);
-    const __m256i quads = _mm256_madd_epi16(pairs, k->w100);
-    const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), k->w10k);
-    /* oct's i32: [T, S, T, S | D, L, D, L] -> T, S, D, L as int64 */
-    const __m256i v = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(oct, k->perm)));
+    const __m256i v = octets_avx2(dig, k); /* T, S, D, L as int64 */
     /* a leading '0' of T or L: a value below the smallest of its length (C, S, D are one digit) */
-    if (_mm256_movemask_epi8(_mm256_cmpgt_epi64(_mm256_load_si256((const __m256i *)(const void *)t->min), v)))
+    if (!_mm256_testc_si256(_mm256_cmpgt_epi64(v, _mm256_load_si256((const __m256i *)(const void *)t->below)), k->ones))
         return NULL;
     _mm256_storeu_si256((__m256i *)(void *)r, v);
     r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
@@ -991,6 +1019,131 @@ out:
     return (size_t)(sp - s0);
 }
 
+#if defined(HAVE_AVX2_ROWS)
+/* ---- timeline rows two at a time (AVX2) ----
+ *
+ * A timeline row is 5..9 bytes, "[s,d]," with s one digit and d 1..4 (all but 0.1 % of
+ * a big trace's); one at a time their per-row checks cost ~35 instructions, 5 a byte.
+ * Two rows are taken at once from one 32-byte load: the lengths da, db of their d give
+ * everything else (row B starts at 5 + da), so a table by (da, db) holds, for the 18
+ * bytes or fewer of both rows and their ',' after each: the punctuation's positions,
+ * a template of the bytes (the punctuation, '0' at a d's first digit when d has more
+ * than one - a leading zero must not match - and 0xff, no byte of a row, elsewhere),
+ * and a shuffle putting s and d, right-aligned, into the 4-byte groups 0 and 2 of a
+ * 16-byte lane per row (row A's lane from the load, row B's from 16 bytes at its
+ * start). One check decides both rows: the non-digits are exactly the punctuation
+ * and the bytes equal the template exactly there; then two multiply-adds make each
+ * lane [s, 0, d, 0] as i32 - an fp_wave_span, state and dur, padding 0 - and a state
+ * past FP_WS_COUNT becomes FP_WS_EMPTY as put_span does. Anything else (d of 5+ digits,
+ * a 2-digit s, blanks, the array's end) is left to span_short / span_row, which decide. */
+_Static_assert(sizeof(fp_wave_span) == 16 && offsetof(fp_wave_span, state) == 0 && offsetof(fp_wave_span, dur) == 8,
+               "two spans are stored as one 32-byte vector of [state, 0, dur] lanes");
+/* row B's start, and the punctuation's bytes of both rows with their ',' after each */
+#define SP_OB(a) (5 + (a))
+#define SP_PUNCT(a, b, i)                                                                                      \
+    ((i) == 0 || (i) == 2 || (i) == 3 + (a) || (i) == 4 + (a) || (i) == SP_OB(a) || (i) == SP_OB(a) + 2 ||     \
+     (i) == SP_OB(a) + 3 + (b) || (i) == SP_OB(a) + 4 + (b))
+#define SP_T(a, b, i)                                                                                          \
+    ((i) == 0 || (i) == SP_OB(a) ? '['                                                                         \
+     : (i) == 2 || (i) == 4 + (a) || (i) == SP_OB(a) + 2 || (i) == SP_OB(a) + 4 + (b) ? ','                    \
+     : (i) == 3 + (a) || (i) == SP_OB(a) + 3 + (b)                                    ? ']'                    \
+     : ((i) == 3 && (a) > 1) || ((i) == SP_OB(a) + 3 && (b) > 1)                      ? '0'                    \
+                                                                                      : 0xff)
+/* byte j of a lane whose row's d has n digits: s at byte 3, d ending at byte 11 */
+#define SP_C(n, j) ((j) == 3 ? 1 : (j) >= 8 + 4 - (n) && (j) < 12 ? 3 + (j) - (8 + 4 - (n)) : 0x80)
+#define SP_CTL(a, b, i) ((i) < 16 ? SP_C(a, i) : SP_C(b, (i) - 16))
+#define SP_BIT(a, b, i) ((uint32_t)SP_PUNCT(a, b, i) << (i))
+#define SP_X8(M, a, b, o) M(a, b, o), M(a, b, o + 1), M(a, b, o + 2), M(a, b, o + 3), M(a, b, o + 4), M(a, b, o + 5), \
+                          M(a, b, o + 6), M(a, b, o + 7)
+#define SP_X32(M, a, b) SP_X8(M, a, b, 0), SP_X8(M, a, b, 8), SP_X8(M, a, b, 16), SP_X8(M, a, b, 24)
+#define SP_OR8(a, b, o) (SP_BIT(a, b, o) | SP_BIT(a, b, o + 1) | SP_BIT(a, b, o + 2) | SP_BIT(a, b, o + 3) |       \
+                         SP_BIT(a, b, o + 4) | SP_BIT(a, b, o + 5) | SP_BIT(a, b, o + 6) | SP_BIT(a, b, o + 7))
+/* (80 bytes: its vectors are read unaligned) */
+typedef struct span2_row {
+    unsigned char tmpl[32]; /* the bytes: punctuation, '0' at a leading digit, else 0xff */
+    unsigned char ctl[32];  /* the shuffle: lane 0 from row A's start, lane 1 from row B's */
+    uint64_t punct, range;  /* the punctuation's bits; the bits of both rows and their ',' */
+} span2_row;
+#define SP_ROW(a, b)                                                                                           \
+    {{SP_X32(SP_T, a, b)}, {SP_X32(SP_CTL, a, b)},                                                             \
+     (uint64_t)(SP_OR8(a, b, 0) | SP_OR8(a, b, 8) | SP_OR8(a, b, 16) | SP_OR8(a, b, 24)),                      \
+     (1ull << (10 + (a) + (b))) - 1}
+/* [da - 1][db - 1] */
+static const span2_row span2_tab[4][4] __attribute__((aligned(32))) = {
+    {SP_ROW(1, 1), SP_ROW(1, 2), SP_ROW(1, 3), SP_ROW(1, 4)},
+    {SP_ROW(2, 1), SP_ROW(2, 2), SP_ROW(2, 3), SP_ROW(2, 4)},
+    {SP_ROW(3, 1), SP_ROW(3, 2), SP_ROW(3, 3), SP_ROW(3, 4)},
+    {SP_ROW(4, 1), SP_ROW(4, 2), SP_ROW(4, 3), SP_ROW(4, 4)}};
+
+typedef struct span2_k {
+    __m256i c0, nine, w10, w100, state_max;
+} span2_k;
+
+/* Two timeline rows at p (p[0] == '[' is checked here too; ROW_WINDOW bytes readable)
+ * into sp[0], sp[1]: the position after row B's ',' (the next row's start), or NULL. */
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char *span2_avx2(const char *p, fp_wave_span *sp,
+                                                                                             const span2_k *k)
+{
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i a = _mm256_sub_epi8(x, k->c0);
+    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
+    const uint64_t da = (uint64_t)__builtin_ctzll(nd >> 3);       /* row A's d: from byte 3 */
+    const uint64_t db = (uint64_t)__builtin_ctzll(nd >> (8 + da)); /* row B's: 3 after its start */
+    if (((da - 1) | (db - 1)) > 3) /* 1..4 digits each (0 wraps) */
+        return NULL;
+    const span2_row *t = &span2_tab[da - 1][db - 1];
+    const uint64_t eq =
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_loadu_si256((const __m256i *)(const void *)t->tmpl)));
+    if (((nd ^ t->punct) | (eq ^ t->punct)) & t->range)
+        return NULL;
+    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + SP_OB(da))), 1);
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, _mm256_loadu_si256((const __m256i *)(const void *)t->ctl)),
+                                         k->c0); /* zeros stay 0 */
+    const __m256i v = _mm256_madd_epi16(_mm256_maddubs_epi16(dig, k->w10), k->w100);
+    /* put_span: a state past the known ones is FP_WS_EMPTY (0) */
+    _mm256_storeu_si256((__m256i *)(void *)sp, _mm256_andnot_si256(_mm256_cmpgt_epi32(v, k->state_max), v));
+    return p + SP_OB(da) + SP_OB(db);
+}
+
+/* spans_batch with two rows at a time first. */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t spans_batch_wide(fp_fc *c, fp_wave_span *sp, size_t room)
+{
+    const char *p = c->p, *lim = row_lim(c), *end = c->p;
+    fp_wave_span *s0 = sp, *send = sp + room;
+    if ((size_t)(lim - p) > (room - 1) * SPAN_ROW_MIN + 1)
+        lim = p + (room - 1) * SPAN_ROW_MIN + 1;
+    span2_k k = {_mm256_set1_epi8('0'), _mm256_set1_epi8(9), _mm256_set1_epi16(0x010a), _mm256_set1_epi32(0x00010064),
+                 _mm256_setr_epi32(FP_WS_COUNT - 1, INT32_MAX, INT32_MAX, INT32_MAX, FP_WS_COUNT - 1, INT32_MAX,
+                                   INT32_MAX, INT32_MAX)};
+    __asm__("" : "+x"(k.c0), "+x"(k.nine), "+x"(k.w10), "+x"(k.w100), "+x"(k.state_max));
+    while (sp < send && p < lim) {
+        const char *q;
+        /* row A starts below lim (ROW_WINDOW bytes after it: both loads fit); row B may
+         * not, so the room is counted */
+        while (send - sp >= 2 && (q = span2_avx2(p, sp, &k)) != NULL) {
+            sp += 2;
+            end = q - 1; /* at row B's ',' */
+            if ((p = q) >= lim)
+                goto out;
+        }
+        /* one row the other ways (the short rows' loop would crowd the registers) */
+        q = span_row(p, sp);
+        if (!q)
+            break;
+        sp++;
+        end = q;
+        if (*q != ',')
+            break;
+        p = q + 1;
+    }
+out:
+    c->p = end;
+    return (size_t)(sp - s0);
+}
+#else
+#define spans_batch_wide spans_batch
+#endif
+
 /* [[time, cat, stall, dur, line, ...], ...] - as read_rows + put_inst. */
 static bool f_insts(fp_fc *c, fp_wave *w)
 {
@@ -1066,7 +1219,8 @@ static bool f_spans(fp_fc *c, fp_wave *w)
         } else if (room)
             FP_RESERVE(w->spans, w->n_spans, w->cap_spans, room);
         if (room) {
-            size_t k = spans_batch(c, w->spans + w->n_spans, room);
+            size_t k = wide_ok() ? spans_batch_wide(c, w->spans + w->n_spans, room)
+                                    : spans_batch(c, w->spans + w->n_spans, room);
             w->n_spans += k;
             batch = k == room;
             if (k)
@@ -1184,6 +1338,123 @@ static bool f_wait_entry(fp_fc *c, fp_wave *w)
     return fp_fc_lit(c, ']');
 }
 
+/* Compact entries from c->p while each starts below lim (ROW_WINDOW bytes after it):
+ * how many; c->p ends after the last one taken. */
+static size_t waits_batch(fp_fc *c, fp_wave *w, const char *lim, const char *end)
+{
+    const char *p = c->p, *q;
+    size_t k = 0;
+    while (p < lim && (q = wait_compact(p, end, w)) != NULL) {
+        k++;
+        c->p = q;
+        if (*q != ',')
+            break;
+        p = q + 1;
+    }
+    return k;
+}
+
+#if defined(HAVE_AVX2_ROWS)
+/* ---- waitcnt entries of one producer (AVX2) ----
+ *
+ * Most entries (four in five of a big trace's) wait for one producer: "[L,[[P,0]]]",
+ * ~12 bytes that wait_compact reads in ~130 instructions (two SWAR integers and a
+ * dozen byte tests). With L and P of 1..4 digits the entry lies in 16 bytes and their
+ * lengths (from the non-digit mask) index wait1_tab: the bytes' template (punctuation,
+ * the count's '0', '0' at a number's first digit when it has more than one - a
+ * leading zero must not match - else 0xff), which positions must be non-digits and
+ * which must equal it, and a shuffle putting L and P right-aligned in two 4-byte
+ * groups; one test decides the entry, two multiply-adds give both values. Stored as
+ * wait_compact stores them (the producer, then the entry, each with its make_room).
+ * Everything else goes wait_compact, which decides. */
+#define W1_ND(a, b, i)                                                                                         \
+    ((i) == 0 || (i) == (a) + 1 || (i) == (a) + 2 || (i) == (a) + 3 || (i) == (a) + 4 + (b) ||                 \
+     (i) == (a) + 6 + (b) || (i) == (a) + 7 + (b) || (i) == (a) + 8 + (b))
+#define W1_EQ(a, b, i) (W1_ND(a, b, i) || (i) == (a) + 5 + (b))
+#define W1_T(a, b, i)                                                                                          \
+    ((i) == 0 || (i) == (a) + 2 || (i) == (a) + 3                  ? '['                                       \
+     : (i) == (a) + 1 || (i) == (a) + 4 + (b)                      ? ','                                       \
+     : (i) == (a) + 6 + (b) || (i) == (a) + 7 + (b) || (i) == (a) + 8 + (b) ? ']'                              \
+     : (i) == (a) + 5 + (b) || ((i) == 1 && (a) > 1) || ((i) == (a) + 4 && (b) > 1) ? '0'                      \
+                                                                                     : 0xff)
+/* byte j: L (at 1..a) right-aligned in bytes 0..3, P (at a + 4..) in bytes 4..7 */
+#define W1_C(a, b, j)                                                                                          \
+    ((j) < 4 ? ((j) >= 4 - (a) ? 1 + (j) - (4 - (a)) : 0x80) : (j) < 8 ? ((j) - 4 >= 4 - (b) ? (a) + 4 + (j) - 8 + (b) : 0x80) \
+                                                                        : 0x80)
+#define W1_X16(M, a, b) SP_X8(M, a, b, 0), SP_X8(M, a, b, 8)
+#define W1_OR16(M, a, b)                                                                                       \
+    (W1_B(M, a, b, 0) | W1_B(M, a, b, 1) | W1_B(M, a, b, 2) | W1_B(M, a, b, 3) | W1_B(M, a, b, 4) |            \
+     W1_B(M, a, b, 5) | W1_B(M, a, b, 6) | W1_B(M, a, b, 7) | W1_B(M, a, b, 8) | W1_B(M, a, b, 9) |            \
+     W1_B(M, a, b, 10) | W1_B(M, a, b, 11) | W1_B(M, a, b, 12) | W1_B(M, a, b, 13) | W1_B(M, a, b, 14) |       \
+     W1_B(M, a, b, 15) | W1_B(M, a, b, 16))
+#define W1_B(M, a, b, i) ((uint32_t)M(a, b, i) << (i))
+typedef struct wait1_row {
+    unsigned char tmpl[16]; /* the bytes, as above */
+    unsigned char ctl[16];  /* the shuffle */
+    uint32_t nd, eq, range; /* must be non-digits; must equal tmpl; the entry's bytes */
+} __attribute__((aligned(16))) wait1_row;
+#define W1_ROW(a, b) {{W1_X16(W1_T, a, b)}, {W1_X16(W1_C, a, b)}, W1_OR16(W1_ND, a, b), W1_OR16(W1_EQ, a, b), \
+                      (1u << ((a) + (b) + 9)) - 1}
+/* [len L - 1][len P - 1]; byte 16 (the last ']' of a 4 + 4 digit entry) is outside the
+ * template: it is tested on its own */
+static const wait1_row wait1_tab[4][4] = {
+    {W1_ROW(1, 1), W1_ROW(1, 2), W1_ROW(1, 3), W1_ROW(1, 4)},
+    {W1_ROW(2, 1), W1_ROW(2, 2), W1_ROW(2, 3), W1_ROW(2, 4)},
+    {W1_ROW(3, 1), W1_ROW(3, 2), W1_ROW(3, 3), W1_ROW(3, 4)},
+    {W1_ROW(4, 1), W1_ROW(4, 2), W1_ROW(4, 3), W1_ROW(4, 4)}};
+
+/* One entry "[L,[[P,0]]]" at p (32 bytes readable): after it, or NULL (nothing kept). */
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char *wait1_avx2(const char *p, fp_wave *w)
+{
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+    /* bits 16.. (beyond the load) set: a number running past byte 15 is not this shape */
+    const uint64_t nd = ~(uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
+    const uint64_t e0 = (uint64_t)__builtin_ctzll(nd & (nd - 1)); /* L's end; bit 0 is '[' (the caller's test) */
+    const uint64_t lp = (uint64_t)__builtin_ctzll(nd >> (e0 + 3));
+    if (((e0 - 2) | (lp - 1)) > 3) /* L and P 1..4 digits (0 wraps) */
+        return NULL;
+    const wait1_row *t = &wait1_tab[e0 - 2][lp - 1];
+    const uint64_t eq =
+        (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_load_si128((const __m128i *)(const void *)t->tmpl)));
+    const unsigned last = (unsigned)(e0 + 7 + lp); /* the entry's last ']' */
+    if ((((nd ^ t->nd) | (eq ^ t->eq)) & t->range & 0xffff) || p[last] != ']')
+        return NULL;
+    const __m128i v = _mm_madd_epi16(
+        _mm_maddubs_epi16(_mm_subs_epu8(_mm_shuffle_epi8(x, _mm_load_si128((const __m128i *)(const void *)t->ctl)),
+                                        _mm_set1_epi8('0')),
+                          _mm_set1_epi16(0x010a)),
+        _mm_set1_epi32(0x00010064));
+    const int64_t line = (uint32_t)_mm_cvtsi128_si32(v), prod = (uint32_t)_mm_extract_epi32(v, 1);
+    const size_t n0 = w->n_prods;
+    if (w->n_prods >= w->cap_prods)
+        make_room(w, ROOM_PRODS);
+    w->prods[w->n_prods++] = prod;
+    if (w->n_waits >= w->cap_waits)
+        make_room(w, ROOM_WAITS);
+    w->waits[w->n_waits++] = (fp_wave_wait){line, n0, w->n_prods - n0};
+    return p + last + 1;
+}
+
+/* waits_batch with the one-producer entries first. */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t waits_batch_wide(fp_fc *c, fp_wave *w, const char *lim,
+                                                                         const char *end)
+{
+    const char *p = c->p, *q;
+    size_t k = 0;
+    while (p < lim && *p == '[' && ((q = wait1_avx2(p, w)) != NULL || (q = wait_compact(p, end, w)) != NULL)) {
+        k++;
+        c->p = q;
+        if (*q != ',')
+            break;
+        p = q + 1;
+    }
+    return k;
+}
+#else
+#define waits_batch_wide waits_batch
+#endif
+
 /* [[line, [[prod, n, ...], ...]], ...] or null - as read_waits. */
 static bool f_waits(fp_fc *c, fp_wave *w)
 {
@@ -1204,15 +1475,8 @@ static bool f_waits(fp_fc *c, fp_wave *w)
         ahead(c);
         if (view(c) > ROW_WINDOW) {
             /* compact entries while ROW_WINDOW bytes follow each, with one window check */
-            const char *p = c->p, *lim = row_lim(c), *end = c->p + view(c), *q;
-            size_t k = 0;
-            while (p < lim && (q = wait_compact(p, end, w)) != NULL) {
-                k++;
-                c->p = q;
-                if (*q != ',')
-                    break;
-                p = q + 1;
-            }
+            const char *lim = row_lim(c), *end = c->p + view(c);
+            size_t k = wide_ok() ? waits_batch_wide(c, w, lim, end) : waits_batch(c, w, lim, end);
             if (k)
                 continue; /* to the separator test below */
         }
@@ -1222,6 +1486,53 @@ static bool f_waits(fp_fc *c, fp_wave *w)
     return fp_fc_lit(c, ']');
 }
 
+/* The keys of a wave file, in the order the decoder writes them: each `"key":` as 16
+ * bytes (zero-padded) and its length. A file's ~14 keys cost ~100 instructions each
+ * through fp_fc_key and the key_is chain (~1.4 k per file, a third of a small file's
+ * parse); the key the decoder writes next is instead tried as one 16-byte compare. */
+typedef struct next_key {
+    char lit[16];
+    unsigned n;
+} next_key;
+
+static const next_key wave_keys[] = {{"\"begin\":", 8},    {"\"cu\":", 5},       {"\"end\":", 6},
+                                     {"\"id\":", 5},       {"\"instructions\":", 15}, {"\"simd\":", 7},
+                                     {"\"slot\":", 7},     {"\"timeline\":", 11}, {"\"waitcnt\":", 10}};
+enum { WK_BEGIN, WK_CU, WK_END, WK_ID, WK_INSTS, WK_SIMD, WK_SLOT, WK_TIMELINE, WK_WAITCNT, WK_COUNT };
+static const next_key top_keys[] = {{"\"duration\":", 11}, {"\"name\":", 7}, {"\"num_insts\":", 12},
+                                    {"\"num_stitched\":", 15}, {"\"wave\":", 7}};
+enum { TK_DURATION, TK_NAME, TK_NUM_INSTS, TK_NUM_STITCHED, TK_WAVE, TK_COUNT };
+
+/* The key `want` exactly at c->p - '"', the key, '"', ':', no blanks: what fp_fc_key
+ * would read as that key - consumed; else false, nothing consumed (fp_fc_key decides).
+ * 16 bytes are read (view(): a window's NUL pad counts; no literal byte is a NUL). */
+static inline bool key_next(fp_fc *c, const next_key *want)
+{
+    if (view(c) < 16)
+        return false;
+#if defined(__SSE2__)
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)c->p);
+    const unsigned eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_loadu_si128((const __m128i *)(const void *)want->lit)));
+    const unsigned m = (1u << want->n) - 1;
+    if ((eq & m) != m)
+        return false;
+#else
+    if (memcmp(c->p, want->lit, want->n))
+        return false;
+#endif
+    c->p += want->n;
+    return true;
+}
+
+/* A key of the general way (fp_fc_key) as the index of its entry in keys[0..n), or n. */
+static inline unsigned key_index(const char *k, size_t kl, const next_key *keys, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (keys[i].n == kl + 3 && !memcmp(k, keys[i].lit + 1, kl))
+            return i;
+    return n;
+}
+
 static bool f_wave_obj(fp_fc *c, fp_wave *w)
 {
     bool seen_insts = false;
@@ -1229,33 +1540,40 @@ static bool f_wave_obj(fp_fc *c, fp_wave *w)
         return false;
     if (fp_fc_lit(c, '}'))
         return false; /* no "instructions": jscan words the error */
+    unsigned next = 0; /* the decoder's next key */
     do {
-        const char *k;
-        size_t kl;
         ahead(c);
-        if (!fp_fc_key(c, &k, &kl))
-            return false;
+        unsigned id;
+        if (next < WK_COUNT && key_next(c, &wave_keys[next])) {
+            id = next++;
+        } else {
+            const char *k;
+            size_t kl;
+            if (!fp_fc_key(c, &k, &kl))
+                return false;
+            id = key_index(k, kl, wave_keys, WK_COUNT);
+        }
         int64_t v;
-        if (key_is(k, kl, "instructions")) {
+        if (id == WK_INSTS) {
             if (!f_insts(c, w))
                 return false;
             seen_insts = true;
-        } else if (key_is(k, kl, "timeline")) {
+        } else if (id == WK_TIMELINE) {
             if (!f_spans(c, w))
                 return false;
-        } else if (key_is(k, kl, "waitcnt")) {
+        } else if (id == WK_WAITCNT) {
             if (!f_waits(c, w))
                 return false;
-        } else if (key_is(k, kl, "begin")) {
-            if (!fp_fc_int(c, &v))
+        } else if (id == WK_BEGIN) {
+            if (!fp_fc_int_short(c, &v))
                 return false;
             w->begin = v;
-        } else if (key_is(k, kl, "end")) {
-            if (!fp_fc_int(c, &v))
+        } else if (id == WK_END) {
+            if (!fp_fc_int_short(c, &v))
                 return false;
             w->end = v;
-        } else if (key_is(k, kl, "cu")) {
-            if (!fp_fc_int(c, &v))
+        } else if (id == WK_CU) {
+            if (!fp_fc_int_short(c, &v))
                 return false;
             w->cu = (int)(v < 0 || v > 1 << 20 ? -1 : v);
         } else if (!fp_fc_skip_scalar(c)) {
@@ -1272,17 +1590,24 @@ static int fast_parse(fp_wave *w, wsrc *src)
     ahead(c);
     if (!fp_fc_lit(c, '{') || fp_fc_lit(c, '}'))
         return -1;
+    unsigned next = 0; /* the decoder's next key */
     do {
-        const char *k;
-        size_t kl;
         ahead(c);
-        if (!fp_fc_key(c, &k, &kl))
-            return -1;
-        if (key_is(k, kl, "wave")) {
+        unsigned id;
+        if (next < TK_COUNT && key_next(c, &top_keys[next])) {
+            id = next++;
+        } else {
+            const char *k;
+            size_t kl;
+            if (!fp_fc_key(c, &k, &kl))
+                return -1;
+            id = key_index(k, kl, top_keys, TK_COUNT);
+        }
+        if (id == TK_WAVE) {
             if (seen_wave || !f_wave_obj(c, w))
                 return -1;
             seen_wave = true;
-        } else if (w->sink && w->sink->limit && key_is(k, kl, "num_insts")) {
+        } else if (w->sink && w->sink->limit && id == TK_NUM_INSTS) {
             /* the decoder's own count, before the rows: a hint only (a wrong one costs
              * time, never a result), it saves growing the rows up to the limit first */
             int64_t v = 0;
@@ -2177,9 +2502,12 @@ int fp_wave_walk_with(fp_wave_walker *wk, const char *dir, const fp_wave_list *l
 {
     int rc = 0;
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    /* one error record for the walk, zeroed once (it is over 2 KB: zeroing it per file
+     * cost more than a small file's header); only the failure paths write it, and the
+     * fp_err_clear after skip() leaves it zeroed for the next file */
+    fp_err e = {0};
     for (size_t i = 0; i < list->n && rc == 0; i++) {
         const fp_wave_file *f = &list->files[i];
-        fp_err e = {0};
         bool streamed = false, too_big = false;
         if (dfd < 0)
             fp_err_set(&e, FP_IO_ERROR, "%s: cannot open: %s", dir, strerror(errno));

@@ -217,6 +217,73 @@ static void test_skip_scalar_agree(void **state)
     }
 }
 
+/* fp_fc_int (digit by digit): the reference of fp_fc_int_short's one-step case. */
+static bool int_ref(fp_fc *c, int64_t *out)
+{
+    fp_fc_ws(c);
+    const char *p = c->p, *e = c->e;
+    bool neg = false;
+    if (p < e && *p == '-') {
+        neg = true;
+        p++;
+    }
+    if (p >= e || (unsigned)(*p - '0') > 9)
+        return false;
+    const char *d0 = p;
+    uint64_t v = 0;
+    while (p < e && (unsigned)(*p - '0') <= 9)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    size_t nd = (size_t)(p - d0);
+    if (nd > 18 || (nd > 1 && *d0 == '0'))
+        return false;
+    if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
+        return false;
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    c->p = p;
+    return true;
+}
+
+/* Random integers from pieces (runs of digits of every length around the one-step
+ * case's 1..7, zeros, signs, fractions, exponents, blanks, separators) and a random
+ * end, the 8 bytes after p in view or not: fp_fc_int_short and fp_fc_int agree with
+ * int_ref (a copy of fp_fc_int as it is: the other's reference too). */
+static void test_int_agree(void **state)
+{
+    (void)state;
+    static const char *const piece[] = {"1", "23", "456", "7890", "12345", "987654", "1234567", "12345678", "0",
+                                        "-", ".", "e", "E", ",", "]", " ", "}", "x", "00", "9"};
+    char buf[64];
+    int fast = 0;
+    for (int it = 0; it < 200000; it++) {
+        size_t n = 0;
+        for (unsigned k = 1 + next(5); k-- && n < 40;) {
+            const char *s = piece[next(sizeof piece / sizeof *piece)];
+            size_t l = strlen(s);
+            memcpy(buf + n, s, l);
+            n += l;
+        }
+        size_t end = next(3) ? n : next((unsigned)n + 1);
+        fp_fc a = {buf, buf + end}, b = {buf, buf + end};
+        int64_t va = -1, vb = -2;
+        fp_fc g = {buf, buf + end};
+        int64_t vg = -3;
+        bool ra = fp_fc_int_short(&a, &va), rb = int_ref(&b, &vb), rg = fp_fc_int(&g, &vg);
+        assert_int_equal(ra, rb);
+        assert_int_equal(rg, rb);
+        if (rg) {
+            assert_ptr_equal(g.p, b.p);
+            assert_int_equal(vg, vb);
+        }
+        if (ra) {
+            assert_ptr_equal(a.p, b.p);
+            assert_int_equal(va, vb);
+            fast += end > 8 && a.p - buf < 8 && buf[0] != '0' && buf[0] != '-' && buf[0] != ' ';
+        }
+    }
+    print_message("int_agree: %d of 200000 in the one-step case\n", fast);
+    assert_true(fast > 5000); /* the one-step case was reached */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_digits8),
         cmocka_unit_test(test_key_agree),
         cmocka_unit_test(test_skip_scalar_agree),
+        cmocka_unit_test(test_int_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1054,6 +1054,202 @@ static void test_any_rows_baseline(void **state)
     any_rows(true);
 }
 
+/* Round 7's timeline rows two at a time (wave.c span2_avx2 / spans_batch_wide: a
+ * table by the lengths of both rows' d): runs of [s,d] rows with d of 1..6 digits
+ * (1..4 are the pair's, every pair of lengths occurs), s any digit (states 5..9 are
+ * FP_WS_EMPTY) and now and then two, a leading '0' of d in one row of a quarter of
+ * the documents (more would only hide a wrongly taken one behind a refused one), a blank
+ * or a sign now and then, the array's end after an odd or even count of rows, and
+ * one byte in a third of the documents replaced (punctuation, digits, NUL-like
+ * bytes). Each read as jscan reads it or refused with its message (agree(): also
+ * windowed at every size), with the CPU's rows and with the baseline ones. */
+static void span_pairs(bool baseline)
+{
+    fp_wave_baseline_rows(baseline);
+    srand(31);
+    static const char alpha[] = "0123456789,]-[ .e\"}\x01";
+    int accepted = 0;
+    fp_wave a, b;
+    fp_wave_init(&a);
+    fp_wave_init(&b);
+    for (int it = 0; it < 3000; it++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_adds(&sb, "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"timeline\":[");
+        int nspan = rand() % 48, zrow = it % 4 || !nspan ? -1 : rand() % nspan;
+        for (int r = 0; r < nspan; r++) {
+            fp_sb_adds(&sb, r ? (rand() % 400 ? ",[" : ", [") : "[");
+            if (rand() % 300 == 0)
+                fp_sb_addc(&sb, '-');
+            cell_digits(&sb, rand() % 40 ? 1 : 2, 1 << 20);
+            fp_sb_addc(&sb, rand() % 400 ? ',' : ' ');
+            int n = rand() % 8 ? 1 + rand() % 4 : 1 + rand() % 6;
+            cell_digits(&sb, r == zrow && n < 2 ? 2 : n, r == zrow ? 1 : 1 << 20);
+            fp_sb_addc(&sb, ']');
+        }
+        fp_sb_adds(&sb, "]");
+        if (it % 3 == 0) {
+            size_t at = 48 + (size_t)rand() % (sb.len - 48); /* inside the rows */
+            sb.buf[at] = alpha[rand() % (sizeof alpha - 1)];
+        }
+        for (int r = 0; r < 10; r++)
+            fp_sb_adds(&sb, ",\"pad\":\"................\"");
+        fp_sb_adds(&sb, "}}");
+        accepted += agree(&a, &b, sb.buf, sb.len, baseline ? "spans/baseline" : "spans", (size_t)it) == 0;
+        fp_sb_free(&sb);
+    }
+    print_message("span_pairs%s: %d of 3000 read\n", baseline ? " (baseline)" : "", accepted);
+    assert_true(accepted > 500 && accepted < 2990);
+    fp_wave_free(&a);
+    fp_wave_free(&b);
+    fp_wave_baseline_rows(false);
+}
+
+static void test_span_pairs(void **state)
+{
+    (void)state;
+    span_pairs(false);
+}
+
+static void test_span_pairs_baseline(void **state)
+{
+    (void)state;
+    span_pairs(true);
+}
+
+/* Round 7's predicted keys (wave.c key_next: the key the decoder writes next tried as
+ * one 16-byte compare, else fp_fc_key): the decoder's header and wave keys in its order,
+ * and now and then swapped, repeated, dropped, renamed by one byte (a longer or shorter
+ * key, one that shares the prefix), with a blank before the ':' or the '"', or values of
+ * another kind; the document cut short in a tenth. Each read as jscan reads it or refused
+ * with its message (agree(): also windowed at every size, keys straddling the refills). */
+static void test_next_keys(void **state)
+{
+    (void)state;
+    static const char *const top[] = {"duration", "name", "num_insts", "num_stitched", "wave"};
+    static const char *const wk[] = {"begin", "cu", "end", "id", "instructions", "simd", "slot", "timeline", "waitcnt"};
+    static const char *const odd[] = {"begin_", "beg", "cux", "c", "ends", "instruction", "instructionsX", "timelines",
+                                      "waitcnts", "wave2", "wav", "durationX", "nam", "num_insts2", "simdd", "slo"};
+    srand(41);
+    int accepted = 0;
+    fp_wave a, b;
+    fp_wave_init(&a);
+    fp_wave_init(&b);
+    for (int it = 0; it < 3000; it++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_addc(&sb, '{');
+        bool first = true;
+        for (int t = 0; t < 5; t++) {
+            int k = rand() % 12 ? t : rand() % 5; /* now and then another key here (swapped, repeated) */
+            if (rand() % 40 == 0)
+                continue; /* dropped */
+            if (!first)
+                fp_sb_addc(&sb, ',');
+            first = false;
+            const char *name = rand() % 30 ? top[k] : odd[rand() % (sizeof odd / sizeof *odd)];
+            fp_sb_addf(&sb, "%s\"%s\"%s:", rand() % 50 ? "" : " ", name, rand() % 50 ? "" : " ");
+            if (strcmp(name, "wave")) {
+                fp_sb_adds(&sb, k == 1 ? "\"SE3\"" : rand() % 20 ? "171" : "1.5");
+                continue;
+            }
+            fp_sb_addc(&sb, '{');
+            bool wfirst = true;
+            for (int u = 0; u < 9; u++) {
+                int j = rand() % 12 ? u : rand() % 9;
+                if (rand() % 40 == 0)
+                    continue;
+                if (!wfirst)
+                    fp_sb_addc(&sb, ',');
+                wfirst = false;
+                const char *wn = rand() % 30 ? wk[j] : odd[rand() % (sizeof odd / sizeof *odd)];
+                fp_sb_addf(&sb, "%s\"%s\"%s:", rand() % 50 ? "" : " ", wn, rand() % 50 ? "" : " ");
+                if (!strcmp(wn, "instructions"))
+                    fp_sb_adds(&sb, "[[296620,2,0,4,1],[296624,1,0,4,2],[296628,9,36,36,3]]");
+                else if (!strcmp(wn, "timeline"))
+                    fp_sb_adds(&sb, "[[1,32],[2,8],[3,36]]");
+                else if (!strcmp(wn, "waitcnt"))
+                    fp_sb_adds(&sb, rand() % 4 ? "[[3,[[2,0]]],[20,[[15,0],[16,0]]]]" : "null");
+                else
+                    fp_sb_adds(&sb, rand() % 20 ? "296588" : rand() % 2 ? "-1" : "\"x\"");
+            }
+            fp_sb_addc(&sb, '}');
+        }
+        fp_sb_addc(&sb, '}');
+        size_t len = it % 10 ? sb.len : (size_t)rand() % (sb.len + 1);
+        accepted += agree(&a, &b, sb.buf, len, "keys", (size_t)it) == 0;
+        fp_sb_free(&sb);
+    }
+    print_message("next_keys: %d of 3000 read\n", accepted);
+    assert_true(accepted > 1000 && accepted < 2990);
+    fp_wave_free(&a);
+    fp_wave_free(&b);
+}
+
+/* Round 7's one-producer waitcnt entries (wave.c wait1_avx2: a table by the lengths
+ * of L and P): entries [L,[[P,n]...]] with 0..3 producers (one in most), L and P of
+ * 1..6 digits (1..4 are the table's), n mostly 0, now and then another count, a leading
+ * '0' in a quarter of the documents, a blank now and then, one byte in a third of the
+ * documents replaced. Each read as jscan reads it or refused with its message (agree():
+ * also windowed at every size), with the CPU's rows and with the baseline ones. */
+static void wait_entries(bool baseline)
+{
+    fp_wave_baseline_rows(baseline);
+    srand(53);
+    static const char alpha[] = "0123456789,]-[ .e\"}";
+    int accepted = 0;
+    fp_wave a, b;
+    fp_wave_init(&a);
+    fp_wave_init(&b);
+    for (int it = 0; it < 3000; it++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        fp_sb_adds(&sb, "{\"wave\":{\"instructions\":[[1,2,3,4,5]],\"waitcnt\":[");
+        size_t head = sb.len;
+        int nent = rand() % 30, zent = it % 4 || !nent ? -1 : rand() % nent;
+        for (int r = 0; r < nent; r++) {
+            fp_sb_adds(&sb, r ? (rand() % 300 ? ",[" : ", [") : "[");
+            int nl = rand() % 8 ? 1 + rand() % 4 : 1 + rand() % 6;
+            cell_digits(&sb, r == zent && nl < 2 ? 2 : nl, r == zent ? 1 : 1 << 20);
+            fp_sb_adds(&sb, rand() % 300 ? ",[" : ", [");
+            int np = rand() % 5 ? 1 : rand() % 4;
+            for (int q = 0; q < np; q++) {
+                fp_sb_adds(&sb, q ? ",[" : "[");
+                cell_digits(&sb, rand() % 8 ? 1 + rand() % 4 : 1 + rand() % 6, 1 << 20);
+                fp_sb_adds(&sb, rand() % 20 ? ",0]" : rand() % 2 ? ",3]" : ",0 ]");
+            }
+            fp_sb_adds(&sb, "]]");
+        }
+        fp_sb_adds(&sb, "]");
+        if (it % 3 == 0 && sb.len > head + 1) {
+            size_t at = head + (size_t)rand() % (sb.len - head); /* inside the entries */
+            sb.buf[at] = alpha[rand() % (sizeof alpha - 1)];
+        }
+        for (int r = 0; r < 10; r++)
+            fp_sb_adds(&sb, ",\"pad\":\"................\"");
+        fp_sb_adds(&sb, "}}");
+        accepted += agree(&a, &b, sb.buf, sb.len, baseline ? "waits/baseline" : "waits", (size_t)it) == 0;
+        fp_sb_free(&sb);
+    }
+    print_message("wait_entries%s: %d of 3000 read\n", baseline ? " (baseline)" : "", accepted);
+    assert_true(accepted > 1000 && accepted < 2990);
+    fp_wave_free(&a);
+    fp_wave_free(&b);
+    fp_wave_baseline_rows(false);
+}
+
+static void test_wait_entries(void **state)
+{
+    (void)state;
+    wait_entries(false);
+}
+
+static void test_wait_entries_baseline(void **state)
+{
+    (void)state;
+    wait_entries(true);
+}
+
 /* The parity suites with the baseline rows (on an AVX2 machine the default ones
  * are the AVX2 rows: both must read every row as jscan). */
 static void test_fast_rows_parity_baseline(void **state)
@@ -1348,6 +1544,9 @@ int main(void)
         cmocka_unit_test(test_wstates_random), cmocka_unit_test(test_wstates_random_baseline),
         cmocka_unit_test(test_wstates_uniform), cmocka_unit_test(test_wstates_uniform_baseline),
         cmocka_unit_test(test_any_rows),       cmocka_unit_test(test_any_rows_baseline),
+        cmocka_unit_test(test_span_pairs),     cmocka_unit_test(test_span_pairs_baseline),
+        cmocka_unit_test(test_next_keys),
+        cmocka_unit_test(test_wait_entries),   cmocka_unit_test(test_wait_entries_baseline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
