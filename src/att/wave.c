@@ -734,16 +734,33 @@ typedef struct common_row {
     unsigned char sh[32];
     int64_t below[4];
 } common_row;
-#define CT(e0, ll) {{SH_COMMON((e0) - 1, ll)}, {BELOW_TL((e0) - 1, ll)}}
+/* T's end e0 < 2 or L of no digits: no row passes (no value exceeds INT64_MAX) */
+#define CT_BAD(e0, ll) ((e0) < 2 || (ll) == 0)
+#define CT_BELOW(e0, ll, v) (CT_BAD(e0, ll) ? INT64_MAX : (v))
+#define CT(e0, ll)                                                                                             \
+    {{SH_COMMON((e0) - 1, ll)},                                                                                \
+     {CT_BELOW(e0, ll, BELOW_LEN((e0) - 1)), CT_BELOW(e0, ll, -1), CT_BELOW(e0, ll, -1), CT_BELOW(e0, ll, BELOW_LEN(ll))}}
 #define CT_ROW(e0) {CT(e0, 0), CT(e0, 1), CT(e0, 2), CT(e0, 3), CT(e0, 4), CT(e0, 5), CT(e0, 6), CT(e0, 7), CT(e0, 8)}
 static const common_row common_tab[10][9] __attribute__((aligned(32))) = {
     CT_ROW(0), CT_ROW(1), CT_ROW(2), CT_ROW(3), CT_ROW(4), CT_ROW(5), CT_ROW(6), CT_ROW(7), CT_ROW(8), CT_ROW(9)};
+/* [e0][e4], by T's end and the ']' (e0 <= 25 and e4 <= 32 once the commas matched):
+ * the row's entry of common_tab as e0 * 9 + ll, ll = e4 - e0 - 7, when T and L have
+ * 1..8 digits, else 0 - common_tab[0][0], which no row passes. One byte load instead
+ * of the lengths' range checks. */
+#define CA_LL(e0, e4) ((e4) - (e0) - 7)
+#define CA(e0, e4) ((e0) >= 2 && (e0) <= 9 && CA_LL(e0, e4) >= 1 && CA_LL(e0, e4) <= 8 ? (e0) * 9 + CA_LL(e0, e4) : 0)
+#define CA8(e0, o) CA(e0, o), CA(e0, (o) + 1), CA(e0, (o) + 2), CA(e0, (o) + 3), CA(e0, (o) + 4), CA(e0, (o) + 5), \
+                   CA(e0, (o) + 6), CA(e0, (o) + 7)
+#define CA_ROW(e0) {CA8(e0, 0), CA8(e0, 8), CA8(e0, 16), CA8(e0, 24), CA(e0, 32)}
+static const unsigned char common_at[26][33] = {
+    CA_ROW(0),  CA_ROW(1),  CA_ROW(2),  CA_ROW(3),  CA_ROW(4),  CA_ROW(5),  CA_ROW(6),  CA_ROW(7),  CA_ROW(8),
+    CA_ROW(9),  CA_ROW(10), CA_ROW(11), CA_ROW(12), CA_ROW(13), CA_ROW(14), CA_ROW(15), CA_ROW(16), CA_ROW(17),
+    CA_ROW(18), CA_ROW(19), CA_ROW(20), CA_ROW(21), CA_ROW(22), CA_ROW(23), CA_ROW(24), CA_ROW(25)};
 
 /* The constants of inst_avx2, made once per batch and hidden from the compiler
  * (an empty asm), which otherwise rebuilds each of them in every row. */
 typedef struct avx2_k {
-    __m256i c0, nine, w10, w100, m10k, ones;
-    uint64_t even, commas;
+    __m256i c0, nine, w10, w100, m10k, ones, comma;
 } avx2_k;
 
 __attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *k)
@@ -754,10 +771,9 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *
     k->w100 = _mm256_set1_epi32(0x00010064);
     k->m10k = _mm256_set1_epi64x(10000);
     k->ones = _mm256_set1_epi8(-1);
-    k->even = 0x00ff00ff00ff00ffull;
-    k->commas = 0x002c002c002c002cull;
+    k->comma = _mm256_set1_epi8(',');
     __asm__("" : "+x"(k->c0), "+x"(k->nine), "+x"(k->w10), "+x"(k->w100), "+x"(k->m10k), "+x"(k->ones));
-    __asm__("" : "+r"(k->even), "+r"(k->commas));
+    __asm__("" : "+x"(k->comma));
 }
 
 /* Four cells of <= 8 digit values (each 8-byte lane right-aligned, most significant
@@ -790,19 +806,21 @@ static const unsigned char sh_hi[9][9][16] __attribute__((aligned(16))) = SH_TAB
 
 #define KSHAPE(n) {(1ull << (6 + 2 * (n))) - 1, 5 | 1ull << (3 + (n)) | 1ull << (4 + 2 * (n))}
 
-/* That row, from where inst_avx2 found it is not the common shape (one load, one
- * non-digit mask and one leading-zero test for both): x the 32 bytes at p, nd their
- * non-digit mask, e0 T's end. */
+/* That row, from where inst_avx2 found it is not the common shape (one load and one
+ * pair of masks for both): x the 32 bytes at p, nd their non-digit mask (sentinels
+ * from bit 32 on), cm their comma mask. */
 __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char *inst_avx2_rest(const char *p, __m256i x, uint64_t nd,
-                                                                                unsigned e0, fp_wave_inst *r,
+                                                                                uint64_t cm, fp_wave_inst *r,
                                                                                 const avx2_k *k)
 {
+    /* T's end: the first non-digit after the '[' (bit 0, the caller's test) - not the
+     * first comma, which would leave a non-comma inside T unchecked on the way below */
+    const unsigned e0 = (unsigned)__builtin_ctzll(nd & (nd - 1));
     const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->c0));
     if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero: a '0' after a non-digit, before a digit */
         return NULL;
     if (((nd >> e0) & 0xf) != 0x5) /* then one non-digit (C), a separator, a digit */
         return NULL;
-    const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
     unsigned e2, e4, lt = e0 - 1, ls, ld, ll;
     /* The usual shape here (a sixth of a big trace's rows): S and D of one length
      * n = 1..4 (the decoder's stall and duration often agree), so from e0 on the
@@ -854,20 +872,24 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
 {
     const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     const __m256i a = _mm256_sub_epi8(x, k->c0);
-    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
-    /* 64-bit positions: no sign extensions; bit 0 ('[', the caller's test) is the lowest set */
-    uint64_t e0 = (uint64_t)__builtin_ctzll(nd & (nd - 1));
-    if (((nd >> e0) & 0xff) != 0x55) /* not the common shape: the row of any lengths, from here */
-        return inst_avx2_rest(p, x, nd, (unsigned)e0, r, k);
-    uint64_t w;
-    memcpy(&w, p + e0, 8);
-    if ((w & k->even) != k->commas)
+    const uint32_t dm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
+    const uint32_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->comma));
+    /* The row from its digit and comma masks: the other bytes ("o": neither, sentinels
+     * from bit 32 on) are the '[' at bit 0 (the caller's test) and then, first, the
+     * row's ']' at e4; T ends at the first comma e0. The commas before e4 must be
+     * exactly e0, e0 + 2, e0 + 4, e0 + 6: then every byte of the row but those and the
+     * brackets is a digit (neither a comma nor an "o" byte), so this is the common
+     * shape with T of e0 - 1 digits and L of e4 - e0 - 7. 64-bit positions: no sign
+     * extensions; e0 is 32 when there is no comma (the shift stays defined). */
+    const uint64_t e0 = _tzcnt_u64(cm), e4 = (uint64_t)__builtin_ctzll(~(uint64_t)(dm | cm | 1));
+    /* (no comma: e0 is 64, the shift's count 0 - the machine's shift masks it anyway) */
+    if ((_bzhi_u64(cm, (unsigned)e4) >> (e0 & 63)) != 0x55) /* not the common shape: the row of any lengths, from here */
+        return inst_avx2_rest(p, x, ~(uint64_t)dm, cm, r, k);
+    if (p[e4] != ']')
         return NULL;
     const char *l = p + e0 + 7;
-    uint64_t ll = (uint64_t)__builtin_ctzll(nd >> (e0 + 7));
-    if (((e0 - 2) | (ll - 1)) > 7 || l[ll] != ']') /* lt = e0 - 1 and ll both 1..8 (0 wraps) */
-        return NULL;
-    const common_row *t = &common_tab[e0][ll];
+    /* T's and L's lengths (1..8, else the entry no row passes) by the table */
+    const common_row *t = &common_tab[0][0] + common_at[e0][e4];
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
     const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)t->sh);
     const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
@@ -877,7 +899,7 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
         return NULL;
     _mm256_storeu_si256((__m256i *)(void *)r, v);
     r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
-    return l + ll + 1;
+    return p + e4 + 1;
 }
 
 /* insts_batch with the AVX2 row first. */
