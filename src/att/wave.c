@@ -702,7 +702,7 @@ out:
  * zeroing the rest; then the four cells are converted together (octets_avx2) and
  * stored as time, stall, dur, line - the first four fields of fp_wave_inst, in that
  * order. The shuffle (and the bounds below the smallest values without a leading
- * '0', for the leading-zero test) depend only on T's and L's lengths: common_tab, built by the compiler. */
+ * '0', for the leading-zero test) depend only on T's and L's lengths: same_tab, built by the compiler. */
 _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall) == 8 &&
                    offsetof(fp_wave_inst, dur) == 16 && offsetof(fp_wave_inst, line) == 24,
                "the AVX2 row stores time, stall, dur, line as one 32-byte vector");
@@ -753,25 +753,34 @@ typedef struct common_row {
 #define CT_N(n)                                                                                                \
     {CT_ROW(n, 0), CT_ROW(n, 1), CT_ROW(n, 2), CT_ROW(n, 3), CT_ROW(n, 4), CT_ROW(n, 5), CT_ROW(n, 6),         \
      CT_ROW(n, 7), CT_ROW(n, 8), CT_ROW(n, 9)}
-/* [n - 1][e0][ll] */
-static const common_row common_tab[4][10][9] __attribute__((aligned(32))) = {CT_N(1), CT_N(2), CT_N(3), CT_N(4)};
 /* [n - 1][e0][e4], by T's end and the ']' (e0 <= 25 and e4 <= 32 once the commas
- * matched): the row's entry of common_tab[n - 1] as e0 * 9 + ll, ll = e4 - e0 - 5 - 2 n,
- * when T and L have 1..8 digits, else 0 - its [0][0], which no row passes. One byte
- * load instead of the lengths' range checks. */
+ * matched; e4 = 32 reads the next e0's [0], an entry like all of e4 < e0 + 7):
+ * the byte offset in same_tab of the row's entry of row[n - 1], e0 * 9 + ll with
+ * ll = e4 - e0 - 5 - 2 n, when T and L have 1..8 digits, else 0 - row[0][0][0],
+ * which no row passes. One load instead of the lengths' range checks, and one base
+ * for both tables. */
 #define CA_LL(n, e0, e4) ((e4) - (e0) - 5 - 2 * (n))
 #define CA(n, e0, e4)                                                                                          \
-    ((e0) >= 2 && (e0) <= 9 && CA_LL(n, e0, e4) >= 1 && CA_LL(n, e0, e4) <= 8 ? (e0) * 9 + CA_LL(n, e0, e4) : 0)
+    ((e0) >= 2 && (e0) <= 9 && CA_LL(n, e0, e4) >= 1 && CA_LL(n, e0, e4) <= 8                                  \
+         ? (((n) - 1) * 90 + (e0) * 9 + CA_LL(n, e0, e4)) * (int)sizeof(common_row)                            \
+         : 0)
 #define CA8(n, e0, o)                                                                                          \
     CA(n, e0, o), CA(n, e0, (o) + 1), CA(n, e0, (o) + 2), CA(n, e0, (o) + 3), CA(n, e0, (o) + 4),              \
         CA(n, e0, (o) + 5), CA(n, e0, (o) + 6), CA(n, e0, (o) + 7)
-#define CA_ROW(n, e0) {CA8(n, e0, 0), CA8(n, e0, 8), CA8(n, e0, 16), CA8(n, e0, 24), CA(n, e0, 32)}
+#define CA_ROW(n, e0) {CA8(n, e0, 0), CA8(n, e0, 8), CA8(n, e0, 16), CA8(n, e0, 24)}
 #define CA_N(n)                                                                                                \
     {CA_ROW(n, 0),  CA_ROW(n, 1),  CA_ROW(n, 2),  CA_ROW(n, 3),  CA_ROW(n, 4),  CA_ROW(n, 5),  CA_ROW(n, 6),   \
      CA_ROW(n, 7),  CA_ROW(n, 8),  CA_ROW(n, 9),  CA_ROW(n, 10), CA_ROW(n, 11), CA_ROW(n, 12), CA_ROW(n, 13),  \
      CA_ROW(n, 14), CA_ROW(n, 15), CA_ROW(n, 16), CA_ROW(n, 17), CA_ROW(n, 18), CA_ROW(n, 19), CA_ROW(n, 20),  \
-     CA_ROW(n, 21), CA_ROW(n, 22), CA_ROW(n, 23), CA_ROW(n, 24), CA_ROW(n, 25)}
-static const unsigned char common_at[4][26][33] = {CA_N(1), CA_N(2), CA_N(3), CA_N(4)};
+     CA_ROW(n, 21), CA_ROW(n, 22), CA_ROW(n, 23), CA_ROW(n, 24), CA_ROW(n, 25), CA_ROW(n, 26)}
+typedef struct same_tabs {
+    common_row row[4][10][9]; /* [n - 1][e0][ll] */
+    uint16_t at[4][27][32];
+} same_tabs;
+static const same_tabs same_tab __attribute__((aligned(32))) = {{CT_N(1), CT_N(2), CT_N(3), CT_N(4)},
+                                                                {CA_N(1), CA_N(2), CA_N(3), CA_N(4)}};
+_Static_assert(sizeof(common_row) == 64 && 4 * 90 * 64 <= UINT16_MAX, "same_tab's offsets fit 16 bits");
+
 /* [n]: the commas of such a row from T's end on (bits 0, 2, 3 + n, 4 + 2 n; 0: no n) */
 #define SAME_COMMAS(n) (5 | 1ull << (3 + (n)) | 1ull << (4 + 2 * (n)))
 static const uint64_t same_commas[5] = {0, SAME_COMMAS(1), SAME_COMMAS(2), SAME_COMMAS(3), SAME_COMMAS(4)};
@@ -869,7 +878,7 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
     if (p[e4] != ']')
         return NULL;
     /* T's and L's lengths (1..8, else the entry no row passes) by the table */
-    const common_row *t = &common_tab[n1][0][0] + common_at[n1][e0][e4];
+    const common_row *t = (const common_row *)(const void *)((const char *)&same_tab + same_tab.at[n1][e0][e4]);
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e0 + 5)), 1);
     const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)t->sh);
     const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
