@@ -896,8 +896,9 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
 {
     const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     const __m256i a = _mm256_sub_epi8(x, k->c0);
-    const uint32_t dm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
-    const uint32_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->comma));
+    const __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a), comma = _mm256_cmpeq_epi8(x, k->comma);
+    const uint32_t cm = (uint32_t)_mm256_movemask_epi8(comma);
+    const uint32_t dc = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(digit, comma)); /* digits and commas */
     /* The row from its digit and comma masks: the other bytes ("o": neither, sentinels
      * from bit 32 on) are the '[' at bit 0 (the caller's test) and then, first, the
      * row's ']' at e4; T ends at the first comma e0. The commas before e4 must be
@@ -905,14 +906,14 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
      * shape): then every byte of the row but those and the brackets is a digit (neither
      * a comma nor an "o" byte), so C has one digit, S and D n, T e0 - 1 and L
      * e4 - e0 - 5 - 2 n. 64-bit positions: no sign extensions. */
-    const uint64_t e0 = _tzcnt_u64(cm), e4 = (uint64_t)__builtin_ctzll(~(uint64_t)(dm | cm | 1));
+    const uint64_t e0 = _tzcnt_u64(cm), e4 = (uint64_t)__builtin_ctzll(~(uint64_t)(dc | 1));
     /* (no comma: e0 is 64, the shift's count 0 - the machine's shift masks it anyway) */
     const uint64_t m = _bzhi_u64(cm, (unsigned)e4) >> (e0 & 63);
     if (m == 0x55) /* (its own call: n - 1 a constant, the table's index as for one shape) */
         return inst_same(p, x, e0, e4, 0, r, k);
     const uint64_t n = _tzcnt_u64(m >> 3); /* 64 when m has no bit past 2 */
     if (n - 2 > 2 || m != same_commas[n]) /* not this shape: the row of any lengths, from here */
-        return inst_avx2_rest(p, x, ~(uint64_t)dm, cm, r, k);
+        return inst_avx2_rest(p, x, ~(uint64_t)(uint32_t)_mm256_movemask_epi8(digit), cm, r, k);
     return inst_same(p, x, e0, e4, n - 1, r, k);
 }
 
