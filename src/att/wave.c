@@ -702,7 +702,7 @@ out:
  * zeroing the rest; then the four cells are converted together (octets_avx2) and
  * stored as time, stall, dur, line - the first four fields of fp_wave_inst, in that
  * order. The shuffle (and the bounds below the smallest values without a leading
- * '0', for the leading-zero test) depend only on T's and L's lengths: common_tab, built by the compiler. */
+ * '0', for the leading-zero test) depend only on T's and L's lengths: same_tab, built by the compiler. */
 _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall) == 8 &&
                    offsetof(fp_wave_inst, dur) == 16 && offsetof(fp_wave_inst, line) == 24,
                "the AVX2 row stores time, stall, dur, line as one 32-byte vector");
@@ -729,21 +729,67 @@ _Static_assert(offsetof(fp_wave_inst, time) == 0 && offsetof(fp_wave_inst, stall
     ((n) < 2 ? -1 : (n) == 2 ? 9 : (n) == 3 ? 99 : (n) == 4 ? 999 : (n) == 5 ? 9999 : (n) == 6 ? 99999         \
                                                                      : (n) == 7 ? 999999 : 9999999)
 #define BELOW_TL(lt, ll) BELOW_LEN(lt), -1, -1, BELOW_LEN(ll)
-/* both in one table, by T's end e0 = lt + 1 and ll: one base, one index */
+/* both in one table, by S's and D's length n, T's end e0 = lt + 1 and ll: one base, one index */
 typedef struct common_row {
     unsigned char sh[32];
     int64_t below[4];
 } common_row;
-#define CT(e0, ll) {{SH_COMMON((e0) - 1, ll)}, {BELOW_TL((e0) - 1, ll)}}
-#define CT_ROW(e0) {CT(e0, 0), CT(e0, 1), CT(e0, 2), CT(e0, 3), CT(e0, 4), CT(e0, 5), CT(e0, 6), CT(e0, 7), CT(e0, 8)}
-static const common_row common_tab[10][9] __attribute__((aligned(32))) = {
-    CT_ROW(0), CT_ROW(1), CT_ROW(2), CT_ROW(3), CT_ROW(4), CT_ROW(5), CT_ROW(6), CT_ROW(7), CT_ROW(8), CT_ROW(9)};
+/* The rows whose S and D have one length n = 1..4 (n = 1: the common shape; the
+ * decoder's stall and duration often agree, 2..4 are a sixth of a big trace's rows):
+ * the low lane as SH_LO(lt, n); the high one from D's start when n = 1, p[e0 + 5..],
+ * which for any n holds D (from n - 1) and L: D ending at 2 n - 2, L at 2 n - 1 + ll
+ * (<= 15). */
+#define SH_SAME(lt, n, ll) SH_LO(lt, n), SH_CELL(2 * (n) - 2, n), SH_CELL(2 * (n) - 1 + (ll), ll)
+/* T's end e0 < 2 or L of no digits: no row passes (no value exceeds INT64_MAX) */
+#define CT_BAD(e0, ll) ((e0) < 2 || (ll) == 0)
+#define CT_BELOW(e0, ll, v) (CT_BAD(e0, ll) ? INT64_MAX : (v))
+#define CT(n, e0, ll)                                                                                          \
+    {{SH_SAME((e0) - 1, n, ll)},                                                                               \
+     {CT_BELOW(e0, ll, BELOW_LEN((e0) - 1)), CT_BELOW(e0, ll, BELOW_LEN(n)), CT_BELOW(e0, ll, BELOW_LEN(n)),   \
+      CT_BELOW(e0, ll, BELOW_LEN(ll))}}
+#define CT_ROW(n, e0)                                                                                          \
+    {CT(n, e0, 0), CT(n, e0, 1), CT(n, e0, 2), CT(n, e0, 3), CT(n, e0, 4), CT(n, e0, 5), CT(n, e0, 6),         \
+     CT(n, e0, 7), CT(n, e0, 8)}
+#define CT_N(n)                                                                                                \
+    {CT_ROW(n, 0), CT_ROW(n, 1), CT_ROW(n, 2), CT_ROW(n, 3), CT_ROW(n, 4), CT_ROW(n, 5), CT_ROW(n, 6),         \
+     CT_ROW(n, 7), CT_ROW(n, 8), CT_ROW(n, 9)}
+/* [n - 1][e0][e4], by T's end and the ']' (e0 <= 25 and e4 <= 32 once the commas
+ * matched; e4 = 32 reads the next e0's [0], an entry like all of e4 < e0 + 7):
+ * the byte offset in same_tab of the row's entry of row[n - 1], e0 * 9 + ll with
+ * ll = e4 - e0 - 5 - 2 n, when T and L have 1..8 digits, else 0 - row[0][0][0],
+ * which no row passes. One load instead of the lengths' range checks, and one base
+ * for both tables. */
+#define CA_LL(n, e0, e4) ((e4) - (e0) - 5 - 2 * (n))
+#define CA(n, e0, e4)                                                                                          \
+    ((e0) >= 2 && (e0) <= 9 && CA_LL(n, e0, e4) >= 1 && CA_LL(n, e0, e4) <= 8                                  \
+         ? (((n) - 1) * 90 + (e0) * 9 + CA_LL(n, e0, e4)) * (int)sizeof(common_row)                            \
+         : 0)
+#define CA8(n, e0, o)                                                                                          \
+    CA(n, e0, o), CA(n, e0, (o) + 1), CA(n, e0, (o) + 2), CA(n, e0, (o) + 3), CA(n, e0, (o) + 4),              \
+        CA(n, e0, (o) + 5), CA(n, e0, (o) + 6), CA(n, e0, (o) + 7)
+#define CA_ROW(n, e0) {CA8(n, e0, 0), CA8(n, e0, 8), CA8(n, e0, 16), CA8(n, e0, 24)}
+#define CA_N(n)                                                                                                \
+    {CA_ROW(n, 0),  CA_ROW(n, 1),  CA_ROW(n, 2),  CA_ROW(n, 3),  CA_ROW(n, 4),  CA_ROW(n, 5),  CA_ROW(n, 6),   \
+     CA_ROW(n, 7),  CA_ROW(n, 8),  CA_ROW(n, 9),  CA_ROW(n, 10), CA_ROW(n, 11), CA_ROW(n, 12), CA_ROW(n, 13),  \
+     CA_ROW(n, 14), CA_ROW(n, 15), CA_ROW(n, 16), CA_ROW(n, 17), CA_ROW(n, 18), CA_ROW(n, 19), CA_ROW(n, 20),  \
+     CA_ROW(n, 21), CA_ROW(n, 22), CA_ROW(n, 23), CA_ROW(n, 24), CA_ROW(n, 25), CA_ROW(n, 26)}
+typedef struct same_tabs {
+    common_row row[4][10][9]; /* [n - 1][e0][ll] */
+    uint16_t at[4][27][32];
+} same_tabs;
+static const same_tabs same_tab __attribute__((aligned(32))) = {{CT_N(1), CT_N(2), CT_N(3), CT_N(4)},
+                                                                {CA_N(1), CA_N(2), CA_N(3), CA_N(4)}};
+_Static_assert(sizeof(common_row) == 64 && 4 * 90 * 64 <= UINT16_MAX, "same_tab's offsets fit 16 bits");
+
+/* [n]: the commas of such a row from T's end on (bits 0, 2, 3 + n, 4 + 2 n; 0: no n) */
+#define SAME_COMMAS(n) (5 | 1ull << (3 + (n)) | 1ull << (4 + 2 * (n)))
+static const uint64_t same_commas[5] = {0, SAME_COMMAS(1), SAME_COMMAS(2), SAME_COMMAS(3), SAME_COMMAS(4)};
+_Static_assert(SAME_COMMAS(1) == 0x55, "the common shape's commas");
 
 /* The constants of inst_avx2, made once per batch and hidden from the compiler
  * (an empty asm), which otherwise rebuilds each of them in every row. */
 typedef struct avx2_k {
-    __m256i c0, nine, w10, w100, m10k, ones;
-    uint64_t even, commas;
+    __m256i c0, nine, w10, w100, m10k, ones, comma;
 } avx2_k;
 
 __attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *k)
@@ -754,10 +800,9 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline void avx2_k_init(avx2_k *
     k->w100 = _mm256_set1_epi32(0x00010064);
     k->m10k = _mm256_set1_epi64x(10000);
     k->ones = _mm256_set1_epi8(-1);
-    k->even = 0x00ff00ff00ff00ffull;
-    k->commas = 0x002c002c002c002cull;
+    k->comma = _mm256_set1_epi8(',');
     __asm__("" : "+x"(k->c0), "+x"(k->nine), "+x"(k->w10), "+x"(k->w100), "+x"(k->m10k), "+x"(k->ones));
-    __asm__("" : "+r"(k->even), "+r"(k->commas));
+    __asm__("" : "+x"(k->comma));
 }
 
 /* Four cells of <= 8 digit values (each 8-byte lane right-aligned, most significant
@@ -788,45 +833,22 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline __m256i oc
 static const unsigned char sh_lo[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_LO);
 static const unsigned char sh_hi[9][9][16] __attribute__((aligned(16))) = SH_TAB(SH_HI);
 
-#define KSHAPE(n) {(1ull << (6 + 2 * (n))) - 1, 5 | 1ull << (3 + (n)) | 1ull << (4 + 2 * (n))}
-
-/* That row, from where inst_avx2 found it is not the common shape (one load, one
- * non-digit mask and one leading-zero test for both): x the 32 bytes at p, nd their
- * non-digit mask, e0 T's end. */
+/* That row, from where inst_avx2 found it is not the common shape (one load and one
+ * pair of masks for both): x the 32 bytes at p, nd their non-digit mask (sentinels
+ * from bit 32 on), cm their comma mask. */
 __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char *inst_avx2_rest(const char *p, __m256i x, uint64_t nd,
-                                                                                unsigned e0, fp_wave_inst *r,
+                                                                                uint64_t cm, fp_wave_inst *r,
                                                                                 const avx2_k *k)
 {
+    /* T's end: the first non-digit after the '[' (bit 0, the caller's test) - not the
+     * first comma, which would leave a non-comma inside T unchecked on the way below */
+    const unsigned e0 = (unsigned)__builtin_ctzll(nd & (nd - 1));
     const uint64_t zm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, k->c0));
     if (zm & (nd << 1) & ~(nd >> 1)) /* a leading zero: a '0' after a non-digit, before a digit */
         return NULL;
     if (((nd >> e0) & 0xf) != 0x5) /* then one non-digit (C), a separator, a digit */
         return NULL;
-    const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(',')));
     unsigned e2, e4, lt = e0 - 1, ls, ld, ll;
-    /* The usual shape here (a sixth of a big trace's rows): S and D of one length
-     * n = 1..4 (the decoder's stall and duration often agree), so from e0 on the
-     * non-digits are exactly bits 0, 2, 3 + n, 4 + 2 n with L's first digit at 5 + 2 n:
-     * one compare of the non-digit mask and one of the comma mask against that pattern
-     * replace the searches for S's and D's ends and their checks. Whatever misses it
-     * (other lengths, other bytes) is decided by the general way below. */
-    const uint64_t t = nd >> e0;
-    const unsigned n = (unsigned)__builtin_ctzll(t >> 3);
-    if (n - 1 < 4) {
-        /* [n]: the pattern's bits (through L's first digit) and the pattern */
-        static const uint64_t kshape[5][2] = {{0, 0}, KSHAPE(1), KSHAPE(2), KSHAPE(3), KSHAPE(4)};
-        const uint64_t m = kshape[n][0], pat = kshape[n][1];
-        if ((t & m) == pat && ((cm >> e0) & m) == pat) {
-            ls = ld = n;
-            ll = (unsigned)__builtin_ctzll(t >> (5 + 2 * n));
-            e2 = e0 + 3 + n;
-            e4 = e0 + 5 + 2 * n + ll;
-            /* T and L 1..8 digits; then T, S end by byte 16 and D, L fit 16 bytes from D */
-            if (((lt - 1) | (ll - 1)) > 7 || p[e4] != ']')
-                return NULL;
-            goto convert;
-        }
-    }
     e2 = e0 + 3 + (unsigned)__builtin_ctzll(nd >> (e0 + 3)); /* S's end */
     unsigned e3 = e2 + 1 + (unsigned)__builtin_ctzll(nd >> (e2 + 1)); /* D's */
     e4 = e3 + 1 + (unsigned)__builtin_ctzll(nd >> (e3 + 1)); /* L's */
@@ -837,8 +859,6 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
     /* the non-digits between '[' and e4 are e0, e0 + 2, e2, e3: all commas; e4 is ']' */
     if ((nd & ~cm & ((1ull << e4) - 1) & ~1ull) || p[e4] != ']')
         return NULL;
-convert:
-    ; /* (a label precedes a statement, not the declarations below) */
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e2 + 1)), 1);
     const __m256i ctl = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)sh_lo[lt][ls])),
                                                 _mm_load_si128((const __m128i *)(const void *)sh_hi[ld][ll]), 1);
@@ -849,35 +869,52 @@ convert:
     return p + e4 + 1;
 }
 
+/* The row inst_avx2 found to be "[T,C,S,D,L]" with C one digit and S and D n = n1 + 1
+ * digits each, T ending at e0 and L at e4 (T's and L's lengths are still to check). */
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char *inst_same(const char *p, __m256i x, uint64_t e0,
+                                                                            uint64_t e4, uint64_t n1, fp_wave_inst *r,
+                                                                            const avx2_k *k)
+{
+    if (p[e4] != ']')
+        return NULL;
+    /* T's and L's lengths (1..8, else the entry no row passes) by the table */
+    const common_row *t = (const common_row *)(const void *)((const char *)&same_tab + same_tab.at[n1][e0][e4]);
+    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e0 + 5)), 1);
+    const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)t->sh);
+    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
+    const __m256i v = octets_avx2(dig, k); /* T, S, D, L as int64 */
+    /* a leading '0': a value below the smallest of its length (C is one digit) */
+    if (!_mm256_testc_si256(_mm256_cmpgt_epi64(v, _mm256_load_si256((const __m256i *)(const void *)t->below)), k->ones))
+        return NULL;
+    _mm256_storeu_si256((__m256i *)(void *)r, v);
+    r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
+    return p + e4 + 1;
+}
+
 __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char *inst_avx2(const char *p, fp_wave_inst *r,
                                                                             const avx2_k *k)
 {
     const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     const __m256i a = _mm256_sub_epi8(x, k->c0);
-    const uint64_t nd = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a));
-    /* 64-bit positions: no sign extensions; bit 0 ('[', the caller's test) is the lowest set */
-    uint64_t e0 = (uint64_t)__builtin_ctzll(nd & (nd - 1));
-    if (((nd >> e0) & 0xff) != 0x55) /* not the common shape: the row of any lengths, from here */
-        return inst_avx2_rest(p, x, nd, (unsigned)e0, r, k);
-    uint64_t w;
-    memcpy(&w, p + e0, 8);
-    if ((w & k->even) != k->commas)
-        return NULL;
-    const char *l = p + e0 + 7;
-    uint64_t ll = (uint64_t)__builtin_ctzll(nd >> (e0 + 7));
-    if (((e0 - 2) | (ll - 1)) > 7 || l[ll] != ']') /* lt = e0 - 1 and ll both 1..8 (0 wraps) */
-        return NULL;
-    const common_row *t = &common_tab[e0][ll];
-    const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(l - 2)), 1);
-    const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)t->sh);
-    const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
-    const __m256i v = octets_avx2(dig, k); /* T, S, D, L as int64 */
-    /* a leading '0' of T or L: a value below the smallest of its length (C, S, D are one digit) */
-    if (!_mm256_testc_si256(_mm256_cmpgt_epi64(v, _mm256_load_si256((const __m256i *)(const void *)t->below)), k->ones))
-        return NULL;
-    _mm256_storeu_si256((__m256i *)(void *)r, v);
-    r->cat = (int32_t)(unsigned char)p[e0 + 1] - '0';
-    return l + ll + 1;
+    const __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(a, k->nine), a), comma = _mm256_cmpeq_epi8(x, k->comma);
+    const uint32_t cm = (uint32_t)_mm256_movemask_epi8(comma);
+    const uint32_t dc = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(digit, comma)); /* digits and commas */
+    /* The row from its digit and comma masks: the other bytes ("o": neither, sentinels
+     * from bit 32 on) are the '[' at bit 0 (the caller's test) and then, first, the
+     * row's ']' at e4; T ends at the first comma e0. The commas before e4 must be
+     * exactly e0, e0 + 2, e0 + 3 + n, e0 + 4 + 2 n for one n = 1..4 (1: the common
+     * shape): then every byte of the row but those and the brackets is a digit (neither
+     * a comma nor an "o" byte), so C has one digit, S and D n, T e0 - 1 and L
+     * e4 - e0 - 5 - 2 n. 64-bit positions: no sign extensions. */
+    const uint64_t e0 = _tzcnt_u64(cm), e4 = (uint64_t)__builtin_ctzll(~(uint64_t)(dc | 1));
+    /* (no comma: e0 is 64, the shift's count 0 - the machine's shift masks it anyway) */
+    const uint64_t m = _bzhi_u64(cm, (unsigned)e4) >> (e0 & 63);
+    if (m == 0x55) /* (its own call: n - 1 a constant, the table's index as for one shape) */
+        return inst_same(p, x, e0, e4, 0, r, k);
+    const uint64_t n = _tzcnt_u64(m >> 3); /* 64 when m has no bit past 2 */
+    if (n - 2 > 2 || m != same_commas[n]) /* not this shape: the row of any lengths, from here */
+        return inst_avx2_rest(p, x, ~(uint64_t)(uint32_t)_mm256_movemask_epi8(digit), cm, r, k);
+    return inst_same(p, x, e0, e4, n - 1, r, k);
 }
 
 /* insts_batch with the AVX2 row first. */

@@ -971,7 +971,8 @@ static void cell_digits(fp_sb *sb, int n, int zero)
 /* Round 5's row and header paths (wave.c inst_avx2 going on to inst_avx2_rest with
  * the same mask, the common row's leading-zero test by common_tab's smallest values;
  * fscan.h's one-step keys and reordered scalars): rows [T,C,S,D,L] whose S and D
- * have any length 1..9 (the moe rows: "[27460,9,732,732,3]"), T and L 1..10, one
+ * have any length 1..9 (the moe rows: "[27460,9,732,732,3]"; in half the rows both
+ * one length, round 8's rows of one S/D length by common_tab[n]), T and L 1..10, one
  * cell with a leading '0' in a quarter of them, now and then a sign, a blank or 2-digit C;
  * header keys of every length to 20 with now and then a byte no key has, and header
  * scalars of every kind; one byte in a third of the documents replaced. Each read
@@ -1011,6 +1012,7 @@ static void any_rows(bool baseline)
         zrow = zrow >= 0 ? zrow % nrow : -1;
         for (int r = 0; r < nrow; r++) {
             fp_sb_adds(&sb, r ? ",[" : "[");
+            int ls = 1; /* S's length: D has it too in half the rows (inst_avx2's rows of one S/D length) */
             for (int k = 0; k < 5; k++) {
                 if (k)
                     fp_sb_addc(&sb, rand() % 300 ? ',' : ' ');
@@ -1018,7 +1020,10 @@ static void any_rows(bool baseline)
                     fp_sb_addc(&sb, '-');
                 int n = k == 0 || k == 4 ? 1 + rand() % (rand() % 4 ? 8 : 10)
                         : k == 1        ? (rand() % 20 ? 1 : 2)
+                        : k == 3 && rand() % 2 ? ls
                                         : 1 + rand() % (rand() % 3 ? 3 : 9);
+                if (k == 2)
+                    ls = n;
                 bool z = r == zrow && k == zcell;
                 cell_digits(&sb, z && n < 2 ? 2 : n, z ? 1 : 1 << 20);
             }
