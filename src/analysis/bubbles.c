@@ -1042,67 +1042,8 @@ typedef struct occ_job {
     fp_err rt_e;
     fp_realtime rt;
     fp_trace_part *part;
-    fp_bub_occ_se *levels; /* occ_levels of occ */
+    fp_bub_occ_se *levels; /* fp_occ_levels of occ: on this job, beside the walk */
 } occ_job;
-
-/* Each SE's occupancy level over time (peak, mean, 16 buckets) from its events: on the
- * occupancy job (beside the walk with --jobs 2: ~4.5 M instructions per 65 K events on
- * moe_reduce-big, that were serial on the main thread after the walk). */
-static fp_bub_occ_se *occ_levels(const fp_occupancy *occ)
-{
-    fp_bub_occ_se *out = calloc(occ->n + 1, sizeof *out);
-    if (!out)
-        abort();
-    for (size_t s = 0; s < occ->n; s++) {
-        const fp_occ_se *S = &occ->ses[s];
-        fp_bub_occ_se *o = &out[s];
-        o->se = S->se;
-        o->events = S->n;
-        if (S->n == 0)
-            continue;
-        /* waves already resident before the first event would drive the level
-         * negative: shift by the lowest prefix so the level never goes below 0 */
-        long lvl = 0, low = 0;
-        for (size_t i = 0; i < S->n; i++) {
-            lvl += S->ev[i].start ? 1 : -1;
-            if (lvl < low)
-                low = lvl;
-        }
-        o->t0 = S->ev[0].time;
-        o->t1 = S->ev[S->n - 1].time;
-        int64_t span = o->t1 - o->t0;
-        o->n_buckets = span > 0 ? 16 : 0;
-        double area = 0, bucket_area[16] = {0};
-        lvl = -low;
-        long peak = lvl;
-        for (size_t i = 0; i < S->n; i++) {
-            lvl += S->ev[i].start ? 1 : -1;
-            if (lvl > peak)
-                peak = lvl;
-            if (i + 1 < S->n && span > 0) {
-                int64_t a = S->ev[i].time, z = S->ev[i + 1].time;
-                area += (double)lvl * (double)(z - a);
-                /* spread [a, z) over the buckets it covers */
-                while (a < z) {
-                    int bi = (int)((a - o->t0) * 16 / span);
-                    if (bi > 15)
-                        bi = 15;
-                    int64_t bend = o->t0 + (int64_t)(((double)span * (bi + 1)) / 16.0);
-                    if (bend <= a)
-                        bend = a + 1;
-                    int64_t seg_end = z < bend ? z : bend;
-                    bucket_area[bi] += (double)lvl * (double)(seg_end - a);
-                    a = seg_end;
-                }
-            }
-        }
-        o->peak = (int)peak;
-        o->mean = span > 0 ? area / (double)span : (double)peak;
-        for (int i = 0; i < o->n_buckets; i++)
-            o->buckets[i] = bucket_area[i] / ((double)span / 16.0);
-    }
-    return out;
-}
 
 static bool occ_stopping(const void *p)
 {
@@ -1136,7 +1077,7 @@ static void *occ_main(void *arg)
         return NULL;
     j->have_rt = fp_realtime_load(j->dir, &j->rt, &j->rt_e) == 0;
     j->part = fp_trace_facts_occ(&j->occ, j->have_rt ? &j->rt : NULL);
-    j->levels = occ_levels(&j->occ);
+    j->levels = fp_occ_levels(&j->occ); /* workdist.c */
     return NULL;
 }
 

@@ -999,6 +999,147 @@ static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, 
     return part;
 }
 
+/* ---- each SE's occupancy level over time (bubbles.json's occupancy block) ---- */
+
+/* The reference way, one SE with events: two passes, the time between events spread
+ * over the 16 buckets it covers in doubles. */
+static void levels_general(const fp_occ_se *S, fp_bub_occ_se *o)
+{
+    /* waves already resident before the first event would drive the level
+     * negative: shift by the lowest prefix so the level never goes below 0 */
+    long lvl = 0, low = 0;
+    for (size_t i = 0; i < S->n; i++) {
+        lvl += S->ev[i].start ? 1 : -1;
+        if (lvl < low)
+            low = lvl;
+    }
+    o->t0 = S->ev[0].time;
+    o->t1 = S->ev[S->n - 1].time;
+    int64_t span = o->t1 - o->t0;
+    o->n_buckets = span > 0 ? 16 : 0;
+    double area = 0, bucket_area[16] = {0};
+    lvl = -low;
+    long peak = lvl;
+    for (size_t i = 0; i < S->n; i++) {
+        lvl += S->ev[i].start ? 1 : -1;
+        if (lvl > peak)
+            peak = lvl;
+        if (i + 1 < S->n && span > 0) {
+            int64_t a = S->ev[i].time, z = S->ev[i + 1].time;
+            area += (double)lvl * (double)(z - a);
+            /* spread [a, z) over the buckets it covers */
+            while (a < z) {
+                int bi = (int)((a - o->t0) * 16 / span);
+                if (bi > 15)
+                    bi = 15;
+                int64_t bend = o->t0 + (int64_t)(((double)span * (bi + 1)) / 16.0);
+                if (bend <= a)
+                    bend = a + 1;
+                int64_t seg_end = z < bend ? z : bend;
+                bucket_area[bi] += (double)lvl * (double)(seg_end - a);
+                a = seg_end;
+            }
+        }
+    }
+    o->peak = (int)peak;
+    o->mean = span > 0 ? area / (double)span : (double)peak;
+    for (int i = 0; i < o->n_buckets; i++)
+        o->buckets[i] = bucket_area[i] / ((double)span / 16.0);
+}
+
+/* levels_general's numbers in one pass, in integers: with n events and a span below
+ * 2^40 whose product is below 2^53, every term and partial sum of its double sums is
+ * an integer below 2^53 - exact - so int64 sums converted once are the same doubles.
+ * The level is kept from 0 and shifted by the lowest prefix at the end (the area less
+ * low x the time summed, per bucket too); the bucket of a time is a cursor over the
+ * 16 bucket starts (times only grow), each bucket's end computed once as
+ * levels_general computes it per step, and the usual step, inside the cursor's
+ * bucket, is one compare. false: out of those bounds, or times going back (the
+ * reader sorts them: not expected), and o is untouched. */
+static bool levels_fast(const fp_occ_se *S, fp_bub_occ_se *o)
+{
+    const size_t n = S->n;
+    const int64_t t0 = S->ev[0].time, t1 = S->ev[n - 1].time;
+    const uint64_t uspan = (uint64_t)t1 - (uint64_t)t0;
+    if (t1 <= t0 || uspan >= ((uint64_t)1 << 40) || (uint64_t)n > (((uint64_t)1 << 53) - 1) / uspan)
+        return false;
+    const int64_t span = (int64_t)uspan;
+    /* bend[b]: levels_general's end of bucket b; first[b]: the first time whose bucket
+     * index (t - t0) * 16 / span is b (16: past the last) */
+    int64_t bend[16], first[17];
+    for (int b = 0; b < 16; b++)
+        bend[b] = t0 + (int64_t)(((double)span * (b + 1)) / 16.0);
+    for (int b = 0; b <= 16; b++)
+        first[b] = t0 + (b * span + 15) / 16;
+    int64_t lvl = 0, low = 0, high = 0, area = 0, bucket[16] = {0}, covered[16] = {0};
+    /* the cursor's bucket: its sums in registers until the cursor moves on */
+    int cb = 0;
+    int64_t b_area = 0, b_cov = 0, b_end = bend[0], a = t0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        lvl += S->ev[i].start ? 1 : -1;
+        low = lvl < low ? lvl : low;
+        high = lvl > high ? lvl : high;
+        const int64_t z = S->ev[i + 1].time; /* the level holds over [a, z) */
+        if (z == a)
+            continue;
+        if (z < a)
+            return false;
+        const int64_t d = z - a, ld = lvl * d;
+        area += ld;
+        /* a < z <= b_end <= first[cb + 1]: [a, z) is all in bucket cb */
+        if (z <= b_end) {
+            b_area += ld;
+            b_cov += d;
+            a = z;
+            continue;
+        }
+        do { /* levels_general's loop, the index from the cursor */
+            while (cb < 15 && a >= first[cb + 1]) {
+                bucket[cb] = b_area;
+                covered[cb] = b_cov;
+                b_area = b_cov = 0;
+                b_end = bend[++cb];
+            }
+            const int64_t e = b_end > a ? b_end : a + 1, seg_end = z < e ? z : e;
+            b_area += lvl * (seg_end - a);
+            b_cov += seg_end - a;
+            a = seg_end;
+        } while (a < z);
+    }
+    bucket[cb] = b_area;
+    covered[cb] = b_cov;
+    lvl += S->ev[n - 1].start ? 1 : -1;
+    low = lvl < low ? lvl : low;
+    high = lvl > high ? lvl : high;
+    o->t0 = t0;
+    o->t1 = t1;
+    o->n_buckets = 16;
+    o->peak = (int)(high - low);
+    o->mean = (double)(area - low * span) / (double)span;
+    for (int b = 0; b < 16; b++)
+        o->buckets[b] = (double)(bucket[b] - low * covered[b]) / ((double)span / 16.0);
+    return true;
+}
+
+static fp_bub_occ_se *occ_levels(const fp_occupancy *occ, bool general)
+{
+    fp_bub_occ_se *out = calloc(occ->n + 1, sizeof *out);
+    if (!out)
+        abort();
+    for (size_t s = 0; s < occ->n; s++) {
+        const fp_occ_se *S = &occ->ses[s];
+        fp_bub_occ_se *o = &out[s];
+        o->se = S->se;
+        o->events = S->n;
+        if (S->n && (general || !levels_fast(S, o)))
+            levels_general(S, o);
+    }
+    return out;
+}
+
+fp_bub_occ_se *fp_occ_levels(const fp_occupancy *occ) { return occ_levels(occ, false); }
+fp_bub_occ_se *fp_occ_levels_general(const fp_occupancy *occ) { return occ_levels(occ, true); }
+
 fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt)
 {
     return trace_occ(occ, rt, false, SMALL_MIN_EVENTS);

@@ -3436,7 +3436,7 @@ typedef struct ws_len {
 static const ws_len ws_len_tab[8] __attribute__((aligned(16))) = {
     {{0}, 0, 0, 0, 0}, WS_LEN(1), WS_LEN(2), WS_LEN(3), WS_LEN(4), WS_LEN(5), WS_LEN(6), WS_LEN(7)};
 
-__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline unsigned ws_time4_avx2(const char *p, int64_t v[4])
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline unsigned ws_time4_avx2(const char *p, __m128i *v)
 {
     uint64_t q;
     memcpy(&q, p, 8);
@@ -3460,13 +3460,36 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline unsigned w
     const __m256i pairs = _mm256_maddubs_epi16(y, _mm256_set1_epi16(0x010a));
     const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00010064)); /* each <= 9999 */
     const __m256i oct = _mm256_madd_epi16(_mm256_packus_epi32(quads, quads), _mm256_set1_epi32(0x00012710));
-    const uint64_t lo = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(oct)),
-                   hi = (uint64_t)_mm_cvtsi128_si64(_mm256_extracti128_si256(oct, 1));
-    v[0] = (uint32_t)lo;
-    v[1] = (int64_t)(lo >> 32);
-    v[2] = (uint32_t)hi;
-    v[3] = (int64_t)(hi >> 32);
+    /* each lane holds its two values twice: the first of each, in order */
+    *v = _mm256_castsi256_si128(_mm256_permute4x64_epi64(oct, 0x08));
     return 4 * w;
+}
+
+/* Four state cells of 1 or 2 digits at p (16 bytes readable), each followed by ',', as
+ * ws_state4_same reads them, into the four 32-bit lanes of *v: "d,d,d,d," widened from
+ * the word already checked, "dd,dd,dd,dd," by one shuffle and one multiply-add. Returns
+ * the bytes taken (0: not this case). */
+__attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline unsigned ws_state4_vec(const char *p, __m128i *v)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    const uint64_t d = w - 0x2c302c302c302c30ull;
+    if (!(d & 0xff00ff00ff00ff00ull) && !((d | (d + 0x0076007600760076ull)) & 0x0080008000800080ull)) {
+        *v = _mm_cvtepu16_epi32(_mm_cvtsi64_si128((long long)d)); /* the commas became 0 */
+        return 8;
+    }
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const __m128i a = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+    const unsigned dig = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(9)), a));
+    const unsigned com = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')));
+    const unsigned zer = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, _mm_setzero_si128()));
+    /* as ws_state4_same: digits at 0, 1, 3, 4, 6, 7, 9, 10, commas at 2, 5, 8, 11, no '0'
+     * opening a cell */
+    if ((dig & 0xfffu) != 0x6dbu || (com & 0xfffu) != 0x924u || (zer & 0x249u))
+        return 0;
+    const __m128i tens = _mm_shuffle_epi8(a, _mm_setr_epi8(0, 1, 3, 4, 6, 7, 9, 10, -1, -1, -1, -1, -1, -1, -1, -1));
+    *v = _mm_cvtepi16_epi32(_mm_maddubs_epi16(tens, _mm_set1_epi16(0x010a)));
+    return 12;
 }
 
 #endif
@@ -3533,11 +3556,17 @@ static size_t ws_block(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int6
 }
 
 #if defined(HAVE_AVX2_ROWS)
-/* ws_block with ws_time4_avx2 (wide_ok): the same steps and results. */
+/* ws_block with ws_time4_avx2 (wide_ok): the same steps and results. The four steps'
+ * terms in vectors: the times and states in 32-bit lanes, each lane's previous one by an
+ * alignr from the last four, the products in 32 bits (a state below 100 times a time
+ * difference below 10^7: below 2^31) summed in 64-bit lanes. For that the values carried
+ * in must be a cell's too (a state below 100, a time below 10^7): else ws_block's way. */
 __attribute__((target("avx2,bmi,bmi2"))) static size_t ws_block_wide(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int64_t *acc)
 {
     int64_t s = *s0, t = *t0, sum = *acc;
-    if (s < 0 || s >= WS_COMPACT || t < 0 || t >= WS_COMPACT || sum > ((int64_t)1 << 62) || sum < -((int64_t)1 << 62))
+    if (s < 0 || s >= 100 || t < 0 || t >= 10000000)
+        return ws_block(r, rt, s0, t0, acc);
+    if (sum > ((int64_t)1 << 62) || sum < -((int64_t)1 << 62))
         return 0;
     /* cursors in locals: r and rt may be one object as far as the compiler knows */
     const char *ps = r->buf + r->pos, *pt = rt->buf + rt->pos;
@@ -3551,20 +3580,37 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t ws_block_wide(chunk_rd *r
         n = WS_BLOCK;
     size_t k = 0;
     /* ws_block's loops, the time cells by ws_time4_avx2 (reads p[0..2w+16), 2w + 16 <= 32) */
+    __m128i sv = _mm_cvtsi32_si128((int)s), tv = _mm_cvtsi32_si128((int)t); /* lane 3 after the shift */
+    sv = _mm_shuffle_epi32(sv, 0);
+    tv = _mm_shuffle_epi32(tv, 0);
+    __m256i vsum = _mm256_setzero_si256();
     while (k + 4 <= n) {
-        int64_t tv[4], sv[4];
-        unsigned a = ws_time4_avx2(pt, tv), b = a ? ws_state4_same(ps, sv) : 0, b0, b1, b2, b3;
-        if (!a || (!b && (!(b0 = ws_state_cell(ps, &sv[0])) || !(b1 = ws_state_cell(ps + b0, &sv[1])) ||
-                          !(b2 = ws_state_cell(ps + b0 + b1, &sv[2])) ||
-                          !(b3 = ws_state_cell(ps + b0 + b1 + b2, &sv[3])) || !(b = b0 + b1 + b2 + b3))))
+        __m128i ts, ss;
+        unsigned a = ws_time4_avx2(pt, &ts), b = a ? ws_state4_vec(ps, &ss) : 0;
+        if (a && !b) {
+            int64_t c[4];
+            unsigned b0, b1, b2, b3;
+            if (!(b0 = ws_state_cell(ps, &c[0])) || !(b1 = ws_state_cell(ps + b0, &c[1])) ||
+                !(b2 = ws_state_cell(ps + b0 + b1, &c[2])) || !(b3 = ws_state_cell(ps + b0 + b1 + b2, &c[3])))
+                break;
+            b = b0 + b1 + b2 + b3;
+            ss = _mm_setr_epi32((int)c[0], (int)c[1], (int)c[2], (int)c[3]);
+        }
+        if (!a)
             break;
         pt += a;
         ps += b;
-        sum += s * (tv[0] - t) + sv[0] * (tv[1] - tv[0]) + sv[1] * (tv[2] - tv[1]) + sv[2] * (tv[3] - tv[2]);
-        s = sv[3];
-        t = tv[3];
+        /* lanes: the state before each time, and the time before it */
+        const __m128i sp = _mm_alignr_epi8(ss, sv, 12), tp = _mm_alignr_epi8(ts, tv, 12);
+        vsum = _mm256_add_epi64(vsum, _mm256_cvtepi32_epi64(_mm_mullo_epi32(sp, _mm_sub_epi32(ts, tp))));
+        sv = ss;
+        tv = ts;
         k += 4;
     }
+    s = (uint32_t)_mm_extract_epi32(sv, 3);
+    t = (uint32_t)_mm_extract_epi32(tv, 3);
+    const __m128i h = _mm_add_epi64(_mm256_castsi256_si128(vsum), _mm256_extracti128_si256(vsum, 1));
+    sum += _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
     for (; k < n; k++) {
         int64_t s1, t1;
         unsigned a = ws_time_cell(pt, &t1), b;

@@ -3,13 +3,15 @@
  * (fp_wstates_integral, against the whole reader fp_wstates_parse_jscan); realtime.json
  * (fp_realtime_load) and the trace facts computed from both (fp_trace_facts, issue 23: never a
  * table indexed by a file's CU id; round 5: its fast ways against its sorting ways, and the
- * small-keys walk on every SE its flag allows; the wstates integral with both scanners).
+ * small-keys walk on every SE its flag allows; the wstates integral with both scanners; round 8:
+ * the occupancy levels' one pass against their two).
  * It found issue 10 (a) in 2 s (a repeated "state"/"time" key overflowed
  * read_int_array's buffer; regressions/wave_side/issue10a_*). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "flyprof/bubbles.h"
 #include "flyprof/model.h"
 #include "flyprof/realtime.h"
 #include "flyprof/wave.h"
@@ -109,6 +111,22 @@ static void facts_both(const fp_occupancy *occ, const fp_realtime *rt)
         free(txt[g]);
 }
 
+/* fp_occ_levels (one pass in integers) against its reference way (doubles, two passes):
+ * every field, the doubles bit for bit. */
+static void levels_both(const fp_occupancy *occ)
+{
+    fp_bub_occ_se *a = fp_occ_levels(occ), *b = fp_occ_levels_general(occ);
+    for (size_t s = 0; s < occ->n; s++) {
+        const fp_bub_occ_se *x = &a[s], *y = &b[s];
+        if (x->se != y->se || x->events != y->events || x->peak != y->peak || x->t0 != y->t0 || x->t1 != y->t1 ||
+            x->n_buckets != y->n_buckets || memcmp(&x->mean, &y->mean, sizeof x->mean) ||
+            memcmp(x->buckets, y->buckets, sizeof x->buckets))
+            abort();
+    }
+    free(a);
+    free(b);
+}
+
 /* fp_wstates_integral (the streaming passes, and the whole reader for what they decline)
  * against the whole reader alone on the same bytes: value, flag, rc, error code and text. */
 static void wstates_both(const char *dir, const uint8_t *data, size_t size)
@@ -186,6 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(lt);
         free(wd);
         facts_both(&occ, trc == 0 ? &rt : NULL);
+        levels_both(&occ);
         if (trc == 0)
             fp_realtime_free(&rt);
         fp_err_clear(&terr);

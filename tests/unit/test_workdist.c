@@ -11,6 +11,7 @@
 #include <string.h>
 #include <dirent.h>
 
+#include "flyprof/bubbles.h"
 #include "flyprof/fs.h"
 #include "flyprof/kernel_trace.h"
 #include "flyprof/launch.h"
@@ -619,6 +620,72 @@ static void test_partition_scaling(void **state)
  * (the fuzz targets see inputs of a few KB only): the wave listing (fp_wave_list_dir_general),
  * each wstates<k>.json (fp_wstates_parse_jscan on the file's bytes), the trace facts with the
  * listed waves as traced ones (fp_trace_facts_general). */
+/* fp_occ_levels (levels_fast: one pass in integers) against fp_occ_levels_general (two
+ * passes in doubles): every field, the doubles bit for bit. */
+static void levels_same(const fp_occupancy *occ, const char *what)
+{
+    fp_bub_occ_se *a = fp_occ_levels(occ), *b = fp_occ_levels_general(occ);
+    for (size_t s = 0; s < occ->n; s++) {
+        const fp_bub_occ_se *x = &a[s], *y = &b[s];
+        bool same = x->se == y->se && x->events == y->events && x->peak == y->peak && x->t0 == y->t0 &&
+                    x->t1 == y->t1 && x->n_buckets == y->n_buckets && !memcmp(&x->mean, &y->mean, sizeof x->mean) &&
+                    !memcmp(x->buckets, y->buckets, sizeof x->buckets);
+        if (!same) {
+            fprintf(stderr, "fast peak %d mean %.17g b0 %.17g b15 %.17g t %lld..%lld\n", x->peak, x->mean, x->buckets[0],
+                    x->buckets[15], (long long)x->t0, (long long)x->t1);
+            fprintf(stderr, "ref  peak %d mean %.17g b0 %.17g b15 %.17g t %lld..%lld\n", y->peak, y->mean, y->buckets[0],
+                    y->buckets[15], (long long)y->t0, (long long)y->t1);
+            fail_msg("%s: SE %zu: the levels differ", what, s);
+        }
+    }
+    free(a);
+    free(b);
+}
+
+/* The levels' one-pass way on hostile series: spans of 1 to 2^41 (around its 2^40 bound
+ * and around 16's multiples, where a bucket's end falls on a time), n x span around 2^53,
+ * waves resident before the first event (the level shifted), ties, start flags other
+ * than 0 and 1, negative times, one event, and times going back (not from the readers:
+ * the fast way must decline them). */
+static void test_occ_levels(void **state)
+{
+    (void)state;
+    static const int64_t spans[] = {1, 2, 3, 15, 16, 17, 31, 33, 100, 255, 1000, 4097, 999983, ((int64_t)1 << 40) - 1,
+                                    (int64_t)1 << 40, ((int64_t)1 << 40) + 7, (int64_t)1 << 41};
+    unsigned x = 4242;
+    int cases = 0;
+    for (size_t si = 0; si < sizeof spans / sizeof spans[0]; si++)
+        for (int shape = 0; shape < 12; shape++) {
+            size_t n = shape == 0 ? 1 : shape == 1 ? 2 : shape < 6 ? 5 + (size_t)shape * 7 : 300 + (size_t)shape * 97;
+            if (shape == 11 && spans[si] >= ((int64_t)1 << 39))
+                n = 8193; /* n x span past 2^53 */
+            fp_occ_se se = {3, calloc(n, sizeof(fp_occ_event)), 0, false};
+            assert_non_null(se.ev);
+            int64_t t0 = shape % 3 == 2 ? -5000 - (int64_t)shape : 1000 * shape;
+            for (size_t i = 0; i < n; i++) {
+                x = x * 1103515245u + 12345u;
+                int64_t t = n == 1 ? t0 : t0 + (int64_t)((double)spans[si] * (double)i / (double)(n - 1));
+                if (i && i + 1 < n && (x >> 20) % 4 == 0)
+                    t = se.ev[i - 1].time; /* a tie */
+                if (i && i + 1 < n && (x >> 9) % 5 == 0 && t > se.ev[i - 1].time) /* inside a step: the bucket ends */
+                    t -= (int64_t)((x >> 12) % (uint64_t)(t - se.ev[i - 1].time));
+                if (shape == 10 && i == n / 2)
+                    t = t0 + (t - t0) / 2; /* back in time (not before t0: the reference's bucket index) */
+                int start = shape == 4 ? (int)(x >> 16) % 3 - 1 : (int)((x >> 16) % 2);
+                if (shape == 7 && i < n / 3)
+                    start = 0; /* ends first: waves resident before the trace */
+                se.ev[se.n++] = (fp_occ_event){t, (int)(x % 4), 0, 0, shape == 5 && start ? 7 : start};
+            }
+            fp_occupancy occ = {&se, 1};
+            char what[64];
+            snprintf(what, sizeof what, "span %lld shape %d", (long long)spans[si], shape);
+            levels_same(&occ, what);
+            free(se.ev);
+            cases++;
+        }
+    assert_true(cases > 100);
+}
+
 static int corpus_dispatch(const char *dir)
 {
     int checks = 0;
@@ -657,6 +724,7 @@ static int corpus_dispatch(const char *dir)
         fp_realtime rt;
         bool have_rt = fp_realtime_load(dir, &rt, &e) == 0;
         fp_err_clear(&e);
+        levels_same(&occ, dir);
         fp_wd_wave *w[2] = {calloc(l.n + 1, sizeof *w[0]), calloc(l.n + 1, sizeof *w[1])};
         assert_true(w[0] && w[1]);
         for (size_t i = 0; i < l.n; i++) { /* listed order reversed: the radix order has work to do */
@@ -806,7 +874,7 @@ int main(void)
         cmocka_unit_test(test_realtime),    cmocka_unit_test(test_quantiles),   cmocka_unit_test(test_trace_facts),
         cmocka_unit_test(test_trace_facts_orders), cmocka_unit_test(test_trace_facts_walk),
         cmocka_unit_test(test_corpus_fast_paths), cmocka_unit_test(test_trace_facts_small_keys),
-        cmocka_unit_test(test_quantiles_counting),
+        cmocka_unit_test(test_quantiles_counting), cmocka_unit_test(test_occ_levels),
         cmocka_unit_test(test_loops),       cmocka_unit_test(test_pick_traced), cmocka_unit_test(test_simd_fill),
         cmocka_unit_test(test_hostile_clock), cmocka_unit_test(test_partition_scaling),
     };

@@ -62,6 +62,13 @@ void fp_trace_facts_small_all(const fp_occupancy *occ, const fp_realtime *rt, fp
 /* Nearest-rank quantiles of v[0..n) (v is reordered: a selection, not a sort). */
 void fp_wd_quantiles(double *v, size_t n, fp_wd_quant *q);
 
+/* Each SE's occupancy level over time (bubbles.json's occupancy block: peak, mean, 16
+ * buckets) from its events, one entry per occ->ses (allocated, free with free). The
+ * _general twin, for tests and fuzzing, takes the reference way (doubles, two passes)
+ * on every SE: the same numbers. */
+struct fp_bub_occ_se *fp_occ_levels(const fp_occupancy *occ);
+struct fp_bub_occ_se *fp_occ_levels_general(const fp_occupancy *occ);
+
 /* bubbles.json's two blocks from the analysis (deep copies; NULL when it has none). */
 struct fp_bubbles;
 void fp_trace_facts_to_doc(const struct fp_bubbles *b, fp_bubbles_doc *d);
