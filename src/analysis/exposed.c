@@ -683,27 +683,32 @@ static void close_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, 
             b->drain_wall += c0 - cs->mark_nd;
         return;
     }
-    const bub_iv *v = &r->st[idx];
-    int line = b->insts[v->row].line_id;
-    b->insts[v->row].exposed += exposed;
-    b->classes[v->cls].exposed += exposed;
+    /* the stall's row and class in locals: the int64_t sums below could alias them */
+    int64_t row = r->st[idx].row;
+    int cls = r->st[idx].cls;
+    fp_bub_inst *in = &b->insts[row];
+    fp_bub_class *cl = &b->classes[cls];
+    int line = in->line_id;
+    in->exposed += exposed;
+    cl->exposed += exposed;
     cur->exposed += exposed;
     if (--cs->na == 0) {
         int64_t lost = c0 - cs->mark_na;
         cur->wall += lost;
         if (cs->solo_w == r && cs->solo_idx == idx) { /* alone all along */
             cs->solo_w = NULL;
-            b->classes[v->cls].wall += lost;
-            b->insts[v->row].wall += lost;
+            cl->wall += lost;
+            in->wall += lost;
             if (line >= 0)
                 b->lines[line].wall += lost;
             return;
         }
     }
-    key_close(cs->keys, key_cls(v->cls), c0, &b->classes[v->cls].wall);
-    key_close(cs->keys, key_row(v->row), c0, &b->insts[v->row].wall);
+    bub_keys *k = cs->keys;
+    key_close(k, key_cls(cls), c0, &cl->wall);
+    key_close(k, key_row(row), c0, &in->wall);
     if (line >= 0)
-        key_close(cs->keys, key_line(cs->keys, line), c0, &b->lines[line].wall);
+        key_close(k, key_line(k, line), c0, &b->lines[line].wall);
 }
 
 /* Stall v of run r closes and w, the next of its wave, opens in the same item - at one c0
@@ -720,6 +725,10 @@ static void pass_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, u
     fp_bubbles *b = c->b;
     bub_open *o = r->open;
     const bub_iv *v = &r->st[(cl & BUB_EV_CODE) - 1], *w = &r->st[(op & BUB_EV_CODE) - 1];
+    /* rows and classes in locals: the int64_t sums below could alias them */
+    int64_t rv = v->row, rw = w->row;
+    int cv = v->cls, cw = w->cls;
+    fp_bub_inst *iv = &b->insts[rv];
     int64_t c0 = cs->c0, exposed = exposed_clock(cs, r, cl) - o->snap;
     if (cl & BUB_EV_UNCLEAN)
         cs->n_uncl--;
@@ -727,19 +736,19 @@ static void pass_stall(bub_ctx *c, bub_cu *cs, fp_bub_simd *cur, bub_rwave *r, u
         cs->p = t;
     o->snap = exposed_clock(cs, r, op);
     o->idx = (op & BUB_EV_CODE) - 1;
-    b->insts[v->row].exposed += exposed;
-    b->classes[v->cls].exposed += exposed;
+    int lv = iv->line_id, lw = b->insts[rw].line_id;
+    iv->exposed += exposed;
+    b->classes[cv].exposed += exposed;
     cur->exposed += exposed;
     bub_keys *k = cs->keys;
-    if (v->cls != w->cls) {
-        key_close(k, key_cls(v->cls), c0, &b->classes[v->cls].wall);
-        key_open(k, key_cls(w->cls), c0);
+    if (cv != cw) {
+        key_close(k, key_cls(cv), c0, &b->classes[cv].wall);
+        key_open(k, key_cls(cw), c0);
     }
-    if (v->row != w->row) {
-        key_close(k, key_row(v->row), c0, &b->insts[v->row].wall);
-        key_open(k, key_row(w->row), c0);
+    if (rv != rw) {
+        key_close(k, key_row(rv), c0, &iv->wall);
+        key_open(k, key_row(rw), c0);
     }
-    int lv = b->insts[v->row].line_id, lw = b->insts[w->row].line_id;
     if (lv != lw) {
         if (lv >= 0)
             key_close(k, key_line(k, lv), c0, &b->lines[lv].wall);
