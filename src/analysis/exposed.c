@@ -786,7 +786,11 @@ static void retire(bub_ctx *c, bub_cu *cs, bub_rwave *r)
  * call per item. */
 void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
 {
-    while (c->n_heap && c->heap[0].t < upto) {
+    if (!c->n_heap) /* also: no heap array yet */
+        goto done;
+    /* no n_heap test a step: with no wave left heap[0] is the sentinel (heap_pop leaves
+     * the array sorted, with it, once 16 or fewer remain), whose INT64_MAX ends the loop */
+    while (c->heap[0].t < upto) {
         bub_rwave *r = c->heap[0].r;
         int64_t lim = upto - 1; /* upto > the top's next event, so no underflow */
         if (c->heap[1].t < lim) /* sorted: the sentinel when alone; unsorted: more than 16 */
@@ -813,6 +817,7 @@ void fp_bub_sweep_flush(bub_ctx *c, int64_t upto)
             heap_fix_top(c);
         }
     }
+done:
     if (upto > c->g_flushed)
         c->g_flushed = upto;
 }
