@@ -48,12 +48,44 @@ def gen(seed, d):
     # after its last stall (a long last window); odd seeds dense (stalls overlapping their
     # wave's windows), even seeds orderly with 70-150 records a wave, read in chunks too
     # (tests/cli/bubbles_sweep_ref.sh), and one stall of a chunk inside a window of the one before
-    tails = seed >= 48
+    tails = 48 <= seed < 64
+    # seeds 64-79, "pairs": 4-8 waves at once on one SIMD, each stall closing where its window
+    # starts (or, for a wait, where the next record's stall opens) and the next opening where that
+    # window ends, on rows that share their line (2, 3: line 12; 6, 7: line 16) or class, so that
+    # a stall closes and the next of its wave opens in one item while others are open
+    # (exposed.c pass_stall); some stalls start inside the window before (unclean)
+    pairs = 64 <= seed < 80
     prev_t = rng.randint(0, 100)
-    for k in range(rng.randint(18, 40) if crowd else rng.randint(3, 8) if tails else rng.randint(1, 7)):
+    for k in range(rng.randint(18, 40) if crowd else rng.randint(3, 8) if tails else
+                   rng.randint(4, 8) if pairs else rng.randint(1, 7)):
         se, simd, cu = rng.randint(0, 1), rng.randint(0, 1), rng.choice([1, 1, 1, 2, 3])
-        if crowd or tails:
+        if crowd or tails or pairs:
             se, cu = 0, 1
+        if pairs:
+            simd = 0
+            begin = rng.randint(0, 60)
+            t, recs = begin, []
+            for _ in range(rng.randint(66, 90) if k % 2 else rng.randint(10, 40)):
+                st = rng.choice([0, rng.randint(1, 30), rng.randint(1, 30), rng.randint(1, 30)])
+                du = st + rng.randint(1, 12)
+                line = rng.choice([2, 3, 3, 3, 4, 6, 7, 7, 9, 10])
+                recs.append([t, rng.choice(CATS), st, du, line])
+                # the next stall opens where this window ends (as a rule), a little later, or inside it
+                t += rng.choice([du, du, du, du + rng.randint(1, 3), st + rng.randint(0, du - st)])
+            if rng.random() < 0.8:
+                recs.append([t, 11, rng.randint(0, 5), rng.randint(0, 20), 5])
+            end = max(max(r[0] + max(r[2], r[3]) for r in recs) + 1, begin + 1)
+            for r in recs:
+                hit[r[4]] += 1
+                lat[r[4]] += max(r[2], r[3])
+                stl[r[4]] += r[2]
+            name = f"se{se}_sm{simd}_sl{k}_wv0.json"
+            wave = {"begin": begin, "cu": cu, "end": end, "id": 0, "instructions": recs, "simd": simd, "slot": k,
+                    "timeline": [[2, end - begin]], "waitcnt": []}
+            json.dump({"duration": end - begin, "name": f"SE{se}", "num_insts": len(recs),
+                       "num_stitched": len(recs), "wave": wave}, open(os.path.join(d, name), "w"))
+            listing.setdefault(str(se), {}).setdefault(str(simd), {}).setdefault(str(k), {})["0"] = [name, begin, end]
+            continue
         begin = rng.randint(0, 300)
         mode = rng.random()  # < 0.15: out of order; < 0.3: dense (overlapping stalls)
         if tails:  # mode 1: orderly, no stall meets a window of its wave (but the pattern below)
