@@ -35,11 +35,9 @@
  * writers of typed documents (model.c) share every byte-level routine below */
 typedef fp_jw pbuf;
 
-/* Write the buffered bytes to the sink and empty the buffer. */
-static void flush(pbuf *b)
+/* Write n bytes from p to the sink (after the first error: nothing). */
+static void write_out(pbuf *b, const char *p, size_t left)
 {
-    const char *p = b->p;
-    size_t left = b->n;
     while (left && !b->werr) {
         ssize_t w = write(b->fd, p, left);
         if (w < 0) {
@@ -50,6 +48,12 @@ static void flush(pbuf *b)
         p += w;
         left -= (size_t)w;
     }
+}
+
+/* Write the buffered bytes to the sink and empty the buffer. */
+static void flush(pbuf *b)
+{
+    write_out(b, b->p, b->n);
     b->n = 0;
 }
 
@@ -467,7 +471,19 @@ void fp_jw_init(fp_jw *w, int fd)
     w->cap = 65536;
 }
 
-void fp_jw_put(fp_jw *w, const char *s, size_t n) { put(w, s, n); }
+void fp_jw_put(fp_jw *w, const char *s, size_t n)
+{
+    if (w->fd >= 0 && n >= w->cap / 2) {
+        /* a long text to a sink (a part rendered by another thread: model.c's split):
+         * written from where it is, not copied into a buffer grown to hold it */
+        flush(w);
+        write_out(w, s, n);
+        return;
+    }
+    put(w, s, n);
+}
+
+void fp_jw_reserve(fp_jw *w, size_t n) { reserve(w, n); }
 
 void fp_jw_num(fp_jw *w, double d) { put_number(w, d); }
 

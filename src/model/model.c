@@ -349,6 +349,11 @@ typedef struct mw {
     const fp_path_rw *rw; /* string values made bundle-relative (fp_bundle_write_json), or NULL */
     size_t rw_min;        /* fp_path_rw_shortest(rw): shorter strings are never rewritten */
     mw_memo *memo;        /* NULL: no plans, no memo */
+    /* fp_model_write_bundle_file_split: the list written in two parts (sf, a member of
+     * the top-level object top), or NULL */
+    const fp_model_split *split;
+    const fp_field *sf;
+    const void *top;
 } mw;
 
 /* Whether s (n bytes) is one of the strings already found to need no rewrite. */
@@ -556,6 +561,10 @@ static void mw_value(const mw *m, const fp_field *f, const void *obj, size_t dep
         const char *items = *CAT(obj, f->off, char *);
         size_t n = *CAT(obj, f->count, size_t);
         fp_jw_lit(w, "[", 1);
+        if (m->split && f == m->sf && obj == m->top) {
+            /* items [at, n) are rest()'s text: this writes [0, at) and puts it after */
+            n = m->split->at < n ? m->split->at : n;
+        }
         for (size_t i = 0; i < n; i++) {
             if (i)
                 fp_jw_lit(w, ", ", 2);
@@ -565,6 +574,11 @@ static void mw_value(const mw *m, const fp_field *f, const void *obj, size_t dep
                 mw_str(m, ((char *const *)items)[i]);
             else
                 mw_num(m, ((const double *)items)[i], f->dec);
+        }
+        if (m->split && f == m->sf && obj == m->top) {
+            size_t len = 0;
+            const char *rest = m->split->rest(m->split->ctx, &len);
+            fp_jw_put(w, rest, len);
         }
         fp_jw_lit(w, "]", 1);
         return;
@@ -651,7 +665,7 @@ char *fp_model_print(const fp_schema *s, const void *obj, size_t *len)
     fp_jw w;
     fp_jw_init(&w, -1);
     mw_memo *memo = xcalloc(1, sizeof *memo);
-    mw m = {&w, NULL, SIZE_MAX, memo};
+    mw m = {&w, NULL, SIZE_MAX, memo, NULL, NULL, NULL};
     mw_object(&m, s, obj, 0);
     memo_free(memo);
     return fp_jw_detach(&w, len);
@@ -661,6 +675,8 @@ typedef struct mw_file {
     const fp_schema *s;
     const void *obj;
     const fp_path_rw *rw;
+    const fp_model_split *split; /* or NULL */
+    const fp_field *sf;          /* split's member */
 } mw_file;
 
 static int fill_doc(int fd, void *ctx)
@@ -669,22 +685,63 @@ static int fill_doc(int fd, void *ctx)
     fp_jw w;
     fp_jw_init(&w, fd);
     mw_memo *memo = xcalloc(1, sizeof *memo);
-    mw m = {&w, f->rw, f->rw ? fp_path_rw_shortest(f->rw) : SIZE_MAX, memo};
+    mw m = {&w, f->rw, f->rw ? fp_path_rw_shortest(f->rw) : SIZE_MAX, memo, f->split, f->sf, f->obj};
     mw_object(&m, f->s, f->obj, 0);
     memo_free(memo);
     fp_jw_put(&w, "\n", 1);
     return fp_jw_close(&w);
 }
 
-int fp_model_write_bundle_file(const fp_schema *s, const void *obj, const char *path, const char *bundle, fp_err *err)
+/* The top-level FP_K_ARR member at off (the split list), or abort: a caller's mistake. */
+static const fp_field *split_field(const fp_schema *s, size_t off)
+{
+    for (size_t i = 0; i < s->nfields; i++)
+        if (s->fields[i].kind == FP_K_ARR && s->fields[i].off == off)
+            return &s->fields[i];
+    abort();
+}
+
+int fp_model_write_bundle_file_split(const fp_schema *s, const void *obj, const char *path, const char *bundle,
+                                     const fp_model_split *split, fp_err *err)
 {
     fp_path_rw rw;
     bool rel = fp_path_rw_bundle(&rw, bundle);
-    mw_file f = {s, obj, rel ? &rw : NULL};
+    mw_file f = {s, obj, rel ? &rw : NULL, split, split ? split_field(s, split->off) : NULL};
     int rc = fp_write_atomic_fn(path, fill_doc, &f, err);
     if (rel)
         fp_path_rw_free(&rw);
     return rc;
+}
+
+int fp_model_write_bundle_file(const fp_schema *s, const void *obj, const char *path, const char *bundle, fp_err *err)
+{
+    return fp_model_write_bundle_file_split(s, obj, path, bundle, NULL, err);
+}
+
+char *fp_model_print_items(const fp_schema *s, const void *obj, size_t off, size_t lo, const char *bundle,
+                           size_t *len)
+{
+    const fp_field *f = split_field(s, off);
+    const char *items = *CAT(obj, f->off, char *);
+    size_t n = *CAT(obj, f->count, size_t);
+    fp_path_rw rw; /* this thread's own, as the memo and the writer */
+    bool rel = fp_path_rw_bundle(&rw, bundle);
+    fp_jw w;
+    fp_jw_init(&w, -1);
+    mw_memo *memo = xcalloc(1, sizeof *memo);
+    mw m = {&w, rel ? &rw : NULL, rel ? fp_path_rw_shortest(&rw) : SIZE_MAX, memo, NULL, NULL, NULL};
+    /* mw_value's FP_K_ARR loop for a member of the depth-0 object: items at depth 2 */
+    for (size_t i = lo; i < n; i++) {
+        if (i)
+            fp_jw_lit(&w, ", ", 2);
+        mw_object(&m, f->sub, items + i * f->sub->size, 2);
+        if (i == lo && n - i > 64) /* the others' room foreseen from the first: 1/4 more */
+            fp_jw_reserve(&w, (n - i - 1) * w.n / 4 * 5);
+    }
+    memo_free(memo);
+    if (rel)
+        fp_path_rw_free(&rw);
+    return fp_jw_detach(&w, len);
 }
 
 #define NUMVAL(name, dec)                                                                                          \

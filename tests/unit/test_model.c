@@ -965,6 +965,91 @@ static void test_stream_equals_tree(void **state)
     free(f2);
 }
 
+/* fp_model_split's rest(): fp_model_print_items' text, made when asked (as bubbles'
+ * second thread would have made it meanwhile); counts its calls. */
+typedef struct split_ctx {
+    const fp_schema *s;
+    const void *obj;
+    size_t off, at;
+    const char *bundle;
+    char *text;
+    int calls;
+} split_ctx;
+
+static const char *split_rest(void *p, size_t *len)
+{
+    split_ctx *c = p;
+    c->calls++;
+    c->text = fp_model_print_items(c->s, c->obj, c->off, c->at, c->bundle, len);
+    return c->text;
+}
+
+/* Every top-level list of every schema written in two parts, cut anywhere (before the
+ * first item, inside, at the end, past it), plain and bundle-relative: the bytes of the
+ * one-part writer, and rest() asked exactly once. bubbles' hotspots also with 150
+ * random items (the print's room is foreseen from the first item past 64). */
+static void test_split_equals_whole(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/fp_model_XXXXXX";
+    assert_non_null(mkdtemp(tmpl));
+    snprintf(rand_dir, sizeof rand_dir, "%s", tmpl);
+    char *f1 = fp_model_printf("%s/whole.json", tmpl), *f2 = fp_model_printf("%s/split.json", tmpl);
+    size_t cuts = 0, inside = 0;
+    for (size_t k = 0; k < sizeof all_schemas / sizeof all_schemas[0]; k++) {
+        const fp_schema *s = all_schemas[k];
+        for (size_t fi = 0; fi < s->nfields; fi++) {
+            const fp_field *f = &s->fields[fi];
+            if (f->kind != FP_K_ARR)
+                continue;
+            for (unsigned seed = 0; seed < 4; seed++) { /* 4: each cut is two fsync'd files */
+                rng_state = seed * 104729u + k * 31u + fi;
+                void *obj = calloc(1, s->size);
+                rand_fields(s, obj, 0);
+                size_t *n = (size_t *)((char *)obj + f->count);
+                if (s == &fp_bubbles_schema && f->key && !strcmp(f->key, "hotspots") && seed < 2) {
+                    char **items = (char **)((char *)obj + f->off);
+                    for (size_t i = 0; i < 150; i++)
+                        rand_fields(f->sub, fp_model_push((void **)items, n, f->sub->size), 1);
+                }
+                const size_t ats[] = {0, 1, *n / 2, *n, *n + 3};
+                const char *bundles[] = {NULL, tmpl};
+                fp_err err = {0};
+                for (size_t b = 0; b < 2; b++) {
+                    assert_int_equal(fp_model_write_bundle_file(s, obj, f1, bundles[b], &err), 0);
+                    char *whole = slurp(f1);
+                    for (size_t a = 0; a < sizeof ats / sizeof ats[0]; a++) {
+                        split_ctx c = {s, obj, f->off, ats[a], bundles[b], NULL, 0};
+                        fp_model_split sp = {f->off, ats[a], split_rest, &c};
+                        assert_int_equal(fp_model_write_bundle_file_split(s, obj, f2, bundles[b], &sp, &err), 0);
+                        char *part = slurp(f2);
+                        if (strcmp(whole, part))
+                            fail_msg("schema %s list %s seed %u at %zu bundle %s: split\n%s\nwhole\n%s", s->name,
+                                     f->key, seed, ats[a], bundles[b] ? bundles[b] : "-", part, whole);
+                        /* asked when the list is written (a FP_F_WHEN / FP_F_OMIT_NULL one may not be) */
+                        char *key = fp_model_printf("\n\t\"%s\":\t[", f->key);
+                        assert_int_equal(c.calls, strstr(whole, key) != NULL);
+                        free(key);
+                        cuts++;
+                        inside += c.calls && ats[a] > 0 && ats[a] < *n;
+                        free(part);
+                        free(c.text);
+                    }
+                    free(whole);
+                }
+                fp_model_free(s, obj);
+                free(obj);
+            }
+        }
+    }
+    assert_true(cuts > 1000 && inside > 150); /* lists were found and cut inside */
+    remove(f1);
+    remove(f2);
+    rmdir(tmpl);
+    free(f1);
+    free(f2);
+}
+
 /* A document with a bundle path is really rewritten (the comparison above could pass
  * with both writers ignoring the bundle). */
 static void test_stream_bundle_relative(void **state)
@@ -1095,6 +1180,7 @@ int main(void)
         cmocka_unit_test(test_numstr),
         cmocka_unit_test(test_oneof),
         cmocka_unit_test(test_stream_equals_tree),
+        cmocka_unit_test(test_split_equals_whole),
         cmocka_unit_test(test_stream_bundle_relative),
         cmocka_unit_test(test_stream_rewrite_memo),
         cmocka_unit_test(test_pool),

@@ -51,6 +51,9 @@ typedef struct fp_jw {
 } fp_jw;
 void fp_jw_init(fp_jw *w, int fd);
 void fp_jw_put(fp_jw *w, const char *s, size_t n);
+/* Room for n more bytes now (a text in memory whose size is foreseen: one allocation
+ * instead of the doublings' copies). */
+void fp_jw_reserve(fp_jw *w, size_t n);
 /* fp_jw_put inlined where the bytes fit (the caller's literals: "{\n", ":\t", "null") */
 static inline void fp_jw_lit(fp_jw *w, const char *s, size_t n)
 {

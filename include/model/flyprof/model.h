@@ -209,6 +209,28 @@ int fp_model_write_file(const fp_schema *s, const void *obj, const char *path, f
 /* The same with the paths inside made relative to `bundle` as fp_bundle_write_json
  * does (bundle NULL or "": as fp_model_write_file). */
 int fp_model_write_bundle_file(const fp_schema *s, const void *obj, const char *path, const char *bundle, fp_err *err);
+/* A document's largest list written in two parts, so that a second thread can render
+ * one part while this one writes the rest (bubbles --jobs 2: its hotspots are 87 % of
+ * bubbles.json). The list is the FP_K_ARR member at offset `off` of the top-level
+ * object; its items [0, at) are written as usual, then the `len` bytes rest() returns,
+ * which must be fp_model_print_items(s, obj, off, at, bundle)'s text, then the rest of
+ * the document: the same bytes as fp_model_write_bundle_file. rest() is called once
+ * when the writer gets there (not at all when it fails before); its bytes stay the
+ * caller's. No such member: aborts. */
+typedef struct fp_model_split {
+    size_t off;
+    size_t at;
+    const char *(*rest)(void *ctx, size_t *len);
+    void *ctx;
+} fp_model_split;
+int fp_model_write_bundle_file_split(const fp_schema *s, const void *obj, const char *path, const char *bundle,
+                                     const fp_model_split *split, fp_err *err);
+/* The text the writer gives items [lo, n) of that list (each after ", " but the
+ * list's first), paths made relative to bundle as above (malloc'd, NUL-terminated;
+ * "" when lo >= n; *len may be NULL). Touches nothing shared: safe on another thread
+ * while the document is only read. */
+char *fp_model_print_items(const fp_schema *s, const void *obj, size_t off, size_t lo, const char *bundle,
+                           size_t *len);
 /* The formatted text of fp_json_print_utf8(fp_model_write(s, obj), true), streamed
  * (malloc'd, NUL-terminated; *len may be NULL). */
 char *fp_model_print(const fp_schema *s, const void *obj, size_t *len);
