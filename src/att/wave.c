@@ -1788,6 +1788,8 @@ typedef struct listed_ent {
     char *own;
     int64_t begin;
     bool has_begin;
+    bool nums; /* flat_entry read the name: canonical, with these numbers */
+    int se, simd, slot, id;
 } listed_ent;
 
 static int cmp_listed(const void *a, const void *b)
@@ -1949,6 +1951,79 @@ static bool fast_entry(fp_fc *c, listed_ent **v, size_t *n, size_t *cap)
     return fp_fc_lit(c, ']');
 }
 
+#if defined(FP_FC_HAVE_NDIGITS8)
+/* One number of a name as flat_entry takes it: 1..7 digits, no leading zero, at most
+ * 1000000 (read_uint's limit), then the separator `sep` (sl bytes); else 0. */
+static inline unsigned flat_num(const char *p, int *out, const char *sep, unsigned sl)
+{
+    /* the count in one step, the value digit by digit: these are mostly 1 or 2 digits */
+    unsigned nd = fp_fc_ndigits8(p);
+    if (nd - 1 > 6 || (nd > 1 && p[0] == '0') || memcmp(p + nd, sep, sl))
+        return 0;
+    int v = 0;
+    for (unsigned i = 0; i < nd; i++)
+        v = v * 10 + (p[i] - '0');
+    if (v > 1000000)
+        return 0;
+    *out = v;
+    return nd + sl;
+}
+
+/* The entry the way rocprofv3 writes every one: "<digits>":["se<S>_sm<M>_sl<L>_wv<N>.json",
+ * <begin>,<end>] without blanks, a canonical name, begin 1..16 digits (or 0) and end
+ * 1..7 digits without a leading zero, followed by ',' or '}'. Pushes it as fp_fc_key +
+ * fast_entry would (the same name, len and begin) with the name's numbers, so
+ * match_by_numbers need not read it again. Anything else: false with nothing read or
+ * pushed (the caller takes the general way from the same place). Needs FLAT_VIEW bytes
+ * in view: every read below stays inside them. */
+#define FLAT_VIEW 128
+static bool flat_entry(fp_fc *c, listed_ent **v, size_t *n, size_t *cap)
+{
+    static const uint64_t P10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+    const char *p = c->p;
+    if (c->e - p < FLAT_VIEW || p[0] != '"')
+        return false;
+    unsigned kl = fp_fc_ndigits8(p + 1);
+    if (kl - 1 > 6 || memcmp(p + 1 + kl, "\":[\"se", 6))
+        return false;
+    const char *s = p + kl + 5, *q = s + 2; /* s: the name, q: its first number */
+    int se, simd, slot, id;
+    unsigned k;
+    if (!(k = flat_num(q, &se, "_sm", 3)) || !(k = flat_num(q += k, &simd, "_sl", 3)) ||
+        !(k = flat_num(q += k, &slot, "_wv", 3)) || !(k = flat_num(q += k, &id, ".json\",", 7)))
+        return false;
+    const char *nend = q + k - 2; /* the closing '"' */
+    q += k;
+    uint64_t b, y;
+    unsigned bd = (unsigned)fp_fc_digits8(q, &b);
+    if (bd == 8) {
+        unsigned m = (unsigned)fp_fc_digits8(q + 8, &y);
+        if (m == 8)
+            return false;
+        b = b * P10[m] + y;
+        bd += m;
+    }
+    if (bd == 0 || (bd > 1 && q[0] == '0') || q[bd] != ',')
+        return false;
+    q += bd + 1;
+    unsigned ed = fp_fc_ndigits8(q);
+    if (ed - 1 > 6 || (ed > 1 && q[0] == '0') || q[ed] != ']' || (q[ed + 1] != ',' && q[ed + 1] != '}'))
+        return false;
+    listed_ent *e = listed_push(v, n, cap);
+    e->name = s;
+    e->len = (size_t)(nend - s);
+    e->begin = (int64_t)b;
+    e->has_begin = true;
+    e->nums = true;
+    e->se = se;
+    e->simd = simd;
+    e->slot = slot;
+    e->id = id;
+    c->p = q + ed + 1;
+    return true;
+}
+#endif
+
 static bool fast_level(fp_fc *c, int depth, listed_ent **v, size_t *n, size_t *cap)
 {
     if (!fp_fc_lit(c, '{'))
@@ -1956,6 +2031,10 @@ static bool fast_level(fp_fc *c, int depth, listed_ent **v, size_t *n, size_t *c
     if (fp_fc_lit(c, '}'))
         return true;
     do {
+#if defined(FP_FC_HAVE_NDIGITS8)
+        if (depth == 3 && flat_entry(c, v, n, cap))
+            continue;
+#endif
         const char *k;
         size_t kl;
         if (!fp_fc_key(c, &k, &kl))
@@ -2072,14 +2151,17 @@ static void match_by_numbers(const listed_ent *names, size_t n, fp_wave_list *ou
     size_t paired = 0;
     for (size_t i = 0; i < n; i++) {
         char nm[64];
-        size_t l = strnlen(names[i].name, names[i].len), lo = 0;
+        /* flat_entry's names are read already (canonical, no NUL in them) */
+        size_t l = names[i].nums ? 0 : strnlen(names[i].name, names[i].len), lo = 0;
         bool found = false;
-        int se, simd, slot, id;
+        int se = names[i].se, simd = names[i].simd, slot = names[i].slot, id = names[i].id;
         if (l < sizeof nm) {
-            memcpy(nm, names[i].name, l);
-            nm[l] = '\0';
-            bool canonical = false;
-            if (name_parse(nm, &se, &simd, &slot, &id, &canonical) && canonical) {
+            bool canonical = names[i].nums;
+            if (!canonical) {
+                memcpy(nm, names[i].name, l);
+                nm[l] = '\0';
+            }
+            if (canonical || (name_parse(nm, &se, &simd, &slot, &id, &canonical) && canonical)) {
                 const uint64_t k0 = (uint64_t)se << 32 | (uint64_t)simd, k1 = (uint64_t)slot << 32 | (uint64_t)id;
                 for (size_t h = nums_hash(k0, k1, shift); tab[h]; h = (h + 1) & mask) {
                     const size_t k = tab[h] - 1;
@@ -2122,6 +2204,15 @@ static void cross_check(const char *dir, fp_wave_list *out, bool canonical, bool
     }
     listed_ent *names = NULL;
     size_t n = 0, cap = 0;
+    if (!general) {
+        /* room for the entries at once: each takes 32 bytes or more as rocprofv3 writes
+         * them, and growing by doubling copied the 4,112 entries of a big trace ~2 times
+         * over (FP_GROW still grows it for a denser document) */
+        cap = sb.len / 32 + 1;
+        names = malloc(cap * sizeof *names);
+        if (!names)
+            abort();
+    }
     if (general || !listed_fast(sb.buf, sb.len, &names, &n, &cap)) {
         listed_free(names, n);
         names = NULL;
