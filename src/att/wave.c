@@ -1712,16 +1712,26 @@ done:
 /* ---- file names and the walk ---- */
 
 /* A number of a wave file name: decimal digits, at most 1000000 (leading zeros
- * allowed); *lead0 is set when it has one. */
+ * allowed); *lead0 is set when it has one. The one-digit number (se, simd and slot
+ * mostly are) first: it needs neither the limit nor the leading-zero test. */
 static inline bool read_uint(const char **p, int *out, bool *lead0)
 {
     const char *s = *p;
-    long v = 0;
-    if (*s < '0' || *s > '9')
+    unsigned v = (unsigned char)s[0] - '0', d;
+    if (v > 9)
         return false;
-    *lead0 |= s[0] == '0' && (unsigned)(s[1] - '0') <= 9;
-    while (*s >= '0' && *s <= '9') {
-        v = v * 10 + (*s - '0');
+    if ((d = (unsigned char)s[1] - '0') > 9) {
+        *out = (int)v;
+        *p = s + 1;
+        return true;
+    }
+    *lead0 |= v == 0;
+    v = v * 10 + d;
+    s += 2;
+    /* the prefix's value only grows: stopping at the first one past the limit is the
+     * same as testing the whole number, and keeps v from overflowing */
+    while ((d = (unsigned char)*s - '0') <= 9) {
+        v = v * 10 + d;
         if (v > 1000000)
             return false;
         s++;
@@ -1743,27 +1753,28 @@ static inline bool eat_sep(const char **p, char a, char b)
 }
 
 /* fp_wave_name_parse; *canonical: no number has a leading zero, so the name is the one
- * name of its (se, simd, slot, id) and names compare as their numbers do. */
-static bool name_parse(const char *name, int *se, int *simd, int *slot, int *id, bool *canonical)
+ * name of its (se, simd, slot, id) and names compare as their numbers do. Returns the
+ * name's length (0: not a wave file name), which list_dir would otherwise strlen. */
+static size_t name_parse(const char *name, int *se, int *simd, int *slot, int *id, bool *canonical)
 {
     const char *p = name;
     bool lead0 = false;
     if (p[0] != 's' || p[1] != 'e')
-        return false;
+        return 0;
     p += 2;
     if (!(read_uint(&p, se, &lead0) && eat_sep(&p, 's', 'm') && read_uint(&p, simd, &lead0) &&
           eat_sep(&p, 's', 'l') && read_uint(&p, slot, &lead0) && eat_sep(&p, 'w', 'v') && read_uint(&p, id, &lead0)))
-        return false;
+        return 0;
     if (p[0] != '.' || p[1] != 'j' || p[2] != 's' || p[3] != 'o' || p[4] != 'n' || p[5] != '\0')
-        return false;
+        return 0;
     *canonical = !lead0;
-    return true;
+    return (size_t)(p + 5 - name);
 }
 
 bool fp_wave_name_parse(const char *name, int *se, int *simd, int *slot, int *id)
 {
     bool canonical;
-    return name_parse(name, se, simd, slot, id, &canonical);
+    return name_parse(name, se, simd, slot, id, &canonical) != 0;
 }
 
 static int cmp_wave_file(const void *a, const void *b)
@@ -2314,7 +2325,8 @@ static int list_dir(const char *dir, fp_wave_list *out, fp_err *err, bool genera
         fp_wave_file f;
         memset(&f, 0, sizeof f);
         bool canon = false;
-        if (!name_parse(de->d_name, &f.se, &f.simd, &f.slot, &f.id, &canon))
+        const size_t l = name_parse(de->d_name, &f.se, &f.simd, &f.slot, &f.id, &canon) + 1; /* with its NUL */
+        if (l == 1)
             continue;
         if (de->d_type == DT_REG) {
             f.regular = true;
@@ -2325,7 +2337,6 @@ static int list_dir(const char *dir, fp_wave_list *out, fp_err *err, bool genera
                 f.regular = true; /* dangling: let the open report it */
         }
         canonical = canonical && canon;
-        size_t l = strlen(de->d_name) + 1;
         FP_RESERVE(names, nb, capb, l);
         memcpy(names + nb, de->d_name, l);
         f.pos = nb;
