@@ -1964,29 +1964,37 @@ static bool fast_entry(fp_fc *c, listed_ent **v, size_t *n, size_t *cap)
 
 #if defined(FP_FC_HAVE_NDIGITS8)
 /* One number of a name as flat_entry takes it: 1..7 digits, no leading zero, at most
- * 1000000 (read_uint's limit), then the separator `sep` (sl bytes); else 0. */
-static inline unsigned flat_num(const char *p, int *out, const char *sep, unsigned sl)
+ * 1000000 (read_uint's limit); the position after it, or NULL. Byte by byte: these
+ * are mostly one or two digits, where a word-wide count cost more than the digits. */
+static inline const char *flat_num(const char *p, int *out)
 {
-    /* the count in one step, the value digit by digit: these are mostly 1 or 2 digits */
-    unsigned nd = fp_fc_ndigits8(p);
-    if (nd - 1 > 6 || (nd > 1 && p[0] == '0') || memcmp(p + nd, sep, sl))
-        return 0;
-    int v = 0;
-    for (unsigned i = 0; i < nd; i++)
-        v = v * 10 + (p[i] - '0');
-    if (v > 1000000)
-        return 0;
-    *out = v;
-    return nd + sl;
+    unsigned v = (unsigned char)p[0] - '0', d;
+    if (v > 9)
+        return NULL;
+    const char *s = p + 1;
+    if ((d = (unsigned char)*s - '0') <= 9) {
+        if (v == 0)
+            return NULL;
+        do {
+            v = v * 10 + d;
+            if (++s - p > 7)
+                return NULL;
+        } while ((d = (unsigned char)*s - '0') <= 9);
+        if (v > 1000000)
+            return NULL;
+    }
+    *out = (int)v;
+    return s;
 }
 
 /* The entry the way rocprofv3 writes every one: "<digits>":["se<S>_sm<M>_sl<L>_wv<N>.json",
- * <begin>,<end>] without blanks, a canonical name, begin 1..16 digits (or 0) and end
+ * <begin>,<end>] without blanks, a canonical name, begin 1..15 digits (or 0) and end
  * 1..7 digits without a leading zero, followed by ',' or '}'. Pushes it as fp_fc_key +
  * fast_entry would (the same name, len and begin) with the name's numbers, so
  * match_by_numbers need not read it again. Anything else: false with nothing read or
  * pushed (the caller takes the general way from the same place). Needs FLAT_VIEW bytes
- * in view: every read below stays inside them. */
+ * in view: every read below stays inside them (the longest entry taken is ~90 bytes,
+ * and each read stops at the first byte that does not fit). */
 #define FLAT_VIEW 128
 static bool flat_entry(fp_fc *c, listed_ent **v, size_t *n, size_t *cap)
 {
@@ -1994,17 +2002,19 @@ static bool flat_entry(fp_fc *c, listed_ent **v, size_t *n, size_t *cap)
     const char *p = c->p;
     if (c->e - p < FLAT_VIEW || p[0] != '"')
         return false;
-    unsigned kl = fp_fc_ndigits8(p + 1);
-    if (kl - 1 > 6 || memcmp(p + 1 + kl, "\":[\"se", 6))
+    const char *q = p + 1; /* the key: 1..7 digits, as fp_fc_key takes any of them */
+    while ((unsigned)((unsigned char)*q - '0') <= 9 && q - p <= 7)
+        q++;
+    if (q == p + 1 || memcmp(q, "\":[\"se", 6))
         return false;
-    const char *s = p + kl + 5, *q = s + 2; /* s: the name, q: its first number */
+    const char *s = q + 4; /* the name */
     int se, simd, slot, id;
-    unsigned k;
-    if (!(k = flat_num(q, &se, "_sm", 3)) || !(k = flat_num(q += k, &simd, "_sl", 3)) ||
-        !(k = flat_num(q += k, &slot, "_wv", 3)) || !(k = flat_num(q += k, &id, ".json\",", 7)))
+    if (!(q = flat_num(s + 2, &se)) || memcmp(q, "_sm", 3) || !(q = flat_num(q + 3, &simd)) || memcmp(q, "_sl", 3) ||
+        !(q = flat_num(q + 3, &slot)) || memcmp(q, "_wv", 3) || !(q = flat_num(q + 3, &id)) ||
+        memcmp(q, ".json\",", 7))
         return false;
-    const char *nend = q + k - 2; /* the closing '"' */
-    q += k;
+    const char *nend = q + 5; /* the closing '"' */
+    q += 7;
     uint64_t b, y;
     unsigned bd = (unsigned)fp_fc_digits8(q, &b);
     if (bd == 8) {
@@ -2017,20 +2027,22 @@ static bool flat_entry(fp_fc *c, listed_ent **v, size_t *n, size_t *cap)
     if (bd == 0 || (bd > 1 && q[0] == '0') || q[bd] != ',')
         return false;
     q += bd + 1;
-    unsigned ed = fp_fc_ndigits8(q);
+    /* end: a number fp_fc_skip_scalar takes, then ']' (mostly 5..7 digits: counted in one step) */
+    const unsigned ed = fp_fc_ndigits8(q);
     if (ed - 1 > 6 || (ed > 1 && q[0] == '0') || q[ed] != ']' || (q[ed + 1] != ',' && q[ed + 1] != '}'))
         return false;
-    listed_ent *e = listed_push(v, n, cap);
-    e->name = s;
-    e->len = (size_t)(nend - s);
-    e->begin = (int64_t)b;
-    e->has_begin = true;
-    e->nums = true;
-    e->se = se;
-    e->simd = simd;
-    e->slot = slot;
-    e->id = id;
-    c->p = q + ed + 1;
+    q += ed;
+    FP_GROW(*v, *n, *cap);
+    (*v)[(*n)++] = (listed_ent){.name = s,
+                                .len = (size_t)(nend - s),
+                                .begin = (int64_t)b,
+                                .has_begin = true,
+                                .nums = true,
+                                .se = se,
+                                .simd = simd,
+                                .slot = slot,
+                                .id = id};
+    c->p = q + 1;
     return true;
 }
 #endif
