@@ -1749,16 +1749,26 @@ done:
 /* ---- file names and the walk ---- */
 
 /* A number of a wave file name: decimal digits, at most 1000000 (leading zeros
- * allowed); *lead0 is set when it has one. */
+ * allowed); *lead0 is set when it has one. The one-digit number (se, simd and slot
+ * mostly are) first: it needs neither the limit nor the leading-zero test. */
 static inline bool read_uint(const char **p, int *out, bool *lead0)
 {
     const char *s = *p;
-    long v = 0;
-    if (*s < '0' || *s > '9')
+    unsigned v = (unsigned char)s[0] - '0', d;
+    if (v > 9)
         return false;
-    *lead0 |= s[0] == '0' && (unsigned)(s[1] - '0') <= 9;
-    while (*s >= '0' && *s <= '9') {
-        v = v * 10 + (*s - '0');
+    if ((d = (unsigned char)s[1] - '0') > 9) {
+        *out = (int)v;
+        *p = s + 1;
+        return true;
+    }
+    *lead0 |= v == 0;
+    v = v * 10 + d;
+    s += 2;
+    /* the prefix's value only grows: stopping at the first one past the limit is the
+     * same as testing the whole number, and keeps v from overflowing */
+    while ((d = (unsigned char)*s - '0') <= 9) {
+        v = v * 10 + d;
         if (v > 1000000)
             return false;
         s++;
@@ -1780,27 +1790,28 @@ static inline bool eat_sep(const char **p, char a, char b)
 }
 
 /* fp_wave_name_parse; *canonical: no number has a leading zero, so the name is the one
- * name of its (se, simd, slot, id) and names compare as their numbers do. */
-static bool name_parse(const char *name, int *se, int *simd, int *slot, int *id, bool *canonical)
+ * name of its (se, simd, slot, id) and names compare as their numbers do. Returns the
+ * name's length (0: not a wave file name), which list_dir would otherwise strlen. */
+static size_t name_parse(const char *name, int *se, int *simd, int *slot, int *id, bool *canonical)
 {
     const char *p = name;
     bool lead0 = false;
     if (p[0] != 's' || p[1] != 'e')
-        return false;
+        return 0;
     p += 2;
     if (!(read_uint(&p, se, &lead0) && eat_sep(&p, 's', 'm') && read_uint(&p, simd, &lead0) &&
           eat_sep(&p, 's', 'l') && read_uint(&p, slot, &lead0) && eat_sep(&p, 'w', 'v') && read_uint(&p, id, &lead0)))
-        return false;
+        return 0;
     if (p[0] != '.' || p[1] != 'j' || p[2] != 's' || p[3] != 'o' || p[4] != 'n' || p[5] != '\0')
-        return false;
+        return 0;
     *canonical = !lead0;
-    return true;
+    return (size_t)(p + 5 - name);
 }
 
 bool fp_wave_name_parse(const char *name, int *se, int *simd, int *slot, int *id)
 {
     bool canonical;
-    return name_parse(name, se, simd, slot, id, &canonical);
+    return name_parse(name, se, simd, slot, id, &canonical) != 0;
 }
 
 static int cmp_wave_file(const void *a, const void *b)
@@ -1825,6 +1836,8 @@ typedef struct listed_ent {
     char *own;
     int64_t begin;
     bool has_begin;
+    bool nums; /* flat_entry read the name: canonical, with these numbers */
+    int se, simd, slot, id;
 } listed_ent;
 
 static int cmp_listed(const void *a, const void *b)
@@ -1986,6 +1999,91 @@ static bool fast_entry(fp_fc *c, listed_ent **v, size_t *n, size_t *cap)
     return fp_fc_lit(c, ']');
 }
 
+#if defined(FP_FC_HAVE_NDIGITS8)
+/* One number of a name as flat_entry takes it: 1..7 digits, no leading zero, at most
+ * 1000000 (read_uint's limit); the position after it, or NULL. Byte by byte: these
+ * are mostly one or two digits, where a word-wide count cost more than the digits. */
+static inline const char *flat_num(const char *p, int *out)
+{
+    unsigned v = (unsigned char)p[0] - '0', d;
+    if (v > 9)
+        return NULL;
+    const char *s = p + 1;
+    if ((d = (unsigned char)*s - '0') <= 9) {
+        if (v == 0)
+            return NULL;
+        do {
+            v = v * 10 + d;
+            if (++s - p > 7)
+                return NULL;
+        } while ((d = (unsigned char)*s - '0') <= 9);
+        if (v > 1000000)
+            return NULL;
+    }
+    *out = (int)v;
+    return s;
+}
+
+/* The entry the way rocprofv3 writes every one: "<digits>":["se<S>_sm<M>_sl<L>_wv<N>.json",
+ * <begin>,<end>] without blanks, a canonical name, begin 1..15 digits (or 0) and end
+ * 1..7 digits without a leading zero, followed by ',' or '}'. Pushes it as fp_fc_key +
+ * fast_entry would (the same name, len and begin) with the name's numbers, so
+ * match_by_numbers need not read it again. Anything else: false with nothing read or
+ * pushed (the caller takes the general way from the same place). Needs FLAT_VIEW bytes
+ * in view: every read below stays inside them (the longest entry taken is ~90 bytes,
+ * and each read stops at the first byte that does not fit). */
+#define FLAT_VIEW 128
+static bool flat_entry(fp_fc *c, listed_ent **v, size_t *n, size_t *cap)
+{
+    static const uint64_t P10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+    const char *p = c->p;
+    if (c->e - p < FLAT_VIEW || p[0] != '"')
+        return false;
+    const char *q = p + 1; /* the key: 1..7 digits, as fp_fc_key takes any of them */
+    while ((unsigned)((unsigned char)*q - '0') <= 9 && q - p <= 7)
+        q++;
+    if (q == p + 1 || memcmp(q, "\":[\"se", 6))
+        return false;
+    const char *s = q + 4; /* the name */
+    int se, simd, slot, id;
+    if (!(q = flat_num(s + 2, &se)) || memcmp(q, "_sm", 3) || !(q = flat_num(q + 3, &simd)) || memcmp(q, "_sl", 3) ||
+        !(q = flat_num(q + 3, &slot)) || memcmp(q, "_wv", 3) || !(q = flat_num(q + 3, &id)) ||
+        memcmp(q, ".json\",", 7))
+        return false;
+    const char *nend = q + 5; /* the closing '"' */
+    q += 7;
+    uint64_t b, y;
+    unsigned bd = (unsigned)fp_fc_digits8(q, &b);
+    if (bd == 8) {
+        unsigned m = (unsigned)fp_fc_digits8(q + 8, &y);
+        if (m == 8)
+            return false;
+        b = b * P10[m] + y;
+        bd += m;
+    }
+    if (bd == 0 || (bd > 1 && q[0] == '0') || q[bd] != ',')
+        return false;
+    q += bd + 1;
+    /* end: a number fp_fc_skip_scalar takes, then ']' (mostly 5..7 digits: counted in one step) */
+    const unsigned ed = fp_fc_ndigits8(q);
+    if (ed - 1 > 6 || (ed > 1 && q[0] == '0') || q[ed] != ']' || (q[ed + 1] != ',' && q[ed + 1] != '}'))
+        return false;
+    q += ed;
+    FP_GROW(*v, *n, *cap);
+    (*v)[(*n)++] = (listed_ent){.name = s,
+                                .len = (size_t)(nend - s),
+                                .begin = (int64_t)b,
+                                .has_begin = true,
+                                .nums = true,
+                                .se = se,
+                                .simd = simd,
+                                .slot = slot,
+                                .id = id};
+    c->p = q + 1;
+    return true;
+}
+#endif
+
 static bool fast_level(fp_fc *c, int depth, listed_ent **v, size_t *n, size_t *cap)
 {
     if (!fp_fc_lit(c, '{'))
@@ -1993,6 +2091,10 @@ static bool fast_level(fp_fc *c, int depth, listed_ent **v, size_t *n, size_t *c
     if (fp_fc_lit(c, '}'))
         return true;
     do {
+#if defined(FP_FC_HAVE_NDIGITS8)
+        if (depth == 3 && flat_entry(c, v, n, cap))
+            continue;
+#endif
         const char *k;
         size_t kl;
         if (!fp_fc_key(c, &k, &kl))
@@ -2109,14 +2211,17 @@ static void match_by_numbers(const listed_ent *names, size_t n, fp_wave_list *ou
     size_t paired = 0;
     for (size_t i = 0; i < n; i++) {
         char nm[64];
-        size_t l = strnlen(names[i].name, names[i].len), lo = 0;
+        /* flat_entry's names are read already (canonical, no NUL in them) */
+        size_t l = names[i].nums ? 0 : strnlen(names[i].name, names[i].len), lo = 0;
         bool found = false;
-        int se, simd, slot, id;
+        int se = names[i].se, simd = names[i].simd, slot = names[i].slot, id = names[i].id;
         if (l < sizeof nm) {
-            memcpy(nm, names[i].name, l);
-            nm[l] = '\0';
-            bool canonical = false;
-            if (name_parse(nm, &se, &simd, &slot, &id, &canonical) && canonical) {
+            bool canonical = names[i].nums;
+            if (!canonical) {
+                memcpy(nm, names[i].name, l);
+                nm[l] = '\0';
+            }
+            if (canonical || (name_parse(nm, &se, &simd, &slot, &id, &canonical) && canonical)) {
                 const uint64_t k0 = (uint64_t)se << 32 | (uint64_t)simd, k1 = (uint64_t)slot << 32 | (uint64_t)id;
                 for (size_t h = nums_hash(k0, k1, shift); tab[h]; h = (h + 1) & mask) {
                     const size_t k = tab[h] - 1;
@@ -2159,6 +2264,15 @@ static void cross_check(const char *dir, fp_wave_list *out, bool canonical, bool
     }
     listed_ent *names = NULL;
     size_t n = 0, cap = 0;
+    if (!general) {
+        /* room for the entries at once: each takes 32 bytes or more as rocprofv3 writes
+         * them, and growing by doubling copied the 4,112 entries of a big trace ~2 times
+         * over (FP_GROW still grows it for a denser document) */
+        cap = sb.len / 32 + 1;
+        names = malloc(cap * sizeof *names);
+        if (!names)
+            abort();
+    }
     if (general || !listed_fast(sb.buf, sb.len, &names, &n, &cap)) {
         listed_free(names, n);
         names = NULL;
@@ -2179,25 +2293,49 @@ static void cross_check(const char *dir, fp_wave_list *out, bool canonical, bool
     fp_sb_free(&sb); /* after the matching: fast entries point into it */
 }
 
-/* Files in (se, simd, slot, id, name) order: with canonical names the numbers alone
- * (no two files share them) as one 64-bit key when each is below 2^16, else qsort. */
-static void order_files(fp_wave_file *f, size_t n, bool canonical)
+static unsigned bit_len(unsigned v) { return v ? 32u - (unsigned)__builtin_clz(v) : 0; }
+
+/* out[0..n) = the files of v in (se, simd, slot, id, name) order, each named inside nm
+ * (v's pos: its name's offset there; out's pos: its index). With canonical names the
+ * numbers alone decide (no two files share them): packed into one 64-bit key, each
+ * field in the bits its largest value needs (the 4,112 files of a big trace in 13 bits:
+ * two radix passes, where 16 bits a field took four), and each file copied once into
+ * its place; qsort when they need more than 64 bits or a name is not canonical. */
+static void order_files(const fp_wave_file *v, size_t n, bool canonical, char *nm, fp_wave_file *out)
 {
-    bool packed = canonical;
-    for (size_t i = 0; i < n && packed; i++)
-        packed = (f[i].se | f[i].simd | f[i].slot | f[i].id) < 65536;
-    if (!packed) {
-        if (n)
-            qsort(f, n, sizeof *f, cmp_wave_file);
-        return;
+    unsigned o_se = 0, o_simd = 0, o_slot = 0, o_id = 0; /* each 0..1000000 (read_uint) */
+    for (size_t i = 0; i < n && canonical; i++) {
+        o_se |= (unsigned)v[i].se;
+        o_simd |= (unsigned)v[i].simd;
+        o_slot |= (unsigned)v[i].slot;
+        o_id |= (unsigned)v[i].id;
     }
-    uint64_t *key = malloc((n + 1) * sizeof *key);
-    if (!key)
-        abort();
+    const unsigned w_simd = bit_len(o_simd), w_slot = bit_len(o_slot), w_id = bit_len(o_id);
+    if (!canonical || bit_len(o_se) + w_simd + w_slot + w_id > 64) {
+        for (size_t i = 0; i < n; i++) {
+            out[i] = v[i];
+            out[i].name = nm + v[i].pos;
+        }
+        if (n)
+            qsort(out, n, sizeof *out, cmp_wave_file);
+    } else {
+        uint64_t *key = malloc((n + 1) * sizeof *key);
+        size_t *perm = malloc((n + 1) * sizeof *perm);
+        if (!key || !perm)
+            abort();
+        for (size_t i = 0; i < n; i++)
+            key[i] = (((uint64_t)v[i].se << w_simd | (uint64_t)v[i].simd) << w_slot | (uint64_t)v[i].slot) << w_id |
+                     (uint64_t)v[i].id;
+        fp_order_u64(key, n, perm);
+        for (size_t i = 0; i < n; i++) {
+            out[i] = v[perm[i]];
+            out[i].name = nm + out[i].pos;
+        }
+        free(perm);
+        free(key);
+    }
     for (size_t i = 0; i < n; i++)
-        key[i] = (uint64_t)f[i].se << 48 | (uint64_t)f[i].simd << 32 | (uint64_t)f[i].slot << 16 | (uint64_t)f[i].id;
-    fp_order_by_u64(f, n, sizeof *f, key);
-    free(key);
+        out[i].pos = i;
 }
 
 /* general: the reference ways only - qsort, jscan, the merge by name (tests, fuzzing) */
@@ -2216,13 +2354,28 @@ static int list_dir(const char *dir, fp_wave_list *out, fp_err *err, bool genera
     fp_wave_file *v = NULL;
     size_t n = 0, cap = 0, nb = 0, capb = 0;
     char *names = NULL; /* every name, NUL-terminated, one after the other (pos: offset) */
+    /* room at once, from the directory's size (ext4: its entries' records, each at least
+     * 8 bytes and its name; a wave file name takes 20 or more): growing by doubling
+     * copied the 4,112 files of a big trace about twice over. Only a hint - the arrays
+     * still grow past it - capped for file systems that report something else. */
+    struct stat dst;
+    if (fstat(dirfd(d), &dst) == 0 && dst.st_size > 0) {
+        const size_t hint = (size_t)dst.st_size < ((size_t)1 << 24) ? (size_t)dst.st_size : (size_t)1 << 24;
+        cap = hint / 28 + 1;
+        capb = hint + 1;
+        v = malloc(cap * sizeof *v);
+        names = malloc(capb);
+        if (!v || !names)
+            abort();
+    }
     bool canonical = true;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         fp_wave_file f;
         memset(&f, 0, sizeof f);
         bool canon = false;
-        if (!name_parse(de->d_name, &f.se, &f.simd, &f.slot, &f.id, &canon))
+        const size_t l = name_parse(de->d_name, &f.se, &f.simd, &f.slot, &f.id, &canon) + 1; /* with its NUL */
+        if (l == 1)
             continue;
         if (de->d_type == DT_REG) {
             f.regular = true;
@@ -2233,7 +2386,6 @@ static int list_dir(const char *dir, fp_wave_list *out, fp_err *err, bool genera
                 f.regular = true; /* dangling: let the open report it */
         }
         canonical = canonical && canon;
-        size_t l = strlen(de->d_name) + 1;
         FP_RESERVE(names, nb, capb, l);
         memcpy(names + nb, de->d_name, l);
         f.pos = nb;
@@ -2249,17 +2401,11 @@ static int list_dir(const char *dir, fp_wave_list *out, fp_err *err, bool genera
     char *nm = (char *)(out->files + n);
     if (nb)
         memcpy(nm, names, nb);
-    for (size_t i = 0; i < n; i++) {
-        out->files[i] = v[i];
-        out->files[i].name = nm + v[i].pos;
-    }
+    canonical = canonical && !general;
+    order_files(v, n, canonical, nm, out->files);
     out->n = n;
     free(v);
     free(names);
-    canonical = canonical && !general;
-    order_files(out->files, n, canonical);
-    for (size_t i = 0; i < out->n; i++)
-        out->files[i].pos = i;
     cross_check(dir, out, canonical, general);
     return 0;
 }

@@ -6,6 +6,7 @@
  */
 #include "flyprof/order.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,17 +48,58 @@ void fp_order_u64(const uint64_t *key, size_t n, size_t *perm)
     free(tmp);
 }
 
+/* One element: records of a few words (the callers' are 24..64 bytes) as word moves the
+ * compiler keeps inline, where memcpy of a run-time size is a library call each. */
+static inline void elem_copy(unsigned char *d, const unsigned char *s, size_t size)
+{
+    switch (size) { /* a constant size each: a few vector moves */
+#define ELEM_COPY(N)                                                                               \
+    case N:                                                                                        \
+        memcpy(d, s, N);                                                                           \
+        return;
+        ELEM_COPY(8)
+        ELEM_COPY(16)
+        ELEM_COPY(24)
+        ELEM_COPY(32)
+        ELEM_COPY(40)
+        ELEM_COPY(48)
+        ELEM_COPY(56)
+        ELEM_COPY(64)
+#undef ELEM_COPY
+    default:
+        memcpy(d, s, size);
+    }
+}
+
+/* In place, cycle by cycle (base[j] takes base[perm[j]] along each cycle, the cycle's
+ * first element held aside): one copy per element plus one per cycle, where a
+ * temporary array and its copy back moved every byte twice more. */
 void fp_order_apply(void *base, size_t n, size_t size, const size_t *perm)
 {
     if (n < 2)
         return;
-    unsigned char *b = base, *tmp = malloc(n * size);
-    if (!tmp)
+    unsigned char *b = base, small[64];
+    unsigned char *t = size <= sizeof small ? small : malloc(size);
+    bool *done = calloc(n, sizeof *done);
+    if (!t || !done)
         abort();
-    for (size_t i = 0; i < n; i++)
-        memcpy(tmp + i * size, b + perm[i] * size, size);
-    memcpy(b, tmp, n * size);
-    free(tmp);
+    for (size_t start = 0; start < n; start++) {
+        if (done[start])
+            continue;
+        done[start] = true;
+        if (perm[start] == start)
+            continue;
+        elem_copy(t, b + start * size, size);
+        size_t j = start;
+        for (size_t k = perm[j]; k != start; j = k, k = perm[j]) {
+            elem_copy(b + j * size, b + k * size, size);
+            done[k] = true;
+        }
+        elem_copy(b + j * size, t, size);
+    }
+    free(done);
+    if (t != small)
+        free(t);
 }
 
 void fp_order_by_u64(void *base, size_t n, size_t size, const uint64_t *key)

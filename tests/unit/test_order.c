@@ -107,8 +107,40 @@ static void test_order_by(void **state)
     }
 }
 
+/* fp_order_apply's element copies of every kind: the constant sizes (8..64 by 8) and
+ * any other (odd, past 64), records whose every byte says where it came from; keys with
+ * ties, long cycles and fixed points. */
+static void test_apply_sizes(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 3, 8, 16, 24, 40, 48, 56, 64, 72, 100};
+    static unsigned char r[300 * 100], orig[300 * 100];
+    static uint64_t k[300];
+    size_t want[300];
+    uint64_t x = 88172645463325252ull;
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        const size_t sz = sizes[si];
+        for (size_t n = 0; n <= 300; n += n < 3 ? 1 : 37) {
+            for (size_t i = 0; i < n; i++) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                k[i] = i % 5 == 0 ? i : x % 17; /* some in place already */
+                for (size_t b = 0; b < sz; b++)
+                    orig[i * sz + b] = (unsigned char)(i * 31 + b * 7 + (i >> 8) * 3);
+            }
+            memcpy(r, orig, n * sz);
+            reference(k, n, want);
+            fp_order_by_u64(r, n, sz, k);
+            for (size_t i = 0; i < n; i++)
+                assert_memory_equal(r + i * sz, orig + want[i] * sz, sz);
+        }
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_order), cmocka_unit_test(test_order_by)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_order), cmocka_unit_test(test_order_by),
+                                       cmocka_unit_test(test_apply_sizes)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

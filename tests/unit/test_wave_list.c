@@ -204,6 +204,137 @@ static void test_many_files(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* fp_wave_list_dir and fp_wave_list_dir_general on the same dir: the same files in the
+ * same order with the same pairing and counts. */
+static void same_as_general(const char *dir, const char *doc)
+{
+    fp_wave_list a, b;
+    fp_err e = {0};
+    assert_int_equal(fp_wave_list_dir(dir, &a, &e), 0);
+    assert_int_equal(fp_wave_list_dir_general(dir, &b, &e), 0);
+    if (a.n != b.n || a.filenames_json != b.filenames_json || a.listed != b.listed ||
+        a.listed_missing != b.listed_missing || a.unlisted != b.unlisted)
+        fail_msg("%s\n fast %d %zu %zu %zu general %d %zu %zu %zu", doc, a.filenames_json, a.listed, a.listed_missing,
+                 a.unlisted, b.filenames_json, b.listed, b.listed_missing, b.unlisted);
+    for (size_t i = 0; i < a.n; i++) {
+        const fp_wave_file *x = &a.files[i], *y = &b.files[i];
+        if (strcmp(x->name, y->name) || x->se != y->se || x->simd != y->simd || x->slot != y->slot || x->id != y->id ||
+            x->pos != y->pos || x->regular != y->regular || x->has_begin != y->has_begin || x->begin != y->begin)
+            fail_msg("%s\n file %zu: fast %s %d:%lld general %s %d:%lld", doc, i, x->name, x->has_begin,
+                     (long long)x->begin, y->name, y->has_begin, (long long)y->begin);
+    }
+    fp_wave_list_free(&a);
+    fp_wave_list_free(&b);
+}
+
+/* The flat reader of an entry (flat_entry: the exact layout rocprofv3 writes, with the
+ * name's numbers read on the way) against the general way, on every near miss of that
+ * layout - in the key, the name, its numbers (leading zeros, the 1000000 limit, 7 and
+ * 8 digits), begin (0, signs, fractions, exponents, 1..19 digits), end (digits, signs,
+ * missing, extra cells, other scalars) and blanks - each in the middle of a listing
+ * (followed by ',') and last in its object (followed by '}'), with enough document after
+ * it that the flat reader is in view of it. */
+static void test_flat_entries(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/fp_wave_list_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *w = "{}";
+    const char *files[] = {"se0_sm0_sl0_wv0.json",      "se0_sm0_sl0_wv7.json",       "se1_sm2_sl3_wv45.json",
+                           "se12_sm3_sl10_wv123.json",   "se0_sm0_sl0_wv1000000.json", "se1000000_sm0_sl0_wv0.json",
+                           "se3_sm1_sl6_wv14.json"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        put(dir, files[i], w);
+    static const char *const ents[] = {
+        /* the layout itself, and its numbers at their limits */
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",100,200]", "\"5\":[\"se12_sm3_sl10_wv123.json\",1,2]",
+        "\"5\":[\"se0_sm0_sl0_wv1000000.json\",3,4]", "\"5\":[\"se1000000_sm0_sl0_wv0.json\",3,4]",
+        "\"5\":[\"se0_sm0_sl0_wv1000001.json\",3,4]", "\"5\":[\"se0_sm0_sl0_wv9999999.json\",3,4]",
+        "\"5\":[\"se0_sm0_sl0_wv10000000.json\",3,4]", "\"5\":[\"se0_sm0_sl0_wv01000000.json\",3,4]",
+        /* leading zeros in each number */
+        "\"5\":[\"se00_sm0_sl0_wv7.json\",1,2]", "\"5\":[\"se0_sm00_sl0_wv7.json\",1,2]",
+        "\"5\":[\"se0_sm0_sl00_wv7.json\",1,2]", "\"5\":[\"se0_sm0_sl0_wv07.json\",1,2]",
+        "\"5\":[\"se01_sm2_sl3_wv45.json\",1,2]", "\"5\":[\"se1_sm2_sl3_wv045.json\",1,2]",
+        /* the name's other bytes */
+        "\"5\":[\"se0_sm0_sl0_wv7.jsonx\",1,2]", "\"5\":[\"se0_sm0_sl0_wv7.jso\",1,2]",
+        "\"5\":[\"Se0_sm0_sl0_wv7.json\",1,2]", "\"5\":[\"se0_sm0_sl0_wv.json\",1,2]", "\"5\":[\"se_sm0_sl0_wv7.json\",1,2]",
+        "\"5\":[\"se0-sm0_sl0_wv7.json\",1,2]", "\"5\":[\"se0_sm0_sl0_wv7.json\\u0000\",1,2]",
+        "\"5\":[\"se0_sm0_sl0_wv\\u0037.json\",1,2]", "\"5\":[\"se0_sm0_sl0_wv7\",1,2]", "\"5\":[\"\",1,2]",
+        /* begin */
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",0,2]", "\"5\":[\"se0_sm0_sl0_wv7.json\",-5,2]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",1.5,2]", "\"5\":[\"se0_sm0_sl0_wv7.json\",1e3,2]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",12345678,2]", "\"5\":[\"se0_sm0_sl0_wv7.json\",123456789,2]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",1234567890123456,2]", "\"5\":[\"se0_sm0_sl0_wv7.json\",123456789012345,2]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",123456789012345678,2]", "\"5\":[\"se0_sm0_sl0_wv7.json\",1234567890123456789,2]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",01,2]", "\"5\":[\"se0_sm0_sl0_wv7.json\",00,2]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",\"x\",2]", "\"5\":[\"se0_sm0_sl0_wv7.json\",null,2]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",7]", "\"5\":[\"se0_sm0_sl0_wv7.json\"]", "\"5\":[]",
+        /* end */
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",1,07]", "\"5\":[\"se0_sm0_sl0_wv7.json\",1,00]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",1,0]", "\"5\":[\"se0_sm0_sl0_wv7.json\",1,1234567]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",1,12345678]", "\"5\":[\"se0_sm0_sl0_wv7.json\",1,-2]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",1,2.5]", "\"5\":[\"se0_sm0_sl0_wv7.json\",1,2e1]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",1,true]", "\"5\":[\"se0_sm0_sl0_wv7.json\",1,\"e\"]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",1,2,3]", "\"5\":[\"se0_sm0_sl0_wv7.json\",1,2,[3]]",
+        /* keys and blanks */
+        "\"12345678\":[\"se0_sm0_sl0_wv7.json\",1,2]", "\"1234567\":[\"se0_sm0_sl0_wv7.json\",1,2]",
+        "\"a\":[\"se0_sm0_sl0_wv7.json\",1,2]", "\"\":[\"se0_sm0_sl0_wv7.json\",1,2]",
+        "\"5\" :[\"se0_sm0_sl0_wv7.json\",1,2]", "\"5\": [\"se0_sm0_sl0_wv7.json\",1,2]",
+        "\"5\":[ \"se0_sm0_sl0_wv7.json\",1,2]", "\"5\":[\"se0_sm0_sl0_wv7.json\" ,1,2]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\", 1,2]", "\"5\":[\"se0_sm0_sl0_wv7.json\",1 ,2]",
+        "\"5\":[\"se0_sm0_sl0_wv7.json\",1,2 ]", "\"5\":[\"se0_sm0_sl0_wv7.json\",1,2] ",
+        /* the name with a leading zero (on disk in round 1) */
+        "\"5\":[\"se0_sm0_sl0_wv007.json\",1,2]",
+        /* listed twice: the second is missing */
+        "\"5\":[\"se0_sm0_sl0_wv0.json\",9,10]",
+    };
+    char pad[300];
+    memset(pad, 'x', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    fp_sb doc;
+    fp_sb_init(&doc);
+    /* round 1: a name with a leading zero on disk, so the pairing is the merge by name
+     * (flat entries' names and lengths, not their numbers) */
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof ents / sizeof *ents; i++)
+            for (int last = 0; last < 2; last++) {
+                if (round == 1 && i == 0 && last == 0)
+                    put(dir, "se0_sm0_sl0_wv007.json", w);
+                fp_sb_reset(&doc);
+                fp_sb_adds(&doc, "{\"wave_filenames\":{\"0\":{\"0\":{\"0\":{\"0\":[\"se0_sm0_sl0_wv0.json\",11,12],");
+                fp_sb_adds(&doc, ents[i]);
+                if (!last)
+                    fp_sb_adds(&doc, ",\"6\":[\"se1_sm2_sl3_wv45.json\",13,14]");
+                fp_sb_adds(&doc, "}},\"1\":{\"6\":{\"10\":[\"se3_sm1_sl6_wv14.json\",15,16]}}}},\"pad\":\"");
+                fp_sb_adds(&doc, pad);
+                fp_sb_adds(&doc, "\"}");
+                put(dir, "filenames.json", doc.buf);
+                same_as_general(dir, doc.buf);
+            }
+    /* the plain layout pairs every listed file by its numbers (by hand) */
+    char *lz = fp_path_join(dir, "se0_sm0_sl0_wv007.json");
+    unlink(lz);
+    free(lz);
+    fp_sb_reset(&doc);
+    fp_sb_adds(&doc, "{\"wave_filenames\":{\"0\":{\"0\":{\"0\":{\"0\":[\"se0_sm0_sl0_wv0.json\",11,12],"
+                     "\"1\":[\"se0_sm0_sl0_wv1000000.json\",0,5],\"7\":[\"se0_sm0_sl0_wv7.json\",1234567890123,1]}}},"
+                     "\"1\":{\"2\":{\"3\":{\"45\":[\"se1_sm2_sl3_wv45.json\",45,46]}}},"
+                     "\"12\":{\"3\":{\"10\":{\"123\":[\"se12_sm3_sl10_wv123.json\",123,124]}}}},\"pad\":\"");
+    fp_sb_adds(&doc, pad);
+    fp_sb_adds(&doc, "\"}");
+    put(dir, "filenames.json", doc.buf);
+    same_as_general(dir, doc.buf);
+    char got[2048];
+    summary(dir, got, sizeof got);
+    assert_string_equal(got, "1 5 0 2 | se0_sm0_sl0_wv0.json:11 se0_sm0_sl0_wv7.json:1234567890123 "
+                             "se0_sm0_sl0_wv1000000.json:0 se1_sm2_sl3_wv45.json:45 se3_sm1_sl6_wv14.json:- "
+                             "se12_sm3_sl10_wv123.json:123 se1000000_sm0_sl0_wv0.json:-");
+    fp_sb_free(&doc);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* occupancy.json rows near the usual shape "[time,c,s,l,b,x]" that the fast reader's
  * word-wide check (occ_row6) must take or leave exactly as jscan reads them: each byte
  * of the ten after the time replaced by a byte of every class around its own (digits,
@@ -265,6 +396,7 @@ static void test_occupancy_rows(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cross_check), cmocka_unit_test(test_many_files), cmocka_unit_test(test_occupancy_rows)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cross_check), cmocka_unit_test(test_many_files),
+                                       cmocka_unit_test(test_flat_entries), cmocka_unit_test(test_occupancy_rows)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
