@@ -130,8 +130,22 @@ void fp_bub_inst_tables_init(bub_ctx *c)
                         f |= (unsigned)(cb >> BUB_LB_VM & 1u) * BUB_F_VM | (unsigned)(cb >> BUB_LB_LGKM & 1u) * BUB_F_LGKM;
                     fl[k][np][w][q] = (uint8_t)f;
                 }
+    /* keys 13 and 14 are no category's (bub_cat_key gives them none): they hold key
+     * OTHER's flags, so wave_pass_direct reads fl[cat] for every cat below BUB_CATS */
+    for (int k = 0; k < FP_CL_COUNT; k++)
+        for (int np = 0; np < 2; np++)
+            for (int w = 0; w < 2; w++)
+                for (unsigned q = FP_CAT_BVH + 1; q < BUB_CAT_OTHER; q++)
+                    fl[k][np][w][q] = fl[k][np][w][BUB_CAT_OTHER];
     c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
-    c->lines = malloc((c->n_lines + 1) * sizeof *c->lines);
+    /* sentinels past the last line up to a power of two: a wave whose OR of lines is below
+     * it reads its records' lines unclamped (wave_pass_direct); at most twice the table,
+     * and not past 2^18 lines (16 MB), beyond which the one sentinel and the clamp stay */
+    size_t cap = 1;
+    while (cap < c->n_lines + 1 && cap < ((size_t)1 << 18))
+        cap *= 2;
+    c->lines_cap = cap < c->n_lines + 1 ? c->n_lines + 1 : cap;
+    c->lines = malloc(c->lines_cap * sizeof *c->lines);
     if (!c->lines)
         abort();
     for (size_t l = 0; l < c->n_lines; l++) {
@@ -151,9 +165,12 @@ void fp_bub_inst_tables_init(bub_ctx *c)
         L->kbit = (uint8_t)(1u << line_counter(L, BUB_CAT_OTHER));
     }
     /* past the last line: the one every record of a line out of the table reads (the pass
-     * takes min(line, n_lines) instead of a test), never folded nor named */
-    c->lines[c->n_lines] = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
-    memset(c->lines[c->n_lines].fl, BUB_F_UNKNOWN, sizeof c->lines[c->n_lines].fl);
+     * takes min(line, n_lines) instead of a test), never folded nor named; and the ones
+     * up to lines_cap, the same */
+    for (size_t l = c->n_lines; l < c->lines_cap; l++) {
+        c->lines[l] = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
+        memset(c->lines[l].fl, BUB_F_UNKNOWN, sizeof c->lines[l].fl);
+    }
     c->lines_owner = c;
     c->g_wave = c->g_next = 0;
 }
@@ -351,10 +368,10 @@ static inline const fp_wave_wait *wq_peek(bub_waits *q)
 void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q)
 {
     if (c->lines_owner != c) { /* a worker's copy of the ctx: its own sums, at its first wave */
-        bub_line *own = malloc((c->n_lines + 1) * sizeof *own);
+        bub_line *own = malloc(c->lines_cap * sizeof *own);
         if (!own)
             abort();
-        memcpy(own, c->lines, (c->n_lines + 1) * sizeof *own);
+        memcpy(own, c->lines, c->lines_cap * sizeof *own);
         c->lines = own;
         c->lines_owner = c;
     }
@@ -518,7 +535,8 @@ static inline void mem_issue(bub_ctx *c, unsigned f, uint64_t gw, int64_t rel, s
  * each per record at most), its latest execution. The plain loop calls nothing, so the
  * compiler keeps its values in registers (the rare paths' calls are outside it). gw
  * counts records as g_wave + 1 + index in the wave. */
-static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
+static inline __attribute__((always_inline)) void wave_pass_t(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi,
+                                                              const bool direct)
 {
     bub_line *lines = c->lines;
     const uint64_t n_lines = c->n_lines;
@@ -564,15 +582,19 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
         for (;; r++, gw++) {
             if (r == end)
                 goto done;
-            /* an unsigned compare also sends negative lines to "unknown" */
-            L = &lines[(uint64_t)r->line < n_lines ? (uint64_t)r->line : n_lines];
+            /* an unsigned compare also sends negative lines to "unknown"; direct: every
+             * line is below lines_cap and every cat below BUB_CATS (fl[13..14] are OTHER's) */
+            if (direct)
+                L = &lines[(uint64_t)r->line];
+            else
+                L = &lines[(uint64_t)r->line < n_lines ? (uint64_t)r->line : n_lines];
             time = r->time;
             dur = r->dur;
             stall = r->stall; /* >= 0: the walk's check (fp_bub_wave_insts); no clamp, one register more */
             L->hit++; /* a line not in code.json too: never folded, one test less per record */
             L->stall += stall;
             L->lat += dur;
-            f = L->fl[bub_cat_key(r->cat)];
+            f = L->fl[direct ? (uint32_t)r->cat : bub_cat_key(r->cat)];
             if (f & (BUB_F_RARE | BUB_F_NOPIPE)) /* no-pipe ones too (s_nop, s_barrier: few) */
                 break;
             int32_t dyn = L->cls;
@@ -601,9 +623,28 @@ done:
     c->g_next = gw; /* above every last_g of this wave */
 }
 
-void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
+/* The pass with every record's line and category clamped into the tables. */
+static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi) { wave_pass_t(c, rec, n, gi, false); }
+
+/* The pass over records whose lines are all below lines_cap and categories below BUB_CATS
+ * (bub_rec_bits said so): no clamp per record, the same result. */
+static void wave_pass_direct(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
 {
-    wave_pass(c, rec, n, gi);
+    wave_pass_t(c, rec, n, gi, true);
+}
+
+/* The pass over a chunk: direct when o shows every line and category in the tables. */
+static void pass_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi, const bub_rec_or *o)
+{
+    if (o && o->line < c->lines_cap && o->cat < BUB_CATS)
+        wave_pass_direct(c, rec, n, gi);
+    else
+        wave_pass(c, rec, n, gi);
+}
+
+void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi, const bub_rec_or *o)
+{
+    pass_chunk(c, rec, n, gi, o);
     keep_last(c, rec, n);
 }
 
@@ -614,10 +655,10 @@ void fp_bub_wave_end(bub_ctx *c, int64_t entries_total)
     fp_bub_windows_done(c);
 }
 
-void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
+void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi, const bub_rec_or *o)
 {
     bub_waits q = {w->waits, w->prods, w->n_waits, 0, 0, NULL, NULL};
     fp_bub_wave_begin(c, w->has_waitcnt && w->n_waits > 0, &q);
-    wave_pass(c, w->insts, w->n_insts, gi); /* one chunk: nothing to keep past it */
+    pass_chunk(c, w->insts, w->n_insts, gi, o); /* one chunk: nothing to keep past it */
     fp_bub_wave_end(c, (int64_t)w->n_waits);
 }

@@ -98,6 +98,23 @@ static void check_table(const fp_code *code)
         }
     }
     assert_true(checked > 0 || code->n == 0);
+    /* wave_pass_direct reads lines[line] for line < lines_cap and fl[cat] for cat < BUB_CATS
+     * unclamped: past n_lines every entry is the sentinel, and fl[13], fl[14] are what the
+     * clamp reads (key OTHER) */
+    assert_true(c.lines_cap >= c.n_lines + 1);
+    if (c.n_lines + 1 <= ((size_t)1 << 18))
+        assert_int_equal(c.lines_cap & (c.lines_cap - 1), 0);
+    for (size_t l = 0; l < c.lines_cap; l++) {
+        const bub_line *L = &c.lines[l];
+        if (l >= c.n_lines) {
+            assert_int_equal(L->row, BUB_LINE_NONE);
+            assert_int_equal(L->rare, BUB_LINE_UNKNOWN);
+            assert_int_equal(L->kbit, 0);
+            assert_int_equal(L->hit | L->stall | L->lat | (int64_t)L->last_g, 0);
+        }
+        for (int32_t cat = 0; cat < (int32_t)BUB_CATS; cat++)
+            assert_int_equal(L->fl[cat], L->fl[bub_cat_key(cat)]);
+    }
     /* a row is named by one line at most: named_producer takes a producer retired in the
      * wave as seen on that ground (its line is the only one that runs the row) */
     unsigned char *named = calloc(code->n + 1, 1);
@@ -256,14 +273,22 @@ static uint64_t next_rand(void)
     return rng;
 }
 
-static void run_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, size_t chunk, int gi)
+/* ored: each chunk with its bub_rec_bits (the pass may then skip its clamps), else none.
+ * Returns how many chunks had every line and category in the tables (wave_pass_direct). */
+static size_t run_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, size_t chunk, int gi, bool ored)
 {
     bub_waits q = {NULL, NULL, 0, 0, 0, NULL, NULL};
     c->n_st = c->n_ex = 0;
     c->ex_unsorted = false;
     fp_bub_wave_begin(c, false, &q);
-    for (size_t a = 0; a < n; a += chunk)
-        fp_bub_wave_chunk(c, rec + a, n - a < chunk ? n - a : chunk, gi);
+    size_t direct = 0;
+    for (size_t a = 0; a < n; a += chunk) {
+        size_t k = n - a < chunk ? n - a : chunk;
+        bub_rec_or o = bub_rec_bits(rec + a, k);
+        direct += ored && o.line < c->lines_cap && o.cat < BUB_CATS;
+        fp_bub_wave_chunk(c, rec + a, k, gi, ored ? &o : NULL);
+    }
+    return direct;
 }
 
 static void test_pass_reference(void **state)
@@ -289,20 +314,34 @@ static void test_pass_reference(void **state)
     enum { N = 5000 };
     fp_wave_inst *rec = calloc(N, sizeof *rec);
     assert_non_null(rec);
-    for (int round = 0; round < 6; round++) {
+    /* rounds 6..11 as 0..5 with the lines and categories a direct pass reads unclamped:
+     * lines 0 .. lines_cap - 1 (sentinels past n_lines), categories 0..15 */
+    int64_t tame[64];
+    size_t n_tame = 0;
+    for (size_t k = 0; k < n_use; k++)
+        if (use[k] >= 0)
+            tame[n_tame++] = use[k];
+    assert_true(c.lines_cap > c.n_lines + 2);
+    tame[n_tame++] = (int64_t)c.lines_cap - 1;
+    tame[n_tame++] = (int64_t)c.n_lines;
+    size_t direct_chunks = 0;
+    for (int pass = 0; pass < 24; pass++) {
+        int round = pass % 12;
+        bool ored = pass >= 12;
+        bool tamed = round >= 6;
         int64_t t = 0;
         for (size_t j = 0; j < N; j++) {
             uint64_t x = next_rand();
-            t += (int64_t)(x % 7) - (round == 5 ? 2 : 0); /* round 5: out of time order too */
+            t += (int64_t)(x % 7) - (round % 6 == 5 ? 2 : 0); /* rounds 5, 11: out of time order too */
             if (t < 0)
                 t = 0;
             rec[j].time = t;
             rec[j].stall = (x >> 8) % 4 == 0 ? 0 : (int64_t)((x >> 12) % 9);
             rec[j].dur = (int64_t)((x >> 20) % 12);
-            rec[j].line = use[(x >> 28) % n_use];
-            rec[j].cat = cats[(x >> 36) % (sizeof cats / sizeof *cats)];
+            rec[j].line = tamed ? tame[(x >> 28) % n_tame] : use[(x >> 28) % n_use];
+            rec[j].cat = tamed ? (int32_t)((x >> 36) % BUB_CATS) : cats[(x >> 36) % (sizeof cats / sizeof *cats)];
         }
-        size_t chunk = round % 2 ? N : (size_t)1 + round * 7;
+        size_t chunk = round % 2 ? N : (size_t)1 + (round % 6) * 7;
         ref_out o;
         memset(&o, 0, sizeof o);
         o.hit = calloc(code.n + 1, sizeof *o.hit);
@@ -312,7 +351,10 @@ static void test_pass_reference(void **state)
         ref_pass(&c, &o, rec, N, 3);
         memset(b.insts, 0, (code.n + 1) * sizeof *b.insts);
         b.drain_stall = b.drain_waves = b.unknown_line_records = 0;
-        run_pass(&c, rec, N, chunk, 3);
+        size_t d = run_pass(&c, rec, N, chunk, 3, ored);
+        direct_chunks += d;
+        if (ored && tamed)
+            assert_int_equal(d, (N + chunk - 1) / chunk); /* every chunk went the direct way */
         fp_bub_inst_fold(&c);
         for (size_t i = 0; i < code.n; i++) {
             assert_int_equal(b.insts[i].w_hit, o.hit[i]);
@@ -328,7 +370,7 @@ static void test_pass_reference(void **state)
         assert_int_equal(c.n_ex, o.n_ex);
         assert_memory_equal(c.ex, o.ex, o.n_ex * sizeof *o.ex);
         assert_int_equal(c.ex_unsorted, o.unsorted);
-        assert_true(round != 5 || o.unsorted); /* the order break is seen */
+        assert_true(round % 6 != 5 || o.unsorted); /* the order break is seen */
         assert_true(o.n_st > 0 && o.n_ex > 0 && o.unknown > 0);
         free(o.hit);
         free(o.stall);
@@ -337,6 +379,7 @@ static void test_pass_reference(void **state)
         free(o.st);
         free(o.ex);
     }
+    assert_true(direct_chunks > 0);
     free(rec);
     fp_bub_ctx_free(&c);
     free(b.insts);
@@ -466,7 +509,7 @@ static void test_wait_replay_reference(void **state)
         c.ptab = NULL;
         c.ptab_cap = 0;
         b.waits_exec = b.waits_with_producers = b.waits_inferred = 0;
-        run_pass(&c, rec, N, round % 2 ? N : (size_t)1 + (size_t)round * 5, 3);
+        run_pass(&c, rec, N, round % 2 ? N : (size_t)1 + (size_t)round * 5, 3, (round & 2) != 0);
         assert_int_equal(b.waits_exec, execs);
         assert_int_equal(b.waits_with_producers, with);
         assert_int_equal(b.waits_inferred, with);
@@ -496,10 +539,10 @@ static void test_wait_replay_reference(void **state)
     fp_code_free(&code);
 }
 
-/* ---- bub_rec_bits (bubbles.c wave_scan's record check): the vector way and the scalar
- * one against a plain OR, on every count around the unrolled steps, every start in an
- * array (the vector way reads 8 bytes before each record but the first), and values with
- * single high bits, negative ones, and garbage in cat and the padding (never ORed) ---- */
+/* ---- bub_rec_bits (bubbles.c wave_scan's record check, and whether the pass may skip its
+ * clamps): the vector way and the scalar one against plain ORs, on every count around the
+ * blocks of 4 and the steps of 2 blocks, every start in an array, and values with single
+ * high bits, negative ones in each field, and garbage in the padding (never ORed) ---- */
 
 static void test_rec_bits(void **state)
 {
@@ -508,32 +551,50 @@ static void test_rec_bits(void **state)
     fp_wave_inst *rec = malloc((N + 1) * sizeof *rec);
     assert_non_null(rec);
     size_t vec = 0;
-    for (int round = 0; round < 40; round++) {
-        memset(rec, 0xFF, (N + 1) * sizeof *rec); /* padding and cat: all ones */
+    for (int round = 0; round < 60; round++) {
+        memset(rec, 0xFF, (N + 1) * sizeof *rec); /* padding: all ones */
         for (size_t j = 0; j <= N; j++) {
             uint64_t x = next_rand();
             rec[j].time = (int64_t)(x % 1000);
             rec[j].stall = (int64_t)((x >> 10) % 50);
             rec[j].dur = (int64_t)((x >> 20) % 60);
-            rec[j].line = -1; /* all ones, never ORed */
-            rec[j].cat = -1;
+            rec[j].line = (int64_t)((x >> 30) % 300);
+            rec[j].cat = (int32_t)((x >> 40) % 13);
         }
-        /* one hostile value somewhere (round 0: none) */
+        /* one hostile value somewhere (round 0: none), in each of the five fields in turn */
         size_t at = (size_t)(next_rand() % (N + 1));
         int64_t hv = round % 4 == 1 ? -1 : (int64_t)((uint64_t)1 << (next_rand() % 63));
-        if (round > 0)
-            (&rec[at].time)[round % 3] = hv;
+        if (round > 0) {
+            int fld = round % 5;
+            if (fld < 4)
+                (&rec[at].time)[fld] = hv;
+            else
+                rec[at].cat = round % 4 == 1 ? -1 : (int32_t)((uint32_t)1 << (next_rand() % 31));
+        }
         for (size_t n = 0; n <= N; n += n < 40 ? 1 : 37) {
             for (size_t s0 = 0; s0 < 3 && s0 + n <= N + 1; s0++) {
                 const fp_wave_inst *r = rec + s0;
-                uint64_t want = 0;
-                for (size_t j = 0; j < n; j++)
+                uint64_t want = 0, wline = 0;
+                uint32_t wcat = 0;
+                for (size_t j = 0; j < n; j++) {
                     want |= (uint64_t)r[j].time | (uint64_t)r[j].stall | (uint64_t)r[j].dur;
-                assert_int_equal(bub_rec_bits_scalar(r, n), want);
-                assert_int_equal(bub_rec_bits(r, n), want);
+                    wline |= (uint64_t)r[j].line;
+                    wcat |= (uint32_t)r[j].cat;
+                }
+                bub_rec_or o = bub_rec_bits_scalar(r, n);
+                assert_int_equal(o.cyc, want);
+                assert_int_equal(o.line, wline);
+                assert_int_equal(o.cat, wcat);
+                o = bub_rec_bits(r, n);
+                assert_int_equal(o.cyc, want);
+                assert_int_equal(o.line, wline);
+                assert_int_equal(o.cat, wcat);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
                 if (__builtin_cpu_supports("avx2")) {
-                    assert_int_equal(bub_rec_bits_avx2(r, n), want);
+                    o = bub_rec_bits_avx2(r, n);
+                    assert_int_equal(o.cyc, want);
+                    assert_int_equal(o.line, wline);
+                    assert_int_equal(o.cat, wcat);
                     vec++;
                 }
 #endif
