@@ -130,13 +130,9 @@ void fp_bub_inst_tables_init(bub_ctx *c)
                         f |= (unsigned)(cb >> BUB_LB_VM & 1u) * BUB_F_VM | (unsigned)(cb >> BUB_LB_LGKM & 1u) * BUB_F_LGKM;
                     fl[k][np][w][q] = (uint8_t)f;
                 }
-    /* keys 13 and 14 are no category's (bub_cat_key gives them none): they hold key
-     * OTHER's flags, so wave_pass_direct reads fl[cat] for every cat below BUB_CATS */
-    for (int k = 0; k < FP_CL_COUNT; k++)
-        for (int np = 0; np < 2; np++)
-            for (int w = 0; w < 2; w++)
-                for (unsigned q = FP_CAT_BVH + 1; q < BUB_CAT_OTHER; q++)
-                    fl[k][np][w][q] = fl[k][np][w][BUB_CAT_OTHER];
+    /* keys 13 and 14 are no category's (bub_cat_key gives them none), yet computed as
+     * every category past FP_CAT_BVH is: they hold key OTHER's flags, so wave_pass_direct
+     * reads fl[cat] for every cat below BUB_CATS (test_bub_inst check_table holds it) */
     c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
     /* sentinels past the last line up to a power of two: a wave whose OR of lines is below
      * it reads its records' lines unclamped (wave_pass_direct); at most twice the table,
@@ -355,6 +351,18 @@ static inline void ring_wait(bub_ctx *c, bub_ring *r, int keep, size_t *nret)
     *nret += k;
 }
 
+/* The counter kinds of a decoder entry's producer lines (bub_line.kbit; a line not in
+ * code.json: 0, the sentinel's too). */
+static inline unsigned entry_kinds(const bub_ctx *c, const int64_t *prods, size_t n)
+{
+    unsigned ek = 0;
+    const bub_line *lines = c->lines;
+    const uint64_t n_lines = c->n_lines;
+    for (size_t q = 0; q < n; q++)
+        ek |= lines[(uint64_t)prods[q] < n_lines ? (uint64_t)prods[q] : n_lines].kbit;
+    return ek;
+}
+
 /* The next unmatched decoder entry, refilling the window when a chunked wave has more. */
 static inline const fp_wave_wait *wq_peek(bub_waits *q)
 {
@@ -449,23 +457,30 @@ static __attribute__((noinline)) fp_class wait_record(bub_ctx *c, const fp_wave_
     if (f->lgkm)
         ring_wait(c, &c->lgq, f->lgkm_n, &nret);
     if (!c->replay) {
+        /* the kinds of the entries taken so far (0: none yet); an entry's kinds are needed
+         * only when a next one is on this line too (rare): the first entry's are taken
+         * when the next one is known to be on the line, or before a refill replaces it */
         unsigned kinds = 0;
-        const fp_wave_wait *e;
-        while ((e = wq_peek(&c->wq)) && e->line == r->line) {
+        const fp_wave_wait *e = wq_peek(&c->wq);
+        while (e && e->line == r->line) {
             const int64_t *prods = c->wq.prods + e->first;
             unsigned ek = 0;
-            const bub_line *lines = c->lines;
-            const uint64_t n_lines = c->n_lines;
-            for (size_t q = 0; q < e->n; q++) /* a line not in code.json: kbit 0 (the sentinel's too) */
-                ek |= lines[(uint64_t)prods[q] < n_lines ? (uint64_t)prods[q] : n_lines].kbit;
-            if (kinds && (ek & kinds))
-                break; /* same kind again: the next execution's entry */
-            kinds |= ek ? ek : 1u;
+            if (kinds) {
+                ek = entry_kinds(c, prods, e->n);
+                if (ek & kinds)
+                    break; /* same kind again: the next execution's entry */
+            }
             FP_RESERVE(c->prod, np, c->cap_prod, e->n); /* add_prod's room */
             for (size_t q = 0; q < e->n; q++)
                 named_producer(c, nret, prods[q], &np);
             c->wq.k++;
             c->wq.matched++;
+            if (c->wq.k < c->wq.n && c->wq.e[c->wq.k].line != r->line)
+                break; /* the usual end: the next entry is another wait's */
+            if (!kinds)
+                ek = entry_kinds(c, prods, e->n);
+            kinds |= ek ? ek : 1u;
+            e = wq_peek(&c->wq);
         }
     } else {
         FP_RESERVE(c->prod, np, c->cap_prod, nret);

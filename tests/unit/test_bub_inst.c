@@ -608,6 +608,150 @@ static void test_rec_bits(void **state)
 #endif
 }
 
+/* ---- decoder-entry matching (wait_record): which entries each wait execution takes,
+ * against the rule as first written (every entry's counter kinds computed, eagerly): the
+ * run of entries on its line, up to one whose kinds meet those taken already. The pass is
+ * run one record a chunk so the count matched after each wait is seen, with the entries
+ * whole or in windows of 1..3 (the refill replaces the window between entries) ---- */
+
+typedef struct win_src {
+    const fp_wave_wait *e;
+    const int64_t *prods;
+    size_t n, at, w;
+} win_src;
+
+static bool win_more(void *user, bub_waits *q)
+{
+    win_src *ws = user;
+    if (ws->at >= ws->n)
+        return false;
+    size_t k = ws->n - ws->at < ws->w ? ws->n - ws->at : ws->w;
+    q->e = ws->e + ws->at;
+    q->prods = ws->prods;
+    q->n = k;
+    q->k = 0;
+    ws->at += k;
+    return true;
+}
+
+static unsigned ref_kbits(const fp_code *code, const bub_ctx *c, const int64_t *prods, size_t n)
+{
+    unsigned ek = 0;
+    for (size_t q = 0; q < n; q++) {
+        size_t row = ref_row_of(code, prods[q]);
+        if (row != SIZE_MAX)
+            ek |= 1u << fp_counter_of(c->row_static[row], (int)BUB_CAT_OTHER);
+    }
+    return ek;
+}
+
+static void test_wait_matching_reference(void **state)
+{
+    (void)state;
+    fp_code code;
+    load_synth(&code);
+    fp_bubbles b;
+    memset(&b, 0, sizeof b);
+    b.code = code;
+    b.insts = calloc(code.n + 1, sizeof *b.insts);
+    assert_non_null(b.insts);
+    bub_ctx c;
+    fp_bub_ctx_init(&c, &b, NULL, NULL);
+    int64_t use[64], waits[16];
+    size_t n_use = 0, n_waits = 0;
+    for (int64_t l = -1; l <= code.max_index + 1 && n_use < 60; l++) {
+        size_t row = ref_row_of(&code, l);
+        use[n_use++] = l;
+        if (row != SIZE_MAX && c.row_wait[row] && n_waits < 16)
+            waits[n_waits++] = l;
+    }
+    assert_true(n_waits >= 2);
+    enum { N = 3000, E = 4 * N };
+    fp_wave_inst *rec = calloc(N, sizeof *rec);
+    fp_wave_wait *ent = calloc(E, sizeof *ent);
+    int64_t *prods = calloc(4 * E, sizeof *prods);
+    size_t *want = calloc(N, sizeof *want);
+    assert_true(rec && ent && prods && want);
+    size_t multi = 0, stopped = 0;
+    for (int round = 0; round < 8; round++) {
+        size_t ne = 0, np = 0;
+        for (size_t j = 0; j < N; j++) {
+            uint64_t x = next_rand();
+            bool w = x % 3 == 0;
+            rec[j].time = (int64_t)j * 4;
+            rec[j].stall = (int64_t)(x >> 4) % 5;
+            rec[j].dur = (int64_t)(x >> 8) % 7;
+            rec[j].line = w ? waits[(x >> 12) % n_waits] : use[(x >> 12) % n_use];
+            rec[j].cat = (int32_t)((x >> 20) % 14);
+            if (!w)
+                continue;
+            /* 0..3 entries on its line (some of the same kind: the next execution's), now
+             * and then one on another line (never matched by this wait) */
+            size_t k = (size_t)((x >> 24) % 4);
+            for (size_t q = 0; q < k + ((x >> 28) % 19 == 0); q++) {
+                uint64_t y = next_rand();
+                fp_wave_wait *e = &ent[ne++];
+                e->line = q < k ? rec[j].line : y % 5 ? waits[y % n_waits] : use[y % n_use];
+                e->first = np;
+                e->n = (size_t)(y >> 8) % 4; /* 0: an entry of no producer */
+                for (size_t i = 0; i < e->n; i++)
+                    prods[np++] = use[(y >> (12 + 6 * i)) % n_use];
+            }
+        }
+        assert_true(ne <= E && np <= 4 * E);
+        /* the reference */
+        size_t k = 0;
+        for (size_t j = 0; j < N; j++) {
+            size_t row = ref_row_of(&code, rec[j].line);
+            if (row != SIZE_MAX && c.row_wait[row]) {
+                unsigned kinds = 0;
+                size_t k0 = k;
+                while (k < ne && ent[k].line == rec[j].line) {
+                    unsigned ek = ref_kbits(&code, &c, prods + ent[k].first, ent[k].n);
+                    if (kinds && (ek & kinds)) {
+                        stopped++;
+                        break;
+                    }
+                    kinds |= ek ? ek : 1u;
+                    k++;
+                }
+                multi += k - k0 > 1;
+            }
+            want[j] = k;
+        }
+        /* the pass, one record a chunk */
+        size_t wsz = round % 4 == 0 ? ne + 1 : (size_t)(round % 4);
+        win_src ws = {ent, prods, ne, 0, wsz};
+        bub_waits q = {NULL, prods, 0, 0, 0, win_more, &ws};
+        win_more(&ws, &q);
+        free(b.pairs);
+        b.pairs = NULL;
+        b.n_pairs = b.cap_pairs = 0;
+        free(c.ptab);
+        c.ptab = NULL;
+        c.ptab_cap = 0;
+        c.n_st = c.n_ex = 0;
+        c.ex_unsorted = false;
+        fp_bub_wave_begin(&c, true, &q);
+        for (size_t j = 0; j < N; j++) {
+            bub_rec_or o = bub_rec_bits(rec + j, 1);
+            fp_bub_wave_chunk(&c, rec + j, 1, 0, round % 2 ? &o : NULL);
+            assert_int_equal(c.wq.matched, want[j]);
+        }
+        fp_bub_wave_end(&c, (int64_t)ne);
+        assert_int_equal(b.waits_unmatched_entries, (int64_t)(ne - want[N - 1]));
+        b.waits_unmatched_entries = 0;
+    }
+    assert_true(multi > 100 && stopped > 100); /* both ends of a run are reached */
+    free(rec);
+    free(ent);
+    free(prods);
+    free(want);
+    fp_bub_ctx_free(&c);
+    free(b.insts);
+    fp_code_free(&code);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -615,6 +759,7 @@ int main(void)
         cmocka_unit_test(test_table_corpus),
         cmocka_unit_test(test_pass_reference),
         cmocka_unit_test(test_wait_replay_reference),
+        cmocka_unit_test(test_wait_matching_reference),
         cmocka_unit_test(test_rec_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
