@@ -565,6 +565,9 @@ static inline __attribute__((always_inline)) void wave_pass_t(bub_ctx *c, const 
     /* the wave's last in-flight span; none yet: one no window joins (t0 > t1) */
     bub_iv none = {INT64_MAX, INT64_MIN, 0, 0, 0};
     bub_iv *last = c->n_ex ? nx - 1 : &none;
+    /* its bounds, kept here while windows join it: last->t1 is written when the next span
+     * starts and at the chunk's end (nothing reads c->ex in between) */
+    int64_t lt0 = last->t0, lt1 = last->t1;
     bool unsorted = c->ex_unsorted;
     const fp_wave_inst *r = rec, *end = rec + n;
     /* A record's stall interval and issue window (f its flags, dyn its class; RARE 0: a
@@ -578,12 +581,15 @@ static inline __attribute__((always_inline)) void wave_pass_t(bub_ctx *c, const 
             if (RARE && (f & BUB_F_NOPIPE)) {                                                                          \
                 if (f & BUB_F_DRAIN)                                                                                   \
                     sp = drain_window(c, sp, (size_t)(end - r), t0, t1, L->row);                                       \
-            } else if (t0 <= last->t1 && t0 >= last->t0) {                                                             \
-                last->t1 = t1 > last->t1 ? t1 : last->t1; /* overlaps the window before: one span */                  \
+            } else if (t0 <= lt1 && t0 >= lt0) {                                                                       \
+                lt1 = t1 > lt1 ? t1 : lt1; /* overlaps the window before: one span */                                  \
             } else {                                                                                                   \
-                unsorted |= t0 < last->t1; /* none: never */                                                           \
+                unsorted |= t0 < lt1; /* none: never */                                                                \
+                last->t1 = lt1;                                                                                        \
                 *nx = (bub_iv){t0, t1, 0, 0, 0};                                                                       \
                 last = nx++;                                                                                           \
+                lt0 = t0;                                                                                              \
+                lt1 = t1;                                                                                              \
             }                                                                                                          \
         }                                                                                                              \
         L->last_g = gw;                                                                                                \
@@ -631,6 +637,7 @@ static inline __attribute__((always_inline)) void wave_pass_t(bub_ctx *c, const 
     }
 done:
 #undef REC_TAIL
+    last->t1 = lt1;
     c->n_st = (size_t)(sp - c->st);
     c->n_ex = (size_t)(nx - c->ex);
     c->ex_unsorted = unsorted;
