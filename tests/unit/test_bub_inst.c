@@ -743,6 +743,7 @@ static void test_wait_matching_reference(void **state)
         b.waits_unmatched_entries = 0;
     }
     assert_true(multi > 100 && stopped > 100); /* both ends of a run are reached */
+    free(b.pairs);
     free(rec);
     free(ent);
     free(prods);
