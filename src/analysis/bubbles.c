@@ -316,9 +316,9 @@ static const char *wave_insane(const fp_wave *w)
  * verdict and the state sums (into st[], unsigned: they wrap harmlessly when the wave is
  * refused). Every value below 2^49 (the OR of them, as unsigned: a negative one is huge)
  * keeps time + stall below 2^50, so wave_insane - the message - is needed only when one
- * is not. */
+ * is not. *o: the records' ORs, which also tell the pass whether it may skip its clamps. */
 #define FAST_BOUND ((uint64_t)1 << 49)
-static const char *wave_scan(const fp_wave *w, uint64_t *st)
+static const char *wave_scan(const fp_wave *w, uint64_t *st, bub_rec_or *o)
 {
     uint64_t acc = (uint64_t)w->begin | (uint64_t)w->end, t = (uint64_t)w->begin;
     for (size_t i = 0; i < w->n_spans; i++) {
@@ -330,8 +330,8 @@ static const char *wave_scan(const fp_wave *w, uint64_t *st)
         t += st[s];
     /* 2^15 values under 2^49 cannot wrap the unsigned sum */
     bool ok = acc < FAST_BOUND && t <= (uint64_t)BUB_MAX_CYCLE && w->n_spans < ((size_t)1 << 15);
-    acc = bub_rec_bits(w->insts, w->n_insts); /* one vector OR per record where there is AVX2 */
-    return ok && acc < FAST_BOUND ? NULL : wave_insane(w);
+    *o = bub_rec_bits(w->insts, w->n_insts); /* 1.25 vector ORs per record where there is AVX2 */
+    return ok && o->cyc < FAST_BOUND ? NULL : wave_insane(w);
 }
 
 /* Does the wave pass count the main loop's head line (its executions, fp_bub_line_hits)?
@@ -406,12 +406,13 @@ static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
     bub_ctx *c = user;
     fp_bubbles *b = c->b;
     uint64_t st[FP_WS_COUNT] = {0};
-    const char *why = wave_scan(w, st);
+    bub_rec_or o;
+    const char *why = wave_scan(w, st, &o);
     if (!wave_open(c, f, w, why, w->n_insts == 0 || w->insts[w->n_insts - 1].cat != FP_CAT_MESSAGE, st))
         return 0;
     bool known = head_known(b);
     int64_t hit0 = known ? fp_bub_line_hits(c, b->wd_head_line) : 0;
-    fp_bub_wave_insts(c, w, 0);
+    fp_bub_wave_insts(c, w, 0, &o);
     FP_GROW(b->wd, b->n_wd, b->cap_wd); /* issue 23: the wave's work (workdist.c) */
     fp_wd_wave_of(w, head_iterations(c, w, known, hit0), &b->wd[b->n_wd++]);
     return wave_close(c, f, w);
@@ -556,7 +557,7 @@ static int chunk_rows(void *user, const fp_wave_file *f, const fp_wave *w)
         atomic_store(&((bub_worker *)c->user)->job->changed, true);
         return 3;
     }
-    fp_bub_wave_chunk(c, w->insts, w->n_insts, 0);
+    fp_bub_wave_chunk(c, w->insts, w->n_insts, 0, NULL);
     int64_t wm = c->watermark[f - c->walk_files];
     if (!c->bounded_pass || wm == WM_NONE || w->n_insts == 0)
         return 0;

@@ -197,54 +197,88 @@ typedef struct bub_line {
 #define BUB_LB_LGKM 16
 #define BUB_LB_NOPIPE 32
 #define BUB_LB_DRAIN 48
-/* The OR of every time, stall and dur of n records (bubbles.c wave_scan: a value at or
- * past some power of two, or negative, shows in it). The portable way, four a step. */
-static inline uint64_t bub_rec_bits_scalar(const fp_wave_inst *r, size_t n)
+/* The ORs over n records (bubbles.c wave_scan): of every time, stall and dur (a value at
+ * or past some power of two, or negative, shows in it), of every line as unsigned and of
+ * every cat as unsigned (the instruction pass indexes its tables by them without a clamp
+ * when the ORs show them in range: waitcnt.c wave_pass_direct). */
+typedef struct bub_rec_or {
+    uint64_t cyc;
+    uint64_t line;
+    uint32_t cat;
+} bub_rec_or;
+/* The portable way. */
+static inline bub_rec_or bub_rec_bits_scalar(const fp_wave_inst *r, size_t n)
 {
-    uint64_t acc = 0;
-    const fp_wave_inst *end = r + n;
-#define BUB_REC_BITS(x) ((uint64_t)(x).time | (uint64_t)(x).stall | (uint64_t)(x).dur)
-    for (; end - r >= 4; r += 4)
-        acc |= BUB_REC_BITS(r[0]) | BUB_REC_BITS(r[1]) | BUB_REC_BITS(r[2]) | BUB_REC_BITS(r[3]);
-    for (; r < end; r++)
-        acc |= BUB_REC_BITS(*r);
-    return acc;
+    uint64_t acc = 0, line = 0;
+    uint32_t cat = 0;
+    for (const fp_wave_inst *end = r + n; r < end; r++) {
+        acc |= (uint64_t)r->time | (uint64_t)r->stall | (uint64_t)r->dur;
+        line |= (uint64_t)r->line;
+        cat |= (uint32_t)r->cat;
+    }
+    return (bub_rec_or){acc, line, cat};
 }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* The same with one 32-byte OR per record: the 32 bytes from 8 before a record's time are
- * the previous record's cat and padding, then time, stall, dur - lanes 1..3 are the ones
- * kept (record 0, which has no previous one in the array, is read the scalar way). */
-__attribute__((target("avx2"))) static inline uint64_t bub_rec_bits_avx2(const fp_wave_inst *r, size_t n)
+/* The same with 32-byte ORs: 4 records are 160 bytes, 5 loads, and qword q of such a block
+ * is field q % 5 of its record (time, stall, dur, line, cat with the padding above it), so
+ * each of the 5 loads of a block ORs into its own accumulator and every lane keeps one
+ * field; the records past the last whole block are read the scalar way. */
+__attribute__((target("avx2"))) static inline bub_rec_or bub_rec_bits_avx2(const fp_wave_inst *r, size_t n)
 {
     _Static_assert(sizeof(fp_wave_inst) == 40 && offsetof(fp_wave_inst, time) == 0 &&
-                       offsetof(fp_wave_inst, stall) == 8 && offsetof(fp_wave_inst, dur) == 16,
-                   "bub_rec_bits_avx2 reads time, stall, dur as lanes 1..3 from 8 bytes before a record");
-    if (n == 0)
-        return 0;
-    uint64_t acc = BUB_REC_BITS(r[0]);
-    const char *p = (const char *)(r + 1) - 8, *end = (const char *)(r + n) - 8;
-    __m256i a = _mm256_setzero_si256();
-#define BUB_OR_AT(k) a = _mm256_or_si256(a, _mm256_loadu_si256((const __m256i *)(p + 40 * (k))))
-    for (; end - p >= 8 * 40; p += 8 * 40) { /* one chain of ORs: each takes its load along */
-        BUB_OR_AT(0);
-        BUB_OR_AT(1);
-        BUB_OR_AT(2);
-        BUB_OR_AT(3);
-        BUB_OR_AT(4);
-        BUB_OR_AT(5);
-        BUB_OR_AT(6);
-        BUB_OR_AT(7);
+                       offsetof(fp_wave_inst, stall) == 8 && offsetof(fp_wave_inst, dur) == 16 &&
+                       offsetof(fp_wave_inst, line) == 24 && offsetof(fp_wave_inst, cat) == 32,
+                   "bub_rec_bits_avx2 reads a block of 4 records as 20 qwords, field q % 5");
+    size_t nb = n / 4;
+    const char *p = (const char *)r, *end = p + nb * 160;
+    /* two blocks a step, each into accumulators of its own: every OR takes its load along */
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0;
+#define BUB_OR_BLOCK(x, o)                                                                                             \
+    do {                                                                                                               \
+        x##0 = _mm256_or_si256(x##0, _mm256_loadu_si256((const __m256i *)(p + (o))));                                 \
+        x##1 = _mm256_or_si256(x##1, _mm256_loadu_si256((const __m256i *)(p + (o) + 32)));                            \
+        x##2 = _mm256_or_si256(x##2, _mm256_loadu_si256((const __m256i *)(p + (o) + 64)));                            \
+        x##3 = _mm256_or_si256(x##3, _mm256_loadu_si256((const __m256i *)(p + (o) + 96)));                            \
+        x##4 = _mm256_or_si256(x##4, _mm256_loadu_si256((const __m256i *)(p + (o) + 128)));                           \
+    } while (0)
+    if (nb & 1) { /* the odd block first: the loop's accumulators stay where they are */
+        BUB_OR_BLOCK(a, 0);
+        p += 160;
     }
-#undef BUB_OR_AT
-    for (; p < end; p += 40)
-        a = _mm256_or_si256(a, _mm256_loadu_si256((const __m256i *)p));
-    return acc | (uint64_t)_mm256_extract_epi64(a, 1) | (uint64_t)_mm256_extract_epi64(a, 2) |
-           (uint64_t)_mm256_extract_epi64(a, 3);
+    for (; p < end; p += 2 * 160) {
+        BUB_OR_BLOCK(a, 0);
+        BUB_OR_BLOCK(b, 160);
+    }
+#undef BUB_OR_BLOCK
+    a0 = _mm256_or_si256(a0, b0);
+    a1 = _mm256_or_si256(a1, b1);
+    a2 = _mm256_or_si256(a2, b2);
+    a3 = _mm256_or_si256(a3, b3);
+    a4 = _mm256_or_si256(a4, b4);
+    /* the fields by lane: a0 (time, stall, dur, line), a1 (cat, time, stall, dur), a2 (line,
+     * cat, time, stall), a3 (dur, line, cat, time), a4 (stall, dur, line, cat) */
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i cyc = _mm256_or_si256(_mm256_blend_epi32(a0, zero, 0xC0), _mm256_blend_epi32(a1, zero, 0x03));
+    cyc = _mm256_or_si256(cyc, _mm256_or_si256(_mm256_blend_epi32(a2, zero, 0x0F), _mm256_blend_epi32(a3, zero, 0x3C)));
+    cyc = _mm256_or_si256(cyc, _mm256_blend_epi32(a4, zero, 0xF0));
+    /* lanes: line from a2, a3, a4, a0; cat from a1, a2, a3, a4 */
+    __m256i line = _mm256_blend_epi32(_mm256_blend_epi32(_mm256_blend_epi32(a2, a3, 0x0C), a4, 0x30), a0, 0xC0);
+    __m256i cat = _mm256_blend_epi32(_mm256_blend_epi32(_mm256_blend_epi32(a1, a2, 0x0C), a3, 0x30), a4, 0xC0);
+    bub_rec_or o = bub_rec_bits_scalar(r + nb * 4, n % 4);
+/* the OR of the 4 lanes of a vector */
+#define BUB_OR_LANES(v, x)                                                                                             \
+    (x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)),                                      \
+     _mm_cvtsi128_si64(_mm_or_si128(x, _mm_unpackhi_epi64(x, x))))
+    __m128i x;
+    o.cyc |= (uint64_t)BUB_OR_LANES(cyc, x);
+    o.line |= (uint64_t)BUB_OR_LANES(line, x);
+    o.cat |= (uint32_t)BUB_OR_LANES(cat, x); /* the padding is the upper half */
+#undef BUB_OR_LANES
+    return o;
 }
 #endif
-#undef BUB_REC_BITS
 /* The best of the two on this CPU (the same value). */
-static inline uint64_t bub_rec_bits(const fp_wave_inst *r, size_t n)
+static inline bub_rec_or bub_rec_bits(const fp_wave_inst *r, size_t n)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     if (__builtin_cpu_supports("avx2"))
@@ -272,6 +306,7 @@ typedef struct bub_ctx {
      * it owns it, and a worker's copy of the ctx takes its own copy at its first wave */
     bub_line *lines;
     size_t n_lines;
+    size_t lines_cap; /* entries of lines: n_lines and sentinels up to a power of two (wave_pass_direct) */
     const struct bub_ctx *lines_owner;
     /* a row ran in the wave in progress iff its line's last_g > g_wave: last_g is g_wave +
      * its index in the wave + 1 (no per-wave reset); the record itself is read from the
@@ -331,14 +366,15 @@ void fp_bub_ctx_free(bub_ctx *c);
 /* waitcnt.c: one wave's instruction stream (sums, attribution, stall intervals). Every
  * record's stall is >= 0, taken as it is (a clamp per record cost the loop a register):
  * the walk refuses a wave with a value out of range before it gets here (bubbles.c
- * wave_scan, records_insane). */
-void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi);
+ * wave_scan, records_insane). o: bub_rec_bits of its records, NULL: not known (the pass
+ * then clamps every line and category). */
+void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi, const bub_rec_or *o);
 /* The same in pieces, for a wave read in chunks: begin (has_waits: the wave carries
  * decoder entries; q: their first window, copied), then each chunk of records in stream
  * order, then end with the wave's total entry count. fp_bub_wave_insts is exactly
  * begin + one chunk + end. */
 void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q);
-void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi);
+void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi, const bub_rec_or *o);
 void fp_bub_wave_end(bub_ctx *c, int64_t entries_total);
 /* waitcnt.c: the instruction pass's tables of a dispatch (from fp_bub_ctx_init, after
  * the per-row classes), and their end (from fp_bub_ctx_free; a worker's copy frees only

@@ -130,8 +130,18 @@ void fp_bub_inst_tables_init(bub_ctx *c)
                         f |= (unsigned)(cb >> BUB_LB_VM & 1u) * BUB_F_VM | (unsigned)(cb >> BUB_LB_LGKM & 1u) * BUB_F_LGKM;
                     fl[k][np][w][q] = (uint8_t)f;
                 }
+    /* keys 13 and 14 are no category's (bub_cat_key gives them none), yet computed as
+     * every category past FP_CAT_BVH is: they hold key OTHER's flags, so wave_pass_direct
+     * reads fl[cat] for every cat below BUB_CATS (test_bub_inst check_table holds it) */
     c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
-    c->lines = malloc((c->n_lines + 1) * sizeof *c->lines);
+    /* sentinels past the last line up to a power of two: a wave whose OR of lines is below
+     * it reads its records' lines unclamped (wave_pass_direct); at most twice the table,
+     * and not past 2^18 lines (16 MB), beyond which the one sentinel and the clamp stay */
+    size_t cap = 1;
+    while (cap < c->n_lines + 1 && cap < ((size_t)1 << 18))
+        cap *= 2;
+    c->lines_cap = cap < c->n_lines + 1 ? c->n_lines + 1 : cap;
+    c->lines = malloc(c->lines_cap * sizeof *c->lines);
     if (!c->lines)
         abort();
     for (size_t l = 0; l < c->n_lines; l++) {
@@ -151,9 +161,12 @@ void fp_bub_inst_tables_init(bub_ctx *c)
         L->kbit = (uint8_t)(1u << line_counter(L, BUB_CAT_OTHER));
     }
     /* past the last line: the one every record of a line out of the table reads (the pass
-     * takes min(line, n_lines) instead of a test), never folded nor named */
-    c->lines[c->n_lines] = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
-    memset(c->lines[c->n_lines].fl, BUB_F_UNKNOWN, sizeof c->lines[c->n_lines].fl);
+     * takes min(line, n_lines) instead of a test), never folded nor named; and the ones
+     * up to lines_cap, the same */
+    for (size_t l = c->n_lines; l < c->lines_cap; l++) {
+        c->lines[l] = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
+        memset(c->lines[l].fl, BUB_F_UNKNOWN, sizeof c->lines[l].fl);
+    }
     c->lines_owner = c;
     c->g_wave = c->g_next = 0;
 }
@@ -338,6 +351,18 @@ static inline void ring_wait(bub_ctx *c, bub_ring *r, int keep, size_t *nret)
     *nret += k;
 }
 
+/* The counter kinds of a decoder entry's producer lines (bub_line.kbit; a line not in
+ * code.json: 0, the sentinel's too). */
+static inline unsigned entry_kinds(const bub_ctx *c, const int64_t *prods, size_t n)
+{
+    unsigned ek = 0;
+    const bub_line *lines = c->lines;
+    const uint64_t n_lines = c->n_lines;
+    for (size_t q = 0; q < n; q++)
+        ek |= lines[(uint64_t)prods[q] < n_lines ? (uint64_t)prods[q] : n_lines].kbit;
+    return ek;
+}
+
 /* The next unmatched decoder entry, refilling the window when a chunked wave has more. */
 static inline const fp_wave_wait *wq_peek(bub_waits *q)
 {
@@ -351,10 +376,10 @@ static inline const fp_wave_wait *wq_peek(bub_waits *q)
 void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q)
 {
     if (c->lines_owner != c) { /* a worker's copy of the ctx: its own sums, at its first wave */
-        bub_line *own = malloc((c->n_lines + 1) * sizeof *own);
+        bub_line *own = malloc(c->lines_cap * sizeof *own);
         if (!own)
             abort();
-        memcpy(own, c->lines, (c->n_lines + 1) * sizeof *own);
+        memcpy(own, c->lines, c->lines_cap * sizeof *own);
         c->lines = own;
         c->lines_owner = c;
     }
@@ -432,23 +457,30 @@ static __attribute__((noinline)) fp_class wait_record(bub_ctx *c, const fp_wave_
     if (f->lgkm)
         ring_wait(c, &c->lgq, f->lgkm_n, &nret);
     if (!c->replay) {
+        /* the kinds of the entries taken so far (0: none yet); an entry's kinds are needed
+         * only when a next one is on this line too (rare): the first entry's are taken
+         * when the next one is known to be on the line, or before a refill replaces it */
         unsigned kinds = 0;
-        const fp_wave_wait *e;
-        while ((e = wq_peek(&c->wq)) && e->line == r->line) {
+        const fp_wave_wait *e = wq_peek(&c->wq);
+        while (e && e->line == r->line) {
             const int64_t *prods = c->wq.prods + e->first;
             unsigned ek = 0;
-            const bub_line *lines = c->lines;
-            const uint64_t n_lines = c->n_lines;
-            for (size_t q = 0; q < e->n; q++) /* a line not in code.json: kbit 0 (the sentinel's too) */
-                ek |= lines[(uint64_t)prods[q] < n_lines ? (uint64_t)prods[q] : n_lines].kbit;
-            if (kinds && (ek & kinds))
-                break; /* same kind again: the next execution's entry */
-            kinds |= ek ? ek : 1u;
+            if (kinds) {
+                ek = entry_kinds(c, prods, e->n);
+                if (ek & kinds)
+                    break; /* same kind again: the next execution's entry */
+            }
             FP_RESERVE(c->prod, np, c->cap_prod, e->n); /* add_prod's room */
             for (size_t q = 0; q < e->n; q++)
                 named_producer(c, nret, prods[q], &np);
             c->wq.k++;
             c->wq.matched++;
+            if (c->wq.k < c->wq.n && c->wq.e[c->wq.k].line != r->line)
+                break; /* the usual end: the next entry is another wait's */
+            if (!kinds)
+                ek = entry_kinds(c, prods, e->n);
+            kinds |= ek ? ek : 1u;
+            e = wq_peek(&c->wq);
         }
     } else {
         FP_RESERVE(c->prod, np, c->cap_prod, nret);
@@ -518,7 +550,8 @@ static inline void mem_issue(bub_ctx *c, unsigned f, uint64_t gw, int64_t rel, s
  * each per record at most), its latest execution. The plain loop calls nothing, so the
  * compiler keeps its values in registers (the rare paths' calls are outside it). gw
  * counts records as g_wave + 1 + index in the wave. */
-static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
+static inline __attribute__((always_inline)) void wave_pass_t(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi,
+                                                              const bool direct)
 {
     bub_line *lines = c->lines;
     const uint64_t n_lines = c->n_lines;
@@ -532,6 +565,9 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
     /* the wave's last in-flight span; none yet: one no window joins (t0 > t1) */
     bub_iv none = {INT64_MAX, INT64_MIN, 0, 0, 0};
     bub_iv *last = c->n_ex ? nx - 1 : &none;
+    /* its bounds, kept here while windows join it: last->t1 is written when the next span
+     * starts and at the chunk's end (nothing reads c->ex in between) */
+    int64_t lt0 = last->t0, lt1 = last->t1;
     bool unsorted = c->ex_unsorted;
     const fp_wave_inst *r = rec, *end = rec + n;
     /* A record's stall interval and issue window (f its flags, dyn its class; RARE 0: a
@@ -545,12 +581,15 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
             if (RARE && (f & BUB_F_NOPIPE)) {                                                                          \
                 if (f & BUB_F_DRAIN)                                                                                   \
                     sp = drain_window(c, sp, (size_t)(end - r), t0, t1, L->row);                                       \
-            } else if (t0 <= last->t1 && t0 >= last->t0) {                                                             \
-                last->t1 = t1 > last->t1 ? t1 : last->t1; /* overlaps the window before: one span */                  \
+            } else if (t0 <= lt1 && t0 >= lt0) {                                                                       \
+                lt1 = t1 > lt1 ? t1 : lt1; /* overlaps the window before: one span */                                  \
             } else {                                                                                                   \
-                unsorted |= t0 < last->t1; /* none: never */                                                           \
+                unsorted |= t0 < lt1; /* none: never */                                                                \
+                last->t1 = lt1;                                                                                        \
                 *nx = (bub_iv){t0, t1, 0, 0, 0};                                                                       \
                 last = nx++;                                                                                           \
+                lt0 = t0;                                                                                              \
+                lt1 = t1;                                                                                              \
             }                                                                                                          \
         }                                                                                                              \
         L->last_g = gw;                                                                                                \
@@ -564,15 +603,19 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
         for (;; r++, gw++) {
             if (r == end)
                 goto done;
-            /* an unsigned compare also sends negative lines to "unknown" */
-            L = &lines[(uint64_t)r->line < n_lines ? (uint64_t)r->line : n_lines];
+            /* an unsigned compare also sends negative lines to "unknown"; direct: every
+             * line is below lines_cap and every cat below BUB_CATS (fl[13..14] are OTHER's) */
+            if (direct)
+                L = &lines[(uint64_t)r->line];
+            else
+                L = &lines[(uint64_t)r->line < n_lines ? (uint64_t)r->line : n_lines];
             time = r->time;
             dur = r->dur;
             stall = r->stall; /* >= 0: the walk's check (fp_bub_wave_insts); no clamp, one register more */
             L->hit++; /* a line not in code.json too: never folded, one test less per record */
             L->stall += stall;
             L->lat += dur;
-            f = L->fl[bub_cat_key(r->cat)];
+            f = L->fl[direct ? (uint32_t)r->cat : bub_cat_key(r->cat)];
             if (f & (BUB_F_RARE | BUB_F_NOPIPE)) /* no-pipe ones too (s_nop, s_barrier: few) */
                 break;
             int32_t dyn = L->cls;
@@ -594,6 +637,7 @@ static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
     }
 done:
 #undef REC_TAIL
+    last->t1 = lt1;
     c->n_st = (size_t)(sp - c->st);
     c->n_ex = (size_t)(nx - c->ex);
     c->ex_unsorted = unsorted;
@@ -601,9 +645,28 @@ done:
     c->g_next = gw; /* above every last_g of this wave */
 }
 
-void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
+/* The pass with every record's line and category clamped into the tables. */
+static void wave_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi) { wave_pass_t(c, rec, n, gi, false); }
+
+/* The pass over records whose lines are all below lines_cap and categories below BUB_CATS
+ * (bub_rec_bits said so): no clamp per record, the same result. */
+static void wave_pass_direct(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi)
 {
-    wave_pass(c, rec, n, gi);
+    wave_pass_t(c, rec, n, gi, true);
+}
+
+/* The pass over a chunk: direct when o shows every line and category in the tables. */
+static void pass_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi, const bub_rec_or *o)
+{
+    if (o && o->line < c->lines_cap && o->cat < BUB_CATS)
+        wave_pass_direct(c, rec, n, gi);
+    else
+        wave_pass(c, rec, n, gi);
+}
+
+void fp_bub_wave_chunk(bub_ctx *c, const fp_wave_inst *rec, size_t n, int gi, const bub_rec_or *o)
+{
+    pass_chunk(c, rec, n, gi, o);
     keep_last(c, rec, n);
 }
 
@@ -614,10 +677,10 @@ void fp_bub_wave_end(bub_ctx *c, int64_t entries_total)
     fp_bub_windows_done(c);
 }
 
-void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi)
+void fp_bub_wave_insts(bub_ctx *c, const fp_wave *w, int gi, const bub_rec_or *o)
 {
     bub_waits q = {w->waits, w->prods, w->n_waits, 0, 0, NULL, NULL};
     fp_bub_wave_begin(c, w->has_waitcnt && w->n_waits > 0, &q);
-    wave_pass(c, w->insts, w->n_insts, gi); /* one chunk: nothing to keep past it */
+    pass_chunk(c, w->insts, w->n_insts, gi, o); /* one chunk: nothing to keep past it */
     fp_bub_wave_end(c, (int64_t)w->n_waits);
 }

@@ -98,6 +98,23 @@ static void check_table(const fp_code *code)
         }
     }
     assert_true(checked > 0 || code->n == 0);
+    /* wave_pass_direct reads lines[line] for line < lines_cap and fl[cat] for cat < BUB_CATS
+     * unclamped: past n_lines every entry is the sentinel, and fl[13], fl[14] are what the
+     * clamp reads (key OTHER) */
+    assert_true(c.lines_cap >= c.n_lines + 1);
+    if (c.n_lines + 1 <= ((size_t)1 << 18))
+        assert_int_equal(c.lines_cap & (c.lines_cap - 1), 0);
+    for (size_t l = 0; l < c.lines_cap; l++) {
+        const bub_line *L = &c.lines[l];
+        if (l >= c.n_lines) {
+            assert_int_equal(L->row, BUB_LINE_NONE);
+            assert_int_equal(L->rare, BUB_LINE_UNKNOWN);
+            assert_int_equal(L->kbit, 0);
+            assert_int_equal(L->hit | L->stall | L->lat | (int64_t)L->last_g, 0);
+        }
+        for (int32_t cat = 0; cat < (int32_t)BUB_CATS; cat++)
+            assert_int_equal(L->fl[cat], L->fl[bub_cat_key(cat)]);
+    }
     /* a row is named by one line at most: named_producer takes a producer retired in the
      * wave as seen on that ground (its line is the only one that runs the row) */
     unsigned char *named = calloc(code->n + 1, 1);
@@ -256,14 +273,22 @@ static uint64_t next_rand(void)
     return rng;
 }
 
-static void run_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, size_t chunk, int gi)
+/* ored: each chunk with its bub_rec_bits (the pass may then skip its clamps), else none.
+ * Returns how many chunks had every line and category in the tables (wave_pass_direct). */
+static size_t run_pass(bub_ctx *c, const fp_wave_inst *rec, size_t n, size_t chunk, int gi, bool ored)
 {
     bub_waits q = {NULL, NULL, 0, 0, 0, NULL, NULL};
     c->n_st = c->n_ex = 0;
     c->ex_unsorted = false;
     fp_bub_wave_begin(c, false, &q);
-    for (size_t a = 0; a < n; a += chunk)
-        fp_bub_wave_chunk(c, rec + a, n - a < chunk ? n - a : chunk, gi);
+    size_t direct = 0;
+    for (size_t a = 0; a < n; a += chunk) {
+        size_t k = n - a < chunk ? n - a : chunk;
+        bub_rec_or o = bub_rec_bits(rec + a, k);
+        direct += ored && o.line < c->lines_cap && o.cat < BUB_CATS;
+        fp_bub_wave_chunk(c, rec + a, k, gi, ored ? &o : NULL);
+    }
+    return direct;
 }
 
 static void test_pass_reference(void **state)
@@ -289,20 +314,34 @@ static void test_pass_reference(void **state)
     enum { N = 5000 };
     fp_wave_inst *rec = calloc(N, sizeof *rec);
     assert_non_null(rec);
-    for (int round = 0; round < 6; round++) {
+    /* rounds 6..11 as 0..5 with the lines and categories a direct pass reads unclamped:
+     * lines 0 .. lines_cap - 1 (sentinels past n_lines), categories 0..15 */
+    int64_t tame[64];
+    size_t n_tame = 0;
+    for (size_t k = 0; k < n_use; k++)
+        if (use[k] >= 0)
+            tame[n_tame++] = use[k];
+    assert_true(c.lines_cap > c.n_lines + 2);
+    tame[n_tame++] = (int64_t)c.lines_cap - 1;
+    tame[n_tame++] = (int64_t)c.n_lines;
+    size_t direct_chunks = 0;
+    for (int pass = 0; pass < 24; pass++) {
+        int round = pass % 12;
+        bool ored = pass >= 12;
+        bool tamed = round >= 6;
         int64_t t = 0;
         for (size_t j = 0; j < N; j++) {
             uint64_t x = next_rand();
-            t += (int64_t)(x % 7) - (round == 5 ? 2 : 0); /* round 5: out of time order too */
+            t += (int64_t)(x % 7) - (round % 6 == 5 ? 2 : 0); /* rounds 5, 11: out of time order too */
             if (t < 0)
                 t = 0;
             rec[j].time = t;
             rec[j].stall = (x >> 8) % 4 == 0 ? 0 : (int64_t)((x >> 12) % 9);
             rec[j].dur = (int64_t)((x >> 20) % 12);
-            rec[j].line = use[(x >> 28) % n_use];
-            rec[j].cat = cats[(x >> 36) % (sizeof cats / sizeof *cats)];
+            rec[j].line = tamed ? tame[(x >> 28) % n_tame] : use[(x >> 28) % n_use];
+            rec[j].cat = tamed ? (int32_t)((x >> 36) % BUB_CATS) : cats[(x >> 36) % (sizeof cats / sizeof *cats)];
         }
-        size_t chunk = round % 2 ? N : (size_t)1 + round * 7;
+        size_t chunk = round % 2 ? N : (size_t)1 + (round % 6) * 7;
         ref_out o;
         memset(&o, 0, sizeof o);
         o.hit = calloc(code.n + 1, sizeof *o.hit);
@@ -312,7 +351,10 @@ static void test_pass_reference(void **state)
         ref_pass(&c, &o, rec, N, 3);
         memset(b.insts, 0, (code.n + 1) * sizeof *b.insts);
         b.drain_stall = b.drain_waves = b.unknown_line_records = 0;
-        run_pass(&c, rec, N, chunk, 3);
+        size_t d = run_pass(&c, rec, N, chunk, 3, ored);
+        direct_chunks += d;
+        if (ored && tamed)
+            assert_int_equal(d, (N + chunk - 1) / chunk); /* every chunk went the direct way */
         fp_bub_inst_fold(&c);
         for (size_t i = 0; i < code.n; i++) {
             assert_int_equal(b.insts[i].w_hit, o.hit[i]);
@@ -328,7 +370,7 @@ static void test_pass_reference(void **state)
         assert_int_equal(c.n_ex, o.n_ex);
         assert_memory_equal(c.ex, o.ex, o.n_ex * sizeof *o.ex);
         assert_int_equal(c.ex_unsorted, o.unsorted);
-        assert_true(round != 5 || o.unsorted); /* the order break is seen */
+        assert_true(round % 6 != 5 || o.unsorted); /* the order break is seen */
         assert_true(o.n_st > 0 && o.n_ex > 0 && o.unknown > 0);
         free(o.hit);
         free(o.stall);
@@ -337,6 +379,7 @@ static void test_pass_reference(void **state)
         free(o.st);
         free(o.ex);
     }
+    assert_true(direct_chunks > 0);
     free(rec);
     fp_bub_ctx_free(&c);
     free(b.insts);
@@ -466,7 +509,7 @@ static void test_wait_replay_reference(void **state)
         c.ptab = NULL;
         c.ptab_cap = 0;
         b.waits_exec = b.waits_with_producers = b.waits_inferred = 0;
-        run_pass(&c, rec, N, round % 2 ? N : (size_t)1 + (size_t)round * 5, 3);
+        run_pass(&c, rec, N, round % 2 ? N : (size_t)1 + (size_t)round * 5, 3, (round & 2) != 0);
         assert_int_equal(b.waits_exec, execs);
         assert_int_equal(b.waits_with_producers, with);
         assert_int_equal(b.waits_inferred, with);
@@ -496,10 +539,10 @@ static void test_wait_replay_reference(void **state)
     fp_code_free(&code);
 }
 
-/* ---- bub_rec_bits (bubbles.c wave_scan's record check): the vector way and the scalar
- * one against a plain OR, on every count around the unrolled steps, every start in an
- * array (the vector way reads 8 bytes before each record but the first), and values with
- * single high bits, negative ones, and garbage in cat and the padding (never ORed) ---- */
+/* ---- bub_rec_bits (bubbles.c wave_scan's record check, and whether the pass may skip its
+ * clamps): the vector way and the scalar one against plain ORs, on every count around the
+ * blocks of 4 and the steps of 2 blocks, every start in an array, and values with single
+ * high bits, negative ones in each field, and garbage in the padding (never ORed) ---- */
 
 static void test_rec_bits(void **state)
 {
@@ -508,32 +551,50 @@ static void test_rec_bits(void **state)
     fp_wave_inst *rec = malloc((N + 1) * sizeof *rec);
     assert_non_null(rec);
     size_t vec = 0;
-    for (int round = 0; round < 40; round++) {
-        memset(rec, 0xFF, (N + 1) * sizeof *rec); /* padding and cat: all ones */
+    for (int round = 0; round < 60; round++) {
+        memset(rec, 0xFF, (N + 1) * sizeof *rec); /* padding: all ones */
         for (size_t j = 0; j <= N; j++) {
             uint64_t x = next_rand();
             rec[j].time = (int64_t)(x % 1000);
             rec[j].stall = (int64_t)((x >> 10) % 50);
             rec[j].dur = (int64_t)((x >> 20) % 60);
-            rec[j].line = -1; /* all ones, never ORed */
-            rec[j].cat = -1;
+            rec[j].line = (int64_t)((x >> 30) % 300);
+            rec[j].cat = (int32_t)((x >> 40) % 13);
         }
-        /* one hostile value somewhere (round 0: none) */
+        /* one hostile value somewhere (round 0: none), in each of the five fields in turn */
         size_t at = (size_t)(next_rand() % (N + 1));
         int64_t hv = round % 4 == 1 ? -1 : (int64_t)((uint64_t)1 << (next_rand() % 63));
-        if (round > 0)
-            (&rec[at].time)[round % 3] = hv;
+        if (round > 0) {
+            int fld = round % 5;
+            if (fld < 4)
+                (&rec[at].time)[fld] = hv;
+            else
+                rec[at].cat = round % 4 == 1 ? -1 : (int32_t)((uint32_t)1 << (next_rand() % 31));
+        }
         for (size_t n = 0; n <= N; n += n < 40 ? 1 : 37) {
             for (size_t s0 = 0; s0 < 3 && s0 + n <= N + 1; s0++) {
                 const fp_wave_inst *r = rec + s0;
-                uint64_t want = 0;
-                for (size_t j = 0; j < n; j++)
+                uint64_t want = 0, wline = 0;
+                uint32_t wcat = 0;
+                for (size_t j = 0; j < n; j++) {
                     want |= (uint64_t)r[j].time | (uint64_t)r[j].stall | (uint64_t)r[j].dur;
-                assert_int_equal(bub_rec_bits_scalar(r, n), want);
-                assert_int_equal(bub_rec_bits(r, n), want);
+                    wline |= (uint64_t)r[j].line;
+                    wcat |= (uint32_t)r[j].cat;
+                }
+                bub_rec_or o = bub_rec_bits_scalar(r, n);
+                assert_int_equal(o.cyc, want);
+                assert_int_equal(o.line, wline);
+                assert_int_equal(o.cat, wcat);
+                o = bub_rec_bits(r, n);
+                assert_int_equal(o.cyc, want);
+                assert_int_equal(o.line, wline);
+                assert_int_equal(o.cat, wcat);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
                 if (__builtin_cpu_supports("avx2")) {
-                    assert_int_equal(bub_rec_bits_avx2(r, n), want);
+                    o = bub_rec_bits_avx2(r, n);
+                    assert_int_equal(o.cyc, want);
+                    assert_int_equal(o.line, wline);
+                    assert_int_equal(o.cat, wcat);
                     vec++;
                 }
 #endif
@@ -547,6 +608,151 @@ static void test_rec_bits(void **state)
 #endif
 }
 
+/* ---- decoder-entry matching (wait_record): which entries each wait execution takes,
+ * against the rule as first written (every entry's counter kinds computed, eagerly): the
+ * run of entries on its line, up to one whose kinds meet those taken already. The pass is
+ * run one record a chunk so the count matched after each wait is seen, with the entries
+ * whole or in windows of 1..3 (the refill replaces the window between entries) ---- */
+
+typedef struct win_src {
+    const fp_wave_wait *e;
+    const int64_t *prods;
+    size_t n, at, w;
+} win_src;
+
+static bool win_more(void *user, bub_waits *q)
+{
+    win_src *ws = user;
+    if (ws->at >= ws->n)
+        return false;
+    size_t k = ws->n - ws->at < ws->w ? ws->n - ws->at : ws->w;
+    q->e = ws->e + ws->at;
+    q->prods = ws->prods;
+    q->n = k;
+    q->k = 0;
+    ws->at += k;
+    return true;
+}
+
+static unsigned ref_kbits(const fp_code *code, const bub_ctx *c, const int64_t *prods, size_t n)
+{
+    unsigned ek = 0;
+    for (size_t q = 0; q < n; q++) {
+        size_t row = ref_row_of(code, prods[q]);
+        if (row != SIZE_MAX)
+            ek |= 1u << fp_counter_of(c->row_static[row], (int)BUB_CAT_OTHER);
+    }
+    return ek;
+}
+
+static void test_wait_matching_reference(void **state)
+{
+    (void)state;
+    fp_code code;
+    load_synth(&code);
+    fp_bubbles b;
+    memset(&b, 0, sizeof b);
+    b.code = code;
+    b.insts = calloc(code.n + 1, sizeof *b.insts);
+    assert_non_null(b.insts);
+    bub_ctx c;
+    fp_bub_ctx_init(&c, &b, NULL, NULL);
+    int64_t use[64], waits[16];
+    size_t n_use = 0, n_waits = 0;
+    for (int64_t l = -1; l <= code.max_index + 1 && n_use < 60; l++) {
+        size_t row = ref_row_of(&code, l);
+        use[n_use++] = l;
+        if (row != SIZE_MAX && c.row_wait[row] && n_waits < 16)
+            waits[n_waits++] = l;
+    }
+    assert_true(n_waits >= 2);
+    enum { N = 3000, E = 4 * N };
+    fp_wave_inst *rec = calloc(N, sizeof *rec);
+    fp_wave_wait *ent = calloc(E, sizeof *ent);
+    int64_t *prods = calloc(4 * E, sizeof *prods);
+    size_t *want = calloc(N, sizeof *want);
+    assert_true(rec && ent && prods && want);
+    size_t multi = 0, stopped = 0;
+    for (int round = 0; round < 8; round++) {
+        size_t ne = 0, np = 0;
+        for (size_t j = 0; j < N; j++) {
+            uint64_t x = next_rand();
+            bool w = x % 3 == 0;
+            rec[j].time = (int64_t)j * 4;
+            rec[j].stall = (int64_t)(x >> 4) % 5;
+            rec[j].dur = (int64_t)(x >> 8) % 7;
+            rec[j].line = w ? waits[(x >> 12) % n_waits] : use[(x >> 12) % n_use];
+            rec[j].cat = (int32_t)((x >> 20) % 14);
+            if (!w)
+                continue;
+            /* 0..3 entries on its line (some of the same kind: the next execution's), now
+             * and then one on another line (never matched by this wait) */
+            size_t k = (size_t)((x >> 24) % 4);
+            for (size_t q = 0; q < k + ((x >> 28) % 19 == 0); q++) {
+                uint64_t y = next_rand();
+                fp_wave_wait *e = &ent[ne++];
+                e->line = q < k ? rec[j].line : y % 5 ? waits[y % n_waits] : use[y % n_use];
+                e->first = np;
+                e->n = (size_t)(y >> 8) % 4; /* 0: an entry of no producer */
+                for (size_t i = 0; i < e->n; i++)
+                    prods[np++] = use[(y >> (12 + 6 * i)) % n_use];
+            }
+        }
+        assert_true(ne <= E && np <= 4 * E);
+        /* the reference */
+        size_t k = 0;
+        for (size_t j = 0; j < N; j++) {
+            size_t row = ref_row_of(&code, rec[j].line);
+            if (row != SIZE_MAX && c.row_wait[row]) {
+                unsigned kinds = 0;
+                size_t k0 = k;
+                while (k < ne && ent[k].line == rec[j].line) {
+                    unsigned ek = ref_kbits(&code, &c, prods + ent[k].first, ent[k].n);
+                    if (kinds && (ek & kinds)) {
+                        stopped++;
+                        break;
+                    }
+                    kinds |= ek ? ek : 1u;
+                    k++;
+                }
+                multi += k - k0 > 1;
+            }
+            want[j] = k;
+        }
+        /* the pass, one record a chunk */
+        size_t wsz = round % 4 == 0 ? ne + 1 : (size_t)(round % 4);
+        win_src ws = {ent, prods, ne, 0, wsz};
+        bub_waits q = {NULL, prods, 0, 0, 0, win_more, &ws};
+        win_more(&ws, &q);
+        free(b.pairs);
+        b.pairs = NULL;
+        b.n_pairs = b.cap_pairs = 0;
+        free(c.ptab);
+        c.ptab = NULL;
+        c.ptab_cap = 0;
+        c.n_st = c.n_ex = 0;
+        c.ex_unsorted = false;
+        fp_bub_wave_begin(&c, true, &q);
+        for (size_t j = 0; j < N; j++) {
+            bub_rec_or o = bub_rec_bits(rec + j, 1);
+            fp_bub_wave_chunk(&c, rec + j, 1, 0, round % 2 ? &o : NULL);
+            assert_int_equal(c.wq.matched, want[j]);
+        }
+        fp_bub_wave_end(&c, (int64_t)ne);
+        assert_int_equal(b.waits_unmatched_entries, (int64_t)(ne - want[N - 1]));
+        b.waits_unmatched_entries = 0;
+    }
+    assert_true(multi > 100 && stopped > 100); /* both ends of a run are reached */
+    free(b.pairs);
+    free(rec);
+    free(ent);
+    free(prods);
+    free(want);
+    fp_bub_ctx_free(&c);
+    free(b.insts);
+    fp_code_free(&code);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -554,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_table_corpus),
         cmocka_unit_test(test_pass_reference),
         cmocka_unit_test(test_wait_replay_reference),
+        cmocka_unit_test(test_wait_matching_reference),
         cmocka_unit_test(test_rec_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
