@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/bubbles.sh [FLYPROF] [N] [DISPATCH_DIR...]
+# bench/bubbles.sh [FLYPROF] [N] [DIR...]   (DIR: a dispatch dir, or a corpus case dir: its att/*/)
 # `flyprof bubbles` against two baselines run IN THE SAME RUN, round-robin (bench/paired.c; each
 # ratio is taken within one round, then the median): `cat` of the same wave files and the floor,
 # a scalar read-and-sum of the same bytes (bench/floor.c). Also the median wall times, the peak RSS
@@ -17,7 +17,17 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 FLYPROF=$(realpath "${1:-$here/build/flyprof}")
 N=${2:-5}
 shift $(( $# > 2 ? 2 : $# ))
-dirs=("$@")
+dirs=()
+for d in "$@"; do
+    # a corpus case dir (with att/ui_output_*/) stands for its dispatch dir; anything else
+    # must hold wave files, or there would be no row to print
+    if [ -d "$d/att" ]; then
+        d=$(ls -d "$d"/att/*/ 2>/dev/null | head -1) && d=${d%/}
+    fi
+    ls "$d" 2>/dev/null | grep -qE '^se[0-9]+_sm[0-9]+_sl[0-9]+_wv[0-9]+\.json$' ||
+        { echo "no wave files in ${d:-$1} (pass a dispatch dir or a corpus case dir)" >&2; exit 2; }
+    dirs+=("$d")
+done
 if [ ${#dirs[@]} -eq 0 ]; then
     for c in moe_reduce-big flash_attn_func-big; do
         d=$(ls -d "${FP_CORPUS:-$here/../shared/corpus}"/$c/att/*/ 2>/dev/null | head -1) && dirs+=("${d%/}")
