@@ -754,7 +754,7 @@ typedef struct common_row {
     {CT_ROW(n, 0), CT_ROW(n, 1), CT_ROW(n, 2), CT_ROW(n, 3), CT_ROW(n, 4), CT_ROW(n, 5), CT_ROW(n, 6),         \
      CT_ROW(n, 7), CT_ROW(n, 8), CT_ROW(n, 9)}
 /* [n - 1][e0][e4], by T's end and the ']' (e0 <= 25 and e4 <= 32 once the commas
- * matched; e4 = 32 reads the next e0's [0], an entry like all of e4 < e0 + 7):
+ * matched; e4 = 32, no ']' in the 32 bytes, has its own entry, 0):
  * the byte offset in same_tab of the row's entry of row[n - 1], e0 * 9 + ll with
  * ll = e4 - e0 - 5 - 2 n, when T and L have 1..8 digits, else 0 - row[0][0][0],
  * which no row passes. One load instead of the lengths' range checks, and one base
@@ -767,7 +767,7 @@ typedef struct common_row {
 #define CA8(n, e0, o)                                                                                          \
     CA(n, e0, o), CA(n, e0, (o) + 1), CA(n, e0, (o) + 2), CA(n, e0, (o) + 3), CA(n, e0, (o) + 4),              \
         CA(n, e0, (o) + 5), CA(n, e0, (o) + 6), CA(n, e0, (o) + 7)
-#define CA_ROW(n, e0) {CA8(n, e0, 0), CA8(n, e0, 8), CA8(n, e0, 16), CA8(n, e0, 24)}
+#define CA_ROW(n, e0) {CA8(n, e0, 0), CA8(n, e0, 8), CA8(n, e0, 16), CA8(n, e0, 24), CA(n, e0, 32)}
 #define CA_N(n)                                                                                                \
     {CA_ROW(n, 0),  CA_ROW(n, 1),  CA_ROW(n, 2),  CA_ROW(n, 3),  CA_ROW(n, 4),  CA_ROW(n, 5),  CA_ROW(n, 6),   \
      CA_ROW(n, 7),  CA_ROW(n, 8),  CA_ROW(n, 9),  CA_ROW(n, 10), CA_ROW(n, 11), CA_ROW(n, 12), CA_ROW(n, 13),  \
@@ -775,7 +775,7 @@ typedef struct common_row {
      CA_ROW(n, 21), CA_ROW(n, 22), CA_ROW(n, 23), CA_ROW(n, 24), CA_ROW(n, 25), CA_ROW(n, 26)}
 typedef struct same_tabs {
     common_row row[4][10][9]; /* [n - 1][e0][ll] */
-    uint16_t at[4][27][32];
+    uint16_t at[4][27][33]; /* e4 is 0..32: 32 when all 32 bytes are digits or commas */
 } same_tabs;
 static const same_tabs same_tab __attribute__((aligned(32))) = {{CT_N(1), CT_N(2), CT_N(3), CT_N(4)},
                                                                 {CA_N(1), CA_N(2), CA_N(3), CA_N(4)}};
