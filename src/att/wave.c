@@ -754,7 +754,9 @@ typedef struct common_row {
     {CT_ROW(n, 0), CT_ROW(n, 1), CT_ROW(n, 2), CT_ROW(n, 3), CT_ROW(n, 4), CT_ROW(n, 5), CT_ROW(n, 6),         \
      CT_ROW(n, 7), CT_ROW(n, 8), CT_ROW(n, 9)}
 /* [n - 1][e0][e4], by T's end and the ']' (e0 <= 25 and e4 <= 32 once the commas
- * matched; e4 = 32, no ']' in the 32 bytes, has its own entry, 0):
+ * matched). The array is flat, so e4 = 32 (no ']' in the 32 bytes) is a defined read of
+ * the next e0's [0], an entry like all of e4 < e0 + 7, or of the 0 at the end; a
+ * [..][33] array would cost a multiply per row (flash +0.3 M instructions):
  * the byte offset in same_tab of the row's entry of row[n - 1], e0 * 9 + ll with
  * ll = e4 - e0 - 5 - 2 n, when T and L have 1..8 digits, else 0 - row[0][0][0],
  * which no row passes. One load instead of the lengths' range checks, and one base
@@ -767,18 +769,18 @@ typedef struct common_row {
 #define CA8(n, e0, o)                                                                                          \
     CA(n, e0, o), CA(n, e0, (o) + 1), CA(n, e0, (o) + 2), CA(n, e0, (o) + 3), CA(n, e0, (o) + 4),              \
         CA(n, e0, (o) + 5), CA(n, e0, (o) + 6), CA(n, e0, (o) + 7)
-#define CA_ROW(n, e0) {CA8(n, e0, 0), CA8(n, e0, 8), CA8(n, e0, 16), CA8(n, e0, 24), CA(n, e0, 32)}
+#define CA_ROW(n, e0) CA8(n, e0, 0), CA8(n, e0, 8), CA8(n, e0, 16), CA8(n, e0, 24)
 #define CA_N(n)                                                                                                \
-    {CA_ROW(n, 0),  CA_ROW(n, 1),  CA_ROW(n, 2),  CA_ROW(n, 3),  CA_ROW(n, 4),  CA_ROW(n, 5),  CA_ROW(n, 6),   \
+    CA_ROW(n, 0),  CA_ROW(n, 1),  CA_ROW(n, 2),  CA_ROW(n, 3),  CA_ROW(n, 4),  CA_ROW(n, 5),  CA_ROW(n, 6),   \
      CA_ROW(n, 7),  CA_ROW(n, 8),  CA_ROW(n, 9),  CA_ROW(n, 10), CA_ROW(n, 11), CA_ROW(n, 12), CA_ROW(n, 13),  \
      CA_ROW(n, 14), CA_ROW(n, 15), CA_ROW(n, 16), CA_ROW(n, 17), CA_ROW(n, 18), CA_ROW(n, 19), CA_ROW(n, 20),  \
-     CA_ROW(n, 21), CA_ROW(n, 22), CA_ROW(n, 23), CA_ROW(n, 24), CA_ROW(n, 25), CA_ROW(n, 26)}
+     CA_ROW(n, 21), CA_ROW(n, 22), CA_ROW(n, 23), CA_ROW(n, 24), CA_ROW(n, 25), CA_ROW(n, 26)
 typedef struct same_tabs {
     common_row row[4][10][9]; /* [n - 1][e0][ll] */
-    uint16_t at[4][27][33]; /* e4 is 0..32: 32 when all 32 bytes are digits or commas */
+    uint16_t at[4 * 27 * 32 + 1]; /* [((n - 1) * 27 + e0) * 32 + e4], flat: see above */
 } same_tabs;
 static const same_tabs same_tab __attribute__((aligned(32))) = {{CT_N(1), CT_N(2), CT_N(3), CT_N(4)},
-                                                                {CA_N(1), CA_N(2), CA_N(3), CA_N(4)}};
+                                                                {CA_N(1), CA_N(2), CA_N(3), CA_N(4), 0}};
 _Static_assert(sizeof(common_row) == 64 && 4 * 90 * 64 <= UINT16_MAX, "same_tab's offsets fit 16 bits");
 
 /* [n]: the commas of such a row from T's end on (bits 0, 2, 3 + n, 4 + 2 n; 0: no n) */
@@ -878,7 +880,7 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline const char
     if (p[e4] != ']')
         return NULL;
     /* T's and L's lengths (1..8, else the entry no row passes) by the table */
-    const common_row *t = (const common_row *)(const void *)((const char *)&same_tab + same_tab.at[n1][e0][e4]);
+    const common_row *t = (const common_row *)(const void *)((const char *)&same_tab + same_tab.at[(n1 * 27 + e0) * 32 + e4]);
     const __m256i src = _mm256_inserti128_si256(x, _mm_loadu_si128((const __m128i *)(const void *)(p + e0 + 5)), 1);
     const __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)t->sh);
     const __m256i dig = _mm256_subs_epu8(_mm256_shuffle_epi8(src, ctl), k->c0); /* zeros stay 0 */
