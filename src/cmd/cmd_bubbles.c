@@ -143,6 +143,10 @@ static const char *rest_text(void *p, size_t *len)
 
 /* Hotspots below this are written by one thread: a thread costs more than it saves. */
 #define SPLIT_MIN_HOTSPOTS 64
+/* ... and above this too: the second part is held as text until it is written (~450 B
+ * per hotspot on the corpus), so a huge code.json would add 5/8 of the artifact to the
+ * peak memory; 16384 hotspots keep that under ~5 MiB. */
+#define SPLIT_MAX_HOTSPOTS 16384
 
 /* bubbles.json: to --out, else into the bundle (a bare dispatch dir gets none). *out is
  * the path written, or NULL. jobs >= 2: the hotspots' later part is rendered by a second
@@ -154,7 +158,7 @@ static int write_artifact(fp_ctx *ctx, const bubbles_args *a, const fp_dispatch_
     if (!*out)
         return 0;
     /* streamed from the struct, no cJSON tree: the same bytes as fp_bundle_write_json */
-    if (jobs < 2 || doc->n_hotspots < SPLIT_MIN_HOTSPOTS) {
+    if (jobs < 2 || doc->n_hotspots < SPLIT_MIN_HOTSPOTS || doc->n_hotspots > SPLIT_MAX_HOTSPOTS) {
         int rc = fp_model_write_bundle_file(&fp_bubbles_schema, doc, *out, ctx->bundle, err);
         if (rc != 0)
             fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
