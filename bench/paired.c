@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAXC 4
+#define MAXC 6
 
 static int cmpd(const void *a, const void *b)
 {
@@ -65,7 +65,10 @@ int main(int argc, char **argv)
     char **cmd[MAXC];
     cmd[nc++] = argv + 2;
     for (int i = 2; i < argc; i++)
-        if (!strcmp(argv[i], "--") && nc < MAXC) {
+        if (!strcmp(argv[i], "--")) {
+            /* past MAXC a "--" would silently become an argument of the last command */
+            if (nc == MAXC)
+                return fprintf(stderr, "paired: at most %d commands\n", MAXC), 2;
             argv[i] = NULL;
             cmd[nc++] = argv + i + 1;
         }
