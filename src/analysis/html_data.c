@@ -165,7 +165,7 @@ void fp_html_data_load(const char *dir, const fp_report_doc *r, size_t max_waves
     fp_wave_walk_with(&wk, dir, &pick, on_wave, on_skip, &L);
     fp_wave_walker_free(&wk);
     /* the columns of the waves read in chunks, on the axis of them all (a file that no
-     * longer reads - changed since - is drawn with what was summed before) */
+     * longer reads - changed since - is drawn empty) */
     fp_html_axis(out, &L.t0, &(int64_t){0}, &L.cpp);
     for (size_t i = 0; i < out->n_waves; i++) {
         if (!L.big[i])
@@ -174,7 +174,8 @@ void fp_html_data_load(const char *dir, const fp_report_doc *r, size_t max_waves
         if (!L.cols)
             abort();
         L.t = out->waves[i].begin;
-        fp_wave_spans_chunked(dir, L.big[i], L.chunked.rows, sum_spans, &L);
+        if (fp_wave_spans_chunked(dir, L.big[i], L.chunked.rows, sum_spans, &L) != 0)
+            memset(L.cols, 0, FP_HTML_TL_W * sizeof *L.cols);
     }
     free(L.big);
     free(L.hot);
