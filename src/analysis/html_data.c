@@ -3,7 +3,8 @@
  * (report.h, fp_html_data): the source snapshots and an evenly spaced sample of
  * the wave files (state timeline + the stalled executions of the top hotspots).
  * A sample keeps the page small and the load bounded on a trace of thousands of
- * waves; the page says how many of how many it shows.
+ * waves; the page says how many of how many it shows. A wave too big to hold
+ * is read in chunks and kept as its columns (below).
  */
 #include <stdlib.h>
 #include <string.h>
