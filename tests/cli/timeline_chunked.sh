@@ -13,11 +13,11 @@
 #  - one 40 MB wave: peak RSS under a cap that does not grow with the file (the whole read
 #    took ~2x the file) and the same bytes as the whole read (a limit of 1e9);
 #  - every corpus case (when ../shared/corpus is there).
-set -u
+. "$FP_SRC/tests/cli/lib/common.sh"
+tmp=$T
 GEN="$FP_TOOLS/fp_gen_att"
 SPECS="$FP_SRC/tests/data/gen"
 [ -x "$GEN" ] || { echo "fp_gen_att not built: skip"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 ok() { echo "ok   $1"; }
 no() { echo "FAIL $1"; fail=1; }
