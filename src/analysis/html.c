@@ -22,7 +22,7 @@
 #include "flyprof/report.h"
 #include "flyprof/taxonomy.h"
 
-#define TL_W 1000         /* px of the wave timeline's time axis */
+#define TL_W FP_HTML_TL_W  /* px of the wave timeline's time axis */
 #define TL_ROW 11         /* px per wave */
 #define TL_LEFT 150       /* px of the wave labels */
 #define SRC_CONTEXT 2     /* source lines shown around a line with stall */
@@ -435,25 +435,54 @@ static void s_source(const fp_report_doc *r, const fp_html_data *d, fp_sb *out)
 static const char *const STATE_COLOURS[FP_WS_COUNT] = {NULL, "#bdbdbd", "#4caf50", "#ff9800", "#e53935"};
 static const char *const STATE_LABELS[FP_WS_COUNT] = {NULL, "IDLE", "EXEC", "WAIT", "STALL"};
 
-/* One wave as runs of columns: each column takes the state with most cycles in it. */
-static void wave_row(const fp_html_wave *w, int64_t t0, double cpp, double y, fp_sb *out)
+static inline void cols_add(int64_t (*col)[FP_WS_COUNT], int64_t *t, const fp_wave_span *sp, size_t n, int64_t t0,
+                            double cpp)
 {
-    int64_t col[TL_W][FP_WS_COUNT];
-    memset(col, 0, sizeof col);
-    int64_t t = w->begin;
-    for (size_t i = 0; i < w->n_spans; i++) {
-        int64_t d = w->spans[i].dur > 0 ? w->spans[i].dur : 0;
-        int s = w->spans[i].state;
-        for (int64_t a = t; s > 0 && s < FP_WS_COUNT && a < t + d;) {
+    int64_t t_ = *t; /* a local: col's stores could alias *t */
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = sp[i].dur > 0 ? sp[i].dur : 0;
+        int s = sp[i].state;
+        for (int64_t a = t_; s > 0 && s < FP_WS_COUNT && a < t_ + d;) {
             int c = (int)((double)(a - t0) / cpp);
             c = c < 0 ? 0 : c >= TL_W ? TL_W - 1 : c;
             int64_t edge = t0 + (int64_t)ceil((double)(c + 1) * cpp);
             edge = edge > a ? edge : a + 1;
-            int64_t b = edge < t + d ? edge : t + d;
+            int64_t b = edge < t_ + d ? edge : t_ + d;
             col[c][s] += b - a;
             a = b;
         }
-        t += d;
+        t_ += d;
+    }
+    *t = t_;
+}
+
+void fp_html_cols_add(int64_t (*col)[FP_WS_COUNT], int64_t *t, const fp_wave_span *sp, size_t n, int64_t t0,
+                      double cpp)
+{
+    cols_add(col, t, sp, n, t0, cpp);
+}
+
+void fp_html_axis(const fp_html_data *d, int64_t *t0, int64_t *t1, double *cpp)
+{
+    *t0 = d->n_waves ? d->waves[0].begin : 0;
+    *t1 = d->n_waves ? d->waves[0].end : 0;
+    for (size_t i = 0; i < d->n_waves; i++) {
+        *t0 = d->waves[i].begin < *t0 ? d->waves[i].begin : *t0;
+        *t1 = d->waves[i].end > *t1 ? d->waves[i].end : *t1;
+    }
+    *cpp = *t1 > *t0 ? (double)(*t1 - *t0) / TL_W : 1.0; /* cycles per px */
+}
+
+/* One wave as runs of columns: each column takes the state with most cycles in it. */
+static void wave_row(const fp_html_wave *w, int64_t t0, double cpp, double y, fp_sb *out)
+{
+    int64_t own[TL_W][FP_WS_COUNT];
+    int64_t (*col)[FP_WS_COUNT] = w->cols;
+    if (!col) {
+        memset(own, 0, sizeof own);
+        int64_t t = w->begin;
+        cols_add(own, &t, w->spans, w->n_spans, t0, cpp);
+        col = own;
     }
     int run = -1, from = 0;
     for (int c = 0; c <= TL_W; c++) {
@@ -482,12 +511,9 @@ static void s_timeline(const fp_html_data *d, fp_sb *out)
         fp_sb_adds(out, "<p class=\"muted\">No wave file could be read.</p>\n");
         return;
     }
-    int64_t t0 = d->waves[0].begin, t1 = d->waves[0].end;
-    for (size_t i = 0; i < d->n_waves; i++) {
-        t0 = d->waves[i].begin < t0 ? d->waves[i].begin : t0;
-        t1 = d->waves[i].end > t1 ? d->waves[i].end : t1;
-    }
-    double cpp = t1 > t0 ? (double)(t1 - t0) / TL_W : 1.0; /* cycles per px */
+    int64_t t0, t1;
+    double cpp;
+    fp_html_axis(d, &t0, &t1, &cpp);
     int h = (int)d->n_waves * TL_ROW + 34;
     fp_sb_addf(out, "<p class=\"muted\">%zu of %zu traced waves (evenly spaced), shader cycles %lld&ndash;%lld (each "
                     "SE's own clock; <code>flyprof timeline</code> aligns them for Perfetto). Black ticks: executions "

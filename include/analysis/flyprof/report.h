@@ -57,6 +57,8 @@ void fp_report_table(const fp_report_doc *report, fp_sb *out);
  * dispatch dir at render time; the occupancy over time and the producers come
  * from the bubbles document. Everything is rebuilt from data and escaped: no
  * file of the bundle is pasted into the page. */
+#define FP_HTML_TL_W 1000 /* columns (px) of the wave timeline's time axis */
+
 typedef struct fp_html_wave {
     int se, cu, simd, slot, id;
     int64_t begin, end;
@@ -65,6 +67,9 @@ typedef struct fp_html_wave {
     int64_t *hot;          /* issue cycles of the top hotspots' stalled executions (owned) */
     int *hot_rank;         /* their hotspot rank (1 = hottest) */
     size_t n_hot;
+    /* a wave too big to hold (read in chunks): instead of its spans, its columns as
+     * fp_html_cols_add makes them (owned; NULL otherwise) */
+    int64_t (*cols)[FP_WS_COUNT];
 } fp_html_wave;
 
 typedef struct fp_html_data {
@@ -77,6 +82,13 @@ typedef struct fp_html_data {
  * Never fails: what cannot be read is left empty (the page says so). */
 void fp_html_data_load(const char *dir, const fp_report_doc *r, size_t max_waves, fp_html_data *out);
 void fp_html_data_free(fp_html_data *d);
+/* The wave timeline's axis: first and last cycle of d's waves, cycles per column. */
+void fp_html_axis(const fp_html_data *d, int64_t *t0, int64_t *t1, double *cpp);
+/* Spans sp[0 .. n) of a wave, the first starting at cycle *t, into its columns: the
+ * cycles of each state in each of the FP_HTML_TL_W columns of the axis (t0, cpp); *t
+ * moves past them, so a wave's spans may come in chunks (the same sums). */
+void fp_html_cols_add(int64_t (*col)[FP_WS_COUNT], int64_t *t, const fp_wave_span *sp, size_t n, int64_t t0,
+                      double cpp);
 
 /* Self-contained HTML (inline CSS, no script, no network): every REPORT.md
  * section, the wave timeline, occupancy over time, the source view with heat,

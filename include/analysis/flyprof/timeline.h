@@ -14,8 +14,9 @@
  * from realtime.json (each SE's own shader-clock offset and rate), else a
  * given clock in MHz, else 1 cycle = 1 ns (otherData.timebase says which).
  *
- * Memory is bounded by one wave file plus code.json: events are streamed to
- * `flush` in 64 KiB pieces as they are made.
+ * Memory is bounded by one wave file (a chunk of one past the chunked limit,
+ * read in passes) plus code.json: events are streamed to `flush` in 64 KiB
+ * pieces as they are made.
  */
 #ifndef FLYPROF_TIMELINE_H
 #define FLYPROF_TIMELINE_H

@@ -185,6 +185,15 @@ typedef struct fp_wave_chunked {
 #define FP_WAVE_CHUNK_ROWS ((size_t)1 << 16)
 void fp_wave_chunked_sizes(fp_wave_chunked *ck);
 
+/* For a chunked reader's begin(): the timeline spans of wave file f of dir once more, in
+ * order, up to `rows` (>= 64) at a time in w->spans[0 .. w->n_spans) to fn (a third pass:
+ * the rows and waitcnt entries are read but dropped), for a reader that must have the
+ * header before the spans (flyprof timeline, report.html). 0 read; -1 the window's scanner
+ * no longer reads the file (it changed since pass 1: what fn was given is to be dropped)
+ * or it cannot be opened; else fn's nonzero return, which stops the pass. */
+int fp_wave_spans_chunked(const char *dir, const fp_wave_file *f, size_t rows, int (*fn)(void *user, const fp_wave *w),
+                          void *user);
+
 typedef struct fp_wave_walker {
     fp_sb buf;
     fp_wave w;
