@@ -205,8 +205,23 @@ static void isa_scan_apply(fp_isa_scan *sc, unsigned bits)
 #define N_CLASS (sizeof class_rules / sizeof *class_rules)
 enum { TB_WAIT = 0, TB_CLASS0 = 1, TB_MIX0 = TB_CLASS0 + (int)N_CLASS };
 
+#if defined(__SSE2__)
+/* A token of <= 32 bytes as two zero-padded 16-byte keys, and its mask. */
+typedef struct tok_ent {
+    __m128i k0, k1;
+    unsigned len; /* 0: empty */
+    unsigned mask;
+} tok_ent;
+#define TOK_CACHE_BITS 7
+#endif
+
 typedef struct op_memo {
     fp_strtab tokens; /* token -> its mask */
+#if defined(__SSE2__)
+    /* in front of the table, direct-mapped: a hit is two compares, not a hash of
+     * the bytes, a probe and a memcmp call (~120 instructions a token) */
+    tok_ent cache[1u << TOK_CACHE_BITS];
+#endif
 } op_memo;
 
 /* The needles of one '_' token (not NUL-terminated): bit TB_WAIT for
@@ -299,8 +314,9 @@ static unsigned scan_tokens_simd(op_memo *m, const char *isa, size_t n, int64_t 
 {
     /* zero-padded copy: the loads never read past the text, and a NUL ends every
      * digit run reg_token reads */
-    char buf[SCAN_SIMD_MAX] = {0};
+    char buf[SCAN_SIMD_MAX + 32] = {0}; /* + 32: a token's two key loads */
     memcpy(buf, isa, n);
+    const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     uint64_t word = 0, under = 0;
     for (size_t k = 0; k < n; k += 16) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(buf + k));
@@ -314,9 +330,30 @@ static unsigned scan_tokens_simd(op_memo *m, const char *isa, size_t n, int64_t 
         unsigned len = (unsigned)__builtin_ctzll(~(word >> s));
         uint64_t tok = ((1ULL << len) - 1) << s;
         word &= ~tok;
-        if (under & tok)
-            mask |= memo_token(m, isa + s, len);
-        else if (buf[s] == 'v' || buf[s] == 'a')
+        if (under & tok) {
+            if (len > 32) {
+                mask |= memo_token(m, isa + s, len);
+                continue;
+            }
+            /* the token's bytes, the rest of each 16 zeroed */
+            __m128i k0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(buf + s)),
+                                       _mm_cmpgt_epi8(_mm_set1_epi8((char)len), iota));
+            __m128i k1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(buf + s + 16)),
+                                       _mm_cmpgt_epi8(_mm_set1_epi8((char)(len - 16)), iota));
+            uint64_t lo, hi, lo1;
+            memcpy(&lo, &k0, 8);
+            memcpy(&hi, (const char *)&k0 + 8, 8);
+            memcpy(&lo1, &k1, 8);
+            uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull) ^ (lo1 * 0xC2B2AE3D27D4EB4Full) ^ len) * 0xff51afd7ed558ccdull;
+            tok_ent *ce = &m->cache[h >> (64 - TOK_CACHE_BITS)];
+            if (ce->len == len && _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(ce->k0, k0), _mm_cmpeq_epi8(ce->k1, k1))) == 0xFFFF) {
+                mask |= ce->mask;
+            } else {
+                unsigned tm = memo_token(m, isa + s, len);
+                *ce = (tok_ent){k0, k1, len, tm};
+                mask |= tm;
+            }
+        } else if (buf[s] == 'v' || buf[s] == 'a')
             reg_token(buf + s, len, buf + s + len, max_v, max_a);
     }
     return mask;
