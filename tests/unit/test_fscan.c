@@ -76,6 +76,74 @@ static void test_ints_agree(void **state)
     assert_true(accepted > 50000 && accepted < 190000); /* both outcomes well covered */
 }
 
+/* fp_fc_ints_short on the same random cell runs: where it accepts and a ',' or ']'
+ * follows (what its callers require), fp_fc_ints_swar accepts too with the same
+ * integers and end; it refuses every run with a sign, a leading zero or 7+ digits;
+ * and it accepts most decoder-like runs (the fast case is reached). */
+static void test_ints_short_agree(void **state)
+{
+    (void)state;
+    size_t accepted = 0;
+    for (int t = 0; t < 200000; t++) {
+        char buf[512];
+        memset(buf, 0, sizeof buf);
+        size_t n = 0;
+        int k = 1 + (int)next(7);
+        char lead = next(2) ? '[' : ',';
+        for (int i = 0; i < k; i++) {
+            buf[n++] = next(60) ? (i ? ',' : lead) : ';';
+            n += cell(buf + n);
+        }
+        buf[n++] = next(2) ? ']' : ',';
+        for (size_t i = n; i < sizeof buf; i++)
+            buf[i] = (char)(next(3) ? '0' + next(10) : next(256));
+        assert_true(n + FP_FC_INTS_SWAR_WINDOW(k) <= sizeof buf);
+        int64_t a[8] = {0}, b[8] = {0};
+        const char *pa = fp_fc_ints_short(buf, lead, a, k), *pb = fp_fc_ints_swar(buf, lead, b, k);
+        if (!pa)
+            continue;
+        /* its own refusals: no sign, no leading zero, at most 6 digits in any cell */
+        for (const char *q = buf + 1; q < pa; q++)
+            assert_true(*q == ',' || (*q >= '0' && *q <= '9'));
+        if (*pa != ',' && *pa != ']')
+            continue; /* a '.' or 'e' after the last: the caller refuses the row */
+        accepted++;
+        if (pa != pb) {
+            print_error("'%.*s': short %td, swar %td\n", (int)n, buf, pa - buf, pb ? pb - buf : -1);
+            fail();
+        }
+        for (int i = 0; i < k; i++)
+            assert_int_equal(a[i], b[i]);
+    }
+    assert_true(accepted > 20000);
+}
+
+/* By hand: the edges of the one-load case. */
+static void test_ints_short_edges(void **state)
+{
+    (void)state;
+    int64_t v[3];
+    char b[64];
+    memset(b, 0, sizeof b);
+    strcpy(b, ",999999,0,7]");
+    assert_ptr_equal(fp_fc_ints_short(b, ',', v, 3), b + 11);
+    assert_int_equal(v[0], 999999);
+    assert_int_equal(v[1], 0);
+    assert_int_equal(v[2], 7);
+    strcpy(b, ",1234567,1]"); /* 7 digits: fp_fc_ints_swar's */
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+    strcpy(b, ",12345678,1]");
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+    strcpy(b, ",01,1]");
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+    strcpy(b, ",-1,1]");
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+    strcpy(b, ",1.5,1]");
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+    strcpy(b, ",,1]");
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+}
+
 /* fp_fc_digits8 by hand: every count, and the bytes just outside '0'..'9'. */
 static void test_digits8(void **state)
 {
@@ -288,6 +356,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ints_agree),
+        cmocka_unit_test(test_ints_short_agree),
+        cmocka_unit_test(test_ints_short_edges),
         cmocka_unit_test(test_digits8),
         cmocka_unit_test(test_key_agree),
         cmocka_unit_test(test_skip_scalar_agree),
