@@ -164,6 +164,27 @@ static int both(const char *buf, size_t len)
     return r1;
 }
 
+/* `rounds` copies of doc with 1-3 bytes replaced from alphabet (seeded by *rng):
+ * fast and jscan agree on each (both()); how many were accepted. */
+static int mutations_agree(const fp_sb *doc, const char *alphabet, int rounds, uint64_t *rng)
+{
+    size_t na = strlen(alphabet);
+    char *m = malloc(doc->len + 1);
+    assert_non_null(m);
+    int accepted = 0;
+    for (int t = 0; t < rounds; t++) {
+        memcpy(m, doc->buf, doc->len + 1);
+        for (int k = 0; k < 1 + t % 3; k++) {
+            *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+            size_t pos = (size_t)(*rng >> 33) % doc->len;
+            m[pos] = alphabet[(*rng >> 17) % na];
+        }
+        accepted += both(m, doc->len) == 0;
+    }
+    free(m);
+    return accepted;
+}
+
 /* The fast path's two shortcuts - a source equal to the last one read by one compare,
  * and cells of 1..6 digits by one load - on a document made for them: runs of one
  * source, sources that differ in their last byte or are prefixes of each other ("/k.py:1",
@@ -196,19 +217,7 @@ static void test_fast_path_repeats(void **state)
     fp_sb_adds(&sb, "]}");
     assert_int_equal(both(sb.buf, sb.len), 0);
     static const char alphabet[] = "\",0123456789 ]\\:1/.e-";
-    char *m = malloc(sb.len + 1);
-    assert_non_null(m);
-    int accepted = 0;
-    for (int t = 0; t < 4000; t++) {
-        memcpy(m, sb.buf, sb.len + 1);
-        for (int k = 0; k < 1 + t % 3; k++) {
-            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-            size_t pos = (size_t)(rng >> 33) % sb.len;
-            m[pos] = alphabet[(rng >> 17) % (sizeof alphabet - 1)];
-        }
-        accepted += both(m, sb.len) == 0;
-    }
-    free(m);
+    int accepted = mutations_agree(&sb, alphabet, 4000, &rng);
     fp_sb_free(&sb);
     assert_true(accepted > 100 && accepted < 3900);
 }
@@ -282,19 +291,7 @@ static void test_fast_path_parity(void **state)
     assert_int_equal(both(sb.buf, sb.len), 0);
     static const char alphabet[] = "[]{},:\"\\ 0123456789-.eEnul\x80\x01x";
     uint64_t rng = 0x243F6A8885A308D3ull;
-    char *m = malloc(sb.len + 1);
-    assert_non_null(m);
-    int accepted = 0;
-    for (int t = 0; t < 3000; t++) {
-        memcpy(m, sb.buf, sb.len + 1);
-        for (int k = 0; k < 1 + t % 3; k++) {
-            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-            size_t pos = (size_t)(rng >> 33) % sb.len;
-            m[pos] = alphabet[(rng >> 17) % (sizeof alphabet - 1)];
-        }
-        accepted += both(m, sb.len) == 0;
-    }
-    free(m);
+    int accepted = mutations_agree(&sb, alphabet, 3000, &rng);
     /* 600 rows (~60 KB): the fast path reserves len / 128 rows up front and then
      * still has to grow the array */
     fp_sb_free(&sb);

@@ -216,6 +216,28 @@ static void test_load(void **state)
     rmdir(dir);
 }
 
+/* some (a matching load) is all (the full parse) cut to the rows one of whose cells
+ * holds needle, cell for cell and line for line: how many. */
+static size_t assert_filtered(const fp_csv *all, const fp_csv *some, const char *needle)
+{
+    assert_int_equal(some->ncols, all->ncols);
+    size_t j = 0;
+    for (size_t r = 0; r < all->nrows; r++) {
+        bool has = false;
+        for (size_t c = 0; c < all->ncols; c++)
+            has |= strstr(all->rows[r][c], needle) != NULL;
+        if (!has)
+            continue;
+        assert_true(j < some->nrows);
+        assert_int_equal(some->line[j], all->line[r]);
+        for (size_t c = 0; c < all->ncols; c++)
+            assert_string_equal(some->rows[j][c], all->rows[r][c]);
+        j++;
+    }
+    assert_int_equal(some->nrows, j);
+    return j;
+}
+
 /* The needle reader keeps exactly the rows of the full reader whose text holds the
  * needle, with the same cells and line numbers, and refuses what the full reader
  * refuses: CRLF and CR endings, blank lines, a quoted cell spanning lines (the needle
@@ -238,21 +260,7 @@ static void test_matching_is_a_filter(void **state)
         fp_err e1 = {0}, e2 = {0};
         assert_int_equal(fp_csv_parse(t, strlen(t), "t.csv", &all, &e1), 0);
         assert_int_equal(fp_csv_parse_matching(t, strlen(t), "t.csv", "kern_a", &some, &e2), 0);
-        assert_int_equal(some.ncols, all.ncols);
-        size_t j = 0;
-        for (size_t r = 0; r < all.nrows; r++) {
-            bool has = false;
-            for (size_t c = 0; c < all.ncols; c++)
-                has |= strstr(all.rows[r][c], "kern_a") != NULL;
-            if (!has)
-                continue;
-            assert_true(j < some.nrows);
-            assert_int_equal(some.line[j], all.line[r]);
-            for (size_t c = 0; c < all.ncols; c++)
-                assert_string_equal(some.rows[j][c], all.rows[r][c]);
-            j++;
-        }
-        assert_int_equal(some.nrows, j);
+        assert_filtered(&all, &some, "kern_a");
         fp_csv_free(&all);
         fp_csv_free(&some);
     }
@@ -430,24 +438,10 @@ static void test_matching_counts_reference(void **state)
             free(buf);
             continue;
         }
-        assert_int_equal(some.ncols, all.ncols);
         /* "kern" is letters and cells are the row's bytes less its separators and
          * delimiting quotes: the row's bytes hold it when one of its cells does */
-        size_t kept = 0;
-        for (size_t r = 0; r < all.nrows; r++) {
-            bool has = false;
-            for (size_t c = 0; c < all.ncols; c++)
-                has |= strstr(all.rows[r][c], needle) != NULL;
-            if (!has)
-                continue;
-            assert_true(kept < some.nrows);
-            assert_int_equal(some.line[kept], all.line[r]);
-            for (size_t c = 0; c < all.ncols; c++)
-                assert_string_equal(some.rows[kept][c], all.rows[r][c]);
-            kept++;
-        }
-        assert_int_equal(some.nrows, kept);
-        kept_total += (int)kept;
+        kept_total += (int)assert_filtered(&all, &some, needle);
+
         fp_csv_free(&all);
         fp_csv_free(&some);
         free(buf);
