@@ -11,12 +11,27 @@
 
 #include <ctype.h>
 #include <stdint.h>
+#if defined(__SSE2__)
+#include "flyprof/fscan.h" /* fp_fc_keychars16: the [A-Za-z0-9_] bytes of 16 */
+#endif
 #include <stdlib.h>
 #include <string.h>
 
 static void *xcalloc(size_t n, size_t sz)
 {
     void *p = calloc(n ? n : 1, sz ? sz : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+/* For arrays every used entry of which is written before it is read: calloc's
+ * zeroing of ~100 KB was 3 % of a run (and touched pages never used). */
+static void *xmalloc(size_t n, size_t sz)
+{
+    if (n && sz > SIZE_MAX / n)
+        abort();
+    void *p = malloc(n && sz ? n * sz : 1);
     if (!p)
         abort();
     return p;
@@ -169,9 +184,9 @@ static void isa_scan_apply(fp_isa_scan *sc, unsigned bits)
 {
     if (bits & (1u << N_MIX))
         sc->gfx950_opcodes = true;
-    for (size_t i = 0; i < N_MIX; i++)
-        if (bits & (1u << i))
-            (*(size_t *)((char *)sc + mix_rules[i].off))++;
+    /* only the set bits: most instructions hit no mix rule */
+    for (unsigned b = bits & ((1u << N_MIX) - 1); b; b &= b - 1)
+        (*(size_t *)((char *)sc + mix_rules[__builtin_ctz(b)].off))++;
 }
 
 /* ---- one pass per instruction: classification and register scan ----
@@ -190,8 +205,23 @@ static void isa_scan_apply(fp_isa_scan *sc, unsigned bits)
 #define N_CLASS (sizeof class_rules / sizeof *class_rules)
 enum { TB_WAIT = 0, TB_CLASS0 = 1, TB_MIX0 = TB_CLASS0 + (int)N_CLASS };
 
+#if defined(__SSE2__)
+/* A token of <= 32 bytes as two zero-padded 16-byte keys, and its mask. */
+typedef struct tok_ent {
+    __m128i k0, k1;
+    unsigned len; /* 0: empty */
+    unsigned mask;
+} tok_ent;
+#define TOK_CACHE_BITS 7
+#endif
+
 typedef struct op_memo {
     fp_strtab tokens; /* token -> its mask */
+#if defined(__SSE2__)
+    /* in front of the table, direct-mapped: a hit is two compares, not a hash of
+     * the bytes, a probe and a memcmp call (~120 instructions a token) */
+    tok_ent cache[1u << TOK_CACHE_BITS];
+#endif
 } op_memo;
 
 /* The needles of one '_' token (not NUL-terminated): bit TB_WAIT for
@@ -237,8 +267,21 @@ static void reg_token(const char *w, size_t n, const char *after, int64_t *max_v
         *m = v;
 }
 
-/* Type and mix/marker bits of one instruction; its registers into *max_v/a. */
-static fp_stall_type scan_inst(op_memo *m, const char *isa, unsigned *bits, int64_t *max_v, int64_t *max_a)
+/* The mask of one '_' token w[0..n), memoised; key is where the token lives in
+ * the instruction text (the table borrows it: the text outlives the scan). */
+static unsigned memo_token(op_memo *m, const char *w, size_t n)
+{
+    uint64_t h = fp_strtab_hash(w, n);
+    const fp_strtab_slot *e = fp_strtab_get(&m->tokens, w, n, h);
+    if (e)
+        return (unsigned)e->val;
+    unsigned tm = token_mask(w, n);
+    fp_strtab_put(&m->tokens, w, n, h, tm);
+    return tm;
+}
+
+/* The tokens of isa, one byte at a time: any length (the general path). */
+static unsigned scan_tokens_bytes(op_memo *m, const char *isa, int64_t *max_v, int64_t *max_a)
 {
     unsigned mask = 0;
     for (const char *p = isa; *p;) {
@@ -250,30 +293,89 @@ static fp_stall_type scan_inst(op_memo *m, const char *isa, unsigned *bits, int6
         unsigned char t, seen = 0;
         for (; (t = word_tab[(unsigned char)*p]) != 0; p++)
             seen |= t;
-        bool under = seen & 2;
         size_t n = (size_t)(p - w);
-        if (under) {
-            uint64_t h = fp_strtab_hash(w, n);
-            const fp_strtab_slot *e = fp_strtab_get(&m->tokens, w, n, h);
-            unsigned tm;
-            if (e) {
-                tm = (unsigned)e->val;
-            } else {
-                tm = token_mask(w, n);
-                fp_strtab_put(&m->tokens, w, n, h, tm);
-            }
-            mask |= tm;
-        } else if (*w == 'v' || *w == 'a') {
+        if (seen & 2)
+            mask |= memo_token(m, w, n);
+        else if (*w == 'v' || *w == 'a')
             reg_token(w, n, p, max_v, max_a);
-        }
     }
+    return mask;
+}
+
+#if defined(__SSE2__)
+/* Texts shorter than this go through scan_tokens_simd (nearly all: ~30 bytes). */
+#define SCAN_SIMD_MAX 64
+
+/* The same tokens as scan_tokens_bytes for a text of n < SCAN_SIMD_MAX bytes:
+ * its word bytes and its '_' bytes as two 64-bit masks, 16 bytes a step, and
+ * then each token is a run of ones (found by ctz) instead of a table load and a
+ * branch per byte (the byte loop was ~40 % of the analysis). */
+static unsigned scan_tokens_simd(op_memo *m, const char *isa, size_t n, int64_t *max_v, int64_t *max_a)
+{
+    /* zero-padded copy: the loads never read past the text, and a NUL ends every
+     * digit run reg_token reads */
+    char buf[SCAN_SIMD_MAX + 32] = {0}; /* + 32: a token's two key loads */
+    memcpy(buf, isa, n);
+    const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    uint64_t word = 0, under = 0;
+    for (size_t k = 0; k < n; k += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(buf + k));
+        word |= (uint64_t)fp_fc_keychars16(x) << k;
+        under |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('_'))) << k;
+    }
+    unsigned mask = 0;
+    /* bit 63 is never set (n < 64), so every run ends inside the word */
+    while (word) {
+        unsigned s = (unsigned)__builtin_ctzll(word);
+        unsigned len = (unsigned)__builtin_ctzll(~(word >> s));
+        uint64_t tok = ((1ULL << len) - 1) << s;
+        word &= ~tok;
+        if (under & tok) {
+            if (len > 32) {
+                mask |= memo_token(m, isa + s, len);
+                continue;
+            }
+            /* the token's bytes, the rest of each 16 zeroed */
+            __m128i k0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(buf + s)),
+                                       _mm_cmpgt_epi8(_mm_set1_epi8((char)len), iota));
+            __m128i k1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(buf + s + 16)),
+                                       _mm_cmpgt_epi8(_mm_set1_epi8((char)(len - 16)), iota));
+            uint64_t lo, hi, lo1;
+            memcpy(&lo, &k0, 8);
+            memcpy(&hi, (const char *)&k0 + 8, 8);
+            memcpy(&lo1, &k1, 8);
+            uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull) ^ (lo1 * 0xC2B2AE3D27D4EB4Full) ^ len) * 0xff51afd7ed558ccdull;
+            tok_ent *ce = &m->cache[h >> (64 - TOK_CACHE_BITS)];
+            if (ce->len == len && _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(ce->k0, k0), _mm_cmpeq_epi8(ce->k1, k1))) == 0xFFFF) {
+                mask |= ce->mask;
+            } else {
+                unsigned tm = memo_token(m, isa + s, len);
+                *ce = (tok_ent){k0, k1, len, tm};
+                mask |= tm;
+            }
+        } else if (buf[s] == 'v' || buf[s] == 'a')
+            reg_token(buf + s, len, buf + s + len, max_v, max_a);
+    }
+    return mask;
+}
+#endif
+
+/* Type and mix/marker bits of one instruction; its registers into *max_v/a. */
+static fp_stall_type scan_inst(op_memo *m, const char *isa, unsigned *bits, int64_t *max_v, int64_t *max_a)
+{
+    unsigned mask;
+#if defined(__SSE2__)
+    size_t n = strlen(isa);
+    mask = n < SCAN_SIMD_MAX ? scan_tokens_simd(m, isa, n, max_v, max_a) : scan_tokens_bytes(m, isa, max_v, max_a);
+#else
+    mask = scan_tokens_bytes(m, isa, max_v, max_a);
+#endif
     *bits = mask >> TB_MIX0;
     if (mask & (1u << TB_WAIT))
         return on_lower(isa, wait_rules); /* the counters its operands name decide */
-    for (size_t i = 0; i < N_CLASS; i++)
-        if (mask & (1u << (TB_CLASS0 + i)))
-            return class_rules[i].type;
-    return FP_ST_OTHER;
+    /* the first rule hit wins: the lowest class bit */
+    unsigned cls = (mask >> TB_CLASS0) & ((1u << N_CLASS) - 1);
+    return cls ? class_rules[__builtin_ctz(cls)].type : FP_ST_OTHER;
 }
 
 /* ---- aggregation ---- */
@@ -341,7 +443,7 @@ static void sort_keys(sort_key *a, sort_key *tmp, size_t n)
 static void rank_desc(const int64_t *keys, const size_t *ids, size_t n, size_t *out)
 {
     if (n < 64) {
-        sort_key *k = xcalloc(n + n / 2 + 1, sizeof *k); /* the merge copies only a left half */
+        sort_key *k = xmalloc(n + n / 2 + 1, sizeof *k); /* the merge copies only a left half */
         for (size_t i = 0; i < n; i++) {
             k[i].key = keys[i];
             k[i].idx = i;
@@ -356,7 +458,7 @@ static void rank_desc(const int64_t *keys, const size_t *ids, size_t n, size_t *
         uint64_t u;
         size_t idx;
     } rk;
-    rk *base = xcalloc(2 * n, sizeof *base), *a = base, *b = base + n;
+    rk *base = xmalloc(2 * n, sizeof *base), *a = base, *b = base + n;
     uint64_t diff = 0;
     for (size_t i = 0; i < n; i++) {
         /* flip the sign bit (signed order -> unsigned), complement (descending) */
@@ -465,8 +567,8 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
     if (!code)
         return fp_err_set(err, FP_INTERNAL, "hotspots: no code");
     /* Row filter (§2): LineNumber must be an integer != 0; drops the "; sym" row. */
-    out->inst = xcalloc(code->n, sizeof *out->inst);
-    unsigned *needle_bits = xcalloc(code->n, sizeof *needle_bits);
+    /* every field of a kept row is written below (line by group_lines): no zeroing */
+    out->inst = xmalloc(code->n, sizeof *out->inst);
     op_memo memo = {0};
     for (size_t i = 0; i < code->n; i++) {
         const fp_inst *r = &code->rows[i];
@@ -475,7 +577,9 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
         fp_hs_inst *in = &out->inst[out->ninst];
         in->row = r;
         in->loc = r->source && r->source[0] ? r->source : "<unknown>";
-        in->type = scan_inst(&memo, r->isa, &needle_bits[out->ninst], &out->isa.max_v, &out->isa.max_a);
+        unsigned bits;
+        in->type = scan_inst(&memo, r->isa, &bits, &out->isa.max_v, &out->isa.max_a);
+        isa_scan_apply(&out->isa, bits);
         out->ninst++;
     }
     fp_strtab_free(&memo.tokens);
@@ -497,9 +601,7 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
             type_sum[in->type] = sat_add(type_sum[in->type], in->row->stall, &out->overflow);
             out->n_stalling++;
         }
-        isa_scan_apply(&out->isa, needle_bits[i]);
     }
-    free(needle_bits);
     out->isa.arch_vgpr = (int)out->isa.max_v + 1;
     out->isa.accum_vgpr = out->isa.max_a > 0 ? (int)out->isa.max_a + 1 : 0;
 
@@ -523,19 +625,19 @@ int fp_hotspots_compute(const fp_code *code, fp_hotspots *out, fp_err *err)
 
     /* Rankings. */
     size_t nk = out->nlines > out->ninst ? out->nlines : out->ninst;
-    int64_t *keys = xcalloc(nk, sizeof *keys);
-    out->line_rank = xcalloc(out->nlines, sizeof *out->line_rank);
+    int64_t *keys = xmalloc(nk, sizeof *keys);
+    out->line_rank = xmalloc(out->nlines, sizeof *out->line_rank);
     for (size_t li = 0; li < out->nlines; li++)
         keys[li] = out->lines[li].stall;
     rank_desc(keys, NULL, out->nlines, out->line_rank);
-    size_t *ids = xcalloc(out->n_stalling, sizeof *ids);
+    size_t *ids = xmalloc(out->n_stalling, sizeof *ids);
     size_t m = 0;
     for (size_t i = 0; i < out->ninst; i++)
         if (out->inst[i].row->stall > 0) {
             keys[m] = out->inst[i].row->stall;
             ids[m++] = i;
         }
-    out->inst_rank = xcalloc(out->n_stalling, sizeof *out->inst_rank);
+    out->inst_rank = xmalloc(out->n_stalling, sizeof *out->inst_rank);
     rank_desc(keys, ids, m, out->inst_rank);
     free(ids);
     free(keys);

@@ -289,6 +289,22 @@ done:
 
 /* ---- the fast path ---- */
 
+/* The source cell when it repeats the last interned string (most rows: ~100
+ * distinct lines in 2,000 rows): one compare instead of a scan and a lookup.
+ * That string was read by fp_fc_str (or is the "" of null), so it holds no '"',
+ * '\\' or control byte: equal bytes and a closing '"' are the string fp_fc_str
+ * would read. Anything else (blanks before it included) goes the general way. */
+static bool same_source(fp_fc *c, const struct fp_code_pool *p, char **src)
+{
+    size_t n = p->last_len;
+    if (!p->last || (size_t)(c->e - c->p) < n + 2 || c->p[0] != '"' || c->p[n + 1] != '"' ||
+        memcmp(c->p + 1, p->last, n))
+        return false;
+    c->p += n + 2;
+    *src = (char *)p->last;
+    return true;
+}
+
 /* One row ["isa", scalar, int, "source"|null, int x 6, int...] - as parse_row
  * on the rows where no cell is coerced. */
 static bool f_row(fp_fc *c, fp_code *out, size_t *cap)
@@ -300,21 +316,38 @@ static bool f_row(fp_fc *c, fp_code *out, size_t *cap)
         return false;
     fp_inst *row = grow_row(out, cap);
     row->isa = pool_str(out->pool_, s, n);
-    int64_t col1; /* unused; an integer (the decoder's 0) is read as fp_fc_skip_scalar would, cheaper */
-    if (!fp_fc_lit(c, ',') || !(fp_fc_int(c, &col1) || fp_fc_skip_scalar(c)) || !fp_fc_lit(c, ',') ||
-        !fp_fc_int(c, &row->index) ||
-        !fp_fc_lit(c, ','))
-        return false;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* ",0,17," as the decoder writes it: both cells in one step (col 1 is unused;
+     * an integer there is what fp_fc_skip_scalar would accept) */
+    int64_t two[2];
+    const char *q2 = (size_t)(c->e - c->p) > FP_FC_INTS_SHORT_WINDOW(2) ? fp_fc_ints_short(c->p, ',', two, 2) : NULL;
+    if (q2 && *q2 == ',') {
+        c->p = q2 + 1;
+        row->index = two[1];
+    } else
+#endif
+    {
+        int64_t col1; /* unused; an integer (the decoder's 0) is read as fp_fc_skip_scalar would, cheaper */
+        if (!fp_fc_lit(c, ',') || !(fp_fc_int(c, &col1) || fp_fc_skip_scalar(c)) || !fp_fc_lit(c, ',') ||
+            !fp_fc_int(c, &row->index) || !fp_fc_lit(c, ','))
+            return false;
+    }
     row->index_ok = true;
-    if (fp_fc_word(c, "null", 4))
+    if (same_source(c, out->pool_, &row->source))
+        ;
+    else if (fp_fc_word(c, "null", 4))
         row->source = pool_intern(out->pool_, "", 0);
     else if (fp_fc_str(c, &s, &n))
         row->source = pool_intern(out->pool_, s, n);
     else
         return false;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* the six numbers: 8 digits a step (~half of the parse was the digit loop) */
-    const char *q = (size_t)(c->e - c->p) > FP_FC_INTS_SWAR_WINDOW(6) ? fp_fc_ints_swar(c->p, ',', v, 6) : NULL;
+    /* the six numbers: short ones one load each, else 8 digits a step (~half of
+     * the parse was the digit loop); the ',' or ']' required after them below is
+     * what lets fp_fc_ints_short skip the '.'/'e' checks */
+    const char *q = (size_t)(c->e - c->p) > FP_FC_INTS_SWAR_WINDOW(6) ? fp_fc_ints_short(c->p, ',', v, 6) : NULL;
+    if (!q && (size_t)(c->e - c->p) > FP_FC_INTS_SWAR_WINDOW(6))
+        q = fp_fc_ints_swar(c->p, ',', v, 6);
 #else
     const char *q = (size_t)(c->e - c->p) > FP_FC_INTS_WINDOW(6) ? fp_fc_ints_compact(c->p, ',', v, 6) : NULL;
 #endif

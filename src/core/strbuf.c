@@ -71,14 +71,23 @@ void fp_sb_addc(fp_sb *sb, char c) { fp_sb_add(sb, &c, 1); }
 
 void fp_sb_vaddf(fp_sb *sb, const char *fmt, va_list ap)
 {
+    /* Formatted straight into the free space when it fits (nearly always: the
+     * buffer doubles), so the text is formatted once, not measured first. */
+    if (!sb->cap)
+        fp_sb_grow(sb, 63);
+    size_t avail = sb->cap - sb->len;
     va_list cp;
     va_copy(cp, ap);
-    int n = vsnprintf(NULL, 0, fmt, cp);
+    int n = vsnprintf(sb->buf + sb->len, avail, fmt, cp);
     va_end(cp);
-    if (n < 0)
+    if (n < 0) {
+        sb->buf[sb->len] = '\0'; /* as if nothing was added */
         return;
-    fp_sb_grow(sb, (size_t)n);
-    vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+    }
+    if ((size_t)n >= avail) {
+        fp_sb_grow(sb, (size_t)n);
+        vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+    }
     sb->len += (size_t)n;
 }
 
@@ -94,8 +103,26 @@ void fp_sb_addn(fp_sb *sb, const char *s, size_t n_times)
 {
     size_t l = strlen(s);
     fp_sb_grow(sb, l * n_times);
-    for (size_t i = 0; i < n_times; i++)
-        fp_sb_add(sb, s, l);
+    char *d = sb->buf + sb->len;
+    if (l == 1) {
+        memset(d, s[0], n_times);
+    } else {
+        for (size_t i = 0; i < n_times; i++, d += l)
+            memcpy(d, s, l);
+    }
+    sb->len += l * n_times;
+    sb->buf[sb->len] = '\0';
+}
+
+/* n spaces: one grow and one memset, not n one-byte appends */
+static void add_spaces(fp_sb *sb, size_t n)
+{
+    if (!n)
+        return;
+    fp_sb_grow(sb, n);
+    memset(sb->buf + sb->len, ' ', n);
+    sb->len += n;
+    sb->buf[sb->len] = '\0';
 }
 
 char *fp_sb_detach(fp_sb *sb)
@@ -126,15 +153,13 @@ void fp_sb_pad_left(fp_sb *sb, const char *s, size_t width)
 {
     size_t w = fp_utf8_len(s);
     fp_sb_adds(sb, s);
-    for (; w < width; w++)
-        fp_sb_addc(sb, ' ');
+    add_spaces(sb, w < width ? width - w : 0);
 }
 
 void fp_sb_pad_right(fp_sb *sb, const char *s, size_t width)
 {
     size_t w = fp_utf8_len(s);
-    for (; w < width; w++)
-        fp_sb_addc(sb, ' ');
+    add_spaces(sb, w < width ? width - w : 0);
     fp_sb_adds(sb, s);
 }
 

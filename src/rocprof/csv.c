@@ -112,6 +112,91 @@ static bool row_has(const char *buf, size_t len, size_t row_start, size_t row_en
     return *hit != NO_HIT && *hit + needle_len <= row_end;
 }
 
+/* A row that csv_parse would only count, scanned without its cell bookkeeping:
+ * from the row's first byte i, the position after its line end (what csv_parse's
+ * i is after the row) with its cell count, or ROW_SLOW wherever the general loop
+ * would do anything but count - the input's end inside the row, a '\n' inside a
+ * quoted cell (a line to count), a '"' inside an unquoted cell - and then that
+ * loop reads the row (and gives any error). Unquoted runs go 16 bytes a step:
+ * their commas are their cells. A 597 KB kernel trace of which 18 of 905 rows
+ * are kept: ~60 instructions a cell before, ~10 now. */
+#define ROW_SLOW ((size_t)-1)
+static size_t count_row(const char *buf, size_t len, size_t i, size_t *ncells)
+{
+    size_t cells = 0;
+    for (;;) {
+        if (i >= len)
+            return ROW_SLOW;
+        if (buf[i] == '"') {
+            /* as csv_parse: a '"' closes the cell only before a separator or the end */
+            size_t s = i + 1;
+            for (;;) {
+                const char *q = s < len ? memchr(buf + s, '"', len - s) : NULL;
+                if (!q)
+                    return ROW_SLOW;
+                s = (size_t)(q - buf) + 1;
+                if (is_sep(buf, len, s))
+                    break;
+            }
+            if (memchr(buf + i, '\n', s - i))
+                return ROW_SLOW;
+            cells++;
+            i = s;
+            if (i < len && buf[i] == ',') {
+                i++;
+                continue;
+            }
+            break;
+        }
+        /* unquoted cells up to the next '"', '\r' or '\n' */
+        size_t j = i, commas = 0;
+#ifdef __SSE2__
+        const __m128i comma = _mm_set1_epi8(','), quote = _mm_set1_epi8('"'), cr = _mm_set1_epi8('\r'),
+                      lf = _mm_set1_epi8('\n');
+        for (; j + 16 <= len; j += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + j));
+            unsigned stop = (unsigned)_mm_movemask_epi8(
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, cr)), _mm_cmpeq_epi8(v, lf)));
+            unsigned cm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
+            if (stop) {
+                unsigned b = (unsigned)__builtin_ctz(stop);
+                for (cm &= (1u << b) - 1; cm; cm &= cm - 1)
+                    commas++;
+                j += b;
+                goto stopped;
+            }
+            for (; cm; cm &= cm - 1)
+                commas++;
+        }
+#endif
+        for (; j < len && buf[j] != '"' && buf[j] != '\r' && buf[j] != '\n'; j++)
+            commas += buf[j] == ',';
+#ifdef __SSE2__
+    stopped:
+#endif
+        if (j >= len)
+            return ROW_SLOW;
+        if (buf[j] == '"') {
+            if (buf[j - 1] != ',')
+                return ROW_SLOW; /* a literal '"' inside an unquoted cell */
+            cells += commas;
+            i = j;
+            continue;
+        }
+        cells += commas + 1;
+        i = j;
+        break;
+    }
+    if (i >= len)
+        return ROW_SLOW;
+    if (buf[i] == '\r')
+        i++;
+    if (i < len && buf[i] == '\n')
+        i++;
+    *ncells = cells;
+    return i;
+}
+
 /* A needle (needle_len > 0) keeps only the header and the rows whose bytes contain it:
  * every row is parsed and checked (same errors), but a row's cells are only bounds in
  * the source until its end, and copied into the arena only when it is kept, so one pass
@@ -152,6 +237,15 @@ static int csv_parse(const char *buf, size_t len, const char *name, fp_csv *out,
         if (in_row == 0) {
             start_line = line;
             row_start = i;
+            /* a row that is only counted (not kept, the right cell count): counted fast */
+            size_t nc, end;
+            if (needle_len && nrows_seen > 0 && (end = count_row(buf, len, i, &nc)) != ROW_SLOW && nc == ncols &&
+                !row_has(buf, len, row_start, end, needle, needle_len, &hit, &searched)) {
+                i = end;
+                line++;
+                nrows_seen++;
+                continue;
+            }
         }
         /* One cell. */
         size_t s, e;

@@ -164,6 +164,64 @@ static int both(const char *buf, size_t len)
     return r1;
 }
 
+/* `rounds` copies of doc with 1-3 bytes replaced from alphabet (seeded by *rng):
+ * fast and jscan agree on each (both()); how many were accepted. */
+static int mutations_agree(const fp_sb *doc, const char *alphabet, int rounds, uint64_t *rng)
+{
+    size_t na = strlen(alphabet);
+    char *m = malloc(doc->len + 1);
+    assert_non_null(m);
+    int accepted = 0;
+    for (int t = 0; t < rounds; t++) {
+        memcpy(m, doc->buf, doc->len + 1);
+        for (int k = 0; k < 1 + t % 3; k++) {
+            *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+            size_t pos = (size_t)(*rng >> 33) % doc->len;
+            m[pos] = alphabet[(*rng >> 17) % na];
+        }
+        accepted += both(m, doc->len) == 0;
+    }
+    free(m);
+    return accepted;
+}
+
+/* The fast path's two shortcuts - a source equal to the last one read by one compare,
+ * and cells of 1..6 digits by one load - on a document made for them: runs of one
+ * source, sources that differ in their last byte or are prefixes of each other ("/k.py:1",
+ * "/k.py:2", "/k.py:12"), "" and
+ * null in a run, blanks before a repeated source (no escape: the whole document
+ * must take the fast path), numbers of 1 to 9 digits and
+ * negative ones; then 4,000 mutations of it (1-3 bytes, from the bytes that matter
+ * here): fast and jscan agree on every one (result, rows, message). */
+static void test_fast_path_repeats(void **state)
+{
+    (void)state;
+    static const char *const src[] = {"\"/k.py:1\"", "\"/k.py:2\"", "\"/k.py:12\"", "\"/k.py:1\"", "\"\"", "null",
+                                      " \"/k.py:1\"", "\"/k.py:1 \"", "\"/k.py:3\""};
+    static const char *const num[] = {"0", "7", "42", "999999", "1000000", "12345678", "123456789", "-3", "8"};
+    fp_sb sb;
+    fp_sb_init(&sb);
+    fp_sb_adds(&sb, "{\"code\":[[\"; kern\",0,0,\"\",4,1,0,0,0,0]");
+    uint64_t rng = 0x13198A2E03707344ull;
+    for (int i = 1; i <= 120; i++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        const char *s = src[(i / 4 + (rng >> 60 == 0)) % 9]; /* runs of ~4 */
+        fp_sb_addf(&sb, ",[\"v_add v%d\",%s,%d,%s", i, (rng >> 20) % 9 ? "0" : "\"x\"", i, s);
+        for (int k = 0; k < 6; k++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            /* mostly short; stall (k = 4) never above latency (k = 3): 0 */
+            fp_sb_addf(&sb, ",%s", k == 4 ? "0" : num[(rng >> 33) % 20 < 14 ? (rng >> 40) % 4 : (rng >> 40) % 9]);
+        }
+        fp_sb_adds(&sb, "]");
+    }
+    fp_sb_adds(&sb, "]}");
+    assert_int_equal(both(sb.buf, sb.len), 0);
+    static const char alphabet[] = "\",0123456789 ]\\:1/.e-";
+    int accepted = mutations_agree(&sb, alphabet, 4000, &rng);
+    fp_sb_free(&sb);
+    assert_true(accepted > 100 && accepted < 3900);
+}
+
 /* Issue 22 item 10: latency is stall + issue, so a row with more stall than latency
  * (whose sums gave stall_pct 1e18 and a negative issue) is BAD_INPUT in both parsers. */
 static void test_stall_beyond_latency_refused(void **state)
@@ -233,19 +291,7 @@ static void test_fast_path_parity(void **state)
     assert_int_equal(both(sb.buf, sb.len), 0);
     static const char alphabet[] = "[]{},:\"\\ 0123456789-.eEnul\x80\x01x";
     uint64_t rng = 0x243F6A8885A308D3ull;
-    char *m = malloc(sb.len + 1);
-    assert_non_null(m);
-    int accepted = 0;
-    for (int t = 0; t < 3000; t++) {
-        memcpy(m, sb.buf, sb.len + 1);
-        for (int k = 0; k < 1 + t % 3; k++) {
-            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-            size_t pos = (size_t)(rng >> 33) % sb.len;
-            m[pos] = alphabet[(rng >> 17) % (sizeof alphabet - 1)];
-        }
-        accepted += both(m, sb.len) == 0;
-    }
-    free(m);
+    int accepted = mutations_agree(&sb, alphabet, 3000, &rng);
     /* 600 rows (~60 KB): the fast path reserves len / 128 rows up front and then
      * still has to grow the array */
     fp_sb_free(&sb);
@@ -299,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_basic),    cmocka_unit_test(test_coercions),
         cmocka_unit_test(test_null_code), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_split_lines), cmocka_unit_test(test_fast_path_parity),
+        cmocka_unit_test(test_fast_path_repeats),
         cmocka_unit_test(test_stall_beyond_latency_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

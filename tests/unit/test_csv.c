@@ -216,6 +216,28 @@ static void test_load(void **state)
     rmdir(dir);
 }
 
+/* some (a matching load) is all (the full parse) cut to the rows one of whose cells
+ * holds needle, cell for cell and line for line: how many. */
+static size_t assert_filtered(const fp_csv *all, const fp_csv *some, const char *needle)
+{
+    assert_int_equal(some->ncols, all->ncols);
+    size_t j = 0;
+    for (size_t r = 0; r < all->nrows; r++) {
+        bool has = false;
+        for (size_t c = 0; c < all->ncols; c++)
+            has |= strstr(all->rows[r][c], needle) != NULL;
+        if (!has)
+            continue;
+        assert_true(j < some->nrows);
+        assert_int_equal(some->line[j], all->line[r]);
+        for (size_t c = 0; c < all->ncols; c++)
+            assert_string_equal(some->rows[j][c], all->rows[r][c]);
+        j++;
+    }
+    assert_int_equal(some->nrows, j);
+    return j;
+}
+
 /* The needle reader keeps exactly the rows of the full reader whose text holds the
  * needle, with the same cells and line numbers, and refuses what the full reader
  * refuses: CRLF and CR endings, blank lines, a quoted cell spanning lines (the needle
@@ -238,21 +260,7 @@ static void test_matching_is_a_filter(void **state)
         fp_err e1 = {0}, e2 = {0};
         assert_int_equal(fp_csv_parse(t, strlen(t), "t.csv", &all, &e1), 0);
         assert_int_equal(fp_csv_parse_matching(t, strlen(t), "t.csv", "kern_a", &some, &e2), 0);
-        assert_int_equal(some.ncols, all.ncols);
-        size_t j = 0;
-        for (size_t r = 0; r < all.nrows; r++) {
-            bool has = false;
-            for (size_t c = 0; c < all.ncols; c++)
-                has |= strstr(all.rows[r][c], "kern_a") != NULL;
-            if (!has)
-                continue;
-            assert_true(j < some.nrows);
-            assert_int_equal(some.line[j], all.line[r]);
-            for (size_t c = 0; c < all.ncols; c++)
-                assert_string_equal(some.rows[j][c], all.rows[r][c]);
-            j++;
-        }
-        assert_int_equal(some.nrows, j);
+        assert_filtered(&all, &some, "kern_a");
         fp_csv_free(&all);
         fp_csv_free(&some);
     }
@@ -325,7 +333,10 @@ static void test_scan_reference(void **state)
         assert_int_equal(fp_csv_parse(buf, n, "t.csv", &all, &e1), 0);
         assert_int_equal(fp_csv_parse_matching(buf, n, "t.csv", needle, &some, &e2), 0);
         assert_int_equal(all.ncols, (size_t)ncols);
-        assert_int_equal(all.nrows, (size_t)nrows);
+        if (all.nrows != (size_t)nrows) {
+            print_error("%zu rows, generated %d: '%.*s'\n", all.nrows, nrows, (int)n, buf);
+            fail();
+        }
         size_t kept = 0;
         for (int r = 0; r <= nrows; r++) {
             /* the reference split of row r */
@@ -354,6 +365,92 @@ static void test_scan_reference(void **state)
     }
 }
 
+/* Quoted cells (holding commas, '"' before a letter, now and then a newline), literal
+ * '"' inside unquoted cells, LF / CRLF / CR endings, blank lines, ragged rows, an
+ * unclosed quote and a comma at the very end: the matching load (which only counts
+ * the rows it does not keep, through its own scanner) against the full parse - the
+ * same result code and message, and as rows exactly those whose bytes hold the needle,
+ * cell for cell and line for line. */
+static void test_matching_counts_reference(void **state)
+{
+    (void)state;
+    static const char letters[] = "abkernxyz019";
+    const char *needle = "kern";
+    char text[16384];
+    int errors = 0, kept_total = 0;
+    for (int round = 0; round < 3000; round++) {
+        int ncols = 1 + (int)(rnd() % 6), nrows = 1 + (int)(rnd() % 12);
+        size_t n = 0;
+        for (int r = 0; r <= nrows; r++) {
+            while (r > 0 && rnd() % 8 == 0)
+                n += (size_t)sprintf(text + n, "%s", rnd() % 2 ? "\n" : "\r\n");
+            int cells = ncols;
+            if (r > 0 && ncols > 1 && rnd() % 40 == 0) /* (a row of no cell is a blank line) */
+                cells += rnd() % 2 ? 1 : -1;
+            for (int c = 0; c < cells; c++) {
+                if (c)
+                    text[n++] = ',';
+                if (rnd() % 3 == 0) {
+                    text[n++] = '"';
+                    for (size_t k = rnd() % 30; k--;) {
+                        unsigned w = rnd() % 20;
+                        if (w == 0)
+                            text[n++] = ',';
+                        else if (w == 1) {
+                            text[n++] = '"';
+                            text[n++] = 'q'; /* not before a separator: inside the cell */
+                        } else if (w == 2 && rnd() % 4 == 0)
+                            text[n++] = '\n';
+                        else
+                            text[n++] = letters[rnd() % (sizeof letters - 1)];
+                    }
+                    if (r > 0 && rnd() % 4 == 0)
+                        n += (size_t)sprintf(text + n, "%s", needle);
+                    text[n++] = '"';
+                } else {
+                    size_t len = rnd() % 24 + (ncols == 1); /* an empty line is not a row */
+                    for (size_t k = 0; k < len; k++)
+                        text[n++] = k > 0 && k + 1 < len && rnd() % 25 == 0 ? '"' : letters[rnd() % (sizeof letters - 1)];
+                    if (r > 0 && rnd() % 6 == 0)
+                        n += (size_t)sprintf(text + n, "%s", needle);
+                }
+            }
+            if (r == nrows && rnd() % 40 == 0)
+                text[n++] = rnd() % 2 ? ',' : '"'; /* a comma at the end, an unclosed quote */
+            if (r < nrows || rnd() % 2) {
+                unsigned e = rnd() % 3;
+                n += (size_t)sprintf(text + n, "%s", e == 0 ? "\n" : e == 1 ? "\r\n" : "\r");
+            }
+        }
+        char *buf = malloc(n);
+        assert_non_null(buf);
+        memcpy(buf, text, n);
+        fp_csv all, some;
+        fp_err e1 = {0}, e2 = {0};
+        int r1 = fp_csv_parse(buf, n, "t.csv", &all, &e1), r2 = fp_csv_parse_matching(buf, n, "t.csv", needle, &some, &e2);
+        assert_int_equal(r1, r2);
+        if (r1 != 0) {
+            errors++;
+            assert_int_equal(e1.code, e2.code);
+            assert_string_equal(e1.message, e2.message);
+            fp_err_clear(&e1);
+            fp_err_clear(&e2);
+            free(buf);
+            continue;
+        }
+        /* "kern" is letters and cells are the row's bytes less its separators and
+         * delimiting quotes: the row's bytes hold it when one of its cells does */
+        kept_total += (int)assert_filtered(&all, &some, needle);
+
+        fp_csv_free(&all);
+        fp_csv_free(&some);
+        free(buf);
+    }
+    print_message("matching_counts: %d of 3000 inputs refused, %d rows kept\n", errors, kept_total);
+    assert_true(errors > 100 && errors < 2000);
+    assert_true(kept_total > 3000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_int_cells),
         cmocka_unit_test(test_load),
         cmocka_unit_test(test_matching_is_a_filter),
+        cmocka_unit_test(test_matching_counts_reference),
         cmocka_unit_test(test_scan_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

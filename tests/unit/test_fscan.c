@@ -1,6 +1,7 @@
 /* test_fscan.c - fscan.h's SWAR integer reader (fp_fc_ints_swar, fp_fc_digits8) against
  * the byte-by-byte one it replaces on the code.json fast path (fp_fc_ints_compact): the
- * same integers and the same refusals on random cell runs and their mutations. */
+ * same integers and the same refusals on random cell runs and their mutations; and
+ * fp_fc_ints_short (its one-load case) against fp_fc_ints_swar on the same runs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -43,24 +44,36 @@ static size_t cell(char *d)
     return n;
 }
 
+/* A run of k (1..7) random cells after `lead` ('[' or ','), then ']' or ',', then
+ * random bytes to the end of buf[512]: the run's length. */
+static size_t cell_run(char *buf, int *kp, char *leadp)
+{
+    memset(buf, 0, 512);
+    size_t n = 0;
+    int k = 1 + (int)next(7);
+    char lead = next(2) ? '[' : ',';
+    for (int i = 0; i < k; i++) {
+        buf[n++] = next(60) ? (i ? ',' : lead) : ';';
+        n += cell(buf + n);
+    }
+    buf[n++] = next(2) ? ']' : ',';
+    for (size_t i = n; i < 512; i++) /* whatever follows in the file */
+        buf[i] = (char)(next(3) ? '0' + next(10) : next(256));
+    assert_true(n + FP_FC_INTS_SWAR_WINDOW(k) <= 512);
+    *kp = k;
+    *leadp = lead;
+    return n;
+}
+
 static void test_ints_agree(void **state)
 {
     (void)state;
-    size_t accepted = 0;
+    size_t accepted = 0, short_ok = 0;
     for (int t = 0; t < 200000; t++) {
         char buf[512];
-        memset(buf, 0, sizeof buf);
-        size_t n = 0;
-        int k = 1 + (int)next(7);
-        char lead = next(2) ? '[' : ',';
-        for (int i = 0; i < k; i++) {
-            buf[n++] = next(60) ? (i ? ',' : lead) : ';';
-            n += cell(buf + n);
-        }
-        buf[n++] = next(2) ? ']' : ',';
-        for (size_t i = n; i < sizeof buf; i++) /* whatever follows in the file */
-            buf[i] = (char)(next(3) ? '0' + next(10) : next(256));
-        assert_true(n + FP_FC_INTS_SWAR_WINDOW(k) <= sizeof buf);
+        int k;
+        char lead;
+        size_t n = cell_run(buf, &k, &lead);
         int64_t a[8] = {0}, b[8] = {0};
         const char *pa = fp_fc_ints_compact(buf, lead, a, k), *pb = fp_fc_ints_swar(buf, lead, b, k);
         if (pa != pb) {
@@ -72,8 +85,49 @@ static void test_ints_agree(void **state)
             for (int i = 0; i < k; i++)
                 assert_int_equal(a[i], b[i]);
         }
+        /* fp_fc_ints_short: where it accepts and a ',' or ']' follows (what its callers
+         * require), fp_fc_ints_swar accepts too with the same integers and end */
+        int64_t c[8] = {0};
+        const char *pc = fp_fc_ints_short(buf, lead, c, k);
+        if (!pc)
+            continue;
+        for (const char *q = buf + 1; q < pc; q++) /* its own refusals: signs, blanks, ... */
+            assert_true(*q == ',' || (*q >= '0' && *q <= '9'));
+        if (*pc != ',' && *pc != ']')
+            continue; /* a '.' or 'e' after the last: the caller refuses the row */
+        short_ok++;
+        assert_ptr_equal(pc, pb);
+        for (int i = 0; i < k; i++)
+            assert_int_equal(c[i], b[i]);
     }
     assert_true(accepted > 50000 && accepted < 190000); /* both outcomes well covered */
+    assert_true(short_ok > 20000);                    /* the one-load case was reached */
+}
+
+/* By hand: the edges of the one-load case. */
+static void test_ints_short_edges(void **state)
+{
+    (void)state;
+    int64_t v[3];
+    char b[64];
+    memset(b, 0, sizeof b);
+    strcpy(b, ",999999,0,7]");
+    assert_ptr_equal(fp_fc_ints_short(b, ',', v, 3), b + 11);
+    assert_int_equal(v[0], 999999);
+    assert_int_equal(v[1], 0);
+    assert_int_equal(v[2], 7);
+    strcpy(b, ",1234567,1]"); /* 7 digits: fp_fc_ints_swar's */
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+    strcpy(b, ",12345678,1]");
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+    strcpy(b, ",01,1]");
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+    strcpy(b, ",-1,1]");
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+    strcpy(b, ",1.5,1]");
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
+    strcpy(b, ",,1]");
+    assert_null(fp_fc_ints_short(b, ',', v, 2));
 }
 
 /* fp_fc_digits8 by hand: every count, and the bytes just outside '0'..'9'. */
@@ -288,6 +342,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ints_agree),
+        cmocka_unit_test(test_ints_short_edges),
         cmocka_unit_test(test_digits8),
         cmocka_unit_test(test_key_agree),
         cmocka_unit_test(test_skip_scalar_agree),

@@ -370,6 +370,132 @@ static void test_isa_scan(void **state)
     unload(&f);
 }
 
+/* ---- the per-instruction scan against the plain definitions (algorithm §4, §8) ---- */
+
+static uint64_t scan_rng = 0x9E3779B97F4A7C15ULL;
+
+static unsigned scan_next(unsigned n)
+{
+    scan_rng = scan_rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)((scan_rng >> 33) % n);
+}
+
+static bool ref_word(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The analyzer's regexes by hand: \b<r>(\d+)\b and \b<r>\[(\d+), the highest index. */
+static int64_t ref_reg_max(const char *isa, char r)
+{
+    int64_t best = 0;
+    for (size_t i = 0; isa[i]; i++) {
+        if (isa[i] != r || (i > 0 && ref_word(isa[i - 1])))
+            continue;
+        size_t j = i + 1;
+        bool bracket = isa[j] == '[';
+        j += bracket;
+        if (!(isa[j] >= '0' && isa[j] <= '9'))
+            continue;
+        int64_t v = 0;
+        for (; isa[j] >= '0' && isa[j] <= '9'; j++)
+            if (v <= 1000000)
+                v = v * 10 + (isa[j] - '0');
+        if (!bracket && ref_word(isa[j]))
+            continue;
+        if (v > 1000000)
+            v = 1000000;
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+/* Random instruction texts from pieces - every needle, needles split, in upper case
+ * and glued to other word bytes, register operands in every form, tokens of 15 to 40
+ * bytes (the cache's 16/32-byte keys and past them), texts of 0 to ~120 bytes (both
+ * scan paths) - run through fp_hotspots_compute: each row's type is fp_stall_classify's
+ * (strstr on the lowercase text), and the register maxima and the instruction mix are
+ * those of the plain definitions. */
+static void test_scan_reference(void **state)
+{
+    (void)state;
+    static const char *const piece[] = {
+        "s_waitcnt", "vmcnt(0)", "lgkmcnt(1)", "expcnt(2)", "s_barrier", "s_wait_idle", "buffer_load_dword",
+        "global_load_b32", "flat_load", "buffer_store", "global_store_b64", "ds_read_b128", "ds_write2",
+        "s_load_dwordx4", "s_store", "v_mfma_f32_32x32x16_bf16", "v_fma_f32", "ds_load", "ds_store",
+        "v_mfma_scale_f32_16x16x128_f8f6f4", "v_mfma_f32_32x32x64_f8", "S_WAITCNT", "V_MFMA_", "Ds_Read",
+        "s_", "waitcnt", "_load", "v", "a", "v12", "a3", "v[4:7]", "a[10:13]", "v999", "v1234567", "v12abc",
+        "xv3", "_v4", "v_", "av1", "v[", "[", "]", ", ", " ", ",", ":", "0x1f", "op_sel_hi:[1,0]",
+        "offen", "s[0:3]", "s_waitcnt_vscnt", "null", "\xc3\xa9", "buffer_load_dwordx4_very_long_suffix_x",
+        "a_b_c_d_e_f_g_h_i_j_k_l_m_n_o_p_q_r_s", "v_add_co_u32_e32_with_16byt", "abcdefghijklmno_",
+    };
+    enum { NROWS = 400 };
+    for (int round = 0; round < 20; round++) {
+        static char texts[NROWS][160];
+        frow rows[NROWS];
+        int64_t want_v = 0, want_a = 0;
+        size_t mix[5] = {0};
+        bool gfx950 = false;
+        for (int i = 0; i < NROWS; i++) {
+            size_t n = 0;
+            for (unsigned k = scan_next(9); k--;) {
+                const char *pc = piece[scan_next(sizeof piece / sizeof *piece)];
+                char twin[32];
+                if (!scan_next(6)) {
+                    /* 27-byte tokens equal in their first 16 bytes, a needle or none after:
+                     * the cache must compare the second key too */
+                    static const char *const tail[] = {"buffer_load", "global_load", "ds_read_xyz", "s_barrier_x"};
+                    memcpy(twin, "abcdefghijklmno_", 16);
+                    if (scan_next(2))
+                        memcpy(twin + 16, tail[scan_next(4)], 11);
+                    else
+                        for (int q = 16; q < 27; q++)
+                            twin[q] = "abcxyz"[scan_next(6)];
+                    twin[27] = '\0';
+                    pc = twin;
+                }
+                size_t l = strlen(pc);
+                if (n + l >= 140)
+                    break;
+                memcpy(texts[i] + n, pc, l);
+                n += l;
+            }
+            texts[i][n] = '\0';
+            const char *t = texts[i];
+            rows[i] = (frow){t, i + 1, "/k.py:1", 10, 1};
+            int64_t v = ref_reg_max(t, 'v'), a = ref_reg_max(t, 'a');
+            want_v = v > want_v ? v : want_v;
+            want_a = a > want_a ? a : want_a;
+            mix[0] += strstr(t, "v_mfma_") != NULL;
+            mix[1] += strstr(t, "buffer_load") != NULL;
+            mix[2] += strstr(t, "buffer_store") != NULL;
+            mix[3] += strstr(t, "ds_read") || strstr(t, "ds_load");
+            mix[4] += strstr(t, "ds_write") || strstr(t, "ds_store");
+            gfx950 |= strstr(t, "v_mfma_scale_f32") || strstr(t, "v_mfma_f32_16x16x128") || strstr(t, "v_mfma_f32_32x32x64");
+        }
+        fix f;
+        load(&f, rows, NROWS);
+        assert_int_equal(f.hs.ninst, NROWS);
+        for (int i = 0; i < NROWS; i++) {
+            if (f.hs.inst[i].type != fp_stall_classify(texts[i])) {
+                print_error("'%s': %s, fp_stall_classify %s\n", texts[i], fp_stall_type_name(f.hs.inst[i].type),
+                            fp_stall_type_name(fp_stall_classify(texts[i])));
+                fail();
+            }
+        }
+        assert_int_equal(f.hs.isa.max_v, want_v);
+        assert_int_equal(f.hs.isa.max_a, want_a);
+        assert_int_equal(f.hs.isa.mfma, mix[0]);
+        assert_int_equal(f.hs.isa.buffer_load, mix[1]);
+        assert_int_equal(f.hs.isa.buffer_store, mix[2]);
+        assert_int_equal(f.hs.isa.ds_read, mix[3]);
+        assert_int_equal(f.hs.isa.ds_write, mix[4]);
+        assert_int_equal(f.hs.isa.gfx950_opcodes, gfx950);
+        unload(&f);
+    }
+}
+
 /* Register block: CSV values, gfx950 doubling, max(ISA, CSV). */
 static void test_regs_block(void **state)
 {
@@ -568,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_regs_block),
         cmocka_unit_test(test_snippets),
         cmocka_unit_test(test_rankings_reference),
+        cmocka_unit_test(test_scan_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

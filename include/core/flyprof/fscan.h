@@ -276,6 +276,49 @@ static inline const char *fp_fc_ints_swar(const char *p, char lead, int64_t *v, 
 }
 #endif
 
+/* fp_fc_ints_swar's usual case alone: k integers of 1..6 digits, no sign, the
+ * first after `lead` and each other after a ',', and after each but the last a
+ * ','. One 8-byte load per integer, its value from the digit count (a single
+ * digit, the decoder's most common cell, without the multiplies), and none of
+ * the '.'/'e' checks: every integer is followed by a ',' (checked here) or, for
+ * the last, by what the caller requires next (',' or ']' on the code.json rows),
+ * which a '.' or 'e' is not. Returns the position after the last integer or
+ * NULL, on which fp_fc_ints_swar decides; where this accepts, it gives its
+ * integers and position. The caller guarantees FP_FC_INTS_SHORT_WINDOW(k)
+ * readable bytes. Little-endian only. */
+#define FP_FC_INTS_SHORT_WINDOW(k) ((size_t)(k) * 8 + 2)
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline const char *fp_fc_ints_short(const char *p, char lead, int64_t *v, int k)
+{
+    for (int i = 0; i < k; i++) {
+        if (*p != (i ? ',' : lead))
+            return NULL;
+        p++;
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t t = w - 0x3030303030303030ull;
+        uint64_t nd = (t | (t + 0x7676767676767676ull)) & 0x8080808080808080ull;
+        unsigned n = (unsigned)__builtin_ctzll(nd | (1ull << 63)) >> 3; /* 8 digits -> 7: refused below */
+        if (n == 0 || n == 7 || (n > 1 && *p == '0'))
+            return NULL; /* no digit (a sign, a blank), 7+ digits (n == 7 is
+                           * also 8 digits or more), or a leading zero */
+        uint64_t x;
+        if (n == 1) {
+            x = t & 0xFF;
+        } else {
+            x = t << (8 * (8 - n));
+            x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFull;
+            x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFull;
+            x = (x * 10000 + (x >> 32)) & 0xFFFFFFFFull;
+        }
+        v[i] = (int64_t)x;
+        p += n;
+    }
+    return p;
+}
+#endif
+
 /* Bit i set: byte i of the 16 in x is one of [A-Za-z0-9_] (a key's characters). */
 #if defined(__SSE2__)
 static inline unsigned fp_fc_keychars16(__m128i x)
