@@ -178,16 +178,56 @@ static int write_artifact(fp_ctx *ctx, const bubbles_args *a, const fp_dispatch_
     return rc;
 }
 
-/* The envelope: the same document, long lists bounded (a view of doc), and its table. */
-static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, const char *out)
-{
+/* The envelope's data: the same document, long lists bounded (a view of doc), as a
+ * cJSON tree. With two jobs it is built on a thread of its own while this one writes
+ * bubbles.json (~0.8 M instructions on flash_attn_func-big, off the main thread): both
+ * only read doc, so the tree is the one of the rounded view (fp_model_write_rounded),
+ * not made by rounding doc's entries in place before the file has them. */
+typedef struct env_job {
     fp_bubbles_doc view;
     size_t total[FP_BUB_LIMITED];
-    fp_bubbles_doc_limit(doc, (size_t)a->limit, &view, total);
-    /* the table shows the file's numbers: round what it shows (the view's entries are
-     * doc's, already written; the writer rounds the same way, so this changes no byte) */
-    fp_model_round(&fp_bubbles_schema, &view);
-    cJSON *j = fp_model_write(&fp_bubbles_schema, &view);
+    cJSON *j;
+    pthread_t th;
+    bool started; /* the thread runs or ran and is not joined yet */
+} env_job;
+
+static void *env_main(void *p)
+{
+    env_job *e = p;
+    e->j = fp_model_write_rounded(&fp_bubbles_schema, &e->view);
+    return NULL;
+}
+
+static void env_start(env_job *e, const bubbles_args *a, const fp_bubbles_doc *doc, int jobs)
+{
+    memset(e, 0, sizeof *e);
+    fp_bubbles_doc_limit(doc, (size_t)a->limit, &e->view, e->total);
+    e->started = jobs >= 2 && pthread_create(&e->th, NULL, env_main, e) == 0;
+}
+
+/* The thread's tree once it is done, NULL if none was started (also a failed write's). */
+static cJSON *env_take_if_started(env_job *e)
+{
+    if (e->started) {
+        pthread_join(e->th, NULL);
+        e->started = false;
+    }
+    cJSON *j = e->j;
+    e->j = NULL;
+    return j;
+}
+
+/* The tree, made here if no thread did. */
+static cJSON *env_take(env_job *e)
+{
+    cJSON *j = env_take_if_started(e);
+    return j ? j : fp_model_write_rounded(&fp_bubbles_schema, &e->view);
+}
+
+/* The envelope from the tree, its truncation notes and its table. */
+static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, env_job *e, const char *out)
+{
+    cJSON *j = env_take(e);
     if (out) {
         char *abs = fp_path_abs(out);
         fp_json_add_str(j, "artifact", abs);
@@ -196,12 +236,16 @@ static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, co
         cJSON_AddNullToObject(j, "artifact");
     }
     for (int i = 0; i < FP_BUB_LIMITED; i++)
-        if (a->limit && total[i] > (size_t)a->limit)
-            fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, total[i]);
+        if (a->limit && e->total[i] > (size_t)a->limit)
+            fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, e->total[i]);
     /* the table is printed only in table mode (FLYPROF_TABLE_FD makes it that too):
-     * json / csv never show it (~0.7 M instructions on flash_attn_func-big) */
-    if (ctx->format == FP_FMT_TABLE)
-        fp_bubbles_table(&view, doc, !strcmp(a->by, "line"), &ctx->table);
+     * json / csv never show it (~0.7 M instructions on flash_attn_func-big). It shows
+     * the file's numbers: the view rounded (its entries are doc's, already written; the
+     * writer rounds the same way, so this changes no byte) */
+    if (ctx->format == FP_FMT_TABLE) {
+        fp_model_round(&fp_bubbles_schema, &e->view);
+        fp_bubbles_table(&e->view, doc, !strcmp(a->by, "line"), &ctx->table);
+    }
     ctx->data = j;
 }
 
@@ -230,6 +274,8 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     memset(&doc, 0, sizeof doc);
     int rc = -1;
     char *out = NULL;
+    env_job env;
+    memset(&env, 0, sizeof env);
     if (fp_bubbles_analyze_cancel(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, (int)a->jobs, ctx->interrupted, err))
         goto done;
     decoder_warnings(ctx, &ref, &b);
@@ -241,11 +287,15 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
         goto done;
     }
     int jobs = a->jobs ? (int)a->jobs : fp_bubbles_default_jobs();
-    if (add_dispatch_info(&doc, &ref, err) != 0 || write_artifact(ctx, a, &ref, &doc, jobs, &out, err) != 0)
+    if (add_dispatch_info(&doc, &ref, err) != 0)
         goto done;
-    envelope(ctx, a, &doc, out);
+    env_start(&env, a, &doc, jobs);
+    if (write_artifact(ctx, a, &ref, &doc, jobs, &out, err) != 0)
+        goto done;
+    envelope(ctx, a, &doc, &env, out);
     rc = 0;
 done:
+    cJSON_Delete(env_take_if_started(&env));
     free(out);
     fp_bubbles_doc_free(&doc);
     fp_bubbles_free(&b);

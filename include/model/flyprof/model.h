@@ -194,6 +194,9 @@ extern const fp_schema fp_model_numval_schema, fp_model_numval1_schema, fp_model
 
 /* struct -> a new cJSON object, keys in table order (aborts on OOM, like json.h). */
 struct cJSON *fp_model_write(const fp_schema *s, const void *obj);
+/* The tree fp_model_round(s, obj) then fp_model_write(s, obj) gives, without changing
+ * *obj: safe on another thread while the object is only read (written to a file). */
+struct cJSON *fp_model_write_rounded(const fp_schema *s, const void *obj);
 
 /* cJSON object -> *obj (zeroed first). `doc` names the document in messages
  * ("bubbles.json"). On error: -1, BAD_INPUT "<doc>: $.a.b[3].c: <what>", *obj freed. */
