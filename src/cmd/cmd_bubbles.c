@@ -279,14 +279,14 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     if (fp_bubbles_analyze_cancel(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, (int)a->jobs, ctx->interrupted, err))
         goto done;
     decoder_warnings(ctx, &ref, &b);
-    fp_bubbles_doc_build(&b, &doc);
+    int jobs = a->jobs ? (int)a->jobs : fp_bubbles_default_jobs();
+    fp_bubbles_doc_build_jobs(&b, &doc, jobs);
     fp_bubbles_free(&b);
     /* a signal during the last steps: keep the previous bubbles.json, do not replace it */
     if (ctx->interrupted && *ctx->interrupted) {
         fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d; bubbles.json left as it was", (int)*ctx->interrupted);
         goto done;
     }
-    int jobs = a->jobs ? (int)a->jobs : fp_bubbles_default_jobs();
     if (add_dispatch_info(&doc, &ref, err) != 0)
         goto done;
     env_start(&env, a, &doc, jobs);

@@ -126,6 +126,21 @@ bool fp_model_pool_owns(const fp_model_pool *pool, const void *p)
     return false;
 }
 
+void fp_model_pool_adopt(fp_model_pool **dst, fp_model_pool *src)
+{
+    if (!src)
+        return;
+    if (!*dst) {
+        *dst = src;
+        return;
+    }
+    pool_chunk **tail = &(*dst)->head; /* dst's head stays the chunk it fills */
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = src->head;
+    free(src);
+}
+
 /* A string of a document that may hold pooled ones: freed unless the pool has it. */
 static void str_free(const fp_model_pool *pool, char *p)
 {

@@ -255,6 +255,9 @@ void fp_model_free(const fp_schema *s, void *obj);
 typedef struct fp_model_pool fp_model_pool;
 char *fp_model_pool_dup(fp_model_pool **pool, const char *s);
 bool fp_model_pool_owns(const fp_model_pool *pool, const void *p);
+/* src's strings become *dst's (src is consumed): a document built by two threads, each
+ * copying into a pool of its own, ends with one pool. */
+void fp_model_pool_adopt(fp_model_pool **dst, fp_model_pool *src);
 void fp_model_free_str(const fp_model_pool *pool, char *p);
 void fp_model_free_pooled(const fp_schema *s, void *obj, fp_model_pool *pool);
 
