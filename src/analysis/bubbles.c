@@ -257,6 +257,8 @@ typedef struct bub_worker {
     fp_wave_walker walker; /* read buffer and parsed wave, kept across groups */
     struct walk_job *job;
     int id;
+    bool rows_ready;         /* part.insts set up (worker_rows) */
+    const fp_bubbles *main_b; /* the main table, whose cls and line_id worker_rows copies */
     fp_wave_chunked chunked; /* how a wave too big to hold is read */
     struct chunk_scan {      /* pass 1 of the wave being read in chunks */
         const fp_wave_file *f;
@@ -621,17 +623,12 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     /* cls and line_id as set up; every sum is still 0. Worker 0 sums into the main
      * table itself (its sums are what 0 + its own would be; merge_worker adds the
      * others'): one 216 B/row copy (~110 fresh pages on 2k rows) and its merge fewer. */
-    w->part.insts = id == 0 ? b->insts : calloc(b->code.n + 1, sizeof *w->part.insts);
+    w->part.insts = id == 0 ? b->insts : malloc((b->code.n + 1) * sizeof *w->part.insts);
     w->part.lines = calloc(b->n_lines + 1, sizeof *w->part.lines);
     if (!w->part.insts || !w->part.lines)
         abort();
-    /* Before the walk a row holds only cls and line_id, its sums are 0: those two, not
-     * the 216-byte rows (a memcpy of 0.45 M instructions on flash_attn_func-big's 2k rows,
-     * where calloc's fresh pages are zero already). */
-    for (size_t i = 0; id != 0 && i < b->code.n; i++) {
-        w->part.insts[i].cls = b->insts[i].cls;
-        w->part.insts[i].line_id = b->insts[i].line_id;
-    }
+    w->rows_ready = id == 0; /* the others' rows: worker_rows, on their own thread */
+    w->main_b = b;
     w->part.n_lines = b->n_lines;
     w->part.wd_head_line = b->wd_head_line;
     w->c = *mc;
@@ -655,6 +652,20 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     FP_RESERVE(w->walker.w.spans, w->walker.w.n_spans, w->walker.w.cap_spans, rows);
     FP_RESERVE(w->c.st, w->c.n_st, w->c.cap_st, rows);
     FP_RESERVE(w->c.ex, w->c.n_ex, w->c.cap_ex, rows);
+}
+
+/* A worker's own row table, made on its own thread (a 216 B/row copy, 0.45 M instructions
+ * of the main thread's set-up on flash_attn_func-big): before the walk a row holds only
+ * cls and line_id, every sum 0. Worker 0 writes only sums into the main table meanwhile,
+ * never these two members, so reading them here races with nothing. */
+static void worker_rows(bub_worker *w)
+{
+    if (w->rows_ready)
+        return;
+    const fp_bubbles *b = w->main_b;
+    for (size_t i = 0; i < b->code.n; i++)
+        w->part.insts[i] = (fp_bub_inst){.cls = b->insts[i].cls, .line_id = b->insts[i].line_id};
+    w->rows_ready = true;
 }
 
 static void worker_free(bub_worker *w)
@@ -718,6 +729,7 @@ static void *worker_main(void *arg)
 {
     bub_worker *w = arg;
     walk_job *j = w->job;
+    worker_rows(w);
     while (!atomic_load(&j->stop)) {
         if (j->cancel && *j->cancel) { /* a signal: stop between groups, not after the whole walk */
             atomic_store(&j->cancelled, true);
@@ -911,6 +923,8 @@ static int walk_groups(const char *dir, const walk_plan *plan, bub_ctx *mc, int 
     worker_main(&ws[0]);
     for (int k = 1; k < started; k++)
         pthread_join(th[k], NULL);
+    for (int k = started; k < nw; k++)
+        worker_rows(&ws[k]); /* never started: merged all the same */
     free(th);
     int rc = atomic_load(&job.cancelled) ? 2 : atomic_load(&job.changed) ? 3 : atomic_load(&job.stop) ? 1 : 0;
     if (rc == 0) {

@@ -134,10 +134,18 @@ void fp_model_pool_adopt(fp_model_pool **dst, fp_model_pool *src)
         *dst = src;
         return;
     }
-    pool_chunk **tail = &(*dst)->head; /* dst's head stays the chunk it fills */
-    while (*tail)
+    /* both lists are biggest first (capacities double): merged so, the chunks that hold
+     * most strings stay first for fp_model_pool_owns (the free of a document asks it for
+     * each string). The head is then the biggest, which takes the next copies. */
+    pool_chunk *a = (*dst)->head, *b = src->head, *head = NULL, **tail = &head;
+    while (a || b) {
+        pool_chunk **from = !b || (a && a->cap >= b->cap) ? &a : &b;
+        *tail = *from;
+        *from = (*from)->next;
         tail = &(*tail)->next;
-    *tail = src->head;
+    }
+    *tail = NULL;
+    (*dst)->head = head;
     free(src);
 }
 
