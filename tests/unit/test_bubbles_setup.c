@@ -7,7 +7,7 @@
  *    prints the bytes of fp_bubbles_doc_build, for every rank order, on synthetic analyses
  *    with many tied stalls and pairs, around the thread's threshold; and every string of the
  *    document is in its pool (so fp_bubbles_doc_free frees each once). */
-#include <dirent.h>
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,14 +24,14 @@
 #include "flyprof/bubbles_doc.h"
 #include "flyprof/taxonomy.h"
 
-/* xorshift: the same inputs on every run */
-static uint64_t rng = 88172645463325252ULL;
+/* splitmix64: the same inputs on every run */
+static uint64_t rng;
 static uint64_t next(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    uint64_t z = (rng += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
 }
 
 static void same_tables(const fp_code *code)
@@ -77,33 +77,21 @@ static void same_tables(const fp_code *code)
 static void test_ctx_corpus(void **state)
 {
     (void)state;
+    glob_t g;
     size_t dirs = 0;
-    DIR *d = opendir(FP_CORPUS);
-    for (struct dirent *de; d && (de = readdir(d));) {
-        if (de->d_name[0] == '.')
-            continue;
-        char att[4096];
-        snprintf(att, sizeof att, "%s/%s/att", FP_CORPUS, de->d_name);
-        DIR *a = opendir(att);
-        for (struct dirent *ae; a && (ae = readdir(a));) {
-            if (strncmp(ae->d_name, "ui_output_", 10))
-                continue;
-            char dir[8192];
-            snprintf(dir, sizeof dir, "%s/%s", att, ae->d_name);
+    if (glob(FP_CORPUS "/*/att/ui_output_*", GLOB_ONLYDIR, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) {
             fp_code code;
             fp_err e = {0};
-            if (fp_code_load(dir, &code, &e) == 0) {
+            if (fp_code_load(g.gl_pathv[i], &code, &e) == 0) {
                 same_tables(&code);
                 fp_code_free(&code);
                 dirs++;
             }
             fp_err_clear(&e);
         }
-        if (a)
-            closedir(a);
+        globfree(&g);
     }
-    if (d)
-        closedir(d);
     if (dirs == 0)
         skip(); /* no corpus beside this checkout */
 }
