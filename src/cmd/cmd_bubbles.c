@@ -144,7 +144,7 @@ static const char *rest_text(void *p, size_t *len)
 /* Hotspots below this are written by one thread: a thread costs more than it saves. */
 #define SPLIT_MIN_HOTSPOTS 64
 /* ... and above this too: the second part is held as text until it is written (~450 B
- * per hotspot on the corpus), so a huge code.json would add 5/8 of the artifact to the
+ * per hotspot on the corpus), so a huge code.json would add 9/16 of the artifact to the
  * peak memory; 16384 hotspots keep that under ~5 MiB. */
 #define SPLIT_MAX_HOTSPOTS 16384
 
