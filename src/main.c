@@ -609,6 +609,7 @@ int main(int argc, char **argv)
     fp_sb_init(&ctx.doc);
     ctx.interrupted = &g_interrupted;
     ctx.argv0 = argv[0];
+    ctx.at_exit = true; /* main returns after the one command it runs */
     ctx.format = isatty(STDOUT_FILENO) ? FP_FMT_TABLE : FP_FMT_JSON;
     fp_err err;
     memset(&err, 0, sizeof err);

@@ -50,6 +50,8 @@ typedef struct fp_ctx {
     fp_sb doc;             /* -f sarif / junit: the document the command printed into it (main
                               prints it instead of the envelope) */
     const char *csv_rows;  /* -f csv:ROWS: which row list of the data (NULL = the command's first) */
+    bool at_exit;          /* set by main: the process ends right after this command, so a command
+                              may leave a big result to the exit instead of freeing it (reachable) */
 } fp_ctx;
 
 /* Append a warning (printf-style) to the envelope's "warnings". */
