@@ -250,20 +250,18 @@ static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, en
     ctx->data = j;
 }
 
-/* The document when the process ends after this command (ctx->at_exit: main's one command,
- * not a caller that goes on): its ~1.5k hotspots' free was 0.6 M instructions on the main
- * thread of flash_attn_func-big just before exit, which returns the pages anyway. Kept
- * here, reachable, so LeakSanitizer does not call it lost. */
-static fp_bubbles_doc left_to_exit;
-
+/* The document when the process ends after this command (ctx->left_to_exit: main's one
+ * command, never a caller that goes on): its ~1.5k hotspots' free was 0.6 M instructions on
+ * the main thread of flash_attn_func-big just before exit, which returns the pages anyway. */
 static void leave_or_free(const fp_ctx *ctx, fp_bubbles_doc *doc)
 {
-    if (!ctx->at_exit) {
+    fp_bubbles_doc *kept = ctx->left_to_exit && !*ctx->left_to_exit ? malloc(sizeof *kept) : NULL;
+    if (!kept) {
         fp_bubbles_doc_free(doc);
         return;
     }
-    fp_bubbles_doc_free(&left_to_exit); /* a second command in this process: the first goes */
-    left_to_exit = *doc;
+    *kept = *doc;
+    *ctx->left_to_exit = kept;
     memset(doc, 0, sizeof *doc);
 }
 
