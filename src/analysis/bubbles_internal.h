@@ -362,6 +362,9 @@ typedef struct bub_ctx {
 } bub_ctx;
 
 void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user);
+/* The same with the per-row classification split over two threads when jobs >= 2 (and
+ * code.json has enough rows); the tables are the same for any jobs. */
+void fp_bub_ctx_init_jobs(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user, int jobs);
 void fp_bub_ctx_free(bub_ctx *c);
 /* waitcnt.c: one wave's instruction stream (sums, attribution, stall intervals). Every
  * record's stall is >= 0, taken as it is (a clamp per record cost the loop a register):

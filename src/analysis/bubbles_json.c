@@ -6,6 +6,7 @@
  * byte-for-byte reproducible. Percentages are rounded here as the file has them
  * (pct()); every other number is rounded by the table's decimals when written.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +125,17 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+/* For arrays whose every entry is written before anything reads it: calloc's zeroing
+ * was most of the document's calloc cost (a memset of each block: 0.47 M instructions
+ * on flash_attn_func-big). */
+static void *xmalloc(size_t n, size_t size)
+{
+    void *p = malloc((n ? n : 1) * size);
+    if (!p)
+        abort();
+    return p;
+}
+
 static fp_bub_doc_cycles cycles_of(int64_t sum, int64_t count, int64_t mn, int64_t mx)
 {
     return (fp_bub_doc_cycles){count ? (double)sum / (double)count : 0.0, count ? mn : 0, count ? mx : 0};
@@ -145,21 +157,21 @@ static void pair_index_build(const fp_bubbles *b, pair_index *px)
 {
     size_t nr = b->code.n;
     px->start = xcalloc(nr + 2, sizeof *px->start);
-    px->idx = xcalloc(b->n_pairs + 1, sizeof *px->idx);
+    px->idx = xmalloc(b->n_pairs + 1, sizeof *px->idx); /* read only where written */
+    /* counts one slot up (start[r + 2]), so that after the sums start[r + 1] is where row
+     * r begins, and after the fill, where it ends: no second counter array */
     for (size_t i = 0; i < b->n_pairs; i++) {
         size_t r = (size_t)b->pairs[i].wait_line;
         if (r < nr)
-            px->start[r + 1]++;
+            px->start[r + 2]++;
     }
-    for (size_t r = 0; r < nr; r++)
-        px->start[r + 1] += px->start[r];
-    size_t *fill = xcalloc(nr + 1, sizeof *fill);
+    for (size_t r = 0; r + 2 < nr + 2; r++)
+        px->start[r + 2] += px->start[r + 1];
     for (size_t i = 0; i < b->n_pairs; i++) {
         size_t r = (size_t)b->pairs[i].wait_line;
         if (r < nr)
-            px->idx[px->start[r] + fill[r]++] = i;
+            px->idx[px->start[r + 1]++] = i;
     }
-    free(fill);
 }
 
 /* waits_on of one wait row: its pairs, most frequent first. v: scratch of n_pairs + 1. */
@@ -290,28 +302,36 @@ static char *hex_addr(int64_t v, fp_model_pool **pool)
     return fp_model_pool_dup(pool, q);
 }
 
-static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d)
+/* Hotspots [lo, hi) of the ranked rows ord: each entry and its waits_on, strings into
+ * *pool. Entries are independent: two threads may take disjoint ranges, each with a
+ * pool of its own (and its own scratch). */
+typedef struct hot_job {
+    const fp_bubbles *b;
+    fp_bubbles_doc *d;
+    const size_t *ord;
+    const pair_index *px;
+    size_t lo, hi;
+    fp_model_pool *pool;
+    pthread_t th;
+} hot_job;
+
+static void *hot_rows(void *p)
 {
-    fp_model_pool **pool = &d->pool;
-    size_t n;
-    size_t *ord = fp_bubbles_hotspot_order(b, &n);
-    keyed *v = xcalloc(b->n_pairs + 1, sizeof *v);
-    pair_index px;
-    pair_index_build(b, &px);
-    d->hotspots = n ? xcalloc(n, sizeof *d->hotspots) : NULL;
-    d->n_hotspots = n;
-    for (size_t i = 0; i < n; i++) {
-        size_t row = ord[i];
+    hot_job *j = p;
+    const fp_bubbles *b = j->b;
+    keyed *v = xmalloc(b->n_pairs + 1, sizeof *v);
+    for (size_t i = j->lo; i < j->hi; i++) {
+        size_t row = j->ord[i];
         const fp_inst *r = &b->code.rows[row];
         const fp_bub_inst *x = &b->insts[row];
-        fp_bub_doc_hotspot *o = &d->hotspots[i];
+        fp_bub_doc_hotspot *o = &j->d->hotspots[i];
         o->rank = (int64_t)i + 1;
         o->code_line = r->index;
-        o->addr = hex_addr(r->vaddr, pool);
-        o->inst = fp_model_pool_dup(pool, r->isa);
-        o->cls = fp_model_pool_dup(pool, fp_class_name(x->cls));
+        o->addr = hex_addr(r->vaddr, &j->pool);
+        o->inst = fp_model_pool_dup(&j->pool, r->isa);
+        o->cls = fp_model_pool_dup(&j->pool, fp_class_name(x->cls));
         o->is_bubble = fp_class_is_bubble(x->cls);
-        o->source = fp_model_pool_dup(pool, r->source);
+        o->source = fp_model_pool_dup(&j->pool, r->source);
         o->hit = r->hit;
         o->latency = r->latency;
         o->stall = r->stall;
@@ -321,12 +341,48 @@ static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d)
         o->stall_pct = pct(r->stall, r->latency);
         o->share_pct = pct(r->stall, b->t_stall);
         o->gain_upper_pct = fp_bubbles_gain_pct(b, x->wall);
-        waits_on(b, &px, row, v, o, pool);
+        waits_on(b, j->px, row, v, o, &j->pool);
     }
-    free(px.start);
-    free(px.idx);
     free(v);
-    free(ord);
+    return NULL;
+}
+
+/* Below this many hotspots one thread builds them: a thread costs more than it saves. */
+#define HOT_SPLIT_MIN 64
+
+/* The hotspots. With jobs >= 2 a second thread builds them all (~0.9 M instructions on
+ * flash_attn_func-big) while this one, which ranked them (0.43 M), builds the other lists
+ * (~0.45 M): about even (*late: join with hotspots_join). The entries are the same either
+ * way and the strings end in one pool. */
+static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d, int jobs, hot_job *late, pair_index *px)
+{
+    size_t n;
+    size_t *ord = fp_bubbles_hotspot_order(b, &n);
+    pair_index_build(b, px);
+    d->hotspots = n ? xmalloc(n, sizeof *d->hotspots) : NULL; /* hot_rows sets every field */
+    d->n_hotspots = n;
+    hot_job early = {.b = b, .d = d, .ord = ord, .px = px, .lo = 0, .hi = n, .pool = d->pool};
+    *late = early;
+    late->pool = NULL;
+    late->lo = late->hi = n; /* nothing: no thread */
+    if (jobs >= 2 && n >= HOT_SPLIT_MIN) {
+        late->lo = early.hi = 0;
+        if (pthread_create(&late->th, NULL, hot_rows, late) != 0)
+            late->lo = early.hi = n; /* no thread: all here */
+    }
+    hot_rows(&early);
+    d->pool = early.pool;
+}
+
+/* The second thread's hotspots done: its strings into the document's pool. */
+static void hotspots_join(fp_bubbles_doc *d, hot_job *late, pair_index *px)
+{
+    if (late->lo < late->hi)
+        pthread_join(late->th, NULL);
+    fp_model_pool_adopt(&d->pool, late->pool);
+    free(px->start);
+    free(px->idx);
+    free((void *)late->ord);
 }
 
 static void lines_of(const fp_bubbles *b, fp_bubbles_doc *d)
@@ -462,11 +518,13 @@ static void pagg_add(pagg *a, const fp_bub_pair *p)
         a->cyc_max = p->cycles_max;
 }
 
-static void producers_of(const fp_bubbles *b, const pagg *pr, keyed *v, fp_bub_doc_waitcnt *o, fp_model_pool **pool)
+/* pr[row] is set only where seen[row] (a producer row) */
+static void producers_of(const fp_bubbles *b, const pagg *pr, const unsigned char *seen, keyed *v,
+                         fp_bub_doc_waitcnt *o, fp_model_pool **pool)
 {
     size_t k = 0;
     for (size_t i = 0; i < b->code.n; i++)
-        if (pr[i].used)
+        if (seen[i])
             v[k++] = (keyed){(int64_t)pr[i].share, pr[i].count, i};
     sort_keyed(v, k);
     o->producers = k ? xcalloc(k, sizeof *o->producers) : NULL;
@@ -510,17 +568,25 @@ static void waitcnt_of(const fp_bubbles *b, fp_bub_doc_waitcnt *o, fp_model_pool
     o->producer_missing = b->producer_missing;
     o->producer_not_seen = b->producer_not_seen;
 
-    pagg *pr = xcalloc(b->code.n + 1, sizeof *pr);
+    /* a row's aggregate is zeroed when its first pair comes (a few hundred producer
+     * rows of thousands: zeroing them all was a 64 B/row memset) */
+    unsigned char *seen = xcalloc(b->code.n + 1, 1);
+    pagg *pr = xmalloc(b->code.n + 1, sizeof *pr);
     pagg *pl = xcalloc(b->n_lines + 1, sizeof *pl);
     for (size_t i = 0; i < b->n_pairs; i++) {
         const fp_bub_pair *p = &b->pairs[i];
-        pagg_add(&pr[p->prod_line], p);
+        size_t pr_row = (size_t)p->prod_line;
+        if (!seen[pr_row]) {
+            seen[pr_row] = 1;
+            pr[pr_row] = (pagg){0};
+        }
+        pagg_add(&pr[pr_row], p);
         int lid = b->insts[p->prod_line].line_id;
         if (lid >= 0)
             pagg_add(&pl[lid], p);
     }
-    keyed *v = xcalloc(b->code.n + b->n_lines + 1, sizeof *v);
-    producers_of(b, pr, v, o, pool);
+    keyed *v = xmalloc(b->code.n + b->n_lines + 1, sizeof *v);
+    producers_of(b, pr, seen, v, o, pool);
     size_t k = 0;
     for (size_t i = 0; i < b->n_lines; i++)
         if (pl[i].used)
@@ -536,6 +602,7 @@ static void waitcnt_of(const fp_bubbles *b, fp_bub_doc_waitcnt *o, fp_model_pool
             g->count ? (double)g->dist_sum / (double)g->count : 0.0};
     }
     free(v);
+    free(seen);
     free(pr);
     free(pl);
 }
@@ -627,7 +694,9 @@ static void quality_of(const fp_bubbles *b, fp_bub_doc_quality *o, fp_model_pool
     o->n_reasons = b->n_reasons;
 }
 
-void fp_bubbles_doc_build(const fp_bubbles *b, fp_bubbles_doc *d)
+void fp_bubbles_doc_build(const fp_bubbles *b, fp_bubbles_doc *d) { fp_bubbles_doc_build_jobs(b, d, 1); }
+
+void fp_bubbles_doc_build_jobs(const fp_bubbles *b, fp_bubbles_doc *d, int jobs)
 {
     memset(d, 0, sizeof *d);
     fp_model_pool **pool = &d->pool; /* every string of the document (fp_bubbles_doc_free) */
@@ -639,7 +708,9 @@ void fp_bubbles_doc_build(const fp_bubbles *b, fp_bubbles_doc *d)
     totals_of(b, &d->totals, pool);
     states_of(b, &d->wave_states);
     classes_of(b, d);
-    hotspots_of(b, d);
+    hot_job late; /* the later hotspots, on a second thread while the lists below are built */
+    pair_index px;
+    hotspots_of(b, d, jobs, &late, &px);
     lines_of(b, d);
     files_of(b, d);
     mix_of(b, &d->inst_mix, pool);
@@ -652,4 +723,5 @@ void fp_bubbles_doc_build(const fp_bubbles *b, fp_bubbles_doc *d)
     occupancy_of(b, &d->occupancy);
     fp_trace_facts_to_doc(b, d); /* issue 23 (workdist.c) */
     quality_of(b, &d->quality, pool);
+    hotspots_join(d, &late, &px);
 }

@@ -19,12 +19,44 @@
  * When the replay does not retire that line (SMEM out of order, a queue
  * deeper than the counter), its most recent execution is used.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bubbles_internal.h"
 
+/* The per-row tables of rows [lo, hi): each row's wait fields, class, whether it occupies
+ * no pipe. Rows are independent, so two threads may take disjoint ranges. */
+typedef struct rows_job {
+    bub_ctx *c;
+    size_t lo, hi;
+} rows_job;
+
+static void *classify_rows(void *p)
+{
+    const rows_job *j = p;
+    bub_ctx *c = j->c;
+    fp_bubbles *b = c->b;
+    for (size_t i = j->lo; i < j->hi; i++) {
+        const char *isa = b->code.rows[i].isa;
+        fp_waitcnt_parse(isa, &c->row_wf[i]);
+        c->row_static[i] = fp_classify_parsed(isa, &c->row_wf[i]); /* the wait parsed once */
+        c->row_wait[i] = c->row_wf[i].is_wait;
+        c->row_nopipe[i] = fp_bub_isa_nopipe(isa, c->row_static[i]);
+        b->insts[i].cls = c->row_static[i];
+    }
+    return NULL;
+}
+
+/* Below this many rows one thread classifies: a thread costs more than it saves. */
+#define CTX_SPLIT_MIN_ROWS 256
+
 void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user)
+{
+    fp_bub_ctx_init_jobs(c, b, warn, user, 1);
+}
+
+void fp_bub_ctx_init_jobs(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user, int jobs)
 {
     memset(c, 0, sizeof *c);
     c->b = b;
@@ -41,14 +73,22 @@ void fp_bub_ctx_init(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *user)
     for (int k = 0; k < FP_CL_COUNT; k++)
         for (int cat = 0; cat < BUB_CATS; cat++)
             c->cnt_of[k][cat] = (unsigned char)fp_counter_of((fp_class)k, cat);
-    for (size_t i = 0; i < b->code.n; i++) {
-        const char *isa = b->code.rows[i].isa;
-        fp_waitcnt_parse(isa, &c->row_wf[i]);
-        c->row_static[i] = fp_classify_parsed(isa, &c->row_wf[i]); /* the wait parsed once */
-        c->row_wait[i] = c->row_wf[i].is_wait;
-        c->row_nopipe[i] = fp_bub_isa_nopipe(isa, c->row_static[i]);
-        b->insts[i].cls = c->row_static[i];
+    /* The classification is ~850 instructions a row (1.75 M of the main thread's serial
+     * set-up on flash_attn_func-big): with two jobs a second thread takes the later half
+     * of the rows while this one does the first (the CPU the walk's second worker will
+     * use is idle here but for the wstates reader). Same tables either way. */
+    rows_job all = {c, 0, b->code.n}, late = all;
+    pthread_t th;
+    bool two = jobs >= 2 && b->code.n >= CTX_SPLIT_MIN_ROWS;
+    if (two) {
+        late.lo = all.hi = b->code.n / 2;
+        two = pthread_create(&th, NULL, classify_rows, &late) == 0;
+        if (!two)
+            all.hi = b->code.n;
     }
+    classify_rows(&all);
+    if (two)
+        pthread_join(th, NULL);
     fp_bub_inst_tables_init(c);
 }
 

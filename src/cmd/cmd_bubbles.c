@@ -144,7 +144,7 @@ static const char *rest_text(void *p, size_t *len)
 /* Hotspots below this are written by one thread: a thread costs more than it saves. */
 #define SPLIT_MIN_HOTSPOTS 64
 /* ... and above this too: the second part is held as text until it is written (~450 B
- * per hotspot on the corpus), so a huge code.json would add 5/8 of the artifact to the
+ * per hotspot on the corpus), so a huge code.json would add 9/16 of the artifact to the
  * peak memory; 16384 hotspots keep that under ~5 MiB. */
 #define SPLIT_MAX_HOTSPOTS 16384
 
@@ -165,8 +165,9 @@ static int write_artifact(fp_ctx *ctx, const bubbles_args *a, const fp_dispatch_
         return rc;
     }
     /* this thread also writes the other members (~13 % of the bytes, ~1 M of the ~5 M
-     * instructions on flash) and the file: the second thread takes the hotspots' last 5/8 */
-    rest_job r = {.doc = doc, .bundle = ctx->bundle, .at = doc->n_hotspots * 3 / 8};
+     * instructions on flash) and the file: the second thread takes the hotspots' last 9/16
+     * (5/8 before the envelope's tree was built on that CPU too: env_job, ~0.8 M) */
+    rest_job r = {.doc = doc, .bundle = ctx->bundle, .at = doc->n_hotspots * 7 / 16};
     r.started = pthread_create(&r.th, NULL, rest_main, &r) == 0;
     fp_model_split split = {offsetof(fp_bubbles_doc, hotspots), r.at, rest_text, &r};
     int rc = fp_model_write_bundle_file_split(&fp_bubbles_schema, doc, *out, ctx->bundle, &split, err);
@@ -178,16 +179,56 @@ static int write_artifact(fp_ctx *ctx, const bubbles_args *a, const fp_dispatch_
     return rc;
 }
 
-/* The envelope: the same document, long lists bounded (a view of doc), and its table. */
-static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, const char *out)
-{
+/* The envelope's data: the same document, long lists bounded (a view of doc), as a
+ * cJSON tree. With two jobs it is built on a thread of its own while this one writes
+ * bubbles.json (~0.8 M instructions on flash_attn_func-big, off the main thread): both
+ * only read doc, so the tree is the one of the rounded view (fp_model_write_rounded),
+ * not made by rounding doc's entries in place before the file has them. */
+typedef struct env_job {
     fp_bubbles_doc view;
     size_t total[FP_BUB_LIMITED];
-    fp_bubbles_doc_limit(doc, (size_t)a->limit, &view, total);
-    /* the table shows the file's numbers: round what it shows (the view's entries are
-     * doc's, already written; the writer rounds the same way, so this changes no byte) */
-    fp_model_round(&fp_bubbles_schema, &view);
-    cJSON *j = fp_model_write(&fp_bubbles_schema, &view);
+    cJSON *j;
+    pthread_t th;
+    bool started; /* the thread runs or ran and is not joined yet */
+} env_job;
+
+static void *env_main(void *p)
+{
+    env_job *e = p;
+    e->j = fp_model_write_rounded(&fp_bubbles_schema, &e->view);
+    return NULL;
+}
+
+static void env_start(env_job *e, const bubbles_args *a, const fp_bubbles_doc *doc, int jobs)
+{
+    memset(e, 0, sizeof *e);
+    fp_bubbles_doc_limit(doc, (size_t)a->limit, &e->view, e->total);
+    e->started = jobs >= 2 && pthread_create(&e->th, NULL, env_main, e) == 0;
+}
+
+/* The thread's tree once it is done, NULL if none was started (also a failed write's). */
+static cJSON *env_take_if_started(env_job *e)
+{
+    if (e->started) {
+        pthread_join(e->th, NULL);
+        e->started = false;
+    }
+    cJSON *j = e->j;
+    e->j = NULL;
+    return j;
+}
+
+/* The tree, made here if no thread did. */
+static cJSON *env_take(env_job *e)
+{
+    cJSON *j = env_take_if_started(e);
+    return j ? j : fp_model_write_rounded(&fp_bubbles_schema, &e->view);
+}
+
+/* The envelope from the tree, its truncation notes and its table. */
+static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, env_job *e, const char *out)
+{
+    cJSON *j = env_take(e);
     if (out) {
         char *abs = fp_path_abs(out);
         fp_json_add_str(j, "artifact", abs);
@@ -196,13 +237,32 @@ static void envelope(fp_ctx *ctx, const bubbles_args *a, fp_bubbles_doc *doc, co
         cJSON_AddNullToObject(j, "artifact");
     }
     for (int i = 0; i < FP_BUB_LIMITED; i++)
-        if (a->limit && total[i] > (size_t)a->limit)
-            fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, total[i]);
+        if (a->limit && e->total[i] > (size_t)a->limit)
+            fp_truncated(ctx, fp_bub_limited_name(i), (size_t)a->limit, e->total[i]);
     /* the table is printed only in table mode (FLYPROF_TABLE_FD makes it that too):
-     * json / csv never show it (~0.7 M instructions on flash_attn_func-big) */
-    if (ctx->format == FP_FMT_TABLE)
-        fp_bubbles_table(&view, doc, !strcmp(a->by, "line"), &ctx->table);
+     * json / csv never show it (~0.7 M instructions on flash_attn_func-big). It shows
+     * the file's numbers: the view rounded (its entries are doc's, already written; the
+     * writer rounds the same way, so this changes no byte) */
+    if (ctx->format == FP_FMT_TABLE) {
+        fp_model_round(&fp_bubbles_schema, &e->view);
+        fp_bubbles_table(&e->view, doc, !strcmp(a->by, "line"), &ctx->table);
+    }
     ctx->data = j;
+}
+
+/* The document when the process ends after this command (ctx->left_to_exit: main's one
+ * command, never a caller that goes on): its ~1.5k hotspots' free was 0.6 M instructions on
+ * the main thread of flash_attn_func-big just before exit, which returns the pages anyway. */
+static void leave_or_free(const fp_ctx *ctx, fp_bubbles_doc *doc)
+{
+    fp_bubbles_doc *kept = ctx->left_to_exit && !*ctx->left_to_exit ? malloc(sizeof *kept) : NULL;
+    if (!kept) {
+        fp_bubbles_doc_free(doc);
+        return;
+    }
+    *kept = *doc;
+    *ctx->left_to_exit = kept;
+    memset(doc, 0, sizeof *doc);
 }
 
 static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *err)
@@ -230,24 +290,30 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     memset(&doc, 0, sizeof doc);
     int rc = -1;
     char *out = NULL;
+    env_job env;
+    memset(&env, 0, sizeof env);
     if (fp_bubbles_analyze_cancel(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, (int)a->jobs, ctx->interrupted, err))
         goto done;
     decoder_warnings(ctx, &ref, &b);
-    fp_bubbles_doc_build(&b, &doc);
+    int jobs = a->jobs ? (int)a->jobs : fp_bubbles_default_jobs();
+    fp_bubbles_doc_build_jobs(&b, &doc, jobs);
     fp_bubbles_free(&b);
     /* a signal during the last steps: keep the previous bubbles.json, do not replace it */
     if (ctx->interrupted && *ctx->interrupted) {
         fp_err_set(err, FP_INTERRUPTED, "interrupted by signal %d; bubbles.json left as it was", (int)*ctx->interrupted);
         goto done;
     }
-    int jobs = a->jobs ? (int)a->jobs : fp_bubbles_default_jobs();
-    if (add_dispatch_info(&doc, &ref, err) != 0 || write_artifact(ctx, a, &ref, &doc, jobs, &out, err) != 0)
+    if (add_dispatch_info(&doc, &ref, err) != 0)
         goto done;
-    envelope(ctx, a, &doc, out);
+    env_start(&env, a, &doc, jobs);
+    if (write_artifact(ctx, a, &ref, &doc, jobs, &out, err) != 0)
+        goto done;
+    envelope(ctx, a, &doc, &env, out);
     rc = 0;
 done:
+    cJSON_Delete(env_take_if_started(&env));
     free(out);
-    fp_bubbles_doc_free(&doc);
+    leave_or_free(ctx, &doc);
     fp_bubbles_free(&b);
     fp_dispatch_ref_free(&ref);
     return rc;

@@ -126,6 +126,29 @@ bool fp_model_pool_owns(const fp_model_pool *pool, const void *p)
     return false;
 }
 
+void fp_model_pool_adopt(fp_model_pool **dst, fp_model_pool *src)
+{
+    if (!src)
+        return;
+    if (!*dst) {
+        *dst = src;
+        return;
+    }
+    /* both lists are biggest first (capacities double): merged so, the chunks that hold
+     * most strings stay first for fp_model_pool_owns (the free of a document asks it for
+     * each string). The head is then the biggest, which takes the next copies. */
+    pool_chunk *a = (*dst)->head, *b = src->head, *head = NULL, **tail = &head;
+    while (a || b) {
+        pool_chunk **from = !b || (a && a->cap >= b->cap) ? &a : &b;
+        *tail = *from;
+        *from = (*from)->next;
+        tail = &(*tail)->next;
+    }
+    *tail = NULL;
+    (*dst)->head = head;
+    free(src);
+}
+
 /* A string of a document that may hold pooled ones: freed unless the pool has it. */
 static void str_free(const fp_model_pool *pool, char *p)
 {
@@ -155,7 +178,16 @@ static cJSON *must(cJSON *j)
     return j;
 }
 
-static cJSON *num(double v, int dec) { return must(cJSON_CreateNumber(dec >= 0 ? fp_round(v, dec) : v)); }
+/* twice: as if fp_model_round had rounded the object first (fp_model_write_rounded) */
+static cJSON *num(double v, int dec, bool twice)
+{
+    if (dec >= 0) {
+        v = fp_round(v, dec);
+        if (twice)
+            v = fp_round(v, dec);
+    }
+    return must(cJSON_CreateNumber(v));
+}
 
 /* Whether the field's value is null (for FP_F_OMIT_NULL). */
 static bool is_null(const fp_field *f, const void *obj)
@@ -177,20 +209,21 @@ static bool is_null(const fp_field *f, const void *obj)
     }
 }
 
-static void write_fields(cJSON *o, const fp_schema *s, const void *obj);
+static void write_fields(cJSON *o, const fp_schema *s, const void *obj, bool twice);
+static cJSON *write_tree(const fp_schema *s, const void *obj, bool twice);
 
 /* A map's sub schema with one key-less field: the member's value is that field's. */
 static bool map_single(const fp_schema *sub) { return sub->nfields == 1 && sub->fields[0].key == NULL; }
 
-static cJSON *write_value(const fp_field *f, const void *obj)
+static cJSON *write_value(const fp_field *f, const void *obj, bool twice)
 {
     switch (f->kind) {
     case FP_K_I64: return must(cJSON_CreateNumber((double)*CAT(obj, f->off, int64_t)));
     case FP_K_INT: return must(cJSON_CreateNumber((double)*CAT(obj, f->off, int)));
-    case FP_K_NUM: return num(*CAT(obj, f->off, double), f->dec);
+    case FP_K_NUM: return num(*CAT(obj, f->off, double), f->dec, twice);
     case FP_K_OPTD: {
         const fp_optd *o = CAT(obj, f->off, fp_optd);
-        return o->known ? num(o->v, f->dec) : must(cJSON_CreateNull());
+        return o->known ? num(o->v, f->dec, twice) : must(cJSON_CreateNull());
     }
     case FP_K_BOOL: return must(cJSON_CreateBool(*CAT(obj, f->off, bool)));
     case FP_K_OPTB: {
@@ -201,18 +234,18 @@ static cJSON *write_value(const fp_field *f, const void *obj)
         const char *s = *CAT(obj, f->off, char *);
         return must(s ? cJSON_CreateString(s) : cJSON_CreateNull());
     }
-    case FP_K_OBJ: return fp_model_write(f->sub, CAT(obj, f->off, char));
-    case FP_K_VIEW: return fp_model_write(f->sub, obj);
+    case FP_K_OBJ: return write_tree(f->sub, CAT(obj, f->off, char), twice);
+    case FP_K_VIEW: return write_tree(f->sub, obj, twice);
     case FP_K_OBJP: {
         const void *p = *CAT(obj, f->off, void *);
-        return p ? fp_model_write(f->sub, p) : must(cJSON_CreateNull());
+        return p ? write_tree(f->sub, p, twice) : must(cJSON_CreateNull());
     }
     case FP_K_ARR: {
         cJSON *a = must(cJSON_CreateArray());
         const char *items = *CAT(obj, f->off, char *);
         size_t n = *CAT(obj, f->count, size_t);
         for (size_t i = 0; i < n; i++)
-            cJSON_AddItemToArray(a, fp_model_write(f->sub, items + i * f->sub->size));
+            cJSON_AddItemToArray(a, write_tree(f->sub, items + i * f->sub->size, twice));
         return a;
     }
     case FP_K_STRS: {
@@ -228,7 +261,7 @@ static cJSON *write_value(const fp_field *f, const void *obj)
         const double *items = *CAT(obj, f->off, double *);
         size_t n = *CAT(obj, f->count, size_t);
         for (size_t i = 0; i < n; i++)
-            cJSON_AddItemToArray(a, num(items[i], f->dec));
+            cJSON_AddItemToArray(a, num(items[i], f->dec, twice));
         return a;
     }
     case FP_K_JSON: {
@@ -242,14 +275,14 @@ static cJSON *write_value(const fp_field *f, const void *obj)
         for (size_t i = 0; i < n; i++) {
             const char *e = items + i * f->sub->size;
             const char *key = *(const char *const *)e;
-            cJSON *v = map_single(f->sub) ? write_value(&f->sub->fields[0], e) : fp_model_write(f->sub, e);
+            cJSON *v = map_single(f->sub) ? write_value(&f->sub->fields[0], e, twice) : write_tree(f->sub, e, twice);
             cJSON_AddItemToObject(o, key ? key : "", v);
         }
         return o;
     }
     case FP_K_NUMSTR: {
         const fp_numstr *v = CAT(obj, f->off, fp_numstr);
-        return v->is_num ? num(v->num, f->dec) : must(v->str ? cJSON_CreateString(v->str) : cJSON_CreateNull());
+        return v->is_num ? num(v->num, f->dec, twice) : must(v->str ? cJSON_CreateString(v->str) : cJSON_CreateNull());
     }
     case FP_K_INLINE:
     case FP_K_ONEOF: break; /* written by write_fields */
@@ -259,7 +292,7 @@ static cJSON *write_value(const fp_field *f, const void *obj)
         size_t n = *CAT(obj, f->count, size_t);
         for (size_t i = 0; i < n; i++)
             cJSON_AddItemToObject(o, items[i].key ? items[i].key : "",
-                                  items[i].v.known ? num(items[i].v.v, f->dec) : must(cJSON_CreateNull()));
+                                  items[i].v.known ? num(items[i].v.v, f->dec, twice) : must(cJSON_CreateNull()));
         return o;
     }
     }
@@ -273,18 +306,18 @@ static const fp_schema *form_of(const fp_field *f, const void *obj)
     return &f->sub[sel >= 0 && (size_t)sel < f->count ? (size_t)sel : 0];
 }
 
-static void write_fields(cJSON *o, const fp_schema *s, const void *obj)
+static void write_fields(cJSON *o, const fp_schema *s, const void *obj, bool twice)
 {
     for (size_t i = 0; i < s->nfields; i++) {
         const fp_field *f = &s->fields[i];
         if (f->kind == FP_K_ONEOF) {
-            write_fields(o, form_of(f, obj), obj);
+            write_fields(o, form_of(f, obj), obj, twice);
             continue;
         }
         if (f->kind == FP_K_INLINE) {
             const void *p = *CAT(obj, f->off, void *);
             if (p)
-                write_fields(o, f->sub, p);
+                write_fields(o, f->sub, p, twice);
             continue;
         }
         if ((f->flags & FP_F_OMIT_NULL) && is_null(f, obj))
@@ -292,16 +325,22 @@ static void write_fields(cJSON *o, const fp_schema *s, const void *obj)
         if ((f->flags & FP_F_WHEN) && !*CAT(obj, f->when, bool))
             continue;
         /* keys are literals of the static tables: no copy (cJSON_AddItemToObjectCS) */
-        cJSON_AddItemToObjectCS(o, f->key, write_value(f, obj));
+        cJSON_AddItemToObjectCS(o, f->key, write_value(f, obj, twice));
     }
 }
 
-cJSON *fp_model_write(const fp_schema *s, const void *obj)
+static cJSON *write_tree(const fp_schema *s, const void *obj, bool twice)
 {
     cJSON *o = must(cJSON_CreateObject());
-    write_fields(o, s, obj);
+    write_fields(o, s, obj, twice);
     return o;
 }
+
+cJSON *fp_model_write(const fp_schema *s, const void *obj) { return write_tree(s, obj, false); }
+
+/* fp_round is not idempotent for every double (|v| * 10^dec past 2^51 may move), so the
+ * tree of a rounded object is made by rounding twice, not by assuming it. */
+cJSON *fp_model_write_rounded(const fp_schema *s, const void *obj) { return write_tree(s, obj, true); }
 
 /* ---------------------------------------------------------------- streaming writer */
 

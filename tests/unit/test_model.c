@@ -1122,6 +1122,87 @@ static void test_stream_rewrite_memo(void **state)
  * makes them) next to owned ones: the same bytes as its owned copy, the pool knows its
  * strings across chunks and no other pointer, and fp_model_free_pooled frees the owned
  * ones and the pool (run under valgrind: no leak, no invalid free). */
+/* fp_model_write_rounded: the tree fp_model_round + fp_model_write give, with the object
+ * untouched; on values where rounding twice differs from once (|v| * 10^dec past 2^51),
+ * so a writer that rounds once is caught. */
+static void test_write_rounded(void **state)
+{
+    (void)state;
+    uint64_t r = 0x9E3779B97F4A7C15ULL;
+    size_t moved = 0;
+    for (int k = 0; k < 4000; k++) {
+        double v[5];
+        for (int q = 0; q < 5; q++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            double m = (double)(r >> 11) / 9007199254740992.0; /* [0, 1) */
+            static const double scale[] = {1, 100, 1e6, 1e12, 3e13, 7e13, 1e14, 4.5e15, 1e300};
+            v[q] = (r & 1 ? -m : m) * scale[(r >> 3) % (sizeof scale / sizeof *scale)];
+        }
+        moved += fp_round(fp_round(v[0], 2), 2) != fp_round(v[0], 2);
+        doc d;
+        fill(&d);
+        d.pct = v[0];
+        d.maybe = fp_optd_of(v[1]);
+        d.in = (inner){v[2], fp_optd_of(v[3])};
+        d.xs[0] = v[4];
+        cJSON *t = fp_model_write(&doc_schema, &d);
+        char *before = compact(t);
+        cJSON_Delete(t);
+        t = fp_model_write_rounded(&doc_schema, &d);
+        char *got = compact(t);
+        cJSON_Delete(t);
+        t = fp_model_write(&doc_schema, &d);
+        char *again = compact(t);
+        cJSON_Delete(t);
+        assert_string_equal(before, again); /* d untouched */
+        doc cp;
+        fp_model_copy(&doc_schema, &cp, &d);
+        fp_model_round(&doc_schema, &cp);
+        t = fp_model_write(&doc_schema, &cp);
+        char *want = compact(t);
+        cJSON_Delete(t);
+        assert_string_equal(got, want);
+        free(before);
+        free(got);
+        free(again);
+        free(want);
+        fp_model_free(&doc_schema, &cp);
+        fp_model_free(&doc_schema, &d);
+    }
+    assert_true(moved > 0);
+}
+
+/* fp_model_pool_adopt: every string of both pools is the result's, freed once with it. */
+static void test_pool_adopt(void **state)
+{
+    (void)state;
+    fp_model_pool *a = NULL, *b = NULL, *none = NULL;
+    char big[5000];
+    memset(big, 'y', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    char *sa[60], *sb[90];
+    for (int i = 0; i < 60; i++)
+        sa[i] = fp_model_pool_dup(&a, i % 3 ? "a" : big);
+    for (int i = 0; i < 90; i++)
+        sb[i] = fp_model_pool_dup(&b, i % 2 ? big : "bb");
+    fp_model_pool_adopt(&a, NULL); /* nothing to adopt */
+    fp_model_pool_adopt(&a, b);
+    for (int i = 0; i < 60; i++)
+        assert_true(fp_model_pool_owns(a, sa[i]));
+    for (int i = 0; i < 90; i++) {
+        assert_true(fp_model_pool_owns(a, sb[i]));
+        assert_string_equal(sb[i], i % 2 ? big : "bb");
+    }
+    char *more = fp_model_pool_dup(&a, big); /* still takes copies */
+    assert_true(fp_model_pool_owns(a, more));
+    fp_model_pool_adopt(&none, a); /* into an empty one: becomes it */
+    assert_true(fp_model_pool_owns(none, sa[0]) && fp_model_pool_owns(none, sb[1]));
+    doc d;
+    memset(&d, 0, sizeof d);
+    d.s = sa[0];
+    fp_model_free_pooled(&doc_schema, &d, none); /* every chunk once (ASan) */
+}
+
 static void test_pool(void **state)
 {
     (void)state;
@@ -1184,6 +1265,8 @@ int main(void)
         cmocka_unit_test(test_stream_bundle_relative),
         cmocka_unit_test(test_stream_rewrite_memo),
         cmocka_unit_test(test_pool),
+        cmocka_unit_test(test_write_rounded),
+        cmocka_unit_test(test_pool_adopt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

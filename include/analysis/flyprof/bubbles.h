@@ -175,6 +175,9 @@ void fp_bubbles_free(fp_bubbles *b);
  * quality.empty_shells are left to the command (cmd_bubbles.c). For an envelope
  * bounded by --limit, see fp_bubbles_doc_limit (bubbles_doc.h). */
 void fp_bubbles_doc_build(const fp_bubbles *b, fp_bubbles_doc *out);
+/* The same; jobs >= 2: the later hotspots are built on a second thread meanwhile (the
+ * same document for any jobs). */
+void fp_bubbles_doc_build_jobs(const fp_bubbles *b, fp_bubbles_doc *out, int jobs);
 
 /* Order of hotspot rows (indices into code rows with stall > 0) for rank_by. */
 size_t *fp_bubbles_hotspot_order(const fp_bubbles *b, size_t *n);

@@ -50,6 +50,9 @@ typedef struct fp_ctx {
     fp_sb doc;             /* -f sarif / junit: the document the command printed into it (main
                               prints it instead of the envelope) */
     const char *csv_rows;  /* -f csv:ROWS: which row list of the data (NULL = the command's first) */
+    void **left_to_exit;   /* set by main (NULL elsewhere): the process ends right after this
+                              command, so a command may leave one big result here for the exit to
+                              free instead of freeing it itself (kept reachable for LeakSanitizer) */
 } fp_ctx;
 
 /* Append a warning (printf-style) to the envelope's "warnings". */

@@ -194,6 +194,9 @@ extern const fp_schema fp_model_numval_schema, fp_model_numval1_schema, fp_model
 
 /* struct -> a new cJSON object, keys in table order (aborts on OOM, like json.h). */
 struct cJSON *fp_model_write(const fp_schema *s, const void *obj);
+/* The tree fp_model_round(s, obj) then fp_model_write(s, obj) gives, without changing
+ * *obj: safe on another thread while the object is only read (written to a file). */
+struct cJSON *fp_model_write_rounded(const fp_schema *s, const void *obj);
 
 /* cJSON object -> *obj (zeroed first). `doc` names the document in messages
  * ("bubbles.json"). On error: -1, BAD_INPUT "<doc>: $.a.b[3].c: <what>", *obj freed. */
@@ -252,6 +255,9 @@ void fp_model_free(const fp_schema *s, void *obj);
 typedef struct fp_model_pool fp_model_pool;
 char *fp_model_pool_dup(fp_model_pool **pool, const char *s);
 bool fp_model_pool_owns(const fp_model_pool *pool, const void *p);
+/* src's strings become *dst's (src is consumed): a document built by two threads, each
+ * copying into a pool of its own, ends with one pool. */
+void fp_model_pool_adopt(fp_model_pool **dst, fp_model_pool *src);
 void fp_model_free_str(const fp_model_pool *pool, char *p);
 void fp_model_free_pooled(const fp_schema *s, void *obj, fp_model_pool *pool);
 
