@@ -5,6 +5,7 @@
 # a scalar read-and-sum of the same bytes (bench/floor.c). Also the median wall times, the peak RSS
 # of each (ru_maxrss of the child) and flyprof's instructions per input byte (valgrind callgrind,
 # one run; FP_BENCH_IR=0 skips it, it is slow on 1 GB).
+# Last line: the host's steal during the run (bench/steal.sh): above ~5 % wall ratios are noisy.
 #
 # Cases: the given dispatch dirs, else moe_reduce-big (4,112 files) and flash_attn_func-big (32).
 # FP_BENCH_BIG=DIR adds a row: a replayed real-format trace, e.g.
@@ -42,6 +43,8 @@ ir=${FP_BENCH_IR:-1}
 command -v valgrind > /dev/null || ir=0
 printf 'round-robin runs, %s rounds, medians; ratio = median of the per-round flyprof/baseline; RSS = peak of the child\n' "$N"
 uptime
+. "$here/bench/steal.sh"
+steal_mark
 printf '%-40s %6s %8s | %9s %8s %8s | %7s %7s | %7s %7s %7s | %6s%s\n' case files MB bubbles_ms cat_ms floor_ms /cat /floor fp_MiB cat_MiB flr_MiB Ir/B \
     "${FP_BENCH_BASE:+ | base_ms base_MiB base/fp}"
 base=()
@@ -75,3 +78,4 @@ for d in "${dirs[@]}"; do
                    1 / cr, 1 / fr, brss / 1024, crss / 1024, frss / 1024, irb, extra }'
     )
 done
+steal_report

@@ -11,6 +11,7 @@
 # Prints per case: wall ms (median of N), peak RSS, ref/fp (goal >= 15 every case, >= 25 median),
 # fp/cat, and instructions per input byte of flyprof (valgrind callgrind, one run; FP_BENCH_IR=0
 # skips it). No hard-coded baseline: every figure comes from this run.
+# Last line: the host's steal during the run (bench/steal.sh): above ~5 % wall ratios are noisy.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 FLYPROF=$(realpath "${1:-$here/build/flyprof}")
@@ -30,6 +31,8 @@ command -v valgrind > /dev/null || ir=0
 
 printf 'flyprof hotspots -f table vs %s %s and cat, round-robin, median of %s rounds\n' "$PY" "${REF#$here/}" "$N"
 uptime
+. "$here/bench/steal.sh"
+steal_mark
 printf '%-36s %9s %8s %8s %8s %7s %7s %7s %8s %9s %8s\n' case bytes fp_ms ref_ms cat_ms fp_MiB ref_MiB ref/fp fp/cat ref/exec ref/empty fp_Ir/B
 ratios=""
 ceil=""
@@ -70,3 +73,4 @@ echo "$ceil" | tr ' ' '\n' | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
 echo "$ceil0" | tr ' ' '\n' | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
     med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     printf "ref/empty (ref over an empty C program, what no program can beat here): min %.1fx, median %.1fx\n", v[1], med }'
+steal_report

@@ -27,6 +27,7 @@
 #include "flyprof/order.h"
 #include "flyprof/realtime.h"
 #include "flyprof/satmath.h"
+#include "flyprof/team.h"
 
 /* ---- per-row setup ---- */
 
@@ -913,16 +914,16 @@ static int walk_groups(const char *dir, const walk_plan *plan, bub_ctx *mc, int 
         abort();
     for (int k = 0; k < nw; k++)
         worker_init(&ws[k], mc, &job, k);
-    pthread_t *th = calloc((size_t)nw, sizeof *th);
+    fp_task *th = calloc((size_t)nw, sizeof *th);
     int started = 1; /* worker 0 runs on this thread */
     for (int k = 1; k < nw; k++) {
-        if (pthread_create(&th[k], NULL, worker_main, &ws[k]) != 0)
+        if (fp_task_start(&th[k], worker_main, &ws[k]) != 0)
             break; /* fewer workers: the others take its groups */
         started++;
     }
     worker_main(&ws[0]);
     for (int k = 1; k < started; k++)
-        pthread_join(th[k], NULL);
+        fp_task_join(&th[k]);
     for (int k = started; k < nw; k++)
         worker_rows(&ws[k]); /* never started: merged all the same */
     free(th);
@@ -1291,10 +1292,10 @@ static void *wstates_main(void *arg)
  * walk workers. An early end stops them between files (side_abandon). */
 typedef struct side_jobs {
     wstates_job ws;
-    pthread_t ws_th;
+    fp_task ws_th;
     bool ws_thread;
     occ_job occ;
-    pthread_t occ_th;
+    fp_task occ_th;
     bool occ_thread;
 } side_jobs;
 
@@ -1307,12 +1308,12 @@ static void side_start(side_jobs *sj, const char *dir, int jobs, const volatile 
     sj->ws.probe = probe;
     sj->occ.probe = probe;
     atomic_init(&sj->ws.stop, false);
-    sj->ws_thread = jobs >= 2 && pthread_create(&sj->ws_th, NULL, wstates_main, &sj->ws) == 0;
+    sj->ws_thread = jobs >= 2 && fp_task_start(&sj->ws_th, wstates_main, &sj->ws) == 0;
     sj->occ.dir = dir;
     sj->occ.cancel = cancel;
     sj->occ.occ_rc = -1;
     atomic_init(&sj->occ.stop, false);
-    sj->occ_thread = jobs >= 2 && occ_beside(dir) && pthread_create(&sj->occ_th, NULL, occ_main, &sj->occ) == 0;
+    sj->occ_thread = jobs >= 2 && occ_beside(dir) && fp_task_start(&sj->occ_th, occ_main, &sj->occ) == 0;
 }
 
 /* The pass ends without using them: stop, wait (a file at most) and drop what they made. */
@@ -1321,11 +1322,11 @@ static void side_abandon(side_jobs *sj)
     atomic_store(&sj->ws.stop, true);
     atomic_store(&sj->occ.stop, true);
     if (sj->ws_thread)
-        pthread_join(sj->ws_th, NULL);
+        fp_task_join(&sj->ws_th);
     for (int s = 0; s < FP_WS_COUNT; s++)
         fp_err_clear(&sj->ws.e[s]);
     if (sj->occ_thread)
-        pthread_join(sj->occ_th, NULL);
+        fp_task_join(&sj->occ_th);
     occ_job_free(&sj->occ);
     sj->ws_thread = sj->occ_thread = false;
 }
@@ -1334,7 +1335,7 @@ static void side_abandon(side_jobs *sj)
 typedef struct loops_job {
     const fp_code *code;
     int64_t head_line;
-    pthread_t th;
+    fp_task th;
 } loops_job;
 
 static void *loops_main(void *p)
@@ -1381,14 +1382,14 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     /* the loop finder reads only code.json: with two jobs it runs beside the
      * classification (0.47 M instructions on flash_attn_func-big) */
     loops_job lj = {.code = &out->code};
-    bool loops_thread = jobs >= 2 && pthread_create(&lj.th, NULL, loops_main, &lj) == 0;
+    bool loops_thread = jobs >= 2 && fp_task_start(&lj.th, loops_main, &lj) == 0;
     if (!loops_thread)
         loops_main(&lj);
 
     bub_ctx c;
     fp_bub_ctx_init_jobs(&c, out, warn, user, jobs);
     if (loops_thread)
-        pthread_join(lj.th, NULL);
+        fp_task_join(&lj.th);
     out->wd_head_line = lj.head_line;
 
     fp_wave_list list;
@@ -1446,12 +1447,12 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     out->wstates_available = true;
     wstates_job *wsj = &sj.ws;
     if (sj.ws_thread)
-        pthread_join(sj.ws_th, NULL);
+        fp_task_join(&sj.ws_th);
     else
         wstates_main(wsj);
     sj.ws_thread = false;
     if (sj.occ_thread)
-        pthread_join(sj.occ_th, NULL);
+        fp_task_join(&sj.occ_th);
     else
         occ_main(&sj.occ); /* here, after the wstates files, as ever */
     sj.occ_thread = false;
@@ -1512,6 +1513,9 @@ int fp_bub_analyze_probed(const char *dir, fp_rank_by rank_by, fp_bubbles *out, 
 {
     if (jobs <= 0)
         jobs = fp_bubbles_default_jobs();
+    /* the threads the pass's tasks run on, started before anything else: a new thread
+     * may wait milliseconds for a CPU (team.h), this way while code.json is read */
+    fp_team_warm(jobs - 1);
     warn_buf wb = {0};
     int rc = analyze_pass(dir, rank_by, out, true, jobs, cancel, probe, &wb, err);
     if (rc == 1) {

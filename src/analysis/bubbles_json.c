@@ -14,6 +14,7 @@
 #include "flyprof/bubbles_doc.h"
 #include "flyprof/json.h"
 #include "flyprof/satmath.h"
+#include "flyprof/team.h"
 
 
 static const char *const RANK_NAMES[] = {"exposed", "stall", "latency"};
@@ -312,7 +313,7 @@ typedef struct hot_job {
     const pair_index *px;
     size_t lo, hi;
     fp_model_pool *pool;
-    pthread_t th;
+    fp_task th;
 } hot_job;
 
 static void *hot_rows(void *p)
@@ -367,7 +368,7 @@ static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d, int jobs, hot_jo
     late->lo = late->hi = n; /* nothing: no thread */
     if (jobs >= 2 && n >= HOT_SPLIT_MIN) {
         late->lo = early.hi = 0;
-        if (pthread_create(&late->th, NULL, hot_rows, late) != 0)
+        if (fp_task_start(&late->th, hot_rows, late) != 0)
             late->lo = early.hi = n; /* no thread: all here */
     }
     hot_rows(&early);
@@ -378,7 +379,7 @@ static void hotspots_of(const fp_bubbles *b, fp_bubbles_doc *d, int jobs, hot_jo
 static void hotspots_join(fp_bubbles_doc *d, hot_job *late, pair_index *px)
 {
     if (late->lo < late->hi)
-        pthread_join(late->th, NULL);
+        fp_task_join(&late->th);
     fp_model_pool_adopt(&d->pool, late->pool);
     free(px->start);
     free(px->idx);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "bubbles_internal.h"
+#include "flyprof/team.h"
 
 /* The per-row tables of rows [lo, hi): each row's wait fields, class, whether it occupies
  * no pipe. Rows are independent, so two threads may take disjoint ranges. */
@@ -78,17 +79,17 @@ void fp_bub_ctx_init_jobs(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *
      * of the rows while this one does the first (the CPU the walk's second worker will
      * use is idle here but for the wstates reader). Same tables either way. */
     rows_job all = {c, 0, b->code.n}, late = all;
-    pthread_t th;
+    fp_task th;
     bool two = jobs >= 2 && b->code.n >= CTX_SPLIT_MIN_ROWS;
     if (two) {
         late.lo = all.hi = b->code.n / 2;
-        two = pthread_create(&th, NULL, classify_rows, &late) == 0;
+        two = fp_task_start(&th, classify_rows, &late) == 0;
         if (!two)
             all.hi = b->code.n;
     }
     classify_rows(&all);
     if (two)
-        pthread_join(th, NULL);
+        fp_task_join(&th);
     fp_bub_inst_tables_init(c);
 }
 

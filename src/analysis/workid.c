@@ -20,6 +20,7 @@
 #include "flyprof/strbuf.h"
 #include "flyprof/taxonomy.h"
 #include "flyprof/wave.h"
+#include "flyprof/team.h"
 
 static bool is_inst(const fp_inst *r) { return r->index_ok && r->index > 0 && r->isa[0] != ';'; }
 
@@ -405,7 +406,7 @@ static void walk_all(const char *dir, const fp_wave_list *list, const walk *prot
     enum { NPART = 2, MIN_PER_PART = 16 };
     size_t np = list->n >= NPART * MIN_PER_PART ? NPART : 1, at = 0;
     part parts[NPART];
-    pthread_t th[NPART];
+    fp_task th[NPART];
     bool started[NPART] = {false};
     for (size_t i = 0; i < np; i++) {
         size_t len = list->n / np + (i < list->n % np);
@@ -417,12 +418,12 @@ static void walk_all(const char *dir, const fp_wave_list *list, const walk *prot
         parts[i].dir = dir;
         parts[i].list = (fp_wave_list){.files = list->files + at, .n = len};
         at += len;
-        started[i] = i > 0 && pthread_create(&th[i], NULL, part_main, &parts[i]) == 0;
+        started[i] = i > 0 && fp_task_start(&th[i], part_main, &parts[i]) == 0;
     }
     part_main(&parts[0]);
     for (size_t i = 1; i < np; i++) {
         if (started[i])
-            pthread_join(th[i], NULL);
+            fp_task_join(&th[i]);
         else
             part_main(&parts[i]); /* no thread: walk it here */
     }

@@ -22,6 +22,7 @@
 #include "flyprof/dispatch.h"
 #include "flyprof/fs.h"
 #include "flyprof/json.h"
+#include "flyprof/team.h"
 
 typedef struct bubbles_args {
     const char *tag;
@@ -115,7 +116,7 @@ typedef struct rest_job {
     size_t at;
     char *text;
     size_t len;
-    pthread_t th;
+    fp_task th;
     bool started; /* the thread runs or ran and is not joined yet */
 } rest_job;
 
@@ -132,7 +133,7 @@ static const char *rest_text(void *p, size_t *len)
 {
     rest_job *r = p;
     if (r->started) {
-        pthread_join(r->th, NULL);
+        fp_task_join(&r->th);
         r->started = false;
     }
     if (!r->text)
@@ -168,11 +169,11 @@ static int write_artifact(fp_ctx *ctx, const bubbles_args *a, const fp_dispatch_
      * instructions on flash) and the file: the second thread takes the hotspots' last 9/16
      * (5/8 before the envelope's tree was built on that CPU too: env_job, ~0.8 M) */
     rest_job r = {.doc = doc, .bundle = ctx->bundle, .at = doc->n_hotspots * 7 / 16};
-    r.started = pthread_create(&r.th, NULL, rest_main, &r) == 0;
+    r.started = fp_task_start(&r.th, rest_main, &r) == 0;
     fp_model_split split = {offsetof(fp_bubbles_doc, hotspots), r.at, rest_text, &r};
     int rc = fp_model_write_bundle_file_split(&fp_bubbles_schema, doc, *out, ctx->bundle, &split, err);
     if (r.started) /* the write failed before it needed the text */
-        pthread_join(r.th, NULL);
+        fp_task_join(&r.th);
     free(r.text);
     if (rc != 0)
         fp_err_help(err, "the bundle must be writable (or pass --out FILE)");
@@ -188,7 +189,7 @@ typedef struct env_job {
     fp_bubbles_doc view;
     size_t total[FP_BUB_LIMITED];
     cJSON *j;
-    pthread_t th;
+    fp_task th;
     bool started; /* the thread runs or ran and is not joined yet */
 } env_job;
 
@@ -203,14 +204,14 @@ static void env_start(env_job *e, const bubbles_args *a, const fp_bubbles_doc *d
 {
     memset(e, 0, sizeof *e);
     fp_bubbles_doc_limit(doc, (size_t)a->limit, &e->view, e->total);
-    e->started = jobs >= 2 && pthread_create(&e->th, NULL, env_main, e) == 0;
+    e->started = jobs >= 2 && fp_task_start(&e->th, env_main, e) == 0;
 }
 
 /* The thread's tree once it is done, NULL if none was started (also a failed write's). */
 static cJSON *env_take_if_started(env_job *e)
 {
     if (e->started) {
-        pthread_join(e->th, NULL);
+        fp_task_join(&e->th);
         e->started = false;
     }
     cJSON *j = e->j;

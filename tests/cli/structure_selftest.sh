@@ -4,7 +4,9 @@
 # one inside a function body ended it early), "//" and "/*" inside a string taken for a
 # comment, a function whose header line ends with its "{" and a trailing comment (missed), a
 # "(" in the trailing comment of a header (the function misnamed and its length cut); and
-# what must stay unlisted (a macro ending in "{", a table initializer, const tables).
+# what must stay unlisted (a macro ending in "{", a table initializer, const tables); a
+# variable of a struct type defined in place (`static struct { ... } x = ...;`, missed) and what
+# must not count as one (a typedef, a struct declaration, a const table of such structs).
 . "$FP_SRC/tests/cli/lib/common.sh"
 fail=0
 mkdir -p "$T/src/att"
@@ -21,6 +23,7 @@ cases = {
     "f.c": "static int ff(int x)\n{\n    static int k;\n    char c = '}';\n    const char *s = \"}}\";\n%s\n    return x;\n}\nint g2;\n" % body,
     "g.c": "static const char *const url = \"http://x/*\";\nint g3;\nstatic int short_one(int x) { return x; } /* (a) */\nint g4;\n",
     "h.c": "#define OPEN(a) {\nstatic const int tab[] = {\n    1, 2,\n};\nstatic int fh(int x) /* not long */\n{\n    return x;\n}\n",
+    "i.c": "static struct {\n    int n;\n} pool = {0};\ntypedef struct named {\n    int k;\n} named;\nstruct named2 {\n    int j;\n};\nstatic const struct {\n    int v;\n} fixed[] = {{1}};\n",
 }
 for k, v in cases.items():
     open(f"{d}/{k}", "w").write(v)
@@ -44,6 +47,8 @@ expect "globals around a function body with '}' literals" "$glob" "src/att/f.c: 
 expect "\"http://x/*\" is no comment" "$glob" "src/att/g.c: int g3;; int g4;"
 refuse "short functions, macros, tables" "$long" "short_one|fh|open_c|OPEN|tab"
 refuse "const tables are not state" "$glob" "tab|url"
+expect "a variable of a struct defined in place" "$glob" "src/att/i.c: static struct \\{ \\.\\.\\. \\} pool"
+refuse "a typedef, a struct tag, a const struct table are not state" "$glob" "named|fixed"
 n=$(echo "$out" | sed -n 's/^long_other *\([0-9]*\).*/\1/p')
 [ "$n" = 6 ] && echo "ok   6 long functions" || { echo "FAIL long_other is $n, expected 6"; fail=1; }
 # and the tree itself passes the check it gates
