@@ -228,6 +228,16 @@ static int parse_wave_obj(fp_jscan *js, fp_wave *w, const char *name, fp_err *er
  * and starts over, exactly as before. A document in memory is a window at EOF. */
 #define WIN_AHEAD ((size_t)64 << 10)
 #define WIN_SIZE ((size_t)1 << 20)
+/* The walk's window over a file read whole (stream_wave_file) is smaller: every page of
+ * the window that read() fills is a fresh one the first time (the kernel's copy faults it
+ * in), and a 1 MiB window took in each worker's largest file whole (flash_attn_func-big:
+ * up to 420 KB, ~100 pages a worker). 64 KiB filled, refilled when fewer than 8 KiB are
+ * left (the tail moved to the front: at most 8 KiB per refill): flash_attn_func-big, 1 job,
+ * 1,041 -> ~950 page faults for +45 K instructions (+0.06 %: more reads and moves). A
+ * token longer than WALK_AHEAD (no row of the decoder's is near it) only sends the file
+ * the whole-file way, which reads it the same. */
+#define WALK_FILL ((size_t)64 << 10)
+#define WALK_AHEAD ((size_t)8 << 10)
 
 typedef struct wsrc {
     fp_fc c;     /* first: the scanners get &s->c */
@@ -2474,9 +2484,8 @@ static bool stream_wave_file(int dfd, const fp_wave_file *f, fp_wave_walker *wk,
     if (fd < 0)
         return false;
     wk->buf.len = 0;
-    fp_sb_grow(&wk->buf, WIN_SIZE + ROW_WINDOW);
-    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap - ROW_WINDOW, WIN_AHEAD, fd, NULL, 0, 0, false, false,
-                ROW_WINDOW};
+    fp_sb_grow(&wk->buf, WALK_FILL + ROW_WINDOW);
+    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, WALK_FILL, WALK_AHEAD, fd, NULL, 0, 0, false, false, ROW_WINDOW};
     wave_reset(&wk->w);
     wk->w.inst_base = 0;
     /* sizing: with a chunked reader, a wave growing past its limit stops here */
