@@ -610,7 +610,7 @@ static void worker_warn(void *user, const char *msg)
 /* A worker's ctx is a copy of the main one (so every field fp_bub_ctx_init
  * sets is there) sharing its read-only per-row tables; the latest-execution table
  * and every walk buffer are its own. */
-static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
+static void worker_init(bub_worker *w, bub_ctx *mc, walk_job *job, int id)
 {
     memset(w, 0, sizeof *w);
     const fp_bubbles *b = mc->b;
@@ -638,6 +638,12 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     w->c.keys_free = NULL; /* its own, on first use */
     w->c.n_keys_free = w->c.cap_keys_free = 0;
     fp_bub_ctx_own_tables(&w->c);
+    /* Worker 0 sums into the main ctx's line table itself (the main ctx reads none after
+     * the walk); the others fill their own at their first wave. It was copied by every
+     * worker: 256 KB on flash_attn_func-big's 2,069 lines (4,096 with the sentinels), ~64
+     * fresh pages a copy. */
+    if (id == 0)
+        fp_bub_inst_tables_adopt(&w->c, mc);
     /* The wave's rows and spans and its interval lists are kept from wave to wave and
      * grew by doubling on the first big wave; every doubling copied into fresh pages
      * (~440 of the 1,970 page faults of flash_attn_func-big). Reserved here at a chunk's
@@ -662,6 +668,7 @@ static void worker_rows(bub_worker *w)
 {
     if (w->rows_ready)
         return;
+    fp_bub_inst_tables_own(&w->c); /* its line table too, here on its thread */
     const fp_bubbles *b = w->main_b;
     for (size_t i = 0; i < b->code.n; i++)
         w->part.insts[i] = (fp_bub_inst){.cls = b->insts[i].cls, .line_id = b->insts[i].line_id};

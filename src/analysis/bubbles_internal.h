@@ -384,6 +384,13 @@ void fp_bub_wave_end(bub_ctx *c, int64_t entries_total);
  * what it allocated itself). */
 void fp_bub_inst_tables_init(bub_ctx *c);
 void fp_bub_inst_tables_free(bub_ctx *c);
+/* c (a copy of `from`, before any wave) takes over from's table instead of making its own
+ * at its first wave: one table of 64 bytes per line (and the sentinels up to a power of
+ * two) fewer, written once. `from` keeps no table (it reads none after). */
+void fp_bub_inst_tables_adopt(bub_ctx *c, bub_ctx *from);
+/* c (a copy of another ctx) makes its own table unless it has one (adopted, or made by an
+ * earlier call): before anything reads it (fp_bub_line_hits) and before its first wave. */
+void fp_bub_inst_tables_own(bub_ctx *c);
 /* The pass's sums so far into c->b->insts (then 0): before anything reads them there. */
 void fp_bub_inst_fold(bub_ctx *c);
 /* The wave pass's executions so far of a line (not yet folded), 0 for a line not in code.json. */

@@ -148,7 +148,10 @@ static inline fp_counter line_counter(const bub_line *L, unsigned k)
     return (L->cat >> (BUB_LB_VM + k)) & 1u ? FP_CNT_VM : (L->cat >> (BUB_LB_LGKM + k)) & 1u ? FP_CNT_LGKM : FP_CNT_NONE;
 }
 
-void fp_bub_inst_tables_init(bub_ctx *c)
+/* The instruction pass's table of c's code rows into lines[0 .. c->lines_cap), every sum
+ * 0: from the per-row tables only, which nothing writes once they are made, so a worker
+ * fills its own on its thread while another sums into its table. */
+static void lines_fill(const bub_ctx *c, bub_line *lines)
 {
     const fp_code *code = &c->b->code;
     uint64_t bits[FP_CL_COUNT][2]; /* they depend on the class and row_nopipe alone */
@@ -173,20 +176,9 @@ void fp_bub_inst_tables_init(bub_ctx *c)
     /* keys 13 and 14 are no category's (bub_cat_key gives them none), yet computed as
      * every category past FP_CAT_BVH is: they hold key OTHER's flags, so wave_pass_direct
      * reads fl[cat] for every cat below BUB_CATS (test_bub_inst check_table holds it) */
-    c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
-    /* sentinels past the last line up to a power of two: a wave whose OR of lines is below
-     * it reads its records' lines unclamped (wave_pass_direct); at most twice the table,
-     * and not past 2^18 lines (16 MB), beyond which the one sentinel and the clamp stay */
-    size_t cap = 1;
-    while (cap < c->n_lines + 1 && cap < ((size_t)1 << 18))
-        cap *= 2;
-    c->lines_cap = cap < c->n_lines + 1 ? c->n_lines + 1 : cap;
-    c->lines = malloc(c->lines_cap * sizeof *c->lines);
-    if (!c->lines)
-        abort();
     for (size_t l = 0; l < c->n_lines; l++) {
         size_t row = code->pos_of_index[l];
-        bub_line *L = &c->lines[l];
+        bub_line *L = &lines[l];
         *L = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
         if (row == SIZE_MAX) {
             memset(L->fl, BUB_F_UNKNOWN, sizeof L->fl);
@@ -204,11 +196,36 @@ void fp_bub_inst_tables_init(bub_ctx *c)
      * takes min(line, n_lines) instead of a test), never folded nor named; and the ones
      * up to lines_cap, the same */
     for (size_t l = c->n_lines; l < c->lines_cap; l++) {
-        c->lines[l] = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
-        memset(c->lines[l].fl, BUB_F_UNKNOWN, sizeof c->lines[l].fl);
+        lines[l] = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
+        memset(lines[l].fl, BUB_F_UNKNOWN, sizeof lines[l].fl);
     }
+}
+
+void fp_bub_inst_tables_init(bub_ctx *c)
+{
+    const fp_code *code = &c->b->code;
+    c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
+    /* sentinels past the last line up to a power of two: a wave whose OR of lines is below
+     * it reads its records' lines unclamped (wave_pass_direct); at most twice the table,
+     * and not past 2^18 lines (16 MB), beyond which the one sentinel and the clamp stay */
+    size_t cap = 1;
+    while (cap < c->n_lines + 1 && cap < ((size_t)1 << 18))
+        cap *= 2;
+    c->lines_cap = cap < c->n_lines + 1 ? c->n_lines + 1 : cap;
+    c->lines = malloc(c->lines_cap * sizeof *c->lines);
+    if (!c->lines)
+        abort();
+    lines_fill(c, c->lines);
     c->lines_owner = c;
     c->g_wave = c->g_next = 0;
+}
+
+void fp_bub_inst_tables_adopt(bub_ctx *c, bub_ctx *from)
+{
+    c->lines = from->lines;
+    c->lines_owner = c;
+    from->lines = NULL;
+    from->lines_owner = NULL;
 }
 
 void fp_bub_inst_tables_free(bub_ctx *c)
@@ -413,16 +430,23 @@ static inline const fp_wave_wait *wq_peek(bub_waits *q)
     return NULL;
 }
 
+void fp_bub_inst_tables_own(bub_ctx *c)
+{
+    if (c->lines_owner == c)
+        return;
+    bub_line *own = malloc(c->lines_cap * sizeof *own);
+    if (!own)
+        abort();
+    /* filled, not copied: the table it was copied from may be another worker's now
+     * (fp_bub_inst_tables_adopt), summed into while this one starts */
+    lines_fill(c, own);
+    c->lines = own;
+    c->lines_owner = c;
+}
+
 void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q)
 {
-    if (c->lines_owner != c) { /* a worker's copy of the ctx: its own sums, at its first wave */
-        bub_line *own = malloc(c->lines_cap * sizeof *own);
-        if (!own)
-            abort();
-        memcpy(own, c->lines, c->lines_cap * sizeof *own);
-        c->lines = own;
-        c->lines_owner = c;
-    }
+    fp_bub_inst_tables_own(c); /* a worker's copy of the ctx: its own sums */
     c->g_wave = c->g_next; /* above every last_g of the waves before */
     FP_RESERVE(c->ret, 0, c->cap_ret, (size_t)2 * BUB_REPLAY_CAP); /* ring_wait's room */
     c->replay = !has_waits;
