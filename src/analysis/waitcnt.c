@@ -112,7 +112,8 @@ void fp_bub_ctx_free(bub_ctx *c)
     c->row_nopipe = NULL;
     c->row_wf = NULL;
     c->last_exe = NULL;
-    c->st = c->ex = NULL;
+    c->st = NULL;
+    c->ex = NULL;
     c->ptab = NULL;
     c->prod = NULL;
 }
@@ -625,10 +626,11 @@ static inline __attribute__((always_inline)) void wave_pass_t(bub_ctx *c, const 
     uint64_t gw = c->g_wave + 1 + c->wave_i;
     FP_RESERVE(c->st, c->n_st, c->cap_st, n);
     FP_RESERVE(c->ex, c->n_ex, c->cap_ex, n);
-    bub_iv *sp = c->st + c->n_st, *nx = c->ex + c->n_ex;
+    bub_iv *sp = c->st + c->n_st;
+    bub_span *nx = c->ex + c->n_ex;
     /* the wave's last in-flight span; none yet: one no window joins (t0 > t1) */
-    bub_iv none = {INT64_MAX, INT64_MIN, 0, 0, 0};
-    bub_iv *last = c->n_ex ? nx - 1 : &none;
+    bub_span none = {INT64_MAX, INT64_MIN};
+    bub_span *last = c->n_ex ? nx - 1 : &none;
     /* its bounds, kept here while windows join it: last->t1 is written when the next span
      * starts and at the chunk's end (nothing reads c->ex in between) */
     int64_t lt0 = last->t0, lt1 = last->t1;
@@ -650,7 +652,7 @@ static inline __attribute__((always_inline)) void wave_pass_t(bub_ctx *c, const 
             } else {                                                                                                   \
                 unsorted |= t0 < lt1; /* none: never */                                                                \
                 last->t1 = lt1;                                                                                        \
-                *nx = (bub_iv){t0, t1, 0, 0, 0};                                                                       \
+                *nx = (bub_span){t0, t1};                                                                              \
                 last = nx++;                                                                                           \
                 lt0 = t0;                                                                                              \
                 lt1 = t1;                                                                                              \
