@@ -67,8 +67,8 @@ void fp_bub_ctx_init_jobs(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *
     c->row_wait = calloc(n, 1);
     c->row_nopipe = calloc(n, 1);
     c->row_wf = calloc(n, sizeof *c->row_wf);
-    c->last_exe = calloc(n, sizeof *c->last_exe);
-    if (!c->row_static || !c->row_wait || !c->row_nopipe || !c->row_wf || !c->last_exe)
+    c->last_exe = NULL; /* keep_last's, on a wave read in chunks */
+    if (!c->row_static || !c->row_wait || !c->row_nopipe || !c->row_wf)
         abort();
     for (int k = 0; k < FP_CL_COUNT; k++)
         for (int cat = 0; cat < BUB_CATS; cat++)
@@ -120,10 +120,7 @@ void fp_bub_ctx_free(bub_ctx *c)
 
 void fp_bub_ctx_own_tables(bub_ctx *c)
 {
-    size_t n = c->b->code.n + 1;
-    c->last_exe = calloc(n, sizeof *c->last_exe);
-    if (!c->last_exe)
-        abort();
+    c->last_exe = NULL; /* its own, made by keep_last when a wave comes in chunks */
     c->prod = c->ret = NULL;
     c->cap_prod = c->cap_ret = 0;
 }
@@ -589,6 +586,14 @@ static __attribute__((noinline)) bub_iv *drain_window(bub_ctx *c, bub_iv *sp, si
  * records go, a later wait may still name them. */
 static void keep_last(bub_ctx *c, const fp_wave_inst *rec, size_t n)
 {
+    /* made here, at the first chunk's end (last_exe_of reads it only for an earlier
+     * chunk's record): a wave read whole never needs it, and the table made for every ctx
+     * up front was 24 bytes a code row, ~12 fresh pages a worker on flash_attn_func-big */
+    if (!c->last_exe) {
+        c->last_exe = calloc(c->b->code.n + 1, sizeof *c->last_exe);
+        if (!c->last_exe)
+            abort();
+    }
     const uint64_t g1 = c->g_wave + 1 + c->ck_wi0;
     for (size_t j = n; j-- > 0;) {
         const bub_line *L = line_at(c, rec[j].line);
