@@ -1121,12 +1121,13 @@ static void *occ_main(void *arg)
     if (j->occ_rc != 0 || !occ_go_on(j))
         return NULL;
     j->have_rt = fp_realtime_load(j->dir, &j->rt, &j->rt_e) == 0;
-    j->part = fp_trace_facts_occ(&j->occ, j->have_rt ? &j->rt : NULL);
     j->levels = fp_occ_levels(&j->occ); /* workdist.c */
-    /* the events are read by nothing after these two: freed here, so what comes later
-     * takes their pages instead of fresh ones (moe_reduce-big: 1.5 MB of them) */
+    /* the events are read by nothing after these two: freed as soon as the launch facts
+     * have read them (before their per-wave distribution), so what comes later takes
+     * their pages instead of fresh ones (moe_reduce-big: 1.5 MB of them) */
     j->n_occ = j->occ.n;
-    fp_occupancy_free(&j->occ);
+    j->part = fp_trace_facts_occ_drop(&j->occ, j->have_rt ? &j->rt : NULL);
+    fp_occupancy_free(&j->occ); /* freed already, unless it has no SE */
     return NULL;
 }
 
