@@ -147,7 +147,7 @@ static void group_reset(bub_ctx *c, int se, int simd)
  * retired. A group with a wave filenames.json does not date keeps the listing
  * order and is swept whole at its end (memory: the group, as before). */
 typedef struct walk_plan {
-    fp_wave_list list;  /* files in walk order (names borrowed from the listing) */
+    fp_wave_list list;  /* files in walk order: the listing's own array, reordered */
     int64_t *watermark; /* per position: sweep up to here after that wave */
 } walk_plan;
 
@@ -186,14 +186,15 @@ static void order_group(fp_wave_file *f, size_t n)
     free(key);
 }
 
-static void plan_walk(const fp_wave_list *in, bool bounded, walk_plan *p)
+/* The listing's files are put in walk order where they are (each keeps its listing
+ * position, pos; nothing reads the listing order after this): a copy of them was a fresh
+ * 56 bytes a file (moe_reduce-big's 4,112 files: ~56 page faults). */
+static void plan_walk(fp_wave_list *in, bool bounded, walk_plan *p)
 {
     p->list = *in;
-    p->list.files = malloc((in->n + 1) * sizeof *p->list.files);
     p->watermark = malloc((in->n + 1) * sizeof *p->watermark);
-    if (!p->list.files || !p->watermark)
+    if (!p->watermark)
         abort();
-    memcpy(p->list.files, in->files, in->n * sizeof *in->files);
     size_t g0 = 0;
     while (g0 < in->n) {
         size_t g1 = g0;
@@ -611,7 +612,7 @@ static void worker_warn(void *user, const char *msg)
 /* A worker's ctx is a copy of the main one (so every field fp_bub_ctx_init
  * sets is there) sharing its read-only per-row tables; the latest-execution table
  * and every walk buffer are its own. */
-static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
+static void worker_init(bub_worker *w, bub_ctx *mc, walk_job *job, int id)
 {
     memset(w, 0, sizeof *w);
     const fp_bubbles *b = mc->b;
@@ -639,6 +640,12 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     w->c.keys_free = NULL; /* its own, on first use */
     w->c.n_keys_free = w->c.cap_keys_free = 0;
     fp_bub_ctx_own_tables(&w->c);
+    /* Worker 0 sums into the main ctx's line table itself (the main ctx reads none after
+     * the walk); the others fill their own at their first wave. It was copied by every
+     * worker: 256 KB on flash_attn_func-big's 2,069 lines (4,096 with the sentinels), ~64
+     * fresh pages a copy. */
+    if (id == 0)
+        fp_bub_inst_tables_adopt(&w->c, mc);
     /* The wave's rows and spans and its interval lists are kept from wave to wave and
      * grew by doubling on the first big wave; every doubling copied into fresh pages
      * (~440 of the 1,970 page faults of flash_attn_func-big). Reserved here at a chunk's
@@ -653,6 +660,9 @@ static void worker_init(bub_worker *w, const bub_ctx *mc, walk_job *job, int id)
     FP_RESERVE(w->walker.w.spans, w->walker.w.n_spans, w->walker.w.cap_spans, rows);
     FP_RESERVE(w->c.st, w->c.n_st, w->c.cap_st, rows);
     FP_RESERVE(w->c.ex, w->c.n_ex, w->c.cap_ex, rows);
+    /* one wave summary per file at most: reserved as the rows are (doubling copied them,
+     * ~30 fresh pages on moe_reduce-big's 4,112 waves) */
+    FP_RESERVE(w->part.wd, w->part.n_wd, w->part.cap_wd, job->plan->list.n);
 }
 
 /* A worker's own row table, made on its own thread (a 216 B/row copy, 0.45 M instructions
@@ -663,6 +673,7 @@ static void worker_rows(bub_worker *w)
 {
     if (w->rows_ready)
         return;
+    fp_bub_inst_tables_own(&w->c); /* its line table too, here on its thread */
     const fp_bubbles *b = w->main_b;
     for (size_t i = 0; i < b->code.n; i++)
         w->part.insts[i] = (fp_bub_inst){.cls = b->insts[i].cls, .line_id = b->insts[i].line_id};
@@ -803,7 +814,16 @@ static void merge_worker(fp_bubbles *out, bub_worker *w, size_t **map, size_t *t
         memcpy(out->simds + out->n_simds, p->simds, p->n_simds * sizeof *p->simds);
         out->n_simds += p->n_simds;
     }
-    /* wave summaries: workdist.c orders them */
+    /* wave summaries: workdist.c orders them. The first worker's become the table (a copy
+     * of 4,112 of them was ~50 fresh pages on moe_reduce-big) */
+    if (out->n_wd == 0 && p->n_wd) {
+        free(out->wd);
+        out->wd = w->part.wd;
+        out->cap_wd = w->part.cap_wd;
+        out->n_wd = p->n_wd;
+        w->part.wd = NULL;
+        w->part.n_wd = w->part.cap_wd = 0;
+    }
     for (size_t i = 0; i < p->n_wd; i++) {
         FP_GROW(out->wd, out->n_wd, out->cap_wd);
         out->wd[out->n_wd++] = p->wd[i];
@@ -1048,7 +1068,7 @@ static void finish_rows(fp_bubbles *b, bub_ctx *c)
 
 /* occupancy.json and realtime.json read, and the launch facts that need only them
  * computed (fp_trace_facts_occ): on a thread of its own while the waves are walked
- * (--jobs 2+), else on this thread after the wstates files. What went wrong is kept, not said: the warnings
+ * (--jobs 2+), else on this thread before the walk (analyze_pass). What went wrong is kept, not said: the warnings
  * come from finish_occupancy, after the walk's, in the order they always have. */
 typedef struct occ_job {
     const char *dir;
@@ -1064,6 +1084,8 @@ typedef struct occ_job {
     fp_realtime rt;
     fp_trace_part *part;
     fp_bub_occ_se *levels; /* fp_occ_levels of occ: on this job, beside the walk */
+    size_t n_occ;          /* occ.n (occ itself is freed once part and levels are made) */
+    bool ran;              /* occ_main ran (a second call does nothing) */
 } occ_job;
 
 static bool occ_stopping(const void *p)
@@ -1089,6 +1111,9 @@ static bool occ_go_on(occ_job *j)
 static void *occ_main(void *arg)
 {
     occ_job *j = arg;
+    if (j->ran) /* run before the walk already (analyze_pass) */
+        return NULL;
+    j->ran = true;
     j->occ_rc = -1;
     if (!occ_go_on(j))
         return NULL;
@@ -1097,8 +1122,13 @@ static void *occ_main(void *arg)
     if (j->occ_rc != 0 || !occ_go_on(j))
         return NULL;
     j->have_rt = fp_realtime_load(j->dir, &j->rt, &j->rt_e) == 0;
-    j->part = fp_trace_facts_occ(&j->occ, j->have_rt ? &j->rt : NULL);
     j->levels = fp_occ_levels(&j->occ); /* workdist.c */
+    /* the events are read by nothing after these two: freed as soon as the launch facts
+     * have read them (before their per-wave distribution), so what comes later takes
+     * their pages instead of fresh ones (moe_reduce-big: 1.5 MB of them) */
+    j->n_occ = j->occ.n;
+    j->part = fp_trace_facts_occ_drop(&j->occ, j->have_rt ? &j->rt : NULL);
+    fp_occupancy_free(&j->occ); /* freed already, unless it has no SE */
     return NULL;
 }
 
@@ -1154,7 +1184,7 @@ static void finish_occupancy(fp_bubbles *b, bub_ctx *c, occ_job *j)
     fp_trace_facts_waves(j->part, b->wd, b->n_wd, b->wd_head_line >= 0, &b->launch_trace, &b->workdist);
     j->part = NULL;
     b->occ = j->levels;
-    b->n_occ = j->occ.n;
+    b->n_occ = j->n_occ;
     j->levels = NULL;
     occ_job_free(j);
 }
@@ -1379,6 +1409,13 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     if (!out->insts)
         abort();
     build_lines(out);
+    /* Without a thread of its own the occupancy job runs here, before the walk rather than
+     * after it: its 2.8 MB of events and waves (moe_reduce-big) are freed before the walk,
+     * whose tables then take their pages, instead of being fresh pages on top of the walk's
+     * (moe_reduce-big --jobs 1: 1,039 -> 996 page faults). Its warnings still come after
+     * the walk's (finish_occupancy). */
+    if (!sj.occ_thread)
+        occ_main(&sj.occ);
     /* the loop finder reads only code.json: with two jobs it runs beside the
      * classification (0.47 M instructions on flash_attn_func-big) */
     loops_job lj = {.code = &out->code};
@@ -1417,7 +1454,6 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     int walked = walk_groups(dir, &plan, &c, jobs, cancel, wb);
     if (walked) {
         side_abandon(&sj);
-        free(plan.list.files);
         free(plan.watermark);
         fp_wave_list_free(&list);
         fp_bub_ctx_free(&c);
@@ -1428,7 +1464,6 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
             return fp_err_set(err, FP_IO_ERROR, "%s: a wave file changed while it was read (read twice: it is too big to hold)", dir);
         return 1;
     }
-    free(plan.list.files);
     free(plan.watermark);
     fp_wave_list_free(&list);
     /* the walk went by begin inside a group: restore the listing order of first

@@ -22,14 +22,21 @@
  * the real classes, so it is never an index into fp_bubbles.classes. */
 #define BUB_CLS_DRAIN ((int32_t)FP_CL_COUNT)
 
-/* An interval of one wave of the current SIMD group: an instruction in flight (the union
- * of its issue windows) or a stall (or, class BUB_CLS_DRAIN, the wait at s_endpgm). */
+/* A stall of one wave of the current SIMD group (or, class BUB_CLS_DRAIN, the wait at
+ * s_endpgm). */
 typedef struct bub_iv {
     int64_t t0, t1;
     int32_t wave; /* index into the group's waves */
     int32_t cls;  /* stall: dynamic class */
     int64_t row;  /* stall: code row position */
 } bub_iv;
+
+/* An in-flight span of the wave being read (the union of its issue windows): 16 bytes,
+ * not a bub_iv's 32 (the largest wave of flash_attn_func-big has ~4,900 of them: ~19
+ * fresh pages fewer a worker). */
+typedef struct bub_span {
+    int64_t t0, t1;
+} bub_span;
 
 /* One sweep item of a wave, 24 bytes, keyed by t (exposed.c, "the sweep"): the wave's
 in-flight span [t, e) when e != BUB_EV_NOSPAN, the stall (or drain) that closes at t and
@@ -316,7 +323,8 @@ typedef struct bub_ctx {
     uint64_t ck_wi0;
     /* current SIMD group */
     int g_active, g_se, g_simd;
-    bub_iv *st, *ex; /* the current wave's intervals */
+    bub_iv *st;      /* the current wave's stalls */
+    bub_span *ex;    /* ... and in-flight spans */
     bool ex_unsorted;  /* an issue window started before the previous span ended */
     size_t n_st, cap_st, n_ex, cap_ex;
     /* streaming sweep (exposed.c) */
@@ -384,6 +392,13 @@ void fp_bub_wave_end(bub_ctx *c, int64_t entries_total);
  * what it allocated itself). */
 void fp_bub_inst_tables_init(bub_ctx *c);
 void fp_bub_inst_tables_free(bub_ctx *c);
+/* c (a copy of `from`, before any wave) takes over from's table instead of making its own
+ * at its first wave: one table of 64 bytes per line (and the sentinels up to a power of
+ * two) fewer, written once. `from` keeps no table (it reads none after). */
+void fp_bub_inst_tables_adopt(bub_ctx *c, bub_ctx *from);
+/* c (a copy of another ctx) makes its own table unless it has one (adopted, or made by an
+ * earlier call): before anything reads it (fp_bub_line_hits) and before its first wave. */
+void fp_bub_inst_tables_own(bub_ctx *c);
 /* The pass's sums so far into c->b->insts (then 0): before anything reads them there. */
 void fp_bub_inst_fold(bub_ctx *c);
 /* The wave pass's executions so far of a line (not yet folded), 0 for a line not in code.json. */

@@ -76,16 +76,16 @@ bool fp_bub_isa_nopipe(const char *isa, fp_class cls)
     return false;
 }
 
-static int cmp_iv_t0(const void *a, const void *b)
+static int cmp_span_t0(const void *a, const void *b)
 {
-    const bub_iv *x = a, *y = b;
+    const bub_span *x = a, *y = b;
     return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
 }
 
 /* Re-union c->ex in place after a sort (a hostile file: records out of order). */
 static void union_sorted(bub_ctx *c)
 {
-    qsort(c->ex, c->n_ex, sizeof *c->ex, cmp_iv_t0);
+    qsort(c->ex, c->n_ex, sizeof *c->ex, cmp_span_t0);
     size_t n = 0;
     for (size_t i = 0; i < c->n_ex; i++) {
         if (n && c->ex[i].t0 <= c->ex[n - 1].t1) {
@@ -335,7 +335,8 @@ static inline uint32_t stall_code(const bub_iv *s, size_t i, bool clean)
  * false (nothing usable) when two stalls overlap or are out of order: then build_any. */
 static bool build_run(const bub_ctx *c, bub_ev *ev, size_t *count, int64_t *stall, int64_t lo, int64_t hi)
 {
-    const bub_iv *x = c->ex, *xe = c->ex + c->n_ex, *s = c->st, *se = c->st + c->n_st;
+    const bub_span *x = c->ex, *xe = c->ex + c->n_ex;
+    const bub_iv *s = c->st, *se = c->st + c->n_st;
     bub_ev *o = ev; /* the last item written */
     *o = (bub_ev){INT64_MIN, BUB_EV_NOSPAN, 0, 0};
     /* locals, not c's fields (an item's int64_t may alias a size_t): xt the start of span

@@ -68,8 +68,8 @@ void fp_bub_ctx_init_jobs(bub_ctx *c, fp_bubbles *b, fp_bub_warn_fn warn, void *
     c->row_wait = calloc(n, 1);
     c->row_nopipe = calloc(n, 1);
     c->row_wf = calloc(n, sizeof *c->row_wf);
-    c->last_exe = calloc(n, sizeof *c->last_exe);
-    if (!c->row_static || !c->row_wait || !c->row_nopipe || !c->row_wf || !c->last_exe)
+    c->last_exe = NULL; /* keep_last's, on a wave read in chunks */
+    if (!c->row_static || !c->row_wait || !c->row_nopipe || !c->row_wf)
         abort();
     for (int k = 0; k < FP_CL_COUNT; k++)
         for (int cat = 0; cat < BUB_CATS; cat++)
@@ -113,17 +113,15 @@ void fp_bub_ctx_free(bub_ctx *c)
     c->row_nopipe = NULL;
     c->row_wf = NULL;
     c->last_exe = NULL;
-    c->st = c->ex = NULL;
+    c->st = NULL;
+    c->ex = NULL;
     c->ptab = NULL;
     c->prod = NULL;
 }
 
 void fp_bub_ctx_own_tables(bub_ctx *c)
 {
-    size_t n = c->b->code.n + 1;
-    c->last_exe = calloc(n, sizeof *c->last_exe);
-    if (!c->last_exe)
-        abort();
+    c->last_exe = NULL; /* its own, made by keep_last when a wave comes in chunks */
     c->prod = c->ret = NULL;
     c->cap_prod = c->cap_ret = 0;
 }
@@ -149,7 +147,10 @@ static inline fp_counter line_counter(const bub_line *L, unsigned k)
     return (L->cat >> (BUB_LB_VM + k)) & 1u ? FP_CNT_VM : (L->cat >> (BUB_LB_LGKM + k)) & 1u ? FP_CNT_LGKM : FP_CNT_NONE;
 }
 
-void fp_bub_inst_tables_init(bub_ctx *c)
+/* The instruction pass's table of c's code rows into lines[0 .. c->lines_cap), every sum
+ * 0: from the per-row tables only, which nothing writes once they are made, so a worker
+ * fills its own on its thread while another sums into its table. */
+static void lines_fill(const bub_ctx *c, bub_line *lines)
 {
     const fp_code *code = &c->b->code;
     uint64_t bits[FP_CL_COUNT][2]; /* they depend on the class and row_nopipe alone */
@@ -174,20 +175,9 @@ void fp_bub_inst_tables_init(bub_ctx *c)
     /* keys 13 and 14 are no category's (bub_cat_key gives them none), yet computed as
      * every category past FP_CAT_BVH is: they hold key OTHER's flags, so wave_pass_direct
      * reads fl[cat] for every cat below BUB_CATS (test_bub_inst check_table holds it) */
-    c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
-    /* sentinels past the last line up to a power of two: a wave whose OR of lines is below
-     * it reads its records' lines unclamped (wave_pass_direct); at most twice the table,
-     * and not past 2^18 lines (16 MB), beyond which the one sentinel and the clamp stay */
-    size_t cap = 1;
-    while (cap < c->n_lines + 1 && cap < ((size_t)1 << 18))
-        cap *= 2;
-    c->lines_cap = cap < c->n_lines + 1 ? c->n_lines + 1 : cap;
-    c->lines = malloc(c->lines_cap * sizeof *c->lines);
-    if (!c->lines)
-        abort();
     for (size_t l = 0; l < c->n_lines; l++) {
         size_t row = code->pos_of_index[l];
-        bub_line *L = &c->lines[l];
+        bub_line *L = &lines[l];
         *L = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
         if (row == SIZE_MAX) {
             memset(L->fl, BUB_F_UNKNOWN, sizeof L->fl);
@@ -205,11 +195,36 @@ void fp_bub_inst_tables_init(bub_ctx *c)
      * takes min(line, n_lines) instead of a test), never folded nor named; and the ones
      * up to lines_cap, the same */
     for (size_t l = c->n_lines; l < c->lines_cap; l++) {
-        c->lines[l] = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
-        memset(c->lines[l].fl, BUB_F_UNKNOWN, sizeof c->lines[l].fl);
+        lines[l] = (bub_line){.row = BUB_LINE_NONE, .rare = BUB_LINE_UNKNOWN};
+        memset(lines[l].fl, BUB_F_UNKNOWN, sizeof lines[l].fl);
     }
+}
+
+void fp_bub_inst_tables_init(bub_ctx *c)
+{
+    const fp_code *code = &c->b->code;
+    c->n_lines = code->pos_of_index ? (size_t)code->max_index + 1 : 0;
+    /* sentinels past the last line up to a power of two: a wave whose OR of lines is below
+     * it reads its records' lines unclamped (wave_pass_direct); at most twice the table,
+     * and not past 2^18 lines (16 MB), beyond which the one sentinel and the clamp stay */
+    size_t cap = 1;
+    while (cap < c->n_lines + 1 && cap < ((size_t)1 << 18))
+        cap *= 2;
+    c->lines_cap = cap < c->n_lines + 1 ? c->n_lines + 1 : cap;
+    c->lines = malloc(c->lines_cap * sizeof *c->lines);
+    if (!c->lines)
+        abort();
+    lines_fill(c, c->lines);
     c->lines_owner = c;
     c->g_wave = c->g_next = 0;
+}
+
+void fp_bub_inst_tables_adopt(bub_ctx *c, bub_ctx *from)
+{
+    c->lines = from->lines;
+    c->lines_owner = c;
+    from->lines = NULL;
+    from->lines_owner = NULL;
 }
 
 void fp_bub_inst_tables_free(bub_ctx *c)
@@ -414,16 +429,23 @@ static inline const fp_wave_wait *wq_peek(bub_waits *q)
     return NULL;
 }
 
+void fp_bub_inst_tables_own(bub_ctx *c)
+{
+    if (c->lines_owner == c)
+        return;
+    bub_line *own = malloc(c->lines_cap * sizeof *own);
+    if (!own)
+        abort();
+    /* filled, not copied: the table it was copied from may be another worker's now
+     * (fp_bub_inst_tables_adopt), summed into while this one starts */
+    lines_fill(c, own);
+    c->lines = own;
+    c->lines_owner = c;
+}
+
 void fp_bub_wave_begin(bub_ctx *c, bool has_waits, const bub_waits *q)
 {
-    if (c->lines_owner != c) { /* a worker's copy of the ctx: its own sums, at its first wave */
-        bub_line *own = malloc(c->lines_cap * sizeof *own);
-        if (!own)
-            abort();
-        memcpy(own, c->lines, c->lines_cap * sizeof *own);
-        c->lines = own;
-        c->lines_owner = c;
-    }
+    fp_bub_inst_tables_own(c); /* a worker's copy of the ctx: its own sums */
     c->g_wave = c->g_next; /* above every last_g of the waves before */
     FP_RESERVE(c->ret, 0, c->cap_ret, (size_t)2 * BUB_REPLAY_CAP); /* ring_wait's room */
     c->replay = !has_waits;
@@ -565,6 +587,14 @@ static __attribute__((noinline)) bub_iv *drain_window(bub_ctx *c, bub_iv *sp, si
  * records go, a later wait may still name them. */
 static void keep_last(bub_ctx *c, const fp_wave_inst *rec, size_t n)
 {
+    /* made here, at the first chunk's end (last_exe_of reads it only for an earlier
+     * chunk's record): a wave read whole never needs it, and the table made for every ctx
+     * up front was 24 bytes a code row, ~12 fresh pages a worker on flash_attn_func-big */
+    if (!c->last_exe) {
+        c->last_exe = calloc(c->b->code.n + 1, sizeof *c->last_exe);
+        if (!c->last_exe)
+            abort();
+    }
     const uint64_t g1 = c->g_wave + 1 + c->ck_wi0;
     for (size_t j = n; j-- > 0;) {
         const bub_line *L = line_at(c, rec[j].line);
@@ -602,10 +632,11 @@ static inline __attribute__((always_inline)) void wave_pass_t(bub_ctx *c, const 
     uint64_t gw = c->g_wave + 1 + c->wave_i;
     FP_RESERVE(c->st, c->n_st, c->cap_st, n);
     FP_RESERVE(c->ex, c->n_ex, c->cap_ex, n);
-    bub_iv *sp = c->st + c->n_st, *nx = c->ex + c->n_ex;
+    bub_iv *sp = c->st + c->n_st;
+    bub_span *nx = c->ex + c->n_ex;
     /* the wave's last in-flight span; none yet: one no window joins (t0 > t1) */
-    bub_iv none = {INT64_MAX, INT64_MIN, 0, 0, 0};
-    bub_iv *last = c->n_ex ? nx - 1 : &none;
+    bub_span none = {INT64_MAX, INT64_MIN};
+    bub_span *last = c->n_ex ? nx - 1 : &none;
     /* its bounds, kept here while windows join it: last->t1 is written when the next span
      * starts and at the chunk's end (nothing reads c->ex in between) */
     int64_t lt0 = last->t0, lt1 = last->t1;
@@ -627,7 +658,7 @@ static inline __attribute__((always_inline)) void wave_pass_t(bub_ctx *c, const 
             } else {                                                                                                   \
                 unsorted |= t0 < lt1; /* none: never */                                                                \
                 last->t1 = lt1;                                                                                        \
-                *nx = (bub_iv){t0, t1, 0, 0, 0};                                                                       \
+                *nx = (bub_span){t0, t1};                                                                              \
                 last = nx++;                                                                                           \
                 lt0 = t0;                                                                                              \
                 lt1 = t1;                                                                                              \

@@ -953,7 +953,8 @@ struct fp_trace_part {
     bool general; /* fp_trace_facts_general's: the waves' part too */
 };
 
-static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, bool general, size_t small_min)
+static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, bool general, size_t small_min,
+                                fp_occupancy *drop)
 {
     if (!occ || !occ->n)
         return NULL;
@@ -990,6 +991,8 @@ static fp_trace_part *trace_occ(const fp_occupancy *occ, const fp_realtime *rt, 
     lt->peak_waves_per_simd = a.peak_simd;
     lt->peak_waves_per_cu = a.peak_cu;
     span_and_clock(occ, rt, lt);
+    if (drop) /* occ is drop: nothing below reads it */
+        fp_occupancy_free(drop);
     occ_distribution(&a, wd);
     free(a.w);
     free(a.cl);
@@ -1142,7 +1145,12 @@ fp_bub_occ_se *fp_occ_levels_general(const fp_occupancy *occ) { return occ_level
 
 fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt)
 {
-    return trace_occ(occ, rt, false, SMALL_MIN_EVENTS);
+    return trace_occ(occ, rt, false, SMALL_MIN_EVENTS, NULL);
+}
+
+fp_trace_part *fp_trace_facts_occ_drop(fp_occupancy *occ, const fp_realtime *rt)
+{
+    return trace_occ(occ, rt, false, SMALL_MIN_EVENTS, occ);
 }
 
 void fp_trace_facts_waves(fp_trace_part *part, fp_wd_wave *waves, size_t n, bool have_loop, fp_launch_trace **ltp,
@@ -1178,13 +1186,13 @@ void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *
 void fp_trace_facts_general(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n, bool have_loop,
                             fp_launch_trace **ltp, fp_workdist **wdp)
 {
-    fp_trace_facts_waves(trace_occ(occ, rt, true, SIZE_MAX), waves, n, have_loop, ltp, wdp);
+    fp_trace_facts_waves(trace_occ(occ, rt, true, SIZE_MAX, NULL), waves, n, have_loop, ltp, wdp);
 }
 
 void fp_trace_facts_small_all(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *waves, size_t n,
                               bool have_loop, fp_launch_trace **ltp, fp_workdist **wdp)
 {
-    fp_trace_facts_waves(trace_occ(occ, rt, false, 1), waves, n, have_loop, ltp, wdp);
+    fp_trace_facts_waves(trace_occ(occ, rt, false, 1, NULL), waves, n, have_loop, ltp, wdp);
 }
 
 void fp_trace_facts_to_doc(const fp_bubbles *b, fp_bubbles_doc *d)

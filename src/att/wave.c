@@ -228,6 +228,16 @@ static int parse_wave_obj(fp_jscan *js, fp_wave *w, const char *name, fp_err *er
  * and starts over, exactly as before. A document in memory is a window at EOF. */
 #define WIN_AHEAD ((size_t)64 << 10)
 #define WIN_SIZE ((size_t)1 << 20)
+/* The walk's window over a file read whole (stream_wave_file) is smaller: every page of
+ * the window that read() fills is a fresh one the first time (the kernel's copy faults it
+ * in), and a 1 MiB window took in each worker's largest file whole (flash_attn_func-big:
+ * up to 420 KB, ~100 pages a worker). 64 KiB filled, refilled when fewer than 8 KiB are
+ * left (the tail moved to the front: at most 8 KiB per refill): flash_attn_func-big, 1 job,
+ * 1,041 -> ~950 page faults for +45 K instructions (+0.06 %: more reads and moves). A
+ * token longer than WALK_AHEAD (no row of the decoder's is near it) only sends the file
+ * the whole-file way, which reads it the same. */
+#define WALK_FILL ((size_t)64 << 10)
+#define WALK_AHEAD ((size_t)8 << 10)
 
 typedef struct wsrc {
     fp_fc c;     /* first: the scanners get &s->c */
@@ -2254,14 +2264,15 @@ static void match_by_numbers(const listed_ent *names, size_t n, fp_wave_list *ou
 static void cross_check(const char *dir, fp_wave_list *out, bool canonical, bool general)
 {
     char *path = fp_path_join(dir, "filenames.json");
-    fp_sb sb;
-    fp_sb_init(&sb);
+    /* mapped, not read (as occupancy.json: no fresh page per 4 KiB of a read copy; 182 KB
+     * in moe_reduce-big); both readers below are bounded by the length */
+    fp_file_view fv;
     fp_err e = {0};
-    int rc = fp_read_file(path, &sb, &e);
+    int rc = fp_file_map(path, &fv, &e);
     free(path);
     fp_err_clear(&e);
     if (rc != 0) {
-        fp_sb_free(&sb);
+        fp_file_unmap(&fv);
         return;
     }
     listed_ent *names = NULL;
@@ -2270,18 +2281,18 @@ static void cross_check(const char *dir, fp_wave_list *out, bool canonical, bool
         /* room for the entries at once: each takes 32 bytes or more as rocprofv3 writes
          * them, and growing by doubling copied the 4,112 entries of a big trace ~2 times
          * over (FP_GROW still grows it for a denser document) */
-        cap = sb.len / 32 + 1;
+        cap = fv.len / 32 + 1;
         names = malloc(cap * sizeof *names);
         if (!names)
             abort();
     }
-    if (general || !listed_fast(sb.buf, sb.len, &names, &n, &cap)) {
+    if (general || !listed_fast(fv.data, fv.len, &names, &n, &cap)) {
         listed_free(names, n);
         names = NULL;
         n = cap = 0;
-        if (!listed_jscan(sb.buf, sb.len, &names, &n, &cap)) {
+        if (!listed_jscan(fv.data, fv.len, &names, &n, &cap)) {
             listed_free(names, n);
-            fp_sb_free(&sb);
+            fp_file_unmap(&fv);
             return;
         }
     }
@@ -2292,7 +2303,7 @@ static void cross_check(const char *dir, fp_wave_list *out, bool canonical, bool
     else
         match_by_name(names, n, out);
     listed_free(names, n);
-    fp_sb_free(&sb); /* after the matching: fast entries point into it */
+    fp_file_unmap(&fv); /* after the matching: fast entries point into it */
 }
 
 static unsigned bit_len(unsigned v) { return v ? 32u - (unsigned)__builtin_clz(v) : 0; }
@@ -2474,9 +2485,8 @@ static bool stream_wave_file(int dfd, const fp_wave_file *f, fp_wave_walker *wk,
     if (fd < 0)
         return false;
     wk->buf.len = 0;
-    fp_sb_grow(&wk->buf, WIN_SIZE + ROW_WINDOW);
-    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, wk->buf.cap - ROW_WINDOW, WIN_AHEAD, fd, NULL, 0, 0, false, false,
-                ROW_WINDOW};
+    fp_sb_grow(&wk->buf, WALK_FILL + ROW_WINDOW);
+    wsrc src = {{wk->buf.buf, wk->buf.buf}, wk->buf.buf, WALK_FILL, WALK_AHEAD, fd, NULL, 0, 0, false, false, ROW_WINDOW};
     wave_reset(&wk->w);
     wk->w.inst_base = 0;
     /* sizing: with a chunked reader, a wave growing past its limit stops here */
@@ -2909,7 +2919,16 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
             memset(s, 0, sizeof *s);
             s->se = se;
             s->small_keys = true; /* occ_row6's rows are; the others are checked below */
-            size_t ecap = 0;
+            /* Room for every row the rest of the document can hold (a row takes 11 bytes
+             * or more, "[0,0,0,0,0]", and its ','), fitted when the array ends: address
+             * space only, a page costs when a row reaches it. Doubling copied each SE's
+             * events ~once (moe_reduce-big, 1.2 MB: ~115 page faults in realloc's copies).
+             * At most 2^20 events (24 MB) at once: past that the array doubles as before. */
+            size_t ecap = (size_t)(c.e - c.p) / 12 + 2;
+            ecap = ecap < ((size_t)1 << 20) ? ecap : (size_t)1 << 20;
+            s->ev = malloc(ecap * sizeof *s->ev);
+            if (!s->ev)
+                abort();
             if (!fp_fc_lit(&c, ']')) {
                 for (;;) {
                     /* the usual rows back to back, each "," + "[" taken here as the
@@ -2968,6 +2987,11 @@ static int occ_fast(const char *buf, size_t len, fp_occupancy *out)
                 if (!fp_fc_lit(&c, ']'))
                     goto fail;
             }
+            if (s->n < ecap) { /* in place: the tail goes back to the heap */
+                fp_occ_event *fit = realloc(s->ev, (s->n ? s->n : 1) * sizeof *s->ev);
+                if (fit)
+                    s->ev = fit;
+            }
             occ_sort(s);
         } while (fp_fc_lit(&c, ','));
         if (!fp_fc_lit(&c, '}'))
@@ -2995,13 +3019,15 @@ int fp_occupancy_load(const char *dir, fp_occupancy *out, fp_err *err)
 {
     memset(out, 0, sizeof *out);
     char *path = fp_path_join(dir, "occupancy.json");
-    fp_sb sb;
-    fp_sb_init(&sb);
-    int rc = fp_read_file(path, &sb, err);
+    /* mapped, not read: a read copy faults in a fresh page per 4 KiB of the file (1.2 MB
+     * in moe_reduce-big: ~175 of its 1,120 page faults, --jobs 1); the readers are
+     * bounded by len and need no NUL after it */
+    fp_file_view fv;
+    int rc = fp_file_map(path, &fv, err);
     free(path);
     if (rc == 0)
-        rc = fp_occupancy_parse(sb.buf, sb.len, out, err);
-    fp_sb_free(&sb);
+        rc = fp_occupancy_parse(fv.data, fv.len, out, err);
+    fp_file_unmap(&fv);
     return rc;
 }
 

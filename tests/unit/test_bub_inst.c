@@ -208,7 +208,8 @@ static void test_table_corpus(void **state)
 
 typedef struct ref_out {
     int64_t *hit, *stall, *lat, *cls_cycles; /* per row; cls_cycles: class_cycles[static] */
-    bub_iv *st, *ex;
+    bub_iv *st;
+    bub_span *ex;
     size_t n_st, n_ex, cap_st, cap_ex;
     bool unsorted;
     int64_t drain_stall, drain_waves, unknown;
@@ -229,7 +230,7 @@ static void ref_window(const bub_ctx *c, ref_out *o, const fp_wave_inst *r, size
         return;
     }
     if (o->n_ex) {
-        bub_iv *last = &o->ex[o->n_ex - 1];
+        bub_span *last = &o->ex[o->n_ex - 1];
         if (t0 <= last->t1 && t0 >= last->t0) {
             if (t1 > last->t1)
                 last->t1 = t1;
@@ -238,7 +239,7 @@ static void ref_window(const bub_ctx *c, ref_out *o, const fp_wave_inst *r, size
         o->unsorted |= t0 < last->t1;
     }
     FP_GROW(o->ex, o->n_ex, o->cap_ex);
-    o->ex[o->n_ex++] = (bub_iv){t0, t1, 0, 0, 0};
+    o->ex[o->n_ex++] = (bub_span){t0, t1};
 }
 
 static void ref_pass(const bub_ctx *c, ref_out *o, const fp_wave_inst *rec, size_t n, int gi)

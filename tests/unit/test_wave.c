@@ -1353,7 +1353,7 @@ static void test_windowed(void **state)
     /* truncated at every point of the last window: refused with jscan's message */
     for (size_t cut = sb.len - 300; cut < sb.len; cut += 7)
         agree(&a, &b, sb.buf, cut, "cut", cut);
-    /* the walk: a 5 MB file through the 2 MiB window, as jscan reads it */
+    /* the walk: a 5 MB file through the walk's window, as jscan reads it */
     fp_sb_free(&sb);
     fp_sb_init(&sb);
     decoder_doc(&sb, 220000, 3);
@@ -1384,6 +1384,76 @@ static void test_windowed(void **state)
     fp_sb_free(&sb);
     fp_wave_free(&a);
     fp_wave_free(&b);
+}
+
+/* the walk's callback for test_walk_sizes: each wave as jscan reads its file (by id) */
+typedef struct walk_expect {
+    fp_wave want[4];
+    int seen;
+} walk_expect;
+
+static int check_wave(void *user, const fp_wave_file *f, const fp_wave *w)
+{
+    walk_expect *x = user;
+    assert_true(f->id >= 0 && f->id < 4);
+    same_wave(w, &x->want[f->id]);
+    x->seen++;
+    return 0;
+}
+
+/* One walker over files of different sizes, in this order: a 2 MB one (many refills of
+ * the window), a small one (the window's old bytes must not leak into it), one with a
+ * value longer than the window keeps ahead (declined: read whole, the buffer grows to the
+ * file) and a 2 MB one again after it. Each as jscan reads it; and while no file is
+ * declined the read buffer stays a small window (every page of it that read() fills is
+ * a fresh page the first time: a 1 MiB window faulted in each worker's largest file). */
+static void test_walk_sizes(void **state)
+{
+    (void)state;
+    static const int rows[4] = {80000, 40, 200, 80000};
+    static const size_t name_len[4] = {3, 3, 20000, 7};
+    char dir[] = "/tmp/fp_wsize_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    walk_expect x;
+    x.seen = 0;
+    fp_err e = {0};
+    char path[4][64];
+    for (int i = 0; i < 4; i++) {
+        fp_sb sb;
+        fp_sb_init(&sb);
+        decoder_doc(&sb, rows[i], name_len[i]);
+        fp_wave_init(&x.want[i]);
+        assert_int_equal(fp_wave_parse_jscan(&x.want[i], sb.buf, sb.len, "x.json", &e), 0);
+        snprintf(path[i], sizeof path[i], "%s/se0_sm0_sl0_wv%d.json", dir, i);
+        FILE *f = fopen(path[i], "w");
+        assert_non_null(f);
+        assert_int_equal(fwrite(sb.buf, 1, sb.len, f), sb.len);
+        fclose(f);
+        fp_sb_free(&sb);
+    }
+    fp_wave_list l;
+    assert_int_equal(fp_wave_list_dir(dir, &l, &e), 0);
+    assert_int_equal(l.n, 4);
+    fp_wave_walker wk;
+    fp_wave_walker_init(&wk);
+    fp_wave_list first = l;
+    first.n = 2; /* the big file and the small one: never declined */
+    assert_int_equal(fp_wave_walk_with(&wk, dir, &first, check_wave, NULL, &x), 0);
+    assert_int_equal(x.seen, 2);
+    if (wk.buf.cap > ((size_t)128 << 10))
+        fail_msg("the walk's read buffer grew to %zu bytes for files it read through its window", wk.buf.cap);
+    fp_wave_list rest = l;
+    rest.files += 2;
+    rest.n = 2;
+    assert_int_equal(fp_wave_walk_with(&wk, dir, &rest, check_wave, NULL, &x), 0);
+    assert_int_equal(x.seen, 4);
+    fp_wave_walker_free(&wk);
+    fp_wave_list_free(&l);
+    for (int i = 0; i < 4; i++) {
+        unlink(path[i]);
+        fp_wave_free(&x.want[i]);
+    }
+    rmdir(dir);
 }
 
 /* A buffer that is not NUL-terminated and ends in a long run of digits inside a
@@ -1542,7 +1612,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),          cmocka_unit_test(test_bad), cmocka_unit_test(test_fast_path_parity),
         cmocka_unit_test(test_fast_rows_parity), cmocka_unit_test(test_occupancy_parity),
-        cmocka_unit_test(test_row_window_end), cmocka_unit_test(test_windowed),
+        cmocka_unit_test(test_row_window_end), cmocka_unit_test(test_windowed), cmocka_unit_test(test_walk_sizes),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_list_and_walk),
         cmocka_unit_test(test_dispatch_number), cmocka_unit_test(test_common_rows),
         cmocka_unit_test(test_common_rows_baseline), cmocka_unit_test(test_fast_rows_parity_baseline),

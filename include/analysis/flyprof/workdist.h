@@ -44,6 +44,10 @@ void fp_trace_facts(const fp_occupancy *occ, const fp_realtime *rt, fp_wd_wave *
  * not handed over. */
 typedef struct fp_trace_part fp_trace_part;
 fp_trace_part *fp_trace_facts_occ(const fp_occupancy *occ, const fp_realtime *rt);
+/* The same, freeing occ (fp_occupancy_free: left empty) as soon as its events are
+ * read, before the per-wave distribution, which needs only the waves: what it allocates
+ * then takes their pages (moe_reduce-big: 1.5 MB of events). */
+fp_trace_part *fp_trace_facts_occ_drop(fp_occupancy *occ, const fp_realtime *rt);
 void fp_trace_facts_waves(fp_trace_part *part, fp_wd_wave *waves, size_t n, bool have_loop, fp_launch_trace **lt,
                           fp_workdist **wd);
 void fp_trace_part_free(fp_trace_part *part);

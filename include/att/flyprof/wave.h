@@ -2,7 +2,7 @@
  * wave.h - the per-wave files of a decoded ATT dispatch dir, read one at a time.
  *
  * A dispatch dir holds one se<S>_sm<M>_sl<L>_wv<N>.json per traced wave (up to
- * thousands, tens of MB). They are read through one reused 2 MiB window by the fast
+ * thousands, tens of MB). They are read through one reused 64 KiB window by the fast
  * scanner into ONE reusable fp_wave, and handed to a callback in a deterministic
  * order, so that memory is bounded by the rows of the largest wave (not its bytes:
  * a file is read whole only when the window's scanner declines it) plus what the
@@ -95,7 +95,7 @@ int fp_wave_parse(fp_wave *w, const char *buf, size_t len, const char *name, fp_
  * (exposed so tests can check both paths agree). */
 int fp_wave_parse_jscan(fp_wave *w, const char *buf, size_t len, const char *name, fp_err *err);
 /* The walk's way on a document in memory: the fast scanner through a window of `win`
- * bytes (>= 64) refilled as it goes - fp_wave_walk reads each file so, in 2 MiB, and
+ * bytes (>= 64) refilled as it goes - fp_wave_walk reads each file so, in 64 KiB, and
  * never holds a whole large file - then fp_wave_parse on anything it does not accept
  * (*windowed, if given, says whether the window's scanner accepted it). The same
  * result as fp_wave_parse for every input and window (tests, fuzzing). */
