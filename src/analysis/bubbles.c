@@ -1489,7 +1489,7 @@ static int analyze_pass(const char *dir, fp_rank_by rank_by, fp_bubbles *out, bo
     if (sj.occ_thread)
         fp_task_join(&sj.occ_th);
     else
-        occ_main(&sj.occ); /* here, after the wstates files, as ever */
+        occ_main(&sj.occ); /* it ran before the walk: nothing left to do (occ_job.ran) */
     sj.occ_thread = false;
     if (wsj->stopped || sj.occ.stopped) {
         /* a signal after the walk, before a side job's last file: what it made is partial */
