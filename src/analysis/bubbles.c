@@ -1551,12 +1551,16 @@ int fp_bub_analyze_probed(const char *dir, fp_rank_by rank_by, fp_bubbles *out, 
     /* the threads the pass's tasks run on, started before anything else: a new thread
      * may wait milliseconds for a CPU (team.h), this way while code.json is read */
     fp_team_warm(jobs - 1);
+    if (jobs >= 2)
+        fp_team_spread_begin(); /* the workers on CPUs of their own (team.h says why) */
     warn_buf wb = {0};
     int rc = analyze_pass(dir, rank_by, out, true, jobs, cancel, probe, &wb, err);
     if (rc == 1) {
         warn_buf_free(&wb);
         rc = analyze_pass(dir, rank_by, out, false, jobs, cancel, probe, &wb, err);
     }
+    if (jobs >= 2)
+        fp_team_spread_end();
     for (size_t i = 0; warn && i < wb.n; i++)
         warn(user, wb.msg[i]);
     warn_buf_free(&wb);

@@ -293,10 +293,12 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     char *out = NULL;
     env_job env;
     memset(&env, 0, sizeof env);
-    if (fp_bubbles_analyze_cancel(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, (int)a->jobs, ctx->interrupted, err))
+    int jobs = a->jobs ? (int)a->jobs : fp_bubbles_default_jobs();
+    if (jobs >= 2)
+        fp_team_spread_begin(); /* through the writes too: they split over the team (team.h) */
+    if (fp_bubbles_analyze_cancel(ref.dir, rank_of(a->rank), &b, warn_cb, ctx, jobs, ctx->interrupted, err))
         goto done;
     decoder_warnings(ctx, &ref, &b);
-    int jobs = a->jobs ? (int)a->jobs : fp_bubbles_default_jobs();
     fp_bubbles_doc_build_jobs(&b, &doc, jobs);
     fp_bubbles_free(&b);
     /* a signal during the last steps: keep the previous bubbles.json, do not replace it */
@@ -313,6 +315,8 @@ static int run_bubbles(fp_ctx *ctx, void *argsp, char **pos, int npos, fp_err *e
     rc = 0;
 done:
     cJSON_Delete(env_take_if_started(&env));
+    if (jobs >= 2)
+        fp_team_spread_end();
     free(out);
     leave_or_free(ctx, &doc);
     fp_bubbles_free(&b);

@@ -3,11 +3,16 @@
  */
 #include "flyprof/cpus.h"
 
+#include "flyprof/team.h"
+
 #include <sched.h>
 #include <unistd.h>
 
 int fp_cpus_usable(void)
 {
+    int spread = fp_team_spread_cpus(); /* this thread is pinned for a while: the mask it had */
+    if (spread > 0)
+        return spread;
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) == 0) {

@@ -22,6 +22,11 @@ static struct {
     fp_task *head, *tail;
     atomic_int queued; /* the queue's length: what spinners look at */
     atomic_int n;      /* threads started */
+    pthread_t th[FP_TEAM_MAX];
+    int spread; /* fp_team_spread_begin depth (the warming thread only) */
+    bool pinned; /* the depth-1 begin pinned: saved holds the mask to give back */
+    cpu_set_t saved;
+    int home; /* the CPU the caller was kept on */
 } team = {.m = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
 
 static uint64_t now_ns(void)
@@ -110,6 +115,59 @@ static void *team_main(void *unused)
     return NULL;
 }
 
+/* Under spread: the CPU for team thread k, the k-th of the saved mask after home
+ * (cyclic, home itself skipped). */
+static int spread_cpu(int k)
+{
+    int n = CPU_COUNT(&team.saved) - 1, want = k % n, seen = 0;
+    for (int i = 1; i < CPU_SETSIZE; i++) {
+        int c = (team.home + i) % CPU_SETSIZE;
+        if (CPU_ISSET(c, &team.saved) && seen++ == want)
+            return c;
+    }
+    return team.home;
+}
+
+static void pin_thread(pthread_t th, int cpu)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    (void)pthread_setaffinity_np(th, sizeof one, &one); /* best effort: a cpuset may forbid it */
+}
+
+void fp_team_spread_begin(void)
+{
+    if (team.spread++ > 0)
+        return;
+    int home = sched_getcpu();
+    CPU_ZERO(&team.saved);
+    if (home < 0 || sched_getaffinity(0, sizeof team.saved, &team.saved) != 0 || CPU_COUNT(&team.saved) < 2 ||
+        !CPU_ISSET(home, &team.saved))
+        return;
+    team.home = home;
+    team.pinned = true;
+    pin_thread(pthread_self(), home);
+    pthread_mutex_lock(&team.m);
+    for (int k = 0; k < atomic_load(&team.n); k++)
+        pin_thread(team.th[k], spread_cpu(k));
+    pthread_mutex_unlock(&team.m);
+}
+
+void fp_team_spread_end(void)
+{
+    if (team.spread == 0 || --team.spread > 0 || !team.pinned)
+        return;
+    team.pinned = false;
+    (void)pthread_setaffinity_np(pthread_self(), sizeof team.saved, &team.saved);
+    pthread_mutex_lock(&team.m);
+    for (int k = 0; k < atomic_load(&team.n); k++)
+        (void)pthread_setaffinity_np(team.th[k], sizeof team.saved, &team.saved);
+    pthread_mutex_unlock(&team.m);
+}
+
+int fp_team_spread_cpus(void) { return team.pinned ? CPU_COUNT(&team.saved) : 0; }
+
 void fp_team_warm(int n)
 {
     if (n > FP_TEAM_MAX)
@@ -123,7 +181,10 @@ void fp_team_warm(int n)
         pthread_t th;
         if (pthread_create(&th, &at, team_main, NULL) != 0)
             break; /* fewer threads: tasks run on the ones there are, or in their joiners */
-        atomic_fetch_add(&team.n, 1);
+        int k = atomic_fetch_add(&team.n, 1);
+        team.th[k] = th;
+        if (team.pinned)
+            pin_thread(th, spread_cpu(k));
     }
     if (attr)
         pthread_attr_destroy(&at);

@@ -2,7 +2,8 @@
  * with one, every task runs once, its writes are seen after the join, a task no team
  * thread has taken is run by its joiner (so a join never waits behind a busy team), the
  * queue stays whole when a joiner takes a task out of its middle or its end, and the
- * team's threads run what is left in order. The tests run in this order: the team is
+ * team's threads run what is left in order; spread pins the caller and the team apart and
+ * gives the masks back. The tests run in this order: the team is
  * process-wide, the first one needs it not started yet. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,10 +11,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "flyprof/cpus.h"
 #include "flyprof/team.h"
 
 typedef struct job {
@@ -173,6 +176,106 @@ static void test_join_waits(void **state)
     assert_false(pthread_equal(j.ran_on, pthread_self()));
 }
 
+/* What a task sees of its own thread: the CPUs it may run on. */
+typedef struct mask_job {
+    cpu_set_t mask;
+    int rc;
+    atomic_bool *release; /* hold the thread until set, so a second task goes to another one */
+    atomic_bool started;
+} mask_job;
+
+static void *read_mask(void *p)
+{
+    mask_job *m = p;
+    m->rc = sched_getaffinity(0, sizeof m->mask, &m->mask);
+    atomic_store(&m->started, true);
+    double t0 = now_s();
+    while (m->release && !atomic_load(m->release) && now_s() - t0 < 5.0)
+        ;
+    return NULL;
+}
+
+/* A task on the team: the mask of the thread that ran it (not the joiner: it is held
+ * by a blocker until the team thread has taken it). */
+static cpu_set_t team_mask(void)
+{
+    atomic_bool release = false;
+    mask_job m = {.release = &release};
+    fp_task t;
+    assert_int_equal(fp_task_start(&t, read_mask, &m), 0);
+    double t0 = now_s();
+    while (!atomic_load(&m.started))
+        if (now_s() - t0 > 5.0)
+            fail_msg("no team thread took the task within 5 s");
+    atomic_store(&release, true);
+    fp_task_join(&t);
+    assert_int_equal(m.rc, 0);
+    return m.mask;
+}
+
+static cpu_set_t my_mask(void)
+{
+    cpu_set_t s;
+    assert_int_equal(sched_getaffinity(0, sizeof s, &s), 0);
+    return s;
+}
+
+/* Spread (team.h): the caller kept on its CPU, each team thread (the one there was and
+ * one warmed meanwhile) on one other CPU of the caller's mask, fp_cpus_usable unchanged,
+ * nesting, and every mask given back at the end; with a mask of one CPU, nothing. */
+static void test_spread(void **state)
+{
+    (void)state;
+    cpu_set_t all = my_mask();
+    if (CPU_COUNT(&all) < 2)
+        skip(); /* one CPU: the no-op half is below, and needs a second CPU to leave */
+    int usable = fp_cpus_usable();
+    assert_int_equal(usable, CPU_COUNT(&all));
+    fp_team_spread_begin();
+    cpu_set_t me = my_mask();
+    assert_int_equal(CPU_COUNT(&me), 1);
+    int home = sched_getcpu();
+    assert_true(CPU_ISSET(home, &me));
+    assert_true(CPU_ISSET(home, &all));
+    assert_int_equal(fp_cpus_usable(), usable); /* the mask it had, not the pinned one */
+    assert_int_equal(fp_team_spread_cpus(), usable);
+    fp_team_warm(2); /* started while spread: pinned too */
+    assert_int_equal(fp_team_size(), 2);
+    for (int i = 0; i < 8; i++) { /* either team thread may take it */
+        cpu_set_t t = team_mask();
+        assert_int_equal(CPU_COUNT(&t), 1);
+        assert_false(CPU_ISSET(home, &t));
+        CPU_AND(&t, &t, &all);
+        assert_int_equal(CPU_COUNT(&t), 1);
+    }
+    fp_team_spread_begin(); /* nested: the inner end keeps the pins */
+    fp_team_spread_end();
+    me = my_mask();
+    assert_int_equal(CPU_COUNT(&me), 1);
+    fp_team_spread_end();
+    me = my_mask();
+    assert_true(CPU_EQUAL(&me, &all));
+    assert_int_equal(fp_team_spread_cpus(), 0);
+    for (int i = 0; i < 8; i++) {
+        cpu_set_t t = team_mask();
+        assert_true(CPU_EQUAL(&t, &all));
+    }
+    fp_team_spread_end(); /* one end too many: nothing */
+    assert_true(CPU_EQUAL(&me, &all));
+
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(home, &one);
+    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+    fp_team_spread_begin(); /* one CPU: no pins, nothing to give back */
+    assert_int_equal(fp_team_spread_cpus(), 0);
+    assert_int_equal(fp_cpus_usable(), 1);
+    fp_team_spread_end();
+    me = my_mask();
+    assert_true(CPU_EQUAL(&me, &one));
+    assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_join_runs_unclaimed),
         cmocka_unit_test(test_queue_stays_whole),
         cmocka_unit_test(test_join_waits),
+        cmocka_unit_test(test_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,4 +50,24 @@ int fp_task_start(fp_task *t, void *(*fn)(void *), void *arg);
 /* Returns once the task has run (here, when no thread had taken it yet). */
 void fp_task_join(fp_task *t);
 
+/* Spread the work over CPUs, from fp_team_spread_begin to the matching
+ * fp_team_spread_end (calls nest; only the thread that warms the team calls
+ * them): the caller stays on the CPU it is on and each team thread, now or
+ * warmed later, on another CPU of the caller's affinity mask; the end gives
+ * every one of them that mask back. No-op when the mask has one CPU.
+ *
+ * Why: on the 2-vCPU VMs this was measured on (a kernel that packs threads
+ * onto few vCPUs, `sched_vcpu_pack`), two busy threads of one process were
+ * often time-sliced on one vCPU while the other idled: `bubbles --jobs 2` was
+ * 1.04x the wall time of `--jobs 1` on flash_attn_func-big, and 0.75x with
+ * the two pinned apart (bench/paired.c, 31 rounds; docs/architecture.md).
+ * Child processes started in between inherit the pinned mask: spread only
+ * around work that starts none. fp_cpus_usable() keeps its answer meanwhile. */
+void fp_team_spread_begin(void);
+void fp_team_spread_end(void);
+
+/* While spread has pinned: the CPU count of the mask it will give back; else 0
+ * (fp_cpus_usable reads it, so that a pinned caller is not taken for one CPU). */
+int fp_team_spread_cpus(void);
+
 #endif
