@@ -3470,21 +3470,22 @@ static bool ws_shape(chunk_rd *r, off_t *off_s, off_t *off_t_)
     return cr_ws_peek(r) == -1; /* trailing bytes (or a read error): jscan decides */
 }
 
-/* A compact time cell at p (8 bytes readable, and the byte after the digits) that is not
- * the last: 1..7 digits, no leading '0' unless alone, then ',' - compact_int_sep's rule on
- * one word. Returns the bytes taken with the ',' (0: not this case). */
+/* A compact time cell at p (9 bytes readable) that is not the last: 1..8 digits, no
+ * leading '0' unless alone, then ',' - compact_int_sep's rule on one word (and the byte
+ * after it for 8 digits: cycle counts past 10^7, as in a trace longer than ~5 ms at 2 GHz,
+ * where the replayed 1 GB trace spends 60 % of its time cells). Returns the bytes taken
+ * with the ',' (0: not this case). */
 static inline unsigned ws_time_cell(const char *p, int64_t *v)
 {
     uint64_t w;
     memcpy(&w, p, 8);
     uint64_t d = w - 0x3030303030303030ull;
     uint64_t nd = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
-    if (!nd)
+    unsigned len = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+    if ((len < 8 ? (char)(w >> (8 * len)) : p[8]) != ',' || len == 0 || (len > 1 && (char)w == '0'))
         return 0;
-    unsigned len = (unsigned)__builtin_ctzll(nd) >> 3;
-    if ((char)(w >> (8 * len)) != ',' || len == 0 || (len > 1 && (char)w == '0'))
-        return 0;
-    d <<= 64 - 8 * len; /* swar_digits on the word already loaded */
+    if (len < 8)
+        d <<= 64 - 8 * len; /* swar_digits on the word already loaded */
     d = ((d * 2561) >> 8) & 0x00ff00ff00ff00ffull;
     d = ((d * 6553601) >> 16) & 0x0000ffff0000ffffull;
     *v = (int64_t)((d * 42949672960001ull) >> 32);
@@ -3668,11 +3669,11 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline unsigned w
 
 #endif
 
-/* Pass 2 in the compact case - time cells of 1..7 digits, state cells of 1..2, no sign, no
+/* Pass 2 in the compact case - time cells of 1..8 digits, state cells of 1..2, no sign, no
  * blank, not the arrays' last cells - a block of up to WS_BLOCK steps with plain arithmetic:
- * its values are in [0, 10^7), each term below 10^14, so from |acc| <= 2^62 no partial sum
- * of the block can leave int64 and the saturating sums would give the same numbers with no
- * overflow. Returns the steps taken (fewer than WS_BLOCK: the caller takes one step its
+ * its values are in [0, 10^8), the first term (the state carried in, below WS_COMPACT)
+ * below 10^16 and the others below 10^10, so from |acc| <= 2^62 no partial sum of the block
+ * can leave int64 and the saturating sums would give the same numbers with no overflow. Returns the steps taken (fewer than WS_BLOCK: the caller takes one step its
  * way, which also ends the arrays). */
 #define WS_BLOCK 256
 #define WS_COMPACT 100000000 /* 10^8: compact_int_sep's bound, for the values carried in */
@@ -3683,12 +3684,12 @@ static size_t ws_block(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int6
         return 0;
     /* cursors in locals: r and rt may be one object as far as the compiler knows */
     const char *ps = r->buf + r->pos, *pt = rt->buf + rt->pos;
-    /* a step takes at most 3 bytes of state (2 digits and ',') and 8 of time (7 and ','),
+    /* a step takes at most 3 bytes of state (2 digits and ',') and 9 of time (8 and ','),
      * and reads up to 16 at each cursor: the steps that surely fit, bounds checked once */
     ptrdiff_t room_s = (ptrdiff_t)(r->len - r->pos) - 16, room_t = (ptrdiff_t)(rt->len - rt->pos) - 32;
     if (room_s < 0 || room_t < 0)
         return 0;
-    size_t n = (size_t)(room_s / 3 < room_t / 8 ? room_s / 3 : room_t / 8) + 1;
+    size_t n = (size_t)(room_s / 3 < room_t / 9 ? room_s / 3 : room_t / 9) + 1;
     if (n > WS_BLOCK)
         n = WS_BLOCK;
     size_t k = 0;
@@ -3744,12 +3745,12 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t ws_block_wide(chunk_rd *r
         return 0;
     /* cursors in locals: r and rt may be one object as far as the compiler knows */
     const char *ps = r->buf + r->pos, *pt = rt->buf + rt->pos;
-    /* a step takes at most 3 bytes of state (2 digits and ',') and 8 of time (7 and ','),
+    /* a step takes at most 3 bytes of state (2 digits and ',') and 9 of time (8 and ','),
      * and reads up to 16 at each cursor: the steps that surely fit, bounds checked once */
     ptrdiff_t room_s = (ptrdiff_t)(r->len - r->pos) - 16, room_t = (ptrdiff_t)(rt->len - rt->pos) - 32;
     if (room_s < 0 || room_t < 0)
         return 0;
-    size_t n = (size_t)(room_s / 3 < room_t / 8 ? room_s / 3 : room_t / 8) + 1;
+    size_t n = (size_t)(room_s / 3 < room_t / 9 ? room_s / 3 : room_t / 9) + 1;
     if (n > WS_BLOCK)
         n = WS_BLOCK;
     size_t k = 0;

@@ -535,6 +535,63 @@ static void wstates_random(bool baseline)
     fp_wave_baseline_rows(false);
 }
 
+/* Time cells that grow from 7 to 8 and then 9 digits (a trace past 10^7 and 10^8 cycles:
+ * wave.c ws_time_cell takes 1..8 digits in its blocks, 9 go the per-cell way), 1- and
+ * 2-digit states, long enough to cross the 64 KiB chunks: the integral is the plain sum;
+ * an 8-digit cell with a leading '0' is refused as jscan refuses it. With the CPU's
+ * scanners and with the baseline ones. */
+static void test_wstates_long_times(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/fp_wsl_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    for (int baseline = 0; baseline < 2; baseline++) {
+        fp_wave_baseline_rows(baseline);
+        for (int lead0 = 0; lead0 < 2; lead0++) {
+            enum { N = 12000 };
+            fp_sb doc;
+            fp_sb_init(&doc);
+            fp_sb_adds(&doc, "{\"name\":\"wstates1.json\",\"state\":[");
+            for (int i = 0; i < N; i++)
+                fp_sb_addf(&doc, "%s%d", i ? "," : "", (i * 37) % 100);
+            fp_sb_adds(&doc, "],\"time\":[");
+            int64_t want = 0, prev = 0;
+            for (int i = 0; i < N; i++) {
+                /* 9,990,000 .. 108,990,000 + 4 i^2 / N: crosses 10^7 near i = 1, 10^8 near i = 11,000 */
+                int64_t t = 9990000 + (int64_t)i * 8250 + (int64_t)i * i / N * 4;
+                if (lead0 && i == N / 2)
+                    fp_sb_addf(&doc, ",0%lld", (long long)(t % 10000000)); /* "0" + 7 digits */
+                else
+                    fp_sb_addf(&doc, "%s%lld", i ? "," : "", (long long)t);
+                if (i)
+                    want += (int64_t)(((i - 1) * 37) % 100) * (t - prev);
+                prev = t;
+            }
+            assert_true(prev > 100000000);
+            fp_sb_adds(&doc, "]}");
+            write_file(dir, "wstates1.json", doc.buf);
+            fp_sb_free(&doc);
+            int64_t v = -1;
+            bool sat = true;
+            fp_err e = {0};
+            int rc = fp_wstates_integral(dir, 1, &v, &sat, &e);
+            if (lead0) {
+                assert_int_equal(rc, -1);
+                assert_int_equal(e.code, FP_BAD_INPUT);
+            } else {
+                assert_int_equal(rc, 0);
+                assert_true(v == want);
+                assert_false(sat);
+            }
+            fp_err_clear(&e);
+        }
+    }
+    fp_wave_baseline_rows(false);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_wstates_random(void **state)
 {
     (void)state;
@@ -1617,6 +1674,7 @@ int main(void)
         cmocka_unit_test(test_dispatch_number), cmocka_unit_test(test_common_rows),
         cmocka_unit_test(test_common_rows_baseline), cmocka_unit_test(test_fast_rows_parity_baseline),
         cmocka_unit_test(test_wstates_random), cmocka_unit_test(test_wstates_random_baseline),
+        cmocka_unit_test(test_wstates_long_times),
         cmocka_unit_test(test_wstates_uniform), cmocka_unit_test(test_wstates_uniform_baseline),
         cmocka_unit_test(test_any_rows),       cmocka_unit_test(test_any_rows_baseline),
         cmocka_unit_test(test_span_pairs),     cmocka_unit_test(test_span_pairs_baseline),
