@@ -3673,8 +3673,9 @@ __attribute__((target("avx2,bmi,bmi2"), always_inline)) static inline unsigned w
  * blank, not the arrays' last cells - a block of up to WS_BLOCK steps with plain arithmetic:
  * its values are in [0, 10^8), the first term (the state carried in, below WS_COMPACT)
  * below 10^16 and the others below 10^10, so from |acc| <= 2^62 no partial sum of the block
- * can leave int64 and the saturating sums would give the same numbers with no overflow. Returns the steps taken (fewer than WS_BLOCK: the caller takes one step its
- * way, which also ends the arrays). */
+ * can leave int64 and the saturating sums would give the same numbers with no overflow.
+ * Returns the steps taken (fewer than WS_BLOCK: the caller takes one step its way, which
+ * also ends the arrays). */
 #define WS_BLOCK 256
 #define WS_COMPACT 100000000 /* 10^8: compact_int_sep's bound, for the values carried in */
 static size_t ws_block(chunk_rd *r, chunk_rd *rt, int64_t *s0, int64_t *t0, int64_t *acc)
