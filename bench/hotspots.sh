@@ -3,7 +3,8 @@
 # baselines run IN THE SAME RUN, round-robin (bench/paired.c; ratios taken within a round):
 #   ref  the reference analyzer's computation under the system python3 (/usr/bin/python3):
 #        bench/ref_hotspots.py, or the original script when FP_REF_ANALYZER names it
-#   cat  `cat` of the bytes hotspots reads (code.json + kernel_trace.csv + agent_info.csv)
+#   cat  `cat` of the bytes hotspots reads (code.json + kernel_trace.csv + agent_info.csv):
+#        ref/cat is what a process that only reads those bytes, and computes nothing, reaches
 #   exec `flyprof --version`: the start of any flyprof process; ref/exec is the highest ref/fp
 #        any flyprof command could reach on this machine (the ceiling of the goal)
 #   empty an empty C program (`int main(void){return 0;}`, cc -O2, dynamically linked against libc):
@@ -37,6 +38,7 @@ printf '%-36s %9s %8s %8s %8s %7s %7s %7s %8s %9s %8s\n' case bytes fp_ms ref_ms
 ratios=""
 ceil=""
 ceil0=""
+rcat=""
 while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     [ "$id" = id ] && continue
     att="$CORPUS/$id/att"
@@ -53,6 +55,7 @@ while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     read -r _ _ _ _ zr <<< "$(sed -n 5p <<< "$out")"
     ceil="$ceil $(awk -v r="$rr" -v e="$er" 'BEGIN { printf "%.2f", r / e }')"
     ceil0="$ceil0 $(awk -v r="$rr" -v e="$zr" 'BEGIN { printf "%.2f", r / e }')"
+    rcat="$rcat $(awk -v r="$rr" -v c="$cr" 'BEGIN { printf "%.2f", r / c }')"
     irb=-
     if [ "$ir" = 1 ]; then
         irn=$(cd "$att" && valgrind --tool=callgrind --callgrind-out-file=/dev/null "$FLYPROF" hotspots "$dispatch" -f table -q 2>&1 >/dev/null |
@@ -63,14 +66,19 @@ while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     awk -v id="$id" -v b="$bytes" -v f="$fms" -v r="$rms" -v c="$cms" -v fk="$fkb" -v rk="$rkb" -v rr="$rr" -v cr="$cr" -v er="$er" -v zr="$zr" -v irb="$irb" 'BEGIN {
         printf "%-36s %9d %8.2f %8.2f %8.2f %7.2f %7.2f %6.1fx %7.2fx %7.1fx %8.1fx %8s\n", id, b, f, r, c, fk/1024, rk/1024, rr, 1/cr, rr/er, rr/zr, irb }'
 done < "$CORPUS/cases.tsv"
-echo "$ratios" | tr ' ' '\n' | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
-    med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    printf "ref/fp over %d cases: min %.1fx, median %.1fx (goal: >= 15x every case, >= 25x median: %s)\n", n, v[1], med,
-           ((v[1] >= 15 && med >= 25) ? "met" : "NOT met") }'
-echo "$ceil" | tr ' ' '\n' | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
-    med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    printf "ref/exec (the ceiling: ref over a bare flyprof process start): min %.1fx, median %.1fx\n", v[1], med }'
-echo "$ceil0" | tr ' ' '\n' | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
-    med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    printf "ref/empty (ref over an empty C program, what no program can beat here): min %.1fx, median %.1fx\n", v[1], med }'
+# min and median of a list of ratios: "<min> <median>"
+minmed() {
+    tr ' ' '\n' <<< "$1" | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
+        printf "%.1f %.1f\n", v[1], n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
+}
+read -r lo med <<< "$(minmed "$ratios")"
+met=$(awk -v l="$lo" -v m="$med" 'BEGIN { print (l >= 15 && m >= 25) ? "met" : "NOT met" }')
+printf 'ref/fp over %d cases: min %sx, median %sx (goal: >= 15x every case, >= 25x median: %s)\n' \
+    "$(wc -w <<< "$ratios")" "$lo" "$med" "$met"
+read -r lo med <<< "$(minmed "$ceil")"
+printf 'ref/exec (the ceiling: ref over a bare flyprof process start): min %sx, median %sx\n' "$lo" "$med"
+read -r lo med <<< "$(minmed "$rcat")"
+printf 'ref/cat (ref over a `cat` of the bytes hotspots reads): min %sx, median %sx\n' "$lo" "$med"
+read -r lo med <<< "$(minmed "$ceil0")"
+printf 'ref/empty (ref over an empty C program, what no program can beat here): min %sx, median %sx\n' "$lo" "$med"
 steal_report
