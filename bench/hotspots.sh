@@ -66,19 +66,19 @@ while IFS=$'\t' read -r id _set _kernel _variant dispatch _rest; do
     awk -v id="$id" -v b="$bytes" -v f="$fms" -v r="$rms" -v c="$cms" -v fk="$fkb" -v rk="$rkb" -v rr="$rr" -v cr="$cr" -v er="$er" -v zr="$zr" -v irb="$irb" 'BEGIN {
         printf "%-36s %9d %8.2f %8.2f %8.2f %7.2f %7.2f %6.1fx %7.2fx %7.1fx %8.1fx %8s\n", id, b, f, r, c, fk/1024, rk/1024, rr, 1/cr, rr/er, rr/zr, irb }'
 done < "$CORPUS/cases.tsv"
-# min and median of a list of ratios: "<min> <median>"
+# min and median of a list of ratios, unrounded (the goal is judged on these): "<min> <median>"
 minmed() {
     tr ' ' '\n' <<< "$1" | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
-        printf "%.1f %.1f\n", v[1], n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
+        printf "%.6f %.6f\n", v[1], n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
 }
 read -r lo med <<< "$(minmed "$ratios")"
 met=$(awk -v l="$lo" -v m="$med" 'BEGIN { print (l >= 15 && m >= 25) ? "met" : "NOT met" }')
-printf 'ref/fp over %d cases: min %sx, median %sx (goal: >= 15x every case, >= 25x median: %s)\n' \
+printf 'ref/fp over %d cases: min %.1fx, median %.1fx (goal: >= 15x every case, >= 25x median: %s)\n' \
     "$(wc -w <<< "$ratios")" "$lo" "$med" "$met"
 read -r lo med <<< "$(minmed "$ceil")"
-printf 'ref/exec (the ceiling: ref over a bare flyprof process start): min %sx, median %sx\n' "$lo" "$med"
+printf 'ref/exec (the ceiling: ref over a bare flyprof process start): min %.1fx, median %.1fx\n' "$lo" "$med"
 read -r lo med <<< "$(minmed "$rcat")"
-printf 'ref/cat (ref over a `cat` of the bytes hotspots reads): min %sx, median %sx\n' "$lo" "$med"
+printf 'ref/cat (ref over a `cat` of the bytes hotspots reads): min %.1fx, median %.1fx\n' "$lo" "$med"
 read -r lo med <<< "$(minmed "$ceil0")"
-printf 'ref/empty (ref over an empty C program, what no program can beat here): min %sx, median %sx\n' "$lo" "$med"
+printf 'ref/empty (ref over an empty C program, what no program can beat here): min %.1fx, median %.1fx\n' "$lo" "$med"
 steal_report
